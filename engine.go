@@ -1,0 +1,57 @@
+package nadine
+
+import "context"
+
+// Engine turns one user turn into a reply. Two engines answer with models
+// (react for seed 000, the agents graph for seed 001) and one without
+// (offline). An engine emits the reply's events through Request.Emit as they
+// happen and returns the collected Reply; it records what it did in the
+// Trace carried by the context (see TraceFrom).
+type Engine interface {
+	// Name names the engine in traces and logs ("react", "graph", "offline").
+	Name() string
+	// Respond answers one turn. It returns an error when it cannot answer;
+	// the dialogue manager then falls back to the next engine.
+	Respond(ctx context.Context, req Request) (Reply, error)
+}
+
+// Request is what an engine gets for one turn.
+type Request struct {
+	Turn           Turn      // normalized text; language, user and emotion filled in
+	ConversationID string    // the conversation this turn belongs to
+	History        []Message // the conversation window before this turn, oldest first
+	// Mood is Nadine's own emotion after the previous turn (persisted between
+	// turns, unlike seed 000), so engines can carry it forward.
+	Mood AffectState
+	// Emit receives the turn's events; never nil, safe for concurrent use.
+	Emit EmitFunc
+}
+
+// Tool is something the ReAct agent (seed 000) and the tool agents (seed
+// 001) can call. Its result is an instruction to Nadine ("Tell the human 'I
+// am smiling now'"), so a physical action and its verbal acknowledgment stay
+// in one turn.
+type Tool interface {
+	// Name is the tool's name as the model sees it ("Weather App").
+	Name() string
+	// Description says when to use the tool, rendered into the prompt.
+	Description() string
+	// Call runs the tool. Physical effects (gestures, songs, a language
+	// switch) are emitted through in.Emit.
+	Call(ctx context.Context, in ToolInput) (string, error)
+}
+
+// ToolInput is one call of a tool.
+type ToolInput struct {
+	Text     string   // the model's action_input
+	Language Language // the session language (the singing tool offers only songs in it)
+	UserID   string
+	Emit     EmitFunc // never nil
+}
+
+// Camera captures what the robot currently sees (seed 001's vision agent
+// asks perception for a capture on the bus).
+type Camera interface {
+	// Capture returns the path of an image of the current view.
+	Capture(ctx context.Context) (string, error)
+}

@@ -1,0 +1,46 @@
+package nadine_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+func TestSplitSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"two", "Hello Alex. How are you today?", []string{"Hello Alex.", "How are you today?"}},
+		{"abbreviation", "I was built by Prof. Thalmann. She is great!", []string{"I was built by Prof. Thalmann.", "She is great!"}},
+		{"number", "It is 3.5 degrees. Brr.", []string{"It is 3.5 degrees.", "Brr."}},
+		{"chinese", "你好。我是娜丁！你呢？", []string{"你好。", "我是娜丁！", "你呢？"}},
+		{"unterminated", "Bonjour Madame", []string{"Bonjour Madame"}},
+		{"empty", "   ", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nadine.SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSentenceSplitterStreams(t *testing.T) {
+	var s nadine.SentenceSplitter
+	var got []string
+	for _, d := range []string{"Hel", "lo Alex", ". How", " are", " you?", " Fine"} {
+		got = append(got, s.Write(d)...)
+		if d == ". How" && len(got) != 1 {
+			t.Fatalf("first sentence not emitted as soon as complete: %q", got)
+		}
+	}
+	got = append(got, s.Flush())
+	want := []string{"Hello Alex.", "How are you?", "Fine"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,195 @@
+package nadine
+
+import (
+	"context"
+	"time"
+)
+
+// Profile is what Nadine knows about a person (seed 001's user_info.json).
+type Profile struct {
+	UserID          string    `json:"user_id"`
+	UserName        string    `json:"user_name"`
+	CurrentCompany  string    `json:"current_company,omitempty"`
+	CurrentPosition string    `json:"current_position,omitempty"`
+	Location        string    `json:"location,omitempty"`
+	Hobbies         []string  `json:"hobbies,omitempty"`
+	Interests       []string  `json:"interests,omitempty"`
+	FaceImagePath   string    `json:"face_image_path,omitempty"`
+	LastUpdated     time.Time `json:"last_updated"`
+}
+
+// MemoryType is the kind of a long-term memory document.
+type MemoryType string
+
+// Memory types: raw conversation chunks (seed 000), episode summaries (seed
+// 001), and extracted facts.
+const (
+	MemoryConversation MemoryType = "conversation"
+	MemoryEpisode      MemoryType = "episode"
+	MemoryFact         MemoryType = "fact"
+)
+
+// Memory is one long-term memory document of one user.
+type Memory struct {
+	ID             int64             `json:"id"`
+	UserID         string            `json:"user_id"`
+	Type           MemoryType        `json:"type"`
+	Text           string            `json:"text"`
+	ConversationID string            `json:"conversation_id,omitempty"`
+	Time           time.Time         `json:"time"`               // date, time and timestamp of the metadata
+	Metadata       map[string]string `json:"metadata,omitempty"` // anything else
+	Embedder       string            `json:"embedder"`           // the Embedder.Name that made Embedding
+	Embedding      []float32         `json:"-"`
+}
+
+// ScoredMemory is a memory with its cosine similarity to a query.
+type ScoredMemory struct {
+	Memory
+	Score float64 `json:"score"`
+}
+
+// MemoryQuery selects one user's memories by similarity.
+type MemoryQuery struct {
+	Embedding []float32
+	Embedder  string       // only vectors of this space are compared
+	Types     []MemoryType // all types when empty
+	K         int          // how many, best first
+}
+
+// KnowledgeChunk is one section of the knowledge base, shared by all users.
+type KnowledgeChunk struct {
+	ID        int64             `json:"id"`
+	Source    string            `json:"source"` // file it came from
+	Title     string            `json:"title"`  // section header
+	Text      string            `json:"text"`
+	Metadata  map[string]string `json:"metadata,omitempty"` // e.g. "visual": an image to show
+	Embedder  string            `json:"embedder"`
+	Embedding []float32         `json:"-"`
+}
+
+// ScoredChunk is a knowledge chunk with its similarity to a query.
+type ScoredChunk struct {
+	KnowledgeChunk
+	Score float64 `json:"score"`
+}
+
+// Scene is one memorable scene the perception layer stored for a user
+// (seed 001's visual memory).
+type Scene struct {
+	UserID       string             `json:"user_id"`
+	SceneID      string             `json:"scene_id"`
+	Time         time.Time          `json:"time"`
+	ImagePath    string             `json:"image_path"`
+	Memorability float64            `json:"memorability"`
+	EmotionProbs map[string]float64 `json:"emotion_probs,omitempty"`
+	Description  string             `json:"description,omitempty"`
+	// ImageEmbedding is the CLIP image vector perception wrote.
+	ImageEmbedding []float32 `json:"-"`
+	// DescriptionEmbedding embeds Description with DescriptionEmbedder.
+	DescriptionEmbedding []float32 `json:"-"`
+	DescriptionEmbedder  string    `json:"description_embedder,omitempty"`
+}
+
+// Conversation is the persisted state of one user's conversation window.
+type Conversation struct {
+	UserID       string    `json:"user_id"`
+	ID           string    `json:"conversation_id"`
+	Count        int       `json:"count"`         // messages appended so far
+	ChunksStored int       `json:"chunks_stored"` // window chunks already stored as memories
+	Started      time.Time `json:"started"`
+	Updated      time.Time `json:"updated"`
+	Ended        bool      `json:"ended"`
+}
+
+// ProfileStore keeps profiles and the user id → name map.
+type ProfileStore interface {
+	// Profile returns a user's profile, or an ENOTFOUND error.
+	Profile(ctx context.Context, userID string) (Profile, error)
+	// SaveProfile stores p as the user's whole profile and records its name
+	// in the id → name map.
+	SaveProfile(ctx context.Context, p Profile) error
+	// SetUserName records a name in the id → name map (face_stored).
+	SetUserName(ctx context.Context, userID, name string) error
+	// Users lists every known user, ordered by id.
+	Users(ctx context.Context) ([]UserRef, error)
+	// ForgetUser erases everything about a user: profile, name, history,
+	// memories and scenes.
+	ForgetUser(ctx context.Context, userID string) error
+}
+
+// HistoryStore persists conversation windows so that a crash or restart
+// loses no message and no pending chunk.
+type HistoryStore interface {
+	// AppendMessage appends a message to a conversation, creating it if
+	// needed, and returns the conversation's state after the append.
+	AppendMessage(ctx context.Context, userID, convID string, m Message) (Conversation, error)
+	// RecentMessages returns the last n messages of a conversation, oldest
+	// first (all when n <= 0). Messages of an ended conversation are gone.
+	RecentMessages(ctx context.Context, userID, convID string, n int) ([]Message, error)
+	// MessageRange returns messages [from, to) by position in the conversation.
+	MessageRange(ctx context.Context, userID, convID string, from, to int) ([]Message, error)
+	// Conversation returns a conversation's state, or ENOTFOUND.
+	Conversation(ctx context.Context, userID, convID string) (Conversation, error)
+	// OpenConversations lists conversations not ended, for recovery at start.
+	OpenConversations(ctx context.Context) ([]Conversation, error)
+	// StoreChunk stores m as window chunk number index of the conversation
+	// and advances ChunksStored in one transaction; a chunk already stored is
+	// not stored again.
+	StoreChunk(ctx context.Context, userID, convID string, index int, m Memory) error
+	// EndConversation stores final (when not nil) as the last chunk, clears
+	// the conversation's messages and marks it ended, in one transaction.
+	EndConversation(ctx context.Context, userID, convID string, final *Memory) error
+}
+
+// MemoryStore keeps long-term memories. Every method takes the user id: a
+// query for one user never returns another user's memory.
+type MemoryStore interface {
+	// AddMemory stores a memory and returns its id.
+	AddMemory(ctx context.Context, m Memory) (int64, error)
+	// SearchMemories returns the user's memories most similar to the query.
+	SearchMemories(ctx context.Context, userID string, q MemoryQuery) ([]ScoredMemory, error)
+	// Memories lists a user's memories, newest first (all types when none given).
+	Memories(ctx context.Context, userID string, types ...MemoryType) ([]Memory, error)
+	// DeleteMemories erases a user's long-term memories, keeping the profile.
+	DeleteMemories(ctx context.Context, userID string) error
+	// MemoryEmbedders counts stored memory vectors per embedder name, so a
+	// changed embedder is noticed instead of mixing vector spaces.
+	MemoryEmbedders(ctx context.Context) (map[string]int, error)
+	// UpdateMemoryEmbedding replaces one memory's vector (re-embedding).
+	UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error
+}
+
+// KnowledgeStore keeps the knowledge base, which is shared by all users and
+// kept apart from personal memory.
+type KnowledgeStore interface {
+	AddKnowledge(ctx context.Context, chunks []KnowledgeChunk) error
+	SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]ScoredChunk, error)
+	KnowledgeCount(ctx context.Context) (int, error)
+	ClearKnowledge(ctx context.Context) error
+}
+
+// SceneStore indexes the memorable scenes perception stored.
+type SceneStore interface {
+	UpsertScenes(ctx context.Context, scenes []Scene) error
+	Scenes(ctx context.Context, userID string) ([]Scene, error)
+}
+
+// CheckpointStore keeps graph checkpoints between turns and restarts.
+type CheckpointStore interface {
+	SaveCheckpoint(ctx context.Context, key string, data []byte) error
+	// LoadCheckpoint returns a checkpoint, or ENOTFOUND.
+	LoadCheckpoint(ctx context.Context, key string) ([]byte, error)
+	DeleteCheckpoint(ctx context.Context, key string) error
+}
+
+// Store is everything Nadine persists. The sqlite package implements it for
+// one robot, the postgres package for fleets.
+type Store interface {
+	ProfileStore
+	HistoryStore
+	MemoryStore
+	KnowledgeStore
+	SceneStore
+	CheckpointStore
+	Close() error
+}

@@ -1,0 +1,293 @@
+package nadine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Trace records everything one turn did: each step with its start and
+// duration, each model call, tool call and retrieval, and what failed. The
+// CLI, the web monitor and the logs all show the same trace. Its methods are
+// safe for concurrent use and do nothing on a nil *Trace.
+type Trace struct {
+	mu sync.Mutex
+	TraceData
+}
+
+// TraceData is the content of a Trace, without its lock.
+type TraceData struct {
+	ID          string           `json:"id"`
+	Engine      string           `json:"engine"` // the engine that produced the reply
+	Input       string           `json:"input"`
+	Start       time.Time        `json:"start"`
+	Duration    time.Duration    `json:"duration_ns"`
+	FirstSpeech time.Duration    `json:"first_speech_ns,omitempty"` // from Start to the first speech event
+	Steps       []Step           `json:"steps,omitempty"`
+	ModelCalls  []ModelCall      `json:"model_calls,omitempty"`
+	ToolCalls   []ToolCallRecord `json:"tool_calls,omitempty"`
+	Retrievals  []Retrieval      `json:"retrievals,omitempty"`
+	Failures    []Failure        `json:"failures,omitempty"`
+	Notes       []string         `json:"notes,omitempty"`
+	// Translations holds English renderings of the input and the reply when
+	// the session language is not English (for monitoring).
+	InputEnglish string `json:"input_english,omitempty"`
+	ReplyEnglish string `json:"reply_english,omitempty"`
+	// CriticalPath is the number of model calls the reply waited on in
+	// sequence (see Finish).
+	CriticalPath int `json:"critical_path"`
+}
+
+// Step is one stage of a turn (a graph node, "contextualize", "retrieve").
+type Step struct {
+	Name     string        `json:"name"`
+	Start    time.Time     `json:"start"`
+	Duration time.Duration `json:"duration_ns"`
+	Error    string        `json:"error,omitempty"`
+	Detail   string        `json:"detail,omitempty"`
+}
+
+// ModelCall is one call of a chat model or embedder.
+type ModelCall struct {
+	Role             string        `json:"role"`    // who called: "orchestrator"
+	Profile          string        `json:"profile"` // config profile: "small"
+	Model            string        `json:"model"`
+	Start            time.Time     `json:"start"`
+	Latency          time.Duration `json:"latency_ns"`
+	PromptTokens     int           `json:"prompt_tokens"`
+	CompletionTokens int           `json:"completion_tokens"`
+	Attempts         int           `json:"attempts"` // 1 plus retries
+	Stream           bool          `json:"stream,omitempty"`
+	Error            string        `json:"error,omitempty"`
+}
+
+// ToolCallRecord is one tool call.
+type ToolCallRecord struct {
+	Tool     string        `json:"tool"`
+	Input    string        `json:"input"`
+	Output   string        `json:"output"`
+	Start    time.Time     `json:"start"`
+	Duration time.Duration `json:"duration_ns"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// Retrieval is one similarity search.
+type Retrieval struct {
+	Kind     string          `json:"kind"` // "memory", "knowledge", "episode", "conversation", "visual"
+	Query    string          `json:"query"`
+	Results  []RetrievedItem `json:"results"`
+	Start    time.Time       `json:"start"`
+	Duration time.Duration   `json:"duration_ns"`
+	Note     string          `json:"note,omitempty"`
+}
+
+// RetrievedItem is one search result, its text shortened for display.
+type RetrievedItem struct {
+	ID    string  `json:"id"`
+	Text  string  `json:"text"`
+	Score float64 `json:"score"`
+}
+
+// Failure says what failed during a turn, and why.
+type Failure struct {
+	Stage string `json:"stage"` // "engine:react", "model:orchestrator", ...
+	Code  string `json:"code"`
+	Error string `json:"error"`
+}
+
+// NewTrace starts a trace for a turn.
+func NewTrace(id, input string, start time.Time) *Trace {
+	return &Trace{TraceData: TraceData{ID: id, Input: input, Start: start}}
+}
+
+// StartStep records the start of a step and returns the function that ends
+// it; pass the step's error (or nil) to the returned function.
+func (t *Trace) StartStep(name string) func(err error) {
+	if t == nil {
+		return func(error) {}
+	}
+	start := time.Now()
+	return func(err error) {
+		s := Step{Name: name, Start: start, Duration: time.Since(start)}
+		if err != nil {
+			s.Error = err.Error()
+		}
+		t.mu.Lock()
+		t.Steps = append(t.Steps, s)
+		t.mu.Unlock()
+	}
+}
+
+// AddStep records a finished step.
+func (t *Trace) AddStep(s Step) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Steps = append(t.Steps, s)
+	t.mu.Unlock()
+}
+
+// AddModelCall records a model call.
+func (t *Trace) AddModelCall(c ModelCall) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.ModelCalls = append(t.ModelCalls, c)
+	t.mu.Unlock()
+}
+
+// AddToolCall records a tool call.
+func (t *Trace) AddToolCall(c ToolCallRecord) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.ToolCalls = append(t.ToolCalls, c)
+	t.mu.Unlock()
+}
+
+// AddRetrieval records a similarity search.
+func (t *Trace) AddRetrieval(r Retrieval) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Retrievals = append(t.Retrievals, r)
+	t.mu.Unlock()
+}
+
+// Fail records that a stage failed.
+func (t *Trace) Fail(stage string, err error) {
+	if t == nil || err == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Failures = append(t.Failures, Failure{Stage: stage, Code: ErrorCode(err), Error: err.Error()})
+	t.mu.Unlock()
+}
+
+// Notef records a free-form note.
+func (t *Trace) Notef(format string, args ...any) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Notes = append(t.Notes, fmt.Sprintf(format, args...))
+	t.mu.Unlock()
+}
+
+// SetEngine records which engine produced the reply.
+func (t *Trace) SetEngine(name string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Engine = name
+	t.mu.Unlock()
+}
+
+// SetTranslations records English renderings of the input and the reply.
+func (t *Trace) SetTranslations(input, reply string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.InputEnglish, t.ReplyEnglish = input, reply
+	t.mu.Unlock()
+}
+
+// MarkSpeech records the time of the first speech event, once.
+func (t *Trace) MarkSpeech(now time.Time) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	if t.FirstSpeech == 0 {
+		t.FirstSpeech = now.Sub(t.Start)
+	}
+	t.mu.Unlock()
+}
+
+// Finish sets the turn's duration and computes the critical path: the
+// longest chain of model calls in which each call started after the previous
+// one ended, counting only calls that ended before end. Calls that ran side
+// by side count once.
+func (t *Trace) Finish(end time.Time) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Duration = end.Sub(t.Start)
+	t.CriticalPath = criticalPath(t.ModelCalls, end)
+}
+
+func criticalPath(calls []ModelCall, end time.Time) int {
+	type span struct{ start, end time.Time }
+	var spans []span
+	for _, c := range calls {
+		e := c.Start.Add(c.Latency)
+		if e.After(end) {
+			continue
+		}
+		spans = append(spans, span{c.Start, e})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].end.Before(spans[j].end) })
+	best := 0
+	chain := make([]int, len(spans))
+	for i, s := range spans {
+		chain[i] = 1
+		for j := 0; j < i; j++ {
+			if !spans[j].end.After(s.start) && chain[j]+1 > chain[i] {
+				chain[i] = chain[j] + 1
+			}
+		}
+		if chain[i] > best {
+			best = chain[i]
+		}
+	}
+	return best
+}
+
+// MarshalJSON encodes the trace under its lock.
+func (t *Trace) MarshalJSON() ([]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return json.Marshal(t.TraceData)
+}
+
+// Snapshot returns a copy of the trace's content.
+func (t *Trace) Snapshot() TraceData {
+	if t == nil {
+		return TraceData{}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := t.TraceData
+	d.Steps = append([]Step(nil), d.Steps...)
+	d.ModelCalls = append([]ModelCall(nil), d.ModelCalls...)
+	d.ToolCalls = append([]ToolCallRecord(nil), d.ToolCalls...)
+	d.Retrievals = append([]Retrieval(nil), d.Retrievals...)
+	d.Failures = append([]Failure(nil), d.Failures...)
+	d.Notes = append([]string(nil), d.Notes...)
+	return d
+}
+
+type traceKey struct{}
+
+// WithTrace returns a context carrying t, where model clients, tools and
+// stores record what they do.
+func WithTrace(ctx context.Context, t *Trace) context.Context {
+	return context.WithValue(ctx, traceKey{}, t)
+}
+
+// TraceFrom returns the context's trace, or nil (whose methods do nothing).
+func TraceFrom(ctx context.Context) *Trace {
+	t, _ := ctx.Value(traceKey{}).(*Trace)
+	return t
+}
