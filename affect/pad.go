@@ -1,0 +1,162 @@
+package affect
+
+import (
+	"math"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// PAD is a point in pleasure-arousal-dominance space, each axis in -1..1.
+type PAD struct {
+	P float64 `json:"p"` // pleasure
+	A float64 `json:"a"` // arousal
+	D float64 `json:"d"` // dominance
+}
+
+// Norm returns the Euclidean distance of m from the origin (0 to √3).
+func (m PAD) Norm() float64 { return math.Sqrt(m.P*m.P + m.A*m.A + m.D*m.D) }
+
+// Clamp returns m with each axis clamped to -1..1 (NaN becomes 0).
+func (m PAD) Clamp() PAD { return PAD{clamp(m.P, -1, 1), clamp(m.A, -1, 1), clamp(m.D, -1, 1)} }
+
+func (m PAD) add(o PAD) PAD       { return PAD{m.P + o.P, m.A + o.A, m.D + o.D} }
+func (m PAD) sub(o PAD) PAD       { return PAD{m.P - o.P, m.A - o.A, m.D - o.D} }
+func (m PAD) scale(k float64) PAD { return PAD{m.P * k, m.A * k, m.D * k} }
+
+// distance returns the Euclidean distance between m and o.
+func (m PAD) distance(o PAD) float64 { return m.sub(o).Norm() }
+
+// clamp bounds x to lo..hi; NaN becomes 0 (then clamped).
+func clamp(x, lo, hi float64) float64 {
+	if math.IsNaN(x) {
+		x = 0
+	}
+	return math.Max(lo, math.Min(hi, x))
+}
+
+// EmotionPAD returns the PAD point of an emotion and whether the emotion is
+// known; unknown emotions get the origin, like neutral.
+//
+// ALMA (Gebhard 2005, table 1) gives PAD values for the 24 OCC emotions; it
+// has no entry named sadness, disgust or surprise, so:
+//
+//   - joy: ALMA Joy (0.40, 0.20, 0.10).
+//   - sadness: ALMA Distress (-0.40, -0.20, -0.50), OCC's "sad, distressed"
+//     emotion type.
+//   - fear: ALMA Fear (-0.64, 0.60, -0.43) (Russell & Mehrabian 1977's
+//     "fearful").
+//   - disgust: ALMA Disliking (-0.40, 0.20, 0.10), OCC's "disgust" type.
+//   - anger: ALMA Anger (-0.51, 0.59, 0.25) (Russell & Mehrabian's "angry").
+//   - surprise: not an OCC emotion; taken from Russell & Mehrabian (1977),
+//     "surprised" (0.40, 0.67, -0.13), the same source ALMA took fear and
+//     anger from.
+//   - neutral: the origin.
+func EmotionPAD(e nadine.Emotion) (PAD, bool) {
+	switch e {
+	case nadine.Joy:
+		return PAD{0.40, 0.20, 0.10}, true
+	case nadine.Sadness:
+		return PAD{-0.40, -0.20, -0.50}, true
+	case nadine.Fear:
+		return PAD{-0.64, 0.60, -0.43}, true
+	case nadine.Disgust:
+		return PAD{-0.40, 0.20, 0.10}, true
+	case nadine.Anger:
+		return PAD{-0.51, 0.59, 0.25}, true
+	case nadine.Surprise:
+		return PAD{0.40, 0.67, -0.13}, true
+	case nadine.Neutral:
+		return PAD{}, true
+	}
+	return PAD{}, false
+}
+
+// Mood octant names (ALMA), by the signs of pleasure, arousal and dominance.
+const (
+	Exuberant  = "exuberant"  // +P +A +D
+	Bored      = "bored"      // -P -A -D
+	Dependent  = "dependent"  // +P +A -D
+	Disdainful = "disdainful" // -P -A +D
+	Relaxed    = "relaxed"    // +P -A +D
+	Anxious    = "anxious"    // -P +A -D
+	Docile     = "docile"     // +P -A -D
+	Hostile    = "hostile"    // -P +A +D
+	// NeutralMood names a mood at the origin of PAD space.
+	NeutralMood = "neutral"
+)
+
+// neutralRadius is the distance from the origin under which a mood has no
+// octant.
+const neutralRadius = 1e-6
+
+// Octant names the mood octant of m (ALMA): exuberant (+P+A+D), bored
+// (-P-A-D), dependent (+P+A-D), disdainful (-P-A+D), relaxed (+P-A+D),
+// anxious (-P+A-D), docile (+P-A-D) or hostile (-P+A+D). A mood at the origin
+// is "neutral"; an axis at exactly 0 counts as positive.
+func Octant(m PAD) string {
+	if m.Norm() < neutralRadius {
+		return NeutralMood
+	}
+	p, a, d := m.P >= 0, m.A >= 0, m.D >= 0
+	switch {
+	case p && a && d:
+		return Exuberant
+	case !p && !a && !d:
+		return Bored
+	case p && a && !d:
+		return Dependent
+	case !p && !a && d:
+		return Disdainful
+	case p && !a && d:
+		return Relaxed
+	case !p && a && !d:
+		return Anxious
+	case p && !a && !d:
+		return Docile
+	default: // !p && a && d
+		return Hostile
+	}
+}
+
+// Mood strengths, by distance from the origin.
+const (
+	Slightly   = "slightly"
+	Moderately = "moderately"
+	Fully      = "fully"
+)
+
+// Strength says how strong a mood is, as in ALMA: the distance of m from the
+// origin, divided by the largest possible distance in the PAD cube (√3), is
+// split in thirds: below 1/3 "slightly", below 2/3 "moderately", else
+// "fully". A mood at the origin is "" (it has no strength).
+func Strength(m PAD) string {
+	n := m.Norm()
+	if n < neutralRadius {
+		return ""
+	}
+	switch r := n / math.Sqrt(3); {
+	case r < 1.0/3:
+		return Slightly
+	case r < 2.0/3:
+		return Moderately
+	default:
+		return Fully
+	}
+}
+
+// MoodLabel names a mood with its strength and octant ("slightly
+// exuberant"), or "neutral" at the origin.
+func MoodLabel(m PAD) string {
+	s := Strength(m)
+	if s == "" {
+		return NeutralMood
+	}
+	return s + " " + Octant(m)
+}
+
+// sameOctant reports whether a and b lie in the same octant (neither at the
+// origin).
+func sameOctant(a, b PAD) bool {
+	o := Octant(a)
+	return o != NeutralMood && o == Octant(b)
+}

@@ -1,0 +1,220 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// ErrInterrupted matches (with errors.Is) the *InterruptError of an
+// interrupted run.
+var ErrInterrupted = errors.New("graph: interrupted")
+
+// InterruptError reports that a run stopped at a node's request. Nodes make
+// one with Interrupt or InterruptAfter; the runner fills in the rest.
+type InterruptError struct {
+	Reason string // why the node stopped ("confirm the user's name")
+	// After is false when Resume runs the interrupting node again (with
+	// the updated state) and true when it continues with the node's
+	// successor.
+	After bool
+	Node  string // the node that interrupted
+	Key   string // the checkpoint's key
+	Saved bool   // whether the checkpoint was saved
+}
+
+// Error implements error.
+func (e *InterruptError) Error() string {
+	msg := fmt.Sprintf("graph: interrupted at node %q", e.Node)
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	if !e.Saved {
+		msg += " (no checkpoint saved)"
+	}
+	return msg
+}
+
+// Is reports whether target is ErrInterrupted.
+func (e *InterruptError) Is(target error) bool { return target == ErrInterrupted }
+
+// Interrupt returns the error a node returns to stop the run and wait for
+// input (a question to the user): the state the node returns is saved, and
+// Resume runs the same node again on it, once updated.
+func Interrupt(reason string) error { return &InterruptError{Reason: reason} }
+
+// InterruptAfter is like Interrupt, but the node is done: Resume continues
+// with the node's successor (its router decides on the updated state).
+func InterruptAfter(reason string) error { return &InterruptError{Reason: reason, After: true} }
+
+// Checkpointer persists checkpoints between turns and restarts;
+// nadine.CheckpointStore implements it. LoadCheckpoint must return an error
+// with code nadine.ENOTFOUND for a missing key.
+type Checkpointer interface {
+	SaveCheckpoint(ctx context.Context, key string, data []byte) error
+	LoadCheckpoint(ctx context.Context, key string) ([]byte, error)
+	DeleteCheckpoint(ctx context.Context, key string) error
+}
+
+var _ Checkpointer = nadine.CheckpointStore(nil)
+
+// CheckpointVersion is the version of the checkpoint encoding.
+const CheckpointVersion = 1
+
+// Checkpoint is a saved interrupted run, stored as JSON.
+type Checkpoint[S any] struct {
+	Version int       `json:"version"`
+	Node    string    `json:"node"`            // the node that interrupted
+	After   bool      `json:"after,omitempty"` // resume after Node, not at it
+	Reason  string    `json:"reason,omitempty"`
+	Time    time.Time `json:"time"` // when the run stopped
+	State   S         `json:"state"`
+}
+
+// interrupt saves the checkpoint of an interrupted run and returns ie.
+func (r *Runnable[S]) interrupt(ctx context.Context, key string, ie *InterruptError, s S) (S, error) {
+	ie.Key = key
+	if key == "" || r.opts.Checkpoints == nil {
+		return s, ie
+	}
+	cp := Checkpoint[S]{
+		Version: CheckpointVersion,
+		Node:    ie.Node,
+		After:   ie.After,
+		Reason:  ie.Reason,
+		Time:    r.opts.Now().UTC(),
+		State:   s,
+	}
+	data, err := json.Marshal(cp)
+	if err != nil {
+		return s, fmt.Errorf("graph: encode checkpoint of node %q: %w", ie.Node, err)
+	}
+	if err := r.opts.Checkpoints.SaveCheckpoint(ctx, key, data); err != nil {
+		return s, fmt.Errorf("graph: save checkpoint %q: %w", key, err)
+	}
+	ie.Saved = true
+	return s, ie
+}
+
+// Pending returns the checkpoint saved under key, and whether there is one.
+func (r *Runnable[S]) Pending(ctx context.Context, key string) (Checkpoint[S], bool, error) {
+	var cp Checkpoint[S]
+	if r.opts.Checkpoints == nil {
+		return cp, false, nil
+	}
+	data, err := r.opts.Checkpoints.LoadCheckpoint(ctx, key)
+	if nadine.ErrorCode(err) == nadine.ENOTFOUND {
+		return cp, false, nil
+	}
+	if err != nil {
+		return cp, false, fmt.Errorf("graph: load checkpoint %q: %w", key, err)
+	}
+	if err := json.Unmarshal(data, &cp); err != nil {
+		return cp, false, nadine.Errorf(nadine.EINVALID, "graph: decode checkpoint %q: %w", key, err)
+	}
+	if cp.Version != CheckpointVersion {
+		return cp, false, nadine.Errorf(nadine.EINVALID, "graph: checkpoint %q has version %d, want %d", key, cp.Version, CheckpointVersion)
+	}
+	if _, ok := r.nodes[cp.Node]; !ok {
+		return cp, false, nadine.Errorf(nadine.EINVALID, "graph: checkpoint %q stopped at node %q, which the graph does not have", key, cp.Node)
+	}
+	return cp, true, nil
+}
+
+// Resume continues the run interrupted under key, in this process or an
+// earlier one: it loads the checkpoint, applies update (when not nil) to the
+// saved state, and runs from the interrupting node (Interrupt) or from its
+// successor (InterruptAfter) until End, with a fresh step budget. When the
+// run ends the checkpoint is deleted; when it is interrupted again the new
+// checkpoint replaces it; when it fails the checkpoint is kept, so the same
+// resume can be tried again. Without a checkpoint, Resume returns an error
+// with code nadine.ENOTFOUND.
+func (r *Runnable[S]) Resume(ctx context.Context, key string, update func(S) S) (S, error) {
+	var zero S
+	if r.opts.Checkpoints == nil {
+		return zero, nadine.Errorf(nadine.EINVALID, "graph: resume %q: no Checkpointer configured", key)
+	}
+	cp, ok, err := r.Pending(ctx, key)
+	if err != nil {
+		return zero, err
+	}
+	if !ok {
+		return zero, nadine.Errorf(nadine.ENOTFOUND, "graph: resume %q: no checkpoint", key)
+	}
+	s := cp.State
+	if update != nil {
+		s = update(s)
+	}
+	next := cp.Node
+	if cp.After {
+		if next, err = r.successor(ctx, cp.Node, s); err != nil {
+			return s, err
+		}
+	}
+	out, err := r.loop(ctx, key, next, s)
+	if err != nil {
+		return out, err
+	}
+	if err := r.opts.Checkpoints.DeleteCheckpoint(ctx, key); err != nil {
+		return out, fmt.Errorf("graph: delete checkpoint %q: %w", key, err)
+	}
+	return out, nil
+}
+
+// Discard deletes the checkpoint saved under key, abandoning the
+// interrupted run.
+func (r *Runnable[S]) Discard(ctx context.Context, key string) error {
+	if r.opts.Checkpoints == nil {
+		return nil
+	}
+	if err := r.opts.Checkpoints.DeleteCheckpoint(ctx, key); err != nil {
+		return fmt.Errorf("graph: delete checkpoint %q: %w", key, err)
+	}
+	return nil
+}
+
+// MemoryCheckpointer keeps checkpoints in memory (tests, or a robot
+// without a store: a restart forgets them). The zero value is ready to use
+// and safe for concurrent use.
+type MemoryCheckpointer struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+var _ Checkpointer = (*MemoryCheckpointer)(nil)
+
+// SaveCheckpoint stores a copy of data under key.
+func (c *MemoryCheckpointer) SaveCheckpoint(_ context.Context, key string, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string][]byte{}
+	}
+	c.m[key] = append([]byte(nil), data...)
+	return nil
+}
+
+// LoadCheckpoint returns a copy of the data under key, or an ENOTFOUND
+// error.
+func (c *MemoryCheckpointer) LoadCheckpoint(_ context.Context, key string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data, ok := c.m[key]
+	if !ok {
+		return nil, nadine.Errorf(nadine.ENOTFOUND, "graph: no checkpoint %q", key)
+	}
+	return append([]byte(nil), data...), nil
+}
+
+// DeleteCheckpoint deletes the data under key, if any.
+func (c *MemoryCheckpointer) DeleteCheckpoint(_ context.Context, key string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, key)
+	return nil
+}
