@@ -1,0 +1,390 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Defaults and limits of the retry policy.
+const (
+	defaultTimeout    = 60 * time.Second
+	defaultMaxRetries = 3
+	backoffBase       = 500 * time.Millisecond // ceiling of the first jittered wait
+	backoffMax        = 10 * time.Second       // ceiling of any jittered wait
+	maxRetryAfter     = 30 * time.Second       // cap on a server's Retry-After
+	maxBody           = 64 << 20               // largest answer read
+)
+
+// errTimeout is the cause of the per-call timeout's context.
+var errTimeout = errors.New("openai: call timed out")
+
+// core is what a Client and an Embedder share: one server, one model, the
+// retry policy and the error rules.
+type core struct {
+	profile    string
+	model      string
+	apiKey     string
+	timeout    time.Duration
+	maxRetries int
+	httpc      *http.Client
+	log        *slog.Logger
+	sleep      func(context.Context, time.Duration) error
+}
+
+func newCore(profile, model, apiKey string, timeout time.Duration, maxRetries int, httpc *http.Client, log *slog.Logger, sleep func(context.Context, time.Duration) error) core {
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	switch {
+	case maxRetries == 0:
+		maxRetries = defaultMaxRetries
+	case maxRetries < 0:
+		maxRetries = 0
+	}
+	if httpc == nil {
+		httpc = &http.Client{}
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	return core{profile, model, apiKey, timeout, maxRetries, httpc, log, sleep}
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// withTimeout applies the per-call timeout on top of the caller's context.
+func (c *core) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, c.timeout, errTimeout)
+}
+
+// statusError is a non-2xx answer.
+type statusError struct {
+	status     int
+	message    string // the server's message, scrubbed and shortened
+	param      string
+	code       string
+	raw        string // the start of the body, lowercased, for field checks
+	retryAfter time.Duration
+	hasRetry   bool
+}
+
+func (e *statusError) Error() string {
+	if e.message == "" {
+		return fmt.Sprintf("HTTP %d", e.status)
+	}
+	return fmt.Sprintf("HTTP %d: %s", e.status, e.message)
+}
+
+// rejects reports whether the error is a server refusing a request field
+// it does not support (OpenAI's "Unsupported parameter", "Unrecognized
+// request argument", pydantic's "Extra inputs are not permitted").
+func (e *statusError) rejects(field string) bool {
+	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
+		return false
+	}
+	if e.param == field {
+		return true
+	}
+	if !strings.Contains(e.raw, field) {
+		return false
+	}
+	for _, w := range []string{"unsupported", "unrecognized", "unknown", "not supported", "not permitted", "not allowed", "extra"} {
+		if strings.Contains(e.raw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// connError is a failure to get an answer: dial, reset, EOF, or a body
+// that broke off.
+type connError struct{ err error }
+
+func (e *connError) Error() string { return e.err.Error() }
+func (e *connError) Unwrap() error { return e.err }
+
+// serverError is an error the server reported inside a 200 answer or a
+// stream.
+type serverError struct{ msg string }
+
+func (e *serverError) Error() string { return e.msg }
+
+// badOutputError is an answer that cannot be used.
+type badOutputError struct{ msg string }
+
+func (e *badOutputError) Error() string { return e.msg }
+
+// post sends one request. A non-2xx answer is read, closed and returned as
+// a *statusError; a transport failure as a *connError.
+func (c *core) post(ctx context.Context, url string, body []byte, stream bool) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("new request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	resp, err := c.httpc.Do(req)
+	if err != nil {
+		return nil, &connError{err}
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return nil, c.statusErr(resp, b)
+}
+
+// statusErr decodes an error answer: OpenAI's {"error": {...}}, a plain
+// {"error": "..."}, vLLM's {"message": ...}, or any text.
+func (c *core) statusErr(resp *http.Response, body []byte) *statusError {
+	e := &statusError{status: resp.StatusCode, raw: strings.ToLower(c.scrub(snippet(body, 2048)))}
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var we wireError
+		switch {
+		case len(v.Error) > 0 && v.Error[0] == '{' && json.Unmarshal(v.Error, &we) == nil:
+			e.message, e.param, e.code = we.Message, rawString(we.Param), rawString(we.Code)
+		case len(v.Error) > 0 && v.Error[0] == '"':
+			e.message = rawString(v.Error)
+		default:
+			e.message = v.Message
+		}
+	}
+	if e.message == "" {
+		e.message = snippet(body, 200)
+	}
+	e.message = c.scrub(shorten(e.message, 300))
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		e.retryAfter, e.hasRetry = retryAfter(resp.Header, time.Now())
+	}
+	return e
+}
+
+// retryAfter reads retry-after-ms (OpenAI, Azure) or Retry-After (seconds
+// or an HTTP date).
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// retryable reports whether another attempt may succeed.
+func retryable(err error) bool {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.status == http.StatusTooManyRequests || se.status >= 500
+	}
+	var ce *connError
+	return errors.As(err, &ce)
+}
+
+// wait returns how long to wait before retry number n (1-based): the
+// server's Retry-After when it gave one, capped, or a full-jitter
+// exponential backoff.
+func wait(err error, n int) time.Duration {
+	var se *statusError
+	if errors.As(err, &se) && se.hasRetry {
+		return min(se.retryAfter, maxRetryAfter)
+	}
+	ceil := backoffBase << (n - 1)
+	if ceil > backoffMax || ceil <= 0 {
+		ceil = backoffMax
+	}
+	return time.Duration(rand.Int64N(int64(ceil) + 1))
+}
+
+// attemptFunc makes one exchange. delivered reports that output reached the
+// caller (a streamed delta), after which the call is not retried.
+type attemptFunc func(ctx context.Context) (delivered bool, err error)
+
+// retry runs attempt until it succeeds, fails for good, or the retry budget
+// or the deadline runs out. adapt, when not nil, may change the request
+// after a failure and return true to try again at once (outside the retry
+// budget). It returns the number of attempts and the last error.
+func (c *core) retry(ctx context.Context, what string, attempt attemptFunc, adapt func(error) bool) (int, error) {
+	attempts, retries := 0, 0
+	for {
+		attempts++
+		delivered, err := attempt(ctx)
+		if err == nil {
+			return attempts, nil
+		}
+		if ctx.Err() != nil || delivered {
+			return attempts, err
+		}
+		if adapt != nil && adapt(err) {
+			continue
+		}
+		if !retryable(err) || retries >= c.maxRetries {
+			return attempts, err
+		}
+		retries++
+		d := wait(err, retries)
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+			c.log.Warn("openai: not retrying: the wait would pass the deadline", "profile", c.profile, "model", c.model, "call", what, "wait", d, "error", c.scrub(err.Error()))
+			return attempts, err
+		}
+		c.log.Warn("openai: retrying", "profile", c.profile, "model", c.model, "call", what, "attempt", attempts, "wait", d, "error", c.scrub(err.Error()))
+		if serr := c.sleep(ctx, d); serr != nil {
+			return attempts, err
+		}
+	}
+}
+
+// prefix starts every error message: "openai: profile small, model m: ".
+func (c *core) prefix() string {
+	if c.profile == "" {
+		return "openai: model " + c.model + ": "
+	}
+	return "openai: profile " + c.profile + ", model " + c.model + ": "
+}
+
+// fail turns the last error of a call into a coded nadine error.
+func (c *core) fail(ctx context.Context, err error, attempts int) error {
+	if err == nil {
+		return nil
+	}
+	var ne *nadine.Error
+	if errors.As(err, &ne) {
+		return err
+	}
+	after := ""
+	if attempts > 1 {
+		after = fmt.Sprintf(" after %d attempts", attempts)
+	}
+	p := c.prefix()
+	if ctx.Err() != nil {
+		switch {
+		case context.Cause(ctx) == errTimeout:
+			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "timed out after " + c.timeout.String() + after, Err: context.DeadlineExceeded}
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "timed out (caller's deadline)" + after, Err: ctx.Err()}
+		default:
+			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "canceled" + after, Err: ctx.Err()}
+		}
+	}
+	var se *statusError
+	var ce *connError
+	var be *badOutputError
+	var sv *serverError
+	switch {
+	case errors.As(err, &se):
+		switch {
+		case se.status == http.StatusTooManyRequests:
+			return c.errorf(nadine.ERATELIMIT, err, "rate limited (HTTP 429)%s: %s", after, se.message)
+		case se.status >= 500:
+			return c.errorf(nadine.EUNAVAILABLE, err, "server error (HTTP %d)%s: %s", se.status, after, se.message)
+		case se.status == http.StatusUnauthorized || se.status == http.StatusForbidden:
+			return c.errorf(nadine.EINVALID, err, "the server refused the credentials (HTTP %d): check the API key configured for this profile: %s", se.status, se.message)
+		case se.status >= 400:
+			return c.errorf(nadine.EINVALID, err, "request rejected (HTTP %d): %s", se.status, se.message)
+		default:
+			return c.errorf(nadine.EUNAVAILABLE, err, "unexpected answer (HTTP %d): %s", se.status, se.message)
+		}
+	case errors.As(err, &ce):
+		return c.errorf(nadine.EUNAVAILABLE, err, "connection failed%s: %v", after, ce.err)
+	case errors.As(err, &sv):
+		return c.errorf(nadine.EUNAVAILABLE, err, "the server reported an error: %s", sv.msg)
+	case errors.As(err, &be):
+		return c.errorf(nadine.EBADOUTPUT, err, "%s", be.msg)
+	}
+	return c.errorf(nadine.EINTERNAL, err, "%v", err)
+}
+
+// errorf builds a coded error whose message has the prefix and no API key.
+func (c *core) errorf(code string, cause error, format string, args ...any) *nadine.Error {
+	return &nadine.Error{Code: code, Message: c.scrub(c.prefix() + fmt.Sprintf(format, args...)), Err: cause}
+}
+
+// keyLike matches API keys and masked keys as servers print them
+// ("sk-proj-****abcd").
+var keyLike = regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_*\-]{4,}`)
+
+// scrub removes the API key, and anything that looks like one, from text
+// that came from a server or a transport error.
+func (c *core) scrub(s string) string {
+	if len(c.apiKey) >= 4 && strings.Contains(s, c.apiKey) {
+		s = strings.ReplaceAll(s, c.apiKey, "[redacted]")
+	}
+	if strings.Contains(s, "k-") {
+		s = keyLike.ReplaceAllString(s, "[redacted]")
+	}
+	return s
+}
+
+// snippet returns the start of b as printable text.
+func snippet(b []byte, n int) string {
+	s := strings.TrimSpace(string(b))
+	s = shorten(s, n)
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || (r < 0x20 && r != ' ') {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// shorten cuts s to about n bytes on a rune boundary.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,517 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/openai"
+)
+
+func TestRetryThenSuccess(t *testing.T) {
+	tests := []struct {
+		name   string
+		fault  func(*llmtest.Rule)
+		stream bool
+	}{
+		{"500", func(r *llmtest.Rule) { r.Fail(500) }, false},
+		{"502 stream", func(r *llmtest.Rule) { r.Fail(502) }, true},
+		{"connection dropped", func(r *llmtest.Rule) { r.Disconnect() }, false},
+		{"connection dropped stream", func(r *llmtest.Rule) { r.Disconnect() }, true},
+		{"429 without Retry-After", func(r *llmtest.Rule) { r.Fail(429) }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			tt.fault(srv.On(nil).Once())
+			srv.Default().Reply("recovered")
+			c, sl := newClient(t, srv, nil)
+			ctx, tr := traced()
+			var resp nadine.ChatResponse
+			var err error
+			if tt.stream {
+				resp, err = c.ChatStream(ctx, user("hi"), nil)
+			} else {
+				resp, err = c.Chat(ctx, user("hi"))
+			}
+			if err != nil {
+				t.Fatalf("got %v, want success after a retry", err)
+			}
+			if resp.Content != "recovered" {
+				t.Errorf("content: got %q", resp.Content)
+			}
+			call := onlyCall(t, tr)
+			if call.Attempts != 2 || call.Error != "" {
+				t.Errorf("trace: attempts %d error %q, want 2 and none", call.Attempts, call.Error)
+			}
+			w := sl.waits()
+			if len(w) != 1 || w[0] < 0 || w[0] > 500*time.Millisecond {
+				t.Errorf("waits: got %v, want one jittered wait within [0, 500ms]", w)
+			}
+			if got := len(srv.ChatRequests()); got != 2 {
+				t.Errorf("requests: got %d, want 2", got)
+			}
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		header   string
+		timeout  time.Duration
+		wantWait []time.Duration
+		wantErr  string // code when the call fails
+	}{
+		{"429 seconds", 429, "1", 0, []time.Duration{time.Second}, ""},
+		{"503 seconds", 503, "2", 0, []time.Duration{2 * time.Second}, ""},
+		{"429 fraction", 429, "0.25", 0, []time.Duration{250 * time.Millisecond}, ""},
+		{"429 http date capped", 429, "Wed, 01 Jan 2099 00:00:00 GMT", 0, []time.Duration{30 * time.Second}, ""},
+		{"429 http date in the past", 429, "Mon, 01 Jan 2001 00:00:00 GMT", 0, []time.Duration{0}, ""},
+		{"429 beyond the deadline", 429, "20", 5 * time.Second, nil, nadine.ERATELIMIT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			srv.On(nil).Once().Fail(tt.status).RetryAfterHeader(tt.header)
+			srv.Default().Reply("ok")
+			c, sl := newClient(t, srv, func(c *openai.Config) { c.Timeout = tt.timeout })
+			ctx, tr := traced()
+			_, err := c.Chat(ctx, user("hi"))
+			if tt.wantErr != "" {
+				wantCode(t, err, tt.wantErr)
+				if got := onlyCall(t, tr).Attempts; got != 1 {
+					t.Errorf("attempts: got %d, want 1", got)
+				}
+			} else if err != nil {
+				t.Fatalf("got %v, want success", err)
+			}
+			if got := sl.waits(); len(got) != len(tt.wantWait) || (len(got) == 1 && got[0] != tt.wantWait[0]) {
+				t.Errorf("waits: got %v, want %v", got, tt.wantWait)
+			}
+		})
+	}
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	tests := []struct {
+		name         string
+		status       int
+		maxRetries   int
+		wantCode     string
+		wantAttempts int
+	}{
+		{"503 default budget", 503, 0, nadine.EUNAVAILABLE, 4},
+		{"500 two retries", 500, 2, nadine.EUNAVAILABLE, 3},
+		{"429 no retries", 429, -1, nadine.ERATELIMIT, 1},
+		{"429 one retry", 429, 1, nadine.ERATELIMIT, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			srv.Default().Fail(tt.status)
+			c, sl := newClient(t, srv, func(c *openai.Config) { c.MaxRetries = tt.maxRetries })
+			ctx, tr := traced()
+			_, err := c.Chat(ctx, user("hi"))
+			wantCode(t, err, tt.wantCode)
+			if !strings.HasPrefix(err.Error(), "openai: profile small, model test-model: ") {
+				t.Errorf("message: got %q, want the profile and model named", err)
+			}
+			call := onlyCall(t, tr)
+			if call.Attempts != tt.wantAttempts || call.Error != err.Error() {
+				t.Errorf("trace: attempts %d error %q, want %d and %q", call.Attempts, call.Error, tt.wantAttempts, err)
+			}
+			if got := len(srv.ChatRequests()); got != tt.wantAttempts {
+				t.Errorf("requests: got %d, want %d", got, tt.wantAttempts)
+			}
+			w := sl.waits()
+			if len(w) != tt.wantAttempts-1 {
+				t.Fatalf("waits: got %v, want %d", w, tt.wantAttempts-1)
+			}
+			for i, d := range w {
+				if ceil := 500 * time.Millisecond << i; d < 0 || d > ceil {
+					t.Errorf("wait %d: got %v, want within [0, %v]", i, d, ceil)
+				}
+			}
+		})
+	}
+}
+
+func TestNoRetryOnClientErrors(t *testing.T) {
+	tests := []struct {
+		status int
+		want   string // in the message
+	}{
+		{400, "request rejected (HTTP 400)"},
+		{404, "request rejected (HTTP 404): model not here"},
+		{422, "request rejected (HTTP 422)"},
+		{403, "check the API key"},
+	}
+	for _, tt := range tests {
+		srv := llmtest.New(t)
+		srv.Default().Fail(tt.status).Message("model not here")
+		c, sl := newClient(t, srv, nil)
+		_, err := c.Chat(context.Background(), user("hi"))
+		wantCode(t, err, nadine.EINVALID)
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%d: message %q, want it to contain %q", tt.status, err, tt.want)
+		}
+		if got := len(srv.ChatRequests()); got != 1 || len(sl.waits()) != 0 {
+			t.Errorf("%d: %d requests and waits %v, want 1 and none", tt.status, got, sl.waits())
+		}
+	}
+}
+
+func TestUnmatchedRuleIsVisible(t *testing.T) {
+	srv := llmtest.New(t)
+	c, _ := newClient(t, srv, nil)
+	_, err := c.Chat(context.Background(), user("sing me a song"))
+	wantCode(t, err, nadine.EINVALID)
+	if !strings.Contains(err.Error(), "llmtest: no rule matched: sing me a song") {
+		t.Errorf("message: got %q", err)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		srv := llmtest.New(t)
+		srv.Default().Hang()
+		c, _ := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
+		ctx, tr := traced()
+		var err error
+		if stream {
+			_, err = c.ChatStream(ctx, user("hi"), nil)
+		} else {
+			_, err = c.Chat(ctx, user("hi"))
+		}
+		wantCode(t, err, nadine.EUNAVAILABLE)
+		if got, want := err.Error(), "openai: profile small, model test-model: timed out after 200ms"; got != want {
+			t.Errorf("stream %v: message %q, want %q", stream, got, want)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("stream %v: %v is not a deadline error", stream, err)
+		}
+		if call := onlyCall(t, tr); call.Attempts != 1 || call.Error != err.Error() {
+			t.Errorf("stream %v: trace %+v", stream, call)
+		}
+	}
+}
+
+func TestStreamTimeoutMidway(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Default().Reply("one two three four five six").Delay(time.Hour)
+	c, _ := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
+	var deltas []string
+	_, err := c.ChatStream(context.Background(), user("hi"), func(d string) { deltas = append(deltas, d) })
+	wantCode(t, err, nadine.EUNAVAILABLE)
+	if !strings.Contains(err.Error(), "timed out after 200ms") || len(srv.ChatRequests()) != 1 {
+		t.Errorf("got %v after %d requests", err, len(srv.ChatRequests()))
+	}
+}
+
+func TestCallerCancel(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Default().Hang()
+	c, _ := newClient(t, srv, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(srv.ChatRequests()) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	_, err := c.Chat(ctx, user("hi"))
+	wantCode(t, err, nadine.EUNAVAILABLE)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("got %v, want a cancellation", err)
+	}
+}
+
+func TestStreamNotRetriedAfterOutput(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.On(nil).Once().Reply("one two three four").AbortAfter(2)
+	srv.Default().Reply("should not be asked")
+	c, sl := newClient(t, srv, nil)
+	ctx, tr := traced()
+	var deltas []string
+	_, err := c.ChatStream(ctx, user("hi"), func(d string) { deltas = append(deltas, d) })
+	wantCode(t, err, nadine.EUNAVAILABLE)
+	if got := strings.Join(deltas, ""); got != "one two " {
+		t.Errorf("deltas: got %q, want %q", got, "one two ")
+	}
+	if got := len(srv.ChatRequests()); got != 1 || len(sl.waits()) != 0 {
+		t.Errorf("got %d requests, waits %v; want 1 and none", got, sl.waits())
+	}
+	if call := onlyCall(t, tr); call.Attempts != 1 || !call.Stream || call.Error == "" {
+		t.Errorf("trace: got %+v", call)
+	}
+}
+
+func TestTruncatedBodyIsRetried(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.On(nil).Once().Reply("cut short").AbortAfter(1)
+	srv.Default().Reply("whole")
+	c, _ := newClient(t, srv, nil)
+	ctx, tr := traced()
+	resp, err := c.Chat(ctx, user("hi"))
+	if err != nil || resp.Content != "whole" {
+		t.Fatalf("got %+v, %v; want the retried answer", resp, err)
+	}
+	if got := onlyCall(t, tr).Attempts; got != 2 {
+		t.Errorf("attempts: got %d, want 2", got)
+	}
+}
+
+func TestBadOutput(t *testing.T) {
+	t.Run("garbage", func(t *testing.T) {
+		for _, stream := range []bool{false, true} {
+			srv := llmtest.New(t)
+			srv.Default().Garbage()
+			c, _ := newClient(t, srv, nil)
+			ctx, tr := traced()
+			var err error
+			if stream {
+				_, err = c.ChatStream(ctx, user("hi"), nil)
+			} else {
+				_, err = c.Chat(ctx, user("hi"))
+			}
+			wantCode(t, err, nadine.EBADOUTPUT)
+			if !strings.HasPrefix(err.Error(), "openai: profile small, model test-model: undecodable") {
+				t.Errorf("stream %v: message %q", stream, err)
+			}
+			if call := onlyCall(t, tr); call.Attempts != 1 {
+				t.Errorf("stream %v: attempts %d, want 1 (no retry)", stream, call.Attempts)
+			}
+		}
+	})
+	bodies := []struct {
+		name, body, code string
+	}{
+		{"no choices", `{"id":"x","choices":[],"usage":{"prompt_tokens":1}}`, nadine.EBADOUTPUT},
+		{"refusal", `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I cannot help."},"finish_reason":"stop"}]}`, nadine.EBADOUTPUT},
+		{"error in 200", `{"error":{"message":"backend crashed"}}`, nadine.EUNAVAILABLE},
+	}
+	for _, tt := range bodies {
+		t.Run(tt.name, func(t *testing.T) {
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(tt.body))
+			}))
+			defer hs.Close()
+			c, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", Model: "m"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Chat(context.Background(), user("hi"))
+			wantCode(t, err, tt.code)
+		})
+	}
+}
+
+func TestStreamEvents(t *testing.T) {
+	tests := []struct {
+		name     string
+		body     string
+		want     string
+		wantTool nadine.ToolCall
+		code     string
+	}{
+		{
+			name: "comments, CRLF and no space after data",
+			body: ": keep-alive\r\n\r\ndata:{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi \"}}]}\r\n\r\n" +
+				"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"there\"},\"finish_reason\":\"stop\"}]}\r\n\r\ndata: [DONE]\r\n\r\n",
+			want: "Hi there",
+		},
+		{
+			name: "no [DONE] after a finish reason",
+			body: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n",
+			want: "ok",
+		},
+		{
+			name: "whole tool calls at index 0 (Ollama)",
+			body: "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\":1}\"}}]}}]}\n\n" +
+				"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+			wantTool: nadine.ToolCall{ID: "b", Name: "g", Arguments: "{}"},
+		},
+		{
+			name: "not an event stream",
+			body: "<html><body>Bad gateway</body></html>",
+			code: nadine.EBADOUTPUT,
+		},
+		{
+			name: "error event",
+			body: "data: {\"error\":{\"message\":\"model crashed\"}}\n\n",
+			code: nadine.EUNAVAILABLE,
+		},
+		{
+			name: "ends early",
+			body: "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n",
+			code: nadine.EUNAVAILABLE,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte(tt.body))
+			}))
+			defer hs.Close()
+			c, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", Model: "m", MaxRetries: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.ChatStream(context.Background(), user("hi"), nil)
+			if tt.code != "" {
+				wantCode(t, err, tt.code)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Content != tt.want {
+				t.Errorf("content: got %q, want %q", resp.Content, tt.want)
+			}
+			if tt.wantTool.ID != "" && (len(resp.ToolCalls) != 2 || resp.ToolCalls[1] != tt.wantTool) {
+				t.Errorf("tool calls: got %+v, want two, the second %+v", resp.ToolCalls, tt.wantTool)
+			}
+		})
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	hs := httptest.NewServer(http.NotFoundHandler())
+	base := hs.URL + "/v1"
+	hs.Close()
+	sl := &sleeper{}
+	c, err := openai.New(openai.Config{Profile: "small", BaseURL: base, Model: "m", MaxRetries: 2, Sleep: sl.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, tr := traced()
+	_, err = c.Chat(ctx, user("hi"))
+	wantCode(t, err, nadine.EUNAVAILABLE)
+	if !strings.Contains(err.Error(), "connection failed after 3 attempts") {
+		t.Errorf("message: got %q", err)
+	}
+	if got := onlyCall(t, tr).Attempts; got != 3 || len(sl.waits()) != 2 {
+		t.Errorf("attempts %d, waits %v; want 3 and 2", got, sl.waits())
+	}
+}
+
+func TestAPIKeyNeverShown(t *testing.T) {
+	const key = "sk-secret-0123456789abcdefXYZ"
+	srv := llmtest.New(t, llmtest.WithAPIKey(key))
+	// A server that echoes the key in its messages, to check scrubbing.
+	srv.On(llmtest.MatchLastUser("boom")).Fail(500).Message("internal error while using key " + key)
+	srv.On(llmtest.MatchLastUser("forbidden")).Fail(401).Message("key " + key + " is revoked")
+	srv.Default().Reply("ok")
+
+	var logs logBuffer
+	good, _ := newClient(t, srv, func(c *openai.Config) { c.APIKey = key; c.Logger = logs.logger() })
+	wrong, _ := newClient(t, srv, func(c *openai.Config) { c.APIKey = key + "-old"; c.Logger = logs.logger() })
+
+	ctx, tr := traced()
+	if _, err := good.Chat(ctx, user("hello")); err != nil {
+		t.Fatalf("right key: %v", err)
+	}
+	tests := []struct {
+		name   string
+		client *openai.Client
+		text   string
+		code   string
+		want   string
+	}{
+		{"401 wrong key", wrong, "hello", nadine.EINVALID, "check the API key"},
+		{"401 echoing the key", good, "forbidden", nadine.EINVALID, "check the API key"},
+		{"500 echoing the key", good, "boom", nadine.EUNAVAILABLE, "[redacted]"},
+	}
+	for _, tt := range tests {
+		_, err := tt.client.Chat(ctx, user(tt.text))
+		wantCode(t, err, tt.code)
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: message %q, want it to contain %q", tt.name, err, tt.want)
+		}
+		if strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "sk-") {
+			t.Errorf("%s: message shows the key: %q", tt.name, err)
+		}
+	}
+	trace, _ := json.Marshal(tr)
+	for what, text := range map[string]string{"logs": logs.String(), "trace": string(trace)} {
+		if strings.Contains(text, key) {
+			t.Errorf("%s show the key:\n%s", what, text)
+		}
+	}
+	if !strings.Contains(logs.String(), "retrying") {
+		t.Errorf("logs: want the retries of the 500 logged, got:\n%s", logs.String())
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	tests := []struct {
+		name  string
+		cfg   openai.Config
+		field string // named in the error; "" for a valid config
+	}{
+		{"valid", openai.Config{Model: "m"}, ""},
+		{"valid local", openai.Config{Model: "m", BaseURL: "http://localhost:11434/v1/"}, ""},
+		{"no model", openai.Config{}, "Model"},
+		{"blank model", openai.Config{Model: "  "}, "Model"},
+		{"unparseable base URL", openai.Config{Model: "m", BaseURL: "http://[::1"}, "BaseURL"},
+		{"base URL without scheme", openai.Config{Model: "m", BaseURL: "localhost:8080"}, "BaseURL"},
+		{"ftp base URL", openai.Config{Model: "m", BaseURL: "ftp://host/v1"}, "BaseURL"},
+		{"negative timeout", openai.Config{Model: "m", Timeout: -time.Second}, "Timeout"},
+		{"negative max tokens", openai.Config{Model: "m", MaxTokens: -1}, "MaxTokens"},
+		{"temperature too high", openai.Config{Model: "m", Temperature: ptr(3.0)}, "Temperature"},
+	}
+	for _, tt := range tests {
+		_, err := openai.New(tt.cfg)
+		if tt.field == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		wantCode(t, err, nadine.EINVALID)
+		if !strings.Contains(err.Error(), tt.field) || !strings.HasPrefix(err.Error(), "openai: ") {
+			t.Errorf("%s: message %q, want it to name %s", tt.name, err, tt.field)
+		}
+	}
+}
+
+func TestInvalidRequests(t *testing.T) {
+	tests := []struct {
+		name string
+		req  nadine.ChatRequest
+	}{
+		{"no messages", nadine.ChatRequest{}},
+		{"unknown role", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: "robot", Content: "x"}}}},
+		{"image on assistant", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleAssistant, Images: []string{"data:image/png;base64,AA"}}}}},
+		{"image file path", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Images: []string{"/tmp/capture.jpg"}}}}},
+		{"schema missing", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "x"}}, Format: nadine.ResponseFormat{Type: nadine.FormatJSONSchema}}},
+		{"schema not JSON", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "x"}}, Format: nadine.ResponseFormat{Type: nadine.FormatJSONSchema, Schema: json.RawMessage("{")}}},
+		{"unknown format", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "x"}}, Format: nadine.ResponseFormat{Type: "yaml"}}},
+		{"tool without name", nadine.ChatRequest{Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "x"}}, Tools: []nadine.ToolSpec{{}}}},
+	}
+	srv := llmtest.New(t)
+	srv.Default().Reply("ok")
+	c, _ := newClient(t, srv, nil)
+	for _, tt := range tests {
+		ctx, tr := traced()
+		_, err := c.Chat(ctx, tt.req)
+		wantCode(t, err, nadine.EINVALID)
+		if call := onlyCall(t, tr); call.Attempts != 0 || call.Error == "" {
+			t.Errorf("%s: trace %+v, want the failure with no attempt", tt.name, call)
+		}
+	}
+	if got := len(srv.Requests()); got != 0 {
+		t.Errorf("invalid requests reached the server %d times", got)
+	}
+}
