@@ -1,0 +1,335 @@
+package react
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Options configures the engine. Agent is required; the rest is optional.
+type Options struct {
+	// Agent is the model of the ReAct agent (role react_agent).
+	Agent nadine.ChatModel
+	// Contextualizer rewrites a follow-up into a standalone question (role
+	// contextualizer). Without it the input is used as is.
+	Contextualizer nadine.ChatModel
+	// Tools the agent may call.
+	Tools []nadine.Tool
+	// Memories, Knowledge and Embedder enable retrieval; without an
+	// embedder nothing is retrieved.
+	Memories  nadine.MemoryStore
+	Knowledge nadine.KnowledgeStore
+	Embedder  nadine.Embedder
+	// MemoryK and KnowledgeK are how many texts reach the prompt (5 and 3).
+	MemoryK, KnowledgeK int
+	// MaxSteps bounds the model calls of the agent loop (default 8).
+	MaxSteps int
+	// ParseRetries bounds how often an unusable answer is fed back
+	// (default 3).
+	ParseRetries int
+	// Place completes "You are physically present ..." in the prompt.
+	Place  string
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Engine is the ReAct engine of seed 000.
+type Engine struct {
+	opts    Options
+	prompts *prompts
+	log     *slog.Logger
+}
+
+var _ nadine.Engine = (*Engine)(nil)
+
+// New returns an engine, or an EINVALID error without an agent model.
+func New(opts Options) (*Engine, error) {
+	if opts.Agent == nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "react: no agent model")
+	}
+	if opts.MemoryK <= 0 {
+		opts.MemoryK = 5
+	}
+	if opts.KnowledgeK <= 0 {
+		opts.KnowledgeK = 3
+	}
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 8
+	}
+	if opts.ParseRetries < 0 {
+		opts.ParseRetries = 0
+	} else if opts.ParseRetries == 0 {
+		opts.ParseRetries = 3
+	}
+	if opts.Place == "" {
+		opts.Place = "at MIRALab, University of Geneva, in Switzerland"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	p, err := loadPrompts()
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts, prompts: p, log: opts.Logger}, nil
+}
+
+// Name implements nadine.Engine.
+func (e *Engine) Name() string { return "react" }
+
+// Respond implements nadine.Engine: contextualize, retrieve, run the agent.
+func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	question := e.contextualize(ctx, req)
+	knowledge, memories := e.retrieve(ctx, req, question)
+	messages := e.messages(req, knowledge, memories)
+	return e.loop(ctx, req, messages)
+}
+
+// contextualize rewrites the input into a standalone question using the
+// chat history. It is skipped without history, and a failure keeps the
+// input as is.
+func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
+	if len(req.History) == 0 || e.opts.Contextualizer == nil {
+		return req.Turn.Text
+	}
+	done := nadine.TraceFrom(ctx).StartStep("contextualize")
+	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.contextualize, nil)}}
+	msgs = append(msgs, historyMessages(req.History)...)
+	msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: req.Turn.Text})
+	resp, err := e.opts.Contextualizer.Chat(ctx, nadine.ChatRequest{Role: "contextualizer", Messages: msgs, MaxTokens: 200})
+	q := strings.TrimSpace(resp.Content)
+	if err == nil && q == "" {
+		err = nadine.Errorf(nadine.EBADOUTPUT, "react: contextualizer returned nothing")
+	}
+	done(err)
+	if err != nil {
+		nadine.TraceFrom(ctx).Fail("contextualize", err)
+		return req.Turn.Text
+	}
+	return q
+}
+
+// retrieve finds the user's memories (never for the unknown user) and the
+// knowledge relevant to the question, side by side.
+func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question string) (knowledge, memories []string) {
+	if e.opts.Embedder == nil || (e.opts.Knowledge == nil && e.opts.Memories == nil) {
+		return nil, nil
+	}
+	tr := nadine.TraceFrom(ctx)
+	done := tr.StartStep("retrieve")
+	vec, err := nadine.EmbedOne(ctx, e.opts.Embedder, question)
+	if err != nil {
+		done(err)
+		tr.Fail("retrieve", err)
+		return nil, nil
+	}
+	var wg sync.WaitGroup
+	user := req.Turn.UserID
+	if e.opts.Memories != nil && user != "" && user != nadine.UnknownUser {
+		wg.Go(func() {
+			start := time.Now()
+			res, err := e.opts.Memories.SearchMemories(ctx, user, nadine.MemoryQuery{
+				Embedding: vec, Embedder: e.opts.Embedder.Name(), K: e.opts.MemoryK})
+			if err != nil {
+				tr.Fail("retrieve:memory", err)
+				return
+			}
+			r := nadine.Retrieval{Kind: "memory", Query: question, Start: start, Duration: time.Since(start)}
+			for _, m := range res {
+				memories = append(memories, m.Text)
+				r.Results = append(r.Results, nadine.RetrievedItem{ID: fmt.Sprint(m.ID), Text: short(m.Text), Score: m.Score})
+			}
+			tr.AddRetrieval(r)
+		})
+	}
+	if e.opts.Knowledge != nil {
+		wg.Go(func() {
+			start := time.Now()
+			res, err := e.opts.Knowledge.SearchKnowledge(ctx, vec, e.opts.Embedder.Name(), e.opts.KnowledgeK)
+			if err != nil {
+				tr.Fail("retrieve:knowledge", err)
+				return
+			}
+			r := nadine.Retrieval{Kind: "knowledge", Query: question, Start: start, Duration: time.Since(start)}
+			for _, c := range res {
+				knowledge = append(knowledge, c.Text)
+				r.Results = append(r.Results, nadine.RetrievedItem{ID: fmt.Sprint(c.ID), Text: short(c.Text), Score: c.Score})
+			}
+			tr.AddRetrieval(r)
+		})
+	}
+	wg.Wait()
+	done(nil)
+	return knowledge, memories
+}
+
+// messages builds the prompt: the system message, the chat history, then
+// the human turn.
+func (e *Engine) messages(req nadine.Request, knowledge, memories []string) []nadine.ChatMessage {
+	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.system, struct{ Place string }{e.opts.Place})}}
+	msgs = append(msgs, historyMessages(req.History)...)
+	now := req.Turn.Time
+	if now.IsZero() {
+		now = e.opts.Now()
+	}
+	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser,
+		Content: render(e.prompts.human, humanInput(req, e.opts.Tools, knowledge, memories, now))})
+}
+
+// loop runs the agent: each model answer is a tool call, whose observation
+// goes back to the model, or the final answer. Unusable answers are fed
+// back with the reason, a bounded number of times.
+func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage) (nadine.Reply, error) {
+	tr := nadine.TraceFrom(ctx)
+	user := displayName(req.Turn)
+	names := make([]string, len(e.opts.Tools))
+	for i, t := range e.opts.Tools {
+		names[i] = t.Name()
+	}
+	parseErrors := 0
+	for n := 1; n <= e.opts.MaxSteps; n++ {
+		if err := ctx.Err(); err != nil {
+			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "react: %w", err)
+		}
+		done := tr.StartStep(fmt.Sprintf("agent:%d", n))
+		st := &streamer{user: user, tools: names,
+			onMeta: func(s step) { req.Emit(affectEvent(s)) },
+			onSent: func(s string) { req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+		}
+		resp, err := e.opts.Agent.ChatStream(ctx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, st.write)
+		if err != nil {
+			done(err)
+			if st.started() {
+				// The reply was being spoken when the stream broke: keep
+				// what was said rather than saying something else.
+				st.flush()
+				tr.Fail("react_agent", err)
+				return e.reply(req, st.meta, strings.Join(st.sentences, " ")), nil
+			}
+			return nadine.Reply{}, fmt.Errorf("react: agent: %w", err)
+		}
+		s, perr := parseStep(resp.Content, user, names)
+		if perr != nil && st.started() {
+			// The metadata was valid and the text was spoken: keep it.
+			st.flush()
+			tr.Notef("agent answer was streamed but its JSON did not close: %v", perr)
+			done(nil)
+			return e.reply(req, st.meta, strings.Join(st.sentences, " ")), nil
+		}
+		if perr != nil {
+			done(perr)
+			tr.Fail("parse", perr)
+			parseErrors++
+			if parseErrors > e.opts.ParseRetries {
+				return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: %d unusable answers, last: %v", parseErrors, perr)
+			}
+			msgs = append(msgs,
+				nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
+				nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.parseError, struct{ Error, Input string }{perr.Error(), req.Turn.Text})})
+			continue
+		}
+		done(nil)
+		if s.final() {
+			if !st.started() {
+				req.Emit(affectEvent(s))
+			}
+			st.flush()
+			return e.reply(req, s, s.Input), nil
+		}
+		obs := e.callTool(ctx, req, s)
+		msgs = append(msgs,
+			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
+			nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.observation, struct{ Tool, Observation, Input string }{s.Action, obs, req.Turn.Text})})
+	}
+	return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: no final answer after %d steps", e.opts.MaxSteps)
+}
+
+// callTool runs a tool and returns its observation; a failing tool becomes
+// an observation that tells Nadine so.
+func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) string {
+	var tool nadine.Tool
+	for _, t := range e.opts.Tools {
+		if t.Name() == s.Action {
+			tool = t
+		}
+	}
+	start := time.Now()
+	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit})
+	rec := nadine.ToolCallRecord{Tool: s.Action, Input: s.Input, Output: out, Start: start, Duration: time.Since(start)}
+	if err != nil {
+		rec.Error = err.Error()
+		e.log.Warn("tool failed", "tool", s.Action, "err", err)
+		out = fmt.Sprintf("The tool %q failed (%s). Tell the human politely that you cannot get this information right now.", s.Action, nadine.ErrorCode(err))
+	}
+	nadine.TraceFrom(ctx).AddToolCall(rec)
+	return out
+}
+
+// reply builds the Reply of a final answer; its category drives a gesture
+// (seed 000's StatementCategories, unregistered there, real here).
+func (e *Engine) reply(req nadine.Request, s step, text string) nadine.Reply {
+	r := nadine.Reply{
+		Text: clean(text), Language: req.Turn.Language, Emotion: s.Emotion, EmotionIntensity: s.Intensity,
+		Category: s.Category, CausingPerson: s.CausingPerson,
+	}
+	if g := nadine.CategoryGesture(s.Category); g != "" {
+		req.Emit(nadine.Event{Kind: nadine.EventGesture, Gesture: g})
+		r.Gestures = []nadine.Gesture{g}
+	}
+	return r
+}
+
+// affectEvent announces Nadine's emotion from a final answer's metadata.
+func affectEvent(s step) nadine.Event {
+	return nadine.Event{Kind: nadine.EventAffect, Affect: &nadine.AffectState{
+		Label: s.Emotion, Intensity: float64(s.Intensity) / 10, Arousal: arousal(s.Emotion)}}
+}
+
+// arousal is the activation of each emotion on the PAD scale (Russell and
+// Mehrabian, as used by ALMA).
+func arousal(e nadine.Emotion) float64 {
+	switch e {
+	case nadine.Joy:
+		return 0.2
+	case nadine.Sadness:
+		return -0.2
+	case nadine.Fear:
+		return 0.6
+	case nadine.Disgust:
+		return 0.2
+	case nadine.Anger:
+		return 0.59
+	case nadine.Surprise:
+		return 0.7
+	}
+	return 0
+}
+
+// historyMessages converts the conversation window to chat messages.
+func historyMessages(h []nadine.Message) []nadine.ChatMessage {
+	out := make([]nadine.ChatMessage, 0, len(h))
+	for _, m := range h {
+		role := m.Role
+		if role != nadine.RoleAssistant {
+			role = nadine.RoleUser
+		}
+		out = append(out, nadine.ChatMessage{Role: role, Content: m.Content})
+	}
+	return out
+}
+
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:199]) + "…"
+	}
+	return s
+}

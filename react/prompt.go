@@ -1,0 +1,101 @@
+package react
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+// prompts holds the parsed templates. It is built once per engine.
+type prompts struct {
+	system, human, observation, parseError, contextualize *template.Template
+}
+
+func loadPrompts() (*prompts, error) {
+	p := &prompts{}
+	for name, dst := range map[string]**template.Template{
+		"system": &p.system, "human": &p.human, "observation": &p.observation,
+		"parse_error": &p.parseError, "contextualize": &p.contextualize,
+	} {
+		t, err := template.ParseFS(promptFS, "prompts/"+name+".tmpl")
+		if err != nil {
+			return nil, fmt.Errorf("react: prompt %s: %w", name, err)
+		}
+		*dst = t
+	}
+	return p, nil
+}
+
+// toolInfo is a tool as the prompt shows it.
+type toolInfo struct{ Name, Description string }
+
+// humanData fills the human turn template.
+type humanData struct {
+	Tools       []toolInfo
+	ToolNames   string
+	Knowledge   []string
+	Memories    []string
+	UserName    string
+	UserEmotion string
+	Mood        string
+	Date, Time  string
+	Input       string
+}
+
+func render(t *template.Template, data any) string {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		// The templates are embedded and tested; a failure is a bug.
+		panic(fmt.Sprintf("react: render %s: %v", t.Name(), err))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// humanInput builds the data of the human turn.
+func humanInput(req nadine.Request, tools []nadine.Tool, knowledge, memories []string, now time.Time) humanData {
+	d := humanData{
+		Knowledge:   knowledge,
+		Memories:    memories,
+		UserName:    displayName(req.Turn),
+		UserEmotion: strings.ToLower(strings.TrimSpace(req.Turn.UserEmotion)),
+		Date:        now.Format("Monday, 2 January 2006"),
+		Time:        now.Format("15:04"),
+		Input:       req.Turn.Text,
+	}
+	if d.UserEmotion == "" {
+		d.UserEmotion = "neutral"
+	}
+	if m := req.Mood; m.Label != "" && m.Label != nadine.Neutral {
+		d.Mood = fmt.Sprintf("%s (intensity %d of 10)", m.Label, int(m.Intensity*10+0.5))
+	}
+	names := make([]string, 0, len(tools)+1)
+	for _, t := range tools {
+		d.Tools = append(d.Tools, toolInfo{t.Name(), t.Description()})
+		names = append(names, t.Name())
+	}
+	if len(names) == 0 {
+		d.ToolNames = "no tools available"
+	} else {
+		d.ToolNames = strings.Join(names, ", ")
+	}
+	return d
+}
+
+// displayName is the name the prompt uses for the user.
+func displayName(t nadine.Turn) string {
+	switch {
+	case t.UserName != "":
+		return t.UserName
+	case t.UserID != "" && t.UserID != nadine.UnknownUser:
+		return t.UserID
+	}
+	return nadine.UnknownUser
+}
