@@ -1,0 +1,158 @@
+package translate
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"log/slog"
+	"strings"
+	"text/template"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Role names the translator's model calls in the trace.
+const Role = "translator"
+
+//go:embed prompt.tmpl
+var promptText string
+
+var promptTemplate = template.Must(template.New("prompt").Parse(promptText))
+
+// Prompt returns the system prompt that asks a model to translate text
+// written in from (unknown when from is "") into to.
+func Prompt(from, to nadine.Language) (string, error) {
+	if err := checkLanguages(from, to); err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	data := struct{ From, To string }{To: languageName(to)}
+	if from != "" {
+		data.From = languageName(from)
+	}
+	if err := promptTemplate.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("translate: render prompt: %w", err)
+	}
+	return b.String(), nil
+}
+
+// languageName names a language in the prompt; Chinese is written in
+// simplified characters, as zh-CN text-to-speech expects.
+func languageName(l nadine.Language) string {
+	if l == nadine.Chinese {
+		return "Simplified Chinese"
+	}
+	return l.Name()
+}
+
+// Model translates with a chat model. Its zero value is not usable: set
+// Model. It is safe for concurrent use if the chat model is.
+type Model struct {
+	// Model answers the translation requests.
+	Model nadine.ChatModel
+	// MaxTokens caps the answer's length; 0 leaves it to the model's
+	// profile.
+	MaxTokens int
+	// Logger receives one debug line per translation; nil discards.
+	Logger *slog.Logger
+}
+
+var _ nadine.Translator = (*Model)(nil)
+
+// Translate renders text, written in from (unknown when from is ""), in to.
+// Empty text, or text already in to (from == to), is returned unchanged
+// without calling the model. The answer is stripped of surrounding quotes
+// and code fences; an empty answer is an EBADOUTPUT error, and the chat
+// model's errors keep their codes.
+func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Language) (string, error) {
+	if m == nil || m.Model == nil {
+		return "", nadine.Errorf(nadine.EINVALID, "translate: no chat model configured")
+	}
+	if err := checkLanguages(from, to); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(text) == "" || from == to {
+		return text, nil
+	}
+	system, err := Prompt(from, to)
+	if err != nil {
+		return "", err
+	}
+	resp, err := m.Model.Chat(ctx, nadine.ChatRequest{
+		Role: Role,
+		Messages: []nadine.ChatMessage{
+			{Role: nadine.RoleSystem, Content: system},
+			{Role: nadine.RoleUser, Content: text},
+		},
+		MaxTokens: m.MaxTokens,
+	})
+	if err != nil {
+		return "", fmt.Errorf("translate: model: %w", err)
+	}
+	out := Clean(resp.Content, text)
+	logger(m.Logger).DebugContext(ctx, "translate: model", "from", from, "to", to,
+		"model", resp.Model, "in_chars", utf8.RuneCountInString(text), "out_chars", utf8.RuneCountInString(out))
+	if out == "" {
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "translate: model %q returned an empty translation", resp.Model)
+	}
+	return out, nil
+}
+
+// Clean returns a model's translation without surrounding whitespace, code
+// fences or quotation marks. Quotation marks are kept when source itself
+// is wrapped in the same ones.
+func Clean(answer, source string) string {
+	s := strings.TrimSpace(answer)
+	if strings.HasPrefix(s, "```") {
+		s = strings.TrimPrefix(s, "```")
+		if i := strings.IndexByte(s, '\n'); i >= 0 && !strings.Contains(s[:i], "```") {
+			s = s[i+1:] // drop the fence's language tag line
+		}
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
+	}
+	src := strings.TrimSpace(source)
+	// The opening and closing quotation marks a model may wrap a
+	// translation in.
+	quotePairs := [...][2]string{
+		{`"`, `"`}, {`'`, `'`}, {"“", "”"}, {"‘", "’"}, {"«", "»"}, {"»", "«"},
+		{"„", "“"}, {"„", "”"}, {"‚", "‘"}, {"‹", "›"}, {"「", "」"}, {"『", "』"}, {"`", "`"},
+	}
+	for range 2 { // "«  “text”  »" happens
+		stripped := false
+		for _, q := range quotePairs {
+			if len(s) >= len(q[0])+len(q[1]) && strings.HasPrefix(s, q[0]) && strings.HasSuffix(s, q[1]) &&
+				!(strings.HasPrefix(src, q[0]) && strings.HasSuffix(src, q[1])) {
+				inner := s[len(q[0]) : len(s)-len(q[1])]
+				if (q[0] == `"` || q[0] == "`") && strings.Contains(inner, q[0]) {
+					continue // "a" and "b": not one quoted text
+				}
+				s = strings.TrimSpace(inner)
+				stripped = true
+				break
+			}
+		}
+		if !stripped {
+			break
+		}
+	}
+	return s
+}
+
+func checkLanguages(from, to nadine.Language) error {
+	if !to.Valid() {
+		return nadine.Errorf(nadine.EINVALID, "translate: unsupported target language %q", to)
+	}
+	if from != "" && !from.Valid() {
+		return nadine.Errorf(nadine.EINVALID, "translate: unsupported source language %q", from)
+	}
+	return nil
+}
+
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
