@@ -1,0 +1,60 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// SaveCheckpoint stores data under key, replacing what was there. Keys of a
+// user's state start with "<userID>/" so that ForgetUser erases them. An
+// empty key is EINVALID.
+func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
+	if key == "" {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: save checkpoint: empty key")
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO checkpoints (key, data, updated_us) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_us = excluded.updated_us`,
+			key, data, toMicros(s.now()))
+		return err
+	})
+	return wrap("save checkpoint", err)
+}
+
+// LoadCheckpoint returns the checkpoint stored under key, or ENOTFOUND.
+func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) {
+	if key == "" {
+		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: load checkpoint: empty key")
+	}
+	var data []byte
+	err := s.r.QueryRowContext(ctx, `SELECT data FROM checkpoints WHERE key = ?`, key).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nadine.Errorf(nadine.ENOTFOUND, "sqlite: no checkpoint %q", key)
+	}
+	if err != nil {
+		return nil, wrap("load checkpoint", err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// DeleteCheckpoint deletes the checkpoint stored under key; deleting a
+// missing one is not an error.
+func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
+	if key == "" {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: delete checkpoint: empty key")
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE key = ?`, key)
+		return err
+	})
+	return wrap("delete checkpoint", err)
+}

@@ -1,0 +1,45 @@
+// Package sqlite implements nadine.Store on an embedded SQLite database,
+// through the pure-Go driver modernc.org/sqlite (no cgo). One robot keeps
+// everything it persists in one file of its data directory: profiles and the
+// user id → name map, conversation windows, long-term memories, the
+// knowledge base, visual scenes and graph checkpoints.
+//
+// Durability: the database runs in WAL mode with synchronous=FULL, so a
+// method that returned nil has its write on disk; a kill -9 at any moment
+// loses no acknowledged write and leaves a database that opens cleanly. All
+// writes go through one connection (SQLite has one writer anyway); reads use
+// a small separate pool. The schema is a sequence of numbered SQL files
+// embedded in the binary and applied in one transaction at Open.
+//
+// Retrieval: vectors are stored as float32 little-endian BLOBs with the name
+// of the embedder that made them. A memory search is an exact top-k cosine
+// similarity computed in Go over the rows of one user only, comparing only
+// vectors of the query's embedder and dimension. A user's vectors are kept in
+// memory after the first search and dropped on every write for that user.
+//
+// Isolation: every method that touches personal data takes the user id, and
+// every statement over personal tables is filtered by that id (WHERE user_id
+// = ?), so a query for one user cannot return another user's document. The
+// only statements across users are the listings the interface asks for:
+// Users, OpenConversations (recovery at start) and MemoryEmbedders (counts).
+// The knowledge base lives in its own table, shared by all users.
+//
+// Conventions of this implementation, beyond the nadine.Store documentation:
+//
+//   - An empty user id is an EINVALID error for every personal method.
+//   - AppendMessage to an ended conversation is an EINVALID error: the
+//     caller starts a new conversation id. StoreChunk on an ended
+//     conversation is EINVALID too; EndConversation on an ended one is a
+//     no-op.
+//   - RecentMessages and MessageRange of an unknown conversation return no
+//     messages and no error; Conversation returns ENOTFOUND.
+//   - Profile returns ENOTFOUND for a user known only by name (SetUserName
+//     without SaveProfile); Users lists both.
+//   - Checkpoint keys of personal state start with "<userID>/": ForgetUser
+//     deletes exactly the checkpoints with that prefix.
+//   - AddMemory fills the metadata keys "date" (2006-01-02), "time"
+//     (15:04:05), "timestamp" (Unix seconds) and "conversation_id" from the
+//     memory when they are absent; Time defaults to Now.
+//   - Text is stored byte for byte, invalid UTF-8 included; metadata maps
+//     are stored as JSON, which repairs invalid UTF-8.
+package sqlite

@@ -1,0 +1,269 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// needConversation validates the ids of a history method.
+func needConversation(op, userID, convID string) error {
+	if err := needUser(op, userID); err != nil {
+		return err
+	}
+	if convID == "" {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: %s: empty conversation id", op)
+	}
+	return nil
+}
+
+// AppendMessage appends m at the next position of the conversation,
+// creating the conversation if needed, and returns its state after the
+// append. An m.Time <= 0 (no time, or a zero time.Time's) is set to Now. Appending to an ended conversation
+// is an EINVALID error: the caller starts a new conversation id.
+func (s *Store) AppendMessage(ctx context.Context, userID, convID string, m nadine.Message) (nadine.Conversation, error) {
+	if err := needConversation("append message", userID, convID); err != nil {
+		return nadine.Conversation{}, err
+	}
+	now := s.now()
+	if m.Time <= 0 {
+		m.Time = now.Unix()
+	}
+	var c nadine.Conversation
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		c, err = conversation(ctx, tx, userID, convID)
+		switch {
+		case nadine.ErrorCode(err) == nadine.ENOTFOUND:
+			c = nadine.Conversation{UserID: userID, ID: convID, Started: fromMicros(toMicros(now))}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO conversations
+				(user_id, conversation_id, count, chunks_stored, started_us, updated_us, ended)
+				VALUES (?, ?, 0, 0, ?, ?, 0)`, userID, convID, toMicros(now), toMicros(now)); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case c.Ended:
+			return nadine.Errorf(nadine.EINVALID, "sqlite: append message: conversation %q of user %q has ended", convID, userID)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages
+			(user_id, conversation_id, position, role, content, name, time)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			userID, convID, c.Count, string(m.Role), m.Content, m.Name, m.Time); err != nil {
+			return err
+		}
+		c.Count++
+		c.Updated = fromMicros(toMicros(now))
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET count = ?, updated_us = ?
+			WHERE user_id = ? AND conversation_id = ?`, c.Count, toMicros(now), userID, convID)
+		return err
+	})
+	if err != nil {
+		return nadine.Conversation{}, wrap("append message", err)
+	}
+	return c, nil
+}
+
+// querier is what *sql.DB and *sql.Tx share.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// conversation reads a conversation's state, or returns ENOTFOUND.
+func conversation(ctx context.Context, q querier, userID, convID string) (nadine.Conversation, error) {
+	c := nadine.Conversation{UserID: userID, ID: convID}
+	var started, updated int64
+	err := q.QueryRowContext(ctx, `SELECT count, chunks_stored, started_us, updated_us, ended
+		FROM conversations WHERE user_id = ? AND conversation_id = ?`, userID, convID).
+		Scan(&c.Count, &c.ChunksStored, &started, &updated, &c.Ended)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nadine.Conversation{}, nadine.Errorf(nadine.ENOTFOUND, "sqlite: no conversation %q of user %q", convID, userID)
+	}
+	if err != nil {
+		return nadine.Conversation{}, err
+	}
+	c.Started, c.Updated = fromMicros(started), fromMicros(updated)
+	return c, nil
+}
+
+// Conversation returns a conversation's state, or ENOTFOUND.
+func (s *Store) Conversation(ctx context.Context, userID, convID string) (nadine.Conversation, error) {
+	if err := needConversation("conversation", userID, convID); err != nil {
+		return nadine.Conversation{}, err
+	}
+	c, err := conversation(ctx, s.r, userID, convID)
+	return c, wrap("conversation", err)
+}
+
+// RecentMessages returns the last n messages of a conversation, oldest
+// first (all when n <= 0). An unknown or ended conversation has none.
+func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int) ([]nadine.Message, error) {
+	if err := needConversation("recent messages", userID, convID); err != nil {
+		return nil, err
+	}
+	limit := int64(n)
+	if n <= 0 {
+		limit = -1 // no limit
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT role, content, name, time FROM (
+		SELECT position, role, content, name, time FROM messages
+		WHERE user_id = ? AND conversation_id = ? ORDER BY position DESC LIMIT ?)
+		ORDER BY position`, userID, convID, limit)
+	if err != nil {
+		return nil, wrap("recent messages", err)
+	}
+	ms, err := scanMessages(rows)
+	return ms, wrap("recent messages", err)
+}
+
+// MessageRange returns messages [from, to) by position in the conversation,
+// oldest first; positions outside the conversation are left out.
+func (s *Store) MessageRange(ctx context.Context, userID, convID string, from, to int) ([]nadine.Message, error) {
+	if err := needConversation("message range", userID, convID); err != nil {
+		return nil, err
+	}
+	if to <= from {
+		return nil, nil
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT role, content, name, time FROM messages
+		WHERE user_id = ? AND conversation_id = ? AND position >= ? AND position < ?
+		ORDER BY position`, userID, convID, from, to)
+	if err != nil {
+		return nil, wrap("message range", err)
+	}
+	ms, err := scanMessages(rows)
+	return ms, wrap("message range", err)
+}
+
+func scanMessages(rows *sql.Rows) ([]nadine.Message, error) {
+	defer rows.Close()
+	var ms []nadine.Message
+	for rows.Next() {
+		var m nadine.Message
+		var role string
+		if err := rows.Scan(&role, &m.Content, &m.Name, &m.Time); err != nil {
+			return nil, err
+		}
+		m.Role = nadine.Role(role)
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+// OpenConversations lists the conversations not ended, of every user,
+// ordered by user id and conversation id, for recovery at start.
+func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT user_id, conversation_id, count, chunks_stored,
+		started_us, updated_us FROM conversations WHERE ended = 0 ORDER BY user_id, conversation_id`)
+	if err != nil {
+		return nil, wrap("open conversations", err)
+	}
+	defer rows.Close()
+	var cs []nadine.Conversation
+	for rows.Next() {
+		var c nadine.Conversation
+		var started, updated int64
+		if err := rows.Scan(&c.UserID, &c.ID, &c.Count, &c.ChunksStored, &started, &updated); err != nil {
+			return nil, wrap("open conversations", err)
+		}
+		c.Started, c.Updated = fromMicros(started), fromMicros(updated)
+		cs = append(cs, c)
+	}
+	return cs, wrap("open conversations", rows.Err())
+}
+
+// StoreChunk stores m as window chunk number index of the conversation and
+// sets ChunksStored to index+1, in one transaction. When ChunksStored is
+// already above index the chunk was stored before and nothing happens. m's user id
+// must be empty or userID; an empty conversation id is set to convID. An
+// unknown conversation is ENOTFOUND, an ended one EINVALID.
+func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int, m nadine.Memory) error {
+	if err := needConversation("store chunk", userID, convID); err != nil {
+		return err
+	}
+	if index < 0 {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: store chunk: negative index %d", index)
+	}
+	if m.ConversationID == "" {
+		m.ConversationID = convID
+	}
+	row, err := s.memoryRow("store chunk", userID, m)
+	if err != nil {
+		return err
+	}
+	stored := false
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		c, err := conversation(ctx, tx, userID, convID)
+		if err != nil {
+			return err
+		}
+		if c.ChunksStored > index {
+			return nil
+		}
+		if c.Ended {
+			return nadine.Errorf(nadine.EINVALID, "sqlite: store chunk: conversation %q of user %q has ended", convID, userID)
+		}
+		if _, err := insertMemory(ctx, tx, row); err != nil {
+			return err
+		}
+		stored = true
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET chunks_stored = ?
+			WHERE user_id = ? AND conversation_id = ?`, index+1, userID, convID)
+		return err
+	})
+	if stored {
+		s.cache.invalidate(userKey(userID))
+	}
+	return wrap("store chunk", err)
+}
+
+// EndConversation stores final (when not nil) as the last chunk, deletes the
+// conversation's messages and marks it ended, in one transaction. Ending an
+// ended conversation does nothing; an unknown one is ENOTFOUND.
+func (s *Store) EndConversation(ctx context.Context, userID, convID string, final *nadine.Memory) error {
+	if err := needConversation("end conversation", userID, convID); err != nil {
+		return err
+	}
+	var row memoryRow
+	if final != nil {
+		m := *final
+		if m.ConversationID == "" {
+			m.ConversationID = convID
+		}
+		var err error
+		if row, err = s.memoryRow("end conversation", userID, m); err != nil {
+			return err
+		}
+	}
+	now := s.now()
+	stored := false
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		c, err := conversation(ctx, tx, userID, convID)
+		if err != nil {
+			return err
+		}
+		if c.Ended {
+			return nil
+		}
+		if final != nil {
+			if _, err := insertMemory(ctx, tx, row); err != nil {
+				return err
+			}
+			stored = true
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE user_id = ? AND conversation_id = ?`,
+			userID, convID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET ended = 1, updated_us = ?
+			WHERE user_id = ? AND conversation_id = ?`, toMicros(now), userID, convID)
+		return err
+	})
+	if stored {
+		s.cache.invalidate(userKey(userID))
+	}
+	return wrap("end conversation", err)
+}

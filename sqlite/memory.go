@@ -1,0 +1,352 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// memoryRow is a validated memory ready to insert.
+type memoryRow struct {
+	userID, typ, text, convID string
+	timeUS                    int64
+	metadata                  string
+	embedder                  string
+	dims                      int
+	embedding                 []byte
+}
+
+// memoryRow validates m for userID (m.UserID must be empty or equal), fills
+// Time and the metadata keys date, time, timestamp and conversation_id, and
+// encodes it.
+func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
+	if err := needUser(op, userID); err != nil {
+		return memoryRow{}, err
+	}
+	if m.UserID != "" && m.UserID != userID {
+		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "sqlite: %s: memory of user %q given for user %q", op, m.UserID, userID)
+	}
+	switch m.Type {
+	case nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact:
+	default:
+		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "sqlite: %s: unknown memory type %q", op, m.Type)
+	}
+	if m.Time.IsZero() {
+		m.Time = s.now()
+	}
+	md := make(map[string]string, len(m.Metadata)+4)
+	for k, v := range m.Metadata {
+		md[k] = v
+	}
+	setDefault(md, "date", m.Time.Format("2006-01-02"))
+	setDefault(md, "time", m.Time.Format("15:04:05"))
+	setDefault(md, "timestamp", strconv.FormatInt(m.Time.Unix(), 10))
+	if m.ConversationID != "" {
+		setDefault(md, "conversation_id", m.ConversationID)
+	}
+	b, err := json.Marshal(md)
+	if err != nil {
+		return memoryRow{}, fmt.Errorf("sqlite: %s: metadata: %w", op, err)
+	}
+	return memoryRow{
+		userID:    userID,
+		typ:       string(m.Type),
+		text:      m.Text,
+		convID:    m.ConversationID,
+		timeUS:    toMicros(m.Time),
+		metadata:  string(b),
+		embedder:  m.Embedder,
+		dims:      len(m.Embedding),
+		embedding: encodeVector(m.Embedding),
+	}, nil
+}
+
+func setDefault(m map[string]string, k, v string) {
+	if _, ok := m[k]; !ok {
+		m[k] = v
+	}
+}
+
+const insertMemorySQL = `INSERT INTO memories
+	(user_id, type, text, conversation_id, time_us, metadata, embedder, dims, embedding)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func (r memoryRow) args() []any {
+	return []any{r.userID, r.typ, r.text, r.convID, r.timeUS, r.metadata, r.embedder, r.dims, r.embedding}
+}
+
+func insertMemory(ctx context.Context, tx *sql.Tx, r memoryRow) (int64, error) {
+	res, err := tx.ExecContext(ctx, insertMemorySQL, r.args()...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// AddMemory stores a memory of m.UserID and returns its id. A zero Time is
+// set to Now; the type must be conversation, episode or fact.
+func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
+	ids, err := s.AddMemories(ctx, []nadine.Memory{m})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// AddMemories stores memories (of any users) in one transaction and returns
+// their ids in order. It is the batch form of AddMemory, for imports.
+func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
+	rows := make([]memoryRow, len(ms))
+	for i, m := range ms {
+		r, err := s.memoryRow("add memory", m.UserID, m)
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = r
+	}
+	if len(ms) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(ms))
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, insertMemorySQL)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i, r := range rows {
+			res, err := stmt.ExecContext(ctx, r.args()...)
+			if err != nil {
+				return err
+			}
+			if ids[i], err = res.LastInsertId(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, r := range rows {
+		s.cache.invalidate(userKey(r.userID))
+	}
+	if err != nil {
+		return nil, wrap("add memory", err)
+	}
+	return ids, nil
+}
+
+// userVectors returns a user's memory vectors, from the cache when present.
+func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error) {
+	return s.cache.get(userKey(userID), func() (*vecSet, error) {
+		rows, err := s.r.QueryContext(ctx, `SELECT id, type, embedder, embedding FROM memories
+			WHERE user_id = ? AND dims > 0`, userID)
+		if err != nil {
+			return nil, err
+		}
+		return scanVectors(rows)
+	})
+}
+
+// scanVectors reads rows of (id, kind, embedder, embedding) into a set.
+func scanVectors(rows *sql.Rows) (*vecSet, error) {
+	defer rows.Close()
+	set := &vecSet{}
+	var (
+		kind, embedder string
+		blob           sql.RawBytes // valid until the next row: decoded at once
+	)
+	for rows.Next() {
+		var e vecEntry
+		if err := rows.Scan(&e.id, &kind, &embedder, &blob); err != nil {
+			return nil, err
+		}
+		v, err := decodeVector(blob, nil)
+		if err != nil {
+			return nil, fmt.Errorf("vector of row %d: %w", e.id, err)
+		}
+		e.kind, e.embedder, e.vec, e.norm = kind, embedder, v, norm(v)
+		set.entries = append(set.entries, e)
+	}
+	return set, rows.Err()
+}
+
+// SearchMemories returns the user's memories most similar to the query,
+// best first, by exact cosine similarity over that user's rows only. Only
+// vectors of q.Embedder with the query's dimension are compared. K <= 0
+// returns nothing; an empty query vector is EINVALID.
+func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.MemoryQuery) ([]nadine.ScoredMemory, error) {
+	if err := needUser("search memories", userID); err != nil {
+		return nil, err
+	}
+	if len(q.Embedding) == 0 {
+		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: search memories: empty query vector")
+	}
+	if q.K <= 0 {
+		return nil, nil
+	}
+	set, err := s.userVectors(ctx, userID)
+	if err != nil {
+		return nil, wrap("search memories", err)
+	}
+	var keep func(*vecEntry) bool
+	if len(q.Types) > 0 {
+		keep = func(e *vecEntry) bool {
+			for _, t := range q.Types {
+				if e.kind == string(t) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	best := set.topK(q.Embedding, q.Embedder, q.K, keep)
+	if len(best) == 0 {
+		return nil, nil
+	}
+	args := []any{userID}
+	for _, b := range best {
+		args = append(args, b.id)
+	}
+	// "+user_id" keeps the planner on the primary key instead of the
+	// (user_id, type) index: a handful of rowid lookups.
+	rows, err := s.r.QueryContext(ctx, memoryColumns+` WHERE +user_id = ? AND id IN (?`+
+		strings.Repeat(", ?", len(best)-1)+`)`, args...)
+	if err != nil {
+		return nil, wrap("search memories", err)
+	}
+	ms, err := scanMemories(rows)
+	if err != nil {
+		return nil, wrap("search memories", err)
+	}
+	byID := make(map[int64]nadine.Memory, len(ms))
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	out := make([]nadine.ScoredMemory, 0, len(best))
+	for _, b := range best {
+		if m, ok := byID[b.id]; ok { // a row deleted since the vectors were read is left out
+			out = append(out, nadine.ScoredMemory{Memory: m, Score: b.score})
+		}
+	}
+	return out, nil
+}
+
+const memoryColumns = `SELECT id, user_id, type, text, conversation_id, time_us, metadata,
+	embedder, embedding FROM memories`
+
+func scanMemories(rows *sql.Rows) ([]nadine.Memory, error) {
+	defer rows.Close()
+	var ms []nadine.Memory
+	for rows.Next() {
+		var (
+			m        nadine.Memory
+			typ, md  string
+			timeUS   int64
+			blob     []byte
+			embedErr error
+		)
+		if err := rows.Scan(&m.ID, &m.UserID, &typ, &m.Text, &m.ConversationID, &timeUS, &md,
+			&m.Embedder, &blob); err != nil {
+			return nil, err
+		}
+		m.Type = nadine.MemoryType(typ)
+		m.Time = fromMicros(timeUS)
+		if md != "" && md != "{}" {
+			if err := json.Unmarshal([]byte(md), &m.Metadata); err != nil {
+				return nil, fmt.Errorf("memory %d: metadata: %w", m.ID, err)
+			}
+		}
+		if len(blob) > 0 {
+			if m.Embedding, embedErr = decodeVector(blob, nil); embedErr != nil {
+				return nil, fmt.Errorf("memory %d: %w", m.ID, embedErr)
+			}
+		}
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+// Memories lists a user's memories with their vectors, newest first (by
+// Time, then id), of the given types (all when none given).
+func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error) {
+	if err := needUser("memories", userID); err != nil {
+		return nil, err
+	}
+	query := memoryColumns + ` WHERE user_id = ?`
+	args := []any{userID}
+	if len(types) > 0 {
+		query += ` AND type IN (?` + strings.Repeat(", ?", len(types)-1) + `)`
+		for _, t := range types {
+			args = append(args, string(t))
+		}
+	}
+	rows, err := s.r.QueryContext(ctx, query+` ORDER BY time_us DESC, id DESC`, args...)
+	if err != nil {
+		return nil, wrap("memories", err)
+	}
+	ms, err := scanMemories(rows)
+	return ms, wrap("memories", err)
+}
+
+// DeleteMemories erases a user's long-term memories, keeping the profile,
+// the name and the conversations.
+func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
+	if err := needUser("delete memories", userID); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE user_id = ?`, userID)
+		return err
+	})
+	s.cache.invalidate(userKey(userID))
+	return wrap("delete memories", err)
+}
+
+// MemoryEmbedders counts stored memory vectors (of all users) per embedder
+// name. Memories stored without a vector are not counted.
+func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
+	if err != nil {
+		return nil, wrap("memory embedders", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var name string
+		var n int
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, wrap("memory embedders", err)
+		}
+		out[name] = n
+	}
+	return out, wrap("memory embedders", rows.Err())
+}
+
+// UpdateMemoryEmbedding replaces the vector of the user's memory id. A
+// memory that does not exist, or belongs to another user, is ENOTFOUND.
+func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error {
+	if err := needUser("update memory embedding", userID); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE memories SET embedder = ?, dims = ?, embedding = ?
+			WHERE user_id = ? AND id = ?`, embedder, len(v), encodeVector(v), userID, id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nadine.Errorf(nadine.ENOTFOUND, "sqlite: update memory embedding: no memory %d of user %q", id, userID)
+		}
+		return nil
+	})
+	s.cache.invalidate(userKey(userID))
+	return wrap("update memory embedding", err)
+}

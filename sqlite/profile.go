@@ -1,0 +1,168 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Profile returns a user's profile, or an ENOTFOUND error (also for a user
+// known only by name).
+func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
+	if err := needUser("profile", userID); err != nil {
+		return nadine.Profile{}, err
+	}
+	var (
+		p                  = nadine.Profile{UserID: userID}
+		hobbies, interests string
+		updated            int64
+	)
+	err := s.r.QueryRowContext(ctx, `SELECT user_name, current_company, current_position, location,
+		hobbies, interests, face_image_path, last_updated_us
+		FROM profiles WHERE user_id = ?`, userID).
+		Scan(&p.UserName, &p.CurrentCompany, &p.CurrentPosition, &p.Location,
+			&hobbies, &interests, &p.FaceImagePath, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nadine.Profile{}, nadine.Errorf(nadine.ENOTFOUND, "sqlite: no profile for user %q", userID)
+	}
+	if err != nil {
+		return nadine.Profile{}, wrap("profile", err)
+	}
+	if p.Hobbies, err = decodeStrings(hobbies); err != nil {
+		return nadine.Profile{}, fmt.Errorf("sqlite: profile %q: hobbies: %w", userID, err)
+	}
+	if p.Interests, err = decodeStrings(interests); err != nil {
+		return nadine.Profile{}, fmt.Errorf("sqlite: profile %q: interests: %w", userID, err)
+	}
+	p.LastUpdated = fromMicros(updated)
+	return p, nil
+}
+
+// SaveProfile stores p as the user's whole profile and records its name in
+// the id → name map (an empty name keeps the name already recorded). A zero
+// LastUpdated is set to Now.
+func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
+	if err := needUser("save profile", p.UserID); err != nil {
+		return err
+	}
+	if p.LastUpdated.IsZero() {
+		p.LastUpdated = s.now()
+	}
+	hobbies, err := encodeStrings(p.Hobbies)
+	if err != nil {
+		return wrap("save profile", err)
+	}
+	interests, err := encodeStrings(p.Interests)
+	if err != nil {
+		return wrap("save profile", err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO profiles (user_id, user_name, current_company,
+			current_position, location, hobbies, interests, face_image_path, last_updated_us)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name,
+			current_company = excluded.current_company, current_position = excluded.current_position,
+			location = excluded.location, hobbies = excluded.hobbies, interests = excluded.interests,
+			face_image_path = excluded.face_image_path, last_updated_us = excluded.last_updated_us`,
+			p.UserID, p.UserName, p.CurrentCompany, p.CurrentPosition, p.Location,
+			hobbies, interests, p.FaceImagePath, toMicros(p.LastUpdated))
+		if err != nil {
+			return err
+		}
+		return setUserName(ctx, tx, p.UserID, p.UserName)
+	})
+	return wrap("save profile", err)
+}
+
+// setUserName upserts the name map row; an empty name keeps the old one.
+func setUserName(ctx context.Context, tx *sql.Tx, userID, name string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO users (user_id, user_name) VALUES (?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name
+		WHERE excluded.user_name <> ''`, userID, name)
+	return err
+}
+
+// SetUserName records a name in the id → name map; the user need not have a
+// profile. An empty name is an EINVALID error.
+func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
+	if err := needUser("set user name", userID); err != nil {
+		return err
+	}
+	if name == "" {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: set user name: empty name for user %q", userID)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error { return setUserName(ctx, tx, userID, name) })
+	return wrap("set user name", err)
+}
+
+// Users lists every user in the id → name map, ordered by id.
+func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT user_id, user_name FROM users ORDER BY user_id`)
+	if err != nil {
+		return nil, wrap("users", err)
+	}
+	defer rows.Close()
+	var us []nadine.UserRef
+	for rows.Next() {
+		var u nadine.UserRef
+		if err := rows.Scan(&u.ID, &u.Name); err != nil {
+			return nil, wrap("users", err)
+		}
+		us = append(us, u)
+	}
+	return us, wrap("users", rows.Err())
+}
+
+// ForgetUser erases everything about a user in one transaction: profile,
+// name, conversations and their messages, memories, scenes, and the
+// checkpoints whose key starts with "<userID>/". Forgetting an unknown user
+// is not an error.
+func (s *Store) ForgetUser(ctx context.Context, userID string) error {
+	if err := needUser("forget user", userID); err != nil {
+		return err
+	}
+	prefix := userID + "/"
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM profiles WHERE user_id = ?`,
+			`DELETE FROM users WHERE user_id = ?`,
+			`DELETE FROM messages WHERE user_id = ?`,
+			`DELETE FROM conversations WHERE user_id = ?`,
+			`DELETE FROM memories WHERE user_id = ?`,
+			`DELETE FROM scenes WHERE user_id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
+			len(prefix), prefix)
+		return err
+	})
+	s.cache.invalidate(userKey(userID))
+	if err == nil {
+		s.log.Info("sqlite: forgot user", "user_id", userID)
+	}
+	return wrap("forget user", err)
+}
+
+func encodeStrings(v []string) (string, error) {
+	if v == nil {
+		v = []string{}
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func decodeStrings(s string) ([]string, error) {
+	if s == "" || s == "[]" || s == "null" {
+		return nil, nil
+	}
+	var v []string
+	err := json.Unmarshal([]byte(s), &v)
+	return v, err
+}

@@ -1,0 +1,267 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Options configures a Store. The zero value is a sane default.
+type Options struct {
+	// Logger receives operational messages; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock for times the store fills in; nil means time.Now.
+	Now func() time.Time
+	// BusyTimeout is how long a statement waits for a lock held by another
+	// process; 0 means 5 seconds.
+	BusyTimeout time.Duration
+	// CacheUsers is how many users' memory vectors stay in memory between
+	// searches; 0 means 256, a negative value disables the cache.
+	CacheUsers int
+	// ReadConns is the size of the read connection pool; 0 means
+	// max(4, GOMAXPROCS).
+	ReadConns int
+}
+
+// Store is a nadine.Store in one SQLite file. It is safe for concurrent use.
+type Store struct {
+	path  string
+	w     *sql.DB // the one writer connection
+	r     *sql.DB // read-only pool
+	log   *slog.Logger
+	now   func() time.Time
+	cache *vectorCache
+}
+
+var _ nadine.Store = (*Store)(nil)
+
+// Open opens (creating it when missing, with its parent directory) the
+// database at path, applies the pending schema migrations in one
+// transaction and returns the store. Close it when done.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: open: empty path")
+	}
+	if strings.Contains(path, "?") || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: open: path %q must be a plain file path", path)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
+	if opts.CacheUsers == 0 {
+		opts.CacheUsers = 256
+	}
+	if opts.ReadConns <= 0 {
+		opts.ReadConns = max(4, runtime.GOMAXPROCS(0))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("sqlite: open: create data directory: %w", err)
+	}
+
+	busy := strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10)
+	w, err := sql.Open("sqlite", path+"?_txlock=immediate"+
+		"&_pragma=busy_timeout("+busy+")"+
+		"&_pragma=foreign_keys(1)"+
+		"&_pragma=journal_mode(WAL)"+
+		"&_pragma=synchronous(FULL)")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	s := &Store{
+		path:  path,
+		w:     w,
+		log:   opts.Logger,
+		now:   opts.Now,
+		cache: newVectorCache(opts.CacheUsers),
+	}
+	version, err := s.migrate(ctx)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+
+	r, err := sql.Open("sqlite", path+"?_pragma=busy_timeout("+busy+")&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+	}
+	r.SetMaxOpenConns(opts.ReadConns)
+	r.SetMaxIdleConns(opts.ReadConns)
+	if err := r.PingContext(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+	}
+	s.r = r
+	s.log.Info("sqlite: opened", "path", path, "schema_version", version)
+	return s, nil
+}
+
+// Close closes the database. The store must not be used afterwards.
+func (s *Store) Close() error {
+	err := errors.Join(s.r.Close(), s.w.Close())
+	if err != nil {
+		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations, ordered by version. A file is
+// named NNNN_description.sql.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFS, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
+		}
+	}
+	return ms, nil
+}
+
+// migrate applies the pending migrations in one transaction and returns the
+// schema version.
+func (s *Store) migrate(ctx context.Context) (int, error) {
+	ms, err := migrations()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	var version int
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
+			return err
+		}
+		if n := len(ms); n > 0 && version > ms[n-1].version {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", version, ms[n-1].version)
+		}
+		for _, m := range ms {
+			if m.version <= version {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
+			version = m.version
+			s.log.Info("sqlite: applied migration", "migration", m.name)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM schema_version`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, version)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	return version, nil
+}
+
+// write runs fn in a write transaction (BEGIN IMMEDIATE on the writer
+// connection) and commits when fn returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		if rerr := tx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+			s.log.Warn("sqlite: rollback failed", "err", rerr)
+		}
+		return err
+	}
+	return tx.Commit()
+}
+
+// needUser returns an EINVALID error when userID is empty.
+func needUser(op, userID string) error {
+	if userID == "" {
+		return nadine.Errorf(nadine.EINVALID, "sqlite: %s: empty user id", op)
+	}
+	return nil
+}
+
+// wrap prefixes err with the package and the operation, keeping *nadine.Error
+// values (which already carry the prefix) as they are.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ne *nadine.Error
+	if errors.As(err, &ne) {
+		return err
+	}
+	return fmt.Errorf("sqlite: %s: %w", op, err)
+}
+
+// toMicros converts a time to Unix microseconds, 0 for the zero time.
+func toMicros(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+// fromMicros converts Unix microseconds to a UTC time, the zero time for 0.
+func fromMicros(us int64) time.Time {
+	if us == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
