@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/knowledge"
+	"github.com/nadine-robot/nadine/lexical"
+	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/openai"
+	"github.com/nadine-robot/nadine/react"
+	"github.com/nadine-robot/nadine/sqlite"
+	"github.com/nadine-robot/nadine/tools"
+)
+
+// app is the wired program: store, models, engines and the dialogue
+// manager, built from the configuration. Commands share it.
+type app struct {
+	cfg    Config
+	getenv func(string) string
+	log    *slog.Logger
+
+	store    *sqlite.Store
+	embedder nadine.Embedder
+	tools    []nadine.Tool
+	history  *dialogue.History
+	manager  *dialogue.Manager
+
+	clients map[string]*openai.Client // by profile name
+	engine  string                    // the engine answering: react, graph or offline
+	offline string                    // why the app runs offline, when it does
+}
+
+// newApp opens the store and builds the engines named by cfg.
+func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger) (*app, error) {
+	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("data_dir: %w", err)
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "nadine.db"), sqlite.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	a.store = st
+	if err := a.build(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *app) build(ctx context.Context) error {
+	cfg := a.cfg
+	for name, p := range cfg.Models.Profiles {
+		if !p.usable(a.getenv) {
+			continue
+		}
+		c, err := openai.New(a.clientConfig(name, p))
+		if err != nil {
+			return fmt.Errorf("models.profiles.%s: %w", name, err)
+		}
+		a.clients[name] = c
+	}
+	emb, err := a.newEmbedder()
+	if err != nil {
+		return err
+	}
+	a.embedder = emb
+	if built, err := knowledge.EnsureDefault(ctx, a.store, a.embedder); err != nil {
+		a.log.Warn("knowledge base not built", "err", err)
+	} else if built {
+		a.log.Info("knowledge base built from the default documents")
+	}
+	a.tools = a.newTools()
+	a.history = dialogue.NewHistory(a.store, a.embedder, dialogue.HistoryOptions{
+		Window: cfg.Memory.Window, Stride: cfg.Memory.Stride, Logger: a.log})
+
+	engines, err := a.engines()
+	if err != nil {
+		return err
+	}
+	lang, _ := nadine.ParseLanguage(cfg.Language)
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: engines, History: a.history, Profiles: a.store,
+		MaxInputChars: cfg.Limits.MaxInputChars, Language: lang, Logger: a.log,
+	})
+	if err != nil {
+		return err
+	}
+	a.manager = m
+	if err := m.Recover(ctx); err != nil {
+		a.log.Warn("history recovery incomplete", "err", err)
+	}
+	return nil
+}
+
+func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
+	retries := 3
+	if p.MaxRetries != nil {
+		retries = *p.MaxRetries
+	}
+	return openai.Config{
+		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
+		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
+		MaxRetries: retries, Logger: a.log,
+	}
+}
+
+// newEmbedder returns the configured embedder: a model on the profile of
+// roles.embeddings, or the built-in lexical one when none is reachable.
+func (a *app) newEmbedder() (nadine.Embedder, error) {
+	e := a.cfg.Embeddings
+	name := a.cfg.Models.Roles["embeddings"]
+	p, ok := a.cfg.Models.Profiles[name]
+	useModel := e.Provider == "openai" || (e.Provider == "auto" && ok && p.usable(a.getenv))
+	if !useModel {
+		return lexical.New(0), nil
+	}
+	if !ok {
+		return nil, fmt.Errorf("config: models.roles.embeddings: no profile named %q", name)
+	}
+	retries := 3
+	if p.MaxRetries != nil {
+		retries = *p.MaxRetries
+	}
+	return openai.NewEmbedder(openai.EmbedderConfig{
+		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
+		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: retries, Logger: a.log,
+	})
+}
+
+// model returns the chat model of a role, or nil when its profile cannot be
+// called.
+func (a *app) model(role string) nadine.ChatModel {
+	if c, ok := a.clients[a.cfg.Models.Roles[role]]; ok {
+		return c
+	}
+	return nil
+}
+
+// engines returns the engines tried for each turn, in order: the configured
+// engine, the same engine on each fallback profile, then the offline engine.
+func (a *app) engines() ([]nadine.Engine, error) {
+	off := offline.New(offline.Options{Store: a.store, Songs: a.songs, Logger: a.log})
+	a.engine = a.cfg.Engine
+	if a.cfg.Engine == "offline" {
+		a.offline = "engine: offline in the configuration"
+		return []nadine.Engine{off}, nil
+	}
+	role := "react_agent"
+	if a.cfg.Engine == "graph" {
+		role = "response"
+	}
+	if a.model(role) == nil {
+		p := a.cfg.Models.Profiles[a.cfg.Models.Roles[role]]
+		a.engine = "offline"
+		a.offline = fmt.Sprintf("no language model reachable: profile %q has no API key (set %s, or point models.profiles at a local server such as Ollama)",
+			a.cfg.Models.Roles[role], p.APIKeyEnv)
+		return []nadine.Engine{off}, nil
+	}
+	var out []nadine.Engine
+	primary, err := a.modelEngine(a.model)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, primary)
+	for _, fb := range a.cfg.Models.Fallback {
+		c, ok := a.clients[fb]
+		if !ok {
+			continue
+		}
+		eng, err := a.modelEngine(func(string) nadine.ChatModel { return c })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, eng)
+	}
+	return append(out, off), nil
+}
+
+// modelEngine builds the configured model-backed engine over the given role
+// → model mapping.
+func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Engine, error) {
+	switch a.cfg.Engine {
+	case "react":
+		return react.New(react.Options{
+			Agent: models("react_agent"), Contextualizer: models("contextualizer"), Tools: a.tools,
+			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
+			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
+			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
+			Place: a.cfg.Place, Logger: a.log,
+		})
+	}
+	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)
+}
+
+// newTools registers seed 000's tools: search, news and weather only when
+// their keys are present.
+func (a *app) newTools() []nadine.Tool {
+	t := a.cfg.Tools
+	songs := t.SongsDir
+	if songs == "" {
+		songs = filepath.Join(a.cfg.DataDir, "songs")
+		// The default library starts empty: drop songs in <data>/songs/<lang>/.
+		if err := os.MkdirAll(songs, 0o750); err != nil {
+			a.log.Warn("song library folder not created", "dir", songs, "err", err)
+		}
+	}
+	return tools.New(tools.Config{
+		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL},
+		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL},
+		Behaviour: tools.BehaviourConfig{Wait: time.Duration(a.cfg.Limits.BehaviourWait)},
+		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter")},
+	}, a.log)
+}
+
+// songs lists the song library in one language (for the offline engine).
+func (a *app) songs(l nadine.Language) []nadine.Song {
+	var out []nadine.Song
+	for _, t := range a.tools {
+		if s, ok := tools.Unwrap(t).(*tools.Singer); ok {
+			for _, song := range s.Songs() {
+				if song.Language == l {
+					out = append(out, song)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// banner says which engine and models are active, and plainly when offline.
+func (a *app) banner() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Nadine %s — data in %s\n", version, a.cfg.DataDir)
+	if a.engine == "offline" {
+		fmt.Fprintf(&b, "OFFLINE: answering with the rule-based engine (%s).\n", a.offline)
+		fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Engine: %s\n", a.engine)
+	roles := make([]string, 0, len(a.cfg.Models.Roles))
+	for r := range a.cfg.Models.Roles {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	byProfile := map[string][]string{}
+	for _, r := range roles {
+		byProfile[a.cfg.Models.Roles[r]] = append(byProfile[a.cfg.Models.Roles[r]], r)
+	}
+	profiles := make([]string, 0, len(byProfile))
+	for p := range byProfile {
+		profiles = append(profiles, p)
+	}
+	sort.Strings(profiles)
+	for _, p := range profiles {
+		pc := a.cfg.Models.Profiles[p]
+		state := "ready"
+		if _, ok := a.clients[p]; !ok {
+			state = "NOT REACHABLE (no key)"
+		}
+		host := pc.BaseURL
+		if u, err := url.Parse(pc.BaseURL); err == nil {
+			host = u.Host
+		}
+		fmt.Fprintf(&b, "Models: %s = %s at %s, %s (%s)\n", p, pc.Model, host, state, strings.Join(byProfile[p], ", "))
+	}
+	if len(a.cfg.Models.Fallback) > 0 {
+		fmt.Fprintf(&b, "Fallback: %s, then offline\n", strings.Join(a.cfg.Models.Fallback, ", "))
+	} else {
+		fmt.Fprintln(&b, "Fallback: offline engine")
+	}
+	fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())
+	return b.String()
+}
+
+// resolveUser finds a known user by name (case-insensitive) or creates one.
+func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, error) {
+	name = strings.TrimSpace(name)
+	users, err := a.store.Users(ctx)
+	if err != nil {
+		return nadine.UserRef{}, err
+	}
+	for _, u := range users {
+		if strings.EqualFold(u.Name, name) || u.ID == name {
+			return u, nil
+		}
+	}
+	u := nadine.UserRef{ID: newUserID(name), Name: name}
+	if err := a.store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: time.Now()}); err != nil {
+		return nadine.UserRef{}, err
+	}
+	return u, nil
+}
+
+// newUserID makes an id from a name: "alex-3f9a1c".
+func newUserID(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	var x [3]byte
+	_, _ = rand.Read(x[:])
+	slug := strings.Trim(b.String(), "-")
+	if slug == "" {
+		slug = "user"
+	}
+	return slug + "-" + hex.EncodeToString(x[:])
+}
+
+// Close stops background work and releases the store.
+func (a *app) Close() error {
+	return errors.Join(tools.CloseAll(a.tools), a.store.Close())
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// runChat is seed 001's chat mode: a terminal REPL, or with --json one
+// utterance per input line and one JSON object per turn.
+func runChat(ctx context.Context, args []string, e env) error {
+	fs, path := flags("chat", e)
+	asJSON := fs.Bool("json", false, "read one utterance per line, write one JSON object per turn")
+	user := fs.String("user", "", "name of the user talking")
+	lang := fs.String("lang", "", "session language (en, fr, de, zh)")
+	verbose := fs.Bool("v", false, "log to stderr at the configured level (default: warnings only)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*path, e.getenv)
+	if err != nil {
+		return err
+	}
+	logCfg := cfg.Log
+	if !*verbose && logCfg.Level != "error" {
+		logCfg.Level = "warn"
+	}
+	a, err := newApp(ctx, cfg, e.getenv, newLogger(e.stderr, logCfg))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if *lang != "" {
+		l, err := nadine.ParseLanguage(*lang)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		_ = a.manager.SetLanguage(l)
+	}
+	if *user != "" {
+		u, err := a.resolveUser(ctx, *user)
+		if err != nil {
+			return err
+		}
+		a.manager.SetUser(u)
+	}
+	if *asJSON {
+		return chatJSON(ctx, a, e.stdin, e.stdout)
+	}
+	return chatREPL(ctx, a, e.stdin, e.stdout)
+}
+
+// chatTurn is one line of `nadine chat --json` output.
+type chatTurn struct {
+	Input string        `json:"input"`
+	Reply *nadine.Reply `json:"reply,omitempty"`
+	Error string        `json:"error,omitempty"`
+	Code  string        `json:"code,omitempty"`
+}
+
+func chatJSON(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		t := chatTurn{Input: line}
+		r, err := a.manager.ProcessInput(ctx, nadine.Turn{Text: line})
+		if err != nil {
+			t.Error, t.Code = err.Error(), nadine.ErrorCode(err)
+		} else {
+			t.Reply = &r
+		}
+		if err := enc.Encode(t); err != nil {
+			return fmt.Errorf("chat: write: %w", err)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("chat: read: %w", err)
+	}
+	return nil
+}
+
+func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
+	fmt.Fprint(out, a.banner())
+	fmt.Fprintln(out, "Commands: /lang fr, /user NAME, /emotion happy, /trace, /quit")
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var last *nadine.Reply
+	prompt := func() {
+		s := a.manager.Session()
+		who := s.User.Name
+		if who == "" {
+			who = "you"
+		}
+		fmt.Fprintf(out, "%s> ", who)
+	}
+	prompt()
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "/"):
+			quit, err := a.command(ctx, line, last, out)
+			if err != nil {
+				fmt.Fprintln(out, "!", err)
+			}
+			if quit {
+				return nil
+			}
+		default:
+			r, err := a.manager.Stream(ctx, nadine.Turn{Text: line}, nil)
+			if err != nil {
+				fmt.Fprintln(out, "!", err)
+				break
+			}
+			last = &r
+			fmt.Fprintln(out, formatReply(r))
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		prompt()
+	}
+	fmt.Fprintln(out)
+	return sc.Err()
+}
+
+// formatReply renders a reply for the terminal:
+// "Nadine [joy 6, wave]: Hello Alex!".
+func formatReply(r nadine.Reply) string {
+	tags := []string{fmt.Sprintf("%s %d", r.Emotion, r.EmotionIntensity)}
+	for _, g := range r.Gestures {
+		tags = append(tags, string(g))
+	}
+	if r.Language != nadine.English {
+		tags = append(tags, string(r.Language))
+	}
+	if r.Fallback {
+		tags = append(tags, "fallback")
+	}
+	return fmt.Sprintf("Nadine [%s]: %s", strings.Join(tags, ", "), r.Text)
+}
+
+// command runs a REPL command; it reports whether to quit.
+func (a *app) command(ctx context.Context, line string, last *nadine.Reply, out io.Writer) (bool, error) {
+	name, arg, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+	arg = strings.TrimSpace(arg)
+	switch name {
+	case "quit", "exit", "q":
+		return true, nil
+	case "lang", "language":
+		l, err := nadine.ParseLanguage(arg)
+		if err != nil {
+			return false, err
+		}
+		if err := a.manager.SetLanguage(l); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(out, "language: %s (%s)\n", l.Name(), l.Locale())
+	case "user":
+		if arg == "" {
+			return false, fmt.Errorf("usage: /user NAME")
+		}
+		u, err := a.resolveUser(ctx, arg)
+		if err != nil {
+			return false, err
+		}
+		a.manager.SetUser(u)
+		fmt.Fprintf(out, "user: %s (%s)\n", u.Name, u.ID)
+	case "emotion":
+		a.manager.SetUserEmotion(arg)
+		fmt.Fprintf(out, "user emotion: %s\n", a.manager.Session().UserEmotion)
+	case "trace":
+		if last == nil || last.Trace == nil {
+			return false, fmt.Errorf("no turn yet")
+		}
+		fmt.Fprint(out, formatTrace(last.Trace))
+	case "bye":
+		if err := a.manager.EndInteraction(ctx); err != nil {
+			return false, err
+		}
+		fmt.Fprintln(out, "interaction ended: conversation stored")
+	default:
+		return false, fmt.Errorf("unknown command /%s (try /lang, /user, /emotion, /trace, /bye, /quit)", name)
+	}
+	return false, nil
+}
+
+// formatTrace renders a trace as an indented timeline.
+func formatTrace(t *nadine.Trace) string {
+	d := t.Snapshot()
+	var b strings.Builder
+	fmt.Fprintf(&b, "turn %s: engine %s, %v, %d model calls (critical path %d)\n", d.ID, d.Engine,
+		d.Duration.Round(1e6), len(d.ModelCalls), d.CriticalPath)
+	for _, s := range d.Steps {
+		fmt.Fprintf(&b, "  step  %-28s +%-8v %v %s\n", s.Name, s.Start.Sub(d.Start).Round(1e6), s.Duration.Round(1e5), s.Error)
+	}
+	for _, c := range d.ModelCalls {
+		fmt.Fprintf(&b, "  model %-28s +%-8v %v %s/%s tokens %d+%d %s\n", c.Role, c.Start.Sub(d.Start).Round(1e6),
+			c.Latency.Round(1e5), c.Profile, c.Model, c.PromptTokens, c.CompletionTokens, c.Error)
+	}
+	for _, c := range d.ToolCalls {
+		fmt.Fprintf(&b, "  tool  %-28s %v %q → %.80q %s\n", c.Tool, c.Duration.Round(1e5), c.Input, c.Output, c.Error)
+	}
+	for _, r := range d.Retrievals {
+		fmt.Fprintf(&b, "  find  %-28s %d results %s\n", r.Kind, len(r.Results), r.Note)
+	}
+	for _, f := range d.Failures {
+		fmt.Fprintf(&b, "  FAIL  %-28s %s: %s\n", f.Stage, f.Code, f.Error)
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(&b, "  note  %s\n", n)
+	}
+	if d.InputEnglish != "" || d.ReplyEnglish != "" {
+		fmt.Fprintf(&b, "  en    input: %s\n  en    reply: %s\n", d.InputEnglish, d.ReplyEnglish)
+	}
+	return b.String()
+}

@@ -1,0 +1,553 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Config is the whole configuration: one YAML file (--config or
+// NADINE_CONFIG) whose every field an environment variable can override
+// (see applyEnv). Zero values mean defaults.
+type Config struct {
+	// Engine is react (seed 000), graph (seed 001) or offline.
+	Engine string `yaml:"engine"`
+	// DataDir holds the database, the song library and the scenes.
+	DataDir string `yaml:"data_dir"`
+	// Language is the session language at start.
+	Language string `yaml:"language"`
+	// Place says where the robot stands, for the prompt's PHYSICAL
+	// SITUATION ("at MIRALab, University of Geneva, in Switzerland").
+	Place      string           `yaml:"place"`
+	Models     ModelsConfig     `yaml:"models"`
+	Embeddings EmbeddingsConfig `yaml:"embeddings"`
+	Features   FeaturesConfig   `yaml:"features"`
+	Limits     LimitsConfig     `yaml:"limits"`
+	Memory     MemoryConfig     `yaml:"memory"`
+	Knowledge  KnowledgeConfig  `yaml:"knowledge"`
+	Visual     VisualConfig     `yaml:"visual"`
+	Tools      ToolsConfig      `yaml:"tools"`
+	MQTT       MQTTConfig       `yaml:"mqtt"`
+	HTTP       HTTPConfig       `yaml:"http"`
+	Log        LogConfig        `yaml:"log"`
+}
+
+// ModelsConfig names the model profiles, which profile each role uses, and
+// the order in which profiles are tried when one fails.
+type ModelsConfig struct {
+	Profiles map[string]ProfileConfig `yaml:"profiles"`
+	Roles    map[string]string        `yaml:"roles"`
+	Fallback []string                 `yaml:"fallback"`
+	// WarmUp sends one tiny request to every used profile at start (local
+	// servers load models lazily).
+	WarmUp bool `yaml:"warm_up"`
+}
+
+// ProfileConfig is one OpenAI-compatible model endpoint.
+type ProfileConfig struct {
+	BaseURL     string   `yaml:"base_url"`
+	Model       string   `yaml:"model"`
+	APIKeyEnv   string   `yaml:"api_key_env"` // name of the variable holding the key
+	APIKey      string   `yaml:"api_key"`     // the key itself (prefer api_key_env)
+	Temperature *float64 `yaml:"temperature"`
+	Timeout     Duration `yaml:"timeout"`
+	MaxTokens   int      `yaml:"max_tokens"`
+	MaxRetries  *int     `yaml:"max_retries"`
+}
+
+// EmbeddingsConfig chooses the embedder: "lexical" (offline, built in) or a
+// model on the profile that roles.embeddings names.
+type EmbeddingsConfig struct {
+	Provider   string `yaml:"provider"` // auto | lexical | openai
+	Model      string `yaml:"model"`
+	Dimensions int    `yaml:"dimensions"`
+}
+
+// FeaturesConfig switches optional agents (seed 001's flags).
+type FeaturesConfig struct {
+	MemoryAgents *bool `yaml:"memory_agents"`
+	VisionAgent  *bool `yaml:"vision_agent"`
+}
+
+// LimitsConfig bounds what one turn may cost.
+type LimitsConfig struct {
+	MaxInputChars int      `yaml:"max_input_chars"`
+	MaxSteps      int      `yaml:"max_steps"`      // ReAct steps and graph steps per turn
+	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
+	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
+	BehaviourWait Duration `yaml:"behaviour_wait"` // seed 000: the behaviour tool waits 2 s
+	SpeakTimeout  Duration `yaml:"speak_timeout"`  // listening resumes if end_speak never comes
+}
+
+// MemoryConfig sets the conversation window and name matching.
+type MemoryConfig struct {
+	Window            int     `yaml:"window"`             // messages kept (20)
+	Stride            int     `yaml:"stride"`             // messages between stored chunks (14)
+	TopK              int     `yaml:"top_k"`              // memories in the ReAct prompt (5)
+	NameHigh          float64 `yaml:"name_high"`          // similarity for a strong name match
+	NameLow           float64 `yaml:"name_low"`           // similarity below which a name is new
+	ConversationLimit int     `yaml:"conversation_limit"` // graph: messages kept in state
+}
+
+// KnowledgeConfig points at the knowledge base sources.
+type KnowledgeConfig struct {
+	Dir  string `yaml:"dir"`   // folder ingested at start when the base is empty; default: the built-in base
+	TopK int    `yaml:"top_k"` // chunks in the ReAct prompt (3)
+}
+
+// VisualConfig configures seed 001's visual memory.
+type VisualConfig struct {
+	ScenesDir           string  `yaml:"scenes_dir"`
+	SimilarityThreshold float64 `yaml:"similarity_threshold"`
+	RetrievalAlpha      float64 `yaml:"retrieval_alpha"`
+	ClipProfile         string  `yaml:"clip_profile"` // profile serving a CLIP text encoder on /embeddings
+	ClipModel           string  `yaml:"clip_model"`
+	CaptureDir          string  `yaml:"capture_dir"`
+}
+
+// ToolsConfig holds the tools' service settings. Keys come from the
+// environment variables named here (seed 000: a tool is registered only when
+// its key is present).
+type ToolsConfig struct {
+	SerperKeyEnv      string `yaml:"serper_api_key_env"`
+	SerperURL         string `yaml:"serper_url"`
+	OpenWeatherKeyEnv string `yaml:"openweathermap_api_key_env"`
+	OpenWeatherURL    string `yaml:"openweathermap_url"`
+	SongsDir          string `yaml:"songs_dir"`
+	TranslateURL      string `yaml:"translate_url"` // LibreTranslate-compatible; empty = translate with the model
+	TranslateKeyEnv   string `yaml:"translate_api_key_env"`
+}
+
+// MQTTConfig connects to the robot's broker.
+type MQTTConfig struct {
+	URL         string `yaml:"url"` // empty: start an embedded broker on Listen
+	Listen      string `yaml:"listen"`
+	ClientID    string `yaml:"client_id"`
+	Username    string `yaml:"username"`
+	PasswordEnv string `yaml:"password_env"`
+	Prefix      string `yaml:"prefix"`
+	CAFile      string `yaml:"ca_file"`
+	CertFile    string `yaml:"cert_file"`
+	KeyFile     string `yaml:"key_file"`
+	Insecure    bool   `yaml:"insecure_skip_verify"`
+}
+
+// HTTPConfig serves the web monitor and the JSON API.
+type HTTPConfig struct {
+	Addr     string `yaml:"addr"` // "off" disables
+	TokenEnv string `yaml:"token_env"`
+}
+
+// LogConfig sets logging.
+type LogConfig struct {
+	Level  string `yaml:"level"`  // debug | info | warn | error
+	Format string `yaml:"format"` // text | json
+}
+
+// Duration is a time.Duration written as "30s" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML parses "30s", "1m" or a number of seconds.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := parseDuration(n.Value)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// MarshalYAML writes the duration as "30s".
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+func parseDuration(s string) (Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return Duration(f * float64(time.Second)), nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q (use 30s, 2m, 500ms)", s)
+	}
+	return Duration(v), nil
+}
+
+// The roles a profile can be assigned to.
+var roleNames = []string{
+	"contextualizer", "react_agent", "intent_classifier", "memory_update", "appraisal",
+	"context_summary", "orchestrator", "search_router", "search_answer", "vision",
+	"response", "translator", "songwriter", "embeddings",
+}
+
+// defaultConfig is seed 000's setup: every role on one OpenAI profile
+// (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
+func defaultConfig(getenv func(string) string) Config {
+	one := 1.0
+	base := getenv("OPENAI_BASE_URL")
+	if base == "" {
+		base = "https://api.openai.com/v1"
+	}
+	roles := map[string]string{}
+	for _, r := range roleNames {
+		roles[r] = "default"
+	}
+	t, f := true, true
+	return Config{
+		Engine:   "react",
+		DataDir:  defaultDataDir(getenv),
+		Language: "en",
+		Models: ModelsConfig{
+			Profiles: map[string]ProfileConfig{"default": {
+				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
+				Temperature: &one, Timeout: Duration(60 * time.Second),
+			}},
+			Roles: roles,
+		},
+		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
+		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f},
+		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
+			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
+			SpeakTimeout: Duration(30 * time.Second)},
+		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
+		Knowledge: KnowledgeConfig{TopK: 3},
+		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
+		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: "https://google.serper.dev",
+			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
+			TranslateKeyEnv: "TRANSLATE_API_KEY"},
+		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
+		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN"},
+		Log:  LogConfig{Level: "info", Format: "text"},
+	}
+}
+
+// defaultDataDir is $XDG_DATA_HOME/nadine, else ~/.local/share/nadine, else
+// ./data.
+func defaultDataDir(getenv func(string) string) string {
+	if x := getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "nadine")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "nadine")
+	}
+	return "data"
+}
+
+// loadConfig reads the defaults, then the YAML file at path (if any), then
+// the environment overrides, and validates the result.
+func loadConfig(path string, getenv func(string) string) (Config, error) {
+	cfg := defaultConfig(getenv)
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+			return cfg, fmt.Errorf("config: %s: %w", path, err)
+		}
+	}
+	if err := applyEnv(reflect.ValueOf(&cfg).Elem(), "NADINE", getenv); err != nil {
+		return cfg, err
+	}
+	if err := cfg.validate(); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// applyEnv overrides fields from environment variables named after their
+// YAML path: NADINE_ENGINE, NADINE_DATA_DIR, NADINE_MQTT_URL,
+// NADINE_MODELS_PROFILES_SMALL_MODEL, NADINE_MODELS_ROLES_RESPONSE,
+// NADINE_MODELS_FALLBACK (comma-separated)...
+func applyEnv(v reflect.Value, prefix string, getenv func(string) string) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		name := prefix + "_" + strings.ToUpper(tag)
+		fv := v.Field(i)
+		switch {
+		case fv.Kind() == reflect.Struct:
+			if err := applyEnv(fv, name, getenv); err != nil {
+				return err
+			}
+		case fv.Kind() == reflect.Map && fv.Type().Elem().Kind() == reflect.Struct:
+			keys := map[string]bool{}
+			for _, k := range fv.MapKeys() {
+				keys[k.String()] = true
+			}
+			for _, k := range []string{"default", "small", "big", "response", "vision"} {
+				keys[k] = true
+			}
+			for k := range keys {
+				cur := reflect.New(fv.Type().Elem()).Elem()
+				existing := fv.MapIndex(reflect.ValueOf(k))
+				if existing.IsValid() {
+					cur.Set(existing)
+				}
+				before := fmt.Sprint(cur.Interface())
+				if err := applyEnv(cur, name+"_"+strings.ToUpper(k), getenv); err != nil {
+					return err
+				}
+				if existing.IsValid() || fmt.Sprint(cur.Interface()) != before {
+					fv.SetMapIndex(reflect.ValueOf(k), cur)
+				}
+			}
+		case fv.Kind() == reflect.Map:
+			for _, r := range roleNames {
+				if s, ok := lookup(getenv, name+"_"+strings.ToUpper(r)); ok {
+					if fv.IsNil() {
+						fv.Set(reflect.MakeMap(fv.Type()))
+					}
+					fv.SetMapIndex(reflect.ValueOf(r), reflect.ValueOf(s))
+				}
+			}
+		default:
+			s, ok := lookup(getenv, name)
+			if !ok {
+				continue
+			}
+			if err := setScalar(fv, s); err != nil {
+				return fmt.Errorf("config: %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func lookup(getenv func(string) string, name string) (string, bool) {
+	s := getenv(name)
+	return s, s != ""
+}
+
+func setScalar(v reflect.Value, s string) error {
+	if v.Type() == reflect.TypeOf(Duration(0)) {
+		d, err := parseDuration(s)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(d))
+		return nil
+	}
+	if v.Kind() == reflect.Pointer {
+		p := reflect.New(v.Type().Elem())
+		if err := setScalar(p.Elem(), s); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("invalid boolean %q", s)
+		}
+		v.SetBool(b)
+	case reflect.Int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("invalid integer %q", s)
+		}
+		v.SetInt(int64(n))
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("invalid number %q", s)
+		}
+		v.SetFloat(f)
+	case reflect.Slice:
+		var parts []string
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		v.Set(reflect.ValueOf(parts))
+	default:
+		return fmt.Errorf("unsupported type %s", v.Type())
+	}
+	return nil
+}
+
+// validate checks the configuration once; each error names the field.
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	switch c.Engine {
+	case "react", "graph", "offline":
+	default:
+		bad("engine", "must be react, graph or offline, not %q", c.Engine)
+	}
+	if _, err := nadine.ParseLanguage(c.Language); err != nil {
+		bad("language", "%v", err)
+	}
+	if c.DataDir == "" {
+		bad("data_dir", "must not be empty")
+	}
+	names := make([]string, 0, len(c.Models.Profiles))
+	for n := range c.Models.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := c.Models.Profiles[n]
+		field := "models.profiles." + n
+		if p.Model == "" {
+			bad(field+".model", "must not be empty")
+		}
+		if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad(field+".base_url", "must be an http(s) URL, not %q", p.BaseURL)
+		}
+		if p.Timeout < 0 {
+			bad(field+".timeout", "must not be negative")
+		}
+		if p.Temperature != nil && (*p.Temperature < 0 || *p.Temperature > 2) {
+			bad(field+".temperature", "must be between 0 and 2")
+		}
+		if p.MaxTokens < 0 {
+			bad(field+".max_tokens", "must not be negative")
+		}
+	}
+	roles := make([]string, 0, len(c.Models.Roles))
+	for r := range c.Models.Roles {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	known := map[string]bool{}
+	for _, r := range roleNames {
+		known[r] = true
+	}
+	for _, r := range roles {
+		if !known[r] {
+			bad("models.roles."+r, "unknown role (known: %s)", strings.Join(roleNames, ", "))
+		}
+		if _, ok := c.Models.Profiles[c.Models.Roles[r]]; !ok {
+			bad("models.roles."+r, "no profile named %q", c.Models.Roles[r])
+		}
+	}
+	for i, f := range c.Models.Fallback {
+		if _, ok := c.Models.Profiles[f]; !ok {
+			bad(fmt.Sprintf("models.fallback[%d]", i), "no profile named %q", f)
+		}
+	}
+	switch c.Embeddings.Provider {
+	case "auto", "lexical", "openai":
+	default:
+		bad("embeddings.provider", "must be auto, lexical or openai, not %q", c.Embeddings.Provider)
+	}
+	if c.Limits.MaxInputChars < 1 {
+		bad("limits.max_input_chars", "must be positive")
+	}
+	if c.Limits.MaxSteps < 1 {
+		bad("limits.max_steps", "must be positive")
+	}
+	if c.Limits.ParseRetries < 0 {
+		bad("limits.parse_retries", "must not be negative")
+	}
+	if c.Memory.Window < 2 || c.Memory.Stride < 1 || c.Memory.Stride > c.Memory.Window {
+		bad("memory.stride", "window must be at least 2 and stride between 1 and window (got window %d, stride %d)", c.Memory.Window, c.Memory.Stride)
+	}
+	if c.Memory.NameLow < 0 || c.Memory.NameHigh > 1 || c.Memory.NameLow > c.Memory.NameHigh {
+		bad("memory.name_low", "need 0 <= name_low <= name_high <= 1 (got %v, %v)", c.Memory.NameLow, c.Memory.NameHigh)
+	}
+	if c.Visual.RetrievalAlpha < 0 || c.Visual.RetrievalAlpha > 1 {
+		bad("visual.retrieval_alpha", "must be between 0 and 1")
+	}
+	if c.Visual.SimilarityThreshold < -1 || c.Visual.SimilarityThreshold > 1 {
+		bad("visual.similarity_threshold", "must be between -1 and 1")
+	}
+	if c.MQTT.URL != "" {
+		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
+			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
+		}
+	}
+	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "#+") {
+		bad("mqtt.prefix", "must be a topic level without wildcards")
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be debug, info, warn or error")
+	}
+	return errors.Join(errs...)
+}
+
+// apiKey returns the profile's key, from the file or its variable.
+func (p ProfileConfig) apiKey(getenv func(string) string) string {
+	if p.APIKey != "" {
+		return p.APIKey
+	}
+	if p.APIKeyEnv != "" {
+		return getenv(p.APIKeyEnv)
+	}
+	return ""
+}
+
+// usable reports whether the profile can be called: it has a key, or it is
+// a local or self-hosted server that needs none.
+func (p ProfileConfig) usable(getenv func(string) string) bool {
+	if p.apiKey(getenv) != "" {
+		return true
+	}
+	u, err := url.Parse(p.BaseURL)
+	return err == nil && u.Host != "" && u.Host != "api.openai.com"
+}
+
+// redacted returns a copy without secrets, for printing.
+func (c Config) redacted() Config {
+	out := c
+	out.Models.Profiles = map[string]ProfileConfig{}
+	for n, p := range c.Models.Profiles {
+		if p.APIKey != "" {
+			p.APIKey = "REDACTED"
+		}
+		out.Models.Profiles[n] = p
+	}
+	return out
+}
+
+// printConfig writes the effective configuration as YAML, secrets redacted,
+// with a note on which profiles have a key.
+func printConfig(w io.Writer, cfg Config, getenv func(string) string) error {
+	names := make([]string, 0, len(cfg.Models.Profiles))
+	for n := range cfg.Models.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := cfg.Models.Profiles[n]
+		key := "no key"
+		if p.apiKey(getenv) != "" {
+			key = "key set"
+		}
+		fmt.Fprintf(w, "# profile %s: %s at %s (%s; usable: %v)\n", n, p.Model, p.BaseURL, key, p.usable(getenv))
+	}
+	b, err := yaml.Marshal(cfg.redacted())
+	if err != nil {
+		return fmt.Errorf("config: encode: %w", err)
+	}
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envMap(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "nadine.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConfigDefaultsAreSeed000(t *testing.T) {
+	cfg, err := loadConfig("", envMap(map[string]string{"HOME": "/home/robot"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Models.Profiles["default"]
+	if cfg.Engine != "react" || p.Model != "gpt-5.4-mini" || p.Temperature == nil || *p.Temperature != 1 ||
+		cfg.Embeddings.Model != "text-embedding-3-large" || p.APIKeyEnv != "OPENAI_API_KEY" {
+		t.Errorf("defaults = %+v / %+v", cfg, p)
+	}
+	for _, r := range roleNames {
+		if cfg.Models.Roles[r] != "default" {
+			t.Errorf("role %s → %q, want default", r, cfg.Models.Roles[r])
+		}
+	}
+	if cfg.DataDir != "/home/robot/.local/share/nadine" {
+		t.Errorf("data dir = %q", cfg.DataDir)
+	}
+	if p.usable(envMap(nil)) {
+		t.Errorf("the OpenAI profile without a key must not be usable")
+	}
+	if !p.usable(envMap(map[string]string{"OPENAI_API_KEY": "sk-x"})) {
+		t.Errorf("the OpenAI profile with a key must be usable")
+	}
+}
+
+func TestConfigFileAndEnvironment(t *testing.T) {
+	path := writeConfig(t, `
+engine: graph
+data_dir: /var/lib/nadine
+models:
+  profiles:
+    small: {base_url: "http://localhost:11434/v1", model: nadine-intent_classifier, temperature: 0, timeout: 20s}
+    big: {base_url: "http://localhost:11434/v1", model: llama3.1:8b}
+  roles: {intent_classifier: small, response: big}
+  fallback: [big]
+`)
+	cfg, err := loadConfig(path, envMap(map[string]string{
+		"NADINE_ENGINE":                    "react",
+		"NADINE_MODELS_PROFILES_BIG_MODEL": "qwen2.5:14b",
+		"NADINE_MODELS_ROLES_ORCHESTRATOR": "small",
+		"NADINE_LIMITS_TURN_TIMEOUT":       "45s",
+		"NADINE_MEMORY_NAME_HIGH":          "0.9",
+		"NADINE_MODELS_FALLBACK":           "big, small",
+		"OPENAI_BASE_URL":                  "http://gateway:8000/v1",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, got, want string }{
+		{"engine from env", cfg.Engine, "react"},
+		{"data dir from file", cfg.DataDir, "/var/lib/nadine"},
+		{"profile from file", cfg.Models.Profiles["small"].Model, "nadine-intent_classifier"},
+		{"profile field from env", cfg.Models.Profiles["big"].Model, "qwen2.5:14b"},
+		{"role from file", cfg.Models.Roles["intent_classifier"], "small"},
+		{"role from env", cfg.Models.Roles["orchestrator"], "small"},
+		{"default role kept", cfg.Models.Roles["react_agent"], "default"},
+		{"OPENAI_BASE_URL", cfg.Models.Profiles["default"].BaseURL, "http://gateway:8000/v1"},
+		{"fallback list", strings.Join(cfg.Models.Fallback, ","), "big,small"},
+		{"duration", time.Duration(cfg.Limits.TurnTimeout).String(), "45s"},
+		{"timeout from file", time.Duration(cfg.Models.Profiles["small"].Timeout).String(), "20s"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+	if cfg.Memory.NameHigh != 0.9 {
+		t.Errorf("name_high = %v", cfg.Memory.NameHigh)
+	}
+	if tp := cfg.Models.Profiles["small"].Temperature; tp == nil || *tp != 0 {
+		t.Errorf("temperature 0 lost: %v", tp)
+	}
+}
+
+func TestConfigErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		name, file string
+		env        map[string]string
+		want       string
+	}{
+		{"engine", "engine: langchain\n", nil, "config: engine:"},
+		{"unknown field", "engien: react\n", nil, "engien"},
+		{"profile url", "models: {profiles: {small: {base_url: 'localhost', model: x}}}\n", nil, "models.profiles.small.base_url"},
+		{"profile model", "models: {profiles: {small: {base_url: 'http://x/v1'}}}\n", nil, "models.profiles.small.model"},
+		{"role profile", "models: {roles: {response: huge}}\n", nil, "models.roles.response"},
+		{"unknown role", "models: {roles: {poet: default}}\n", nil, "models.roles.poet"},
+		{"fallback", "models: {fallback: [nope]}\n", nil, "models.fallback[0]"},
+		{"temperature", "models: {profiles: {default: {base_url: 'http://x/v1', model: m, temperature: 3}}}\n", nil, "models.profiles.default.temperature"},
+		{"language", "language: klingon\n", nil, "config: language:"},
+		{"env duration", "", map[string]string{"NADINE_LIMITS_TURN_TIMEOUT": "soon"}, "NADINE_LIMITS_TURN_TIMEOUT"},
+		{"env bool", "", map[string]string{"NADINE_FEATURES_VISION_AGENT": "perhaps"}, "NADINE_FEATURES_VISION_AGENT"},
+		{"thresholds", "memory: {name_low: 0.9, name_high: 0.5}\n", nil, "memory.name_low"},
+		{"mqtt url", "mqtt: {url: ':::'}\n", nil, "mqtt.url"},
+		{"yaml syntax", "engine: [\n", nil, "nadine.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := ""
+			if tt.file != "" {
+				path = writeConfig(t, tt.file)
+			}
+			_, err := loadConfig(path, envMap(tt.env))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to name %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigCommandRedactsSecrets(t *testing.T) {
+	path := writeConfig(t, "models: {profiles: {default: {base_url: 'https://api.openai.com/v1', model: gpt-5.4-mini, api_key: sk-file-secret-123}}}\n")
+	var out bytes.Buffer
+	e := env{stdout: &out, stderr: &out, getenv: envMap(map[string]string{"OPENAI_API_KEY": "sk-env-secret-456", "HOME": t.TempDir()})}
+	if err := run(t.Context(), []string{"config", "--config", path}, e); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "sk-file-secret-123") || strings.Contains(s, "sk-env-secret-456") {
+		t.Errorf("secret printed:\n%s", s)
+	}
+	if !strings.Contains(s, "REDACTED") || !strings.Contains(s, "engine: react") || !strings.Contains(s, "key set") {
+		t.Errorf("unexpected output:\n%s", s)
+	}
+}

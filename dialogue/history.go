@@ -1,0 +1,434 @@
+package dialogue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Seed 000's conversation window: 20 messages, stored as one long-term
+// memory when the conversation first reaches 20 messages and again every 14
+// messages after that, so that consecutive chunks overlap by 6 messages.
+const (
+	DefaultHistoryWindow = 20
+	DefaultHistoryStride = 14
+)
+
+// HistoryAssistantName is the speaker name of Nadine's messages in a
+// transcript.
+const HistoryAssistantName = "Nadine"
+
+// HistoryOptions configures a History. The zero value is seed 000's window.
+type HistoryOptions struct {
+	// Window is how many recent messages the window holds and each stored
+	// chunk covers; 0 means DefaultHistoryWindow.
+	Window int
+	// Stride is how many messages separate two chunks; 0 means
+	// DefaultHistoryStride. It is capped at Window so that no message is
+	// left out of every chunk.
+	Stride int
+	// Now stamps messages that carry no time; nil means time.Now.
+	Now func() time.Time
+	// Logger receives warnings about chunks left pending; nil discards them.
+	Logger *slog.Logger
+}
+
+// History keeps per-user conversation windows and turns them into long-term
+// memories (seed 000's NadineMemory), crash-safely: every message is
+// persisted in the store before Append returns, and the chunks due are
+// derived from the persisted message count and the persisted number of
+// chunks stored, so a chunk that a crash (or an embedding failure) left
+// unstored is stored by the next Append, End or Recover. Chunk k covers the
+// messages [k*Stride, k*Stride+Window) of the conversation.
+//
+// Nothing is stored as long-term memory for the unknown user
+// (nadine.UnknownUser, or an empty user id): their window works, End just
+// clears it.
+//
+// A History is safe for concurrent use. At a chunk boundary Append waits for
+// one embedding call, so callers append after the reply was spoken.
+type History struct {
+	store  nadine.HistoryStore
+	emb    nadine.Embedder
+	window int
+	stride int
+	now    func() time.Time
+	log    *slog.Logger
+	locks  historyLocks
+}
+
+// NewHistory returns a History over store that embeds chunks with emb. A nil
+// emb stores chunks as text only (listed, but never found by similarity).
+func NewHistory(store nadine.HistoryStore, emb nadine.Embedder, opts HistoryOptions) *History {
+	if opts.Window <= 0 {
+		opts.Window = DefaultHistoryWindow
+	}
+	if opts.Stride <= 0 {
+		opts.Stride = DefaultHistoryStride
+	}
+	opts.Stride = min(opts.Stride, opts.Window)
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &History{
+		store:  store,
+		emb:    emb,
+		window: opts.Window,
+		stride: opts.Stride,
+		now:    opts.Now,
+		log:    opts.Logger,
+		locks:  historyLocks{m: map[string]*historyLock{}},
+	}
+}
+
+// historyUserID maps an empty user id to the unknown user.
+func historyUserID(userID string) string {
+	if userID == "" {
+		return nadine.UnknownUser
+	}
+	return userID
+}
+
+// historyRemembers reports whether long-term memories are kept for a user.
+func historyRemembers(userID string) bool {
+	return userID != "" && userID != nadine.UnknownUser
+}
+
+// historyChunksDue returns how many chunks a conversation of count messages
+// should have stored: one at window messages, then one every stride.
+func historyChunksDue(count, window, stride int) int {
+	if count < window {
+		return 0
+	}
+	return (count-window)/stride + 1
+}
+
+// historyCovered returns how many leading messages the first stored chunks
+// cover.
+func historyCovered(stored, window, stride int) int {
+	if stored <= 0 {
+		return 0
+	}
+	return (stored-1)*stride + window
+}
+
+// Append persists one message of a conversation and stores the window
+// chunks that became due. A message without a time is stamped with Now; a
+// message without a speaker name gets userName (user messages) or "Nadine"
+// (assistant messages). The error is about the message only: when a chunk
+// cannot be stored (embedder or store failure) Append logs a warning and
+// returns nil, and the chunk stays pending for the next Append, End or
+// Recover. Appending to an ended conversation is an EINVALID error from the
+// store: the caller starts a new conversation id.
+func (h *History) Append(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
+	if convID == "" {
+		return nadine.Errorf(nadine.EINVALID, "dialogue: history: append: empty conversation id")
+	}
+	userID = historyUserID(userID)
+	if m.Time <= 0 { // also the Unix time of a zero time.Time
+		m.Time = h.now().Unix()
+	}
+	if m.Name == "" {
+		switch m.Role {
+		case nadine.RoleUser:
+			m.Name = userName
+		case nadine.RoleAssistant:
+			m.Name = HistoryAssistantName
+		}
+	}
+	c, err := h.store.AppendMessage(ctx, userID, convID, m)
+	if err != nil {
+		return fmt.Errorf("dialogue: history: append to %s/%s: %w", userID, convID, err)
+	}
+	if !historyRemembers(userID) || historyChunksDue(c.Count, h.window, h.stride) <= c.ChunksStored {
+		return nil
+	}
+	unlock := h.locks.lock(userID, convID)
+	defer unlock()
+	if err := h.storeDue(ctx, userID, userName, convID); err != nil {
+		h.log.Warn("dialogue: history: window chunk left pending", "user_id", userID,
+			"conversation_id", convID, "err", err)
+	}
+	return nil
+}
+
+// Window returns the last Window messages of a conversation, oldest first.
+// An ended or unknown conversation has none.
+func (h *History) Window(ctx context.Context, userID, convID string) ([]nadine.Message, error) {
+	if convID == "" {
+		return nil, nil
+	}
+	msgs, err := h.store.RecentMessages(ctx, historyUserID(userID), convID, h.window)
+	if err != nil {
+		return nil, fmt.Errorf("dialogue: history: window of %s/%s: %w", historyUserID(userID), convID, err)
+	}
+	return msgs, nil
+}
+
+// End ends a conversation (the user left): the pending chunks are stored,
+// then the messages not yet covered by a stored chunk are stored as a final
+// chunk (the last up-to-Window messages, so that it overlaps like the
+// others; nothing when no message came after the last chunk), and the
+// conversation's messages are cleared. For the unknown user it only clears.
+// Ending an unknown or ended conversation does nothing. When a chunk cannot
+// be embedded or stored End returns the error and leaves the conversation
+// open, with every message kept, so that End can be called again.
+func (h *History) End(ctx context.Context, userID, userName, convID string) error {
+	if convID == "" {
+		return nil
+	}
+	userID = historyUserID(userID)
+	unlock := h.locks.lock(userID, convID)
+	defer unlock()
+	c, err := h.store.Conversation(ctx, userID, convID)
+	if nadine.ErrorCode(err) == nadine.ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("dialogue: history: end %s/%s: %w", userID, convID, err)
+	}
+	if c.Ended {
+		return nil
+	}
+	var final *nadine.Memory
+	if historyRemembers(userID) {
+		if err := h.storeDue(ctx, userID, userName, convID); err != nil {
+			return fmt.Errorf("dialogue: history: end %s/%s: conversation kept open: %w", userID, convID, err)
+		}
+		if c, err = h.store.Conversation(ctx, userID, convID); err != nil {
+			return fmt.Errorf("dialogue: history: end %s/%s: %w", userID, convID, err)
+		}
+		if c.Count > historyCovered(c.ChunksStored, h.window, h.stride) {
+			from := max(0, c.Count-h.window)
+			msgs, err := h.store.MessageRange(ctx, userID, convID, from, c.Count)
+			if err != nil {
+				return fmt.Errorf("dialogue: history: end %s/%s: %w", userID, convID, err)
+			}
+			m, err := h.memory(ctx, userID, userName, convID, msgs, "final", from)
+			if err != nil {
+				return fmt.Errorf("dialogue: history: end %s/%s: conversation kept open: %w", userID, convID, err)
+			}
+			final = &m
+		}
+	}
+	if err := h.store.EndConversation(ctx, userID, convID, final); err != nil {
+		return fmt.Errorf("dialogue: history: end %s/%s: %w", userID, convID, err)
+	}
+	return nil
+}
+
+// Recover stores every window chunk that was due but not stored when the
+// process stopped, in every open conversation. Call it at start. It carries
+// on past a failing conversation and returns the failures joined.
+func (h *History) Recover(ctx context.Context) error {
+	cs, err := h.store.OpenConversations(ctx)
+	if err != nil {
+		return fmt.Errorf("dialogue: history: recover: %w", err)
+	}
+	var errs []error
+	stored := 0
+	for _, c := range cs {
+		due := historyChunksDue(c.Count, h.window, h.stride)
+		if !historyRemembers(c.UserID) || due <= c.ChunksStored {
+			continue
+		}
+		err := func() error {
+			unlock := h.locks.lock(c.UserID, c.ID)
+			defer unlock()
+			return h.storeDue(ctx, c.UserID, "", c.ID)
+		}()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s/%s: %w", c.UserID, c.ID, err))
+			continue
+		}
+		stored += due - c.ChunksStored
+	}
+	if stored > 0 {
+		h.log.Info("dialogue: history: recovered window chunks", "chunks", stored)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("dialogue: history: recover: %w", err)
+	}
+	return nil
+}
+
+// EndIdle ends (as End does) every open conversation not updated for idle,
+// such as the conversations of a previous run whose users are long gone.
+// It carries on past a failing conversation and returns the failures joined.
+func (h *History) EndIdle(ctx context.Context, idle time.Duration) error {
+	cs, err := h.store.OpenConversations(ctx)
+	if err != nil {
+		return fmt.Errorf("dialogue: history: end idle: %w", err)
+	}
+	cutoff := h.now().Add(-idle)
+	var errs []error
+	for _, c := range cs {
+		if c.Updated.After(cutoff) {
+			continue
+		}
+		if err := h.End(ctx, c.UserID, "", c.ID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// storeDue stores the conversation's due chunks one by one, in order. The
+// caller holds the conversation's lock.
+func (h *History) storeDue(ctx context.Context, userID, userName, convID string) error {
+	for {
+		c, err := h.store.Conversation(ctx, userID, convID)
+		if err != nil {
+			return err
+		}
+		if c.Ended || historyChunksDue(c.Count, h.window, h.stride) <= c.ChunksStored {
+			return nil
+		}
+		k := c.ChunksStored
+		from := k * h.stride
+		msgs, err := h.store.MessageRange(ctx, userID, convID, from, from+h.window)
+		if err != nil {
+			return err
+		}
+		// Embedding happens before, and outside, the store's transaction.
+		m, err := h.memory(ctx, userID, userName, convID, msgs, strconv.Itoa(k), from)
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", k, err)
+		}
+		if err := h.store.StoreChunk(ctx, userID, convID, k, m); err != nil {
+			return fmt.Errorf("chunk %d: %w", k, err)
+		}
+	}
+}
+
+// memory builds the long-term memory of a chunk of messages starting at
+// position from: the transcript, embedded, with date, time, timestamp and
+// conversation id in its metadata (taken from the chunk's last message).
+func (h *History) memory(ctx context.Context, userID, userName, convID string, msgs []nadine.Message, chunk string, from int) (nadine.Memory, error) {
+	text := FormatTranscript(msgs, userName)
+	var ts int64
+	if len(msgs) > 0 {
+		ts = msgs[len(msgs)-1].Time
+	}
+	if ts <= 0 {
+		ts = h.now().Unix()
+	}
+	at := time.Unix(ts, 0)
+	m := nadine.Memory{
+		UserID:         userID,
+		Type:           nadine.MemoryConversation,
+		Text:           text,
+		ConversationID: convID,
+		Time:           at,
+		Metadata: map[string]string{
+			"date":            at.Format("2006-01-02"),
+			"time":            at.Format("15:04:05"),
+			"timestamp":       strconv.FormatInt(ts, 10),
+			"conversation_id": convID,
+			"chunk":           chunk,
+			"first_message":   strconv.Itoa(from),
+			"messages":        strconv.Itoa(len(msgs)),
+		},
+	}
+	if h.emb != nil {
+		v, err := nadine.EmbedOne(ctx, h.emb, text)
+		if err != nil {
+			return nadine.Memory{}, fmt.Errorf("embed with %s: %w", h.emb.Name(), err)
+		}
+		m.Embedder, m.Embedding = h.emb.Name(), v
+	}
+	return m, nil
+}
+
+// FormatTranscript renders messages as seed 000's memory documents do, one
+// line per message with its local time and speaker:
+//
+//	[2026-11-30 14:03:12] Alex: Hello
+//	[2026-11-30 14:03:15] Nadine: Hi Alex
+//
+// The speaker is the message's Name; a user message without one is
+// userName's ("User" when that is empty too), an assistant message
+// without one is Nadine's. Runs of white space inside a message, line
+// breaks included, become one space; a message without a time has no
+// timestamp.
+func FormatTranscript(msgs []nadine.Message, userName string) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if m.Time > 0 {
+			b.WriteString(time.Unix(m.Time, 0).Format("[2006-01-02 15:04:05] "))
+		}
+		b.WriteString(historySpeaker(m, userName))
+		b.WriteString(": ")
+		b.WriteString(strings.Join(strings.Fields(strings.ReplaceAll(m.Content, "\r", " ")), " "))
+	}
+	return b.String()
+}
+
+// historySpeaker names the speaker of a transcript line.
+func historySpeaker(m nadine.Message, userName string) string {
+	if m.Name != "" {
+		return m.Name
+	}
+	switch m.Role {
+	case nadine.RoleUser:
+		if userName != "" {
+			return userName
+		}
+		return "User"
+	case nadine.RoleAssistant:
+		return HistoryAssistantName
+	case nadine.RoleSystem:
+		return "System"
+	case nadine.RoleTool:
+		return "Tool"
+	}
+	return string(m.Role)
+}
+
+// historyLocks serializes chunk storage per conversation, so that two
+// goroutines never embed the same chunk twice.
+type historyLocks struct {
+	mu sync.Mutex
+	m  map[string]*historyLock
+}
+
+type historyLock struct {
+	mu   sync.Mutex
+	refs int
+}
+
+// lock locks a conversation and returns its unlock function.
+func (l *historyLocks) lock(userID, convID string) func() {
+	key := userID + "\x00" + convID
+	l.mu.Lock()
+	k := l.m[key]
+	if k == nil {
+		k = &historyLock{}
+		l.m[key] = k
+	}
+	k.refs++
+	l.mu.Unlock()
+	k.mu.Lock()
+	return func() {
+		k.mu.Unlock()
+		l.mu.Lock()
+		k.refs--
+		if k.refs == 0 {
+			delete(l.m, key)
+		}
+		l.mu.Unlock()
+	}
+}

@@ -1,0 +1,248 @@
+package dialogue_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/sqlite"
+)
+
+// scriptedEngine answers with a fixed reply or error and records requests.
+type scriptedEngine struct {
+	name   string
+	reply  nadine.Reply
+	err    error
+	speak  []string // sentences to stream before answering
+	events []nadine.Event
+	mu     sync.Mutex
+	reqs   []nadine.Request
+}
+
+func (s *scriptedEngine) Name() string { return s.name }
+func (s *scriptedEngine) Respond(_ context.Context, req nadine.Request) (nadine.Reply, error) {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	s.mu.Unlock()
+	for _, e := range s.events {
+		req.Emit(e)
+	}
+	for _, sent := range s.speak {
+		req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent})
+	}
+	return s.reply, s.err
+}
+
+func newManager(t *testing.T, engines ...nadine.Engine) (*dialogue.Manager, *sqlite.Store) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	n := 0
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: engines, History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}), Profiles: st,
+		NewID: func() string { n++; return "id" + string(rune('a'+n)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, st
+}
+
+type recorder struct {
+	mu sync.Mutex
+	ev []nadine.Event
+}
+
+func (r *recorder) emit(e nadine.Event) { r.mu.Lock(); r.ev = append(r.ev, e); r.mu.Unlock() }
+func (r *recorder) kinds() []nadine.EventKind {
+	var k []nadine.EventKind
+	for _, e := range r.ev {
+		k = append(k, e.Kind)
+	}
+	return k
+}
+
+func TestManagerFallsBackToTheNextEngine(t *testing.T) {
+	broken := &scriptedEngine{name: "react", err: nadine.Errorf(nadine.EUNAVAILABLE, "openai: profile default: timed out after 2s")}
+	m, _ := newManager(t, broken, offline.New(offline.Options{}))
+	rec := &recorder{}
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "  Bonjour  Nadine  "}, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Fallback || r.Trace.Engine != "offline" || r.Language != nadine.French {
+		t.Errorf("reply = %+v (engine %s)", r, r.Trace.Engine)
+	}
+	if broken.reqs[0].Turn.Text != "Bonjour Nadine" {
+		t.Errorf("input not normalized: %q", broken.reqs[0].Turn.Text)
+	}
+	f := r.Trace.Snapshot().Failures
+	if len(f) != 1 || f[0].Code != nadine.EUNAVAILABLE || !strings.Contains(f[0].Error, "timed out") {
+		t.Errorf("trace failures = %+v", f)
+	}
+	if k := rec.kinds(); k[len(k)-1] != nadine.EventDone {
+		t.Errorf("last event %v, want done", k)
+	}
+}
+
+func TestManagerApologizesInTheUsersLanguageWhenAllFail(t *testing.T) {
+	m, _ := newManager(t, &scriptedEngine{name: "a", err: errors.New("boom")}, &scriptedEngine{name: "b", reply: nadine.Reply{Text: "  "}})
+	if err := m.SetLanguage(nadine.German); err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Wie geht's?"}, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Text, "Entschuldigung") || r.Language != nadine.German || !r.Fallback {
+		t.Errorf("reply = %+v", r)
+	}
+	if got := len(r.Trace.Snapshot().Failures); got != 2 {
+		t.Errorf("failures = %d, want 2 (an error and an empty reply)", got)
+	}
+	if k := rec.kinds(); len(k) != 2 || k[0] != nadine.EventSpeech {
+		t.Errorf("events = %v, want the apology spoken then done", k)
+	}
+}
+
+func TestManagerRejectsEmptyInput(t *testing.T) {
+	m, _ := newManager(t, offline.New(offline.Options{}))
+	for _, in := range []string{"", "   ", "\x00\x01"} {
+		if _, err := m.ProcessInput(context.Background(), nadine.Turn{Text: in}); nadine.ErrorCode(err) != nadine.EINVALID {
+			t.Errorf("ProcessInput(%q) err = %v, want invalid", in, err)
+		}
+	}
+}
+
+func TestManagerSpeaksRepliesThatWereNotStreamed(t *testing.T) {
+	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "First sentence. Second one!", Emotion: "ecstasy", EmotionIntensity: 42, Category: "weird"}}
+	m, _ := newManager(t, eng)
+	rec := &recorder{}
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "hi"}, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, e := range rec.ev {
+		if e.Kind == nadine.EventSpeech {
+			said = append(said, e.Text)
+		}
+	}
+	if strings.Join(said, "|") != "First sentence.|Second one!" {
+		t.Errorf("spoken = %q", said)
+	}
+	if r.Emotion != nadine.Neutral || r.EmotionIntensity != 10 || r.Category != nadine.CategoryOther || r.Language != nadine.English {
+		t.Errorf("reply not sanitized: %+v", r)
+	}
+}
+
+func TestManagerDoesNotRespeakStreamedReplies(t *testing.T) {
+	eng := &scriptedEngine{name: "x", speak: []string{"Hello."}, reply: nadine.Reply{Text: "Hello."}}
+	m, _ := newManager(t, eng)
+	rec := &recorder{}
+	if _, err := m.Stream(context.Background(), nadine.Turn{Text: "hi"}, rec.emit); err != nil {
+		t.Fatal(err)
+	}
+	if k := rec.kinds(); len(k) != 2 {
+		t.Errorf("events = %v, want one speech and done", k)
+	}
+}
+
+func TestManagerKeepsHistoryAndAppliesEvents(t *testing.T) {
+	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "Nice to meet you, Alex."}}
+	m, st := newManager(t, eng)
+	ctx := context.Background()
+	// The unknown user says something first; then introduces themself.
+	if _, err := m.ProcessInput(ctx, nadine.Turn{Text: "Hi there"}); err != nil {
+		t.Fatal(err)
+	}
+	eng.events = []nadine.Event{
+		{Kind: nadine.EventUser, User: &nadine.UserRef{ID: "alex-1", Name: "Alex"}},
+		{Kind: nadine.EventLanguage, Language: nadine.French},
+		{Kind: nadine.EventGesture, Gesture: nadine.Wave},
+		{Kind: nadine.EventAffect, Affect: &nadine.AffectState{Label: nadine.Joy, Intensity: 0.5}},
+	}
+	r, err := m.ProcessInput(ctx, nadine.Turn{Text: "I am Alex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.UserID != "alex-1" || len(r.Gestures) != 1 || r.Gestures[0] != nadine.Wave {
+		t.Errorf("reply = %+v", r)
+	}
+	s := m.Session()
+	if s.User.ID != "alex-1" || s.Language != nadine.French || s.Mood.Label != nadine.Joy {
+		t.Errorf("session = %+v", s)
+	}
+	// Alex's window holds the whole conversation, the unknown user's none.
+	got, err := st.RecentMessages(ctx, "alex-1", s.ConversationID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[0].Content != "Hi there" || got[3].Content != "Nice to meet you, Alex." || got[2].Name != "Alex" {
+		t.Errorf("alex's window = %+v", got)
+	}
+	// The next turn sees the history, and the user leaving stores it.
+	eng.events = nil
+	if _, err := m.ProcessInput(ctx, nadine.Turn{Text: "How are you?"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := eng.reqs[len(eng.reqs)-1].History; len(h) != 4 {
+		t.Errorf("history given to the engine = %d messages, want 4", len(h))
+	}
+	if err := m.EndInteraction(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mems, err := st.Memories(ctx, "alex-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mems) != 1 || !strings.Contains(mems[0].Text, "Alex: How are you?") {
+		t.Errorf("memories after the user left = %+v", mems)
+	}
+	if u, _ := st.Memories(ctx, nadine.UnknownUser); len(u) != 0 {
+		t.Errorf("memories stored for the unknown user: %+v", u)
+	}
+}
+
+func TestManagerOneTurnAtATime(t *testing.T) {
+	var mu sync.Mutex
+	active, maxActive := 0, 0
+	eng := engineFunc(func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+		mu.Lock()
+		active++
+		maxActive = max(maxActive, active)
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+		mu.Lock()
+		active--
+		mu.Unlock()
+		return nadine.Reply{Text: "ok"}, nil
+	})
+	m, _ := newManager(t, eng)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Go(func() { _, _ = m.ProcessInput(context.Background(), nadine.Turn{Text: "hi"}) })
+	}
+	wg.Wait()
+	if maxActive != 1 {
+		t.Errorf("%d turns ran at once", maxActive)
+	}
+}
+
+type engineFunc func(context.Context, nadine.Request) (nadine.Reply, error)
+
+func (f engineFunc) Name() string { return "func" }
+func (f engineFunc) Respond(ctx context.Context, r nadine.Request) (nadine.Reply, error) {
+	return f(ctx, r)
+}
