@@ -1,0 +1,170 @@
+package mqtt
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/auth"
+	"github.com/mochi-mqtt/server/v2/listeners"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// DefaultBrokerAddr is where the embedded broker listens by default: the
+// loopback interface only.
+const DefaultBrokerAddr = "127.0.0.1:1883"
+
+// BrokerOptions configure the embedded broker. The zero value listens on
+// 127.0.0.1:1883 without TLS and discards logs.
+type BrokerOptions struct {
+	// Addr is the TCP address to listen on; port 0 picks a free port (see
+	// Broker.Addr). Default DefaultBrokerAddr.
+	Addr string
+	// TLSConfig, when set, makes the listener speak TLS (mqtts://).
+	TLSConfig *tls.Config
+	// Logger receives the broker's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Broker is an embedded MQTT 3.1.1/5 broker (mochi-mqtt), used by
+// "nadine serve" when no broker is configured so that perception and control
+// processes on the robot have somewhere to connect.
+//
+// It lets every client connect, subscribe and publish (no authentication):
+// keep it on the loopback interface, or put it behind TLS and a firewall,
+// never on an open network.
+type Broker struct {
+	srv   *mochi.Server
+	addr  string
+	tls   bool
+	close sync.Once
+}
+
+// StartBroker starts a broker listening on opts.Addr. ctx bounds only the
+// start: the broker runs until Close.
+func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mqtt: start broker: %w", err)
+	}
+	if opts.Addr == "" {
+		opts.Addr = DefaultBrokerAddr
+	}
+	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "mqtt: broker Addr %q: %w", opts.Addr, err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	srv := mochi.New(&mochi.Options{Logger: log.With("component", "mqtt-broker")})
+	if err := srv.AddHook(new(auth.AllowHook), nil); err != nil {
+		return nil, fmt.Errorf("mqtt: start broker: auth hook: %w", err)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", opts.Addr)
+	if err != nil {
+		return nil, nadine.Errorf(nadine.EUNAVAILABLE, "mqtt: start broker on %s: %w", opts.Addr, err)
+	}
+	if opts.TLSConfig != nil {
+		ln = tls.NewListener(ln, opts.TLSConfig)
+	}
+	tcp := &tcpListener{id: "tcp", ln: ln}
+	if err := srv.AddListener(tcp); err != nil {
+		_ = ln.Close()
+		_ = srv.Close()
+		return nil, fmt.Errorf("mqtt: start broker on %s: %w", opts.Addr, err)
+	}
+	if err := srv.Serve(); err != nil {
+		_ = srv.Close()
+		return nil, fmt.Errorf("mqtt: start broker on %s: %w", opts.Addr, err)
+	}
+	b := &Broker{srv: srv, addr: tcp.Address(), tls: opts.TLSConfig != nil}
+	log.Info("mqtt: broker listening", "addr", b.addr, "tls", b.tls)
+	return b, nil
+}
+
+// Addr returns the address the broker listens on, with the real port when
+// Addr asked for port 0.
+func (b *Broker) Addr() string { return b.addr }
+
+// URL returns the URL clients connect to: "mqtt://host:port", or
+// "mqtts://host:port" with TLS.
+// An unspecified listening host (":1883", "0.0.0.0:1883") is given as
+// 127.0.0.1.
+func (b *Broker) URL() string {
+	addr := b.addr
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+	}
+	if b.tls {
+		return "mqtts://" + addr
+	}
+	return "mqtt://" + addr
+}
+
+// Close disconnects every client and stops listening. It waits for the
+// clients to be gone, so that the address can be listened on again.
+func (b *Broker) Close() error {
+	var err error
+	b.close.Do(func() {
+		if e := b.srv.Close(); e != nil {
+			err = fmt.Errorf("mqtt: close broker: %w", e)
+		}
+	})
+	return err
+}
+
+// tcpListener is the broker's TCP listener. Unlike mochi's own, it stops
+// accepting connections before it disconnects the clients, so that a client
+// reconnecting while the broker shuts down is refused at once instead of
+// being accepted and never answered.
+type tcpListener struct {
+	id  string
+	ln  net.Listener
+	log *slog.Logger
+}
+
+var _ listeners.Listener = (*tcpListener)(nil)
+
+// Init implements listeners.Listener; the socket is already open.
+func (l *tcpListener) Init(log *slog.Logger) error {
+	l.log = log
+	return nil
+}
+
+// Serve accepts connections until the listener is closed.
+func (l *tcpListener) Serve(establish listeners.EstablishFn) {
+	for {
+		conn, err := l.ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			if err := establish(l.id, conn); err != nil {
+				l.log.Debug("mqtt: broker connection ended", "error", err)
+			}
+		}()
+	}
+}
+
+// ID implements listeners.Listener.
+func (l *tcpListener) ID() string { return l.id }
+
+// Address returns the address the socket is bound to.
+func (l *tcpListener) Address() string { return l.ln.Addr().String() }
+
+// Protocol implements listeners.Listener.
+func (l *tcpListener) Protocol() string { return "tcp" }
+
+// Close stops accepting, then disconnects the listener's clients.
+func (l *tcpListener) Close(closeClients listeners.CloseFn) {
+	_ = l.ln.Close()
+	closeClients(l.id)
+}

@@ -1,0 +1,438 @@
+package mqtt
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/eclipse/paho.golang/autopaho"
+	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Bus is nadine's connection to the robot's MQTT bus: it receives
+// perception, speech-to-text and control messages on Inbound and publishes
+// speech, animations and state. It reconnects and resubscribes by itself.
+// Its methods are safe for concurrent use.
+type Bus struct {
+	opts   Options
+	log    *slog.Logger
+	prefix string // with the trailing "/"
+	cm     *autopaho.ConnectionManager
+	cancel context.CancelFunc
+	runCtx context.Context
+
+	in       chan Inbound
+	inMu     sync.RWMutex // guards inClosed against sends on a closed channel
+	inClosed bool
+	quit     chan struct{} // closed by Close
+	close    sync.Once
+
+	recvMu sync.Mutex // serializes message handling across reconnections
+	dedup  *dedup
+
+	mu        sync.Mutex
+	gen       uint64 // incremented at each connection change
+	up        bool   // the network connection is up
+	ready     bool   // up and subscribed
+	readyCh   chan struct{}
+	readyOnce sync.Once
+	lastErr   error      // the last connection or subscription failure
+	failures  int        // connection attempts failed since the last success
+	fatal     chan error // a failure that retrying cannot fix, for Connect
+}
+
+// Connect connects to the broker, subscribes to the inbound topics and
+// returns once both are done. Invalid options yield an EINVALID error naming
+// the field.
+//
+// ctx bounds only this first connection: if it ends first, Connect gives up
+// with an EUNAVAILABLE error carrying the last failure. A failure that
+// retrying cannot fix (the broker's certificate does not verify, the broker
+// refuses the credentials or the client id) ends Connect at once with an
+// EINVALID error. Afterwards the Bus lives until Close, reconnecting with
+// backoff and resubscribing after every reconnection.
+func Connect(ctx context.Context, opts Options) (*Bus, error) {
+	o, u, tlsCfg, err := opts.config()
+	if err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	b := &Bus{
+		opts:    o,
+		log:     o.Logger,
+		prefix:  o.Prefix + "/",
+		cancel:  cancel,
+		runCtx:  runCtx,
+		in:      make(chan Inbound, o.InboundBuffer),
+		quit:    make(chan struct{}),
+		dedup:   newDedup(o.DedupSize, o.DedupWindow),
+		readyCh: make(chan struct{}),
+		fatal:   make(chan error, 1),
+	}
+	var expiry uint32
+	if o.SessionExpiry > 0 {
+		expiry = uint32(o.SessionExpiry / time.Second)
+	}
+	cfg := autopaho.ClientConfig{
+		ServerUrls:                    []*url.URL{u},
+		TlsCfg:                        tlsCfg,
+		KeepAlive:                     uint16(max(o.KeepAlive/time.Second, 1)),
+		CleanStartOnInitialConnection: o.CleanStart,
+		SessionExpiryInterval:         expiry,
+		ReconnectBackoff:              backoff(o.ReconnectMin, o.ReconnectMax),
+		ConnectTimeout:                o.ConnectTimeout,
+		OnConnectionUp:                b.onUp,
+		OnConnectionDown:              b.onDown,
+		OnConnectError:                b.onConnectError,
+		Debug:                         pahoLogger{b.log, "autopaho"},
+		Errors:                        pahoLogger{b.log, "autopaho"},
+		PahoErrors:                    pahoLogger{b.log, "paho"},
+		ConnectUsername:               o.Username,
+		ConnectPassword:               []byte(o.Password),
+		ClientConfig: paho.ClientConfig{
+			ClientID:           o.ClientID,
+			OnPublishReceived:  []func(paho.PublishReceived) (bool, error){b.onPublish},
+			OnServerDisconnect: b.onServerDisconnect,
+			OnClientError:      b.onClientError,
+		},
+	}
+	cm, err := autopaho.NewConnection(runCtx, cfg)
+	if err != nil {
+		cancel()
+		return nil, nadine.Errorf(nadine.EINVALID, "mqtt: connect %s: %w", o.URL, err)
+	}
+	b.cm = cm
+	b.log.Debug("mqtt: connecting", "url", o.URL, "client_id", o.ClientID, "prefix", o.Prefix)
+
+	code := nadine.EUNAVAILABLE
+	var cause error
+	select {
+	case <-b.readyCh:
+		return b, nil
+	case cause = <-b.fatal:
+		code = nadine.EINVALID
+	case <-ctx.Done():
+		b.mu.Lock()
+		cause = b.lastErr
+		b.mu.Unlock()
+		if cause == nil {
+			cause = ctx.Err()
+		}
+	}
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), o.ConnectTimeout)
+	defer cancelClose()
+	_ = b.Close(closeCtx)
+	return nil, nadine.Errorf(code, "mqtt: connect %s: %w", o.URL, cause)
+}
+
+// permanent reports whether a connection failure will not go away by
+// retrying with the same options.
+func permanent(err error) bool {
+	var ce *autopaho.ConnackError
+	if errors.As(err, &ce) {
+		switch ce.ReasonCode {
+		case 0x84, // unsupported protocol version
+			0x85, // client identifier not valid
+			0x86, // bad user name or password
+			0x87, // not authorized
+			0x8C: // bad authentication method
+			return true
+		}
+	}
+	var (
+		verify   *tls.CertificateVerificationError
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+	)
+	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid)
+}
+
+// Inbound returns the channel of inbound messages, in arrival order. It is
+// closed by Close. Read it promptly: when it is full, a message waits up to
+// Options.InboundTimeout and is then dropped.
+func (b *Bus) Inbound() <-chan Inbound { return b.in }
+
+// Connected reports whether the bus is connected to the broker and its
+// subscriptions are in place.
+func (b *Bus) Connected() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ready
+}
+
+// Prefix returns the topic prefix, without the trailing slash.
+func (b *Bus) Prefix() string { return strings.TrimSuffix(b.prefix, "/") }
+
+// Topic returns the full topic of a topic relative to the prefix.
+func (b *Bus) Topic(rel string) string { return b.prefix + rel }
+
+// Close disconnects cleanly (the broker keeps the session for
+// Options.SessionExpiry) and closes the Inbound channel. ctx bounds the
+// wait for the disconnection. Close may be called more than once.
+func (b *Bus) Close(ctx context.Context) error {
+	var err error
+	b.close.Do(func() {
+		close(b.quit)
+		err = b.cm.Disconnect(ctx)
+		b.cancel()
+		b.mu.Lock()
+		b.up, b.ready = false, false
+		b.gen++
+		b.mu.Unlock()
+		b.inMu.Lock()
+		b.inClosed = true
+		close(b.in)
+		b.inMu.Unlock()
+		b.log.Info("mqtt: disconnected", "url", b.opts.URL)
+	})
+	if err != nil {
+		return fmt.Errorf("mqtt: close: %w", err)
+	}
+	return nil
+}
+
+// onUp runs when a connection is established (first time and after every
+// reconnection). It must not block: it subscribes in the background.
+func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
+	b.mu.Lock()
+	b.gen++
+	gen := b.gen
+	b.up = true
+	b.failures = 0
+	b.mu.Unlock()
+	b.log.Info("mqtt: connected", "url", b.opts.URL, "client_id", b.opts.ClientID, "session_present", ack.SessionPresent)
+	go b.subscribe(cm, gen)
+}
+
+// subscribe subscribes to every inbound topic, whether or not the broker
+// kept the session: a restarted broker may have lost it. A failed request is
+// retried while the same connection is up; a refusal is logged and kept as
+// the last error.
+func (b *Bus) subscribe(cm *autopaho.ConnectionManager, gen uint64) {
+	var subs []paho.SubscribeOptions
+	for _, t := range InboundTopics() {
+		// RetainHandling 1: retained messages only for a new subscription,
+		// so that resubscribing on a kept session does not replay them.
+		subs = append(subs, paho.SubscribeOptions{Topic: b.prefix + t, QoS: 1, RetainHandling: 1})
+	}
+	delay := backoff(b.opts.ReconnectMin, b.opts.ReconnectMax)
+	for attempt := 0; ; attempt++ {
+		select {
+		case <-time.After(delay(attempt)):
+		case <-b.runCtx.Done():
+			return
+		}
+		if !b.current(gen) {
+			return
+		}
+		ctx, cancel := context.WithTimeout(b.runCtx, b.opts.ConnectTimeout)
+		ack, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: subs})
+		cancel()
+		if ack != nil && len(ack.Reasons) == len(subs) {
+			var refused []string
+			for i, r := range ack.Reasons {
+				switch {
+				case r >= 0x80:
+					refused = append(refused, fmt.Sprintf("%s (reason 0x%02x)", subs[i].Topic, r))
+				case r < 1:
+					b.log.Warn("mqtt: broker granted QoS 0 only", "topic", subs[i].Topic)
+				}
+			}
+			if len(refused) > 0 {
+				err := fmt.Errorf("subscription refused: %s", strings.Join(refused, ", "))
+				b.log.Error("mqtt: "+err.Error(), "url", b.opts.URL)
+				b.setErr(err)
+				return
+			}
+			err = nil
+		}
+		if err != nil {
+			b.log.Warn("mqtt: subscribe failed; retrying", "error", err)
+			b.setErr(fmt.Errorf("subscribe: %w", err))
+			continue
+		}
+		b.mu.Lock()
+		ok := b.gen == gen && b.up
+		if ok {
+			b.ready = true
+		}
+		b.mu.Unlock()
+		if ok {
+			b.log.Info("mqtt: subscribed", "prefix", b.Prefix(), "topics", len(subs))
+			b.readyOnce.Do(func() { close(b.readyCh) })
+		}
+		return
+	}
+}
+
+// current reports whether gen is still the live connection.
+func (b *Bus) current(gen uint64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gen == gen && b.up
+}
+
+func (b *Bus) setErr(err error) {
+	b.mu.Lock()
+	b.lastErr = err
+	b.mu.Unlock()
+}
+
+// onDown runs when an established connection is lost; autopaho then
+// reconnects.
+func (b *Bus) onDown() bool {
+	b.mu.Lock()
+	b.gen++
+	b.up, b.ready = false, false
+	b.mu.Unlock()
+	select {
+	case <-b.quit:
+	default:
+		b.log.Warn("mqtt: connection lost; reconnecting", "url", b.opts.URL)
+	}
+	return true
+}
+
+// onConnectError logs failed connection attempts: the first at warn, the
+// following ones at debug so that a broker down for long does not flood.
+func (b *Bus) onConnectError(err error) {
+	b.mu.Lock()
+	b.lastErr = err
+	b.failures++
+	n := b.failures
+	b.mu.Unlock()
+	if permanent(err) {
+		select {
+		case b.fatal <- err:
+		default:
+		}
+	}
+	level := slog.LevelDebug
+	if n == 1 {
+		level = slog.LevelWarn
+	}
+	b.log.Log(context.Background(), level, "mqtt: connection attempt failed", "url", b.opts.URL, "attempt", n, "error", err)
+}
+
+func (b *Bus) onServerDisconnect(d *paho.Disconnect) {
+	reason := ""
+	if d.Properties != nil {
+		reason = d.Properties.ReasonString
+	}
+	b.log.Warn("mqtt: broker disconnected us", "reason_code", d.ReasonCode, "reason", reason)
+}
+
+func (b *Bus) onClientError(err error) {
+	b.log.Debug("mqtt: client error", "error", err)
+}
+
+// onPublish handles one inbound PUBLISH on paho's receive goroutine. It
+// validates and parses the message and queues it on the Inbound channel.
+// paho acknowledges a QoS 1 message (PUBACK) only after this returns, that
+// is once the message is queued, dropped or found a duplicate.
+func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
+	b.recvMu.Lock()
+	defer b.recvMu.Unlock()
+	p := pr.Packet
+	rel, ok := strings.CutPrefix(p.Topic, b.prefix)
+	kind, known := inboundKind(rel)
+	if !ok || !known {
+		b.log.Debug("mqtt: message on an unexpected topic ignored", "topic", p.Topic)
+		return false, nil
+	}
+	now := b.opts.Now()
+	size := len(p.Payload)
+	if size > b.opts.MaxPayload {
+		b.drop(p.Topic, fmt.Sprintf("payload larger than %d bytes", b.opts.MaxPayload), size)
+		return true, nil
+	}
+	if !utf8.Valid(p.Payload) {
+		b.drop(p.Topic, "invalid UTF-8", size)
+		return true, nil
+	}
+	in, err := parseInbound(kind, p.Payload)
+	var unsupported *unsupportedLanguageError
+	switch {
+	case errors.Is(err, errIgnored):
+		b.log.Debug("mqtt: message ignored", "topic", p.Topic, "reason", err.Error())
+		return true, nil
+	case errors.As(err, &unsupported):
+		b.log.Warn("mqtt: unsupported transcript language", "topic", p.Topic, "reason", err.Error())
+	case err != nil:
+		b.drop(p.Topic, err.Error(), size)
+		return true, nil
+	}
+	if kind == KindTranscript && b.dedup.seen(in.Transcript, p.Duplicate(), now) {
+		b.log.Info("mqtt: duplicate transcript dropped", "topic", p.Topic, "id", in.Transcript.ID, "dup", p.Duplicate())
+		return true, nil
+	}
+	in.Received = now
+	if b.enqueue(in) && kind == KindTranscript {
+		b.dedup.deliver(in.Transcript, now)
+	}
+	b.log.Debug("mqtt: received", "topic", p.Topic, "kind", kind, "size", size)
+	return true, nil
+}
+
+// drop logs a malformed message: topic, reason and size, never the payload.
+func (b *Bus) drop(topic, reason string, size int) {
+	b.log.Warn("mqtt: malformed message dropped", "topic", topic, "reason", reason, "size", size)
+}
+
+// enqueue puts in on the Inbound channel, waiting up to InboundTimeout when
+// it is full. It reports whether the message was queued.
+func (b *Bus) enqueue(in Inbound) bool {
+	b.inMu.RLock()
+	defer b.inMu.RUnlock()
+	if b.inClosed {
+		return false
+	}
+	select {
+	case b.in <- in:
+		return true
+	default:
+	}
+	b.log.Warn("mqtt: inbound queue full; waiting for the consumer", "kind", in.Kind, "capacity", cap(b.in))
+	t := time.NewTimer(b.opts.InboundTimeout)
+	defer t.Stop()
+	select {
+	case b.in <- in:
+		return true
+	case <-b.quit:
+		return false
+	case <-t.C:
+		b.log.Error("mqtt: inbound queue full; message dropped", "kind", in.Kind, "waited", b.opts.InboundTimeout)
+		return false
+	}
+}
+
+// pahoLogger sends paho's and autopaho's own logs to slog at debug.
+type pahoLogger struct {
+	log  *slog.Logger
+	from string
+}
+
+func (l pahoLogger) Println(v ...any) {
+	if !l.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	l.log.Debug(strings.TrimSpace(fmt.Sprintln(v...)), "from", l.from)
+}
+
+func (l pahoLogger) Printf(format string, v ...any) {
+	if !l.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	l.log.Debug(strings.TrimSpace(fmt.Sprintf(format, v...)), "from", l.from)
+}

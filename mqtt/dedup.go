@@ -1,0 +1,89 @@
+package mqtt
+
+import (
+	"container/list"
+	"sync"
+	"time"
+)
+
+// dedup remembers recently delivered transcripts so that none is answered
+// twice (see the package documentation for the rule).
+type dedup struct {
+	mu     sync.Mutex
+	ids    *lru // transcript ids, without time limit
+	texts  *lru // "language\x00text" of transcripts without id
+	window time.Duration
+}
+
+func newDedup(size int, window time.Duration) *dedup {
+	return &dedup{ids: newLRU(size), texts: newLRU(size), window: window}
+}
+
+// seen reports whether t was already delivered: its id is in the LRU, or it
+// has no id, is a redelivery (dup) and the same text in the same language
+// was delivered within the window. It does not record t; call deliver.
+func (d *dedup) seen(t Transcript, dup bool, now time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if t.ID != "" {
+		_, ok := d.ids.get(t.ID)
+		return ok
+	}
+	if !dup {
+		return false
+	}
+	at, ok := d.texts.get(textKey(t))
+	return ok && now.Sub(at) <= d.window
+}
+
+// deliver records t as delivered at now.
+func (d *dedup) deliver(t Transcript, now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if t.ID != "" {
+		d.ids.put(t.ID, now)
+		return
+	}
+	d.texts.put(textKey(t), now)
+}
+
+func textKey(t Transcript) string { return string(t.Language) + "\x00" + t.Text }
+
+// lru is a bounded map from key to the time it was last recorded; the least
+// recently recorded key goes first when it is full.
+type lru struct {
+	max   int
+	order *list.List // of *lruEntry, most recent first
+	items map[string]*list.Element
+}
+
+type lruEntry struct {
+	key string
+	at  time.Time
+}
+
+func newLRU(max int) *lru {
+	return &lru{max: max, order: list.New(), items: make(map[string]*list.Element)}
+}
+
+func (l *lru) get(key string) (time.Time, bool) {
+	e, ok := l.items[key]
+	if !ok {
+		return time.Time{}, false
+	}
+	return e.Value.(*lruEntry).at, true
+}
+
+func (l *lru) put(key string, at time.Time) {
+	if e, ok := l.items[key]; ok {
+		e.Value.(*lruEntry).at = at
+		l.order.MoveToFront(e)
+		return
+	}
+	l.items[key] = l.order.PushFront(&lruEntry{key: key, at: at})
+	for l.order.Len() > l.max {
+		last := l.order.Back()
+		l.order.Remove(last)
+		delete(l.items, last.Value.(*lruEntry).key)
+	}
+}

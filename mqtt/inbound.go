@@ -1,0 +1,367 @@
+package mqtt
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// InboundKind says what an Inbound message is.
+type InboundKind string
+
+// The kinds of inbound messages, one per inbound topic.
+const (
+	KindTranscript   InboundKind = "transcript"    // TopicTranscript: Transcript
+	KindUserName     InboundKind = "user_name"     // TopicUserName: User
+	KindUserEmotion  InboundKind = "user_emotion"  // TopicUserEmotion: Emotion
+	KindUserDetected InboundKind = "user_detected" // TopicUserDetected: User, Confidence
+	KindFaceStored   InboundKind = "face_stored"   // TopicFaceStored: User, Status
+	KindUserLeft     InboundKind = "user_left"     // TopicUserLeft: User.ID (may be empty)
+	KindStartSpeak   InboundKind = "start_speak"   // TopicStartSpeak: nothing else
+	KindEndSpeak     InboundKind = "end_speak"     // TopicEndSpeak: nothing else
+	KindLanguage     InboundKind = "language"      // TopicLanguage: Language
+)
+
+// Inbound is one parsed and validated message from the bus. Kind says which
+// fields are set; the others are zero.
+type Inbound struct {
+	Kind       InboundKind
+	Transcript Transcript      // KindTranscript
+	User       nadine.UserRef  // KindUserName, KindUserDetected, KindFaceStored, KindUserLeft
+	Confidence float64         // KindUserDetected, 0 to 1
+	Status     string          // KindFaceStored, as perception wrote it
+	Emotion    string          // KindUserEmotion, lowercased ("happy", "neutral")
+	Language   nadine.Language // KindLanguage
+	Received   time.Time       // when the bus received the message
+}
+
+// Transcript is one final speech-to-text result.
+type Transcript struct {
+	ID       string          // the peer's id, for deduplication; may be empty
+	Text     string          // trimmed, never empty
+	Language nadine.Language // empty: the session language
+	Final    bool            // always true on the Inbound channel
+}
+
+// errIgnored marks a well-formed message that is deliberately not delivered
+// (a partial transcript); it is logged at debug, not warn.
+var errIgnored = errors.New("ignored")
+
+// maxEmotionLen bounds a facial emotion label.
+const maxEmotionLen = 64
+
+// parseInbound turns a payload (already checked for size and UTF-8) into an
+// Inbound of the given kind. It returns errIgnored (wrapped) for messages to
+// skip silently and another error, whose text is the reason, for malformed
+// ones.
+func parseInbound(kind InboundKind, payload []byte) (Inbound, error) {
+	in := Inbound{Kind: kind}
+	var err error
+	switch kind {
+	case KindTranscript:
+		in.Transcript, err = parseTranscript(payload)
+	case KindUserName:
+		in.User, err = parseUserName(payload)
+	case KindUserEmotion:
+		in.Emotion, err = parseEmotion(payload)
+	case KindUserDetected:
+		in.User, in.Confidence, err = parseUserDetected(payload)
+	case KindFaceStored:
+		in.User, in.Status, err = parseFaceStored(payload)
+	case KindUserLeft:
+		in.User, err = parseUserLeft(payload)
+	case KindStartSpeak, KindEndSpeak:
+		// Any payload: the message itself is the signal.
+	case KindLanguage:
+		in.Language, err = parseLanguage(payload)
+	default:
+		err = fmt.Errorf("unknown kind %q", kind)
+	}
+	return in, err
+}
+
+// isJSONObject reports whether the payload looks like a JSON object (its
+// first non-space byte is '{'). Such payloads must be valid JSON; anything
+// else on a topic that accepts plain text is taken as plain text.
+func isJSONObject(payload []byte) bool {
+	t := bytes.TrimSpace(payload)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// plainText returns the trimmed text of a plain-text payload; a payload that
+// is a JSON string literal ("\"hello\"") is unquoted.
+func plainText(payload []byte) string {
+	t := bytes.TrimSpace(payload)
+	if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
+		var s string
+		if json.Unmarshal(t, &s) == nil {
+			return strings.TrimSpace(s)
+		}
+	}
+	return string(t)
+}
+
+// decodeObject decodes a JSON object into dst, translating decoder errors
+// into short reasons ("field text: want string, got number").
+func decodeObject(payload []byte, dst any) error {
+	if err := json.Unmarshal(payload, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("field %s: want %s, got %s", te.Field, te.Type, te.Value)
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("bad JSON at byte %d", se.Offset)
+		}
+		return errors.New("bad JSON")
+	}
+	return nil
+}
+
+// optString is a JSON field that may be a string or null.
+type optString = *string
+
+func str(s optString) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
+}
+
+func parseTranscript(payload []byte) (Transcript, error) {
+	if !isJSONObject(payload) {
+		text := plainText(payload)
+		if text == "" {
+			return Transcript{}, errors.New("empty text")
+		}
+		// A plain-text transcript is final and in the session language.
+		return Transcript{Text: text, Final: true}, nil
+	}
+	var m struct {
+		Text     optString       `json:"text"`
+		Language optString       `json:"language"`
+		Final    *bool           `json:"final"`
+		ID       json.RawMessage `json:"id"`
+	}
+	if err := decodeObject(payload, &m); err != nil {
+		return Transcript{}, err
+	}
+	t := Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final}
+	id, err := parseID(m.ID)
+	if err != nil {
+		return Transcript{}, err
+	}
+	t.ID = id
+	if !t.Final {
+		return t, fmt.Errorf("partial transcript: %w", errIgnored)
+	}
+	if t.Text == "" {
+		return Transcript{}, errors.New("empty text")
+	}
+	if l := str(m.Language); l != "" {
+		lang, err := nadine.ParseLanguage(l)
+		if err != nil {
+			// Be generous: answer in the session language rather than
+			// ignore the person. The caller logs the unsupported code.
+			return t, &unsupportedLanguageError{lang: l}
+		}
+		t.Language = lang
+	}
+	return t, nil
+}
+
+// unsupportedLanguageError reports a transcript delivered without its
+// (unsupported) language.
+type unsupportedLanguageError struct{ lang string }
+
+func (e *unsupportedLanguageError) Error() string {
+	return fmt.Sprintf("unsupported language %q, using the session language", truncate(e.lang, 16))
+}
+
+// parseID accepts a string or an integer id; absent and null mean no id.
+func parseID(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s), nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
+			return strconv.FormatInt(i, 10), nil
+		}
+	}
+	return "", errors.New("field id: want string or integer")
+}
+
+// parseUserName: plain text (the name) or {"user_name","user_id"}. As in seed
+// 000 the name is the user id unless an id is given.
+func parseUserName(payload []byte) (nadine.UserRef, error) {
+	var u nadine.UserRef
+	if isJSONObject(payload) {
+		var m struct {
+			Name optString `json:"user_name"`
+			ID   optString `json:"user_id"`
+		}
+		if err := decodeObject(payload, &m); err != nil {
+			return u, err
+		}
+		u = nadine.UserRef{ID: str(m.ID), Name: str(m.Name)}
+	} else {
+		u.Name = plainText(payload)
+	}
+	if u.Name == "" {
+		return nadine.UserRef{}, errors.New("empty user_name")
+	}
+	if u.ID == "" {
+		u.ID = u.Name
+	}
+	return u, nil
+}
+
+// parseEmotion: plain text or {"emotion"}, lowercased.
+func parseEmotion(payload []byte) (string, error) {
+	var e string
+	if isJSONObject(payload) {
+		var m struct {
+			Emotion optString `json:"emotion"`
+		}
+		if err := decodeObject(payload, &m); err != nil {
+			return "", err
+		}
+		e = str(m.Emotion)
+	} else {
+		e = plainText(payload)
+	}
+	e = strings.ToLower(e)
+	switch {
+	case e == "":
+		return "", errors.New("empty emotion")
+	case len(e) > maxEmotionLen || strings.ContainsAny(e, "\r\n"):
+		return "", errors.New("emotion is not a short label")
+	}
+	return e, nil
+}
+
+// identity reads the user_name and user_id of a perception message; the id
+// defaults to the name, and one of them is required.
+func identity(name, id optString) (nadine.UserRef, error) {
+	u := nadine.UserRef{ID: str(id), Name: str(name)}
+	if u.ID == "" {
+		u.ID = u.Name
+	}
+	if u.ID == "" {
+		return nadine.UserRef{}, errors.New("no user_id or user_name")
+	}
+	return u, nil
+}
+
+// parseUserDetected: {"user_name","user_id","confidence"}; a missing
+// confidence means 1 (the recognizer did not say, so it is sure).
+func parseUserDetected(payload []byte) (nadine.UserRef, float64, error) {
+	var m struct {
+		Name       optString `json:"user_name"`
+		ID         optString `json:"user_id"`
+		Confidence *float64  `json:"confidence"`
+	}
+	if !isJSONObject(payload) {
+		return nadine.UserRef{}, 0, errors.New("want a JSON object")
+	}
+	if err := decodeObject(payload, &m); err != nil {
+		return nadine.UserRef{}, 0, err
+	}
+	u, err := identity(m.Name, m.ID)
+	if err != nil {
+		return u, 0, err
+	}
+	c := 1.0
+	if m.Confidence != nil {
+		c = *m.Confidence
+	}
+	if math.IsNaN(c) || c < 0 || c > 1 {
+		return nadine.UserRef{}, 0, errors.New("confidence out of range 0..1")
+	}
+	return u, c, nil
+}
+
+// parseFaceStored: {"user_name","user_id","status"}.
+func parseFaceStored(payload []byte) (nadine.UserRef, string, error) {
+	var m struct {
+		Name   optString `json:"user_name"`
+		ID     optString `json:"user_id"`
+		Status optString `json:"status"`
+	}
+	if !isJSONObject(payload) {
+		return nadine.UserRef{}, "", errors.New("want a JSON object")
+	}
+	if err := decodeObject(payload, &m); err != nil {
+		return nadine.UserRef{}, "", err
+	}
+	u, err := identity(m.Name, m.ID)
+	if err != nil {
+		return u, "", err
+	}
+	return u, str(m.Status), nil
+}
+
+// parseUserLeft: an empty payload (whoever is there left), a plain-text id,
+// or {"user_id"}.
+func parseUserLeft(payload []byte) (nadine.UserRef, error) {
+	if !isJSONObject(payload) {
+		return nadine.UserRef{ID: plainText(payload)}, nil
+	}
+	var m struct {
+		ID optString `json:"user_id"`
+	}
+	if err := decodeObject(payload, &m); err != nil {
+		return nadine.UserRef{}, err
+	}
+	return nadine.UserRef{ID: str(m.ID)}, nil
+}
+
+// parseLanguage: plain text ("fr", "fr-FR", "French") or {"language"}.
+func parseLanguage(payload []byte) (nadine.Language, error) {
+	var s string
+	if isJSONObject(payload) {
+		var m struct {
+			Language optString `json:"language"`
+		}
+		if err := decodeObject(payload, &m); err != nil {
+			return "", err
+		}
+		s = str(m.Language)
+	} else {
+		s = plainText(payload)
+	}
+	if s == "" {
+		return "", errors.New("empty language")
+	}
+	l, err := nadine.ParseLanguage(s)
+	if err != nil {
+		return "", errors.New("unsupported language")
+	}
+	return l, nil
+}
+
+// truncate shortens s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

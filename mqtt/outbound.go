@@ -1,0 +1,224 @@
+package mqtt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/eclipse/paho.golang/autopaho"
+	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Content types of outbound messages (MQTT 5 content type property).
+const (
+	ContentTypeJSON = "application/json"
+	ContentTypeText = "text/plain; charset=utf-8"
+)
+
+// maxNameLen bounds animation names.
+const maxNameLen = 64
+
+// Speech is one sentence for text-to-speech, published as soon as the engine
+// has it.
+type Speech struct {
+	Text     string          // one sentence; may be empty only when Final
+	Language nadine.Language // the language to speak it in; empty means English
+	Seq      int             // position of the sentence in the turn, from 0
+	Final    bool            // the turn's last sentence
+	TurnID   string          // the turn the sentence belongs to
+}
+
+// speechPayload is the JSON payload of TopicSpeak.
+type speechPayload struct {
+	Text     string          `json:"text"`
+	Language nadine.Language `json:"language"`
+	Locale   string          `json:"locale"`
+	Seq      int             `json:"seq"`
+	Final    bool            `json:"final"`
+	TurnID   string          `json:"turn_id"`
+}
+
+// Speak publishes one sentence on TopicSpeak as JSON
+// {"text","language","locale","seq","final","turn_id"} and, when the text is
+// not blank, mirrors it on TopicSpeakText as the bare sentence with content
+// type "text/plain; charset=utf-8" and user properties locale, language,
+// seq, final and turn_id. An empty final Speech marks the end of a turn on
+// TopicSpeak only.
+func (b *Bus) Speak(ctx context.Context, s Speech) error {
+	topic := b.Topic(TopicSpeak)
+	if s.Language == "" {
+		s.Language = nadine.DefaultLanguage
+	}
+	switch {
+	case !s.Language.Valid():
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: unsupported language %q", topic, s.Language)
+	case !utf8.ValidString(s.Text) || !utf8.ValidString(s.TurnID):
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: invalid UTF-8", topic)
+	case strings.TrimSpace(s.Text) == "" && !s.Final:
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty text", topic)
+	case s.Seq < 0:
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: negative seq %d", topic, s.Seq)
+	}
+	p := speechPayload{Text: s.Text, Language: s.Language, Locale: s.Language.Locale(), Seq: s.Seq, Final: s.Final, TurnID: s.TurnID}
+	if err := b.publishJSON(ctx, TopicSpeak, p, false); err != nil {
+		return err
+	}
+	if strings.TrimSpace(s.Text) == "" {
+		return nil
+	}
+	props := textProps()
+	props.User.Add("locale", p.Locale)
+	props.User.Add("language", string(p.Language))
+	props.User.Add("seq", strconv.Itoa(p.Seq))
+	props.User.Add("final", strconv.FormatBool(p.Final))
+	props.User.Add("turn_id", p.TurnID)
+	return b.publish(ctx, TopicSpeakText, []byte(s.Text), props, false)
+}
+
+// Animate asks control to play an animation, publishing its name as plain
+// text on TopicAnimation (seed 000's names: smile, wave, anger).
+func (b *Bus) Animate(ctx context.Context, g nadine.Gesture) error {
+	name := strings.TrimSpace(string(g))
+	if name == "" || len(name) > maxNameLen || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n") {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: invalid animation name", b.Topic(TopicAnimation))
+	}
+	return b.publish(ctx, TopicAnimation, []byte(name), textProps(), false)
+}
+
+// PublishAffect publishes Nadine's emotional state on TopicAffect as JSON
+// {"label","intensity","arousal","pleasure","dominance","mood_arousal",
+// "mood_label"}. An empty label is published as "neutral"; numbers are
+// clamped to their ranges (intensity 0..1, the others -1..1).
+func (b *Bus) PublishAffect(ctx context.Context, a nadine.AffectState) error {
+	topic := b.Topic(TopicAffect)
+	if a.Label == "" {
+		a.Label = nadine.Neutral
+	}
+	if !a.Label.Valid() {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: unknown emotion %q", topic, a.Label)
+	}
+	for _, v := range []*float64{&a.Intensity, &a.Arousal, &a.Pleasure, &a.Dominance, &a.MoodArousal} {
+		if math.IsNaN(*v) || math.IsInf(*v, 0) {
+			return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: not a finite number", topic)
+		}
+	}
+	a.Intensity = clamp(a.Intensity, 0, 1)
+	a.Arousal = clamp(a.Arousal, -1, 1)
+	a.Pleasure = clamp(a.Pleasure, -1, 1)
+	a.Dominance = clamp(a.Dominance, -1, 1)
+	a.MoodArousal = clamp(a.MoodArousal, -1, 1)
+	return b.publishJSON(ctx, TopicAffect, a, false)
+}
+
+func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
+
+// PublishUserInfo tells face recognition who the person in front of the
+// robot is, as JSON {"user_id","user_name"} on TopicUserInfo, so that it
+// stores the face under that id (seed 001).
+func (b *Bus) PublishUserInfo(ctx context.Context, u nadine.UserRef) error {
+	u.ID, u.Name = strings.TrimSpace(u.ID), strings.TrimSpace(u.Name)
+	if u.ID == "" {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty user id", b.Topic(TopicUserInfo))
+	}
+	return b.publishJSON(ctx, TopicUserInfo, u, false)
+}
+
+// RequestCapture asks perception to write the current view to path,
+// publishing the path as plain text on TopicCapture. Perception writes the
+// image there; the caller waits for the file.
+func (b *Bus) RequestCapture(ctx context.Context, path string) error {
+	path = strings.TrimSpace(path)
+	if path == "" || !utf8.ValidString(path) {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty or invalid path", b.Topic(TopicCapture))
+	}
+	return b.publish(ctx, TopicCapture, []byte(path), textProps(), false)
+}
+
+// PlaySong asks control to play a song file, as JSON
+// {"title","language","path"} on TopicSong.
+func (b *Bus) PlaySong(ctx context.Context, s nadine.Song) error {
+	topic := b.Topic(TopicSong)
+	switch {
+	case strings.TrimSpace(s.Path) == "":
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty song path", topic)
+	case s.Language != "" && !s.Language.Valid():
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: unsupported language %q", topic, s.Language)
+	}
+	return b.publishJSON(ctx, TopicSong, s, false)
+}
+
+// languagePayload is the JSON payload of TopicSTTLanguage.
+type languagePayload struct {
+	Language nadine.Language `json:"language"`
+	Locale   string          `json:"locale"`
+}
+
+// PublishLanguage tells speech-to-text which language to listen for, as
+// JSON {"language","locale"} on TopicSTTLanguage. The message is retained,
+// so that an STT process that starts later gets the current language.
+func (b *Bus) PublishLanguage(ctx context.Context, l nadine.Language) error {
+	if !l.Valid() {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: unsupported language %q", b.Topic(TopicSTTLanguage), l)
+	}
+	return b.publishJSON(ctx, TopicSTTLanguage, languagePayload{Language: l, Locale: l.Locale()}, true)
+}
+
+// Publish publishes a raw payload at QoS 1 on a topic relative to the
+// prefix ("debug/state" goes to "<prefix>/debug/state").
+func (b *Bus) Publish(ctx context.Context, topic string, payload []byte) error {
+	if why := validRelativeTopic(topic); why != "" {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: %s", b.Topic(topic), why)
+	}
+	return b.publish(ctx, topic, payload, nil, false)
+}
+
+func textProps() *paho.PublishProperties {
+	utf8Format := byte(1)
+	return &paho.PublishProperties{ContentType: ContentTypeText, PayloadFormat: &utf8Format}
+}
+
+func (b *Bus) publishJSON(ctx context.Context, rel string, v any, retain bool) error {
+	payload, err := json.Marshal(v)
+	if err != nil {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: encode: %w", b.Topic(rel), err)
+	}
+	utf8Format := byte(1)
+	props := &paho.PublishProperties{ContentType: ContentTypeJSON, PayloadFormat: &utf8Format}
+	return b.publish(ctx, rel, payload, props, retain)
+}
+
+// publish sends one QoS 1 message and waits for the broker's
+// acknowledgment. When the connection is down it waits for it to come back,
+// up to ctx and Options.PublishTimeout. It retries only when nothing was
+// sent; a message whose acknowledgment was lost is reported as an error.
+func (b *Bus) publish(ctx context.Context, rel string, payload []byte, props *paho.PublishProperties, retain bool) error {
+	topic := b.Topic(rel)
+	select {
+	case <-b.quit:
+		return nadine.Errorf(nadine.EUNAVAILABLE, "mqtt: publish %s: bus closed", topic)
+	default:
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.opts.PublishTimeout)
+	defer cancel()
+	for {
+		if err := b.cm.AwaitConnection(ctx); err != nil {
+			return nadine.Errorf(nadine.EUNAVAILABLE, "mqtt: publish %s: not connected: %w", topic, err)
+		}
+		_, err := b.cm.Publish(ctx, &paho.Publish{QoS: 1, Retain: retain, Topic: topic, Payload: payload, Properties: props})
+		switch {
+		case errors.Is(err, autopaho.ConnectionDownError):
+			continue // the connection dropped before anything was sent
+		case errors.Is(err, paho.ErrInvalidArguments):
+			return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: %w", topic, err)
+		case err != nil:
+			return nadine.Errorf(nadine.EUNAVAILABLE, "mqtt: publish %s: %w", topic, err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,134 @@
+package mqtt
+
+import "strings"
+
+// Topics, relative to the bus prefix: the full topic is "<prefix>/<topic>",
+// for example "nadine/stt/transcript". docs/asyncapi.yaml describes each
+// one; a test checks that every constant below appears there.
+const (
+	// Inbound: what perception, speech-to-text and control tell Nadine.
+
+	// TopicTranscript carries speech-to-text results: JSON
+	// {"text","language","final","id"} or a plain-text final transcript.
+	TopicTranscript = "stt/transcript"
+	// TopicUserName names the person in front of the robot (seed 000): plain
+	// text or JSON {"user_name","user_id"}.
+	TopicUserName = "user/name"
+	// TopicUserEmotion carries the person's facial emotion (seed 000): plain
+	// text or JSON {"emotion"}.
+	TopicUserEmotion = "user/emotion"
+	// TopicUserDetected says face recognition recognized someone (seed 001):
+	// JSON {"user_name","user_id","confidence"}.
+	TopicUserDetected = "graph/user_detected"
+	// TopicFaceStored says perception stored a face under an id (seed 001):
+	// JSON {"user_name","user_id","status"}.
+	TopicFaceStored = "graph/face_stored"
+	// TopicUserLeft ends the interaction: JSON {"user_id"}, a plain-text id
+	// or an empty payload.
+	TopicUserLeft = "user/left"
+	// TopicStartSpeak says text-to-speech started speaking (any payload).
+	TopicStartSpeak = "agent/feedback/start_speak"
+	// TopicEndSpeak says text-to-speech finished speaking (any payload).
+	TopicEndSpeak = "agent/feedback/end_speak"
+	// TopicLanguage sets the session language from outside (optional):
+	// JSON {"language"} or plain text ("fr", "French").
+	TopicLanguage = "agent/control/language"
+
+	// Outbound: what Nadine tells control, perception and speech-to-text.
+
+	// TopicSpeak carries one sentence to speak, as JSON
+	// {"text","language","locale","seq","final","turn_id"}.
+	TopicSpeak = "agent/control/speak"
+	// TopicSpeakText mirrors TopicSpeak as the bare sentence, with the locale
+	// in a user property, for plain-text TTS consumers.
+	TopicSpeakText = "agent/control/speak/text"
+	// TopicAnimation carries the name of an animation to play, as plain text.
+	TopicAnimation = "agent/control/animation"
+	// TopicSong asks control to play a song: JSON {"title","language","path"}.
+	TopicSong = "agent/control/song"
+	// TopicAffect carries Nadine's emotional state: JSON {"label","arousal",
+	// "intensity"} plus the PAD mood.
+	TopicAffect = "affect/state"
+	// TopicUserInfo tells face recognition who the person is (seed 001):
+	// JSON {"user_name","user_id"}.
+	TopicUserInfo = "face_recognition/user_info"
+	// TopicCapture asks perception to write the current view to a path
+	// (plain-text payload: the path).
+	TopicCapture = "perception/capture_current_view"
+	// TopicSTTLanguage tells speech-to-text which language to listen for:
+	// JSON {"language","locale"}, retained so a restarted STT picks it up.
+	TopicSTTLanguage = "stt/language"
+)
+
+// InboundTopics returns the topics the Bus subscribes to, relative to the
+// prefix.
+func InboundTopics() []string {
+	return []string{
+		TopicTranscript, TopicUserName, TopicUserEmotion, TopicUserDetected,
+		TopicFaceStored, TopicUserLeft, TopicStartSpeak, TopicEndSpeak, TopicLanguage,
+	}
+}
+
+// OutboundTopics returns the topics the Bus publishes to, relative to the
+// prefix.
+func OutboundTopics() []string {
+	return []string{
+		TopicSpeak, TopicSpeakText, TopicAnimation, TopicSong, TopicAffect,
+		TopicUserInfo, TopicCapture, TopicSTTLanguage,
+	}
+}
+
+// inboundKind returns the kind of Inbound a topic (relative to the prefix)
+// yields.
+func inboundKind(topic string) (InboundKind, bool) {
+	switch topic {
+	case TopicTranscript:
+		return KindTranscript, true
+	case TopicUserName:
+		return KindUserName, true
+	case TopicUserEmotion:
+		return KindUserEmotion, true
+	case TopicUserDetected:
+		return KindUserDetected, true
+	case TopicFaceStored:
+		return KindFaceStored, true
+	case TopicUserLeft:
+		return KindUserLeft, true
+	case TopicStartSpeak:
+		return KindStartSpeak, true
+	case TopicEndSpeak:
+		return KindEndSpeak, true
+	case TopicLanguage:
+		return KindLanguage, true
+	}
+	return "", false
+}
+
+// validPrefix reports why p cannot be a topic prefix, or "" when it can.
+func validPrefix(p string) string {
+	switch {
+	case p == "":
+		return "empty"
+	case strings.ContainsAny(p, "+#\x00"):
+		return "contains a wildcard or NUL"
+	case strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//"):
+		return "has an empty topic level"
+	case strings.HasPrefix(p, "$"):
+		return "starts with $ (reserved for the broker)"
+	}
+	return ""
+}
+
+// validRelativeTopic reports why t cannot be a topic under the prefix, or ""
+// when it can.
+func validRelativeTopic(t string) string {
+	switch {
+	case t == "":
+		return "empty topic"
+	case strings.ContainsAny(t, "+#\x00"):
+		return "topic contains a wildcard or NUL"
+	case strings.HasPrefix(t, "/") || strings.HasSuffix(t, "/") || strings.Contains(t, "//"):
+		return "topic has an empty level"
+	}
+	return ""
+}
