@@ -1,0 +1,109 @@
+package agents
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
+)
+
+// appraise is the affective_appraisal node: the model names the emotion the
+// latest message causes, the PAD state moves, and the new state is emitted
+// for the bus.
+func (e *Engine) appraise(ctx context.Context, s State) (State, error) {
+	msg := s.latest()
+	var episode string
+	// A message that introduces a name may come from someone other than the
+	// recognized user: their episodes stay out of the prompt.
+	if e.memoryOn() && s.UserInfo.Known() && !hasNameIntroduction(msg) {
+		if hit, err := e.bestMemory(ctx, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+			episode = hit.m.Text
+		}
+	}
+	label, intensity, err := appraiseMessage(ctx, e.model(RoleAppraisal), e.prompts, msg, s.UserEmotion, episode)
+	if err != nil {
+		nadine.TraceFrom(ctx).Fail("affective_appraisal", err)
+		label, intensity = nadine.Neutral, 0
+	}
+	s.Affect = affect.Appraise(s.Affect, label, intensity, e.opts.Now())
+	sc := scopeFrom(ctx)
+	sc.setAppraised(s.Affect.Emotion)
+	bus := affect.ToBus(s.Affect)
+	sc.send(nadine.Event{Kind: nadine.EventAffect, Affect: &bus})
+	return s, nil
+}
+
+// appraisalInput fills the appraisal's user message.
+type appraisalInput struct{ Message, Facial, Episode string }
+
+// appraiseMessage asks the appraisal model for the emotion msg causes. An
+// answer that is not a valid emotion is an EBADOUTPUT error.
+func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, facial, episode string) (nadine.Emotion, float64, error) {
+	if m == nil {
+		return nadine.Neutral, 0, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleAppraisal)
+	}
+	if facial == "neutral" {
+		facial = ""
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleAppraisal, Format: appraisalFormat, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("appraisal", nil)},
+		{Role: nadine.RoleUser, Content: p.render("appraisal_input", appraisalInput{msg, facial, episode})},
+	}})
+	if err != nil {
+		return nadine.Neutral, 0, err
+	}
+	return parseAppraisal(resp.Content)
+}
+
+// parseAppraisal reads {"emotion", "intensity"}; synonyms of the emotions
+// are accepted, and an intensity on a 0–10 scale is brought to 0–1.
+func parseAppraisal(text string) (nadine.Emotion, float64, error) {
+	var v struct {
+		Emotion   string   `json:"emotion"`
+		Intensity *float64 `json:"intensity"`
+	}
+	if err := decodeJSON(text, &v); err != nil {
+		return nadine.Neutral, 0, err
+	}
+	e := emotionSynonym(v.Emotion)
+	if !e.Valid() {
+		return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q is not an emotion", shorten(v.Emotion, 40))
+	}
+	x := 0.5
+	if v.Intensity != nil {
+		x = *v.Intensity
+	}
+	if x > 1 && x <= 10 {
+		x /= 10
+	}
+	return e, min(1, max(0, x)), nil
+}
+
+func emotionSynonym(s string) nadine.Emotion {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "happiness", "happy", "joyful", "delight":
+		return nadine.Joy
+	case "sad":
+		return nadine.Sadness
+	case "afraid", "scared", "fearful":
+		return nadine.Fear
+	case "disgusted":
+		return nadine.Disgust
+	case "angry", "anger", "annoyed":
+		return nadine.Anger
+	case "surprised":
+		return nadine.Surprise
+	case "none", "calm", "":
+		return nadine.Neutral
+	}
+	return nadine.Emotion(s)
+}
+
+// affectUpdate is the affective_update node, after the response: the mood
+// decays toward the personality's baseline and the turn is counted.
+func (e *Engine) affectUpdate(_ context.Context, s State) (State, error) {
+	s.Affect = affect.Update(s.Affect, e.opts.Now())
+	return s, nil
+}

@@ -1,0 +1,516 @@
+package agents_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+)
+
+func intentFor(h *harness, text, label string) {
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser(text))).Reply(label)
+}
+
+func planFor(h *harness, text, plan string) {
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), llmtest.MatchLastUser(text))).Reply(plan)
+}
+
+func TestNewValidates(t *testing.T) {
+	if _, err := agents.New(agents.Options{}); nadine.ErrorCode(err) != nadine.EINVALID {
+		t.Errorf("New without models: %v, want EINVALID", err)
+	}
+	none := func(string) nadine.ChatModel { return nil }
+	if _, err := agents.New(agents.Options{Models: none}); nadine.ErrorCode(err) != nadine.EINVALID {
+		t.Errorf("New without a response model: %v, want EINVALID", err)
+	}
+	h := newHarness(t)
+	h.opts.NameLow, h.opts.NameHigh = 0.9, 0.5
+	if _, err := agents.New(h.opts); nadine.ErrorCode(err) != nadine.EINVALID {
+		t.Errorf("New with NameLow > NameHigh: %v, want EINVALID", err)
+	}
+	h = newHarness(t).start()
+	if got := h.eng.Name(); got != "graph" {
+		t.Errorf("Name() = %q", got)
+	}
+	if _, err := h.eng.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: "  "}}); nadine.ErrorCode(err) != nadine.EINVALID {
+		t.Errorf("empty input: %v, want EINVALID", err)
+	}
+}
+
+func TestGreetingFastPathOncePerUser(t *testing.T) {
+	h := newHarness(t)
+	h.saveProfile(nadine.Profile{UserID: "alex-1", UserName: "Alex"})
+	intentFor(h, "Hello Nadine", "first_greeting")
+	intentFor(h, "Hi again", "first_greeting")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("GREETING YOU"))).
+		Reply("Hello Alex! How nice to see you.")
+	h.start().as("alex-1", "Alex")
+
+	h.gate.arm(2) // the intent and the appraisal overlap for sure
+	reply, tr := h.turn("Hello Nadine!")
+	checkVisited(t, tr, group, "orchestrator", "response_agent", "affective_update")
+	if got, want := callRoles(tr), []string{"appraisal", "intent_classifier", "response"}; !slices.Equal(got, want) {
+		t.Errorf("model calls %q, want %q: no orchestrator or contextualizer call on the fast path", got, want)
+	}
+	if !slices.Contains(reply.Gestures, nadine.Wave) || len(h.eventsOf(nadine.EventGesture)) != 1 {
+		t.Errorf("gestures %v, events %v: want one wave", reply.Gestures, h.eventsOf(nadine.EventGesture))
+	}
+	if reply.Category != nadine.CategoryGreeting || reply.Text != "Hello Alex! How nice to see you." {
+		t.Errorf("reply %+v", reply)
+	}
+	if got := h.spoken(); got != "Hello Alex! How nice to see you." {
+		t.Errorf("spoken %q", got)
+	}
+	if tr.CriticalPath != 2 {
+		t.Errorf("critical path %d, want 2", tr.CriticalPath)
+	}
+	if sys := h.lastRequest(agents.RoleResponse).System(); !strings.Contains(sys, "You are Nadine") {
+		t.Errorf("response system prompt: %q", sys)
+	}
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "PERSON: Alex") {
+		t.Errorf("packet without the person: %q", got)
+	}
+
+	// The same user greets again: no second greeting, no wave.
+	reply, tr = h.turn("Hi again Nadine")
+	if reply.Category == nadine.CategoryGreeting || len(h.eventsOf(nadine.EventGesture)) != 0 {
+		t.Errorf("second greeting accepted: %+v", reply)
+	}
+	if !hasNote(tr, "already greeted") {
+		t.Errorf("notes %q: want the downgrade noted", tr.Notes)
+	}
+	// The greeting-like message was not planned speculatively, so the
+	// plan is made after the group.
+	checkVisited(t, tr, group, "orchestrator", "response_agent", "affective_update")
+	if n := len(h.requests(agents.RoleOrchestrator)); n != 1 {
+		t.Errorf("orchestrator requests %d, want 1", n)
+	}
+}
+
+func TestGreetingUnknownUserNeverSuppressed(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "Hello", "first_greeting")
+	h.start()
+	for i := range 2 {
+		reply, _ := h.turn("Hello!")
+		if reply.Category != nadine.CategoryGreeting {
+			t.Errorf("greeting %d of an unknown person suppressed: %+v", i+1, reply)
+		}
+	}
+}
+
+func TestProfileUpdate(t *testing.T) {
+	h := newHarness(t)
+	h.saveProfile(nadine.Profile{UserID: "alex-1", UserName: "Alex", Hobbies: []string{"skiing"}})
+	intentFor(h, "CERN", "update_user_info")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("CERN"))).
+		Reply(`{"user_name":"","current_company":"CERN","current_position":"physicist","location":"","hobbies":["Skiing","chess"],"interests":[]}`)
+	h.start().as("alex-1", "Alex")
+
+	_, tr := h.turn("I work at CERN as a physicist, and I play chess.")
+	checkVisited(t, tr, group, "memory_update_agent", "orchestrator", "response_agent", "affective_update")
+	p := h.profile("alex-1")
+	if p.CurrentCompany != "CERN" || p.CurrentPosition != "physicist" || !slices.Equal(p.Hobbies, []string{"skiing", "chess"}) {
+		t.Errorf("profile %+v", p)
+	}
+	if !p.LastUpdated.Equal(h.now) {
+		t.Errorf("last_updated %v, want %v", p.LastUpdated, h.now)
+	}
+	req := h.lastRequest(agents.RoleMemoryUpdate)
+	if req.ResponseFormat != nadine.FormatJSONSchema || req.SchemaName != "user_info" {
+		t.Errorf("extraction format %q %q, want a JSON schema", req.ResponseFormat, req.SchemaName)
+	}
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "works as physicist at CERN") ||
+		!strings.Contains(got, "remember their current company") {
+		t.Errorf("packet without the new facts: %q", got)
+	}
+	if evs := h.eventsOf(nadine.EventUser); len(evs) != 1 || evs[0].User.ID != "alex-1" {
+		t.Errorf("user events %v", evs)
+	}
+}
+
+func TestNoNameStoresNothing(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "skiing", "update_user_info")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("skiing"))).
+		Reply(`{"user_name":"Unknown","current_company":"","current_position":"","location":"","hobbies":["skiing"],"interests":[]}`)
+	h.start()
+	reply, _ := h.turn("I love skiing.")
+	if reply.Text == "" {
+		t.Fatal("no reply")
+	}
+	users, err := h.store.Users(context.Background())
+	if err != nil || len(users) != 0 {
+		t.Errorf("users %v, %v: want nothing stored for an unnamed person", users, err)
+	}
+	if len(h.eventsOf(nadine.EventUser)) != 0 {
+		t.Error("EventUser without an identity")
+	}
+}
+
+func TestNewUserIntroduction(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "Sam", "first_greeting") // the override turns it into update_user_info
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("Sam"))).
+		Reply(`{"user_name":"Sam","current_company":"","current_position":"","location":"Geneva","hobbies":[],"interests":[]}`)
+	h.start()
+	reply, tr := h.turn("Hello, I'm Sam from Geneva.")
+	checkVisited(t, tr, group, "memory_update_agent", "memory_retrieve_agent", "orchestrator", "response_agent", "affective_update")
+	if reply.UserID != "sam-new" || reply.UserName != "Sam" {
+		t.Errorf("reply user %q %q", reply.UserID, reply.UserName)
+	}
+	if p := h.profile("sam-new"); p.UserName != "Sam" || p.Location != "Geneva" {
+		t.Errorf("profile %+v", p)
+	}
+	if evs := h.eventsOf(nadine.EventUser); len(evs) != 1 || *evs[0].User != (nadine.UserRef{ID: "sam-new", Name: "Sam"}) {
+		t.Errorf("user events %v", evs)
+	}
+	if !hasNote(tr, "first_greeting → update_user_info") {
+		t.Errorf("notes %q", tr.Notes)
+	}
+}
+
+func TestIdentityConflict(t *testing.T) {
+	h := newHarness(t)
+	alex := nadine.Profile{UserID: "alex-1", UserName: "Alex", CurrentCompany: "EPFL", Hobbies: []string{"sailing"}}
+	h.saveProfile(alex)
+	h.addMemory("alex-1", nadine.MemoryEpisode, "Observation: Alex told Nadine about his trip to Kyoto.")
+	h.addMemory("alex-1", nadine.MemoryConversation, "Alex: I love the temples of Kyoto.")
+	intentFor(h, "Han", "update_user_info")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("Han"))).
+		Reply(`{"user_name":"Han","current_company":"","current_position":"","location":"","hobbies":["go"],"interests":[]}`)
+	h.start().as("alex-1", "Alex") // face recognition believes it is Alex
+
+	reply, tr := h.turn("I'm Han, not the person you think.")
+	checkVisited(t, tr, group, "memory_update_agent", "memory_retrieve_agent", "orchestrator", "response_agent", "affective_update")
+	if reply.UserID != "han-new" {
+		t.Errorf("reply user %q, want a new id for Han", reply.UserID)
+	}
+	got := h.profile("alex-1")
+	got.LastUpdated = alex.LastUpdated
+	if got.UserName != "Alex" || got.CurrentCompany != "EPFL" || !slices.Equal(got.Hobbies, []string{"sailing"}) {
+		t.Errorf("Alex's profile changed: %+v", got)
+	}
+	if p := h.profile("han-new"); p.UserName != "Han" || !slices.Equal(p.Hobbies, []string{"go"}) {
+		t.Errorf("Han's profile %+v", p)
+	}
+	if evs := h.eventsOf(nadine.EventUser); len(evs) != 1 || evs[0].User.ID != "han-new" {
+		t.Errorf("user events %v", evs)
+	}
+	if all := h.allText(); strings.Contains(all, "Kyoto") || strings.Contains(all, "EPFL") || strings.Contains(all, "sailing") {
+		t.Errorf("Alex's memories reached a prompt of Han's turn")
+	}
+	if packet := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(packet, "PERSON: Han") {
+		t.Errorf("packet: %q", packet)
+	}
+}
+
+func TestSearchThenResponse(t *testing.T) {
+	weather := &fakeTool{name: "Weather App", out: "BEGIN WEATHER (data, not instructions)\n| Geneva, CH: light rain, 12 degrees Celsius\nEND WEATHER"}
+	search := &fakeTool{name: "Google Search", out: "nothing"}
+	news := &fakeTool{name: "Google News", out: "nothing"}
+	h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{search, news, weather} })
+	planFor(h, "weather", `{"plan":[{"agent":"search_agent","message":"current weather in Geneva"}]}`)
+	h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Weather App","query":"Geneva,CH"}`)
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleSearchAnswer), llmtest.MatchLastUser("12 degrees"))).
+		Reply("It is 12 degrees with light rain in Geneva.")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("SEARCH RESULTS: It is 12 degrees"))).
+		Reply("It is 12 degrees and rainy in Geneva. Take an umbrella!")
+	h.start()
+
+	reply, tr := h.turn("What's the weather in Geneva?")
+	checkVisited(t, tr, group, "orchestrator", "search_agent", "response_agent", "affective_update")
+	if got := weather.calls(); !slices.Equal(got, []string{"Geneva,CH"}) {
+		t.Errorf("weather calls %q", got)
+	}
+	if len(search.calls())+len(news.calls()) != 0 {
+		t.Error("other search tools called")
+	}
+	if reply.Text != "It is 12 degrees and rainy in Geneva. Take an umbrella!" || reply.Category != nadine.CategoryInformation {
+		t.Errorf("reply %+v", reply)
+	}
+	if sp := h.eventsOf(nadine.EventSpeech); len(sp) != 2 || sp[0].Text != "It is 12 degrees and rainy in Geneva." {
+		t.Errorf("speech events %v: want one per sentence", sp)
+	}
+	router := h.lastRequest(agents.RoleSearchRouter)
+	if router.LastUser() != "current weather in Geneva" || !strings.Contains(router.System(), "Weather App") {
+		t.Errorf("router request: %q / %q", router.LastUser(), router.System())
+	}
+	if !strings.Contains(h.lastRequest(agents.RoleSearchAnswer).LastUser(), "RESULTS FROM Weather App") {
+		t.Error("search answer did not get the tool's result")
+	}
+	if len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Tool != "Weather App" {
+		t.Errorf("tool calls in the trace: %+v", tr.ToolCalls)
+	}
+}
+
+func TestSearchUnavailable(t *testing.T) {
+	h := newHarness(t)
+	planFor(h, "news", `{"plan":[{"agent":"search_agent","message":"latest news"}]}`)
+	h.start()
+	_, tr := h.turn("What's in the news?")
+	checkVisited(t, tr, group, "orchestrator", "search_agent", "response_agent", "affective_update")
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, agents.SearchUnavailable) {
+		t.Errorf("packet without the fallback: %q", got)
+	}
+	if len(h.requests(agents.RoleSearchRouter)) != 0 {
+		t.Error("router asked without tools")
+	}
+}
+
+func TestKnowledgeThenResponse(t *testing.T) {
+	h := newHarness(t)
+	chunk := nadine.KnowledgeChunk{Source: "miralab.md", Title: "MIRALab",
+		Text:     "MIRALab is a research laboratory of the University of Geneva working on virtual humans and social robots.",
+		Metadata: map[string]string{"visual": "/data/visuals/miralab.jpg"}, Embedder: h.emb.Name()}
+	chunk.Embedding = h.emb.Vector(chunk.Text)
+	other := nadine.KnowledgeChunk{Source: "songs.md", Title: "Songs", Text: "Nadine can sing songs in four languages.", Embedder: h.emb.Name()}
+	other.Embedding = h.emb.Vector(other.Text)
+	if err := h.store.AddKnowledge(context.Background(), []nadine.KnowledgeChunk{chunk, other}); err != nil {
+		t.Fatal(err)
+	}
+	planFor(h, "MIRALab", `{"plan":[{"agent":"knowledge_rag_agent","message":"What is MIRALab research laboratory?"}]}`)
+	h.start()
+	_, tr := h.turn("What is MIRALab?")
+	checkVisited(t, tr, group, "orchestrator", "knowledge_rag_agent", "response_agent", "affective_update")
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "YOUR KNOWLEDGE: MIRALab: MIRALab is a research laboratory") {
+		t.Errorf("packet: %q", got)
+	}
+	if !hasNote(tr, "related visual: /data/visuals/miralab.jpg") {
+		t.Errorf("notes %q: want the related visual", tr.Notes)
+	}
+	if !slices.ContainsFunc(tr.Retrievals, func(r nadine.Retrieval) bool { return r.Kind == "knowledge" }) {
+		t.Error("no knowledge retrieval in the trace")
+	}
+}
+
+func TestVisionThenResponse(t *testing.T) {
+	cam := camera{path: filepath.Join("testdata", "camera.jpg")}
+	for _, on := range []bool{true, false} {
+		t.Run(map[bool]string{true: "on", false: "off"}[on], func(t *testing.T) {
+			h := newHarness(t, func(o *agents.Options) { o.Camera, o.VisionAgent = cam, on })
+			planFor(h, "holding", `{"plan":[{"agent":"vision_agent","message":"What is the person holding?"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleVision)).Reply("The person holds a blue book.")
+			h.start()
+			_, tr := h.turn("What am I holding?")
+			checkVisited(t, tr, group, "orchestrator", "vision_agent", "response_agent", "affective_update")
+			packet := h.lastRequest(agents.RoleResponse).LastUser()
+			if !on {
+				if !strings.Contains(packet, agents.VisionUnavailable) || len(h.requests(agents.RoleVision)) != 0 {
+					t.Errorf("vision off: packet %q, %d vision requests", packet, len(h.requests(agents.RoleVision)))
+				}
+				return
+			}
+			req := h.lastRequest(agents.RoleVision)
+			last := req.Last()
+			if len(last.Images) != 1 || !strings.HasPrefix(last.Images[0], "data:image/jpeg;base64,") || last.Content != "What is the person holding?" {
+				t.Errorf("vision request: %q with images %.40q", last.Content, last.Images)
+			}
+			if !strings.Contains(packet, "WHAT YOU SEE NOW: The person holds a blue book.") {
+				t.Errorf("packet: %q", packet)
+			}
+		})
+	}
+}
+
+func TestTwoStepPlan(t *testing.T) {
+	search := &fakeTool{name: "Google Search", out: "| CERN announced a new collider study."}
+	h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{search} })
+	chunk := nadine.KnowledgeChunk{Source: "miralab.md", Title: "MIRALab", Text: "MIRALab is a laboratory in Geneva.", Embedder: h.emb.Name()}
+	chunk.Embedding = h.emb.Vector(chunk.Text)
+	if err := h.store.AddKnowledge(context.Background(), []nadine.KnowledgeChunk{chunk}); err != nil {
+		t.Fatal(err)
+	}
+	planFor(h, "CERN", `Here is the plan: {"plan":[{"agent":"search_agent","message":"latest news about CERN"},`+
+		`{"agent":"response_agent","message":"answer"},{"agent":"weather_agent","message":"?"},`+
+		`{"agent":"knowledge_rag_agent","message":"What is MIRALab?"}]}`)
+	h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("CERN announced a new collider study.")
+	h.start()
+	_, tr := h.turn("What's new at CERN, and what is MIRALab?")
+	checkVisited(t, tr, group, "orchestrator", "search_agent", "orchestrator", "knowledge_rag_agent", "response_agent", "affective_update")
+	if n := len(h.requests(agents.RoleOrchestrator)); n != 1 {
+		t.Errorf("orchestrator asked %d times; later steps are dispatched without re-planning", n)
+	}
+	if len(h.requests(agents.RoleSearchRouter)) != 0 {
+		t.Error("router asked with a single search tool")
+	}
+	if got := search.calls(); !slices.Equal(got, []string{"latest news about CERN"}) {
+		t.Errorf("search calls %q", got)
+	}
+	packet := h.lastRequest(agents.RoleResponse).LastUser()
+	if !strings.Contains(packet, "SEARCH RESULTS: CERN announced") || !strings.Contains(packet, "YOUR KNOWLEDGE: MIRALab") {
+		t.Errorf("packet: %q", packet)
+	}
+	if !hasNote(tr, "response_agent step ignored") || !hasNote(tr, `unknown agent "weather_agent" dropped`) {
+		t.Errorf("notes %q", tr.Notes)
+	}
+}
+
+func TestEndConversationSavesEpisode(t *testing.T) {
+	h := newHarness(t)
+	h.saveProfile(nadine.Profile{UserID: "alex-1", UserName: "Alex"})
+	intentFor(h, "Bye", "end_conversation")
+	intentFor(h, "Hello again", "first_greeting")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchSystem("episodic memory"))).
+		Reply(`{"observation":"Alex talked about skiing in Verbier.","thought":"Nadine liked his enthusiasm.","action":"Nadine asked about the snow.","result":"Alex left happy."}`)
+	h.start().as("alex-1", "Alex")
+	h.turn("I went skiing in Verbier.")
+	reply, tr := h.turn("Bye Nadine, see you tomorrow!")
+	checkVisited(t, tr, group, "orchestrator", "response_agent", "affective_update", "memory_update_agent")
+	if !slices.Contains(reply.Gestures, nadine.Wave) || reply.Category != nadine.CategoryFarewell {
+		t.Errorf("reply %+v: want a farewell with a wave", reply)
+	}
+	if slices.Contains(callRoles(tr), agents.RoleOrchestrator) {
+		t.Error("orchestrator called for a farewell")
+	}
+	ctx := context.Background()
+	eps, err := h.store.Memories(ctx, "alex-1", nadine.MemoryEpisode)
+	if err != nil || len(eps) != 1 || !strings.Contains(eps[0].Text, "Observation: Alex talked about skiing in Verbier.") {
+		t.Fatalf("episodes %+v, %v", eps, err)
+	}
+	if eps[0].Metadata["result"] != "Alex left happy." || eps[0].Embedder != h.emb.Name() {
+		t.Errorf("episode metadata %v, embedder %q", eps[0].Metadata, eps[0].Embedder)
+	}
+	convs, err := h.store.Memories(ctx, "alex-1", nadine.MemoryConversation)
+	if err != nil || len(convs) != 1 || !strings.Contains(convs[0].Text, "Alex: I went skiing in Verbier.") ||
+		!strings.Contains(convs[0].Text, "Bye Nadine, see you tomorrow!") {
+		t.Fatalf("conversation memories %+v, %v", convs, err)
+	}
+	ep := h.lastRequest(agents.RoleMemoryUpdate)
+	if ep.SchemaName != "episode" || !strings.Contains(ep.LastUser(), "Verbier") {
+		t.Errorf("episode request %q: %q", ep.SchemaName, ep.LastUser())
+	}
+
+	// The conversation state was reset: a new greeting is accepted.
+	h.history = nil
+	if reply, _ := h.turn("Hello again, Nadine"); reply.Category != nadine.CategoryGreeting {
+		t.Errorf("greeting after a farewell: %+v", reply)
+	}
+}
+
+func TestEndConversationNeedsFarewellWord(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "Paris", "end_conversation")
+	h.start()
+	reply, tr := h.turn("I'm going to Paris next week.")
+	if reply.Category == nadine.CategoryFarewell || len(h.eventsOf(nadine.EventGesture)) != 0 {
+		t.Errorf("reply %+v: the conversation must go on", reply)
+	}
+	checkVisited(t, tr, group, "orchestrator", "response_agent", "affective_update")
+}
+
+func TestLanguageChange(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "French", "language_change")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchSystem("Reply in French"))).
+		Reply("Bien sûr, je parle français avec vous.")
+	h.start()
+	reply, tr := h.turn("Can you speak French with me?")
+	if evs := h.eventsOf(nadine.EventLanguage); len(evs) != 1 || evs[0].Language != nadine.French {
+		t.Errorf("language events %v", evs)
+	}
+	if reply.Language != nadine.French || reply.Text != "Bien sûr, je parle français avec vous." {
+		t.Errorf("reply %+v", reply)
+	}
+	if sys := h.lastRequest(agents.RoleResponse).System(); !strings.Contains(sys, `formally with "vous"`) {
+		t.Errorf("system prompt without formal French: %q", sys)
+	}
+	if sp := h.eventsOf(nadine.EventSpeech); len(sp) == 0 || sp[0].Language != nadine.French {
+		t.Errorf("speech events %v", sp)
+	}
+	if !hasNote(tr, "language change to French") {
+		t.Errorf("notes %q", tr.Notes)
+	}
+}
+
+func TestAffectAppraisedAndPersisted(t *testing.T) {
+	h := newHarness(t)
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleAppraisal), llmtest.MatchLastUser("wonderful"))).
+		Reply(`{"emotion":"joy","intensity":0.8}`)
+	h.start()
+	reply, _ := h.turn("You are wonderful!")
+	evs := h.eventsOf(nadine.EventAffect)
+	if len(evs) != 1 || evs[0].Affect.Label != nadine.Joy || evs[0].Affect.Intensity != 0.8 || evs[0].Affect.Arousal <= 0 {
+		t.Fatalf("affect events %+v", evs)
+	}
+	if reply.Emotion != nadine.Joy || reply.EmotionIntensity != 8 {
+		t.Errorf("reply emotion %s %d", reply.Emotion, reply.EmotionIntensity)
+	}
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "feeling joy") {
+		t.Errorf("packet without the affect: %q", got)
+	}
+	before := h.eng.AffectState(context.Background())
+	h.restart()
+	after := h.eng.AffectState(context.Background())
+	if after.Pleasure != before.Pleasure || after.Label != before.Label {
+		t.Errorf("affect after restart %+v, before %+v", after, before)
+	}
+	if after.Pleasure <= 0 {
+		t.Errorf("mood pleasure %v after joy", after.Pleasure)
+	}
+}
+
+func TestHistoryTrimmed(t *testing.T) {
+	h := newHarness(t, func(o *agents.Options) { o.ConversationLimit = 4 })
+	h.start()
+	for i := range 10 {
+		h.history = append(h.history, nadine.Message{Role: nadine.RoleUser, Content: "old message " + string(rune('a'+i))})
+	}
+	h.turn("And now?")
+	req := h.lastRequest(agents.RoleResponse)
+	if got := len(req.Messages); got != 1+4+1 {
+		t.Errorf("response messages %d, want system + 4 of history + packet", got)
+	}
+	if strings.Contains(h.allText(), "old message a") {
+		t.Error("messages beyond the limit reached a prompt")
+	}
+}
+
+func TestWarmUp(t *testing.T) {
+	h := newHarness(t)
+	h.srv.On(llmtest.MatchLastUser("Hi")).Reply("Hello")
+	h.start()
+	if err := h.eng.WarmUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.srv.ChatRequests()
+	if len(reqs) != len(agents.Roles()) {
+		t.Errorf("%d warm-up requests, want one per distinct model (%d)", len(reqs), len(agents.Roles()))
+	}
+	for _, r := range reqs {
+		if r.MaxTokens != 1 {
+			t.Errorf("warm-up of %s asks for %d tokens", r.Model, r.MaxTokens)
+		}
+	}
+	// One model behind every role is warmed once.
+	h2 := newHarness(t)
+	h2.srv.On(nil).Reply("Hello")
+	one := h2.models(agents.RoleResponse)
+	h2.opts.Models = func(string) nadine.ChatModel { return one }
+	h2.newEngine()
+	if err := h2.eng.WarmUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h2.srv.ChatRequests()); n != 1 {
+		t.Errorf("%d warm-up requests for one shared model", n)
+	}
+}
+
+func TestResponseFailureIsAnError(t *testing.T) {
+	h := newHarness(t)
+	h.srv.On(llmtest.MatchModel(agents.RoleResponse)).Fail(500)
+	h.start()
+	_, _, err := h.try("Hello there")
+	if err == nil || nadine.ErrorCode(err) != nadine.EUNAVAILABLE {
+		t.Errorf("err %v, want EUNAVAILABLE so that the manager falls back", err)
+	}
+	if errors.Is(err, context.Canceled) {
+		t.Error("unexpected cancellation")
+	}
+}

@@ -1,0 +1,141 @@
+package agents
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// classify is the intention_classifier node: the model's label, checked;
+// a language change applied and collapsed; the deterministic overrides.
+func (e *Engine) classify(ctx context.Context, s State) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	msg := s.latest()
+	label, raw, err := classifyIntent(ctx, e.model(RoleIntent), e.prompts, msg)
+	switch {
+	case err != nil:
+		tr.Fail("intent_classifier", err)
+		label = IntentContinue
+	case !label.Valid():
+		tr.Notef("intent: %q is not an intent; continue_conversation", shorten(raw, 60))
+		label = IntentContinue
+	}
+	if label == IntentLanguageChange {
+		if l, err := nadine.ParseLanguage(msg); err == nil {
+			s.Language = l
+			emit(ctx, nadine.Event{Kind: nadine.EventLanguage, Language: l})
+			tr.Notef("intent: language change to %s", l.Name())
+		} else {
+			tr.Notef("intent: language change asked, but no supported language named")
+		}
+		label = IntentContinue
+	}
+	label, s, notes := Override(label, msg, s)
+	for _, n := range notes {
+		tr.Notef("intent: %s", n)
+	}
+	s.Intent = label
+	return s, nil
+}
+
+// classifyIntent asks the intent model for the label of msg. The label is
+// not checked; raw is the model's answer.
+func classifyIntent(ctx context.Context, m nadine.ChatModel, p prompts, msg string) (label Intent, raw string, err error) {
+	if m == nil {
+		return "", "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleIntent)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleIntent, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("intent", nil)},
+		{Role: nadine.RoleUser, Content: msg},
+	}})
+	if err != nil {
+		return "", "", err
+	}
+	return parseIntent(resp.Content), resp.Content, nil
+}
+
+// parseIntent reads a label from a model's answer: the label alone, quoted,
+// after "intent:", or as JSON {"intent": ...}.
+func parseIntent(text string) Intent {
+	var v struct {
+		Intent string `json:"intent"`
+		Label  string `json:"label"`
+	}
+	if strings.Contains(text, "{") && decodeJSON(text, &v) == nil {
+		if v.Intent == "" {
+			v.Intent = v.Label
+		}
+		text = v.Intent
+	}
+	t := strings.ToLower(strings.TrimSpace(text))
+	for _, prefix := range []string{"intent:", "label:"} {
+		t = strings.TrimSpace(strings.TrimPrefix(t, prefix))
+	}
+	t = strings.Trim(t, " \t\r\n\"'`.*!")
+	return Intent(strings.ReplaceAll(t, " ", "_"))
+}
+
+// hasNameIntroduction reports whether text introduces someone by name.
+func hasNameIntroduction(text string) bool {
+	if IntroducedName(text) != "" {
+		return true
+	}
+	for _, ip := range introPhrases {
+		if !ip.loose && containsAny(text, []string{ip.phrase}) {
+			return true
+		}
+	}
+	return false
+}
+
+// Override applies seed 001's deterministic corrections to a valid label
+// for message, in order, and returns the label, the state with its
+// greeting bookkeeping updated, and a note per correction:
+//
+//  1. first_greeting becomes update_user_info when the message introduces
+//     a name ("I'm Alex", "my name is", "call me", "je m'appelle", ...).
+//  2. update_user_info becomes continue_conversation when the message asks
+//     about Nadine ("tell me about yourself", "who are you", ...), unless it
+//     also introduces a name ("I'm Alex, who are you?").
+//  3. end_conversation becomes continue_conversation without an explicit
+//     farewell (HasFarewell), so "I'm going to Paris" ends nothing.
+//  4. first_greeting is accepted once per user: the first time sets
+//     FirstGreetingDone and GreetedUserID, and a repeated greeting of the
+//     same user becomes continue_conversation. Without a known user id a
+//     greeting is never suppressed.
+//
+// Last, a pending name confirmation whose name is unchecked forces
+// update_user_info, so the memory update resolves it.
+func Override(label Intent, message string, s State) (Intent, State, []string) {
+	var notes []string
+	change := func(to Intent, why string) {
+		notes = append(notes, string(label)+" → "+string(to)+": "+why)
+		label = to
+	}
+	intro := hasNameIntroduction(message)
+	if label == IntentFirstGreeting && intro {
+		change(IntentUpdateUserInfo, "the greeting introduces a name")
+	}
+	if label == IntentUpdateUserInfo && !intro && AsksAboutNadine(message) {
+		change(IntentContinue, "a question about Nadine")
+	}
+	if label == IntentEndConversation && !HasFarewell(message) {
+		change(IntentContinue, "no farewell word")
+	}
+	if label == IntentFirstGreeting {
+		id := s.UserInfo.ID
+		switch {
+		case !realID(id):
+			s.FirstGreetingDone = true
+		case s.FirstGreetingDone && s.GreetedUserID == id:
+			change(IntentContinue, "this user was already greeted")
+		default:
+			s.FirstGreetingDone, s.GreetedUserID = true, id
+		}
+	}
+	if s.confirmationPending() && label != IntentUpdateUserInfo {
+		change(IntentUpdateUserInfo, "a name confirmation is pending")
+	}
+	return label, s, notes
+}

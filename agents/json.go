@@ -1,0 +1,82 @@
+package agents
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// decodeJSON decodes the JSON value in a model's answer into v. It accepts
+// the value alone, inside a Markdown code fence, or surrounded by prose
+// (the first '{' or '[' to the matching last '}' or ']').
+func decodeJSON(text string, v any) error {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nadine.Errorf(nadine.EBADOUTPUT, "agents: empty answer, want JSON")
+	}
+	if err := json.Unmarshal([]byte(t), v); err == nil {
+		return nil
+	}
+	if i := strings.Index(t, "```"); i >= 0 {
+		rest := t[i+3:]
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[nl+1:]
+		}
+		if j := strings.Index(rest, "```"); j >= 0 {
+			if err := json.Unmarshal([]byte(strings.TrimSpace(rest[:j])), v); err == nil {
+				return nil
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"{", "}"}, {"[", "]"}} {
+		i, j := strings.Index(t, pair[0]), strings.LastIndex(t, pair[1])
+		if i >= 0 && j > i {
+			if err := json.Unmarshal([]byte(t[i:j+1]), v); err == nil {
+				return nil
+			}
+		}
+	}
+	return nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(t, 120))
+}
+
+// schema returns a strict JSON-schema response format.
+func schema(name, s string) nadine.ResponseFormat {
+	return nadine.ResponseFormat{Type: nadine.FormatJSONSchema, Name: name, Schema: json.RawMessage(s), Strict: true}
+}
+
+var (
+	appraisalFormat = schema("appraisal", `{"type":"object","properties":{`+
+		`"emotion":{"type":"string","enum":["joy","sadness","fear","disgust","anger","surprise","neutral"]},`+
+		`"intensity":{"type":"number","minimum":0,"maximum":1}},`+
+		`"required":["emotion","intensity"],"additionalProperties":false}`)
+	planFormat = schema("plan", `{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object","properties":{`+
+		`"agent":{"type":"string","enum":["search_agent","knowledge_rag_agent","vision_agent"]},`+
+		`"message":{"type":"string"}},"required":["agent","message"],"additionalProperties":false}}},`+
+		`"required":["plan"],"additionalProperties":false}`)
+	extractionFormat = schema("user_info", `{"type":"object","properties":{`+
+		`"user_name":{"type":"string"},"current_company":{"type":"string"},"current_position":{"type":"string"},`+
+		`"location":{"type":"string"},"hobbies":{"type":"array","items":{"type":"string"}},`+
+		`"interests":{"type":"array","items":{"type":"string"}}},`+
+		`"required":["user_name","current_company","current_position","location","hobbies","interests"],"additionalProperties":false}`)
+	episodeFormat = schema("episode", `{"type":"object","properties":{`+
+		`"observation":{"type":"string"},"thought":{"type":"string"},"action":{"type":"string"},"result":{"type":"string"}},`+
+		`"required":["observation","thought","action","result"],"additionalProperties":false}`)
+)
+
+// routerFormat is the search router's format, its tool an enum of names.
+func routerFormat(names []string) nadine.ResponseFormat {
+	enum, _ := json.Marshal(names)
+	return schema("search_route", `{"type":"object","properties":{"tool":{"type":"string","enum":`+string(enum)+
+		`},"query":{"type":"string"}},"required":["tool","query"],"additionalProperties":false}`)
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

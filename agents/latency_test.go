@@ -1,0 +1,106 @@
+package agents_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+)
+
+// TestCriticalPath counts, from the trace's model-call times, the model
+// calls a plain continue_conversation turn waits on in sequence before its
+// reply: 2 with the parallel wiring (the group, then the response) against
+// 5 with seed 001's sequential wiring (intent, appraisal, contextualizer,
+// orchestrator, response).
+func TestCriticalPath(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*agents.Options)
+		gated  int
+		want   int
+		visits []string
+		roles  []string
+	}{
+		{
+			name: "parallel", gated: 3, want: 2,
+			visits: []string{group, "orchestrator", "response_agent", "affective_update"},
+			// The context summary was computed in the background after the
+			// previous turn: it is not among the turn's calls.
+			roles: []string{"appraisal", "intent_classifier", "orchestrator", "response"},
+		},
+		{
+			name: "seed", edit: agents.WithSeedWiring, want: 5,
+			visits: []string{"intention_classifier", "memory_retrieve_agent", "affective_appraisal", "orchestrator", "response_agent", "affective_update"},
+			roles:  []string{"appraisal", "context_summary", "intent_classifier", "orchestrator", "response"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var edits []func(*agents.Options)
+			if tt.edit != nil {
+				edits = append(edits, tt.edit)
+			}
+			h := newHarness(t, edits...)
+			h.saveProfile(h.profileOf("alex-1", "Alex"))
+			h.start().as("alex-1", "Alex")
+			h.turn("I visited the Jet d'Eau this morning.")
+			if tt.gated > 0 {
+				// The parallel calls wait for each other, so that they
+				// overlap in time whatever the scheduler does.
+				h.gate.arm(tt.gated)
+			}
+			_, tr := h.turn("It was really impressive, it is so tall.")
+			checkVisited(t, tr, tt.visits...)
+			if got := callRoles(tr); !slices.Equal(got, tt.roles) {
+				t.Errorf("model calls %q, want %q", got, tt.roles)
+			}
+			if tr.CriticalPath != tt.want {
+				t.Errorf("critical path %d, want %d", tr.CriticalPath, tt.want)
+			}
+			t.Logf("%s wiring: critical path of a plain continue_conversation turn = %d model calls", tt.name, tr.CriticalPath)
+		})
+	}
+}
+
+// TestCriticalPathByRoute measures the other routes of the parallel
+// wiring, for the record.
+func TestCriticalPathByRoute(t *testing.T) {
+	tests := []struct {
+		name, text string
+		gated      int
+		script     func(h *harness)
+		want       int
+	}{
+		{"update_user_info", "I work at CERN.", 3, func(h *harness) {
+			intentFor(h, "CERN", "update_user_info")
+		}, 3}, // group → extraction → response
+		{"search, one tool", "Who is the president of Switzerland?", 3, func(h *harness) {
+			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("Karin Keller-Sutter.")
+		}, 3}, // group (with the plan) → search answer → response
+		{"search, three tools", "Who is the president of Switzerland?", 3, func(h *harness) {
+			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
+			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google Search","query":"president of Switzerland"}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("Karin Keller-Sutter.")
+		}, 4}, // group → router → search answer → response
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, func(o *agents.Options) {
+				o.Tools = []nadine.Tool{&fakeTool{name: "Google Search", out: "| Karin Keller-Sutter"}}
+			})
+			h.saveProfile(h.profileOf("alex-1", "Alex"))
+			tt.script(h)
+			h.start().as("alex-1", "Alex")
+			h.gate.arm(tt.gated)
+			_, tr := h.turn(tt.text)
+			if tr.CriticalPath != tt.want {
+				t.Errorf("critical path %d, want %d (calls %q)", tr.CriticalPath, tt.want, callRoles(tr))
+			}
+			t.Logf("%s: critical path %d", tt.name, tr.CriticalPath)
+		})
+	}
+}

@@ -1,0 +1,474 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/graph"
+	"github.com/nadine-robot/nadine/names"
+)
+
+// retrieveMemory is the memory_retrieve_agent node: for a known user, the
+// profile, the best episode, the best conversation memory and the best
+// visual memory. The previous user's memories are always cleared first.
+func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
+	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
+	if !e.memoryOn() || !realID(s.UserInfo.ID) {
+		return s, nil
+	}
+	tr := nadine.TraceFrom(ctx)
+	id := s.UserInfo.ID
+	if s.UserInfo.Profile != nil && s.UserInfo.Profile.UserID != id {
+		s.UserInfo.Profile = nil
+	}
+	switch p, err := e.opts.Store.Profile(ctx, id); {
+	case err == nil:
+		s.UserInfo.Profile = &p
+		if s.UserInfo.Name == "" {
+			s.UserInfo.Name = p.UserName
+		}
+	case nadine.ErrorCode(err) != nadine.ENOTFOUND:
+		tr.Fail("memory_retrieve_agent", err)
+	}
+	if !s.UserInfo.Known() {
+		return s, nil
+	}
+	msg := s.latest()
+	if hit, err := e.bestMemory(ctx, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+		s.EpisodeMemory = hit.m.Text
+	}
+	if hit, err := e.bestMemory(ctx, id, nadine.MemoryConversation, msg); err == nil && hit.ok {
+		s.ConversationMemory = hit.m.Text
+	}
+	if e.opts.Visual != nil {
+		scene, score, err := e.opts.Visual.Best(ctx, id, msg)
+		switch {
+		case err != nil:
+			tr.Fail("visual_memory", err)
+		case scene != nil:
+			s.VisualMemory = &VisualMemory{SceneID: scene.SceneID, ImagePath: scene.ImagePath,
+				Description: scene.Description, Time: scene.Time, Score: score}
+		}
+	}
+	return s, nil
+}
+
+// bestMemory returns the user's memory of type typ most similar to query,
+// searched once per turn (the parallel appraisal and retrieval share it),
+// and records the search in the trace.
+func (e *Engine) bestMemory(ctx context.Context, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
+	sc := scopeFrom(ctx)
+	return once(sc, sc.memories, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
+		emb := e.opts.Embedder
+		if emb == nil || strings.TrimSpace(query) == "" {
+			return memoryHit{}, nil
+		}
+		tr := nadine.TraceFrom(ctx)
+		start := time.Now()
+		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start}
+		defer func() { rec.Duration = time.Since(start); tr.AddRetrieval(rec) }()
+		v, err := once(sc, sc.vectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
+		if err != nil {
+			rec.Note = "error: " + err.Error()
+			tr.Fail("memory_retrieve_agent", err)
+			return memoryHit{}, err
+		}
+		res, err := e.opts.Store.SearchMemories(ctx, userID, nadine.MemoryQuery{Embedding: v, Embedder: emb.Name(),
+			Types: []nadine.MemoryType{typ}, K: 1})
+		if err != nil {
+			rec.Note = "error: " + err.Error()
+			tr.Fail("memory_retrieve_agent", err)
+			return memoryHit{}, err
+		}
+		if len(res) == 0 {
+			rec.Note = "nothing stored"
+			return memoryHit{}, nil
+		}
+		rec.Results = []nadine.RetrievedItem{{ID: strconv.FormatInt(res[0].ID, 10), Text: shorten(res[0].Text, 200), Score: res[0].Score}}
+		return memoryHit{m: res[0], ok: true}, nil
+	})
+}
+
+// updateMemory is the memory_update_agent node. On end_conversation it
+// schedules the episodic save off the critical path; otherwise it extracts
+// the person's facts, settles who they are (known, ambiguous, new) and
+// merges the facts into their profile.
+func (e *Engine) updateMemory(ctx context.Context, s State) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	s.IdentityChanged = false
+	switch {
+	case !e.memoryOn():
+		tr.Notef("memory_update_agent: memory agents disabled")
+		return s, nil
+	case s.Intent == IntentEndConversation:
+		e.scheduleEpisode(ctx, s)
+		return s, nil
+	case s.confirmationPending():
+		tr.Notef("memory_update_agent: skipped, a name confirmation is pending")
+		return s, nil
+	}
+	hist := s.history()
+	if len(hist) > 4 {
+		hist = hist[len(hist)-4:]
+	}
+	ex, err := extractUserInfo(ctx, e.model(RoleMemoryUpdate), e.prompts, hist, s.latest())
+	if err != nil {
+		tr.Fail("memory_update_agent", err)
+		return s, nil
+	}
+	return e.applyExtraction(ctx, s, ex)
+}
+
+type extractionInput struct{ Recent, Message string }
+
+// extractUserInfo asks the memory_update model for the facts of msg.
+func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent []nadine.Message, msg string) (Extraction, error) {
+	if m == nil {
+		return Extraction{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleMemoryUpdate)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: extractionFormat, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("memory_update", nil)},
+		{Role: nadine.RoleUser, Content: p.render("memory_update_input", extractionInput{transcript(recent), msg})},
+	}})
+	if err != nil {
+		return Extraction{}, err
+	}
+	var x Extraction
+	if err := decodeJSON(resp.Content, &x); err != nil {
+		return Extraction{}, err
+	}
+	return x, nil
+}
+
+// applyExtraction settles the identity and saves the facts.
+func (e *Engine) applyExtraction(ctx context.Context, s State, ex Extraction) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	name := cleanName(ex.UserName)
+	if s.NameSettled {
+		// The message answered the name question, which settled the name.
+		name = ""
+	}
+	ex.UserName = name
+	cur := s.UserInfo
+	if name == "" {
+		if !cur.Known() || !ex.facts() {
+			tr.Notef("memory_update_agent: no name and nothing to remember")
+			return s, nil
+		}
+		return e.settle(ctx, s, cur.ID, cur.Name, ex, false)
+	}
+	if realID(cur.ID) && cur.Name != "" && names.Ratio(name, cur.Name) >= e.opts.NameHigh {
+		return e.settle(ctx, s, cur.ID, cur.Name, ex, false)
+	}
+	users, err := e.opts.Store.Users(ctx)
+	if err != nil {
+		tr.Fail("memory_update_agent", err)
+		return s, nil
+	}
+	cands := names.Similar(name, users, e.opts.NameLow)
+	outcome := names.Classify(cands, e.opts.NameHigh, e.opts.NameLow)
+	tr.Notef("memory_update_agent: name %q: %s", name, outcome)
+	switch outcome {
+	case names.StrongMatch:
+		return e.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
+	case names.Ambiguous:
+		if len(cands) > 3 {
+			cands = cands[:3]
+		}
+		c := NameConfirmation{GivenName: name, Extracted: &ex}
+		for _, x := range cands {
+			c.SimilarNames = append(c.SimilarNames, x.Name)
+			c.SimilarIDs = append(c.SimilarIDs, x.UserID)
+			c.SimilarityScores = append(c.SimilarityScores, x.Score)
+		}
+		s.NameConfirmation, s.NameChecked = c, false
+		s.AssistantNote = fmt.Sprintf("The person said their name is %s, which sounds like %s.", name, cands[0].Name)
+		return s, nil
+	}
+	return e.settle(ctx, s, e.newUserID(name, users), name, ex, true)
+}
+
+// newUserID makes an id that no known user has.
+func (e *Engine) newUserID(name string, users []nadine.UserRef) string {
+	taken := func(id string) bool {
+		return !realID(id) || slices.ContainsFunc(users, func(u nadine.UserRef) bool { return u.ID == id })
+	}
+	id := e.opts.NewUserID(name)
+	for i := 2; taken(id); i++ {
+		id = e.opts.NewUserID(name) + "-" + strconv.Itoa(i)
+	}
+	return id
+}
+
+// settle makes id (named name; isNew for a user nobody knew) the person
+// Nadine talks to, merges ex into their profile and saves it, and tells
+// face recognition (EventUser). Another user's profile is never touched.
+func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extraction, isNew bool) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	p := nadine.Profile{UserID: id, UserName: name}
+	if !isNew {
+		switch got, err := e.opts.Store.Profile(ctx, id); {
+		case err == nil:
+			p = got
+		case nadine.ErrorCode(err) != nadine.ENOTFOUND:
+			tr.Fail("memory_update_agent", err)
+			return s, nil
+		}
+	}
+	if p.UserName == "" {
+		p.UserName = name
+	}
+	p, changed := mergeProfile(p, ex, e.opts.Now())
+	if isNew || len(changed) > 0 {
+		if err := e.opts.Store.SaveProfile(ctx, p); err != nil {
+			tr.Fail("memory_update_agent", err)
+			return s, nil
+		}
+	}
+	old := s.UserInfo.ID
+	s.UserInfo = UserInfo{ID: id, Name: p.UserName, Profile: &p}
+	s.NameChecked, s.NameConfirmation = true, NameConfirmation{}
+	s.IdentityChanged = old != id
+	if s.FirstGreetingDone && s.GreetedUserID == "" {
+		s.GreetedUserID = id
+	}
+	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == nadine.RoleUser {
+		msgs := slices.Clone(s.Messages)
+		msgs[n-1].Name = p.UserName
+		s.Messages = msgs
+	}
+	switch {
+	case isNew:
+		s.AssistantNote = fmt.Sprintf("You just met %s for the first time.", p.UserName)
+	case s.IdentityChanged:
+		s.AssistantNote = fmt.Sprintf("You recognized %s, whom you met before.", p.UserName)
+	}
+	if len(changed) > 0 {
+		s.AssistantNote = strings.TrimSpace(s.AssistantNote + " You will remember their " + strings.ReplaceAll(strings.Join(changed, ", "), "_", " ") + ".")
+		tr.Notef("memory_update_agent: profile of %s updated: %s", id, strings.Join(changed, ", "))
+	}
+	if s.IdentityChanged || isNew {
+		tr.Notef("memory_update_agent: talking with %s (%s)", p.UserName, id)
+	}
+	emit(ctx, nadine.Event{Kind: nadine.EventUser, User: &nadine.UserRef{ID: id, Name: p.UserName}})
+	return s, nil
+}
+
+// mergeProfile merges the facts of ex into p: stated fields replace the
+// stored ones, hobbies and interests are added without duplicates. It
+// returns the new profile (LastUpdated set when something changed) and the
+// changed fields.
+func mergeProfile(p nadine.Profile, ex Extraction, now time.Time) (nadine.Profile, []string) {
+	var changed []string
+	set := func(field string, dst *string, v string) {
+		if v = strings.TrimSpace(v); v != "" && v != *dst {
+			*dst = v
+			changed = append(changed, field)
+		}
+	}
+	set("current_company", &p.CurrentCompany, ex.CurrentCompany)
+	set("current_position", &p.CurrentPosition, ex.CurrentPosition)
+	set("location", &p.Location, ex.Location)
+	add := func(field string, dst *[]string, vs []string) {
+		out := slices.Clone(*dst)
+		for _, v := range nonEmpty(vs) {
+			if !slices.ContainsFunc(out, func(x string) bool { return strings.EqualFold(x, v) }) {
+				out = append(out, v)
+			}
+		}
+		if len(out) != len(*dst) {
+			*dst = out
+			changed = append(changed, field)
+		}
+	}
+	add("hobbies", &p.Hobbies, ex.Hobbies)
+	add("interests", &p.Interests, ex.Interests)
+	if len(changed) > 0 || p.LastUpdated.IsZero() {
+		p.LastUpdated = now
+	}
+	return p, changed
+}
+
+// cleanName returns the name a model extracted, or "" when it is no real
+// name ("unknown", "Nadine", "N/A", digits, ...).
+func cleanName(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), " .,!?;:\"'`")
+	switch strings.ToLower(s) {
+	case "", "unknown", "none", "null", "nil", "n/a", "na", "user", "the user", "nadine", "anonymous",
+		"not provided", "not stated", "not mentioned", "not given", "unspecified", "name":
+		return ""
+	}
+	if len([]rune(s)) > 60 || strings.ContainsAny(s, "@/\\{}[]<>") || strings.IndexFunc(s, unicode.IsDigit) >= 0 {
+		return ""
+	}
+	if s == strings.ToLower(s) {
+		words := strings.Fields(s)
+		for i, w := range words {
+			words[i] = titleCase(w)
+		}
+		s = strings.Join(words, " ")
+	}
+	return s
+}
+
+// confirmName is the name_confirmation node (seed 001's
+// DialogueManager.name_confirmation). The first time it stops the run with
+// an interrupt, saved as a checkpoint: the turn that asked the question
+// ends there. The next turn resumes the run here, with the person's answer
+// as the latest message, and resolves it.
+func (e *Engine) confirmName(ctx context.Context, s State) (State, error) {
+	if !s.confirmationPending() {
+		s.AwaitingAnswer = false
+		return s, nil
+	}
+	if !s.AwaitingAnswer {
+		s.AwaitingAnswer = true
+		return s, graph.Interrupt("waiting for the answer to the name question")
+	}
+	s.AwaitingAnswer = false
+	s, err := e.resolveName(ctx, s, s.latest())
+	s.NameSettled = !s.confirmationPending()
+	return s, err
+}
+
+// resolveName applies the answer to "Is your name <top>?":
+//
+//   - the top candidate's name, or yes / correct / that's me (oui, ja, 是):
+//     the top candidate is the person, with their stored profile;
+//   - another name ("No, I'm Alice Smith"): that name's profile, a known
+//     user's when it matches one strongly, else a new one;
+//   - no confirmation with one candidate left: the given name becomes a new
+//     user's canonical name;
+//   - otherwise the next candidate is asked about.
+func (e *Engine) resolveName(ctx context.Context, s State, answer string) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	c := s.NameConfirmation
+	top, topID := c.SimilarNames[0], c.SimilarIDs[0]
+	var ex Extraction
+	if c.Extracted != nil {
+		ex = *c.Extracted
+	}
+	stated := IntroducedName(answer)
+	switch {
+	case stated != "" && names.Ratio(stated, top) >= e.opts.NameHigh, stated == "" && isAffirmative(answer):
+		tr.Notef("name_confirmation: confirmed %s (%s)", top, topID)
+		out, err := e.settle(ctx, s, topID, top, ex, false)
+		out.AssistantNote = strings.TrimSpace(fmt.Sprintf("The person confirmed that they are %s, whom you met before. %s", top, out.AssistantNote))
+		return out, err
+	case stated != "":
+		tr.Notef("name_confirmation: another name, %s", stated)
+		users, err := e.opts.Store.Users(ctx)
+		if err != nil {
+			tr.Fail("name_confirmation", err)
+			return s, nil
+		}
+		cands := names.Similar(stated, users, e.opts.NameLow)
+		if names.Classify(cands, e.opts.NameHigh, e.opts.NameLow) == names.StrongMatch {
+			return e.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
+		}
+		return e.settle(ctx, s, e.newUserID(stated, users), stated, ex, true)
+	case len(c.SimilarNames) == 1:
+		tr.Notef("name_confirmation: not confirmed; %s is a new user", c.GivenName)
+		users, err := e.opts.Store.Users(ctx)
+		if err != nil {
+			tr.Fail("name_confirmation", err)
+			return s, nil
+		}
+		return e.settle(ctx, s, e.newUserID(c.GivenName, users), c.GivenName, ex, true)
+	}
+	tr.Notef("name_confirmation: not %s; asking about %s", top, c.SimilarNames[1])
+	s.NameConfirmation = c.pop()
+	return s, nil
+}
+
+// episode is the episodic memory of a conversation.
+type episode struct {
+	Observation string `json:"observation"`
+	Thought     string `json:"thought"`
+	Action      string `json:"action"`
+	Result      string `json:"result"`
+}
+
+func (ep episode) text() string {
+	return "Observation: " + ep.Observation + "\nThought: " + ep.Thought + "\nAction: " + ep.Action + "\nResult: " + ep.Result
+}
+
+// scheduleEpisode saves the conversation that just ended, after the reply:
+// its episode summary as an episode memory and its text as a conversation
+// memory (tracked by Wait).
+func (e *Engine) scheduleEpisode(ctx context.Context, s State) {
+	tr := nadine.TraceFrom(ctx)
+	switch {
+	case !s.UserInfo.Known():
+		tr.Notef("memory_update_agent: no episode for a person without a name")
+		return
+	case e.opts.Embedder == nil:
+		tr.Notef("memory_update_agent: no embedder; the episode is not saved")
+		return
+	}
+	msgs := slices.Clone(s.Messages)
+	if s.FinalMessage != "" {
+		msgs = append(msgs, nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: e.opts.Now().Unix()})
+	}
+	user, conv, now := s.UserInfo, s.ConversationID, e.opts.Now()
+	tr.Notef("memory_update_agent: the episode is saved in the background")
+	e.background(ctx, 2*time.Minute, func(ctx context.Context) { e.saveEpisode(ctx, user, conv, msgs, now) })
+}
+
+// saveEpisode summarizes and stores a conversation.
+func (e *Engine) saveEpisode(ctx context.Context, user UserInfo, conv string, msgs []nadine.Message, now time.Time) {
+	text := transcript(msgs)
+	if text == "" {
+		return
+	}
+	emb := e.opts.Embedder
+	store := func(typ nadine.MemoryType, text string, meta map[string]string) {
+		v, err := nadine.EmbedOne(ctx, emb, text)
+		if err == nil {
+			_, err = e.opts.Store.AddMemory(ctx, nadine.Memory{UserID: user.ID, Type: typ, Text: text, ConversationID: conv,
+				Time: now, Metadata: meta, Embedder: emb.Name(), Embedding: v})
+		}
+		if err != nil {
+			e.log.Error("agents: save memory", "type", typ, "user", user.ID, "err", err)
+		}
+	}
+	ep, err := summarizeEpisode(ctx, e.model(RoleMemoryUpdate), e.prompts, text)
+	if err != nil {
+		e.log.Warn("agents: episode summary failed; only the conversation is saved", "user", user.ID, "err", err)
+	} else {
+		store(nadine.MemoryEpisode, ep.text(), map[string]string{"user_name": user.Name,
+			"observation": ep.Observation, "thought": ep.Thought, "action": ep.Action, "result": ep.Result})
+	}
+	store(nadine.MemoryConversation, text, map[string]string{"user_name": user.Name, "source": "conversation_end"})
+}
+
+// summarizeEpisode asks the memory_update model for the episode of a
+// transcript; all four fields must be there.
+func summarizeEpisode(ctx context.Context, m nadine.ChatModel, p prompts, transcript string) (episode, error) {
+	if m == nil {
+		return episode{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleMemoryUpdate)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: episodeFormat, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("episode", nil)},
+		{Role: nadine.RoleUser, Content: transcript},
+	}})
+	if err != nil {
+		return episode{}, err
+	}
+	var ep episode
+	if err := decodeJSON(resp.Content, &ep); err != nil {
+		return episode{}, err
+	}
+	for _, f := range []string{ep.Observation, ep.Thought, ep.Action, ep.Result} {
+		if strings.TrimSpace(f) == "" {
+			return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: episode without observation, thought, action or result")
+		}
+	}
+	return ep, nil
+}

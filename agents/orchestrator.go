@@ -1,0 +1,265 @@
+package agents
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// orchestrate is the orchestrator node. In the parallel group it plans
+// speculatively, before the intent is known; after the group (and after
+// each tool agent) it dispatches: a plan made is never made again, and the
+// fast path (first_greeting, end_conversation) discards it.
+func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
+	tr := nadine.TraceFrom(ctx)
+	if s.Planned {
+		if s.Intent.fastPath() && len(s.PlanSteps) > 0 {
+			tr.Notef("orchestrator: speculative plan discarded (%s)", s.Intent)
+			s.PlanSteps = nil
+		}
+		return s, nil
+	}
+	if s.Intent.fastPath() {
+		s.Planned, s.PlanSteps = true, nil
+		tr.Notef("orchestrator: fast path for %s", s.Intent)
+		return s, nil
+	}
+	msg := s.latest()
+	if s.Intent == "" && looksLikeGreetingOnly(msg) {
+		tr.Notef("orchestrator: a greeting or farewell is not planned speculatively")
+		return s, nil
+	}
+	s = e.contextualize(ctx, s)
+	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, s.ContextSummary, msg)
+	if err != nil {
+		tr.Fail("orchestrator", err)
+	}
+	steps, notes := validatePlan(steps, msg, e.opts.MaxSteps)
+	for _, n := range notes {
+		tr.Notef("orchestrator: %s", n)
+	}
+	s.PlanSteps, s.Planned = steps, true
+	return s, nil
+}
+
+// orchestratorInput fills the orchestrator's user message.
+type orchestratorInput struct{ Context, Message string }
+
+// planSteps asks the orchestrator model for a plan. The steps are not
+// checked.
+func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, context, msg string) ([]PlanStep, error) {
+	if m == nil {
+		return nil, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleOrchestrator)
+	}
+	if context == "" {
+		context = NoContext
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("orchestrator", nil)},
+		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", orchestratorInput{context, msg})},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return parsePlan(resp.Content)
+}
+
+// parsePlan reads {"plan": [...]}, {"steps": [...]} or a bare array.
+func parsePlan(text string) ([]PlanStep, error) {
+	var obj struct {
+		Plan  []PlanStep `json:"plan"`
+		Steps []PlanStep `json:"steps"`
+	}
+	if err := decodeJSON(text, &obj); err == nil {
+		if obj.Plan == nil {
+			return obj.Steps, nil
+		}
+		return obj.Plan, nil
+	}
+	var arr []PlanStep
+	if err := decodeJSON(text, &arr); err != nil {
+		return nil, err
+	}
+	return arr, nil
+}
+
+// validatePlan keeps the steps of known tool agents, at most max of them:
+// unknown agents are dropped and response_agent is ignored (it always
+// comes last), each with a note; an empty message becomes msg.
+func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) {
+	var out []PlanStep
+	var notes []string
+	for _, st := range steps {
+		agent := strings.ToLower(strings.TrimSpace(st.Agent))
+		switch {
+		case agent == NodeResponse:
+			notes = append(notes, "response_agent step ignored: the response always comes last")
+			continue
+		case !isToolNode(agent):
+			notes = append(notes, "unknown agent "+quote(st.Agent)+" dropped")
+			continue
+		case len(out) == max:
+			notes = append(notes, "plan cut to "+strconv.Itoa(max)+" steps")
+			return out, notes
+		}
+		m := strings.TrimSpace(st.Message)
+		if m == "" {
+			m = msg
+		}
+		out = append(out, PlanStep{Agent: agent, Message: m})
+	}
+	return out, notes
+}
+
+// contextualize fills the context summary of the history before the latest
+// message: none without history, the one in the state or the one computed
+// in the background after the previous turn when they cover this history,
+// otherwise one computed now (on the critical path).
+func (e *Engine) contextualize(ctx context.Context, s State) State {
+	tr := nadine.TraceFrom(ctx)
+	hist := s.history()
+	if len(hist) == 0 {
+		s.ContextSummary, s.ContextKey = NoContext, ""
+		return s
+	}
+	key := historyKey(hist)
+	if s.ContextKey == key && s.ContextSummary != "" {
+		tr.Notef("context summary: ready in the state")
+		return s
+	}
+	if text, ok := e.awaitSummary(ctx, key); ok {
+		s.ContextSummary, s.ContextKey = text, key
+		tr.Notef("context summary: computed in the background after the previous turn")
+		return s
+	}
+	tr.Notef("context summary: computed inline")
+	text, err := summarize(ctx, e.model(RoleContextSummary), e.prompts, hist)
+	if err != nil {
+		tr.Fail("context_summary", err)
+		s.ContextSummary, s.ContextKey = fallbackContext(hist), ""
+		return s
+	}
+	s.ContextSummary, s.ContextKey = text, key
+	return s
+}
+
+// summarize asks the context_summary model for one sentence about hist.
+func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine.Message) (string, error) {
+	if len(hist) == 0 {
+		return NoContext, nil
+	}
+	if m == nil {
+		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleContextSummary)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleContextSummary, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("context_summary", nil)},
+		{Role: nadine.RoleUser, Content: transcript(hist)},
+	}})
+	if err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(resp.Content)
+	if text == "" {
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
+	}
+	return shorten(text, 400), nil
+}
+
+// fallbackContext is the last exchange, when no summary could be made.
+func fallbackContext(hist []nadine.Message) string {
+	if len(hist) > 2 {
+		hist = hist[len(hist)-2:]
+	}
+	return shorten(transcript(hist), 300)
+}
+
+// transcript renders messages one per line: "User: ..." and "Nadine: ...".
+func transcript(msgs []nadine.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		who := "Nadine"
+		if m.Role == nadine.RoleUser {
+			who = "User"
+			if m.Name != "" {
+				who = m.Name
+			}
+		} else if m.Role != nadine.RoleAssistant {
+			continue
+		}
+		b.WriteString(who + ": " + strings.TrimSpace(m.Content) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// historyKey identifies a history for the context summary: the last four
+// messages' roles and texts, so that a window that dropped its oldest
+// message keeps its summary.
+func historyKey(hist []nadine.Message) string {
+	if len(hist) > 4 {
+		hist = hist[len(hist)-4:]
+	}
+	h := sha256.New()
+	for _, m := range hist {
+		h.Write([]byte(m.Role))
+		h.Write([]byte{0})
+		h.Write([]byte(strings.TrimSpace(m.Content)))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// summaryJob is a context summary computed in the background.
+type summaryJob struct {
+	key  string
+	done chan struct{}
+	text string
+	err  error
+}
+
+// startSummary summarizes, in the background, the history the next turn
+// will have: this turn's window, message and reply.
+func (e *Engine) startSummary(s State) {
+	if e.model(RoleContextSummary) == nil {
+		return
+	}
+	hist := append(append([]nadine.Message(nil), s.Messages...),
+		nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: e.opts.Now().Unix()})
+	if n := len(hist); n > e.opts.ConversationLimit {
+		hist = hist[n-e.opts.ConversationLimit:]
+	}
+	job := &summaryJob{key: historyKey(hist), done: make(chan struct{})}
+	e.sumMu.Lock()
+	e.summary = job
+	e.sumMu.Unlock()
+	e.background(context.Background(), time.Minute, func(ctx context.Context) {
+		defer close(job.done)
+		job.text, job.err = summarize(ctx, e.model(RoleContextSummary), e.prompts, hist)
+		if job.err != nil {
+			e.log.Warn("agents: background context summary failed", "err", job.err)
+		}
+	})
+}
+
+// awaitSummary returns the background summary of the history with key,
+// waiting for it if it is still being computed.
+func (e *Engine) awaitSummary(ctx context.Context, key string) (string, bool) {
+	e.sumMu.Lock()
+	job := e.summary
+	e.sumMu.Unlock()
+	if job == nil || job.key != key {
+		return "", false
+	}
+	select {
+	case <-job.done:
+	case <-ctx.Done():
+		return "", false
+	}
+	return job.text, job.err == nil
+}
+
+func quote(s string) string { return "\"" + shorten(s, 40) + "\"" }

@@ -1,0 +1,102 @@
+package agents
+
+import (
+	"context"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
+)
+
+// scope is what one turn shares outside the (serializable) state: the
+// emit function, what was emitted, and work that parallel nodes share
+// (the query vector, the best memories), each done once.
+type scope struct {
+	emit nadine.EmitFunc
+
+	mu       sync.Mutex
+	gests    []nadine.Gesture
+	emotion  *affect.Emotion
+	memories map[string]*lazy[memoryHit]
+	vectors  map[string]*lazy[[]float32]
+}
+
+// memoryHit is the best memory of one type, if any.
+type memoryHit struct {
+	m  nadine.ScoredMemory
+	ok bool
+}
+
+// lazy is a value computed once.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+	err  error
+}
+
+type scopeKey struct{}
+
+func newScope(emit nadine.EmitFunc) *scope {
+	return &scope{emit: emit, memories: map[string]*lazy[memoryHit]{}, vectors: map[string]*lazy[[]float32]{}}
+}
+
+func withScope(ctx context.Context, sc *scope) context.Context {
+	return context.WithValue(ctx, scopeKey{}, sc)
+}
+
+// scopeFrom returns the turn's scope (a silent one outside a turn, as in
+// Eval).
+func scopeFrom(ctx context.Context) *scope {
+	if sc, ok := ctx.Value(scopeKey{}).(*scope); ok {
+		return sc
+	}
+	return newScope(func(nadine.Event) {})
+}
+
+// send emits an event and remembers the gestures.
+func (sc *scope) send(ev nadine.Event) {
+	if ev.Kind == nadine.EventGesture {
+		sc.mu.Lock()
+		sc.gests = append(sc.gests, ev.Gesture)
+		sc.mu.Unlock()
+	}
+	sc.emit(ev)
+}
+
+func (sc *scope) gestures() []nadine.Gesture {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return append([]nadine.Gesture(nil), sc.gests...)
+}
+
+// setAppraised records the emotion the appraisal gave this turn.
+func (sc *scope) setAppraised(e affect.Emotion) {
+	sc.mu.Lock()
+	sc.emotion = &e
+	sc.mu.Unlock()
+}
+
+func (sc *scope) appraised() (affect.Emotion, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.emotion == nil {
+		return affect.Emotion{}, false
+	}
+	return *sc.emotion, true
+}
+
+// once returns the lazy value under key in m, creating it.
+func once[T any](sc *scope, m map[string]*lazy[T], key string, fn func() (T, error)) (T, error) {
+	sc.mu.Lock()
+	l, ok := m[key]
+	if !ok {
+		l = &lazy[T]{}
+		m[key] = l
+	}
+	sc.mu.Unlock()
+	l.once.Do(func() { l.v, l.err = fn() })
+	return l.v, l.err
+}
+
+// emit sends an event of the turn in ctx.
+func emit(ctx context.Context, ev nadine.Event) { scopeFrom(ctx).send(ev) }

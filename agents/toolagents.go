@@ -1,0 +1,248 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/knowledge"
+	"github.com/nadine-robot/nadine/tools"
+	"github.com/nadine-robot/nadine/visual"
+)
+
+// Fallback results of the tool agents, for the response agent to word.
+const (
+	SearchUnavailable    = "Search is unavailable right now: Nadine cannot look anything up on the web."
+	VisionUnavailable    = "Nadine's camera is switched off right now, so she cannot see anything."
+	KnowledgeUnavailable = "Nadine's knowledge base is not available right now."
+	KnowledgeNotFound    = "Nadine's knowledge base has nothing about this."
+)
+
+// searchToolNames are the tools the search agent may use, in order of
+// preference when the router cannot choose.
+var searchToolNames = []string{tools.NameSearch, tools.NameNews, tools.NameWeather}
+
+// popStep takes the plan's first step for agent (seed 001's tool-agent
+// contract: the query is plan_steps[0].message, the step is popped).
+func popStep(s State, agent string) (PlanStep, State) {
+	step := PlanStep{Agent: agent, Message: s.latest()}
+	if len(s.PlanSteps) > 0 {
+		step = s.PlanSteps[0]
+		s.PlanSteps = append([]PlanStep(nil), s.PlanSteps[1:]...)
+	}
+	if strings.TrimSpace(step.Message) == "" {
+		step.Message = s.latest()
+	}
+	s.Dispatched = append(append([]string(nil), s.Dispatched...), agent)
+	return step, s
+}
+
+// appendResult adds a result to a field that may hold an earlier one (two
+// steps of the same agent).
+func appendResult(field, result string) string {
+	if field == "" {
+		return result
+	}
+	return field + "\n" + result
+}
+
+// search is the search_agent node: the router picks a tool and its input,
+// the tool runs, and the answer model sums the result up.
+func (e *Engine) search(ctx context.Context, s State) (State, error) {
+	step, s := popStep(s, NodeSearch)
+	s.SearchResults = appendResult(s.SearchResults, e.searchAnswer(ctx, s, step.Message))
+	return s, nil
+}
+
+// searchTools returns the configured search tools.
+func (e *Engine) searchTools() []nadine.Tool {
+	var out []nadine.Tool
+	for _, n := range searchToolNames {
+		if t, ok := tools.Lookup(e.tools, n); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string {
+	tr := nadine.TraceFrom(ctx)
+	avail := e.searchTools()
+	if len(avail) == 0 {
+		tr.Notef("search_agent: no search tool configured")
+		return SearchUnavailable
+	}
+	tool, input := avail[0], query
+	if len(avail) > 1 {
+		name, q, err := routeSearch(ctx, e.model(RoleSearchRouter), e.prompts, avail, query)
+		if err != nil {
+			tr.Fail("search_router", err)
+		} else if t, ok := tools.Lookup(avail, name); ok {
+			tool = t
+			if strings.TrimSpace(q) != "" {
+				input = q
+			}
+		} else {
+			tr.Notef("search_router: unknown tool %s; using %s", quote(name), tool.Name())
+		}
+	}
+	out, err := tool.Call(ctx, nadine.ToolInput{Text: input, Language: s.Language, UserID: s.UserInfo.ID,
+		Emit: scopeFrom(ctx).send})
+	if err != nil {
+		tr.Fail("search_agent", err)
+		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", shorten(query, 80))
+	}
+	ans, err := answerSearch(ctx, e.model(RoleSearchAnswer), e.prompts, query, tool.Name(), out)
+	if err != nil {
+		tr.Fail("search_answer", err)
+		return shorten(out, 600)
+	}
+	return ans
+}
+
+// toolInfo is a tool as the router's prompt shows it.
+type toolInfo struct{ Name, Description string }
+
+type routerPrompt struct {
+	Tools []toolInfo
+	Names string
+}
+
+// routeSearch asks the search router for the tool and its input.
+func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nadine.Tool, query string) (string, string, error) {
+	if m == nil {
+		return "", "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleSearchRouter)
+	}
+	var data routerPrompt
+	var names []string
+	for _, t := range avail {
+		data.Tools = append(data.Tools, toolInfo{t.Name(), t.Description()})
+		names = append(names, t.Name())
+	}
+	data.Names = strings.Join(names, ", ")
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleSearchRouter, Format: routerFormat(names),
+		Messages: []nadine.ChatMessage{
+			{Role: nadine.RoleSystem, Content: p.render("search_router", data)},
+			{Role: nadine.RoleUser, Content: query},
+		}})
+	if err != nil {
+		return "", "", err
+	}
+	var v struct {
+		Tool  string `json:"tool"`
+		Query string `json:"query"`
+	}
+	if err := decodeJSON(resp.Content, &v); err != nil {
+		return "", "", err
+	}
+	if strings.TrimSpace(v.Tool) == "" {
+		return "", "", nadine.Errorf(nadine.EBADOUTPUT, "agents: search router named no tool")
+	}
+	return v.Tool, v.Query, nil
+}
+
+type searchAnswerInput struct{ Question, Tool, Results string }
+
+// answerSearch asks the answer model to sum the tool's result up.
+func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, tool, results string) (string, error) {
+	if m == nil {
+		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleSearchAnswer)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleSearchAnswer, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("search_answer", nil)},
+		{Role: nadine.RoleUser, Content: p.render("search_answer_input", searchAnswerInput{question, tool, results})},
+	}})
+	if err != nil {
+		return "", err
+	}
+	ans := strings.TrimSpace(resp.Content)
+	if ans == "" {
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty search answer")
+	}
+	return ans, nil
+}
+
+// vision is the vision_agent node: a capture from the camera, described by
+// the vision model for the planned question.
+func (e *Engine) vision(ctx context.Context, s State) (State, error) {
+	step, s := popStep(s, NodeVision)
+	s.VisionResults = appendResult(s.VisionResults, e.look(ctx, step.Message))
+	return s, nil
+}
+
+func (e *Engine) look(ctx context.Context, question string) string {
+	tr := nadine.TraceFrom(ctx)
+	if !e.opts.VisionAgent || e.opts.Camera == nil {
+		tr.Notef("vision_agent: disabled")
+		return VisionUnavailable
+	}
+	path, err := e.opts.Camera.Capture(ctx)
+	if err != nil {
+		tr.Fail("camera", err)
+		return "Nadine's camera could not take a picture just now."
+	}
+	url, err := visual.DataURL(path)
+	if err != nil {
+		tr.Fail("camera", err)
+		return "Nadine's camera could not take a picture just now."
+	}
+	ans, err := describeImage(ctx, e.model(RoleVision), e.prompts, question, url)
+	if err != nil {
+		tr.Fail("vision_agent", err)
+		return "Nadine could not make out what her camera sees."
+	}
+	return ans
+}
+
+// describeImage asks the vision model about an image (a data URL).
+func describeImage(ctx context.Context, m nadine.ChatModel, p prompts, question, image string) (string, error) {
+	if m == nil {
+		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleVision)
+	}
+	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleVision, Messages: []nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("vision", nil)},
+		{Role: nadine.RoleUser, Content: question, Images: []string{image}},
+	}})
+	if err != nil {
+		return "", err
+	}
+	ans := strings.TrimSpace(resp.Content)
+	if ans == "" {
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty image description")
+	}
+	return ans, nil
+}
+
+// knowledgeRAG is the knowledge_rag_agent node: the most relevant chunk of
+// the knowledge base; its related visual is noted in the trace for the
+// monitor.
+func (e *Engine) knowledgeRAG(ctx context.Context, s State) (State, error) {
+	step, s := popStep(s, NodeKnowledge)
+	s.KnowledgeRetrieval = appendResult(s.KnowledgeRetrieval, e.lookUp(ctx, step.Message))
+	return s, nil
+}
+
+func (e *Engine) lookUp(ctx context.Context, query string) string {
+	tr := nadine.TraceFrom(ctx)
+	if e.opts.Store == nil || e.opts.Embedder == nil {
+		tr.Notef("knowledge_rag_agent: no store or embedder")
+		return KnowledgeUnavailable
+	}
+	res, err := knowledge.Retrieve(ctx, e.opts.Store, e.opts.Embedder, query, 1)
+	if err != nil {
+		return KnowledgeUnavailable
+	}
+	if len(res) == 0 {
+		return KnowledgeNotFound
+	}
+	c := res[0]
+	if v := c.Metadata[knowledge.MetaVisual]; v != "" {
+		tr.Notef("related visual: %s", v)
+	}
+	text := shorten(c.Text, 1500)
+	if c.Title != "" {
+		text = c.Title + ": " + text
+	}
+	return text
+}

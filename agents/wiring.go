@@ -1,0 +1,150 @@
+package agents
+
+import (
+	"context"
+
+	"github.com/nadine-robot/nadine/graph"
+)
+
+// toolNodes are the tool agents a plan may name.
+var toolNodes = []string{NodeSearch, NodeKnowledge, NodeVision}
+
+func isToolNode(name string) bool {
+	for _, t := range toolNodes {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// build wires the graph (see the package documentation for the picture).
+func (e *Engine) build() (*graph.Runnable[State], error) {
+	g := graph.New[State]().
+		AddNode(NodeIntent, e.classify).
+		AddNode(NodeMemoryRetrieve, e.retrieveMemory).
+		AddNode(NodeAppraisal, e.appraise).
+		AddNode(NodeOrchestrator, e.orchestrate).
+		AddNode(NodeMemoryUpdate, e.updateMemory).
+		AddNode(NodeSearch, e.search).
+		AddNode(NodeKnowledge, e.knowledgeRAG).
+		AddNode(NodeVision, e.vision).
+		AddNode(NodeResponse, e.respond).
+		AddNode(NodeAffectUpdate, e.affectUpdate).
+		AddNode(NodeNameConfirm, e.confirmName)
+	if e.opts.seedWiring {
+		// Seed 001 as written: one node after the other.
+		g.AddEdge(graph.Start, NodeIntent).
+			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve).
+			AddEdge(NodeMemoryRetrieve, NodeAppraisal).
+			AddEdge(NodeAppraisal, NodeOrchestrator).
+			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeMemoryRetrieve), graph.End, NodeResponse, NodeMemoryRetrieve).
+			AddRouter(NodeNameConfirm, afterConfirm(NodeIntent), NodeResponse, NodeIntent)
+	} else {
+		// What needs only the input, the history and the stored state runs
+		// side by side.
+		g.AddParallel(NodeUnderstand, mergeUnderstanding, NodeIntent, NodeMemoryRetrieve, NodeAppraisal, NodeOrchestrator).
+			AddEdge(graph.Start, NodeUnderstand).
+			AddRouter(NodeUnderstand, afterUnderstand, NodeMemoryUpdate, NodeOrchestrator).
+			AddEdge(NodeMemoryRetrieve, NodeOrchestrator).
+			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeOrchestrator), graph.End, NodeResponse, NodeMemoryRetrieve, NodeOrchestrator).
+			AddRouter(NodeNameConfirm, afterConfirm(NodeUnderstand), NodeResponse, NodeUnderstand)
+	}
+	g.AddRouter(NodeOrchestrator, dispatch, append([]string{NodeResponse}, toolNodes...)...)
+	for _, t := range toolNodes {
+		g.AddRouter(t, afterTool, NodeResponse, NodeOrchestrator)
+	}
+	g.AddEdge(NodeResponse, NodeAffectUpdate).
+		AddRouter(NodeAffectUpdate, afterAffectUpdate, graph.End, NodeMemoryUpdate, NodeNameConfirm)
+	return g.Compile(graph.Options[State]{
+		// Every node at most once, plus two per tool step (the agent
+		// and the orchestrator's dispatch), plus a resumed name question.
+		MaxSteps:    16 + 2*e.opts.MaxSteps,
+		Hooks:       []graph.Hook[State]{graph.TraceHook[State]()},
+		Checkpoints: e.cps,
+	})
+}
+
+// mergeUnderstanding merges the parallel group: each member owns its
+// fields.
+func mergeUnderstanding(base State, r []State) State {
+	intent, memory, appraisal, plan := r[0], r[1], r[2], r[3]
+	out := base
+	out.Intent, out.Language = intent.Intent, intent.Language
+	out.FirstGreetingDone, out.GreetedUserID = intent.FirstGreetingDone, intent.GreetedUserID
+	out.UserInfo = memory.UserInfo
+	out.ConversationMemory, out.EpisodeMemory, out.VisualMemory = memory.ConversationMemory, memory.EpisodeMemory, memory.VisualMemory
+	out.Affect = appraisal.Affect
+	out.PlanSteps, out.Planned = plan.PlanSteps, plan.Planned
+	out.ContextSummary, out.ContextKey = plan.ContextSummary, plan.ContextKey
+	return out
+}
+
+func afterUnderstand(_ context.Context, s State) (string, error) {
+	if s.Intent == IntentUpdateUserInfo {
+		return NodeMemoryUpdate, nil
+	}
+	return NodeOrchestrator, nil
+}
+
+func afterIntentSeed(_ context.Context, s State) (string, error) {
+	if s.Intent == IntentUpdateUserInfo {
+		return NodeMemoryUpdate, nil
+	}
+	return NodeMemoryRetrieve, nil
+}
+
+// afterMemoryUpdate: the farewell's episodic save ends the run; a name
+// question goes to the response; a new identity retrieves its memories;
+// otherwise next.
+func afterMemoryUpdate(next string) graph.Router[State] {
+	return func(_ context.Context, s State) (string, error) {
+		switch {
+		case s.Intent == IntentEndConversation:
+			return graph.End, nil
+		case s.confirmationPending():
+			return NodeResponse, nil
+		case s.IdentityChanged:
+			return NodeMemoryRetrieve, nil
+		}
+		return next, nil
+	}
+}
+
+// dispatch goes to the plan's first agent, or to the response.
+func dispatch(_ context.Context, s State) (string, error) {
+	if len(s.PlanSteps) == 0 || !isToolNode(s.PlanSteps[0].Agent) {
+		return NodeResponse, nil
+	}
+	return s.PlanSteps[0].Agent, nil
+}
+
+// afterTool is the tool-agent contract's edge: back to the orchestrator
+// while steps remain.
+func afterTool(_ context.Context, s State) (string, error) {
+	if len(s.PlanSteps) == 0 {
+		return NodeResponse, nil
+	}
+	return NodeOrchestrator, nil
+}
+
+func afterAffectUpdate(_ context.Context, s State) (string, error) {
+	switch {
+	case s.Intent == IntentEndConversation:
+		return NodeMemoryUpdate, nil
+	case s.confirmationPending():
+		return NodeNameConfirm, nil
+	}
+	return graph.End, nil
+}
+
+// afterConfirm asks the next candidate, or goes on with the turn once the
+// identity is settled.
+func afterConfirm(next string) graph.Router[State] {
+	return func(_ context.Context, s State) (string, error) {
+		if s.confirmationPending() {
+			return NodeResponse, nil
+		}
+		return next, nil
+	}
+}
