@@ -181,6 +181,16 @@ func (t *Trace) Notef(format string, args ...any) {
 	t.mu.Unlock()
 }
 
+// SetInput records the normalized input of the turn.
+func (t *Trace) SetInput(input string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Input = input
+	t.mu.Unlock()
+}
+
 // SetEngine records which engine produced the reply.
 func (t *Trace) SetEngine(name string) {
 	if t == nil {

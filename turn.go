@@ -8,6 +8,7 @@ const UnknownUser = "unknown"
 
 // Turn is one final speech transcript and what is known about who said it.
 type Turn struct {
+	ID          string    `json:"id,omitempty"` // identifies the turn in traces and on the bus; set when empty
 	Text        string    `json:"text"`
 	Language    Language  `json:"language,omitempty"`     // the session language when empty
 	UserID      string    `json:"user_id,omitempty"`      // UnknownUser when empty

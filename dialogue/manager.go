@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
 )
 
 // ManagerOptions configures a Manager. Zero values are sane defaults except
@@ -179,7 +180,8 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 
 // Stream answers one turn, passing each event to emit as soon as it exists
 // (sentences, gestures, affect, language and user changes, then done), and
-// returns the collected reply. emit may be nil. An error is returned only
+// returns the collected reply. emit may be nil. The turn is recorded in the
+// context's trace when there is one, else in a new trace. An error is returned only
 // for bad input (EINVALID); when engines fail the reply is a fallback line
 // in the user's language and the trace says why.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
@@ -191,8 +193,18 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	m.turnMu.Lock()
 	defer m.turnMu.Unlock()
 
-	trace := nadine.NewTrace(m.opts.NewID(), text, start)
-	ctx = nadine.WithTrace(ctx, trace)
+	// A caller that publishes the turn's events (the robot runtime) may
+	// start the trace itself, so that what it does is recorded too.
+	trace := nadine.TraceFrom(ctx)
+	if trace == nil {
+		if turn.ID == "" {
+			turn.ID = m.opts.NewID()
+		}
+		trace = nadine.NewTrace(turn.ID, text, start)
+		ctx = nadine.WithTrace(ctx, trace)
+	} else {
+		trace.SetInput(text)
+	}
 	if truncated {
 		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
 	}
@@ -329,11 +341,16 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 		}
 	}
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
-	m.mu.Lock()
-	if r.Emotion != nadine.Neutral || m.mood.Label == "" {
-		m.mood.Label, m.mood.Intensity = r.Emotion, float64(r.EmotionIntensity)/10
+	if !out.affectThisAttempt() {
+		// Engines without an affect model (offline) still show how Nadine
+		// feels: her reply's emotion becomes the affect state.
+		a := m.Session().Mood
+		a.Label, a.Intensity, a.Arousal = r.Emotion, float64(r.EmotionIntensity)/10, 0
+		if p, ok := affect.EmotionPAD(r.Emotion); ok {
+			a.Arousal = p.A * a.Intensity
+		}
+		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
-	m.mu.Unlock()
 	return r
 }
 
@@ -417,8 +434,9 @@ type collector struct {
 	apply   func(nadine.Event)
 	lang    nadine.Language
 	gest    []nadine.Gesture
-	speech  int // speech events of all attempts
-	current int // speech events of the current attempt
+	speech  int  // speech events of all attempts
+	current int  // speech events of the current attempt
+	affect  bool // the current attempt announced an emotion
 }
 
 func newCollector(t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event)) *collector {
@@ -431,7 +449,7 @@ func newCollector(t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, a
 // attempt returns the emit function for one engine attempt.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
-	c.current = 0
+	c.current, c.affect = 0, false
 	c.mu.Unlock()
 	return c.forward
 }
@@ -452,6 +470,8 @@ func (c *collector) forward(e nadine.Event) {
 		c.trace.MarkSpeech(time.Now())
 	case nadine.EventGesture:
 		c.gest = append(c.gest, e.Gesture)
+	case nadine.EventAffect:
+		c.affect = true
 	case nadine.EventLanguage:
 		if e.Language.Valid() {
 			c.lang = e.Language
@@ -472,6 +492,12 @@ func (c *collector) spokeThisAttempt() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.current > 0
+}
+
+func (c *collector) affectThisAttempt() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.affect
 }
 
 func (c *collector) gestures() []nadine.Gesture {

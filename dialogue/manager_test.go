@@ -111,8 +111,8 @@ func TestManagerApologizesInTheUsersLanguageWhenAllFail(t *testing.T) {
 	if got := len(r.Trace.Snapshot().Failures); got != 2 {
 		t.Errorf("failures = %d, want 2 (an error and an empty reply)", got)
 	}
-	if k := rec.kinds(); len(k) != 2 || k[0] != nadine.EventSpeech {
-		t.Errorf("events = %v, want the apology spoken then done", k)
+	if k := rec.kinds(); len(k) != 3 || k[0] != nadine.EventSpeech || k[1] != nadine.EventAffect || k[2] != nadine.EventDone {
+		t.Errorf("events = %v, want the apology spoken, the emotion, then done", k)
 	}
 }
 
@@ -154,8 +154,8 @@ func TestManagerDoesNotRespeakStreamedReplies(t *testing.T) {
 	if _, err := m.Stream(context.Background(), nadine.Turn{Text: "hi"}, rec.emit); err != nil {
 		t.Fatal(err)
 	}
-	if k := rec.kinds(); len(k) != 2 {
-		t.Errorf("events = %v, want one speech and done", k)
+	if k := rec.kinds(); len(k) != 3 || k[0] != nadine.EventSpeech {
+		t.Errorf("events = %v, want one speech, the emotion and done", k)
 	}
 }
 

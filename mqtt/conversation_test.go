@@ -11,6 +11,7 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
@@ -77,13 +78,13 @@ func inboundCases() []inboundCase {
 
 // checkInbound publishes every case through stt (in order) and checks that
 // the bus delivers exactly the expected messages, in order.
-func checkInbound(t *testing.T, b *mqtt.Bus, stt *peer, cases []inboundCase) {
+func checkInbound(t *testing.T, b *mqtt.Bus, stt *mqtttest.Peer, cases []inboundCase) {
 	t.Helper()
 	for _, c := range cases {
-		stt.publish(b.Topic(c.topic), []byte(c.payload))
+		stt.Publish(b.Topic(c.topic), []byte(c.payload))
 	}
 	// A sentinel proves that nothing expected-dropped arrives late.
-	stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"sentinel","id":"sentinel-`+t.Name()+`"}`))
+	stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"sentinel","id":"sentinel-`+t.Name()+`"}`))
 	for _, c := range cases {
 		if c.want == nil {
 			continue
@@ -137,7 +138,7 @@ func checkReceived(t *testing.T, s spec, got *paho.Publish, prefix string, want 
 
 // checkOutbound calls every outbound method and checks what control
 // receives, byte for byte.
-func checkOutbound(t *testing.T, b *mqtt.Bus, control *peer) {
+func checkOutbound(t *testing.T, b *mqtt.Bus, control *mqtttest.Peer) {
 	t.Helper()
 	s := loadSpec(t)
 	ctx := context.Background()
@@ -199,7 +200,7 @@ func checkOutbound(t *testing.T, b *mqtt.Bus, control *peer) {
 			t.Fatalf("%s: %v", st.name, err)
 		}
 		for _, w := range st.want {
-			checkReceived(t, s, control.next(), b.Prefix(), w)
+			checkReceived(t, s, control.Next(), b.Prefix(), w)
 		}
 	}
 }
@@ -247,8 +248,8 @@ func conversation(t *testing.T, env brokerEnv) {
 			t.Fatalf("%d inbound examples, want at least one per inbound topic", len(examples))
 		}
 		for _, ex := range examples {
-			stt.publish(b.Topic(ex.rel), ex.payload)
-			stt.publish(b.Topic(mqtt.TopicUserLeft), []byte("marker"))
+			stt.Publish(b.Topic(ex.rel), ex.payload)
+			stt.Publish(b.Topic(mqtt.TopicUserLeft), []byte("marker"))
 			got := next(t, b)
 			if !ex.ignored {
 				if isMarker(got) || got.Kind != kinds[ex.rel] {
@@ -264,7 +265,7 @@ func conversation(t *testing.T, env brokerEnv) {
 	})
 	t.Run("retained stt language", func(t *testing.T) {
 		late := newPeer(t, addr, b.Topic(mqtt.TopicSTTLanguage))
-		got := late.next()
+		got := late.Next()
 		if string(got.Payload) != `{"language":"de","locale":"de-DE"}` || !got.Retain {
 			t.Errorf("late subscriber got %s (retain %v), want the retained language", got.Payload, got.Retain)
 		}
@@ -276,11 +277,11 @@ func conversation(t *testing.T, env brokerEnv) {
 		// The broker keeps nadine's session: QoS 1 transcripts published
 		// meanwhile are delivered on reconnection, exactly once, in order.
 		for _, id := range []string{"o-1", "o-2", "o-3"} {
-			stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"while away","id":"`+id+`"}`))
+			stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"while away","id":"`+id+`"}`))
 		}
 		net.listen()
 		eventually(t, "the bus to reconnect", b.Connected)
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"back","id":"o-4"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"back","id":"o-4"}`))
 		var got []string
 		for len(got) < 4 {
 			in := next(t, b)
@@ -309,7 +310,7 @@ func conversation(t *testing.T, env brokerEnv) {
 	})
 
 	t.Run("broker restart", func(t *testing.T) {
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"before restart","id":"r-0"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"before restart","id":"r-0"}`))
 		if got := next(t, b); got.Transcript.ID != "r-0" {
 			t.Fatalf("got %+v, want r-0", got)
 		}
@@ -331,12 +332,12 @@ func conversation(t *testing.T, env brokerEnv) {
 
 		stt := newPeer(t, addr)
 		control := newPeer(t, addr, controlFilters(b.Prefix())...)
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"after restart","id":"r-1"}`))
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"second","id":"r-2"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"after restart","id":"r-1"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"second","id":"r-2"}`))
 		// STT republishes r-1 (as a redelivery would): not a second turn.
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"after restart","id":"r-1"}`))
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"before restart","id":"r-0"}`))
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"last","id":"r-3"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"after restart","id":"r-1"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"before restart","id":"r-0"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"last","id":"r-3"}`))
 		for _, want := range []string{"r-1", "r-2", "r-3"} {
 			if got := next(t, b); got.Transcript.ID != want {
 				t.Errorf("got transcript %q (%q), want %q exactly once, in order", got.Transcript.ID, got.Transcript.Text, want)
@@ -345,7 +346,7 @@ func conversation(t *testing.T, env brokerEnv) {
 		if err := b.Speak(context.Background(), mqtt.Speech{Text: "I am back.", TurnID: "t-50"}); err != nil {
 			t.Fatalf("Speak after restart: %v", err)
 		}
-		if got := control.next(); string(got.Payload) != `{"text":"I am back.","language":"en","locale":"en-US","seq":0,"final":false,"turn_id":"t-50"}` {
+		if got := control.Next(); string(got.Payload) != `{"text":"I am back.","language":"en","locale":"en-US","seq":0,"final":false,"turn_id":"t-50"}` {
 			t.Errorf("control got %s after the restart", got.Payload)
 		}
 		if got := len(l.records("mqtt: subscribed")); got < 2 {

@@ -157,7 +157,7 @@ func TestBus_DedupSizeBounded(t *testing.T) {
 	// Only the last two ids are remembered: "a" is forgotten once "b" and
 	// "c" came, "c" is still known.
 	for _, id := range []string{"a", "b", "c", "a", "c", "end"} {
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"words","id":"`+id+`"}`))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"words","id":"`+id+`"}`))
 	}
 	for _, want := range []string{"a", "b", "c", "a", "end"} {
 		if got := next(t, b); got.Transcript.ID != want {

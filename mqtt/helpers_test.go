@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -13,14 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eclipse/paho.golang/paho"
-
+	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
 // failsafe bounds every wait in these tests so that a broken build fails
 // instead of hanging; no test asserts how long anything takes.
-const failsafe = 20 * time.Second
+const failsafe = mqtttest.Failsafe
 
 // logs captures slog records as JSON lines.
 type logs struct {
@@ -62,22 +60,9 @@ func (l *logs) records(msg string) []map[string]any {
 	return out
 }
 
-// startBroker starts an embedded broker on addr ("127.0.0.1:0" for any
-// port), closed at the end of the test.
-func startBroker(t *testing.T, addr string) *mqtt.Broker {
-	t.Helper()
-	var (
-		b   *mqtt.Broker
-		err error
-	)
-	// The port of a broker just closed may take a moment to be free again.
-	eventually(t, "broker listening on "+addr, func() bool {
-		b, err = mqtt.StartBroker(context.Background(), mqtt.BrokerOptions{Addr: addr})
-		return err == nil
-	})
-	t.Cleanup(func() { _ = b.Close() })
-	return b
-}
+// startBroker starts an embedded broker on addr, closed at the end of the
+// test.
+func startBroker(t *testing.T, addr string) *mqtt.Broker { return mqtttest.StartBroker(t, addr) }
 
 // testOptions returns bus options for tests: fast reconnection, captured
 // logs, a fixed clock.
@@ -126,86 +111,15 @@ func next(t *testing.T, b *mqtt.Bus) mqtt.Inbound {
 }
 
 // eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(failsafe)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+func eventually(t *testing.T, what string, cond func() bool) { mqtttest.Eventually(t, what, cond) }
 
-// peer is a perception, STT or control process: a plain paho client.
-type peer struct {
-	t   *testing.T
-	cli *paho.Client
-	msg chan *paho.Publish
-}
-
-// newPeer connects a plain MQTT 5 client to the broker at addr (host:port)
-// and subscribes it to filters (full topics).
-func newPeer(t *testing.T, addr string, filters ...string) *peer {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatalf("peer dial: %v", err)
-	}
-	p := &peer{t: t, msg: make(chan *paho.Publish, 256)}
-	p.cli = paho.NewClient(paho.ClientConfig{
-		Conn: conn,
-		OnPublishReceived: []func(paho.PublishReceived) (bool, error){func(pr paho.PublishReceived) (bool, error) {
-			p.msg <- pr.Packet
-			return true, nil
-		}},
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), failsafe)
-	defer cancel()
-	id := fmt.Sprintf("peer-%d", time.Now().UnixNano())
-	if _, err := p.cli.Connect(ctx, &paho.Connect{ClientID: id, CleanStart: true, KeepAlive: 30}); err != nil {
-		t.Fatalf("peer connect: %v", err)
-	}
-	t.Cleanup(func() { _ = p.cli.Disconnect(&paho.Disconnect{}) })
-	if len(filters) > 0 {
-		var subs []paho.SubscribeOptions
-		for _, f := range filters {
-			subs = append(subs, paho.SubscribeOptions{Topic: f, QoS: 1})
-		}
-		if _, err := p.cli.Subscribe(ctx, &paho.Subscribe{Subscriptions: subs}); err != nil {
-			t.Fatalf("peer subscribe: %v", err)
-		}
-	}
-	return p
-}
-
-// publish publishes at QoS 1 and waits for the broker's acknowledgment.
-func (p *peer) publish(topic string, payload []byte) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), failsafe)
-	defer cancel()
-	if _, err := p.cli.Publish(ctx, &paho.Publish{Topic: topic, QoS: 1, Payload: payload}); err != nil {
-		p.t.Fatalf("peer publish %s: %v", topic, err)
-	}
-}
-
-// next returns the next message the peer received.
-func (p *peer) next() *paho.Publish {
-	p.t.Helper()
-	select {
-	case m := <-p.msg:
-		return m
-	case <-time.After(failsafe):
-		p.t.Fatal("peer received nothing")
-	}
-	return nil
+// newPeer connects a perception, STT or control process to the broker.
+func newPeer(t *testing.T, addr string, filters ...string) *mqtttest.Peer {
+	return mqtttest.NewPeer(t, addr, filters...)
 }
 
 // hostPort strips the scheme of a broker URL.
-func hostPort(url string) string {
-	_, hp, _ := strings.Cut(url, "://")
-	return hp
-}
+func hostPort(url string) string { return mqtttest.HostPort(url) }
 
 // proxy forwards TCP connections to a broker; cut drops every connection
 // and refuses new ones until listen is called again, which simulates a

@@ -49,9 +49,9 @@ func TestBus_MalformedDropped(t *testing.T) {
 			bad := append(append([]string{}, common...), tt.bad...)
 			before := countDrops(l, topic)
 			for _, p := range bad {
-				stt.publish(topic, []byte(p))
+				stt.Publish(topic, []byte(p))
 			}
-			stt.publish(topic, []byte(tt.good))
+			stt.Publish(topic, []byte(tt.good))
 			if got := next(t, b); got.Kind != tt.kind {
 				t.Fatalf("after the malformed payloads got %+v, want the valid %s", got, tt.kind)
 			}
@@ -106,19 +106,19 @@ func TestBus_InboundQueueFull(t *testing.T) {
 	// InboundTimeout each and are dropped. The broker's acknowledgments
 	// keep coming, so the publisher is never stuck.
 	for _, text := range []string{"one", "two", "three"} {
-		stt.publish(b.Topic(mqtt.TopicTranscript), []byte(text))
+		stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(text))
 	}
 	eventually(t, "two drops", func() bool { return len(l.records("mqtt: inbound queue full; message dropped")) == 2 })
 	if got := next(t, b); got.Transcript.Text != "one" {
 		t.Fatalf("got %q, want one", got.Transcript.Text)
 	}
-	stt.publish(b.Topic(mqtt.TopicTranscript), []byte("four"))
+	stt.Publish(b.Topic(mqtt.TopicTranscript), []byte("four"))
 	if got := next(t, b); got.Transcript.Text != "four" {
 		t.Fatalf("got %q, want four (the queue drains and flows again)", got.Transcript.Text)
 	}
 	// A dropped transcript was not recorded as delivered: sent again, it
 	// is a turn.
-	stt.publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"two","id":"x-2"}`))
+	stt.Publish(b.Topic(mqtt.TopicTranscript), []byte(`{"text":"two","id":"x-2"}`))
 	if got := next(t, b); got.Transcript.ID != "x-2" {
 		t.Fatalf("got %+v, want x-2", got)
 	}
@@ -134,11 +134,11 @@ func TestBus_PrefixIsolation(t *testing.T) {
 	stt := newPeer(t, broker.Addr())
 	controlB := newPeer(t, broker.Addr(), "robot/b/agent/#")
 
-	stt.publish("robot-a/stt/transcript", []byte("for A"))
-	stt.publish("robot/b/stt/transcript", []byte("for B"))
-	stt.publish("nadine/stt/transcript", []byte("for the default prefix"))
-	stt.publish("robot-a/stt/transcript", []byte("A again"))
-	stt.publish("robot/b/stt/transcript", []byte("B again"))
+	stt.Publish("robot-a/stt/transcript", []byte("for A"))
+	stt.Publish("robot/b/stt/transcript", []byte("for B"))
+	stt.Publish("nadine/stt/transcript", []byte("for the default prefix"))
+	stt.Publish("robot-a/stt/transcript", []byte("A again"))
+	stt.Publish("robot/b/stt/transcript", []byte("B again"))
 	for _, tc := range []struct {
 		bus  *mqtt.Bus
 		want []string
@@ -157,11 +157,11 @@ func TestBus_PrefixIsolation(t *testing.T) {
 	if err := b.Animate(ctx, "wave"); err != nil {
 		t.Fatal(err)
 	}
-	if got := controlB.next(); got.Topic != "robot/b/agent/control/animation" || string(got.Payload) != "wave" {
+	if got := controlB.Next(); got.Topic != "robot/b/agent/control/animation" || string(got.Payload) != "wave" {
 		t.Errorf("robot B's control got %s %q first, want its own wave", got.Topic, got.Payload)
 	}
 	select {
-	case got := <-controlB.msg:
+	case got := <-controlB.Msg:
 		t.Errorf("robot B's control also got %s %q", got.Topic, got.Payload)
 	default:
 	}

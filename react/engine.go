@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
 )
 
 // Options configures the engine. Agent is required; the rest is optional.
@@ -289,28 +290,11 @@ func (e *Engine) reply(req nadine.Request, s step, text string) nadine.Reply {
 
 // affectEvent announces Nadine's emotion from a final answer's metadata.
 func affectEvent(s step) nadine.Event {
-	return nadine.Event{Kind: nadine.EventAffect, Affect: &nadine.AffectState{
-		Label: s.Emotion, Intensity: float64(s.Intensity) / 10, Arousal: arousal(s.Emotion)}}
-}
-
-// arousal is the activation of each emotion on the PAD scale (Russell and
-// Mehrabian, as used by ALMA).
-func arousal(e nadine.Emotion) float64 {
-	switch e {
-	case nadine.Joy:
-		return 0.2
-	case nadine.Sadness:
-		return -0.2
-	case nadine.Fear:
-		return 0.6
-	case nadine.Disgust:
-		return 0.2
-	case nadine.Anger:
-		return 0.59
-	case nadine.Surprise:
-		return 0.7
+	a := nadine.AffectState{Label: s.Emotion, Intensity: float64(s.Intensity) / 10}
+	if p, ok := affect.EmotionPAD(s.Emotion); ok {
+		a.Arousal = p.A * a.Intensity
 	}
-	return 0
+	return nadine.Event{Kind: nadine.EventAffect, Affect: &a}
 }
 
 // historyMessages converts the conversation window to chat messages.

@@ -259,7 +259,7 @@ func TestUnknownUserRetrievesNoMemories(t *testing.T) {
 // still running (its trace step had not ended).
 func TestStreamingSpeaksBeforeTheAnswerIsComplete(t *testing.T) {
 	f := newFixture(t)
-	f.srv.On(llmtest.MatchModel("agent-model")).Delay(5*time.Millisecond).
+	f.srv.On(llmtest.MatchModel("agent-model")).Delay(5 * time.Millisecond).
 		Reply(final("greeting", "joy", 7, "Alex", "Hello Alex, how nice to see you again. I remember you love skiing, and the snow is great this year."))
 	tr := nadine.NewTrace("t", "Hi", time.Now())
 	ctx := nadine.WithTrace(context.Background(), tr)

@@ -93,9 +93,9 @@ func TestStreamerDoesNotStreamToolCallsOrInvalidMetadata(t *testing.T) {
 func TestClean(t *testing.T) {
 	tests := map[string]string{
 		"See https://example.com/x?y=1 for more.": "See for more.",
-		"Use `rm -rf` now":                         "Use rm -rf now",
-		"Code: ```python\nprint(1)\n``` done":       "Code: done",
-		"Visit www.evil.com today":                 "Visit today",
+		"Use `rm -rf` now":                        "Use rm -rf now",
+		"Code: ```python\nprint(1)\n``` done":     "Code: done",
+		"Visit www.evil.com today":                "Visit today",
 	}
 	for in, want := range tests {
 		if got := clean(in); got != want {

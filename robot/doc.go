@@ -1,0 +1,21 @@
+// Package robot is the runtime of `nadine serve`: it sits between the robot
+// bus (perception, speech-to-text, text-to-speech, animation) and the
+// dialogue manager.
+//
+// Inbound messages are handled in arrival order. Transcripts and "user
+// left" signals go through one queue, so turns run one at a time in the
+// order they were heard, and a user leaving ends the conversation only
+// after the turns heard before. While Nadine speaks (between start_speak
+// and end_speak, or until SpeakTimeout passes if end_speak never comes)
+// listening is suspended, as in the original: a transcript heard then is
+// most likely Nadine hearing herself, and is dropped with a log line.
+// Turns submitted by the operator (HTTP, CLI) are never dropped.
+//
+// A turn's events go out on the bus as they happen: each sentence is
+// checked for language and translated when it does not match the session
+// language before it is spoken; gestures, affect, the settled identity,
+// language switches and songs are published as they come. When the session
+// language is not English, English translations of the input and the reply
+// are added to the trace for the monitor. Subscribers (the web monitor)
+// receive every event, every finished turn and every session change.
+package robot

@@ -1,0 +1,86 @@
+package robot
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
+)
+
+// UpdateKind says what an Update carries.
+type UpdateKind string
+
+// Kinds of updates sent to subscribers.
+const (
+	UpdateEvent   UpdateKind = "event"   // one event of a turn in flight
+	UpdateTurn    UpdateKind = "turn"    // a finished turn: input, reply and trace
+	UpdateSession UpdateKind = "session" // who is there, language, mood
+)
+
+// Update is what the monitor sees of the runtime.
+type Update struct {
+	Kind    UpdateKind             `json:"kind"`
+	TurnID  string                 `json:"turn_id,omitempty"`
+	Input   string                 `json:"input,omitempty"`
+	Event   *nadine.Event          `json:"event,omitempty"`
+	Reply   *nadine.Reply          `json:"reply,omitempty"`
+	Session *dialogue.SessionState `json:"session,omitempty"`
+}
+
+// Subscribe returns a channel of updates and the function that ends the
+// subscription. A subscriber that does not keep up loses updates rather
+// than slowing Nadine down.
+func (r *Runtime) Subscribe(buffer int) (<-chan Update, func()) {
+	if buffer <= 0 {
+		buffer = 256
+	}
+	ch := make(chan Update, buffer)
+	r.mu.Lock()
+	id := r.nextSub
+	r.nextSub++
+	r.subs[id] = ch
+	r.mu.Unlock()
+	return ch, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if c, ok := r.subs[id]; ok {
+			delete(r.subs, id)
+			close(c)
+		}
+	}
+}
+
+func (r *Runtime) broadcast(u Update) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ch := range r.subs {
+		select {
+		case ch <- u:
+		default:
+		}
+	}
+}
+
+func (r *Runtime) broadcastSession() {
+	s := r.m.Session()
+	r.broadcast(Update{Kind: UpdateSession, Session: &s})
+}
+
+func (r *Runtime) closeSubscribers() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, ch := range r.subs {
+		delete(r.subs, id)
+		close(ch)
+	}
+}
+
+// Session returns the current session state.
+func (r *Runtime) Session() dialogue.SessionState { return r.m.Session() }
+
+func newTurnID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
