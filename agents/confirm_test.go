@@ -11,9 +11,10 @@ import (
 )
 
 // newConfirmHarness knows Alice and Elise; an unknown person says "my name
-// is Alise", which resembles both (0.8, between the thresholds).
-func newConfirmHarness(t *testing.T) *harness {
-	h := newHarness(t)
+// is Alise", which resembles both (0.8, between the thresholds). edit
+// adjusts the options.
+func newConfirmHarness(t *testing.T, edit ...func(*agents.Options)) *harness {
+	h := newHarness(t, edit...)
 	h.saveProfile(nadine.Profile{UserID: "alice-1", UserName: "Alice", CurrentCompany: "UNIGE"})
 	h.saveProfile(nadine.Profile{UserID: "elise-1", UserName: "Elise", Location: "Lausanne"})
 	intentFor(h, "Hello, my name is Alise", "first_greeting")

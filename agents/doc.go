@@ -55,16 +55,18 @@
 // # Around the graph
 //
 // Respond adopts the person perception recognized (Turn.UserID), trims the
-// history to ConversationLimit, and persists the state between turns under
-// StateKey (affect, greeting bookkeeping, language): Nadine's mood survives
-// restarts. An ambiguous name ends the turn with an interrupt of the
-// name_confirmation node, checkpointed under CheckpointKey; the next turn
+// history to ConversationLimit, and persists the state between turns (see
+// Persistence below): Nadine's mood survives restarts. An ambiguous name
+// ends the turn with an interrupt of the name_confirmation node,
+// checkpointed under PendingKey of the person asked; the next turn
 // (in this process or after a restart) resumes it with the answer: yes /
 // correct / that's me (oui, ja, 是) links the top candidate, another stated
 // name gets its own profile, a lone unconfirmed candidate makes the given
 // name a new user, and otherwise the next candidate is asked about. The
 // question itself is a fixed sentence in the session language (no model
-// call). Every settled identity is emitted as an EventUser for face
+// call). When its checkpoint cannot be saved, the turn still returns the
+// question, which was spoken, with a trace failure (an error would make the
+// fallback engine speak again); the next turn asks it again. Every settled identity is emitted as an EventUser for face
 // recognition; a greeting and a farewell wave; language changes emit
 // EventLanguage; each appraisal emits EventAffect; the reply streams one
 // EventSpeech per sentence. On end_conversation the episode summary and the
@@ -78,6 +80,42 @@
 // Memories are read and written only for the known user of the turn
 // (every store call takes their id), and a changed identity clears what
 // was retrieved for the previous one before anything reaches a prompt.
+//
+// # Persistence and forgetting
+//
+// The state between turns is stored in two parts, so that the store's
+// ForgetUser (which erases the checkpoints whose key starts with
+// "<userID>/") erases everything the engine kept about a person:
+//
+//   - StateKey ("robot/state") holds Nadine's own state: the affect
+//     (personality, emotion, mood, turn count) and the language. A state
+//     saved there by an earlier version, with a person's data in it, is
+//     rewritten without it when it is first read.
+//   - PersonStateKey(id) ("<id>/graph/state") holds the conversation state
+//     of a real user id: who they are (with their profile), the window,
+//     the context summary, the greeting bookkeeping and the name question.
+//     The unknown user's conversation state is kept in memory only (a
+//     restart loses it, which costs at most a context summary).
+//   - PendingKey(id) ("<id>/graph/pending") holds a run interrupted by a
+//     name question asked to a real user id; one asked to the unknown user
+//     (the usual case) is under CheckpointKey ("robot/graph"). A question
+//     the next turn cannot answer (another conversation, another person,
+//     the unknown person now recognized) is discarded.
+//
+// The forget may come from another process (nadine memory forget, the web
+// monitor), so memory is not trusted: at the start of each turn of a real
+// user id the engine reads their PersonStateKey (one row). Found, it is the
+// conversation state the turn starts from. Missing while memory holds a
+// saved state of that id, the user was forgotten: the conversation state
+// is reset, the user is taken as the request gives them (their profile is
+// read again, and is gone), the background context summary is dropped and
+// the trace says so; Nadine's affect survives. A user known only by a face
+// (an id without a profile) has their key like anyone else, so the absence
+// of a profile never resets anything. A user forgotten while their turn
+// runs (their key was read at the start and is gone at the end) is not
+// saved again. Two gaps remain: a user forgotten during the very first turn
+// of their id is saved by its end, and between turns the memory of the
+// last person's state lasts until the next turn (nothing reads it).
 //
 // # Evaluation
 //

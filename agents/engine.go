@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,13 +22,19 @@ import (
 	"github.com/nadine-robot/nadine/visual"
 )
 
-// Checkpoint keys under which the engine persists its state through the
-// store's CheckpointStore.
+// Checkpoint keys under which the engine persists its robot-level state
+// through the store's CheckpointStore. What concerns a person is under keys
+// that start with "<userID>/" (PersonStateKey, PendingKey), which the
+// store's ForgetUser erases.
 const (
-	// CheckpointKey holds the graph run interrupted by a name question.
+	// CheckpointKey holds the graph run interrupted by a name question
+	// asked to the unknown user; a question asked to a known user id is
+	// checkpointed under PendingKey(id).
 	CheckpointKey = "robot/graph"
-	// StateKey holds the state between turns (affect, greeting
-	// bookkeeping, language, the conversation window).
+	// StateKey holds the robot-level state between turns (affect,
+	// language); the person-level state (who they are, the conversation
+	// window and summary, greeting bookkeeping, a pending name question) is
+	// under PersonStateKey(id).
 	StateKey = "robot/state"
 )
 
@@ -107,7 +112,8 @@ type Engine struct {
 	cps     graph.Checkpointer
 
 	turnMu sync.Mutex
-	state  *State // the state between turns; nil until loaded
+	state  *State // the state between turns; nil until the first turn
+	stored bool   // state's person-level part is in the store
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
 	closed atomic.Bool
@@ -207,42 +213,45 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	sc := newScope(req.Emit)
 	ctx = withScope(ctx, sc)
 
-	base := e.loadState(ctx)
-	cp, pending, err := e.run.Pending(ctx, CheckpointKey)
-	if err != nil {
-		tr.Fail("checkpoint", err)
-		e.log.Warn("agents: unusable checkpoint discarded", "err", err)
-		if err := e.run.Discard(ctx, CheckpointKey); err != nil {
-			tr.Fail("checkpoint", err)
-		}
+	id := requestUser(req)
+	var prev string
+	if e.state != nil {
+		prev = e.state.UserInfo.ID
 	}
-	var out State
-	switch {
-	case pending && !stale(cp.State, req):
-		tr.Notef("resuming the run interrupted at %s (%s)", cp.Node, cp.Reason)
-		out, err = e.run.Resume(ctx, CheckpointKey, func(s State) State { return e.beginTurn(ctx, s, req) })
-	default:
-		if pending {
-			tr.Notef("name question abandoned: another person or conversation")
-			if err := e.run.Discard(ctx, CheckpointKey); err != nil {
-				tr.Fail("checkpoint", err)
-			}
+	base, loaded := e.loadState(ctx, req)
+	key, resume, abandoned := e.pendingRun(ctx, req, prev)
+	var (
+		out State
+		err error
+	)
+	if resume {
+		out, err = e.run.Resume(ctx, key, func(s State) State { return e.beginTurn(ctx, s, req) })
+	} else {
+		if abandoned {
 			base.NameConfirmation, base.NameChecked = NameConfirmation{}, false
 		}
 		// Without a checkpoint to resume, a pending name question (if
 		// any) is asked again by this run.
 		base.AwaitingAnswer = false
-		out, err = e.run.Run(ctx, CheckpointKey, e.beginTurn(ctx, base, req))
+		out, err = e.run.Run(ctx, key, e.beginTurn(ctx, base, req))
 	}
 	var ie *graph.InterruptError
-	interrupted := errors.As(err, &ie)
-	if err != nil && !interrupted {
+	switch {
+	case errors.As(err, &ie):
+		if !ie.Saved {
+			tr.Notef("name question not checkpointed: the answer is handled as a normal turn")
+		}
+	case err != nil && out.AwaitingAnswer && out.confirmationPending() && out.FinalMessage != "" && sc.spoke():
+		// The question was spoken, but its checkpoint could not be saved:
+		// an error would make the fallback engine speak again. The state
+		// still holds the pending confirmation, so the next turn asks
+		// the question again.
+		tr.Fail("checkpoint", err)
+		tr.Notef("name question not checkpointed: the answer is handled as a normal turn")
+	case err != nil:
 		return nadine.Reply{}, fmt.Errorf("agents: %w", err)
 	}
-	if interrupted && !ie.Saved {
-		tr.Notef("name question not checkpointed: the answer is handled as a normal turn")
-	}
-	e.endTurn(ctx, out)
+	e.endTurn(ctx, out, id, loaded)
 	return e.reply(out, sc), nil
 }
 
@@ -252,10 +261,7 @@ func stale(s State, req nadine.Request) bool {
 	if req.ConversationID != "" && s.ConversationID != "" && req.ConversationID != s.ConversationID {
 		return true
 	}
-	id := req.Turn.UserID
-	if id == "" {
-		id = nadine.UnknownUser
-	}
+	id := requestUser(req)
 	return realID(id) && id != s.UserInfo.ID
 }
 
@@ -269,10 +275,7 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) Sta
 		now = e.opts.Now()
 	}
 	s = s.resetTurn()
-	id := req.Turn.UserID
-	if id == "" {
-		id = nadine.UnknownUser
-	}
+	id := requestUser(req)
 	if id != s.UserInfo.ID {
 		if realID(s.UserInfo.ID) {
 			nadine.TraceFrom(ctx).Notef("another person: %s replaces %s; new conversation state", id, s.UserInfo.ID)
@@ -314,47 +317,45 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) Sta
 }
 
 // endTurn persists the state and starts the context summary of the new
-// history in the background.
-func (e *Engine) endTurn(ctx context.Context, s State) {
-	if s.Intent == IntentEndConversation && !s.AwaitingAnswer {
+// history in the background: the robot-level part under StateKey, the
+// person-level part under the person's PersonStateKey (for a real user
+// id). loaded says the turn started from id's stored conversation state:
+// when it is gone by now, id was forgotten during the turn, and their
+// conversation state is dropped instead of saved again.
+func (e *Engine) endTurn(ctx context.Context, s State, id string, loaded bool) {
+	tr := nadine.TraceFrom(ctx)
+	forgotten := e.opts.Store != nil && loaded && s.UserInfo.ID == id && e.personGone(ctx, id)
+	switch {
+	case forgotten:
+		tr.Notef("%s was forgotten during the turn: their conversation state is dropped", id)
 		s = s.resetConversation()
-	} else if !e.opts.seedWiring && s.FinalMessage != "" {
+		s.UserInfo = UserInfo{ID: id}
+		e.dropSummary()
+		// A name question this turn asked them was checkpointed after
+		// the forget.
+		if err := e.run.Discard(ctx, PendingKey(id)); err != nil {
+			tr.Fail("checkpoint", err)
+		}
+	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
+		s = s.resetConversation()
+	case !e.opts.seedWiring && s.FinalMessage != "":
 		e.startSummary(s)
 	}
-	e.state = &s
+	e.state, e.stored = &s, false
 	if e.opts.Store == nil {
 		return
 	}
-	data, err := json.Marshal(s)
-	if err == nil {
-		err = e.opts.Store.SaveCheckpoint(ctx, StateKey, data)
+	e.saveRobot(ctx, s)
+	if !forgotten && realID(s.UserInfo.ID) {
+		e.stored = e.savePerson(ctx, s)
 	}
-	if err != nil {
-		nadine.TraceFrom(ctx).Fail("state", err)
-		e.log.Error("agents: save state", "err", err)
-	}
-}
-
-// loadState returns the state between turns: in memory, else from the
-// store, else a fresh one.
-func (e *Engine) loadState(ctx context.Context) State {
-	if e.state != nil {
-		return *e.state
-	}
-	var s State
-	if e.opts.Store != nil {
-		data, err := e.opts.Store.LoadCheckpoint(ctx, StateKey)
-		switch {
-		case err == nil:
-			if err := json.Unmarshal(data, &s); err != nil {
-				nadine.TraceFrom(ctx).Fail("state", fmt.Errorf("agents: decode state: %w", err))
-				s = State{}
-			}
-		case nadine.ErrorCode(err) != nadine.ENOTFOUND:
-			nadine.TraceFrom(ctx).Fail("state", err)
+	if realID(id) && s.UserInfo.ID != id {
+		// The person perception recognized as id turned out to be
+		// someone else: id's conversation state is superseded.
+		if err := e.opts.Store.DeleteCheckpoint(ctx, PersonStateKey(id)); err != nil {
+			tr.Fail("state", fmt.Errorf("agents: delete the conversation state of %s: %w", id, err))
 		}
 	}
-	return s
 }
 
 // AffectState returns Nadine's current emotional state as published on the
@@ -362,7 +363,12 @@ func (e *Engine) loadState(ctx context.Context) State {
 func (e *Engine) AffectState(ctx context.Context) nadine.AffectState {
 	e.turnMu.Lock()
 	defer e.turnMu.Unlock()
-	s := e.loadState(ctx)
+	var s State
+	if e.state != nil {
+		s = *e.state
+	} else {
+		s = e.loadRobot(ctx)
+	}
 	if s.Affect.Updated.IsZero() {
 		s.Affect = affect.New(e.opts.Personality, e.opts.Now())
 	}

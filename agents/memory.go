@@ -33,7 +33,11 @@ func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
 		if s.UserInfo.Name == "" {
 			s.UserInfo.Name = p.UserName
 		}
-	case nadine.ErrorCode(err) != nadine.ENOTFOUND:
+	case nadine.ErrorCode(err) == nadine.ENOTFOUND:
+		// No profile (a face without a name, or a forgotten user): a
+		// profile kept in the state is stale.
+		s.UserInfo.Profile = nil
+	default:
 		tr.Fail("memory_retrieve_agent", err)
 	}
 	if !s.UserInfo.Known() {

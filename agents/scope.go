@@ -15,6 +15,7 @@ type scope struct {
 	emit nadine.EmitFunc
 
 	mu       sync.Mutex
+	said     bool // some speech was emitted
 	gests    []nadine.Gesture
 	emotion  *affect.Emotion
 	memories map[string]*lazy[memoryHit]
@@ -53,14 +54,26 @@ func scopeFrom(ctx context.Context) *scope {
 	return newScope(func(nadine.Event) {})
 }
 
-// send emits an event and remembers the gestures.
+// send emits an event and remembers the gestures and whether Nadine spoke.
 func (sc *scope) send(ev nadine.Event) {
-	if ev.Kind == nadine.EventGesture {
+	switch ev.Kind {
+	case nadine.EventGesture:
 		sc.mu.Lock()
 		sc.gests = append(sc.gests, ev.Gesture)
 		sc.mu.Unlock()
+	case nadine.EventSpeech:
+		sc.mu.Lock()
+		sc.said = true
+		sc.mu.Unlock()
 	}
 	sc.emit(ev)
+}
+
+// spoke reports whether the turn emitted speech.
+func (sc *scope) spoke() bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.said
 }
 
 func (sc *scope) gestures() []nadine.Gesture {

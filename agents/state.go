@@ -77,8 +77,12 @@ func Roles() []string {
 
 // State is the graph's state (seed 001's CustomState). It is a plain value
 // that encodes as JSON: the runner checkpoints it when a turn waits for the
-// answer to a name question, and the engine persists it between turns (the
-// affect state and the greeting bookkeeping survive restarts).
+// answer to a name question (under PendingKey of the person asked), and the
+// engine persists it between turns in two parts: Nadine's own (Affect,
+// Language) under StateKey, and the person's (UserInfo, Messages, the
+// context summary, the greeting and name bookkeeping, ...) under
+// PersonStateKey of a real user id, which the store's ForgetUser erases.
+// A field in neither part is kept in memory only.
 //
 // Nodes receive a copy and return a modified copy; slices, maps and pointers
 // are replaced, never changed in place, because parallel nodes share them.
