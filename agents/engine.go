@@ -95,9 +95,11 @@ type Options struct {
 	// nil).
 	Logger *slog.Logger
 
-	// seedWiring builds the original sequential wiring of seed 001, for
-	// measuring what the parallel wiring saves (tests).
-	seedWiring bool
+	// SeedWiring builds the original sequential wiring of seed 001
+	// (classifier → memory → appraisal → contextualizer → orchestrator →
+	// response, no background summary), to measure what the parallel
+	// wiring saves (nadine bench, tests). Leave it false.
+	SeedWiring bool
 }
 
 // Engine is the multi-agent graph engine of seed 001 (engine: graph). It is
@@ -338,7 +340,7 @@ func (e *Engine) endTurn(ctx context.Context, s State, id string, loaded bool) {
 		}
 	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
 		s = s.resetConversation()
-	case !e.opts.seedWiring && s.FinalMessage != "":
+	case !e.opts.SeedWiring && s.FinalMessage != "":
 		e.startSummary(s)
 	}
 	e.state, e.stored = &s, false

@@ -2,4 +2,4 @@ package agents
 
 // WithSeedWiring makes New build seed 001's original sequential wiring, to
 // measure what the parallel wiring saves.
-func WithSeedWiring(o *Options) { o.seedWiring = true }
+func WithSeedWiring(o *Options) { o.SeedWiring = true }

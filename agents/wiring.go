@@ -32,7 +32,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		AddNode(NodeResponse, e.respond).
 		AddNode(NodeAffectUpdate, e.affectUpdate).
 		AddNode(NodeNameConfirm, e.confirmName)
-	if e.opts.seedWiring {
+	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
 		g.AddEdge(graph.Start, NodeIntent).
 			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve).

@@ -345,4 +345,3 @@ func TestShutdownFinishesTheTurnInFlight(t *testing.T) {
 		t.Errorf("Submit after shutdown: %v, want unavailable", err)
 	}
 }
-

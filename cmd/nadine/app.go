@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/lexical"
@@ -24,6 +25,7 @@ import (
 	"github.com/nadine-robot/nadine/react"
 	"github.com/nadine-robot/nadine/sqlite"
 	"github.com/nadine-robot/nadine/tools"
+	"github.com/nadine-robot/nadine/visual"
 )
 
 // app is the wired program: store, models, engines and the dialogue
@@ -36,6 +38,10 @@ type app struct {
 	store    *sqlite.Store
 	embedder nadine.Embedder
 	tools    []nadine.Tool
+	camera   nadine.Camera // nil outside serve
+	visual   *visual.Retriever
+	closers  []func() error
+	warmups  []func(context.Context) error
 	history  *dialogue.History
 	manager  *dialogue.Manager
 
@@ -44,9 +50,18 @@ type app struct {
 	offline string                    // why the app runs offline, when it does
 }
 
+// appOption adds what only some commands have.
+type appOption func(*app)
+
+// withCamera gives the vision agent the robot's camera (serve).
+func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c } }
+
 // newApp opens the store and builds the engines named by cfg.
-func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger) (*app, error) {
+func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	for _, o := range opts {
+		o(a)
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
@@ -103,6 +118,16 @@ func (a *app) build(ctx context.Context) error {
 	a.manager = m
 	if err := m.Recover(ctx); err != nil {
 		a.log.Warn("history recovery incomplete", "err", err)
+	}
+	for _, w := range a.warmups {
+		// Local servers load models lazily: wake them while nobody talks.
+		go func() {
+			wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := w(wctx); err != nil {
+				a.log.Warn("model warm-up failed", "err", err)
+			}
+		}()
 	}
 	return nil
 }
@@ -203,8 +228,55 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
 			Place: a.cfg.Place, Logger: a.log,
 		})
+	case "graph":
+		eng, err := agents.New(agents.Options{
+			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera,
+			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
+			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
+			NewUserID: newUserID, Logger: a.log,
+		})
+		if err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, eng.Close)
+		if a.cfg.Models.WarmUp {
+			a.warmups = append(a.warmups, eng.WarmUp)
+		}
+		return eng, nil
 	}
 	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)
+}
+
+// visualRetriever recalls the scenes perception stored (seed 001's visual
+// memory), indexing the scenes folder at start.
+func (a *app) visualRetriever() *visual.Retriever {
+	if a.visual != nil {
+		return a.visual
+	}
+	dir := a.cfg.Visual.ScenesDir
+	if dir == "" {
+		dir = filepath.Join(a.cfg.DataDir, "scenes")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		n, err := visual.IndexAll(context.Background(), a.store, a.embedder, dir)
+		if err != nil {
+			a.log.Warn("visual memory: some scenes not indexed", "dir", dir, "err", err)
+		}
+		a.log.Info("visual memory indexed", "dir", dir, "scenes", n)
+	}
+	r := &visual.Retriever{Store: a.store, Description: a.embedder,
+		Alpha: a.cfg.Visual.RetrievalAlpha, Threshold: a.cfg.Visual.SimilarityThreshold}
+	if p, ok := a.cfg.Models.Profiles[a.cfg.Visual.ClipProfile]; ok && a.cfg.Visual.ClipModel != "" && p.usable(a.getenv) {
+		clip, err := openai.NewEmbedder(openai.EmbedderConfig{Profile: a.cfg.Visual.ClipProfile, BaseURL: p.BaseURL,
+			APIKey: p.apiKey(a.getenv), Model: a.cfg.Visual.ClipModel, Timeout: time.Duration(p.Timeout), Logger: a.log})
+		if err != nil {
+			a.log.Warn("visual memory: CLIP text encoder not configured", "err", err)
+		} else {
+			r.TextToImage = clip
+		}
+	}
+	a.visual = r
+	return r
 }
 
 // newTools registers seed 000's tools: search, news and weather only when
@@ -328,5 +400,9 @@ func newUserID(name string) string {
 
 // Close stops background work and releases the store.
 func (a *app) Close() error {
-	return errors.Join(tools.CloseAll(a.tools), a.store.Close())
+	var errs []error
+	for _, c := range a.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(append(errs, tools.CloseAll(a.tools), a.store.Close())...)
 }

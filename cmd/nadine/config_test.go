@@ -147,3 +147,19 @@ func TestConfigCommandRedactsSecrets(t *testing.T) {
 		t.Errorf("unexpected output:\n%s", s)
 	}
 }
+
+// TestExampleConfigs keeps the shipped examples valid.
+func TestExampleConfigs(t *testing.T) {
+	cfg, err := loadConfig("../../examples/ollama.yaml", envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Engine != "graph" || cfg.Models.Roles["intent_classifier"] != "small" || cfg.Models.Profiles["small"].Model != "nadine-intent_classifier" {
+		t.Errorf("example config = %+v", cfg.Models)
+	}
+	for _, name := range []string{"small", "big", "response", "vision"} {
+		if !cfg.Models.Profiles[name].usable(envMap(nil)) {
+			t.Errorf("profile %s of a local server must be usable without a key", name)
+		}
+	}
+}

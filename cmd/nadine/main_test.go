@@ -173,3 +173,31 @@ func TestUnknownCommand(t *testing.T) {
 		t.Errorf("err = %v, want a usage error", err)
 	}
 }
+
+func TestBenchCommand(t *testing.T) {
+	out, _, err := runNadine(t, nil, "", "bench", "--turns", "2", "--latency", "1ms", "--chunk", "0s", "--pause", "10ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"offline", "react", "graph ", "graph-seed-wiring", "sooner"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalCommand(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Default().Reply("continue_conversation")
+	out, _, err := runNadine(t, modelEnv(t, srv, nil), "", "eval", "intent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "intent") || !strings.Contains(out, "%") || !strings.Contains(out, "gpt-5.4-mini") {
+		t.Errorf("eval output:\n%s", out)
+	}
+	// Without any model the command says why instead of printing zeros.
+	if _, _, err := runNadine(t, nil, "", "eval"); err == nil || !strings.Contains(err.Error(), "no model") {
+		t.Errorf("eval offline: err = %v", err)
+	}
+}

@@ -80,6 +80,14 @@ func EmbeddingsOutOfOrder() Option { return func(s *Server) { s.reverseEmbed = t
 // New starts a server; it is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	s := Start(opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server outside a test (nadine bench); the caller closes
+// it.
+func Start(opts ...Option) *Server {
 	s := &Server{
 		closing: make(chan struct{}),
 		dims:    DefaultDimensions,
@@ -93,7 +101,6 @@ func New(t testing.TB, opts ...Option) *Server {
 		s.dims = DefaultDimensions
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	t.Cleanup(s.Close)
 	return s
 }
 

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sort"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/mqtt"
+	"github.com/nadine-robot/nadine/robot"
+	"github.com/nadine-robot/nadine/web"
+)
+
+// webServer is the web monitor and JSON API of `nadine serve`.
+type webServer struct {
+	srv *web.Server
+	log *slog.Logger
+}
+
+// startWeb serves the monitor on cfg.HTTP.Addr. The token comes from the
+// variable cfg.HTTP.TokenEnv names; without one the server only binds to a
+// loopback address.
+func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime, bus *mqtt.Bus, log *slog.Logger) (*webServer, error) {
+	srv, err := web.Start(ctx, web.Options{
+		Addr:    cfg.HTTP.Addr,
+		Token:   e.getenv(cfg.HTTP.TokenEnv),
+		Runtime: rt,
+		Store:   a.store,
+		Info:    a.webInfo(),
+		Checks: []web.Check{{Name: "mqtt", Check: func(context.Context) error {
+			if !bus.Connected() {
+				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected to the MQTT broker")
+			}
+			return nil
+		}}},
+		Logger: log,
+	})
+	if err != nil {
+		if nadine.ErrorCode(err) == nadine.EINVALID && cfg.HTTP.TokenEnv != "" {
+			return nil, fmt.Errorf("config: http.addr: %w (the token is read from $%s; set http.addr: off to disable the monitor)", err, cfg.HTTP.TokenEnv)
+		}
+		return nil, fmt.Errorf("config: http.addr: %w", err)
+	}
+	return &webServer{srv: srv, log: log}, nil
+}
+
+// URL is the monitor's address.
+func (w *webServer) URL() string { return w.srv.URL() }
+
+// Close shuts the server down, letting requests in flight finish until ctx
+// is done.
+func (w *webServer) Close(ctx context.Context) {
+	if err := w.srv.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		w.log.Warn("web monitor: shutdown", "err", err)
+	}
+}
+
+// webInfo describes the engine and models for the monitor: model names and
+// hosts only, never keys.
+func (a *app) webInfo() web.Info {
+	info := web.Info{Version: version, Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
+	if a.embedder != nil {
+		info.Embedder = a.embedder.Name()
+	}
+	if a.engine == "offline" {
+		return info
+	}
+	byProfile := map[string][]string{}
+	for role, p := range a.cfg.Models.Roles {
+		byProfile[p] = append(byProfile[p], role)
+	}
+	names := make([]string, 0, len(byProfile))
+	for p := range byProfile {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		pc := a.cfg.Models.Profiles[p]
+		roles := byProfile[p]
+		sort.Strings(roles)
+		host := ""
+		if u, err := url.Parse(pc.BaseURL); err == nil {
+			host = u.Host // without user info
+		}
+		_, ready := a.clients[p]
+		info.Models = append(info.Models, web.ModelInfo{Profile: p, Model: pc.Model, Host: host, Roles: roles, Ready: ready})
+	}
+	return info
+}

@@ -1,0 +1,281 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/robot"
+)
+
+// Defaults for Options' zero values.
+const (
+	DefaultAddr         = "127.0.0.1:8080"
+	DefaultMaxBodyBytes = 64 << 10
+	DefaultHeartbeat    = 15 * time.Second
+)
+
+// Runtime is what the monitor needs of the robot runtime. *robot.Runtime
+// implements it.
+type Runtime interface {
+	// Submit queues an operator's turn and returns its reply; emit receives
+	// the turn's events as they happen.
+	Submit(ctx context.Context, t nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error)
+	// Session says who is in front of the robot, the language and the mood.
+	Session() dialogue.SessionState
+	// SetLanguage changes the session language.
+	SetLanguage(ctx context.Context, l nadine.Language) error
+	// EndInteraction queues the end of the current user's interaction; it
+	// returns false when the runtime is shutting down.
+	EndInteraction() bool
+	// Subscribe streams every update of the runtime until the returned
+	// function is called or the runtime stops.
+	Subscribe(buffer int) (<-chan robot.Update, func())
+}
+
+var _ Runtime = (*robot.Runtime)(nil)
+
+// Store is what the monitor reads and erases of per-user memory. Every
+// nadine.Store implements it.
+type Store interface {
+	Users(ctx context.Context) ([]nadine.UserRef, error)
+	Profile(ctx context.Context, userID string) (nadine.Profile, error)
+	SaveProfile(ctx context.Context, p nadine.Profile) error
+	Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error)
+	DeleteMemories(ctx context.Context, userID string) error
+	ForgetUser(ctx context.Context, userID string) error
+}
+
+var _ Store = (nadine.Store)(nil)
+
+// Check is one readiness check of /api/ready ("mqtt": the bus is
+// connected). Its error text is shown to authorized clients: keep secrets
+// out of it.
+type Check struct {
+	Name  string
+	Check func(ctx context.Context) error
+}
+
+// Info describes the running engine and models for /api/info. It must hold
+// no secret: profiles show their model and host only.
+type Info struct {
+	Version  string      `json:"version"`
+	Engine   string      `json:"engine"`            // react, graph or offline
+	Offline  string      `json:"offline,omitempty"` // why the engine is offline, when it is
+	Models   []ModelInfo `json:"models,omitempty"`
+	Fallback []string    `json:"fallback,omitempty"` // profiles tried when the first fails
+	Embedder string      `json:"embedder,omitempty"`
+}
+
+// ModelInfo is one model profile as the monitor shows it.
+type ModelInfo struct {
+	Profile string   `json:"profile"`
+	Model   string   `json:"model"`
+	Host    string   `json:"host"`
+	Roles   []string `json:"roles,omitempty"`
+	Ready   bool     `json:"ready"` // false when the profile has no key
+}
+
+// Options configures a Server. Runtime and Store are required; the other
+// zero values are sane defaults.
+type Options struct {
+	// Addr is the TCP address to listen on (DefaultAddr); port 0 picks a
+	// free port. An address that is not loopback requires Token.
+	Addr string
+	// Token, when set, is required as "Authorization: Bearer <token>" on
+	// every /api request except /api/health.
+	Token string
+	// AllowedHosts adds host names (without port) accepted in the Host
+	// header while bound to loopback, for a reverse proxy on the same
+	// machine. Loopback names and addresses are always accepted.
+	AllowedHosts []string
+	Runtime      Runtime
+	Store        Store
+	Info         Info
+	// Checks are the readiness checks besides the store's.
+	Checks []Check
+	// MaxBodyBytes caps a request body (DefaultMaxBodyBytes).
+	MaxBodyBytes int64
+	// Heartbeat is the period of keep-alive comments on event streams
+	// (DefaultHeartbeat).
+	Heartbeat time.Duration
+	// NewID makes turn ids (default: "web-" and 16 random hex digits).
+	NewID func() string
+	// NewUserID makes the id of a new user named in a turn (default: the
+	// name's slug, a dash and 6 random hex digits, "alex-3f9a1c").
+	NewUserID func(name string) string
+	Now       func() time.Time
+	Logger    *slog.Logger
+}
+
+// Server is the monitor's HTTP server. It is an http.Handler; Start also
+// listens and serves.
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	mux      *http.ServeMux
+	cop      *http.CrossOriginProtection
+	loopback bool // bound to a loopback address: check the Host header
+	hosts    map[string]bool
+
+	quit   context.Context // done when the server closes: event streams end
+	cancel context.CancelFunc
+
+	userMu sync.Mutex // serializes creating users by name
+
+	srv       *http.Server
+	url       string
+	serveDone chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ http.Handler = (*Server)(nil)
+
+// New returns a server that is not listening: use it as an http.Handler
+// (tests), or call Start instead. It returns an EINVALID error when a
+// required option is missing, or when Addr is not a loopback address and no
+// token is set.
+func New(opts Options) (*Server, error) {
+	return newServer(context.Background(), opts)
+}
+
+func newServer(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Runtime == nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "web: no runtime")
+	}
+	if opts.Store == nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "web: no store")
+	}
+	if opts.Addr == "" {
+		opts.Addr = DefaultAddr
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.NewID == nil {
+		opts.NewID = func() string { return "web-" + randomHex(8) }
+	}
+	if opts.NewUserID == nil {
+		opts.NewUserID = newUserID
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	host, _, err := net.SplitHostPort(opts.Addr)
+	if err != nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "web: address %q: %w", opts.Addr, err)
+	}
+	loopback := isLoopbackHost(host)
+	if !loopback && opts.Token == "" {
+		return nil, nadine.Errorf(nadine.EINVALID,
+			"web: address %q is not a loopback address and no token is set: set a token, or bind to 127.0.0.1", opts.Addr)
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		mux:      http.NewServeMux(),
+		cop:      http.NewCrossOriginProtection(),
+		loopback: loopback,
+		hosts:    map[string]bool{},
+	}
+	for _, h := range opts.AllowedHosts {
+		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
+	}
+	s.quit, s.cancel = context.WithCancel(ctx)
+	s.routes()
+	return s, nil
+}
+
+// Start listens on opts.Addr and serves in the background until Close, or
+// until ctx is done (which ends the event streams; Close still shuts the
+// listener down).
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	s, err := newServer(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", s.opts.Addr)
+	if err != nil {
+		s.cancel()
+		return nil, nadine.Errorf(nadine.EUNAVAILABLE, "web: listen on %s: %w", s.opts.Addr, err)
+	}
+	s.url = "http://" + displayAddr(ln.Addr())
+	s.srv = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	s.serveDone = make(chan struct{})
+	go func() {
+		defer close(s.serveDone)
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("web: serve", "err", err)
+		}
+	}()
+	if s.opts.Token == "" {
+		s.log.Info("web monitor listening", "url", s.url, "token", false)
+	} else {
+		s.log.Info("web monitor listening", "url", s.url, "token", true)
+	}
+	return s, nil
+}
+
+// URL is the address of the monitor page ("http://127.0.0.1:8080"); empty
+// when the server was made with New.
+func (s *Server) URL() string { return s.url }
+
+// Close ends the event streams, then shuts the server down gracefully:
+// requests in flight (a turn being answered) may finish until ctx is done,
+// after which remaining connections are closed.
+func (s *Server) Close(ctx context.Context) error {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		if s.srv == nil {
+			return
+		}
+		if err := s.srv.Shutdown(ctx); err != nil {
+			_ = s.srv.Close()
+			s.closeErr = fmt.Errorf("web: shutdown: %w", err)
+		}
+		<-s.serveDone
+	})
+	return s.closeErr
+}
+
+// displayAddr turns a listener address into one a browser can open: an
+// unspecified address (0.0.0.0, ::) is shown as 127.0.0.1.
+func displayAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}

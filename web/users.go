@@ -1,0 +1,151 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Bounds on what a request may name.
+const (
+	maxNameRunes    = 80
+	maxIDBytes      = 128
+	maxEmotionRunes = 32
+)
+
+// resolveUser finds who a turn is from. An id is taken as it is (its name
+// looked up when not given). A name matches a known user case-insensitively
+// by name, or exactly by id; when nobody matches, a profile is created with
+// a new id, so that Nadine remembers the person next time (as `nadine chat
+// --user NAME` does). With neither, ok is false: the turn is the session
+// user's.
+func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.UserRef, ok bool, err error) {
+	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
+	if err := checkName(name); err != nil {
+		return u, false, err
+	}
+	if id != "" {
+		if err := checkID(id); err != nil {
+			return u, false, err
+		}
+		if name == "" && id != nadine.UnknownUser {
+			users, err := s.opts.Store.Users(ctx)
+			if err != nil {
+				return u, false, fmt.Errorf("web: list users: %w", err)
+			}
+			for _, x := range users {
+				if x.ID == id {
+					name = x.Name
+				}
+			}
+		}
+		return nadine.UserRef{ID: id, Name: name}, true, nil
+	}
+	if name == "" {
+		return u, false, nil
+	}
+	s.userMu.Lock()
+	defer s.userMu.Unlock()
+	users, err := s.opts.Store.Users(ctx)
+	if err != nil {
+		return u, false, fmt.Errorf("web: list users: %w", err)
+	}
+	for _, x := range users {
+		if strings.EqualFold(x.Name, name) || x.ID == name {
+			return x, true, nil
+		}
+	}
+	u = nadine.UserRef{ID: s.opts.NewUserID(name), Name: name}
+	if err := s.opts.Store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: s.opts.Now()}); err != nil {
+		return nadine.UserRef{}, false, fmt.Errorf("web: create user %q: %w", name, err)
+	}
+	s.log.Info("web: new user", "user", u.ID)
+	return u, true, nil
+}
+
+// userExists reports whether the store knows anything about a user: a
+// name, a profile or a memory.
+func (s *Server) userExists(ctx context.Context, id string) (bool, error) {
+	users, err := s.opts.Store.Users(ctx)
+	if err != nil {
+		return false, fmt.Errorf("web: list users: %w", err)
+	}
+	for _, u := range users {
+		if u.ID == id {
+			return true, nil
+		}
+	}
+	if _, err := s.opts.Store.Profile(ctx, id); err == nil {
+		return true, nil
+	} else if nadine.ErrorCode(err) != nadine.ENOTFOUND {
+		return false, fmt.Errorf("web: profile: %w", err)
+	}
+	mems, err := s.opts.Store.Memories(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("web: memories: %w", err)
+	}
+	return len(mems) > 0, nil
+}
+
+func checkName(name string) error {
+	if utf8.RuneCountInString(name) > maxNameRunes {
+		return invalid("user_name is too long (at most %d characters)", maxNameRunes)
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return invalid("user_name holds control characters")
+	}
+	return nil
+}
+
+func checkID(id string) error {
+	if id == "" {
+		return invalid("empty user id")
+	}
+	if len(id) > maxIDBytes {
+		return invalid("user id is too long (at most %d bytes)", maxIDBytes)
+	}
+	if !utf8.ValidString(id) || strings.IndexFunc(id, unicode.IsControl) >= 0 {
+		return invalid("user id holds control characters or invalid UTF-8")
+	}
+	return nil
+}
+
+// checkEmotion accepts a facial emotion label: a word or two, letters only
+// ("happy", "neutral"); it returns the label lowercased.
+func checkEmotion(e string) (string, error) {
+	e = strings.ToLower(strings.TrimSpace(e))
+	if utf8.RuneCountInString(e) > maxEmotionRunes {
+		return "", invalid("user_emotion is too long (at most %d characters)", maxEmotionRunes)
+	}
+	for _, r := range e {
+		if !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '_' {
+			return "", invalid("user_emotion %s: use letters only, such as \"happy\" or \"neutral\"", quote(e))
+		}
+	}
+	return e, nil
+}
+
+// newUserID makes an id from a name: "alex-3f9a1c".
+func newUserID(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 32 {
+			break
+		}
+	}
+	slug := strings.Trim(b.String(), "-")
+	if slug == "" {
+		slug = "user"
+	}
+	return slug + "-" + randomHex(3)
+}
