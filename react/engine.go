@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/tools"
 )
 
 // Options configures the engine. Agent is required; the rest is optional.
@@ -80,6 +81,13 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every call is recorded in the turn's trace (tools.Traced records a
+	// tool once however often it is wrapped).
+	traced := make([]nadine.Tool, len(opts.Tools))
+	for i, t := range opts.Tools {
+		traced[i] = tools.Traced(t)
+	}
+	opts.Tools = traced
 	return &Engine{opts: opts, prompts: p, log: opts.Logger}, nil
 }
 
@@ -262,15 +270,11 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 			tool = t
 		}
 	}
-	start := time.Now()
 	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit})
-	rec := nadine.ToolCallRecord{Tool: s.Action, Input: s.Input, Output: out, Start: start, Duration: time.Since(start)}
 	if err != nil {
-		rec.Error = err.Error()
 		e.log.Warn("tool failed", "tool", s.Action, "err", err)
 		out = fmt.Sprintf("The tool %q failed (%s). Tell the human politely that you cannot get this information right now.", s.Action, nadine.ErrorCode(err))
 	}
-	nadine.TraceFrom(ctx).AddToolCall(rec)
 	return out
 }
 
