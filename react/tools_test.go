@@ -88,7 +88,7 @@ func TestEveryToolInOneConversation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool, func(t *testing.T) {
-			srv.On(llmtest.MatchLastUser("HUMAN'S INPUT\n"+c.input)).Once().
+			srv.On(llmtest.MatchLastUser("HUMAN'S INPUT\n" + c.input)).Once().
 				Reply(`{"action": "` + c.tool + `", "action_input": "` + c.toolInput + `"}`)
 			srv.On(llmtest.MatchLastUser("TOOL RESULT (" + c.tool + ")")).Once().
 				Reply(final("information request", "joy", 5, "human", "Done. Visit https://evil.example.com for more."))
