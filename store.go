@@ -165,6 +165,9 @@ type KnowledgeStore interface {
 	AddKnowledge(ctx context.Context, chunks []KnowledgeChunk) error
 	SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]ScoredChunk, error)
 	KnowledgeCount(ctx context.Context) (int, error)
+	// KnowledgeEmbedders counts stored knowledge vectors per embedder name,
+	// so a changed embedder rebuilds the base instead of finding nothing.
+	KnowledgeEmbedders(ctx context.Context) (map[string]int, error)
 	ClearKnowledge(ctx context.Context) error
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -25,6 +26,9 @@ type ManagerOptions struct {
 	History *History
 	// Profiles, when set, supplies the names of users known only by id.
 	Profiles nadine.ProfileStore
+	// Checkpoints, when set, keeps Nadine's mood across restarts (key
+	// AffectKey) for engines without an affect model of their own.
+	Checkpoints nadine.CheckpointStore
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
 	MaxInputChars int
 	// Language is the initial session language (default English).
@@ -51,13 +55,17 @@ type Manager struct {
 
 	turnMu sync.Mutex // one turn at a time, in arrival order
 
-	mu    sync.Mutex // guards the fields below
-	user  nadine.UserRef
-	emo   string
-	lang  nadine.Language
-	convs map[string]string // user id → current conversation id
-	mood  nadine.AffectState
+	mu     sync.Mutex // guards the fields below
+	user   nadine.UserRef
+	emo    string
+	lang   nadine.Language
+	convs  map[string]string // user id → current conversation id
+	mood   nadine.AffectState
+	affect *affect.State // PAD state for engines without one; loaded lazily
 }
+
+// AffectKey is the checkpoint holding Nadine's PAD state between runs.
+const AffectKey = "robot/affect"
 
 // NewManager returns a manager, or an EINVALID error when no engine or no
 // history is given.
@@ -342,16 +350,43 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 	}
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
 	if !out.affectThisAttempt() {
-		// Engines without an affect model (offline) still show how Nadine
-		// feels: her reply's emotion becomes the affect state.
-		a := m.Session().Mood
-		a.Label, a.Intensity, a.Arousal = r.Emotion, float64(r.EmotionIntensity)/10, 0
-		if p, ok := affect.EmotionPAD(r.Emotion); ok {
-			a.Arousal = p.A * a.Intensity
-		}
+		// Engines without an affect model (react, offline) still move
+		// Nadine's mood: her reply's emotion is appraised on the PAD state.
+		a := m.appraise(r)
 		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
 	return r
+}
+
+// appraise moves Nadine's PAD state with the reply's emotion (as the
+// graph's affective appraisal does), returns it as shown on the bus, then
+// advances the turn (mood decays toward the personality baseline) and
+// persists it.
+func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
+	now := m.opts.Now()
+	ctx := context.Background()
+	m.mu.Lock()
+	if m.affect == nil {
+		st := affect.New(affect.NadinePersonality(), now)
+		if m.opts.Checkpoints != nil {
+			if b, err := m.opts.Checkpoints.LoadCheckpoint(ctx, AffectKey); err == nil && json.Unmarshal(b, &st) != nil {
+				st = affect.New(affect.NadinePersonality(), now)
+			}
+		}
+		m.affect = &st
+	}
+	shown := affect.Appraise(*m.affect, r.Emotion, float64(r.EmotionIntensity)/10, now)
+	next := affect.Update(shown, now)
+	m.affect = &next
+	m.mu.Unlock()
+	if m.opts.Checkpoints != nil {
+		if b, err := json.Marshal(next); err == nil {
+			if err := m.opts.Checkpoints.SaveCheckpoint(ctx, AffectKey, b); err != nil {
+				m.log.Warn("mood not saved", "err", err)
+			}
+		}
+	}
+	return affect.ToBus(shown)
 }
 
 // remember appends the exchange to the conversation window of the user the

@@ -246,3 +246,52 @@ func (f engineFunc) Name() string { return "func" }
 func (f engineFunc) Respond(ctx context.Context, r nadine.Request) (nadine.Reply, error) {
 	return f(ctx, r)
 }
+
+// TestManagerMoodMovesAndPersists: for engines without an affect model the
+// manager appraises each reply's emotion on the PAD state, publishes it,
+// and keeps it across restarts.
+func TestManagerMoodMovesAndPersists(t *testing.T) {
+	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "How lovely!", Emotion: nadine.Joy, EmotionIntensity: 9}}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	newM := func() *dialogue.Manager {
+		m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
+			History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}), Checkpoints: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := newM()
+	var moods []nadine.AffectState
+	for i := 0; i < 3; i++ {
+		rec := &recorder{}
+		if _, err := m.Stream(context.Background(), nadine.Turn{Text: "You are wonderful"}, rec.emit); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range rec.ev {
+			if e.Kind == nadine.EventAffect {
+				moods = append(moods, *e.Affect)
+			}
+		}
+	}
+	if len(moods) != 3 || moods[0].Label != nadine.Joy || moods[0].Intensity != 0.9 || moods[0].Arousal <= 0 {
+		t.Fatalf("affect events = %+v", moods)
+	}
+	if !(moods[2].Pleasure > moods[0].Pleasure) || moods[2].MoodLabel == "" {
+		t.Errorf("joy did not lift the mood: %+v → %+v", moods[0], moods[2])
+	}
+	// A new manager (a restart) starts from the saved mood, not the baseline.
+	rec := &recorder{}
+	if _, err := newM().Stream(context.Background(), nadine.Turn{Text: "Hi"}, rec.emit); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rec.ev {
+		if e.Kind == nadine.EventAffect && e.Affect.Pleasure < moods[1].Pleasure {
+			t.Errorf("mood after restart %+v fell back below %+v", e.Affect, moods[1])
+		}
+	}
+}

@@ -31,22 +31,18 @@ func Default() fs.FS { return defaultFS }
 // case is an EINVALID error asking to rebuild the knowledge base (clear it,
 // then ingest again), rather than a silently empty knowledge base.
 func EnsureDefault(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder) (bool, error) {
-	n, err := store.KnowledgeCount(ctx)
+	spaces, err := store.KnowledgeEmbedders(ctx)
 	if err != nil {
-		return false, fmt.Errorf("knowledge: count: %w", err)
+		return false, fmt.Errorf("knowledge: %w", err)
 	}
-	if n > 0 {
-		v, err := nadine.EmbedOne(ctx, emb, "Nadine")
-		if err != nil {
-			return false, fmt.Errorf("knowledge: embed probe: %w", err)
-		}
-		res, err := store.SearchKnowledge(ctx, v, emb.Name(), 1)
-		if err != nil {
-			return false, fmt.Errorf("knowledge: search probe: %w", err)
-		}
-		if len(res) == 0 {
+	if len(spaces) > 0 {
+		if spaces[emb.Name()] == 0 {
+			total := 0
+			for _, n := range spaces {
+				total += n
+			}
 			return false, nadine.Errorf(nadine.EINVALID,
-				"knowledge: the knowledge base holds %d chunks but none embedded by %s; clear and rebuild it", n, emb.Name())
+				"knowledge: the knowledge base holds %d chunks but none embedded by %s; rebuild it (nadine kb rebuild)", total, emb.Name())
 		}
 		return false, nil
 	}

@@ -71,6 +71,16 @@ func (m *memStore) KnowledgeCount(context.Context) (int, error) {
 	return len(m.chunks), m.err
 }
 
+func (m *memStore) KnowledgeEmbedders(context.Context) (map[string]int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]int{}
+	for _, c := range m.chunks {
+		out[c.Embedder]++
+	}
+	return out, m.err
+}
+
 func (m *memStore) ClearKnowledge(context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

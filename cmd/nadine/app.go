@@ -94,11 +94,8 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.embedder = emb
-	if built, err := knowledge.EnsureDefault(ctx, a.store, a.embedder); err != nil {
-		a.log.Warn("knowledge base not built", "err", err)
-	} else if built {
-		a.log.Info("knowledge base built from the default documents")
-	}
+	a.ensureKnowledge(ctx)
+	a.checkMemorySpace(ctx)
 	a.tools = a.newTools()
 	a.history = dialogue.NewHistory(a.store, a.embedder, dialogue.HistoryOptions{
 		Window: cfg.Memory.Window, Stride: cfg.Memory.Stride, Logger: a.log})
@@ -109,7 +106,7 @@ func (a *app) build(ctx context.Context) error {
 	}
 	lang, _ := nadine.ParseLanguage(cfg.Language)
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: engines, History: a.history, Profiles: a.store,
+		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		MaxInputChars: cfg.Limits.MaxInputChars, Language: lang, Logger: a.log,
 	})
 	if err != nil {
@@ -132,6 +129,67 @@ func (a *app) build(ctx context.Context) error {
 	return nil
 }
 
+// ensureKnowledge builds the knowledge base when it is missing (seed 000):
+// from knowledge.dir when configured, else from the built-in documents.
+func (a *app) ensureKnowledge(ctx context.Context) {
+	spaces, err := a.store.KnowledgeEmbedders(ctx)
+	if err != nil {
+		a.log.Warn("knowledge base unavailable", "err", err)
+		return
+	}
+	switch {
+	case len(spaces) == 0 && a.cfg.Knowledge.Dir != "":
+		n, err := knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
+		if err != nil {
+			a.log.Warn("knowledge base built with errors", "dir", a.cfg.Knowledge.Dir, "err", err)
+		}
+		a.log.Info("knowledge base built", "dir", a.cfg.Knowledge.Dir, "chunks", n)
+	case len(spaces) == 0:
+		if _, err := knowledge.EnsureDefault(ctx, a.store, a.embedder); err != nil {
+			a.log.Warn("knowledge base not built", "err", err)
+		} else {
+			a.log.Info("knowledge base built from the default documents")
+		}
+	case spaces[a.embedder.Name()] == 0:
+		a.log.Warn("the knowledge base was embedded by another embedder and cannot be searched; run: nadine kb rebuild",
+			"embedder", a.embedder.Name(), "stored", spaces)
+	}
+}
+
+// checkMemorySpace warns when memories were embedded by another embedder:
+// they are never compared with the new vectors, so they are not recalled
+// until `nadine memory reembed` runs.
+func (a *app) checkMemorySpace(ctx context.Context) {
+	spaces, err := a.store.MemoryEmbedders(ctx)
+	if err != nil {
+		a.log.Warn("memory store unavailable", "err", err)
+		return
+	}
+	other := 0
+	for name, n := range spaces {
+		if name != a.embedder.Name() {
+			other += n
+		}
+	}
+	if other > 0 {
+		a.log.Warn("some memories were embedded by another embedder and are not recalled; run: nadine memory reembed",
+			"memories", other, "embedder", a.embedder.Name())
+	}
+}
+
+// rebuildKnowledge clears the knowledge base and builds it again from
+// knowledge.dir or the built-in documents, with the current embedder.
+func (a *app) rebuildKnowledge(ctx context.Context) (int, error) {
+	if err := a.store.ClearKnowledge(ctx); err != nil {
+		return 0, err
+	}
+	if a.cfg.Knowledge.Dir != "" {
+		return knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
+	}
+	return knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
+}
+
+// clientConfig is the openai client configuration of a profile.
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
 	retries := 3
 	if p.MaxRetries != nil {

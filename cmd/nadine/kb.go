@@ -17,8 +17,8 @@ func runKB(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	rest := fs.Args()
-	if len(rest) < 2 {
-		return usageError{"usage: nadine kb ingest DIR | nadine kb search QUESTION"}
+	if len(rest) < 2 && !(len(rest) == 1 && rest[0] == "rebuild") {
+		return usageError{"usage: nadine kb ingest DIR | kb search QUESTION | kb rebuild"}
 	}
 	cfg, err := loadConfig(*path, e.getenv)
 	if err != nil {
@@ -38,6 +38,10 @@ func runKB(ctx context.Context, args []string, e env) error {
 		}
 		n, err := knowledge.Ingest(ctx, a.store, a.embedder, rest[1])
 		fmt.Fprintf(e.stdout, "ingested %d chunks from %s\n", n, rest[1])
+		return err
+	case "rebuild":
+		n, err := a.rebuildKnowledge(ctx)
+		fmt.Fprintf(e.stdout, "rebuilt the knowledge base: %d chunks embedded by %s\n", n, a.embedder.Name())
 		return err
 	case "search":
 		res, err := knowledge.Retrieve(ctx, a.store, a.embedder, strings.Join(rest[1:], " "), *k)

@@ -854,6 +854,11 @@ func testKnowledge(t *testing.T, s nadine.Store) {
 	if n != 3 {
 		t.Errorf("KnowledgeCount = %d, want 3", n)
 	}
+	spaces, err := s.KnowledgeEmbedders(ctx)
+	must(t, "KnowledgeEmbedders", err)
+	if len(spaces) != 2 || spaces["e1"] != 2 || spaces["e2"] != 1 {
+		t.Errorf("KnowledgeEmbedders = %v, want e1:2 e2:1", spaces)
+	}
 	// A personal memory with the very same vector is not knowledge.
 	add(t, s, memory("alice", "personal", nadine.MemoryFact, 1, "e1", 1, 0, 0))
 

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine/internal/mqtttest"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServe runs `nadine serve` as the README says, on free ports: the
+// embedded broker takes a transcript from a fake speech-to-text and the
+// reply goes out to a fake text-to-speech; the monitor's API answers; a
+// signal stops it gracefully.
+func TestServe(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var stderr syncBuffer
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envMap(map[string]string{
+		"HOME": t.TempDir(), "NADINE_MQTT_LISTEN": "127.0.0.1:0", "NADINE_HTTP_ADDR": "127.0.0.1:0",
+	})}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve"}, e) }()
+
+	var mqttURL, monitor string
+	mqtttest.Eventually(t, "serve to start", func() bool {
+		s := stderr.String()
+		if m := regexp.MustCompile(`MQTT: (mqtt://\S+)`).FindStringSubmatch(s); m != nil {
+			mqttURL = m[1]
+		}
+		if m := regexp.MustCompile(`Monitor: (http://\S+)`).FindStringSubmatch(s); m != nil {
+			monitor = m[1]
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v\n%s", err, s)
+		default:
+		}
+		return mqttURL != "" && monitor != ""
+	})
+	if !strings.Contains(stderr.String(), "OFFLINE") {
+		t.Errorf("the banner does not say it runs offline:\n%s", stderr.String())
+	}
+
+	addr := mqtttest.HostPort(mqttURL)
+	tts := mqtttest.NewPeer(t, addr, "nadine/agent/control/speak")
+	stt := mqtttest.NewPeer(t, addr)
+	mqtttest.Eventually(t, "the monitor to be ready", func() bool {
+		resp, err := http.Get(monitor + "/api/ready")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	stt.Publish("nadine/stt/transcript", []byte(`{"text":"Hello Nadine","language":"en","final":true,"id":"serve-1"}`))
+	var s struct {
+		Text   string `json:"text"`
+		TurnID string `json:"turn_id"`
+	}
+	if err := json.Unmarshal(tts.Next().Payload, &s); err != nil || s.TurnID != "serve-1" || !strings.Contains(s.Text, "Hello") {
+		t.Errorf("spoken: %+v (%v)", s, err)
+	}
+
+	resp, err := http.Post(monitor+"/api/turns", "application/json", strings.NewReader(`{"text":"What time is it?","user_name":"Robin"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "It is") {
+		t.Errorf("POST /api/turns: %d %s", resp.StatusCode, body)
+	}
+
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(mqtttest.Failsafe):
+		t.Fatal("serve did not stop")
+	}
+}
