@@ -50,6 +50,16 @@ type app struct {
 	offline string                    // why the app runs offline, when it does
 }
 
+// openTool loads the configuration and opens the app for a maintenance
+// command (memory, kb, eval), logging warnings only.
+func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
+	cfg, err := loadConfig(cfgPath, e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return newApp(ctx, cfg, e.getenv, newLogger(e.stderr, LogConfig{Level: "warn"}))
+}
+
 // appOption adds what only some commands have.
 type appOption func(*app)
 

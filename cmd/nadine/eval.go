@@ -22,11 +22,7 @@ func runEval(ctx context.Context, args []string, e env) error {
 	if fs.NArg() > 0 {
 		agent = fs.Arg(0)
 	}
-	cfg, err := loadConfig(*path, e.getenv)
-	if err != nil {
-		return err
-	}
-	a, err := newApp(ctx, cfg, e.getenv, newLogger(e.stderr, LogConfig{Level: "warn"}))
+	a, err := openTool(ctx, *path, e)
 	if err != nil {
 		return err
 	}
@@ -46,7 +42,7 @@ func runEval(ctx context.Context, args []string, e env) error {
 	total, passed := 0, 0
 	for _, r := range results {
 		model := "-"
-		if p, ok := cfg.Models.Profiles[cfg.Models.Roles[r.Role]]; ok {
+		if p, ok := a.cfg.Models.Profiles[a.cfg.Models.Roles[r.Role]]; ok {
 			model = p.Model
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%d/%d\t%.0f%%\t%v\n", r.Agent, r.Role, model, r.Passed, r.Cases, 100*r.PassRate(), r.Duration.Round(1e6))

@@ -20,11 +20,7 @@ func runKB(ctx context.Context, args []string, e env) error {
 	if len(rest) < 2 && !(len(rest) == 1 && rest[0] == "rebuild") {
 		return usageError{"usage: nadine kb ingest DIR | kb search QUESTION | kb rebuild"}
 	}
-	cfg, err := loadConfig(*path, e.getenv)
-	if err != nil {
-		return err
-	}
-	a, err := newApp(ctx, cfg, e.getenv, newLogger(e.stderr, LogConfig{Level: "warn"}))
+	a, err := openTool(ctx, *path, e)
 	if err != nil {
 		return err
 	}

@@ -21,11 +21,7 @@ func runMemory(ctx context.Context, args []string, e env) error {
 	if len(rest) == 0 {
 		return usageError{"usage: nadine memory users | show USER | forget USER | reembed"}
 	}
-	cfg, err := loadConfig(*path, e.getenv)
-	if err != nil {
-		return err
-	}
-	a, err := newApp(ctx, cfg, e.getenv, newLogger(e.stderr, LogConfig{Level: "warn"}))
+	a, err := openTool(ctx, *path, e)
 	if err != nil {
 		return err
 	}
