@@ -162,26 +162,38 @@ type MemoryStore interface {
 // KnowledgeStore keeps the knowledge base, which is shared by all users and
 // kept apart from personal memory.
 type KnowledgeStore interface {
+	// AddKnowledge stores chunks (with their vectors).
 	AddKnowledge(ctx context.Context, chunks []KnowledgeChunk) error
+	// SearchKnowledge returns the k chunks most similar to embedding among
+	// those embedded by embedder, best first.
 	SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]ScoredChunk, error)
+	// KnowledgeCount returns how many chunks are stored.
 	KnowledgeCount(ctx context.Context) (int, error)
 	// KnowledgeEmbedders counts stored knowledge vectors per embedder name,
 	// so a changed embedder rebuilds the base instead of finding nothing.
 	KnowledgeEmbedders(ctx context.Context) (map[string]int, error)
+	// ClearKnowledge deletes the whole knowledge base.
 	ClearKnowledge(ctx context.Context) error
 }
 
 // SceneStore indexes the memorable scenes perception stored.
 type SceneStore interface {
+	// UpsertScenes stores scenes, replacing those with the same user and
+	// scene id.
 	UpsertScenes(ctx context.Context, scenes []Scene) error
+	// Scenes lists one user's scenes.
 	Scenes(ctx context.Context, userID string) ([]Scene, error)
 }
 
 // CheckpointStore keeps graph checkpoints between turns and restarts.
 type CheckpointStore interface {
+	// SaveCheckpoint stores data under key, replacing what was there. Keys
+	// of a person's data start with "<userID>/" so that ForgetUser erases
+	// them.
 	SaveCheckpoint(ctx context.Context, key string, data []byte) error
 	// LoadCheckpoint returns a checkpoint, or ENOTFOUND.
 	LoadCheckpoint(ctx context.Context, key string) ([]byte, error)
+	// DeleteCheckpoint removes a checkpoint; a missing one is not an error.
 	DeleteCheckpoint(ctx context.Context, key string) error
 }
 
