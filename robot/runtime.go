@@ -172,6 +172,10 @@ func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
 		t := nadine.Turn{ID: msg.Transcript.ID, Text: msg.Transcript.Text, Language: msg.Transcript.Language, Time: msg.Received}
 		r.enqueue(job{turn: &t})
 	case mqtt.KindUserLeft:
+		if id := msg.User.ID; id != "" && id != nadine.UnknownUser && id != r.m.Session().User.ID {
+			r.log.Info("user left who was not in front of the robot; ignored", "user", id)
+			return
+		}
 		r.enqueue(job{left: true})
 	case mqtt.KindUserName, mqtt.KindUserDetected:
 		r.m.SetUser(msg.User)
