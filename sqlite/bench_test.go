@@ -49,7 +49,9 @@ func benchMemories(rng *rand.Rand, from, n int) []nadine.Memory {
 
 // BenchmarkSearchMemories measures a top-5 search for one user among
 // 100,000 memories of 768 dimensions spread over 100 users, with the user's
-// vectors cached (warm) and read from SQLite on every query (cold). The
+// vectors cached (warm), read from the vector index on every query by a
+// store without cache (cold), and read then cached by a store whose every
+// query is a cache miss (cold-miss: the first turn of a person). The
 // fixture is built once per run in a temporary directory; -short skips it.
 func BenchmarkSearchMemories(b *testing.B) {
 	if testing.Short() {
@@ -78,24 +80,42 @@ func BenchmarkSearchMemories(b *testing.B) {
 	}
 	defer cold.Close()
 
+	// A cache of 10 users queried round-robin over the 100: every query
+	// misses, loads the user's vectors from SQLite and caches them.
+	miss, err := sqlite.Open(ctx, path, sqlite.Options{CacheUsers: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer miss.Close()
+
 	q := nadine.MemoryQuery{Embedding: randomVector(rng, benchDims), Embedder: "bench", K: 5}
 	for _, bb := range []struct {
-		name  string
-		store *sqlite.Store
-		types []nadine.MemoryType
+		name   string
+		store  *sqlite.Store
+		types  []nadine.MemoryType
+		rotate bool // query user-000 … user-099 in turn instead of user-042
 	}{
-		{"warm", s, nil},
-		{"warm-episodes", s, []nadine.MemoryType{nadine.MemoryEpisode}},
-		{"cold", cold, nil},
+		{"warm", s, nil, false},
+		{"warm-episodes", s, []nadine.MemoryType{nadine.MemoryEpisode}, false},
+		{"cold", cold, nil, false},
+		{"cold-episodes", cold, []nadine.MemoryType{nadine.MemoryEpisode}, false},
+		{"cold-miss", miss, nil, true},
 	} {
 		b.Run(bb.name, func(b *testing.B) {
 			q := q
 			q.Types = bb.types
+			user, i := "user-042", 0
 			for b.Loop() {
 				// Warm: the same user's vectors stay cached between
 				// queries. Cold: that store has no cache, so the user's
-				// rows are read from SQLite on every query.
-				res, err := bb.store.SearchMemories(ctx, "user-042", q)
+				// vectors are read from SQLite on every query. Cold-miss:
+				// the store caches, but every query is for a user whose
+				// vectors were evicted.
+				if bb.rotate {
+					user = fmt.Sprintf("user-%03d", i%benchUsers)
+					i++
+				}
+				res, err := bb.store.SearchMemories(ctx, user, q)
 				if err != nil || len(res) != 5 {
 					b.Fatalf("search = %d results, %v", len(res), err)
 				}

@@ -117,6 +117,8 @@ func TestCrashKeepsAcknowledgedMessages(t *testing.T) {
 		if len(ms) != c.ChunksStored || c.ChunksStored < c.Count/20-1 {
 			t.Errorf("round %d: %d chunk memories, ChunksStored %d, %d messages", round, len(ms), c.ChunksStored, c.Count)
 		}
+		// The vector index committed with the chunks: it holds exactly them.
+		sqlite.CheckIndex(t, s)
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -9,19 +9,34 @@
 // loses no acknowledged write and leaves a database that opens cleanly. All
 // writes go through one connection (SQLite has one writer anyway); reads use
 // a small separate pool. The schema is a sequence of numbered SQL files
-// embedded in the binary and applied in one transaction at Open.
+// embedded in the binary and applied in one transaction at Open, with a Go
+// step after a file where SQL alone cannot do the job (migration 2 fills the
+// vector index from the memories table: about 6 s for 100,000 memories).
 //
 // Retrieval: vectors are stored as float32 little-endian BLOBs with the name
 // of the embedder that made them. A memory search is an exact top-k cosine
-// similarity computed in Go over the rows of one user only, comparing only
-// vectors of the query's embedder and dimension. A user's vectors are kept in
-// memory after the first search and dropped on every write for that user.
+// similarity computed in Go over the vectors of one user only, comparing only
+// vectors of the query's embedder and dimension. The memories table is the
+// source of truth; alongside it, the table memory_vectors (schema 2) keeps a
+// packed copy of each user's vectors: blocks of up to 64 KiB of vectors of
+// one embedder and dimension, with their ids, types and norms, rewritten in
+// the same transaction as every write that changes that user's memory
+// vectors. Loading a user's vectors for a search therefore reads a few dozen
+// rows instead of one row per memory. A user's vectors are kept in memory
+// after the first search and dropped on every write for that user;
+// concurrent first searches of one user share one load. A store without
+// cache (CacheUsers < 0) scores the blocks as it reads them. Read connections
+// map the database file into memory (Options.MmapSize), which makes loading
+// a user's blocks copy pages rather than make a system call per page; an I/O
+// error on a mapped page then stops the process instead of failing the
+// query, which is why the map can be turned off.
 //
 // Isolation: every method that touches personal data takes the user id, and
 // every statement over personal tables is filtered by that id (WHERE user_id
 // = ?), so a query for one user cannot return another user's document. The
 // only statements across users are the listings the interface asks for:
-// Users, OpenConversations (recovery at start) and MemoryEmbedders (counts).
+// Users, OpenConversations (recovery at start) and MemoryEmbedders (counts),
+// and the migration that builds the vector index (user by user).
 // The knowledge base lives in its own table, shared by all users.
 //
 // Conventions of this implementation, beyond the nadine.Store documentation:

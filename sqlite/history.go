@@ -206,7 +206,7 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 		if c.Ended {
 			return nadine.Errorf(nadine.EINVALID, "sqlite: store chunk: conversation %q of user %q has ended", convID, userID)
 		}
-		if _, err := insertMemory(ctx, tx, row); err != nil {
+		if _, err := insertMemories(ctx, tx, []memoryRow{row}); err != nil {
 			return err
 		}
 		stored = true
@@ -249,7 +249,7 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 			return nil
 		}
 		if final != nil {
-			if _, err := insertMemory(ctx, tx, row); err != nil {
+			if _, err := insertMemories(ctx, tx, []memoryRow{row}); err != nil {
 				return err
 			}
 			stored = true

@@ -66,11 +66,12 @@ func TestVectorEncoding(t *testing.T) {
 }
 
 func TestTopK(t *testing.T) {
-	set := &vecSet{}
+	var b setBuilder
 	for i, v := range [][]float32{{1, 0}, {0, 1}, {1, 1}, {0, 0}, {1, 0, 0}, {-1, 0}, {2, 0}} {
-		set.entries = append(set.entries, vecEntry{id: int64(i + 1), embedder: "e", vec: v, norm: norm(v)})
+		b.add(int64(i+1), kindFact, "e", v)
 	}
-	set.entries = append(set.entries, vecEntry{id: 99, embedder: "other", vec: []float32{1, 0}, norm: 1})
+	b.add(99, kindFact, "other", []float32{1, 0})
+	set := &b.set
 	tests := []struct {
 		name string
 		q    []float32
@@ -85,7 +86,7 @@ func TestTopK(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []int64
-		for _, s := range set.topK(tt.q, "e", tt.k, nil) {
+		for _, s := range set.topK(tt.q, "e", tt.k, allKinds) {
 			if math.IsNaN(s.score) {
 				t.Errorf("%s: NaN score for %d", tt.name, s.id)
 			}
@@ -102,7 +103,7 @@ func TestVectorCacheEviction(t *testing.T) {
 	loads := 0
 	load := func() (*vecSet, error) { loads++; return &vecSet{}, nil }
 	for _, k := range []string{"a", "b", "a", "c", "a", "b"} {
-		if _, err := c.get(k, load); err != nil {
+		if _, err := c.get(t.Context(), k, load); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,15 +112,15 @@ func TestVectorCacheEviction(t *testing.T) {
 		t.Errorf("loads = %d, cached = %d; want 4 loads, 2 cached", loads, c.len())
 	}
 	c.invalidate("a")
-	if _, err := c.get("a", load); err != nil || loads != 5 {
+	if _, err := c.get(t.Context(), "a", load); err != nil || loads != 5 {
 		t.Errorf("get after invalidate: loads = %d, %v; want a reload", loads, err)
 	}
 	// A load overlapping an invalidation is not cached.
-	if _, err := c.get("z", func() (*vecSet, error) { c.invalidate("z"); return &vecSet{}, nil }); err != nil {
+	if _, err := c.get(t.Context(), "z", func() (*vecSet, error) { c.invalidate("z"); return &vecSet{}, nil }); err != nil {
 		t.Fatal(err)
 	}
 	before := loads
-	if _, err := c.get("z", load); err != nil || loads != before+1 {
+	if _, err := c.get(t.Context(), "z", load); err != nil || loads != before+1 {
 		t.Errorf("a load that overlapped an invalidation was cached")
 	}
 }
@@ -134,4 +135,19 @@ func BenchmarkDot768(b *testing.B) {
 		s += dot(x, y)
 	}
 	_ = s
+}
+
+func BenchmarkDecodeBlock(b *testing.B) {
+	v := make([]float32, 64*768)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	blob := encodeVector(v)
+	dst := make([]float32, len(v))
+	for b.Loop() {
+		if _, err := decodeVector(blob, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(blob)))
 }

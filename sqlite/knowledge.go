@@ -56,8 +56,8 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	if k <= 0 {
 		return nil, nil
 	}
-	set, err := s.cache.get(knowledgeKey, func() (*vecSet, error) {
-		rows, err := s.r.QueryContext(ctx, `SELECT id, '', embedder, embedding FROM knowledge WHERE dims > 0`)
+	set, err := s.cache.get(ctx, knowledgeKey, func() (*vecSet, error) {
+		rows, err := s.r.QueryContext(ctx, `SELECT id, embedder, embedding FROM knowledge WHERE dims > 0`)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +66,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	if err != nil {
 		return nil, wrap("search knowledge", err)
 	}
-	best := set.topK(embedding, embedder, k, nil)
+	best := set.topK(embedding, embedder, k, allKinds)
 	if len(best) == 0 {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ type memoryRow struct {
 	embedder                  string
 	dims                      int
 	embedding                 []byte
+	norm                      float32 // of the embedding, for the vector index
 }
 
 // memoryRow validates m for userID (m.UserID must be empty or equal), fills
@@ -63,6 +65,7 @@ func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error)
 		embedder:  m.Embedder,
 		dims:      len(m.Embedding),
 		embedding: encodeVector(m.Embedding),
+		norm:      norm(m.Embedding),
 	}, nil
 }
 
@@ -80,12 +83,28 @@ func (r memoryRow) args() []any {
 	return []any{r.userID, r.typ, r.text, r.convID, r.timeUS, r.metadata, r.embedder, r.dims, r.embedding}
 }
 
-func insertMemory(ctx context.Context, tx *sql.Tx, r memoryRow) (int64, error) {
-	res, err := tx.ExecContext(ctx, insertMemorySQL, r.args()...)
+// insertMemories inserts rows and adds their vectors to the index, in the
+// caller's transaction, and returns their ids in order.
+func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64, error) {
+	stmt, err := tx.PrepareContext(ctx, insertMemorySQL)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return res.LastInsertId()
+	defer stmt.Close()
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		res, err := stmt.ExecContext(ctx, r.args()...)
+		if err != nil {
+			return nil, err
+		}
+		if ids[i], err = res.LastInsertId(); err != nil {
+			return nil, err
+		}
+	}
+	if err := indexMemories(ctx, tx, rows, ids); err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
 
 // AddMemory stores a memory of m.UserID and returns its id. A zero Time is
@@ -112,23 +131,11 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, len(ms))
+	var ids []int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, insertMemorySQL)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, r := range rows {
-			res, err := stmt.ExecContext(ctx, r.args()...)
-			if err != nil {
-				return err
-			}
-			if ids[i], err = res.LastInsertId(); err != nil {
-				return err
-			}
-		}
-		return nil
+		var err error
+		ids, err = insertMemories(ctx, tx, rows)
+		return err
 	})
 	for _, r := range rows {
 		s.cache.invalidate(userKey(r.userID))
@@ -139,39 +146,38 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	return ids, nil
 }
 
-// userVectors returns a user's memory vectors, from the cache when present.
+// userVectors returns a user's memory vectors, from the cache when present,
+// else from the user's blocks of the vector index.
 func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error) {
-	return s.cache.get(userKey(userID), func() (*vecSet, error) {
-		rows, err := s.r.QueryContext(ctx, `SELECT id, type, embedder, embedding FROM memories
-			WHERE user_id = ? AND dims > 0`, userID)
-		if err != nil {
-			return nil, err
-		}
-		return scanVectors(rows)
+	return s.cache.get(ctx, userKey(userID), func() (*vecSet, error) {
+		return s.loadVectors(ctx, userID)
 	})
 }
 
-// scanVectors reads rows of (id, kind, embedder, embedding) into a set.
+// scanVectors reads rows of (id, embedder, embedding) into a set of kind-0
+// vectors (the knowledge base).
 func scanVectors(rows *sql.Rows) (*vecSet, error) {
 	defer rows.Close()
-	set := &vecSet{}
 	var (
-		kind, embedder string
-		blob           sql.RawBytes // valid until the next row: decoded at once
+		b        setBuilder
+		id       int64
+		embedder string
+		blob     sql.RawBytes // valid until the next row: decoded at once
+		v        []float32    // reused: add copies it
 	)
 	for rows.Next() {
-		var e vecEntry
-		if err := rows.Scan(&e.id, &kind, &embedder, &blob); err != nil {
+		if err := rows.Scan(&id, &embedder, &blob); err != nil {
 			return nil, err
 		}
-		v, err := decodeVector(blob, nil)
-		if err != nil {
-			return nil, fmt.Errorf("vector of row %d: %w", e.id, err)
+		var err error
+		if v, err = decodeVector(blob, v); err != nil {
+			return nil, fmt.Errorf("vector of row %d: %w", id, err)
 		}
-		e.kind, e.embedder, e.vec, e.norm = kind, embedder, v, norm(v)
-		set.entries = append(set.entries, e)
+		if len(v) > 0 {
+			b.add(id, kindNone, embedder, v)
+		}
 	}
-	return set, rows.Err()
+	return &b.set, rows.Err()
 }
 
 // SearchMemories returns the user's memories most similar to the query,
@@ -188,22 +194,19 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	if q.K <= 0 {
 		return nil, nil
 	}
-	set, err := s.userVectors(ctx, userID)
-	if err != nil {
-		return nil, wrap("search memories", err)
-	}
-	var keep func(*vecEntry) bool
-	if len(q.Types) > 0 {
-		keep = func(e *vecEntry) bool {
-			for _, t := range q.Types {
-				if e.kind == string(t) {
-					return true
-				}
-			}
-			return false
+	var best []scored
+	if s.cache.enabled() {
+		set, err := s.userVectors(ctx, userID)
+		if err != nil {
+			return nil, wrap("search memories", err)
+		}
+		best = set.topK(q.Embedding, q.Embedder, q.K, kindMask(q.Types))
+	} else {
+		var err error
+		if best, err = s.searchIndex(ctx, userID, q.Embedding, q.Embedder, q.K, kindMask(q.Types)); err != nil {
+			return nil, wrap("search memories", err)
 		}
 	}
-	best := set.topK(q.Embedding, q.Embedder, q.K, keep)
 	if len(best) == 0 {
 		return nil, nil
 	}
@@ -299,8 +302,10 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 		return err
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE user_id = ?`, userID)
-		return err
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE user_id = ?`, userID); err != nil {
+			return err
+		}
+		return indexDeleteUser(ctx, tx, userID)
 	})
 	s.cache.invalidate(userKey(userID))
 	return wrap("delete memories", err)
@@ -327,26 +332,70 @@ func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A
-// memory that does not exist, or belongs to another user, is ENOTFOUND.
+// memory that does not exist, or belongs to another user, is ENOTFOUND. An
+// empty v leaves the memory without a vector.
 func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error {
 	if err := needUser("update memory embedding", userID); err != nil {
 		return err
 	}
+	entry := indexEntry{id: id, norm: norm(v), vec: encodeVector(v)}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE memories SET embedder = ?, dims = ?, embedding = ?
-			WHERE user_id = ? AND id = ?`, embedder, len(v), encodeVector(v), userID, id)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
+		var (
+			typ, oldEmbedder string
+			oldBytes         int
+		)
+		// The index files a vector under its length, as the migration
+		// does (and as searches always compared it).
+		err := tx.QueryRowContext(ctx, `SELECT type, embedder,
+			CASE WHEN dims > 0 THEN coalesce(length(embedding), 0) ELSE 0 END
+			FROM memories WHERE user_id = ? AND id = ?`, userID, id).Scan(&typ, &oldEmbedder, &oldBytes)
+		if errors.Is(err, sql.ErrNoRows) {
 			return nadine.Errorf(nadine.ENOTFOUND, "sqlite: update memory embedding: no memory %d of user %q", id, userID)
 		}
-		return nil
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE memories SET embedder = ?, dims = ?, embedding = ?
+			WHERE user_id = ? AND id = ?`, embedder, len(v), entry.vec, userID, id); err != nil {
+			return err
+		}
+		oldDims := 0
+		if oldBytes%4 == 0 {
+			oldDims = oldBytes / 4
+		}
+		entry.kind = kindCode(nadine.MemoryType(typ))
+		return s.reindexMemory(ctx, tx, userID, oldEmbedder, oldDims, embedder, len(v), entry)
 	})
 	s.cache.invalidate(userKey(userID))
 	return wrap("update memory embedding", err)
+}
+
+// reindexMemory moves a memory's index entry from the group (oldEmbedder,
+// oldDims) to the group (embedder, dims) with its new vector; a dimension 0
+// means no vector (no entry). An entry missing from the old group, which
+// only an index out of step with the table would show, is logged and the
+// new entry added anyway, so the index heals.
+func (s *Store) reindexMemory(ctx context.Context, tx *sql.Tx, userID, oldEmbedder string, oldDims int,
+	embedder string, dims int, e indexEntry) error {
+	if oldDims > 0 && oldEmbedder == embedder && oldDims == dims {
+		found, err := indexReplace(ctx, tx, userID, embedder, dims, e)
+		if err != nil || found {
+			return err
+		}
+		s.log.Warn("sqlite: memory vector missing from the index", "user_id", userID, "id", e.id)
+		return indexAppend(ctx, tx, userID, embedder, dims, []indexEntry{e})
+	}
+	if oldDims > 0 {
+		found, err := indexRemove(ctx, tx, userID, oldEmbedder, oldDims, e.id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			s.log.Warn("sqlite: memory vector missing from the index", "user_id", userID, "id", e.id)
+		}
+	}
+	if dims > 0 {
+		return indexAppend(ctx, tx, userID, embedder, dims, []indexEntry{e})
+	}
+	return nil
 }

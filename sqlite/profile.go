@@ -139,6 +139,9 @@ func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 				return err
 			}
 		}
+		if err := indexDeleteUser(ctx, tx, userID); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
 			len(prefix), prefix)
 		return err

@@ -1,11 +1,16 @@
 package sqlite
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"sync"
+	"unsafe"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // encodeVector returns v as float32 little-endian bytes, nil for an empty v.
@@ -31,11 +36,41 @@ func decodeVector(b []byte, dst []float32) ([]float32, error) {
 		dst = make([]float32, n)
 	}
 	dst = dst[:n]
+	if n > 0 && hostLittleEndian() {
+		// The stored layout is the memory layout: one bulk copy, which
+		// matters for the blocks of the vector index (megabytes per user).
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*n), b)
+		return dst, nil
+	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b))
 		b = b[4:]
 	}
 	return dst, nil
+}
+
+// floatView returns the float32 little-endian values of b, as a view of b's
+// own memory when the host layout and b's alignment allow it (valid as long
+// as b is), else decoded into *scratch (grown as needed).
+func floatView(b []byte, scratch *[]float32) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("vector blob of %d bytes is not a multiple of 4", len(b))
+	}
+	if len(b) > 0 && hostLittleEndian() && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+		return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4), nil
+	}
+	v, err := decodeVector(b, *scratch)
+	if err == nil {
+		*scratch = v
+	}
+	return v, err
+}
+
+// hostLittleEndian reports whether this machine stores a uint32 least
+// significant byte first, as the vector encoding does.
+func hostLittleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
 
 // dot returns the dot product of a and the first len(a) values of b. The
@@ -66,19 +101,93 @@ func norm(v []float32) float32 {
 	return float32(math.Sqrt(float64(dot(v, v))))
 }
 
-// vecEntry is one stored vector, ready for scoring.
-type vecEntry struct {
-	id       int64
-	kind     string // memory type; empty for knowledge
+// Kind codes of the memory types in a vector block; knowledge vectors have
+// kind 0.
+const (
+	kindNone         uint8 = 0
+	kindConversation uint8 = 1
+	kindEpisode      uint8 = 2
+	kindFact         uint8 = 3
+)
+
+// kindCode returns the kind code of a memory type, 0 for an unknown one.
+func kindCode(t nadine.MemoryType) uint8 {
+	switch t {
+	case nadine.MemoryConversation:
+		return kindConversation
+	case nadine.MemoryEpisode:
+		return kindEpisode
+	case nadine.MemoryFact:
+		return kindFact
+	}
+	return kindNone
+}
+
+// allKinds is the kind mask that accepts every kind.
+const allKinds = ^uint8(0)
+
+// kindMask returns the mask of bits 1<<kind accepted by a filter on types:
+// allKinds when there is no filter, 0 when no given type is known.
+func kindMask(types []nadine.MemoryType) uint8 {
+	if len(types) == 0 {
+		return allKinds
+	}
+	var m uint8
+	for _, t := range types {
+		if c := kindCode(t); c != kindNone {
+			m |= 1 << c
+		}
+	}
+	return m
+}
+
+// vecBlock is a run of vectors of one embedder and dimension, packed: entry
+// i has id ids[i], kind kinds[i], norm norms[i] and the values
+// vecs[i*dims : (i+1)*dims].
+type vecBlock struct {
 	embedder string
-	vec      []float32
-	norm     float32
+	dims     int
+	ids      []int64
+	kinds    []uint8
+	norms    []float32
+	vecs     []float32
 }
 
 // vecSet is an immutable set of vectors (one user's memories, or the
-// knowledge base). Searches share it without locking.
+// knowledge base) in packed blocks. Searches share it without locking.
 type vecSet struct {
-	entries []vecEntry
+	blocks []vecBlock
+}
+
+// setBuilder packs vectors given one at a time into blocks of at most
+// blockEntries entries per embedder and dimension.
+type setBuilder struct {
+	set  vecSet
+	open map[groupKey]int // index in set.blocks of the block being filled
+}
+
+type groupKey struct {
+	embedder string
+	dims     int
+}
+
+// add appends a copy of vector v to the set.
+func (b *setBuilder) add(id int64, kind uint8, embedder string, v []float32) {
+	if b.open == nil {
+		b.open = map[groupKey]int{}
+	}
+	key := groupKey{embedder, len(v)}
+	i, ok := b.open[key]
+	if !ok || len(b.set.blocks[i].ids) >= blockEntries(len(v)) {
+		b.set.blocks = append(b.set.blocks, vecBlock{embedder: embedder, dims: len(v)})
+		i = len(b.set.blocks) - 1
+		b.open[key] = i
+	}
+	blk := &b.set.blocks[i]
+	blk.ids = append(blk.ids, id)
+	blk.kinds = append(blk.kinds, kind)
+	blk.norms = append(blk.norms, norm(v))
+	blk.vecs = append(blk.vecs, v...)
 }
 
 // scored is an id with its similarity.
@@ -87,36 +196,64 @@ type scored struct {
 	score float64
 }
 
-// topK returns the k entries most similar to q among those accepted by keep
-// whose embedder is embedder and whose dimension is len(q), best first
-// (ties: lower id first). Zero vectors score 0.
-func (s *vecSet) topK(q []float32, embedder string, k int, keep func(*vecEntry) bool) []scored {
-	if k <= 0 || len(q) == 0 {
-		return nil
+// topK returns the k entries most similar to q among those whose embedder
+// is embedder, whose dimension is len(q) and whose bit 1<<kind is set in
+// kinds, best first (ties: lower id first). Zero vectors score 0.
+func (s *vecSet) topK(q []float32, embedder string, k int, kinds uint8) []scored {
+	sr := newSearch(q, k, kinds)
+	for bi := range s.blocks {
+		if blk := &s.blocks[bi]; blk.embedder == embedder {
+			sr.add(blk)
+		}
 	}
-	qn := norm(q)
-	best := make([]scored, 0, k+1)
-	for i := range s.entries {
-		e := &s.entries[i]
-		if e.embedder != embedder || len(e.vec) != len(q) || (keep != nil && !keep(e)) {
+	return sr.result()
+}
+
+// search is a top-k query being scored block by block. It keeps the k best
+// entries seen so far in a bounded heap, and allocates nothing per entry.
+type search struct {
+	q     []float32
+	qn    float64
+	k     int
+	kinds uint8
+	best  topHeap
+}
+
+func newSearch(q []float32, k int, kinds uint8) *search {
+	return &search{q: q, qn: float64(norm(q)), k: k, kinds: kinds, best: make(topHeap, 0, min(max(k, 0), 64))}
+}
+
+// add scores the entries of blk whose kind is wanted, when blk has the
+// query's dimension; the caller checks the embedder.
+func (sr *search) add(blk *vecBlock) {
+	if sr.k <= 0 || len(sr.q) == 0 || sr.kinds == 0 || blk.dims != len(sr.q) {
+		return
+	}
+	d := blk.dims
+	for i, id := range blk.ids {
+		if sr.kinds&(1<<blk.kinds[i]) == 0 {
 			continue
 		}
 		var sc float64
-		if qn > 0 && e.norm > 0 {
-			sc = float64(dot(q, e.vec)) / (float64(qn) * float64(e.norm))
+		if n := blk.norms[i]; sr.qn > 0 && n > 0 {
+			sc = float64(dot(sr.q, blk.vecs[i*d:(i+1)*d])) / (sr.qn * float64(n))
 		}
-		if len(best) == k && !better(scored{e.id, sc}, best[k-1]) {
-			continue
-		}
-		j := sort.Search(len(best), func(j int) bool { return better(scored{e.id, sc}, best[j]) })
-		best = append(best, scored{})
-		copy(best[j+1:], best[j:])
-		best[j] = scored{e.id, sc}
-		if len(best) > k {
-			best = best[:k]
-		}
+		sr.best.offer(scored{id, sc}, sr.k)
 	}
-	return best
+}
+
+// result returns the best entries, best first.
+func (sr *search) result() []scored {
+	if len(sr.best) == 0 {
+		return nil
+	}
+	slices.SortFunc(sr.best, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	return sr.best
 }
 
 // better orders results by score, then by id.
@@ -127,16 +264,61 @@ func better(a, b scored) bool {
 	return a.id < b.id
 }
 
+// topHeap keeps the best results seen so far as a heap whose root is the
+// worst of them.
+type topHeap []scored
+
+// offer adds c when fewer than k results are kept or c beats the worst.
+func (h *topHeap) offer(c scored, k int) {
+	s := *h
+	if len(s) < k {
+		s = append(s, c)
+		// Sift up: a worse result moves toward the root.
+		for i := len(s) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !better(s[p], s[i]) {
+				break
+			}
+			s[p], s[i] = s[i], s[p]
+			i = p
+		}
+		*h = s
+		return
+	}
+	if !better(c, s[0]) {
+		return
+	}
+	s[0] = c
+	// Sift down: the root goes below any worse child.
+	for i := 0; ; {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < len(s) && better(s[w], s[l]) {
+			w = l
+		}
+		if r < len(s) && better(s[w], s[r]) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		s[i], s[w] = s[w], s[i]
+		i = w
+	}
+}
+
 // vectorCache keeps vector sets by key ("u:<user id>" or "knowledge"),
 // dropping the least recently used beyond its limit. A key is invalidated
 // after every committed write that touches it; a load that overlapped an
 // invalidation is not cached, so the cache never serves a stale set.
+// Concurrent misses of one key share one load (the first turn of a person
+// may search several memory types at once), unless an invalidation happened
+// since that load started.
 type vectorCache struct {
 	mu      sync.Mutex
 	limit   int // <= 0 disables caching
 	tick    uint64
 	sets    map[string]*cacheItem
-	loading map[string]*cacheLoad
+	loading map[string]*cacheLoad // the load that later misses join
 }
 
 type cacheItem struct {
@@ -144,17 +326,24 @@ type cacheItem struct {
 	used uint64
 }
 
+// cacheLoad is one load in flight; set and err are written before done is
+// closed.
 type cacheLoad struct {
-	n     int  // loads in flight for the key
-	stale bool // an invalidation happened during the loads
+	done    chan struct{}
+	set     *vecSet
+	err     error
+	stale   bool // an invalidation happened during the load
+	waiters int  // callers that joined the load
 }
 
 func newVectorCache(limit int) *vectorCache {
 	return &vectorCache{limit: limit, sets: map[string]*cacheItem{}, loading: map[string]*cacheLoad{}}
 }
 
-// get returns the cached set for key, or calls load and caches its result.
-func (c *vectorCache) get(key string, load func() (*vecSet, error)) (*vecSet, error) {
+// get returns the cached set for key; on a miss it joins the load in
+// flight for key when there is one that no invalidation has overtaken, or
+// else calls load and caches its result.
+func (c *vectorCache) get(ctx context.Context, key string, load func() (*vecSet, error)) (*vecSet, error) {
 	if c.limit <= 0 {
 		return load()
 	}
@@ -165,31 +354,50 @@ func (c *vectorCache) get(key string, load func() (*vecSet, error)) (*vecSet, er
 		c.mu.Unlock()
 		return it.set, nil
 	}
-	l := c.loading[key]
-	if l == nil {
-		l = &cacheLoad{}
-		c.loading[key] = l
+	if l := c.loading[key]; l != nil && !l.stale {
+		l.waiters++
+		c.mu.Unlock()
+		select {
+		case <-l.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if l.err != nil {
+			// The leader's failure (its context's end, say) need not be
+			// this caller's: load without the cache.
+			return load()
+		}
+		return l.set, nil
 	}
-	l.n++
+	l := &cacheLoad{done: make(chan struct{}), err: errLoadAbandoned}
+	c.loading[key] = l
 	c.mu.Unlock()
+	defer c.finish(key, l) // even if load panics, so that joiners never hang
 
 	set, err := load()
+	l.set, l.err = set, err // read by joiners after finish closes done
+	return set, err
+}
 
+// errLoadAbandoned is the result of a load that panicked.
+var errLoadAbandoned = errors.New("vector load abandoned")
+
+// finish ends the load l of key: it caches its result unless it failed or
+// went stale, and releases its joiners.
+func (c *vectorCache) finish(key string, l *cacheLoad) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	l.n--
-	if l.n == 0 {
+	if c.loading[key] == l {
 		delete(c.loading, key)
 	}
-	if err != nil || l.stale {
-		return set, err
+	if l.err == nil && !l.stale {
+		if len(c.sets) >= c.limit {
+			c.evictLocked()
+		}
+		c.tick++
+		c.sets[key] = &cacheItem{set: l.set, used: c.tick}
 	}
-	if len(c.sets) >= c.limit {
-		c.evictLocked()
-	}
-	c.tick++
-	c.sets[key] = &cacheItem{set: set, used: c.tick}
-	return set, nil
+	c.mu.Unlock()
+	close(l.done)
 }
 
 // evictLocked drops the least recently used set.
@@ -204,8 +412,9 @@ func (c *vectorCache) evictLocked() {
 	delete(c.sets, oldest)
 }
 
-// invalidate drops key's set and marks loads in flight as stale. Call it
-// after the write that changed key's rows has committed (or failed).
+// invalidate drops key's set and marks the load in flight as stale: it is
+// not cached, and later misses do not join it. Call it after the write that
+// changed key's rows has committed (or failed).
 func (c *vectorCache) invalidate(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -214,6 +423,9 @@ func (c *vectorCache) invalidate(key string) {
 		l.stale = true
 	}
 }
+
+// enabled reports whether the cache keeps sets at all.
+func (c *vectorCache) enabled() bool { return c.limit > 0 }
 
 // len returns how many sets are cached.
 func (c *vectorCache) len() int {

@@ -1,0 +1,423 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// The packed vector index (table memory_vectors, schema 2) holds a copy of
+// every memory vector, grouped by user, embedder and dimension into blocks
+// of up to blockEntries(dims) vectors stored contiguously, so that loading
+// one user's vectors reads a handful of rows instead of one row per memory.
+// The memories table stays the source of truth: every write that changes a
+// user's memory vectors changes that user's blocks in the same transaction,
+// and the migration to schema 2 builds the index from the table.
+//
+// A group's blocks are numbered from 0; new vectors go to the block with the
+// highest number (the tail) until it is full, then to a new block. Removing
+// a vector rewrites its block without it, deleting the block when it
+// becomes empty; blocks are not merged.
+
+// blockBytes bounds the vector bytes of one block. Appending to a group
+// rewrites its tail block, so this bounds the write cost of one insert,
+// while loading a user reads one row per block: 64 KiB (21 vectors of 768
+// dimensions) measured as fast as 128 or 192 KiB for loads and the
+// cheapest for writes.
+const blockBytes = 64 << 10
+
+// blockEntries returns how many vectors of dims values fit in a block.
+func blockEntries(dims int) int {
+	return max(1, blockBytes/(4*max(dims, 1)))
+}
+
+// indexEntry is one memory vector for the index.
+type indexEntry struct {
+	id   int64
+	kind uint8
+	norm float32
+	vec  []byte // dims float32 little-endian values
+}
+
+// indexBlock is one row of memory_vectors in its stored encoding.
+type indexBlock struct {
+	userID string
+	rowid  int64
+	block  int64
+	ids    []byte // int64 little-endian
+	kinds  []byte
+	norms  []byte // float32 little-endian
+	vecs   []byte // float32 little-endian, dims per entry
+}
+
+func (b *indexBlock) count() int { return len(b.kinds) }
+
+func (b *indexBlock) id(i int) int64 {
+	return int64(binary.LittleEndian.Uint64(b.ids[8*i:]))
+}
+
+func (b *indexBlock) add(e indexEntry) {
+	b.ids = binary.LittleEndian.AppendUint64(b.ids, uint64(e.id))
+	b.kinds = append(b.kinds, e.kind)
+	b.norms = binary.LittleEndian.AppendUint32(b.norms, math.Float32bits(e.norm))
+	b.vecs = append(b.vecs, e.vec...)
+}
+
+// set replaces the norm and vector of entry i.
+func (b *indexBlock) set(i int, e indexEntry) {
+	binary.LittleEndian.PutUint32(b.norms[4*i:], math.Float32bits(e.norm))
+	copy(b.vecs[i*len(e.vec):], e.vec)
+}
+
+// remove deletes entry i of a block of vectors of dims values.
+func (b *indexBlock) remove(i, dims int) {
+	b.ids = slices.Delete(b.ids, 8*i, 8*i+8)
+	b.kinds = slices.Delete(b.kinds, i, i+1)
+	b.norms = slices.Delete(b.norms, 4*i, 4*i+4)
+	b.vecs = slices.Delete(b.vecs, 4*dims*i, 4*dims*(i+1))
+}
+
+// readBlock reads the whole block of the user at rowid.
+func readBlock(ctx context.Context, tx *sql.Tx, userID string, rowid int64) (*indexBlock, error) {
+	b := &indexBlock{userID: userID, rowid: rowid}
+	err := tx.QueryRowContext(ctx, `SELECT block, ids, types, norms, vecs FROM memory_vectors
+		WHERE user_id = ? AND rowid = ?`, userID, rowid).Scan(&b.block, &b.ids, &b.kinds, &b.norms, &b.vecs)
+	if err != nil {
+		return nil, fmt.Errorf("read vector block: %w", err)
+	}
+	return b, nil
+}
+
+// writeBlock stores b back, or deletes it when it is empty.
+func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
+	var err error
+	if b.count() == 0 {
+		_, err = tx.ExecContext(ctx, `DELETE FROM memory_vectors WHERE user_id = ? AND rowid = ?`, b.userID, b.rowid)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE memory_vectors SET count = ?, ids = ?, types = ?, norms = ?, vecs = ?
+			WHERE user_id = ? AND rowid = ?`, b.count(), b.ids, b.kinds, b.norms, b.vecs, b.userID, b.rowid)
+	}
+	if err != nil {
+		return fmt.Errorf("write vector block: %w", err)
+	}
+	return nil
+}
+
+// indexAppend adds vectors of one user, embedder and dimension to the
+// group's tail block, opening new blocks as the tail fills up.
+func indexAppend(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, es []indexEntry) error {
+	if len(es) == 0 {
+		return nil
+	}
+	limit := blockEntries(dims)
+	var (
+		tail          *indexBlock
+		rowid, number int64
+		count         int
+	)
+	err := tx.QueryRowContext(ctx, `SELECT rowid, block, count FROM memory_vectors
+		WHERE user_id = ? AND embedder = ? AND dims = ? ORDER BY block DESC LIMIT 1`,
+		userID, embedder, dims).Scan(&rowid, &number, &count)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		number = -1
+	case err != nil:
+		return fmt.Errorf("find tail vector block: %w", err)
+	case count < limit:
+		if tail, err = readBlock(ctx, tx, userID, rowid); err != nil {
+			return err
+		}
+	}
+	if tail != nil {
+		n := min(limit-tail.count(), len(es))
+		for _, e := range es[:n] {
+			tail.add(e)
+		}
+		if err := writeBlock(ctx, tx, tail); err != nil {
+			return err
+		}
+		es = es[n:]
+	}
+	for len(es) > 0 {
+		n := min(limit, len(es))
+		b := &indexBlock{}
+		for _, e := range es[:n] {
+			b.add(e)
+		}
+		number++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_vectors
+			(user_id, embedder, dims, block, count, ids, types, norms, vecs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			userID, embedder, dims, number, b.count(), b.ids, b.kinds, b.norms, b.vecs); err != nil {
+			return fmt.Errorf("insert vector block: %w", err)
+		}
+		es = es[n:]
+	}
+	return nil
+}
+
+// indexFind returns the block of the user's group (embedder, dims) that
+// holds id and the entry's position in it, or a nil block when no block
+// holds it. Only the small id column of the group's blocks is read.
+func indexFind(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, id int64) (*indexBlock, int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, ids FROM memory_vectors
+		WHERE user_id = ? AND embedder = ? AND dims = ?`, userID, embedder, dims)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find vector block: %w", err)
+	}
+	defer rows.Close()
+	found, at := int64(0), -1
+	for at < 0 && rows.Next() {
+		var (
+			rowid int64
+			ids   sql.RawBytes
+		)
+		if err := rows.Scan(&rowid, &ids); err != nil {
+			return nil, 0, fmt.Errorf("find vector block: %w", err)
+		}
+		for i := 0; 8*i+8 <= len(ids); i++ {
+			if int64(binary.LittleEndian.Uint64(ids[8*i:])) == id {
+				found, at = rowid, i
+				break
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("find vector block: %w", err)
+	}
+	rows.Close()
+	if at < 0 {
+		return nil, 0, nil
+	}
+	b, err := readBlock(ctx, tx, userID, found)
+	if err != nil {
+		return nil, 0, err
+	}
+	if at >= b.count() || b.id(at) != id {
+		return nil, 0, fmt.Errorf("vector block %d changed while read", found)
+	}
+	return b, at, nil
+}
+
+// indexRemove deletes memory id from the user's group (embedder, dims) and
+// reports whether it was there.
+func indexRemove(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, id int64) (bool, error) {
+	b, i, err := indexFind(ctx, tx, userID, embedder, dims, id)
+	if err != nil || b == nil {
+		return false, err
+	}
+	b.remove(i, dims)
+	return true, writeBlock(ctx, tx, b)
+}
+
+// indexReplace replaces the vector of memory e.id in the user's group
+// (embedder, dims) in place and reports whether it was there.
+func indexReplace(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, e indexEntry) (bool, error) {
+	b, i, err := indexFind(ctx, tx, userID, embedder, dims, e.id)
+	if err != nil || b == nil {
+		return false, err
+	}
+	b.set(i, e)
+	return true, writeBlock(ctx, tx, b)
+}
+
+// indexDeleteUser drops every block of a user.
+func indexDeleteUser(ctx context.Context, tx *sql.Tx, userID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_vectors WHERE user_id = ?`, userID); err != nil {
+		return fmt.Errorf("delete vector blocks: %w", err)
+	}
+	return nil
+}
+
+// indexMemories adds the vectors of freshly inserted rows (ids[i] is the id
+// of rows[i]) to the index, one append per user, embedder and dimension.
+func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int64) error {
+	type group struct {
+		userID, embedder string
+		dims             int
+	}
+	var (
+		order  []group
+		groups = map[group][]indexEntry{}
+	)
+	for i, r := range rows {
+		if r.dims == 0 {
+			continue
+		}
+		g := group{r.userID, r.embedder, r.dims}
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], indexEntry{id: ids[i], kind: kindCode(nadine.MemoryType(r.typ)), norm: r.norm, vec: r.embedding})
+	}
+	for _, g := range order {
+		if err := indexAppend(ctx, tx, g.userID, g.embedder, g.dims, groups[g]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildMemoryIndex fills the empty memory_vectors from the memories table,
+// one user at a time; it is the Go step of migration 2. A stored vector
+// whose length is not a multiple of 4 bytes (which this package never
+// writes) is left out of the index with a warning.
+func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
+	var users []string
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT user_id FROM memories ORDER BY user_id`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			rows.Close()
+			return err
+		}
+		users = append(users, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	indexed := 0
+	for _, u := range users {
+		var (
+			ms  []memoryRow
+			ids []int64
+		)
+		rows, err := tx.QueryContext(ctx, `SELECT id, type, embedder, embedding FROM memories
+			WHERE user_id = ? AND dims > 0 ORDER BY id`, u)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			r := memoryRow{userID: u}
+			var id int64
+			if err := rows.Scan(&id, &r.typ, &r.embedder, &r.embedding); err != nil {
+				rows.Close()
+				return err
+			}
+			v, err := decodeVector(r.embedding, nil)
+			if err != nil || len(v) == 0 {
+				s.log.Warn("sqlite: memory vector left out of the index", "user_id", u, "id", id, "bytes", len(r.embedding))
+				continue
+			}
+			r.dims, r.norm = len(v), norm(v)
+			ms, ids = append(ms, r), append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := indexMemories(ctx, tx, ms, ids); err != nil {
+			return err
+		}
+		indexed += len(ms)
+	}
+	s.log.Info("sqlite: built the memory vector index", "users", len(users), "vectors", indexed)
+	return nil
+}
+
+// loadVectors reads one user's blocks into a vector set.
+func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, vecs
+		FROM memory_vectors WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	set := &vecSet{}
+	var ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
+	for rows.Next() {
+		var blk vecBlock
+		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &vecs); err != nil {
+			return nil, err
+		}
+		if err := checkBlock(userID, blk.embedder, blk.dims, ids, kinds, norms, vecs); err != nil {
+			return nil, err
+		}
+		blk.ids = decodeIDs(ids, nil)
+		blk.kinds = slices.Clone([]uint8(kinds))
+		if blk.norms, err = decodeVector(norms, nil); err != nil {
+			return nil, err
+		}
+		if blk.vecs, err = decodeVector(vecs, nil); err != nil {
+			return nil, err
+		}
+		set.blocks = append(set.blocks, blk)
+	}
+	return set, rows.Err()
+}
+
+// searchIndex scores the user's blocks of the query's embedder and
+// dimension as they are read, without keeping them: the search of a store
+// without cache. The vectors are scored in the driver's buffer when its
+// alignment allows, so a block is copied once, by the driver.
+func (s *Store) searchIndex(ctx context.Context, userID string, q []float32, embedder string, k int, kinds uint8) ([]scored, error) {
+	if k <= 0 || kinds == 0 {
+		return nil, nil
+	}
+	sr := newSearch(q, k, kinds)
+	rows, err := s.r.QueryContext(ctx, `SELECT ids, types, norms, vecs FROM memory_vectors
+		WHERE user_id = ? AND embedder = ? AND dims = ?`, userID, embedder, len(q))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var (
+		ids, kinds8, norms, vecs sql.RawBytes
+		idBuf                    []int64
+		normBuf, vecBuf          []float32
+	)
+	for rows.Next() {
+		if err := rows.Scan(&ids, &kinds8, &norms, &vecs); err != nil {
+			return nil, err
+		}
+		if err := checkBlock(userID, embedder, len(q), ids, kinds8, norms, vecs); err != nil {
+			return nil, err
+		}
+		blk := vecBlock{embedder: embedder, dims: len(q), kinds: kinds8}
+		idBuf = decodeIDs(ids, idBuf)
+		blk.ids = idBuf
+		if blk.norms, err = floatView(norms, &normBuf); err != nil {
+			return nil, err
+		}
+		if blk.vecs, err = floatView(vecs, &vecBuf); err != nil {
+			return nil, err
+		}
+		sr.add(&blk)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return sr.result(), nil
+}
+
+// checkBlock checks that the arrays of a stored block agree in length.
+func checkBlock(userID, embedder string, dims int, ids, kinds, norms, vecs []byte) error {
+	n := len(kinds)
+	if dims <= 0 || len(ids) != 8*n || len(norms) != 4*n || len(vecs) != 4*n*dims {
+		return fmt.Errorf("vector block of user %q, embedder %q: inconsistent sizes", userID, embedder)
+	}
+	return nil
+}
+
+// decodeIDs decodes int64 little-endian ids into dst (reused when large
+// enough).
+func decodeIDs(b []byte, dst []int64) []int64 {
+	n := len(b) / 8
+	if cap(dst) < n {
+		dst = make([]int64, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return dst
+}
