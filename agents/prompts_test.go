@@ -2,8 +2,6 @@ package agents
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,25 +9,12 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	goldenfile "github.com/nadine-robot/nadine/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./agents -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s; run go test ./agents -update and review the diff\n--- got:\n%s", name, path, got)
-	}
+	goldenfile.Check(t, name, []byte(got))
 }
 
 // TestPromptsGolden renders every prompt, so that a prompt change shows up

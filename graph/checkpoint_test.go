@@ -1,22 +1,18 @@
 package graph_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/golden"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/graph"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // confirm builds the name-confirmation graph: classify → ask → (router)
 // greet or End. ask interrupts until the state holds an answer; with after
@@ -283,19 +279,7 @@ func TestCheckpointGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "checkpoint.golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("checkpoint changed (run with -update if intended):\n got %s\nwant %s", got, want)
-	}
+	want := golden.Check(t, "checkpoint", got)
 	// The golden checkpoint still resumes.
 	if err := cps.SaveCheckpoint(context.Background(), "u2", want); err != nil {
 		t.Fatal(err)

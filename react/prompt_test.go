@@ -2,16 +2,12 @@ package react
 
 import (
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	goldenfile "github.com/nadine-robot/nadine/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 type fakeTool struct{ name, desc string }
 
@@ -23,19 +19,7 @@ func (f fakeTool) Call(context.Context, nadine.ToolInput) (string, error) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./react -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s; run go test ./react -update and review the diff\n--- got:\n%s", name, path, got)
-	}
+	goldenfile.Check(t, name, []byte(got))
 }
 
 func TestPromptGolden(t *testing.T) {

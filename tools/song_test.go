@@ -2,18 +2,17 @@ package tools_test
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/nadine-robot/nadine/internal/golden"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fakeModel is a nadine.ChatModel that answers with reply, after release
 // is closed when release is not nil.
@@ -470,19 +469,7 @@ func TestSingerConcurrentCalls(t *testing.T) {
 
 func TestComposePromptGolden(t *testing.T) {
 	got := tools.ComposePrompt(t, nadine.French)
-	path := filepath.Join("testdata", "compose_prompt_fr.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("compose prompt =\n%s\nwant\n%s", got, want)
-	}
+	golden.Check(t, "compose_prompt_fr", []byte(got))
 }
 
 func TestTitleFromFile(t *testing.T) {

@@ -3,21 +3,18 @@ package translate_test
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/golden"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/translate"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // fakeModel is a nadine.ChatModel that returns a scripted answer and
 // records the requests.
@@ -66,19 +63,7 @@ func TestPromptGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "prompt_"+tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Prompt(%q, %q) =\n%s\nwant (%s)\n%s", tt.from, tt.to, got, path, want)
-			}
+			golden.Check(t, "prompt_"+tt.name, []byte(got))
 		})
 	}
 }
