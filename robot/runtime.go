@@ -323,8 +323,12 @@ func (r *Runtime) translateForMonitor(ctx context.Context, input string, reply n
 		return
 	}
 	ctx = nadine.WithTrace(ctx, reply.Trace)
-	in, errIn := r.opts.Translator.Translate(ctx, input, reply.Language, nadine.English)
-	out, errOut := r.opts.Translator.Translate(ctx, reply.Text, reply.Language, nadine.English)
+	var in, out string
+	var errIn, errOut error
+	var wg sync.WaitGroup
+	wg.Go(func() { in, errIn = r.opts.Translator.Translate(ctx, input, reply.Language, nadine.English) })
+	wg.Go(func() { out, errOut = r.opts.Translator.Translate(ctx, reply.Text, reply.Language, nadine.English) })
+	wg.Wait()
 	if err := errors.Join(errIn, errOut); err != nil {
 		reply.Trace.Fail("translate:monitor", err)
 		return
