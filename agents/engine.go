@@ -2,8 +2,6 @@ package agents
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
@@ -156,7 +153,7 @@ func New(opts Options) (*Engine, error) {
 		opts.Now = time.Now
 	}
 	if opts.NewUserID == nil {
-		opts.NewUserID = randomUserID
+		opts.NewUserID = nadine.NewUserID
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -475,30 +472,4 @@ func (e *Engine) background(ctx context.Context, timeout time.Duration, fn func(
 		defer cancel()
 		fn(c)
 	})
-}
-
-// randomUserID makes a user id from a name: a slug and 8 random hex digits.
-func randomUserID(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-		if b.Len() >= 20 {
-			break
-		}
-	}
-	slug := strings.Trim(b.String(), "-")
-	if slug == "" {
-		slug = "user"
-	}
-	var x [4]byte
-	_, _ = rand.Read(x[:])
-	return slug + "-" + hex.EncodeToString(x[:])
 }

@@ -1,8 +1,6 @@
 package offline
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -188,37 +186,4 @@ func titleCase(w string) string {
 		}
 	}
 	return b.String()
-}
-
-// slug turns a name into the readable part of a user id: "Zoë Müller" →
-// "zoe-mueller"; a name without Latin letters or digits gives "user".
-func slug(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range normalizeWord(name) {
-		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= 32 {
-				break
-			}
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "user"
-	}
-	return b.String()
-}
-
-// DefaultUserID is the default Options.NewUserID: the slug of the name, a
-// dash and six random hexadecimal digits ("alex-3f9a1c").
-func DefaultUserID(name string) string {
-	var b [3]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return slug(name) + "-" + hex.EncodeToString(b[:])
 }

@@ -18,7 +18,7 @@ type Options struct {
 	// Now tells the time (default time.Now).
 	Now func() time.Time
 	// NewUserID makes the id of a person who gives a name Nadine has not
-	// heard before (default DefaultUserID: "alex-3f9a1c").
+	// heard before (default nadine.NewUserID: "alex-3f9a1c").
 	NewUserID func(name string) string
 	// Location is where the robot is, for the time and the date (default
 	// time.Local).
@@ -72,7 +72,7 @@ func New(opts Options) *Engine {
 		e.now = time.Now
 	}
 	if e.newUserID == nil {
-		e.newUserID = DefaultUserID
+		e.newUserID = nadine.NewUserID
 	}
 	if e.loc == nil {
 		e.loc = time.Local

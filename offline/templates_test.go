@@ -197,19 +197,3 @@ func TestAnalyzeClausesAndScripts(t *testing.T) {
 		t.Errorf("han=%v letters=%v, want both", a.han, a.letters)
 	}
 }
-
-func TestSlug(t *testing.T) {
-	tests := map[string]string{
-		"Alex":            "alex",
-		"Jean-Pierre":     "jean-pierre",
-		"Zoë Müller":      "zoe-mueller",
-		"王小明":             "user",
-		"  O'Brien  ":     "o-brien",
-		"Alex Smith 2nd!": "alex-smith-2nd",
-	}
-	for in, want := range tests {
-		if got := slug(in); got != want {
-			t.Errorf("slug(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

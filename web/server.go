@@ -170,7 +170,7 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 		opts.NewID = func() string { return "web-" + randomHex(8) }
 	}
 	if opts.NewUserID == nil {
-		opts.NewUserID = newUserID
+		opts.NewUserID = nadine.NewUserID
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

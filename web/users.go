@@ -54,10 +54,8 @@ func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.Use
 	if err != nil {
 		return u, false, fmt.Errorf("web: list users: %w", err)
 	}
-	for _, x := range users {
-		if strings.EqualFold(x.Name, name) || x.ID == name {
-			return x, true, nil
-		}
+	if x, found := nadine.FindUser(users, name); found {
+		return x, true, nil
 	}
 	u = nadine.UserRef{ID: s.opts.NewUserID(name), Name: name}
 	if err := s.opts.Store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: s.opts.Now()}); err != nil {
@@ -127,25 +125,4 @@ func checkEmotion(e string) (string, error) {
 		}
 	}
 	return e, nil
-}
-
-// newUserID makes an id from a name: "alex-3f9a1c".
-func newUserID(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-		if b.Len() >= 32 {
-			break
-		}
-	}
-	slug := strings.Trim(b.String(), "-")
-	if slug == "" {
-		slug = "user"
-	}
-	return slug + "-" + randomHex(3)
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
@@ -301,7 +298,7 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera,
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
-			NewUserID: newUserID, Logger: a.log,
+			NewUserID: nadine.NewUserID, Logger: a.log,
 		})
 		if err != nil {
 			return nil, err
@@ -427,43 +424,22 @@ func (a *app) banner() string {
 	return b.String()
 }
 
-// resolveUser finds a known user by name (case-insensitive) or creates one.
+// resolveUser finds a known user by name (case-insensitive) or id, or
+// creates one.
 func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, error) {
 	name = strings.TrimSpace(name)
 	users, err := a.store.Users(ctx)
 	if err != nil {
 		return nadine.UserRef{}, err
 	}
-	for _, u := range users {
-		if strings.EqualFold(u.Name, name) || u.ID == name {
-			return u, nil
-		}
+	if u, ok := nadine.FindUser(users, name); ok {
+		return u, nil
 	}
-	u := nadine.UserRef{ID: newUserID(name), Name: name}
+	u := nadine.UserRef{ID: nadine.NewUserID(name), Name: name}
 	if err := a.store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: time.Now()}); err != nil {
 		return nadine.UserRef{}, err
 	}
 	return u, nil
-}
-
-// newUserID makes an id from a name: "alex-3f9a1c".
-func newUserID(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	var x [3]byte
-	_, _ = rand.Read(x[:])
-	slug := strings.Trim(b.String(), "-")
-	if slug == "" {
-		slug = "user"
-	}
-	return slug + "-" + hex.EncodeToString(x[:])
 }
 
 // Close stops background work and releases the store.
