@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/translate"
 )
 
 // ManagerOptions configures a Manager. Zero values are sane defaults except
@@ -29,6 +31,13 @@ type ManagerOptions struct {
 	// Checkpoints, when set, keeps Nadine's mood across restarts (key
 	// AffectKey) for engines without an affect model of their own.
 	Checkpoints nadine.CheckpointStore
+	// Detector and Translator, when both are set, check each sentence
+	// before it is spoken and translate it when it is not in the session
+	// language (seed 000's ensure_language); the reply then holds what was
+	// said. When the session language is not English, the trace also gets
+	// English renderings of the input and the reply, for monitoring.
+	Detector   nadine.LanguageDetector
+	Translator nadine.Translator
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
 	MaxInputChars int
 	// Language is the initial session language (default English).
@@ -217,7 +226,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
 	}
 	req := m.request(ctx, turn, text, start)
-	out := newCollector(trace, req.Turn.Language, emit, m.applyEvent)
+	out := newCollector(ctx, trace, req.Turn.Language, emit, m.applyEvent, m.ensureLanguage)
 
 	var reply nadine.Reply
 	answered := false
@@ -252,6 +261,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	reply = m.finish(reply, req, out)
 	trace.Finish(m.opts.Now())
 	reply.Trace = trace
+	m.translateForMonitor(ctx, text, reply)
 
 	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
 	m.remember(context.WithoutCancel(ctx), req, reply)
@@ -347,6 +357,11 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 		for _, sent := range nadine.SplitSentences(r.Text) {
 			out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: r.Language})
 		}
+	}
+	if said, translated := out.said(); translated {
+		// Some sentences were translated before they were spoken: the reply
+		// is what Nadine said.
+		r.Text, r.Language = strings.Join(said, " "), out.language()
 	}
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
 	if !out.affectThisAttempt() {
@@ -445,6 +460,44 @@ func mergeGestures(a, b []nadine.Gesture) []nadine.Gesture {
 	return out
 }
 
+// ensureLanguage returns the sentence in want, translating it when the
+// detector is sure it is in another language.
+func (m *Manager) ensureLanguage(ctx context.Context, text string, want nadine.Language) (string, bool) {
+	if m.opts.Detector == nil || m.opts.Translator == nil {
+		return text, false
+	}
+	out, translated, err := translate.Ensure(ctx, m.opts.Detector, m.opts.Translator, text, want)
+	if err != nil {
+		nadine.TraceFrom(ctx).Fail("translate", err)
+		m.log.Warn("sentence spoken untranslated", "language", want, "err", err)
+		return text, false
+	}
+	if translated {
+		nadine.TraceFrom(ctx).Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
+	}
+	return out, translated
+}
+
+// translateForMonitor keeps English renderings of the input and the reply
+// in the trace when the reply is not in English. It runs after the reply
+// was spoken, the two translations side by side.
+func (m *Manager) translateForMonitor(ctx context.Context, input string, r nadine.Reply) {
+	if m.opts.Translator == nil || r.Language == nadine.English || !r.Language.Valid() {
+		return
+	}
+	var in, out string
+	var errIn, errOut error
+	var wg sync.WaitGroup
+	wg.Go(func() { in, errIn = m.opts.Translator.Translate(ctx, input, "", nadine.English) })
+	wg.Go(func() { out, errOut = m.opts.Translator.Translate(ctx, r.Text, r.Language, nadine.English) })
+	wg.Wait()
+	if err := errors.Join(errIn, errOut); err != nil {
+		r.Trace.Fail("translate:monitor", err)
+		return
+	}
+	r.Trace.SetTranslations(in, out)
+}
+
 // apology is the floor: the line said when every engine failed (seed 000's
 // fixed sentence, in the user's language).
 func apology(l nadine.Language) string {
@@ -464,32 +517,43 @@ func apology(l nadine.Language) string {
 // goroutines.
 type collector struct {
 	mu      sync.Mutex
+	ctx     context.Context
 	trace   *nadine.Trace
 	emit    nadine.EmitFunc
 	apply   func(nadine.Event)
+	check   func(context.Context, string, nadine.Language) (string, bool)
 	lang    nadine.Language
+	spoken  []string // sentences of the current attempt, as said
+	transl  bool     // one of them was translated
 	gest    []nadine.Gesture
 	speech  int  // speech events of all attempts
 	current int  // speech events of the current attempt
 	affect  bool // the current attempt announced an emotion
 }
 
-func newCollector(t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event)) *collector {
+func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
+	check func(context.Context, string, nadine.Language) (string, bool)) *collector {
 	if emit == nil {
 		emit = func(nadine.Event) {}
 	}
-	return &collector{trace: t, emit: emit, apply: apply, lang: lang}
+	return &collector{ctx: ctx, trace: t, emit: emit, apply: apply, check: check, lang: lang}
 }
 
 // attempt returns the emit function for one engine attempt.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
-	c.current, c.affect = 0, false
+	c.current, c.affect, c.spoken, c.transl = 0, false, nil, false
 	c.mu.Unlock()
 	return c.forward
 }
 
 func (c *collector) forward(e nadine.Event) {
+	translated := false
+	if e.Kind == nadine.EventSpeech && strings.TrimSpace(e.Text) != "" {
+		// The session language: where this turn switched it, the new one.
+		e.Text, translated = c.check(c.ctx, e.Text, c.language())
+		e.Language = c.language()
+	}
 	c.mu.Lock()
 	switch e.Kind {
 	case nadine.EventSpeech:
@@ -497,9 +561,8 @@ func (c *collector) forward(e nadine.Event) {
 			c.mu.Unlock()
 			return
 		}
-		if !e.Language.Valid() {
-			e.Language = c.lang
-		}
+		c.spoken = append(c.spoken, e.Text)
+		c.transl = c.transl || translated
 		c.speech++
 		c.current++
 		c.trace.MarkSpeech(time.Now())
@@ -527,6 +590,14 @@ func (c *collector) spokeThisAttempt() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.current > 0
+}
+
+// said returns the sentences spoken in the current attempt and whether one
+// of them was translated.
+func (c *collector) said() ([]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.spoken...), c.transl
 }
 
 func (c *collector) affectThisAttempt() bool {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/sqlite"
 )
@@ -293,5 +294,66 @@ func TestManagerMoodMovesAndPersists(t *testing.T) {
 		if e.Kind == nadine.EventAffect && e.Affect.Pleasure < moods[1].Pleasure {
 			t.Errorf("mood after restart %+v fell back below %+v", e.Affect, moods[1])
 		}
+	}
+}
+
+// frenchOnly translates into French and English by tagging the text.
+type frenchOnly struct{}
+
+func (frenchOnly) Translate(_ context.Context, text string, _, to nadine.Language) (string, error) {
+	if to == nadine.French {
+		return "Il est trois heures. Bonne journée !", nil
+	}
+	return "EN: " + text, nil
+}
+
+// TestManagerSpeaksTheSessionLanguage: a reply in the wrong language is
+// translated before it is spoken, the reply holds what was said, and the
+// trace keeps English renderings for the monitor.
+func TestManagerSpeaksTheSessionLanguage(t *testing.T) {
+	eng := &scriptedEngine{name: "x", speak: []string{"It is three o'clock in the afternoon."}, reply: nadine.Reply{Text: "It is three o'clock in the afternoon."}}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	det, err := langid.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
+		History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}),
+		Detector: det, Translator: frenchOnly{}, Language: nadine.French})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Quelle heure est-il ?"}, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []nadine.Event
+	for _, e := range rec.ev {
+		if e.Kind == nadine.EventSpeech {
+			said = append(said, e)
+		}
+	}
+	if len(said) != 1 || said[0].Text != "Il est trois heures. Bonne journée !" || said[0].Language != nadine.French {
+		t.Errorf("spoken = %+v", said)
+	}
+	if r.Text != "Il est trois heures. Bonne journée !" || r.Language != nadine.French {
+		t.Errorf("reply = %q (%s), want what was said", r.Text, r.Language)
+	}
+	d := r.Trace.Snapshot()
+	if d.InputEnglish != "EN: Quelle heure est-il ?" || d.ReplyEnglish != "EN: Il est trois heures. Bonne journée !" {
+		t.Errorf("English for the monitor = %q / %q", d.InputEnglish, d.ReplyEnglish)
+	}
+	if len(d.Notes) == 0 || !strings.Contains(d.Notes[0], "translated to French") {
+		t.Errorf("trace notes = %q", d.Notes)
+	}
+	// A sentence already in French is left alone.
+	eng.speak, eng.reply = []string{"Il est quinze heures."}, nadine.Reply{Text: "Il est quinze heures."}
+	if r, _ := m.ProcessInput(context.Background(), nadine.Turn{Text: "Et maintenant ?"}); r.Text != "Il est quinze heures." {
+		t.Errorf("French reply changed: %q", r.Text)
 	}
 }

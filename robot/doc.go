@@ -11,11 +11,9 @@
 // most likely Nadine hearing herself, and is dropped with a log line.
 // Turns submitted by the operator (HTTP, CLI) are never dropped.
 //
-// A turn's events go out on the bus as they happen: each sentence is
-// checked for language and translated when it does not match the session
-// language before it is spoken; gestures, affect, the settled identity,
-// language switches and songs are published as they come. When the session
-// language is not English, English translations of the input and the reply
-// are added to the trace for the monitor. Subscribers (the web monitor)
+// A turn's events go out on the bus as they happen: each sentence (already
+// checked for language by the dialogue manager, which translates a sentence
+// that is not in the session language), gestures, affect, the settled
+// identity, language switches and songs. Subscribers (the web monitor)
 // receive every event, every finished turn and every session change.
 package robot

@@ -2,7 +2,6 @@ package robot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/mqtt"
-	"github.com/nadine-robot/nadine/translate"
 )
 
 // Body is what the runtime makes the robot do. *mqtt.Bus implements it.
@@ -33,10 +31,6 @@ type Options struct {
 	Body Body
 	// Names records the id → name map when face recognition stores a face.
 	Names nadine.ProfileStore
-	// Detector and Translator check each sentence's language before it is
-	// spoken; without them sentences go out as the engine wrote them.
-	Detector   nadine.LanguageDetector
-	Translator nadine.Translator
 	// SpeakTimeout resumes listening when end_speak never comes (30 s).
 	SpeakTimeout time.Duration
 	// ShutdownGrace bounds how long the turn in flight may take to finish
@@ -305,7 +299,6 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	out := &output{r: r, ctx: tctx, turnID: t.ID, forward: j.emit}
 	reply, err := r.m.Stream(tctx, t, out.emit)
 	if err == nil {
-		r.translateForMonitor(ctx, t.Text, reply)
 		r.broadcast(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
 	} else {
@@ -314,26 +307,6 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	if j.result != nil {
 		j.result <- result{reply, err}
 	}
-}
-
-// translateForMonitor keeps English renderings of the input and the reply
-// in the trace when the session language is not English.
-func (r *Runtime) translateForMonitor(ctx context.Context, input string, reply nadine.Reply) {
-	if r.opts.Translator == nil || reply.Language == nadine.English || !reply.Language.Valid() || reply.Trace == nil {
-		return
-	}
-	ctx = nadine.WithTrace(ctx, reply.Trace)
-	var in, out string
-	var errIn, errOut error
-	var wg sync.WaitGroup
-	wg.Go(func() { in, errIn = r.opts.Translator.Translate(ctx, input, reply.Language, nadine.English) })
-	wg.Go(func() { out, errOut = r.opts.Translator.Translate(ctx, reply.Text, reply.Language, nadine.English) })
-	wg.Wait()
-	if err := errors.Join(errIn, errOut); err != nil {
-		reply.Trace.Fail("translate:monitor", err)
-		return
-	}
-	reply.Trace.SetTranslations(in, out)
 }
 
 // output publishes one turn's events on the body as they happen.
@@ -351,10 +324,6 @@ func (o *output) emit(e nadine.Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r := o.r
-	if e.Kind == nadine.EventSpeech {
-		e.Text = o.checkLanguage(e.Text)
-		e.Language = r.m.Language()
-	}
 	if b := r.opts.Body; b != nil {
 		var err error
 		switch e.Kind {
@@ -389,24 +358,4 @@ func (o *output) emit(e nadine.Event) {
 	if o.forward != nil {
 		o.forward(e)
 	}
-}
-
-// checkLanguage translates a sentence that is not in the session language
-// (seed 000's ensure_language).
-func (o *output) checkLanguage(text string) string {
-	r := o.r
-	if r.opts.Detector == nil || r.opts.Translator == nil {
-		return text
-	}
-	want := r.m.Language()
-	out, translated, err := translate.Ensure(o.ctx, r.opts.Detector, r.opts.Translator, text, want)
-	if err != nil {
-		nadine.TraceFrom(o.ctx).Fail("translate", err)
-		r.log.Warn("sentence not translated", "language", want, "err", err)
-		return text
-	}
-	if translated {
-		nadine.TraceFrom(o.ctx).Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
-	}
-	return out
 }

@@ -55,9 +55,15 @@ func startNadine(t *testing.T, url string) *nadineSide {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	det, err := langid.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &frenchTranslator{}
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
 		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
+		Detector: det, Translator: tr,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -68,12 +74,7 @@ func startNadine(t *testing.T, url string) *nadineSide {
 	if err != nil {
 		t.Fatal(err)
 	}
-	det, err := langid.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &frenchTranslator{}
-	rt, err := robot.New(robot.Options{Manager: m, Body: bus, Names: st, Detector: det, Translator: tr, SpeakTimeout: time.Minute})
+	rt, err := robot.New(robot.Options{Manager: m, Body: bus, Names: st, SpeakTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,9 +103,10 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines:  []nadine.Engine{offline.New(offline.Options{Store: st})},
-		History:  dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}),
-		Profiles: st,
+		Engines:    []nadine.Engine{offline.New(offline.Options{Store: st})},
+		History:    dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}),
+		Profiles:   st,
+		Translator: englishTranslator{},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	f := &fixture{t: t, token: o.token, store: st, logs: &logBuffer{}}
 	log := slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
-	ropts := robot.Options{Manager: m, Names: st, Translator: englishTranslator{}, Logger: log}
+	ropts := robot.Options{Manager: m, Names: st, Logger: log}
 	var in <-chan mqtt.Inbound
 	checks := o.checks
 	if o.bus {

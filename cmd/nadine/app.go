@@ -16,12 +16,14 @@ import (
 	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/knowledge"
+	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
 	"github.com/nadine-robot/nadine/sqlite"
 	"github.com/nadine-robot/nadine/tools"
+	"github.com/nadine-robot/nadine/translate"
 	"github.com/nadine-robot/nadine/visual"
 )
 
@@ -112,8 +114,13 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	lang, _ := nadine.ParseLanguage(cfg.Language)
+	det, err := langid.New()
+	if err != nil {
+		return err
+	}
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
+		Detector: det, Translator: a.translator(),
 		MaxInputChars: cfg.Limits.MaxInputChars, Language: lang, Logger: a.log,
 	})
 	if err != nil {
@@ -194,6 +201,18 @@ func (a *app) rebuildKnowledge(ctx context.Context) (int, error) {
 		return knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
 	}
 	return knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
+}
+
+// translator translates with the configured HTTP service, else with the
+// translator model, else not at all.
+func (a *app) translator() nadine.Translator {
+	if u := a.cfg.Tools.TranslateURL; u != "" {
+		return &translate.HTTP{BaseURL: u, APIKey: a.getenv(a.cfg.Tools.TranslateKeyEnv), Logger: a.log}
+	}
+	if m := a.model("translator"); m != nil {
+		return &translate.Model{Model: m, Logger: a.log}
+	}
+	return nil
 }
 
 // clientConfig is the openai client configuration of a profile.

@@ -7,11 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
-	"github.com/nadine-robot/nadine/translate"
 )
 
 // runServe is the robot's main job: the MQTT bus (an embedded broker when
@@ -75,13 +72,8 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	s.app = a
-	det, err := langid.New()
-	if err != nil {
-		s.close()
-		return nil, err
-	}
 	rt, err := robot.New(robot.Options{
-		Manager: a.manager, Body: bus, Names: a.store, Detector: det, Translator: a.translator(),
+		Manager: a.manager, Body: bus, Names: a.store,
 		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), Logger: log,
 	})
 	if err != nil {
@@ -129,16 +121,4 @@ func (s *server) close() {
 	if s.app != nil {
 		_ = s.app.Close()
 	}
-}
-
-// translator translates with the configured HTTP service, else with the
-// translator model, else not at all.
-func (a *app) translator() nadine.Translator {
-	if u := a.cfg.Tools.TranslateURL; u != "" {
-		return &translate.HTTP{BaseURL: u, APIKey: a.getenv(a.cfg.Tools.TranslateKeyEnv), Logger: a.log}
-	}
-	if m := a.model("translator"); m != nil {
-		return &translate.Model{Model: m, Logger: a.log}
-	}
-	return nil
 }
