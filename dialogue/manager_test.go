@@ -322,7 +322,7 @@ func TestManagerSpeaksTheSessionLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
-		History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}),
+		History:  dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}),
 		Detector: det, Translator: frenchOnly{}, Language: nadine.French})
 	if err != nil {
 		t.Fatal(err)
