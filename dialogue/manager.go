@@ -40,6 +40,10 @@ type ManagerOptions struct {
 	Translator nadine.Translator
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
 	MaxInputChars int
+	// TurnTimeout bounds the time all engines but the last (the offline
+	// engine) may take for one turn (default 90 s); when it runs out the
+	// last engine answers.
+	TurnTimeout time.Duration
 	// Language is the initial session language (default English).
 	Language nadine.Language
 	Now      func() time.Time
@@ -87,6 +91,9 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.MaxInputChars <= 0 {
 		opts.MaxInputChars = DefaultMaxInputChars
+	}
+	if opts.TurnTimeout <= 0 {
+		opts.TurnTimeout = 90 * time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -230,10 +237,18 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 
 	var reply nadine.Reply
 	answered := false
+	budget, cancelBudget := context.WithDeadline(ctx, start.Add(m.opts.TurnTimeout))
+	defer cancelBudget()
 	for i, eng := range m.opts.Engines {
+		engCtx := budget
+		if i == len(m.opts.Engines)-1 {
+			engCtx = ctx // the last engine always gets its chance
+		} else if budget.Err() != nil {
+			continue
+		}
 		stepDone := trace.StartStep("engine:" + eng.Name())
 		req.Emit = out.attempt()
-		r, err := eng.Respond(ctx, req)
+		r, err := eng.Respond(engCtx, req)
 		if err == nil && strings.TrimSpace(r.Text) == "" {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
 		}
@@ -265,9 +280,10 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 
 	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
 	m.remember(context.WithoutCancel(ctx), req, reply)
-	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", trace.Engine,
-		"input", text, "reply", reply.Text, "elapsed", trace.Duration.Round(time.Millisecond),
-		"model_calls", len(trace.ModelCalls), "critical_path", trace.CriticalPath, "fallback", reply.Fallback)
+	d := trace.Snapshot()
+	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
+		"input", text, "reply", reply.Text, "elapsed", d.Duration.Round(time.Millisecond),
+		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
 	return reply, nil
 }
 

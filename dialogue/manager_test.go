@@ -357,3 +357,35 @@ func TestManagerSpeaksTheSessionLanguage(t *testing.T) {
 		t.Errorf("French reply changed: %q", r.Text)
 	}
 }
+
+// TestManagerTurnTimeout: an engine that hangs past the turn's budget gives
+// way to the last engine, which always answers.
+func TestManagerTurnTimeout(t *testing.T) {
+	hang := engineFunc(func(ctx context.Context, _ nadine.Request) (nadine.Reply, error) {
+		<-ctx.Done()
+		return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "hung: %w", ctx.Err())
+	})
+	never := &scriptedEngine{name: "second", reply: nadine.Reply{Text: "too late"}}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: []nadine.Engine{hang, never, offline.New(offline.Options{})},
+		History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}), TurnTimeout: 50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.ProcessInput(context.Background(), nadine.Turn{Text: "Hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Trace.Snapshot().Engine != "offline" || !r.Fallback {
+		t.Errorf("engine = %s, want offline", r.Trace.Snapshot().Engine)
+	}
+	if len(never.reqs) != 0 {
+		t.Errorf("an engine ran after the turn's budget ran out")
+	}
+}

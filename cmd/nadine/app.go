@@ -121,7 +121,8 @@ func (a *app) build(ctx context.Context) error {
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: det, Translator: a.translator(),
-		MaxInputChars: cfg.Limits.MaxInputChars, Language: lang, Logger: a.log,
+		MaxInputChars: cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(cfg.Limits.TurnTimeout),
+		Language: lang, Logger: a.log,
 	})
 	if err != nil {
 		return err
