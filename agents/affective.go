@@ -40,20 +40,17 @@ type appraisalInput struct{ Message, Facial, Episode string }
 // appraiseMessage asks the appraisal model for the emotion msg causes. An
 // answer that is not a valid emotion is an EBADOUTPUT error.
 func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, facial, episode string) (nadine.Emotion, float64, error) {
-	if m == nil {
-		return nadine.Neutral, 0, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleAppraisal)
-	}
 	if facial == "neutral" {
 		facial = ""
 	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleAppraisal, Format: appraisalFormat, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, Format: appraisalFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("appraisal", nil)},
 		{Role: nadine.RoleUser, Content: p.render("appraisal_input", appraisalInput{msg, facial, episode})},
 	}})
 	if err != nil {
 		return nadine.Neutral, 0, err
 	}
-	return parseAppraisal(resp.Content)
+	return parseAppraisal(content)
 }
 
 // parseAppraisal reads {"emotion", "intensity"}; synonyms of the emotions

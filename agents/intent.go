@@ -42,17 +42,14 @@ func (e *Engine) classify(ctx context.Context, s State) (State, error) {
 // classifyIntent asks the intent model for the label of msg. The label is
 // not checked; raw is the model's answer.
 func classifyIntent(ctx context.Context, m nadine.ChatModel, p prompts, msg string) (label Intent, raw string, err error) {
-	if m == nil {
-		return "", "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleIntent)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleIntent, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleIntent, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("intent", nil)},
 		{Role: nadine.RoleUser, Content: msg},
 	}})
 	if err != nil {
 		return "", "", err
 	}
-	return parseIntent(resp.Content), resp.Content, nil
+	return parseIntent(content), content, nil
 }
 
 // parseIntent reads a label from a model's answer: the label alone, quoted,

@@ -133,10 +133,7 @@ type extractionInput struct{ Recent, Message string }
 
 // extractUserInfo asks the memory_update model for the facts of msg.
 func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent []nadine.Message, msg string) (Extraction, error) {
-	if m == nil {
-		return Extraction{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleMemoryUpdate)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: extractionFormat, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: extractionFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("memory_update", nil)},
 		{Role: nadine.RoleUser, Content: p.render("memory_update_input", extractionInput{transcript(recent), msg})},
 	}})
@@ -144,7 +141,7 @@ func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent 
 		return Extraction{}, err
 	}
 	var x Extraction
-	if err := decodeJSON(resp.Content, &x); err != nil {
+	if err := decodeJSON(content, &x); err != nil {
 		return Extraction{}, err
 	}
 	return x, nil
@@ -455,10 +452,7 @@ func (e *Engine) saveEpisode(ctx context.Context, user UserInfo, conv string, ms
 // summarizeEpisode asks the memory_update model for the episode of a
 // transcript; all four fields must be there.
 func summarizeEpisode(ctx context.Context, m nadine.ChatModel, p prompts, transcript string) (episode, error) {
-	if m == nil {
-		return episode{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleMemoryUpdate)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: episodeFormat, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: episodeFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("episode", nil)},
 		{Role: nadine.RoleUser, Content: transcript},
 	}})
@@ -466,7 +460,7 @@ func summarizeEpisode(ctx context.Context, m nadine.ChatModel, p prompts, transc
 		return episode{}, err
 	}
 	var ep episode
-	if err := decodeJSON(resp.Content, &ep); err != nil {
+	if err := decodeJSON(content, &ep); err != nil {
 		return episode{}, err
 	}
 	for _, f := range []string{ep.Observation, ep.Thought, ep.Action, ep.Result} {

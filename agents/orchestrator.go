@@ -53,20 +53,17 @@ type orchestratorInput struct{ Context, Message string }
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
 func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, context, msg string) ([]PlanStep, error) {
-	if m == nil {
-		return nil, nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleOrchestrator)
-	}
 	if context == "" {
 		context = NoContext
 	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("orchestrator", nil)},
 		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", orchestratorInput{context, msg})},
 	}})
 	if err != nil {
 		return nil, err
 	}
-	return parsePlan(resp.Content)
+	return parsePlan(content)
 }
 
 // parsePlan reads {"plan": [...]}, {"steps": [...]} or a bare array.
@@ -153,17 +150,14 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 	if len(hist) == 0 {
 		return NoContext, nil
 	}
-	if m == nil {
-		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleContextSummary)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleContextSummary, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleContextSummary, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("context_summary", nil)},
 		{Role: nadine.RoleUser, Content: transcript(hist)},
 	}})
 	if err != nil {
 		return "", err
 	}
-	text := strings.TrimSpace(resp.Content)
+	text := strings.TrimSpace(content)
 	if text == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
 	}

@@ -111,9 +111,6 @@ type routerPrompt struct {
 
 // routeSearch asks the search router for the tool and its input.
 func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nadine.Tool, query string) (string, string, error) {
-	if m == nil {
-		return "", "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleSearchRouter)
-	}
 	var data routerPrompt
 	var names []string
 	for _, t := range avail {
@@ -121,7 +118,7 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 		names = append(names, t.Name())
 	}
 	data.Names = strings.Join(names, ", ")
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleSearchRouter, Format: routerFormat(names),
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleSearchRouter, Format: routerFormat(names),
 		Messages: []nadine.ChatMessage{
 			{Role: nadine.RoleSystem, Content: p.render("search_router", data)},
 			{Role: nadine.RoleUser, Content: query},
@@ -133,7 +130,7 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 		Tool  string `json:"tool"`
 		Query string `json:"query"`
 	}
-	if err := decodeJSON(resp.Content, &v); err != nil {
+	if err := decodeJSON(content, &v); err != nil {
 		return "", "", err
 	}
 	if strings.TrimSpace(v.Tool) == "" {
@@ -146,17 +143,14 @@ type searchAnswerInput struct{ Question, Tool, Results string }
 
 // answerSearch asks the answer model to sum the tool's result up.
 func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, tool, results string) (string, error) {
-	if m == nil {
-		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleSearchAnswer)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleSearchAnswer, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleSearchAnswer, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("search_answer", nil)},
 		{Role: nadine.RoleUser, Content: p.render("search_answer_input", searchAnswerInput{question, tool, results})},
 	}})
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(resp.Content)
+	ans := strings.TrimSpace(content)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty search answer")
 	}
@@ -197,17 +191,14 @@ func (e *Engine) look(ctx context.Context, question string) string {
 
 // describeImage asks the vision model about an image (a data URL).
 func describeImage(ctx context.Context, m nadine.ChatModel, p prompts, question, image string) (string, error) {
-	if m == nil {
-		return "", nadine.Errorf(nadine.EUNAVAILABLE, "agents: no %s model", RoleVision)
-	}
-	resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleVision, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleVision, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("vision", nil)},
 		{Role: nadine.RoleUser, Content: question, Images: []string{image}},
 	}})
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(resp.Content)
+	ans := strings.TrimSpace(content)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty image description")
 	}
