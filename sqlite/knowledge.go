@@ -121,21 +121,7 @@ func (s *Store) KnowledgeCount(ctx context.Context) (int, error) {
 
 // KnowledgeEmbedders counts knowledge vectors per embedder name.
 func (s *Store) KnowledgeEmbedders(ctx context.Context) (map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
-	if err != nil {
-		return nil, wrap("knowledge embedders", err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var name string
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, wrap("knowledge embedders", err)
-		}
-		out[name] = n
-	}
-	return out, wrap("knowledge embedders", rows.Err())
+	return s.countByEmbedder(ctx, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
 }
 
 // ClearKnowledge deletes the whole knowledge base.

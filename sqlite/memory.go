@@ -314,9 +314,14 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 // MemoryEmbedders counts stored memory vectors (of all users) per embedder
 // name. Memories stored without a vector are not counted.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
+	return s.countByEmbedder(ctx, "memory embedders", `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
+}
+
+// countByEmbedder runs a query of (embedder, count) rows into a map.
+func (s *Store) countByEmbedder(ctx context.Context, op, query string) (map[string]int, error) {
+	rows, err := s.r.QueryContext(ctx, query)
 	if err != nil {
-		return nil, wrap("memory embedders", err)
+		return nil, wrap(op, err)
 	}
 	defer rows.Close()
 	out := map[string]int{}
@@ -324,11 +329,11 @@ func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
 		var name string
 		var n int
 		if err := rows.Scan(&name, &n); err != nil {
-			return nil, wrap("memory embedders", err)
+			return nil, wrap(op, err)
 		}
 		out[name] = n
 	}
-	return out, wrap("memory embedders", rows.Err())
+	return out, wrap(op, rows.Err())
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A
