@@ -26,6 +26,10 @@ type Event struct {
 	User     *UserRef     `json:"user,omitempty"`     // EventUser
 	Song     *Song        `json:"song,omitempty"`     // EventSong
 	Reply    *Reply       `json:"reply,omitempty"`    // EventDone
+	// Filler marks an EventSpeech that is not part of the reply: a short
+	// line ("Let me check…") said while the turn waits on a slow tool, so
+	// the robot is not silent. It is published but not collected.
+	Filler bool `json:"filler,omitempty"`
 }
 
 // EmitFunc receives a turn's events. Implementations must be safe for

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // created is the fixed "created" timestamp of every answer, so answers are
@@ -32,6 +33,9 @@ type Server struct {
 	apiKey         string
 	dims           int
 	latency, delay time.Duration
+	embedLatency   time.Duration
+	hasEmbedLat    bool
+	tokenRate      float64
 	models         []string
 	reject         map[string]bool
 	reverseEmbed   bool
@@ -58,6 +62,20 @@ func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = 
 
 // WithDelay waits d between streamed chunks.
 func WithDelay(d time.Duration) Option { return func(s *Server) { s.delay = d } }
+
+// WithTokenRate makes the server generate perSecond tokens a second, like a
+// real model: a token is about four bytes of the answer (see Tokens); a
+// streamed answer sends one token per chunk at that rate after the first
+// byte latency, and a plain answer is sent once all its tokens would have
+// been generated. It replaces WithDelay for chat answers.
+func WithTokenRate(perSecond float64) Option { return func(s *Server) { s.tokenRate = perSecond } }
+
+// WithEmbeddingLatency waits d before answering embedding requests, instead
+// of the latency of WithLatency (an embedding has no tokens to generate and
+// usually answers sooner than a chat model's first token).
+func WithEmbeddingLatency(d time.Duration) Option {
+	return func(s *Server) { s.embedLatency, s.hasEmbedLat = d, true }
+}
 
 // WithModels sets the model ids GET /v1/models lists.
 func WithModels(ids ...string) Option { return func(s *Server) { s.models = ids } }
@@ -282,6 +300,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if req.Stream {
 		s.serveStream(w, r, req, a, seq, -1)
 		return
+	}
+	if s.tokenRate > 0 {
+		n := len(Tokens(a.content))
+		for _, tc := range a.toolCalls {
+			n += len(Tokens(tc.Name)) + len(Tokens(tc.Arguments))
+		}
+		if !s.wait(r, time.Duration(float64(n)/s.tokenRate*float64(time.Second))) {
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, completion(req, a, seq))
 }
@@ -511,8 +538,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request
 	w.WriteHeader(http.StatusOK)
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", seq)
 	first := true
+	pieces, argPieces, delay := splitChunks, splitArgs, a.delay
+	if s.tokenRate > 0 {
+		pieces, argPieces = Tokens, Tokens
+		delay = time.Duration(float64(time.Second) / s.tokenRate)
+	}
 	send := func(choices []any, u *usage) bool {
-		if !first && !s.wait(r, a.delay) {
+		if !first && !s.wait(r, delay) {
 			return false
 		}
 		first = false
@@ -538,7 +570,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request
 	if !send(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil) {
 		return
 	}
-	for i, piece := range splitChunks(a.content) {
+	for i, piece := range pieces(a.content) {
 		if abortAfter >= 0 && i >= abortAfter {
 			panic(http.ErrAbortHandler)
 		}
@@ -556,7 +588,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request
 		if !send(delta(map[string]any{"tool_calls": []wireToolCall{head}}, nil), nil) {
 			return
 		}
-		for _, piece := range splitArgs(tc.Arguments) {
+		for _, piece := range argPieces(tc.Arguments) {
 			part := wireToolCall{Index: &idx}
 			part.Function.Arguments = piece
 			if !send(delta(map[string]any{"tool_calls": []wireToolCall{part}}, nil), nil) {
@@ -592,6 +624,26 @@ func splitChunks(text string) []string {
 		}
 		inSpace = space
 		runes++
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+// Tokens cuts text into model-token-sized pieces whose concatenation is
+// text, by OpenAI's rule of thumb of about four bytes per token: each word
+// with the white space before it, cut every four bytes at rune boundaries.
+func Tokens(text string) []string {
+	var out []string
+	start, prevSpace := 0, true
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if i > start && ((space && !prevSpace) || i-start+utf8.RuneLen(r) > 4 && !(space && prevSpace)) {
+			out = append(out, text[start:i])
+			start = i
+		}
+		prevSpace = space
 	}
 	if start < len(text) {
 		out = append(out, text[start:])
@@ -638,7 +690,11 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request, req Req
 			return
 		}
 	}
-	if !s.wait(r, a.latency) {
+	lat := a.latency
+	if s.hasEmbedLat {
+		lat = s.embedLatency
+	}
+	if !s.wait(r, lat) {
 		return
 	}
 	dims := s.dims

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"net/http"
 	"strings"
 	"sync"
@@ -723,5 +724,63 @@ func TestLatency(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%s: got %v, want the answer held back past the deadline", tt.name, err)
 		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"Hi", []string{"Hi"}},
+		{"Geneva is a lake city.", []string{"Gene", "va", " is", " a", " lak", "e", " cit", "y."}},
+		{"  two  spaces", []string{"  tw", "o", "  sp", "aces"}},
+		{"日本語", []string{"日", "本", "語"}},
+	}
+	for _, tt := range tests {
+		got := llmtest.Tokens(tt.in)
+		if strings.Join(got, "") != tt.in {
+			t.Errorf("Tokens(%q) = %q: does not join back", tt.in, got)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestTokenRate checks that a token rate streams one token per chunk and
+// that a plain answer takes at least the time its tokens need (a lower
+// bound, which a slow machine cannot break).
+func TestTokenRate(t *testing.T) {
+	const text = "Geneva is a lovely city by the lake, with the Alps on the horizon."
+	const rate = 1000.0 // tokens a second
+	srv := llmtest.New(t, llmtest.WithTokenRate(rate))
+	srv.Default().Reply(text)
+	tokens := len(llmtest.Tokens(text))
+
+	start := time.Now()
+	status, _, _ := post(t, context.Background(), srv.URL()+"/chat/completions", chat("hi"), "")
+	if status != 200 {
+		t.Fatalf("status %d", status)
+	}
+	if got, min := time.Since(start), time.Duration(float64(tokens)/rate*float64(time.Second)); got < min {
+		t.Errorf("plain answer took %v, want at least %v for %d tokens", got, min, tokens)
+	}
+
+	body := chat("hi")
+	body["stream"] = true
+	_, b, _ := post(t, context.Background(), srv.URL()+"/chat/completions", body, "")
+	chunks, _ := readStream(t, b)
+	var pieces []string
+	for _, c := range chunks {
+		for _, ch := range c.Choices {
+			if ch.Delta.Content != "" {
+				pieces = append(pieces, ch.Delta.Content)
+			}
+		}
+	}
+	if !reflect.DeepEqual(pieces, llmtest.Tokens(text)) {
+		t.Errorf("streamed pieces %q, want one token per chunk %q", pieces, llmtest.Tokens(text))
 	}
 }
