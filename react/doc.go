@@ -5,8 +5,14 @@
 // calls a tool and sees its observation, or gives a final answer as one JSON
 // code block carrying the reply and Nadine's emotion.
 //
-// The final answer streams: the prompt asks for the answer's metadata
-// (category, emotion, intensity, causing person) before the reply text, so
-// the metadata is validated first and each sentence of the reply is spoken
-// as soon as it is complete.
+// The final answer streams: the prompt asks for Nadine's emotion and its
+// intensity before the reply text and the category and causing person
+// after it, so the emotion is validated first and each sentence of the
+// reply is spoken as soon as it is complete; a reply already spoken is never
+// retried, and invalid trailing fields are coerced ("other", "human").
+//
+// With Options.Speculate the agent's first call starts on the raw input's
+// retrieval while the contextualizer runs; it is kept only if the
+// standalone question yields the same prompt, so the reply is the one the
+// sequential order would give, one model latency sooner.
 package react

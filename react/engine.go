@@ -34,6 +34,12 @@ type Options struct {
 	// ParseRetries bounds how often an unusable answer is fed back
 	// (default 3).
 	ParseRetries int
+	// Speculate starts the agent on the raw input's retrieval while the
+	// contextualizer rewrites a follow-up, and keeps that call when the
+	// standalone question retrieves the same texts (see speculate.go). It
+	// only matters with history, a contextualizer and retrieval; the
+	// owner's config turns it on by default.
+	Speculate bool
 	// Place completes "You are physically present ..." in the prompt.
 	Place  string
 	Now    func() time.Time
@@ -95,11 +101,23 @@ func New(opts Options) (*Engine, error) {
 func (e *Engine) Name() string { return "react" }
 
 // Respond implements nadine.Engine: contextualize, retrieve, run the agent.
+// With Options.Speculate the agent's first call starts beside the
+// contextualizer and is kept only if it saw the very prompt that the
+// standalone question gives.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	now := req.Turn.Time
+	if now.IsZero() {
+		now = e.opts.Now()
+	}
+	spec := e.speculate(ctx, req, now) // nil when it cannot help
+	defer spec.stop()
 	question := e.contextualize(ctx, req)
-	knowledge, memories := e.retrieve(ctx, req, question)
-	messages := e.messages(req, knowledge, memories)
-	return e.loop(ctx, req, messages)
+	msgs, ok := spec.prompt(question)
+	if !ok {
+		knowledge, memories := e.retrieve(ctx, req, question, "retrieve")
+		msgs = e.messages(req, knowledge, memories, now)
+	}
+	return e.loop(ctx, req, msgs, spec.confirm(msgs))
 }
 
 // contextualize rewrites the input into a standalone question using the
@@ -126,18 +144,24 @@ func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
 	return q
 }
 
+// retrieves reports whether retrieval is configured.
+func (e *Engine) retrieves() bool {
+	return e.opts.Embedder != nil && (e.opts.Knowledge != nil || e.opts.Memories != nil)
+}
+
 // retrieve finds the user's memories (never for the unknown user) and the
-// knowledge relevant to the question, side by side.
-func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question string) (knowledge, memories []string) {
-	if e.opts.Embedder == nil || (e.opts.Knowledge == nil && e.opts.Memories == nil) {
+// knowledge relevant to the question, side by side. stage names its step
+// and failures in the trace.
+func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, stage string) (knowledge, memories []string) {
+	if !e.retrieves() {
 		return nil, nil
 	}
 	tr := nadine.TraceFrom(ctx)
-	done := tr.StartStep("retrieve")
+	done := tr.StartStep(stage)
 	vec, err := nadine.EmbedOne(ctx, e.opts.Embedder, question)
 	if err != nil {
 		done(err)
-		tr.Fail("retrieve", err)
+		tr.Fail(stage, err)
 		return nil, nil
 	}
 	var wg sync.WaitGroup
@@ -148,7 +172,7 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question stri
 			res, err := e.opts.Memories.SearchMemories(ctx, user, nadine.MemoryQuery{
 				Embedding: vec, Embedder: e.opts.Embedder.Name(), K: e.opts.MemoryK})
 			if err != nil {
-				tr.Fail("retrieve:memory", err)
+				tr.Fail(stage+":memory", err)
 				return
 			}
 			r := nadine.Retrieval{Kind: "memory", Query: question, Start: start, Duration: time.Since(start)}
@@ -164,7 +188,7 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question stri
 			start := time.Now()
 			res, err := e.opts.Knowledge.SearchKnowledge(ctx, vec, e.opts.Embedder.Name(), e.opts.KnowledgeK)
 			if err != nil {
-				tr.Fail("retrieve:knowledge", err)
+				tr.Fail(stage+":knowledge", err)
 				return
 			}
 			r := nadine.Retrieval{Kind: "knowledge", Query: question, Start: start, Duration: time.Since(start)}
@@ -181,58 +205,69 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question stri
 }
 
 // messages builds the prompt: the system message, the chat history, then
-// the human turn.
-func (e *Engine) messages(req nadine.Request, knowledge, memories []string) []nadine.ChatMessage {
+// the human turn, dated now.
+func (e *Engine) messages(req nadine.Request, knowledge, memories []string, now time.Time) []nadine.ChatMessage {
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.system, struct{ Place string }{e.opts.Place})}}
 	msgs = append(msgs, historyMessages(req.History)...)
-	now := req.Turn.Time
-	if now.IsZero() {
-		now = e.opts.Now()
-	}
 	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser,
 		Content: render(e.prompts.human, humanInput(req, e.opts.Tools, knowledge, memories, now))})
 }
 
+// agentCall is one streamed call of the agent model and what came of it.
+type agentCall struct {
+	start time.Time
+	st    *streamer
+	resp  nadine.ChatResponse
+	err   error
+}
+
+// callAgent makes one streamed call of the agent; the affect and the
+// sentences of a streamed final answer go to emit as they arrive.
+func (e *Engine) callAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc) agentCall {
+	c := agentCall{start: time.Now(), st: &streamer{user: displayName(req.Turn), tools: e.toolNames(),
+		onMeta: func(s step) { emit(affectEvent(s)) },
+		onSent: func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+	}}
+	c.resp, c.err = e.opts.Agent.ChatStream(ctx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
+	return c
+}
+
 // loop runs the agent: each model answer is a tool call, whose observation
 // goes back to the model, or the final answer. Unusable answers are fed
-// back with the reason, a bounded number of times.
-func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage) (nadine.Reply, error) {
+// back with the reason, a bounded number of times. first, when not nil, is
+// the first agent call, already started on msgs (a kept speculation).
+func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, first *pendingCall) (nadine.Reply, error) {
 	tr := nadine.TraceFrom(ctx)
 	user := displayName(req.Turn)
-	names := make([]string, len(e.opts.Tools))
-	for i, t := range e.opts.Tools {
-		names[i] = t.Name()
-	}
+	names := e.toolNames()
 	parseErrors := 0
 	for n := 1; n <= e.opts.MaxSteps; n++ {
 		if err := ctx.Err(); err != nil {
 			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "react: %w", err)
 		}
-		done := tr.StartStep(fmt.Sprintf("agent:%d", n))
-		st := &streamer{user: user, tools: names,
-			onMeta: func(s step) { req.Emit(affectEvent(s)) },
-			onSent: func(s string) { req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+		var c agentCall
+		if n == 1 && first != nil {
+			c = first.wait()
+		} else {
+			c = e.callAgent(ctx, req, msgs, req.Emit)
 		}
-		resp, err := e.opts.Agent.ChatStream(ctx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, st.write)
-		if err != nil {
-			done(err)
-			if st.started() {
-				// The reply was being spoken when the stream broke: keep
-				// what was said rather than saying something else.
-				st.flush()
-				tr.Fail("react_agent", err)
-				return e.reply(req, st.meta, strings.Join(st.sentences, " ")), nil
+		done := endStep(tr, fmt.Sprintf("agent:%d", n), c.start)
+		if c.st.started() {
+			// The reply was spoken as it streamed: keep what was said,
+			// even if the stream broke or the JSON after the text is
+			// wrong, rather than say something else.
+			done(c.err)
+			if c.err != nil {
+				tr.Fail("react_agent", c.err)
 			}
-			return nadine.Reply{}, fmt.Errorf("react: agent: %w", err)
+			s := c.st.finish(tr)
+			return e.reply(req, s, s.Input), nil
 		}
-		s, perr := parseStep(resp.Content, user, names)
-		if perr != nil && st.started() {
-			// The metadata was valid and the text was spoken: keep it.
-			st.flush()
-			tr.Notef("agent answer was streamed but its JSON did not close: %v", perr)
-			done(nil)
-			return e.reply(req, st.meta, strings.Join(st.sentences, " ")), nil
+		if c.err != nil {
+			done(c.err)
+			return nadine.Reply{}, fmt.Errorf("react: agent: %w", c.err)
 		}
+		s, perr := parseStep(c.resp.Content, user, names)
 		if perr != nil {
 			done(perr)
 			tr.Fail("parse", perr)
@@ -241,24 +276,41 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 				return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: %d unusable answers, last: %v", parseErrors, perr)
 			}
 			msgs = append(msgs,
-				nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
+				nadine.ChatMessage{Role: nadine.RoleAssistant, Content: c.resp.Content},
 				nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.parseError, struct{ Error, Input string }{perr.Error(), req.Turn.Text})})
 			continue
 		}
 		done(nil)
 		if s.final() {
-			if !st.started() {
-				req.Emit(affectEvent(s))
-			}
-			st.flush()
+			req.Emit(affectEvent(s))
 			return e.reply(req, s, s.Input), nil
 		}
 		obs := e.callTool(ctx, req, s)
 		msgs = append(msgs,
-			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
+			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: c.resp.Content},
 			nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.observation, struct{ Tool, Observation, Input string }{s.Action, obs, req.Turn.Text})})
 	}
 	return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: no final answer after %d steps", e.opts.MaxSteps)
+}
+
+// toolNames lists the names of the tools, as the model must write them.
+func (e *Engine) toolNames() []string {
+	names := make([]string, len(e.opts.Tools))
+	for i, t := range e.opts.Tools {
+		names[i] = t.Name()
+	}
+	return names
+}
+
+// endStep returns the function that records a step begun at start.
+func endStep(tr *nadine.Trace, name string, start time.Time) func(error) {
+	return func(err error) {
+		s := nadine.Step{Name: name, Start: start, Duration: time.Since(start)}
+		if err != nil {
+			s.Error = err.Error()
+		}
+		tr.AddStep(s)
+	}
 }
 
 // callTool runs a tool and returns its observation; a failing tool becomes

@@ -3,6 +3,7 @@ package react_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -40,7 +41,7 @@ type fixture struct {
 	tools  []*recordingTool
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, configure ...func(*react.Options)) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	srv := llmtest.New(t)
@@ -63,10 +64,14 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(func() { st.Close() })
 	weather := &recordingTool{name: "Weather App", desc: "Use it for the current weather. Input: City,CC.", out: "BEGIN WEATHER DATA\nGeneva: 12 degrees Celsius, light rain.\nEND WEATHER DATA\nSummarize in under 25 words."}
 	behaviour := &recordingTool{name: "Nadine behaviour", desc: "Use it to smile, be angry or wave.", out: "Tell the human 'I am smiling now'"}
-	eng, err := react.New(react.Options{
+	opts := react.Options{
 		Agent: agent, Contextualizer: ctxModel, Tools: []nadine.Tool{weather, behaviour},
 		Memories: st, Knowledge: st, Embedder: emb,
-	})
+	}
+	for _, c := range configure {
+		c(&opts)
+	}
+	eng, err := react.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +119,18 @@ func (f *fixture) respond(t *testing.T, text string, history []nadine.Message) (
 	return r, ev, tr
 }
 
+// TestConversation runs two turns, the second a follow-up with history,
+// with and without speculation: the outcome must be the same.
 func TestConversation(t *testing.T) {
-	f := newFixture(t)
+	for _, speculate := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "speculate"}[speculate], func(t *testing.T) {
+			testConversation(t, speculate)
+		})
+	}
+}
+
+func testConversation(t *testing.T, speculate bool) {
+	f := newFixture(t, func(o *react.Options) { o.Speculate = speculate })
 	ctx := context.Background()
 	// Alex's memories, another user's memory, and knowledge.
 	for _, m := range []struct{ user, text string }{
@@ -217,6 +232,13 @@ func TestConversation(t *testing.T) {
 	if ctxCalls != 1 {
 		t.Errorf("contextualizer calls = %d, want 1", ctxCalls)
 	}
+	if speculate {
+		// Alex has one memory and the base one chunk: the standalone
+		// question retrieves what the raw input did.
+		if !contains(d2.Notes, "speculative agent call kept") {
+			t.Errorf("notes = %q, want the speculation kept", d2.Notes)
+		}
+	}
 	// The agent saw the history between the system message and the human turn.
 	last, _ := f.srv.LastChat()
 	if last.Messages[0].Role != "system" || last.Messages[1].Content != "What is the weather in Geneva?" || last.Messages[2].Role != "assistant" {
@@ -303,4 +325,119 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// answer is a final answer in the order the prompt asks for: emotion, the
+// reply, then category and causing_person.
+func answer(emotion string, intensity int, text, category, person string) string {
+	return "```json\n{\"action\": \"Final Answer\", \"emotion\": \"" + emotion + "\", \"emotion_intensity\": " + itoa(intensity) +
+		", \"action_input\": \"" + text + "\", \"category\": \"" + category + "\", \"causing_person\": \"" + person + "\"}\n```"
+}
+
+// deltaModel records what a streamed call has delivered so far.
+type deltaModel struct {
+	nadine.ChatModel
+	mu  sync.Mutex
+	got strings.Builder
+}
+
+func (d *deltaModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
+	return d.ChatModel.ChatStream(ctx, req, func(s string) {
+		d.mu.Lock()
+		d.got.WriteString(s)
+		d.mu.Unlock()
+		onDelta(s)
+	})
+}
+
+func (d *deltaModel) received() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.got.String()
+}
+
+// TestReplyIsSpokenBeforeItsCategory streams answers in the prompt's order.
+// The first sentence is spoken before category and causing_person arrive;
+// once spoken, a reply is never retried: invalid trailing fields are
+// coerced and noted in the trace.
+func TestReplyIsSpokenBeforeItsCategory(t *testing.T) {
+	tests := []struct {
+		name         string
+		category     string
+		person       string
+		wantCategory nadine.Category
+		wantPerson   string
+		wantGestures []nadine.Gesture
+		wantNotes    []string
+	}{
+		{"valid", "greeting", "Alex", nadine.CategoryGreeting, "Alex", []nadine.Gesture{nadine.Wave}, nil},
+		{"invalid after the text", "question", "Bob", nadine.CategoryOther, nadine.CausedByHuman, nil,
+			[]string{`invalid category "question"`, `invalid causing_person "Bob"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var agent *deltaModel
+			f := newFixture(t, func(o *react.Options) {
+				agent = &deltaModel{ChatModel: o.Agent}
+				o.Agent = agent
+			})
+			f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", tt.category, tt.person))
+			var heardBefore []string
+			emit := func(e nadine.Event) {
+				if e.Kind == nadine.EventSpeech {
+					heardBefore = append(heardBefore, agent.received())
+				}
+			}
+			tr := nadine.NewTrace("t", "Hi", time.Now())
+			r, err := f.engine.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+				Turn: nadine.Turn{Text: "Hi", UserID: "alex-1", UserName: "Alex"}, Emit: emit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(heardBefore) != 2 {
+				t.Fatalf("speech events = %d, want 2", len(heardBefore))
+			}
+			if strings.Contains(heardBefore[0], "category") {
+				t.Errorf("first sentence spoken only once the model had written %q", heardBefore[0])
+			}
+			if r.Text != "Hello Alex, how nice to see you. Did you ski this week?" || r.Emotion != nadine.Joy || r.EmotionIntensity != 7 ||
+				r.Category != tt.wantCategory || r.CausingPerson != tt.wantPerson || !slices.Equal(r.Gestures, tt.wantGestures) {
+				t.Errorf("reply = %+v", r)
+			}
+			if n := len(f.srv.ChatRequests()); n != 1 {
+				t.Errorf("agent calls = %d, want 1 (a spoken reply is never retried)", n)
+			}
+			notes := tr.Snapshot().Notes
+			if len(notes) != len(tt.wantNotes) {
+				t.Fatalf("notes = %q, want %q", notes, tt.wantNotes)
+			}
+			for i, want := range tt.wantNotes {
+				if !strings.Contains(notes[i], want) {
+					t.Errorf("note %q lacks %q", notes[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestUnstreamedAnswerIsRetried checks that a final answer whose emotion
+// does not come before the text is parsed at the end, as before: an
+// invalid category is then fed back and nothing of it is spoken.
+func TestUnstreamedAnswerIsRetried(t *testing.T) {
+	f := newFixture(t)
+	f.srv.On(llmtest.MatchLastUser("invalid category")).Once().Reply(answer("joy", 5, "Hello again.", "greeting", "Alex"))
+	f.srv.On(llmtest.MatchModel("agent-model")).Once().
+		Reply(`{"action": "Final Answer", "action_input": "Never said.", "emotion": "joy", "emotion_intensity": 5, "category": "question", "causing_person": "Alex"}`)
+	r, ev, _ := f.respond(t, "Hi", nil)
+	if r.Text != "Hello again." || r.Category != nadine.CategoryGreeting {
+		t.Errorf("reply = %+v", r)
+	}
+	for _, e := range ev.kinds(nadine.EventSpeech) {
+		if strings.Contains(e.Text, "Never said") {
+			t.Errorf("the rejected answer was spoken: %q", e.Text)
+		}
+	}
+	if n := len(f.srv.ChatRequests()); n != 2 {
+		t.Errorf("agent calls = %d, want 2", n)
+	}
 }

@@ -67,24 +67,9 @@ func extractJSON(text string) ([]byte, error) {
 // contract. user is the user's display name (a valid causing_person); tools
 // are the registered tool names. Errors are meant for the model to read.
 func parseStep(text, user string, tools []string) (step, error) {
-	raw, err := extractJSON(text)
+	r, err := decodeStep(text)
 	if err != nil {
 		return step{}, err
-	}
-	raw = bytes.TrimSpace(raw)
-	if raw[0] == '[' {
-		var list []json.RawMessage
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return step{}, fmt.Errorf("invalid JSON list: %v", err)
-		}
-		if len(list) == 0 {
-			return step{}, fmt.Errorf("empty list of actions")
-		}
-		raw = list[0] // seed 000: a list of actions → the first
-	}
-	var r rawStep
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return step{}, fmt.Errorf("the JSON must be an object with \"action\" and \"action_input\": %v", err)
 	}
 	if r.Action == nil || strings.TrimSpace(*r.Action) == "" {
 		return step{}, fmt.Errorf("missing \"action\"")
@@ -112,18 +97,53 @@ func parseStep(text, user string, tools []string) (step, error) {
 	return s, nil
 }
 
-// setMeta validates the four emotion fields of a final answer.
+// decodeStep finds the JSON of a model answer and decodes it, keys in any
+// order; a list of actions yields its first (seed 000).
+func decodeStep(text string) (rawStep, error) {
+	raw, err := extractJSON(text)
+	if err != nil {
+		return rawStep{}, err
+	}
+	raw = bytes.TrimSpace(raw)
+	if raw[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return rawStep{}, fmt.Errorf("invalid JSON list: %v", err)
+		}
+		if len(list) == 0 {
+			return rawStep{}, fmt.Errorf("empty list of actions")
+		}
+		raw = list[0]
+	}
+	var r rawStep
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return rawStep{}, fmt.Errorf("the JSON must be an object with \"action\" and \"action_input\": %v", err)
+	}
+	return r, nil
+}
+
+// setMeta validates the four emotion fields of a final answer, in the
+// order the prompt asks for them.
 func (s *step) setMeta(r rawStep, user string) error {
-	if r.Category == nil {
-		return fmt.Errorf("missing \"category\"")
+	if err := s.setFeeling(r); err != nil {
+		return err
 	}
-	c := nadine.Category(strings.ToLower(strings.TrimSpace(*r.Category)))
-	if c == "compliment" {
-		c = nadine.CategoryComplement
+	c, err := parseCategory(r.Category)
+	if err != nil {
+		return err
 	}
-	if !c.Valid() {
-		return fmt.Errorf("invalid category %q: use greeting, farewell, insult, complement, information request or other", *r.Category)
+	p, err := parseCause(r.CausingPerson, user)
+	if err != nil {
+		return err
 	}
+	s.Category, s.CausingPerson = c, p
+	return nil
+}
+
+// setFeeling validates Nadine's emotion and its intensity: the fields the
+// prompt puts before the reply text, which must be known before she
+// speaks.
+func (s *step) setFeeling(r rawStep) error {
 	if r.Emotion == nil {
 		return fmt.Errorf("missing \"emotion\"")
 	}
@@ -135,24 +155,43 @@ func (s *step) setMeta(r rawStep, user string) error {
 	if err != nil {
 		return err
 	}
-	if r.CausingPerson == nil {
-		return fmt.Errorf("missing \"causing_person\"")
+	s.Emotion, s.Intensity = e, n
+	return nil
+}
+
+// parseCategory validates the category of the person's input.
+func parseCategory(raw *string) (nadine.Category, error) {
+	if raw == nil {
+		return "", fmt.Errorf("missing \"category\"")
 	}
-	p := strings.TrimSpace(*r.CausingPerson)
+	c := nadine.Category(strings.ToLower(strings.TrimSpace(*raw)))
+	if c == "compliment" {
+		c = nadine.CategoryComplement
+	}
+	if !c.Valid() {
+		return "", fmt.Errorf("invalid category %q: use greeting, farewell, insult, complement, information request or other", *raw)
+	}
+	return c, nil
+}
+
+// parseCause validates who caused Nadine's emotion: the user (by name),
+// SELF, human or SOMEONE ELSE.
+func parseCause(raw *string, user string) (string, error) {
+	if raw == nil {
+		return "", fmt.Errorf("missing \"causing_person\"")
+	}
+	p := strings.TrimSpace(*raw)
 	switch {
 	case strings.EqualFold(p, user) && user != "":
-		p = user
+		return user, nil
 	case strings.EqualFold(p, nadine.CausedBySelf):
-		p = nadine.CausedBySelf
+		return nadine.CausedBySelf, nil
 	case strings.EqualFold(p, nadine.CausedByHuman):
-		p = nadine.CausedByHuman
+		return nadine.CausedByHuman, nil
 	case strings.EqualFold(p, nadine.CausedBySomeoneElse):
-		p = nadine.CausedBySomeoneElse
-	default:
-		return fmt.Errorf("invalid causing_person %q: use %q, SELF, human or SOMEONE ELSE", p, user)
+		return nadine.CausedBySomeoneElse, nil
 	}
-	s.Category, s.Emotion, s.Intensity, s.CausingPerson = c, e, n, p
-	return nil
+	return "", fmt.Errorf("invalid causing_person %q: use %q, SELF, human or SOMEONE ELSE", p, user)
 }
 
 func intensity(raw json.RawMessage) (int, error) {

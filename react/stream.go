@@ -9,10 +9,12 @@ import (
 )
 
 // streamer watches a streamed model answer. Once the answer shows itself to
-// be a final answer whose metadata is valid (the prompt puts action_input
-// last), it decodes the reply text as it arrives and hands out each
-// sentence as soon as it is complete. Tool calls and answers that do not
-// follow the format are not streamed; they are parsed at the end.
+// be a final answer whose emotion is valid (the prompt puts action,
+// emotion and emotion_intensity before action_input, category and
+// causing_person after it), it decodes the reply text as it arrives and
+// hands out each sentence as soon as it is complete. Tool calls and answers
+// that do not follow the format are not streamed; they are parsed at the
+// end.
 type streamer struct {
 	user  string
 	tools []string
@@ -68,8 +70,8 @@ func (s *streamer) decide() {
 		s.state = notStreaming
 		return
 	}
-	meta := step{Action: finalAction}
-	if meta.setMeta(r, s.user) != nil {
+	meta, err := streamHead(r, s.user)
+	if err != nil {
 		s.state = notStreaming
 		return
 	}
@@ -77,6 +79,69 @@ func (s *streamer) decide() {
 	if s.onMeta != nil {
 		s.onMeta(meta)
 	}
+}
+
+// streamHead validates the metadata of a final answer written before its
+// reply text. Nadine's emotion and its intensity must be there, so that her
+// face is set when she starts speaking; category and causing_person may
+// come after the text (the prompt puts them there) but when a model writes
+// them first they must be valid, since an error found before speaking can
+// still be fed back.
+func streamHead(r rawStep, user string) (step, error) {
+	meta := step{Action: finalAction}
+	if err := meta.setFeeling(r); err != nil {
+		return step{}, err
+	}
+	if r.Category != nil {
+		c, err := parseCategory(r.Category)
+		if err != nil {
+			return step{}, err
+		}
+		meta.Category = c
+	}
+	if r.CausingPerson != nil {
+		p, err := parseCause(r.CausingPerson, user)
+		if err != nil {
+			return step{}, err
+		}
+		meta.CausingPerson = p
+	}
+	return meta, nil
+}
+
+// finish completes a final answer whose reply text was streamed, and so
+// already spoken, from everything the model wrote. What was said cannot be
+// unsaid, so the fields after the text are not retried: a missing or
+// invalid category becomes "other", a missing or invalid causing_person
+// "human", and the trace says so. The emotion is the one announced before
+// the text.
+func (s *streamer) finish(tr *nadine.Trace) step {
+	s.flush()
+	out := s.meta
+	out.Input = strings.Join(s.sentences, " ")
+	r, err := decodeStep(s.buf.String())
+	if err != nil {
+		tr.Notef("agent answer was streamed but its JSON did not close: %v", err)
+	} else if in := inputText(r.ActionInput); strings.TrimSpace(in) != "" {
+		out.Input = in
+	}
+	if out.Category == "" {
+		c, err := parseCategory(r.Category)
+		if err != nil {
+			c = nadine.CategoryOther
+			tr.Notef("agent answer: %v after the reply was spoken; category set to %q", err, c)
+		}
+		out.Category = c
+	}
+	if out.CausingPerson == "" {
+		p, err := parseCause(r.CausingPerson, s.user)
+		if err != nil {
+			p = nadine.CausedByHuman
+			tr.Notef("agent answer: %v after the reply was spoken; causing_person set to %q", err, p)
+		}
+		out.CausingPerson = p
+	}
+	return out
 }
 
 // decode turns the JSON string content that has arrived into text.

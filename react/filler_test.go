@@ -1,0 +1,129 @@
+package react_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/openai"
+	"github.com/nadine-robot/nadine/react"
+	"github.com/nadine-robot/nadine/tools"
+)
+
+// fillerOrder is one ordered record of a turn: the events the engine
+// emitted and the requests the Serper server received.
+type fillerOrder struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (o *fillerOrder) add(s string) {
+	o.mu.Lock()
+	o.lines = append(o.lines, s)
+	o.mu.Unlock()
+}
+
+func (o *fillerOrder) all() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.lines)
+}
+
+func (o *fillerOrder) emit(ev nadine.Event) {
+	switch {
+	case ev.Kind == nadine.EventSpeech && ev.Filler:
+		o.add("filler:" + ev.Text)
+	case ev.Kind == nadine.EventSpeech:
+		o.add("speech:" + ev.Text)
+	}
+}
+
+func (o *fillerOrder) index(prefix string) int {
+	return slices.IndexFunc(o.all(), func(s string) bool { return strings.HasPrefix(s, prefix) })
+}
+
+// TestSearchSaysAFillerBeforeSerperIsAsked: with the search tools wrapped
+// WithFiller (as cmd/nadine registers them), a ReAct turn that calls
+// Google Search twice says one filler line before Serper receives the
+// first request, and the reply does not contain it.
+func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
+	order := &fillerOrder{}
+	serper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		order.add("serper:" + r.URL.Path)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"organic":[{"title":"Swiss president","link":"https://example.com","snippet":"The president is Karin Keller-Sutter."}]}`))
+	}))
+	t.Cleanup(serper.Close)
+
+	f, err := tools.NewFiller(tools.FillerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := tools.New(tools.Config{
+		Search:    tools.SearchConfig{APIKey: "serper-key", BaseURL: serper.URL},
+		Behaviour: tools.BehaviourConfig{Wait: -1},
+	}, nil)
+	t.Cleanup(func() { _ = tools.CloseAll(ts) })
+	for i, tool := range ts {
+		switch tool.Name() {
+		case tools.NameSearch, tools.NameNews, tools.NameWeather:
+			ts[i] = tools.WithFiller(tool, f)
+		}
+	}
+
+	srv := llmtest.New(t)
+	srv.On(llmtest.MatchLastUser("HUMAN'S INPUT\nWho is the Swiss president?")).Once().
+		Reply(`{"action": "Google Search", "action_input": "Swiss president"}`)
+	srv.On(llmtest.MatchLastUser("TOOL RESULT (Google Search)")).Once().
+		Reply(`{"action": "Google Search", "action_input": "Karin Keller-Sutter"}`)
+	srv.On(llmtest.MatchLastUser("TOOL RESULT (Google Search)")).Once().
+		Reply("```json\n" + `{"action": "Final Answer", "category": "information request", "emotion": "joy", "emotion_intensity": 3, "causing_person": "human", "action_input": "The Swiss president is Karin Keller-Sutter."}` + "\n```")
+	agent, err := openai.New(openai.Config{BaseURL: srv.URL(), Model: "agent", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := react.New(react.Options{Agent: agent, Tools: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tr := nadine.NewTrace("t-filler", "Who is the Swiss president?", time.Now())
+	r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+		Turn: nadine.Turn{Text: "Who is the Swiss president?", Language: nadine.English, UserID: nadine.UnknownUser},
+		Emit: order.emit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := order.all()
+	want := "filler:" + tools.DefaultFillerLines()[nadine.English][0]
+	filler, first := order.index("filler:"), order.index("serper:")
+	if filler < 0 || first < 0 || got[filler] != want || filler > first {
+		t.Fatalf("order %q: want %q before Serper's first request", got, want)
+	}
+	n := 0
+	for _, l := range got {
+		if strings.HasPrefix(l, "filler:") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("order %q: %d fillers for two searches in one turn, want 1", got, n)
+	}
+	if strings.Count(strings.Join(got, "\n"), "serper:") != 2 {
+		t.Errorf("order %q: want two searches", got)
+	}
+	if strings.Contains(r.Text, strings.TrimPrefix(want, "filler:")) || !strings.Contains(r.Text, "Keller-Sutter") {
+		t.Errorf("reply %q", r.Text)
+	}
+	if d := tr.Snapshot(); len(d.ToolCalls) != 2 {
+		t.Errorf("trace tool calls %+v, want the two searches, each recorded once", d.ToolCalls)
+	}
+}

@@ -1,0 +1,180 @@
+package react
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Speculation. A follow-up turn waits on the contextualizer before it can
+// retrieve and call the agent, yet the standalone question the
+// contextualizer writes is only the retrieval query: the agent's prompt
+// carries the raw input and the history. So while the contextualizer runs,
+// the engine retrieves with the raw input, builds the prompt and starts the
+// agent's first call, holding back everything that call emits. If the
+// standalone question gives the very same prompt (the same memories and
+// knowledge in the same order), the call is kept: its held events go out
+// in order and it goes on as if it had started then. Otherwise it is
+// cancelled and nothing of it is heard. A tool call it asks for runs only
+// once it is kept, because only the loop runs tools and the loop gets the
+// call after the verdict.
+
+// speculation is the agent's first call started on the raw input's
+// retrieval. Its methods do nothing on a nil *speculation, the turn
+// without speculation.
+type speculation struct {
+	tr     *nadine.Trace
+	start  time.Time
+	cancel context.CancelFunc
+	hold   *holdEmit
+	query  string        // the raw input it retrieved with
+	ready  chan struct{} // closed once msgs is set
+	msgs   []nadine.ChatMessage
+	agent  pendingCall
+}
+
+// pendingCall is an agent call running on another goroutine.
+type pendingCall struct {
+	done chan struct{}
+	call agentCall
+}
+
+// wait returns the call once it has ended.
+func (p *pendingCall) wait() agentCall {
+	<-p.done
+	return p.call
+}
+
+// speculate starts the speculative branch when it can save time: the turn
+// has history (so the contextualizer runs) and retrieval is configured (so
+// its question matters). It returns nil otherwise.
+func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time) *speculation {
+	if !e.opts.Speculate || len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &speculation{
+		tr: nadine.TraceFrom(ctx), start: time.Now(), cancel: cancel,
+		hold: &holdEmit{to: req.Emit}, query: req.Turn.Text,
+		ready: make(chan struct{}), agent: pendingCall{done: make(chan struct{})},
+	}
+	go func() {
+		defer close(s.agent.done)
+		knowledge, memories := e.retrieve(ctx, req, s.query, "speculate:retrieve")
+		s.msgs = e.messages(req, knowledge, memories, now)
+		close(s.ready)
+		if err := ctx.Err(); err != nil { // discarded before the call started
+			s.agent.call = agentCall{start: time.Now(), st: &streamer{}, err: err}
+			return
+		}
+		s.agent.call = e.callAgent(ctx, req, s.msgs, s.hold.emit)
+	}()
+	return s
+}
+
+// prompt returns the speculation's prompt when question is the query it
+// retrieved with (the contextualizer failed or left the input as it was):
+// retrieving again would find the same texts.
+func (s *speculation) prompt(question string) ([]nadine.ChatMessage, bool) {
+	if s == nil || question != s.query {
+		return nil, false
+	}
+	<-s.ready
+	return slices.Clone(s.msgs), true
+}
+
+// confirm compares the speculation's prompt with msgs, the prompt of the
+// standalone question. When they are equal the speculation is kept: its
+// held events are released and its call is returned for the loop to use.
+// Otherwise it is cancelled, its events are dropped, and confirm returns
+// nil.
+func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
+	if s == nil {
+		return nil
+	}
+	<-s.ready
+	kept := slices.EqualFunc(s.msgs, msgs, sameMessage)
+	verdict := "kept"
+	if kept {
+		s.hold.release()
+	} else {
+		s.hold.drop()
+		s.cancel()
+		verdict = "discarded: retrieval differed"
+	}
+	s.tr.AddStep(nadine.Step{Name: "speculate", Start: s.start, Duration: time.Since(s.start), Detail: verdict})
+	s.tr.Notef("speculative agent call %s", verdict)
+	if !kept {
+		return nil
+	}
+	return &s.agent
+}
+
+// stop ends the speculation and waits for its goroutine, so that nothing of
+// it outlives the turn. A kept call has ended by then (the loop waited for
+// it); anything else is cancelled and never heard.
+func (s *speculation) stop() {
+	if s == nil {
+		return
+	}
+	s.hold.drop()
+	s.cancel()
+	<-s.agent.done
+}
+
+func sameMessage(a, b nadine.ChatMessage) bool {
+	return a.Role == b.Role && a.Content == b.Content && a.Name == b.Name && a.ToolCallID == b.ToolCallID &&
+		slices.Equal(a.Images, b.Images) && slices.Equal(a.ToolCalls, b.ToolCalls)
+}
+
+// holdEmit holds a speculative call's events, which arrive on the model's
+// streaming goroutine, until the speculation is kept (then they go out in
+// order, and later ones straight through) or dropped (then none ever
+// does). Events are passed on under the lock, so that a release and the
+// events that follow it cannot interleave.
+type holdEmit struct {
+	mu    sync.Mutex
+	to    nadine.EmitFunc
+	held  []nadine.Event
+	state holdState
+}
+
+type holdState int
+
+const (
+	holding holdState = iota
+	released
+	dropped
+)
+
+func (h *holdEmit) emit(ev nadine.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch h.state {
+	case holding:
+		h.held = append(h.held, ev)
+	case released:
+		h.to(ev)
+	}
+}
+
+func (h *holdEmit) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.state != holding {
+		return
+	}
+	for _, ev := range h.held {
+		h.to(ev)
+	}
+	h.held, h.state = nil, released
+}
+
+func (h *holdEmit) drop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held, h.state = nil, dropped
+}
