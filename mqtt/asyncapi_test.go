@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
@@ -309,5 +311,66 @@ func (s spec) checkOutbound(t *testing.T, rel string, payload []byte) {
 				t.Errorf("%s: required field %q missing from the payload", rel, r)
 			}
 		}
+	}
+}
+
+// TestSpeakFiller publishes a filler line and checks what control receives
+// against the document: "filler": true in the JSON (absent on sentences),
+// the user property filler=true on the plain-text mirror, the fields of the
+// document's filler example; a filler cannot end a turn.
+func TestSpeakFiller(t *testing.T) {
+	s := loadSpec(t)
+	broker := startBroker(t, "127.0.0.1:0")
+	b := connect(t, testOptions(broker.URL(), &logs{}))
+	control := newPeer(t, hostPort(broker.URL()), controlFilters(b.Prefix())...)
+	ctx := t.Context()
+
+	// The document's filler example, published by Speak, gives the same
+	// JSON.
+	var example map[string]any
+	msg := s.resolve(t, "#/components/messages/speech")
+	for _, e := range msg["examples"].([]any) {
+		if ex := obj(t, e, "speech example"); ex["name"] == "filler" {
+			example = obj(t, ex["payload"], "filler example payload")
+		}
+	}
+	if example == nil {
+		t.Fatalf("%s has no filler example for the speech message", specPath)
+	}
+	speech := mqtt.Speech{Text: example["text"].(string), Language: nadine.Language(example["language"].(string)),
+		Seq: example["seq"].(int), TurnID: example["turn_id"].(string), Filler: true}
+	if err := b.Speak(ctx, speech); err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := control.Next()
+	var gotJSON, wantJSON map[string]any
+	_ = json.Unmarshal(got.Payload, &gotJSON)
+	_ = json.Unmarshal(want, &wantJSON)
+	if !reflect.DeepEqual(gotJSON, wantJSON) {
+		t.Errorf("filler payload %s, want the document's example %s", got.Payload, want)
+	}
+	checkReceived(t, s, got, b.Prefix(), outboundWant{mqtt.TopicSpeak,
+		`{"text":"Je regarde ça pour toi, un instant.","language":"fr","locale":"fr-FR","seq":0,"final":false,"turn_id":"t-41","filler":true}`,
+		mqtt.ContentTypeJSON, nil})
+	checkReceived(t, s, control.Next(), b.Prefix(), outboundWant{mqtt.TopicSpeakText, "Je regarde ça pour toi, un instant.",
+		mqtt.ContentTypeText, map[string]string{"filler": "true", "seq": "0", "final": "false", "locale": "fr-FR"}})
+
+	// The reply's sentences carry neither the field nor the property.
+	if err := b.Speak(ctx, mqtt.Speech{Text: "Il fait beau.", Language: nadine.French, Seq: 1, TurnID: "t-41"}); err != nil {
+		t.Fatal(err)
+	}
+	checkReceived(t, s, control.Next(), b.Prefix(), outboundWant{mqtt.TopicSpeak,
+		`{"text":"Il fait beau.","language":"fr","locale":"fr-FR","seq":1,"final":false,"turn_id":"t-41"}`, mqtt.ContentTypeJSON, nil})
+	if p := control.Next(); p.Properties != nil && p.Properties.User.Get("filler") != "" {
+		t.Errorf("a sentence carries the filler property %q", p.Properties.User.Get("filler"))
+	}
+
+	err = b.Speak(ctx, mqtt.Speech{Text: "One moment.", Final: true, Filler: true})
+	if nadine.ErrorCode(err) != nadine.EINVALID {
+		t.Errorf("a final filler: %v, want EINVALID", err)
 	}
 }

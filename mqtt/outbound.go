@@ -32,6 +32,10 @@ type Speech struct {
 	Seq      int             // position of the sentence in the turn, from 0
 	Final    bool            // the turn's last sentence
 	TurnID   string          // the turn the sentence belongs to
+	// Filler marks a line said while the turn waits on a slow tool ("Let
+	// me check that for you."): spoken like a sentence, with its own Seq,
+	// but not part of the reply. A filler is never Final.
+	Filler bool
 }
 
 // speechPayload is the JSON payload of TopicSpeak.
@@ -42,6 +46,7 @@ type speechPayload struct {
 	Seq      int             `json:"seq"`
 	Final    bool            `json:"final"`
 	TurnID   string          `json:"turn_id"`
+	Filler   bool            `json:"filler,omitempty"` // only present (true) on fillers
 }
 
 // Speak publishes one sentence on TopicSpeak as JSON
@@ -49,7 +54,9 @@ type speechPayload struct {
 // not blank, mirrors it on TopicSpeakText as the bare sentence with content
 // type "text/plain; charset=utf-8" and user properties locale, language,
 // seq, final and turn_id. An empty final Speech marks the end of a turn on
-// TopicSpeak only.
+// TopicSpeak only. A filler line (Speech.Filler) carries "filler": true in
+// the JSON and the user property filler=true on TopicSpeakText; the field
+// and the property are left out for the reply's own sentences.
 func (b *Bus) Speak(ctx context.Context, s Speech) error {
 	topic := b.Topic(TopicSpeak)
 	if s.Language == "" {
@@ -64,8 +71,10 @@ func (b *Bus) Speak(ctx context.Context, s Speech) error {
 		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty text", topic)
 	case s.Seq < 0:
 		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: negative seq %d", topic, s.Seq)
+	case s.Filler && s.Final:
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: a filler cannot end a turn", topic)
 	}
-	p := speechPayload{Text: s.Text, Language: s.Language, Locale: s.Language.Locale(), Seq: s.Seq, Final: s.Final, TurnID: s.TurnID}
+	p := speechPayload{Text: s.Text, Language: s.Language, Locale: s.Language.Locale(), Seq: s.Seq, Final: s.Final, TurnID: s.TurnID, Filler: s.Filler}
 	if err := b.publishJSON(ctx, TopicSpeak, p, false); err != nil {
 		return err
 	}
@@ -78,6 +87,9 @@ func (b *Bus) Speak(ctx context.Context, s Speech) error {
 	props.User.Add("seq", strconv.Itoa(p.Seq))
 	props.User.Add("final", strconv.FormatBool(p.Final))
 	props.User.Add("turn_id", p.TurnID)
+	if p.Filler {
+		props.User.Add("filler", "true")
+	}
 	return b.publish(ctx, TopicSpeakText, []byte(s.Text), props, false)
 }
 

@@ -328,7 +328,9 @@ func (o *output) emit(e nadine.Event) {
 		var err error
 		switch e.Kind {
 		case nadine.EventSpeech:
-			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: o.seq, TurnID: o.turnID})
+			// A filler line (said while the turn waits on a tool) is
+			// spoken like a sentence, with its own seq, marked as such.
+			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: o.seq, TurnID: o.turnID, Filler: e.Filler})
 			o.seq++
 		case nadine.EventGesture:
 			err = b.Animate(o.ctx, e.Gesture)

@@ -37,6 +37,10 @@ type SongConfig struct {
 	MaxLyricsChars int
 	// MaxListed caps how many titles the song list offers; default 10.
 	MaxListed int
+	// Filler, when set, says a filler line (see Filler) when a call starts
+	// composing a new song with Model; playing a song of the library is
+	// instant and says none.
+	Filler *Filler
 }
 
 // Lyrics is a song Nadine made up.
@@ -58,6 +62,7 @@ type Singer struct {
 	timeout    time.Duration
 	maxLyrics  int
 	maxListed  int
+	filler     *Filler
 	logger     *slog.Logger
 
 	base   context.Context // ends at Close; parent of compositions
@@ -98,6 +103,7 @@ func NewSinger(cfg SongConfig, logger *slog.Logger) (*Singer, error) {
 		maxLyrics:  cfg.MaxLyricsChars,
 		maxListed:  cfg.MaxListed,
 		rand:       cfg.Rand,
+		filler:     cfg.Filler,
 		logger:     logger,
 	}
 	if s.timeout <= 0 {
@@ -157,7 +163,7 @@ func (s *Singer) Call(ctx context.Context, in nadine.ToolInput) (string, error) 
 	lang := in.Language.Or(nadine.DefaultLanguage)
 	cmd := fold(text)
 	if parts := strings.Split(text, "|"); len(parts) >= 2 && fold(parts[0]) == "new" {
-		return s.compose(ctx, parts[1:], lang), nil
+		return s.compose(ctx, in, parts[1:], lang), nil
 	}
 	switch cmd {
 	case "":
@@ -266,8 +272,10 @@ func (s *Singer) recite() string {
 
 // compose starts a composition in the background and returns at once with
 // an instruction to say so. args are what followed "new|": a language and
-// a topic, or only a topic (in the session language).
-func (s *Singer) compose(ctx context.Context, args []string, lang nadine.Language) string {
+// a topic, or only a topic (in the session language). When a composition
+// starts, the filler is said in the session language.
+func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string, lang nadine.Language) string {
+	session := lang
 	var topic string
 	if len(args) >= 2 {
 		if l, err := nadine.ParseLanguage(strings.TrimSpace(args[0])); err == nil {
@@ -296,6 +304,7 @@ func (s *Singer) compose(ctx context.Context, args []string, lang nadine.Languag
 	s.composing = topic
 	s.wg.Add(1)
 	s.mu.Unlock()
+	s.filler.Emit(ctx, session, in.Emit)
 	s.logger.InfoContext(ctx, "composing a song", "topic", topic, "language", lang)
 	go s.run(lang, topic)
 	return fmt.Sprintf("You have started making up a new song in %s. Tell the human that you are composing a song about %s, and that they can ask you for the lyrics in a moment.", lang.Name(), topic)

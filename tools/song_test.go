@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -551,4 +552,67 @@ func TestSingerCloseWaitsForComposition(t *testing.T) {
 	}
 	close(gate)
 	<-closed
+}
+
+// TestSingerFiller: composing a new song says a filler line first;
+// playing a song of the library, listing, or asking for a song that cannot
+// be composed says none.
+func TestSingerFiller(t *testing.T) {
+	f, err := tools.NewFiller(tools.FillerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &orderLog{}
+	model := &loggingModel{fakeModel: fakeModel{reply: "La la la."}, log: log}
+	s := newSinger(t, tools.SongConfig{Dir: songDir(t), Model: model, Filler: f})
+	silent := newSinger(t, tools.SongConfig{Dir: songDir(t), Filler: f}) // no model: cannot compose
+
+	tests := []struct {
+		name       string
+		singer     *tools.Singer
+		in         string
+		lang       nadine.Language
+		wantFiller string
+	}{
+		{"library hit", s, "Frère Jacques", nadine.French, ""},
+		{"any song", s, "any", nadine.English, ""},
+		{"list", s, "", nadine.English, ""},
+		{"lyrics", s, "lyrics", nadine.English, ""},
+		{"no model", silent, "new|en|the sea", nadine.English, ""},
+		{"compose", s, "new|en|the sea", nadine.French, tools.DefaultFillerLines()[nadine.French][0]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log.reset()
+			if _, err := tt.singer.Call(turnCtx(tt.name), nadine.ToolInput{Text: tt.in, Language: tt.lang, Emit: log.emit}); err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantFiller == "" {
+				for _, l := range log.all() {
+					if strings.HasPrefix(l, "filler:") {
+						t.Errorf("said a filler: %q", log.all())
+					}
+				}
+				return
+			}
+			s.Close() // waits for the composition
+			// The filler, in the session language, comes before the model
+			// is asked for the lyrics.
+			if got, want := log.all(), []string{"filler:" + tt.wantFiller, "compose"}; !slices.Equal(got, want) {
+				t.Errorf("log %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// loggingModel is a fakeModel that writes "compose" to a shared log when
+// asked.
+type loggingModel struct {
+	fakeModel
+	log *orderLog
+}
+
+func (m *loggingModel) Chat(ctx context.Context, req nadine.ChatRequest) (nadine.ChatResponse, error) {
+	m.log.add("compose")
+	return m.fakeModel.Chat(ctx, req)
 }

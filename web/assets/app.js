@@ -172,7 +172,7 @@
     let t = state.turns.get(id);
     if (t) return t;
     const el = h('article', { class: 'turn', 'data-turn-id': id, 'data-state': 'pending' });
-    t = { id, el, source, speech: [], done: false, userName: '', userEmotion: '' };
+    t = { id, el, source, speech: [], fillers: [], done: false, userName: '', userEmotion: '' };
     t.meta = h('div', { class: 'meta' },
       h('span', { class: 'source ' + source, text: source === 'bus' ? 'heard on the robot' : 'typed here' }),
       h('span', { text: new Date().toLocaleTimeString() }));
@@ -212,7 +212,14 @@
     if (t.done) return;
     fill(t.nadineMsg,
       h('div', { class: 'who' }, h('strong', { text: 'Nadine' }), h('span', { class: 'muted', text: 'speaking…' })),
+      fillerLine(t),
       h('p', { class: 'text', text: t.speech.join(' ') }));
+  }
+
+  // fillerLine shows what Nadine said while the turn waited on a tool
+  // (not part of the reply), greyed.
+  function fillerLine(t) {
+    return t.fillers.length ? h('p', { class: 'filler', title: 'said while waiting, not part of the reply', text: t.fillers.join(' ') }) : null;
   }
 
   // renderReply fills a card with a finished turn ({turn_id, input, reply}).
@@ -231,6 +238,7 @@
       h('span', { class: 'chip', text: langName(r.language) }),
       r.fallback ? h('span', { class: 'chip fallback', text: 'fallback' }) : null);
     fill(t.nadineMsg, who,
+      fillerLine(t),
       h('p', { class: 'text', text: r.text }),
       tr && tr.reply_english ? h('p', { class: 'english', text: tr.reply_english }) : null);
     if (tr) t.el.append(traceView(tr));
@@ -244,7 +252,7 @@
     if (state.mine.has(id) && !fromOwnStream) return;
     const t = state.turns.get(id) || busTurn(id);
     if (e.kind === 'speech') {
-      t.speech.push(e.text);
+      (e.filler ? t.fillers : t.speech).push(e.text);
       renderSpeech(t);
     } else if (e.kind === 'affect' && e.affect) {
       renderAffect(e.affect);
