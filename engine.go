@@ -25,6 +25,21 @@ type Request struct {
 	Mood AffectState
 	// Emit receives the turn's events; never nil, safe for concurrent use.
 	Emit EmitFunc
+	// AfterReply, when set, queues work the reply does not need (memory
+	// and state writes, the next turn's context summary) to run once the
+	// reply has been published, before the next turn starts, in the order
+	// queued. Engines call RunAfterReply rather than this field.
+	AfterReply func(fn func(ctx context.Context))
+}
+
+// RunAfterReply queues fn with req.AfterReply, or runs it now when the
+// caller (a test, a tool) gave no queue.
+func (req Request) RunAfterReply(ctx context.Context, fn func(ctx context.Context)) {
+	if req.AfterReply != nil {
+		req.AfterReply(fn)
+		return
+	}
+	fn(ctx)
 }
 
 // Tool is something the ReAct agent (seed 000) and the tool agents (seed

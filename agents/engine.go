@@ -65,6 +65,10 @@ type Options struct {
 	Tools []nadine.Tool
 	// Camera captures what the robot sees, for the vision agent.
 	Camera nadine.Camera
+	// Filler says a short line ("Let me check that for you.") before the
+	// search agent looks something up and before the vision agent takes a
+	// picture, at most once per turn; nil says none.
+	Filler *tools.Filler
 	// Visual recalls memorable scenes (optional).
 	Visual *visual.Retriever
 	// MemoryAgents enables the memory update and retrieval agents;
@@ -202,15 +206,32 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if req.Emit == nil {
 		req.Emit = func(nadine.Event) {}
 	}
+	sc := newScope(req.Emit)
+	sc.queue = true
+	r, err := e.runTurn(withScope(ctx, sc), req, sc)
+	// What the reply does not need (saving the state and profiles, the
+	// next turn's context summary, episodes) runs once it is published.
+	if later := sc.queued(); len(later) > 0 {
+		req.RunAfterReply(ctx, func(ctx context.Context) {
+			e.turnMu.Lock()
+			defer e.turnMu.Unlock()
+			for _, fn := range later {
+				fn(ctx)
+			}
+		})
+	}
+	return r, err
+}
+
+// runTurn runs one turn under the turn lock; work for after the reply is
+// queued in sc.
+func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (nadine.Reply, error) {
 	e.turnMu.Lock()
 	defer e.turnMu.Unlock()
 	if e.closed.Load() {
 		return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: engine closed")
 	}
-
 	tr := nadine.TraceFrom(ctx)
-	sc := newScope(req.Emit)
-	ctx = withScope(ctx, sc)
 
 	id := requestUser(req)
 	var prev string
@@ -250,7 +271,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	case err != nil:
 		return nadine.Reply{}, fmt.Errorf("agents: %w", err)
 	}
-	e.endTurn(ctx, out, id, loaded)
+	e.state, e.stored = &out, false
+	sc.afterReply(ctx, func(ctx context.Context) { e.endTurn(ctx, out, id, loaded) })
 	return e.reply(out, sc), nil
 }
 

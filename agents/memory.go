@@ -227,10 +227,15 @@ func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extrac
 	}
 	p, changed := mergeProfile(p, ex, e.opts.Now())
 	if isNew || len(changed) > 0 {
-		if err := e.opts.Store.SaveProfile(ctx, p); err != nil {
-			tr.Fail("memory_update_agent", err)
-			return s, nil
-		}
+		// The reply needs the profile in the state, not in the store: it
+		// is saved after the reply.
+		saved := p
+		afterReply(ctx, func(ctx context.Context) {
+			if err := e.opts.Store.SaveProfile(ctx, saved); err != nil {
+				tr.Fail("memory_update_agent", err)
+				e.log.Error("agents: save profile", "user", saved.UserID, "err", err)
+			}
+		})
 	}
 	old := s.UserInfo.ID
 	s.UserInfo = UserInfo{ID: id, Name: p.UserName, Profile: &p}
@@ -419,7 +424,9 @@ func (e *Engine) scheduleEpisode(ctx context.Context, s State) {
 	}
 	user, conv, now := s.UserInfo, s.ConversationID, e.opts.Now()
 	tr.Notef("memory_update_agent: the episode is saved in the background")
-	e.background(ctx, 2*time.Minute, func(ctx context.Context) { e.saveEpisode(ctx, user, conv, msgs, now) })
+	afterReply(ctx, func(ctx context.Context) {
+		e.background(ctx, 2*time.Minute, func(ctx context.Context) { e.saveEpisode(ctx, user, conv, msgs, now) })
+	})
 }
 
 // saveEpisode summarizes and stores a conversation.

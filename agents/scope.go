@@ -20,6 +20,9 @@ type scope struct {
 	emotion  *affect.Emotion
 	memories map[string]*lazy[memoryHit]
 	vectors  map[string]*lazy[[]float32]
+
+	queue bool                        // a turn's scope: afterReply queues
+	later []func(ctx context.Context) // work for after the reply
 }
 
 // memoryHit is the best memory of one type, if any.
@@ -62,9 +65,11 @@ func (sc *scope) send(ev nadine.Event) {
 		sc.gests = append(sc.gests, ev.Gesture)
 		sc.mu.Unlock()
 	case nadine.EventSpeech:
-		sc.mu.Lock()
-		sc.said = true
-		sc.mu.Unlock()
+		if !ev.Filler {
+			sc.mu.Lock()
+			sc.said = true
+			sc.mu.Unlock()
+		}
 	}
 	sc.emit(ev)
 }
@@ -109,6 +114,33 @@ func once[T any](sc *scope, m map[string]*lazy[T], key string, fn func() (T, err
 	sc.mu.Unlock()
 	l.once.Do(func() { l.v, l.err = fn() })
 	return l.v, l.err
+}
+
+// afterReply queues fn to run once the reply is published (see
+// Engine.Respond); outside a turn it runs fn now.
+func (sc *scope) afterReply(ctx context.Context, fn func(ctx context.Context)) {
+	sc.mu.Lock()
+	if sc.queue {
+		sc.later = append(sc.later, fn)
+		sc.mu.Unlock()
+		return
+	}
+	sc.mu.Unlock()
+	fn(ctx)
+}
+
+// queued takes the work queued for after the reply.
+func (sc *scope) queued() []func(ctx context.Context) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	q := sc.later
+	sc.later = nil
+	return q
+}
+
+// afterReply queues fn in the turn in ctx (see scope.afterReply).
+func afterReply(ctx context.Context, fn func(ctx context.Context)) {
+	scopeFrom(ctx).afterReply(ctx, fn)
 }
 
 // emit sends an event of the turn in ctx.

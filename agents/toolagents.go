@@ -73,6 +73,8 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string
 		tr.Notef("search_agent: no search tool configured")
 		return SearchUnavailable
 	}
+	// The router, the tool and the answer model take a while: say so.
+	e.filler(ctx, s.Language)
 	tool, input := avail[0], query
 	if len(avail) > 1 {
 		name, q, err := routeSearch(ctx, e.model(RoleSearchRouter), e.prompts, avail, query)
@@ -99,6 +101,13 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string
 		return shorten(out, 600)
 	}
 	return ans
+}
+
+// filler says the filler line of Options.Filler, at most once per turn (a
+// search tool wrapped with the same tools.Filler then says none). It is
+// not part of the reply and does not count as Nadine having spoken.
+func (e *Engine) filler(ctx context.Context, lang nadine.Language) {
+	e.opts.Filler.Emit(ctx, lang, scopeFrom(ctx).send)
 }
 
 // toolInfo is a tool as the router's prompt shows it.
@@ -161,16 +170,18 @@ func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, 
 // the vision model for the planned question.
 func (e *Engine) vision(ctx context.Context, s State) (State, error) {
 	step, s := popStep(s, NodeVision)
-	s.VisionResults = appendResult(s.VisionResults, e.look(ctx, step.Message))
+	s.VisionResults = appendResult(s.VisionResults, e.look(ctx, s.Language, step.Message))
 	return s, nil
 }
 
-func (e *Engine) look(ctx context.Context, question string) string {
+func (e *Engine) look(ctx context.Context, lang nadine.Language, question string) string {
 	tr := nadine.TraceFrom(ctx)
 	if !e.opts.VisionAgent || e.opts.Camera == nil {
 		tr.Notef("vision_agent: disabled")
 		return VisionUnavailable
 	}
+	// The capture and the vision model take a while: say so.
+	e.filler(ctx, lang)
 	path, err := e.opts.Camera.Capture(ctx)
 	if err != nil {
 		tr.Fail("camera", err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -233,6 +234,17 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
 	}
 	req := m.request(ctx, turn, text, start)
+	// Work the reply does not need (memory and state writes, the next
+	// turn's context summary) runs once the reply is published.
+	var (
+		laterMu sync.Mutex
+		later   []func(context.Context)
+	)
+	req.AfterReply = func(fn func(context.Context)) {
+		laterMu.Lock()
+		later = append(later, fn)
+		laterMu.Unlock()
+	}
 	out := newCollector(ctx, trace, req.Turn.Language, emit, m.applyEvent, m.ensureLanguage)
 
 	var reply nadine.Reply
@@ -279,7 +291,15 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	m.translateForMonitor(ctx, text, reply)
 
 	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
-	m.remember(context.WithoutCancel(ctx), req, reply)
+	bg := context.WithoutCancel(ctx)
+	laterMu.Lock()
+	queued := later
+	later = nil
+	laterMu.Unlock()
+	for _, fn := range queued {
+		fn(bg)
+	}
+	m.remember(bg, req, reply)
 	d := trace.Snapshot()
 	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
 		"input", text, "reply", reply.Text, "elapsed", d.Duration.Round(time.Millisecond),
@@ -360,7 +380,11 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 		r.Language = out.language()
 	}
 	if !r.Emotion.Valid() {
-		r.Emotion = nadine.Neutral
+		var intensity float64
+		r.Emotion, intensity = out.emotion()
+		if r.EmotionIntensity == 0 {
+			r.EmotionIntensity = int(math.Round(intensity * 10))
+		}
 	}
 	r.EmotionIntensity = max(0, min(10, r.EmotionIntensity))
 	if r.Category != "" && !r.Category.Valid() {
@@ -383,7 +407,7 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 	if !out.affectThisAttempt() {
 		// Engines without an affect model (react, offline) still move
 		// Nadine's mood: her reply's emotion is appraised on the PAD state.
-		a := m.appraise(r)
+		a := m.appraise(req, r)
 		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
 	return r
@@ -392,8 +416,8 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 // appraise moves Nadine's PAD state with the reply's emotion (as the
 // graph's affective appraisal does), returns it as shown on the bus, then
 // advances the turn (mood decays toward the personality baseline) and
-// persists it.
-func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
+// persists it after the reply.
+func (m *Manager) appraise(req nadine.Request, r nadine.Reply) nadine.AffectState {
 	now := m.opts.Now()
 	ctx := context.Background()
 	m.mu.Lock()
@@ -411,11 +435,13 @@ func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
 	m.affect = &next
 	m.mu.Unlock()
 	if m.opts.Checkpoints != nil {
-		if b, err := json.Marshal(next); err == nil {
-			if err := m.opts.Checkpoints.SaveCheckpoint(ctx, AffectKey, b); err != nil {
-				m.log.Warn("mood not saved", "err", err)
+		req.RunAfterReply(ctx, func(ctx context.Context) {
+			if b, err := json.Marshal(next); err == nil {
+				if err := m.opts.Checkpoints.SaveCheckpoint(ctx, AffectKey, b); err != nil {
+					m.log.Warn("mood not saved", "err", err)
+				}
 			}
-		}
+		})
 	}
 	return affect.ToBus(shown)
 }
@@ -542,9 +568,10 @@ type collector struct {
 	spoken  []string // sentences of the current attempt, as said
 	transl  bool     // one of them was translated
 	gest    []nadine.Gesture
-	speech  int  // speech events of all attempts
-	current int  // speech events of the current attempt
-	affect  bool // the current attempt announced an emotion
+	speech  int                 // speech events of all attempts
+	current int                 // speech events of the current attempt
+	affect  bool                // the current attempt announced an emotion with a mood
+	felt    *nadine.AffectState // the last emotion the current attempt announced
 }
 
 func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
@@ -558,12 +585,16 @@ func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, em
 // attempt returns the emit function for one engine attempt.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
-	c.current, c.affect, c.spoken, c.transl = 0, false, nil, false
+	c.current, c.affect, c.felt, c.spoken, c.transl = 0, false, nil, nil, false
 	c.mu.Unlock()
 	return c.forward
 }
 
 func (c *collector) forward(e nadine.Event) {
+	if e.Kind == nadine.EventSpeech && e.Filler {
+		c.filler(e)
+		return
+	}
 	translated := false
 	if e.Kind == nadine.EventSpeech && strings.TrimSpace(e.Text) != "" {
 		// The session language: where this turn switched it, the new one.
@@ -585,7 +616,14 @@ func (c *collector) forward(e nadine.Event) {
 	case nadine.EventGesture:
 		c.gest = append(c.gest, e.Gesture)
 	case nadine.EventAffect:
-		c.affect = true
+		// Only an engine with its own mood model (the graph's affect
+		// agents) spares the manager's appraisal; an emotion alone (the
+		// ReAct answer's) still moves and persists the mood.
+		c.affect = c.affect || (e.Affect != nil && e.Affect.MoodLabel != "")
+		if e.Affect != nil && e.Affect.Label.Valid() {
+			a := *e.Affect
+			c.felt = &a
+		}
 	case nadine.EventLanguage:
 		if e.Language.Valid() {
 			c.lang = e.Language
@@ -593,6 +631,19 @@ func (c *collector) forward(e nadine.Event) {
 	}
 	c.mu.Unlock()
 	c.apply(e)
+	c.emit(e)
+}
+
+// filler passes on a filler line (said while the turn waits on a tool)
+// unchanged and notes it in the trace. It is not part of the reply: it is
+// not collected, not checked for its language, does not count as the
+// engine having spoken (a failing engine still falls back) and is not the
+// turn's first speech.
+func (c *collector) filler(e nadine.Event) {
+	if strings.TrimSpace(e.Text) == "" {
+		return
+	}
+	c.trace.Notef("filler: %q", e.Text)
 	c.emit(e)
 }
 
@@ -614,6 +665,17 @@ func (c *collector) said() ([]string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.spoken...), c.transl
+}
+
+// emotion is the emotion the current attempt announced and its intensity
+// (0 to 1), or neutral.
+func (c *collector) emotion() (nadine.Emotion, float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.felt == nil {
+		return nadine.Neutral, 0
+	}
+	return c.felt.Label, c.felt.Intensity
 }
 
 func (c *collector) affectThisAttempt() bool {

@@ -1,0 +1,202 @@
+package agents_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/tools"
+)
+
+// fillerLog is one ordered record of a turn, written by the turn's emit
+// function and by the fake search tool and camera.
+type fillerLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *fillerLog) add(s string) {
+	l.mu.Lock()
+	l.lines = append(l.lines, s)
+	l.mu.Unlock()
+}
+
+func (l *fillerLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.lines)
+}
+
+func (l *fillerLog) emit(ev nadine.Event) {
+	switch {
+	case ev.Kind == nadine.EventSpeech && ev.Filler:
+		l.add("filler:" + string(ev.Language) + ":" + ev.Text)
+	case ev.Kind == nadine.EventSpeech:
+		l.add("speech:" + ev.Text)
+	}
+}
+
+// index returns the position of the first line with prefix, or -1.
+func (l *fillerLog) index(prefix string) int {
+	return slices.IndexFunc(l.all(), func(s string) bool { return strings.HasPrefix(s, prefix) })
+}
+
+func (l *fillerLog) count(prefix string) int {
+	n := 0
+	for _, s := range l.all() {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// loggedSearch is the Google Search tool, writing its calls to a log.
+type loggedSearch struct{ log *fillerLog }
+
+func (s loggedSearch) Name() string        { return tools.NameSearch }
+func (s loggedSearch) Description() string { return "Use it to look things up on the web." }
+func (s loggedSearch) Call(_ context.Context, in nadine.ToolInput) (string, error) {
+	s.log.add("search:" + in.Text)
+	return "| The Swiss president is Karin Keller-Sutter.", nil
+}
+
+// loggedCamera is the robot's camera, writing its captures to a log.
+type loggedCamera struct {
+	path string
+	log  *fillerLog
+}
+
+func (c loggedCamera) Capture(context.Context) (string, error) {
+	c.log.add("capture")
+	return c.path, nil
+}
+
+// fillerTurn runs one turn of h's engine with emit, as the dialogue
+// manager would, and returns the reply.
+func fillerTurn(t *testing.T, h *harness, text string, emit nadine.EmitFunc) nadine.Reply {
+	t.Helper()
+	tr := nadine.NewTrace("t-"+text, text, time.Now())
+	r, err := h.eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+		Turn:           nadine.Turn{Text: text, Language: h.lang, UserID: h.user.ID, Time: h.now},
+		ConversationID: h.conv,
+		Emit:           emit,
+	})
+	h.eng.Wait()
+	if err != nil {
+		t.Fatalf("turn %q: %v", text, err)
+	}
+	return r
+}
+
+// TestSearchTurnSaysAFillerFirst: a turn whose plan searches says one
+// filler line (from Options.Filler, or from a search tool wrapped with
+// tools.WithFiller, or both sharing one Filler) before the search tool
+// runs, and the filler is not part of the reply.
+func TestSearchTurnSaysAFillerFirst(t *testing.T) {
+	tests := []struct {
+		name          string
+		option, wrap  bool
+		lang          nadine.Language
+		wantFillerPfx string // "" for no filler
+	}{
+		{"option", true, false, nadine.English, "filler:en:" + tools.DefaultFillerLines()[nadine.English][0]},
+		{"option in French", true, false, nadine.French, "filler:fr:" + tools.DefaultFillerLines()[nadine.French][0]},
+		{"wrapped tool", false, true, nadine.English, "filler:en:" + tools.DefaultFillerLines()[nadine.English][0]},
+		{"both", true, true, nadine.German, "filler:de:" + tools.DefaultFillerLines()[nadine.German][0]},
+		{"none", false, false, nadine.English, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := tools.NewFiller(tools.FillerConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &fillerLog{}
+			var tool nadine.Tool = loggedSearch{log}
+			if tt.wrap {
+				tool = tools.WithFiller(tool, f)
+			}
+			h := newHarness(t, func(o *agents.Options) {
+				o.Tools = []nadine.Tool{tool}
+				if tt.option {
+					o.Filler = f
+				}
+			})
+			h.lang = tt.lang
+			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"Swiss president"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("The Swiss president is Karin Keller-Sutter.")
+			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("Keller-Sutter"))).
+				Reply("The Swiss president is Karin Keller-Sutter. She is from Wil.")
+			h.start()
+
+			r := fillerTurn(t, h, "Who is the Swiss president?", log.emit)
+			got := log.all()
+			search, speech := log.index("search:"), log.index("speech:")
+			if search < 0 || speech < 0 {
+				t.Fatalf("log %q: the search or the reply is missing", got)
+			}
+			if r.Text != "The Swiss president is Karin Keller-Sutter. She is from Wil." {
+				t.Errorf("reply %q", r.Text)
+			}
+			if tt.wantFillerPfx == "" {
+				if n := log.count("filler:"); n != 0 {
+					t.Errorf("log %q: a filler without a Filler", got)
+				}
+				return
+			}
+			filler := log.index("filler:")
+			if filler < 0 || got[filler] != tt.wantFillerPfx || filler > search {
+				t.Errorf("log %q: want %q before the search tool runs", got, tt.wantFillerPfx)
+			}
+			if n := log.count("filler:"); n != 1 {
+				t.Errorf("log %q: %d fillers, want one per turn", got, n)
+			}
+			if speech < search {
+				t.Errorf("log %q: the reply was spoken before the search", got)
+			}
+			line := strings.TrimPrefix(tt.wantFillerPfx, "filler:"+string(tt.lang)+":")
+			if strings.Contains(r.Text, line) {
+				t.Errorf("reply %q contains the filler %q", r.Text, line)
+			}
+		})
+	}
+}
+
+// TestVisionTurnSaysAFillerFirst: the vision agent says the filler before
+// it takes a picture, and not when the camera is off.
+func TestVisionTurnSaysAFillerFirst(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(map[bool]string{true: "on", false: "off"}[on], func(t *testing.T) {
+			f, err := tools.NewFiller(tools.FillerConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &fillerLog{}
+			cam := loggedCamera{path: filepath.Join("testdata", "camera.jpg"), log: log}
+			h := newHarness(t, func(o *agents.Options) { o.Camera, o.VisionAgent, o.Filler = cam, on, f })
+			planFor(h, "holding", `{"plan":[{"agent":"vision_agent","message":"What is the person holding?"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleVision)).Reply("The person holds a blue book.")
+			h.start()
+			fillerTurn(t, h, "What am I holding?", log.emit)
+			got := log.all()
+			if !on {
+				if log.count("filler:") != 0 {
+					t.Errorf("log %q: a filler with the camera off", got)
+				}
+				return
+			}
+			filler, capture := log.index("filler:"), log.index("capture")
+			if filler < 0 || capture < 0 || filler > capture || log.count("filler:") != 1 {
+				t.Errorf("log %q: want one filler before the capture", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,241 @@
+package robot_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/mqtttest"
+	"github.com/nadine-robot/nadine/lexical"
+	"github.com/nadine-robot/nadine/mqtt"
+	"github.com/nadine-robot/nadine/openai"
+	"github.com/nadine-robot/nadine/react"
+	"github.com/nadine-robot/nadine/robot"
+	"github.com/nadine-robot/nadine/sqlite"
+)
+
+// orderLog is one ordered record of what happened, written from the body
+// (published speech), the store (writes) and the model server (requests).
+type orderLog struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+func (l *orderLog) add(format string, args ...any) {
+	l.mu.Lock()
+	l.entries = append(l.entries, fmt.Sprintf(format, args...))
+	l.mu.Unlock()
+}
+
+func (l *orderLog) snapshot() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.entries)
+}
+
+// recordingBody logs each speech once the bus has published it.
+type recordingBody struct {
+	*mqtt.Bus
+	log *orderLog
+}
+
+func (b recordingBody) Speak(ctx context.Context, s mqtt.Speech) error {
+	err := b.Bus.Speak(ctx, s)
+	switch {
+	case s.Final:
+		b.log.add("speak:final %s", s.TurnID)
+	default:
+		b.log.add("speak %s", s.TurnID)
+	}
+	return err
+}
+
+// recordingStore logs every write of personal data or state.
+type recordingStore struct {
+	*sqlite.Store
+	log *orderLog
+}
+
+func (s recordingStore) SaveProfile(ctx context.Context, p nadine.Profile) error {
+	s.log.add("write:profile")
+	return s.Store.SaveProfile(ctx, p)
+}
+
+func (s recordingStore) AppendMessage(ctx context.Context, user, conv string, m nadine.Message) (nadine.Conversation, error) {
+	s.log.add("write:message")
+	return s.Store.AppendMessage(ctx, user, conv, m)
+}
+
+func (s recordingStore) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
+	s.log.add("write:memory")
+	return s.Store.AddMemory(ctx, m)
+}
+
+func (s recordingStore) StoreChunk(ctx context.Context, user, conv string, i int, m nadine.Memory) error {
+	s.log.add("write:chunk")
+	return s.Store.StoreChunk(ctx, user, conv, i, m)
+}
+
+func (s recordingStore) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
+	s.log.add("write:state")
+	return s.Store.SaveCheckpoint(ctx, key, data)
+}
+
+// TestWritesAndSummaryAfterReply pins the turn's structure on the real bus:
+// every memory and state write of a turn, and the context summary the next
+// graph turn uses, happen after the turn's last speech is published.
+func TestWritesAndSummaryAfterReply(t *testing.T) {
+	for _, engine := range []string{"graph", "react"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			log := &orderLog{}
+			srv := llmtest.New(t)
+			srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser("my name"))).Reply("update_user_info")
+			srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
+			srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"joy","intensity":0.5}`)
+			srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
+			srv.On(llmtest.MatchModel(agents.RoleMemoryUpdate)).Reply(`{"user_name":"Robin","hobbies":["chess"],"interests":[]}`)
+			srv.On(llmtest.MatchModel(agents.RoleContextSummary)).ReplyFunc(func(llmtest.Request) string {
+				log.add("model:summary")
+				return "Robin talks with Nadine about Geneva."
+			})
+			srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply("Geneva is lovely. The lake is right there.")
+			srv.On(llmtest.MatchModel("contextualizer")).Reply("What is Geneva like?")
+			srv.On(llmtest.MatchModel("react_agent")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": "Geneva is lovely. The lake is right there.", "category": "other", "causing_person": "human"}` + "\n```")
+			models := func(role string) nadine.ChatModel {
+				c, err := openai.New(openai.Config{Profile: "test", BaseURL: srv.URL(), Model: role, MaxRetries: -1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			}
+
+			sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { sq.Close() })
+			if err := sq.SaveProfile(ctx, nadine.Profile{UserID: "robin-1", UserName: "Robin"}); err != nil {
+				t.Fatal(err)
+			}
+			st := recordingStore{sq, log}
+			emb := lexical.New(0)
+			var eng nadine.Engine
+			var g *agents.Engine
+			if engine == "graph" {
+				g, err = agents.New(agents.Options{Models: models, Store: st, Embedder: emb, MemoryAgents: true})
+				eng = g
+			} else {
+				eng, err = react.New(react.Options{Agent: models("react_agent"), Contextualizer: models("contextualizer"), Memories: st, Knowledge: st, Embedder: emb})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
+				History: dialogue.NewHistory(st, emb, dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.SetUser(nadine.UserRef{ID: "robin-1", Name: "Robin"})
+
+			broker := mqtttest.StartBroker(t, "127.0.0.1:0")
+			cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
+			defer cancel()
+			bus, err := mqtt.Connect(cctx, mqtt.Options{URL: broker.URL(), ClientID: "nadine-order"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt, err := robot.New(robot.Options{Manager: m, Body: recordingBody{bus, log}, Names: st, SpeakTimeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runCtx, stop := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
+			var stopOnce sync.Once
+			shutdown := func() {
+				stopOnce.Do(func() {
+					stop()
+					if err := <-done; err != nil {
+						t.Errorf("Run: %v", err)
+					}
+				})
+			}
+			defer func() {
+				shutdown()
+				if g != nil {
+					g.Close()
+				}
+				_ = bus.Close(context.Background())
+			}()
+			peer := mqtttest.NewPeer(t, mqtttest.HostPort(broker.URL()), "nadine/agent/control/speak")
+			c := &control{t: t, peer: peer}
+
+			turns := []string{"Tell me about Geneva.", "My name is Robin and I love chess.", "What else is there?"}
+			count := func(prefix string) int {
+				n := 0
+				for _, e := range log.snapshot() {
+					if strings.HasPrefix(e, prefix) {
+						n++
+					}
+				}
+				return n
+			}
+			for i, text := range turns {
+				id := fmt.Sprintf("turn-%d", i)
+				log.add("transcript %s", id)
+				peer.Publish("nadine/stt/transcript", fmt.Appendf(nil, `{"text":%q,"final":true,"id":%q}`, text, id))
+				c.untilFinal()
+				// The turn's work after the reply: its two messages are
+				// stored, and (graph) the next turn's summary is computed.
+				mqtttest.Eventually(t, "the turn's messages stored", func() bool { return count("write:message") >= 2*(i+1) })
+				if g != nil {
+					g.Wait()
+				}
+			}
+			shutdown()
+
+			got := log.snapshot()
+			t.Logf("order: %s", strings.Join(got, " | "))
+			// From a transcript to its turn's final speech, nothing is
+			// written and no summary is asked for.
+			inTurn, finals := false, 0
+			for _, e := range got {
+				switch {
+				case strings.HasPrefix(e, "transcript "):
+					inTurn = true
+				case strings.HasPrefix(e, "speak:final"):
+					inTurn = false
+					finals++
+				case inTurn && (strings.HasPrefix(e, "write:") || e == "model:summary"):
+					t.Errorf("%s before the turn's reply was published", e)
+				}
+			}
+			if finals != len(turns) {
+				t.Fatalf("%d final speeches, want %d", finals, len(turns))
+			}
+			for _, want := range []string{"write:message", "write:state"} {
+				if !slices.Contains(got, want) {
+					t.Errorf("no %s after the replies", want)
+				}
+			}
+			if engine == "graph" {
+				if n := strings.Count(strings.Join(got, "|"), "model:summary"); n != len(turns) {
+					t.Errorf("%d context summaries, want one after each of the %d turns", n, len(turns))
+				}
+				if !slices.Contains(got, "write:profile") {
+					t.Error("the name turn saved no profile")
+				}
+			}
+		})
+	}
+}
