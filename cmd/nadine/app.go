@@ -37,11 +37,13 @@ type app struct {
 	store    *sqlite.Store
 	embedder nadine.Embedder
 	tools    []nadine.Tool
+	filler   *tools.Filler // lines said while a turn waits on a tool; nil when off
 	camera   nadine.Camera // nil outside serve
 	visual   *visual.Retriever
 	closers  []func() error
 	warmups  []func(context.Context) error
 	history  *dialogue.History
+	detector nadine.LanguageDetector
 	manager  *dialogue.Manager
 
 	clients map[string]*openai.Client // by profile name
@@ -109,21 +111,12 @@ func (a *app) build(ctx context.Context) error {
 	a.history = dialogue.NewHistory(a.store, a.embedder, dialogue.HistoryOptions{
 		Window: cfg.Memory.Window, Stride: cfg.Memory.Stride, Logger: a.log})
 
-	engines, err := a.engines()
-	if err != nil {
-		return err
-	}
-	lang, _ := nadine.ParseLanguage(cfg.Language)
 	det, err := langid.New()
 	if err != nil {
 		return err
 	}
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
-		Detector: det, Translator: a.translator(),
-		MaxInputChars: cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(cfg.Limits.TurnTimeout),
-		Language: lang, Logger: a.log,
-	})
+	a.detector = det
+	m, err := a.newManager()
 	if err != nil {
 		return err
 	}
@@ -142,6 +135,23 @@ func (a *app) build(ctx context.Context) error {
 		}()
 	}
 	return nil
+}
+
+// newManager builds the engines and a dialogue manager over them: one per
+// robot (serve has one; the bench's fleet mode one per simulated robot, all
+// sharing the store, the models and the tools).
+func (a *app) newManager() (*dialogue.Manager, error) {
+	engines, err := a.engines()
+	if err != nil {
+		return nil, err
+	}
+	lang, _ := nadine.ParseLanguage(a.cfg.Language)
+	return dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
+		Detector: a.detector, Translator: a.translator(),
+		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(a.cfg.Limits.TurnTimeout),
+		Language: lang, Logger: a.log,
+	})
 }
 
 // ensureKnowledge builds the knowledge base when it is missing (seed 000):
@@ -311,14 +321,15 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
-			Place: a.cfg.Place, Logger: a.log,
+			Speculate: *a.cfg.Features.Speculate,
+			Place:     a.cfg.Place, Logger: a.log,
 		})
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera,
+			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera, Filler: a.filler,
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
-			NewUserID: nadine.NewUserID, Logger: a.log,
+			NewUserID: nadine.NewUserID, Logger: a.log, SeedWiring: a.cfg.Features.SeedWiring,
 		})
 		if err != nil {
 			return nil, err
@@ -365,7 +376,10 @@ func (a *app) visualRetriever() *visual.Retriever {
 }
 
 // newTools registers seed 000's tools: search, news and weather only when
-// their keys are present.
+// their keys are present. A turn that waits on search, news, weather or a
+// new song says a filler line first (filler.enabled); the tools, the song
+// composer and the graph's tool agents share one Filler, so a turn says
+// one at most.
 func (a *app) newTools() []nadine.Tool {
 	t := a.cfg.Tools
 	songs := t.SongsDir
@@ -376,12 +390,35 @@ func (a *app) newTools() []nadine.Tool {
 			a.log.Warn("song library folder not created", "dir", songs, "err", err)
 		}
 	}
-	return tools.New(tools.Config{
+	a.filler = a.newFiller()
+	ts := tools.New(tools.Config{
 		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL},
 		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL},
 		Behaviour: tools.BehaviourConfig{Wait: time.Duration(a.cfg.Limits.BehaviourWait)},
-		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter")},
+		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter"), Filler: a.filler},
 	}, a.log)
+	for i, tool := range ts {
+		switch tool.Name() {
+		case tools.NameSearch, tools.NameNews, tools.NameWeather:
+			ts[i] = tools.WithFiller(tool, a.filler)
+		}
+	}
+	return ts
+}
+
+// newFiller returns the Filler of the configuration, or nil when
+// filler.enabled is false.
+func (a *app) newFiller() *tools.Filler {
+	if e := a.cfg.Filler.Enabled; e != nil && !*e {
+		return nil
+	}
+	f, err := tools.NewFiller(tools.FillerConfig{Lines: a.cfg.fillerLines()})
+	if err != nil {
+		// validate checked the lines already.
+		a.log.Warn("filler lines not usable; using the built-in lines", "err", err)
+		f, _ = tools.NewFiller(tools.FillerConfig{})
+	}
+	return f
 }
 
 // songs lists the song library in one language (for the offline engine).

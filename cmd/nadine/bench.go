@@ -1,205 +1,332 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
-	"sync"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/agents"
-	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
-	"github.com/nadine-robot/nadine/knowledge"
-	"github.com/nadine-robot/nadine/lexical"
-	"github.com/nadine-robot/nadine/offline"
-	"github.com/nadine-robot/nadine/openai"
-	"github.com/nadine-robot/nadine/react"
-	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// benchResult is one engine's figures.
-type benchResult struct {
-	Engine       string        `json:"engine"`
+// benchEngines are the engines nadine bench can run: graph-seed is the
+// graph engine with seed 001's sequential wiring, for comparison.
+var benchEngines = []string{"react", "graph", "graph-seed"}
+
+// benchSettings are the bench's knobs, as reported.
+type benchSettings struct {
 	Turns        int           `json:"turns"`
-	FirstSpeech  time.Duration `json:"first_speech_ns"` // median, from the transcript to the first sentence
-	Reply        time.Duration `json:"reply_ns"`        // median, from the transcript to the whole reply
-	ModelCalls   float64       `json:"model_calls"`     // mean per turn
-	CriticalPath float64       `json:"critical_path"`   // mean model calls waited on in sequence
+	TTFT         time.Duration `json:"ttft_ns"`
+	TokenRate    float64       `json:"tokens_per_second"`
+	EmbedLatency time.Duration `json:"embedding_latency_ns"`
+	ToolLatency  time.Duration `json:"search_latency_ns"`
+	Pause        time.Duration `json:"pause_ns"`
 }
 
-// runBench measures every engine's turn latency against a scripted
-// OpenAI-compatible server that answers after a fixed latency (the time to
-// first token of a real model) and streams word by word. It needs no
-// network and no key; the figures show what the engines' structure costs,
-// not what a given model costs.
+// kindStats summarizes the turns of one type.
+type kindStats struct {
+	Kind         string        `json:"kind"`
+	Turns        int           `json:"turns"`
+	FirstP50     time.Duration `json:"first_speak_p50_ns"`
+	FirstP95     time.Duration `json:"first_speak_p95_ns"`
+	LastP50      time.Duration `json:"last_speak_p50_ns"`
+	LastP95      time.Duration `json:"last_speak_p95_ns"`
+	FillerP50    time.Duration `json:"filler_p50_ns,omitempty"`
+	ModelCalls   float64       `json:"model_calls"`       // mean per turn
+	CriticalPath float64       `json:"critical_path"`     // mean model calls waited on in sequence
+	CriticalMax  int           `json:"critical_path_max"` // the most of any turn
+}
+
+// engineReport is one engine's figures.
+type engineReport struct {
+	Engine       string        `json:"engine"`
+	Kinds        []kindStats   `json:"kinds"`
+	RSS          int64         `json:"rss_bytes"`
+	MaxRSS       int64         `json:"max_rss_bytes"`
+	Twice        int           `json:"answered_twice"`
+	FrameworkP50 time.Duration `json:"framework_p50_ns"` // at zero model latency: turn time minus model and tool time
+	FrameworkP95 time.Duration `json:"framework_p95_ns"`
+	ZeroTurnP50  time.Duration `json:"zero_latency_turn_p50_ns"`
+	Turns        []servedTurn  `json:"turns"`
+}
+
+// benchReport is what nadine bench prints.
+type benchReport struct {
+	Machine  map[string]string `json:"machine"`
+	Settings benchSettings     `json:"settings"`
+	Engines  []engineReport    `json:"engines"`
+	Fleet    []fleetResult     `json:"fleet,omitempty"`
+}
+
+// runBench measures turn latency through the real serve path: for each
+// engine it starts `nadine serve` (embedded broker, a new data directory
+// that knows one user) against a scripted OpenAI-compatible server with a
+// set time to first token and token rate and a Serper-compatible search
+// server, and holds a scripted conversation over MQTT: a greeting, plain
+// turns, and every fourth turn a question that needs a web search. A second
+// run at zero model latency measures the framework's own time per turn.
+// With --robots it also serves many robots from one process at once.
 func runBench(ctx context.Context, args []string, e env) error {
 	fs, _ := flags("bench", e)
-	turns := fs.Int("turns", 5, "turns per engine")
-	latency := fs.Duration("latency", 300*time.Millisecond, "simulated time to first token of every model call")
-	chunk := fs.Duration("chunk", 15*time.Millisecond, "simulated time between streamed words")
-	pause := fs.Duration("pause", time.Second, "time between turns (the user speaking); not counted")
-	asJSON := fs.Bool("json", false, "print JSON")
+	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, graph, graph-seed (seed 001's sequential wiring)")
+	turns := fs.Int("turns", 40, "turns of the conversation with each engine")
+	ttft := fs.Duration("ttft", 300*time.Millisecond, "time to first token of every model call")
+	rate := fs.Float64("rate", 50, "tokens per second every model generates (about four bytes of text per token)")
+	embed := fs.Duration("embed-latency", 100*time.Millisecond, "latency of an embedding request")
+	tool := fs.Duration("search-latency", 300*time.Millisecond, "latency of a web search")
+	pause := fs.Duration("pause", time.Second, "time between the end of a reply and the next transcript (the person listens and answers)")
+	zeroTurns := fs.Int("zero-turns", 20, "turns of the zero-latency run (0 skips it)")
+	robots := fs.String("robots", "", "also serve this many robots at once from one process, e.g. 10,100,1000")
+	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots runs")
+	asJSON := fs.Bool("json", false, "print JSON instead of tables")
+	tracesPath := fs.String("traces", "", "write every turn's trace to this file, one JSON object per line")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *turns < 1 {
-		return usageError{"--turns must be at least 1"}
+	names, err := parseEngines(*engines)
+	if err != nil {
+		return err
 	}
-	srv := llmtest.Start(llmtest.WithLatency(*latency), llmtest.WithDelay(*chunk))
-	defer srv.Close()
-	scriptBench(srv)
-
+	fleet, err := parseCounts(*robots)
+	if err != nil {
+		return err
+	}
+	if *turns < 1 || *rate < 0 || *robotTurns < 1 {
+		return usageError{"--turns and --robot-turns must be at least 1, --rate positive (0: instant)"}
+	}
+	set := benchSettings{Turns: *turns, TTFT: *ttft, TokenRate: *rate, EmbedLatency: *embed, ToolLatency: *tool, Pause: *pause}
 	dir, err := os.MkdirTemp("", "nadine-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-
-	start := time.Now()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "startup.db"), sqlite.Options{})
-	if err != nil {
-		return err
+	progress := func(format string, args ...any) {
+		if !*asJSON {
+			fmt.Fprintf(e.stderr, format+"\n", args...)
+		}
 	}
-	if _, err := knowledge.EnsureDefault(ctx, st, lexical.New(0)); err != nil {
-		return err
-	}
-	st.Close()
-	startup := time.Since(start)
 
-	var results []benchResult
-	for _, name := range []string{"offline", "react", "graph", "graph-seed-wiring"} {
-		r, err := benchEngine(ctx, name, srv, filepath.Join(dir, name), *turns, *pause)
+	var traces io.Writer
+	if *tracesPath != "" {
+		f, err := os.Create(*tracesPath)
+		if err != nil {
+			return fmt.Errorf("--traces: %w", err)
+		}
+		defer f.Close()
+		traces = f
+	}
+	report := benchReport{Machine: machine(), Settings: set}
+	for _, name := range names {
+		progress("bench: %s, %d turns…", name, *turns)
+		r, err := benchServed(ctx, name, set, filepath.Join(dir, name), *turns, *pause, traces)
 		if err != nil {
 			return fmt.Errorf("bench %s: %w", name, err)
 		}
-		results = append(results, r)
+		if *zeroTurns > 0 {
+			progress("bench: %s at zero model latency, %d turns…", name, *zeroTurns)
+			zero := benchSettings{Turns: *zeroTurns}
+			z, err := benchServed(ctx, name, zero, filepath.Join(dir, name+"-zero"), *zeroTurns, 100*time.Millisecond, nil)
+			if err != nil {
+				return fmt.Errorf("bench %s at zero latency: %w", name, err)
+			}
+			var own, whole []time.Duration
+			for _, t := range z.Turns {
+				own = append(own, max(t.Total-t.External, 0))
+				whole = append(whole, t.Total)
+			}
+			r.FrameworkP50, r.FrameworkP95, r.ZeroTurnP50 = percentile(own, 50), percentile(own, 95), percentile(whole, 50)
+		}
+		report.Engines = append(report.Engines, r)
+	}
+	for _, n := range fleet {
+		for _, name := range names {
+			if name == "graph-seed" {
+				continue
+			}
+			progress("bench: %d robots at once, engine %s, %d turns each…", n, name, *robotTurns)
+			srv, serper := startBenchServers(set)
+			s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: filepath.Join(dir, fmt.Sprintf("fleet-%s-%d", name, n)), engine: name}
+			f, err := runFleet(ctx, s, n, *robotTurns, *pause)
+			srv.Close()
+			serper.Close()
+			if err != nil {
+				return fmt.Errorf("bench %d robots, %s: %w", n, name, err)
+			}
+			report.Fleet = append(report.Fleet, f)
+		}
 	}
 	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(map[string]any{"latency_ns": *latency, "chunk_ns": *chunk, "startup_ns": startup, "engines": results})
+		return json.NewEncoder(e.stdout).Encode(report)
 	}
-	fmt.Fprintf(e.stdout, "nadine bench: %d turns per engine, %v apart; every model call answers after %v, then streams a word every %v\n", *turns, *pause, *latency, *chunk)
-	fmt.Fprintf(e.stdout, "cold start (open a new store, build the default knowledge base): %v\n\n", round(startup))
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ENGINE\tFIRST SENTENCE (median)\tWHOLE REPLY (median)\tMODEL CALLS/TURN\tIN SEQUENCE")
-	for _, r := range results {
-		fmt.Fprintf(w, "%s\t%v\t%v\t%.1f\t%.1f\n", r.Engine, round(r.FirstSpeech), round(r.Reply), r.ModelCalls, r.CriticalPath)
+	return printBench(e.stdout, report)
+}
+
+// startBenchServers starts the scripted model server and the search API.
+func startBenchServers(set benchSettings) (*llmtest.Server, *httptest.Server) {
+	srv := llmtest.Start(llmtest.WithLatency(set.TTFT), llmtest.WithTokenRate(set.TokenRate),
+		llmtest.WithEmbeddingLatency(set.EmbedLatency), llmtest.WithDimensions(256))
+	scriptBenchModels(srv)
+	return srv, startSerper(set.ToolLatency)
+}
+
+// benchServed runs one engine's conversation through nadine serve and
+// summarizes it.
+func benchServed(ctx context.Context, name string, set benchSettings, dir string, turns int, pause time.Duration, traces io.Writer) (engineReport, error) {
+	srv, serper := startBenchServers(set)
+	defer srv.Close()
+	defer serper.Close()
+	s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: dir, engine: name, traces: traces}
+	if name == "graph-seed" {
+		s.engine, s.seedWiring = "graph", true
 	}
-	if err := w.Flush(); err != nil {
+	run, err := runServed(ctx, s, turns, pause)
+	if err != nil {
+		return engineReport{}, err
+	}
+	r := engineReport{Engine: name, RSS: run.RSS, MaxRSS: run.MaxRSS, Twice: run.Twice, Turns: run.Turns}
+	for _, kind := range []string{turnGreeting, turnPlain, turnSearch} {
+		var first, last, filler []time.Duration
+		k := kindStats{Kind: kind}
+		for _, t := range run.Turns {
+			if t.Kind != kind {
+				continue
+			}
+			k.Turns++
+			first, last = append(first, t.FirstSpeak), append(last, t.LastSpeak)
+			if t.Filler > 0 {
+				filler = append(filler, t.Filler)
+			}
+			k.ModelCalls += float64(t.ModelCalls)
+			k.CriticalPath += float64(t.CriticalPath)
+			k.CriticalMax = max(k.CriticalMax, t.CriticalPath)
+		}
+		if k.Turns == 0 {
+			continue
+		}
+		k.ModelCalls /= float64(k.Turns)
+		k.CriticalPath /= float64(k.Turns)
+		k.FirstP50, k.FirstP95 = percentile(first, 50), percentile(first, 95)
+		k.LastP50, k.LastP95 = percentile(last, 50), percentile(last, 95)
+		k.FillerP50 = percentile(filler, 50)
+		r.Kinds = append(r.Kinds, k)
+	}
+	return r, nil
+}
+
+func printBench(w io.Writer, r benchReport) error {
+	s := r.Settings
+	fmt.Fprintf(w, "nadine bench on %s\n", r.Machine["summary"])
+	fmt.Fprintf(w, "models: %v to first token, %.0f tokens/s; embeddings %v; web search %v; %d turns per engine, %v between a reply and the next transcript\n",
+		s.TTFT, s.TokenRate, s.EmbedLatency, s.ToolLatency, s.Turns, s.Pause)
+	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded)")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENGINE\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tFILLER p50\tMODEL CALLS\tIN SEQUENCE (max)")
+	for _, e := range r.Engines {
+		for _, k := range e.Kinds {
+			filler := "-"
+			if k.FillerP50 > 0 {
+				filler = round(k.FillerP50).String()
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%v\t%v\t%v\t%s\t%.1f\t%.1f (%d)\n", e.Engine, k.Kind, k.Turns,
+				round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), filler, k.ModelCalls, k.CriticalPath, k.CriticalMax)
+		}
+	}
+	if err := tw.Flush(); err != nil {
 		return err
 	}
-	g, seed := results[2], results[3]
-	if g.FirstSpeech > 0 {
-		fmt.Fprintf(e.stdout, "\ngraph engine, parallel wiring vs seed 001's sequential wiring: first sentence %.1fx sooner, whole reply %.1fx sooner\n",
-			float64(seed.FirstSpeech)/float64(g.FirstSpeech), float64(seed.Reply)/float64(g.Reply))
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENGINE\tRSS AFTER THE CONVERSATION\tPEAK RSS\tFRAMEWORK TIME/TURN p50\tp95\tTURN AT ZERO LATENCY p50\tANSWERED TWICE")
+	for _, e := range r.Engines {
+		fw, fw95, zero := "-", "-", "-"
+		if e.ZeroTurnP50 > 0 {
+			fw, fw95, zero = round(e.FrameworkP50).String(), round(e.FrameworkP95).String(), round(e.ZeroTurnP50).String()
+		}
+		fmt.Fprintf(tw, "%s\t%.1f MB\t%.1f MB\t%s\t%s\t%s\t%d\n", e.Engine, mb(e.RSS), mb(e.MaxRSS), fw, fw95, zero, e.Twice)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "framework time: a turn at zero model latency (transcript to the final speak message) minus the time inside model and tool calls")
+	if len(r.Fleet) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ROBOTS\tENGINE\tTURNS\tTURNS/S\tFIRST SPEAK p50\tp95\tWHOLE TURN p95\tMISSING\tTWICE\tRSS")
+		for _, f := range r.Fleet {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f\t%v\t%v\t%v\t%d\t%d\t%.0f MB\n", f.Robots, f.Engine, f.Turns, f.TurnsPerSec,
+				round(f.FirstP50), round(f.FirstP95), round(f.TotalP95), f.Missing, f.Twice, mb(f.RSS))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// scriptBench answers every role with a plausible, valid answer. Each role
-// gets its own model name so that the answers can be told apart.
-func scriptBench(srv *llmtest.Server) {
-	srv.On(llmtest.MatchModel("react_agent")).Reply("```json\n" + `{"action": "Final Answer", "category": "information request", "emotion": "joy", "emotion_intensity": 5, "causing_person": "human", "action_input": "Geneva sits at the tip of Lake Geneva, with the Alps on the horizon. It is home to many international organisations and to my lab, MIRALab."}` + "\n```")
-	srv.On(llmtest.MatchModel("contextualizer")).Reply("What can you tell me about Geneva?")
-	srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
-	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"joy","intensity":0.5}`)
-	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
-	srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Reply("The user asks Nadine about Geneva.")
-	srv.On(llmtest.MatchModel(agents.RoleMemoryUpdate)).Reply(`{"user_name":"","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`)
-	srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply("Geneva sits at the tip of Lake Geneva, with the Alps on the horizon. It is home to many international organisations and to my lab, MIRALab.")
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// parseEngines checks a comma-separated list of bench engines.
+func parseEngines(s string) ([]string, error) {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(benchEngines, n) {
+			return nil, usageError{fmt.Sprintf("--engines: unknown engine %q (known: %s)", n, strings.Join(benchEngines, ", "))}
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, usageError{"--engines: name at least one engine"}
+	}
+	return out, nil
 }
 
-// benchEngine runs turns through a dialogue manager over one engine and a
-// fresh store, as a user would.
-func benchEngine(ctx context.Context, name string, srv *llmtest.Server, dir string, turns int, pause time.Duration) (benchResult, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return benchResult{}, err
-	}
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "nadine.db"), sqlite.Options{})
-	if err != nil {
-		return benchResult{}, err
-	}
-	defer st.Close()
-	emb := lexical.New(0)
-	if _, err := knowledge.EnsureDefault(ctx, st, emb); err != nil {
-		return benchResult{}, err
-	}
-	models := func(role string) nadine.ChatModel {
-		c, err := openai.New(openai.Config{Profile: "bench", BaseURL: srv.URL(), Model: role, MaxRetries: -1, Timeout: time.Minute})
-		if err != nil {
-			panic(err) // the configuration above is fixed and valid
+// parseCounts reads "10,100,1000".
+func parseCounts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
 		}
-		return c
-	}
-	var eng nadine.Engine
-	switch name {
-	case "offline":
-		eng = offline.New(offline.Options{Store: st})
-	case "react":
-		eng, err = react.New(react.Options{Agent: models("react_agent"), Contextualizer: models("contextualizer"),
-			Memories: st, Knowledge: st, Embedder: emb})
-	case "graph", "graph-seed-wiring":
-		var g *agents.Engine
-		g, err = agents.New(agents.Options{Models: models, Store: st, Embedder: emb, MemoryAgents: true, SeedWiring: name != "graph"})
-		if g != nil {
-			defer g.Close()
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, usageError{fmt.Sprintf("--robots: %q is not a positive number", f)}
 		}
-		eng = g
+		out = append(out, n)
 	}
-	if err != nil {
-		return benchResult{}, err
-	}
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
-		History: dialogue.NewHistory(st, emb, dialogue.HistoryOptions{}), Profiles: st})
-	if err != nil {
-		return benchResult{}, err
-	}
-	m.SetUser(nadine.UserRef{ID: "bench-user", Name: "Robin"})
-	inputs := []string{"Tell me about Geneva.", "What else is there to see?", "And what about the lake?", "Is it a good place to live?", "What do you like most there?"}
-	r := benchResult{Engine: name, Turns: turns}
-	var first, whole []time.Duration
-	for i := 0; i < turns; i++ {
-		if i > 0 && name != "offline" {
-			time.Sleep(pause) // the user speaks; background work may run
-		}
-		var once sync.Once
-		var firstAt time.Time
-		start := time.Now()
-		reply, err := m.Stream(ctx, nadine.Turn{Text: inputs[i%len(inputs)]}, func(e nadine.Event) {
-			if e.Kind == nadine.EventSpeech {
-				once.Do(func() { firstAt = time.Now() })
+	return out, nil
+}
+
+// machine describes where the bench ran.
+func machine() map[string]string {
+	m := map[string]string{"os": runtime.GOOS, "arch": runtime.GOARCH, "cpus": strconv.Itoa(runtime.NumCPU()), "go": runtime.Version()}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				m["cpu"] = strings.TrimSpace(v)
+				break
 			}
-		})
-		if err != nil {
-			return r, err
 		}
-		if reply.Fallback {
-			return r, fmt.Errorf("turn %d fell back: %+v", i, reply.Trace.Snapshot().Failures)
-		}
-		whole = append(whole, time.Since(start))
-		first = append(first, firstAt.Sub(start))
-		d := reply.Trace.Snapshot()
-		r.ModelCalls += float64(countChat(d.ModelCalls)) / float64(turns)
-		r.CriticalPath += float64(d.CriticalPath) / float64(turns)
+		f.Close()
 	}
-	r.FirstSpeech, r.Reply = median(first), median(whole)
-	return r, nil
-}
-
-// countChat counts chat-model calls (not embeddings).
-func countChat(calls []nadine.ModelCall) int {
-	n := 0
-	for _, c := range calls {
-		if c.Role != "embeddings" {
-			n++
-		}
-	}
-	return n
+	m["summary"] = fmt.Sprintf("%s/%s, %s CPUs (%s), %s", m["os"], m["arch"], m["cpus"], m["cpu"], m["go"])
+	return m
 }
 
 // round keeps three significant digits or so.
@@ -213,8 +340,13 @@ func round(d time.Duration) time.Duration {
 	return d.Round(time.Millisecond)
 }
 
-func median(d []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), d...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
+// percentile returns the p-th percentile (nearest rank) of d.
+func percentile(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := (p*len(s) + 99) / 100 // ceil(p/100 * n)
+	return s[min(max(i-1, 0), len(s)-1)]
 }

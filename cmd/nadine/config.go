@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/tools"
 )
 
 // Config is the whole configuration: one YAML file (--config or
@@ -40,6 +41,7 @@ type Config struct {
 	Knowledge  KnowledgeConfig  `yaml:"knowledge"`
 	Visual     VisualConfig     `yaml:"visual"`
 	Tools      ToolsConfig      `yaml:"tools"`
+	Filler     FillerConfig     `yaml:"filler"`
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
@@ -80,6 +82,13 @@ type EmbeddingsConfig struct {
 type FeaturesConfig struct {
 	MemoryAgents *bool `yaml:"memory_agents"`
 	VisionAgent  *bool `yaml:"vision_agent"`
+	// Speculate (ReAct) starts the agent on the raw input's retrieval while
+	// the contextualizer rewrites it, and keeps that call when the rewrite
+	// retrieves the same memories and knowledge (default true).
+	Speculate *bool `yaml:"speculate"`
+	// SeedWiring (graph) runs seed 001's sequential wiring instead of the
+	// parallel one: slower, for comparison (nadine bench).
+	SeedWiring bool `yaml:"seed_wiring"`
 }
 
 // LimitsConfig bounds what one turn may cost.
@@ -129,6 +138,18 @@ type ToolsConfig struct {
 	SongsDir          string `yaml:"songs_dir"`
 	TranslateURL      string `yaml:"translate_url"` // LibreTranslate-compatible; empty = translate with the model
 	TranslateKeyEnv   string `yaml:"translate_api_key_env"`
+}
+
+// FillerConfig sets the short lines ("Let me check that for you.") Nadine
+// says while a turn waits on a slow tool (search, news, weather, vision, a
+// new song), so that the robot is not silent.
+type FillerConfig struct {
+	// Enabled says filler lines (true by default; false turns them off).
+	Enabled *bool `yaml:"enabled"`
+	// Lines replaces the built-in lines of the languages it names (en, fr,
+	// de, zh): each list non-empty, each line at most 200 characters. In
+	// the environment: NADINE_FILLER_LINES_FR="Un instant.|Je regarde."
+	Lines map[string][]string `yaml:"lines"`
 }
 
 // MQTTConfig connects to the robot's broker.
@@ -204,7 +225,7 @@ func defaultConfig(getenv func(string) string) Config {
 	for _, r := range roleNames {
 		roles[r] = "default"
 	}
-	t, f := true, true
+	t, f, filler := true, true, true
 	return Config{
 		Engine:   "react",
 		DataDir:  defaultDataDir(getenv),
@@ -217,7 +238,8 @@ func defaultConfig(getenv func(string) string) Config {
 			Roles: roles,
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
-		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f},
+		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t},
+		Filler:     FillerConfig{Enabled: &filler},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second)},
@@ -309,6 +331,25 @@ func applyEnv(v reflect.Value, prefix string, getenv func(string) string) error 
 				if existing.IsValid() || fmt.Sprint(cur.Interface()) != before {
 					fv.SetMapIndex(reflect.ValueOf(k), cur)
 				}
+			}
+		case fv.Kind() == reflect.Map && fv.Type().Elem().Kind() == reflect.Slice:
+			// Lines per language (filler.lines): NADINE_FILLER_LINES_FR,
+			// the lines separated by "|".
+			for _, l := range nadine.Languages() {
+				s, ok := lookup(getenv, name+"_"+strings.ToUpper(string(l)))
+				if !ok {
+					continue
+				}
+				var lines []string
+				for _, p := range strings.Split(s, "|") {
+					if p = strings.TrimSpace(p); p != "" {
+						lines = append(lines, p)
+					}
+				}
+				if fv.IsNil() {
+					fv.Set(reflect.MakeMap(fv.Type()))
+				}
+				fv.SetMapIndex(reflect.ValueOf(string(l)), reflect.ValueOf(lines))
 			}
 		case fv.Kind() == reflect.Map:
 			for _, r := range roleNames {
@@ -478,6 +519,7 @@ func (c *Config) validate() error {
 	if c.Visual.SimilarityThreshold < -1 || c.Visual.SimilarityThreshold > 1 {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
+	c.validateFiller(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
@@ -492,6 +534,51 @@ func (c *Config) validate() error {
 		bad("log.level", "must be debug, info, warn or error")
 	}
 	return errors.Join(errs...)
+}
+
+// validateFiller checks filler.lines: language codes, each named once,
+// each with lines that are not blank nor longer than tools.MaxFillerChars.
+func (c *Config) validateFiller(bad func(field, format string, args ...any)) {
+	keys := make([]string, 0, len(c.Filler.Lines))
+	for k := range c.Filler.Lines {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	seen := map[nadine.Language]string{}
+	for _, k := range keys {
+		field := "filler.lines." + k
+		l := nadine.Language(strings.ToLower(strings.TrimSpace(k)))
+		if !l.Valid() {
+			bad(field, "unknown language (known: en, fr, de, zh)")
+			continue
+		}
+		if other, ok := seen[l]; ok {
+			bad(field, "%s is already given as %q", l.Name(), other)
+		}
+		seen[l] = k
+		lines := c.Filler.Lines[k]
+		if len(lines) == 0 {
+			bad(field, "must list at least one line")
+		}
+		for i, line := range lines {
+			if err := tools.CheckFillerLine(line); err != nil {
+				bad(fmt.Sprintf("%s[%d]", field, i), "%v", err)
+			}
+		}
+	}
+}
+
+// fillerLines returns filler.lines by language (the configuration is
+// valid).
+func (c *Config) fillerLines() map[nadine.Language][]string {
+	if len(c.Filler.Lines) == 0 {
+		return nil
+	}
+	out := make(map[nadine.Language][]string, len(c.Filler.Lines))
+	for k, lines := range c.Filler.Lines {
+		out[nadine.Language(strings.ToLower(strings.TrimSpace(k)))] = lines
+	}
+	return out
 }
 
 // apiKey returns the profile's key, from the file or its variable.

@@ -2,11 +2,20 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/tools"
 )
 
 func envMap(m map[string]string) func(string) string {
@@ -161,5 +170,126 @@ func TestExampleConfigs(t *testing.T) {
 		if !cfg.Models.Profiles[name].usable(envMap(nil)) {
 			t.Errorf("profile %s of a local server must be usable without a key", name)
 		}
+	}
+}
+
+func TestConfigFiller(t *testing.T) {
+	tests := []struct {
+		name        string
+		file        string
+		env         map[string]string
+		wantEnabled bool
+		wantLines   map[nadine.Language][]string
+	}{
+		{"default", "", nil, true, nil},
+		{"off in the file", "filler: {enabled: false}\n", nil, false, nil},
+		{"off in the environment", "", map[string]string{"NADINE_FILLER_ENABLED": "false"}, false, nil},
+		{"on again in the environment", "filler: {enabled: false}\n", map[string]string{"NADINE_FILLER_ENABLED": "true"}, true, nil},
+		{"lines in the file", "filler:\n  lines:\n    fr: [\"Attends, je regarde.\", \"Une seconde !\"]\n    EN: [\"Hold on.\"]\n", nil, true,
+			map[nadine.Language][]string{nadine.French: {"Attends, je regarde.", "Une seconde !"}, nadine.English: {"Hold on."}}},
+		{"lines in the environment", "", map[string]string{"NADINE_FILLER_LINES_DE": "Moment, bitte. | Ich schaue nach, ja."}, true,
+			map[nadine.Language][]string{nadine.German: {"Moment, bitte.", "Ich schaue nach, ja."}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := ""
+			if tt.file != "" {
+				path = writeConfig(t, tt.file)
+			}
+			env := map[string]string{"HOME": t.TempDir()}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			cfg, err := loadConfig(path, envMap(env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Filler.Enabled != nil && *cfg.Filler.Enabled; got != tt.wantEnabled {
+				t.Errorf("filler.enabled = %v, want %v", got, tt.wantEnabled)
+			}
+			if got := cfg.fillerLines(); !reflect.DeepEqual(got, tt.wantLines) {
+				t.Errorf("filler lines = %q, want %q", got, tt.wantLines)
+			}
+		})
+	}
+}
+
+func TestConfigFillerErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		name, file string
+		env        map[string]string
+		want       string
+	}{
+		{"unknown language", "filler: {lines: {tlh: [\"Qapla'\"]}}\n", nil, "config: filler.lines.tlh: unknown language"},
+		{"no lines", "filler: {lines: {fr: []}}\n", nil, "config: filler.lines.fr: must list at least one line"},
+		{"blank line", "filler: {lines: {en: [\"Hold on.\", \"  \"]}}\n", nil, "config: filler.lines.en[1]: empty line"},
+		{"too long", "filler: {lines: {en: [\"" + strings.Repeat("a", 201) + "\"]}}\n", nil, "config: filler.lines.en[0]: longer than 200 characters"},
+		{"twice", "filler: {lines: {fr: [\"Un instant.\"], FR: [\"Une seconde.\"]}}\n", nil, "config: filler.lines.fr: French is already given"},
+		{"bool", "", map[string]string{"NADINE_FILLER_ENABLED": "sometimes"}, "NADINE_FILLER_ENABLED"},
+		{"unknown field", "filler: {enable: false}\n", nil, "enable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := ""
+			if tt.file != "" {
+				path = writeConfig(t, tt.file)
+			}
+			_, err := loadConfig(path, envMap(tt.env))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to name %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFillerWiring: the search tools newTools registers say the configured
+// filler line before they run, and nothing when fillers are off.
+func TestFillerWiring(t *testing.T) {
+	for _, enabled := range []bool{true, false} {
+		t.Run(fmt.Sprint("enabled=", enabled), func(t *testing.T) {
+			var asked []string // what happened, in order
+			var mu sync.Mutex
+			logf := func(s string) { mu.Lock(); asked = append(asked, s); mu.Unlock() }
+			serper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				logf("serper")
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{"organic":[{"title":"Geneva","snippet":"A city."}]}`))
+			}))
+			t.Cleanup(serper.Close)
+			file := fmt.Sprintf("tools: {serper_url: %q}\nfiller: {enabled: %v, lines: {en: [\"Hang on, I'm looking.\"]}}\n", serper.URL, enabled)
+			env := map[string]string{"HOME": t.TempDir(), "SERPER_API_KEY": "k"}
+			cfg, err := loadConfig(writeConfig(t, file), envMap(env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := &app{cfg: cfg, getenv: envMap(env), log: slog.New(slog.DiscardHandler)}
+			ts := a.newTools()
+			t.Cleanup(func() { _ = tools.CloseAll(ts) })
+			if (a.filler != nil) != enabled {
+				t.Errorf("filler = %v with filler.enabled %v", a.filler, enabled)
+			}
+			search, ok := tools.Lookup(ts, tools.NameSearch)
+			if !ok {
+				t.Fatal("no Google Search")
+			}
+			ctx := nadine.WithTrace(t.Context(), nadine.NewTrace("t", "x", time.Now()))
+			emit := func(ev nadine.Event) {
+				if ev.Filler {
+					logf("filler:" + ev.Text)
+				}
+			}
+			if _, err := search.Call(ctx, nadine.ToolInput{Text: "Geneva", Language: nadine.English, Emit: emit}); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"serper"}
+			if enabled {
+				want = []string{"filler:Hang on, I'm looking.", "serper"}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !reflect.DeepEqual(asked, want) {
+				t.Errorf("got %q, want %q", asked, want)
+			}
+		})
 	}
 }

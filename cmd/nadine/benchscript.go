@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+)
+
+// The bench's scripted conversation: one known user, a greeting, plain
+// turns, and every fourth turn a question that needs a web search.
+const (
+	benchUserID   = "robin-bench"
+	benchUserName = "Robin"
+)
+
+// Turn types, as reported.
+const (
+	turnGreeting = "greeting"
+	turnPlain    = "plain"
+	turnSearch   = "search"
+)
+
+var (
+	benchPlain = []string{
+		"Tell me about Geneva.",
+		"What else is there to see?",
+		"And what about the lake?",
+		"Is it a good place to live?",
+		"What do you like most there?",
+		"How long have you lived in Geneva?",
+	}
+	benchSearch = []string{
+		"What is the latest news about the Geneva motor show?",
+		"Who won the football match in Geneva last night?",
+		"What is new at CERN this week?",
+	}
+)
+
+// benchTurn returns the i-th input of the conversation and its type.
+func benchTurn(i int) (text, kind string) {
+	switch {
+	case i == 0:
+		return "Hello Nadine!", turnGreeting
+	case i%4 == 3:
+		return benchSearch[(i/4)%len(benchSearch)], turnSearch
+	}
+	return benchPlain[(i-1)%len(benchPlain)], turnPlain
+}
+
+// isSearchInput reports whether a user message is one of the search
+// questions.
+func isSearchInput(s string) bool {
+	for _, q := range benchSearch {
+		if strings.Contains(s, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// Answers of the scripted models, with the lengths real models give: a
+// spoken reply of two sentences, short JSON for the classifiers.
+const (
+	benchReply       = "Geneva is a lovely city by the lake. It hosts many international organisations, and my lab, MIRALab."
+	benchGreeting    = "Hello Robin, it is good to see you again! How are you today?"
+	benchSearchReply = "The motor show opens next week with many electric cars. I would love to see the new models."
+	benchSummary     = "Robin and Nadine talk about Geneva, the lake and life in the city."
+	benchStandalone  = "What else is there to see in Geneva?"
+)
+
+// scriptBenchModels answers every role of both engines. Each role has its
+// own model name (the bench's configuration gives each role a profile whose
+// model is the role), so answers can be told apart.
+func scriptBenchModels(srv *llmtest.Server) {
+	search := func(r llmtest.Request) bool { return isSearchInput(r.LastUser()) }
+	// ReAct: a search question first calls Google Search, then answers
+	// from the observation.
+	final := func(text, category string) string { return "```json\n" + orderedFinal(text, category) + "\n```" }
+	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), llmtest.MatchLastUser("TOOL RESULT ("))).
+		Reply(final(benchSearchReply, "information request"))
+	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), search)).
+		Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news today"}` + "\n```")
+	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), llmtest.MatchLastUser("Hello Nadine"))).
+		Reply(final(benchGreeting, "greeting"))
+	srv.On(llmtest.MatchModel("react_agent")).Reply(final(benchReply, "information request"))
+	srv.On(llmtest.MatchModel("contextualizer")).Reply(benchStandalone)
+
+	// Graph.
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser("Hello Nadine"))).Reply("first_greeting")
+	srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
+	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"joy","intensity":0.5}`)
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), search)).
+		Reply(`{"plan":[{"agent":"search_agent","message":"Geneva news today"}]}`)
+	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
+	srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google News","query":"Geneva news today"}`)
+	srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("The Geneva motor show opens next week, with many electric cars on show.")
+	srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Reply(benchSummary)
+	srv.On(llmtest.MatchModel(agents.RoleMemoryUpdate)).Reply(`{"user_name":"","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`)
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchAny("motor show"))).Reply(benchSearchReply)
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("Hello Nadine"))).Reply(benchGreeting)
+	srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply(benchReply)
+	srv.On(llmtest.MatchModel("translator")).ReplyFunc(func(r llmtest.Request) string { return r.LastUser() })
+}
+
+// orderedFinal writes a final answer with its keys in the prompt's order.
+func orderedFinal(text, category string) string {
+	q, _ := json.Marshal(text)
+	return fmt.Sprintf(`{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": %s, "category": %q, "causing_person": "human"}`, q, category)
+}
+
+// startSerper starts a Serper-compatible search API that answers after
+// latency (a real search takes a few hundred milliseconds).
+func startSerper(latency time.Duration) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		w.Header().Set("Content-Type", "application/json")
+		item := map[string]any{"title": "Geneva International Motor Show opens next week",
+			"link": "https://example.org/gims", "snippet": "The Geneva motor show returns with dozens of electric cars.",
+			"date": "1 day ago", "source": "Example News", "position": 1}
+		key := "organic"
+		if r.URL.Path == "/news" {
+			key = "news"
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"searchParameters": map[string]any{"q": "Geneva news today"}, key: []any{item, item, item}})
+	}))
+}

@@ -1,0 +1,374 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/robot"
+	"github.com/nadine-robot/nadine/sqlite"
+)
+
+// benchChildEnv makes a test binary behave as nadine (see TestMain), so
+// that the bench can start `nadine serve` from tests too. The real binary
+// ignores it.
+const benchChildEnv = "NADINE_BENCH_CHILD"
+
+// benchKeyEnv holds the (fake) key of the bench's model and search servers.
+const benchKeyEnv = "NADINE_BENCH_KEY"
+
+// benchSetup is what a serve run talks to.
+type benchSetup struct {
+	modelURL, serperURL string
+	dir                 string // a new data directory
+	engine              string
+	seedWiring          bool      // graph: seed 001's wiring (features.seed_wiring)
+	traces              io.Writer // receives each turn's trace as a JSON line (optional)
+}
+
+// servedTurn is one turn of a serve run, as the control layer and the
+// trace saw it.
+type servedTurn struct {
+	Kind         string        `json:"kind"`
+	FirstSpeak   time.Duration `json:"first_speak_ns"`
+	LastSpeak    time.Duration `json:"last_speak_ns"`
+	Filler       time.Duration `json:"filler_ns,omitempty"`
+	Total        time.Duration `json:"total_ns"` // transcript to the final speak message
+	ModelCalls   int           `json:"model_calls"`
+	CriticalPath int           `json:"critical_path"`
+	External     time.Duration `json:"external_ns"` // time inside model and tool calls (their union)
+}
+
+// servedRun is one conversation through `nadine serve`.
+type servedRun struct {
+	Turns  []servedTurn `json:"turns"`
+	RSS    int64        `json:"rss_bytes"`      // after the conversation
+	MaxRSS int64        `json:"max_rss_bytes"`  // peak
+	Twice  int          `json:"answered_twice"` // turns answered more than once
+}
+
+// benchConfig writes the configuration of the child: every role on its own
+// profile whose model is the role's name, so the scripted server tells them
+// apart; the embedded broker and the monitor on free ports.
+func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
+	profiles := map[string]any{}
+	roles := map[string]string{}
+	for _, r := range roleNames {
+		profiles[r] = map[string]any{"base_url": s.modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0}
+		roles[r] = r
+	}
+	cfg := map[string]any{
+		"engine":     s.engine,
+		"data_dir":   s.dir,
+		"language":   "en",
+		"models":     map[string]any{"profiles": profiles, "roles": roles},
+		"embeddings": map[string]any{"provider": "openai", "dimensions": 256},
+		"features":   map[string]any{"seed_wiring": s.seedWiring},
+		"tools":      map[string]any{"serper_api_key_env": benchKeyEnv, "serper_url": s.serperURL},
+		"mqtt":       map[string]any{"listen": mqttAddr, "prefix": "nadine"},
+		"http":       map[string]any{"addr": httpAddr},
+		"log":        map[string]any{"level": "warn"},
+	}
+	return yaml.Marshal(cfg)
+}
+
+// freeAddr returns a loopback address with a free port.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// runServed starts `nadine serve` as a child process on a new data
+// directory that knows one user, and has the conversation with it over
+// MQTT: n turns, pause apart.
+func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (servedRun, error) {
+	var run servedRun
+	if err := os.MkdirAll(s.dir, 0o750); err != nil {
+		return run, err
+	}
+	// The known user.
+	st, err := sqlite.Open(ctx, filepath.Join(s.dir, "nadine.db"), sqlite.Options{})
+	if err != nil {
+		return run, err
+	}
+	err = st.SaveProfile(ctx, nadine.Profile{UserID: benchUserID, UserName: benchUserName, Hobbies: []string{"sailing"}})
+	st.Close()
+	if err != nil {
+		return run, err
+	}
+	mqttAddr, err := freeAddr()
+	if err != nil {
+		return run, err
+	}
+	httpAddr, err := freeAddr()
+	if err != nil {
+		return run, err
+	}
+	cfg, err := benchConfig(s, mqttAddr, httpAddr)
+	if err != nil {
+		return run, err
+	}
+	cfgPath := filepath.Join(s.dir, "bench.yaml")
+	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+		return run, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return run, err
+	}
+	var logs bytes.Buffer
+	cmd := exec.Command(exe, "serve", "--config", cfgPath)
+	cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		return run, fmt.Errorf("bench: start nadine serve: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	fail := func(err error) (servedRun, error) {
+		_ = cmd.Process.Kill()
+		<-exited
+		return run, fmt.Errorf("%w\nnadine serve said:\n%s", err, logs.String())
+	}
+	base := "http://" + httpAddr
+	if err := waitHealthy(ctx, base, exited); err != nil {
+		return fail(err)
+	}
+	traces, stopTraces, err := watchTraces(ctx, base)
+	if err != nil {
+		return fail(err)
+	}
+	defer stopTraces()
+	peer, err := dialPeer(ctx, mqttAddr)
+	if err != nil {
+		return fail(err)
+	}
+	defer peer.close()
+	if err := peer.publish(ctx, "nadine/graph/user_detected", map[string]any{"user_name": benchUserName, "user_id": benchUserID, "confidence": 0.93}); err != nil {
+		return fail(err)
+	}
+	time.Sleep(200 * time.Millisecond) // perception comes before the first words
+	for i := range n {
+		text, kind := benchTurn(i)
+		id := fmt.Sprintf("bench-%s-%d", s.engine, i)
+		w, err := peer.say(ctx, "nadine", id, text)
+		if err != nil {
+			return fail(err)
+		}
+		if err := peer.wait(ctx, w, 2*time.Minute); err != nil {
+			return fail(fmt.Errorf("turn %d (%q): %w", i, text, err))
+		}
+		got := peer.result(w)
+		t := servedTurn{Kind: kind, Total: got.finalAt.Sub(got.sent)}
+		if !got.first.IsZero() {
+			t.FirstSpeak, t.LastSpeak = got.first.Sub(got.sent), got.last.Sub(got.sent)
+		}
+		if !got.filler.IsZero() {
+			t.Filler = got.filler.Sub(got.sent)
+		}
+		tr, err := traces.wait(ctx, id, 10*time.Second)
+		if err != nil {
+			return fail(fmt.Errorf("turn %d: %w", i, err))
+		}
+		if tr.Engine != s.engine && !(s.seedWiring && tr.Engine == "graph") {
+			return fail(fmt.Errorf("turn %d was answered by %s, not %s: %v", i, tr.Engine, s.engine, tr.Failures))
+		}
+		t.ModelCalls, t.CriticalPath, t.External = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr)
+		if s.traces != nil {
+			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "kind": kind, "trace": tr}); err != nil {
+				return fail(err)
+			}
+		}
+		run.Turns = append(run.Turns, t)
+		if i < n-1 {
+			time.Sleep(pause) // the person listens, then answers
+		}
+	}
+	run.RSS, run.MaxRSS = procRSS(cmd.Process.Pid)
+	run.Twice, _ = peer.duplicates()
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		return fail(errors.New("bench: nadine serve did not stop on SIGINT"))
+	}
+	return run, nil
+}
+
+// waitHealthy polls /api/health until the child answers.
+func waitHealthy(ctx context.Context, base string, exited <-chan error) error {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("bench: nadine serve exited: %v", err)
+		default:
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/health", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return errors.New("bench: nadine serve did not become healthy within a minute")
+}
+
+// traceWatch collects the traces of finished turns from the monitor's
+// event stream.
+type traceWatch struct {
+	mu     sync.Mutex
+	got    map[string]nadine.TraceData
+	signal chan struct{}
+}
+
+func watchTraces(ctx context.Context, base string) (*traceWatch, func(), error) {
+	ctx, cancel := context.WithCancel(ctx)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("bench: event stream: %w", err)
+	}
+	tw := &traceWatch{got: map[string]nadine.TraceData{}, signal: make(chan struct{}, 1)}
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: ") && event == "turn":
+				var u struct {
+					robot.Update
+					Reply *struct {
+						Trace *nadine.TraceData `json:"trace"`
+					} `json:"reply"`
+				}
+				if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &u) == nil && u.Reply != nil && u.Reply.Trace != nil {
+					tw.mu.Lock()
+					tw.got[u.TurnID] = *u.Reply.Trace
+					tw.mu.Unlock()
+					select {
+					case tw.signal <- struct{}{}:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	return tw, cancel, nil
+}
+
+func (tw *traceWatch) wait(ctx context.Context, id string, timeout time.Duration) (nadine.TraceData, error) {
+	deadline := time.After(timeout)
+	for {
+		tw.mu.Lock()
+		d, ok := tw.got[id]
+		tw.mu.Unlock()
+		if ok {
+			return d, nil
+		}
+		select {
+		case <-tw.signal:
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			return d, fmt.Errorf("bench: no trace for turn %s on the event stream", id)
+		case <-ctx.Done():
+			return d, ctx.Err()
+		}
+	}
+}
+
+// chatCalls counts chat-model calls (not embeddings).
+func chatCalls(calls []nadine.ModelCall) int {
+	n := 0
+	for _, c := range calls {
+		if c.Role != "embeddings" {
+			n++
+		}
+	}
+	return n
+}
+
+// externalTime is the time a turn spent waiting on model and tool calls:
+// the union of their intervals.
+func externalTime(d nadine.TraceData) time.Duration {
+	type span struct{ a, b time.Time }
+	var spans []span
+	for _, c := range d.ModelCalls {
+		spans = append(spans, span{c.Start, c.Start.Add(c.Latency)})
+	}
+	for _, c := range d.ToolCalls {
+		spans = append(spans, span{c.Start, c.Start.Add(c.Duration)})
+	}
+	if len(spans) == 0 {
+		return 0
+	}
+	for i := 1; i < len(spans); i++ { // insertion sort: a turn has few calls
+		for j := i; j > 0 && spans[j].a.Before(spans[j-1].a); j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	var total time.Duration
+	cur := spans[0]
+	for _, s := range spans[1:] {
+		if s.a.After(cur.b) {
+			total += cur.b.Sub(cur.a)
+			cur = s
+			continue
+		}
+		if s.b.After(cur.b) {
+			cur.b = s.b
+		}
+	}
+	return total + cur.b.Sub(cur.a)
+}
+
+// procRSS reads a process's resident set size and its peak, in bytes.
+func procRSS(pid int) (rss, peak int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = v << 10
+		case "VmHWM:":
+			peak = v << 10
+		}
+	}
+	return rss, peak
+}
