@@ -632,21 +632,47 @@ func splitChunks(text string) []string {
 }
 
 // Tokens cuts text into model-token-sized pieces whose concatenation is
-// text, by OpenAI's rule of thumb of about four bytes per token: each word
-// with the white space before it, cut every four bytes at rune boundaries.
+// text, close to OpenAI's tokenizers on English (about 4 characters a
+// token): a word with the white space before it is one token when it is at
+// most 7 bytes long (" lovely"), and longer runs (" international", JSON
+// without spaces, CJK text) are cut every 4 bytes at rune boundaries.
 func Tokens(text string) []string {
 	var out []string
-	start, prevSpace := 0, true
-	for i, r := range text {
-		space := unicode.IsSpace(r)
-		if i > start && ((space && !prevSpace) || i-start+utf8.RuneLen(r) > 4 && !(space && prevSpace)) {
-			out = append(out, text[start:i])
-			start = i
+	for len(text) > 0 {
+		// One piece: leading white space, then the word.
+		i := 0
+		for i < len(text) {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += size
 		}
-		prevSpace = space
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
+		for i < len(text) {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += size
+		}
+		piece := text[:i]
+		text = text[i:]
+		if len(piece) <= 7 {
+			out = append(out, piece)
+			continue
+		}
+		for len(piece) > 0 {
+			n := 0
+			for n < len(piece) {
+				_, size := utf8.DecodeRuneInString(piece[n:])
+				if n > 0 && n+size > 4 {
+					break
+				}
+				n += size
+			}
+			out = append(out, piece[:n])
+			piece = piece[n:]
+		}
 	}
 	return out
 }

@@ -734,8 +734,10 @@ func TestTokens(t *testing.T) {
 	}{
 		{"", nil},
 		{"Hi", []string{"Hi"}},
-		{"Geneva is a lake city.", []string{"Gene", "va", " is", " a", " lak", "e", " cit", "y."}},
-		{"  two  spaces", []string{"  tw", "o", "  sp", "aces"}},
+		{"Geneva is a lovely city by the lake.", []string{"Geneva", " is", " a", " lovely", " city", " by", " the", " lake."}},
+		{"an international lab", []string{"an", " int", "erna", "tion", "al", " lab"}},
+		{"  two  spaces", []string{"  two", "  sp", "aces"}},
+		{`{"plan":[]}`, []string{`{"pl`, `an":`, `[]}`}},
 		{"日本語", []string{"日", "本", "語"}},
 	}
 	for _, tt := range tests {
