@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -16,7 +17,9 @@ func (e *Engine) appraise(ctx context.Context, s State) (State, error) {
 	var episode string
 	// A message that introduces a name may come from someone other than the
 	// recognized user: their episodes stay out of the prompt.
-	if e.memoryOn() && s.UserInfo.Known() && !hasNameIntroduction(msg) {
+	// Without a stored episode there is nothing to look up: the appraisal
+	// then waits on no embedding.
+	if e.memoryOn() && s.UserInfo.Known() && !hasNameIntroduction(msg) && e.hasEpisodes(ctx, s.UserInfo.ID) {
 		if hit, err := e.bestMemory(ctx, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
 			episode = hit.m.Text
 		}
@@ -43,7 +46,7 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	if facial == "neutral" {
 		facial = ""
 	}
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, Format: appraisalFormat, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, MaxTokens: 20, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("appraisal", nil)},
 		{Role: nadine.RoleUser, Content: p.render("appraisal_input", appraisalInput{msg, facial, episode})},
 	}})
@@ -53,14 +56,26 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	return parseAppraisal(content)
 }
 
-// parseAppraisal reads {"emotion", "intensity"}; synonyms of the emotions
-// are accepted, and an intensity on a 0–10 scale is brought to 0–1.
+// parseAppraisal reads "<emotion> <intensity from 0 to 10>" ("joy 4", the
+// prompt's compact answer: two tokens where JSON takes ten) or {"emotion",
+// "intensity"} (0–1, or 0–10 brought to 0–1); synonyms of the emotions are
+// accepted.
 func parseAppraisal(text string) (nadine.Emotion, float64, error) {
 	var v struct {
 		Emotion   string   `json:"emotion"`
 		Intensity *float64 `json:"intensity"`
 	}
-	if err := decodeJSON(text, &v); err != nil {
+	if f := strings.Fields(strings.Trim(strings.TrimSpace(text), ".`")); len(f) >= 1 && len(f) <= 2 && !strings.ContainsAny(text, "{}") {
+		v.Emotion = f[0]
+		if len(f) == 2 {
+			x, err := strconv.ParseFloat(strings.TrimSuffix(f[1], "/10"), 64)
+			if err != nil || x < 0 || x > 10 {
+				return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q is not an intensity from 0 to 10", shorten(f[1], 20))
+			}
+			x /= 10 // the prompt's scale
+			v.Intensity = &x
+		}
+	} else if err := decodeJSON(text, &v); err != nil {
 		return nadine.Neutral, 0, err
 	}
 	e := emotionSynonym(v.Emotion)
@@ -75,6 +90,17 @@ func parseAppraisal(text string) (nadine.Emotion, float64, error) {
 		x /= 10
 	}
 	return e, min(1, max(0, x)), nil
+}
+
+// hasEpisodes reports whether the store holds an episode of the user (once
+// per turn).
+func (e *Engine) hasEpisodes(ctx context.Context, userID string) bool {
+	sc := scopeFrom(ctx)
+	hit, _ := once(sc, sc.memories, userID+"\x00has-episodes", func() (memoryHit, error) {
+		ms, err := e.opts.Store.Memories(ctx, userID, nadine.MemoryEpisode)
+		return memoryHit{ok: err != nil || len(ms) > 0}, nil // on error, look
+	})
+	return hit.ok
 }
 
 func emotionSynonym(s string) nadine.Emotion {

@@ -36,18 +36,27 @@
 //     made of a greeting or a farewell word and no question is not planned
 //     speculatively; if its intent is not a fast-path one after all, the
 //     plan is made after the group, on the critical path.
-//   - The appraisal cannot wait for the retrieval: both read the best
-//     episode through a per-turn memo, so it is searched once. When the
-//     message introduces a name, the recognized user's episode stays out of
-//     the appraisal's prompt, since the speaker may be someone else.
+//   - The appraisal and the retrieval read the best episode through a
+//     per-turn memo, so it is searched once; a person with no stored
+//     episode costs the appraisal no embedding wait. When the message
+//     introduces a name, the recognized user's episode stays out of the
+//     appraisal's prompt, since the speaker may be someone else. The
+//     appraisal answers in two tokens ("joy 4"), not a JSON object of ten,
+//     because the response waits for it.
 //   - The context summary of the history before the latest message is
 //     computed in the background right after each turn (over the window the
 //     next turn will have) and kept for the next one; the next turn waits for
 //     it if it is still running and computes it inline only when it covers
 //     another history (for example after a restart).
 //   - The update_user_info path adds the profile extraction (it decides who
-//     the person is, which the reply needs); a search adds the router (only
-//     when several search tools exist) and the answer summary.
+//     the person is, which the reply needs). A search adds the tool call
+//     only: the orchestrator sees the search tools and its plan names one
+//     (the router runs only when it does not), and the response agent reads
+//     the results itself (Options.SearchSummary brings back seed 001's
+//     search_answer summary, one more call in sequence).
+//   - Writes the reply does not need (profiles, the state, episodes) and
+//     the next turn's context summary run after the reply is published
+//     (nadine.Request.AfterReply).
 //
 // The tests build the original sequential wiring from the same nodes and
 // measure the difference: 5 model calls in sequence against 2.

@@ -96,6 +96,12 @@ type Options struct {
 	// nil).
 	Logger *slog.Logger
 
+	// SearchSummary has seed 001's search_answer model sum the search
+	// results up before the response; when false the response agent reads
+	// the results itself, one model call less in sequence (always on with
+	// SeedWiring).
+	SearchSummary bool
+
 	// SeedWiring builds the original sequential wiring of seed 001
 	// (classifier → memory → appraisal → contextualizer → orchestrator →
 	// response, no background summary), to measure what the parallel

@@ -212,41 +212,79 @@ func TestIdentityConflict(t *testing.T) {
 }
 
 func TestSearchThenResponse(t *testing.T) {
-	weather := &fakeTool{name: "Weather App", out: "BEGIN WEATHER (data, not instructions)\n| Geneva, CH: light rain, 12 degrees Celsius\nEND WEATHER"}
-	search := &fakeTool{name: "Google Search", out: "nothing"}
-	news := &fakeTool{name: "Google News", out: "nothing"}
-	h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{search, news, weather} })
-	planFor(h, "weather", `{"plan":[{"agent":"search_agent","message":"current weather in Geneva"}]}`)
-	h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Weather App","query":"Geneva,CH"}`)
-	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleSearchAnswer), llmtest.MatchLastUser("12 degrees"))).
-		Reply("It is 12 degrees with light rain in Geneva.")
-	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("SEARCH RESULTS: It is 12 degrees"))).
-		Reply("It is 12 degrees and rainy in Geneva. Take an umbrella!")
-	h.start()
+	for _, summary := range []bool{false, true} {
+		t.Run(map[bool]string{false: "results to the response", true: "seed 001's summary"}[summary], func(t *testing.T) {
+			weather := &fakeTool{name: "Weather App", out: "BEGIN WEATHER (data, not instructions)\n| Geneva, CH: light rain, 12 degrees Celsius\nEND WEATHER"}
+			search := &fakeTool{name: "Google Search", out: "nothing"}
+			news := &fakeTool{name: "Google News", out: "nothing"}
+			h := newHarness(t, func(o *agents.Options) {
+				o.Tools = []nadine.Tool{search, news, weather}
+				o.SearchSummary = summary
+			})
+			planFor(h, "weather", `{"plan":[{"agent":"search_agent","message":"current weather in Geneva"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Weather App","query":"Geneva,CH"}`)
+			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleSearchAnswer), llmtest.MatchLastUser("12 degrees"))).
+				Reply("It is 12 degrees with light rain in Geneva.")
+			results := "SEARCH RESULTS: Weather App results for \"current weather in Geneva\":\nBEGIN WEATHER"
+			if summary {
+				results = "SEARCH RESULTS: It is 12 degrees"
+			}
+			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser(results))).
+				Reply("It is 12 degrees and rainy in Geneva. Take an umbrella!")
+			h.start()
 
-	reply, tr := h.turn("What's the weather in Geneva?")
-	checkVisited(t, tr, group, "orchestrator", "search_agent", "response_agent", "affective_update")
+			reply, tr := h.turn("What's the weather in Geneva?")
+			checkVisited(t, tr, group, "orchestrator", "search_agent", "response_agent", "affective_update")
+			if got := weather.calls(); !slices.Equal(got, []string{"Geneva,CH"}) {
+				t.Errorf("weather calls %q", got)
+			}
+			if len(search.calls())+len(news.calls()) != 0 {
+				t.Error("other search tools called")
+			}
+			if reply.Text != "It is 12 degrees and rainy in Geneva. Take an umbrella!" || reply.Category != nadine.CategoryInformation {
+				t.Errorf("reply %+v", reply)
+			}
+			if sp := h.eventsOf(nadine.EventSpeech); len(sp) != 2 || sp[0].Text != "It is 12 degrees and rainy in Geneva." {
+				t.Errorf("speech events %v: want one per sentence", sp)
+			}
+			router := h.lastRequest(agents.RoleSearchRouter)
+			if router.LastUser() != "current weather in Geneva" || !strings.Contains(router.System(), "Weather App") {
+				t.Errorf("router request: %q / %q", router.LastUser(), router.System())
+			}
+			answers := h.requests(agents.RoleSearchAnswer)
+			switch {
+			case summary && (len(answers) != 1 || !strings.Contains(answers[0].LastUser(), "RESULTS FROM Weather App")):
+				t.Error("search answer did not get the tool's result")
+			case !summary && len(answers) != 0:
+				t.Errorf("the search answer model was asked %d times; the response reads the results", len(answers))
+			}
+			if len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Tool != "Weather App" {
+				t.Errorf("tool calls in the trace: %+v", tr.ToolCalls)
+			}
+		})
+	}
+}
+
+// TestPlanNamesTheSearchTool: the orchestrator sees the search tools and
+// its plan may name one, which spares the router's call.
+func TestPlanNamesTheSearchTool(t *testing.T) {
+	weather := &fakeTool{name: "Weather App", out: "| Geneva: 12 degrees"}
+	search := &fakeTool{name: "Google Search", out: "nothing"}
+	h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{search, weather} })
+	planFor(h, "weather", `{"plan":[{"agent":"search_agent","message":"Geneva,CH","tool":"Weather App"}]}`)
+	h.start()
+	_, tr := h.turn("What's the weather in Geneva?")
 	if got := weather.calls(); !slices.Equal(got, []string{"Geneva,CH"}) {
 		t.Errorf("weather calls %q", got)
 	}
-	if len(search.calls())+len(news.calls()) != 0 {
-		t.Error("other search tools called")
+	if n := len(h.requests(agents.RoleSearchRouter)); n != 0 {
+		t.Errorf("router asked %d times although the plan named the tool", n)
 	}
-	if reply.Text != "It is 12 degrees and rainy in Geneva. Take an umbrella!" || reply.Category != nadine.CategoryInformation {
-		t.Errorf("reply %+v", reply)
+	if sys := h.lastRequest(agents.RoleOrchestrator).System(); !strings.Contains(sys, "Weather App") || !strings.Contains(sys, `"tool"`) {
+		t.Errorf("the orchestrator was not shown the search tools: %q", sys)
 	}
-	if sp := h.eventsOf(nadine.EventSpeech); len(sp) != 2 || sp[0].Text != "It is 12 degrees and rainy in Geneva." {
-		t.Errorf("speech events %v: want one per sentence", sp)
-	}
-	router := h.lastRequest(agents.RoleSearchRouter)
-	if router.LastUser() != "current weather in Geneva" || !strings.Contains(router.System(), "Weather App") {
-		t.Errorf("router request: %q / %q", router.LastUser(), router.System())
-	}
-	if !strings.Contains(h.lastRequest(agents.RoleSearchAnswer).LastUser(), "RESULTS FROM Weather App") {
-		t.Error("search answer did not get the tool's result")
-	}
-	if len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Tool != "Weather App" {
-		t.Errorf("tool calls in the trace: %+v", tr.ToolCalls)
+	if !hasNote(tr, "the plan chose Weather App") {
+		t.Errorf("notes %q", tr.Notes)
 	}
 }
 
@@ -330,7 +368,6 @@ func TestTwoStepPlan(t *testing.T) {
 	planFor(h, "CERN", `Here is the plan: {"plan":[{"agent":"search_agent","message":"latest news about CERN"},`+
 		`{"agent":"response_agent","message":"answer"},{"agent":"weather_agent","message":"?"},`+
 		`{"agent":"knowledge_rag_agent","message":"What is MIRALab?"}]}`)
-	h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("CERN announced a new collider study.")
 	h.start()
 	_, tr := h.turn("What's new at CERN, and what is MIRALab?")
 	checkVisited(t, tr, group, "orchestrator", "search_agent", "orchestrator", "knowledge_rag_agent", "response_agent", "affective_update")
@@ -344,7 +381,7 @@ func TestTwoStepPlan(t *testing.T) {
 		t.Errorf("search calls %q", got)
 	}
 	packet := h.lastRequest(agents.RoleResponse).LastUser()
-	if !strings.Contains(packet, "SEARCH RESULTS: CERN announced") || !strings.Contains(packet, "YOUR KNOWLEDGE: MIRALab") {
+	if !strings.Contains(packet, "CERN announced a new collider study") || !strings.Contains(packet, "YOUR KNOWLEDGE: MIRALab") {
 		t.Errorf("packet: %q", packet)
 	}
 	if !hasNote(tr, "response_agent step ignored") || !hasNote(tr, `unknown agent "weather_agent" dropped`) {

@@ -222,7 +222,7 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 			}
 		}
 	case EvalOrchestration, EvalVisionRouter:
-		steps, err := planSteps(ctx, m, ev.p, orDefault(smp.Context, NoContext), smp.Input)
+		steps, err := planSteps(ctx, m, ev.p, routerPrompt{}, orDefault(smp.Context, NoContext), smp.Input)
 		if err != nil {
 			return "", err.Error()
 		}

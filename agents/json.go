@@ -46,13 +46,9 @@ func schema(name, s string) nadine.ResponseFormat {
 }
 
 var (
-	appraisalFormat = schema("appraisal", `{"type":"object","properties":{`+
-		`"emotion":{"type":"string","enum":["joy","sadness","fear","disgust","anger","surprise","neutral"]},`+
-		`"intensity":{"type":"number","minimum":0,"maximum":1}},`+
-		`"required":["emotion","intensity"],"additionalProperties":false}`)
 	planFormat = schema("plan", `{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object","properties":{`+
 		`"agent":{"type":"string","enum":["search_agent","knowledge_rag_agent","vision_agent"]},`+
-		`"message":{"type":"string"}},"required":["agent","message"],"additionalProperties":false}}},`+
+		`"message":{"type":"string"},"tool":{"type":"string"}},"required":["agent","message","tool"],"additionalProperties":false}}},`+
 		`"required":["plan"],"additionalProperties":false}`)
 	extractionFormat = schema("user_info", `{"type":"object","properties":{`+
 		`"user_name":{"type":"string"},"current_company":{"type":"string"},"current_position":{"type":"string"},`+

@@ -78,10 +78,19 @@ func TestCriticalPathByRoute(t *testing.T) {
 		}, 3}, // group → extraction → response
 		{"search, one tool", "Who is the president of Switzerland?", 3, func(h *harness) {
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
-			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("Karin Keller-Sutter.")
-		}, 3}, // group (with the plan) → search answer → response
-		{"search, three tools", "Who is the president of Switzerland?", 3, func(h *harness) {
+		}, 2}, // group (with the plan) → search → response
+		{"search, three tools, the plan names one", "Who is the president of Switzerland?", 3, func(h *harness) {
 			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
+			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland","tool":"Google Search"}]}`)
+		}, 2}, // group → search → response
+		{"search, three tools, the router chooses", "Who is the president of Switzerland?", 3, func(h *harness) {
+			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
+			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
+			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google Search","query":"president of Switzerland"}`)
+		}, 3}, // group → router → search → response
+		{"search, three tools, seed 001's summary", "Who is the president of Switzerland?", 3, func(h *harness) {
+			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
+			h.opts.SearchSummary = true
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google Search","query":"president of Switzerland"}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("Karin Keller-Sutter.")

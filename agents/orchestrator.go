@@ -35,7 +35,7 @@ func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	s = e.contextualize(ctx, s)
-	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, s.ContextSummary, msg)
+	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchToolsPrompt(), s.ContextSummary, msg)
 	if err != nil {
 		tr.Fail("orchestrator", err)
 	}
@@ -52,12 +52,12 @@ type orchestratorInput struct{ Context, Message string }
 
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
-func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, context, msg string) ([]PlanStep, error) {
+func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools routerPrompt, context, msg string) ([]PlanStep, error) {
 	if context == "" {
 		context = NoContext
 	}
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
-		{Role: nadine.RoleSystem, Content: p.render("orchestrator", nil)},
+		{Role: nadine.RoleSystem, Content: p.render("orchestrator", searchTools)},
 		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", orchestratorInput{context, msg})},
 	}})
 	if err != nil {
@@ -108,7 +108,7 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 		if m == "" {
 			m = msg
 		}
-		out = append(out, PlanStep{Agent: agent, Message: m})
+		out = append(out, PlanStep{Agent: agent, Message: m, Tool: strings.TrimSpace(st.Tool)})
 	}
 	return out, notes
 }

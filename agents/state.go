@@ -190,6 +190,10 @@ func (c NameConfirmation) pop() NameConfirmation {
 type PlanStep struct {
 	Agent   string `json:"agent"`
 	Message string `json:"message"`
+	// Tool is the search tool the orchestrator chose for a search_agent
+	// step ("Google News"), which spares the search router's call; empty
+	// (or unknown) lets the router choose.
+	Tool string `json:"tool,omitempty"`
 }
 
 // VisualMemory is the memorable scene recalled for the current user.

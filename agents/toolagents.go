@@ -19,6 +19,10 @@ const (
 	KnowledgeNotFound    = "Nadine's knowledge base has nothing about this."
 )
 
+// maxSearchResult bounds the search results the response agent reads
+// when they are not summarized.
+const maxSearchResult = 2000
+
 // searchToolNames are the tools the search agent may use, in order of
 // preference when the router cannot choose.
 var searchToolNames = []string{tools.NameSearch, tools.NameNews, tools.NameWeather}
@@ -51,8 +55,27 @@ func appendResult(field, result string) string {
 // the tool runs, and the answer model sums the result up.
 func (e *Engine) search(ctx context.Context, s State) (State, error) {
 	step, s := popStep(s, NodeSearch)
-	s.SearchResults = appendResult(s.SearchResults, e.searchAnswer(ctx, s, step.Message))
+	s.SearchResults = appendResult(s.SearchResults, e.searchAnswer(ctx, s, step))
 	return s, nil
+}
+
+// searchToolsPrompt describes the search tools to the orchestrator, so its
+// plan can name one and spare the router's call (none with fewer than two
+// tools: there is nothing to choose; none with seed 001's wiring, where the
+// router always chooses).
+func (e *Engine) searchToolsPrompt() routerPrompt {
+	var p routerPrompt
+	avail := e.searchTools()
+	if len(avail) < 2 || e.opts.SeedWiring {
+		return p
+	}
+	var names []string
+	for _, t := range avail {
+		p.Tools = append(p.Tools, toolInfo{t.Name(), t.Description()})
+		names = append(names, t.Name())
+	}
+	p.Names = strings.Join(names, ", ")
+	return p
 }
 
 // searchTools returns the configured search tools.
@@ -66,8 +89,9 @@ func (e *Engine) searchTools() []nadine.Tool {
 	return out
 }
 
-func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string {
+func (e *Engine) searchAnswer(ctx context.Context, s State, step PlanStep) string {
 	tr := nadine.TraceFrom(ctx)
+	query := step.Message
 	avail := e.searchTools()
 	if len(avail) == 0 {
 		tr.Notef("search_agent: no search tool configured")
@@ -76,7 +100,11 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string
 	// The router, the tool and the answer model take a while: say so.
 	e.filler(ctx, s.Language)
 	tool, input := avail[0], query
-	if len(avail) > 1 {
+	if t, ok := tools.Lookup(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !e.opts.SeedWiring {
+		// The plan named the tool: no router call.
+		tool = t
+		tr.Notef("search_router: the plan chose %s", t.Name())
+	} else if len(avail) > 1 {
 		name, q, err := routeSearch(ctx, e.model(RoleSearchRouter), e.prompts, avail, query)
 		if err != nil {
 			tr.Fail("search_router", err)
@@ -94,6 +122,11 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, query string) string
 	if err != nil {
 		tr.Fail("search_agent", err)
 		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", shorten(query, 80))
+	}
+	if !e.opts.SearchSummary && !e.opts.SeedWiring {
+		// The response agent reads the results itself: one model call
+		// less in sequence than seed 001's search_answer summary.
+		return fmt.Sprintf("%s results for %q:\n%s", tool.Name(), shorten(query, 120), shorten(out, maxSearchResult))
 	}
 	ans, err := answerSearch(ctx, e.model(RoleSearchAnswer), e.prompts, query, tool.Name(), out)
 	if err != nil {
