@@ -121,10 +121,10 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 }
 
 // contextualize rewrites the input into a standalone question using the
-// chat history. It is skipped without history, and a failure keeps the
-// input as is.
+// chat history, for retrieval. It is skipped without history or without
+// retrieval (nothing would use it), and a failure keeps the input as is.
 func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
-	if len(req.History) == 0 || e.opts.Contextualizer == nil {
+	if len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
 		return req.Turn.Text
 	}
 	done := nadine.TraceFrom(ctx).StartStep("contextualize")

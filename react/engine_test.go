@@ -441,3 +441,21 @@ func TestUnstreamedAnswerIsRetried(t *testing.T) {
 		t.Errorf("agent calls = %d, want 2", n)
 	}
 }
+
+// TestNoContextualizerWithoutRetrieval: the standalone question only
+// serves retrieval, so without retrieval the turn does not wait for it.
+func TestNoContextualizerWithoutRetrieval(t *testing.T) {
+	f := newFixture(t, func(o *react.Options) { o.Embedder, o.Memories, o.Knowledge = nil, nil, nil })
+	f.srv.On(llmtest.MatchModel("ctx-model")).Reply("What is the weather like in Geneva?")
+	f.srv.On(llmtest.MatchModel("agent-model")).Reply(final("other", "joy", 3, "human", "It is mild today."))
+	history := []nadine.Message{{Role: nadine.RoleUser, Content: "I live in Geneva."}, {Role: nadine.RoleAssistant, Content: "Lovely city!"}}
+	reply, _, _ := f.respond(t, "And the weather?", history)
+	if reply.Text != "It is mild today." {
+		t.Errorf("reply %q", reply.Text)
+	}
+	for _, r := range f.srv.ChatRequests() {
+		if r.Model == "ctx-model" {
+			t.Error("the contextualizer was asked although nothing is retrieved")
+		}
+	}
+}

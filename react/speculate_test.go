@@ -490,7 +490,7 @@ func TestNoSpeculationWithoutItsConditions(t *testing.T) {
 	}{
 		{"no history", nil, nil, 0},
 		{"no contextualizer", specHistory, func(o *react.Options) { o.Contextualizer = nil }, 0},
-		{"no retrieval", specHistory, func(o *react.Options) { o.Embedder = nil }, 1},
+		{"no retrieval", specHistory, func(o *react.Options) { o.Embedder = nil }, 0}, // nothing would use the rewrite
 		{"not enabled", specHistory, func(o *react.Options) { o.Speculate = false }, 1},
 	}
 	for _, tt := range tests {
