@@ -316,8 +316,12 @@ func (a *app) engines() ([]nadine.Engine, error) {
 func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Engine, error) {
 	switch a.cfg.Engine {
 	case "react":
+		contextualizer := models("contextualizer")
+		if !*a.cfg.Features.Contextualize {
+			contextualizer = nil
+		}
 		return react.New(react.Options{
-			Agent: models("react_agent"), Contextualizer: models("contextualizer"), Tools: a.tools,
+			Agent: models("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
@@ -330,6 +334,7 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
 			NewUserID: nadine.NewUserID, Logger: a.log, SeedWiring: a.cfg.Features.SeedWiring,
+			SearchSummary: a.cfg.Features.SearchSummary,
 		})
 		if err != nil {
 			return nil, err

@@ -19,9 +19,11 @@ import (
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
-// benchEngines are the engines nadine bench can run: graph-seed is the
-// graph engine with seed 001's sequential wiring, for comparison.
-var benchEngines = []string{"react", "graph", "graph-seed"}
+// benchEngines are the engines nadine bench can run: react-raw is the ReAct
+// engine without the contextualizer (features.contextualize: false),
+// graph-seed the graph engine with seed 001's sequential wiring, for
+// comparison.
+var benchEngines = []string{"react", "react-raw", "graph", "graph-seed"}
 
 // benchSettings are the bench's knobs, as reported.
 type benchSettings struct {
@@ -49,15 +51,22 @@ type kindStats struct {
 
 // engineReport is one engine's figures.
 type engineReport struct {
-	Engine       string        `json:"engine"`
-	Kinds        []kindStats   `json:"kinds"`
-	RSS          int64         `json:"rss_bytes"`
-	MaxRSS       int64         `json:"max_rss_bytes"`
-	Twice        int           `json:"answered_twice"`
-	FrameworkP50 time.Duration `json:"framework_p50_ns"` // at zero model latency: turn time minus model and tool time
-	FrameworkP95 time.Duration `json:"framework_p95_ns"`
-	ZeroTurnP50  time.Duration `json:"zero_latency_turn_p50_ns"`
-	Turns        []servedTurn  `json:"turns"`
+	Engine string      `json:"engine"`
+	Kinds  []kindStats `json:"kinds"`
+	RSS    int64       `json:"rss_bytes"`
+	MaxRSS int64       `json:"max_rss_bytes"`
+	Twice  int         `json:"answered_twice"`
+	// At zero model latency, a turn's time minus the time inside model and
+	// tool calls: in nadine (from taking the transcript to the reply, as
+	// traced) and as the robot sees it (from publishing the transcript to
+	// receiving the final speak message, MQTT hops and acknowledgments
+	// included).
+	FrameworkP50    time.Duration `json:"framework_p50_ns"`
+	FrameworkP95    time.Duration `json:"framework_p95_ns"`
+	FrameworkBusP50 time.Duration `json:"framework_with_mqtt_p50_ns"`
+	FrameworkBusP95 time.Duration `json:"framework_with_mqtt_p95_ns"`
+	ZeroTurnP50     time.Duration `json:"zero_latency_turn_p50_ns"`
+	Turns           []servedTurn  `json:"turns"`
 }
 
 // benchReport is what nadine bench prints.
@@ -78,7 +87,7 @@ type benchReport struct {
 // With --robots it also serves many robots from one process at once.
 func runBench(ctx context.Context, args []string, e env) error {
 	fs, _ := flags("bench", e)
-	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, graph, graph-seed (seed 001's sequential wiring)")
+	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, react-raw (no contextualizer), graph, graph-seed (seed 001's sequential wiring)")
 	turns := fs.Int("turns", 40, "turns of the conversation with each engine")
 	ttft := fs.Duration("ttft", 300*time.Millisecond, "time to first token of every model call")
 	rate := fs.Float64("rate", 50, "tokens per second every model generates (about four bytes of text per token)")
@@ -139,19 +148,21 @@ func runBench(ctx context.Context, args []string, e env) error {
 			if err != nil {
 				return fmt.Errorf("bench %s at zero latency: %w", name, err)
 			}
-			var own, whole []time.Duration
+			var own, withBus, whole []time.Duration
 			for _, t := range z.Turns {
-				own = append(own, max(t.Total-t.External, 0))
+				own = append(own, max(t.Traced-t.External, 0))
+				withBus = append(withBus, max(t.Total-t.External, 0))
 				whole = append(whole, t.Total)
 			}
 			r.FrameworkP50, r.FrameworkP95, r.ZeroTurnP50 = percentile(own, 50), percentile(own, 95), percentile(whole, 50)
+			r.FrameworkBusP50, r.FrameworkBusP95 = percentile(withBus, 50), percentile(withBus, 95)
 		}
 		report.Engines = append(report.Engines, r)
 	}
 	for _, n := range fleet {
 		for _, name := range names {
-			if name == "graph-seed" {
-				continue
+			if name == "graph-seed" || name == "react-raw" {
+				continue // variants, for comparison
 			}
 			progress("bench: %d robots at once, engine %s, %d turns each…", n, name, *robotTurns)
 			srv, serper := startBenchServers(set)
@@ -186,8 +197,11 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 	defer srv.Close()
 	defer serper.Close()
 	s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: dir, engine: name, traces: traces}
-	if name == "graph-seed" {
+	switch name {
+	case "graph-seed":
 		s.engine, s.seedWiring = "graph", true
+	case "react-raw":
+		s.engine, s.raw = "react", true
 	}
 	run, err := runServed(ctx, s, turns, pause)
 	if err != nil {
@@ -247,18 +261,20 @@ func printBench(w io.Writer, r benchReport) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENGINE\tRSS AFTER THE CONVERSATION\tPEAK RSS\tFRAMEWORK TIME/TURN p50\tp95\tTURN AT ZERO LATENCY p50\tANSWERED TWICE")
+	fmt.Fprintln(tw, "ENGINE\tRSS AFTER THE CONVERSATION\tPEAK RSS\tFRAMEWORK TIME/TURN p50\tp95\tWITH MQTT p50\tp95\tTURN AT ZERO LATENCY p50\tANSWERED TWICE")
 	for _, e := range r.Engines {
-		fw, fw95, zero := "-", "-", "-"
+		fw := []string{"-", "-", "-", "-", "-"}
 		if e.ZeroTurnP50 > 0 {
-			fw, fw95, zero = round(e.FrameworkP50).String(), round(e.FrameworkP95).String(), round(e.ZeroTurnP50).String()
+			for i, d := range []time.Duration{e.FrameworkP50, e.FrameworkP95, e.FrameworkBusP50, e.FrameworkBusP95, e.ZeroTurnP50} {
+				fw[i] = round(d).String()
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%.1f MB\t%.1f MB\t%s\t%s\t%s\t%d\n", e.Engine, mb(e.RSS), mb(e.MaxRSS), fw, fw95, zero, e.Twice)
+		fmt.Fprintf(tw, "%s\t%.1f MB\t%.1f MB\t%s\t%d\n", e.Engine, mb(e.RSS), mb(e.MaxRSS), strings.Join(fw, "\t"), e.Twice)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "framework time: a turn at zero model latency (transcript to the final speak message) minus the time inside model and tool calls")
+	fmt.Fprintln(w, "framework time: at zero model latency, a turn's time minus the time inside model and tool calls; in nadine (as traced), and with MQTT (transcript published to final speak message received)")
 	if len(r.Fleet) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -78,7 +78,10 @@ const (
 // own model name (the bench's configuration gives each role a profile whose
 // model is the role), so answers can be told apart.
 func scriptBenchModels(srv *llmtest.Server) {
-	search := func(r llmtest.Request) bool { return isSearchInput(r.LastUser()) }
+	// Only the new input decides: memories and history in a prompt may
+	// quote earlier questions.
+	search := func(r llmtest.Request) bool { return isSearchInput(latestInput(r)) }
+	greeting := func(r llmtest.Request) bool { return strings.Contains(latestInput(r), "Hello Nadine") }
 	// ReAct: a search question first calls Google Search, then answers
 	// from the observation.
 	final := func(text, category string) string { return "```json\n" + orderedFinal(text, category) + "\n```" }
@@ -86,26 +89,39 @@ func scriptBenchModels(srv *llmtest.Server) {
 		Reply(final(benchSearchReply, "information request"))
 	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), search)).
 		Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news today"}` + "\n```")
-	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), llmtest.MatchLastUser("Hello Nadine"))).
+	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), greeting)).
 		Reply(final(benchGreeting, "greeting"))
 	srv.On(llmtest.MatchModel("react_agent")).Reply(final(benchReply, "information request"))
 	srv.On(llmtest.MatchModel("contextualizer")).Reply(benchStandalone)
 
 	// Graph.
-	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser("Hello Nadine"))).Reply("first_greeting")
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), greeting)).Reply("first_greeting")
 	srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
-	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"joy","intensity":0.5}`)
+	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("joy 5")
 	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), search)).
-		Reply(`{"plan":[{"agent":"search_agent","message":"Geneva news today"}]}`)
+		Reply(`{"plan":[{"agent":"search_agent","message":"Geneva news today","tool":"Google News"}]}`)
 	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
 	srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google News","query":"Geneva news today"}`)
 	srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("The Geneva motor show opens next week, with many electric cars on show.")
 	srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Reply(benchSummary)
 	srv.On(llmtest.MatchModel(agents.RoleMemoryUpdate)).Reply(`{"user_name":"","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`)
-	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchAny("motor show"))).Reply(benchSearchReply)
-	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("Hello Nadine"))).Reply(benchGreeting)
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("SEARCH RESULTS:"))).Reply(benchSearchReply)
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), greeting)).Reply(benchGreeting)
 	srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply(benchReply)
 	srv.On(llmtest.MatchModel("translator")).ReplyFunc(func(r llmtest.Request) string { return r.LastUser() })
+}
+
+// latestInput is the person's new input in a prompt: the ReAct prompt's
+// HUMAN'S INPUT, the orchestrator's LATEST MESSAGE and the response's
+// MESSAGE, or the last user message.
+func latestInput(r llmtest.Request) string {
+	u := r.LastUser()
+	for _, mark := range []string{"HUMAN'S INPUT\n", "MESSAGE: "} {
+		if i := strings.LastIndex(u, mark); i >= 0 {
+			return u[i+len(mark):]
+		}
+	}
+	return u
 }
 
 // orderedFinal writes a final answer with its keys in the prompt's order.

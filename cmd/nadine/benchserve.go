@@ -40,6 +40,7 @@ type benchSetup struct {
 	dir                 string // a new data directory
 	engine              string
 	seedWiring          bool      // graph: seed 001's wiring (features.seed_wiring)
+	raw                 bool      // react: no contextualizer (features.contextualize: false)
 	traces              io.Writer // receives each turn's trace as a JSON line (optional)
 }
 
@@ -54,6 +55,7 @@ type servedTurn struct {
 	ModelCalls   int           `json:"model_calls"`
 	CriticalPath int           `json:"critical_path"`
 	External     time.Duration `json:"external_ns"` // time inside model and tool calls (their union)
+	Traced       time.Duration `json:"traced_ns"`   // the turn in nadine: from taking the transcript to the reply (the trace)
 }
 
 // servedRun is one conversation through `nadine serve`.
@@ -80,7 +82,7 @@ func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 		"language":   "en",
 		"models":     map[string]any{"profiles": profiles, "roles": roles},
 		"embeddings": map[string]any{"provider": "openai", "dimensions": 256},
-		"features":   map[string]any{"seed_wiring": s.seedWiring},
+		"features":   map[string]any{"seed_wiring": s.seedWiring, "contextualize": !s.raw},
 		"tools":      map[string]any{"serper_api_key_env": benchKeyEnv, "serper_url": s.serperURL},
 		"mqtt":       map[string]any{"listen": mqttAddr, "prefix": "nadine"},
 		"http":       map[string]any{"addr": httpAddr},
@@ -191,12 +193,12 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 		if err != nil {
 			return fail(fmt.Errorf("turn %d: %w", i, err))
 		}
-		if tr.Engine != s.engine && !(s.seedWiring && tr.Engine == "graph") {
+		if tr.Engine != s.engine {
 			return fail(fmt.Errorf("turn %d was answered by %s, not %s: %v", i, tr.Engine, s.engine, tr.Failures))
 		}
-		t.ModelCalls, t.CriticalPath, t.External = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr)
+		t.ModelCalls, t.CriticalPath, t.External, t.Traced = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr), tr.Duration
 		if s.traces != nil {
-			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "kind": kind, "trace": tr}); err != nil {
+			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "contextualize": !s.raw, "kind": kind, "trace": tr}); err != nil {
 				return fail(err)
 			}
 		}

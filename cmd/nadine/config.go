@@ -82,10 +82,18 @@ type EmbeddingsConfig struct {
 type FeaturesConfig struct {
 	MemoryAgents *bool `yaml:"memory_agents"`
 	VisionAgent  *bool `yaml:"vision_agent"`
+	// Contextualize (ReAct) rewrites a follow-up into a standalone question
+	// before retrieval, as seed 000 does (default true); off, retrieval uses
+	// the input as said and the reply waits on one model call less.
+	Contextualize *bool `yaml:"contextualize"`
 	// Speculate (ReAct) starts the agent on the raw input's retrieval while
 	// the contextualizer rewrites it, and keeps that call when the rewrite
 	// retrieves the same memories and knowledge (default true).
 	Speculate *bool `yaml:"speculate"`
+	// SearchSummary (graph) has seed 001's search_answer model sum the
+	// search results up before the response (one more model call in
+	// sequence); by default the response agent reads them itself.
+	SearchSummary bool `yaml:"search_summary"`
 	// SeedWiring (graph) runs seed 001's sequential wiring instead of the
 	// parallel one: slower, for comparison (nadine bench).
 	SeedWiring bool `yaml:"seed_wiring"`
@@ -238,7 +246,7 @@ func defaultConfig(getenv func(string) string) Config {
 			Roles: roles,
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
-		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t},
+		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t, Contextualize: &t},
 		Filler:     FillerConfig{Enabled: &filler},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),

@@ -189,8 +189,8 @@ func TestUnknownCommand(t *testing.T) {
 // (this test binary, see TestMain) and a small fleet, and checks the
 // structure of what it reports, not its timings.
 func TestBenchCommand(t *testing.T) {
-	out, errOut, err := runNadine(t, nil, "", "bench", "--json", "--engines", "react,graph,graph-seed", "--turns", "5",
-		"--ttft", "1ms", "--rate", "0", "--embed-latency", "0s", "--search-latency", "0s", "--pause", "20ms",
+	out, errOut, err := runNadine(t, nil, "", "bench", "--json", "--engines", "react,react-raw,graph,graph-seed", "--turns", "5",
+		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
 		"--zero-turns", "2", "--robots", "3", "--robot-turns", "4")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, errOut)
@@ -199,8 +199,8 @@ func TestBenchCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("bench JSON: %v\n%s", err, out)
 	}
-	if len(r.Engines) != 3 {
-		t.Fatalf("%d engines reported, want 3", len(r.Engines))
+	if len(r.Engines) != 4 {
+		t.Fatalf("%d engines reported, want 4", len(r.Engines))
 	}
 	for _, e := range r.Engines {
 		kinds := map[string]kindStats{}
@@ -226,11 +226,15 @@ func TestBenchCommand(t *testing.T) {
 			t.Errorf("%s: rss %d, zero-latency turn %v, framework %v, answered twice %d", e.Engine, e.RSS, e.ZeroTurnP50, e.FrameworkP50, e.Twice)
 		}
 	}
-	if g := r.Engines[1]; g.Engine != "graph" || g.Kinds[1].CriticalMax > 2 {
-		t.Errorf("graph plain turns wait on %d model calls in sequence, want at most 2", g.Kinds[1].CriticalMax)
+	react, raw, g, seed := r.Engines[0], r.Engines[1], r.Engines[2], r.Engines[3]
+	if g.Engine != "graph" || g.Kinds[1].CriticalMax > 2 || g.Kinds[2].CriticalMax > 2 {
+		t.Errorf("graph plain and search turns wait on %d and %d model calls in sequence, want at most 2", g.Kinds[1].CriticalMax, g.Kinds[2].CriticalMax)
 	}
-	if seed, g := r.Engines[2], r.Engines[1]; seed.Kinds[1].CriticalPath <= g.Kinds[1].CriticalPath {
+	if seed.Kinds[1].CriticalPath <= g.Kinds[1].CriticalPath {
 		t.Errorf("seed wiring's plain turns wait on %.1f calls in sequence, the parallel wiring's %.1f", seed.Kinds[1].CriticalPath, g.Kinds[1].CriticalPath)
+	}
+	if raw.Kinds[1].CriticalPath >= react.Kinds[1].CriticalPath {
+		t.Errorf("without the contextualizer plain ReAct turns wait on %.1f calls in sequence, with it %.1f", raw.Kinds[1].CriticalPath, react.Kinds[1].CriticalPath)
 	}
 	if len(r.Fleet) != 2 {
 		t.Fatalf("%d fleet runs, want one per engine (graph-seed is skipped)", len(r.Fleet))
