@@ -296,8 +296,9 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		t.ID = newTurnID()
 	}
 	tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
-	out := &output{r: r, ctx: tctx, turnID: t.ID, forward: j.emit}
+	out := newOutput(r, tctx, t.ID, j.emit)
 	reply, err := r.m.Stream(tctx, t, out.emit)
+	out.close()
 	if err == nil {
 		r.broadcast(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
@@ -309,29 +310,65 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	}
 }
 
-// output publishes one turn's events on the body as they happen.
+// output publishes one turn's events on the body as they happen. A
+// publisher goroutine sends them in order, so the engine does not wait for
+// each message's acknowledgment before it goes on; the turn's end waits
+// until everything before it is published.
 type output struct {
 	r       *Runtime
 	ctx     context.Context
 	turnID  string
 	forward nadine.EmitFunc
 
-	mu  sync.Mutex // events may come from parallel branches; publish in order
-	seq int
+	mu      sync.Mutex // events may come from parallel branches; publish in order
+	seq     int
+	queue   chan published
+	drained chan struct{}
+	closed  bool
 }
 
-func (o *output) emit(e nadine.Event) {
+// published is an event with what it is published with.
+type published struct {
+	e    nadine.Event
+	seq  int
+	lang nadine.Language // the final marker's language
+	sent chan struct{}   // closed once published, when someone waits for it
+}
+
+func newOutput(r *Runtime, ctx context.Context, turnID string, forward nadine.EmitFunc) *output {
+	o := &output{r: r, ctx: ctx, turnID: turnID, forward: forward}
+	if r.opts.Body != nil {
+		o.queue, o.drained = make(chan published, 64), make(chan struct{})
+		go o.publish()
+	}
+	return o
+}
+
+// close ends the publisher once it has sent everything queued.
+func (o *output) close() {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	r := o.r
-	if b := r.opts.Body; b != nil {
+	if o.queue != nil && !o.closed {
+		o.closed = true
+		close(o.queue)
+	}
+	o.mu.Unlock()
+	if o.drained != nil {
+		<-o.drained
+	}
+}
+
+// publish sends the queued events in order.
+func (o *output) publish() {
+	defer close(o.drained)
+	b := o.r.opts.Body
+	for p := range o.queue {
+		e := p.e
 		var err error
 		switch e.Kind {
 		case nadine.EventSpeech:
 			// A filler line (said while the turn waits on a tool) is
 			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: o.seq, TurnID: o.turnID, Filler: e.Filler})
-			o.seq++
+			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
 		case nadine.EventGesture:
 			err = b.Animate(o.ctx, e.Gesture)
 		case nadine.EventAffect:
@@ -349,14 +386,47 @@ func (o *output) emit(e nadine.Event) {
 				err = b.PlaySong(o.ctx, *e.Song)
 			}
 		case nadine.EventDone:
-			err = b.Speak(o.ctx, mqtt.Speech{Language: r.m.Language(), Seq: o.seq, Final: true, TurnID: o.turnID})
+			err = b.Speak(o.ctx, mqtt.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
 		}
 		if err != nil {
-			r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
+			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
 			nadine.TraceFrom(o.ctx).Fail("bus:"+string(e.Kind), err)
 		}
+		if p.sent != nil {
+			close(p.sent)
+		}
 	}
-	r.broadcast(Update{Kind: UpdateEvent, TurnID: o.turnID, Event: &e})
+}
+
+func (o *output) emit(e nadine.Event) {
+	o.mu.Lock()
+	var sent chan struct{}
+	if o.queue != nil && !o.closed {
+		p := published{e: e, seq: o.seq}
+		switch e.Kind {
+		case nadine.EventSpeech:
+			o.seq++
+			if e.Filler {
+				// A filler is said before the slow wait it announces:
+				// the engine goes on once it is out.
+				sent = make(chan struct{})
+				p.sent = sent
+				defer func() { <-sent }()
+			}
+		case nadine.EventDone:
+			p.lang = o.r.m.Language()
+		}
+		o.queue <- p
+	}
+	if e.Kind == nadine.EventDone {
+		// The reply is over when its last message is out: what runs
+		// after the reply (memory writes) comes after it.
+		o.mu.Unlock()
+		o.close()
+		o.mu.Lock()
+	}
+	defer o.mu.Unlock()
+	o.r.broadcast(Update{Kind: UpdateEvent, TurnID: o.turnID, Event: &e})
 	if o.forward != nil {
 		o.forward(e)
 	}
