@@ -77,7 +77,7 @@ Usage:
   nadine kb ingest DIR           add Markdown, text and PDF files to the knowledge base
   nadine kb search QUESTION      search the knowledge base
   nadine eval [AGENT]            run the agents' test samples, print pass rates
-  nadine bench                   measure turn latency against a scripted model server
+  nadine bench                   measure whole turns through nadine serve against a scripted model server
   nadine version
 
 Global flags (before or after the command):
