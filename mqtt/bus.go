@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/url"
 	"strings"
 	"sync"
@@ -99,6 +100,18 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 		PahoErrors:                    pahoLogger{b.log, "paho"},
 		ConnectUsername:               o.Username,
 		ConnectPassword:               []byte(o.Password),
+		// The broker sends about as many unacknowledged messages as the
+		// Inbound channel holds (at least 256); paho sizes its receive
+		// queue by it (65,535 by default: half a megabyte per connection,
+		// which a process serving many robots feels).
+		ConnectPacketBuilder: func(c *paho.Connect, _ *url.URL) (*paho.Connect, error) {
+			if c.Properties == nil {
+				c.Properties = &paho.ConnectProperties{}
+			}
+			rm := uint16(min(max(o.InboundBuffer, 256), math.MaxUint16))
+			c.Properties.ReceiveMaximum = &rm
+			return c, nil
+		},
 		ClientConfig: paho.ClientConfig{
 			ClientID:           o.ClientID,
 			OnPublishReceived:  []func(paho.PublishReceived) (bool, error){b.onPublish},

@@ -91,11 +91,12 @@
 // time, and acknowledges a QoS 1 message (PUBACK) only when the handler
 // returns: after the message is queued on the Inbound channel (or dropped
 // as malformed or duplicate). Automatic acknowledgment is kept, no manual
-// acks. The channel holds Options.InboundBuffer messages (1024); when it is
+// acks. The channel holds Options.InboundBuffer messages (256); when it is
 // full the handler waits up to Options.InboundTimeout (5 s) and then drops
 // the message with an error log, so a stuck consumer cannot stall the
 // connection forever. While it waits, unacknowledged messages make the
-// broker slow down (receive maximum).
+// broker slow down: the CONNECT packet's receive maximum is InboundBuffer
+// (at least 256).
 //
 // # Deduplication
 //

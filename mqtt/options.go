@@ -26,7 +26,7 @@ const (
 	DefaultReconnectMax   = 10 * time.Second
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultPublishTimeout = 10 * time.Second
-	DefaultInboundBuffer  = 1024
+	DefaultInboundBuffer  = 256
 	DefaultInboundTimeout = 5 * time.Second
 	DefaultDedupSize      = 1024
 	DefaultDedupWindow    = 2 * time.Minute
@@ -75,7 +75,8 @@ type Options struct {
 	// PublishTimeout bounds one publication: waiting for the connection and
 	// for the broker's acknowledgment. Default 10 s.
 	PublishTimeout time.Duration
-	// InboundBuffer is the capacity of the Inbound channel. Default 1024.
+	// InboundBuffer is the capacity of the Inbound channel. Default 256:
+	// a turn takes seconds, perception sends a few messages a second.
 	InboundBuffer int
 	// InboundTimeout is how long a message waits for room in a full Inbound
 	// channel before it is dropped with an error log. Default 5 s.
