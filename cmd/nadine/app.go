@@ -46,9 +46,10 @@ type app struct {
 	detector nadine.LanguageDetector
 	manager  *dialogue.Manager
 
-	clients map[string]*openai.Client // by profile name
-	engine  string                    // the engine answering: react, graph or offline
-	offline string                    // why the app runs offline, when it does
+	clients       map[string]*openai.Client // by profile name
+	offlineEngine *offline.Engine           // the last engine of every manager
+	engine        string                    // the engine answering: react, graph or offline
+	offline       string                    // why the app runs offline, when it does
 }
 
 // openTool loads the configuration and opens the app for a maintenance
@@ -274,7 +275,11 @@ func (a *app) model(role string) nadine.ChatModel {
 // engines returns the engines tried for each turn, in order: the configured
 // engine, the same engine on each fallback profile, then the offline engine.
 func (a *app) engines() ([]nadine.Engine, error) {
-	off := offline.New(offline.Options{Store: a.store, Songs: a.songs, Logger: a.log})
+	if a.offlineEngine == nil {
+		// Immutable once built: every robot's manager shares it.
+		a.offlineEngine = offline.New(offline.Options{Store: a.store, Songs: a.songs, Logger: a.log})
+	}
+	off := a.offlineEngine
 	a.engine = a.cfg.Engine
 	if a.cfg.Engine == "offline" {
 		a.offline = "engine: offline in the configuration"
