@@ -3,59 +3,28 @@ package agents_test
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/tools"
 )
 
 // fillerLog is one ordered record of a turn, written by the turn's emit
 // function and by the fake search tool and camera.
-type fillerLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *fillerLog) add(s string) {
-	l.mu.Lock()
-	l.lines = append(l.lines, s)
-	l.mu.Unlock()
-}
-
-func (l *fillerLog) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.lines)
-}
+type fillerLog struct{ orderlog.Log }
 
 func (l *fillerLog) emit(ev nadine.Event) {
 	switch {
 	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		l.add("filler:" + string(ev.Language) + ":" + ev.Text)
+		l.Add("filler:" + string(ev.Language) + ":" + ev.Text)
 	case ev.Kind == nadine.EventSpeech:
-		l.add("speech:" + ev.Text)
+		l.Add("speech:" + ev.Text)
 	}
-}
-
-// index returns the position of the first line with prefix, or -1.
-func (l *fillerLog) index(prefix string) int {
-	return slices.IndexFunc(l.all(), func(s string) bool { return strings.HasPrefix(s, prefix) })
-}
-
-func (l *fillerLog) count(prefix string) int {
-	n := 0
-	for _, s := range l.all() {
-		if strings.HasPrefix(s, prefix) {
-			n++
-		}
-	}
-	return n
 }
 
 // loggedSearch is the Google Search tool, writing its calls to a log.
@@ -64,7 +33,7 @@ type loggedSearch struct{ log *fillerLog }
 func (s loggedSearch) Name() string        { return tools.NameSearch }
 func (s loggedSearch) Description() string { return "Use it to look things up on the web." }
 func (s loggedSearch) Call(_ context.Context, in nadine.ToolInput) (string, error) {
-	s.log.add("search:" + in.Text)
+	s.log.Add("search:" + in.Text)
 	return "| The Swiss president is Karin Keller-Sutter.", nil
 }
 
@@ -75,7 +44,7 @@ type loggedCamera struct {
 }
 
 func (c loggedCamera) Capture(context.Context) (string, error) {
-	c.log.add("capture")
+	c.log.Add("capture")
 	return c.path, nil
 }
 
@@ -138,8 +107,8 @@ func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 			h.start()
 
 			r := fillerTurn(t, h, "Who is the Swiss president?", log.emit)
-			got := log.all()
-			search, speech := log.index("search:"), log.index("speech:")
+			got := log.Lines()
+			search, speech := log.Index("search:"), log.Index("speech:")
 			if search < 0 || speech < 0 {
 				t.Fatalf("log %q: the search or the reply is missing", got)
 			}
@@ -147,16 +116,16 @@ func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 				t.Errorf("reply %q", r.Text)
 			}
 			if tt.wantFillerPfx == "" {
-				if n := log.count("filler:"); n != 0 {
+				if n := log.Count("filler:"); n != 0 {
 					t.Errorf("log %q: a filler without a Filler", got)
 				}
 				return
 			}
-			filler := log.index("filler:")
+			filler := log.Index("filler:")
 			if filler < 0 || got[filler] != tt.wantFillerPfx || filler > search {
 				t.Errorf("log %q: want %q before the search tool runs", got, tt.wantFillerPfx)
 			}
-			if n := log.count("filler:"); n != 1 {
+			if n := log.Count("filler:"); n != 1 {
 				t.Errorf("log %q: %d fillers, want one per turn", got, n)
 			}
 			if speech < search {
@@ -186,15 +155,15 @@ func TestVisionTurnSaysAFillerFirst(t *testing.T) {
 			h.srv.On(llmtest.MatchModel(agents.RoleVision)).Reply("The person holds a blue book.")
 			h.start()
 			fillerTurn(t, h, "What am I holding?", log.emit)
-			got := log.all()
+			got := log.Lines()
 			if !on {
-				if log.count("filler:") != 0 {
+				if log.Count("filler:") != 0 {
 					t.Errorf("log %q: a filler with the camera off", got)
 				}
 				return
 			}
-			filler, capture := log.index("filler:"), log.index("capture")
-			if filler < 0 || capture < 0 || filler > capture || log.count("filler:") != 1 {
+			filler, capture := log.Index("filler:"), log.Index("capture")
+			if filler < 0 || capture < 0 || filler > capture || log.Count("filler:") != 1 {
 				t.Errorf("log %q: want one filler before the capture", got)
 			}
 		})

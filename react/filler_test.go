@@ -4,14 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
 	"github.com/nadine-robot/nadine/tools"
@@ -19,34 +18,15 @@ import (
 
 // fillerOrder is one ordered record of a turn: the events the engine
 // emitted and the requests the Serper server received.
-type fillerOrder struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (o *fillerOrder) add(s string) {
-	o.mu.Lock()
-	o.lines = append(o.lines, s)
-	o.mu.Unlock()
-}
-
-func (o *fillerOrder) all() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return slices.Clone(o.lines)
-}
+type fillerOrder struct{ orderlog.Log }
 
 func (o *fillerOrder) emit(ev nadine.Event) {
 	switch {
 	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		o.add("filler:" + ev.Text)
+		o.Add("filler:" + ev.Text)
 	case ev.Kind == nadine.EventSpeech:
-		o.add("speech:" + ev.Text)
+		o.Add("speech:" + ev.Text)
 	}
-}
-
-func (o *fillerOrder) index(prefix string) int {
-	return slices.IndexFunc(o.all(), func(s string) bool { return strings.HasPrefix(s, prefix) })
 }
 
 // TestSearchSaysAFillerBeforeSerperIsAsked: with the search tools wrapped
@@ -56,7 +36,7 @@ func (o *fillerOrder) index(prefix string) int {
 func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	order := &fillerOrder{}
 	serper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		order.add("serper:" + r.URL.Path)
+		order.Add("serper:" + r.URL.Path)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"organic":[{"title":"Swiss president","link":"https://example.com","snippet":"The president is Karin Keller-Sutter."}]}`))
 	}))
@@ -102,9 +82,9 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := order.all()
+	got := order.Lines()
 	want := "filler:" + tools.DefaultFillerLines()[nadine.English][0]
-	filler, first := order.index("filler:"), order.index("serper:")
+	filler, first := order.Index("filler:"), order.Index("serper:")
 	if filler < 0 || first < 0 || got[filler] != want || filler > first {
 		t.Fatalf("order %q: want %q before Serper's first request", got, want)
 	}

@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
+	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
@@ -20,29 +20,10 @@ import (
 	"github.com/nadine-robot/nadine/tools"
 )
 
-// fillerLog is one ordered record of a turn, written by the body (each
-// speech once published) and by the search tool (each call).
-type fillerLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *fillerLog) add(s string) {
-	l.mu.Lock()
-	l.lines = append(l.lines, s)
-	l.mu.Unlock()
-}
-
-func (l *fillerLog) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.lines)
-}
-
 // fillerBody is the bus, logging each speech it published.
 type fillerBody struct {
 	*mqtt.Bus
-	log *fillerLog
+	log *orderlog.Log
 }
 
 func (b fillerBody) Speak(ctx context.Context, s mqtt.Speech) error {
@@ -50,23 +31,23 @@ func (b fillerBody) Speak(ctx context.Context, s mqtt.Speech) error {
 	if err == nil {
 		switch {
 		case s.Filler:
-			b.log.add("filler:" + s.Text)
+			b.log.Add("filler:" + s.Text)
 		case s.Final:
-			b.log.add("final")
+			b.log.Add("final")
 		default:
-			b.log.add("speak:" + s.Text)
+			b.log.Add("speak:" + s.Text)
 		}
 	}
 	return err
 }
 
 // fillerSearch is the Google Search tool, logging its calls.
-type fillerSearch struct{ log *fillerLog }
+type fillerSearch struct{ log *orderlog.Log }
 
 func (s fillerSearch) Name() string        { return tools.NameSearch }
 func (s fillerSearch) Description() string { return "Use it to look things up on the web." }
 func (s fillerSearch) Call(_ context.Context, in nadine.ToolInput) (string, error) {
-	s.log.add("search:" + in.Text)
+	s.log.Add("search:" + in.Text)
 	return "| The Swiss president is Karin Keller-Sutter.", nil
 }
 
@@ -104,7 +85,7 @@ func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 
-	log := &fillerLog{}
+	log := &orderlog.Log{}
 	f, err := tools.NewFiller(tools.FillerConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -193,10 +174,10 @@ func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 
 	// The body published the filler before the tool ran; the reply came
 	// after it. (Control may hear the end marker before Speak returns.)
-	mqtttest.Eventually(t, "the end marker to be logged", func() bool { return slices.Contains(log.all(), "final") })
+	mqtttest.Eventually(t, "the end marker to be logged", func() bool { return slices.Contains(log.Lines(), "final") })
 	want := []string{"filler:" + line, "search:Who is the Swiss president?",
 		"speak:The Swiss president is Karin Keller-Sutter.", "speak:She was elected in 2022.", "final"}
-	if got := log.all(); !slices.Equal(got, want) {
+	if got := log.Lines(); !slices.Equal(got, want) {
 		t.Errorf("order\n got %q\nwant %q", got, want)
 	}
 }

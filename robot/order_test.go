@@ -15,6 +15,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
+	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/openai"
@@ -23,38 +24,19 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// orderLog is one ordered record of what happened, written from the body
-// (published speech), the store (writes) and the model server (requests).
-type orderLog struct {
-	mu      sync.Mutex
-	entries []string
-}
-
-func (l *orderLog) add(format string, args ...any) {
-	l.mu.Lock()
-	l.entries = append(l.entries, fmt.Sprintf(format, args...))
-	l.mu.Unlock()
-}
-
-func (l *orderLog) snapshot() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.entries)
-}
-
 // recordingBody logs each speech once the bus has published it.
 type recordingBody struct {
 	*mqtt.Bus
-	log *orderLog
+	log *orderlog.Log
 }
 
 func (b recordingBody) Speak(ctx context.Context, s mqtt.Speech) error {
 	err := b.Bus.Speak(ctx, s)
 	switch {
 	case s.Final:
-		b.log.add("speak:final %s", s.TurnID)
+		b.log.Addf("speak:final %s", s.TurnID)
 	default:
-		b.log.add("speak %s", s.TurnID)
+		b.log.Addf("speak %s", s.TurnID)
 	}
 	return err
 }
@@ -62,31 +44,31 @@ func (b recordingBody) Speak(ctx context.Context, s mqtt.Speech) error {
 // recordingStore logs every write of personal data or state.
 type recordingStore struct {
 	*sqlite.Store
-	log *orderLog
+	log *orderlog.Log
 }
 
 func (s recordingStore) SaveProfile(ctx context.Context, p nadine.Profile) error {
-	s.log.add("write:profile")
+	s.log.Add("write:profile")
 	return s.Store.SaveProfile(ctx, p)
 }
 
 func (s recordingStore) AppendMessage(ctx context.Context, user, conv string, m nadine.Message) (nadine.Conversation, error) {
-	s.log.add("write:message")
+	s.log.Add("write:message")
 	return s.Store.AppendMessage(ctx, user, conv, m)
 }
 
 func (s recordingStore) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
-	s.log.add("write:memory")
+	s.log.Add("write:memory")
 	return s.Store.AddMemory(ctx, m)
 }
 
 func (s recordingStore) StoreChunk(ctx context.Context, user, conv string, i int, m nadine.Memory) error {
-	s.log.add("write:chunk")
+	s.log.Add("write:chunk")
 	return s.Store.StoreChunk(ctx, user, conv, i, m)
 }
 
 func (s recordingStore) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
-	s.log.add("write:state")
+	s.log.Add("write:state")
 	return s.Store.SaveCheckpoint(ctx, key, data)
 }
 
@@ -97,7 +79,7 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 	for _, engine := range []string{"graph", "react"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
-			log := &orderLog{}
+			log := &orderlog.Log{}
 			srv := llmtest.New(t)
 			srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser("my name"))).Reply("update_user_info")
 			srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
@@ -105,7 +87,7 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
 			srv.On(llmtest.MatchModel(agents.RoleMemoryUpdate)).Reply(`{"user_name":"Robin","hobbies":["chess"],"interests":[]}`)
 			srv.On(llmtest.MatchModel(agents.RoleContextSummary)).ReplyFunc(func(llmtest.Request) string {
-				log.add("model:summary")
+				log.Add("model:summary")
 				return "Robin talks with Nadine about Geneva."
 			})
 			srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply("Geneva is lovely. The lake is right there.")
@@ -181,30 +163,21 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			c := &control{t: t, peer: peer}
 
 			turns := []string{"Tell me about Geneva.", "My name is Robin and I love chess.", "What else is there?"}
-			count := func(prefix string) int {
-				n := 0
-				for _, e := range log.snapshot() {
-					if strings.HasPrefix(e, prefix) {
-						n++
-					}
-				}
-				return n
-			}
 			for i, text := range turns {
 				id := fmt.Sprintf("turn-%d", i)
-				log.add("transcript %s", id)
+				log.Addf("transcript %s", id)
 				peer.Publish("nadine/stt/transcript", fmt.Appendf(nil, `{"text":%q,"final":true,"id":%q}`, text, id))
 				c.untilFinal()
 				// The turn's work after the reply: its two messages are
 				// stored, and (graph) the next turn's summary is computed.
-				mqtttest.Eventually(t, "the turn's messages stored", func() bool { return count("write:message") >= 2*(i+1) })
+				mqtttest.Eventually(t, "the turn's messages stored", func() bool { return log.Count("write:message") >= 2*(i+1) })
 				if g != nil {
 					g.Wait()
 				}
 			}
 			shutdown()
 
-			got := log.snapshot()
+			got := log.Lines()
 			t.Logf("order: %s", strings.Join(got, " | "))
 			// From a transcript to its turn's final speech, nothing is
 			// written and no summary is asked for.
