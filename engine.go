@@ -30,6 +30,13 @@ type Request struct {
 	// reply has been published, before the next turn starts, in the order
 	// queued. Engines call RunAfterReply rather than this field.
 	AfterReply func(fn func(ctx context.Context))
+	// FallbackReason, when set, says why an earlier engine could not
+	// answer this turn and this one (typically the offline engine) is
+	// answering instead: the error code of that failure (EUNAVAILABLE,
+	// ERATELIMIT, EBADOUTPUT, EINTERNAL). It is empty when this engine is
+	// the first asked (for example offline by configuration), so that
+	// what a fallback says about why is true.
+	FallbackReason string
 }
 
 // RunAfterReply queues fn with req.AfterReply, or runs it now when the
