@@ -23,6 +23,9 @@ type Request struct {
 	// Mood is Nadine's own emotion after the previous turn (persisted between
 	// turns, unlike seed 000), so engines can carry it forward.
 	Mood AffectState
+	// Session is the robot's session as the turn starts (a copy: engines
+	// change it only by emitting events).
+	Session Session
 	// Emit receives the turn's events; never nil, safe for concurrent use.
 	Emit EmitFunc
 	// AfterReply, when set, queues work the reply does not need (memory

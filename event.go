@@ -11,6 +11,7 @@ const (
 	EventLanguage EventKind = "language" // the session language changed
 	EventUser     EventKind = "user"     // the person's identity was settled (tell face recognition)
 	EventSong     EventKind = "song"     // a song to play
+	EventSession  EventKind = "session"  // the engine changed its state or Nadine's mood (SessionUpdate)
 	EventDone     EventKind = "done"     // the turn ended; Reply holds the collected reply
 )
 
@@ -26,6 +27,9 @@ type Event struct {
 	User     *UserRef     `json:"user,omitempty"`     // EventUser
 	Song     *Song        `json:"song,omitempty"`     // EventSong
 	Reply    *Reply       `json:"reply,omitempty"`    // EventDone
+	// Session carries an EventSession's change to the session; it is
+	// applied by the dialogue manager, never published.
+	Session *SessionUpdate `json:"session,omitempty"`
 	// Filler marks an EventSpeech that is not part of the reply: a short
 	// line ("Let me check…") said while the turn waits on a slow tool, so
 	// the robot is not silent. It is published but not collected.

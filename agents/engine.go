@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,22 +18,6 @@ import (
 	"github.com/nadine-robot/nadine/graph"
 	"github.com/nadine-robot/nadine/tools"
 	"github.com/nadine-robot/nadine/visual"
-)
-
-// Checkpoint keys under which the engine persists its robot-level state
-// through the store's CheckpointStore. What concerns a person is under keys
-// that start with "<userID>/" (PersonStateKey, PendingKey), which the
-// store's ForgetUser erases.
-const (
-	// CheckpointKey holds the graph run interrupted by a name question
-	// asked to the unknown user; a question asked to a known user id is
-	// checkpointed under PendingKey(id).
-	CheckpointKey = "robot/graph"
-	// StateKey holds the robot-level state between turns (affect,
-	// language); the person-level state (who they are, the conversation
-	// window and summary, greeting bookkeeping, a pending name question) is
-	// under PersonStateKey(id).
-	StateKey = "robot/state"
 )
 
 // Defaults of Options.
@@ -118,11 +103,8 @@ type Engine struct {
 	models  map[string]nadine.ChatModel
 	tools   []nadine.Tool
 	run     *graph.Runnable[State]
-	cps     graph.Checkpointer
 
 	turnMu sync.Mutex
-	state  *State // the state between turns; nil until the first turn
-	stored bool   // state's person-level part is in the store
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
 	closed atomic.Bool
@@ -183,11 +165,6 @@ func New(opts Options) (*Engine, error) {
 			e.tools = append(e.tools, tools.Traced(t))
 		}
 	}
-	if opts.Store != nil {
-		e.cps = opts.Store
-	} else {
-		e.cps = &graph.MemoryCheckpointer{}
-	}
 	if e.run, err = e.build(); err != nil {
 		return nil, fmt.Errorf("agents: build graph: %w", err)
 	}
@@ -230,7 +207,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 }
 
 // runTurn runs one turn under the turn lock; work for after the reply is
-// queued in sc.
+// queued in sc. The turn starts from the session in req and returns its
+// state to the session in an EventSession, after the reply.
 func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (nadine.Reply, error) {
 	e.turnMu.Lock()
 	defer e.turnMu.Unlock()
@@ -239,19 +217,21 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 	}
 	tr := nadine.TraceFrom(ctx)
 
-	id := requestUser(req)
-	var prev string
-	if e.state != nil {
-		prev = e.state.UserInfo.ID
+	base, pending := e.stateFrom(ctx, req)
+	cps := &graph.MemoryCheckpointer{}
+	if len(pending) > 0 {
+		if err := cps.SaveCheckpoint(ctx, pendingKey, pending); err != nil {
+			tr.Fail("checkpoint", err)
+		}
 	}
-	base, loaded := e.loadState(ctx, req)
-	key, resume, abandoned := e.pendingRun(ctx, req, prev)
+	run := e.run.WithCheckpoints(cps)
+	resume, abandoned := e.pendingRun(ctx, run, req)
 	var (
 		out State
 		err error
 	)
 	if resume {
-		out, err = e.run.Resume(ctx, key, func(s State) State { return e.beginTurn(ctx, s, req) })
+		out, err = run.Resume(ctx, pendingKey, func(s State) State { return e.beginTurn(ctx, s, req) })
 	} else {
 		if abandoned {
 			base.NameConfirmation, base.NameChecked = NameConfirmation{}, false
@@ -259,26 +239,14 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 		// Without a checkpoint to resume, a pending name question (if
 		// any) is asked again by this run.
 		base.AwaitingAnswer = false
-		out, err = e.run.Run(ctx, key, e.beginTurn(ctx, base, req))
+		out, err = run.Run(ctx, pendingKey, e.beginTurn(ctx, base, req))
 	}
-	var ie *graph.InterruptError
-	switch {
-	case errors.As(err, &ie):
-		if !ie.Saved {
-			tr.Notef("name question not checkpointed: the answer is handled as a normal turn")
-		}
-	case err != nil && out.AwaitingAnswer && out.confirmationPending() && out.FinalMessage != "" && sc.spoke():
-		// The question was spoken, but its checkpoint could not be saved:
-		// an error would make the fallback engine speak again. The state
-		// still holds the pending confirmation, so the next turn asks
-		// the question again.
-		tr.Fail("checkpoint", err)
-		tr.Notef("name question not checkpointed: the answer is handled as a normal turn")
-	case err != nil:
+	// A name question interrupts the run (its checkpoint is in cps, and
+	// goes back to the session); anything else is a failure.
+	if err != nil && !errors.Is(err, graph.ErrInterrupted) {
 		return nadine.Reply{}, fmt.Errorf("agents: %w", err)
 	}
-	e.state, e.stored = &out, false
-	sc.afterReply(ctx, func(ctx context.Context) { e.endTurn(ctx, out, id, loaded) })
+	sc.afterReply(ctx, func(ctx context.Context) { e.endTurn(ctx, out, cps, sc) })
 	return e.reply(out, sc), nil
 }
 
@@ -343,63 +311,29 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) Sta
 	return s
 }
 
-// endTurn persists the state and starts the context summary of the new
-// history in the background: the robot-level part under StateKey, the
-// person-level part under the person's PersonStateKey (for a real user
-// id). loaded says the turn started from id's stored conversation state:
-// when it is gone by now, id was forgotten during the turn, and their
-// conversation state is dropped instead of saved again.
-func (e *Engine) endTurn(ctx context.Context, s State, id string, loaded bool) {
-	tr := nadine.TraceFrom(ctx)
-	forgotten := e.opts.Store != nil && loaded && s.UserInfo.ID == id && e.personGone(ctx, id)
+// endTurn returns the turn's state to the session and starts the context
+// summary of the new history in the background. A farewell ends the
+// engine's conversation state (the dialogue manager ends the interaction
+// when the person leaves).
+func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpointer, sc *scope) {
 	switch {
-	case forgotten:
-		tr.Notef("%s was forgotten during the turn: their conversation state is dropped", id)
-		s = s.resetConversation()
-		s.UserInfo = UserInfo{ID: id}
-		e.dropSummary()
-		// A name question this turn asked them was checkpointed after
-		// the forget.
-		if err := e.run.Discard(ctx, PendingKey(id)); err != nil {
-			tr.Fail("checkpoint", err)
-		}
 	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
 		s = s.resetConversation()
+		_ = cps.DeleteCheckpoint(ctx, pendingKey)
 	case !e.opts.SeedWiring && s.FinalMessage != "":
 		e.startSummary(s)
 	}
-	e.state, e.stored = &s, false
-	if e.opts.Store == nil {
-		return
-	}
-	e.saveRobot(ctx, s)
-	if !forgotten && realID(s.UserInfo.ID) {
-		e.stored = e.savePerson(ctx, s)
-	}
-	if realID(id) && s.UserInfo.ID != id {
-		// The person perception recognized as id turned out to be
-		// someone else: id's conversation state is superseded.
-		if err := e.opts.Store.DeleteCheckpoint(ctx, PersonStateKey(id)); err != nil {
-			tr.Fail("state", fmt.Errorf("agents: delete the conversation state of %s: %w", id, err))
-		}
-	}
+	sc.emit(e.sessionUpdate(ctx, s, cps))
 }
 
-// AffectState returns Nadine's current emotional state as published on the
-// bus (the persisted state; the personality baseline before any turn).
-func (e *Engine) AffectState(ctx context.Context) nadine.AffectState {
-	e.turnMu.Lock()
-	defer e.turnMu.Unlock()
-	var s State
-	if e.state != nil {
-		s = *e.state
-	} else {
-		s = e.loadRobot(ctx)
+// AffectState returns Nadine's emotional state in a session as published
+// on the bus (the personality baseline before any turn).
+func (e *Engine) AffectState(sess nadine.Session) nadine.AffectState {
+	var st affect.State
+	if len(sess.Affect) == 0 || json.Unmarshal(sess.Affect, &st) != nil || st.Updated.IsZero() {
+		st = affect.New(e.opts.Personality, e.opts.Now())
 	}
-	if s.Affect.Updated.IsZero() {
-		s.Affect = affect.New(e.opts.Personality, e.opts.Now())
-	}
-	return affect.ToBus(affect.Decay(s.Affect, e.opts.Now()))
+	return affect.ToBus(affect.Decay(st, e.opts.Now()))
 }
 
 // reply collects the turn's reply.

@@ -482,9 +482,9 @@ func TestAffectAppraisedAndPersisted(t *testing.T) {
 	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "feeling joy") {
 		t.Errorf("packet without the affect: %q", got)
 	}
-	before := h.eng.AffectState(context.Background())
+	before := h.eng.AffectState(h.session)
 	h.restart()
-	after := h.eng.AffectState(context.Background())
+	after := h.eng.AffectState(h.session)
 	if after.Pleasure != before.Pleasure || after.Label != before.Label {
 		t.Errorf("affect after restart %+v, before %+v", after, before)
 	}

@@ -41,6 +41,7 @@ type harness struct {
 	lang    nadine.Language
 	conv    string
 	history []nadine.Message
+	session nadine.Session // the engine's part of the session, as the manager keeps it
 
 	mu     sync.Mutex
 	events []nadine.Event
@@ -180,6 +181,7 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 		Turn:           nadine.Turn{Text: text, Language: h.lang, UserID: h.user.ID, UserName: h.user.Name, Time: h.now},
 		ConversationID: h.conv,
 		History:        slices.Clone(h.history),
+		Session:        h.sessionNow(),
 		Emit: func(ev nadine.Event) {
 			h.mu.Lock()
 			h.events = append(h.events, ev)
@@ -198,12 +200,46 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 			h.user = *ev.User
 		case nadine.EventLanguage:
 			h.lang = ev.Language
+		case nadine.EventSession:
+			h.applySession(*ev.Session)
 		}
 	}
 	h.history = append(h.history,
 		nadine.Message{Role: nadine.RoleUser, Content: text, Name: h.user.Name, Time: h.now.Unix()},
 		nadine.Message{Role: nadine.RoleAssistant, Content: reply.Text, Name: "Nadine", Time: h.now.Unix()})
 	return reply, trace.Snapshot(), nil
+}
+
+// sessionNow is the session a request carries.
+func (h *harness) sessionNow() nadine.Session {
+	s := h.session
+	s.User, s.Language, s.ConversationID = h.user, h.lang, h.conv
+	return s
+}
+
+// applySession applies an EventSession as the dialogue manager does.
+func (h *harness) applySession(u nadine.SessionUpdate) {
+	if len(u.Affect) > 0 {
+		h.session.Affect = u.Affect
+	}
+	switch {
+	case string(u.Engine) == "null":
+		h.session.Engine = nil
+	case len(u.Engine) > 0:
+		h.session.Engine = u.Engine
+	}
+	if u.Greeted != "" {
+		h.session.Greeted = u.Greeted
+	}
+}
+
+// endInteraction resets the session as the dialogue manager does when
+// the person leaves: the next person starts fresh; Nadine's mood stays.
+func (h *harness) endInteraction() {
+	h.session = nadine.Session{Affect: h.session.Affect}
+	h.user = nadine.UserRef{ID: nadine.UnknownUser}
+	h.history = nil
+	h.conv += "+"
 }
 
 func (h *harness) emitted() []nadine.Event {

@@ -8,27 +8,12 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/graph"
 )
 
-// PersonStateKey returns the checkpoint key of a person's conversation
-// state, "<userID>/graph/state", which the store's ForgetUser erases; "" for
-// the unknown user, whose conversation state is kept in memory only.
-func PersonStateKey(userID string) string {
-	if !realID(userID) {
-		return ""
-	}
-	return userID + "/graph/state"
-}
-
-// PendingKey returns the checkpoint key of a run interrupted by a name
-// question asked to userID: "<userID>/graph/pending" for a real user id
-// (ForgetUser erases it), CheckpointKey for the unknown user.
-func PendingKey(userID string) string {
-	if !realID(userID) {
-		return CheckpointKey
-	}
-	return userID + "/graph/pending"
-}
+// pendingKey is the key of the run interrupted by a name question in the
+// engine's per-turn checkpointer.
+const pendingKey = "pending"
 
 // requestUser returns the user id of a request (the unknown user when
 // perception recognized nobody).
@@ -39,101 +24,87 @@ func requestUser(req nadine.Request) string {
 	return req.Turn.UserID
 }
 
-// robotState is what the engine persists under StateKey: Nadine's own
-// state, nothing about a person.
-type robotState struct {
-	Affect   affect.State    `json:"affect"`
-	Language nadine.Language `json:"language"`
+// sessionState is what the engine keeps between the turns of one
+// interaction, in the session the dialogue manager owns
+// (nadine.Session.Engine); the manager persists it with the person (never
+// for a stranger) and clears it at the end of every interaction. The
+// engine keeps no copy of its own. Nadine's affect is the session's Affect,
+// the language the session's language, the greeting its Greeted.
+type sessionState struct {
+	UserInfo         UserInfo         `json:"user_info"`
+	ConversationID   string           `json:"conversation_id,omitempty"`
+	Turn             int              `json:"turn"`
+	Time             time.Time        `json:"time"`
+	ContextSummary   string           `json:"context_summary,omitempty"`
+	ContextKey       string           `json:"context_key,omitempty"`
+	NameConfirmation NameConfirmation `json:"name_confirmation"`
+	NameChecked      bool             `json:"name_checked"`
+	// Pending is the checkpoint of the run a name question interrupted.
+	Pending json.RawMessage `json:"pending,omitempty"`
 }
 
-// personState is what the engine persists under PersonStateKey: the
-// conversation state of one person. A State field in neither robotState
-// nor personState lives in memory only.
-type personState struct {
-	UserInfo          UserInfo         `json:"user_info"`
-	Messages          []nadine.Message `json:"messages"`
-	ConversationID    string           `json:"conversation_id,omitempty"`
-	Turn              int              `json:"turn"`
-	Time              time.Time        `json:"time"`
-	UserEmotion       string           `json:"user_emotion,omitempty"`
-	ContextSummary    string           `json:"context_summary,omitempty"`
-	ContextKey        string           `json:"context_key,omitempty"`
-	FirstGreetingDone bool             `json:"first_greeting_done"`
-	GreetedUserID     string           `json:"greeted_user_id"`
-	NameConfirmation  NameConfirmation `json:"name_confirmation"`
-	NameChecked       bool             `json:"name_checked"`
-}
-
-// personOf returns the person-level part of s.
-func personOf(s State) personState {
-	return personState{
-		UserInfo: s.UserInfo, Messages: s.Messages, ConversationID: s.ConversationID, Turn: s.Turn, Time: s.Time,
-		UserEmotion: s.UserEmotion, ContextSummary: s.ContextSummary, ContextKey: s.ContextKey,
-		FirstGreetingDone: s.FirstGreetingDone, GreetedUserID: s.GreetedUserID,
+// sessionOf returns the session part of s (the profile is read again from
+// the store at each turn: it is not kept in the session).
+func sessionOf(s State) sessionState {
+	u := s.UserInfo
+	u.Profile = nil
+	return sessionState{
+		UserInfo: u, ConversationID: s.ConversationID, Turn: s.Turn, Time: s.Time,
+		ContextSummary: s.ContextSummary, ContextKey: s.ContextKey,
 		NameConfirmation: s.NameConfirmation, NameChecked: s.NameChecked,
 	}
 }
 
-// into returns s with its person-level part replaced by p.
-func (p personState) into(s State) State {
-	s.UserInfo, s.Messages, s.ConversationID, s.Turn, s.Time = p.UserInfo, p.Messages, p.ConversationID, p.Turn, p.Time
-	s.UserEmotion, s.ContextSummary, s.ContextKey = p.UserEmotion, p.ContextSummary, p.ContextKey
-	s.FirstGreetingDone, s.GreetedUserID = p.FirstGreetingDone, p.GreetedUserID
+// into returns s with the session part p.
+func (p sessionState) into(s State) State {
+	s.UserInfo, s.ConversationID, s.Turn, s.Time = p.UserInfo, p.ConversationID, p.Turn, p.Time
+	s.ContextSummary, s.ContextKey = p.ContextSummary, p.ContextKey
 	s.NameConfirmation, s.NameChecked = p.NameConfirmation, p.NameChecked
 	return s
 }
 
-// loadState returns the state req's turn starts from, and whether the
-// person's conversation state was in the store.
-//
-// The robot-level part comes from memory, else from the store. For a real
-// user id the person-level part is read from the store at every turn
-// (memory is not trusted: the user may have been forgotten by another
-// process) when memory holds that person's state or none; when memory
-// holds another person's, beginTurn starts a new conversation state
-// anyway. When memory holds the person's state but the store no longer
-// does, the person was forgotten: the conversation state is reset and the
-// user is taken as the request gives them; the affect survives.
-func (e *Engine) loadState(ctx context.Context, req nadine.Request) (State, bool) {
+// stateFrom returns the state req's turn starts from: the session's
+// engine part, Nadine's affect, the language and the greeting
+// bookkeeping, and the interrupted run's checkpoint, if any. A session
+// part that belongs to another person (it never should: the manager resets
+// the session between people) is not used.
+func (e *Engine) stateFrom(ctx context.Context, req nadine.Request) (State, []byte) {
 	tr := nadine.TraceFrom(ctx)
-	id := requestUser(req)
 	var s State
-	inMemory := e.state != nil
-	if inMemory {
-		s = *e.state
-	} else {
-		s = e.loadRobot(ctx)
-	}
-	if e.opts.Store == nil || !realID(id) || inMemory && s.UserInfo.ID != id {
-		return s, false
-	}
-	data, err := e.opts.Store.LoadCheckpoint(ctx, PersonStateKey(id))
-	switch {
-	case err == nil:
-		var p personState
-		if err := json.Unmarshal(data, &p); err != nil {
-			tr.Fail("state", fmt.Errorf("agents: decode the conversation state of %s: %w", id, err))
-			return s, true
+	sess := req.Session
+	if len(sess.Affect) > 0 {
+		if err := json.Unmarshal(sess.Affect, &s.Affect); err != nil {
+			tr.Fail("state", fmt.Errorf("agents: decode the affect state: %w", err))
+			s.Affect = affect.State{}
 		}
-		if p.UserInfo.ID != id {
-			tr.Fail("state", nadine.Errorf(nadine.EINVALID, "agents: the conversation state of %s belongs to %q", id, p.UserInfo.ID))
-			return s, true
-		}
-		return p.into(s), true
-	case nadine.ErrorCode(err) == nadine.ENOTFOUND:
-		if inMemory {
-			if e.stored {
-				tr.Notef("the stored conversation state of %s is gone (the user was forgotten): new conversation state", id)
-			}
-			s = s.resetConversation()
-			s.UserInfo = e.userInfo(ctx, id, req.Turn.UserName)
-			e.dropSummary()
-		}
-		return s, false
-	default:
-		tr.Fail("state", fmt.Errorf("agents: load the conversation state of %s: %w", id, err))
-		return s, false
 	}
+	s.Language = req.Turn.Language
+	if sess.Greeted != "" {
+		s.FirstGreetingDone, s.GreetedUserID = true, sess.Greeted
+		if sess.Greeted == nadine.UnknownUser {
+			s.GreetedUserID = ""
+		}
+	}
+	var pending []byte
+	if len(sess.Engine) > 0 {
+		var p sessionState
+		switch err := json.Unmarshal(sess.Engine, &p); {
+		case err != nil:
+			tr.Fail("state", fmt.Errorf("agents: decode the session state: %w", err))
+		case realID(p.UserInfo.ID) && p.UserInfo.ID != requestUser(req) && realID(requestUser(req)):
+			tr.Notef("the session state belongs to %s, not %s: not used", p.UserInfo.ID, requestUser(req))
+		default:
+			s = p.into(s)
+			pending = p.Pending
+		}
+	}
+	if s.UserInfo.ID == "" {
+		s.UserInfo = UserInfo{ID: requestUser(req), Name: req.Turn.UserName}
+	}
+	if s.UserInfo.Profile == nil && e.memoryOn() {
+		s.UserInfo = e.userInfo(ctx, s.UserInfo.ID, s.UserInfo.Name)
+	}
+	return s, pending
 }
 
 // userInfo returns the user id, named name or else as in their stored
@@ -156,122 +127,56 @@ func (e *Engine) userInfo(ctx context.Context, id, name string) UserInfo {
 	return u
 }
 
-// loadRobot returns the robot-level state in the store (a zero State
-// without one). A state saved by an earlier version, which held the
-// person's data too, is rewritten without it.
-func (e *Engine) loadRobot(ctx context.Context) State {
-	var s State
-	if e.opts.Store == nil {
-		return s
-	}
+// sessionUpdate is the EventSession that returns the turn's state to the
+// session: the engine part (with the interrupted run's checkpoint, if
+// any), Nadine's affect and the greeting.
+func (e *Engine) sessionUpdate(ctx context.Context, s State, cps *graph.MemoryCheckpointer) nadine.Event {
 	tr := nadine.TraceFrom(ctx)
-	data, err := e.opts.Store.LoadCheckpoint(ctx, StateKey)
-	switch {
-	case nadine.ErrorCode(err) == nadine.ENOTFOUND:
-		return s
-	case err != nil:
-		tr.Fail("state", err)
-		return s
+	p := sessionOf(s)
+	if data, err := cps.LoadCheckpoint(ctx, pendingKey); err == nil {
+		p.Pending = data
 	}
-	var (
-		r      robotState
-		fields map[string]json.RawMessage
-	)
-	if err := json.Unmarshal(data, &r); err != nil {
-		tr.Fail("state", fmt.Errorf("agents: decode state: %w", err))
-		return s
+	u := &nadine.SessionUpdate{}
+	if b, err := json.Marshal(p); err != nil {
+		tr.Fail("state", fmt.Errorf("agents: encode the session state: %w", err))
+	} else {
+		u.Engine = b
 	}
-	s.Affect, s.Language = r.Affect, r.Language
-	if json.Unmarshal(data, &fields) == nil {
-		for k := range fields {
-			if k != "affect" && k != "language" {
-				tr.Notef("the robot state held a person's data (older version): rewritten without it")
-				e.saveRobot(ctx, s)
-				break
-			}
+	if !s.Affect.Updated.IsZero() {
+		if b, err := json.Marshal(s.Affect); err == nil {
+			u.Affect = b
 		}
 	}
-	return s
-}
-
-// saveRobot persists the robot-level part of s under StateKey.
-func (e *Engine) saveRobot(ctx context.Context, s State) {
-	e.save(ctx, StateKey, robotState{Affect: s.Affect, Language: s.Language})
-}
-
-// savePerson persists the person-level part of s under their
-// PersonStateKey, and reports whether it did.
-func (e *Engine) savePerson(ctx context.Context, s State) bool {
-	key := PersonStateKey(s.UserInfo.ID)
-	return key != "" && e.save(ctx, key, personOf(s))
-}
-
-func (e *Engine) save(ctx context.Context, key string, v any) bool {
-	data, err := json.Marshal(v)
-	if err == nil {
-		err = e.opts.Store.SaveCheckpoint(ctx, key, data)
+	if s.FirstGreetingDone {
+		u.Greeted = s.GreetedUserID
+		if u.Greeted == "" {
+			u.Greeted = nadine.UnknownUser
+		}
 	}
+	return nadine.Event{Kind: nadine.EventSession, Session: u}
+}
+
+// pendingRun says whether the run a name question interrupted (its
+// checkpoint in cps) can be resumed by req, and discards it when it
+// cannot: asked in another conversation, or to another person. It reports
+// whether it abandoned one.
+func (e *Engine) pendingRun(ctx context.Context, run *graph.Runnable[State], req nadine.Request) (resume, abandoned bool) {
+	tr := nadine.TraceFrom(ctx)
+	cp, ok, err := run.Pending(ctx, pendingKey)
 	if err != nil {
-		nadine.TraceFrom(ctx).Fail("state", fmt.Errorf("agents: save %s: %w", key, err))
-		e.log.Error("agents: save state", "key", key, "err", err)
-		return false
+		tr.Fail("checkpoint", err)
+		e.log.Warn("agents: unusable checkpoint discarded", "err", err)
+		_ = run.Discard(ctx, pendingKey)
+		return false, true
 	}
-	return true
-}
-
-// personGone reports whether the store no longer holds id's conversation
-// state.
-func (e *Engine) personGone(ctx context.Context, id string) bool {
-	_, err := e.opts.Store.LoadCheckpoint(ctx, PersonStateKey(id))
-	return nadine.ErrorCode(err) == nadine.ENOTFOUND
-}
-
-// dropSummary forgets the context summary computed in the background.
-func (e *Engine) dropSummary() {
-	e.sumMu.Lock()
-	e.summary = nil
-	e.sumMu.Unlock()
-}
-
-// pendingRun returns the key of the run interrupted by a name question that
-// req answers, if any, and discards the questions req cannot answer: asked
-// in another conversation, to the unknown person now recognized, or to the
-// previous person (prev) when someone else talks. It reports whether it
-// abandoned one.
-func (e *Engine) pendingRun(ctx context.Context, req nadine.Request, prev string) (key string, resume, abandoned bool) {
-	tr := nadine.TraceFrom(ctx)
-	id := requestUser(req)
-	key = PendingKey(id)
-	keys := []string{key}
-	if realID(id) {
-		keys = append(keys, CheckpointKey)
+	if !ok {
+		return false, false
 	}
-	if realID(prev) && prev != id {
-		keys = append(keys, PendingKey(prev))
+	if !stale(cp.State, req) {
+		tr.Notef("resuming the run interrupted at %s (%s)", cp.Node, cp.Reason)
+		return true, false
 	}
-	for _, k := range keys {
-		cp, ok, err := e.run.Pending(ctx, k)
-		if err != nil {
-			tr.Fail("checkpoint", err)
-			e.log.Warn("agents: unusable checkpoint discarded", "key", k, "err", err)
-			if err := e.run.Discard(ctx, k); err != nil {
-				tr.Fail("checkpoint", err)
-			}
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if k == key && !stale(cp.State, req) {
-			tr.Notef("resuming the run interrupted at %s (%s)", cp.Node, cp.Reason)
-			resume = true
-			continue
-		}
-		tr.Notef("name question abandoned: another person or conversation")
-		if err := e.run.Discard(ctx, k); err != nil {
-			tr.Fail("checkpoint", err)
-		}
-		abandoned = true
-	}
-	return key, resume, abandoned
+	tr.Notef("name question abandoned: another person or conversation")
+	_ = run.Discard(ctx, pendingKey)
+	return false, true
 }

@@ -59,9 +59,11 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 	return g.Compile(graph.Options[State]{
 		// Every node at most once, plus two per tool step (the agent
 		// and the orchestrator's dispatch), plus a resumed name question.
-		MaxSteps:    16 + 2*e.opts.MaxSteps,
+		MaxSteps: 16 + 2*e.opts.MaxSteps,
+		// Each turn runs with its own checkpointer, holding the
+		// session's interrupted run (see runTurn).
 		Hooks:       []graph.Hook[State]{graph.TraceHook[State]()},
-		Checkpoints: e.cps,
+		Checkpoints: &graph.MemoryCheckpointer{},
 	})
 }
 

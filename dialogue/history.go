@@ -48,9 +48,10 @@ type HistoryOptions struct {
 // unstored is stored by the next Append, End or Recover. Chunk k covers the
 // messages [k*Stride, k*Stride+Window) of the conversation.
 //
-// Nothing is stored as long-term memory for the unknown user
-// (nadine.UnknownUser, or an empty user id): their window works, End just
-// clears it.
+// Nothing of the unknown user (nadine.UnknownUser, or an empty user id) is
+// written to the store: a stranger's window is kept in memory only, for the
+// interaction, and End drops it. When the stranger introduces themself,
+// Adopt makes the conversation so far the named person's.
 //
 // A History is safe for concurrent use. At a chunk boundary Append waits for
 // one embedding call, so callers append after the reply was spoken.
@@ -62,7 +63,15 @@ type History struct {
 	now    func() time.Time
 	log    *slog.Logger
 	locks  historyLocks
+
+	memMu sync.Mutex
+	mem   map[string][]nadine.Message // a stranger's conversation, by conversation id
 }
+
+// strangerCap bounds how many of a stranger's messages are kept in memory
+// (the window is what engines see; the rest is adopted if they introduce
+// themselves).
+const strangerCap = 200
 
 // NewHistory returns a History over store that embeds chunks with emb. A nil
 // emb stores chunks as text only (listed, but never found by similarity).
@@ -88,6 +97,7 @@ func NewHistory(store nadine.HistoryStore, emb nadine.Embedder, opts HistoryOpti
 		now:    opts.Now,
 		log:    opts.Logger,
 		locks:  historyLocks{m: map[string]*historyLock{}},
+		mem:    map[string][]nadine.Message{},
 	}
 }
 
@@ -123,35 +133,69 @@ func historyCovered(stored, window, stride int) int {
 }
 
 // Append persists one message of a conversation and stores the window
-// chunks that became due. A message without a time is stamped with Now; a
-// message without a speaker name gets userName (user messages) or "Nadine"
-// (assistant messages). The error is about the message only: when a chunk
-// cannot be stored (embedder or store failure) Append logs a warning and
-// returns nil, and the chunk stays pending for the next Append, End or
-// Recover. Appending to an ended conversation is an EINVALID error from the
-// store: the caller starts a new conversation id.
+// chunks that became due (Record, then StoreDue). A message without a
+// time is stamped with Now; a message without a speaker name gets userName
+// (user messages) or "Nadine" (assistant messages). The error is about the
+// message only: when a chunk cannot be stored (embedder or store failure)
+// Append logs a warning and returns nil, and the chunk stays pending for
+// the next Append, End or Recover. Appending to an ended conversation is an
+// EINVALID error from the store: the caller starts a new conversation id.
 func (h *History) Append(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
+	if err := h.Record(ctx, userID, userName, convID, m); err != nil {
+		return err
+	}
+	h.StoreDue(ctx, userID, userName, convID)
+	return nil
+}
+
+// Record persists messages of a conversation, in order, without storing
+// the chunks that become due (StoreDue does, off the reply's critical
+// path). A stranger's messages are kept in memory only.
+func (h *History) Record(ctx context.Context, userID, userName, convID string, msgs ...nadine.Message) error {
 	if convID == "" {
 		return nadine.Errorf(nadine.EINVALID, "dialogue: history: append: empty conversation id")
 	}
 	userID = historyUserID(userID)
-	if m.Time <= 0 { // also the Unix time of a zero time.Time
-		m.Time = h.now().Unix()
-	}
-	if m.Name == "" {
-		switch m.Role {
-		case nadine.RoleUser:
-			m.Name = userName
-		case nadine.RoleAssistant:
-			m.Name = HistoryAssistantName
+	for _, m := range msgs {
+		if m.Time <= 0 { // also the Unix time of a zero time.Time
+			m.Time = h.now().Unix()
+		}
+		if m.Name == "" {
+			switch m.Role {
+			case nadine.RoleUser:
+				m.Name = userName
+			case nadine.RoleAssistant:
+				m.Name = HistoryAssistantName
+			}
+		}
+		if !historyRemembers(userID) {
+			h.memMu.Lock()
+			kept := append(h.mem[convID], m)
+			if len(kept) > strangerCap {
+				kept = append([]nadine.Message(nil), kept[len(kept)-strangerCap:]...)
+			}
+			h.mem[convID] = kept
+			h.memMu.Unlock()
+			continue
+		}
+		if _, err := h.store.AppendMessage(ctx, userID, convID, m); err != nil {
+			return fmt.Errorf("dialogue: history: append to %s/%s: %w", userID, convID, err)
 		}
 	}
-	c, err := h.store.AppendMessage(ctx, userID, convID, m)
-	if err != nil {
-		return fmt.Errorf("dialogue: history: append to %s/%s: %w", userID, convID, err)
+	return nil
+}
+
+// StoreDue stores the window chunks of a conversation that are due. A
+// failure is logged and the chunk stays pending for the next StoreDue,
+// End or Recover.
+func (h *History) StoreDue(ctx context.Context, userID, userName, convID string) {
+	userID = historyUserID(userID)
+	if convID == "" || !historyRemembers(userID) {
+		return
 	}
-	if !historyRemembers(userID) || historyChunksDue(c.Count, h.window, h.stride) <= c.ChunksStored {
-		return nil
+	c, err := h.store.Conversation(ctx, userID, convID)
+	if err != nil || historyChunksDue(c.Count, h.window, h.stride) <= c.ChunksStored {
+		return
 	}
 	unlock := h.locks.lock(userID, convID)
 	defer unlock()
@@ -159,6 +203,29 @@ func (h *History) Append(ctx context.Context, userID, userName, convID string, m
 		h.log.Warn("dialogue: history: window chunk left pending", "user_id", userID,
 			"conversation_id", convID, "err", err)
 	}
+}
+
+// Adopt makes a stranger's conversation (kept in memory) the named user's:
+// its messages are stored in order under userID and the same conversation
+// id, and dropped from memory. A conversation with no stranger's messages
+// is left alone.
+func (h *History) Adopt(ctx context.Context, convID, userID, userName string) error {
+	if convID == "" || !historyRemembers(userID) {
+		return nil
+	}
+	h.memMu.Lock()
+	msgs := h.mem[convID]
+	delete(h.mem, convID)
+	h.memMu.Unlock()
+	for i, m := range msgs {
+		if m.Role == nadine.RoleUser && (m.Name == "" || m.Name == userName) {
+			m.Name = userName
+		}
+		if _, err := h.store.AppendMessage(ctx, userID, convID, m); err != nil {
+			return fmt.Errorf("dialogue: history: adopt %d messages into %s/%s: %w", len(msgs)-i, userID, convID, err)
+		}
+	}
+	h.StoreDue(ctx, userID, userName, convID)
 	return nil
 }
 
@@ -167,6 +234,12 @@ func (h *History) Append(ctx context.Context, userID, userName, convID string, m
 func (h *History) Window(ctx context.Context, userID, convID string) ([]nadine.Message, error) {
 	if convID == "" {
 		return nil, nil
+	}
+	if !historyRemembers(userID) {
+		h.memMu.Lock()
+		defer h.memMu.Unlock()
+		msgs := h.mem[convID]
+		return append([]nadine.Message(nil), msgs[max(0, len(msgs)-h.window):]...), nil
 	}
 	msgs, err := h.store.RecentMessages(ctx, historyUserID(userID), convID, h.window)
 	if err != nil {
@@ -179,7 +252,8 @@ func (h *History) Window(ctx context.Context, userID, convID string) ([]nadine.M
 // then the messages not yet covered by a stored chunk are stored as a final
 // chunk (the last up-to-Window messages, so that it overlaps like the
 // others; nothing when no message came after the last chunk), and the
-// conversation's messages are cleared. For the unknown user it only clears.
+// conversation's messages are cleared. For the unknown user it drops the
+// conversation kept in memory (and clears one an earlier version stored).
 // Ending an unknown or ended conversation does nothing. When a chunk cannot
 // be embedded or stored End returns the error and leaves the conversation
 // open, with every message kept, so that End can be called again.
@@ -188,6 +262,11 @@ func (h *History) End(ctx context.Context, userID, userName, convID string) erro
 		return nil
 	}
 	userID = historyUserID(userID)
+	if !historyRemembers(userID) {
+		h.memMu.Lock()
+		delete(h.mem, convID)
+		h.memMu.Unlock()
+	}
 	unlock := h.locks.lock(userID, convID)
 	defer unlock()
 	c, err := h.store.Conversation(ctx, userID, convID)
@@ -236,8 +315,18 @@ func (h *History) Recover(ctx context.Context) error {
 		return fmt.Errorf("dialogue: history: recover: %w", err)
 	}
 	var errs []error
-	stored := 0
+	stored, cleared := 0, 0
 	for _, c := range cs {
+		if !historyRemembers(c.UserID) {
+			// A stranger's words written by an earlier version: a
+			// stranger leaves nothing on disk.
+			if err := h.store.EndConversation(ctx, c.UserID, c.ID, nil); err != nil {
+				errs = append(errs, fmt.Errorf("%s/%s: %w", c.UserID, c.ID, err))
+			} else {
+				cleared++
+			}
+			continue
+		}
 		due := historyChunksDue(c.Count, h.window, h.stride)
 		if !historyRemembers(c.UserID) || due <= c.ChunksStored {
 			continue
@@ -255,6 +344,9 @@ func (h *History) Recover(ctx context.Context) error {
 	}
 	if stored > 0 {
 		h.log.Info("dialogue: history: recovered window chunks", "chunks", stored)
+	}
+	if cleared > 0 {
+		h.log.Info("dialogue: history: strangers' conversations left on disk by an earlier version erased", "conversations", cleared)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("dialogue: history: recover: %w", err)

@@ -292,14 +292,56 @@ func TestHistoryUnknownUser(t *testing.T) {
 			if f.emb.calls.Load() != 0 {
 				t.Errorf("embedder called %d times for the unknown user, want never", f.emb.calls.Load())
 			}
-			c := f.conversation(t, nadine.UnknownUser, "c1")
-			if !c.Ended {
-				t.Errorf("conversation = %+v, want ended", c)
+			// A stranger leaves nothing on disk: not even the conversation.
+			if _, err := f.store.Conversation(ctx, nadine.UnknownUser, "c1"); nadine.ErrorCode(err) != nadine.ENOTFOUND {
+				t.Errorf("the stranger's conversation is in the store: %v", err)
 			}
 			if win, _ := f.h.Window(ctx, user, "c1"); len(win) != 0 {
 				t.Errorf("Window after End = %d messages, want none", len(win))
 			}
 		})
+	}
+}
+
+// TestHistoryAdopt: a stranger who introduces themself keeps their
+// conversation: it is stored under their id from then on, in order, and
+// only from then on.
+func TestHistoryAdopt(t *testing.T) {
+	ctx := t.Context()
+	f := newHistoryFixture(t)
+	f.append(t, nadine.UnknownUser, "c1", 0, 4)
+	if _, err := f.store.Conversation(ctx, nadine.UnknownUser, "c1"); nadine.ErrorCode(err) != nadine.ENOTFOUND {
+		t.Fatalf("the stranger's words reached the store: %v", err)
+	}
+	if err := f.h.Adopt(ctx, "c1", "alex-1", "Alex"); err != nil {
+		t.Fatal(err)
+	}
+	f.append(t, "alex-1", "c1", 4, 6)
+	got, err := f.store.RecentMessages(ctx, "alex-1", "c1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 6 || got[0].Content != "message 0" || got[5].Content != "message 5" {
+		t.Errorf("adopted conversation = %+v", got)
+	}
+	if win, _ := f.h.Window(ctx, nadine.UnknownUser, "c1"); len(win) != 0 {
+		t.Errorf("the stranger's window still holds %d messages", len(win))
+	}
+}
+
+// TestHistoryRecoverErasesStrangers: strangers' conversations an earlier
+// version wrote to disk are erased at start.
+func TestHistoryRecoverErasesStrangers(t *testing.T) {
+	ctx := t.Context()
+	f := newHistoryFixture(t)
+	if _, err := f.store.AppendMessage(ctx, nadine.UnknownUser, "old", nadine.Message{Role: nadine.RoleUser, Content: "My secret PIN is 4242", Time: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.h.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, _ := f.store.RecentMessages(ctx, nadine.UnknownUser, "old", 0); len(msgs) != 0 {
+		t.Errorf("the stranger's messages survived Recover: %+v", msgs)
 	}
 }
 

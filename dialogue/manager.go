@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -15,28 +14,29 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
-	"github.com/nadine-robot/nadine/translate"
 )
 
 // ManagerOptions configures a Manager. Zero values are sane defaults except
 // Engines and History, which are required.
 type ManagerOptions struct {
 	// Engines answer turns, tried in order until one succeeds: typically the
-	// configured engine, the same engine on each fallback profile, and the
-	// offline engine last.
+	// configured engine and the offline engine last.
 	Engines []nadine.Engine
 	// History keeps conversation windows and stores them as memories.
 	History *History
 	// Profiles, when set, supplies the names of users known only by id.
 	Profiles nadine.ProfileStore
-	// Checkpoints, when set, keeps Nadine's mood across restarts (key
-	// AffectKey) for engines without an affect model of their own.
+	// Checkpoints, when set, persists the session (RobotSessionKey and
+	// PersonSessionKey), so that Nadine's mood, the language and an
+	// interaction in progress survive a restart.
 	Checkpoints nadine.CheckpointStore
-	// Detector and Translator, when both are set, check each sentence
-	// before it is spoken and translate it when it is not in the session
-	// language (seed 000's ensure_language); the reply then holds what was
-	// said. When the session language is not English, the trace also gets
-	// English renderings of the input and the reply, for monitoring.
+	// Detector and Translator check each sentence before it is spoken:
+	// with a Detector, a sentence is tagged with the language it is in;
+	// with both, a sentence in another language than the session's is
+	// translated into it (seed 000's ensure_language), and the reply holds
+	// what was said. The Detector also tells the language of a transcript
+	// that names none. When the session language is not English, the trace
+	// gets English renderings of the input and the reply, for monitoring.
 	Detector   nadine.LanguageDetector
 	Translator nadine.Translator
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
@@ -45,41 +45,42 @@ type ManagerOptions struct {
 	// engine) may take for one turn (default 90 s); when it runs out the
 	// last engine answers.
 	TurnTimeout time.Duration
-	// Language is the initial session language (default English).
+	// Language is the session language at start and after each end of
+	// interaction (default English).
 	Language nadine.Language
-	Now      func() time.Time
-	NewID    func() string
-	Logger   *slog.Logger
+	// KeepLanguage keeps the session language at the end of an
+	// interaction instead of going back to Language.
+	KeepLanguage bool
+	// Follow says what happens when the visitor speaks another language
+	// than the session's (default FollowInput).
+	Follow LanguageFollow
+	// Robot names the robot whose session this manager owns (default
+	// "nadine"); it keys the persisted session.
+	Robot string
+	// IdleTimeout, when positive, ends at start an interaction saved
+	// longer ago than this (the process was down meanwhile).
+	IdleTimeout time.Duration
+	Now         func() time.Time
+	NewID       func() string
+	Logger      *slog.Logger
 }
 
-// SessionState is what the manager knows about the person in front of the
-// robot right now.
-type SessionState struct {
-	User           nadine.UserRef     `json:"user"`
-	UserEmotion    string             `json:"user_emotion"`
-	Language       nadine.Language    `json:"language"`
-	ConversationID string             `json:"conversation_id"`
-	Mood           nadine.AffectState `json:"mood"`
-}
-
-// Manager turns transcripts into replies, one turn at a time.
+// Manager turns transcripts into replies, one turn at a time. It owns the
+// robot's one session (nadine.Session): engines read it from each request
+// and change it through their events.
 type Manager struct {
 	opts ManagerOptions
 	log  *slog.Logger
 
 	turnMu sync.Mutex // one turn at a time, in arrival order
 
-	mu     sync.Mutex // guards the fields below
-	user   nadine.UserRef
-	emo    string
-	lang   nadine.Language
-	convs  map[string]string // user id → current conversation id
-	mood   nadine.AffectState
-	affect *affect.State // PAD state for engines without one; loaded lazily
+	mu           sync.Mutex // guards the fields below
+	sess         nadine.Session
+	mood         nadine.AffectState // the mood as last shown on the bus
+	personStored bool               // the person's part of the session is in the store
+	forgot       string             // a person erased while in front of the robot
+	restored     bool               // the persisted session was loaded (under turnMu)
 }
-
-// AffectKey is the checkpoint holding Nadine's PAD state between runs.
-const AffectKey = "robot/affect"
 
 // NewManager returns a manager, or an EINVALID error when no engine or no
 // history is given.
@@ -96,6 +97,16 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	if opts.TurnTimeout <= 0 {
 		opts.TurnTimeout = 90 * time.Second
 	}
+	opts.Language = opts.Language.Or(nadine.DefaultLanguage)
+	if opts.Follow == "" {
+		opts.Follow = FollowInput
+	}
+	if !opts.Follow.Valid() {
+		return nil, nadine.Errorf(nadine.EINVALID, "dialogue: language follow %q: want input or session", opts.Follow)
+	}
+	if opts.Robot == "" {
+		opts.Robot = "nadine"
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -105,97 +116,19 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{
-		opts:  opts,
-		log:   opts.Logger,
-		user:  nadine.UserRef{ID: nadine.UnknownUser},
-		emo:   "neutral",
-		lang:  opts.Language.Or(nadine.DefaultLanguage),
-		convs: map[string]string{},
-		mood:  nadine.AffectState{Label: nadine.Neutral},
-	}, nil
+	m := &Manager{
+		opts: opts,
+		log:  opts.Logger,
+		mood: nadine.AffectState{Label: nadine.Neutral},
+	}
+	m.sess = stranger(nadine.Session{Language: opts.Language})
+	return m, nil
 }
 
 func randomID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// Session returns the current session state.
-func (m *Manager) Session() SessionState {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return SessionState{User: m.user, UserEmotion: m.emo, Language: m.lang, ConversationID: m.convs[m.user.ID], Mood: m.mood}
-}
-
-// Language returns the session language.
-func (m *Manager) Language() nadine.Language {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.lang
-}
-
-// SetLanguage sets the session language; it returns an EINVALID error for
-// an unsupported language.
-func (m *Manager) SetLanguage(l nadine.Language) error {
-	if !l.Valid() {
-		return nadine.Errorf(nadine.EINVALID, "dialogue: unsupported language %q", string(l))
-	}
-	m.mu.Lock()
-	m.lang = l
-	m.mu.Unlock()
-	return nil
-}
-
-// SetUser says who is in front of the robot (face recognition, seed 000's
-// nadine/user/name). An empty id means the unknown user.
-func (m *Manager) SetUser(u nadine.UserRef) {
-	if u.ID == "" {
-		u.ID = nadine.UnknownUser
-	}
-	m.mu.Lock()
-	m.user = u
-	m.mu.Unlock()
-}
-
-// SetUserEmotion records the facial emotion perception detected; it is
-// lowercased into the prompt.
-func (m *Manager) SetUserEmotion(e string) {
-	e = strings.ToLower(strings.TrimSpace(e))
-	if e == "" {
-		e = "neutral"
-	}
-	m.mu.Lock()
-	m.emo = e
-	m.mu.Unlock()
-}
-
-// SetMood restores Nadine's mood (for example from a checkpoint at start).
-func (m *Manager) SetMood(a nadine.AffectState) {
-	m.mu.Lock()
-	m.mood = a
-	m.mu.Unlock()
-}
-
-// EndInteraction ends the current user's conversation (the user left): the
-// remaining window is stored as long-term memory and the history cleared.
-// It waits for a turn in flight to finish.
-func (m *Manager) EndInteraction(ctx context.Context) error {
-	m.turnMu.Lock()
-	defer m.turnMu.Unlock()
-	m.mu.Lock()
-	u := m.user
-	conv, ok := m.convs[u.ID]
-	delete(m.convs, u.ID)
-	m.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	if err := m.opts.History.End(ctx, u.ID, u.Name, conv); err != nil {
-		return fmt.Errorf("dialogue: end interaction of %s: %w", u.ID, err)
-	}
-	return nil
 }
 
 // ProcessInput answers one turn and returns the collected reply.
@@ -209,6 +142,10 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 // context's trace when there is one, else in a new trace. An error is returned only
 // for bad input (EINVALID); when engines fail the reply is a fallback line
 // in the user's language and the trace says why.
+//
+// The turn's input and reply are in the history before the done event is
+// emitted (the runtime publishes the final marker on it); long-term memory
+// chunks, the engines' deferred work and the session's save come after.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -217,6 +154,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	}
 	m.turnMu.Lock()
 	defer m.turnMu.Unlock()
+	m.ensureRestored(ctx)
 
 	// A caller that publishes the turn's events (the robot runtime) may
 	// start the trace itself, so that what it does is recorded too.
@@ -233,7 +171,11 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	if truncated {
 		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
 	}
-	req := m.request(ctx, turn, text, start)
+	if m.checkForgotten(ctx) {
+		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
+	}
+	out := newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.ensureLanguage)
+	req := m.request(ctx, turn, text, start, out)
 	// Work the reply does not need (memory and state writes, the next
 	// turn's context summary) runs once the reply is published.
 	var (
@@ -245,7 +187,6 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		later = append(later, fn)
 		laterMu.Unlock()
 	}
-	out := newCollector(ctx, trace, req.Turn.Language, emit, m.applyEvent, m.ensureLanguage)
 
 	var reply nadine.Reply
 	answered := false
@@ -274,6 +215,10 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 			if ctx.Err() != nil {
 				break
 			}
+			req.FallbackReason = nadine.ErrorCode(err)
+			if budget.Err() != nil {
+				req.FallbackReason = nadine.EUNAVAILABLE
+			}
 			continue
 		}
 		reply, answered = r, true
@@ -285,13 +230,14 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		reply = nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3, Category: nadine.CategoryOther, Fallback: true}
 		trace.SetEngine("apology")
 	}
-	reply = m.finish(reply, req, out)
+	reply = m.finish(reply, out)
+	bg := context.WithoutCancel(ctx)
+	user, conv, keep := m.commit(bg, req, reply)
 	trace.Finish(m.opts.Now())
 	reply.Trace = trace
-	m.translateForMonitor(ctx, text, reply)
 
 	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
-	bg := context.WithoutCancel(ctx)
+	m.translateForMonitor(bg, text, reply)
 	laterMu.Lock()
 	queued := later
 	later = nil
@@ -299,7 +245,10 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	for _, fn := range queued {
 		fn(bg)
 	}
-	m.remember(bg, req, reply)
+	if keep {
+		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)
+		m.save(bg)
+	}
 	d := trace.Snapshot()
 	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
 		"input", text, "reply", reply.Text, "elapsed", d.Duration.Round(time.Millisecond),
@@ -307,49 +256,111 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	return reply, nil
 }
 
-// request builds the engine request from the turn and the session.
-func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time) nadine.Request {
-	m.mu.Lock()
-	if turn.UserID != "" && turn.UserID != m.user.ID {
-		m.user = nadine.UserRef{ID: turn.UserID, Name: turn.UserName}
-	}
-	if turn.UserName != "" && turn.UserID == "" && m.user.ID == nadine.UnknownUser {
-		m.user.Name = turn.UserName
+// request builds the engine request from the turn and the session. It
+// settles the turn's person (a turn naming another known person starts a
+// new interaction) and its language: the transcript's own language when
+// it names one, else the detected one when the detector is sure, else the
+// session's. With FollowInput a visitor speaking another language
+// switches the session to it (an EventLanguage tells speech-to-text).
+func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *collector) nadine.Request {
+	tr := nadine.TraceFrom(ctx)
+	if turn.UserID != "" {
+		if end, err := m.setUserLocked(ctx, nadine.UserRef{ID: turn.UserID, Name: turn.UserName}); err != nil {
+			tr.Fail("session", err)
+		} else if end.Ended() {
+			tr.Notef("another person: the interaction of %s ended", end.User.ID)
+		}
 	}
 	if turn.UserEmotion != "" {
-		m.emo = strings.ToLower(strings.TrimSpace(turn.UserEmotion))
+		m.SetUserEmotion(turn.UserEmotion)
 	}
-	if turn.Language.Valid() {
-		m.lang = turn.Language
+	lang, source := m.turnLanguage(turn, text)
+	m.mu.Lock()
+	if m.sess.ConversationID == "" {
+		m.sess.ConversationID = m.opts.NewID()
 	}
-	user, emo, lang, mood := m.user, m.emo, m.lang, m.mood
-	conv := m.convs[user.ID]
-	if conv == "" {
-		conv = m.opts.NewID()
-		m.convs[user.ID] = conv
+	if m.sess.Started.IsZero() {
+		m.sess.Started = now
 	}
+	m.sess.Active = now
+	switched := lang != m.sess.Language && m.opts.Follow == FollowInput
+	if switched {
+		tr.Notef("the visitor speaks %s (%s): the session follows", lang.Name(), source)
+		m.sess.Language = lang
+	} else if lang != m.sess.Language {
+		tr.Notef("the visitor speaks %s (%s): the reply is kept in %s", lang.Name(), source, m.sess.Language.Name())
+	}
+	s := m.sess
+	mood := m.mood
 	m.mu.Unlock()
+	if switched {
+		out.forward(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
+	}
 
-	if user.Name == "" && user.ID != nadine.UnknownUser && m.opts.Profiles != nil {
+	user := s.User
+	if user.Name == "" && knownUser(user.ID) && m.opts.Profiles != nil {
 		if p, err := m.opts.Profiles.Profile(ctx, user.ID); err == nil {
 			user.Name = p.UserName
 		}
 	}
-	history, err := m.opts.History.Window(ctx, user.ID, conv)
+	history, err := m.opts.History.Window(ctx, user.ID, s.ConversationID)
 	if err != nil {
-		nadine.TraceFrom(ctx).Fail("history", err)
+		tr.Fail("history", err)
 		m.log.Warn("history window unavailable", "user", user.ID, "err", err)
 	}
 	if turn.Time.IsZero() {
 		turn.Time = now
 	}
 	return nadine.Request{
-		Turn: nadine.Turn{Text: text, Language: lang, UserID: user.ID, UserName: user.Name,
-			UserEmotion: emo, Time: turn.Time},
-		ConversationID: conv,
+		Turn: nadine.Turn{ID: turn.ID, Text: text, Language: s.Language, UserID: user.ID, UserName: user.Name,
+			UserEmotion: s.UserEmotion, Time: turn.Time},
+		ConversationID: s.ConversationID,
 		History:        history,
 		Mood:           mood,
+		Session:        s,
 	}
+}
+
+// setUserLocked is SetUser for a caller that holds turnMu.
+func (m *Manager) setUserLocked(ctx context.Context, u nadine.UserRef) (Ending, error) {
+	m.mu.Lock()
+	cur := m.sess.User
+	m.mu.Unlock()
+	switch {
+	case u.ID == cur.ID:
+		if u.Name != "" {
+			m.mu.Lock()
+			m.sess.User.Name = u.Name
+			m.mu.Unlock()
+		}
+		return Ending{}, nil
+	case !knownUser(u.ID):
+		return Ending{}, nil
+	}
+	var (
+		end Ending
+		err error
+	)
+	if knownUser(cur.ID) {
+		end, err = m.endLocked(ctx, "another person")
+	}
+	if aerr := m.adopt(ctx, u); aerr != nil {
+		m.log.Warn("dialogue: stranger's conversation not kept", "user", u.ID, "err", aerr)
+	}
+	return end, err
+}
+
+// turnLanguage returns the language of the turn and where it comes from.
+func (m *Manager) turnLanguage(turn nadine.Turn, text string) (nadine.Language, string) {
+	if turn.Language.Valid() {
+		return turn.Language, "transcript"
+	}
+	if m.opts.Detector != nil {
+		if l, _, ok := m.opts.Detector.Detect(text); ok && l.Valid() {
+			return l, "detected"
+		}
+	}
+	return m.Language(), "session"
 }
 
 // applyEvent updates the session from an engine's event.
@@ -359,26 +370,39 @@ func (m *Manager) applyEvent(e nadine.Event) {
 	switch e.Kind {
 	case nadine.EventLanguage:
 		if e.Language.Valid() {
-			m.lang = e.Language
+			m.sess.Language = e.Language
 		}
 	case nadine.EventUser:
 		if e.User != nil && e.User.ID != "" {
-			m.user = *e.User
+			m.sess.User = *e.User
 		}
 	case nadine.EventAffect:
 		if e.Affect != nil {
 			m.mood = *e.Affect
+		}
+	case nadine.EventSession:
+		if u := e.Session; u != nil {
+			if len(u.Affect) > 0 {
+				m.sess.Affect = u.Affect
+			}
+			if len(u.Engine) > 0 {
+				if string(u.Engine) == "null" {
+					m.sess.Engine = nil
+				} else {
+					m.sess.Engine = u.Engine
+				}
+			}
+			if u.Greeted != "" {
+				m.sess.Greeted = u.Greeted
+			}
 		}
 	}
 }
 
 // finish fills what the engine left out and speaks a reply that was not
 // streamed.
-func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nadine.Reply {
+func (m *Manager) finish(r nadine.Reply, out *collector) nadine.Reply {
 	s := m.Session()
-	if !r.Language.Valid() {
-		r.Language = out.language()
-	}
 	if !r.Emotion.Valid() {
 		var intensity float64
 		r.Emotion, intensity = out.emotion()
@@ -394,100 +418,129 @@ func (m *Manager) finish(r nadine.Reply, req nadine.Request, out *collector) nad
 		r.UserID, r.UserName = s.User.ID, s.User.Name
 	}
 	if !out.spokeThisAttempt() {
+		lang := r.Language
+		if !lang.Valid() {
+			lang = out.language()
+		}
 		for _, sent := range nadine.SplitSentences(r.Text) {
-			out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: r.Language})
+			out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}
-	if said, translated := out.said(); translated {
+	said, translated, lang := out.spokenText()
+	if translated {
 		// Some sentences were translated before they were spoken: the reply
 		// is what Nadine said.
-		r.Text, r.Language = strings.Join(said, " "), out.language()
+		r.Text = strings.Join(said, " ")
 	}
+	// The reply's language is the language its sentences were spoken in.
+	r.Language = lang.Or(out.language())
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
 	if !out.affectThisAttempt() {
 		// Engines without an affect model (react, offline) still move
 		// Nadine's mood: her reply's emotion is appraised on the PAD state.
-		a := m.appraise(req, r)
+		a := m.appraise(r)
 		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
 	return r
 }
 
 // appraise moves Nadine's PAD state with the reply's emotion (as the
-// graph's affective appraisal does), returns it as shown on the bus, then
-// advances the turn (mood decays toward the personality baseline) and
-// persists it after the reply.
-func (m *Manager) appraise(req nadine.Request, r nadine.Reply) nadine.AffectState {
+// graph's affective appraisal does) and returns it as shown on the bus;
+// the state then advances one turn (the mood decays toward the
+// personality baseline), and is persisted with the session.
+func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
 	now := m.opts.Now()
-	ctx := context.Background()
 	m.mu.Lock()
-	if m.affect == nil {
-		st := affect.New(affect.NadinePersonality(), now)
-		if m.opts.Checkpoints != nil {
-			if b, err := m.opts.Checkpoints.LoadCheckpoint(ctx, AffectKey); err == nil && json.Unmarshal(b, &st) != nil {
-				st = affect.New(affect.NadinePersonality(), now)
-			}
-		}
-		m.affect = &st
+	defer m.mu.Unlock()
+	st, ok := decodeAffect(m.sess.Affect)
+	if !ok {
+		st = affect.New(affect.NadinePersonality(), now)
 	}
-	shown := affect.Appraise(*m.affect, r.Emotion, float64(r.EmotionIntensity)/10, now)
+	shown := affect.Appraise(st, r.Emotion, float64(r.EmotionIntensity)/10, now)
 	next := affect.Update(shown, now)
-	m.affect = &next
-	m.mu.Unlock()
-	if m.opts.Checkpoints != nil {
-		req.RunAfterReply(ctx, func(ctx context.Context) {
-			if b, err := json.Marshal(next); err == nil {
-				if err := m.opts.Checkpoints.SaveCheckpoint(ctx, AffectKey, b); err != nil {
-					m.log.Warn("mood not saved", "err", err)
-				}
-			}
-		})
+	if b, err := json.Marshal(next); err == nil {
+		m.sess.Affect = b
 	}
-	return affect.ToBus(shown)
+	bus := affect.ToBus(shown)
+	m.mood = bus
+	return bus
 }
 
-// remember appends the exchange to the conversation window of the user the
-// turn ended with. It runs after the reply was emitted.
-func (m *Manager) remember(ctx context.Context, req nadine.Request, r nadine.Reply) {
+// commit records the turn in the session and the exchange in the history
+// of the person the turn ended with, before the reply's done event. When
+// the turn started with a stranger who introduced themself, the
+// conversation so far becomes the named person's; when one known person
+// turned out to be another, the first one's conversation is ended. It
+// returns who the exchange was recorded for, and keep=false when nothing
+// may be stored (the person was erased during the turn).
+func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply) (nadine.UserRef, string, bool) {
 	m.mu.Lock()
-	user := m.user
-	conv := m.convs[user.ID]
-	if conv == "" {
-		conv = m.opts.NewID()
-		m.convs[user.ID] = conv
+	forgot := m.forgot
+	m.forgot = ""
+	if forgot != "" && (forgot == req.Turn.UserID || forgot == m.sess.User.ID) {
+		if m.sess.User.ID == forgot {
+			m.sess = stranger(m.sess)
+		}
+		m.personStored = false
+		m.mu.Unlock()
+		nadine.TraceFrom(ctx).Notef("%s was erased during the turn: nothing of it is stored", forgot)
+		return nadine.UserRef{}, "", false
 	}
+	user, conv := m.sess.User, m.sess.ConversationID
+	m.sess.Turns++
+	m.sess.Active = m.opts.Now()
 	m.mu.Unlock()
 	h := m.opts.History
-	if user.ID != req.Turn.UserID && req.Turn.UserID == nadine.UnknownUser {
-		// The unknown person introduced themself: their conversation so far
-		// becomes the named user's.
-		for _, msg := range req.History {
-			if err := h.Append(ctx, user.ID, user.Name, conv, msg); err != nil {
-				m.log.Warn("history: move window", "user", user.ID, "err", err)
+	if prev := req.Turn.UserID; user.ID != prev && knownUser(user.ID) {
+		if knownUser(prev) {
+			// A known person turned out to be someone else: their
+			// conversation ends, the new person's starts.
+			if err := h.End(ctx, prev, req.Turn.UserName, conv); err != nil {
+				m.log.Warn("history: end superseded conversation", "user", prev, "err", err)
 			}
-		}
-		if err := h.End(ctx, req.Turn.UserID, "", req.ConversationID); err != nil {
-			m.log.Warn("history: end unknown window", "err", err)
+			conv = m.opts.NewID()
+			m.mu.Lock()
+			m.sess.ConversationID = conv
+			m.mu.Unlock()
+		} else if err := h.Adopt(ctx, conv, user.ID, user.Name); err != nil {
+			m.log.Warn("history: the stranger's conversation not moved", "user", user.ID, "err", err)
 		}
 		m.mu.Lock()
-		delete(m.convs, req.Turn.UserID)
+		m.personStored = false
 		m.mu.Unlock()
 	}
-	now := m.opts.Now().Unix()
 	msgs := []nadine.Message{
 		{Role: nadine.RoleUser, Content: req.Turn.Text, Name: user.Name, Time: req.Turn.Time.Unix()},
-		{Role: nadine.RoleAssistant, Content: r.Text, Name: "Nadine", Time: now},
+		{Role: nadine.RoleAssistant, Content: r.Text, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
 	}
-	for _, msg := range msgs {
-		if err := h.Append(ctx, user.ID, user.Name, conv, msg); err != nil {
-			m.log.Error("history: append", "user", user.ID, "err", err)
-		}
+	if err := h.Record(ctx, user.ID, user.Name, conv, msgs...); err != nil {
+		m.log.Error("history: append", "user", user.ID, "err", err)
 	}
+	return user, conv, true
 }
 
-// Recover stores every window chunk that was due when the process stopped.
+// Recover restores the persisted session (ending an interaction idle for
+// longer than IdleTimeout) and stores every window chunk that was due when
+// the process stopped. A manager whose Recover was not called restores
+// its session at its first turn.
 func (m *Manager) Recover(ctx context.Context) error {
-	return m.opts.History.Recover(ctx)
+	m.turnMu.Lock()
+	m.restored = true
+	err := m.restore(ctx)
+	m.turnMu.Unlock()
+	return errors.Join(err, m.opts.History.Recover(ctx))
+}
+
+// ensureRestored restores the persisted session once; the caller holds
+// turnMu.
+func (m *Manager) ensureRestored(ctx context.Context) {
+	if m.restored {
+		return
+	}
+	m.restored = true
+	if err := m.restore(ctx); err != nil {
+		m.log.Warn("dialogue: session not restored", "err", err)
+	}
 }
 
 func mergeGestures(a, b []nadine.Gesture) []nadine.Gesture {
@@ -502,22 +555,41 @@ func mergeGestures(a, b []nadine.Gesture) []nadine.Gesture {
 	return out
 }
 
-// ensureLanguage returns the sentence in want, translating it when the
-// detector is sure it is in another language.
-func (m *Manager) ensureLanguage(ctx context.Context, text string, want nadine.Language) (string, bool) {
-	if m.opts.Detector == nil || m.opts.Translator == nil {
-		return text, false
+// ensureLanguage returns the sentence to speak and the language it is in.
+// A sentence the detector is sure is in another language than want is
+// translated into want when a translator is configured; otherwise (or
+// when the translation fails) it is spoken as it is, tagged with its real
+// language, so that text-to-speech never reads it with the wrong voice.
+// A sentence the detector cannot tell ("OK", "Alex!"), or any sentence
+// without a detector, is taken to be in the language the engine says it
+// is in (stated), else in want.
+func (m *Manager) ensureLanguage(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+	if m.opts.Detector == nil {
+		return text, stated.Or(want), false
 	}
-	out, translated, err := translate.Ensure(ctx, m.opts.Detector, m.opts.Translator, text, want)
-	if err != nil {
-		nadine.TraceFrom(ctx).Fail("translate", err)
-		m.log.Warn("sentence spoken untranslated", "language", want, "err", err)
-		return text, false
+	got, _, ok := m.opts.Detector.Detect(text)
+	if !ok || !got.Valid() {
+		return text, stated.Or(want), false
 	}
-	if translated {
-		nadine.TraceFrom(ctx).Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
+	if got == want {
+		return text, want, false
 	}
-	return out, translated
+	tr := nadine.TraceFrom(ctx)
+	if m.opts.Translator == nil {
+		tr.Notef("a sentence in %s was spoken as %s (no translator)", got.Name(), got.Name())
+		return text, got, false
+	}
+	out, err := m.opts.Translator.Translate(ctx, text, got, want)
+	if err != nil || strings.TrimSpace(out) == "" {
+		if err == nil {
+			err = nadine.Errorf(nadine.EBADOUTPUT, "dialogue: empty translation")
+		}
+		tr.Fail("translate", err)
+		m.log.Warn("sentence spoken untranslated, tagged with its own language", "language", got, "want", want, "err", err)
+		return text, got, false
+	}
+	tr.Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
+	return out, want, true
 }
 
 // translateForMonitor keeps English renderings of the input and the reply
@@ -563,10 +635,11 @@ type collector struct {
 	trace   *nadine.Trace
 	emit    nadine.EmitFunc
 	apply   func(nadine.Event)
-	check   func(context.Context, string, nadine.Language) (string, bool)
-	lang    nadine.Language
-	spoken  []string // sentences of the current attempt, as said
-	transl  bool     // one of them was translated
+	check   func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)
+	lang    nadine.Language // the session language, as this turn changed it
+	spoken  []string        // sentences of the current attempt, as said
+	said    nadine.Language // the language of the last of them
+	transl  bool            // one of them was translated
 	gest    []nadine.Gesture
 	speech  int                 // speech events of all attempts
 	current int                 // speech events of the current attempt
@@ -575,7 +648,7 @@ type collector struct {
 }
 
 func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
-	check func(context.Context, string, nadine.Language) (string, bool)) *collector {
+	check func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)) *collector {
 	if emit == nil {
 		emit = func(nadine.Event) {}
 	}
@@ -585,7 +658,7 @@ func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, em
 // attempt returns the emit function for one engine attempt.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
-	c.current, c.affect, c.felt, c.spoken, c.transl = 0, false, nil, nil, false
+	c.current, c.affect, c.felt, c.spoken, c.transl, c.said = 0, false, nil, nil, false, ""
 	c.mu.Unlock()
 	return c.forward
 }
@@ -595,11 +668,20 @@ func (c *collector) forward(e nadine.Event) {
 		c.filler(e)
 		return
 	}
+	if e.Kind == nadine.EventSession {
+		// The engine's state and Nadine's mood: the session's, not the
+		// caller's.
+		c.mu.Lock()
+		c.affect = c.affect || (e.Session != nil && len(e.Session.Affect) > 0)
+		c.mu.Unlock()
+		c.apply(e)
+		return
+	}
 	translated := false
 	if e.Kind == nadine.EventSpeech && strings.TrimSpace(e.Text) != "" {
-		// The session language: where this turn switched it, the new one.
-		e.Text, translated = c.check(c.ctx, e.Text, c.language())
-		e.Language = c.language()
+		// Checked against the session language (where this turn switched
+		// it, the new one), and tagged with the language it is in.
+		e.Text, e.Language, translated = c.check(c.ctx, e.Text, e.Language, c.language())
 	}
 	c.mu.Lock()
 	switch e.Kind {
@@ -609,6 +691,7 @@ func (c *collector) forward(e nadine.Event) {
 			return
 		}
 		c.spoken = append(c.spoken, e.Text)
+		c.said = e.Language
 		c.transl = c.transl || translated
 		c.speech++
 		c.current++
@@ -617,9 +700,9 @@ func (c *collector) forward(e nadine.Event) {
 		c.gest = append(c.gest, e.Gesture)
 	case nadine.EventAffect:
 		// Only an engine with its own mood model (the graph's affect
-		// agents) spares the manager's appraisal; an emotion alone (the
-		// ReAct answer's) still moves and persists the mood.
-		c.affect = c.affect || (e.Affect != nil && e.Affect.MoodLabel != "")
+		// agents, which returns its state in an EventSession) spares the
+		// manager's appraisal; an emotion alone (the ReAct answer's)
+		// still moves and persists the mood.
 		if e.Affect != nil && e.Affect.Label.Valid() {
 			a := *e.Affect
 			c.felt = &a
@@ -659,12 +742,13 @@ func (c *collector) spokeThisAttempt() bool {
 	return c.current > 0
 }
 
-// said returns the sentences spoken in the current attempt and whether one
-// of them was translated.
-func (c *collector) said() ([]string, bool) {
+// spokenText returns the sentences spoken in the current attempt, whether
+// one of them was translated, and the language of the last one ("" when
+// none was spoken).
+func (c *collector) spokenText() ([]string, bool, nadine.Language) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]string(nil), c.spoken...), c.transl
+	return append([]string(nil), c.spoken...), c.transl, c.said
 }
 
 // emotion is the emotion the current attempt announced and its intensity

@@ -201,7 +201,7 @@ func TestManagerKeepsHistoryAndAppliesEvents(t *testing.T) {
 	if h := eng.reqs[len(eng.reqs)-1].History; len(h) != 4 {
 		t.Errorf("history given to the engine = %d messages, want 4", len(h))
 	}
-	if err := m.EndInteraction(ctx); err != nil {
+	if _, err := m.EndInteraction(ctx, "left"); err != nil {
 		t.Fatal(err)
 	}
 	mems, err := st.Memories(ctx, "alex-1")

@@ -218,3 +218,12 @@ func (c *MemoryCheckpointer) DeleteCheckpoint(_ context.Context, key string) err
 	delete(c.m, key)
 	return nil
 }
+
+// WithCheckpoints returns a copy of r that keeps its checkpoints in c: a
+// caller that holds a run's checkpoint itself (in a session, say) gives
+// each run its own Checkpointer. r is unchanged.
+func (r *Runnable[S]) WithCheckpoints(c Checkpointer) *Runnable[S] {
+	out := *r
+	out.opts.Checkpoints = c
+	return &out
+}

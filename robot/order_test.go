@@ -73,8 +73,10 @@ func (s recordingStore) SaveCheckpoint(ctx context.Context, key string, data []b
 }
 
 // TestWritesAndSummaryAfterReply pins the turn's structure on the real bus:
-// every memory and state write of a turn, and the context summary the next
-// graph turn uses, happen after the turn's last speech is published.
+// the turn's input and reply are in the history before its final marker is
+// published (a crash after the robot spoke loses no spoken turn), and
+// every other memory and state write of a turn, and the context summary
+// the next graph turn uses, happen after it.
 func TestWritesAndSummaryAfterReply(t *testing.T) {
 	for _, engine := range []string{"graph", "react"} {
 		t.Run(engine, func(t *testing.T) {
@@ -127,7 +129,9 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.SetUser(nadine.UserRef{ID: "robin-1", Name: "Robin"})
+			if _, err := m.SetUser(ctx, nadine.UserRef{ID: "robin-1", Name: "Robin"}); err != nil {
+				t.Fatal(err)
+			}
 
 			broker := mqtttest.StartBroker(t, "127.0.0.1:0")
 			cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
@@ -140,6 +144,8 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			updates, unsubscribe := rt.Subscribe(64)
+			defer unsubscribe()
 			runCtx, stop := context.WithCancel(ctx)
 			done := make(chan error, 1)
 			go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
@@ -168,9 +174,13 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 				log.Addf("transcript %s", id)
 				peer.Publish("nadine/stt/transcript", fmt.Appendf(nil, `{"text":%q,"final":true,"id":%q}`, text, id))
 				c.untilFinal()
-				// The turn's work after the reply: its two messages are
-				// stored, and (graph) the next turn's summary is computed.
-				mqtttest.Eventually(t, "the turn's messages stored", func() bool { return log.Count("write:message") >= 2*(i+1) })
+				// The turn's work after the reply is done when the runtime
+				// says the turn is over; (graph) the next turn's summary is
+				// computed in the background.
+				untilTurnDone(t, updates, id)
+				if log.Count("write:message") < 2*(i+1) {
+					t.Errorf("turn %s: %d messages stored, want %d", id, log.Count("write:message"), 2*(i+1))
+				}
 				if g != nil {
 					g.Wait()
 				}
@@ -180,15 +190,21 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			got := log.Lines()
 			t.Logf("order: %s", strings.Join(got, " | "))
 			// From a transcript to its turn's final speech, nothing is
-			// written and no summary is asked for.
-			inTurn, finals := false, 0
+			// written but the turn's two messages, and no summary is
+			// asked for.
+			inTurn, finals, messages := false, 0, 0
 			for _, e := range got {
 				switch {
 				case strings.HasPrefix(e, "transcript "):
-					inTurn = true
+					inTurn, messages = true, 0
 				case strings.HasPrefix(e, "speak:final"):
+					if messages != 2 {
+						t.Errorf("%d messages in the history before %s, want the turn's 2", messages, e)
+					}
 					inTurn = false
 					finals++
+				case inTurn && e == "write:message":
+					messages++
 				case inTurn && (strings.HasPrefix(e, "write:") || e == "model:summary"):
 					t.Errorf("%s before the turn's reply was published", e)
 				}
@@ -210,5 +226,22 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// untilTurnDone waits for the runtime to report the end of turn id (its
+// after-reply work done).
+func untilTurnDone(t *testing.T, updates <-chan robot.Update, id string) {
+	t.Helper()
+	timeout := time.After(mqtttest.Failsafe)
+	for {
+		select {
+		case u := <-updates:
+			if u.Kind == robot.UpdateTurn && u.TurnID == id {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("turn %s never ended", id)
+		}
 	}
 }

@@ -36,6 +36,12 @@ type Options struct {
 	// ShutdownGrace bounds how long the turn in flight may take to finish
 	// once Run's context is done (30 s).
 	ShutdownGrace time.Duration
+	// IdleTimeout ends the interaction when no transcript and no sighting
+	// of the person came for this long (session.idle_timeout); 0 never.
+	IdleTimeout time.Duration
+	// Recent is how many finished turns the runtime keeps for the monitor
+	// to show on page load (50).
+	Recent int
 	Now           func() time.Time
 	Logger        *slog.Logger
 }
@@ -53,12 +59,16 @@ type Runtime struct {
 	subs     map[int]chan Update
 	nextSub  int
 	closed   bool
+	active   time.Time // the last transcript or sighting of the person
+	busy     bool      // a job is running
+	recent   []Update  // the last finished turns and ends of interaction, oldest first
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
 type job struct {
 	turn   *nadine.Turn
-	left   bool
+	left   string          // the end of interaction's reason, when the job is one
+	user   *nadine.UserRef // perception's sighting of a person
 	emit   nadine.EmitFunc
 	result chan result
 }
@@ -78,6 +88,9 @@ func New(opts Options) (*Runtime, error) {
 	}
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = 30 * time.Second
+	}
+	if opts.Recent <= 0 {
+		opts.Recent = 50
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -100,7 +113,22 @@ func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
 		defer close(done)
 		r.work(workCtx)
 	}()
+	idleDone := make(chan struct{})
+	idleCtx, stopIdle := context.WithCancel(ctx)
+	go func() {
+		defer close(idleDone)
+		r.watchIdle(idleCtx)
+	}()
+	if r.opts.Body != nil {
+		// Speech-to-text listens for the session language from the start
+		// (the message is retained).
+		if err := r.opts.Body.PublishLanguage(ctx, r.m.Language()); err != nil {
+			r.log.Warn("language not published to speech-to-text", "err", err)
+		}
+	}
 	r.loop(ctx, in)
+	stopIdle()
+	<-idleDone
 
 	// Shutdown: refuse new work, finish the turn in flight.
 	r.mu.Lock()
@@ -164,17 +192,17 @@ func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
 			return
 		}
 		t := nadine.Turn{ID: msg.Transcript.ID, Text: msg.Transcript.Text, Language: msg.Transcript.Language, Time: msg.Received}
+		r.touch()
 		r.enqueue(job{turn: &t})
 	case mqtt.KindUserLeft:
-		if id := msg.User.ID; id != "" && id != nadine.UnknownUser && id != r.m.Session().User.ID {
-			r.log.Info("user left who was not in front of the robot; ignored", "user", id)
-			return
-		}
-		r.enqueue(job{left: true})
+		// Whichever id perception gives (its own, ours, none), the person
+		// in front of the robot is gone: the next one starts fresh.
+		r.enqueue(job{left: "left"})
 	case mqtt.KindUserName, mqtt.KindUserDetected:
-		r.m.SetUser(msg.User)
-		r.log.Info("user in front of the robot", "user", msg.User.ID, "name", msg.User.Name, "confidence", msg.Confidence)
-		r.broadcastSession()
+		u := msg.User
+		r.touch()
+		r.enqueue(job{user: &u})
+		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)
 	case mqtt.KindFaceStored:
 		if r.opts.Names != nil && msg.User.ID != "" && msg.User.Name != "" {
 			if err := r.opts.Names.SetUserName(ctx, msg.User.ID, msg.User.Name); err != nil {
@@ -199,6 +227,20 @@ func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
 	default:
 		r.log.Debug("inbound message ignored", "kind", msg.Kind)
 	}
+}
+
+// ended tells speech-to-text and the monitor that an interaction ended
+// (nothing when none did).
+func (r *Runtime) ended(ctx context.Context, end dialogue.Ending) {
+	if end.Ended() {
+		if end.LanguageChanged && r.opts.Body != nil {
+			if err := r.opts.Body.PublishLanguage(ctx, end.Language); err != nil {
+				r.log.Warn("language not published to speech-to-text", "err", err)
+			}
+		}
+		r.keep(Update{Kind: UpdateEnded, Ending: &end})
+	}
+	r.broadcastSession()
 }
 
 // SetLanguage changes the session language (HTTP API, UI, bus) and tells
@@ -235,8 +277,48 @@ func (r *Runtime) Submit(ctx context.Context, t nadine.Turn, emit nadine.EmitFun
 	}
 }
 
-// EndInteraction queues the end of the current user's interaction.
-func (r *Runtime) EndInteraction() bool { return r.enqueue(job{left: true}) }
+// EndInteraction queues the end of the current interaction (an operator,
+// the API); reason is logged ("api").
+func (r *Runtime) EndInteraction(reason string) bool {
+	if reason == "" {
+		reason = "api"
+	}
+	return r.enqueue(job{left: reason})
+}
+
+// touch records a sign of the person's presence (a transcript, a
+// sighting), which postpones the idle end of the interaction.
+func (r *Runtime) touch() {
+	r.mu.Lock()
+	r.active = r.opts.Now()
+	r.mu.Unlock()
+}
+
+// watchIdle ends the interaction once nobody spoke and perception saw
+// nobody for IdleTimeout, while no turn runs or waits.
+func (r *Runtime) watchIdle(ctx context.Context) {
+	if r.opts.IdleTimeout <= 0 {
+		return
+	}
+	tick := time.NewTicker(max(r.opts.IdleTimeout/8, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		r.mu.Lock()
+		idle := !r.busy && len(r.queue) == 0 && !r.active.IsZero() && r.opts.Now().Sub(r.active) >= r.opts.IdleTimeout
+		if idle {
+			r.active = time.Time{}
+		}
+		r.mu.Unlock()
+		if idle && r.m.Session().InInteraction() {
+			r.enqueue(job{left: "idle"})
+		}
+	}
+}
 
 func (r *Runtime) enqueue(j job) bool {
 	r.mu.Lock()
@@ -277,18 +359,35 @@ func (r *Runtime) work(ctx context.Context) {
 		}
 		j := r.queue[0]
 		r.queue = r.queue[1:]
+		r.busy = true
 		r.mu.Unlock()
 		r.run(ctx, j)
+		r.mu.Lock()
+		r.busy = false
+		if j.turn != nil {
+			// The person's silence is counted from the end of the reply.
+			r.active = r.opts.Now()
+		}
+		r.mu.Unlock()
 	}
 }
 
 // run executes one job.
 func (r *Runtime) run(ctx context.Context, j job) {
-	if j.left {
-		if err := r.m.EndInteraction(ctx); err != nil {
+	if j.left != "" {
+		end, err := r.m.EndInteraction(ctx, j.left)
+		if err != nil {
 			r.log.Error("end of interaction: history not stored", "err", err)
 		}
-		r.broadcastSession()
+		r.ended(ctx, end)
+		return
+	}
+	if j.user != nil {
+		end, err := r.m.SetUser(ctx, *j.user)
+		if err != nil {
+			r.log.Error("end of interaction: history not stored", "err", err)
+		}
+		r.ended(ctx, end)
 		return
 	}
 	t := *j.turn
@@ -300,7 +399,7 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	reply, err := r.m.Stream(tctx, t, out.emit)
 	out.close()
 	if err == nil {
-		r.broadcast(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
+		r.keep(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
 	} else {
 		r.log.Warn("turn refused", "err", err)
@@ -414,7 +513,9 @@ func (o *output) emit(e nadine.Event) {
 				defer func() { <-sent }()
 			}
 		case nadine.EventDone:
-			p.lang = o.r.m.Language()
+			if e.Reply != nil {
+				p.lang = e.Reply.Language
+			}
 		}
 		o.queue <- p
 	}

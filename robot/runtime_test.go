@@ -63,7 +63,7 @@ func startNadine(t *testing.T, url string) *nadineSide {
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
 		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
-		Detector: det, Translator: tr,
+		Detector: det, Translator: tr, Follow: dialogue.FollowSession,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +176,11 @@ func conversation(t *testing.T, url string) {
 	stt := mqtttest.NewPeer(t, addr)
 	ctl := &control{t: t, peer: mqtttest.NewPeer(t, addr, "nadine/agent/control/#", "nadine/affect/state", "nadine/face_recognition/user_info", "nadine/stt/language")}
 	mqtttest.Eventually(t, "nadine connected", n.bus.Connected)
+	// Speech-to-text is told the session language from the start
+	// (retained).
+	if r := ctl.next(); r.topic != "nadine/stt/language" || !strings.Contains(r.payload, `"en"`) {
+		t.Errorf("first message %+v, want the session language on stt/language", r)
+	}
 
 	// Face recognition knows Alex; Alex says hello.
 	perception.Publish("nadine/graph/user_detected", []byte(`{"user_name":"Alex","user_id":"alex-1","confidence":0.93}`))
@@ -213,8 +218,8 @@ func conversation(t *testing.T, url string) {
 	stt.Publish("nadine/stt/transcript", []byte(`{"text":"Hello Nadine, how are you","id":"echo-1"}`))
 	ctlFeedback.Publish("nadine/agent/feedback/end_speak", nil)
 
-	// The session switches to French; an English answer is translated
-	// before it is spoken.
+	// The session switches to French; with language.follow: session, an
+	// English answer is translated before it is spoken.
 	perception.Publish("nadine/agent/control/language", []byte(`{"language":"fr"}`))
 	r := ctl.next()
 	for r.topic == "nadine/agent/control/language" { // the command itself
@@ -230,8 +235,6 @@ func conversation(t *testing.T, url string) {
 		t.Errorf("speech in the wrong language was not translated: %+v (the echo must not be answered)", sp)
 	}
 
-	// Someone else leaving the room does not end Alex's conversation.
-	perception.Publish("nadine/user/left", []byte(`{"user_id":"bob-2"}`))
 	stt.Publish("nadine/stt/transcript", []byte(`{"text":"I love skiing","id":"stt-3"}`))
 	ctl.untilFinal()
 

@@ -16,6 +16,7 @@ const (
 	UpdateEvent   UpdateKind = "event"   // one event of a turn in flight
 	UpdateTurn    UpdateKind = "turn"    // a finished turn: input, reply and trace
 	UpdateSession UpdateKind = "session" // who is there, language, mood
+	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 )
 
 // Update is what the monitor sees of the runtime.
@@ -26,6 +27,44 @@ type Update struct {
 	Event   *nadine.Event          `json:"event,omitempty"`
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
 	Session *dialogue.SessionState `json:"session,omitempty"`
+	Ending  *dialogue.Ending       `json:"ending,omitempty"`
+}
+
+// keep broadcasts a finished turn or an end of interaction and keeps it
+// among the recent ones the monitor shows on page load.
+func (r *Runtime) keep(u Update) {
+	r.mu.Lock()
+	r.recent = append(r.recent, u)
+	if n := len(r.recent) - r.opts.Recent; n > 0 {
+		r.recent = append([]Update(nil), r.recent[n:]...)
+	}
+	r.mu.Unlock()
+	r.broadcast(u)
+}
+
+// Recent returns the last finished turns and ends of interaction, oldest
+// first.
+func (r *Runtime) Recent() []Update {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Update(nil), r.recent...)
+}
+
+// Forgotten drops what the runtime keeps of an erased person (their recent
+// turns) and tells the dialogue manager, so that nothing of them is shown
+// or stored any more.
+func (r *Runtime) Forgotten(userID string) {
+	r.m.Forgotten(userID)
+	r.mu.Lock()
+	kept := r.recent[:0]
+	for _, u := range r.recent {
+		if (u.Reply != nil && u.Reply.UserID == userID) || (u.Ending != nil && u.Ending.User.ID == userID) {
+			continue
+		}
+		kept = append(kept, u)
+	}
+	r.recent = kept
+	r.mu.Unlock()
 }
 
 // Subscribe returns a channel of updates and the function that ends the

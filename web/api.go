@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/ready", s.handleReady)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
 	s.mux.HandleFunc("POST /api/turns", s.handleTurn)
+	s.mux.HandleFunc("GET /api/turns", s.handleRecent)
 	s.mux.HandleFunc("GET /api/session", s.handleSession)
 	s.mux.HandleFunc("POST /api/session/end", s.handleSessionEnd)
 	s.mux.HandleFunc("GET /api/language", s.handleGetLanguage)
@@ -282,6 +283,21 @@ func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, turn nadine.
 	}
 }
 
+// RecentResponse is the body of GET /api/turns: the last finished turns
+// and ends of interaction, oldest first (the same updates the event stream
+// sends), so that the monitor shows them on page load.
+type RecentResponse struct {
+	Updates []robot.Update `json:"updates"`
+}
+
+func (s *Server) handleRecent(w http.ResponseWriter, _ *http.Request) {
+	u := s.opts.Runtime.Recent()
+	if u == nil {
+		u = []robot.Update{}
+	}
+	writeJSON(w, RecentResponse{Updates: u})
+}
+
 func (s *Server) handleSession(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, s.opts.Runtime.Session())
 }
@@ -292,7 +308,7 @@ func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	if !s.opts.Runtime.EndInteraction() {
+	if !s.opts.Runtime.EndInteraction("api") {
 		s.writeError(w, nadine.Errorf(nadine.EUNAVAILABLE, "web: shutting down"))
 		return
 	}

@@ -35,9 +35,12 @@ type Runtime interface {
 	Session() dialogue.SessionState
 	// SetLanguage changes the session language.
 	SetLanguage(ctx context.Context, l nadine.Language) error
-	// EndInteraction queues the end of the current user's interaction; it
-	// returns false when the runtime is shutting down.
-	EndInteraction() bool
+	// EndInteraction queues the end of the current interaction, for the
+	// reason given; it returns false when the runtime is shutting down.
+	EndInteraction(reason string) bool
+	// Recent returns the last finished turns and ends of interaction,
+	// oldest first, for the monitor to show on page load.
+	Recent() []robot.Update
 	// Subscribe streams every update of the runtime until the returned
 	// function is called or the runtime stops.
 	Subscribe(buffer int) (<-chan robot.Update, func())

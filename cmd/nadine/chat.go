@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 )
 
 // runChat is seed 001's chat mode: a terminal REPL, or with --json one
@@ -47,20 +48,34 @@ func runChat(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return err
 		}
-		a.manager.SetUser(u)
+		if _, err := a.manager.SetUser(ctx, u); err != nil {
+			return err
+		}
 	}
+	// Leaving the chat ends the interaction: a known person's conversation
+	// is stored as memory, a stranger's is dropped.
+	defer func() {
+		if _, err := a.manager.EndInteraction(context.WithoutCancel(ctx), "chat"); err != nil {
+			fmt.Fprintln(e.stderr, "nadine: conversation not stored:", err)
+		}
+	}()
 	if *asJSON {
 		return chatJSON(ctx, a, e.stdin, e.stdout)
 	}
 	return chatREPL(ctx, a, e.stdin, e.stdout)
 }
 
-// chatTurn is one line of `nadine chat --json` output.
+// chatTurn is one line of `nadine chat --json` output: a turn's reply, or
+// what a slash command did.
 type chatTurn struct {
-	Input string        `json:"input"`
-	Reply *nadine.Reply `json:"reply,omitempty"`
-	Error string        `json:"error,omitempty"`
-	Code  string        `json:"code,omitempty"`
+	Input   string                 `json:"input"`
+	Reply   *nadine.Reply          `json:"reply,omitempty"`
+	Command string                 `json:"command,omitempty"` // the slash command run ("user", "lang", "emotion", "bye", "trace")
+	Output  string                 `json:"output,omitempty"`  // what the command printed
+	Session *dialogue.SessionState `json:"session,omitempty"` // the session after the command
+	Ending  *dialogue.Ending       `json:"ending,omitempty"`  // /bye: the interaction that ended
+	Error   string                 `json:"error,omitempty"`
+	Code    string                 `json:"code,omitempty"`
 }
 
 func chatJSON(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
@@ -68,20 +83,40 @@ func chatJSON(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 	enc.SetEscapeHTML(false)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var last *nadine.Reply
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		t := chatTurn{Input: line}
-		r, err := a.manager.ProcessInput(ctx, nadine.Turn{Text: line})
-		if err != nil {
-			t.Error, t.Code = err.Error(), nadine.ErrorCode(err)
+		quit := false
+		if cmd := strings.TrimSpace(line); strings.HasPrefix(cmd, "/") {
+			// The same slash commands as the interactive chat, so that
+			// scripts can drive users, languages and leaves.
+			var b strings.Builder
+			res, q, err := a.command(ctx, cmd, last, &b)
+			quit = q
+			t.Command, t.Output, t.Ending = res.name, strings.TrimSpace(b.String()), res.ending
+			s := a.manager.Session()
+			t.Session = &s
+			if err != nil {
+				t.Error, t.Code = err.Error(), nadine.ErrorCode(err)
+			}
 		} else {
-			t.Reply = &r
+			r, err := a.manager.ProcessInput(ctx, nadine.Turn{Text: line})
+			if err != nil {
+				t.Error, t.Code = err.Error(), nadine.ErrorCode(err)
+			} else {
+				t.Reply = &r
+				last = &r
+			}
 		}
 		if err := enc.Encode(t); err != nil {
 			return fmt.Errorf("chat: write: %w", err)
+		}
+		if quit {
+			return nil
 		}
 		if ctx.Err() != nil {
 			return nil
@@ -95,7 +130,7 @@ func chatJSON(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 
 func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 	fmt.Fprint(out, a.banner())
-	fmt.Fprintln(out, "Commands: /lang fr, /user NAME, /emotion happy, /trace, /quit")
+	fmt.Fprintln(out, "Commands: /lang fr, /user NAME, /emotion happy, /trace, /bye, /quit")
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	var last *nadine.Reply
@@ -113,7 +148,7 @@ func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 		switch {
 		case line == "":
 		case strings.HasPrefix(line, "/"):
-			quit, err := a.command(ctx, line, last, out)
+			_, quit, err := a.command(ctx, line, last, out)
 			if err != nil {
 				fmt.Fprintln(out, "!", err)
 			}
@@ -154,49 +189,84 @@ func formatReply(r nadine.Reply) string {
 	return fmt.Sprintf("Nadine [%s]: %s", strings.Join(tags, ", "), r.Text)
 }
 
-// command runs a REPL command; it reports whether to quit.
-func (a *app) command(ctx context.Context, line string, last *nadine.Reply, out io.Writer) (bool, error) {
+// commandResult is what a slash command did.
+type commandResult struct {
+	name   string           // the command, normalized ("lang" for /language)
+	ending *dialogue.Ending // /bye, or /user naming another person: the interaction that ended
+}
+
+// command runs a chat slash command (interactive or --json), writing what
+// it did to out; it reports whether to quit.
+func (a *app) command(ctx context.Context, line string, last *nadine.Reply, out io.Writer) (commandResult, bool, error) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
 	arg = strings.TrimSpace(arg)
+	res := commandResult{name: name}
+	ended := func(e dialogue.Ending) {
+		if e.Ended() {
+			res.ending = &e
+			fmt.Fprintf(out, "interaction with %s ended (%d turns)\n", displayName(e.User), e.Turns)
+		}
+	}
 	switch name {
 	case "quit", "exit", "q":
-		return true, nil
+		res.name = "quit"
+		return res, true, nil
 	case "lang", "language":
+		res.name = "lang"
 		l, err := nadine.ParseLanguage(arg)
 		if err != nil {
-			return false, err
+			return res, false, err
 		}
 		if err := a.manager.SetLanguage(l); err != nil {
-			return false, err
+			return res, false, err
 		}
 		fmt.Fprintf(out, "language: %s (%s)\n", l.Name(), l.Locale())
 	case "user":
 		if arg == "" {
-			return false, fmt.Errorf("usage: /user NAME")
+			return res, false, nadine.Errorf(nadine.EINVALID, "usage: /user NAME")
 		}
 		u, err := a.resolveUser(ctx, arg)
 		if err != nil {
-			return false, err
+			return res, false, err
 		}
-		a.manager.SetUser(u)
+		e, err := a.manager.SetUser(ctx, u)
+		ended(e)
+		if err != nil {
+			return res, false, err
+		}
 		fmt.Fprintf(out, "user: %s (%s)\n", u.Name, u.ID)
 	case "emotion":
 		a.manager.SetUserEmotion(arg)
 		fmt.Fprintf(out, "user emotion: %s\n", a.manager.Session().UserEmotion)
 	case "trace":
 		if last == nil || last.Trace == nil {
-			return false, fmt.Errorf("no turn yet")
+			return res, false, nadine.Errorf(nadine.ENOTFOUND, "no turn yet")
 		}
 		fmt.Fprint(out, formatTrace(last.Trace))
 	case "bye":
-		if err := a.manager.EndInteraction(ctx); err != nil {
-			return false, err
+		e, err := a.manager.EndInteraction(ctx, "chat")
+		ended(e)
+		if err != nil {
+			return res, false, err
 		}
-		fmt.Fprintln(out, "interaction ended: conversation stored")
+		if !e.Ended() {
+			fmt.Fprintln(out, "no interaction to end")
+		}
 	default:
-		return false, fmt.Errorf("unknown command /%s (try /lang, /user, /emotion, /trace, /bye, /quit)", name)
+		return res, false, nadine.Errorf(nadine.EINVALID, "unknown command /%s (try /lang, /user, /emotion, /trace, /bye, /quit)", name)
 	}
-	return false, nil
+	return res, false, nil
+}
+
+// displayName names a user for the terminal.
+func displayName(u nadine.UserRef) string {
+	switch {
+	case u.Name != "":
+		return u.Name
+	case u.ID != "" && u.ID != nadine.UnknownUser:
+		return u.ID
+	}
+	return "a stranger"
 }
 
 // formatTrace renders a trace as an indented timeline.

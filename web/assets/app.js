@@ -265,6 +265,30 @@
     loadUsers().catch(() => {});
   }
 
+  // recentTurn shows a turn that finished before the page was opened: who
+  // spoke is who the reply says.
+  function recentTurn(u) {
+    if (!u.turn_id || !u.reply || state.turns.has(u.turn_id)) return;
+    const t = turnCard(u.turn_id, 'bus');
+    const r = u.reply;
+    t.userName = r.user_name || (r.user_id && r.user_id !== 'unknown' ? r.user_id : '');
+    t.meta.lastChild.textContent = r.trace && r.trace.start ? new Date(r.trace.start).toLocaleTimeString() : '';
+    renderReply(t, u);
+  }
+
+  // renderEnded marks the end of an interaction between the turns: the
+  // next person starts fresh.
+  function renderEnded(e) {
+    if (!e) return;
+    const u = e.user || {};
+    const who = u.user_name || (u.user_id && u.user_id !== 'unknown' ? u.user_id : 'a stranger');
+    const n = e.turns || 0;
+    const el = h('div', { class: 'ended', 'data-reason': e.reason || '' },
+      h('span', { text: 'Interaction with ' + who + ' ended (' + (e.reason || 'left') + ', ' + n + (n === 1 ? ' turn' : ' turns') + ')' }));
+    $('#turns').prepend(el);
+    $('#empty').hidden = true;
+  }
+
   // -------------------------------------------------------------- trace
 
   function traceView(tr) {
@@ -498,6 +522,7 @@
           if (u.kind === 'session') renderSession(u.session);
           else if (u.kind === 'event') onTurnEvent(u.turn_id, u.event, false);
           else if (u.kind === 'turn') onTurnDone(u);
+          else if (u.kind === 'ended') renderEnded(u.ending);
         });
       } catch (_) {
         // The server restarted or the network dropped: try again.
@@ -585,6 +610,11 @@
     drawPAD();
     try {
       await loadInfo();
+      const recent = await api('GET', '/api/turns');
+      for (const u of recent.updates || []) {
+        if (u.kind === 'turn') recentTurn(u);
+        else if (u.kind === 'ended') renderEnded(u.ending);
+      }
       renderSession(await api('GET', '/api/session'));
       await loadUsers();
     } catch (e) {
