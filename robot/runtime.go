@@ -42,8 +42,8 @@ type Options struct {
 	// Recent is how many finished turns the runtime keeps for the monitor
 	// to show on page load (50).
 	Recent int
-	Now           func() time.Time
-	Logger        *slog.Logger
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
