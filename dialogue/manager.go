@@ -363,10 +363,17 @@ func (m *Manager) turnLanguage(turn nadine.Turn, text string) (nadine.Language, 
 	return m.Language(), "session"
 }
 
-// applyEvent updates the session from an engine's event.
+// applyEvent updates the session from an engine's event. While the person
+// was erased during the turn, only Nadine's own state is taken.
 func (m *Manager) applyEvent(e nadine.Event) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.forgot != "" && (e.Kind == nadine.EventUser || e.Kind == nadine.EventSession) {
+		if e.Session != nil && len(e.Session.Affect) > 0 {
+			m.sess.Affect = e.Session.Affect
+		}
+		return
+	}
 	switch e.Kind {
 	case nadine.EventLanguage:
 		if e.Language.Valid() {
@@ -475,8 +482,7 @@ func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
 // may be stored (the person was erased during the turn).
 func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply) (nadine.UserRef, string, bool) {
 	m.mu.Lock()
-	forgot := m.forgot
-	m.forgot = ""
+	forgot := m.forgot // cleared when the next turn starts
 	if forgot != "" && (forgot == req.Turn.UserID || forgot == m.sess.User.ID) {
 		if m.sess.User.ID == forgot {
 			m.sess = stranger(m.sess)

@@ -99,10 +99,13 @@ func RobotSessionKey(robot string) string { return "robot/" + robot + "/session"
 func PersonSessionKey(userID, robot string) string { return userID + "/session/" + robot }
 
 // legacyAffectKey held the manager's PAD state before sessions existed;
-// legacyGraphStateKey the graph engine's robot-level state.
+// legacyGraphStateKey the graph engine's robot-level state (with a
+// person's data in the oldest versions); legacyGraphRunKey a run the
+// graph interrupted to ask a stranger's name.
 const (
 	legacyAffectKey     = "robot/affect"
 	legacyGraphStateKey = "robot/state"
+	legacyGraphRunKey   = "robot/graph"
 )
 
 func knownUser(id string) bool { return id != "" && id != nadine.UnknownUser }
@@ -377,6 +380,13 @@ func (m *Manager) restore(ctx context.Context) error {
 		r.Affect = m.legacyAffect(ctx)
 	default:
 		return fmt.Errorf("dialogue: load session: %w", err)
+	}
+	// What earlier versions kept under robot keys goes: the mood was
+	// carried over, the rest concerned people.
+	for _, key := range []string{legacyAffectKey, legacyGraphStateKey, legacyGraphRunKey} {
+		if err := m.opts.Checkpoints.DeleteCheckpoint(ctx, key); err != nil {
+			m.log.Warn("dialogue: state of an earlier version not deleted", "key", key, "err", err)
+		}
 	}
 	m.mu.Lock()
 	if r.Language.Valid() {

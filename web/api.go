@@ -451,6 +451,8 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
+	// If they are in front of the robot, the session forgets them too.
+	s.opts.Runtime.Forgotten(id)
 	s.log.Info("web: user forgotten", "user", id)
 	writeJSON(w, DeleteResponse{UserID: id, Deleted: "user"})
 }

@@ -41,6 +41,9 @@ type Runtime interface {
 	// Recent returns the last finished turns and ends of interaction,
 	// oldest first, for the monitor to show on page load.
 	Recent() []robot.Update
+	// Forgotten tells the runtime a person was erased: their recent
+	// turns and, if they are in front of the robot, their session go.
+	Forgotten(userID string)
 	// Subscribe streams every update of the runtime until the returned
 	// function is called or the runtime stops.
 	Subscribe(buffer int) (<-chan robot.Update, func())

@@ -117,7 +117,7 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.detector = det
-	m, err := a.newManager()
+	m, err := a.newManager(cfg.MQTT.Prefix)
 	if err != nil {
 		return err
 	}
@@ -140,18 +140,20 @@ func (a *app) build(ctx context.Context) error {
 
 // newManager builds the engines and a dialogue manager over them: one per
 // robot (serve has one; the bench's fleet mode one per simulated robot, all
-// sharing the store, the models and the tools).
-func (a *app) newManager() (*dialogue.Manager, error) {
+// sharing the store, the models and the tools). robot names the robot's
+// session in the store (its topic prefix).
+func (a *app) newManager(robot string) (*dialogue.Manager, error) {
 	engines, err := a.engines()
 	if err != nil {
 		return nil, err
 	}
-	lang, _ := nadine.ParseLanguage(a.cfg.Language)
 	return dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
 		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(a.cfg.Limits.TurnTimeout),
-		Language: lang, Logger: a.log,
+		Language: a.cfg.sessionLanguage(), KeepLanguage: a.cfg.keepLanguage(),
+		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: robot,
+		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log,
 	})
 }
 

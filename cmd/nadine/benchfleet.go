@@ -90,7 +90,7 @@ func runFleet(ctx context.Context, s benchSetup, n, turns int, pause time.Durati
 	for i := range n {
 		m := a.manager
 		if i > 0 {
-			if m, err = a.newManager(); err != nil {
+			if m, err = a.newManager(fleetPrefix(i)); err != nil {
 				return res, err
 			}
 		}

@@ -28,8 +28,10 @@ type Config struct {
 	Engine string `yaml:"engine"`
 	// DataDir holds the database, the song library and the scenes.
 	DataDir string `yaml:"data_dir"`
-	// Language is the session language at start.
-	Language string `yaml:"language"`
+	// Language is the session language at start and the language policy.
+	Language LanguageConfig `yaml:"language"`
+	// Session bounds an interaction (the idle timeout).
+	Session SessionConfig `yaml:"session"`
 	// Place says where the robot stands, for the prompt's PHYSICAL
 	// SITUATION ("at MIRALab, University of Geneva, in Switzerland").
 	Place      string           `yaml:"place"`
@@ -237,7 +239,8 @@ func defaultConfig(getenv func(string) string) Config {
 	return Config{
 		Engine:   "react",
 		DataDir:  defaultDataDir(getenv),
-		Language: "en",
+		Language: defaultLanguage(),
+		Session:  defaultSession(),
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
@@ -315,6 +318,15 @@ func applyEnv(v reflect.Value, prefix string, getenv func(string) string) error 
 		fv := v.Field(i)
 		switch {
 		case fv.Kind() == reflect.Struct:
+			// A block with a scalar shorthand (language: fr) takes
+			// NADINE_LANGUAGE=fr too.
+			if sv, ok := fv.Addr().Interface().(interface{ SetEnvScalar(string) error }); ok {
+				if s, ok := lookup(getenv, name); ok {
+					if err := sv.SetEnvScalar(s); err != nil {
+						return fmt.Errorf("config: %s: %w", name, err)
+					}
+				}
+			}
 			if err := applyEnv(fv, name, getenv); err != nil {
 				return err
 			}
@@ -449,9 +461,7 @@ func (c *Config) validate() error {
 	default:
 		bad("engine", "must be react, graph or offline, not %q", c.Engine)
 	}
-	if _, err := nadine.ParseLanguage(c.Language); err != nil {
-		bad("language", "%v", err)
-	}
+	c.validateSession(bad)
 	if c.DataDir == "" {
 		bad("data_dir", "must not be empty")
 	}

@@ -74,7 +74,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	s.app = a
 	rt, err := robot.New(robot.Options{
 		Manager: a.manager, Body: bus, Names: a.store,
-		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), Logger: log,
+		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout), Logger: log,
 	})
 	if err != nil {
 		s.close()
