@@ -82,4 +82,3 @@ func (c *Config) sessionLanguage() nadine.Language {
 func (c *Config) keepLanguage() bool {
 	return c.Language.ResetOnLeave != nil && !*c.Language.ResetOnLeave
 }
-
