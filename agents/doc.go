@@ -64,67 +64,41 @@
 // # Around the graph
 //
 // Respond adopts the person perception recognized (Turn.UserID), trims the
-// history to ConversationLimit, and persists the state between turns (see
-// Persistence below): Nadine's mood survives restarts. An ambiguous name
-// ends the turn with an interrupt of the name_confirmation node,
-// checkpointed under PendingKey of the person asked; the next turn
-// (in this process or after a restart) resumes it with the answer: yes /
-// correct / that's me (oui, ja, 是) links the top candidate, another stated
-// name gets its own profile, a lone unconfirmed candidate makes the given
-// name a new user, and otherwise the next candidate is asked about. The
-// question itself is a fixed sentence in the session language (no model
-// call). When its checkpoint cannot be saved, the turn still returns the
-// question, which was spoken, with a trace failure (an error would make the
-// fallback engine speak again); the next turn asks it again. Every settled identity is emitted as an EventUser for face
-// recognition; a greeting and a farewell wave; language changes emit
-// EventLanguage; each appraisal emits EventAffect; the reply streams one
-// EventSpeech per sentence. On end_conversation the episode summary and the
-// conversation text are stored after the reply (Wait and Close wait for
-// them) and the per-conversation state is reset.
+// history to ConversationLimit, and starts from the session the request
+// carries (see Session below). An ambiguous name ends the turn with an
+// interrupt of the name_confirmation node, whose checkpoint goes back to
+// the session; the next turn (in this process or after a restart) resumes
+// it with the answer: yes / correct / that's me (oui, ja, 是) links the top
+// candidate, another stated name gets its own profile, a lone unconfirmed
+// candidate makes the given name a new user, and otherwise the next
+// candidate is asked about. The question itself is a fixed sentence in the
+// session language (no model call). Every settled identity is emitted as an
+// EventUser for face recognition; a greeting and a farewell wave; language
+// changes emit EventLanguage; each appraisal emits EventAffect; the reply
+// streams one EventSpeech per sentence. On end_conversation the episode
+// summary and the conversation text are stored after the reply (Wait and
+// Close wait for them) and the per-conversation state is reset.
 //
-// Request.Mood is not used: the engine keeps and persists the whole PAD
-// state itself. Token limits and temperatures come from the model profiles;
-// requests set none (reasoning models spend tokens before they answer).
+// Token limits and temperatures come from the model profiles; requests set
+// none (reasoning models spend tokens before they answer).
 //
 // Memories are read and written only for the known user of the turn
 // (every store call takes their id), and a changed identity clears what
 // was retrieved for the previous one before anything reaches a prompt.
 //
-// # Persistence and forgetting
+// # Session
 //
-// The state between turns is stored in two parts, so that the store's
-// ForgetUser (which erases the checkpoints whose key starts with
-// "<userID>/") erases everything the engine kept about a person:
-//
-//   - StateKey ("robot/state") holds Nadine's own state: the affect
-//     (personality, emotion, mood, turn count) and the language. A state
-//     saved there by an earlier version, with a person's data in it, is
-//     rewritten without it when it is first read.
-//   - PersonStateKey(id) ("<id>/graph/state") holds the conversation state
-//     of a real user id: who they are (with their profile), the window,
-//     the context summary, the greeting bookkeeping and the name question.
-//     The unknown user's conversation state is kept in memory only (a
-//     restart loses it, which costs at most a context summary).
-//   - PendingKey(id) ("<id>/graph/pending") holds a run interrupted by a
-//     name question asked to a real user id; one asked to the unknown user
-//     (the usual case) is under CheckpointKey ("robot/graph"). A question
-//     the next turn cannot answer (another conversation, another person,
-//     the unknown person now recognized) is discarded.
-//
-// The forget may come from another process (nadine memory forget, the web
-// monitor), so memory is not trusted: at the start of each turn of a real
-// user id the engine reads their PersonStateKey (one row). Found, it is the
-// conversation state the turn starts from. Missing while memory holds a
-// saved state of that id, the user was forgotten: the conversation state
-// is reset, the user is taken as the request gives them (their profile is
-// read again, and is gone), the background context summary is dropped and
-// the trace says so; Nadine's affect survives. A user known only by a face
-// (an id without a profile) has their key like anyone else, so the absence
-// of a profile never resets anything. A user forgotten while their turn
-// runs (their key was read at the start and is gone at the end) is not
-// saved again. Two gaps remain: a user forgotten during the very first turn
-// of their id is saved by its end, and between turns the memory of the
-// last person's state lasts until the next turn (nothing reads it).
+// The engine keeps no state of its own between turns. It reads Nadine's
+// affect (Session.Affect), the language, the greeting bookkeeping
+// (Session.Greeted) and its own state for this interaction
+// (Session.Engine: who the person is, the context summary, the turn count,
+// a pending name question and the run it interrupted) from the request's
+// session, and returns the turn's state to the dialogue manager in one
+// EventSession after the reply. The manager owns the session: it persists
+// it (with the person, never for a stranger), erases it with the person,
+// and resets it at every end of interaction, so that the next visitor
+// starts fresh. A session part that names another person than the turn's
+// is not used.
 //
 // # Evaluation
 //

@@ -292,6 +292,33 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("profile shown = %q", got)
 	}
 
+	// A page opened later shows the turns so far and who is there.
+	do("reload the page",
+		chromedp.Reload(),
+		chromedp.WaitVisible(css(heard+`[data-state="done"] .msg.nadine .text`)),
+		chromedp.WaitVisible(css(first+`[data-state="done"] .msg.nadine .text`)),
+	)
+	if got := text(heard + ` .msg.nadine .text`); !strings.HasPrefix(got, "Il est") {
+		t.Errorf("bus turn after a reload = %q", got)
+	}
+	if got := text(`#who-name`); got != "Alex" {
+		t.Errorf("in front of Nadine after a reload: %q", got)
+	}
+	n, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`document.querySelectorAll('#turns article.turn').length`))
+	if err != nil || n != 3 {
+		t.Errorf("%d turns after a reload (%v), want 3", n, err)
+	}
+
+	// The operator ends the interaction: the monitor marks it, and the
+	// next person is a stranger.
+	do("end the interaction",
+		chromedp.Click(css(`#end-session`)),
+		chromedp.WaitVisible(css(`#turns .ended`)),
+	)
+	if got := text(`#turns .ended`); !strings.Contains(got, "Alex") || !strings.Contains(got, "api") {
+		t.Errorf("end of interaction shown as %q", got)
+	}
+
 	do("scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	p.screenshot("monitor.png")
 	p.checkConsole()
