@@ -321,15 +321,15 @@ func looksLikeJSON(s string) bool {
 	return jsonKeyRE.MatchString(s) || strings.HasPrefix(s, "{\"") || strings.HasPrefix(s, "[{")
 }
 
-// echoes reports whether sentence repeats the instructions: at least 24
-// characters of it found word for word in one of them (case, punctuation
-// and spacing aside).
+// echoes reports whether sentence repeats the instructions: a sentence of
+// at least six words and 28 characters found word for word in one of them
+// (case, punctuation and spacing aside).
 func echoes(sentence string, instructions []string) bool {
 	if len(instructions) == 0 {
 		return false
 	}
 	f := fold(sentence)
-	if len(f) < 24 {
+	if len(f) < 28 || strings.Count(f, " ") < 5 {
 		return false
 	}
 	for _, in := range instructions {

@@ -99,3 +99,17 @@ func displayName(t nadine.Turn) string {
 	}
 	return nadine.UnknownUser
 }
+
+// promptInstructions renders the prompt's own texts without the turn's
+// data (no place, knowledge, memories, names or input): the situation, the
+// rules, the tools, the format instructions, the feedback messages.
+func (e *Engine) promptInstructions() []string {
+	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
+	d.UserName, d.UserEmotion, d.Date, d.Time = "", "", "", ""
+	return []string{
+		render(e.prompts.system, struct{ Place string }{}),
+		render(e.prompts.human, d),
+		render(e.prompts.observation, struct{ Tool, Observation, Input string }{}),
+		render(e.prompts.parseError, struct{ Error, Input string }{}),
+	}
+}
