@@ -296,10 +296,35 @@ func SpeechSentence(sentence string, instructions ...string) (string, error) {
 	if codeRE.MatchString(s) {
 		return "", Errorf(EBADOUTPUT, "not speech: code or markup")
 	}
-	if echoes(s, instructions) {
+	if echoes(s, instructions) || echoesHeading(raw, instructions) {
 		return "", Errorf(EBADOUTPUT, "not speech: an echo of the prompt")
 	}
 	return s, nil
+}
+
+var (
+	capsRunRE   = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)+\b|\b[A-Z][A-Z']{2,}[ \t]*:`)
+	headingLnRE = regexp.MustCompile(`(?m)^[ \t]*([A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*)[ \t]*(?:\([^)\n]*\))?[ \t]*(?::|$)`)
+)
+
+// echoesHeading reports whether sentence holds one of the instructions'
+// headings ("HUMAN'S INPUT", "YOUR FEELINGS:"), written in capitals.
+func echoesHeading(sentence string, instructions []string) bool {
+	runs := capsRunRE.FindAllString(sentence, -1)
+	if len(runs) == 0 {
+		return false
+	}
+	for _, in := range instructions {
+		for _, m := range headingLnRE.FindAllStringSubmatch(in, -1) {
+			h := m[1]
+			for _, r := range runs {
+				if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r), ":")) == h {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // looksLikeJSON reports whether s, without a code fence, is a JSON object

@@ -54,7 +54,7 @@ func TestCleanSpeech(t *testing.T) {
 }
 
 func TestSpeech(t *testing.T) {
-	instructions := []string{"RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block."}
+	instructions := []string{"HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block."}
 	tests := []struct {
 		name, in, want string
 		wantErr        string
@@ -78,6 +78,8 @@ func TestSpeech(t *testing.T) {
 		{"too long", strings.Repeat("I like to talk a lot. ", 120), "", "length", 0},
 		{"one junk sentence dropped", `Sure! Nice to meet you. {"emotion": "joy", "intensity": 5}`, "Sure! Nice to meet you.", "", 1},
 		{"short instruction words are not an echo", "Be social.", "Be social.", "", 0},
+		{"heading echo", "HUMAN'S INPUT: What is the weather?", "", "echo", 1},
+		{"capitals are not a heading", "I visited CERN and the UN.", "I visited CERN and the UN.", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

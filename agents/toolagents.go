@@ -168,17 +168,7 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 	if err != nil {
 		return "", "", err
 	}
-	var v struct {
-		Tool  string `json:"tool"`
-		Query string `json:"query"`
-	}
-	if err := decodeJSON(content, &v); err != nil {
-		return "", "", err
-	}
-	if strings.TrimSpace(v.Tool) == "" {
-		return "", "", nadine.Errorf(nadine.EBADOUTPUT, "agents: search router named no tool")
-	}
-	return v.Tool, v.Query, nil
+	return parseRoute(content, names)
 }
 
 type searchAnswerInput struct{ Question, Tool, Results string }
@@ -192,7 +182,7 @@ func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, 
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(content)
+	ans := answerText(content, "answer", "summary", "text", "response", "result")
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty search answer")
 	}
@@ -242,7 +232,7 @@ func describeImage(ctx context.Context, m nadine.ChatModel, p prompts, question,
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(content)
+	ans := answerText(content, "description", "answer", "caption", "text", "response")
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty image description")
 	}

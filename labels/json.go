@@ -143,10 +143,12 @@ func Strings(raw json.RawMessage) []string {
 	if json.Unmarshal(raw, &list) == nil {
 		var out []string
 		for _, x := range list {
-			if s, ok := String(x); ok && strings.TrimSpace(s) != "" {
-				out = append(out, strings.TrimSpace(s))
-			} else if t := Text(x); t != "" {
-				out = append(out, t)
+			s, ok := String(x)
+			if !ok {
+				s = Text(x)
+			}
+			if s = strings.TrimSpace(s); !nobodyWords[Key(s)] {
+				out = append(out, s)
 			}
 		}
 		return out
