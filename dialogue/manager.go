@@ -263,6 +263,8 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		r, err := eng.Respond(engCtx, req)
 		if err == nil && strings.TrimSpace(r.Text) == "" {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
+		} else if _, _, serr := nadine.Speech(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
+			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)
 		if err != nil {
@@ -596,9 +598,18 @@ func (c *collector) forward(e nadine.Event) {
 		return
 	}
 	translated := false
+	if e.Kind == nadine.EventSpeech { // the last guard: only speech reaches speak
+		clean, err := nadine.SpeechSentence(e.Text)
+		if err != nil {
+			c.trace.Notef("a sentence was not spoken: %v", err)
+		}
+		translated, e.Text = clean != strings.TrimSpace(e.Text), clean
+	}
 	if e.Kind == nadine.EventSpeech && strings.TrimSpace(e.Text) != "" {
 		// The session language: where this turn switched it, the new one.
-		e.Text, translated = c.check(c.ctx, e.Text, c.language())
+		var changed bool
+		e.Text, changed = c.check(c.ctx, e.Text, c.language())
+		translated = translated || changed
 		e.Language = c.language()
 	}
 	c.mu.Lock()

@@ -1,0 +1,4 @@
+package tools
+
+// CleanLyrics exposes the songwriter's answer reader to the tests.
+var CleanLyrics = cleanLyrics
