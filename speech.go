@@ -38,7 +38,7 @@ var (
 	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\])\s*`)
 	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
 	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
-	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
+	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
 )
 
 // quotePairs are the quotation marks a model may wrap its whole reply in.
@@ -346,19 +346,36 @@ func looksLikeJSON(s string) bool {
 	return jsonKeyRE.MatchString(s) || strings.HasPrefix(s, "{\"") || strings.HasPrefix(s, "[{")
 }
 
-// echoes reports whether sentence repeats the instructions: a sentence of
-// at least six words and 28 characters found word for word in one of them
-// (case, punctuation and spacing aside).
+// echoes reports whether sentence repeats the instructions: most of its
+// words (60%, and at least six) in runs of six or more found word for word
+// in one of them (case, punctuation and spacing aside), so that an echo
+// that skips a line of the prompt is still one.
 func echoes(sentence string, instructions []string) bool {
+	const run = 6
 	if len(instructions) == 0 {
 		return false
 	}
-	f := fold(sentence)
-	if len(f) < 28 || strings.Count(f, " ") < 5 {
+	words := strings.Fields(fold(sentence))
+	if len(words) < run || len(strings.Join(words, " ")) < 28 {
 		return false
 	}
 	for _, in := range instructions {
-		if strings.Contains(fold(in), f) {
+		text := " " + fold(in) + " "
+		covered := make([]bool, len(words))
+		for i := 0; i+run <= len(words); i++ {
+			if strings.Contains(text, " "+strings.Join(words[i:i+run], " ")+" ") {
+				for j := i; j < i+run; j++ {
+					covered[j] = true
+				}
+			}
+		}
+		n := 0
+		for _, c := range covered {
+			if c {
+				n++
+			}
+		}
+		if n >= run && n*10 >= len(words)*6 {
 			return true
 		}
 	}

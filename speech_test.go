@@ -79,6 +79,8 @@ func TestSpeech(t *testing.T) {
 		{"one junk sentence dropped", `Sure! Nice to meet you. {"emotion": "joy", "intensity": 5}`, "Sure! Nice to meet you.", "", 1},
 		{"short instruction words are not an echo", "Be social.", "Be social.", "", 0},
 		{"heading echo", "HUMAN'S INPUT: What is the weather?", "", "echo", 1},
+		{"echo that skips a line", "RULES - Keep your answer to at most two short sentences: it will be spoken aloud, as Nadine.", "", "echo", 1},
+		{"function call", "print('hello')", "", "code", 1},
 		{"capitals are not a heading", "I visited CERN and the UN.", "I visited CERN and the UN.", "", 0},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // orchestrate is the orchestrator node. In the parallel group it plans
@@ -97,6 +98,9 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 		}
 		if t := strings.TrimSpace(st.Tool); t != "" {
 			tool = t
+			if m, ok := labels.Match(t, searchToolNames); ok {
+				tool = m
+			}
 		}
 		out = append(out, PlanStep{Agent: agent, Message: m, Tool: tool})
 	}

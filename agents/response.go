@@ -81,7 +81,11 @@ func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Langu
 		if err != nil {
 			return "", fmt.Errorf("agents: response: %w", err)
 		}
-		said, dropped, serr := nadine.Speech(labels.AnswerText(resp.Content, responseKeys...), e.instructions...)
+		whole := resp.Content
+		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
+			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
+		}
+		said, dropped, serr := nadine.Speech(whole, e.instructions...)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
 			say(nadine.SplitSentences(said))

@@ -254,10 +254,64 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 	return s
 }
 
+// Field returns the text a JSON value holds under one of keys only: a
+// string as is (or, when it is itself a JSON object, that object's
+// field), an object's first named field that holds text (at any depth),
+// an array's texts joined with commas. Unlike Text it never takes an
+// unnamed field: {"role": "assistant"} holds no reply.
+func Field(raw json.RawMessage, keys ...string) string {
+	return field(raw, keys, 0)
+}
+
+func field(raw json.RawMessage, keys []string, depth int) string {
+	raw = bytes.TrimSpace(raw)
+	if depth > 4 || len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return field(json.RawMessage(t), keys, depth+1)
+		}
+		return s
+	case '{':
+		f, ok := Fields(raw)
+		if !ok {
+			return ""
+		}
+		for _, k := range keys {
+			if v, ok := f[Key(k)]; ok {
+				if t := strings.TrimSpace(field(v, keys, depth+1)); t != "" {
+					return t
+				}
+			}
+		}
+		return ""
+	case '[':
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return ""
+		}
+		var parts []string
+		for _, x := range list {
+			if t := strings.TrimSpace(field(x, keys, depth+1)); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	return ""
+}
+
 // AnswerText returns the text of a model's free-text answer (a summary, a
 // description, a translation, a reply): reasoning blocks skipped; an
-// answer that is JSON (bare or fenced) gives its text (see Text, with
-// keys); a fenced answer its content; any other answer itself, trimmed.
+// answer that is JSON (bare or fenced) gives the field named by one of
+// keys (see Field), or "" when it has none; a fenced answer its content;
+// any other answer itself, trimmed.
 func AnswerText(answer string, keys ...string) string {
 	s := strings.TrimSpace(nadine.StripThinking(answer))
 	body := s
@@ -268,7 +322,7 @@ func AnswerText(answer string, keys ...string) string {
 	}
 	if strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
 		if raw, ok := firstValue(body); ok {
-			return strings.TrimSpace(Text(raw, keys...))
+			return strings.TrimSpace(Field(raw, keys...))
 		}
 	}
 	return body

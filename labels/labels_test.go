@@ -208,6 +208,24 @@ func TestAnswerText(t *testing.T) {
 	}
 }
 
+func TestField(t *testing.T) {
+	tests := []struct{ raw, want string }{
+		{`{"response": "Hello"}`, "Hello"},
+		{`{"data": {"response": "Hello"}}`, ""},
+		{`{"response": {"text": "Hello"}}`, "Hello"},
+		{`{"role": "assistant", "content": null}`, ""},
+		{`"Hello"`, "Hello"},
+	}
+	for _, tt := range tests {
+		if got := labels.Field(json.RawMessage(tt.raw), "response", "text", "content"); got != tt.want {
+			t.Errorf("Field(%s) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+	if got := labels.AnswerText(`{"role": "assistant", "content": null}`, "content"); got != "" {
+		t.Errorf("AnswerText of a reply-less object = %q", got)
+	}
+}
+
 func TestStrings(t *testing.T) {
 	tests := []struct {
 		raw  string

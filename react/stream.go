@@ -2,6 +2,7 @@ package react
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -142,7 +143,10 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 		return
 	}
 	meta := step{Action: finalAction}
-	s.notes = meta.readFeeling(head)
+	if said := strings.TrimSpace(labels.Text(action)); said != finalAction {
+		s.notes = append(s.notes, fmt.Sprintf("action %q read as %q", said, finalAction))
+	}
+	s.notes = append(s.notes, meta.readFeeling(head)...)
 	if _, ok := labels.Get(head, categoryKeys...); ok {
 		var n []string
 		meta.Category, n = readCategory(head)
