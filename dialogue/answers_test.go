@@ -33,12 +33,12 @@ type answerCase struct {
 	Name    string              `yaml:"name"`
 	Engine  string              `yaml:"engine"` // react or graph
 	Say     string              `yaml:"say"`
-	Before  []string            `yaml:"before"`   // turns said first, with the default answers
-	Always  bool                `yaml:"always"`   // the answers below apply to the turns before too
-	User    string              `yaml:"user"`     // a recognized user's name ("" for nobody)
-	French  bool                `yaml:"french"`   // the session language is French (the translator checks each sentence)
-	Options []string            `yaml:"options"`  // graph: search_summary, vision
-	Answers map[string][]string `yaml:"answers"`  // role → answers, in order (the last one repeats)
+	Before  []string            `yaml:"before"`  // turns said first, with the default answers
+	Always  bool                `yaml:"always"`  // the answers below apply to the turns before too
+	User    string              `yaml:"user"`    // a recognized user's name ("" for nobody)
+	French  bool                `yaml:"french"`  // the session language is French (the translator checks each sentence)
+	Options []string            `yaml:"options"` // graph: search_summary, vision
+	Answers map[string][]string `yaml:"answers"` // role → answers, in order (the last one repeats)
 	Want    answerWant          `yaml:"want"`
 }
 
