@@ -61,7 +61,7 @@ func StripThinking(text string) string {
 		}
 		tag := strings.ToLower(s[loc[2]:loc[3]])
 		rest := s[loc[1]:]
-		end := strings.Index(strings.ToLower(rest), "</"+tag+">")
+		end := strings.Index(ASCIILower(rest), "</"+tag+">")
 		if end < 0 {
 			s = s[:loc[0]]
 			break
@@ -69,11 +69,24 @@ func StripThinking(text string) string {
 		s = s[:loc[0]] + " " + rest[end+len(tag)+3:]
 	}
 	for _, tag := range []string{"</think>", "</thinking>", "</reasoning>", "</reflection>"} {
-		if i := strings.LastIndex(strings.ToLower(s), tag); i >= 0 {
+		if i := strings.LastIndex(ASCIILower(s), tag); i >= 0 {
 			s = s[i+len(tag):]
 		}
 	}
 	return s
+}
+
+// ASCIILower lowercases the ASCII letters of s and nothing else, so that
+// byte offsets in the result are offsets in s (strings.ToLower changes the
+// length of invalid UTF-8 and of some letters).
+func ASCIILower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // CleanSpeech returns text as plain spoken sentences: reasoning blocks,
@@ -84,6 +97,21 @@ func StripThinking(text string) string {
 // whitespace collapsed. It does not judge whether the result is a reply:
 // see Speech.
 func CleanSpeech(text string) string {
+	// Peeling one layer can bare another ("\"# Hello\"" loses its quotes,
+	// then its heading mark): clean until nothing changes.
+	s := cleanOnce(text)
+	for range 8 {
+		t := cleanOnce(s)
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// cleanOnce is one pass of CleanSpeech.
+func cleanOnce(text string) string {
 	s := StripThinking(text)
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
@@ -467,7 +495,7 @@ func (s *SpeechStream) visible(final bool) string {
 	p := s.pending.String()
 	for {
 		if s.inThink != "" {
-			end := strings.Index(strings.ToLower(p), "</"+s.inThink+">")
+			end := strings.Index(ASCIILower(p), "</"+s.inThink+">")
 			if end < 0 {
 				if final {
 					p = ""

@@ -72,7 +72,7 @@ func objectStart(b string) (start int, wait bool) {
 			}
 			return from + brace, false
 		}
-		end := strings.Index(strings.ToLower(rest[loc[1]:]), "</"+strings.ToLower(rest[loc[2]:loc[3]])+">")
+		end := strings.Index(nadine.ASCIILower(rest[loc[1]:]), "</"+nadine.ASCIILower(rest[loc[2]:loc[3]])+">")
 		if end < 0 {
 			return -1, true
 		}
