@@ -99,9 +99,13 @@ func ASCIILower(s string) string {
 func CleanSpeech(text string) string {
 	// Peeling one layer can bare another ("\"# Hello\"" loses its quotes,
 	// then its heading mark): clean until nothing changes.
-	s := cleanOnce(text)
-	for range 8 {
-		t := cleanOnce(s)
+	return untilStable(text, 9, cleanOnce)
+}
+
+// untilStable applies f to s until it changes nothing, at most n times.
+func untilStable(s string, n int, f func(string) string) string {
+	for range n {
+		t := f(s)
 		if t == s {
 			break
 		}
@@ -138,14 +142,7 @@ func cleanOnce(text string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	for range 4 { // «Nadine: "Hello"» and the like: peel until stable
-		t := stripWrapping(s)
-		if t == s {
-			break
-		}
-		s = t
-	}
-	return s
+	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
 }
 
 // joinLines turns Markdown lines into running text: heading marks,

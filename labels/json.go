@@ -179,16 +179,26 @@ var (
 // place's "City,CC", else its only field's text; an array's texts joined
 // with commas. It returns "" when there is no text to take.
 func Text(raw json.RawMessage, keys ...string) string {
-	return text(raw, keys, 0)
+	return text(raw, keys, true, 0)
 }
 
-func text(raw json.RawMessage, keys []string, depth int) string {
-	if depth > 4 {
+// Field returns the text a JSON value holds under one of keys only: a
+// string as is (or, when it is itself a JSON object, that object's
+// field), an object's first named field that holds text (at any depth),
+// an array's texts joined with commas. Unlike Text it never takes an
+// unnamed field: {"role": "assistant"} holds no reply.
+func Field(raw json.RawMessage, keys ...string) string {
+	return text(raw, keys, false, 0)
+}
+
+// text walks raw for Text (lenient) and Field.
+func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
+	raw = bytes.TrimSpace(raw)
+	if depth > 4 || len(raw) == 0 {
 		return ""
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
+	inner := func(v json.RawMessage, keys []string) string {
+		return strings.TrimSpace(text(v, keys, lenient, depth+1))
 	}
 	switch raw[0] {
 	case '"':
@@ -197,8 +207,8 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 			return ""
 		}
 		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && json.Valid([]byte(t)) {
-			if inner := text(json.RawMessage(t), keys, depth+1); inner != "" {
-				return inner
+			if in := inner(json.RawMessage(t), keys); in != "" || !lenient {
+				return in
 			}
 		}
 		return s
@@ -209,15 +219,18 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 		}
 		for _, k := range keys {
 			if v, ok := f[Key(k)]; ok {
-				if t := strings.TrimSpace(text(v, keys, depth+1)); t != "" {
+				if t := inner(v, keys); t != "" {
 					return t
 				}
 			}
 		}
+		if !lenient {
+			return ""
+		}
 		if place, ok := Get(f, placeKeys...); ok {
-			p := strings.TrimSpace(text(place, nil, depth+1))
+			p := inner(place, nil)
 			if c, ok := Get(f, countryKeys...); ok && p != "" && !strings.Contains(p, ",") {
-				if cc := strings.TrimSpace(text(c, nil, depth+1)); cc != "" {
+				if cc := inner(c, nil); cc != "" {
 					return p + "," + cc
 				}
 			}
@@ -227,7 +240,7 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 		}
 		var only []string
 		for _, v := range f {
-			if t := strings.TrimSpace(text(v, keys, depth+1)); t != "" {
+			if t := inner(v, keys); t != "" {
 				only = append(only, t)
 			}
 		}
@@ -242,7 +255,7 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 		}
 		var parts []string
 		for _, x := range list {
-			if t := strings.TrimSpace(text(x, keys, depth+1)); t != "" {
+			if t := inner(x, keys); t != "" {
 				parts = append(parts, t)
 			}
 		}
@@ -250,61 +263,11 @@ func text(raw json.RawMessage, keys []string, depth int) string {
 	case 'n':
 		return ""
 	}
+	if !lenient {
+		return ""
+	}
 	s, _ := String(raw)
 	return s
-}
-
-// Field returns the text a JSON value holds under one of keys only: a
-// string as is (or, when it is itself a JSON object, that object's
-// field), an object's first named field that holds text (at any depth),
-// an array's texts joined with commas. Unlike Text it never takes an
-// unnamed field: {"role": "assistant"} holds no reply.
-func Field(raw json.RawMessage, keys ...string) string {
-	return field(raw, keys, 0)
-}
-
-func field(raw json.RawMessage, keys []string, depth int) string {
-	raw = bytes.TrimSpace(raw)
-	if depth > 4 || len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return ""
-		}
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
-			return field(json.RawMessage(t), keys, depth+1)
-		}
-		return s
-	case '{':
-		f, ok := Fields(raw)
-		if !ok {
-			return ""
-		}
-		for _, k := range keys {
-			if v, ok := f[Key(k)]; ok {
-				if t := strings.TrimSpace(field(v, keys, depth+1)); t != "" {
-					return t
-				}
-			}
-		}
-		return ""
-	case '[':
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
-			return ""
-		}
-		var parts []string
-		for _, x := range list {
-			if t := strings.TrimSpace(field(x, keys, depth+1)); t != "" {
-				parts = append(parts, t)
-			}
-		}
-		return strings.Join(parts, ", ")
-	}
-	return ""
 }
 
 // AnswerText returns the text of a model's free-text answer (a summary, a
