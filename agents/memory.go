@@ -140,7 +140,11 @@ func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent 
 	if err != nil {
 		return Extraction{}, err
 	}
-	return parseExtraction(content)
+	x, err := parseExtraction(content)
+	if err == nil {
+		noteExtraction(ctx, content, x)
+	}
+	return x, err
 }
 
 // applyExtraction settles the identity and saves the facts.

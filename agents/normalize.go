@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"context"
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -363,6 +365,30 @@ func answerText(content string, keys ...string) string {
 		t = c
 	}
 	return strings.TrimSpace(t)
+}
+
+// noteText records in the trace that a free-text answer was not used as
+// written (its JSON field taken, reasoning or a label dropped).
+func noteText(ctx context.Context, role, content, got string) {
+	if strings.TrimSpace(content) != got {
+		nadine.TraceFrom(ctx).Notef("%s: the answer was read as its text (%d of %d characters kept)", role, len(got), len(strings.TrimSpace(content)))
+	}
+}
+
+// noteExtraction records in the trace that the profile facts were not in
+// the asked-for shape (other keys, a wrapper, lists as strings).
+func noteExtraction(ctx context.Context, content string, got Extraction) {
+	var strict Extraction
+	raw, _ := labels.ExtractJSON(content)
+	if json.Unmarshal(raw, &strict) != nil || !reflect.DeepEqual(nonEmptyFacts(strict), nonEmptyFacts(got)) {
+		nadine.TraceFrom(ctx).Notef("memory_update_agent: facts read from an answer in another shape")
+	}
+}
+
+// nonEmptyFacts is x with empty lists as nil, for comparison.
+func nonEmptyFacts(x Extraction) Extraction {
+	x.Hobbies, x.Interests = nonEmpty(x.Hobbies), nonEmpty(x.Interests)
+	return x
 }
 
 // noteNormalized records in the trace that a label was read as another.

@@ -152,6 +152,7 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 		return "", err
 	}
 	text := answerText(content, "summary", "context_summary", "context", "text")
+	noteText(ctx, RoleContextSummary, content, text)
 	if text == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/knowledge"
+	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/tools"
 	"github.com/nadine-robot/nadine/visual"
 )
@@ -168,7 +169,13 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 	if err != nil {
 		return "", "", err
 	}
-	return parseRoute(content, names)
+	tool, q, err := parseRoute(content, names)
+	if err == nil {
+		if raw, ok := labels.ExtractJSON(content); !ok || !strings.Contains(string(raw), `"`+tool+`"`) {
+			nadine.TraceFrom(ctx).Notef("search_router: the answer was read as the tool %s", tool)
+		}
+	}
+	return tool, q, err
 }
 
 type searchAnswerInput struct{ Question, Tool, Results string }
@@ -183,6 +190,7 @@ func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, 
 		return "", err
 	}
 	ans := answerText(content, "answer", "summary", "text", "response", "result")
+	noteText(ctx, RoleSearchAnswer, content, ans)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty search answer")
 	}
@@ -233,6 +241,7 @@ func describeImage(ctx context.Context, m nadine.ChatModel, p prompts, question,
 		return "", err
 	}
 	ans := answerText(content, "description", "answer", "caption", "text", "response")
+	noteText(ctx, RoleVision, content, ans)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty image description")
 	}

@@ -276,6 +276,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 			if ctx.Err() != nil {
 				break
 			}
+			req.FallbackReason = nadine.ErrorCode(err) // what the next engine says about why is true
 			continue
 		}
 		reply, answered = r, true
