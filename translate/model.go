@@ -94,6 +94,9 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 		return "", fmt.Errorf("translate: model: %w", err)
 	}
 	out := Clean(resp.Content, text)
+	if t := strings.TrimSpace(resp.Content); out != t && out != strings.Trim(t, "\"'“”«» ") {
+		nadine.TraceFrom(ctx).Notef("translator: the answer was read as its translation (%d of %d characters kept)", len(out), len(t))
+	}
 	logger(m.Logger).DebugContext(ctx, "translate: model", "from", from, "to", to,
 		"model", resp.Model, "in_chars", utf8.RuneCountInString(text), "out_chars", utf8.RuneCountInString(out))
 	if out == "" {
