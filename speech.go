@@ -254,14 +254,50 @@ func isEmoji(r rune) bool {
 	return false
 }
 
+// Instructions are a prompt's own texts (rules, formats, headings; not the
+// data it carries), prepared once for the echo check of every sentence
+// spoken: a sentence made mostly of runs of their words, or holding one of
+// their headings, is an echo of the prompt. A nil *Instructions checks no
+// echo.
+type Instructions struct {
+	folded   []string // " " + fold(text) + " "
+	headings []string
+}
+
+// NewInstructions prepares a prompt's own texts for the echo check.
+func NewInstructions(texts ...string) *Instructions {
+	in := &Instructions{}
+	for _, t := range texts {
+		in.folded = append(in.folded, " "+fold(t)+" ")
+		for _, m := range headingLnRE.FindAllStringSubmatch(t, -1) {
+			in.headings = append(in.headings, m[1])
+		}
+	}
+	return in
+}
+
+// Speech returns a model's whole reply as the text to speak, or an
+// EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
+// code, or far past the length rules. It checks no echo of a prompt (see
+// Instructions.Speech).
+func Speech(text string) (spoken string, dropped []string, err error) {
+	return (*Instructions)(nil).Speech(text)
+}
+
+// SpeechSentence cleans one sentence (see CleanSpeech) and returns an
+// EBADOUTPUT error when it is not speech: JSON, markup or code. An empty
+// result has no error: there is nothing to say. It checks no echo of a
+// prompt (see Instructions.Sentence).
+func SpeechSentence(sentence string) (string, error) {
+	return (*Instructions)(nil).Sentence(sentence)
+}
+
 // Speech returns a model's whole reply as the text to speak, or an
 // EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
 // code, an echo of the instructions, or far past the length rules.
-// instructions are the prompt's own texts (rules, formats, headings), not
-// the data it carries; a sentence found in them word for word is an echo.
 // Sentences of a reply that are not speech are dropped (and returned) when
 // others are; the reply is refused when none is left.
-func Speech(text string, instructions ...string) (spoken string, dropped []string, err error) {
+func (in *Instructions) Speech(text string) (spoken string, dropped []string, err error) {
 	raw := strings.TrimSpace(StripThinking(text))
 	if looksLikeJSON(raw) {
 		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is JSON")
@@ -282,7 +318,7 @@ func Speech(text string, instructions ...string) (spoken string, dropped []strin
 	var kept []string
 	var first error
 	for _, sent := range SplitSentences(clean) {
-		s, err := SpeechSentence(sent, instructions...)
+		s, err := in.Sentence(sent)
 		switch {
 		case err != nil:
 			dropped = append(dropped, sent)
@@ -302,11 +338,10 @@ func Speech(text string, instructions ...string) (spoken string, dropped []strin
 	return strings.Join(kept, " "), dropped, nil
 }
 
-// SpeechSentence cleans one sentence (see CleanSpeech) and returns an
-// EBADOUTPUT error when it is not speech: JSON, markup or code, or an echo
-// of the instructions. An empty result has no error: there is nothing to
-// say.
-func SpeechSentence(sentence string, instructions ...string) (string, error) {
+// Sentence cleans one sentence (see CleanSpeech) and returns an EBADOUTPUT
+// error when it is not speech: JSON, markup or code, or an echo of the
+// instructions. An empty result has no error: there is nothing to say.
+func (in *Instructions) Sentence(sentence string) (string, error) {
 	raw := strings.TrimSpace(sentence)
 	if jsonKeyRE.MatchString(raw) || looksLikeJSON(raw) {
 		return "", Errorf(EBADOUTPUT, "not speech: JSON")
@@ -321,7 +356,7 @@ func SpeechSentence(sentence string, instructions ...string) (string, error) {
 	if codeRE.MatchString(s) {
 		return "", Errorf(EBADOUTPUT, "not speech: code or markup")
 	}
-	if echoes(s, instructions) || echoesHeading(raw, instructions) {
+	if in.echoes(s) || in.echoesHeading(raw) {
 		return "", Errorf(EBADOUTPUT, "not speech: an echo of the prompt")
 	}
 	return s, nil
@@ -334,18 +369,15 @@ var (
 
 // echoesHeading reports whether sentence holds one of the instructions'
 // headings ("HUMAN'S INPUT", "YOUR FEELINGS:"), written in capitals.
-func echoesHeading(sentence string, instructions []string) bool {
-	runs := capsRunRE.FindAllString(sentence, -1)
-	if len(runs) == 0 {
+func (in *Instructions) echoesHeading(sentence string) bool {
+	if in == nil {
 		return false
 	}
-	for _, in := range instructions {
-		for _, m := range headingLnRE.FindAllStringSubmatch(in, -1) {
-			h := m[1]
-			for _, r := range runs {
-				if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r), ":")) == h {
-					return true
-				}
+	for _, r := range capsRunRE.FindAllString(sentence, -1) {
+		r = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r), ":"))
+		for _, h := range in.headings {
+			if r == h {
+				return true
 			}
 		}
 	}
@@ -375,17 +407,16 @@ func looksLikeJSON(s string) bool {
 // words (60%, and at least six) in runs of six or more found word for word
 // in one of them (case, punctuation and spacing aside), so that an echo
 // that skips a line of the prompt is still one.
-func echoes(sentence string, instructions []string) bool {
+func (in *Instructions) echoes(sentence string) bool {
 	const run = 6
-	if len(instructions) == 0 {
+	if in == nil {
 		return false
 	}
 	words := strings.Fields(fold(sentence))
 	if len(words) < run || len(strings.Join(words, " ")) < 28 {
 		return false
 	}
-	for _, in := range instructions {
-		text := " " + fold(in) + " "
+	for _, text := range in.folded {
 		covered := make([]bool, len(words))
 		for i := 0; i+run <= len(words); i++ {
 			if strings.Contains(text, " "+strings.Join(words[i:i+run], " ")+" ") {
@@ -428,14 +459,15 @@ func fold(s string) string {
 
 // SpeechStream turns a streamed model reply into sentences fit to speak,
 // as soon as each is complete: reasoning blocks are skipped, each sentence
-// is cleaned (see SpeechSentence), and the stream stops speaking for good
+// is cleaned (see Instructions.Sentence), and the stream stops speaking for good
 // (Held) when the text shows it is not a reply: it starts like JSON,
 // markup or code, a sentence is not speech, or the whole goes far past the
 // length rules. The zero value is ready to use; set Instructions for the
 // echo check.
 type SpeechStream struct {
-	// Instructions are the prompt's own texts (see Speech).
-	Instructions []string
+	// Instructions are the prompt's own texts, for the echo check (nil:
+	// none).
+	Instructions *Instructions
 
 	pending strings.Builder // text not yet decided or not yet past a tag
 	inThink string          // the open reasoning tag, while in one
@@ -560,7 +592,7 @@ func (s *SpeechStream) speak(sents []string) []string {
 			s.dropped = append(s.dropped, sent)
 			continue
 		}
-		clean, err := SpeechSentence(sent, s.Instructions...)
+		clean, err := s.Instructions.Sentence(sent)
 		if err != nil {
 			s.held = err
 			s.dropped = append(s.dropped, sent)

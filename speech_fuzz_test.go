@@ -26,7 +26,7 @@ var speechSeeds = []string{
 	"| city | temp |\n|---|---|\n| Geneva | 12 |",
 }
 
-var speechInstructions = []string{"RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nHUMAN'S INPUT\n"}
+var speechInstructions = nadine.NewInstructions("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nHUMAN'S INPUT\n")
 
 // FuzzSpeech: cleaning never panics, keeps valid UTF-8 and is stable
 // (cleaning clean text changes nothing); what Speech accepts is within the
@@ -43,7 +43,7 @@ func FuzzSpeech(f *testing.F) {
 		if again := nadine.CleanSpeech(clean); again != clean {
 			t.Fatalf("CleanSpeech is not stable: %q → %q → %q", text, clean, again)
 		}
-		spoken, _, err := nadine.Speech(text, speechInstructions...)
+		spoken, _, err := speechInstructions.Speech(text)
 		if err != nil {
 			if nadine.ErrorCode(err) != nadine.EBADOUTPUT {
 				t.Fatalf("Speech error without EBADOUTPUT: %v", err)
@@ -54,7 +54,7 @@ func FuzzSpeech(f *testing.F) {
 			t.Fatalf("Speech(%q) = %q", text, spoken)
 		}
 		for _, sent := range nadine.SplitSentences(spoken) {
-			if _, err := nadine.SpeechSentence(sent, speechInstructions...); err != nil {
+			if _, err := speechInstructions.Sentence(sent); err != nil {
 				t.Fatalf("Speech(%q) kept %q: %v", text, sent, err)
 			}
 		}
@@ -81,7 +81,7 @@ func FuzzSpeechStream(f *testing.F) {
 			if sent == "" {
 				t.Fatalf("empty sentence from %q", text)
 			}
-			if _, err := nadine.SpeechSentence(sent, speechInstructions...); err != nil {
+			if _, err := speechInstructions.Sentence(sent); err != nil {
 				t.Fatalf("streamed %q from %q: %v", sent, text, err)
 			}
 			if strings.Contains(strings.ToLower(sent), "<think>") {

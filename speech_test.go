@@ -54,7 +54,7 @@ func TestCleanSpeech(t *testing.T) {
 }
 
 func TestSpeech(t *testing.T) {
-	instructions := []string{"HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block."}
+	instructions := nadine.NewInstructions("HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block.")
 	tests := []struct {
 		name, in, want string
 		wantErr        string
@@ -85,7 +85,7 @@ func TestSpeech(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, dropped, err := nadine.Speech(tt.in, instructions...)
+			got, dropped, err := instructions.Speech(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || nadine.ErrorCode(err) != nadine.EBADOUTPUT {
 					t.Fatalf("Speech(%q) = %q, %v; want an EBADOUTPUT error about %q", tt.in, got, err, tt.wantErr)
@@ -124,7 +124,7 @@ func TestSpeechStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := nadine.SpeechStream{Instructions: []string{"Keep your answer to at most two short sentences: it will be spoken aloud."}}
+			s := nadine.SpeechStream{Instructions: nadine.NewInstructions("Keep your answer to at most two short sentences: it will be spoken aloud.")}
 			var got []string
 			for i := 0; i < len(tt.in); i += 2 {
 				got = append(got, s.Write(tt.in[i:min(i+2, len(tt.in))])...)
@@ -154,5 +154,16 @@ func TestSpeechStreamStopsFarPastTheLength(t *testing.T) {
 	s.Flush()
 	if n > nadine.MaxSpeechRunes || s.Held() == nil {
 		t.Errorf("spoke %d characters, held %v", n, s.Held())
+	}
+}
+
+// BenchmarkSpeechSentence measures the check every spoken sentence goes
+// through, with a prompt's worth of instructions for the echo check.
+func BenchmarkSpeechSentence(b *testing.B) {
+	instructions := nadine.NewInstructions(strings.Repeat("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\n", 20))
+	for b.Loop() {
+		if _, err := instructions.Sentence(`Nadine: "It is 12 degrees with light rain in Geneva, so take an umbrella!"`); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

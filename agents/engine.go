@@ -132,7 +132,7 @@ type Engine struct {
 
 	// instructions are the response prompt's own texts: a reply that
 	// repeats them is an echo, never spoken.
-	instructions []string
+	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)

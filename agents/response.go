@@ -85,7 +85,7 @@ func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Langu
 		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
 			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
 		}
-		said, dropped, serr := nadine.Speech(whole, e.instructions...)
+		said, dropped, serr := e.instructions.Speech(whole)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
 			say(nadine.SplitSentences(said))
@@ -105,13 +105,13 @@ func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Langu
 // persona (whose facts a reply may well repeat) and without data: a
 // sentence of the reply found in them, or one of their headings, is an
 // echo, never spoken.
-func responseInstructions(p prompts) []string {
+func responseInstructions(p prompts) *nadine.Instructions {
 	sys := p.render("response_system", responsePrompt{Language: "English"})
 	if i := strings.Index(sys, "How you answer:"); i >= 0 {
 		sys = sys[i:]
 	}
-	return []string{sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Person: " ", Profile: " ", Facial: " ",
-		Note: " ", Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "})}
+	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Person: " ", Profile: " ", Facial: " ",
+		Note: " ", Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
 }
 
 // responsePrompt fills the response's system prompt.

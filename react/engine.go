@@ -54,7 +54,7 @@ type Engine struct {
 	log     *slog.Logger
 	// instructions are the prompt's own texts, without the turn's data: a
 	// reply that repeats them is an echo, never spoken.
-	instructions []string
+	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)

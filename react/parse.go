@@ -95,7 +95,7 @@ func kindOf(err error) parseKind {
 type parser struct {
 	user         string
 	tools        []string
-	instructions []string
+	instructions *nadine.Instructions
 }
 
 // parse reads a model answer. Names and values are normalized rather than
@@ -108,7 +108,7 @@ func (p parser) parse(text string) (step, []string, error) {
 		if s, notes, ok := p.classic(text); ok {
 			return s, notes, nil
 		}
-		spoken, _, err := nadine.Speech(text, p.instructions...)
+		spoken, _, err := p.instructions.Speech(text)
 		if err != nil {
 			return step{}, nil, failf(junk, "no JSON object found in your answer, and it is not a reply (%v)", err)
 		}
@@ -189,7 +189,7 @@ func (p parser) final(f map[string]json.RawMessage, input json.RawMessage, notes
 	if text == "" {
 		return step{}, nil, failf(unusable, "\"action_input\" must hold your reply")
 	}
-	spoken, dropped, err := nadine.Speech(text, p.instructions...)
+	spoken, dropped, err := p.instructions.Speech(text)
 	if err != nil {
 		return step{}, nil, failf(junk, "your reply in \"action_input\" is not plain spoken text (%v)", err)
 	}
@@ -323,7 +323,7 @@ func (p parser) classic(text string) (step, []string, bool) {
 }
 
 func (p parser) classicFinal(reply string) (step, []string, bool) {
-	spoken, _, err := nadine.Speech(reply, p.instructions...)
+	spoken, _, err := p.instructions.Speech(reply)
 	if err != nil {
 		return step{}, nil, false
 	}
