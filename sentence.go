@@ -3,6 +3,7 @@ package nadine
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // SentenceSplitter cuts streamed text into complete sentences as soon as
@@ -14,33 +15,30 @@ type SentenceSplitter struct {
 	buf strings.Builder
 }
 
-// Write adds a piece of text and returns the sentences it completed.
+// Write adds a piece of text and returns the sentences it completed. A
+// piece may end inside a character: its bytes wait for the next piece.
 func (s *SentenceSplitter) Write(delta string) []string {
 	s.buf.WriteString(delta)
 	text := s.buf.String()
 	var out []string
 	start := 0
-	runes := []rune(text)
-	// Work on byte offsets while scanning runes.
-	offset := 0
-	for i, r := range runes {
-		size := len(string(r))
-		end := offset + size
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		end := i + size
 		if isCJKEnd(r) {
 			if sent := strings.TrimSpace(text[start:end]); sent != "" {
 				out = append(out, sent)
 			}
 			start = end
-		} else if isLatinEnd(r) && i+1 < len(runes) && unicode.IsSpace(runes[i+1]) {
-			cand := text[start:end]
-			if !endsWithAbbreviation(cand) {
-				if sent := strings.TrimSpace(cand); sent != "" {
+		} else if isLatinEnd(r) && end < len(text) {
+			if next, _ := utf8.DecodeRuneInString(text[end:]); unicode.IsSpace(next) && !endsWithAbbreviation(text[start:end]) {
+				if sent := strings.TrimSpace(text[start:end]); sent != "" {
 					out = append(out, sent)
 				}
 				start = end
 			}
 		}
-		offset = end
+		i = end
 	}
 	rest := text[start:]
 	s.buf.Reset()

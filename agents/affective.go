@@ -2,7 +2,8 @@ package agents
 
 import (
 	"context"
-	"strconv"
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -40,8 +41,9 @@ func (e *Engine) appraise(ctx context.Context, s State) (State, error) {
 // appraisalInput fills the appraisal's user message.
 type appraisalInput struct{ Message, Facial, Episode string }
 
-// appraiseMessage asks the appraisal model for the emotion msg causes. An
-// answer that is not a valid emotion is an EBADOUTPUT error.
+// appraiseMessage asks the appraisal model for the emotion msg causes, read
+// by parseAppraisal. An answer that names no emotion is an EBADOUTPUT
+// error.
 func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, facial, episode string) (nadine.Emotion, float64, error) {
 	if facial == "neutral" {
 		facial = ""
@@ -53,43 +55,13 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	if err != nil {
 		return nadine.Neutral, 0, err
 	}
-	return parseAppraisal(content)
-}
-
-// parseAppraisal reads "<emotion> <intensity from 0 to 10>" ("joy 4", the
-// prompt's compact answer: two tokens where JSON takes ten) or {"emotion",
-// "intensity"} (0–1, or 0–10 brought to 0–1); synonyms of the emotions are
-// accepted.
-func parseAppraisal(text string) (nadine.Emotion, float64, error) {
-	var v struct {
-		Emotion   string   `json:"emotion"`
-		Intensity *float64 `json:"intensity"`
-	}
-	if f := strings.Fields(strings.Trim(strings.TrimSpace(text), ".`")); len(f) >= 1 && len(f) <= 2 && !strings.ContainsAny(text, "{}") {
-		v.Emotion = f[0]
-		if len(f) == 2 {
-			x, err := strconv.ParseFloat(strings.TrimSuffix(f[1], "/10"), 64)
-			if err != nil || x < 0 || x > 10 {
-				return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q is not an intensity from 0 to 10", shorten(f[1], 20))
-			}
-			x /= 10 // the prompt's scale
-			v.Intensity = &x
+	e, x, err := parseAppraisal(content)
+	if err == nil {
+		if compact := fmt.Sprintf("%s %d", e, int(math.Round(x*10))); strings.TrimSpace(content) != compact {
+			nadine.TraceFrom(ctx).Notef("appraisal: %q read as %s", shorten(content, 60), compact)
 		}
-	} else if err := decodeJSON(text, &v); err != nil {
-		return nadine.Neutral, 0, err
 	}
-	e := emotionSynonym(v.Emotion)
-	if !e.Valid() {
-		return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q is not an emotion", shorten(v.Emotion, 40))
-	}
-	x := 0.5
-	if v.Intensity != nil {
-		x = *v.Intensity
-	}
-	if x > 1 && x <= 10 {
-		x /= 10
-	}
-	return e, min(1, max(0, x)), nil
+	return e, x, err
 }
 
 // hasEpisodes reports whether the store holds an episode of the user (once
@@ -101,27 +73,6 @@ func (e *Engine) hasEpisodes(ctx context.Context, userID string) bool {
 		return memoryHit{ok: err != nil || len(ms) > 0}, nil // on error, look
 	})
 	return hit.ok
-}
-
-func emotionSynonym(s string) nadine.Emotion {
-	s = strings.ToLower(strings.TrimSpace(s))
-	switch s {
-	case "happiness", "happy", "joyful", "delight":
-		return nadine.Joy
-	case "sad":
-		return nadine.Sadness
-	case "afraid", "scared", "fearful":
-		return nadine.Fear
-	case "disgusted":
-		return nadine.Disgust
-	case "angry", "anger", "annoyed":
-		return nadine.Anger
-	case "surprised":
-		return nadine.Surprise
-	case "none", "calm", "":
-		return nadine.Neutral
-	}
-	return nadine.Emotion(s)
 }
 
 // affectUpdate is the affective_update node, after the response: the mood

@@ -21,11 +21,20 @@ func TestParseAppraisal(t *testing.T) {
 		{in: "neutral", want: nadine.Neutral, intensity: 0.5},
 		{in: `{"emotion":"joy","intensity":0.4}`, want: nadine.Joy, intensity: 0.4},
 		{in: `{"emotion": "fear", "intensity": 6}`, want: nadine.Fear, intensity: 0.6},
-		{in: "joy lots", bad: true},
-		{in: "joy 40", bad: true},
-		{in: "euphoria 3", bad: true},
-		{in: "happy!!! {emotion: joy", bad: true},
-		{in: "I feel joy and some surprise", bad: true},
+		// A readable emotion is never refused over its intensity: a
+		// missing or unreadable one is 0.5, one out of range is clamped.
+		{in: "joy lots", want: nadine.Joy, intensity: 0.5},
+		{in: "joy 40", want: nadine.Joy, intensity: 1},
+		{in: "euphoria 3", want: nadine.Joy, intensity: 0.3},
+		{in: "happy!!! {emotion: joy", want: nadine.Joy, intensity: 0.5},
+		{in: "I feel joy and some surprise", want: nadine.Joy, intensity: 0.5},
+		{in: "The message makes Nadine feel happy, about 6 out of 10.", want: nadine.Joy, intensity: 0.6},
+		{in: `{"Emotion": "Angry", "Intensity": "8"}`, want: nadine.Anger, intensity: 0.8},
+		{in: `{"label": "surprise", "score": 0.3}`, want: nadine.Surprise, intensity: 0.3},
+		{in: "<think>A compliment.</think>\njoy 6", want: nadine.Joy, intensity: 0.6},
+		{in: "purple 3", bad: true},
+		{in: `{"emotion": "purple", "intensity": 3}`, bad: true},
+		{in: "It is hard to say.", bad: true},
 		{in: "", bad: true},
 	}
 	for _, tt := range tests {

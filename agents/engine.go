@@ -111,6 +111,10 @@ type Engine struct {
 
 	sumMu   sync.Mutex
 	summary *summaryJob
+
+	// instructions are the response prompt's own texts: a reply that
+	// repeats them is an echo, never spoken.
+	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -154,7 +158,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}}
+	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}, instructions: responseInstructions(p)}
 	for _, r := range Roles() {
 		if m := opts.Models(r); m != nil {
 			e.models[r] = m

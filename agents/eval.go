@@ -15,6 +15,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/tools"
 )
 
@@ -212,12 +213,13 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 		if err != nil {
 			return "", err.Error()
 		}
-		var v map[string]any
-		if err := decodeJSON(resp.Content, &v); err != nil {
+		raw, ok := labels.ExtractJSON(resp.Content)
+		v, isObj := labels.Fields(raw)
+		if !ok || !isObj {
 			return resp.Content, "not valid JSON"
 		}
 		for _, k := range smp.WantKeys {
-			if s, _ := v[k].(string); strings.TrimSpace(s) == "" {
+			if s, ok := labels.Get(v, k); !ok || strings.TrimSpace(labels.Text(s)) == "" {
 				return resp.Content, "missing or empty key " + k
 			}
 		}

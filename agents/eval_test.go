@@ -109,7 +109,7 @@ func TestEvalReferenceAnswersPass(t *testing.T) {
 func TestEvalCountsFailures(t *testing.T) {
 	wrong := map[string]string{
 		"intent/greeting":                     "continue_conversation",
-		"intent/farewell":                     "goodbye",
+		"intent/farewell":                     "language_change",
 		"user_info/name_company_position":     `{"user_name":"Alex","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`,
 		"user_info/nothing_personal":          `{"user_name":"Nadine fan","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`,
 		"episodic_memory/job_talk":            `{"observation":"Alex came.","thought":"","action":"x","result":"y"}`,

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"strings"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -20,6 +19,8 @@ func (e *Engine) classify(ctx context.Context, s State) (State, error) {
 	case !label.Valid():
 		tr.Notef("intent: %q is not an intent; continue_conversation", shorten(raw, 60))
 		label = IntentContinue
+	default:
+		noteNormalized(tr, "intent", raw, string(label))
 	}
 	if label == IntentLanguageChange {
 		if l, err := nadine.ParseLanguage(msg); err == nil {
@@ -39,8 +40,8 @@ func (e *Engine) classify(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// classifyIntent asks the intent model for the label of msg. The label is
-// not checked; raw is the model's answer.
+// classifyIntent asks the intent model for the label of msg, read by
+// parseIntent ("" when the answer names none); raw is the model's answer.
 func classifyIntent(ctx context.Context, m nadine.ChatModel, p prompts, msg string) (label Intent, raw string, err error) {
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleIntent, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("intent", nil)},
@@ -50,27 +51,6 @@ func classifyIntent(ctx context.Context, m nadine.ChatModel, p prompts, msg stri
 		return "", "", err
 	}
 	return parseIntent(content), content, nil
-}
-
-// parseIntent reads a label from a model's answer: the label alone, quoted,
-// after "intent:", or as JSON {"intent": ...}.
-func parseIntent(text string) Intent {
-	var v struct {
-		Intent string `json:"intent"`
-		Label  string `json:"label"`
-	}
-	if strings.Contains(text, "{") && decodeJSON(text, &v) == nil {
-		if v.Intent == "" {
-			v.Intent = v.Label
-		}
-		text = v.Intent
-	}
-	t := strings.ToLower(strings.TrimSpace(text))
-	for _, prefix := range []string{"intent:", "label:"} {
-		t = strings.TrimSpace(strings.TrimPrefix(t, prefix))
-	}
-	t = strings.Trim(t, " \t\r\n\"'`.*!")
-	return Intent(strings.ReplaceAll(t, " ", "_"))
 }
 
 // hasNameIntroduction reports whether text introduces someone by name.

@@ -7,39 +7,6 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// decodeJSON decodes the JSON value in a model's answer into v. It accepts
-// the value alone, inside a Markdown code fence, or surrounded by prose
-// (the first '{' or '[' to the matching last '}' or ']').
-func decodeJSON(text string, v any) error {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return nadine.Errorf(nadine.EBADOUTPUT, "agents: empty answer, want JSON")
-	}
-	if err := json.Unmarshal([]byte(t), v); err == nil {
-		return nil
-	}
-	if i := strings.Index(t, "```"); i >= 0 {
-		rest := t[i+3:]
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			rest = rest[nl+1:]
-		}
-		if j := strings.Index(rest, "```"); j >= 0 {
-			if err := json.Unmarshal([]byte(strings.TrimSpace(rest[:j])), v); err == nil {
-				return nil
-			}
-		}
-	}
-	for _, pair := range [][2]string{{"{", "}"}, {"[", "]"}} {
-		i, j := strings.Index(t, pair[0]), strings.LastIndex(t, pair[1])
-		if i >= 0 && j > i {
-			if err := json.Unmarshal([]byte(t[i:j+1]), v); err == nil {
-				return nil
-			}
-		}
-	}
-	return nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(t, 120))
-}
-
 // schema returns a strict JSON-schema response format.
 func schema(name, s string) nadine.ResponseFormat {
 	return nadine.ResponseFormat{Type: nadine.FormatJSONSchema, Name: name, Schema: json.RawMessage(s), Strict: true}

@@ -16,8 +16,8 @@ import (
 func TestMalformedModelOutput(t *testing.T) {
 	t.Run("intent, appraisal, orchestrator", func(t *testing.T) {
 		h := newHarness(t)
-		h.srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("Well, I would say it is probably a greeting??")
-		h.srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("happy!!! {emotion: joy")
+		h.srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("Well, I would say it is probably something??")
+		h.srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("!!! {feeling: ???")
 		h.srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan": [{"agent": "search_agent", "message": `)
 		h.start()
 		reply, tr := h.turn("What is the capital of Peru?")
@@ -35,7 +35,7 @@ func TestMalformedModelOutput(t *testing.T) {
 	t.Run("bad labels and emotions", func(t *testing.T) {
 		h := newHarness(t)
 		h.srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("order_pizza")
-		h.srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"euphoria","intensity":"very"}`)
+		h.srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply(`{"emotion":"purple","intensity":"very"}`)
 		h.srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":"search"}`)
 		h.start()
 		if reply, _ := h.turn("Hmm."); reply.Text == "" || reply.Emotion != nadine.Neutral {

@@ -140,11 +140,11 @@ func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent 
 	if err != nil {
 		return Extraction{}, err
 	}
-	var x Extraction
-	if err := decodeJSON(content, &x); err != nil {
-		return Extraction{}, err
+	x, err := parseExtraction(content)
+	if err == nil {
+		noteExtraction(ctx, content, x)
 	}
-	return x, nil
+	return x, err
 }
 
 // applyExtraction settles the identity and saves the facts.
@@ -457,7 +457,7 @@ func (e *Engine) saveEpisode(ctx context.Context, user UserInfo, conv string, ms
 }
 
 // summarizeEpisode asks the memory_update model for the episode of a
-// transcript; all four fields must be there.
+// transcript, read by parseEpisode.
 func summarizeEpisode(ctx context.Context, m nadine.ChatModel, p prompts, transcript string) (episode, error) {
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: episodeFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("episode", nil)},
@@ -466,14 +466,5 @@ func summarizeEpisode(ctx context.Context, m nadine.ChatModel, p prompts, transc
 	if err != nil {
 		return episode{}, err
 	}
-	var ep episode
-	if err := decodeJSON(content, &ep); err != nil {
-		return episode{}, err
-	}
-	for _, f := range []string{ep.Observation, ep.Thought, ep.Action, ep.Result} {
-		if strings.TrimSpace(f) == "" {
-			return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: episode without observation, thought, action or result")
-		}
-	}
-	return ep, nil
+	return parseEpisode(content)
 }

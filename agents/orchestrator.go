@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // orchestrate is the orchestrator node. In the parallel group it plans
@@ -66,49 +67,42 @@ func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools r
 	return parsePlan(content)
 }
 
-// parsePlan reads {"plan": [...]}, {"steps": [...]} or a bare array.
-func parsePlan(text string) ([]PlanStep, error) {
-	var obj struct {
-		Plan  []PlanStep `json:"plan"`
-		Steps []PlanStep `json:"steps"`
-	}
-	if err := decodeJSON(text, &obj); err == nil {
-		if obj.Plan == nil {
-			return obj.Steps, nil
-		}
-		return obj.Plan, nil
-	}
-	var arr []PlanStep
-	if err := decodeJSON(text, &arr); err != nil {
-		return nil, err
-	}
-	return arr, nil
-}
-
 // validatePlan keeps the steps of known tool agents, at most max of them:
-// unknown agents are dropped and response_agent is ignored (it always
-// comes last), each with a note; an empty message becomes msg.
+// agent names are normalized (case, spelling, synonyms such as
+// "knowledge" or "wikipedia_agent"; a search tool's name is the search
+// agent with that tool), unknown agents are dropped and response_agent is
+// ignored (it always comes last), each with a note; an empty message
+// becomes msg.
 func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) {
 	var out []PlanStep
 	var notes []string
 	for _, st := range steps {
-		agent := strings.ToLower(strings.TrimSpace(st.Agent))
+		agent, tool, ok := planAgent(st.Agent, searchToolNames)
 		switch {
+		case !ok:
+			notes = append(notes, "unknown agent "+quote(st.Agent)+" dropped")
+			continue
 		case agent == NodeResponse:
 			notes = append(notes, "response_agent step ignored: the response always comes last")
-			continue
-		case !isToolNode(agent):
-			notes = append(notes, "unknown agent "+quote(st.Agent)+" dropped")
 			continue
 		case len(out) == max:
 			notes = append(notes, "plan cut to "+strconv.Itoa(max)+" steps")
 			return out, notes
 		}
+		if strings.TrimSpace(st.Agent) != agent {
+			notes = append(notes, "agent "+quote(st.Agent)+" read as "+agent)
+		}
 		m := strings.TrimSpace(st.Message)
 		if m == "" {
 			m = msg
 		}
-		out = append(out, PlanStep{Agent: agent, Message: m, Tool: strings.TrimSpace(st.Tool)})
+		if t := strings.TrimSpace(st.Tool); t != "" {
+			tool = t
+			if m, ok := labels.Match(t, searchToolNames); ok {
+				tool = m
+			}
+		}
+		out = append(out, PlanStep{Agent: agent, Message: m, Tool: tool})
 	}
 	return out, notes
 }
@@ -157,7 +151,8 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 	if err != nil {
 		return "", err
 	}
-	text := strings.TrimSpace(content)
+	text := answerText(content, "summary", "context_summary", "context", "text")
+	noteText(ctx, RoleContextSummary, content, text)
 	if text == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
 	}

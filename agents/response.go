@@ -3,10 +3,12 @@ package agents
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/visual"
 )
 
@@ -14,7 +16,8 @@ import (
 // asks "Is your name Alice?" (a fixed sentence in the session language: no
 // model call, so the question is exact and immediate). Otherwise it streams
 // the response model's reply over the composite packet, emitting each
-// sentence as soon as it is complete, and resets the per-turn results.
+// sentence as soon as it is complete and checked as speech (see
+// speakResponse), and resets the per-turn results.
 func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	sc := scopeFrom(ctx)
 	s.PlanSteps = nil
@@ -27,41 +30,88 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	if s.Intent == IntentFirstGreeting || s.Intent == IntentEndConversation {
 		sc.send(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
 	}
-	m := e.model(RoleResponse)
-	req := nadine.ChatRequest{Role: RoleResponse, Messages: e.responseMessages(ctx, s)}
-	var (
-		split  nadine.SentenceSplitter
-		spoken []string
-	)
-	say := func(sent string) {
-		spoken = append(spoken, sent)
-		sc.send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: s.Language})
-	}
-	resp, err := m.ChatStream(ctx, req, func(delta string) {
-		for _, sent := range split.Write(delta) {
-			say(sent)
-		}
-	})
-	if rest := split.Flush(); rest != "" {
-		say(rest)
-	}
-	text := strings.TrimSpace(resp.Content)
-	if err != nil || text == "" {
-		text = strings.Join(spoken, " ")
-	}
-	switch {
-	case err != nil && len(spoken) == 0:
-		return s, fmt.Errorf("agents: response: %w", err)
-	case err != nil:
-		nadine.TraceFrom(ctx).Fail("response_agent", err)
-		nadine.TraceFrom(ctx).Notef("response_agent: the reply broke off after %d sentences", len(spoken))
-	case text == "":
-		return s, nadine.Errorf(nadine.EBADOUTPUT, "agents: response: empty reply")
+	text, err := e.speakResponse(ctx, sc, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: e.responseMessages(ctx, s)})
+	if err != nil {
+		return s, err
 	}
 	s.FinalMessage = text
 	s.ConversationMemory, s.EpisodeMemory = "", ""
 	s.SearchResults, s.VisionResults, s.KnowledgeRetrieval = "", "", ""
 	return s, nil
+}
+
+// responseKeys hold the reply of a response model that answered in JSON.
+var responseKeys = []string{"response", "reply", "text", "answer", "message", "content", "speech", "say", "output"}
+
+// notSpeechFeedback is what a response model hears after an answer that
+// could not be spoken.
+const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the person again, as Nadine, in plain spoken sentences only: no JSON, no markup, no lists, no code."
+
+// speakResponse streams the response model's reply and speaks each
+// sentence once it is complete and checked as speech: plain spoken text,
+// no JSON, markup, code or echo of the prompt (nadine.SpeechStream). A
+// reply that did not stream as speech is read whole: the text of a JSON or
+// fenced answer is spoken, and an answer with no reply in it is asked for
+// again once (while the turn's budget lasts), then refused with EBADOUTPUT
+// so that the dialogue manager falls back. It returns what was said.
+func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Language, req nadine.ChatRequest) (string, error) {
+	tr := nadine.TraceFrom(ctx)
+	m := e.model(RoleResponse)
+	for attempt := 1; ; attempt++ {
+		var spoken []string
+		say := func(sents []string) {
+			for _, sent := range sents {
+				spoken = append(spoken, sent)
+				sc.send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
+			}
+		}
+		stream := nadine.SpeechStream{Instructions: e.instructions}
+		resp, err := m.ChatStream(ctx, req, func(delta string) { say(stream.Write(delta)) })
+		say(stream.Flush())
+		if len(spoken) > 0 {
+			if err != nil {
+				tr.Fail("response_agent", err)
+				tr.Notef("response_agent: the reply broke off after %d sentences", len(spoken))
+			}
+			if held := stream.Held(); held != nil {
+				tr.Notef("response_agent: the rest of the reply was not said: %v", held)
+			}
+			return strings.Join(spoken, " "), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("agents: response: %w", err)
+		}
+		whole := resp.Content
+		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
+			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
+		}
+		said, dropped, serr := e.instructions.Speech(whole)
+		if serr == nil {
+			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
+			say(nadine.SplitSentences(said))
+			return said, nil
+		}
+		tr.Fail("response_agent", serr)
+		if attempt > 1 || ctx.Err() != nil {
+			return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: response: the model's answer is not a reply: %v", serr)
+		}
+		req.Messages = append(slices.Clone(req.Messages),
+			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
+			nadine.ChatMessage{Role: nadine.RoleUser, Content: fmt.Sprintf(notSpeechFeedback, serr)})
+	}
+}
+
+// responseInstructions are the response prompt's own texts, without the
+// persona (whose facts a reply may well repeat) and without data: a
+// sentence of the reply found in them, or one of their headings, is an
+// echo, never spoken.
+func responseInstructions(p prompts) *nadine.Instructions {
+	sys := p.render("response_system", responsePrompt{Language: "English"})
+	if i := strings.Index(sys, "How you answer:"); i >= 0 {
+		sys = sys[i:]
+	}
+	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Person: " ", Profile: " ", Facial: " ",
+		Note: " ", Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
 }
 
 // responsePrompt fills the response's system prompt.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/knowledge"
+	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/tools"
 	"github.com/nadine-robot/nadine/visual"
 )
@@ -168,17 +169,13 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 	if err != nil {
 		return "", "", err
 	}
-	var v struct {
-		Tool  string `json:"tool"`
-		Query string `json:"query"`
+	tool, q, err := parseRoute(content, names)
+	if err == nil {
+		if raw, ok := labels.ExtractJSON(content); !ok || !strings.Contains(string(raw), `"`+tool+`"`) {
+			nadine.TraceFrom(ctx).Notef("search_router: the answer was read as the tool %s", tool)
+		}
 	}
-	if err := decodeJSON(content, &v); err != nil {
-		return "", "", err
-	}
-	if strings.TrimSpace(v.Tool) == "" {
-		return "", "", nadine.Errorf(nadine.EBADOUTPUT, "agents: search router named no tool")
-	}
-	return v.Tool, v.Query, nil
+	return tool, q, err
 }
 
 type searchAnswerInput struct{ Question, Tool, Results string }
@@ -192,7 +189,8 @@ func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, 
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(content)
+	ans := answerText(content, "answer", "summary", "text", "response", "result")
+	noteText(ctx, RoleSearchAnswer, content, ans)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty search answer")
 	}
@@ -242,7 +240,8 @@ func describeImage(ctx context.Context, m nadine.ChatModel, p prompts, question,
 	if err != nil {
 		return "", err
 	}
-	ans := strings.TrimSpace(content)
+	ans := answerText(content, "description", "answer", "caption", "text", "response")
+	noteText(ctx, RoleVision, content, ans)
 	if ans == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty image description")
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -204,6 +205,8 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		r, err := eng.Respond(engCtx, req)
 		if err == nil && strings.TrimSpace(r.Text) == "" {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
+		} else if _, _, serr := nadine.Speech(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
+			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)
 		if err != nil {
@@ -215,7 +218,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 			if ctx.Err() != nil {
 				break
 			}
-			req.FallbackReason = nadine.ErrorCode(err)
+			req.FallbackReason = nadine.ErrorCode(err) // what the next engine says about why is true
 			if budget.Err() != nil {
 				req.FallbackReason = nadine.EUNAVAILABLE
 			}
@@ -684,10 +687,19 @@ func (c *collector) forward(e nadine.Event) {
 		return
 	}
 	translated := false
+	if e.Kind == nadine.EventSpeech { // the last guard: only speech reaches speak
+		clean, err := nadine.SpeechSentence(e.Text)
+		if err != nil {
+			c.trace.Notef("a sentence was not spoken: %v", err)
+		}
+		translated, e.Text = clean != strings.TrimSpace(e.Text), clean
+	}
 	if e.Kind == nadine.EventSpeech && strings.TrimSpace(e.Text) != "" {
 		// Checked against the session language (where this turn switched
 		// it, the new one), and tagged with the language it is in.
-		e.Text, e.Language, translated = c.check(c.ctx, e.Text, e.Language, c.language())
+		var changed bool
+		e.Text, e.Language, changed = c.check(c.ctx, e.Text, e.Language, c.language())
+		translated = translated || changed
 	}
 	c.mu.Lock()
 	switch e.Kind {

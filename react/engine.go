@@ -2,6 +2,7 @@ package react
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -51,6 +52,9 @@ type Engine struct {
 	opts    Options
 	prompts *prompts
 	log     *slog.Logger
+	// instructions are the prompt's own texts, without the turn's data: a
+	// reply that repeats them is an echo, never spoken.
+	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -94,7 +98,9 @@ func New(opts Options) (*Engine, error) {
 		traced[i] = tools.Traced(t)
 	}
 	opts.Tools = traced
-	return &Engine{opts: opts, prompts: p, log: opts.Logger}, nil
+	e := &Engine{opts: opts, prompts: p, log: opts.Logger}
+	e.instructions = e.promptInstructions()
+	return e, nil
 }
 
 // Name implements nadine.Engine.
@@ -224,7 +230,7 @@ type agentCall struct {
 // callAgent makes one streamed call of the agent; the affect and the
 // sentences of a streamed final answer go to emit as they arrive.
 func (e *Engine) callAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc) agentCall {
-	c := agentCall{start: time.Now(), st: &streamer{user: displayName(req.Turn), tools: e.toolNames(),
+	c := agentCall{start: time.Now(), st: &streamer{p: e.parser(req),
 		onMeta: func(s step) { emit(affectEvent(s)) },
 		onSent: func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
 	}}
@@ -232,15 +238,23 @@ func (e *Engine) callAgent(ctx context.Context, req nadine.Request, msgs []nadin
 	return c
 }
 
+// parser returns the parser of req's answers.
+func (e *Engine) parser(req nadine.Request) parser {
+	return parser{user: displayName(req.Turn), tools: e.toolNames(), instructions: e.instructions}
+}
+
 // loop runs the agent: each model answer is a tool call, whose observation
-// goes back to the model, or the final answer. Unusable answers are fed
-// back with the reason, a bounded number of times. first, when not nil, is
-// the first agent call, already started on msgs (a kept speculation).
+// goes back to the model, or the final answer. Answers are normalized
+// rather than refused (see parser); one that cannot be used is fed back
+// with the reason: a plain-prose answer once (the second is spoken as the
+// reply), output that is not a reply at all once (then the engine gives
+// up with EBADOUTPUT and the dialogue manager falls back), anything else
+// up to ParseRetries times. first, when not nil, is the first agent call,
+// already started on msgs (a kept speculation).
 func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, first *pendingCall) (nadine.Reply, error) {
 	tr := nadine.TraceFrom(ctx)
-	user := displayName(req.Turn)
-	names := e.toolNames()
-	parseErrors := 0
+	p := e.parser(req)
+	parseErrors, proseAnswers, junkAnswers := 0, 0, 0
 	for n := 1; n <= e.opts.MaxSteps; n++ {
 		if err := ctx.Err(); err != nil {
 			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "react: %w", err)
@@ -252,7 +266,7 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 			c = e.callAgent(ctx, req, msgs, req.Emit)
 		}
 		done := endStep(tr, fmt.Sprintf("agent:%d", n), c.start)
-		if c.st.started() {
+		if c.st.spoke() {
 			// The reply was spoken as it streamed: keep what was said,
 			// even if the stream broke or the JSON after the text is
 			// wrong, rather than say something else.
@@ -261,13 +275,29 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 				tr.Fail("react_agent", c.err)
 			}
 			s := c.st.finish(tr)
-			return e.reply(req, s, s.Input), nil
+			return e.reply(req, s), nil
 		}
 		if c.err != nil {
 			done(c.err)
 			return nadine.Reply{}, fmt.Errorf("react: agent: %w", c.err)
 		}
-		s, perr := parseStep(c.resp.Content, user, names)
+		s, notes, perr := p.parse(c.resp.Content)
+		var pe *parseError
+		if errors.As(perr, &pe) {
+			switch pe.kind {
+			case prose:
+				if proseAnswers++; proseAnswers >= 2 || parseErrors >= e.opts.ParseRetries {
+					s, notes = p.proseStep(pe.text)
+					perr = nil
+				}
+			case junk:
+				if junkAnswers++; junkAnswers > 1 {
+					done(perr)
+					tr.Fail("parse", perr)
+					return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: the model's answer is not a reply, twice: %v", perr)
+				}
+			}
+		}
 		if perr != nil {
 			done(perr)
 			tr.Fail("parse", perr)
@@ -281,9 +311,12 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 			continue
 		}
 		done(nil)
+		for _, note := range notes {
+			tr.Notef("agent answer: %s", note)
+		}
 		if s.final() {
 			req.Emit(affectEvent(s))
-			return e.reply(req, s, s.Input), nil
+			return e.reply(req, s), nil
 		}
 		obs := e.callTool(ctx, req, s)
 		msgs = append(msgs,
@@ -330,11 +363,12 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 	return out
 }
 
-// reply builds the Reply of a final answer; its category drives a gesture
-// (seed 000's StatementCategories, unregistered there, real here).
-func (e *Engine) reply(req nadine.Request, s step, text string) nadine.Reply {
+// reply builds the Reply of a final answer (its text already checked as
+// speech); its category drives a gesture (seed 000's StatementCategories,
+// unregistered there, real here).
+func (e *Engine) reply(req nadine.Request, s step) nadine.Reply {
 	r := nadine.Reply{
-		Text: clean(text), Language: req.Turn.Language, Emotion: s.Emotion, EmotionIntensity: s.Intensity,
+		Text: s.Input, Language: req.Turn.Language, Emotion: s.Emotion, EmotionIntensity: s.Intensity,
 		Category: s.Category, CausingPerson: s.CausingPerson,
 	}
 	if g := nadine.CategoryGesture(s.Category); g != "" {

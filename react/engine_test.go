@@ -194,16 +194,17 @@ func testConversation(t *testing.T, speculate bool) {
 	}
 
 	// Turn 2: a follow-up. The contextualizer rewrites it; retrieval uses
-	// the rewritten question. The agent first answers garbage, then an
-	// invalid emotion, then calls the behaviour tool, then answers.
+	// the rewritten question. The agent first answers in prose (fed back
+	// once), then a final answer without its reply, then calls the
+	// behaviour tool, then answers.
 	history := []nadine.Message{
 		{Role: nadine.RoleUser, Content: "What is the weather in Geneva?", Name: "Alex"},
 		{Role: nadine.RoleAssistant, Content: r1.Text, Name: "Nadine"},
 	}
 	f.srv.On(llmtest.MatchModel("ctx-model")).Once().Reply("What will the weather be in Geneva tomorrow?")
 	f.srv.On(llmtest.MatchAll(llmtest.MatchModel("agent-model"), llmtest.MatchLastUser("HUMAN'S INPUT\nAnd tomorrow? Smile please"))).Once().Reply("I think it will rain.")
-	f.srv.On(llmtest.MatchLastUser("no JSON object")).Once().Reply(final("information request", "happiness", 5, "Alex", "Rain again."))
-	f.srv.On(llmtest.MatchLastUser(`invalid emotion "happiness"`)).Once().Reply(`{"action": "Nadine behaviour", "action_input": "smile"}`)
+	f.srv.On(llmtest.MatchLastUser("no JSON object")).Once().Reply(final("information request", "happiness", 5, "Alex", ""))
+	f.srv.On(llmtest.MatchLastUser(`must hold your reply`)).Once().Reply(`{"action": "Nadine behaviour", "action_input": "smile"}`)
 	f.srv.On(llmtest.MatchLastUser("TOOL RESULT (Nadine behaviour)")).Once().Reply(final("other", "joy", 6, "Alex", "I am smiling now. Tomorrow brings more rain!"))
 	r2, _, tr2 := f.respond(t, "And tomorrow? Smile please", history)
 	if r2.Text != "I am smiling now. Tomorrow brings more rain!" || r2.Emotion != nadine.Joy {
@@ -246,15 +247,36 @@ func testConversation(t *testing.T, speculate bool) {
 	}
 }
 
+// TestParseRetriesAreBounded: an answer whose own content is wrong is fed
+// back ParseRetries times; output that is not a reply at all once; both
+// then give up with EBADOUTPUT (the dialogue manager falls back). Plain
+// prose is fed back once and then spoken.
 func TestParseRetriesAreBounded(t *testing.T) {
-	f := newFixture(t)
-	f.srv.On(llmtest.MatchModel("agent-model")).Reply("no json here")
-	_, err := f.engine.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: "Hi", UserID: nadine.UnknownUser}, Emit: func(nadine.Event) {}})
-	if nadine.ErrorCode(err) != nadine.EBADOUTPUT {
-		t.Fatalf("err = %v, want bad output", err)
+	tests := []struct {
+		name, answer string
+		wantCalls    int
+		wantErr      bool
+	}{
+		{"unknown tool", `{"action": "Launch Rocket", "action_input": "now"}`, 4, true},
+		{"markup", "<|im_start|>assistant\n<|im_end|>", 2, true},
+		{"json of no use", `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": "[{\"role\": \"assistant\"}]"}`, 2, true},
+		{"prose", "Hi! I am Nadine.", 2, false},
 	}
-	if n := len(f.srv.ChatRequests()); n != 4 {
-		t.Errorf("agent calls = %d, want 1 + 3 retries", n)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.srv.On(llmtest.MatchModel("agent-model")).Reply(tt.answer)
+			r, err := f.engine.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: "Hi", UserID: nadine.UnknownUser}, Emit: func(nadine.Event) {}})
+			if tt.wantErr && nadine.ErrorCode(err) != nadine.EBADOUTPUT {
+				t.Fatalf("err = %v, want bad output", err)
+			}
+			if !tt.wantErr && (err != nil || r.Text != tt.answer || r.Emotion != nadine.Neutral || r.Category != nadine.CategoryOther) {
+				t.Fatalf("reply = %+v, %v; want the prose spoken with default fields", r, err)
+			}
+			if n := len(f.srv.ChatRequests()); n != tt.wantCalls {
+				t.Errorf("agent calls = %d, want %d", n, tt.wantCalls)
+			}
+		})
 	}
 }
 
@@ -371,8 +393,10 @@ func TestReplyIsSpokenBeforeItsCategory(t *testing.T) {
 		wantNotes    []string
 	}{
 		{"valid", "greeting", "Alex", nadine.CategoryGreeting, "Alex", []nadine.Gesture{nadine.Wave}, nil},
-		{"invalid after the text", "question", "Bob", nadine.CategoryOther, nadine.CausedByHuman, nil,
-			[]string{`invalid category "question"`, `invalid causing_person "Bob"`}},
+		{"unusual after the text", "question", "Bob", nadine.CategoryInformation, "Bob", nil,
+			[]string{`category "question" read as information request`}},
+		{"unknown after the text", "banter", "", nadine.CategoryOther, "Alex", nil,
+			[]string{`category "banter" unknown`, `causing_person "" unusable`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,16 +444,17 @@ func TestReplyIsSpokenBeforeItsCategory(t *testing.T) {
 	}
 }
 
-// TestUnstreamedAnswerIsRetried checks that a final answer whose emotion
-// does not come before the text is parsed at the end, as before: an
-// invalid category is then fed back and nothing of it is spoken.
-func TestUnstreamedAnswerIsRetried(t *testing.T) {
+// TestUnstreamedAnswerIsNotRetriedOverAField checks that a final answer
+// whose emotion does not come before the text is parsed at the end by the
+// same rules as a streamed one: an unknown category gets a default (never
+// a retry); an unknown tool is fed back and nothing of it is spoken.
+func TestUnstreamedAnswerIsNotRetriedOverAField(t *testing.T) {
 	f := newFixture(t)
-	f.srv.On(llmtest.MatchLastUser("invalid category")).Once().Reply(answer("joy", 5, "Hello again.", "greeting", "Alex"))
+	f.srv.On(llmtest.MatchModel("agent-model")).Once().Reply(`{"action": "Launch Rocket", "action_input": "Never said."}`)
 	f.srv.On(llmtest.MatchModel("agent-model")).Once().
-		Reply(`{"action": "Final Answer", "action_input": "Never said.", "emotion": "joy", "emotion_intensity": 5, "category": "question", "causing_person": "Alex"}`)
-	r, ev, _ := f.respond(t, "Hi", nil)
-	if r.Text != "Hello again." || r.Category != nadine.CategoryGreeting {
+		Reply(`{"action": "Final Answer", "action_input": "Hello again.", "emotion": "joy", "emotion_intensity": 5, "category": "banter", "causing_person": "Alex"}`)
+	r, ev, tr := f.respond(t, "Hi", nil)
+	if r.Text != "Hello again." || r.Category != nadine.CategoryOther || r.Emotion != nadine.Joy {
 		t.Errorf("reply = %+v", r)
 	}
 	for _, e := range ev.kinds(nadine.EventSpeech) {
@@ -439,6 +464,9 @@ func TestUnstreamedAnswerIsRetried(t *testing.T) {
 	}
 	if n := len(f.srv.ChatRequests()); n != 2 {
 		t.Errorf("agent calls = %d, want 2", n)
+	}
+	if !contains(tr.Snapshot().Notes, `agent answer: category "banter" unknown: other`) {
+		t.Errorf("notes = %q", tr.Snapshot().Notes)
 	}
 }
 

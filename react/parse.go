@@ -1,17 +1,41 @@
 package react
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
+	"regexp"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // finalAction is the action name of a final answer.
 const finalAction = "Final Answer"
+
+// finalNames are the ways models write the final answer's action.
+var finalNames = labels.NewTable([]string{finalAction}, map[string][]string{finalAction: {
+	"final_answer", "final", "answer", "final response", "final reply", "reply", "respond", "response",
+	"say", "speak", "talk", "direct answer", "answer directly", "finish", "done",
+}})
+
+// The members of the answer's JSON object, by what they hold, each with
+// the names models give it (matched by labels.Key, so "actionInput" and
+// "Action Input" are action_input).
+var (
+	actionKeys    = []string{"action", "tool", "tool_name", "action_name", "function", "name"}
+	inputKeys     = []string{"action_input", "input", "tool_input", "action_inputs", "arguments", "args", "parameters", "reply", "answer", "response", "text", "output", "message", "content", "speech"}
+	emotionKeys   = []string{"emotion", "feeling", "nadine_emotion", "your_emotion", "emotion_label", "mood"}
+	intensityKeys = []string{"emotion_intensity", "intensity", "emotion_level", "emotion_strength", "emotion_score", "level"}
+	categoryKeys  = []string{"category", "input_category", "statement_category", "classification", "user_category"}
+	causeKeys     = []string{"causing_person", "cause", "caused_by", "causer", "causing", "emotion_cause", "cause_person", "person"}
+	// replyKeys hold the reply in an object action_input.
+	replyKeys = []string{"reply", "text", "answer", "response", "message", "content", "speech", "say", "output", "final_answer", "action_input", "input"}
+	// toolKeys hold a tool's input in an object action_input.
+	toolKeys = []string{"input", "action_input", "query", "question", "q", "search", "search_query", "search_term", "text",
+		"location", "song", "song_name", "title", "language", "gesture", "behaviour", "behavior", "animation", "command", "name"}
+)
 
 // step is one parsed model answer: a tool call or a final answer.
 type step struct {
@@ -23,206 +47,300 @@ type step struct {
 	CausingPerson string
 }
 
-func (s step) final() bool { return strings.EqualFold(s.Action, finalAction) }
+func (s step) final() bool { return s.Action == finalAction }
 
-// rawStep is the JSON the model writes; fields are loose so that we can
-// say precisely what is wrong.
-type rawStep struct {
-	Action        *string         `json:"action"`
-	ActionInput   json.RawMessage `json:"action_input"`
-	Category      *string         `json:"category"`
-	Emotion       *string         `json:"emotion"`
-	Intensity     json.RawMessage `json:"emotion_intensity"`
-	CausingPerson *string         `json:"causing_person"`
+// parseKind says what is wrong with an answer that cannot be used.
+type parseKind int
+
+const (
+	// unusable: the answer's own content is wrong (an unknown tool, no
+	// reply text): fed back up to ParseRetries times.
+	unusable parseKind = iota
+	// prose: plain text with no JSON that reads as speech; fed back once,
+	// then spoken as the reply with default fields.
+	prose
+	// junk: output that is not a reply (JSON of no use, markup, code, an
+	// echo of the prompt, far past the length rules): retried once, then
+	// the engine gives up.
+	junk
+)
+
+// parseError is why an answer cannot be used; its message is meant for
+// the model to read.
+type parseError struct {
+	kind parseKind
+	msg  string
+	// text is the spoken form of a prose answer.
+	text string
 }
 
-// extractJSON finds the JSON value of a model answer: the first fenced code
-// block if there is one, else the first JSON object or array in the text.
-func extractJSON(text string) ([]byte, error) {
-	s := text
-	if i := strings.Index(s, "```"); i >= 0 {
-		rest := s[i+3:]
-		// Skip the language tag line ("json").
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 && !strings.ContainsAny(rest[:nl], "{[") {
-			rest = rest[nl+1:]
-		}
-		if j := strings.Index(rest, "```"); j >= 0 {
-			rest = rest[:j]
-		}
-		s = rest
-	}
-	start := strings.IndexAny(s, "{[")
-	if start < 0 {
-		return nil, fmt.Errorf("no JSON object found in your answer")
-	}
-	dec := json.NewDecoder(strings.NewReader(s[start:]))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("invalid JSON: %v", err)
-	}
-	return raw, nil
+func (e *parseError) Error() string { return e.msg }
+
+func failf(kind parseKind, format string, args ...any) error {
+	return &parseError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// parseStep parses and validates a model answer against the output
-// contract. user is the user's display name (a valid causing_person); tools
-// are the registered tool names. Errors are meant for the model to read.
-func parseStep(text, user string, tools []string) (step, error) {
-	r, err := decodeStep(text)
-	if err != nil {
-		return step{}, err
+// kindOf returns the kind of a parse error (unusable for any other error).
+func kindOf(err error) parseKind {
+	var pe *parseError
+	if errors.As(err, &pe) {
+		return pe.kind
 	}
-	if r.Action == nil || strings.TrimSpace(*r.Action) == "" {
-		return step{}, fmt.Errorf("missing \"action\"")
-	}
-	s := step{Action: strings.TrimSpace(*r.Action), Input: inputText(r.ActionInput)}
-	if !s.final() {
-		for _, t := range tools {
-			if strings.EqualFold(t, s.Action) {
-				s.Action = t
-				return s, nil
-			}
-		}
-		if len(tools) == 0 {
-			return step{}, fmt.Errorf("unknown action %q: there are no tools, use \"Final Answer\"", s.Action)
-		}
-		return step{}, fmt.Errorf("unknown action %q: use one of %s, or \"Final Answer\"", s.Action, strings.Join(tools, ", "))
-	}
-	s.Action = finalAction
-	if err := s.setMeta(r, user); err != nil {
-		return step{}, err
-	}
-	if strings.TrimSpace(s.Input) == "" {
-		return step{}, fmt.Errorf("\"action_input\" must hold your reply")
-	}
-	return s, nil
+	return unusable
 }
 
-// decodeStep finds the JSON of a model answer and decodes it, keys in any
-// order; a list of actions yields its first (seed 000).
-func decodeStep(text string) (rawStep, error) {
-	raw, err := extractJSON(text)
-	if err != nil {
-		return rawStep{}, err
+// parser holds what parsing a step needs: the user's display name (the
+// user when causing_person names them), the registered tool names and
+// the prompt's instructions (a reply that echoes them is not speech).
+type parser struct {
+	user         string
+	tools        []string
+	instructions *nadine.Instructions
+}
+
+// parse reads a model answer. Names and values are normalized rather than
+// refused (see labels); every normalization is returned as a note for the
+// trace. An error means the answer cannot be used at all: no reply text,
+// an unknown tool, or output that is not a reply.
+func (p parser) parse(text string) (step, []string, error) {
+	raw, ok := labels.ExtractJSON(text)
+	if !ok {
+		if s, notes, ok := p.classic(text); ok {
+			return s, notes, nil
+		}
+		spoken, _, err := p.instructions.Speech(text)
+		if err != nil {
+			return step{}, nil, failf(junk, "no JSON object found in your answer, and it is not a reply (%v)", err)
+		}
+		return step{}, nil, &parseError{kind: prose, msg: "no JSON object found in your answer", text: spoken}
 	}
-	raw = bytes.TrimSpace(raw)
 	if raw[0] == '[' {
 		var list []json.RawMessage
 		if err := json.Unmarshal(raw, &list); err != nil {
-			return rawStep{}, fmt.Errorf("invalid JSON list: %v", err)
+			return step{}, nil, failf(junk, "invalid JSON list: %v", err)
 		}
 		if len(list) == 0 {
-			return rawStep{}, fmt.Errorf("empty list of actions")
+			return step{}, nil, failf(unusable, "empty list of actions")
 		}
-		raw = list[0]
+		raw = list[0] // seed 000: a list of actions yields its first
 	}
-	var r rawStep
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return rawStep{}, fmt.Errorf("the JSON must be an object with \"action\" and \"action_input\": %v", err)
+	f, ok := labels.Fields(raw)
+	if !ok {
+		return step{}, nil, failf(junk, "the JSON must be an object with \"action\" and \"action_input\"")
 	}
-	return r, nil
+	return p.fields(f)
 }
 
-// setMeta validates the four emotion fields of a final answer, in the
-// order the prompt asks for them.
-func (s *step) setMeta(r rawStep, user string) error {
-	if err := s.setFeeling(r); err != nil {
-		return err
+// fields reads a step from the members of the answer's object.
+func (p parser) fields(f map[string]json.RawMessage) (step, []string, error) {
+	var notes []string
+	actionRaw, hasAction := labels.Get(f, actionKeys...)
+	action := strings.TrimSpace(labels.Text(actionRaw))
+	input, hasInput := labels.Get(f, inputKeys...)
+	if !hasAction || action == "" {
+		// {"Final Answer": "Hello!"}, or the reply without its action.
+		if v, ok := labels.Get(f, "final_answer", "final"); ok {
+			input, hasInput = v, true
+		}
+		if !hasInput {
+			return step{}, nil, failf(unusable, "missing \"action\"")
+		}
+		notes = append(notes, "no \"action\": read as the final answer")
+		action = finalAction
 	}
-	c, err := parseCategory(r.Category)
-	if err != nil {
-		return err
+	if name, ok := finalNames.Lookup(action); ok {
+		if action != name {
+			notes = append(notes, fmt.Sprintf("action %q read as %q", action, name))
+		}
+		return p.final(f, input, notes)
 	}
-	p, err := parseCause(r.CausingPerson, user)
-	if err != nil {
-		return err
+	tool, ok := labels.Match(action, p.tools)
+	if !ok {
+		if len(p.tools) == 0 {
+			return step{}, nil, failf(unusable, "unknown action %q: there are no tools, use \"Final Answer\"", action)
+		}
+		return step{}, nil, failf(unusable, "unknown action %q: use one of %s, or \"Final Answer\"", action, strings.Join(p.tools, ", "))
 	}
-	s.Category, s.CausingPerson = c, p
-	return nil
+	if tool != action {
+		notes = append(notes, fmt.Sprintf("action %q read as the tool %q", action, tool))
+	}
+	in := strings.TrimSpace(labels.Text(input, toolKeys...))
+	if isObject(input) {
+		notes = append(notes, fmt.Sprintf("tool input %s read as %q", short(string(input)), in))
+	}
+	return step{Action: tool, Input: in}, notes, nil
 }
 
-// setFeeling validates Nadine's emotion and its intensity: the fields the
-// prompt puts before the reply text, which must be known before she
-// speaks.
-func (s *step) setFeeling(r rawStep) error {
-	if r.Emotion == nil {
-		return fmt.Errorf("missing \"emotion\"")
+// final reads a final answer: the reply must be there and be speech; the
+// four other fields get a default when missing or unreadable.
+func (p parser) final(f map[string]json.RawMessage, input json.RawMessage, notes []string) (step, []string, error) {
+	text := strings.TrimSpace(labels.Text(input, replyKeys...))
+	if isObject(input) {
+		notes = append(notes, "the reply was an object: its text was taken")
+		// Some models put the emotion fields inside action_input.
+		if inner, ok := labels.Fields(input); ok {
+			for k, v := range inner {
+				if _, ok := f[k]; !ok {
+					f[k] = v
+				}
+			}
+		}
 	}
-	e := nadine.Emotion(strings.ToLower(strings.TrimSpace(*r.Emotion)))
-	if !e.Valid() || e == nadine.Neutral {
-		return fmt.Errorf("invalid emotion %q: use joy, sadness, fear, disgust, anger or surprise", *r.Emotion)
+	if text == "" {
+		return step{}, nil, failf(unusable, "\"action_input\" must hold your reply")
 	}
-	n, err := intensity(r.Intensity)
+	spoken, dropped, err := p.instructions.Speech(text)
 	if err != nil {
-		return err
+		return step{}, nil, failf(junk, "your reply in \"action_input\" is not plain spoken text (%v)", err)
 	}
-	s.Emotion, s.Intensity = e, n
-	return nil
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("%d sentence(s) of the reply were not speech and are not said", len(dropped)))
+	}
+	s := step{Action: finalAction, Input: spoken}
+	notes = append(notes, s.readMeta(f, p.user)...)
+	return s, notes, nil
 }
 
-// parseCategory validates the category of the person's input.
-func parseCategory(raw *string) (nadine.Category, error) {
-	if raw == nil {
-		return "", fmt.Errorf("missing \"category\"")
+// readMeta reads the emotion, its intensity, the category and the causing
+// person, each normalized or defaulted, and returns a note per change.
+func (s *step) readMeta(f map[string]json.RawMessage, user string) []string {
+	notes := s.readFeeling(f)
+	var n []string
+	s.Category, n = readCategory(f)
+	notes = append(notes, n...)
+	s.CausingPerson, n = readCause(f, user)
+	return append(notes, n...)
+}
+
+// readFeeling reads Nadine's emotion and its intensity: an unknown or
+// missing emotion is neutral, a missing intensity 5 (0 when neutral), a
+// number out of 0–10 is clamped.
+func (s *step) readFeeling(f map[string]json.RawMessage) []string {
+	var notes []string
+	raw, ok := labels.Get(f, emotionKeys...)
+	said := strings.TrimSpace(labels.Text(raw))
+	e, known := labels.Emotion(said)
+	switch {
+	case !ok:
+		e = nadine.Neutral
+		notes = append(notes, "no \"emotion\": neutral")
+	case !known:
+		e = nadine.Neutral
+		notes = append(notes, fmt.Sprintf("emotion %q unknown: neutral", said))
+	case said != string(e):
+		notes = append(notes, fmt.Sprintf("emotion %q read as %s", said, e))
 	}
-	c := nadine.Category(strings.ToLower(strings.TrimSpace(*raw)))
-	if c == "compliment" {
-		c = nadine.CategoryComplement
+	s.Emotion = e
+	rawN, ok := labels.Get(f, intensityKeys...)
+	n, readable := labels.Intensity(rawN)
+	switch {
+	case !ok || !readable:
+		n = 5
+		if e == nadine.Neutral {
+			n = 0
+		}
+		if !ok {
+			notes = append(notes, fmt.Sprintf("no \"emotion_intensity\": %d", n))
+		} else {
+			notes = append(notes, fmt.Sprintf("emotion_intensity %s unreadable: %d", short(string(rawN)), n))
+		}
+	case string(rawN) != fmt.Sprint(n):
+		notes = append(notes, fmt.Sprintf("emotion_intensity %s read as %d", short(string(rawN)), n))
 	}
-	if !c.Valid() {
-		return "", fmt.Errorf("invalid category %q: use greeting, farewell, insult, complement, information request or other", *raw)
+	s.Intensity = n
+	return notes
+}
+
+// readCategory reads the category of the person's input (other when
+// missing or unknown).
+func readCategory(f map[string]json.RawMessage) (nadine.Category, []string) {
+	raw, ok := labels.Get(f, categoryKeys...)
+	if !ok {
+		return nadine.CategoryOther, []string{"no \"category\": other"}
+	}
+	said := strings.TrimSpace(labels.Text(raw))
+	c, known := labels.Category(said)
+	switch {
+	case !known:
+		return nadine.CategoryOther, []string{fmt.Sprintf("category %q unknown: other", said)}
+	case said != string(c):
+		return c, []string{fmt.Sprintf("category %q read as %s", said, c)}
 	}
 	return c, nil
 }
 
-// parseCause validates who caused Nadine's emotion: the user (by name),
-// SELF, human or SOMEONE ELSE.
-func parseCause(raw *string, user string) (string, error) {
-	if raw == nil {
-		return "", fmt.Errorf("missing \"causing_person\"")
+// readCause reads who caused Nadine's emotion: any person's name, SELF,
+// SOMEONE ELSE or human (the user, or human when nobody is known, when
+// nothing usable is written).
+func readCause(f map[string]json.RawMessage, user string) (string, []string) {
+	raw, ok := labels.Get(f, causeKeys...)
+	if !ok {
+		p, _ := labels.CausingPerson("", user)
+		return p, []string{fmt.Sprintf("no \"causing_person\": %s", p)}
 	}
-	p := strings.TrimSpace(*raw)
+	said := strings.TrimSpace(labels.Text(raw))
+	p, usable := labels.CausingPerson(said, user)
 	switch {
-	case strings.EqualFold(p, user) && user != "":
-		return user, nil
-	case strings.EqualFold(p, nadine.CausedBySelf):
-		return nadine.CausedBySelf, nil
-	case strings.EqualFold(p, nadine.CausedByHuman):
-		return nadine.CausedByHuman, nil
-	case strings.EqualFold(p, nadine.CausedBySomeoneElse):
-		return nadine.CausedBySomeoneElse, nil
+	case !usable:
+		return p, []string{fmt.Sprintf("causing_person %q unusable: %s", short(said), p)}
+	case !strings.EqualFold(said, p):
+		return p, []string{fmt.Sprintf("causing_person %q read as %s", said, p)}
 	}
-	return "", fmt.Errorf("invalid causing_person %q: use %q, SELF, human or SOMEONE ELSE", p, user)
+	return p, nil
 }
 
-func intensity(raw json.RawMessage) (int, error) {
-	if len(raw) == 0 {
-		return 0, fmt.Errorf("missing \"emotion_intensity\"")
-	}
-	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return 0, fmt.Errorf("\"emotion_intensity\" must be a number from 0 to 10")
+// classicFinalRE and classicActionRE read the text format of LangChain's
+// ReAct prompt, which many models write from habit instead of JSON.
+var (
+	classicFinalRE  = regexp.MustCompile(`(?is)(?:^|\n)\W{0,3}final answer\W{0,3}:\s*(.+)`)
+	classicActionRE = regexp.MustCompile(`(?im)^\W{0,3}action\W{0,3}:\s*(.+?)\s*$`)
+	classicInputRE  = regexp.MustCompile(`(?is)(?:^|\n)\W{0,3}action input\W{0,3}:\s*(.+?)\s*(?:\n\s*observation\s*:|$)`)
+)
+
+// classic reads an answer in ReAct's text format ("Final Answer: ...", or
+// "Action: ..." then "Action Input: ..."), the fields of a final answer
+// defaulted.
+func (p parser) classic(text string) (step, []string, bool) {
+	text = nadine.StripThinking(text)
+	if m := classicActionRE.FindStringSubmatch(text); m != nil {
+		action := strings.TrimSpace(m[1])
+		input := ""
+		if in := classicInputRE.FindStringSubmatch(text); in != nil {
+			input = strings.Trim(strings.TrimSpace(in[1]), "\"'`")
 		}
-		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-			return 0, fmt.Errorf("\"emotion_intensity\" must be a number from 0 to 10, not %q", s)
+		if _, ok := finalNames.Lookup(action); !ok {
+			if tool, ok := labels.Match(action, p.tools); ok {
+				return step{Action: tool, Input: input}, []string{"answer in ReAct's text format: tool " + tool}, true
+			}
+		} else if input != "" {
+			return p.classicFinal(input)
 		}
 	}
-	if f < 0 || f > 10 {
-		return 0, fmt.Errorf("\"emotion_intensity\" must be from 0 to 10, not %v", f)
+	if m := classicFinalRE.FindStringSubmatch(text); m != nil {
+		return p.classicFinal(m[1])
 	}
-	return int(f + 0.5), nil
+	return step{}, nil, false
 }
 
-// inputText returns action_input as text: a JSON string as is, anything
-// else (an object a model invented) as its JSON.
-func inputText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
+func (p parser) classicFinal(reply string) (step, []string, bool) {
+	spoken, _, err := p.instructions.Speech(reply)
+	if err != nil {
+		return step{}, nil, false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
+	s := step{Action: finalAction, Input: spoken}
+	notes := append([]string{"answer in ReAct's text format, not JSON"}, s.readMeta(map[string]json.RawMessage{}, p.user)...)
+	return s, notes, true
+}
+
+// proseStep is a plain-prose answer spoken as the reply, with the default
+// fields.
+func (p parser) proseStep(spoken string) (step, []string) {
+	s := step{Action: finalAction, Input: spoken}
+	notes := append([]string{"a plain-prose answer with no JSON is spoken as the reply"}, s.readMeta(map[string]json.RawMessage{}, p.user)...)
+	return s, notes
+}
+
+func isObject(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return strings.HasPrefix(t, "{")
 }

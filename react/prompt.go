@@ -99,3 +99,19 @@ func displayName(t nadine.Turn) string {
 	}
 	return nadine.UnknownUser
 }
+
+// promptInstructions renders the prompt's own texts without the turn's
+// data (no knowledge, memories, names or input): the rules, the tools, the
+// format instructions, the feedback messages, and the situation's
+// heading only (its facts about Nadine are hers to say).
+func (e *Engine) promptInstructions() *nadine.Instructions {
+	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
+	d.UserName, d.UserEmotion, d.Date, d.Time = "", "", "", ""
+	system, _, _ := strings.Cut(render(e.prompts.system, struct{ Place string }{}), "\n")
+	return nadine.NewInstructions(
+		system,
+		render(e.prompts.human, d),
+		render(e.prompts.observation, struct{ Tool, Observation, Input string }{}),
+		render(e.prompts.parseError, struct{ Error, Input string }{}),
+	)
+}

@@ -2,30 +2,36 @@ package react
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // streamer watches a streamed model answer. Once the answer shows itself to
-// be a final answer whose emotion is valid (the prompt puts action,
-// emotion and emotion_intensity before action_input, category and
-// causing_person after it), it decodes the reply text as it arrives and
-// hands out each sentence as soon as it is complete. Tool calls and answers
-// that do not follow the format are not streamed; they are parsed at the
-// end.
+// be a final answer that names Nadine's emotion and its intensity before
+// the reply text (the prompt puts action, emotion and emotion_intensity
+// before action_input, category and causing_person after it), it decodes
+// the reply text as it arrives and hands out each sentence, checked as
+// speech, as soon as it is complete. Everything it reads goes through the
+// parser's rules (parser.fields and its readers), so a streamed answer and
+// the same answer parsed at the end give the same step: the stream only
+// changes when the reply is spoken. Tool calls and answers that do not
+// follow the format are not streamed; they are parsed at the end.
 type streamer struct {
-	user  string
-	tools []string
+	p parser
 
 	buf       strings.Builder
 	state     streamState
+	head      map[string]json.RawMessage // members before the reply text, by key
 	meta      step
-	pos       int // next byte of buf to decode, while streaming
-	split     nadine.SentenceSplitter
-	text      strings.Builder // the decoded reply so far
-	sentences []string        // sentences handed out
+	notes     []string // normalizations of the head
+	pos       int      // next byte of buf to decode, while streaming
+	speech    nadine.SpeechStream
+	sentences []string // sentences handed out
 	onMeta    func(step)
 	onSent    func(string)
 }
@@ -39,7 +45,8 @@ const (
 	complete
 )
 
-var actionInputKey = regexp.MustCompile(`"action_input"\s*:\s*"`)
+// thinkTagRE finds reasoning blocks, which come before the JSON.
+var thinkTagRE = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
 
 func (s *streamer) write(delta string) {
 	s.buf.WriteString(delta)
@@ -51,95 +58,152 @@ func (s *streamer) write(delta string) {
 	}
 }
 
-// decide looks for the start of the reply text and validates the metadata
-// written before it.
+// objectStart returns where the answer's JSON object starts, after any
+// reasoning block; wait is true while that cannot be told yet.
+func objectStart(b string) (start int, wait bool) {
+	from := 0
+	for {
+		rest := b[from:]
+		brace := strings.IndexByte(rest, '{')
+		loc := thinkTagRE.FindStringSubmatchIndex(rest)
+		if loc == nil || (brace >= 0 && brace < loc[0]) {
+			if brace < 0 {
+				return -1, true
+			}
+			return from + brace, false
+		}
+		end := strings.Index(nadine.ASCIILower(rest[loc[1]:]), "</"+nadine.ASCIILower(rest[loc[2]:loc[3]])+">")
+		if end < 0 {
+			return -1, true
+		}
+		from += loc[1] + end + len(rest[loc[2]:loc[3]]) + 3
+	}
+}
+
+// decide walks the members of the answer's object as they arrive, up to
+// the reply text, and starts streaming when they make a final answer with
+// Nadine's emotion and intensity.
 func (s *streamer) decide() {
 	b := s.buf.String()
-	loc := actionInputKey.FindStringIndex(b)
-	if loc == nil {
+	obj, wait := objectStart(b)
+	if wait {
 		return
 	}
-	obj := strings.LastIndexByte(b[:loc[0]], '{')
-	if obj < 0 {
+	dec := json.NewDecoder(strings.NewReader(b[obj:]))
+	if _, err := dec.Token(); err != nil {
+		return
+	}
+	head := map[string]json.RawMessage{}
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return // incomplete: wait for more
+		}
+		name, ok := t.(string)
+		if !ok {
+			s.state = notStreaming // the object closed without a reply text
+			return
+		}
+		k := labels.Key(name)
+		if slices.ContainsFunc(inputKeys, func(x string) bool { return labels.Key(x) == k }) {
+			s.start(head, b, obj+int(dec.InputOffset()))
+			return
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return
+		}
+		if _, dup := head[k]; !dup {
+			head[k] = v
+		}
+	}
+}
+
+// start begins streaming the reply text whose key ends at off, if the
+// head makes a final answer with an emotion and its intensity.
+func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
+	rest := strings.TrimLeft(b[off:], " \t\r\n")
+	if rest == "" {
+		return
+	}
+	if rest[0] != ':' {
 		s.state = notStreaming
 		return
 	}
-	head := strings.TrimRight(strings.TrimSpace(b[obj:loc[0]]), ",") + "}"
-	var r rawStep
-	if json.Unmarshal([]byte(head), &r) != nil || r.Action == nil || !strings.EqualFold(strings.TrimSpace(*r.Action), finalAction) {
-		s.state = notStreaming
+	val := strings.TrimLeft(rest[1:], " \t\r\n")
+	if val == "" {
 		return
 	}
-	meta, err := streamHead(r, s.user)
-	if err != nil {
-		s.state = notStreaming
+	_, hasEmotion := labels.Get(head, emotionKeys...)
+	_, hasIntensity := labels.Get(head, intensityKeys...)
+	action, hasAction := labels.Get(head, actionKeys...)
+	_, final := finalNames.Lookup(strings.TrimSpace(labels.Text(action)))
+	if val[0] != '"' || !hasAction || !final || !hasEmotion || !hasIntensity {
+		s.state = notStreaming // parsed at the end, by the same rules
 		return
 	}
-	s.meta, s.state, s.pos = meta, streaming, loc[1]
+	meta := step{Action: finalAction}
+	if said := strings.TrimSpace(labels.Text(action)); said != finalAction {
+		s.notes = append(s.notes, fmt.Sprintf("action %q read as %q", said, finalAction))
+	}
+	s.notes = append(s.notes, meta.readFeeling(head)...)
+	if _, ok := labels.Get(head, categoryKeys...); ok {
+		var n []string
+		meta.Category, n = readCategory(head)
+		s.notes = append(s.notes, n...)
+	}
+	if _, ok := labels.Get(head, causeKeys...); ok {
+		var n []string
+		meta.CausingPerson, n = readCause(head, s.p.user)
+		s.notes = append(s.notes, n...)
+	}
+	s.speech.Instructions = s.p.instructions
+	s.head, s.meta, s.state, s.pos = head, meta, streaming, len(b)-len(val)+1
 	if s.onMeta != nil {
 		s.onMeta(meta)
 	}
 }
 
-// streamHead validates the metadata of a final answer written before its
-// reply text. Nadine's emotion and its intensity must be there, so that her
-// face is set when she starts speaking; category and causing_person may
-// come after the text (the prompt puts them there) but when a model writes
-// them first they must be valid, since an error found before speaking can
-// still be fed back.
-func streamHead(r rawStep, user string) (step, error) {
-	meta := step{Action: finalAction}
-	if err := meta.setFeeling(r); err != nil {
-		return step{}, err
-	}
-	if r.Category != nil {
-		c, err := parseCategory(r.Category)
-		if err != nil {
-			return step{}, err
-		}
-		meta.Category = c
-	}
-	if r.CausingPerson != nil {
-		p, err := parseCause(r.CausingPerson, user)
-		if err != nil {
-			return step{}, err
-		}
-		meta.CausingPerson = p
-	}
-	return meta, nil
-}
-
-// finish completes a final answer whose reply text was streamed, and so
-// already spoken, from everything the model wrote. What was said cannot be
-// unsaid, so the fields after the text are not retried: a missing or
-// invalid category becomes "other", a missing or invalid causing_person
-// "human", and the trace says so. The emotion is the one announced before
-// the text.
+// finish completes a final answer whose reply text was spoken as it
+// streamed. What was said cannot be unsaid, so the reply is what was said
+// and the fields after the text are never retried: they are read by the
+// parser's rules, defaults included, and the trace says what was
+// normalized. The emotion is the one announced before the text.
 func (s *streamer) finish(tr *nadine.Trace) step {
 	s.flush()
 	out := s.meta
 	out.Input = strings.Join(s.sentences, " ")
-	r, err := decodeStep(s.buf.String())
-	if err != nil {
-		tr.Notef("agent answer was streamed but its JSON did not close: %v", err)
-	} else if in := inputText(r.ActionInput); strings.TrimSpace(in) != "" {
-		out.Input = in
+	f := make(map[string]json.RawMessage, len(s.head))
+	for k, v := range s.head {
+		f[k] = v
+	}
+	if raw, ok := labels.ExtractJSON(s.buf.String()); ok {
+		if all, ok := labels.Fields(raw); ok {
+			for k, v := range all {
+				if _, ok := f[k]; !ok {
+					f[k] = v
+				}
+			}
+		}
+	} else {
+		tr.Notef("agent answer was streamed but its JSON did not close")
+	}
+	notes := s.notes
+	if err := s.speech.Held(); err != nil {
+		notes = append(notes, "the rest of the reply was not said: "+err.Error())
 	}
 	if out.Category == "" {
-		c, err := parseCategory(r.Category)
-		if err != nil {
-			c = nadine.CategoryOther
-			tr.Notef("agent answer: %v after the reply was spoken; category set to %q", err, c)
-		}
-		out.Category = c
+		var n []string
+		out.Category, n = readCategory(f)
+		notes = append(notes, n...)
 	}
 	if out.CausingPerson == "" {
-		p, err := parseCause(r.CausingPerson, s.user)
-		if err != nil {
-			p = nadine.CausedByHuman
-			tr.Notef("agent answer: %v after the reply was spoken; causing_person set to %q", err, p)
-		}
-		out.CausingPerson = p
+		var n []string
+		out.CausingPerson, n = readCause(f, s.p.user)
+		notes = append(notes, n...)
+	}
+	for _, n := range notes {
+		tr.Notef("agent answer: %s", n)
 	}
 	return out
 }
@@ -164,8 +228,7 @@ func (s *streamer) decode() {
 					break
 				}
 				// Keep a high surrogate with its pair.
-				if h := b[i+2 : i+6]; strings.HasPrefix(strings.ToLower(h), "d8") || strings.HasPrefix(strings.ToLower(h), "d9") ||
-					strings.HasPrefix(strings.ToLower(h), "da") || strings.HasPrefix(strings.ToLower(h), "db") {
+				if h := strings.ToLower(b[i+2 : i+6]); h >= "d800" && h <= "dbff" {
 					if i+12 > len(b) {
 						break
 					}
@@ -187,8 +250,7 @@ func (s *streamer) decode() {
 	if stop > s.pos {
 		var piece string
 		if json.Unmarshal([]byte(`"`+b[s.pos:stop]+`"`), &piece) == nil {
-			s.text.WriteString(piece)
-			for _, sent := range s.split.Write(piece) {
+			for _, sent := range s.speech.Write(piece) {
 				s.say(sent)
 			}
 		}
@@ -201,10 +263,6 @@ func (s *streamer) decode() {
 }
 
 func (s *streamer) say(sent string) {
-	sent = clean(sent)
-	if sent == "" {
-		return
-	}
 	s.sentences = append(s.sentences, sent)
 	if s.onSent != nil {
 		s.onSent(sent)
@@ -213,24 +271,13 @@ func (s *streamer) say(sent string) {
 
 // flush hands out the last, unterminated sentence.
 func (s *streamer) flush() {
-	if last := s.split.Flush(); last != "" {
-		s.say(last)
+	if s.state != streaming && s.state != complete {
+		return
+	}
+	for _, sent := range s.speech.Flush() {
+		s.say(sent)
 	}
 }
 
-// started reports whether any of the reply was streamed.
-func (s *streamer) started() bool { return s.state == streaming || s.state == complete }
-
-var (
-	urlPattern   = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
-	fencePattern = regexp.MustCompile("(?s)```.*?(```|$)")
-)
-
-// clean enforces the rule "no URLs or code in the reply" whatever the model
-// wrote, and tidies whitespace.
-func clean(s string) string {
-	s = fencePattern.ReplaceAllString(s, "")
-	s = urlPattern.ReplaceAllString(s, "")
-	s = strings.ReplaceAll(s, "`", "")
-	return strings.Join(strings.Fields(s), " ")
-}
+// spoke reports whether any of the reply was said as it streamed.
+func (s *streamer) spoke() bool { return len(s.sentences) > 0 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // SongConfig configures Sing a song. The zero value is a singer with no
@@ -365,10 +366,13 @@ func renderComposePrompt(lang nadine.Language) (string, error) {
 	return b.String(), nil
 }
 
-// cleanLyrics keeps the lyric lines of a model's answer: each line cleaned,
+// cleanLyrics keeps the lyric lines of a model's answer (reasoning
+// skipped, the lyrics of a JSON answer taken): each line cleaned,
 // code fences and markdown headings dropped, runs of blank lines reduced to
 // one, capped at maxChars characters.
 func cleanLyrics(s string, maxChars int) string {
+	// Reasoning blocks are not lyrics; an answer in JSON gives its lyrics.
+	s = labels.AnswerText(s, "lyrics", "song", "text", "content")
 	var lines []string
 	blank := false
 	for _, raw := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {

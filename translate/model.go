@@ -6,11 +6,13 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"text/template"
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
 )
 
 // Role names the translator's model calls in the trace.
@@ -92,6 +94,9 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 		return "", fmt.Errorf("translate: model: %w", err)
 	}
 	out := Clean(resp.Content, text)
+	if t := strings.TrimSpace(resp.Content); out != t && out != strings.Trim(t, "\"'“”«» ") {
+		nadine.TraceFrom(ctx).Notef("translator: the answer was read as its translation (%d of %d characters kept)", len(out), len(t))
+	}
 	logger(m.Logger).DebugContext(ctx, "translate: model", "from", from, "to", to,
 		"model", resp.Model, "in_chars", utf8.RuneCountInString(text), "out_chars", utf8.RuneCountInString(out))
 	if out == "" {
@@ -100,11 +105,29 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 	return out, nil
 }
 
-// Clean returns a model's translation without surrounding whitespace, code
-// fences or quotation marks. Quotation marks are kept when source itself
-// is wrapped in the same ones.
+// translationKeys hold the translation of a model that answered in JSON.
+var translationKeys = []string{"translation", "translated_text", "translated", "text", "output", "result"}
+
+// introRE is a line a chatty model puts before its translation ("Here is
+// the French translation:").
+var introRE = regexp.MustCompile(`(?i)^[^\n]{0,80}\b(?:translation|translated|traduction|übersetzung|翻译)\b[^\n]{0,40}:\s*\n`)
+
+// Clean returns a model's translation without reasoning blocks, an
+// introduction line ("Here is the translation:") or a "Translation:"
+// label, surrounding whitespace, code fences or quotation marks; an answer
+// in JSON gives its translation field. Quotation marks are kept when
+// source itself is wrapped in the same ones.
 func Clean(answer, source string) string {
-	s := strings.TrimSpace(answer)
+	s := strings.TrimSpace(nadine.StripThinking(answer))
+	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {
+		if j := labels.AnswerText(s, translationKeys...); j != "" {
+			s = j
+		}
+	}
+	s = strings.TrimSpace(introRE.ReplaceAllString(s, ""))
+	if l := strings.ToLower(s); strings.HasPrefix(l, "translation:") && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(source)), "translation:") {
+		s = strings.TrimSpace(s[len("translation:"):])
+	}
 	if strings.HasPrefix(s, "```") {
 		s = strings.TrimPrefix(s, "```")
 		if i := strings.IndexByte(s, '\n'); i >= 0 && !strings.Contains(s[:i], "```") {

@@ -184,6 +184,12 @@ func TestClean(t *testing.T) {
 		{`"Hello."`, `"Bonjour."`, `"Hello."`},
 		{"", "Bonjour.", ""},
 		{`""`, "Bonjour.", ""},
+		// What chatty and reasoning models add around a translation.
+		{"<think>The user wants English.</think>\nHello.", "Bonjour.", "Hello."},
+		{"Here is the English translation:\n\n\"Hello.\"", "Bonjour.", "Hello."},
+		{"Translation: Hello.", "Bonjour.", "Hello."},
+		{`{"translation": "Hello."}`, "Bonjour.", "Hello."},
+		{"```json\n{\"translated_text\": \"Hallo.\"}\n```", "Hello.", "Hallo."},
 	}
 	for _, tt := range tests {
 		if got := translate.Clean(tt.answer, tt.source); got != tt.want {

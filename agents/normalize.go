@@ -1,0 +1,399 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/labels"
+)
+
+// How the graph reads its models' answers: names match by labels.Key
+// (case, spaces, underscores and hyphens aside) or by the synonyms below;
+// JSON is found in fences, prose and reasoning blocks; a field another
+// model would spell differently is found by its other names; a secondary
+// field that is missing gets a default. README.md ("How model answers are
+// read") lists the tables.
+
+// intents are the intent labels and their synonyms.
+var intents = labels.NewTable(
+	[]string{string(IntentFirstGreeting), string(IntentUpdateUserInfo), string(IntentEndConversation),
+		string(IntentLanguageChange), string(IntentContinue)},
+	map[string][]string{
+		string(IntentFirstGreeting): {"greeting", "greet", "greets", "greetings", "hello", "first greeting", "salutation",
+			"start conversation", "start_conversation", "opening"},
+		string(IntentUpdateUserInfo): {"update user info", "user info", "update_info", "user_info_update", "introduction",
+			"self introduction", "introduce", "personal info", "personal information", "user information", "share info",
+			"profile update", "update profile", "update_user_information"},
+		string(IntentEndConversation): {"farewell", "goodbye", "bye", "end", "end conversation", "leave", "leaving",
+			"conversation end", "end of conversation", "exit", "closing"},
+		string(IntentLanguageChange): {"change language", "switch language", "language switch", "language",
+			"language change request", "change_language", "switch_language"},
+		string(IntentContinue): {"continue", "continue conversation", "conversation", "chat", "small talk", "question",
+			"other", "general", "information request", "request", "none", "continue_chat"},
+	})
+
+// intentKeys are the fields a JSON answer may hold the intent in.
+var intentKeys = []string{"intent", "label", "classification", "category", "class", "intention"}
+
+// parseIntent reads an intent from a classifier's answer: the label alone
+// (any case or spelling, quoted, after "intent:"), a synonym, JSON
+// {"intent": ...}, or a sentence that names one ("The intent of this
+// message is first_greeting."). It returns "" when none is found.
+func parseIntent(text string) Intent {
+	t := nadine.StripThinking(text)
+	if raw, ok := labels.ExtractJSON(t); ok {
+		if f, ok := labels.Fields(raw); ok {
+			if v, ok := labels.Get(f, intentKeys...); ok {
+				t = labels.Text(v)
+			}
+		} else if s := labels.Text(raw); s != "" {
+			t = s
+		}
+	}
+	t = strings.TrimSpace(t)
+	for _, prefix := range []string{"intent:", "label:"} {
+		if strings.HasPrefix(strings.ToLower(t), prefix) {
+			t = t[len(prefix):]
+		}
+	}
+	if l, ok := intents.Lookup(t); ok {
+		return Intent(l)
+	}
+	if l, ok := intents.Find(t); ok {
+		return Intent(l)
+	}
+	return ""
+}
+
+// appraisalEmotionKeys and appraisalIntensityKeys are the appraisal's JSON
+// fields.
+var (
+	appraisalEmotionKeys   = []string{"emotion", "label", "feeling", "emotion_label", "appraisal", "nadine_emotion"}
+	appraisalIntensityKeys = []string{"intensity", "emotion_intensity", "level", "strength", "score", "value"}
+)
+
+// parseAppraisal reads "<emotion> <intensity from 0 to 10>" ("joy 4", the
+// prompt's compact answer: two tokens where JSON takes ten), {"emotion",
+// "intensity"} (0–1, or 0–10 brought to 0–1) or a sentence that names an
+// emotion and maybe a number ("Nadine feels happy, about 6 out of 10").
+// Synonyms of the emotions are accepted; an intensity out of range is
+// clamped and a missing or unreadable one is 0.5. Only an answer that
+// names no emotion is an EBADOUTPUT error.
+func parseAppraisal(text string) (nadine.Emotion, float64, error) {
+	t := strings.TrimSpace(nadine.StripThinking(text))
+	said, x := "", 0.5
+	if strings.Contains(t, "{") {
+		if raw, ok := labels.ExtractJSON(t); ok {
+			if f, ok := labels.Fields(raw); ok {
+				if v, ok := labels.Get(f, appraisalEmotionKeys...); ok {
+					said = labels.Text(v)
+				}
+				if v, ok := labels.Get(f, appraisalIntensityKeys...); ok {
+					if n, ok := labels.Number(v); ok {
+						x = n
+						if n > 1 {
+							x = n / 10
+						}
+					}
+				}
+			}
+		}
+	}
+	if said == "" {
+		words := strings.Fields(strings.Trim(t, ".`*\"'"))
+		if len(words) >= 1 && len(words) <= 3 {
+			if _, ok := labels.Emotion(words[0]); ok {
+				said = words[0]
+				if n, ok := labels.ParseNumber(strings.Join(words[1:], " ")); ok {
+					x = tenths(n)
+				}
+			}
+		}
+	}
+	if said == "" {
+		if e, ok := labels.FindEmotion(t); ok {
+			said = string(e)
+			// In a sentence only a written number is an intensity
+			// ("some surprise" is not 4 out of 10).
+			if n, ok := labels.ParseNumber(t); ok && strings.ContainsAny(t, "0123456789") {
+				x = tenths(n)
+			}
+		}
+	}
+	e, ok := labels.Emotion(said)
+	if !ok {
+		return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q names no emotion", shorten(t, 40))
+	}
+	return e, min(1, max(0, x)), nil
+}
+
+// tenths brings an intensity on the prompt's 0–10 scale to 0–1; a
+// fraction strictly between 0 and 1 is taken as already on 0–1.
+func tenths(n float64) float64 {
+	if n > 0 && n < 1 {
+		return n
+	}
+	return n / 10
+}
+
+// agents are the tool agents a plan step may name, with their synonyms.
+var agentNames = labels.NewTable(
+	[]string{NodeSearch, NodeKnowledge, NodeVision, NodeResponse},
+	map[string][]string{
+		NodeSearch: {"search", "web search", "web_search", "search agent", "google", "google search", "internet",
+			"web", "news", "news agent", "search engine", "search tool", "online search", "weather"},
+		NodeKnowledge: {"knowledge", "knowledge agent", "knowledge_agent", "rag", "rag agent", "knowledge base",
+			"knowledge_base", "knowledge base agent", "kb", "wikipedia", "wikipedia_agent", "wiki", "knowledge rag",
+			"knowledge_rag", "knowledge retrieval", "rag_agent"},
+		NodeVision: {"vision", "camera", "camera agent", "look", "vision agent", "see", "image", "visual", "eyes"},
+		NodeResponse: {"response", "respond", "response agent", "answer", "reply", "final answer", "nadine",
+			"response_generator"},
+	})
+
+// plan step fields.
+var (
+	planListKeys    = []string{"plan", "steps", "plan_steps", "agents", "actions", "tasks", "calls"}
+	stepAgentKeys   = []string{"agent", "agent_name", "name", "node", "tool_agent", "type", "step", "action"}
+	stepMessageKeys = []string{"message", "query", "question", "request", "input", "task", "prompt", "text", "instruction", "content"}
+	stepToolKeys    = []string{"tool", "tool_name", "search_tool"}
+)
+
+// parsePlan reads the orchestrator's plan: {"plan": [...]} (or "steps",
+// "agents", ...), a bare array, a single step object, or a step given as
+// an agent's name only ("knowledge_rag_agent"). Agent names are
+// normalized by validatePlan. Only an answer with no JSON at all is an
+// error; an empty or unreadable plan is no step.
+func parsePlan(text string) ([]PlanStep, error) {
+	raw, ok := labels.ExtractJSON(text)
+	if !ok {
+		t := strings.TrimSpace(nadine.StripThinking(text))
+		if l, ok := agentNames.Lookup(t); ok && l != NodeResponse {
+			return []PlanStep{{Agent: l}}, nil
+		}
+		return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+	}
+	if f, ok := labels.Fields(raw); ok {
+		if v, ok := labels.Get(f, planListKeys...); ok {
+			raw = v
+		} else if _, ok := labels.Get(f, stepAgentKeys...); ok {
+			return planItems([]json.RawMessage{raw}), nil
+		} else if len(f) == 0 {
+			return nil, nil
+		} else {
+			return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: the plan has no \"plan\" list: %q", shorten(text, 120))
+		}
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
+		// "plan": "search_agent" or "plan": "none"
+		if s := labels.Text(raw); s != "" {
+			return planItems([]json.RawMessage{raw}), nil
+		}
+		return nil, nil
+	}
+	return planItems(list), nil
+}
+
+// planItems reads the steps of a plan list, each an object or a name.
+func planItems(list []json.RawMessage) []PlanStep {
+	var out []PlanStep
+	for _, item := range list {
+		if f, ok := labels.Fields(item); ok {
+			var st PlanStep
+			if v, ok := labels.Get(f, stepAgentKeys...); ok {
+				st.Agent = labels.Text(v)
+			}
+			if v, ok := labels.Get(f, stepMessageKeys...); ok {
+				st.Message = labels.Text(v, stepMessageKeys...)
+			}
+			if v, ok := labels.Get(f, stepToolKeys...); ok {
+				st.Tool = labels.Text(v)
+			}
+			out = append(out, st)
+			continue
+		}
+		if s := strings.TrimSpace(labels.Text(item)); !nothingValues[labels.Key(s)] {
+			out = append(out, PlanStep{Agent: s})
+		}
+	}
+	return out
+}
+
+// planAgent returns the graph node a plan step's agent name means, and
+// the search tool when the name is one of them ("Google News": the search
+// agent with that tool).
+func planAgent(name string, tools []string) (agent, tool string, ok bool) {
+	if l, ok := agentNames.Lookup(name); ok {
+		return l, "", true
+	}
+	if t, ok := labels.Match(name, tools); ok {
+		return NodeSearch, t, true
+	}
+	return "", "", false
+}
+
+// Profile extraction fields.
+var (
+	nameKeys      = []string{"user_name", "name", "username", "person_name", "first_name", "full_name"}
+	companyKeys   = []string{"current_company", "company", "employer", "organization", "organisation", "workplace", "works_at"}
+	positionKeys  = []string{"current_position", "position", "job", "job_title", "title", "role", "occupation", "profession"}
+	locationKeys  = []string{"location", "city", "place", "lives_in", "residence", "home", "hometown"}
+	hobbyKeys     = []string{"hobbies", "hobby", "activities", "pastimes"}
+	interestKeys  = []string{"interests", "interest", "likes", "topics", "passions"}
+	wrapperKeys   = []string{"user_info", "user", "person", "profile", "extraction", "info", "facts", "data"}
+	nothingValues = map[string]bool{"": true, "unknown": true, "none": true, "null": true, "nil": true, "na": true,
+		"notmentioned": true, "notprovided": true, "notstated": true, "notgiven": true, "unspecified": true, "nothing": true}
+)
+
+// parseExtraction reads the memory update's facts: its fields under their
+// usual names or others ("name", "company", "job", "city"), inside a
+// wrapper object or not; lists as arrays or comma-separated strings; "N/A"
+// and the like as nothing.
+func parseExtraction(text string) (Extraction, error) {
+	raw, ok := labels.ExtractJSON(text)
+	f, isObj := labels.Fields(raw)
+	if !ok || !isObj {
+		return Extraction{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+	}
+	known := append(append(append(append(append(append([]string{}, nameKeys...), companyKeys...), positionKeys...), locationKeys...), hobbyKeys...), interestKeys...)
+	if _, ok := labels.Get(f, known...); !ok {
+		if v, ok := labels.Get(f, wrapperKeys...); ok {
+			if inner, ok := labels.Fields(v); ok {
+				f = inner
+			}
+		}
+	}
+	fact := func(keys []string) string {
+		v, ok := labels.Get(f, keys...)
+		if !ok {
+			return ""
+		}
+		s := strings.TrimSpace(labels.Text(v))
+		if nothingValues[labels.Key(s)] {
+			return ""
+		}
+		return s
+	}
+	list := func(keys []string) []string {
+		v, ok := labels.Get(f, keys...)
+		if !ok {
+			return nil
+		}
+		return labels.Strings(v)
+	}
+	return Extraction{
+		UserName: fact(nameKeys), CurrentCompany: fact(companyKeys), CurrentPosition: fact(positionKeys),
+		Location: fact(locationKeys), Hobbies: list(hobbyKeys), Interests: list(interestKeys),
+	}, nil
+}
+
+// Episode fields.
+var (
+	observationKeys = []string{"observation", "observations", "summary", "situation"}
+	thoughtKeys     = []string{"thought", "thoughts", "reflection", "reasoning", "feeling"}
+	episodeActKeys  = []string{"action", "actions", "what_nadine_did", "response"}
+	resultKeys      = []string{"result", "results", "outcome", "conclusion"}
+)
+
+// parseEpisode reads an episode summary: its four fields under their usual
+// names or others; it needs an observation or a result, and a missing
+// thought or action is left empty.
+func parseEpisode(text string) (episode, error) {
+	raw, ok := labels.ExtractJSON(text)
+	f, isObj := labels.Fields(raw)
+	if !ok || !isObj {
+		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+	}
+	get := func(keys []string) string {
+		if v, ok := labels.Get(f, keys...); ok {
+			return strings.TrimSpace(labels.Text(v))
+		}
+		return ""
+	}
+	ep := episode{Observation: get(observationKeys), Thought: get(thoughtKeys), Action: get(episodeActKeys), Result: get(resultKeys)}
+	if ep.Observation == "" && ep.Result == "" {
+		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: episode without observation or result")
+	}
+	return ep, nil
+}
+
+// Search router fields.
+var (
+	routeToolKeys  = []string{"tool", "tool_name", "name", "search_tool", "engine", "action"}
+	routeQueryKeys = []string{"query", "input", "search_query", "q", "question", "text", "message", "action_input", "location"}
+)
+
+// parseRoute reads the search router's answer: {"tool", "query"} under
+// those names or others, or a tool named in plain text; the tool is
+// matched against names (case, spacing and near spellings aside).
+func parseRoute(text string, names []string) (tool, query string, err error) {
+	raw, ok := labels.ExtractJSON(text)
+	if f, isObj := labels.Fields(raw); ok && isObj {
+		if v, ok := labels.Get(f, routeToolKeys...); ok {
+			tool = strings.TrimSpace(labels.Text(v))
+		}
+		if v, ok := labels.Get(f, routeQueryKeys...); ok {
+			query = strings.TrimSpace(labels.Text(v, routeQueryKeys...))
+		}
+	} else if t, ok := labels.Match(strings.TrimSpace(nadine.StripThinking(text)), names); ok {
+		tool = t
+	}
+	if tool == "" {
+		return "", "", nadine.Errorf(nadine.EBADOUTPUT, "agents: search router named no tool")
+	}
+	if t, ok := labels.Match(tool, names); ok {
+		tool = t
+	}
+	return tool, query, nil
+}
+
+// summaryPrefixRE is a label some models put before a summary.
+var summaryPrefixRE = regexp.MustCompile(`(?i)^\W{0,3}(?:summary|context|context summary|description|answer|caption|translation)\W{0,3}:\s*`)
+
+// answerText returns a free-text answer's text (a context summary, a
+// search answer, an image description): reasoning skipped, the text of a
+// JSON answer taken (keys name its field), a leading "Summary:" and
+// quotation marks around the whole dropped.
+func answerText(content string, keys ...string) string {
+	t := labels.AnswerText(content, keys...)
+	t = summaryPrefixRE.ReplaceAllString(strings.TrimSpace(t), "")
+	if c := nadine.CleanSpeech(t); strings.Trim(t, "\"“”'«» ") == c {
+		t = c
+	}
+	return strings.TrimSpace(t)
+}
+
+// noteText records in the trace that a free-text answer was not used as
+// written (its JSON field taken, reasoning or a label dropped).
+func noteText(ctx context.Context, role, content, got string) {
+	if strings.TrimSpace(content) != got {
+		nadine.TraceFrom(ctx).Notef("%s: the answer was read as its text (%d of %d characters kept)", role, len(got), len(strings.TrimSpace(content)))
+	}
+}
+
+// noteExtraction records in the trace that the profile facts were not in
+// the asked-for shape (other keys, a wrapper, lists as strings).
+func noteExtraction(ctx context.Context, content string, got Extraction) {
+	var strict Extraction
+	raw, _ := labels.ExtractJSON(content)
+	if json.Unmarshal(raw, &strict) != nil || !reflect.DeepEqual(nonEmptyFacts(strict), nonEmptyFacts(got)) {
+		nadine.TraceFrom(ctx).Notef("memory_update_agent: facts read from an answer in another shape")
+	}
+}
+
+// nonEmptyFacts is x with empty lists as nil, for comparison.
+func nonEmptyFacts(x Extraction) Extraction {
+	x.Hobbies, x.Interests = nonEmpty(x.Hobbies), nonEmpty(x.Interests)
+	return x
+}
+
+// noteNormalized records in the trace that a label was read as another.
+func noteNormalized(tr *nadine.Trace, what, said, got string) {
+	if strings.TrimSpace(said) != got {
+		tr.Notef("%s: %q read as %s", what, shorten(said, 60), got)
+	}
+}

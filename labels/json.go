@@ -1,0 +1,292 @@
+package labels
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+var (
+	fenceRE         = regexp.MustCompile("(?s)```[a-zA-Z0-9_-]*[ \t]*\r?\n?(.*?)(?:```|$)")
+	trailingCommaRE = regexp.MustCompile(`,\s*([}\]])`)
+	pythonRE        = regexp.MustCompile(`\b(True|False|None)\b`)
+)
+
+// ExtractJSON finds the JSON value in a model's answer: reasoning blocks
+// skipped, the first fenced code block that holds one, else the first
+// object or array in the text. Sloppy JSON is repaired when it does not
+// decode: trailing commas, Python's single quotes and True/False/None.
+func ExtractJSON(text string) (json.RawMessage, bool) {
+	s := nadine.StripThinking(text)
+	var candidates []string
+	for _, m := range fenceRE.FindAllStringSubmatch(s, 4) {
+		if strings.ContainsAny(m[1], "{[") {
+			candidates = append(candidates, m[1])
+		}
+	}
+	candidates = append(candidates, s)
+	for _, c := range candidates {
+		if raw, ok := firstValue(c); ok {
+			return raw, true
+		}
+	}
+	return nil, false
+}
+
+// firstValue decodes the first JSON object or array of s, trying up to
+// eight starting points, each as is and then repaired.
+func firstValue(s string) (json.RawMessage, bool) {
+	for range 8 {
+		i := strings.IndexAny(s, "{[")
+		if i < 0 {
+			return nil, false
+		}
+		s = s[i:]
+		for _, try := range []string{s, repair(s)} {
+			dec := json.NewDecoder(strings.NewReader(try))
+			var raw json.RawMessage
+			if dec.Decode(&raw) == nil {
+				return raw, true
+			}
+		}
+		s = s[1:]
+	}
+	return nil, false
+}
+
+// repair fixes what models commonly get wrong in JSON.
+func repair(s string) string {
+	s = trailingCommaRE.ReplaceAllString(s, "$1")
+	if !strings.Contains(s, `"`) && strings.Contains(s, "'") {
+		s = strings.ReplaceAll(s, "'", `"`)
+		s = pythonRE.ReplaceAllStringFunc(s, func(w string) string {
+			return map[string]string{"True": "true", "False": "false", "None": "null"}[w]
+		})
+	}
+	return s
+}
+
+// Fields returns the members of a JSON object by key (see Key), so that
+// "action_input", "actionInput" and "Action Input" are one field. The
+// first of members with the same key wins.
+func Fields(raw json.RawMessage) (map[string]json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	// Decode again in order, so that duplicates resolve the same way each
+	// time (map iteration order is random).
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := t.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil, false
+		}
+		if k := Key(name); k != "" {
+			if _, dup := out[k]; !dup {
+				out[k] = v
+			}
+		}
+	}
+	return out, true
+}
+
+// Get returns the first of the named fields present and not null.
+func Get(fields map[string]json.RawMessage, names ...string) (json.RawMessage, bool) {
+	for _, n := range names {
+		if v, ok := fields[Key(n)]; ok && !isNull(v) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}
+
+// String returns a JSON string, number or boolean as text.
+func String(raw json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
+	}
+	t := string(bytes.TrimSpace(raw))
+	var f float64
+	if json.Unmarshal(raw, &f) == nil || t == "true" || t == "false" {
+		return t, true
+	}
+	return "", false
+}
+
+// Strings returns a list of texts: a JSON array's strings (and numbers),
+// or a string's comma- or semicolon-separated items ("skiing, chess").
+func Strings(raw json.RawMessage) []string {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		var out []string
+		for _, x := range list {
+			s, ok := String(x)
+			if !ok {
+				s = Text(x)
+			}
+			if s = strings.TrimSpace(s); !nobodyWords[Key(s)] {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	s, ok := String(raw)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == '\n' }) {
+		if p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "and ")); p != "" && !nobodyWords[Key(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// placeKeys and countryKeys make a place's "City,CC" (the weather
+// service's input) from an object.
+var (
+	placeKeys   = []string{"city", "location", "place", "town", "locality"}
+	countryKeys = []string{"country_code", "countrycode", "country", "cc", "iso"}
+)
+
+// Text returns the text a JSON value holds: a string as is (or, when the
+// string is itself a JSON object, that object's text); a number as
+// written; an object's first field named in keys that holds text, else a
+// place's "City,CC", else its only field's text; an array's texts joined
+// with commas. It returns "" when there is no text to take.
+func Text(raw json.RawMessage, keys ...string) string {
+	return text(raw, keys, true, 0)
+}
+
+// Field returns the text a JSON value holds under one of keys only: a
+// string as is (or, when it is itself a JSON object, that object's
+// field), an object's first named field that holds text (at any depth),
+// an array's texts joined with commas. Unlike Text it never takes an
+// unnamed field: {"role": "assistant"} holds no reply.
+func Field(raw json.RawMessage, keys ...string) string {
+	return text(raw, keys, false, 0)
+}
+
+// text walks raw for Text (lenient) and Field.
+func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
+	raw = bytes.TrimSpace(raw)
+	if depth > 4 || len(raw) == 0 {
+		return ""
+	}
+	inner := func(v json.RawMessage, keys []string) string {
+		return strings.TrimSpace(text(v, keys, lenient, depth+1))
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && json.Valid([]byte(t)) {
+			if in := inner(json.RawMessage(t), keys); in != "" || !lenient {
+				return in
+			}
+		}
+		return s
+	case '{':
+		f, ok := Fields(raw)
+		if !ok {
+			return ""
+		}
+		for _, k := range keys {
+			if v, ok := f[Key(k)]; ok {
+				if t := inner(v, keys); t != "" {
+					return t
+				}
+			}
+		}
+		if !lenient {
+			return ""
+		}
+		if place, ok := Get(f, placeKeys...); ok {
+			p := inner(place, nil)
+			if c, ok := Get(f, countryKeys...); ok && p != "" && !strings.Contains(p, ",") {
+				if cc := inner(c, nil); cc != "" {
+					return p + "," + cc
+				}
+			}
+			if p != "" {
+				return p
+			}
+		}
+		var only []string
+		for _, v := range f {
+			if t := inner(v, keys); t != "" {
+				only = append(only, t)
+			}
+		}
+		if len(only) == 1 {
+			return only[0]
+		}
+		return ""
+	case '[':
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return ""
+		}
+		var parts []string
+		for _, x := range list {
+			if t := inner(x, keys); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, ",")
+	case 'n':
+		return ""
+	}
+	if !lenient {
+		return ""
+	}
+	s, _ := String(raw)
+	return s
+}
+
+// AnswerText returns the text of a model's free-text answer (a summary, a
+// description, a translation, a reply): reasoning blocks skipped; an
+// answer that is JSON (bare or fenced) gives the field named by one of
+// keys (see Field), or "" when it has none; a fenced answer its content;
+// any other answer itself, trimmed.
+func AnswerText(answer string, keys ...string) string {
+	s := strings.TrimSpace(nadine.StripThinking(answer))
+	body := s
+	if strings.HasPrefix(s, "```") {
+		if m := fenceRE.FindStringSubmatch(s); m != nil {
+			body = strings.TrimSpace(m[1])
+		}
+	}
+	if strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
+		if raw, ok := firstValue(body); ok {
+			return strings.TrimSpace(Field(raw, keys...))
+		}
+	}
+	return body
+}

@@ -1,0 +1,612 @@
+package nadine
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxSpeechRunes is the length past which a reply, once cleaned, is no
+// longer a spoken answer but runaway output: far past every engine's
+// length rule (two short sentences; a recited song stays under 1,500
+// characters).
+const MaxSpeechRunes = 2000
+
+// Only speech reaches speak: whatever the engine, the text the robot says
+// is plain spoken sentences. CleanSpeech turns what a model wrote into
+// such sentences; Speech and SpeechSentence also say when the text is not
+// a reply at all (JSON, markup, code, an echo of the prompt, far past the
+// length rules), which is never spoken.
+
+var (
+	thinkOpenRE  = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
+	fenceBlockRE = regexp.MustCompile("(?s)```.*?(?:```|$)")
+	imageRE      = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	linkRE       = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+	speechURLRE  = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
+	specialRE    = regexp.MustCompile(`(?i)<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>`)
+	structureRE  = regexp.MustCompile(`(?i)</?(?:html|head|body|div|script|style|table|tr|td|th|ul|ol|li|h[1-6]|speak|prosody|break|voice|xml|\?xml|svg|iframe|form|input)\b[^>]*>`)
+	inlineTagRE  = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
+	headingRE    = regexp.MustCompile(`^#{1,6}\s+`)
+	bulletRE     = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
+	quoteLineRE  = regexp.MustCompile(`^>+\s?`)
+	ruleLineRE   = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	boldRE       = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
+	italicRE     = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
+	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\])\s*`)
+	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
+	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
+	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
+)
+
+// quotePairs are the quotation marks a model may wrap its whole reply in.
+var quotePairs = [...][2]string{
+	{`"`, `"`}, {`'`, `'`}, {"“", "”"}, {"‘", "’"}, {"«", "»"}, {"»", "«"},
+	{"„", "“"}, {"„", "”"}, {"‹", "›"}, {"「", "」"}, {"『", "』"}, {"`", "`"},
+}
+
+// StripThinking removes reasoning blocks (<think>…</think>, also
+// <thinking>, <reasoning>, <reflection>) that reasoning models write
+// before their answer; an unclosed block is cut with everything after it.
+// A stray closing tag (the opening one was in the prompt's template) drops
+// what comes before it.
+func StripThinking(text string) string {
+	s := text
+	for {
+		loc := thinkOpenRE.FindStringSubmatchIndex(s)
+		if loc == nil {
+			break
+		}
+		tag := strings.ToLower(s[loc[2]:loc[3]])
+		rest := s[loc[1]:]
+		end := strings.Index(ASCIILower(rest), "</"+tag+">")
+		if end < 0 {
+			s = s[:loc[0]]
+			break
+		}
+		s = s[:loc[0]] + " " + rest[end+len(tag)+3:]
+	}
+	for _, tag := range []string{"</think>", "</thinking>", "</reasoning>", "</reflection>"} {
+		if i := strings.LastIndex(ASCIILower(s), tag); i >= 0 {
+			s = s[i+len(tag):]
+		}
+	}
+	return s
+}
+
+// ASCIILower lowercases the ASCII letters of s and nothing else, so that
+// byte offsets in the result are offsets in s (strings.ToLower changes the
+// length of invalid UTF-8 and of some letters).
+func ASCIILower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// CleanSpeech returns text as plain spoken sentences: reasoning blocks,
+// code blocks, URLs, chat-template tokens, HTML tags and emoji removed;
+// Markdown reduced to its words (headings, bullets, quotes, bold and
+// italics, links); a speaker prefix ("Nadine:"), a leading stage direction
+// ("*smiles*") and quotation marks around the whole text dropped;
+// whitespace collapsed. It does not judge whether the result is a reply:
+// see Speech.
+func CleanSpeech(text string) string {
+	// Peeling one layer can bare another ("\"# Hello\"" loses its quotes,
+	// then its heading mark): clean until nothing changes.
+	return untilStable(text, 9, cleanOnce)
+}
+
+// untilStable applies f to s until it changes nothing, at most n times.
+func untilStable(s string, n int, f func(string) string) string {
+	for range n {
+		t := f(s)
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// cleanOnce is one pass of CleanSpeech.
+func cleanOnce(text string) string {
+	s := StripThinking(text)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	s = fenceBlockRE.ReplaceAllString(s, " ")
+	s = imageRE.ReplaceAllString(s, " ")
+	s = linkRE.ReplaceAllString(s, "$1")
+	s = speechURLRE.ReplaceAllString(s, "")
+	s = specialRE.ReplaceAllString(s, " ")
+	s = structureRE.ReplaceAllString(s, " ")
+	s = inlineTagRE.ReplaceAllString(s, " ")
+	s = joinLines(s)
+	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
+	s = boldRE.ReplaceAllString(s, "$1$2")
+	s = italicRE.ReplaceAllString(s, "$1$2$3")
+	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case isEmoji(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r):
+			return -1
+		case unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
+}
+
+// joinLines turns Markdown lines into running text: heading marks,
+// bullets, quote marks and horizontal rules dropped, table cells joined;
+// a line that ends without punctuation gets a full stop when more text
+// follows, so that list items become sentences.
+func joinLines(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		s = strings.TrimSpace(s)
+		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(s, ""), ""), "")
+	}
+	var parts []string
+	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		l := strings.TrimSpace(line)
+		if l == "" || ruleLineRE.MatchString(l) {
+			continue
+		}
+		l = quoteLineRE.ReplaceAllString(l, "")
+		l = headingRE.ReplaceAllString(l, "")
+		l = bulletRE.ReplaceAllString(l, "")
+		if strings.Count(l, "|") >= 2 {
+			cells := strings.FieldsFunc(l, func(r rune) bool { return r == '|' })
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			l = strings.Join(nonBlank(cells), ", ")
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	for i := range len(parts) - 1 {
+		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !unicode.IsPunct(r) {
+			parts[i] += "."
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func nonBlank(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// stripWrapping drops one layer of what a model puts around its reply: a
+// speaker prefix, a leading stage direction, quotation marks around the
+// whole text, or an unbalanced quotation mark at either end (a sentence
+// cut from a quoted reply).
+func stripWrapping(s string) string {
+	if loc := speakerRE.FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		return strings.TrimSpace(s[loc[1]:])
+	}
+	if loc := stageRE.FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		return strings.TrimSpace(s[loc[1]:])
+	}
+	for _, q := range quotePairs {
+		if len(s) < len(q[0])+len(q[1]) || !strings.HasPrefix(s, q[0]) || !strings.HasSuffix(s, q[1]) {
+			continue
+		}
+		inner := s[len(q[0]) : len(s)-len(q[1])]
+		switch {
+		case q[0] == "'" && (strings.Contains(inner, "' ") || strings.Contains(inner, " '")):
+			continue // 'a' and 'b': not one quoted text
+		case q[0] == q[1] && q[0] != "'" && strings.Contains(inner, q[0]):
+			continue // "a" and "b"
+		}
+		return strings.TrimSpace(inner)
+	}
+	if strings.Count(s, `"`)%2 == 1 {
+		if strings.HasPrefix(s, `"`) {
+			return strings.TrimSpace(s[1:])
+		}
+		if strings.HasSuffix(s, `"`) {
+			return strings.TrimSpace(s[:len(s)-1])
+		}
+	}
+	for _, q := range [][2]string{{"“", "”"}, {"«", "»"}, {"„", "“"}, {"‘", "’"}} {
+		open, close := strings.Count(s, q[0]), strings.Count(s, q[1])
+		if open > close && strings.HasPrefix(s, q[0]) {
+			return strings.TrimSpace(s[len(q[0]):])
+		}
+		if close > open && strings.HasSuffix(s, q[1]) && q[1] != "’" {
+			return strings.TrimSpace(s[:len(s)-len(q[1])])
+		}
+	}
+	return s
+}
+
+// isEmoji reports pictographs, emoticons, dingbats, flags and the joiners
+// and modifiers that combine them. Letters, digits, punctuation and signs
+// such as ° or € are kept.
+func isEmoji(r rune) bool {
+	switch {
+	case r >= 0x1F000 && r <= 0x1FAFF, // mahjong … symbols and pictographs extended-A
+		r >= 0x2600 && r <= 0x27BF, // miscellaneous symbols, dingbats
+		r >= 0x2B00 && r <= 0x2BFF, // arrows and stars (⭐)
+		r >= 0x1F1E6 && r <= 0x1F1FF,
+		r >= 0xFE00 && r <= 0xFE0F,   // variation selectors
+		r >= 0xE0020 && r <= 0xE007F, // tags
+		r == 0x200D, r == 0x20E3,
+		r >= 0x231A && r <= 0x231B, r >= 0x23E9 && r <= 0x23FA, r == 0x24C2, r == 0x3030, r == 0x303D:
+		return true
+	}
+	return false
+}
+
+// Instructions are a prompt's own texts (rules, formats, headings; not the
+// data it carries), prepared once for the echo check of every sentence
+// spoken: a sentence made mostly of runs of their words, or holding one of
+// their headings, is an echo of the prompt. A nil *Instructions checks no
+// echo.
+type Instructions struct {
+	folded   []string // " " + fold(text) + " "
+	headings []string
+}
+
+// NewInstructions prepares a prompt's own texts for the echo check.
+func NewInstructions(texts ...string) *Instructions {
+	in := &Instructions{}
+	for _, t := range texts {
+		in.folded = append(in.folded, " "+fold(t)+" ")
+		for _, m := range headingLnRE.FindAllStringSubmatch(t, -1) {
+			in.headings = append(in.headings, m[1])
+		}
+	}
+	return in
+}
+
+// Speech returns a model's whole reply as the text to speak, or an
+// EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
+// code, or far past the length rules. It checks no echo of a prompt (see
+// Instructions.Speech).
+func Speech(text string) (spoken string, dropped []string, err error) {
+	return (*Instructions)(nil).Speech(text)
+}
+
+// SpeechSentence cleans one sentence (see CleanSpeech) and returns an
+// EBADOUTPUT error when it is not speech: JSON, markup or code. An empty
+// result has no error: there is nothing to say. It checks no echo of a
+// prompt (see Instructions.Sentence).
+func SpeechSentence(sentence string) (string, error) {
+	return (*Instructions)(nil).Sentence(sentence)
+}
+
+// Speech returns a model's whole reply as the text to speak, or an
+// EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
+// code, an echo of the instructions, or far past the length rules.
+// Sentences of a reply that are not speech are dropped (and returned) when
+// others are; the reply is refused when none is left.
+func (in *Instructions) Speech(text string) (spoken string, dropped []string, err error) {
+	raw := strings.TrimSpace(StripThinking(text))
+	if looksLikeJSON(raw) {
+		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is JSON")
+	}
+	if specialRE.MatchString(raw) || structureRE.MatchString(raw) {
+		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer holds markup")
+	}
+	clean := CleanSpeech(raw)
+	if clean == "" {
+		if strings.Contains(raw, "```") {
+			return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is a code block")
+		}
+		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is empty")
+	}
+	if utf8.RuneCountInString(clean) > MaxSpeechRunes {
+		return "", nil, Errorf(EBADOUTPUT, "not speech: %d characters, far past the length rules", utf8.RuneCountInString(clean))
+	}
+	var kept []string
+	var first error
+	for _, sent := range SplitSentences(clean) {
+		s, err := in.Sentence(sent)
+		switch {
+		case err != nil:
+			dropped = append(dropped, sent)
+			if first == nil {
+				first = err
+			}
+		case s != "":
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == 0 {
+		if first == nil {
+			first = Errorf(EBADOUTPUT, "not speech: the answer is empty")
+		}
+		return "", dropped, first
+	}
+	return strings.Join(kept, " "), dropped, nil
+}
+
+// Sentence cleans one sentence (see CleanSpeech) and returns an EBADOUTPUT
+// error when it is not speech: JSON, markup or code, or an echo of the
+// instructions. An empty result has no error: there is nothing to say.
+func (in *Instructions) Sentence(sentence string) (string, error) {
+	raw := strings.TrimSpace(sentence)
+	if jsonKeyRE.MatchString(raw) || looksLikeJSON(raw) {
+		return "", Errorf(EBADOUTPUT, "not speech: JSON")
+	}
+	if specialRE.MatchString(raw) || structureRE.MatchString(raw) {
+		return "", Errorf(EBADOUTPUT, "not speech: markup")
+	}
+	s := CleanSpeech(raw)
+	if s == "" {
+		return "", nil
+	}
+	if codeRE.MatchString(s) {
+		return "", Errorf(EBADOUTPUT, "not speech: code or markup")
+	}
+	if in.echoes(s) || in.echoesHeading(raw) {
+		return "", Errorf(EBADOUTPUT, "not speech: an echo of the prompt")
+	}
+	return s, nil
+}
+
+var (
+	capsRunRE   = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)+\b|\b[A-Z][A-Z']{2,}[ \t]*:`)
+	headingLnRE = regexp.MustCompile(`(?m)^[ \t]*([A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*)[ \t]*(?:\([^)\n]*\))?[ \t]*(?::|$)`)
+)
+
+// echoesHeading reports whether sentence holds one of the instructions'
+// headings ("HUMAN'S INPUT", "YOUR FEELINGS:"), written in capitals.
+func (in *Instructions) echoesHeading(sentence string) bool {
+	if in == nil {
+		return false
+	}
+	for _, r := range capsRunRE.FindAllString(sentence, -1) {
+		r = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r), ":"))
+		for _, h := range in.headings {
+			if r == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// looksLikeJSON reports whether s, without a code fence, is a JSON object
+// or array.
+func looksLikeJSON(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "```") {
+		s = strings.TrimPrefix(s, "```")
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "json"), "JSON")
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
+	}
+	if s == "" || (s[0] != '{' && s[0] != '[') {
+		return false
+	}
+	if json.Valid([]byte(s)) {
+		return true
+	}
+	// Cut or sloppy JSON: a key in quotes followed by a colon.
+	return jsonKeyRE.MatchString(s) || strings.HasPrefix(s, "{\"") || strings.HasPrefix(s, "[{")
+}
+
+// echoes reports whether sentence repeats the instructions: most of its
+// words (60%, and at least six) in runs of six or more found word for word
+// in one of them (case, punctuation and spacing aside), so that an echo
+// that skips a line of the prompt is still one.
+func (in *Instructions) echoes(sentence string) bool {
+	const run = 6
+	if in == nil {
+		return false
+	}
+	words := strings.Fields(fold(sentence))
+	if len(words) < run || len(strings.Join(words, " ")) < 28 {
+		return false
+	}
+	for _, text := range in.folded {
+		covered := make([]bool, len(words))
+		for i := 0; i+run <= len(words); i++ {
+			if strings.Contains(text, " "+strings.Join(words[i:i+run], " ")+" ") {
+				for j := i; j < i+run; j++ {
+					covered[j] = true
+				}
+			}
+		}
+		n := 0
+		for _, c := range covered {
+			if c {
+				n++
+			}
+		}
+		if n >= run && n*10 >= len(words)*6 {
+			return true
+		}
+	}
+	return false
+}
+
+// fold keeps the lowercased letters and digits of s, one space between
+// words.
+func fold(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		space = true
+	}
+	return b.String()
+}
+
+// SpeechStream turns a streamed model reply into sentences fit to speak,
+// as soon as each is complete: reasoning blocks are skipped, each sentence
+// is cleaned (see Instructions.Sentence), and the stream stops speaking for good
+// (Held) when the text shows it is not a reply: it starts like JSON,
+// markup or code, a sentence is not speech, or the whole goes far past the
+// length rules. The zero value is ready to use; set Instructions for the
+// echo check.
+type SpeechStream struct {
+	// Instructions are the prompt's own texts, for the echo check (nil:
+	// none).
+	Instructions *Instructions
+
+	pending strings.Builder // text not yet decided or not yet past a tag
+	inThink string          // the open reasoning tag, while in one
+	started bool            // the reply has begun with speech
+	held    error
+	split   SentenceSplitter
+	runes   int
+	dropped []string
+}
+
+// Write adds a piece of the reply and returns the sentences it completed
+// that may be spoken.
+func (s *SpeechStream) Write(delta string) []string {
+	if s.held != nil {
+		return nil
+	}
+	s.pending.WriteString(delta)
+	text := s.visible(false)
+	if text == "" {
+		return nil
+	}
+	return s.speak(s.split.Write(text))
+}
+
+// Flush returns the last, unterminated sentence when it may be spoken.
+func (s *SpeechStream) Flush() []string {
+	if s.held != nil {
+		return nil
+	}
+	text := s.visible(true)
+	out := s.speak(s.split.Write(text))
+	if s.held != nil {
+		return out
+	}
+	if last := s.split.Flush(); last != "" {
+		out = append(out, s.speak([]string{last})...)
+	}
+	return out
+}
+
+// Held returns why the stream stopped speaking (an EBADOUTPUT error), or
+// nil.
+func (s *SpeechStream) Held() error { return s.held }
+
+// Dropped returns the sentences that were not spoken because they were
+// not speech.
+func (s *SpeechStream) Dropped() []string { return s.dropped }
+
+// visible takes the text of pending that is outside reasoning blocks and
+// ready to go on: a possible partial tag at the end waits for the next
+// piece unless final.
+func (s *SpeechStream) visible(final bool) string {
+	var out strings.Builder
+	p := s.pending.String()
+	for {
+		if s.inThink != "" {
+			end := strings.Index(ASCIILower(p), "</"+s.inThink+">")
+			if end < 0 {
+				if final {
+					p = ""
+				} else if len(p) > 16 {
+					p = p[len(p)-16:]
+				}
+				break
+			}
+			p = p[end+len(s.inThink)+3:]
+			s.inThink = ""
+			continue
+		}
+		if loc := thinkOpenRE.FindStringSubmatchIndex(p); loc != nil {
+			out.WriteString(p[:loc[0]])
+			s.inThink = strings.ToLower(p[loc[2]:loc[3]])
+			p = p[loc[1]:]
+			continue
+		}
+		keep := 0
+		if !final {
+			if i := strings.LastIndexByte(p, '<'); i >= 0 && len(p)-i <= 12 && !strings.ContainsAny(p[i:], " >") {
+				keep = len(p) - i // "<thi" may become "<think>"
+			}
+		}
+		out.WriteString(p[:len(p)-keep])
+		p = p[len(p)-keep:]
+		break
+	}
+	s.pending.Reset()
+	s.pending.WriteString(p)
+	text := out.String()
+	if !s.started {
+		t := strings.TrimLeftFunc(text, unicode.IsSpace)
+		if t == "" {
+			return ""
+		}
+		if t[0] == '`' && len(t) < 3 && !final {
+			s.pending.Reset()
+			s.pending.WriteString(t + p) // "`" may become "```"
+			return ""
+		}
+		switch {
+		case t[0] == '{' || t[0] == '[':
+			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts like JSON")
+		case strings.HasPrefix(t, "```"):
+			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts with a code block")
+		case t[0] == '<':
+			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts with markup")
+		}
+		if s.held != nil {
+			return ""
+		}
+		s.started = true
+		text = t
+	}
+	return text
+}
+
+// speak checks each sentence; the first that is not speech holds the
+// stream.
+func (s *SpeechStream) speak(sents []string) []string {
+	var out []string
+	for _, sent := range sents {
+		if s.held != nil {
+			s.dropped = append(s.dropped, sent)
+			continue
+		}
+		clean, err := s.Instructions.Sentence(sent)
+		if err != nil {
+			s.held = err
+			s.dropped = append(s.dropped, sent)
+			continue
+		}
+		if clean == "" {
+			continue
+		}
+		if s.runes += utf8.RuneCountInString(clean); s.runes > MaxSpeechRunes {
+			s.held = Errorf(EBADOUTPUT, "not speech: far past the length rules (%d characters)", s.runes)
+			s.dropped = append(s.dropped, sent)
+			continue
+		}
+		out = append(out, clean)
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package nadine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+func TestCleanSpeech(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "Hello Alex, nice to see you.", "Hello Alex, nice to see you."},
+		{"wrapping quotes", `"Hello Alex, nice to see you."`, "Hello Alex, nice to see you."},
+		{"typographic quotes", "“Bonjour, comment allez-vous ?”", "Bonjour, comment allez-vous ?"},
+		{"guillemets", "« Bonjour ! »", "Bonjour !"},
+		{"inner quotes kept", `She said "yes" and "no".`, `She said "yes" and "no".`},
+		{"speaker prefix", "Nadine: Hello there!", "Hello there!"},
+		{"bold speaker prefix", "**Nadine:** Hello there!", "Hello there!"},
+		{"prefix and quotes", `Nadine: "Hello there!"`, "Hello there!"},
+		{"prefix with says", "Nadine says: I am fine.", "I am fine."},
+		{"assistant prefix", "Assistant: Sure, I can do that.", "Sure, I can do that."},
+		{"final answer prefix", "Final Answer: It is sunny.", "It is sunny."},
+		{"bold and italics", "That is **really** nice and *very* kind.", "That is really nice and very kind."},
+		{"stage direction", "*smiles warmly* Hello Alex!", "Hello Alex!"},
+		{"parenthesized stage direction", "(laughs) Oh, you are funny.", "Oh, you are funny."},
+		{"heading and bullets", "# Weather\n- It is sunny\n- It is 21 degrees", "Weather. It is sunny. It is 21 degrees"},
+		{"numbered list", "1. Apples\n2. Pears.", "Apples. Pears."},
+		{"markdown link", "See [the lab](https://miralab.ch) for more.", "See the lab for more."},
+		{"url", "See https://example.com/x?y=1 for more.", "See for more."},
+		{"www", "Visit www.evil.com today", "Visit today"},
+		{"inline code", "Use `rm -rf` now", "Use rm -rf now"},
+		{"code block", "Code: ```python\nprint(1)\n``` done", "Code: done"},
+		{"emoji", "Hello! 😊 Nice to meet you 👋🏽 ❤️", "Hello! Nice to meet you"},
+		{"degrees and euro kept", "It is 12°C and costs 5 €.", "It is 12°C and costs 5 €."},
+		{"think block", "<think>The user greets me. I should greet back.</think>\nHello!", "Hello!"},
+		{"unclosed think", "Hello!<think>more", "Hello!"},
+		{"stray closing think", "I need to greet.</think> Hello!", "Hello!"},
+		{"special tokens", "Hello!<|im_end|>", "Hello!"},
+		{"inline html", "Hello <b>Alex</b>!<br/>", "Hello Alex !"},
+		{"table", "| city | temp |\n|---|---|\n| Geneva | 12 |", "city, temp. Geneva, 12"},
+		{"quote block", "> Hello there", "Hello there"},
+		{"chinese", "「你好！」", "你好！"},
+		{"snake case kept", "The user_name field", "The user_name field"},
+		{"apostrophes kept", "'It's a lovely day,' she said.", "'It's a lovely day,' she said."},
+		{"empty", "   ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nadine.CleanSpeech(tt.in); got != tt.want {
+				t.Errorf("CleanSpeech(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSpeech(t *testing.T) {
+	instructions := nadine.NewInstructions("HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block.")
+	tests := []struct {
+		name, in, want string
+		wantErr        string
+		wantDropped    int
+	}{
+		{"plain", "Hello Alex! How are you?", "Hello Alex! How are you?", "", 0},
+		{"cleaned", "Nadine: \"Hello Alex!\" 😊", "Hello Alex!", "", 0},
+		{"json", `{"action": "Final Answer", "action_input": "Hi"}`, "", "JSON", 0},
+		{"fenced json", "```json\n{\"reply\": \"Hi\"}\n```", "", "JSON", 0},
+		{"cut json", `{"action": "Final Answer", "emo`, "", "JSON", 0},
+		{"json list", `[{"agent": "search_agent"}]`, "", "JSON", 0},
+		{"special tokens", "<|im_start|>assistant\nHello<|im_end|>", "", "markup", 0},
+		{"html", "<html><body><p>Hello</p></body></html>", "", "markup", 0},
+		{"ssml", "<speak>Hello there.</speak>", "", "markup", 0},
+		{"code block only", "```python\nprint('hi')\n```", "", "code block", 0},
+		{"code", "func main() { fmt.Println(1) }", "", "code", 0},
+		{"echo", "RULES - Answer in the first person, as Nadine. Keep your answer to at most two short sentences: it will be spoken aloud.", "", "echo", 2},
+		{"echo heading kept out", "Hello! RESPONSE FORMAT INSTRUCTIONS: answer with exactly one JSON code block.", "Hello!", "", 1},
+		{"think only", "<think>I should say hello.</think>", "", "empty", 0},
+		{"empty", "", "", "empty", 0},
+		{"too long", strings.Repeat("I like to talk a lot. ", 120), "", "length", 0},
+		{"one junk sentence dropped", `Sure! Nice to meet you. {"emotion": "joy", "intensity": 5}`, "Sure! Nice to meet you.", "", 1},
+		{"short instruction words are not an echo", "Be social.", "Be social.", "", 0},
+		{"heading echo", "HUMAN'S INPUT: What is the weather?", "", "echo", 1},
+		{"echo that skips a line", "RULES - Keep your answer to at most two short sentences: it will be spoken aloud, as Nadine.", "", "echo", 1},
+		{"function call", "print('hello')", "", "code", 1},
+		{"capitals are not a heading", "I visited CERN and the UN.", "I visited CERN and the UN.", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, dropped, err := instructions.Speech(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || nadine.ErrorCode(err) != nadine.EBADOUTPUT {
+					t.Fatalf("Speech(%q) = %q, %v; want an EBADOUTPUT error about %q", tt.in, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Speech(%q): %v", tt.in, err)
+			}
+			if got != tt.want || len(dropped) != tt.wantDropped {
+				t.Errorf("Speech(%q) = %q, dropped %q; want %q, %d dropped", tt.in, got, dropped, tt.want, tt.wantDropped)
+			}
+		})
+	}
+}
+
+// TestSpeechStream feeds replies two bytes at a time, as a stream could.
+func TestSpeechStream(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		want     []string
+		wantHeld string
+	}{
+		{"sentences", "Hello Alex. It is sunny today! Enjoy.", []string{"Hello Alex.", "It is sunny today!", "Enjoy."}, ""},
+		{"quoted reply", `"Hello Alex. Nice to see you."`, []string{"Hello Alex.", "Nice to see you."}, ""},
+		{"prefix", "Nadine: Hello. Bye.", []string{"Hello.", "Bye."}, ""},
+		{"think first", "<think>They greet me. Greet back.</think>Hello there. How are you?", []string{"Hello there.", "How are you?"}, ""},
+		{"think in the middle", "Hello. <think>what now? hmm.</think> Bye.", []string{"Hello.", "Bye."}, ""},
+		{"json", `{"response": "Hello there. How are you?"}`, nil, "JSON"},
+		{"fence", "```json\n{\"response\": \"Hello.\"}\n```", nil, "code block"},
+		{"markup", "<|im_start|>assistant Hello.", nil, "markup"},
+		{"junk after speech", `Hello there. {"emotion": "joy", "x": 1}. More text.`, []string{"Hello there."}, "JSON"},
+		{"echo", "Keep your answer to at most two short sentences: it will be spoken aloud. Hello.", nil, "echo"},
+		{"emoji only sentence skipped", "Hello. 😊 Bye.", []string{"Hello.", "Bye."}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := nadine.SpeechStream{Instructions: nadine.NewInstructions("Keep your answer to at most two short sentences: it will be spoken aloud.")}
+			var got []string
+			for i := 0; i < len(tt.in); i += 2 {
+				got = append(got, s.Write(tt.in[i:min(i+2, len(tt.in))])...)
+			}
+			got = append(got, s.Flush()...)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("sentences = %q, want %q", got, tt.want)
+			}
+			switch err := s.Held(); {
+			case tt.wantHeld == "" && err != nil:
+				t.Errorf("held: %v", err)
+			case tt.wantHeld != "" && (err == nil || !strings.Contains(err.Error(), tt.wantHeld)):
+				t.Errorf("held = %v, want %q", err, tt.wantHeld)
+			}
+		})
+	}
+}
+
+func TestSpeechStreamStopsFarPastTheLength(t *testing.T) {
+	var s nadine.SpeechStream
+	var n int
+	for range 500 {
+		for _, sent := range s.Write("This goes on and on. ") {
+			n += len(sent)
+		}
+	}
+	s.Flush()
+	if n > nadine.MaxSpeechRunes || s.Held() == nil {
+		t.Errorf("spoke %d characters, held %v", n, s.Held())
+	}
+}
+
+// BenchmarkSpeechSentence measures the check every spoken sentence goes
+// through, with a prompt's worth of instructions for the echo check.
+func BenchmarkSpeechSentence(b *testing.B) {
+	instructions := nadine.NewInstructions(strings.Repeat("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\n", 20))
+	for b.Loop() {
+		if _, err := instructions.Sentence(`Nadine: "It is 12 degrees with light rain in Geneva, so take an umbrella!"`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
