@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -34,7 +35,7 @@ func (f UserEraserFunc) EraseUser(ctx context.Context, userID string) error { re
 // People lists every person the store knows, ordered by id: the id → name
 // map, and the ids known only from their data (seed 000's plain names on
 // user/name, a face-recognition id nobody named), each named after its id
-// as seed 000 does.
+// as seed 000 does. The unknown user is no person and is not listed.
 func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 	users, err := st.Users(ctx)
 	if err != nil {
@@ -53,7 +54,7 @@ func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 		}
 	}
 	for _, id := range ids {
-		if !seen[id] {
+		if !seen[id] && id != UnknownUser {
 			seen[id] = true
 			out = append(out, UserRef{ID: id, Name: id})
 		}
@@ -79,6 +80,12 @@ func ResolvePerson(ctx context.Context, st PersonStore, who string) (UserRef, er
 	for _, p := range people {
 		if p.ID == who {
 			return p, nil
+		}
+	}
+	if who == UnknownUser {
+		// What older versions kept of strangers can be erased too.
+		if ids, err := st.UserIDs(ctx); err == nil && slices.Contains(ids, who) {
+			return UserRef{ID: who}, nil
 		}
 	}
 	var found []UserRef

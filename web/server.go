@@ -53,10 +53,19 @@ type Store interface {
 	SaveProfile(ctx context.Context, p nadine.Profile) error
 	Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error)
 	DeleteMemories(ctx context.Context, userID string) error
-	ForgetUser(ctx context.Context, userID string) error
+	nadine.PersonStore
 }
 
 var _ Store = (nadine.Store)(nil)
+
+// Forgetter erases a person everywhere they are kept, resolving any form
+// of identity. *nadine.Forgetter implements it; `nadine serve` gives the
+// same one its CLI uses, with the session and the scene folders.
+type Forgetter interface {
+	Forget(ctx context.Context, who string) (nadine.UserRef, error)
+}
+
+var _ Forgetter = (*nadine.Forgetter)(nil)
 
 // Check is one readiness check of /api/ready ("mqtt": the bus is
 // connected). Its error text is shown to authorized clients: keep secrets
@@ -101,7 +110,10 @@ type Options struct {
 	AllowedHosts []string
 	Runtime      Runtime
 	Store        Store
-	Info         Info
+	// Forgetter erases a person for DELETE /api/users/{id}; nil erases
+	// from Store only.
+	Forgetter Forgetter
+	Info      Info
 	// Checks are the readiness checks besides the store's.
 	Checks []Check
 	// MaxBodyBytes caps a request body (DefaultMaxBodyBytes).
@@ -156,6 +168,9 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.Store == nil {
 		return nil, nadine.Errorf(nadine.EINVALID, "web: no store")
+	}
+	if opts.Forgetter == nil {
+		opts.Forgetter = &nadine.Forgetter{Store: opts.Store}
 	}
 	if opts.Addr == "" {
 		opts.Addr = DefaultAddr

@@ -29,7 +29,9 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime,
 		Token:   e.getenv(cfg.HTTP.TokenEnv),
 		Runtime: rt,
 		Store:   a.store,
-		Info:    a.webInfo(),
+		// The erase path of `nadine memory forget`, and the session.
+		Forgetter: a.forgetter(a.manager),
+		Info:      a.webInfo(),
 		Checks: []web.Check{{Name: "mqtt", Check: func(context.Context) error {
 			if !bus.Connected() {
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected to the MQTT broker")
