@@ -254,7 +254,7 @@ func (s *Search) Call(ctx context.Context, in nadine.ToolInput) (string, error) 
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "%s: decode Serper response: %w", s.svc.pkg, err)
 	}
 	lines := s.lines(res)
-	s.logger.DebugContext(ctx, "serper answered", "tool", s.Name(), "query", q, "lines", len(lines))
+	s.logger.DebugContext(ctx, "serper answered", "tool", s.Name(), "query", nadine.Content(q), "lines", len(lines))
 	if len(lines) == 0 {
 		what := "search"
 		if s.news {

@@ -305,7 +305,7 @@ func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.filler.Emit(ctx, session, in.Emit)
-	s.logger.InfoContext(ctx, "composing a song", "topic", topic, "language", lang)
+	s.logger.InfoContext(ctx, "composing a song", "topic", nadine.Content(topic), "language", lang)
 	go s.run(lang, topic)
 	return fmt.Sprintf("You have started making up a new song in %s. Tell the human that you are composing a song about %s, and that they can ask you for the lyrics in a moment.", lang.Name(), topic)
 }
@@ -324,10 +324,10 @@ func (s *Singer) run(lang nadine.Language, topic string) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		s.logger.Warn("song composition failed", "topic", topic, "language", lang, "err", err)
+		s.logger.Warn("song composition failed", "topic", nadine.Content(topic), "language", lang, "err", err)
 		return
 	}
-	s.logger.Info("song composed", "topic", topic, "language", lang, "duration", time.Since(start))
+	s.logger.Info("song composed", "topic", nadine.Content(topic), "language", lang, "duration", time.Since(start))
 	if s.onComposed != nil {
 		s.onComposed(lyrics, lang, topic)
 	}

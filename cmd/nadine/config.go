@@ -184,6 +184,10 @@ type HTTPConfig struct {
 type LogConfig struct {
 	Level  string `yaml:"level"`  // debug | info | warn | error
 	Format string `yaml:"format"` // text | json
+	// Content puts what people say and what Nadine answers in the logs
+	// (also at level debug); by default lines carry ids, durations and
+	// counts only.
+	Content bool `yaml:"content"`
 }
 
 // Duration is a time.Duration written as "30s" in YAML.
