@@ -440,8 +440,15 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 // session, then each event, finished turn and session change, as
 // "event: <kind>" with a robot.Update as data. Comments keep the connection
 // alive. The stream ends when the client leaves, the server closes or the
-// runtime stops.
+// runtime stops. At most MaxStreams are open at once; one more gets 503.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	if !s.streams.take() {
+		retryAfter(w, 5*time.Second)
+		s.log.Warn("web: event stream refused: too many open", "max", s.opts.MaxStreams, "remote", r.RemoteAddr)
+		s.writeError(w, nadine.Errorf(nadine.EUNAVAILABLE, "too many event streams are open (at most %d): close one, or try again later", s.opts.MaxStreams))
+		return
+	}
+	defer s.streams.release()
 	updates, unsubscribe := s.opts.Runtime.Subscribe(256)
 	defer unsubscribe()
 	sse := startSSE(w)

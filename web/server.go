@@ -121,6 +121,13 @@ type Options struct {
 	// Heartbeat is the period of keep-alive comments on event streams
 	// (DefaultHeartbeat).
 	Heartbeat time.Duration
+	// MaxStreams caps the open event streams of GET /api/events
+	// (DefaultMaxStreams); one more is refused with 503.
+	MaxStreams int
+	// MaxTokenFailures is how many requests with a wrong or missing token
+	// one client address may send per minute (DefaultMaxTokenFailures);
+	// beyond, its requests are refused with 429 and Retry-After.
+	MaxTokenFailures int
 	// NewID makes turn ids (default: "web-" and 16 random hex digits).
 	NewID func() string
 	// NewUserID makes the id of a new user named in a turn (default: the
@@ -144,6 +151,9 @@ type Server struct {
 	cancel context.CancelFunc
 
 	userMu sync.Mutex // serializes creating users by name
+
+	streams  *streamSlots
+	failures *failureLimiter
 
 	srv       *http.Server
 	url       string
@@ -181,6 +191,12 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
 	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.MaxTokenFailures <= 0 {
+		opts.MaxTokenFailures = DefaultMaxTokenFailures
+	}
 	if opts.NewID == nil {
 		opts.NewID = func() string { return "web-" + randomHex(8) }
 	}
@@ -209,6 +225,8 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 		cop:      http.NewCrossOriginProtection(),
 		loopback: loopback,
 		hosts:    map[string]bool{},
+		streams:  &streamSlots{max: opts.MaxStreams},
+		failures: newFailureLimiter(opts.MaxTokenFailures, opts.Now),
 	}
 	for _, h := range opts.AllowedHosts {
 		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true

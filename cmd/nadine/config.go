@@ -172,12 +172,20 @@ type MQTTConfig struct {
 	CertFile    string `yaml:"cert_file"`
 	KeyFile     string `yaml:"key_file"`
 	Insecure    bool   `yaml:"insecure_skip_verify"`
+	// BrokerUsers are the only clients the embedded broker accepts (see
+	// config_privacy.go); empty, any client may connect.
+	BrokerUsers BrokerUsers `yaml:"broker_users"`
 }
 
 // HTTPConfig serves the web monitor and the JSON API.
 type HTTPConfig struct {
 	Addr     string `yaml:"addr"` // "off" disables
 	TokenEnv string `yaml:"token_env"`
+	// MaxStreams caps the monitor's open event streams (503 beyond).
+	MaxStreams int `yaml:"max_streams"`
+	// MaxTokenFailures is how many wrong or missing tokens a client may
+	// send per minute before it gets 429.
+	MaxTokenFailures int `yaml:"max_token_failures"`
 }
 
 // LogConfig sets logging.
@@ -262,7 +270,7 @@ func defaultConfig(getenv func(string) string) Config {
 			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
 		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
-		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN"},
+		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
 	}
 }
@@ -391,6 +399,11 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 }
 
 func setScalar(v reflect.Value, s string) error {
+	if v.CanAddr() {
+		if e, ok := v.Addr().Interface().(envSetter); ok {
+			return e.SetEnv(s)
+		}
+	}
 	if v.Type() == reflect.TypeOf(Duration(0)) {
 		d, err := parseDuration(s)
 		if err != nil {
@@ -471,7 +484,7 @@ func (c *Config) validate() error {
 			bad(field+".model", "must not be empty")
 		}
 		if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad(field+".base_url", "must be an http(s) URL, not %q", p.BaseURL)
+			bad(field+".base_url", "must be an http(s) URL, not %q", redactURL(p.BaseURL))
 		}
 		if p.Timeout < 0 {
 			bad(field+".timeout", "must not be negative")
@@ -532,9 +545,10 @@ func (c *Config) validate() error {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
 	c.validateFiller(bad)
+	c.validatePrivacy(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
-			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
+			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))
 		}
 	}
 	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "#+") {
@@ -614,7 +628,8 @@ func (p ProfileConfig) usable(getenv func(string) string) bool {
 	return err == nil && u.Host != "" && u.Host != "api.openai.com"
 }
 
-// redacted returns a copy without secrets, for printing.
+// redacted returns a copy without secrets, for printing: API keys, and
+// the passwords of every URL (base URLs, mqtt.url, store URLs).
 func (c Config) redacted() Config {
 	out := c
 	out.Models.Profiles = map[string]ProfileConfig{}
@@ -624,6 +639,7 @@ func (c Config) redacted() Config {
 		}
 		out.Models.Profiles[n] = p
 	}
+	redactURLs(reflect.ValueOf(&out).Elem())
 	return out
 }
 
@@ -641,7 +657,7 @@ func printConfig(w io.Writer, cfg Config, getenv func(string) string) error {
 		if p.apiKey(getenv) != "" {
 			key = "key set"
 		}
-		fmt.Fprintf(w, "# profile %s: %s at %s (%s; usable: %v)\n", n, p.Model, p.BaseURL, key, p.usable(getenv))
+		fmt.Fprintf(w, "# profile %s: %s at %s (%s; usable: %v)\n", n, p.Model, redactURL(p.BaseURL), key, p.usable(getenv))
 	}
 	b, err := yaml.Marshal(cfg.redacted())
 	if err != nil {

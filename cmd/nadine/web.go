@@ -32,6 +32,8 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime,
 		// The erase path of `nadine memory forget`, and the session.
 		Forgetter: a.forgetter(a.manager),
 		Info:      a.webInfo(),
+		// Limits at the edge.
+		MaxStreams: cfg.HTTP.MaxStreams, MaxTokenFailures: cfg.HTTP.MaxTokenFailures,
 		Checks: []web.Check{{Name: "mqtt", Check: func(context.Context) error {
 			if !bus.Connected() {
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected to the MQTT broker")
