@@ -33,8 +33,8 @@ func TestPromptsGolden(t *testing.T) {
 	for name, text := range map[string]string{
 		"intent":               p.render("intent", nil),
 		"appraisal":            p.render("appraisal", nil),
-		"appraisal_input":      p.render("appraisal_input", appraisalInput{"You are wonderful!", "happy", "Observation: Alex talked about skiing."}),
-		"appraisal_input_bare": p.render("appraisal_input", appraisalInput{Message: "Hello"}),
+		"appraisal_input":      p.render("appraisal_input", newAppraisalInput("You are wonderful!", "happy", "Observation: Alex talked about skiing.")),
+		"appraisal_input_bare": p.render("appraisal_input", newAppraisalInput("Hello", "", "")),
 		"context_summary":      p.render("context_summary", nil) + "\n---\n" + transcript(hist),
 		"orchestrator":         p.render("orchestrator", nil),
 		"orchestrator_input":   p.render("orchestrator_input", orchestratorInput{"The user asked about the weather in Geneva.", "And tomorrow?"}),

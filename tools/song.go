@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 // SongConfig configures Sing a song. The zero value is a singer with no
@@ -252,7 +253,8 @@ func (s *Singer) noSongs(lang nadine.Language) string {
 	return fmt.Sprintf("Tell the human that you do not know any songs in %s yet.", lang.Name())
 }
 
-// recite returns the last made-up lyrics as an instruction.
+// recite returns the last made-up lyrics as an instruction, the lyrics (a
+// model's writing) fenced as data.
 func (s *Singer) recite() string {
 	s.mu.Lock()
 	last, composing := s.last, s.composing
@@ -267,7 +269,8 @@ func (s *Singer) recite() string {
 			return "Tell the human that you have not made up a song yet."
 		}
 	}
-	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %s, exactly as written:\n%s", last.Topic, last.Text)
+	lyrics, _ := fence.Block(fence.Lyrics, strings.Split(last.Text, "\n"), 0)
+	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %q, exactly as written:\n%s", last.Topic, lyrics)
 }
 
 // compose starts a composition in the background and returns at once with

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 // DefaultOpenWeatherMapURL is OpenWeatherMap's base URL.
@@ -185,7 +186,7 @@ func (w *Weather) Call(ctx context.Context, in nadine.ToolInput) (string, error)
 		fmt.Sprintf("Humidity: %d percent", int(math.Round(m.Humidity))),
 		fmt.Sprintf("Wind: %d kilometres per hour", int(math.Round(res.Wind.Speed*3.6))),
 	}
-	block, _ := fence(fenceWeather, lines, w.cfg.MaxChars)
+	block, _ := fence.Block(fence.Weather, lines, w.cfg.MaxChars)
 	return "Summarize this weather for the human in under 25 words, with temperatures in degrees Celsius.\n" + block, nil
 }
 
