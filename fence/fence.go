@@ -49,11 +49,12 @@ const (
 	Visual       Name = "VISUAL MEMORY"
 	Vision       Name = "WHAT YOU SEE"
 	Lyrics       Name = "SONG LYRICS"
+	Recent       Name = "CONVERSATION SO FAR" // a transcript or summary of the current conversation
 )
 
 // Names lists every section name.
 func Names() []Name {
-	return []Name{Search, News, Weather, Knowledge, Memory, Context, Person, Episode, Conversation, Visual, Vision, Lyrics}
+	return []Name{Search, News, Weather, Knowledge, Memory, Context, Person, Episode, Conversation, Visual, Vision, Lyrics, Recent}
 }
 
 // Note is the note on every BEGIN line.
