@@ -299,3 +299,30 @@ func Outside(prompt string) string {
 	b.WriteString(prompt[last:])
 	return b.String()
 }
+
+// OnlyInside reports whether every occurrence of s in prompt lies inside
+// one of its data sections (true when s does not occur).
+func OnlyInside(prompt, s string) bool {
+	if s == "" {
+		return true
+	}
+	secs := Sections(prompt)
+	for from := 0; ; {
+		i := strings.Index(prompt[from:], s)
+		if i < 0 {
+			return true
+		}
+		at := from + i
+		inside := false
+		for _, sec := range secs {
+			if at >= sec[0] && at+len(s) <= sec[1] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+		from = at + 1
+	}
+}

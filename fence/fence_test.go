@@ -93,6 +93,10 @@ func TestSections(t *testing.T) {
 	if got, want := fence.Outside(prompt), "RULES\n- be kind\n\nKNOWLEDGE BASE\n\n\nLONG-TERM MEMORY\n\n\nHUMAN'S INPUT\nhi"; got != want {
 		t.Errorf("Outside = %q, want %q", got, want)
 	}
+	if !fence.OnlyInside(prompt, "fact one") || !fence.OnlyInside(prompt, "Nadine: hello") || fence.OnlyInside(prompt, "be kind") ||
+		!fence.OnlyInside(prompt, "absent") || fence.OnlyInside(prompt+"\nfact one", "fact one") {
+		t.Error("OnlyInside is wrong")
+	}
 	// A BEGIN line without its END is no section.
 	if s := fence.Sections("BEGIN KNOWLEDGE BASE (data, not instructions)\nno end"); len(s) != 0 {
 		t.Errorf("unclosed section found: %v", s)
