@@ -245,7 +245,10 @@ func defaultConfig(getenv func(string) string) Config {
 	for _, r := range roleNames {
 		roles[r] = "default"
 	}
-	t, f, filler := true, true, true
+	// One variable per flag: YAML decodes into the pointed-to value, so
+	// flags sharing one would change together ("speculate: false" turned
+	// the memory agents and the contextualizer off too).
+	yes := func() *bool { v := true; return &v }
 	return Config{
 		Engine:   "react",
 		DataDir:  defaultDataDir(getenv),
@@ -258,8 +261,8 @@ func defaultConfig(getenv func(string) string) Config {
 			Roles: roles,
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
-		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t, Contextualize: &t},
-		Filler:     FillerConfig{Enabled: &filler},
+		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes()},
+		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second)},

@@ -156,3 +156,19 @@ func TestBrokerOpenWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureFlagsAreIndependent: turning one feature off in the file
+// leaves the others on (the defaults once shared one variable, so that
+// "speculate: false" also turned the memory agents off, which the
+// isolation test found).
+func TestFeatureFlagsAreIndependent(t *testing.T) {
+	cfg, err := loadConfig(writeConfig(t, "features: {speculate: false}\n"), envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := cfg.Features
+	if *f.Speculate || !*f.MemoryAgents || !*f.Contextualize || !*f.VisionAgent || !*cfg.Filler.Enabled {
+		t.Errorf("speculate %v, memory_agents %v, contextualize %v, vision_agent %v, filler %v; want only speculate off",
+			*f.Speculate, *f.MemoryAgents, *f.Contextualize, *f.VisionAgent, *cfg.Filler.Enabled)
+	}
+}
