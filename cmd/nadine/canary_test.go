@@ -73,9 +73,9 @@ type childServe struct {
 	logs    *syncBuffer
 	exited  chan struct{} // closed when the process has exited
 	exitErr error
-	base   string // the monitor
-	mqtt   string // host:port of the embedded broker
-	dir    string
+	base    string // the monitor
+	mqtt    string // host:port of the embedded broker
+	dir     string
 }
 
 // startChildServe starts `nadine serve` on a new data directory.
