@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -327,10 +326,10 @@ func TestCanaryForgetLeavesNothing(t *testing.T) {
 			if !strings.Contains(logs, "msg=turn") || !strings.Contains(logs, "malformed message dropped") || !strings.Contains(logs, "forgot") {
 				t.Errorf("the log lacks the turn lines, the dropped message or the forget (the test would prove nothing):\n%s", logs)
 			}
-			var logged sync.Once
 			for _, l := range strings.Split(logs, "\n") {
 				if strings.Contains(l, "msg=turn") {
-					logged.Do(func() { t.Logf("%s turn line: %s", engine, l) })
+					t.Logf("%s turn line: %s", engine, l)
+					break
 				}
 			}
 		})
