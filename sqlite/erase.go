@@ -99,7 +99,7 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 
 // truncateWALAttempts bounds how often truncateWAL asks again while a
 // reader (of this process or another) keeps the log in use.
-const truncateWALAttempts = 20
+const truncateWALAttempts = 5
 
 // truncateWAL checkpoints the whole write-ahead log into the database file
 // and truncates it to zero bytes. A reader in the middle of a transaction
