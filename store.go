@@ -112,8 +112,17 @@ type ProfileStore interface {
 	SetUserName(ctx context.Context, userID, name string) error
 	// Users lists every known user, ordered by id.
 	Users(ctx context.Context) ([]UserRef, error)
-	// ForgetUser erases everything about a user: profile, name, history,
-	// memories and scenes.
+	// UserIDs lists, ordered and once each, every user id personal data is
+	// stored under: names, profiles, conversations, memories and scenes.
+	// Unlike Users it has the ids known only from their data, such as seed
+	// 000's plain names (nadine/user/name) and face-recognition ids.
+	UserIDs(ctx context.Context) ([]string, error)
+	// ForgetUser erases everything about a user, unrecoverably: profile,
+	// name, conversations and their messages, memories (episodes
+	// included), scenes, and the checkpoints whose key starts with
+	// "<userID>/". Once it returns, the erased text is not readable from
+	// the store's files either (SQLite: secure_delete and a truncated
+	// write-ahead log). Forgetting an unknown user is not an error.
 	ForgetUser(ctx context.Context, userID string) error
 }
 
@@ -150,7 +159,8 @@ type MemoryStore interface {
 	SearchMemories(ctx context.Context, userID string, q MemoryQuery) ([]ScoredMemory, error)
 	// Memories lists a user's memories, newest first (all types when none given).
 	Memories(ctx context.Context, userID string, types ...MemoryType) ([]Memory, error)
-	// DeleteMemories erases a user's long-term memories, keeping the profile.
+	// DeleteMemories erases a user's long-term memories, keeping the
+	// profile, as unrecoverably as ForgetUser.
 	DeleteMemories(ctx context.Context, userID string) error
 	// MemoryEmbedders counts stored memory vectors per embedder name, so a
 	// changed embedder is noticed instead of mixing vector spaces.

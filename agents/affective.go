@@ -8,6 +8,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 // appraise is the affective_appraisal node: the model names the emotion the
@@ -38,8 +39,20 @@ func (e *Engine) appraise(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// appraisalInput fills the appraisal's user message.
+// appraisalInput fills the appraisal's user message: the message, and the
+// facial expression and a past episode as data sections (package fence).
 type appraisalInput struct{ Message, Facial, Episode string }
+
+func newAppraisalInput(msg, facial, episode string) appraisalInput {
+	in := appraisalInput{Message: msg}
+	if facial != "" {
+		in.Facial, _ = fence.Block(fence.Person, []string{"Facial expression: " + fence.Clean(facial)}, 0)
+	}
+	if episode != "" {
+		in.Episode = fence.Text(fence.Episode, episode)
+	}
+	return in
+}
 
 // appraiseMessage asks the appraisal model for the emotion msg causes, read
 // by parseAppraisal. An answer that names no emotion is an EBADOUTPUT
@@ -50,7 +63,7 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	}
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, MaxTokens: 20, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("appraisal", nil)},
-		{Role: nadine.RoleUser, Content: p.render("appraisal_input", appraisalInput{msg, facial, episode})},
+		{Role: nadine.RoleUser, Content: p.render("appraisal_input", newAppraisalInput(msg, facial, episode))},
 	}})
 	if err != nil {
 		return nadine.Neutral, 0, err

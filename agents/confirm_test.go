@@ -20,7 +20,7 @@ func newConfirmHarness(t *testing.T, edit ...func(*agents.Options)) *harness {
 	intentFor(h, "Hello, my name is Alise", "first_greeting")
 	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("Alise"))).
 		Reply(`{"user_name":"Alise","current_company":"","current_position":"","location":"","hobbies":["piano"],"interests":[]}`)
-	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("PERSON: Alice"))).
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser("Name: Alice"))).
 		Reply("Welcome back, Alice!")
 	return h.start()
 }

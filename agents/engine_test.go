@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
@@ -73,7 +74,7 @@ func TestGreetingFastPathOncePerUser(t *testing.T) {
 	if sys := h.lastRequest(agents.RoleResponse).System(); !strings.Contains(sys, "You are Nadine") {
 		t.Errorf("response system prompt: %q", sys)
 	}
-	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "PERSON: Alex") {
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "Name: Alex") {
 		t.Errorf("packet without the person: %q", got)
 	}
 
@@ -206,7 +207,7 @@ func TestIdentityConflict(t *testing.T) {
 	if all := h.allText(); strings.Contains(all, "Kyoto") || strings.Contains(all, "EPFL") || strings.Contains(all, "sailing") {
 		t.Errorf("Alex's memories reached a prompt of Han's turn")
 	}
-	if packet := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(packet, "PERSON: Han") {
+	if packet := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(packet, "Name: Han") {
 		t.Errorf("packet: %q", packet)
 	}
 }
@@ -225,9 +226,10 @@ func TestSearchThenResponse(t *testing.T) {
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Weather App","query":"Geneva,CH"}`)
 			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleSearchAnswer), llmtest.MatchLastUser("12 degrees"))).
 				Reply("It is 12 degrees with light rain in Geneva.")
-			results := "SEARCH RESULTS: Weather App results for \"current weather in Geneva\":\nBEGIN WEATHER"
+			// The tool's own fence is folded into the packet's.
+			results := "SEARCH RESULTS:\n" + fence.Begin(fence.Search) + "\nWeather App results for \"current weather in Geneva\":\n"
 			if summary {
-				results = "SEARCH RESULTS: It is 12 degrees"
+				results = "SEARCH RESULTS:\n" + fence.Begin(fence.Search) + "\nIt is 12 degrees"
 			}
 			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleResponse), llmtest.MatchLastUser(results))).
 				Reply("It is 12 degrees and rainy in Geneva. Take an umbrella!")
@@ -317,7 +319,7 @@ func TestKnowledgeThenResponse(t *testing.T) {
 	h.start()
 	_, tr := h.turn("What is MIRALab?")
 	checkVisited(t, tr, group, "orchestrator", "knowledge_rag_agent", "response_agent", "affective_update")
-	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "YOUR KNOWLEDGE: MIRALab: MIRALab is a research laboratory") {
+	if got := h.lastRequest(agents.RoleResponse).LastUser(); !strings.Contains(got, "YOUR KNOWLEDGE:\n"+fence.Begin(fence.Knowledge)+"\nMIRALab: MIRALab is a research laboratory") {
 		t.Errorf("packet: %q", got)
 	}
 	if !hasNote(tr, "related visual: /data/visuals/miralab.jpg") {
@@ -350,7 +352,7 @@ func TestVisionThenResponse(t *testing.T) {
 			if len(last.Images) != 1 || !strings.HasPrefix(last.Images[0], "data:image/jpeg;base64,") || last.Content != "What is the person holding?" {
 				t.Errorf("vision request: %q with images %.40q", last.Content, last.Images)
 			}
-			if !strings.Contains(packet, "WHAT YOU SEE NOW: The person holds a blue book.") {
+			if !strings.Contains(packet, "WHAT YOU SEE NOW:\n"+fence.Begin(fence.Vision)+"\nThe person holds a blue book.") {
 				t.Errorf("packet: %q", packet)
 			}
 		})
@@ -381,7 +383,7 @@ func TestTwoStepPlan(t *testing.T) {
 		t.Errorf("search calls %q", got)
 	}
 	packet := h.lastRequest(agents.RoleResponse).LastUser()
-	if !strings.Contains(packet, "CERN announced a new collider study") || !strings.Contains(packet, "YOUR KNOWLEDGE: MIRALab") {
+	if !strings.Contains(packet, "CERN announced a new collider study") || !strings.Contains(packet, "YOUR KNOWLEDGE:\n"+fence.Begin(fence.Knowledge)+"\nMIRALab") {
 		t.Errorf("packet: %q", packet)
 	}
 	if !hasNote(tr, "response_agent step ignored") || !hasNote(tr, `unknown agent "weather_agent" dropped`) {

@@ -208,7 +208,7 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 	case EvalEpisodicMemory:
 		resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: episodeFormat, Messages: []nadine.ChatMessage{
 			{Role: nadine.RoleSystem, Content: ev.p.render("episode", nil)},
-			{Role: nadine.RoleUser, Content: transcript(smp.History)},
+			{Role: nadine.RoleUser, Content: conversationData(smp.History)},
 		}})
 		if err != nil {
 			return "", err.Error()

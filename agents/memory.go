@@ -131,11 +131,20 @@ func (e *Engine) updateMemory(ctx context.Context, s State) (State, error) {
 
 type extractionInput struct{ Recent, Message string }
 
+// newExtractionInput is the recent conversation as a data section and the
+// latest message.
+func newExtractionInput(recent []nadine.Message, msg string) extractionInput {
+	if len(recent) == 0 {
+		return extractionInput{Message: msg}
+	}
+	return extractionInput{conversationData(recent), msg}
+}
+
 // extractUserInfo asks the memory_update model for the facts of msg.
 func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent []nadine.Message, msg string) (Extraction, error) {
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleMemoryUpdate, Format: extractionFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("memory_update", nil)},
-		{Role: nadine.RoleUser, Content: p.render("memory_update_input", extractionInput{transcript(recent), msg})},
+		{Role: nadine.RoleUser, Content: p.render("memory_update_input", newExtractionInput(recent, msg))},
 	}})
 	if err != nil {
 		return Extraction{}, err
@@ -446,7 +455,7 @@ func (e *Engine) saveEpisode(ctx context.Context, user UserInfo, conv string, ms
 			e.log.Error("agents: save memory", "type", typ, "user", user.ID, "err", err)
 		}
 	}
-	ep, err := summarizeEpisode(ctx, e.model(RoleMemoryUpdate), e.prompts, text)
+	ep, err := summarizeEpisode(ctx, e.model(RoleMemoryUpdate), e.prompts, conversationData(msgs))
 	if err != nil {
 		e.log.Warn("agents: episode summary failed; only the conversation is saved", "user", user.ID, "err", err)
 	} else {

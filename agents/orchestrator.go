@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
 )
 
@@ -48,18 +49,31 @@ func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// orchestratorInput fills the orchestrator's user message.
+// orchestratorInput fills the orchestrator's user message: the context
+// (on the next lines a data section, else " " and NoContext) and the
+// latest message.
 type orchestratorInput struct{ Context, Message string }
+
+func newOrchestratorInput(context, msg string) orchestratorInput {
+	if context == "" || context == NoContext {
+		return orchestratorInput{" " + NoContext, msg}
+	}
+	return orchestratorInput{"\n" + fence.Text(fence.Recent, context), msg}
+}
+
+// conversationData is a transcript of messages as a data section, for the
+// prompts that read the conversation: what people said (their names
+// included) is never an instruction.
+func conversationData(msgs []nadine.Message) string {
+	return fence.Text(fence.Recent, transcript(msgs))
+}
 
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
 func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools routerPrompt, context, msg string) ([]PlanStep, error) {
-	if context == "" {
-		context = NoContext
-	}
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("orchestrator", searchTools)},
-		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", orchestratorInput{context, msg})},
+		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", newOrchestratorInput(context, msg))},
 	}})
 	if err != nil {
 		return nil, err
@@ -146,7 +160,7 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 	}
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleContextSummary, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("context_summary", nil)},
-		{Role: nadine.RoleUser, Content: transcript(hist)},
+		{Role: nadine.RoleUser, Content: conversationData(hist)},
 	}})
 	if err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/visual"
 )
@@ -88,7 +89,8 @@ func TestPrivacy(t *testing.T) {
 					t.Errorf("packet lacks %s's own %q:\n%s", tt.me.name, s, packet)
 				}
 			}
-			if !strings.Contains(packet, "VISUAL MEMORY (a scene you remember with them, 1 October 2026; the picture is attached): "+tt.me.scene) {
+			if !strings.Contains(packet, "VISUAL MEMORY (a scene you remember with them, 1 October 2026; the picture is attached):\n"+
+				fence.Begin(fence.Visual)+"\n"+tt.me.scene+"\n"+fence.End(fence.Visual)) {
 				t.Errorf("no VISUAL MEMORY block: %s", packet)
 			}
 			if imgs := req.Last().Images; len(imgs) != 1 || !strings.HasPrefix(imgs[0], "data:image/jpeg;base64,") {

@@ -33,15 +33,15 @@ func TestPromptsGolden(t *testing.T) {
 	for name, text := range map[string]string{
 		"intent":               p.render("intent", nil),
 		"appraisal":            p.render("appraisal", nil),
-		"appraisal_input":      p.render("appraisal_input", appraisalInput{"You are wonderful!", "happy", "Observation: Alex talked about skiing."}),
-		"appraisal_input_bare": p.render("appraisal_input", appraisalInput{Message: "Hello"}),
-		"context_summary":      p.render("context_summary", nil) + "\n---\n" + transcript(hist),
+		"appraisal_input":      p.render("appraisal_input", newAppraisalInput("You are wonderful!", "happy", "Observation: Alex talked about skiing.")),
+		"appraisal_input_bare": p.render("appraisal_input", newAppraisalInput("Hello", "", "")),
+		"context_summary":      p.render("context_summary", nil) + "\n---\n" + conversationData(hist),
 		"orchestrator":         p.render("orchestrator", nil),
-		"orchestrator_input":   p.render("orchestrator_input", orchestratorInput{"The user asked about the weather in Geneva.", "And tomorrow?"}),
+		"orchestrator_input":   p.render("orchestrator_input", newOrchestratorInput("The user asked about the weather in Geneva.", "And tomorrow?")),
 		"search_router":        p.render("search_router", router),
 		"search_answer":        p.render("search_answer", nil) + "\n---\n" + p.render("search_answer_input", searchAnswerInput{"Weather in Geneva tomorrow?", "Weather App", "| Geneva, CH: light rain, 12 degrees Celsius"}),
 		"vision":               p.render("vision", nil),
-		"memory_update":        p.render("memory_update", nil) + "\n---\n" + p.render("memory_update_input", extractionInput{transcript(hist), "I work at CERN."}),
+		"memory_update":        p.render("memory_update", nil) + "\n---\n" + p.render("memory_update_input", newExtractionInput(hist, "I work at CERN.")),
 		"episode":              p.render("episode", nil),
 	} {
 		golden(t, name, text)

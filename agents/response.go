@@ -8,6 +8,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/visual"
 )
@@ -110,8 +111,8 @@ func responseInstructions(p prompts) *nadine.Instructions {
 	if i := strings.Index(sys, "How you answer:"); i >= 0 {
 		sys = sys[i:]
 	}
-	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Person: " ", Profile: " ", Facial: " ",
-		Note: " ", Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
+	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Named: true, Person: " ",
+		Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
 }
 
 // responsePrompt fills the response's system prompt.
@@ -120,12 +121,13 @@ type responsePrompt struct {
 	Formal   bool
 }
 
-// packet fills the response's user message.
+// packet fills the response's user message. Person, Episode,
+// Conversation, Visual, Search, Vision and Knowledge are data sections
+// (package fence): everything in them comes from outside the rules.
 type packet struct {
 	Date, Time, Affect                 string
-	Person, Profile, Facial            string
-	Greeting, Farewell                 bool
-	Note, Episode, Conversation        string
+	Greeting, Farewell, Named          bool
+	Person, Episode, Conversation      string
 	Visual, VisualDate                 string
 	Search, Vision, Knowledge, Message string
 }
@@ -152,29 +154,39 @@ func (e *Engine) packet(ctx context.Context, s State) (packet, []string) {
 		Affect:       affect.Describe(s.Affect),
 		Greeting:     s.Intent == IntentFirstGreeting,
 		Farewell:     s.Intent == IntentEndConversation,
-		Note:         s.AssistantNote,
-		Episode:      s.EpisodeMemory,
-		Conversation: s.ConversationMemory,
-		Search:       s.SearchResults,
-		Vision:       s.VisionResults,
-		Knowledge:    s.KnowledgeRetrieval,
+		Episode:      dataSection(fence.Episode, s.EpisodeMemory),
+		Conversation: dataSection(fence.Conversation, s.ConversationMemory),
+		Search:       dataSection(fence.Search, s.SearchResults),
+		Vision:       dataSection(fence.Vision, s.VisionResults),
+		Knowledge:    dataSection(fence.Knowledge, s.KnowledgeRetrieval),
 		Message:      s.latest(),
 	}
-	if s.UserEmotion != "neutral" {
-		pk.Facial = s.UserEmotion
-	}
+	var person []string
 	if s.UserInfo.Known() {
-		pk.Person = s.UserInfo.Name
+		pk.Named = true
+		person = append(person, "Name: "+fence.Clean(s.UserInfo.Name))
 		if p := s.UserInfo.Profile; p != nil && p.UserID == s.UserInfo.ID {
-			pk.Profile = describeProfile(*p)
+			if d := describeProfile(*p); d != "" {
+				person = append(person, "What you know about them: "+fence.Clean(d))
+			}
 		}
+	}
+	if s.UserEmotion != "" && s.UserEmotion != "neutral" {
+		person = append(person, "Facial expression: "+fence.Clean(s.UserEmotion))
+	}
+	if s.AssistantNote != "" {
+		person = append(person, "Note: "+fence.Clean(s.AssistantNote))
+	}
+	if len(person) > 0 {
+		pk.Person, _ = fence.Block(fence.Person, person, 0)
 	}
 	var images []string
 	if v := s.VisualMemory; v != nil {
-		pk.Visual = strings.TrimSpace(v.Description)
-		if pk.Visual == "" {
-			pk.Visual = "a scene you remember with them"
+		desc := strings.TrimSpace(v.Description)
+		if desc == "" {
+			desc = "a scene you remember with them"
 		}
+		pk.Visual = fence.Text(fence.Visual, desc)
 		if !v.Time.IsZero() {
 			pk.VisualDate = v.Time.Format("2 January 2006")
 		}
@@ -185,6 +197,15 @@ func (e *Engine) packet(ctx context.Context, s State) (packet, []string) {
 		}
 	}
 	return pk, images
+}
+
+// dataSection fences text from outside as the named data section; empty
+// text has none.
+func dataSection(n fence.Name, text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	return fence.Text(n, text)
 }
 
 // describeProfile renders a profile's facts for the packet.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/tools"
@@ -178,13 +179,15 @@ func routeSearch(ctx context.Context, m nadine.ChatModel, p prompts, avail []nad
 	return tool, q, err
 }
 
+// searchAnswerInput fills the search answer's user message; Results is a
+// data section (the tool's own fence folded into it).
 type searchAnswerInput struct{ Question, Tool, Results string }
 
 // answerSearch asks the answer model to sum the tool's result up.
 func answerSearch(ctx context.Context, m nadine.ChatModel, p prompts, question, tool, results string) (string, error) {
 	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleSearchAnswer, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("search_answer", nil)},
-		{Role: nadine.RoleUser, Content: p.render("search_answer_input", searchAnswerInput{question, tool, results})},
+		{Role: nadine.RoleUser, Content: p.render("search_answer_input", searchAnswerInput{question, tool, fence.Text(fence.Search, results)})},
 	}})
 	if err != nil {
 		return "", err

@@ -254,7 +254,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	}
 	d := trace.Snapshot()
 	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
-		"input", text, "reply", reply.Text, "elapsed", d.Duration.Round(time.Millisecond),
+		"input", nadine.Content(text), "reply", nadine.Content(reply.Text), "elapsed", d.Duration.Round(time.Millisecond),
 		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
 	return reply, nil
 }

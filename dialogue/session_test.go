@@ -316,6 +316,9 @@ func TestForgottenPerson(t *testing.T) {
 		}
 		f.say("Please forget me")
 		f.eng.during = nil
+		if bytes.Contains(f.files(), []byte("Quantix")) || bytes.Contains(f.files(), []byte("forget me")) {
+			t.Error("the erased person's words are in the database files")
+		}
 		if c, err := f.store.OpenConversations(context.Background()); err != nil || len(c) != 0 {
 			t.Errorf("conversations after the erase: %+v, %v", c, err)
 		}

@@ -29,15 +29,19 @@ type BrokerOptions struct {
 	TLSConfig *tls.Config
 	// Logger receives the broker's logs; nil discards them.
 	Logger *slog.Logger
+	// Users, when not empty, are the only clients accepted: user name →
+	// password. Empty, every client may connect.
+	Users map[string]string
 }
 
 // Broker is an embedded MQTT 3.1.1/5 broker (mochi-mqtt), used by
 // "nadine serve" when no broker is configured so that perception and control
 // processes on the robot have somewhere to connect.
 //
-// It lets every client connect, subscribe and publish (no authentication):
-// keep it on the loopback interface, or put it behind TLS and a firewall,
-// never on an open network.
+// Without Users it lets every client connect, subscribe and publish: keep
+// it on the loopback interface then. With Users only those user names, with
+// their passwords, may connect; off the loopback interface, add TLS too, or
+// the passwords cross the network in clear.
 type Broker struct {
 	srv   *mochi.Server
 	addr  string
@@ -62,7 +66,11 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	srv := mochi.New(&mochi.Options{Logger: log.With("component", "mqtt-broker")})
-	if err := srv.AddHook(new(auth.AllowHook), nil); err != nil {
+	var hook mochi.Hook = new(auth.AllowHook)
+	if len(opts.Users) > 0 {
+		hook = newPasswordHook(opts.Users)
+	}
+	if err := srv.AddHook(hook, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: start broker: auth hook: %w", err)
 	}
 	var lc net.ListenConfig
@@ -84,7 +92,7 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		return nil, fmt.Errorf("mqtt: start broker on %s: %w", opts.Addr, err)
 	}
 	b := &Broker{srv: srv, addr: tcp.Address(), tls: opts.TLSConfig != nil}
-	log.Info("mqtt: broker listening", "addr", b.addr, "tls", b.tls)
+	log.Info("mqtt: broker listening", "addr", b.addr, "tls", b.tls, "users", len(opts.Users))
 	return b, nil
 }
 

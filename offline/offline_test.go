@@ -84,6 +84,23 @@ func (s *fakeStore) Users(context.Context) ([]nadine.UserRef, error) {
 	return out, nil
 }
 
+// UserIDs lists the ids with a name or a profile.
+func (s *fakeStore) UserIDs(context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for id := range s.names {
+		out = append(out, id)
+	}
+	for id := range s.profiles {
+		if _, ok := s.names[id]; !ok {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 func (s *fakeStore) ForgetUser(_ context.Context, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -385,7 +385,7 @@ func (c *Client) readCompletion(hr *http.Response, names map[string]string) (nad
 	}
 	ch := r.Choices[0]
 	if ch.Message.Content == "" && ch.Message.Refusal != "" && len(ch.Message.ToolCalls) == 0 {
-		return nadine.ChatResponse{}, &badOutputError{c.scrub("the model refused: " + shorten(ch.Message.Refusal, 300))}
+		return nadine.ChatResponse{}, &badOutputError{c.scrub(fmt.Sprintf("the model refused: %q", shorten(ch.Message.Refusal, 300)))}
 	}
 	resp := nadine.ChatResponse{Content: string(ch.Message.Content), Model: r.Model}
 	if ch.FinishReason != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 //go:embed prompts/*.tmpl
@@ -37,17 +38,18 @@ func loadPrompts() (*prompts, error) {
 // toolInfo is a tool as the prompt shows it.
 type toolInfo struct{ Name, Description string }
 
-// humanData fills the human turn template.
+// humanData fills the human turn template. Knowledge, Memories and
+// Person are data sections (package fence): everything in them comes from
+// outside the rules.
 type humanData struct {
-	Tools       []toolInfo
-	ToolNames   string
-	Knowledge   []string
-	Memories    []string
-	UserName    string
-	UserEmotion string
-	Mood        string
-	Date, Time  string
-	Input       string
+	Tools      []toolInfo
+	ToolNames  string
+	Knowledge  string // the knowledge base section, "" when nothing was retrieved
+	Memories   string // the long-term memory section, "" when none was retrieved
+	Person     string // the user's name and facial emotion
+	Mood       string
+	Date, Time string
+	Input      string
 }
 
 func render(t *template.Template, data any) string {
@@ -62,17 +64,33 @@ func render(t *template.Template, data any) string {
 // humanInput builds the data of the human turn.
 func humanInput(req nadine.Request, tools []nadine.Tool, knowledge, memories []string, now time.Time) humanData {
 	d := humanData{
-		Knowledge:   knowledge,
-		Memories:    memories,
-		UserName:    displayName(req.Turn),
-		UserEmotion: strings.ToLower(strings.TrimSpace(req.Turn.UserEmotion)),
-		Date:        now.Format("Monday, 2 January 2006"),
-		Time:        now.Format("15:04"),
-		Input:       req.Turn.Text,
+		Date:  now.Format("Monday, 2 January 2006"),
+		Time:  now.Format("15:04"),
+		Input: req.Turn.Text,
 	}
-	if d.UserEmotion == "" {
-		d.UserEmotion = "neutral"
+	if len(knowledge) > 0 {
+		lines := make([]string, len(knowledge))
+		for i, k := range knowledge {
+			lines[i] = "- " + fence.Clean(k)
+		}
+		d.Knowledge, _ = fence.Block(fence.Knowledge, lines, 0)
 	}
+	if len(memories) > 0 {
+		var lines []string
+		for i, m := range memories {
+			if i > 0 {
+				lines = append(lines, "---")
+			}
+			lines = append(lines, fence.Lines(m)...)
+		}
+		d.Memories, _ = fence.Block(fence.Memory, lines, 0)
+	}
+	emotion := strings.ToLower(strings.TrimSpace(req.Turn.UserEmotion))
+	if emotion == "" {
+		emotion = "neutral"
+	}
+	d.Person, _ = fence.Block(fence.Context, []string{"User name: " + fence.Clean(displayName(req.Turn)),
+		"The user's facial emotion: " + fence.Clean(emotion)}, 0)
 	if m := req.Mood; m.Label != "" && m.Label != nadine.Neutral {
 		d.Mood = fmt.Sprintf("%s (intensity %d of 10)", m.Label, int(m.Intensity*10+0.5))
 	}
@@ -106,7 +124,7 @@ func displayName(t nadine.Turn) string {
 // heading only (its facts about Nadine are hers to say).
 func (e *Engine) promptInstructions() *nadine.Instructions {
 	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
-	d.UserName, d.UserEmotion, d.Date, d.Time = "", "", "", ""
+	d.Person, d.Date, d.Time = "", "", ""
 	system, _, _ := strings.Cut(render(e.prompts.system, struct{ Place string }{}), "\n")
 	return nadine.NewInstructions(
 		system,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
@@ -347,8 +348,8 @@ func TestSpeculationDiscarded(t *testing.T) {
 			f := newSpecFixture(t)
 			f.addMemory(t, raw)
 			f.addMemory(t, cat)
-			wait := tt.speculative(f, f.srv.On(llmtest.MatchAll(llmtest.MatchModel("agent-model"), llmtest.MatchLastUser("---\n"+raw))).Once())
-			f.srv.On(llmtest.MatchAll(llmtest.MatchModel("agent-model"), llmtest.MatchLastUser("---\n"+cat))).Once().
+			wait := tt.speculative(f, f.srv.On(llmtest.MatchAll(llmtest.MatchModel("agent-model"), llmtest.MatchLastUser(memoryAt+raw))).Once())
+			f.srv.On(llmtest.MatchAll(llmtest.MatchModel("agent-model"), llmtest.MatchLastUser(memoryAt+cat))).Once().
 				Reply(answer("joy", 6, heard, "information request", "Alex"))
 			f.ctxSrv.On(nil).Once().ReplyFunc(func(llmtest.Request) string {
 				await(t, wait, "the speculative call")
@@ -385,7 +386,7 @@ func TestSpeculationDiscarded(t *testing.T) {
 			for _, q := range reqs {
 				prompts = append(prompts, q.LastUser())
 			}
-			if !strings.Contains(strings.Join(prompts, "\n"), "---\n"+raw) || !strings.Contains(strings.Join(prompts, "\n"), "---\n"+cat) {
+			if !strings.Contains(strings.Join(prompts, "\n"), memoryAt+raw) || !strings.Contains(strings.Join(prompts, "\n"), memoryAt+cat) {
 				t.Errorf("the two calls did not retrieve different memories")
 			}
 			d := tr.Snapshot()
@@ -523,3 +524,6 @@ func TestNoSpeculationWithoutItsConditions(t *testing.T) {
 		})
 	}
 }
+
+// memoryAt is what precedes the first memory in the agent's prompt.
+var memoryAt = fence.Begin(fence.Memory) + "\n"

@@ -142,7 +142,9 @@ func TestEndOfInteractionOnTheBus(t *testing.T) {
 		t.Errorf("recent updates: %d, first %+v", len(recent), recent[0])
 	}
 	// An erased person's turns leave the monitor.
-	rt.Forgotten("maria-1")
+	if err := rt.EraseUser(ctx, "maria-1"); err != nil {
+		t.Fatal(err)
+	}
 	for _, u := range rt.Recent() {
 		if (u.Reply != nil && u.Reply.UserID == "maria-1") || (u.Ending != nil && u.Ending.User.ID == "maria-1") {
 			t.Errorf("Maria's update kept after the erase: %+v", u)

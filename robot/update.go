@@ -1,6 +1,7 @@
 package robot
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 
@@ -50,11 +51,12 @@ func (r *Runtime) Recent() []Update {
 	return append([]Update(nil), r.recent...)
 }
 
-// Forgotten drops what the runtime keeps of an erased person (their recent
-// turns) and tells the dialogue manager, so that nothing of them is shown
-// or stored any more.
-func (r *Runtime) Forgotten(userID string) {
-	r.m.Forgotten(userID)
+var _ nadine.UserEraser = (*Runtime)(nil)
+
+// EraseUser drops what the runtime keeps of an erased person (their recent
+// turns, shown by the monitor), for nadine.Forgetter; the dialogue manager
+// erases them from the session.
+func (r *Runtime) EraseUser(_ context.Context, userID string) error {
 	r.mu.Lock()
 	kept := r.recent[:0]
 	for _, u := range r.recent {
@@ -65,6 +67,7 @@ func (r *Runtime) Forgotten(userID string) {
 	}
 	r.recent = kept
 	r.mu.Unlock()
+	return nil
 }
 
 // Subscribe returns a channel of updates and the function that ends the

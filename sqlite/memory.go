@@ -296,7 +296,8 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 }
 
 // DeleteMemories erases a user's long-term memories, keeping the profile,
-// the name and the conversations.
+// the name and the conversations. Like ForgetUser it leaves the erased text
+// nowhere in the files (see erase.go).
 func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	if err := needUser("delete memories", userID); err != nil {
 		return err
@@ -308,6 +309,9 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 		return indexDeleteUser(ctx, tx, userID)
 	})
 	s.cache.invalidate(userKey(userID))
+	if err == nil {
+		err = s.truncateWAL(ctx)
+	}
 	return wrap("delete memories", err)
 }
 

@@ -117,42 +117,6 @@ func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
 	return us, wrap("users", rows.Err())
 }
 
-// ForgetUser erases everything about a user in one transaction: profile,
-// name, conversations and their messages, memories, scenes, and the
-// checkpoints whose key starts with "<userID>/". Forgetting an unknown user
-// is not an error.
-func (s *Store) ForgetUser(ctx context.Context, userID string) error {
-	if err := needUser("forget user", userID); err != nil {
-		return err
-	}
-	prefix := userID + "/"
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		for _, q := range []string{
-			`DELETE FROM profiles WHERE user_id = ?`,
-			`DELETE FROM users WHERE user_id = ?`,
-			`DELETE FROM messages WHERE user_id = ?`,
-			`DELETE FROM conversations WHERE user_id = ?`,
-			`DELETE FROM memories WHERE user_id = ?`,
-			`DELETE FROM scenes WHERE user_id = ?`,
-		} {
-			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
-				return err
-			}
-		}
-		if err := indexDeleteUser(ctx, tx, userID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
-			len(prefix), prefix)
-		return err
-	})
-	s.cache.invalidate(userKey(userID))
-	if err == nil {
-		s.log.Info("sqlite: forgot user", "user_id", userID)
-	}
-	return wrap("forget user", err)
-}
-
 func encodeStrings(v []string) (string, error) {
 	if v == nil {
 		v = []string{}

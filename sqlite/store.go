@@ -96,7 +96,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		"&_pragma=busy_timeout("+busy+")"+
 		"&_pragma=foreign_keys(1)"+
 		"&_pragma=journal_mode(WAL)"+
-		"&_pragma=synchronous(FULL)")
+		"&_pragma=synchronous(FULL)"+
+		// Deleted content is overwritten with zeros, so that an erased
+		// person cannot be read back from free pages (see erase.go).
+		"&_pragma=secure_delete(1)")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}

@@ -63,7 +63,7 @@ func (l *LanguageSwitcher) Call(ctx context.Context, in nadine.ToolInput) (strin
 	text := cleanInput(in.Text)
 	lang, err := nadine.ParseLanguage(text)
 	if err != nil {
-		l.logger.InfoContext(ctx, "unsupported language", "input", text)
+		l.logger.InfoContext(ctx, "unsupported language", "input", nadine.Content(text))
 		return fmt.Sprintf("%q is not a language you speak. Tell the human, in the current language, that you speak %s.",
 			truncate(cleanText(text), 60), spokenLanguages()), nil
 	}

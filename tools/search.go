@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 // Tool names, exactly as the model sees them (seed 000).
@@ -254,7 +255,7 @@ func (s *Search) Call(ctx context.Context, in nadine.ToolInput) (string, error) 
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "%s: decode Serper response: %w", s.svc.pkg, err)
 	}
 	lines := s.lines(res)
-	s.logger.DebugContext(ctx, "serper answered", "tool", s.Name(), "query", q, "lines", len(lines))
+	s.logger.DebugContext(ctx, "serper answered", "tool", s.Name(), "query", nadine.Content(q), "lines", len(lines))
 	if len(lines) == 0 {
 		what := "search"
 		if s.news {
@@ -262,11 +263,11 @@ func (s *Search) Call(ctx context.Context, in nadine.ToolInput) (string, error) 
 		}
 		return fmt.Sprintf("The %s found nothing about %q. Tell the human you could not find anything about it.", what, truncate(cleanText(q), 120)), nil
 	}
-	name := fenceSearch
+	name := fence.Search
 	if s.news {
-		name = fenceNews
+		name = fence.News
 	}
-	block, n := fence(name, lines, s.cfg.MaxChars)
+	block, n := fence.Block(name, lines, s.cfg.MaxChars)
 	if n > s.cfg.LongResult {
 		return "These results are long: keep your reply under 40 words.\n" + block, nil
 	}

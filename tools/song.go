@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
 )
 
@@ -253,7 +254,8 @@ func (s *Singer) noSongs(lang nadine.Language) string {
 	return fmt.Sprintf("Tell the human that you do not know any songs in %s yet.", lang.Name())
 }
 
-// recite returns the last made-up lyrics as an instruction.
+// recite returns the last made-up lyrics as an instruction, the lyrics (a
+// model's writing) fenced as data.
 func (s *Singer) recite() string {
 	s.mu.Lock()
 	last, composing := s.last, s.composing
@@ -268,7 +270,8 @@ func (s *Singer) recite() string {
 			return "Tell the human that you have not made up a song yet."
 		}
 	}
-	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %s, exactly as written:\n%s", last.Topic, last.Text)
+	lyrics, _ := fence.Block(fence.Lyrics, strings.Split(last.Text, "\n"), 0)
+	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %q, exactly as written:\n%s", last.Topic, lyrics)
 }
 
 // compose starts a composition in the background and returns at once with
@@ -306,7 +309,7 @@ func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.filler.Emit(ctx, session, in.Emit)
-	s.logger.InfoContext(ctx, "composing a song", "topic", topic, "language", lang)
+	s.logger.InfoContext(ctx, "composing a song", "topic", nadine.Content(topic), "language", lang)
 	go s.run(lang, topic)
 	return fmt.Sprintf("You have started making up a new song in %s. Tell the human that you are composing a song about %s, and that they can ask you for the lyrics in a moment.", lang.Name(), topic)
 }
@@ -325,10 +328,10 @@ func (s *Singer) run(lang nadine.Language, topic string) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		s.logger.Warn("song composition failed", "topic", topic, "language", lang, "err", err)
+		s.logger.Warn("song composition failed", "topic", nadine.Content(topic), "language", lang, "err", err)
 		return
 	}
-	s.logger.Info("song composed", "topic", topic, "language", lang, "duration", time.Since(start))
+	s.logger.Info("song composed", "topic", nadine.Content(topic), "language", lang, "duration", time.Since(start))
 	if s.onComposed != nil {
 		s.onComposed(lyrics, lang, topic)
 	}

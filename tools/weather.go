@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
 )
 
 // DefaultOpenWeatherMapURL is OpenWeatherMap's base URL.
@@ -143,16 +144,16 @@ func (w *Weather) Call(ctx context.Context, in nadine.ToolInput) (string, error)
 	}
 	status, data, err := w.svc.do(ctx, w.cfg.HTTPClient, req)
 	if err != nil {
-		w.logger.WarnContext(ctx, "openweathermap request failed", "location", loc, "err", err)
+		w.logger.WarnContext(ctx, "openweathermap request failed", "location", nadine.Content(loc), "err", err)
 		return "", err
 	}
 	switch {
 	case status == http.StatusNotFound:
-		w.logger.InfoContext(ctx, "openweathermap: place not found", "location", loc)
+		w.logger.InfoContext(ctx, "openweathermap: place not found", "location", nadine.Content(loc))
 		return fmt.Sprintf("The weather service does not know the place %q. Tell the human you could not find that place, and ask where exactly it is.", truncate(cleanText(loc), 80)), nil
 	case status != http.StatusOK:
 		err := w.svc.statusError(status, data)
-		w.logger.WarnContext(ctx, "openweathermap refused", "location", loc, "status", status, "err", err)
+		w.logger.WarnContext(ctx, "openweathermap refused", "location", nadine.Content(loc), "status", status, "err", err)
 		return "", err
 	}
 	var res owmResponse
@@ -185,7 +186,7 @@ func (w *Weather) Call(ctx context.Context, in nadine.ToolInput) (string, error)
 		fmt.Sprintf("Humidity: %d percent", int(math.Round(m.Humidity))),
 		fmt.Sprintf("Wind: %d kilometres per hour", int(math.Round(res.Wind.Speed*3.6))),
 	}
-	block, _ := fence(fenceWeather, lines, w.cfg.MaxChars)
+	block, _ := fence.Block(fence.Weather, lines, w.cfg.MaxChars)
 	return "Summarize this weather for the human in under 25 words, with temperatures in degrees Celsius.\n" + block, nil
 }
 

@@ -350,8 +350,10 @@ func (s *Server) handleSetLanguage(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, LanguageResponse{LanguageInfo: languageInfo(l), Languages: languages()})
 }
 
+// handleUsers lists every person the store knows, those known only from
+// their data (seed 000's plain names) included.
 func (s *Server) handleUsers(w http.ResponseWriter, r *http.Request) {
-	users, err := s.opts.Store.Users(r.Context())
+	users, err := nadine.People(r.Context(), s.opts.Store)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -369,50 +371,41 @@ type UserResponse struct {
 	Memories []nadine.Memory `json:"memories"`
 }
 
-// pathUser returns the {id} of the request when the store knows the user;
-// otherwise it writes the error and returns false.
-func (s *Server) pathUser(w http.ResponseWriter, r *http.Request) (string, bool) {
+// pathUser resolves the {id} of the request as the CLI does (an id, else a
+// name: see nadine.ResolvePerson); otherwise it writes the error and
+// returns false.
+func (s *Server) pathUser(w http.ResponseWriter, r *http.Request) (nadine.UserRef, bool) {
 	id := r.PathValue("id")
 	if err := checkID(id); err != nil {
 		s.writeError(w, err)
-		return "", false
+		return nadine.UserRef{}, false
 	}
-	ok, err := s.userExists(r.Context(), id)
+	u, err := nadine.ResolvePerson(r.Context(), s.opts.Store, id)
 	if err != nil {
 		s.writeError(w, err)
-		return "", false
+		return nadine.UserRef{}, false
 	}
-	if !ok {
-		s.writeError(w, nadine.Errorf(nadine.ENOTFOUND, "no user %s", quote(id)))
-		return "", false
-	}
-	return id, true
+	return u, true
 }
 
 func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathUser(w, r)
+	u, ok := s.pathUser(w, r)
 	if !ok {
 		return
 	}
-	out := UserResponse{User: nadine.UserRef{ID: id}, Memories: []nadine.Memory{}}
-	p, err := s.opts.Store.Profile(r.Context(), id)
+	out := UserResponse{User: u, Memories: []nadine.Memory{}}
+	p, err := s.opts.Store.Profile(r.Context(), u.ID)
 	switch {
 	case err == nil:
-		out.Profile, out.User.Name = &p, p.UserName
+		out.Profile = &p
+		if p.UserName != "" {
+			out.User.Name = p.UserName
+		}
 	case nadine.ErrorCode(err) != nadine.ENOTFOUND:
 		s.writeError(w, err)
 		return
 	}
-	if out.User.Name == "" {
-		if users, err := s.opts.Store.Users(r.Context()); err == nil {
-			for _, u := range users {
-				if u.ID == id {
-					out.User.Name = u.Name
-				}
-			}
-		}
-	}
-	mems, err := s.opts.Store.Memories(r.Context(), id)
+	mems, err := s.opts.Store.Memories(r.Context(), u.ID)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -430,39 +423,48 @@ type DeleteResponse struct {
 }
 
 func (s *Server) handleDeleteMemories(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathUser(w, r)
+	u, ok := s.pathUser(w, r)
 	if !ok {
 		return
 	}
-	if err := s.opts.Store.DeleteMemories(r.Context(), id); err != nil {
+	if err := s.opts.Store.DeleteMemories(r.Context(), u.ID); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("web: memories deleted", "user", id)
-	writeJSON(w, DeleteResponse{UserID: id, Deleted: "memories"})
+	s.log.Info("web: memories deleted", "user", u.ID)
+	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "memories"})
 }
 
+// handleForget erases a person through the Forgetter, the erase path the
+// CLI uses too.
 func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathUser(w, r)
-	if !ok {
-		return
-	}
-	if err := s.opts.Store.ForgetUser(r.Context(), id); err != nil {
+	id := r.PathValue("id")
+	if err := checkID(id); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	// If they are in front of the robot, the session forgets them too.
-	s.opts.Runtime.Forgotten(id)
-	s.log.Info("web: user forgotten", "user", id)
-	writeJSON(w, DeleteResponse{UserID: id, Deleted: "user"})
+	u, err := s.opts.Forgetter.Forget(r.Context(), id)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.log.Info("web: user forgotten", "user", u.ID)
+	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "user"})
 }
 
 // handleEvents streams every update of the runtime: first the current
 // session, then each event, finished turn and session change, as
 // "event: <kind>" with a robot.Update as data. Comments keep the connection
 // alive. The stream ends when the client leaves, the server closes or the
-// runtime stops.
+// runtime stops. At most MaxStreams are open at once; one more gets 503.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	if !s.streams.take() {
+		retryAfter(w, 5*time.Second)
+		s.log.Warn("web: event stream refused: too many open", "max", s.opts.MaxStreams, "remote", r.RemoteAddr)
+		s.writeError(w, nadine.Errorf(nadine.EUNAVAILABLE, "too many event streams are open (at most %d): close one, or try again later", s.opts.MaxStreams))
+		return
+	}
+	defer s.streams.release()
 	updates, unsubscribe := s.opts.Runtime.Subscribe(256)
 	defer unsubscribe()
 	sse := startSSE(w)

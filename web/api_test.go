@@ -499,7 +499,9 @@ func failsafeTimer(t *testing.T) <-chan struct{} {
 
 func TestToken(t *testing.T) {
 	const token = "correct-horse-battery-staple-42"
-	f := newFixture(t, fixtureOptions{token: token})
+	// Every endpoint with every wrong token: more failures than the rate
+	// limit allows one client (TestTokenFailuresAreRateLimited tests it).
+	f := newFixture(t, fixtureOptions{token: token, maxTokenFailures: 1000})
 	endpoints := []struct{ method, path, body string }{
 		{"GET", "/api/ready", ""},
 		{"GET", "/api/info", ""},

@@ -75,6 +75,9 @@ type fixtureOptions struct {
 	bus    bool        // run over a real MQTT bus on an embedded broker
 	checks []web.Check // extra readiness checks
 	info   web.Info
+	// limits (web.Options' defaults when zero)
+	maxStreams, maxTokenFailures int
+	now                          func() time.Time
 }
 
 // fixture is `nadine serve` as the command wires it, offline: a SQLite
@@ -161,6 +164,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	srv, err := web.Start(ctx, web.Options{
 		Addr: "127.0.0.1:0", Token: o.token, Runtime: rt, Store: st, Info: o.info, Checks: checks,
 		Heartbeat: 50 * time.Millisecond, Logger: log,
+		MaxStreams: o.maxStreams, MaxTokenFailures: o.maxTokenFailures, Now: o.now,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // securityHeaders are set on every response. The page loads its script and
@@ -38,7 +40,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("web: cross-origin request refused", "method", r.Method, "path", r.URL.Path,
 			"origin", r.Header.Get("Origin"), "remote", r.RemoteAddr)
 		writeErrorStatus(w, http.StatusForbidden, "forbidden", "cross-origin request refused")
+	case api && r.URL.Path != "/api/health" && s.opts.Token != "" && s.tooManyFailures(w, r):
+		// Refused with 429 before the token is looked at.
 	case api && r.URL.Path != "/api/health" && !s.authorized(r):
+		s.failures.fail(clientKey(r))
 		h.Set("WWW-Authenticate", `Bearer realm="nadine"`)
 		msg := "missing token: send Authorization: Bearer <token>"
 		if r.Header.Get("Authorization") != "" {
@@ -53,6 +58,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mux.ServeHTTP(w, r)
 	}
 	s.log.Debug("web: request", "method", r.Method, "path", r.URL.Path, "status", sw.status())
+}
+
+// tooManyFailures refuses a client that sent too many wrong or missing
+// tokens lately (429 with Retry-After), before its token is even looked
+// at; it reports whether it did.
+func (s *Server) tooManyFailures(w http.ResponseWriter, r *http.Request) bool {
+	blocked, wait := s.failures.blocked(clientKey(r))
+	if !blocked {
+		return false
+	}
+	retryAfter(w, wait)
+	s.log.Warn("web: request refused: too many failed token attempts", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+	writeErrorStatus(w, http.StatusTooManyRequests, nadine.ERATELIMIT,
+		"too many requests with a wrong or missing token: wait and send the right one")
+	return true
 }
 
 // authorized reports whether the request carries the token, or no token is

@@ -41,9 +41,6 @@ type Runtime interface {
 	// Recent returns the last finished turns and ends of interaction,
 	// oldest first, for the monitor to show on page load.
 	Recent() []robot.Update
-	// Forgotten tells the runtime a person was erased: their recent
-	// turns and, if they are in front of the robot, their session go.
-	Forgotten(userID string)
 	// Subscribe streams every update of the runtime until the returned
 	// function is called or the runtime stops.
 	Subscribe(buffer int) (<-chan robot.Update, func())
@@ -59,10 +56,19 @@ type Store interface {
 	SaveProfile(ctx context.Context, p nadine.Profile) error
 	Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error)
 	DeleteMemories(ctx context.Context, userID string) error
-	ForgetUser(ctx context.Context, userID string) error
+	nadine.PersonStore
 }
 
 var _ Store = (nadine.Store)(nil)
+
+// Forgetter erases a person everywhere they are kept, resolving any form
+// of identity. *nadine.Forgetter implements it; `nadine serve` gives the
+// same one its CLI uses, with the session and the scene folders.
+type Forgetter interface {
+	Forget(ctx context.Context, who string) (nadine.UserRef, error)
+}
+
+var _ Forgetter = (*nadine.Forgetter)(nil)
 
 // Check is one readiness check of /api/ready ("mqtt": the bus is
 // connected). Its error text is shown to authorized clients: keep secrets
@@ -107,7 +113,10 @@ type Options struct {
 	AllowedHosts []string
 	Runtime      Runtime
 	Store        Store
-	Info         Info
+	// Forgetter erases a person for DELETE /api/users/{id}; nil erases
+	// from Store only.
+	Forgetter Forgetter
+	Info      Info
 	// Checks are the readiness checks besides the store's.
 	Checks []Check
 	// MaxBodyBytes caps a request body (DefaultMaxBodyBytes).
@@ -115,6 +124,13 @@ type Options struct {
 	// Heartbeat is the period of keep-alive comments on event streams
 	// (DefaultHeartbeat).
 	Heartbeat time.Duration
+	// MaxStreams caps the open event streams of GET /api/events
+	// (DefaultMaxStreams); one more is refused with 503.
+	MaxStreams int
+	// MaxTokenFailures is how many requests with a wrong or missing token
+	// one client address may send per minute (DefaultMaxTokenFailures);
+	// beyond, its requests are refused with 429 and Retry-After.
+	MaxTokenFailures int
 	// NewID makes turn ids (default: "web-" and 16 random hex digits).
 	NewID func() string
 	// NewUserID makes the id of a new user named in a turn (default: the
@@ -138,6 +154,9 @@ type Server struct {
 	cancel context.CancelFunc
 
 	userMu sync.Mutex // serializes creating users by name
+
+	streams  *streamSlots
+	failures *failureLimiter
 
 	srv       *http.Server
 	url       string
@@ -163,6 +182,9 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Store == nil {
 		return nil, nadine.Errorf(nadine.EINVALID, "web: no store")
 	}
+	if opts.Forgetter == nil {
+		opts.Forgetter = &nadine.Forgetter{Store: opts.Store}
+	}
 	if opts.Addr == "" {
 		opts.Addr = DefaultAddr
 	}
@@ -171,6 +193,12 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.MaxTokenFailures <= 0 {
+		opts.MaxTokenFailures = DefaultMaxTokenFailures
 	}
 	if opts.NewID == nil {
 		opts.NewID = func() string { return "web-" + randomHex(8) }
@@ -200,6 +228,8 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 		cop:      http.NewCrossOriginProtection(),
 		loopback: loopback,
 		hosts:    map[string]bool{},
+		streams:  &streamSlots{max: opts.MaxStreams},
+		failures: newFailureLimiter(opts.MaxTokenFailures, opts.Now),
 	}
 	for _, h := range opts.AllowedHosts {
 		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true

@@ -65,30 +65,6 @@ func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.Use
 	return u, true, nil
 }
 
-// userExists reports whether the store knows anything about a user: a
-// name, a profile or a memory.
-func (s *Server) userExists(ctx context.Context, id string) (bool, error) {
-	users, err := s.opts.Store.Users(ctx)
-	if err != nil {
-		return false, fmt.Errorf("web: list users: %w", err)
-	}
-	for _, u := range users {
-		if u.ID == id {
-			return true, nil
-		}
-	}
-	if _, err := s.opts.Store.Profile(ctx, id); err == nil {
-		return true, nil
-	} else if nadine.ErrorCode(err) != nadine.ENOTFOUND {
-		return false, fmt.Errorf("web: profile: %w", err)
-	}
-	mems, err := s.opts.Store.Memories(ctx, id)
-	if err != nil {
-		return false, fmt.Errorf("web: memories: %w", err)
-	}
-	return len(mems) > 0, nil
-}
-
 func checkName(name string) error {
 	if utf8.RuneCountInString(name) > maxNameRunes {
 		return invalid("user_name is too long (at most %d characters)", maxNameRunes)

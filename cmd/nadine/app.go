@@ -361,10 +361,7 @@ func (a *app) visualRetriever() *visual.Retriever {
 	if a.visual != nil {
 		return a.visual
 	}
-	dir := a.cfg.Visual.ScenesDir
-	if dir == "" {
-		dir = filepath.Join(a.cfg.DataDir, "scenes")
-	}
+	dir := a.scenesDir()
 	if _, err := os.Stat(dir); err == nil {
 		n, err := visual.IndexAll(context.Background(), a.store, a.embedder, dir)
 		if err != nil {
@@ -385,6 +382,22 @@ func (a *app) visualRetriever() *visual.Retriever {
 	}
 	a.visual = r
 	return r
+}
+
+// scenesDir is perception's scene store: visual.scenes_dir, else
+// DATA/scenes.
+func (a *app) scenesDir() string {
+	if d := a.cfg.Visual.ScenesDir; d != "" {
+		return d
+	}
+	return filepath.Join(a.cfg.DataDir, "scenes")
+}
+
+// forgetter is the one erase path of the CLI, the API and the monitor: the
+// store, perception's scene folders, and the other holders given (serve:
+// the session in memory).
+func (a *app) forgetter(also ...nadine.UserEraser) *nadine.Forgetter {
+	return &nadine.Forgetter{Store: a.store, Also: append([]nadine.UserEraser{visual.SceneFolders{Root: a.scenesDir()}}, also...)}
 }
 
 // newTools registers seed 000's tools: search, news and weather only when

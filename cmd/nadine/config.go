@@ -174,18 +174,30 @@ type MQTTConfig struct {
 	CertFile    string `yaml:"cert_file"`
 	KeyFile     string `yaml:"key_file"`
 	Insecure    bool   `yaml:"insecure_skip_verify"`
+	// BrokerUsers are the only clients the embedded broker accepts (see
+	// config_privacy.go); empty, any client may connect.
+	BrokerUsers BrokerUsers `yaml:"broker_users"`
 }
 
 // HTTPConfig serves the web monitor and the JSON API.
 type HTTPConfig struct {
 	Addr     string `yaml:"addr"` // "off" disables
 	TokenEnv string `yaml:"token_env"`
+	// MaxStreams caps the monitor's open event streams (503 beyond).
+	MaxStreams int `yaml:"max_streams"`
+	// MaxTokenFailures is how many wrong or missing tokens a client may
+	// send per minute before it gets 429.
+	MaxTokenFailures int `yaml:"max_token_failures"`
 }
 
 // LogConfig sets logging.
 type LogConfig struct {
 	Level  string `yaml:"level"`  // debug | info | warn | error
 	Format string `yaml:"format"` // text | json
+	// Content puts what people say and what Nadine answers in the logs
+	// (also at level debug); by default lines carry ids, durations and
+	// counts only.
+	Content bool `yaml:"content"`
 }
 
 // Duration is a time.Duration written as "30s" in YAML.
@@ -235,7 +247,10 @@ func defaultConfig(getenv func(string) string) Config {
 	for _, r := range roleNames {
 		roles[r] = "default"
 	}
-	t, f, filler := true, true, true
+	// One variable per flag: YAML decodes into the pointed-to value, so
+	// flags sharing one would change together ("speculate: false" turned
+	// the memory agents and the contextualizer off too).
+	yes := func() *bool { v := true; return &v }
 	return Config{
 		Engine:   "react",
 		DataDir:  defaultDataDir(getenv),
@@ -249,8 +264,8 @@ func defaultConfig(getenv func(string) string) Config {
 			Roles: roles,
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
-		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t, Contextualize: &t},
-		Filler:     FillerConfig{Enabled: &filler},
+		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes()},
+		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second)},
@@ -261,7 +276,7 @@ func defaultConfig(getenv func(string) string) Config {
 			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
 		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
-		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN"},
+		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
 	}
 }
@@ -399,6 +414,11 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 }
 
 func setScalar(v reflect.Value, s string) error {
+	if v.CanAddr() {
+		if e, ok := v.Addr().Interface().(envSetter); ok {
+			return e.SetEnv(s)
+		}
+	}
 	if v.Type() == reflect.TypeOf(Duration(0)) {
 		d, err := parseDuration(s)
 		if err != nil {
@@ -477,7 +497,7 @@ func (c *Config) validate() error {
 			bad(field+".model", "must not be empty")
 		}
 		if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad(field+".base_url", "must be an http(s) URL, not %q", p.BaseURL)
+			bad(field+".base_url", "must be an http(s) URL, not %q", redactURL(p.BaseURL))
 		}
 		if p.Timeout < 0 {
 			bad(field+".timeout", "must not be negative")
@@ -538,9 +558,10 @@ func (c *Config) validate() error {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
 	c.validateFiller(bad)
+	c.validatePrivacy(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
-			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
+			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))
 		}
 	}
 	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "#+") {
@@ -620,7 +641,8 @@ func (p ProfileConfig) usable(getenv func(string) string) bool {
 	return err == nil && u.Host != "" && u.Host != "api.openai.com"
 }
 
-// redacted returns a copy without secrets, for printing.
+// redacted returns a copy without secrets, for printing: API keys, and
+// the passwords of every URL (base URLs, mqtt.url, store URLs).
 func (c Config) redacted() Config {
 	out := c
 	out.Models.Profiles = map[string]ProfileConfig{}
@@ -630,6 +652,7 @@ func (c Config) redacted() Config {
 		}
 		out.Models.Profiles[n] = p
 	}
+	redactURLs(reflect.ValueOf(&out).Elem())
 	return out
 }
 
@@ -647,7 +670,7 @@ func printConfig(w io.Writer, cfg Config, getenv func(string) string) error {
 		if p.apiKey(getenv) != "" {
 			key = "key set"
 		}
-		fmt.Fprintf(w, "# profile %s: %s at %s (%s; usable: %v)\n", n, p.Model, p.BaseURL, key, p.usable(getenv))
+		fmt.Fprintf(w, "# profile %s: %s at %s (%s; usable: %v)\n", n, p.Model, redactURL(p.BaseURL), key, p.usable(getenv))
 	}
 	b, err := yaml.Marshal(cfg.redacted())
 	if err != nil {

@@ -25,6 +25,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -127,11 +129,13 @@ func flags(name string, e env) (*flag.FlagSet, *string) {
 	return fs, cfg
 }
 
-// newLogger builds the process logger from the configuration.
+// newLogger builds the process logger from the configuration. Logs carry
+// conversation text (nadine.Content, quoted parts of errors) only with
+// log.content or at level debug.
 func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Level))
-	opts := &slog.HandlerOptions{Level: lvl}
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: nadine.ContentReplacer(c.Content || lvl <= slog.LevelDebug)}
 	if c.Format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}

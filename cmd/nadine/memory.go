@@ -28,7 +28,7 @@ func runMemory(ctx context.Context, args []string, e env) error {
 	defer a.Close()
 	switch rest[0] {
 	case "users":
-		users, err := a.store.Users(ctx)
+		users, err := nadine.People(ctx, a.store)
 		if err != nil {
 			return err
 		}
@@ -45,10 +45,11 @@ func runMemory(ctx context.Context, args []string, e env) error {
 		if len(rest) != 2 {
 			return usageError{"usage: nadine memory show USER"}
 		}
-		id, err := a.userID(ctx, rest[1])
+		u, err := nadine.ResolvePerson(ctx, a.store, rest[1])
 		if err != nil {
 			return err
 		}
+		id := u.ID
 		p, err := a.store.Profile(ctx, id)
 		if err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND {
 			return err
@@ -60,7 +61,11 @@ func runMemory(ctx context.Context, args []string, e env) error {
 		if *asJSON {
 			return json.NewEncoder(e.stdout).Encode(map[string]any{"profile": p, "memories": mems})
 		}
-		fmt.Fprintf(e.stdout, "%s (%s)\n", p.UserName, id)
+		name := p.UserName
+		if name == "" {
+			name = u.Name
+		}
+		fmt.Fprintf(e.stdout, "%s (%s)\n", name, id)
 		for _, f := range [][2]string{{"company", p.CurrentCompany}, {"position", p.CurrentPosition}, {"location", p.Location},
 			{"hobbies", strings.Join(p.Hobbies, ", ")}, {"interests", strings.Join(p.Interests, ", ")}} {
 			if f[1] != "" {
@@ -76,14 +81,11 @@ func runMemory(ctx context.Context, args []string, e env) error {
 		if len(rest) != 2 {
 			return usageError{"usage: nadine memory forget USER"}
 		}
-		id, err := a.userID(ctx, rest[1])
+		u, err := a.forgetter().Forget(ctx, rest[1])
 		if err != nil {
 			return err
 		}
-		if err := a.store.ForgetUser(ctx, id); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "forgot %s: profile, history, memories and scenes erased\n", id)
+		fmt.Fprintf(e.stdout, "forgot %s: profile, name, history, memories, episodes, scenes and saved state erased\n", u.ID)
 		return nil
 	case "reembed":
 		n, err := reembed(ctx, a)
@@ -96,40 +98,16 @@ func runMemory(ctx context.Context, args []string, e env) error {
 	return usageError{fmt.Sprintf("unknown memory command %q", rest[0])}
 }
 
-// userID accepts a user id or a name.
-func (a *app) userID(ctx context.Context, s string) (string, error) {
-	users, err := a.store.Users(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, u := range users {
-		if u.ID == s {
-			return u.ID, nil
-		}
-	}
-	var found []nadine.UserRef
-	for _, u := range users {
-		if strings.EqualFold(u.Name, s) {
-			found = append(found, u)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0].ID, nil
-	case 0:
-		return "", nadine.Errorf(nadine.ENOTFOUND, "no user %q (see nadine memory users)", s)
-	}
-	return "", nadine.Errorf(nadine.EINVALID, "%d users are named %q: give the user id", len(found), s)
-}
-
 // reembed re-embeds every memory whose vector was made by another embedder.
 func reembed(ctx context.Context, a *app) (int, error) {
-	users, err := a.store.Users(ctx)
+	// Every id with data, seed 000's plain names included.
+	ids, err := a.store.UserIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, u := range users {
+	for _, id := range ids {
+		u := nadine.UserRef{ID: id}
 		mems, err := a.store.Memories(ctx, u.ID)
 		if err != nil {
 			return n, err

@@ -44,16 +44,23 @@ type server struct {
 func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*server, error) {
 	s := &server{e: e}
 	url := cfg.MQTT.URL
+	users, self, err := cfg.brokerUsers(e.getenv)
+	if err != nil {
+		return nil, err
+	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log})
+		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log, Users: users})
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
 		s.broker, url = b, b.URL()
-		log.Info("embedded MQTT broker started", "url", url)
+		log.Info("embedded MQTT broker started", "url", url, "users", len(cfg.MQTT.BrokerUsers))
+		if w := cfg.brokerOpenWarning(); w != "" {
+			log.Warn(w)
+		}
 	}
 	bus, err := mqtt.Connect(ctx, mqtt.Options{
-		URL: url, ClientID: cfg.MQTT.ClientID, Username: cfg.MQTT.Username, Password: e.getenv(cfg.MQTT.PasswordEnv),
+		URL: url, ClientID: cfg.MQTT.ClientID, Username: self.Username, Password: self.Password,
 		TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
 		Prefix: cfg.MQTT.Prefix, Logger: log,
 	})
@@ -90,7 +97,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		s.web = w
 	}
 	fmt.Fprint(e.stderr, a.banner())
-	fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", url, bus.Prefix())
+	fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", redactURL(url), bus.Prefix())
 	if s.web != nil {
 		fmt.Fprintf(e.stderr, "Monitor: %s\n", s.web.URL())
 	}

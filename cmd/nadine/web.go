@@ -29,7 +29,12 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime,
 		Token:   e.getenv(cfg.HTTP.TokenEnv),
 		Runtime: rt,
 		Store:   a.store,
-		Info:    a.webInfo(),
+		// The erase path of `nadine memory forget`, the session and the
+		// monitor's recent turns.
+		Forgetter: a.forgetter(a.manager, rt),
+		Info:      a.webInfo(),
+		// Limits at the edge.
+		MaxStreams: cfg.HTTP.MaxStreams, MaxTokenFailures: cfg.HTTP.MaxTokenFailures,
 		Checks: []web.Check{{Name: "mqtt", Check: func(context.Context) error {
 			if !bus.Connected() {
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected to the MQTT broker")

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,6 +35,8 @@ func Run(t *testing.T, open func(t *testing.T) nadine.Store) {
 		{"MemorySearchSeesWrites", testMemorySearchSeesWrites},
 		{"MemoryIsolation", testMemoryIsolation},
 		{"ForgetUser", testForgetUser},
+		{"UserIDs", testUserIDs},
+		{"ForgetPerson", testForgetPerson},
 		{"DeleteMemories", testDeleteMemories},
 		{"MemoryEmbedders", testMemoryEmbedders},
 		{"Knowledge", testKnowledge},
@@ -768,6 +771,107 @@ func testForgetUser(t *testing.T, s nadine.Store) {
 	}
 	must(t, "ForgetUser of an unknown user", s.ForgetUser(ctx, "nobody"))
 	must(t, "ForgetUser twice", s.ForgetUser(ctx, "alice"))
+}
+
+// testUserIDs checks that UserIDs lists every id personal data is stored
+// under, whichever table holds it, once each and ordered, and drops an id
+// once it is forgotten.
+func testUserIDs(t *testing.T, s nadine.Store) {
+	ctx := t.Context()
+	ids, err := s.UserIDs(ctx)
+	if err != nil || len(ids) != 0 {
+		t.Fatalf("UserIDs of an empty store = %v, %v; want none", ids, err)
+	}
+	// One id per holder: a name only (face_stored), a profile, a
+	// conversation only (seed 000's plain name on user/name), a memory
+	// only, a scene only; and one with everything.
+	must(t, "SetUserName", s.SetUserName(ctx, "face-17", "Robin"))
+	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: "p-1", UserName: "Pat", LastUpdated: t0}))
+	appendN(t, s, "Alex", "c1", 0, 2)
+	add(t, s, memory("m-1", "a memory", nadine.MemoryFact, 1, "e1", 1, 0))
+	must(t, "UpsertScenes", s.UpsertScenes(ctx, []nadine.Scene{{UserID: "s-1", SceneID: "s1", Time: t0}}))
+	fixture(t, s, "all")
+	must(t, "SaveCheckpoint", s.SaveCheckpoint(ctx, "robot/affect", []byte("{}")))
+
+	want := []string{"Alex", "all", "face-17", "m-1", "p-1", "s-1"}
+	ids, err = s.UserIDs(ctx)
+	must(t, "UserIDs", err)
+	if !slices.Equal(ids, want) {
+		t.Errorf("UserIDs = %q, want %q", ids, want)
+	}
+	for _, id := range []string{"Alex", "m-1", "s-1", "all"} {
+		must(t, "ForgetUser "+id, s.ForgetUser(ctx, id))
+	}
+	ids, err = s.UserIDs(ctx)
+	must(t, "UserIDs", err)
+	if want := []string{"face-17", "p-1"}; !slices.Equal(ids, want) {
+		t.Errorf("UserIDs after forgetting = %q, want %q", ids, want)
+	}
+}
+
+// testForgetPerson goes through nadine.Forgetter, the one erase path of the
+// CLI, the API and the monitor: every form of identity resolves to the
+// person, and erasing them leaves nothing under their id.
+func testForgetPerson(t *testing.T, s nadine.Store) {
+	ctx := t.Context()
+	fixture(t, s, "alex-3f9a1c")     // a graph profile, named "Name of alex-3f9a1c"
+	appendN(t, s, "Sam", "c1", 0, 4) // seed 000: the plain name is the id
+	add(t, s, memory("Sam", "Sam likes tea", nadine.MemoryConversation, 1, "e1", 1, 0))
+	must(t, "SetUserName", s.SetUserName(ctx, "face-9", "Kim")) // a face-recognition id
+	add(t, s, memory("face-9", "Kim is a pilot", nadine.MemoryEpisode, 2, "e1", 0, 1))
+	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: "lee-1", UserName: "Lee", LastUpdated: t0}))
+	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: "lee-2", UserName: "LEE", LastUpdated: t0}))
+	bobKeys := fixture(t, s, "bob")
+
+	people, err := nadine.People(ctx, s)
+	must(t, "People", err)
+	wantPeople := []nadine.UserRef{{ID: "Sam", Name: "Sam"}, {ID: "alex-3f9a1c", Name: "Name of alex-3f9a1c"},
+		{ID: "bob", Name: "Name of bob"}, {ID: "face-9", Name: "Kim"}, {ID: "lee-1", Name: "Lee"}, {ID: "lee-2", Name: "LEE"}}
+	if !slices.Equal(people, wantPeople) {
+		t.Errorf("People = %v, want %v", people, wantPeople)
+	}
+
+	erased := map[string]bool{}
+	f := &nadine.Forgetter{Store: s, Also: []nadine.UserEraser{nadine.UserEraserFunc(func(_ context.Context, id string) error {
+		erased[id] = true
+		return nil
+	})}}
+	for _, tt := range []struct{ who, id string }{
+		{"alex-3f9a1c", "alex-3f9a1c"}, // profile id
+		{"sam", "Sam"},                 // seed 000 plain name, another case
+		{" Kim ", "face-9"},            // display name of a face id
+	} {
+		u, err := f.Forget(ctx, tt.who)
+		if err != nil || u.ID != tt.id {
+			t.Errorf("Forget(%q) = %+v, %v; want %s", tt.who, u, err, tt.id)
+			continue
+		}
+		if !erased[tt.id] {
+			t.Errorf("Forget(%q) did not ask the other holders to erase %s", tt.who, tt.id)
+		}
+		if ms, err := s.Memories(ctx, tt.id); err != nil || len(ms) != 0 {
+			t.Errorf("Memories(%s) after Forget = %d, %v; want none", tt.id, len(ms), err)
+		}
+		if msgs, err := s.RecentMessages(ctx, tt.id, "c1", 0); err != nil || len(msgs) != 0 {
+			t.Errorf("RecentMessages(%s) after Forget = %d, %v; want none", tt.id, len(msgs), err)
+		}
+	}
+	ids, err := s.UserIDs(ctx)
+	must(t, "UserIDs", err)
+	if want := []string{"bob", "lee-1", "lee-2"}; !slices.Equal(ids, want) {
+		t.Errorf("UserIDs after forgetting = %q, want %q", ids, want)
+	}
+	_, err = f.Forget(ctx, "lee")
+	wantCode(t, "Forget of an ambiguous name", err, nadine.EINVALID)
+	if !strings.Contains(err.Error(), "lee-1") || !strings.Contains(err.Error(), "lee-2") {
+		t.Errorf("ambiguity error %q does not list the candidates", err)
+	}
+	_, err = f.Forget(ctx, "nobody")
+	wantCode(t, "Forget of nobody", err, nadine.ENOTFOUND)
+	if u, err := f.Forget(ctx, "lee-2"); err != nil || u.ID != "lee-2" {
+		t.Errorf("Forget(lee-2) = %+v, %v", u, err)
+	}
+	wantUserData(t, s, "bob", bobKeys)
 }
 
 func testDeleteMemories(t *testing.T, s nadine.Store) {

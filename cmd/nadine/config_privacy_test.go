@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestConfigRedactsURLCredentials: `nadine config` prints no password
+// given inside a URL: model base URLs (in the YAML and in the comment
+// lines), mqtt.url, service URLs, store URLs and key=value connection
+// strings alike.
+func TestConfigRedactsURLCredentials(t *testing.T) {
+	path := writeConfig(t, `models:
+  profiles:
+    default: {base_url: 'http://user:s3cret-model@llm.lab:8000/v1', model: m}
+    small: {base_url: 'https://ollama.lab/v1', model: m}
+mqtt: {url: 'mqtt://robot:s3cret-mqtt@broker.lab:1883'}
+tools: {translate_url: 'https://svc:s3cret-translate@translate.lab/'}
+`)
+	var out bytes.Buffer
+	e := env{stdout: &out, stderr: &out, getenv: envMap(map[string]string{"HOME": t.TempDir()})}
+	if err := run(t.Context(), []string{"config", "--config", path}, e); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "s3cret") {
+		t.Errorf("a password is printed:\n%s", s)
+	}
+	for _, want := range []string{"http://user:REDACTED@llm.lab:8000/v1", "mqtt://robot:REDACTED@broker.lab:1883",
+		"https://svc:REDACTED@translate.lab/", "https://ollama.lab/v1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	// The configuration in use keeps its passwords.
+	cfg, err := loadConfig(path, envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = cfg.redacted()
+	if !strings.Contains(cfg.MQTT.URL, "s3cret-mqtt") || !strings.Contains(cfg.Models.Profiles["default"].BaseURL, "s3cret-model") {
+		t.Error("redacting changed the configuration in use")
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"http://user:secret@host/v1", "http://user:REDACTED@host/v1"},
+		{"postgres://nadine:pa%40ss@db:5432/nadine?sslmode=disable", "postgres://nadine:REDACTED@db:5432/nadine?sslmode=disable"},
+		{"http://user@host/v1", "http://user@host/v1"},
+		{"https://api.openai.com/v1", "https://api.openai.com/v1"},
+		{"host=db user=nadine password=secret dbname=nadine", "host=db user=nadine password=REDACTED dbname=nadine"},
+		{"host=db password='a b c' sslmode=require", "host=db password=REDACTED sslmode=require"},
+		{"plain text", "plain text"},
+		{"", ""},
+	} {
+		if got := redactURL(tt.in); got != tt.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPrivacyConfig: defaults, environment overrides and validation of
+// http.max_streams, http.max_token_failures and mqtt.broker_users.
+func TestPrivacyConfig(t *testing.T) {
+	home := t.TempDir()
+	cfg, err := loadConfig("", envMap(map[string]string{"HOME": home}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.MaxStreams != 64 || cfg.HTTP.MaxTokenFailures != 10 || len(cfg.MQTT.BrokerUsers) != 0 || cfg.Log.Content {
+		t.Errorf("defaults: http %+v, broker users %v, log.content %v", cfg.HTTP, cfg.MQTT.BrokerUsers, cfg.Log.Content)
+	}
+	cfg, err = loadConfig("", envMap(map[string]string{"HOME": home, "NADINE_HTTP_MAX_STREAMS": "8",
+		"NADINE_HTTP_MAX_TOKEN_FAILURES": "3", "NADINE_LOG_CONTENT": "true",
+		"NADINE_MQTT_BROKER_USERS": "perception, control:CONTROL_PW"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.MaxStreams != 8 || cfg.HTTP.MaxTokenFailures != 3 || !cfg.Log.Content {
+		t.Errorf("env overrides: http %+v, log.content %v", cfg.HTTP, cfg.Log.Content)
+	}
+	want := BrokerUsers{{Username: "perception"}, {Username: "control", PasswordEnv: "CONTROL_PW"}}
+	if len(cfg.MQTT.BrokerUsers) != 2 || cfg.MQTT.BrokerUsers[0] != want[0] || cfg.MQTT.BrokerUsers[1] != want[1] {
+		t.Errorf("broker users = %+v, want %+v", cfg.MQTT.BrokerUsers, want)
+	}
+	for _, tt := range []struct{ yaml, field string }{
+		{"http: {max_streams: -1}", "http.max_streams"},
+		{"http: {max_token_failures: -2}", "http.max_token_failures"},
+		{"mqtt: {broker_users: [{username: ''}]}", "mqtt.broker_users[0].username"},
+		{"mqtt: {broker_users: [{username: a}, {username: a}]}", "mqtt.broker_users[1].username"},
+		{"mqtt: {broker_users: [{username: 'a:b'}]}", "mqtt.broker_users[0].username"},
+		{"mqtt: {url: 'mqtt://x:1883', broker_users: [{username: a}]}", "mqtt.broker_users"},
+	} {
+		_, err := loadConfig(writeConfig(t, tt.yaml), envMap(map[string]string{"HOME": home}))
+		if err == nil || !strings.Contains(err.Error(), "config: "+tt.field+":") {
+			t.Errorf("%s: error %v, want one naming %s", tt.yaml, err, tt.field)
+		}
+	}
+}
+
+// TestBrokerUsers: the broker's users get their passwords from the
+// environment; nadine's own client is one of them (mqtt.username, or an
+// internal user with a random password); a missing password names its
+// variable.
+func TestBrokerUsers(t *testing.T) {
+	cfg := defaultConfig(envMap(nil))
+	cfg.MQTT.BrokerUsers = BrokerUsers{{Username: "perception"}, {Username: "tts-2", PasswordEnv: "TTS_PW"}}
+	vars := map[string]string{"NADINE_MQTT_PASSWORD_PERCEPTION": "p1", "TTS_PW": "p2"}
+	users, self, err := cfg.brokerUsers(envMap(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users["perception"] != "p1" || users["tts-2"] != "p2" || len(users) != 3 || users[self.Username] != self.Password ||
+		!strings.HasPrefix(self.Username, "nadine-internal-") || len(self.Password) < 32 {
+		t.Errorf("users %v, self %+v", users, self)
+	}
+	cfg.MQTT.Username, vars["NADINE_MQTT_PASSWORD"] = "nadine", "n1"
+	users, self, err = cfg.brokerUsers(envMap(vars))
+	if err != nil || self != (BrokerCredentials{"nadine", "n1"}) || users["nadine"] != "n1" {
+		t.Errorf("with mqtt.username: users %v, self %+v, %v", users, self, err)
+	}
+	delete(vars, "TTS_PW")
+	if _, _, err := cfg.brokerUsers(envMap(vars)); err == nil || !strings.Contains(err.Error(), "$TTS_PW") || strings.Contains(err.Error(), "p1") {
+		t.Errorf("missing password: %v", err)
+	}
+	cfg.MQTT.BrokerUsers = nil
+	if users, _, err := cfg.brokerUsers(envMap(vars)); err != nil || users != nil {
+		t.Errorf("no broker users: %v, %v; want none (any client)", users, err)
+	}
+}
+
+func TestBrokerOpenWarning(t *testing.T) {
+	for _, tt := range []struct {
+		listen, url string
+		users       bool
+		warn        bool
+	}{
+		{"127.0.0.1:1883", "", false, false},
+		{"localhost:1883", "", false, false},
+		{"[::1]:1883", "", false, false},
+		{"0.0.0.0:1883", "", false, true},
+		{":1883", "", false, true},
+		{"192.168.1.10:1883", "", false, true},
+		{"0.0.0.0:1883", "", true, false},
+		{"0.0.0.0:1883", "mqtt://broker:1883", false, false},
+	} {
+		cfg := defaultConfig(envMap(nil))
+		cfg.MQTT.Listen, cfg.MQTT.URL = tt.listen, tt.url
+		if tt.users {
+			cfg.MQTT.BrokerUsers = BrokerUsers{{Username: "perception"}}
+		}
+		if got := cfg.brokerOpenWarning() != ""; got != tt.warn {
+			t.Errorf("listen %s, url %q, users %v: warning %v, want %v", tt.listen, tt.url, tt.users, got, tt.warn)
+		}
+	}
+}
+
+// TestFeatureFlagsAreIndependent: turning one feature off in the file
+// leaves the others on (the defaults once shared one variable, so that
+// "speculate: false" also turned the memory agents off, which the
+// isolation test found).
+func TestFeatureFlagsAreIndependent(t *testing.T) {
+	cfg, err := loadConfig(writeConfig(t, "features: {speculate: false}\n"), envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := cfg.Features
+	if *f.Speculate || !*f.MemoryAgents || !*f.Contextualize || !*f.VisionAgent || !*cfg.Filler.Enabled {
+		t.Errorf("speculate %v, memory_agents %v, contextualize %v, vision_agent %v, filler %v; want only speculate off",
+			*f.Speculate, *f.MemoryAgents, *f.Contextualize, *f.VisionAgent, *cfg.Filler.Enabled)
+	}
+}

@@ -1,0 +1,133 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Erasing a person is meant to be unrecoverable, not only invisible to
+// queries. Three things make it so:
+//
+//   - the writer runs with PRAGMA secure_delete=ON, so SQLite overwrites
+//     deleted cells and freed pages with zeros instead of leaving them in
+//     the file;
+//   - after the erase commits, PRAGMA wal_checkpoint(TRUNCATE) copies the
+//     zeroed pages into the database file and truncates the write-ahead
+//     log, whose older frames still held the text as it was written;
+//   - the memory vector cache of the user is dropped.
+//
+// The shared-memory file (-shm) holds page numbers only, never content.
+
+// personalTables are the tables holding personal data, each filtered by
+// its user_id column. A table added to the schema that records a user (a
+// durable inbox of transcripts, say) must be listed here so that
+// ForgetUser and UserIDs cover it.
+var personalTables = []string{
+	"profiles",
+	"users",
+	"messages",
+	"conversations",
+	"memories",
+	"memory_vectors",
+	"scenes",
+}
+
+// listedTables are the personal tables UserIDs reads ids from (messages
+// and memory_vectors always have a row in conversations and memories).
+var listedTables = []string{"users", "profiles", "conversations", "memories", "scenes"}
+
+// ForgetUser erases everything about a user in one transaction (profile,
+// name, conversations and their messages, memories, their vectors, scenes,
+// and the checkpoints whose key starts with "<userID>/"), then truncates
+// the write-ahead log, so that none of it can be read back from the
+// database's files. Forgetting an unknown user is not an error.
+func (s *Store) ForgetUser(ctx context.Context, userID string) error {
+	if err := needUser("forget user", userID); err != nil {
+		return err
+	}
+	prefix := userID + "/"
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, t := range personalTables {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE user_id = ?`, userID); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
+			len(prefix), prefix)
+		return err
+	})
+	s.cache.invalidate(userKey(userID))
+	if err != nil {
+		return wrap("forget user", err)
+	}
+	if err := s.truncateWAL(ctx); err != nil {
+		return wrap("forget user", err)
+	}
+	s.log.Info("sqlite: forgot user", "user_id", userID)
+	return nil
+}
+
+// UserIDs lists every user id that personal data is stored under, ordered
+// and once each: the names map, profiles, conversations, memories and
+// scenes.
+func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
+	q := ""
+	for i, t := range listedTables {
+		if i > 0 {
+			q += " UNION "
+		}
+		q += "SELECT user_id FROM " + t
+	}
+	rows, err := s.r.QueryContext(ctx, q+" ORDER BY 1")
+	if err != nil {
+		return nil, wrap("user ids", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, wrap("user ids", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, wrap("user ids", rows.Err())
+}
+
+// truncateWALAttempts bounds how often truncateWAL asks again while a
+// reader (of this process or another) keeps the log in use.
+const truncateWALAttempts = 5
+
+// truncateWAL checkpoints the whole write-ahead log into the database file
+// and truncates it to zero bytes. A reader in the middle of a transaction
+// keeps SQLite from finishing (it reports "busy" after the busy timeout);
+// truncateWAL then asks again, a few times, and fails with EUNAVAILABLE if
+// the log is still in use: the erase is committed, and the next checkpoint
+// will overwrite the old frames, but the caller is told that the text may
+// still be in the log until then.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	wait := 10 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		var busy, logFrames, checkpointed int
+		err := s.w.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &checkpointed)
+		if err != nil {
+			return err
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == truncateWALAttempts {
+			return nadine.Errorf(nadine.EUNAVAILABLE,
+				"sqlite: erased, but the write-ahead log is still in use by a reader and could not be truncated; the erased text stays in %s-wal until the next checkpoint", s.path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
+}

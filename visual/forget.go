@@ -1,0 +1,32 @@
+package visual
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// SceneFolders erases people from perception's scene store: the folder
+// <Root>/<user id> with its images, embeddings and metadata. Without it a
+// forgotten person's scenes would come back at the next start, when the
+// folders are indexed again.
+type SceneFolders struct {
+	Root string
+}
+
+var _ nadine.UserEraser = SceneFolders{}
+
+// EraseUser removes the user's scene folder; a user without one, or with an
+// id that cannot name a folder, has nothing to remove.
+func (f SceneFolders) EraseUser(_ context.Context, userID string) error {
+	if f.Root == "" || validUserID(userID) != nil {
+		return nil
+	}
+	if err := os.RemoveAll(filepath.Join(f.Root, userID)); err != nil {
+		return fmt.Errorf("visual: erase the scenes of %s: %w", userID, err)
+	}
+	return nil
+}
