@@ -67,6 +67,9 @@ func (r *Runtime) EraseUser(_ context.Context, userID string) error {
 	}
 	r.recent = kept
 	r.mu.Unlock()
+	// The monitor shows the session as it is now (the manager, erased
+	// before the runtime, may have made it a stranger's).
+	r.broadcastSession()
 	return nil
 }
 
