@@ -129,8 +129,8 @@
 // default). It allows every client (no authentication, no ACL): it is meant
 // for the processes of one robot talking over the loopback interface. Do
 // not bind it to a public interface; use a real broker (Mosquitto) with
-// authentication and TLS for anything else. Known limit of mochi-mqtt
-// v2.7.9: the messages it queued for a disconnected session are resent
-// sorted by the second they were created in, so several queued within one
-// second may arrive out of order (Mosquitto keeps their order).
+// authentication and TLS for anything else. The broker is mochi-mqtt
+// v2.7.9 with a patch carried in third_party/mochi-server (see its
+// README): v2.7.9 deadlocked, reordered and lost messages once a client's
+// receive quota was used up under a burst.
 package mqtt

@@ -307,6 +307,12 @@ func (cl *Client) ResendInflightMessages(force bool) error {
 	}
 
 	for _, tk := range cl.State.Inflight.GetAll(false) {
+		if tk.Expiry < 0 {
+			// nadine patch: a packet still waiting for send quota was never
+			// sent; it goes out with the quota (Server.sendWaiting), once,
+			// rather than here and then again.
+			continue
+		}
 		if tk.FixedHeader.Type == packets.Publish {
 			tk.FixedHeader.Dup = true // [MQTT-3.3.1-1] [MQTT-3.3.1-3]
 		}

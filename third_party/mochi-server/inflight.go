@@ -20,12 +20,16 @@ type Inflight struct {
 	sendQuota           int32                     // remaining outbound qos quota for flow control
 	maximumReceiveQuota int32                     // maximum allowed receive quota
 	maximumSendQuota    int32                     // maximum allowed send quota
+	order               map[uint16]uint64         // nadine patch: insertion order of each packet, to keep FIFO order within a second
+	last                uint64                    // nadine patch: the last order given
+	waiting             int                       // nadine patch: packets waiting for send quota (Expiry < 0)
 }
 
 // NewInflights returns a new instance of an Inflight packets map.
 func NewInflights() *Inflight {
 	return &Inflight{
 		internal: map[uint16]packets.Packet{},
+		order:    map[uint16]uint64{},
 	}
 }
 
@@ -34,9 +38,36 @@ func (i *Inflight) Set(m packets.Packet) bool {
 	i.Lock()
 	defer i.Unlock()
 
-	_, ok := i.internal[m.PacketID]
+	old, ok := i.internal[m.PacketID]
+	if ok && old.Expiry < 0 {
+		i.waiting--
+	}
+	if !ok {
+		i.last++
+		i.order[m.PacketID] = i.last
+	}
+	if m.Expiry < 0 {
+		i.waiting++
+	}
 	i.internal[m.PacketID] = m
 	return !ok
+}
+
+// Waiting returns how many packets wait for send quota (nadine patch): a
+// new packet must wait behind them, or it would overtake them.
+func (i *Inflight) Waiting() int {
+	i.RLock()
+	defer i.RUnlock()
+	return i.waiting
+}
+
+// before reports whether a comes before b: by creation time, then by
+// insertion order (nadine patch; the creation time is in seconds).
+func (i *Inflight) before(a, b packets.Packet) bool {
+	if a.Created != b.Created {
+		return a.Created < b.Created
+	}
+	return i.order[a.PacketID] < i.order[b.PacketID]
 }
 
 // Get returns an inflight packet by packet id.
@@ -67,6 +98,10 @@ func (i *Inflight) Clone() *Inflight {
 	for k, v := range i.internal {
 		c.internal[k] = v
 	}
+	for k, v := range i.order {
+		c.order[k] = v
+	}
+	c.last, c.waiting = i.last, i.waiting
 	return c
 }
 
@@ -82,9 +117,9 @@ func (i *Inflight) GetAll(immediate bool) []packets.Packet {
 		}
 	}
 
-	sort.Slice(m, func(i, j int) bool {
-		return uint16(m[i].Created) < uint16(m[j].Created)
-	})
+	// nadine patch: the whole creation time, then the insertion order, so
+	// that packets created within one second keep their order.
+	sort.Slice(m, func(a, b int) bool { return i.before(m[a], m[b]) })
 
 	return m
 }
@@ -96,12 +131,18 @@ func (i *Inflight) NextImmediate() (packets.Packet, bool) {
 	i.RLock()
 	defer i.RUnlock()
 
-	m := i.GetAll(true)
-	if len(m) > 0 {
-		return m[0], true
+	// nadine patch: this used to call GetAll, which read-locks again: with
+	// a writer waiting in between (publishToClient's Set), Go's RWMutex
+	// deadlocks. One scan for the first waiting packet, under one lock.
+	var next packets.Packet
+	found := false
+	for _, v := range i.internal {
+		if v.Expiry < 0 && (!found || i.before(v, next)) {
+			next, found = v, true
+		}
 	}
 
-	return packets.Packet{}, false
+	return next, found
 }
 
 // Delete removes an in-flight message from the map. Returns true if the message existed.
@@ -109,8 +150,12 @@ func (i *Inflight) Delete(id uint16) bool {
 	i.Lock()
 	defer i.Unlock()
 
-	_, ok := i.internal[id]
+	old, ok := i.internal[id]
+	if ok && old.Expiry < 0 {
+		i.waiting--
+	}
 	delete(i.internal, id)
+	delete(i.order, id)
 
 	return ok
 }

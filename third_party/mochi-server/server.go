@@ -716,18 +716,40 @@ func (s *Server) processPacket(cl *Client, pk packets.Packet) error {
 		return err
 	}
 
-	if cl.State.Inflight.Len() > 0 && atomic.LoadInt32(&cl.State.Inflight.sendQuota) > 0 {
-		next, ok := cl.State.Inflight.NextImmediate()
-		if ok {
-			_ = cl.WritePacket(next)
-			if ok := cl.State.Inflight.Delete(next.PacketID); ok {
-				atomic.AddInt64(&s.Info.Inflight, -1)
-			}
-			cl.State.Inflight.DecreaseSendQuota()
-		}
+	// nadine patch: send as many waiting packets as the quota allows.
+	for cl.State.Inflight.Len() > 0 && atomic.LoadInt32(&cl.State.Inflight.sendQuota) > 0 && s.sendWaiting(cl) {
 	}
 
 	return nil
+}
+
+// sendWaiting sends the oldest packet waiting for send quota (nadine
+// patch). It goes through the client's outbound queue, behind the packets
+// already sent, so that it cannot overtake them (it used to be written
+// straight to the connection). The packet stays in flight, with its expiry
+// restored, until the client acknowledges it: it used to be deleted once
+// written, so it was neither resent after a reconnection nor counted back
+// into the quota by its PUBACK. It runs on the client's read loop, so the
+// PUBACK cannot be processed before the packet is marked as sent.
+func (s *Server) sendWaiting(cl *Client) bool {
+	next, ok := cl.State.Inflight.NextImmediate()
+	if !ok || cl.Closed() {
+		return false
+	}
+	next.Expiry = 0
+	if expiry := minimum(s.Options.Capabilities.MaximumMessageExpiryInterval, int64(next.Properties.MessageExpiryInterval)); expiry > 0 {
+		next.Expiry = next.Created + expiry
+	}
+	out := next
+	select {
+	case cl.State.outbound <- &out:
+		atomic.AddInt32(&cl.State.outboundQty, 1)
+	default:
+		return false // the outbound queue is full: it waits for the next packet
+	}
+	cl.State.Inflight.Set(next)
+	cl.State.Inflight.DecreaseSendQuota()
+	return true
 }
 
 // processConnect processes a Connect packet. The packet cannot be used to establish
@@ -1079,16 +1101,26 @@ func (s *Server) publishToClient(cl *Client, sub packets.Subscription, pk packet
 
 		out.PacketID = uint16(i) // [MQTT-2.2.1-4]
 		sentQuota := atomic.LoadInt32(&cl.State.Inflight.sendQuota)
+		// nadine patch: a packet also waits when others already wait for
+		// quota, so that it does not overtake them; a waiting packet takes
+		// no quota until it is sent (processPacket).
+		wait := atomic.LoadInt32(&cl.State.Inflight.maximumSendQuota) > 0 &&
+			(sentQuota == 0 || cl.State.Inflight.Waiting() > 0)
+		sent := out.Expiry
+		if wait {
+			out.Expiry = -1
+		}
 
 		if ok := cl.State.Inflight.Set(out); ok { // [MQTT-4.3.2-3] [MQTT-4.3.3-3]
 			atomic.AddInt64(&s.Info.Inflight, 1)
 			s.hooks.OnQosPublish(cl, out, out.Created, 0)
-			cl.State.Inflight.DecreaseSendQuota()
+			if !wait {
+				cl.State.Inflight.DecreaseSendQuota()
+			}
 		}
 
-		if sentQuota == 0 && atomic.LoadInt32(&cl.State.Inflight.maximumSendQuota) > 0 {
-			out.Expiry = -1
-			cl.State.Inflight.Set(out)
+		if wait {
+			out.Expiry = sent
 			return out, nil
 		}
 	}
