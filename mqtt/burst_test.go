@@ -100,7 +100,7 @@ func burst(t *testing.T, url string) {
 	got, others := 0, 0
 	for got < burstSize {
 		in := next(t, b)
-		if in.Kind != mqtt.KindTranscript {
+		if in.Kind != nadine.InboundTranscript {
 			others++
 			continue
 		}
@@ -124,13 +124,13 @@ func burst(t *testing.T, url string) {
 	eventually(t, "the other clients to be served after the burst", func() bool { return pingsSeen.Load() > seen+5 })
 	for {
 		in := next(t, b)
-		if in.Kind == mqtt.KindUserEmotion {
+		if in.Kind == nadine.InboundUserEmotion {
 			break
 		}
 	}
 	speakCtx, cancelSpeak := context.WithTimeout(context.Background(), failsafe)
 	defer cancelSpeak()
-	if err := b.Speak(speakCtx, mqtt.Speech{Text: "Still here.", Language: nadine.English, TurnID: "after-burst"}); err != nil {
+	if err := b.Speak(speakCtx, nadine.Speech{Text: "Still here.", Language: nadine.English, TurnID: "after-burst"}); err != nil {
 		t.Fatalf("Speak after the burst: %v", err)
 	}
 	if m := ctl.Next(); string(m.Payload) == "" {

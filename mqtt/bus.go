@@ -32,7 +32,7 @@ type Bus struct {
 	cancel context.CancelFunc
 	runCtx context.Context
 
-	in       chan Inbound
+	in       chan nadine.Inbound
 	inMu     sync.RWMutex // guards inClosed against sends on a closed channel
 	inClosed bool
 	quit     chan struct{} // closed by Close
@@ -74,7 +74,7 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 		prefix:  o.Prefix + "/",
 		cancel:  cancel,
 		runCtx:  runCtx,
-		in:      make(chan Inbound, o.InboundBuffer),
+		in:      make(chan nadine.Inbound, o.InboundBuffer),
 		quit:    make(chan struct{}),
 		dedup:   newDedup(o.DedupSize, o.DedupWindow),
 		readyCh: make(chan struct{}),
@@ -174,7 +174,7 @@ func permanent(err error) bool {
 // Inbound returns the channel of inbound messages, in arrival order. It is
 // closed by Close. Read it promptly: when it is full, a message waits up to
 // Options.InboundTimeout and is then dropped.
-func (b *Bus) Inbound() <-chan Inbound { return b.in }
+func (b *Bus) Inbound() <-chan nadine.Inbound { return b.in }
 
 // Connected reports whether the bus is connected to the broker and its
 // subscriptions are in place.
@@ -386,12 +386,12 @@ func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 		b.drop(p.Topic, err.Error(), size)
 		return true, nil
 	}
-	if kind == KindTranscript && b.dedup.seen(in.Transcript, p.Duplicate(), now) {
+	if kind == nadine.InboundTranscript && b.dedup.seen(in.Transcript, p.Duplicate(), now) {
 		b.log.Info("mqtt: duplicate transcript dropped", "topic", p.Topic, "id", in.Transcript.ID, "dup", p.Duplicate())
 		return true, nil
 	}
 	in.Received = now
-	if b.enqueue(in) && kind == KindTranscript {
+	if b.enqueue(in) && kind == nadine.InboundTranscript {
 		b.dedup.deliver(in.Transcript, now)
 	}
 	b.log.Debug("mqtt: received", "topic", p.Topic, "kind", kind, "size", size)
@@ -405,7 +405,7 @@ func (b *Bus) drop(topic, reason string, size int) {
 
 // enqueue puts in on the Inbound channel, waiting up to InboundTimeout when
 // it is full. It reports whether the message was queued.
-func (b *Bus) enqueue(in Inbound) bool {
+func (b *Bus) enqueue(in nadine.Inbound) bool {
 	b.inMu.RLock()
 	defer b.inMu.RUnlock()
 	if b.inClosed {

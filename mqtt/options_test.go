@@ -281,10 +281,10 @@ func TestBus_OutboundValidation(t *testing.T) {
 		topic string
 		call  func() error
 	}{
-		{"speak empty", mqtt.TopicSpeak, func() error { return b.Speak(ctx, mqtt.Speech{Text: " "}) }},
-		{"speak language", mqtt.TopicSpeak, func() error { return b.Speak(ctx, mqtt.Speech{Text: "hola", Language: "es"}) }},
-		{"speak seq", mqtt.TopicSpeak, func() error { return b.Speak(ctx, mqtt.Speech{Text: "hi", Seq: -1}) }},
-		{"speak UTF-8", mqtt.TopicSpeak, func() error { return b.Speak(ctx, mqtt.Speech{Text: "\xff"}) }},
+		{"speak empty", mqtt.TopicSpeak, func() error { return b.Speak(ctx, nadine.Speech{Text: " "}) }},
+		{"speak language", mqtt.TopicSpeak, func() error { return b.Speak(ctx, nadine.Speech{Text: "hola", Language: "es"}) }},
+		{"speak seq", mqtt.TopicSpeak, func() error { return b.Speak(ctx, nadine.Speech{Text: "hi", Seq: -1}) }},
+		{"speak UTF-8", mqtt.TopicSpeak, func() error { return b.Speak(ctx, nadine.Speech{Text: "\xff"}) }},
 		{"animation empty", mqtt.TopicAnimation, func() error { return b.Animate(ctx, "") }},
 		{"animation line", mqtt.TopicAnimation, func() error { return b.Animate(ctx, "wave\nsmile") }},
 		{"affect label", mqtt.TopicAffect, func() error { return b.PublishAffect(ctx, nadine.AffectState{Label: "happy"}) }},

@@ -24,20 +24,6 @@ const (
 // maxNameLen bounds animation names.
 const maxNameLen = 64
 
-// Speech is one sentence for text-to-speech, published as soon as the engine
-// has it.
-type Speech struct {
-	Text     string          // one sentence; may be empty only when Final
-	Language nadine.Language // the language to speak it in; empty means English
-	Seq      int             // position of the sentence in the turn, from 0
-	Final    bool            // the turn's last sentence
-	TurnID   string          // the turn the sentence belongs to
-	// Filler marks a line said while the turn waits on a slow tool ("Let
-	// me check that for you."): spoken like a sentence, with its own Seq,
-	// but not part of the reply. A filler is never Final.
-	Filler bool
-}
-
 // speechPayload is the JSON payload of TopicSpeak.
 type speechPayload struct {
 	Text     string          `json:"text"`
@@ -57,7 +43,7 @@ type speechPayload struct {
 // TopicSpeak only. A filler line (Speech.Filler) carries "filler": true in
 // the JSON and the user property filler=true on TopicSpeakText; the field
 // and the property are left out for the reply's own sentences.
-func (b *Bus) Speak(ctx context.Context, s Speech) error {
+func (b *Bus) Speak(ctx context.Context, s nadine.Speech) error {
 	topic := b.Topic(TopicSpeak)
 	if s.Language == "" {
 		s.Language = nadine.DefaultLanguage

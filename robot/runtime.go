@@ -9,20 +9,18 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
-	"github.com/nadine-robot/nadine/mqtt"
 )
 
-// Body is what the runtime makes the robot do. *mqtt.Bus implements it.
+// Body is what the runtime makes the robot do. *mqtt.Bus implements it
+// (cmd/nadine checks).
 type Body interface {
-	Speak(ctx context.Context, s mqtt.Speech) error
+	Speak(ctx context.Context, s nadine.Speech) error
 	Animate(ctx context.Context, g nadine.Gesture) error
 	PublishAffect(ctx context.Context, a nadine.AffectState) error
 	PublishUserInfo(ctx context.Context, u nadine.UserRef) error
 	PlaySong(ctx context.Context, s nadine.Song) error
 	PublishLanguage(ctx context.Context, l nadine.Language) error
 }
-
-var _ Body = (*mqtt.Bus)(nil)
 
 // Options configures a Runtime. Manager is required.
 type Options struct {
@@ -92,7 +90,7 @@ func New(opts Options) (*Runtime, error) {
 // stops taking transcripts, lets the turn in flight finish (within
 // ShutdownGrace), stores any history chunk that is due, and returns. A nil
 // in runs only operator turns.
-func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
+func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
 	done := make(chan struct{})
@@ -134,7 +132,7 @@ func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
 }
 
 // loop reads the bus in arrival order.
-func (r *Runtime) loop(ctx context.Context, in <-chan mqtt.Inbound) {
+func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -152,9 +150,9 @@ func (r *Runtime) loop(ctx context.Context, in <-chan mqtt.Inbound) {
 }
 
 // handle applies one inbound message.
-func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
+func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 	switch msg.Kind {
-	case mqtt.KindTranscript:
+	case nadine.InboundTranscript:
 		now := r.opts.Now()
 		r.mu.Lock()
 		speaking := now.Before(r.speaking)
@@ -165,34 +163,34 @@ func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
 		}
 		t := nadine.Turn{ID: msg.Transcript.ID, Text: msg.Transcript.Text, Language: msg.Transcript.Language, Time: msg.Received}
 		r.enqueue(job{turn: &t})
-	case mqtt.KindUserLeft:
+	case nadine.InboundUserLeft:
 		if id := msg.User.ID; id != "" && id != nadine.UnknownUser && id != r.m.Session().User.ID {
 			r.log.Info("user left who was not in front of the robot; ignored", "user", id)
 			return
 		}
 		r.enqueue(job{left: true})
-	case mqtt.KindUserName, mqtt.KindUserDetected:
+	case nadine.InboundUserName, nadine.InboundUserDetected:
 		r.m.SetUser(msg.User)
 		r.log.Info("user in front of the robot", "user", msg.User.ID, "name", msg.User.Name, "confidence", msg.Confidence)
 		r.broadcastSession()
-	case mqtt.KindFaceStored:
+	case nadine.InboundFaceStored:
 		if r.opts.Names != nil && msg.User.ID != "" && msg.User.Name != "" {
 			if err := r.opts.Names.SetUserName(ctx, msg.User.ID, msg.User.Name); err != nil {
 				r.log.Warn("face_stored: name not recorded", "user", msg.User.ID, "err", err)
 			}
 		}
-	case mqtt.KindUserEmotion:
+	case nadine.InboundUserEmotion:
 		r.m.SetUserEmotion(msg.Emotion)
 		r.broadcastSession()
-	case mqtt.KindLanguage:
+	case nadine.InboundLanguage:
 		if err := r.SetLanguage(ctx, msg.Language); err != nil {
 			r.log.Warn("language not set", "language", msg.Language, "err", err)
 		}
-	case mqtt.KindStartSpeak:
+	case nadine.InboundStartSpeak:
 		r.mu.Lock()
 		r.speaking = r.opts.Now().Add(r.opts.SpeakTimeout)
 		r.mu.Unlock()
-	case mqtt.KindEndSpeak:
+	case nadine.InboundEndSpeak:
 		r.mu.Lock()
 		r.speaking = time.Time{}
 		r.mu.Unlock()
@@ -368,7 +366,7 @@ func (o *output) publish() {
 		case nadine.EventSpeech:
 			// A filler line (said while the turn waits on a tool) is
 			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
+			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
 		case nadine.EventGesture:
 			err = b.Animate(o.ctx, e.Gesture)
 		case nadine.EventAffect:
@@ -386,7 +384,7 @@ func (o *output) publish() {
 				err = b.PlaySong(o.ctx, *e.Song)
 			}
 		case nadine.EventDone:
-			err = b.Speak(o.ctx, mqtt.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
+			err = b.Speak(o.ctx, nadine.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
 		}
 		if err != nil {
 			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)

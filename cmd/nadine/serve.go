@@ -30,6 +30,12 @@ func runServe(ctx context.Context, args []string, e env) error {
 	return s.run(ctx)
 }
 
+// The bus is the robot's body and its camera's trigger.
+var (
+	_ robot.Body     = (*mqtt.Bus)(nil)
+	_ robot.Capturer = (*mqtt.Bus)(nil)
+)
+
 // server is a running `nadine serve`.
 type server struct {
 	app    *app
