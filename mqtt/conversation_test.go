@@ -33,7 +33,12 @@ type inboundCase struct {
 }
 
 func transcript(id, text string, lang nadine.Language) *nadine.Inbound {
-	return &nadine.Inbound{Kind: nadine.InboundTranscript, Transcript: nadine.Transcript{ID: id, Text: text, Language: lang, Final: true}, Received: fixedNow}
+	return &nadine.Inbound{Kind: nadine.InboundTranscript, Transcript: nadine.Transcript{ID: id, Text: text, Language: lang, Final: true, Received: fixedNow}, Received: fixedNow}
+}
+
+func spokenAt(in *nadine.Inbound, at time.Time) *nadine.Inbound {
+	in.Transcript.Spoken = at
+	return in
 }
 
 func inboundCases() []inboundCase {
@@ -55,6 +60,9 @@ func inboundCases() []inboundCase {
 		{"transcript plain text", mqtt.TopicTranscript, "Hello there", transcript("", "Hello there", "")},
 		{"transcript JSON string", mqtt.TopicTranscript, `"quoted words"`, transcript("", "quoted words", "")},
 		{"transcript unsupported language", mqtt.TopicTranscript, `{"text":"hola","language":"es","id":"u-3"}`, transcript("u-3", "hola", "")},
+		{"transcript with its time", mqtt.TopicTranscript, `{"text":"Hi","id":"t-1","time":"2025-03-14T15:09:20.5Z"}`, spokenAt(transcript("t-1", "Hi", ""), time.Date(2025, 3, 14, 15, 9, 20, 5e8, time.UTC))},
+		{"transcript with a Unix timestamp in ms", mqtt.TopicTranscript, `{"text":"Hi","id":"t-2","timestamp":1741964960000}`, spokenAt(transcript("t-2", "Hi", ""), time.UnixMilli(1741964960000))},
+		{"transcript with a bad time is still a turn", mqtt.TopicTranscript, `{"text":"Hi","id":"t-3","time":"yesterday"}`, transcript("t-3", "Hi", "")},
 		{"transcript unknown fields", mqtt.TopicTranscript, `{"text":"你好","language":"zh","confidence":0.8,"id":null}`, transcript("", "你好", nadine.Chinese)},
 		{"user name plain", mqtt.TopicUserName, "Alice\n", user(nadine.InboundUserName, "Alice", "Alice")},
 		{"user name JSON", mqtt.TopicUserName, `{"user_name":"Bob","user_id":"bob-1"}`, user(nadine.InboundUserName, "bob-1", "Bob")},

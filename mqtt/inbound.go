@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -115,11 +116,16 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 		Language optString       `json:"language"`
 		Final    *bool           `json:"final"`
 		ID       json.RawMessage `json:"id"`
+		Time     json.RawMessage `json:"time"`
+		Stamp    json.RawMessage `json:"timestamp"`
 	}
 	if err := decodeObject(payload, &m); err != nil {
 		return nadine.Transcript{}, err
 	}
-	t := nadine.Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final}
+	t := nadine.Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final, Spoken: parseTime(m.Time)}
+	if t.Spoken.IsZero() {
+		t.Spoken = parseTime(m.Stamp)
+	}
 	id, err := parseID(m.ID)
 	if err != nil {
 		return nadine.Transcript{}, err
@@ -141,6 +147,42 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 		t.Language = lang
 	}
 	return t, nil
+}
+
+// parseTime reads when a transcript was spoken: an RFC 3339 string, or a
+// Unix time in seconds (milliseconds when it is that large). Anything else,
+// or a time before 2000, is no time: the transcript is still a turn, aged
+// from its arrival.
+func parseTime(raw json.RawMessage) time.Time {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return time.Time{}
+	}
+	var at time.Time
+	var s string
+	var n float64
+	switch {
+	case json.Unmarshal(raw, &s) == nil:
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+		if err != nil {
+			return time.Time{}
+		}
+		at = t
+	case json.Unmarshal(raw, &n) == nil && !math.IsNaN(n) && !math.IsInf(n, 0):
+		if n > 1e11 { // milliseconds
+			n /= 1000
+		}
+		if n > 1e10 {
+			return time.Time{}
+		}
+		at = time.Unix(0, int64(n*1e9))
+	default:
+		return time.Time{}
+	}
+	if at.Year() < 2000 {
+		return time.Time{}
+	}
+	return at
 }
 
 // unsupportedLanguageError reports a transcript delivered without its
