@@ -131,8 +131,43 @@ func historyCovered(stored, window, stride int) int {
 // Recover. Appending to an ended conversation is an EINVALID error from the
 // store: the caller starts a new conversation id.
 func (h *History) Append(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
+	due, err := h.record(ctx, userID, userName, convID, m)
+	if err != nil || !due {
+		return err
+	}
+	h.StorePending(ctx, userID, userName, convID)
+	return nil
+}
+
+// Record persists one message as Append does, but leaves the window chunks
+// that became due to StorePending: a turn is committed to history before
+// its final sentence is published, and the embedding of a chunk waits
+// until after.
+func (h *History) Record(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
+	_, err := h.record(ctx, userID, userName, convID, m)
+	return err
+}
+
+// StorePending stores the conversation's window chunks that are due, as
+// Append does after persisting a message; a failure is logged and the
+// chunk stays pending.
+func (h *History) StorePending(ctx context.Context, userID, userName, convID string) {
+	userID = historyUserID(userID)
+	if !historyRemembers(userID) || convID == "" {
+		return
+	}
+	unlock := h.locks.lock(userID, convID)
+	defer unlock()
+	if err := h.storeDue(ctx, userID, userName, convID); err != nil {
+		h.log.Warn("dialogue: history: window chunk left pending", "user_id", userID,
+			"conversation_id", convID, "err", err)
+	}
+}
+
+// record persists one message and reports whether chunks became due.
+func (h *History) record(ctx context.Context, userID, userName, convID string, m nadine.Message) (bool, error) {
 	if convID == "" {
-		return nadine.Errorf(nadine.EINVALID, "dialogue: history: append: empty conversation id")
+		return false, nadine.Errorf(nadine.EINVALID, "dialogue: history: append: empty conversation id")
 	}
 	userID = historyUserID(userID)
 	if m.Time <= 0 { // also the Unix time of a zero time.Time
@@ -148,18 +183,9 @@ func (h *History) Append(ctx context.Context, userID, userName, convID string, m
 	}
 	c, err := h.store.AppendMessage(ctx, userID, convID, m)
 	if err != nil {
-		return fmt.Errorf("dialogue: history: append to %s/%s: %w", userID, convID, err)
+		return false, fmt.Errorf("dialogue: history: append to %s/%s: %w", userID, convID, err)
 	}
-	if !historyRemembers(userID) || historyChunksDue(c.Count, h.window, h.stride) <= c.ChunksStored {
-		return nil
-	}
-	unlock := h.locks.lock(userID, convID)
-	defer unlock()
-	if err := h.storeDue(ctx, userID, userName, convID); err != nil {
-		h.log.Warn("dialogue: history: window chunk left pending", "user_id", userID,
-			"conversation_id", convID, "err", err)
-	}
-	return nil
+	return historyRemembers(userID) && historyChunksDue(c.Count, h.window, h.stride) > c.ChunksStored, nil
 }
 
 // Window returns the last Window messages of a conversation, oldest first.

@@ -290,8 +290,11 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	reply.Trace = trace
 	m.translateForMonitor(ctx, text, reply)
 
-	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
 	bg := context.WithoutCancel(ctx)
+	// The turn is in history before its final marker goes out; the
+	// memory chunks it makes due are stored after.
+	storeChunks := m.remember(bg, req, reply)
+	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
 	laterMu.Lock()
 	queued := later
 	later = nil
@@ -299,7 +302,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	for _, fn := range queued {
 		fn(bg)
 	}
-	m.remember(bg, req, reply)
+	storeChunks()
 	d := trace.Snapshot()
 	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
 		"input", text, "reply", reply.Text, "elapsed", d.Duration.Round(time.Millisecond),
@@ -446,9 +449,10 @@ func (m *Manager) appraise(req nadine.Request, r nadine.Reply) nadine.AffectStat
 	return affect.ToBus(shown)
 }
 
-// remember appends the exchange to the conversation window of the user the
-// turn ended with. It runs after the reply was emitted.
-func (m *Manager) remember(ctx context.Context, req nadine.Request, r nadine.Reply) {
+// remember commits the exchange to the conversation window of the user the
+// turn ended with, before the turn's final marker is published, and
+// returns what stores the memory chunks it made due (after the marker).
+func (m *Manager) remember(ctx context.Context, req nadine.Request, r nadine.Reply) (storeChunks func()) {
 	m.mu.Lock()
 	user := m.user
 	conv := m.convs[user.ID]
@@ -462,7 +466,7 @@ func (m *Manager) remember(ctx context.Context, req nadine.Request, r nadine.Rep
 		// The unknown person introduced themself: their conversation so far
 		// becomes the named user's.
 		for _, msg := range req.History {
-			if err := h.Append(ctx, user.ID, user.Name, conv, msg); err != nil {
+			if err := h.Record(ctx, user.ID, user.Name, conv, msg); err != nil {
 				m.log.Warn("history: move window", "user", user.ID, "err", err)
 			}
 		}
@@ -479,10 +483,11 @@ func (m *Manager) remember(ctx context.Context, req nadine.Request, r nadine.Rep
 		{Role: nadine.RoleAssistant, Content: r.Text, Name: "Nadine", Time: now},
 	}
 	for _, msg := range msgs {
-		if err := h.Append(ctx, user.ID, user.Name, conv, msg); err != nil {
+		if err := h.Record(ctx, user.ID, user.Name, conv, msg); err != nil {
 			m.log.Error("history: append", "user", user.ID, "err", err)
 		}
 	}
+	return func() { h.StorePending(ctx, user.ID, user.Name, conv) }
 }
 
 // Recover stores every window chunk that was due when the process stopped.

@@ -75,7 +75,7 @@ func (s recordingStore) SaveCheckpoint(ctx context.Context, key string, data []b
 // TestWritesAndSummaryAfterReply pins the turn's structure on the real bus:
 // every memory and state write of a turn, and the context summary the next
 // graph turn uses, happen after the turn's last speech is published.
-func TestWritesAndSummaryAfterReply(t *testing.T) {
+func TestWritesAndSummaryAfterReply(t *testing.T) { // and history before the final marker
 	for _, engine := range []string{"graph", "react"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
@@ -162,15 +162,22 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			peer := mqtttest.NewPeer(t, mqtttest.HostPort(broker.URL()), "nadine/agent/control/speak")
 			c := &control{t: t, peer: peer}
 
+			updates, unsubscribe := rt.Subscribe(0)
+			defer unsubscribe()
 			turns := []string{"Tell me about Geneva.", "My name is Robin and I love chess.", "What else is there?"}
 			for i, text := range turns {
 				id := fmt.Sprintf("turn-%d", i)
 				log.Addf("transcript %s", id)
 				peer.Publish("nadine/stt/transcript", fmt.Appendf(nil, `{"text":%q,"final":true,"id":%q}`, text, id))
 				c.untilFinal()
-				// The turn's work after the reply: its two messages are
-				// stored, and (graph) the next turn's summary is computed.
-				mqtttest.Eventually(t, "the turn's messages stored", func() bool { return log.Count("write:message") >= 2*(i+1) })
+				// The turn's work after the reply (state writes, and for
+				// the graph the next turn's summary) is over when the
+				// runtime reports the turn done.
+				for u := range updates {
+					if u.Kind == robot.UpdateTurn && u.TurnID == id {
+						break
+					}
+				}
 				if g != nil {
 					g.Wait()
 				}
@@ -180,8 +187,9 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			got := log.Lines()
 			t.Logf("order: %s", strings.Join(got, " | "))
 			// From a transcript to its turn's final speech, nothing is
-			// written and no summary is asked for.
-			inTurn, finals := false, 0
+			// written and no summary is asked for, except the turn's two
+			// messages: the turn is in history before its final marker.
+			inTurn, finals, messages := false, 0, 0
 			for _, e := range got {
 				switch {
 				case strings.HasPrefix(e, "transcript "):
@@ -189,6 +197,11 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 				case strings.HasPrefix(e, "speak:final"):
 					inTurn = false
 					finals++
+					if messages < 2*finals {
+						t.Errorf("%s published with %d messages in history, want %d", e, messages, 2*finals)
+					}
+				case e == "write:message":
+					messages++
 				case inTurn && (strings.HasPrefix(e, "write:") || e == "model:summary"):
 					t.Errorf("%s before the turn's reply was published", e)
 				}

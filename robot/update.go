@@ -16,6 +16,16 @@ const (
 	UpdateEvent   UpdateKind = "event"   // one event of a turn in flight
 	UpdateTurn    UpdateKind = "turn"    // a finished turn: input, reply and trace
 	UpdateSession UpdateKind = "session" // who is there, language, mood
+	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
+	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+)
+
+// Why a heard transcript was not answered (Update.Reason).
+const (
+	ReasonExpired     = "expired"     // older than Options.MaxAge when its turn came
+	ReasonQueueFull   = "queue_full"  // the oldest of a full queue
+	ReasonSpeaking    = "speaking"    // heard while Nadine spoke (her own voice)
+	ReasonInterrupted = "interrupted" // its turn had spoken when the process stopped
 )
 
 // Update is what the monitor sees of the runtime.
@@ -26,6 +36,7 @@ type Update struct {
 	Event   *nadine.Event          `json:"event,omitempty"`
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
 	Session *dialogue.SessionState `json:"session,omitempty"`
+	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped
 }
 
 // Subscribe returns a channel of updates and the function that ends the
