@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
+	"github.com/nadine-robot/nadine/sqlite"
 )
 
 // runServe is the robot's main job: the MQTT bus (an embedded broker when
@@ -38,12 +39,13 @@ var (
 
 // server is a running `nadine serve`.
 type server struct {
-	app    *app
-	broker *mqtt.Broker
-	bus    *mqtt.Bus
-	rt     *robot.Runtime
-	web    *webServer
-	e      env
+	app     *app
+	broker  *mqtt.Broker
+	inboxes *sqlite.Inboxes
+	bus     *mqtt.Bus
+	rt      *robot.Runtime
+	web     *webServer
+	e       env
 }
 
 // startServer connects everything; run then serves until ctx is done.
@@ -58,10 +60,23 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		s.broker, url = b, b.URL()
 		log.Info("embedded MQTT broker started", "url", url)
 	}
+	// The inbox: a transcript is acknowledged to the broker once it is
+	// there, and taken from there (one inbox per robot, by topic prefix).
+	inboxes, err := sqlite.OpenInboxes(ctx, filepath.Join(cfg.DataDir, "inbox.db"), sqlite.InboxOptions{Logger: log})
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("data_dir: %w", err)
+	}
+	s.inboxes = inboxes
+	prefix := cfg.MQTT.Prefix
+	if prefix == "" {
+		prefix = mqtt.DefaultPrefix
+	}
+	inbox := inboxes.Inbox(prefix)
 	bus, err := mqtt.Connect(ctx, mqtt.Options{
 		URL: url, ClientID: cfg.MQTT.ClientID, Username: cfg.MQTT.Username, Password: e.getenv(cfg.MQTT.PasswordEnv),
 		TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
-		Prefix: cfg.MQTT.Prefix, Logger: log,
+		Prefix: cfg.MQTT.Prefix, Logger: log, Persist: inbox.Add,
 	})
 	if err != nil {
 		s.close()
@@ -81,6 +96,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	rt, err := robot.New(robot.Options{
 		Manager: a.manager, Body: bus, Names: a.store,
 		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), Logger: log,
+		Inbox: inbox, MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
 	})
 	if err != nil {
 		s.close()
@@ -123,6 +139,9 @@ func (s *server) close() {
 	}
 	if s.broker != nil {
 		_ = s.broker.Close()
+	}
+	if s.inboxes != nil {
+		_ = s.inboxes.Close()
 	}
 	if s.app != nil {
 		_ = s.app.Close()
