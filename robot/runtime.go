@@ -367,6 +367,14 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 	}
 }
 
+// Listening reports whether heard transcripts are taken: false between
+// start_speak and end_speak (or SpeakTimeout), while Nadine hears herself.
+func (r *Runtime) Listening() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.opts.Now().Before(r.speaking)
+}
+
 // SetLanguage changes the session language (HTTP API, UI, bus) and tells
 // speech-to-text.
 func (r *Runtime) SetLanguage(ctx context.Context, l nadine.Language) error {
