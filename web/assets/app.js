@@ -259,6 +259,25 @@
     }
   }
 
+  // onSkipped shows a heard transcript that is not answered: expired (too
+  // old when its turn came), dropped from a full queue, heard while Nadine
+  // spoke, or interrupted by a restart.
+  const skippedText = {
+    expired: 'not answered: expired (too old when its turn came)',
+    queue_full: 'not answered: dropped, the turn queue was full',
+    speaking: 'not answered: heard while Nadine was speaking',
+    interrupted: 'not answered again: interrupted by a restart',
+  };
+
+  function onSkipped(u) {
+    const t = busTurn(u.turn_id || 'skipped-' + Date.now());
+    renderUser(t, u.input || '');
+    t.done = true;
+    t.el.dataset.state = u.kind;
+    fill(t.nadineMsg, h('div', { class: 'who' }, h('strong', { text: 'Nadine' }),
+      h('span', { class: 'muted', text: skippedText[u.reason] || 'not answered' })));
+  }
+
   function onTurnDone(u) {
     const t = state.turns.get(u.turn_id) || busTurn(u.turn_id);
     renderReply(t, u);
@@ -498,6 +517,7 @@
           if (u.kind === 'session') renderSession(u.session);
           else if (u.kind === 'event') onTurnEvent(u.turn_id, u.event, false);
           else if (u.kind === 'turn') onTurnDone(u);
+          else if (u.kind === 'expired' || u.kind === 'dropped') onSkipped(u);
         });
       } catch (_) {
         // The server restarted or the network dropped: try again.
