@@ -252,6 +252,28 @@ func (b *inbox) Mark(ctx context.Context, state nadine.InboxState, seqs ...int64
 	return nil
 }
 
+// States returns the state of every transcript with an id in one robot's
+// inbox, by id (the crash bench checks that none is left unfinished).
+func (in *Inboxes) States(ctx context.Context, robot string) (map[string]nadine.InboxState, error) {
+	rows, err := in.db.QueryContext(ctx, `SELECT id, state FROM inbox WHERE robot = ? AND id <> ''`, robot)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: states: %w", robot, err)
+	}
+	defer rows.Close()
+	out := map[string]nadine.InboxState{}
+	for rows.Next() {
+		var id, state string
+		if err := rows.Scan(&id, &state); err != nil {
+			return nil, fmt.Errorf("sqlite: inbox %s: states: %w", robot, err)
+		}
+		out[id] = nadine.InboxState(state)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: states: %w", robot, err)
+	}
+	return out, nil
+}
+
 // IntegrityCheck runs SQLite's integrity check on the database at path
 // (the store or the inbox file) and returns an error unless it says ok.
 func IntegrityCheck(ctx context.Context, path string) error {

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,13 @@ func TestInboxAcrossRestart(t *testing.T) {
 	}
 	if !pending[0].Spoken.Equal(spoken) || pending[0].Language != nadine.English || pending[0].Received.IsZero() {
 		t.Errorf("entry = %+v, want its times and language kept", pending[0])
+	}
+	states, err := in.States(ctx, "robot-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(states), "map[s-1:taken s-3:pending s-4:pending]"; got != want {
+		t.Errorf("States = %s, want %s", got, want)
 	}
 	other, _ := in.Inbox("robot-b").Pending(ctx)
 	if len(other) != 1 || other[0].Text != "other robot" {
