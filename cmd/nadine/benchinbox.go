@@ -38,7 +38,7 @@ type burstResult struct {
 	PublishFails int           `json:"publish_fails"` // transcripts the broker did not acknowledge
 	Perception   int           `json:"perception"`    // perception messages acknowledged during the burst
 	PercFails    int           `json:"perception_fails"`
-	DrainTime    time.Duration `json:"drain_ns"`       // from the burst's end to the queue drained
+	DrainTime    time.Duration `json:"drain_ns"`             // from the burst's end to the queue drained
 	AfterFirst   time.Duration `json:"after_first_speak_ns"` // a transcript sent once drained: to its first sentence
 	AfterReply   time.Duration `json:"after_reply_ns"`       // and to its final speak
 	Answered     int           `json:"answered"`
