@@ -66,6 +66,7 @@ type killResult struct {
 	Twice          int `json:"answered_twice"`
 	IntegrityFails int `json:"integrity_failures"`
 	ExpiryLogs     int `json:"expiry_log_lines"`
+	InterruptLogs  int `json:"interrupted_log_lines"`
 }
 
 // termResult is what SIGTERM with transcripts pending showed.
@@ -517,15 +518,21 @@ func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error
 	var published atomic.Int64
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		// A conversation: the person speaks again once the reply is over
+		// (or after 2.5 s of silence, when the robot is down or busy), after a
+		// short pause.
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
-			case <-time.After(700 * time.Millisecond): // a person answers every so often
+			case <-time.After(300 * time.Millisecond):
 			}
-			if _, err := peer.say(ctx, "nadine", fmt.Sprintf("kill-%d", i), fmt.Sprintf("Tell me about Geneva. (ref %d)", i)); err == nil {
-				published.Add(1)
+			w, err := peer.say(ctx, "nadine", fmt.Sprintf("kill-%d", i), fmt.Sprintf("Tell me about Geneva. (ref %d)", i))
+			if err != nil {
+				continue
 			}
+			published.Add(1)
+			_ = peer.wait(ctx, w, 2500*time.Millisecond)
 		}
 	})
 	logs := &syncBuffer{}
@@ -537,7 +544,7 @@ func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error
 			wg.Wait()
 			return r, fmt.Errorf("start %d: %w", k+1, err)
 		}
-		time.Sleep(time.Duration(300+rand.IntN(2700)) * time.Millisecond)
+		time.Sleep(time.Duration(1000+rand.IntN(5000)) * time.Millisecond) // a random moment of the conversation
 		c.kill()
 		if err := integrity(ctx, s.dir); err != nil {
 			r.IntegrityFails++
@@ -597,6 +604,7 @@ func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error
 		}
 	}
 	r.ExpiryLogs = strings.Count(logs.String(), "transcript expired")
+	r.InterruptLogs = strings.Count(logs.String(), "transcript interrupted by a restart")
 	return r, nil
 }
 
@@ -753,9 +761,9 @@ func printInboxBench(w io.Writer, r inboxReport) error {
 		fmt.Fprintln(tw)
 	}
 	if k := r.Kills; k != nil {
-		fmt.Fprintf(tw, "kill -9\tpublished\tkept\tnot kept\tanswered\texpired (log lines)\tdropped\tinterrupted\tlost\tspoken\tspoken missing from history\tanswered twice\tintegrity failures\n")
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d (%d)\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", k.Kills, k.Published, k.Kept, k.NotKept, k.Answered, k.Expired, k.ExpiryLogs,
-			k.Dropped, k.Interrupted, k.Lost, k.Spoken, k.MissingHistory, k.Twice, k.IntegrityFails)
+		fmt.Fprintf(tw, "kill -9\tpublished\tkept\tnot kept\tanswered\texpired (log lines)\tdropped\tinterrupted (log lines)\tlost\tspoken\tspoken missing from history\tanswered twice\tintegrity failures\n")
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d (%d)\t%d\t%d (%d)\t%d\t%d\t%d\t%d\t%d\n", k.Kills, k.Published, k.Kept, k.NotKept, k.Answered, k.Expired, k.ExpiryLogs,
+			k.Dropped, k.Interrupted, k.InterruptLogs, k.Lost, k.Spoken, k.MissingHistory, k.Twice, k.IntegrityFails)
 		fmt.Fprintln(tw)
 	}
 	if t := r.Term; t != nil {
