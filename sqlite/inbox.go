@@ -252,10 +252,27 @@ func (b *inbox) Mark(ctx context.Context, state nadine.InboxState, seqs ...int64
 	return nil
 }
 
+// InboxStates reads, without writing, the state of every transcript with
+// an id in one robot's inbox in the file at path, by id: the durability
+// bench watches a running nadine's inbox drain and checks that none is
+// left unfinished.
+func InboxStates(ctx context.Context, path, robot string) (map[string]nadine.InboxState, error) {
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: states: %w", robot, err)
+	}
+	defer db.Close()
+	return inboxStates(ctx, db, robot)
+}
+
 // States returns the state of every transcript with an id in one robot's
-// inbox, by id (the crash bench checks that none is left unfinished).
+// inbox, by id.
 func (in *Inboxes) States(ctx context.Context, robot string) (map[string]nadine.InboxState, error) {
-	rows, err := in.db.QueryContext(ctx, `SELECT id, state FROM inbox WHERE robot = ? AND id <> ''`, robot)
+	return inboxStates(ctx, in.db, robot)
+}
+
+func inboxStates(ctx context.Context, db *sql.DB, robot string) (map[string]nadine.InboxState, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, state FROM inbox WHERE robot = ? AND id <> ''`, robot)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: inbox %s: states: %w", robot, err)
 	}

@@ -80,6 +80,7 @@ type termResult struct {
 
 type inboxReport struct {
 	Machine map[string]string `json:"machine"`
+	Engine  string            `json:"engine"`
 	Burst   *burstResult      `json:"burst,omitempty"`
 	Kills   *killResult       `json:"kills,omitempty"`
 	Term    *termResult       `json:"sigterm,omitempty"`
@@ -92,12 +93,16 @@ func runInboxBench(ctx context.Context, args []string, e env) error {
 	kills := fs.Int("kills", 20, "kill -9 at this many random moments of a conversation (0 skips it; needs Mosquitto)")
 	pending := fs.Int("pending", 10, "transcripts pending when SIGTERM comes (0 skips it; needs Mosquitto)")
 	broker := fs.String("broker", "embedded", "broker of the burst: embedded or mosquitto")
+	engine := fs.String("engine", "react", "engine answering: react or graph (scripted models: 300 ms to the first token, 50 tokens/s)")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *broker != "embedded" && *broker != "mosquitto" {
 		return usageError{"--broker must be embedded or mosquitto"}
+	}
+	if *engine != "react" && *engine != "graph" {
+		return usageError{"--engine must be react or graph"}
 	}
 	dir, err := os.MkdirTemp("", "nadine-bench-inbox-")
 	if err != nil {
@@ -112,10 +117,10 @@ func runInboxBench(ctx context.Context, args []string, e env) error {
 	srv, serper := startBenchServers(benchSettings{TTFT: 300 * time.Millisecond, TokenRate: 50, EmbedLatency: 100 * time.Millisecond, ToolLatency: 300 * time.Millisecond})
 	defer srv.Close()
 	defer serper.Close()
-	base := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, engine: "react"}
-	report := inboxReport{Machine: machine()}
+	base := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, engine: *engine}
+	report := inboxReport{Machine: machine(), Engine: *engine}
 	if *burst > 0 {
-		progress("bench inbox: a burst of %d transcripts on the %s broker…", *burst, *broker)
+		progress("bench inbox: a burst of %d transcripts on the %s broker, engine %s…", *burst, *broker, *engine)
 		s := base
 		s.dir = filepath.Join(dir, "burst")
 		r, err := benchBurst(ctx, s, *burst, *broker)
@@ -303,14 +308,32 @@ func watchSpeech(p *benchPeer) *atomic.Int64 {
 	return &n
 }
 
-// inboxStates opens the inbox of a stopped child and returns its states.
+// inboxStates reads the states of a child's inbox (running or not).
 func inboxStates(ctx context.Context, dir string) (map[string]nadine.InboxState, error) {
-	in, err := sqlite.OpenInboxes(ctx, filepath.Join(dir, "inbox.db"), sqlite.InboxOptions{})
-	if err != nil {
-		return nil, err
+	return sqlite.InboxStates(ctx, filepath.Join(dir, "inbox.db"), "nadine")
+}
+
+// drained waits until the inbox holds at least kept transcripts and none
+// of them is waiting or being answered, and returns when that was seen.
+func drained(ctx context.Context, dir string, kept int, timeout time.Duration) (time.Time, error) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		states, err := inboxStates(ctx, dir)
+		if err != nil {
+			return time.Time{}, err
+		}
+		open := 0
+		for _, st := range states {
+			if !st.Done() {
+				open++
+			}
+		}
+		if open == 0 && len(states) >= kept {
+			return time.Now(), nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	defer in.Close()
-	return in.States(ctx, "nadine")
+	return time.Time{}, fmt.Errorf("the inbox did not drain within %v", timeout)
 }
 
 // historyInputs returns every user message of the open conversations.
@@ -392,7 +415,6 @@ func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstR
 		return r, err
 	}
 	defer peer.close()
-	spoken := watchSpeech(peer)
 	if err := peer.publish(ctx, "nadine/graph/user_detected", map[string]any{"user_name": benchUserName, "user_id": benchUserID}); err != nil {
 		return r, err
 	}
@@ -444,9 +466,16 @@ func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstR
 	flood.Wait()
 	r.PublishTime, r.PublishFails = time.Since(start), int(fails.Load())
 	burstEnd := time.Now()
-	// Drained: no speak message for longer than a transcript may wait.
-	quiet(peer, spoken, 3*time.Second, 5*time.Minute)
-	r.DrainTime = time.Since(burstEnd) - 3*time.Second
+	// Drained: every transcript of the burst answered, expired or dropped
+	// (the inbox says so; nadine's monitor stream may skip updates under
+	// a burst).
+	at, err := drained(ctx, s.dir, n-r.PublishFails, 5*time.Minute)
+	if err != nil {
+		close(stopPerception)
+		wg.Wait()
+		return r, err
+	}
+	r.DrainTime = at.Sub(burstEnd)
 	close(stopPerception)
 	wg.Wait()
 	r.Perception, r.PercFails = int(perc.Load()), int(percFails.Load())
