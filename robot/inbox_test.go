@@ -27,6 +27,7 @@ type durable struct {
 	rt      *robot.Runtime
 	bus     *mqtt.Bus
 	updates <-chan robot.Update
+	stop    func() // stops the runtime as SIGTERM does and waits for Run
 }
 
 func startDurable(t *testing.T, url string, inbox nadine.Inbox, opts robot.Options) *durable {
@@ -57,18 +58,76 @@ func startDurable(t *testing.T, url string, inbox nadine.Inbox, opts robot.Optio
 		t.Fatal(err)
 	}
 	updates, unsubscribe := rt.Subscribe(1024)
-	runCtx, stop := context.WithCancel(ctx)
+	runCtx, cancelRun := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancelRun()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		})
+	}
 	t.Cleanup(func() {
 		unsubscribe()
 		stop()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
 		_ = bus.Close(context.Background())
 	})
-	return &durable{inbox: inbox, rt: rt, bus: bus, updates: updates}
+	return &durable{inbox: inbox, rt: rt, bus: bus, updates: updates, stop: stop}
+}
+
+// TestShutdownLeavesHeardInInbox: SIGTERM while transcripts wait finishes
+// the turn in flight and leaves the waiting transcripts pending in the
+// inbox for the next start.
+func TestShutdownLeavesHeardInInbox(t *testing.T) {
+	ctx := context.Background()
+	b := mqtttest.StartBroker(t, "127.0.0.1:0")
+	addr := mqtttest.HostPort(b.URL())
+	inbox := openInbox(t)
+	d := startDurable(t, b.URL(), inbox, robot.Options{})
+	mqtttest.Eventually(t, "nadine connected", d.bus.Connected)
+	release := make(chan struct{})
+	held := make(chan struct{})
+	var once sync.Once
+	res := make(chan error, 1)
+	go func() {
+		_, err := d.rt.Submit(ctx, nadine.Turn{ID: "op", Text: "Hello"}, func(e nadine.Event) {
+			if e.Kind == nadine.EventSpeech {
+				once.Do(func() { close(held) })
+				<-release
+			}
+		})
+		res <- err
+	}()
+	<-held
+	stt := mqtttest.NewPeer(t, addr)
+	for i := 1; i <= 3; i++ {
+		stt.Publish("nadine/stt/transcript", fmt.Appendf(nil, `{"text":"What time is it?","id":"w-%d"}`, i))
+	}
+	mqtttest.Eventually(t, "three transcripts kept", func() bool {
+		p, err := inbox.Pending(ctx)
+		return err == nil && len(p) == 3
+	})
+	stopped := make(chan struct{})
+	go func() { d.stop(); close(stopped) }()
+	close(release)
+	if err := <-res; err != nil {
+		t.Fatalf("the turn in flight: %v", err)
+	}
+	<-stopped
+	p, err := inbox.Pending(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range p {
+		left = append(left, e.ID+":"+string(e.State))
+	}
+	if got, want := fmt.Sprint(left), "[w-1:pending w-2:pending w-3:pending]"; got != want {
+		t.Errorf("left in the inbox: %s, want %s", got, want)
+	}
 }
 
 // answered reads control's speech until n turns have ended and returns

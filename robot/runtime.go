@@ -131,7 +131,7 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.work(workCtx)
+		r.work(workCtx, ctx.Done())
 	}()
 	r.loop(ctx, in)
 
@@ -432,10 +432,17 @@ func (r *Runtime) signal() {
 }
 
 // work runs queued jobs one at a time until the runtime is closed and the
-// queue is empty.
-func (r *Runtime) work(ctx context.Context) {
+// queue is empty, or stopping is closed: then the turn in flight finishes
+// and nothing more is taken (heard transcripts stay in the inbox).
+func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 	for {
 		r.mu.Lock()
+		select {
+		case <-stopping:
+			r.mu.Unlock()
+			return
+		default:
+		}
 		if len(r.queue) == 0 {
 			closed := r.closed
 			r.mu.Unlock()
