@@ -276,11 +276,11 @@ func NewInstructions(texts ...string) *Instructions {
 	return in
 }
 
-// Speech returns a model's whole reply as the text to speak, or an
+// SpokenReply returns a model's whole reply as the text to speak, or an
 // EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
 // code, or far past the length rules. It checks no echo of a prompt (see
 // Instructions.Speech).
-func Speech(text string) (spoken string, dropped []string, err error) {
+func SpokenReply(text string) (spoken string, dropped []string, err error) {
 	return (*Instructions)(nil).Speech(text)
 }
 

@@ -205,7 +205,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		r, err := eng.Respond(engCtx, req)
 		if err == nil && strings.TrimSpace(r.Text) == "" {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
-		} else if _, _, serr := nadine.Speech(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
+		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
 			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)

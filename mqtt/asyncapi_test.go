@@ -337,7 +337,7 @@ func TestSpeakFiller(t *testing.T) {
 	if example == nil {
 		t.Fatalf("%s has no filler example for the speech message", specPath)
 	}
-	speech := mqtt.Speech{Text: example["text"].(string), Language: nadine.Language(example["language"].(string)),
+	speech := nadine.Speech{Text: example["text"].(string), Language: nadine.Language(example["language"].(string)),
 		Seq: example["seq"].(int), TurnID: example["turn_id"].(string), Filler: true}
 	if err := b.Speak(ctx, speech); err != nil {
 		t.Fatal(err)
@@ -360,7 +360,7 @@ func TestSpeakFiller(t *testing.T) {
 		mqtt.ContentTypeText, map[string]string{"filler": "true", "seq": "0", "final": "false", "locale": "fr-FR"}})
 
 	// The reply's sentences carry neither the field nor the property.
-	if err := b.Speak(ctx, mqtt.Speech{Text: "Il fait beau.", Language: nadine.French, Seq: 1, TurnID: "t-41"}); err != nil {
+	if err := b.Speak(ctx, nadine.Speech{Text: "Il fait beau.", Language: nadine.French, Seq: 1, TurnID: "t-41"}); err != nil {
 		t.Fatal(err)
 	}
 	checkReceived(t, s, control.Next(), b.Prefix(), outboundWant{mqtt.TopicSpeak,
@@ -369,7 +369,7 @@ func TestSpeakFiller(t *testing.T) {
 		t.Errorf("a sentence carries the filler property %q", p.Properties.User.Get("filler"))
 	}
 
-	err = b.Speak(ctx, mqtt.Speech{Text: "One moment.", Final: true, Filler: true})
+	err = b.Speak(ctx, nadine.Speech{Text: "One moment.", Final: true, Filler: true})
 	if nadine.ErrorCode(err) != nadine.EINVALID {
 		t.Errorf("a final filler: %v, want EINVALID", err)
 	}

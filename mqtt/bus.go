@@ -32,14 +32,19 @@ type Bus struct {
 	cancel context.CancelFunc
 	runCtx context.Context
 
-	in       chan Inbound
+	in       chan nadine.Inbound
 	inMu     sync.RWMutex // guards inClosed against sends on a closed channel
 	inClosed bool
 	quit     chan struct{} // closed by Close
 	close    sync.Once
 
-	recvMu sync.Mutex // serializes message handling across reconnections
-	dedup  *dedup
+	recvMu   sync.Mutex // serializes message handling across reconnections
+	dedup    *dedup
+	spokenMu sync.Mutex
+	spoken   *lru // "topic\x00turn_id\x00seq" of speech the broker acknowledged
+
+	pipe   chan received // parsed messages, in arrival order, for pump
+	pumped chan struct{} // closed when pump returns
 
 	mu        sync.Mutex
 	gen       uint64 // incremented at each connection change
@@ -74,9 +79,12 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 		prefix:  o.Prefix + "/",
 		cancel:  cancel,
 		runCtx:  runCtx,
-		in:      make(chan Inbound, o.InboundBuffer),
+		in:      make(chan nadine.Inbound, o.InboundBuffer),
 		quit:    make(chan struct{}),
 		dedup:   newDedup(o.DedupSize, o.DedupWindow),
+		pipe:    make(chan received, receiveMaximum(o)),
+		pumped:  make(chan struct{}),
+		spoken:  newLRU(o.DedupSize),
 		readyCh: make(chan struct{}),
 		fatal:   make(chan error, 1),
 	}
@@ -108,15 +116,19 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 			if c.Properties == nil {
 				c.Properties = &paho.ConnectProperties{}
 			}
-			rm := uint16(min(max(o.InboundBuffer, 256), math.MaxUint16))
+			rm := receiveMaximum(o)
 			c.Properties.ReceiveMaximum = &rm
 			return c, nil
 		},
 		ClientConfig: paho.ClientConfig{
-			ClientID:           o.ClientID,
-			OnPublishReceived:  []func(paho.PublishReceived) (bool, error){b.onPublish},
-			OnServerDisconnect: b.onServerDisconnect,
-			OnClientError:      b.onClientError,
+			// Acknowledgments are sent by pump, in order, once each
+			// message is handled (a transcript: once it is in the inbox).
+			EnableManualAcknowledgment: true,
+			SendAcksInterval:           ackInterval,
+			ClientID:                   o.ClientID,
+			OnPublishReceived:          []func(paho.PublishReceived) (bool, error){b.onPublish},
+			OnServerDisconnect:         b.onServerDisconnect,
+			OnClientError:              b.onClientError,
 		},
 	}
 	cm, err := autopaho.NewConnection(runCtx, cfg)
@@ -125,6 +137,7 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 		return nil, nadine.Errorf(nadine.EINVALID, "mqtt: connect %s: %w", o.URL, err)
 	}
 	b.cm = cm
+	go b.pump()
 	b.log.Debug("mqtt: connecting", "url", o.URL, "client_id", o.ClientID, "prefix", o.Prefix)
 
 	code := nadine.EUNAVAILABLE
@@ -146,6 +159,12 @@ func Connect(ctx context.Context, opts Options) (*Bus, error) {
 	defer cancelClose()
 	_ = b.Close(closeCtx)
 	return nil, nadine.Errorf(code, "mqtt: connect %s: %w", o.URL, cause)
+}
+
+// receiveMaximum is the receive maximum the bus announces: about as many
+// unacknowledged messages as the Inbound channel holds, at least 256.
+func receiveMaximum(o Options) uint16 {
+	return uint16(min(max(o.InboundBuffer, 256), math.MaxUint16))
 }
 
 // permanent reports whether a connection failure will not go away by
@@ -174,7 +193,7 @@ func permanent(err error) bool {
 // Inbound returns the channel of inbound messages, in arrival order. It is
 // closed by Close. Read it promptly: when it is full, a message waits up to
 // Options.InboundTimeout and is then dropped.
-func (b *Bus) Inbound() <-chan Inbound { return b.in }
+func (b *Bus) Inbound() <-chan nadine.Inbound { return b.in }
 
 // Connected reports whether the bus is connected to the broker and its
 // subscriptions are in place.
@@ -199,6 +218,7 @@ func (b *Bus) Close(ctx context.Context) error {
 		close(b.quit)
 		err = b.cm.Disconnect(ctx)
 		b.cancel()
+		<-b.pumped
 		b.mu.Lock()
 		b.up, b.ready = false, false
 		b.gen++
@@ -350,52 +370,211 @@ func (b *Bus) onClientError(err error) {
 	b.log.Debug("mqtt: client error", "error", err)
 }
 
-// onPublish handles one inbound PUBLISH on paho's receive goroutine. It
-// validates and parses the message and queues it on the Inbound channel.
-// paho acknowledges a QoS 1 message (PUBACK) only after this returns, that
-// is once the message is queued, dropped or found a duplicate.
+// received is one inbound message on its way from paho's receive
+// goroutine to pump: parsed (in is nil for a message not to deliver) and
+// still to be acknowledged.
+type received struct {
+	in  *nadine.Inbound
+	dup bool // the broker's DUP flag
+	pkt *paho.Publish
+	cli *paho.Client
+}
+
+// ack acknowledges the message to the broker (QoS 1: PUBACK). paho sends
+// acknowledgments in the order the messages came, whatever the order of
+// the calls.
+func (r received) ack(log *slog.Logger) {
+	if r.cli == nil || r.pkt == nil || r.pkt.QoS == 0 {
+		return
+	}
+	if err := r.cli.Ack(r.pkt); err != nil {
+		log.Debug("mqtt: acknowledgment not sent", "topic", r.pkt.Topic, "error", err)
+	}
+}
+
+// onPublish handles one inbound PUBLISH on paho's receive goroutine: it
+// validates and parses the message and passes it on to pump, which
+// acknowledges it once it is handled. When pump falls behind, this waits,
+// and the broker, seeing no acknowledgment, stops sending at the receive
+// maximum.
 func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 	b.recvMu.Lock()
 	defer b.recvMu.Unlock()
 	p := pr.Packet
+	r := received{dup: p.Duplicate(), pkt: p, cli: pr.Client}
+	r.in = b.parse(p)
+	select {
+	case b.pipe <- r:
+	case <-b.quit:
+	}
+	return true, nil
+}
+
+// parse validates and parses one inbound message; nil means it is not to
+// be delivered (unexpected topic, malformed, ignored), which is logged.
+func (b *Bus) parse(p *paho.Publish) *nadine.Inbound {
 	rel, ok := strings.CutPrefix(p.Topic, b.prefix)
 	kind, known := inboundKind(rel)
 	if !ok || !known {
 		b.log.Debug("mqtt: message on an unexpected topic ignored", "topic", p.Topic)
-		return false, nil
+		return nil
 	}
-	now := b.opts.Now()
 	size := len(p.Payload)
 	if size > b.opts.MaxPayload {
 		b.drop(p.Topic, fmt.Sprintf("payload larger than %d bytes", b.opts.MaxPayload), size)
-		return true, nil
+		return nil
 	}
 	if !utf8.Valid(p.Payload) {
 		b.drop(p.Topic, "invalid UTF-8", size)
-		return true, nil
+		return nil
 	}
 	in, err := parseInbound(kind, p.Payload)
 	var unsupported *unsupportedLanguageError
 	switch {
 	case errors.Is(err, errIgnored):
 		b.log.Debug("mqtt: message ignored", "topic", p.Topic, "reason", err.Error())
-		return true, nil
+		return nil
 	case errors.As(err, &unsupported):
 		b.log.Warn("mqtt: unsupported transcript language", "topic", p.Topic, "reason", err.Error())
 	case err != nil:
 		b.drop(p.Topic, err.Error(), size)
-		return true, nil
+		return nil
 	}
-	if kind == KindTranscript && b.dedup.seen(in.Transcript, p.Duplicate(), now) {
-		b.log.Info("mqtt: duplicate transcript dropped", "topic", p.Topic, "id", in.Transcript.ID, "dup", p.Duplicate())
-		return true, nil
-	}
+	now := b.opts.Now()
 	in.Received = now
-	if b.enqueue(in) && kind == KindTranscript {
-		b.dedup.deliver(in.Transcript, now)
+	if kind == nadine.InboundTranscript {
+		in.Transcript.Received = now
 	}
 	b.log.Debug("mqtt: received", "topic", p.Topic, "kind", kind, "size", size)
-	return true, nil
+	return &in
+}
+
+// pump delivers parsed messages on the Inbound channel in arrival order
+// and acknowledges them, in batches of what has arrived: with
+// Options.Persist, the batch's transcripts are persisted in one call
+// before any of them is acknowledged or delivered. It returns when the
+// bus closes; what it had not acknowledged the broker delivers again.
+func (b *Bus) pump() {
+	defer close(b.pumped)
+	for {
+		var batch []received
+		select {
+		case r := <-b.pipe:
+			batch = append(batch, r)
+		case <-b.quit:
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case r := <-b.pipe:
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		if !b.handle(batch) {
+			return
+		}
+	}
+}
+
+// maxBatch bounds how many messages pump persists and acknowledges at
+// once.
+const maxBatch = 256
+
+// ackInterval is how often paho sends the acknowledgments made.
+const ackInterval = 10 * time.Millisecond
+
+// handle delivers and acknowledges one batch. It reports false when the
+// bus closed before the batch's transcripts could be persisted (they are
+// then not acknowledged).
+func (b *Bus) handle(batch []received) bool {
+	if b.opts.Persist == nil {
+		for _, r := range batch {
+			b.deliver(r)
+			r.ack(b.log)
+		}
+		return true
+	}
+	now := b.opts.Now()
+	var keep []int // the batch's transcripts to persist
+	for i, r := range batch {
+		if r.in == nil || r.in.Kind != nadine.InboundTranscript {
+			continue
+		}
+		if b.dedup.seen(r.in.Transcript, r.dup, now) {
+			b.log.Info("mqtt: duplicate transcript dropped", "topic", r.pkt.Topic, "id", r.in.Transcript.ID, "dup", r.dup)
+			batch[i].in = nil
+			continue
+		}
+		b.dedup.deliver(r.in.Transcript, now) // a second copy in this batch is a duplicate
+		keep = append(keep, i)
+	}
+	if len(keep) > 0 {
+		ts := make([]nadine.Transcript, len(keep))
+		for j, i := range keep {
+			ts[j] = batch[i].in.Transcript
+		}
+		stored, ok := b.persist(ts)
+		if !ok {
+			return false
+		}
+		for j, i := range keep {
+			if stored[j].Seq == 0 {
+				b.log.Info("mqtt: duplicate transcript dropped", "topic", batch[i].pkt.Topic, "id", stored[j].ID, "dup", batch[i].dup, "kept", true)
+				batch[i].in = nil
+				continue
+			}
+			batch[i].in.Transcript = stored[j]
+		}
+	}
+	for _, r := range batch {
+		if r.in != nil {
+			b.enqueue(*r.in, r.in.Kind == nadine.InboundTranscript)
+		}
+		r.ack(b.log)
+	}
+	return true
+}
+
+// persist calls Options.Persist until it succeeds or the bus closes: a
+// transcript is acknowledged only once it is kept, so while the inbox
+// fails nothing is acknowledged and the broker keeps the messages.
+func (b *Bus) persist(ts []nadine.Transcript) ([]nadine.Transcript, bool) {
+	delay := backoff(b.opts.ReconnectMin, b.opts.ReconnectMax)
+	for attempt := 0; ; attempt++ {
+		select {
+		case <-time.After(delay(attempt)):
+		case <-b.quit:
+			return nil, false
+		}
+		stored, err := b.opts.Persist(b.runCtx, ts)
+		if err == nil && len(stored) == len(ts) {
+			return stored, true
+		}
+		if err == nil {
+			err = fmt.Errorf("kept %d of %d transcripts", len(stored), len(ts))
+		}
+		b.log.Error("mqtt: transcripts not kept; not acknowledged, retrying", "count", len(ts), "attempt", attempt+1, "err", err)
+	}
+}
+
+// deliver queues one message without an inbox: a transcript already
+// delivered is dropped; one the full channel refused is not recorded, so
+// that sent again it is a turn.
+func (b *Bus) deliver(r received) {
+	if r.in == nil {
+		return
+	}
+	now := b.opts.Now()
+	if r.in.Kind == nadine.InboundTranscript && b.dedup.seen(r.in.Transcript, r.dup, now) {
+		b.log.Info("mqtt: duplicate transcript dropped", "topic", r.pkt.Topic, "id", r.in.Transcript.ID, "dup", r.dup)
+		return
+	}
+	if b.enqueue(*r.in, false) && r.in.Kind == nadine.InboundTranscript {
+		b.dedup.deliver(r.in.Transcript, now)
+	}
 }
 
 // drop logs a malformed message: topic, reason and size, never the payload.
@@ -404,8 +583,10 @@ func (b *Bus) drop(topic, reason string, size int) {
 }
 
 // enqueue puts in on the Inbound channel, waiting up to InboundTimeout when
-// it is full. It reports whether the message was queued.
-func (b *Bus) enqueue(in Inbound) bool {
+// it is full, or until the bus closes when it is kept in the inbox (then
+// dropping it would lose nothing, but the runtime would not hear it before
+// a restart). It reports whether the message was queued.
+func (b *Bus) enqueue(in nadine.Inbound, kept bool) bool {
 	b.inMu.RLock()
 	defer b.inMu.RUnlock()
 	if b.inClosed {
@@ -417,6 +598,14 @@ func (b *Bus) enqueue(in Inbound) bool {
 	default:
 	}
 	b.log.Warn("mqtt: inbound queue full; waiting for the consumer", "kind", in.Kind, "capacity", cap(b.in))
+	if kept {
+		select {
+		case b.in <- in:
+			return true
+		case <-b.quit:
+			return false
+		}
+	}
 	t := time.NewTimer(b.opts.InboundTimeout)
 	defer t.Stop()
 	select {

@@ -21,10 +21,6 @@ type brokerEnv struct {
 	url   string
 	stop  func()
 	start func()
-	// queueOrder: the broker delivers the messages it queued for an
-	// offline session in publication order. mochi-mqtt v2.7.9 does not
-	// (it sorts them by creation second, unstably).
-	queueOrder bool
 }
 
 // inboundCase is a message a peer publishes and what nadine makes of it;
@@ -33,22 +29,27 @@ type inboundCase struct {
 	name    string
 	topic   string
 	payload string
-	want    *mqtt.Inbound
+	want    *nadine.Inbound
 }
 
-func transcript(id, text string, lang nadine.Language) *mqtt.Inbound {
-	return &mqtt.Inbound{Kind: mqtt.KindTranscript, Transcript: mqtt.Transcript{ID: id, Text: text, Language: lang, Final: true}, Received: fixedNow}
+func transcript(id, text string, lang nadine.Language) *nadine.Inbound {
+	return &nadine.Inbound{Kind: nadine.InboundTranscript, Transcript: nadine.Transcript{ID: id, Text: text, Language: lang, Final: true, Received: fixedNow}, Received: fixedNow}
+}
+
+func spokenAt(in *nadine.Inbound, at time.Time) *nadine.Inbound {
+	in.Transcript.Spoken = at
+	return in
 }
 
 func inboundCases() []inboundCase {
-	user := func(kind mqtt.InboundKind, id, name string) *mqtt.Inbound {
-		return &mqtt.Inbound{Kind: kind, User: nadine.UserRef{ID: id, Name: name}, Received: fixedNow}
+	user := func(kind nadine.InboundKind, id, name string) *nadine.Inbound {
+		return &nadine.Inbound{Kind: kind, User: nadine.UserRef{ID: id, Name: name}, Received: fixedNow}
 	}
-	detected := user(mqtt.KindUserDetected, "alice", "Alice")
+	detected := user(nadine.InboundUserDetected, "alice", "Alice")
 	detected.Confidence = 0.93
-	detectedSure := user(mqtt.KindUserDetected, "bob", "")
+	detectedSure := user(nadine.InboundUserDetected, "bob", "")
 	detectedSure.Confidence = 1
-	stored := user(mqtt.KindFaceStored, "alice", "Alice")
+	stored := user(nadine.InboundFaceStored, "alice", "Alice")
 	stored.Status = "stored"
 	return []inboundCase{
 		{"transcript JSON", mqtt.TopicTranscript, `{"text":"  Bonjour Nadine  ","language":"fr","final":true,"id":"u-1"}`, transcript("u-1", "Bonjour Nadine", nadine.French)},
@@ -59,20 +60,23 @@ func inboundCases() []inboundCase {
 		{"transcript plain text", mqtt.TopicTranscript, "Hello there", transcript("", "Hello there", "")},
 		{"transcript JSON string", mqtt.TopicTranscript, `"quoted words"`, transcript("", "quoted words", "")},
 		{"transcript unsupported language", mqtt.TopicTranscript, `{"text":"hola","language":"es","id":"u-3"}`, transcript("u-3", "hola", "")},
+		{"transcript with its time", mqtt.TopicTranscript, `{"text":"Hi","id":"t-1","time":"2025-03-14T15:09:20.5Z"}`, spokenAt(transcript("t-1", "Hi", ""), time.Date(2025, 3, 14, 15, 9, 20, 5e8, time.UTC))},
+		{"transcript with a Unix timestamp in ms", mqtt.TopicTranscript, `{"text":"Hi","id":"t-2","timestamp":1741964960000}`, spokenAt(transcript("t-2", "Hi", ""), time.UnixMilli(1741964960000))},
+		{"transcript with a bad time is still a turn", mqtt.TopicTranscript, `{"text":"Hi","id":"t-3","time":"yesterday"}`, transcript("t-3", "Hi", "")},
 		{"transcript unknown fields", mqtt.TopicTranscript, `{"text":"你好","language":"zh","confidence":0.8,"id":null}`, transcript("", "你好", nadine.Chinese)},
-		{"user name plain", mqtt.TopicUserName, "Alice\n", user(mqtt.KindUserName, "Alice", "Alice")},
-		{"user name JSON", mqtt.TopicUserName, `{"user_name":"Bob","user_id":"bob-1"}`, user(mqtt.KindUserName, "bob-1", "Bob")},
-		{"emotion plain", mqtt.TopicUserEmotion, "Happy", &mqtt.Inbound{Kind: mqtt.KindUserEmotion, Emotion: "happy", Received: fixedNow}},
-		{"emotion JSON", mqtt.TopicUserEmotion, `{"emotion":"SAD"}`, &mqtt.Inbound{Kind: mqtt.KindUserEmotion, Emotion: "sad", Received: fixedNow}},
+		{"user name plain", mqtt.TopicUserName, "Alice\n", user(nadine.InboundUserName, "Alice", "Alice")},
+		{"user name JSON", mqtt.TopicUserName, `{"user_name":"Bob","user_id":"bob-1"}`, user(nadine.InboundUserName, "bob-1", "Bob")},
+		{"emotion plain", mqtt.TopicUserEmotion, "Happy", &nadine.Inbound{Kind: nadine.InboundUserEmotion, Emotion: "happy", Received: fixedNow}},
+		{"emotion JSON", mqtt.TopicUserEmotion, `{"emotion":"SAD"}`, &nadine.Inbound{Kind: nadine.InboundUserEmotion, Emotion: "sad", Received: fixedNow}},
 		{"user detected", mqtt.TopicUserDetected, `{"user_name":"Alice","user_id":"alice","confidence":0.93}`, detected},
 		{"user detected without confidence", mqtt.TopicUserDetected, `{"user_id":"bob"}`, detectedSure},
 		{"face stored", mqtt.TopicFaceStored, `{"user_name":"Alice","user_id":"alice","status":"stored"}`, stored},
-		{"user left JSON", mqtt.TopicUserLeft, `{"user_id":"alice"}`, user(mqtt.KindUserLeft, "alice", "")},
-		{"user left empty", mqtt.TopicUserLeft, "", user(mqtt.KindUserLeft, "", "")},
-		{"start speak", mqtt.TopicStartSpeak, "1", &mqtt.Inbound{Kind: mqtt.KindStartSpeak, Received: fixedNow}},
-		{"end speak", mqtt.TopicEndSpeak, "", &mqtt.Inbound{Kind: mqtt.KindEndSpeak, Received: fixedNow}},
-		{"language JSON", mqtt.TopicLanguage, `{"language":"de"}`, &mqtt.Inbound{Kind: mqtt.KindLanguage, Language: nadine.German, Received: fixedNow}},
-		{"language name", mqtt.TopicLanguage, "français", &mqtt.Inbound{Kind: mqtt.KindLanguage, Language: nadine.French, Received: fixedNow}},
+		{"user left JSON", mqtt.TopicUserLeft, `{"user_id":"alice"}`, user(nadine.InboundUserLeft, "alice", "")},
+		{"user left empty", mqtt.TopicUserLeft, "", user(nadine.InboundUserLeft, "", "")},
+		{"start speak", mqtt.TopicStartSpeak, "1", &nadine.Inbound{Kind: nadine.InboundStartSpeak, Received: fixedNow}},
+		{"end speak", mqtt.TopicEndSpeak, "", &nadine.Inbound{Kind: nadine.InboundEndSpeak, Received: fixedNow}},
+		{"language JSON", mqtt.TopicLanguage, `{"language":"de"}`, &nadine.Inbound{Kind: nadine.InboundLanguage, Language: nadine.German, Received: fixedNow}},
+		{"language name", mqtt.TopicLanguage, "français", &nadine.Inbound{Kind: nadine.InboundLanguage, Language: nadine.French, Received: fixedNow}},
 	}
 }
 
@@ -148,19 +152,19 @@ func checkOutbound(t *testing.T, b *mqtt.Bus, control *mqtttest.Peer) {
 		want []outboundWant
 	}{
 		{"speak", func() error {
-			return b.Speak(ctx, mqtt.Speech{Text: "Je vais bien, merci !", Language: nadine.French, Seq: 0, TurnID: "t-42"})
+			return b.Speak(ctx, nadine.Speech{Text: "Je vais bien, merci !", Language: nadine.French, Seq: 0, TurnID: "t-42"})
 		}, []outboundWant{
 			{mqtt.TopicSpeak, `{"text":"Je vais bien, merci !","language":"fr","locale":"fr-FR","seq":0,"final":false,"turn_id":"t-42"}`, mqtt.ContentTypeJSON, nil},
 			{mqtt.TopicSpeakText, "Je vais bien, merci !", mqtt.ContentTypeText, map[string]string{"locale": "fr-FR", "language": "fr", "seq": "0", "final": "false", "turn_id": "t-42"}},
 		}},
 		{"speak final, default language", func() error {
-			return b.Speak(ctx, mqtt.Speech{Text: "Bye.", Seq: 1, Final: true, TurnID: "t-42"})
+			return b.Speak(ctx, nadine.Speech{Text: "Bye.", Seq: 1, Final: true, TurnID: "t-42"})
 		}, []outboundWant{
 			{mqtt.TopicSpeak, `{"text":"Bye.","language":"en","locale":"en-US","seq":1,"final":true,"turn_id":"t-42"}`, mqtt.ContentTypeJSON, nil},
 			{mqtt.TopicSpeakText, "Bye.", mqtt.ContentTypeText, map[string]string{"locale": "en-US", "final": "true", "seq": "1"}},
 		}},
 		{"speak end of turn marker", func() error {
-			return b.Speak(ctx, mqtt.Speech{Language: nadine.Chinese, Seq: 2, Final: true, TurnID: "t-43"})
+			return b.Speak(ctx, nadine.Speech{Language: nadine.Chinese, Seq: 2, Final: true, TurnID: "t-43"})
 		}, []outboundWant{
 			{mqtt.TopicSpeak, `{"text":"","language":"zh","locale":"zh-CN","seq":2,"final":true,"turn_id":"t-43"}`, mqtt.ContentTypeJSON, nil},
 		}},
@@ -235,14 +239,14 @@ func conversation(t *testing.T, env brokerEnv) {
 	t.Run("inbound", func(t *testing.T) { checkInbound(t, b, stt, inboundCases()) })
 	t.Run("outbound", func(t *testing.T) { checkOutbound(t, b, control) })
 	t.Run("spec examples", func(t *testing.T) {
-		kinds := map[string]mqtt.InboundKind{
-			mqtt.TopicTranscript: mqtt.KindTranscript, mqtt.TopicUserName: mqtt.KindUserName,
-			mqtt.TopicUserEmotion: mqtt.KindUserEmotion, mqtt.TopicUserDetected: mqtt.KindUserDetected,
-			mqtt.TopicFaceStored: mqtt.KindFaceStored, mqtt.TopicUserLeft: mqtt.KindUserLeft,
-			mqtt.TopicStartSpeak: mqtt.KindStartSpeak, mqtt.TopicEndSpeak: mqtt.KindEndSpeak,
-			mqtt.TopicLanguage: mqtt.KindLanguage,
+		kinds := map[string]nadine.InboundKind{
+			mqtt.TopicTranscript: nadine.InboundTranscript, mqtt.TopicUserName: nadine.InboundUserName,
+			mqtt.TopicUserEmotion: nadine.InboundUserEmotion, mqtt.TopicUserDetected: nadine.InboundUserDetected,
+			mqtt.TopicFaceStored: nadine.InboundFaceStored, mqtt.TopicUserLeft: nadine.InboundUserLeft,
+			mqtt.TopicStartSpeak: nadine.InboundStartSpeak, mqtt.TopicEndSpeak: nadine.InboundEndSpeak,
+			mqtt.TopicLanguage: nadine.InboundLanguage,
 		}
-		isMarker := func(in mqtt.Inbound) bool { return in.Kind == mqtt.KindUserLeft && in.User.ID == "marker" }
+		isMarker := func(in nadine.Inbound) bool { return in.Kind == nadine.InboundUserLeft && in.User.ID == "marker" }
 		examples := loadSpec(t).inboundExamples(t)
 		if len(examples) < len(mqtt.InboundTopics()) {
 			t.Fatalf("%d inbound examples, want at least one per inbound topic", len(examples))
@@ -285,7 +289,7 @@ func conversation(t *testing.T, env brokerEnv) {
 		var got []string
 		for len(got) < 4 {
 			in := next(t, b)
-			if in.Kind != mqtt.KindTranscript {
+			if in.Kind != nadine.InboundTranscript {
 				// QoS 1 may redeliver the last message before the cut if
 				// its acknowledgment was lost; only transcripts are
 				// deduplicated.
@@ -293,9 +297,6 @@ func conversation(t *testing.T, env brokerEnv) {
 				continue
 			}
 			got = append(got, in.Transcript.ID)
-		}
-		if !env.queueOrder {
-			slices.Sort(got[:3])
 		}
 		if want := []string{"o-1", "o-2", "o-3", "o-4"}; !slices.Equal(got, want) {
 			t.Errorf("got transcripts %v, want %v exactly once", got, want)
@@ -318,7 +319,7 @@ func conversation(t *testing.T, env brokerEnv) {
 		eventually(t, "the bus to notice the broker is gone", func() bool { return !b.Connected() })
 
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		err := b.Speak(ctx, mqtt.Speech{Text: "nobody hears this"})
+		err := b.Speak(ctx, nadine.Speech{Text: "nobody hears this"})
 		cancel()
 		if got, want := nadine.ErrorCode(err), nadine.EUNAVAILABLE; got != want {
 			t.Errorf("Speak while the broker is down: error %v (code %q), want code %q", err, got, want)
@@ -343,7 +344,7 @@ func conversation(t *testing.T, env brokerEnv) {
 				t.Errorf("got transcript %q (%q), want %q exactly once, in order", got.Transcript.ID, got.Transcript.Text, want)
 			}
 		}
-		if err := b.Speak(context.Background(), mqtt.Speech{Text: "I am back.", TurnID: "t-50"}); err != nil {
+		if err := b.Speak(context.Background(), nadine.Speech{Text: "I am back.", TurnID: "t-50"}); err != nil {
 			t.Fatalf("Speak after restart: %v", err)
 		}
 		if got := control.Next(); string(got.Payload) != `{"text":"I am back.","language":"en","locale":"en-US","seq":0,"final":false,"turn_id":"t-50"}` {

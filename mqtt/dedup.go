@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"sync"
 	"time"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // dedup remembers recently delivered transcripts so that none is answered
@@ -22,7 +24,7 @@ func newDedup(size int, window time.Duration) *dedup {
 // seen reports whether t was already delivered: its id is in the LRU, or it
 // has no id, is a redelivery (dup) and the same text in the same language
 // was delivered within the window. It does not record t; call deliver.
-func (d *dedup) seen(t Transcript, dup bool, now time.Time) bool {
+func (d *dedup) seen(t nadine.Transcript, dup bool, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if t.ID != "" {
@@ -37,7 +39,7 @@ func (d *dedup) seen(t Transcript, dup bool, now time.Time) bool {
 }
 
 // deliver records t as delivered at now.
-func (d *dedup) deliver(t Transcript, now time.Time) {
+func (d *dedup) deliver(t nadine.Transcript, now time.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if t.ID != "" {
@@ -47,7 +49,7 @@ func (d *dedup) deliver(t Transcript, now time.Time) {
 	d.texts.put(textKey(t), now)
 }
 
-func textKey(t Transcript) string { return string(t.Language) + "\x00" + t.Text }
+func textKey(t nadine.Transcript) string { return string(t.Language) + "\x00" + t.Text }
 
 // lru is a bounded map from key to the time it was last recorded; the least
 // recently recorded key goes first when it is full.

@@ -85,23 +85,32 @@
 // unacknowledged QoS 1 message after a reconnection, as MQTT requires, so a
 // consumer may rarely see a command twice (with the DUP flag).
 //
-// # Backpressure
+// # Acknowledgment and backpressure
 //
 // paho calls the Bus's handler on its receive goroutine, one message at a
-// time, and acknowledges a QoS 1 message (PUBACK) only when the handler
-// returns: after the message is queued on the Inbound channel (or dropped
-// as malformed or duplicate). Automatic acknowledgment is kept, no manual
-// acks. The channel holds Options.InboundBuffer messages (256); when it is
-// full the handler waits up to Options.InboundTimeout (5 s) and then drops
-// the message with an error log, so a stuck consumer cannot stall the
-// connection forever. While it waits, unacknowledged messages make the
-// broker slow down: the CONNECT packet's receive maximum is InboundBuffer
-// (at least 256).
+// time; the handler parses the message and hands it to one pump goroutine,
+// which takes what has arrived as a batch. With Options.Persist (the robot's
+// inbox) the batch's transcripts are kept in one call before anything else;
+// then the batch is delivered on the Inbound channel in arrival order and
+// acknowledged (manual acknowledgment: paho sends the PUBACKs in the order
+// the messages came). So a transcript is acknowledged only once it is kept,
+// and while the inbox cannot be written nothing is acknowledged: the broker
+// keeps the messages and resends them after a reconnection.
+//
+// The channel holds Options.InboundBuffer messages (256). When it is full a
+// message waits up to Options.InboundTimeout (5 s) and is then dropped with
+// an error log, so that a stuck consumer cannot stall the connection
+// forever; a transcript already kept waits instead (it is in the inbox, but
+// the runtime would not hear it before a restart). While pump waits,
+// unacknowledged messages make the broker slow down: the CONNECT packet's
+// receive maximum is InboundBuffer (at least 256).
 //
 // # Deduplication
 //
 // A transcript must never be answered twice, but QoS 1 may deliver one
-// again (with the DUP flag) after a reconnection. The rule:
+// again (with the DUP flag) after a reconnection. The rule (and, with
+// Options.Persist, an id already in the inbox is dropped too, across
+// restarts):
 //
 //   - a transcript with an id is dropped when a transcript with the same id
 //     was already delivered (the last Options.DedupSize ids are
@@ -121,7 +130,9 @@
 // sentence on agent/control/speak/text, with the locale, language, seq,
 // final and turn_id in MQTT 5 user properties, for a TTS that only takes
 // plain text. A consumer subscribes to one of the two. An empty final
-// sentence marks the end of a turn on the JSON topic only.
+// sentence marks the end of a turn on the JSON topic only. A sentence the
+// broker acknowledged (same turn_id and seq, per topic) is never published
+// again, so consumers may deduplicate by turn_id + seq.
 //
 // # Embedded broker
 //
@@ -129,8 +140,8 @@
 // default). It allows every client (no authentication, no ACL): it is meant
 // for the processes of one robot talking over the loopback interface. Do
 // not bind it to a public interface; use a real broker (Mosquitto) with
-// authentication and TLS for anything else. Known limit of mochi-mqtt
-// v2.7.9: the messages it queued for a disconnected session are resent
-// sorted by the second they were created in, so several queued within one
-// second may arrive out of order (Mosquitto keeps their order).
+// authentication and TLS for anything else. The broker is mochi-mqtt
+// v2.7.9 with a patch carried in third_party/mochi-server (see its
+// README): v2.7.9 deadlocked, reordered and lost messages once a client's
+// receive quota was used up under a burst.
 package mqtt

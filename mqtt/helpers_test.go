@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/mqtt"
 )
@@ -96,7 +97,7 @@ func connect(t *testing.T, opts mqtt.Options) *mqtt.Bus {
 }
 
 // next returns the bus's next inbound message.
-func next(t *testing.T, b *mqtt.Bus) mqtt.Inbound {
+func next(t *testing.T, b *mqtt.Bus) nadine.Inbound {
 	t.Helper()
 	select {
 	case in, ok := <-b.Inbound():
@@ -107,7 +108,7 @@ func next(t *testing.T, b *mqtt.Bus) mqtt.Inbound {
 	case <-time.After(failsafe):
 		t.Fatal("no inbound message")
 	}
-	return mqtt.Inbound{}
+	return nadine.Inbound{}
 }
 
 // eventually polls cond until it holds.

@@ -13,42 +13,9 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// InboundKind says what an Inbound message is.
-type InboundKind string
-
-// The kinds of inbound messages, one per inbound topic.
-const (
-	KindTranscript   InboundKind = "transcript"    // TopicTranscript: Transcript
-	KindUserName     InboundKind = "user_name"     // TopicUserName: User
-	KindUserEmotion  InboundKind = "user_emotion"  // TopicUserEmotion: Emotion
-	KindUserDetected InboundKind = "user_detected" // TopicUserDetected: User, Confidence
-	KindFaceStored   InboundKind = "face_stored"   // TopicFaceStored: User, Status
-	KindUserLeft     InboundKind = "user_left"     // TopicUserLeft: User.ID (may be empty)
-	KindStartSpeak   InboundKind = "start_speak"   // TopicStartSpeak: nothing else
-	KindEndSpeak     InboundKind = "end_speak"     // TopicEndSpeak: nothing else
-	KindLanguage     InboundKind = "language"      // TopicLanguage: Language
-)
-
-// Inbound is one parsed and validated message from the bus. Kind says which
-// fields are set; the others are zero.
-type Inbound struct {
-	Kind       InboundKind
-	Transcript Transcript      // KindTranscript
-	User       nadine.UserRef  // KindUserName, KindUserDetected, KindFaceStored, KindUserLeft
-	Confidence float64         // KindUserDetected, 0 to 1
-	Status     string          // KindFaceStored, as perception wrote it
-	Emotion    string          // KindUserEmotion, lowercased ("happy", "neutral")
-	Language   nadine.Language // KindLanguage
-	Received   time.Time       // when the bus received the message
-}
-
-// Transcript is one final speech-to-text result.
-type Transcript struct {
-	ID       string          // the peer's id, for deduplication; may be empty
-	Text     string          // trimmed, never empty
-	Language nadine.Language // empty: the session language
-	Final    bool            // always true on the Inbound channel
-}
+// The inbound types (nadine.Inbound, nadine.Transcript and the
+// nadine.InboundKind constants) are the root package's, so that the robot
+// runtime depends on no adapter.
 
 // errIgnored marks a well-formed message that is deliberately not delivered
 // (a partial transcript); it is logged at debug, not warn.
@@ -61,25 +28,25 @@ const maxEmotionLen = 64
 // Inbound of the given kind. It returns errIgnored (wrapped) for messages to
 // skip silently and another error, whose text is the reason, for malformed
 // ones.
-func parseInbound(kind InboundKind, payload []byte) (Inbound, error) {
-	in := Inbound{Kind: kind}
+func parseInbound(kind nadine.InboundKind, payload []byte) (nadine.Inbound, error) {
+	in := nadine.Inbound{Kind: kind}
 	var err error
 	switch kind {
-	case KindTranscript:
+	case nadine.InboundTranscript:
 		in.Transcript, err = parseTranscript(payload)
-	case KindUserName:
+	case nadine.InboundUserName:
 		in.User, err = parseUserName(payload)
-	case KindUserEmotion:
+	case nadine.InboundUserEmotion:
 		in.Emotion, err = parseEmotion(payload)
-	case KindUserDetected:
+	case nadine.InboundUserDetected:
 		in.User, in.Confidence, err = parseUserDetected(payload)
-	case KindFaceStored:
+	case nadine.InboundFaceStored:
 		in.User, in.Status, err = parseFaceStored(payload)
-	case KindUserLeft:
+	case nadine.InboundUserLeft:
 		in.User, err = parseUserLeft(payload)
-	case KindStartSpeak, KindEndSpeak:
+	case nadine.InboundStartSpeak, nadine.InboundEndSpeak:
 		// Any payload: the message itself is the signal.
-	case KindLanguage:
+	case nadine.InboundLanguage:
 		in.Language, err = parseLanguage(payload)
 	default:
 		err = fmt.Errorf("unknown kind %q", kind)
@@ -135,35 +102,40 @@ func str(s optString) string {
 	return strings.TrimSpace(*s)
 }
 
-func parseTranscript(payload []byte) (Transcript, error) {
+func parseTranscript(payload []byte) (nadine.Transcript, error) {
 	if !isJSONObject(payload) {
 		text := plainText(payload)
 		if text == "" {
-			return Transcript{}, errors.New("empty text")
+			return nadine.Transcript{}, errors.New("empty text")
 		}
 		// A plain-text transcript is final and in the session language.
-		return Transcript{Text: text, Final: true}, nil
+		return nadine.Transcript{Text: text, Final: true}, nil
 	}
 	var m struct {
 		Text     optString       `json:"text"`
 		Language optString       `json:"language"`
 		Final    *bool           `json:"final"`
 		ID       json.RawMessage `json:"id"`
+		Time     json.RawMessage `json:"time"`
+		Stamp    json.RawMessage `json:"timestamp"`
 	}
 	if err := decodeObject(payload, &m); err != nil {
-		return Transcript{}, err
+		return nadine.Transcript{}, err
 	}
-	t := Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final}
+	t := nadine.Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final, Spoken: parseTime(m.Time)}
+	if t.Spoken.IsZero() {
+		t.Spoken = parseTime(m.Stamp)
+	}
 	id, err := parseID(m.ID)
 	if err != nil {
-		return Transcript{}, err
+		return nadine.Transcript{}, err
 	}
 	t.ID = id
 	if !t.Final {
 		return t, fmt.Errorf("partial transcript: %w", errIgnored)
 	}
 	if t.Text == "" {
-		return Transcript{}, errors.New("empty text")
+		return nadine.Transcript{}, errors.New("empty text")
 	}
 	if l := str(m.Language); l != "" {
 		lang, err := nadine.ParseLanguage(l)
@@ -175,6 +147,42 @@ func parseTranscript(payload []byte) (Transcript, error) {
 		t.Language = lang
 	}
 	return t, nil
+}
+
+// parseTime reads when a transcript was spoken: an RFC 3339 string, or a
+// Unix time in seconds (milliseconds when it is that large). Anything else,
+// or a time before 2000, is no time: the transcript is still a turn, aged
+// from its arrival.
+func parseTime(raw json.RawMessage) time.Time {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return time.Time{}
+	}
+	var at time.Time
+	var s string
+	var n float64
+	switch {
+	case json.Unmarshal(raw, &s) == nil:
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+		if err != nil {
+			return time.Time{}
+		}
+		at = t
+	case json.Unmarshal(raw, &n) == nil && !math.IsNaN(n) && !math.IsInf(n, 0):
+		if n > 1e11 { // milliseconds
+			n /= 1000
+		}
+		if n > 1e10 {
+			return time.Time{}
+		}
+		at = time.Unix(0, int64(n*1e9))
+	default:
+		return time.Time{}
+	}
+	if at.Year() < 2000 {
+		return time.Time{}
+	}
+	return at
 }
 
 // unsupportedLanguageError reports a transcript delivered without its

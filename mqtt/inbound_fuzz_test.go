@@ -5,14 +5,16 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // FuzzParseInbound decodes every inbound topic's payloads as perception,
 // speech-to-text and control processes send them (and as they get them
 // wrong): nothing panics, and what is delivered is what the contract says.
 func FuzzParseInbound(f *testing.F) {
-	kinds := []InboundKind{KindTranscript, KindUserName, KindUserEmotion, KindUserDetected, KindFaceStored,
-		KindUserLeft, KindStartSpeak, KindEndSpeak, KindLanguage}
+	kinds := []nadine.InboundKind{nadine.InboundTranscript, nadine.InboundUserName, nadine.InboundUserEmotion, nadine.InboundUserDetected, nadine.InboundFaceStored,
+		nadine.InboundUserLeft, nadine.InboundStartSpeak, nadine.InboundEndSpeak, nadine.InboundLanguage}
 	for _, s := range []struct {
 		kind    uint8
 		payload string
@@ -49,25 +51,25 @@ func FuzzParseInbound(f *testing.F) {
 			return
 		}
 		switch kind {
-		case KindTranscript:
+		case nadine.InboundTranscript:
 			if strings.TrimSpace(in.Transcript.Text) == "" || !in.Transcript.Final {
 				t.Fatalf("delivered %+v from %q", in.Transcript, payload)
 			}
 			if l := in.Transcript.Language; l != "" && !l.Valid() {
 				t.Fatalf("language %q from %q", l, payload)
 			}
-		case KindUserName, KindUserDetected, KindFaceStored:
+		case nadine.InboundUserName, nadine.InboundUserDetected, nadine.InboundFaceStored:
 			if in.User.ID == "" {
 				t.Fatalf("no user id from %q", payload)
 			}
 			if in.Confidence < 0 || in.Confidence > 1 {
 				t.Fatalf("confidence %v from %q", in.Confidence, payload)
 			}
-		case KindUserEmotion:
+		case nadine.InboundUserEmotion:
 			if in.Emotion == "" || len(in.Emotion) > maxEmotionLen || in.Emotion != strings.ToLower(in.Emotion) {
 				t.Fatalf("emotion %q from %q", in.Emotion, payload)
 			}
-		case KindLanguage:
+		case nadine.InboundLanguage:
 			if !in.Language.Valid() {
 				t.Fatalf("language %q from %q", in.Language, payload)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
@@ -28,17 +29,17 @@ func TestBus_MalformedDropped(t *testing.T) {
 		topic string
 		bad   []string
 		good  string
-		kind  mqtt.InboundKind
+		kind  nadine.InboundKind
 	}{
-		{mqtt.TopicTranscript, []string{badJSON, `{"text":5}`, `{"text":"` + secret + `","final":"yes"}`, `{"text":"   "}`, "   ", `{"text":"` + secret + `","id":1.5}`}, `{"text":"valid"}`, mqtt.KindTranscript},
-		{mqtt.TopicUserName, []string{badJSON, `{"user_name":7}`, "", `{"user_id":"` + secret + `"}`}, "Alice", mqtt.KindUserName},
-		{mqtt.TopicUserEmotion, []string{badJSON, `{"emotion":["` + secret + `"]}`, "", strings.Repeat("x", 65), "happy\nsad"}, "happy", mqtt.KindUserEmotion},
-		{mqtt.TopicUserDetected, []string{badJSON, secret, `{"user_id":"a","confidence":"high"}`, `{"user_id":"a","confidence":1.5}`, `{"confidence":0.5}`}, `{"user_id":"a"}`, mqtt.KindUserDetected},
-		{mqtt.TopicFaceStored, []string{badJSON, `{}`, `{"user_id":3}`, secret}, `{"user_id":"a"}`, mqtt.KindFaceStored},
-		{mqtt.TopicUserLeft, []string{badJSON, `{"user_id":5}`}, `{"user_id":"a"}`, mqtt.KindUserLeft},
-		{mqtt.TopicStartSpeak, nil, badJSON, mqtt.KindStartSpeak}, // the payload is not read
-		{mqtt.TopicEndSpeak, nil, "", mqtt.KindEndSpeak},
-		{mqtt.TopicLanguage, []string{badJSON, "Klingon", `{"language":1}`, "", `{"language":"` + secret + `"}`}, "fr", mqtt.KindLanguage},
+		{mqtt.TopicTranscript, []string{badJSON, `{"text":5}`, `{"text":"` + secret + `","final":"yes"}`, `{"text":"   "}`, "   ", `{"text":"` + secret + `","id":1.5}`}, `{"text":"valid"}`, nadine.InboundTranscript},
+		{mqtt.TopicUserName, []string{badJSON, `{"user_name":7}`, "", `{"user_id":"` + secret + `"}`}, "Alice", nadine.InboundUserName},
+		{mqtt.TopicUserEmotion, []string{badJSON, `{"emotion":["` + secret + `"]}`, "", strings.Repeat("x", 65), "happy\nsad"}, "happy", nadine.InboundUserEmotion},
+		{mqtt.TopicUserDetected, []string{badJSON, secret, `{"user_id":"a","confidence":"high"}`, `{"user_id":"a","confidence":1.5}`, `{"confidence":0.5}`}, `{"user_id":"a"}`, nadine.InboundUserDetected},
+		{mqtt.TopicFaceStored, []string{badJSON, `{}`, `{"user_id":3}`, secret}, `{"user_id":"a"}`, nadine.InboundFaceStored},
+		{mqtt.TopicUserLeft, []string{badJSON, `{"user_id":5}`}, `{"user_id":"a"}`, nadine.InboundUserLeft},
+		{mqtt.TopicStartSpeak, nil, badJSON, nadine.InboundStartSpeak}, // the payload is not read
+		{mqtt.TopicEndSpeak, nil, "", nadine.InboundEndSpeak},
+		{mqtt.TopicLanguage, []string{badJSON, "Klingon", `{"language":1}`, "", `{"language":"` + secret + `"}`}, "fr", nadine.InboundLanguage},
 	}
 	if got, want := len(tests), len(mqtt.InboundTopics()); got != want {
 		t.Fatalf("%d topics tested, want every inbound topic (%d)", got, want)

@@ -10,5 +10,5 @@ import (
 // broker (skipped when it is not installed).
 func TestConversation_Mosquitto(t *testing.T) {
 	m := mqtttest.StartMosquitto(t)
-	conversation(t, brokerEnv{url: m.URL(), stop: m.Stop, start: m.Start, queueOrder: true})
+	conversation(t, brokerEnv{url: m.URL(), stop: m.Stop, start: m.Start})
 }

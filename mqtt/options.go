@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
@@ -87,6 +88,12 @@ type Options struct {
 	// DedupWindow is how long a transcript without id is remembered to drop
 	// a redelivery (DUP) of the same text. Default 2 min.
 	DedupWindow time.Duration
+	// Persist, when set, keeps transcripts durably (the robot's inbox)
+	// before they are acknowledged to the broker or delivered: a batch of
+	// transcripts, in arrival order; it returns them with their inbox Seq,
+	// 0 for one the inbox already holds (a redelivery, then dropped). While
+	// it fails nothing is acknowledged, and it is called again.
+	Persist func(ctx context.Context, ts []nadine.Transcript) ([]nadine.Transcript, error)
 	// Logger receives the bus's logs; nil discards them.
 	Logger *slog.Logger
 	// Now returns the current time (Inbound.Received). Default time.Now.

@@ -24,20 +24,6 @@ const (
 // maxNameLen bounds animation names.
 const maxNameLen = 64
 
-// Speech is one sentence for text-to-speech, published as soon as the engine
-// has it.
-type Speech struct {
-	Text     string          // one sentence; may be empty only when Final
-	Language nadine.Language // the language to speak it in; empty means English
-	Seq      int             // position of the sentence in the turn, from 0
-	Final    bool            // the turn's last sentence
-	TurnID   string          // the turn the sentence belongs to
-	// Filler marks a line said while the turn waits on a slow tool ("Let
-	// me check that for you."): spoken like a sentence, with its own Seq,
-	// but not part of the reply. A filler is never Final.
-	Filler bool
-}
-
 // speechPayload is the JSON payload of TopicSpeak.
 type speechPayload struct {
 	Text     string          `json:"text"`
@@ -57,7 +43,7 @@ type speechPayload struct {
 // TopicSpeak only. A filler line (Speech.Filler) carries "filler": true in
 // the JSON and the user property filler=true on TopicSpeakText; the field
 // and the property are left out for the reply's own sentences.
-func (b *Bus) Speak(ctx context.Context, s Speech) error {
+func (b *Bus) Speak(ctx context.Context, s nadine.Speech) error {
 	topic := b.Topic(TopicSpeak)
 	if s.Language == "" {
 		s.Language = nadine.DefaultLanguage
@@ -75,10 +61,13 @@ func (b *Bus) Speak(ctx context.Context, s Speech) error {
 		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: a filler cannot end a turn", topic)
 	}
 	p := speechPayload{Text: s.Text, Language: s.Language, Locale: s.Language.Locale(), Seq: s.Seq, Final: s.Final, TurnID: s.TurnID, Filler: s.Filler}
-	if err := b.publishJSON(ctx, TopicSpeak, p, false); err != nil {
-		return err
+	if !b.spokenBefore(TopicSpeak, s) {
+		if err := b.publishJSON(ctx, TopicSpeak, p, false); err != nil {
+			return err
+		}
+		b.markSpoken(TopicSpeak, s)
 	}
-	if strings.TrimSpace(s.Text) == "" {
+	if strings.TrimSpace(s.Text) == "" || b.spokenBefore(TopicSpeakText, s) {
 		return nil
 	}
 	props := textProps()
@@ -90,7 +79,42 @@ func (b *Bus) Speak(ctx context.Context, s Speech) error {
 	if p.Filler {
 		props.User.Add("filler", "true")
 	}
-	return b.publish(ctx, TopicSpeakText, []byte(s.Text), props, false)
+	if err := b.publish(ctx, TopicSpeakText, []byte(s.Text), props, false); err != nil {
+		return err
+	}
+	b.markSpoken(TopicSpeakText, s)
+	return nil
+}
+
+// spokenBefore reports whether the broker already acknowledged this
+// sentence (same turn_id and seq) on topic: a sentence asked again, after
+// a reconnection or by a retrying caller, is not published twice.
+// Sentences without a turn id are not tracked.
+func (b *Bus) spokenBefore(topic string, s nadine.Speech) bool {
+	if s.TurnID == "" {
+		return false
+	}
+	b.spokenMu.Lock()
+	defer b.spokenMu.Unlock()
+	_, ok := b.spoken.get(spokenKey(topic, s))
+	if ok {
+		b.log.Debug("mqtt: sentence already acknowledged; not published again", "topic", b.Topic(topic), "turn_id", s.TurnID, "seq", s.Seq)
+	}
+	return ok
+}
+
+// markSpoken records that the broker acknowledged the sentence on topic.
+func (b *Bus) markSpoken(topic string, s nadine.Speech) {
+	if s.TurnID == "" {
+		return
+	}
+	b.spokenMu.Lock()
+	b.spoken.put(spokenKey(topic, s), b.opts.Now())
+	b.spokenMu.Unlock()
+}
+
+func spokenKey(topic string, s nadine.Speech) string {
+	return topic + "\x00" + s.TurnID + "\x00" + strconv.Itoa(s.Seq)
 }
 
 // Animate asks control to play an animation, publishing its name as plain

@@ -1,6 +1,10 @@
 package mqtt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
 
 // Topics, relative to the bus prefix: the full topic is "<prefix>/<topic>",
 // for example "nadine/stt/transcript". docs/asyncapi.yaml describes each
@@ -80,26 +84,26 @@ func OutboundTopics() []string {
 
 // inboundKind returns the kind of Inbound a topic (relative to the prefix)
 // yields.
-func inboundKind(topic string) (InboundKind, bool) {
+func inboundKind(topic string) (nadine.InboundKind, bool) {
 	switch topic {
 	case TopicTranscript:
-		return KindTranscript, true
+		return nadine.InboundTranscript, true
 	case TopicUserName:
-		return KindUserName, true
+		return nadine.InboundUserName, true
 	case TopicUserEmotion:
-		return KindUserEmotion, true
+		return nadine.InboundUserEmotion, true
 	case TopicUserDetected:
-		return KindUserDetected, true
+		return nadine.InboundUserDetected, true
 	case TopicFaceStored:
-		return KindFaceStored, true
+		return nadine.InboundFaceStored, true
 	case TopicUserLeft:
-		return KindUserLeft, true
+		return nadine.InboundUserLeft, true
 	case TopicStartSpeak:
-		return KindStartSpeak, true
+		return nadine.InboundStartSpeak, true
 	case TopicEndSpeak:
-		return KindEndSpeak, true
+		return nadine.InboundEndSpeak, true
 	case TopicLanguage:
-		return KindLanguage, true
+		return nadine.InboundLanguage, true
 	}
 	return "", false
 }

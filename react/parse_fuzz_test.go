@@ -40,7 +40,7 @@ func FuzzParseStep(f *testing.F) {
 		s, _, err := p.parse(answer)
 		if err != nil {
 			if pe, ok := err.(*parseError); ok && pe.kind == prose {
-				if _, _, serr := nadine.Speech(pe.text); serr != nil {
+				if _, _, serr := nadine.SpokenReply(pe.text); serr != nil {
 					t.Fatalf("prose %q is not speech: %v", pe.text, serr)
 				}
 			}
@@ -59,7 +59,7 @@ func FuzzParseStep(f *testing.F) {
 		if s.Input == "" || !utf8.ValidString(s.Input) || !s.Emotion.Valid() || s.Intensity < 0 || s.Intensity > 10 || !s.Category.Valid() || s.CausingPerson == "" {
 			t.Fatalf("final answer breaks the contract: %+v", s)
 		}
-		if _, _, err := nadine.Speech(s.Input); err != nil {
+		if _, _, err := nadine.SpokenReply(s.Input); err != nil {
 			t.Fatalf("reply %q is not speech: %v", s.Input, err)
 		}
 	})

@@ -11,6 +11,16 @@
 // most likely Nadine hearing herself, and is dropped with a log line.
 // Turns submitted by the operator (HTTP, CLI) are never dropped.
 //
+// Heard transcripts are durable when Options.Inbox is set: the bus keeps
+// each one in the inbox before acknowledging it, Run takes the inbox's
+// pending transcripts first, and each transcript's progress is recorded
+// (taken, spoken before its first sentence, answered), so that after a
+// crash a silent turn is answered and one that had spoken is not answered
+// again. A transcript older than Options.MaxAge when its turn comes
+// expires; at most Options.Queue heard transcripts wait, the oldest going
+// first. Expired and dropped transcripts are logged and sent to
+// subscribers (UpdateExpired, UpdateDropped).
+//
 // A turn's events go out on the bus as they happen: each sentence (already
 // checked for language by the dialogue manager, which translates a sentence
 // that is not in the session language), gestures, affect, the settled

@@ -26,7 +26,7 @@ type fillerBody struct {
 	log *orderlog.Log
 }
 
-func (b fillerBody) Speak(ctx context.Context, s mqtt.Speech) error {
+func (b fillerBody) Speak(ctx context.Context, s nadine.Speech) error {
 	err := b.Bus.Speak(ctx, s)
 	if err == nil {
 		switch {

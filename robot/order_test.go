@@ -30,7 +30,7 @@ type recordingBody struct {
 	log *orderlog.Log
 }
 
-func (b recordingBody) Speak(ctx context.Context, s mqtt.Speech) error {
+func (b recordingBody) Speak(ctx context.Context, s nadine.Speech) error {
 	err := b.Bus.Speak(ctx, s)
 	switch {
 	case s.Final:

@@ -9,20 +9,18 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
-	"github.com/nadine-robot/nadine/mqtt"
 )
 
-// Body is what the runtime makes the robot do. *mqtt.Bus implements it.
+// Body is what the runtime makes the robot do. *mqtt.Bus implements it
+// (cmd/nadine checks).
 type Body interface {
-	Speak(ctx context.Context, s mqtt.Speech) error
+	Speak(ctx context.Context, s nadine.Speech) error
 	Animate(ctx context.Context, g nadine.Gesture) error
 	PublishAffect(ctx context.Context, a nadine.AffectState) error
 	PublishUserInfo(ctx context.Context, u nadine.UserRef) error
 	PlaySong(ctx context.Context, s nadine.Song) error
 	PublishLanguage(ctx context.Context, l nadine.Language) error
 }
-
-var _ Body = (*mqtt.Bus)(nil)
 
 // Options configures a Runtime. Manager is required.
 type Options struct {
@@ -42,6 +40,20 @@ type Options struct {
 	// Recent is how many finished turns the runtime keeps for the monitor
 	// to show on page load (50).
 	Recent int
+	// Inbox, when set, is where the bus keeps the transcripts it
+	// acknowledged: Run takes the pending ones first, in arrival order,
+	// and records each transcript's progress (taken, spoken, answered,
+	// expired, dropped), so that none is lost or answered twice across
+	// restarts.
+	Inbox nadine.Inbox
+	// MaxAge is how old a heard transcript may be when its turn comes
+	// (from the time it carries, else from its arrival); an older one is
+	// dropped as expired (10 s).
+	MaxAge time.Duration
+	// Queue bounds how many heard transcripts wait for their turn; when a
+	// new one comes to a full queue the oldest waiting is dropped (32).
+	// Operator turns (Submit) are not counted and never dropped.
+	Queue  int
 	Now    func() time.Time
 	Logger *slog.Logger
 }
@@ -59,9 +71,11 @@ type Runtime struct {
 	subs     map[int]chan Update
 	nextSub  int
 	closed   bool
-	active   time.Time // the last transcript or sighting of the person
-	busy     bool      // a job is running
-	recent   []Update  // the last finished turns and ends of interaction, oldest first
+	active   time.Time                     // the last transcript or sighting of the person
+	busy     bool                          // a job is running
+	recent   []Update                      // the last finished turns and ends of interaction, oldest first
+	resumed  int64                         // the last inbox seq taken at start
+	marks    map[nadine.InboxState][]int64 // inbox state changes to write
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -71,12 +85,21 @@ type job struct {
 	user   *nadine.UserRef // perception's sighting of a person
 	emit   nadine.EmitFunc
 	result chan result
+	// heard is set for a transcript from the bus (or the inbox): it may
+	// expire or be dropped from a full queue.
+	heard *nadine.Transcript
 }
 
 type result struct {
 	reply nadine.Reply
 	err   error
 }
+
+// Defaults of Options.MaxAge and Options.Queue.
+const (
+	DefaultMaxAge = 10 * time.Second
+	DefaultQueue  = 32
+)
 
 // New returns a runtime.
 func New(opts Options) (*Runtime, error) {
@@ -92,26 +115,36 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Recent <= 0 {
 		opts.Recent = 50
 	}
+	if opts.MaxAge <= 0 {
+		opts.MaxAge = DefaultMaxAge
+	}
+	if opts.Queue <= 0 {
+		opts.Queue = DefaultQueue
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{opts: opts, log: opts.Logger, m: opts.Manager, wake: make(chan struct{}, 1), subs: map[int]chan Update{}}, nil
+	return &Runtime{opts: opts, log: opts.Logger, m: opts.Manager, wake: make(chan struct{}, 1), subs: map[int]chan Update{},
+		marks: map[nadine.InboxState][]int64{}}, nil
 }
 
 // Run handles inbound messages until ctx is done or in is closed, then
 // stops taking transcripts, lets the turn in flight finish (within
 // ShutdownGrace), stores any history chunk that is due, and returns. A nil
 // in runs only operator turns.
-func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
+func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
+	if err := r.resume(ctx); err != nil {
+		return err
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.work(workCtx)
+		r.work(workCtx, ctx.Done())
 	}()
 	idleDone := make(chan struct{})
 	idleCtx, stopIdle := context.WithCancel(ctx)
@@ -136,14 +169,22 @@ func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
 	dropped := r.queue
 	r.queue = nil
 	r.mu.Unlock()
+	kept := 0
 	for _, j := range dropped {
 		if j.result != nil {
 			j.result <- result{err: nadine.Errorf(nadine.EUNAVAILABLE, "robot: shutting down")}
 		}
+		if j.heard != nil && j.heard.Seq != 0 {
+			kept++
+		}
 	}
-	if len(dropped) > 0 {
-		r.log.Warn("shutdown: queued turns not answered", "count", len(dropped))
+	if kept > 0 {
+		r.log.Info("shutdown: heard transcripts left in the inbox for the next start", "count", kept)
 	}
+	if n := len(dropped) - kept; n > 0 {
+		r.log.Warn("shutdown: queued turns not answered", "count", n)
+	}
+	r.flushMarks(context.WithoutCancel(ctx))
 	r.signal()
 	select {
 	case <-done:
@@ -161,8 +202,40 @@ func (r *Runtime) Run(ctx context.Context, in <-chan mqtt.Inbound) error {
 	return nil
 }
 
+// resume takes what the inbox holds from before this start: pending
+// transcripts are queued in arrival order (the bus delivers them again
+// only if it had not kept them, and those are skipped by seq); a turn that
+// had started but said nothing is taken again; a turn that had spoken is
+// interrupted, never answered twice.
+func (r *Runtime) resume(ctx context.Context) error {
+	if r.opts.Inbox == nil {
+		return nil
+	}
+	entries, err := r.opts.Inbox.Pending(ctx)
+	if err != nil {
+		return fmt.Errorf("robot: inbox: %w", err)
+	}
+	for _, e := range entries {
+		r.mu.Lock()
+		r.resumed = max(r.resumed, e.Seq)
+		r.mu.Unlock()
+		if e.State == nadine.InboxSpoken {
+			r.log.Warn("transcript interrupted by a restart after its turn spoke; not answered again", "id", e.ID, "seq", e.Seq)
+			r.mark(ctx, nadine.InboxInterrupted, e.Seq)
+			r.broadcast(Update{Kind: UpdateDropped, TurnID: e.ID, Input: e.Text, Reason: ReasonInterrupted})
+			continue
+		}
+		r.hear(e.Transcript)
+	}
+	if len(entries) > 0 {
+		r.log.Info("inbox: transcripts from before the start", "count", len(entries))
+	}
+	r.flushMarks(ctx)
+	return nil
+}
+
 // loop reads the bus in arrival order.
-func (r *Runtime) loop(ctx context.Context, in <-chan mqtt.Inbound) {
+func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -175,52 +248,145 @@ func (r *Runtime) loop(ctx context.Context, in <-chan mqtt.Inbound) {
 				return
 			}
 			r.handle(ctx, msg)
+			if len(in) == 0 {
+				// A burst's drops are recorded in one write.
+				r.flushMarks(ctx)
+			}
 		}
 	}
 }
 
+// hear queues a transcript from the bus or the inbox. When the queue
+// already holds Options.Queue heard transcripts, the oldest is dropped.
+func (r *Runtime) hear(t nadine.Transcript) {
+	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return // it stays in the inbox
+	}
+	waiting := 0
+	oldest := -1
+	for i, j := range r.queue {
+		if j.heard != nil {
+			waiting++
+			if oldest < 0 {
+				oldest = i
+			}
+		}
+	}
+	var dropped *job
+	if waiting >= r.opts.Queue && oldest >= 0 {
+		d := r.queue[oldest]
+		dropped = &d
+		r.queue = append(r.queue[:oldest], r.queue[oldest+1:]...)
+	}
+	r.queue = append(r.queue, job{turn: &turn, heard: &t})
+	r.mu.Unlock()
+	r.signal()
+	if dropped != nil {
+		h := dropped.heard
+		r.log.Warn("transcript dropped: the turn queue is full; the oldest goes", "id", h.ID, "seq", h.Seq, "queue", r.opts.Queue,
+			"age", r.opts.Now().Sub(heardAt(*h)).Round(time.Millisecond))
+		r.queueMark(nadine.InboxDropped, h.Seq)
+		r.broadcast(Update{Kind: UpdateDropped, TurnID: h.ID, Input: h.Text, Reason: ReasonQueueFull})
+	}
+}
+
+// heardAt is when a transcript was spoken: the time it carries, else its
+// arrival.
+func heardAt(t nadine.Transcript) time.Time {
+	if !t.Spoken.IsZero() {
+		return t.Spoken
+	}
+	return t.Received
+}
+
+// queueMark records a state change of inbox transcripts, written by the
+// next flushMarks (drops come in bursts).
+func (r *Runtime) queueMark(state nadine.InboxState, seq int64) {
+	if r.opts.Inbox == nil || seq == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.marks[state] = append(r.marks[state], seq)
+	r.mu.Unlock()
+}
+
+// flushMarks writes the queued state changes.
+func (r *Runtime) flushMarks(ctx context.Context) {
+	r.mu.Lock()
+	marks := r.marks
+	r.marks = map[nadine.InboxState][]int64{}
+	r.mu.Unlock()
+	for state, seqs := range marks {
+		r.mark(ctx, state, seqs...)
+	}
+}
+
+// mark writes a state change of inbox transcripts now.
+func (r *Runtime) mark(ctx context.Context, state nadine.InboxState, seqs ...int64) {
+	if r.opts.Inbox == nil || len(seqs) == 0 || seqs[0] == 0 {
+		return
+	}
+	if err := r.opts.Inbox.Mark(ctx, state, seqs...); err != nil {
+		r.log.Error("inbox: state not recorded", "state", state, "count", len(seqs), "err", err)
+	}
+}
+
 // handle applies one inbound message.
-func (r *Runtime) handle(ctx context.Context, msg mqtt.Inbound) {
+func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 	switch msg.Kind {
-	case mqtt.KindTranscript:
+	case nadine.InboundTranscript:
 		now := r.opts.Now()
 		r.mu.Lock()
 		speaking := now.Before(r.speaking)
 		r.mu.Unlock()
+		tr := msg.Transcript
+		r.mu.Lock()
+		resumed := tr.Seq != 0 && tr.Seq <= r.resumed
+		r.mu.Unlock()
+		if resumed {
+			return // already taken from the inbox at start
+		}
 		if speaking {
-			r.log.Info("transcript dropped: listening is suspended while Nadine speaks", "id", msg.Transcript.ID, "chars", len(msg.Transcript.Text))
+			r.log.Info("transcript dropped: listening is suspended while Nadine speaks", "id", tr.ID, "chars", len(tr.Text))
+			r.queueMark(nadine.InboxDropped, tr.Seq)
+			r.broadcast(Update{Kind: UpdateDropped, TurnID: tr.ID, Input: tr.Text, Reason: ReasonSpeaking})
 			return
 		}
-		t := nadine.Turn{ID: msg.Transcript.ID, Text: msg.Transcript.Text, Language: msg.Transcript.Language, Time: msg.Received}
+		if tr.Received.IsZero() {
+			tr.Received = msg.Received
+		}
 		r.touch()
-		r.enqueue(job{turn: &t})
-	case mqtt.KindUserLeft:
+		r.hear(tr)
+	case nadine.InboundUserLeft:
 		// Whichever id perception gives (its own, ours, none), the person
 		// in front of the robot is gone: the next one starts fresh.
 		r.enqueue(job{left: "left"})
-	case mqtt.KindUserName, mqtt.KindUserDetected:
+	case nadine.InboundUserName, nadine.InboundUserDetected:
 		u := msg.User
 		r.touch()
 		r.enqueue(job{user: &u})
 		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)
-	case mqtt.KindFaceStored:
+	case nadine.InboundFaceStored:
 		if r.opts.Names != nil && msg.User.ID != "" && msg.User.Name != "" {
 			if err := r.opts.Names.SetUserName(ctx, msg.User.ID, msg.User.Name); err != nil {
 				r.log.Warn("face_stored: name not recorded", "user", msg.User.ID, "err", err)
 			}
 		}
-	case mqtt.KindUserEmotion:
+	case nadine.InboundUserEmotion:
 		r.m.SetUserEmotion(msg.Emotion)
 		r.broadcastSession()
-	case mqtt.KindLanguage:
+	case nadine.InboundLanguage:
 		if err := r.SetLanguage(ctx, msg.Language); err != nil {
 			r.log.Warn("language not set", "language", msg.Language, "err", err)
 		}
-	case mqtt.KindStartSpeak:
+	case nadine.InboundStartSpeak:
 		r.mu.Lock()
 		r.speaking = r.opts.Now().Add(r.opts.SpeakTimeout)
 		r.mu.Unlock()
-	case mqtt.KindEndSpeak:
+	case nadine.InboundEndSpeak:
 		r.mu.Lock()
 		r.speaking = time.Time{}
 		r.mu.Unlock()
@@ -241,6 +407,14 @@ func (r *Runtime) ended(ctx context.Context, end dialogue.Ending) {
 		r.keep(Update{Kind: UpdateEnded, Ending: &end})
 	}
 	r.broadcastSession()
+}
+
+// Listening reports whether heard transcripts are taken: false between
+// start_speak and end_speak (or SpeakTimeout), while Nadine hears herself.
+func (r *Runtime) Listening() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.opts.Now().Before(r.speaking)
 }
 
 // SetLanguage changes the session language (HTTP API, UI, bus) and tells
@@ -340,10 +514,17 @@ func (r *Runtime) signal() {
 }
 
 // work runs queued jobs one at a time until the runtime is closed and the
-// queue is empty.
-func (r *Runtime) work(ctx context.Context) {
+// queue is empty, or stopping is closed: then the turn in flight finishes
+// and nothing more is taken (heard transcripts stay in the inbox).
+func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 	for {
 		r.mu.Lock()
+		select {
+		case <-stopping:
+			r.mu.Unlock()
+			return
+		default:
+		}
 		if len(r.queue) == 0 {
 			closed := r.closed
 			r.mu.Unlock()
@@ -394,10 +575,26 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	if t.ID == "" {
 		t.ID = newTurnID()
 	}
+	var seq int64
+	if h := j.heard; h != nil {
+		seq = h.Seq
+		if age := r.opts.Now().Sub(heardAt(*h)); age > r.opts.MaxAge {
+			r.log.Warn("transcript expired: too old to answer", "id", h.ID, "seq", h.Seq,
+				"age", age.Round(time.Millisecond), "max_age", r.opts.MaxAge)
+			r.mark(ctx, nadine.InboxExpired, seq)
+			r.broadcast(Update{Kind: UpdateExpired, TurnID: t.ID, Input: t.Text, Reason: ReasonExpired})
+			return
+		}
+		r.mark(ctx, nadine.InboxTaken, seq)
+	}
 	tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
 	out := newOutput(r, tctx, t.ID, j.emit)
+	out.inbox = seq
 	reply, err := r.m.Stream(tctx, t, out.emit)
 	out.close()
+	if seq != 0 {
+		r.mark(ctx, nadine.InboxAnswered, seq)
+	}
 	if err == nil {
 		r.keep(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
@@ -421,6 +618,8 @@ type output struct {
 
 	mu      sync.Mutex // events may come from parallel branches; publish in order
 	seq     int
+	inbox   int64 // the transcript's inbox seq, marked spoken before the first sentence
+	said    bool  // a sentence was published
 	queue   chan published
 	drained chan struct{}
 	closed  bool
@@ -465,9 +664,15 @@ func (o *output) publish() {
 		var err error
 		switch e.Kind {
 		case nadine.EventSpeech:
+			if !o.said {
+				// From now on the turn has been heard: a restart must
+				// not answer it again.
+				o.said = true
+				o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
+			}
 			// A filler line (said while the turn waits on a tool) is
 			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, mqtt.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
+			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
 		case nadine.EventGesture:
 			err = b.Animate(o.ctx, e.Gesture)
 		case nadine.EventAffect:
@@ -485,7 +690,7 @@ func (o *output) publish() {
 				err = b.PlaySong(o.ctx, *e.Song)
 			}
 		case nadine.EventDone:
-			err = b.Speak(o.ctx, mqtt.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
+			err = b.Speak(o.ctx, nadine.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
 		}
 		if err != nil {
 			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)

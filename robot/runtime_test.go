@@ -213,10 +213,21 @@ func conversation(t *testing.T, url string) {
 
 	// Speaking suspends listening: a transcript heard while TTS speaks is
 	// Nadine hearing herself.
+	// TTS and STT are different clients, and MQTT orders nothing across
+	// clients: each step waits until nadine has seen the one before.
+	updates, unsubscribe := n.rt.Subscribe(64)
+	defer unsubscribe()
 	ctlFeedback := mqtttest.NewPeer(t, addr)
 	ctlFeedback.Publish("nadine/agent/feedback/start_speak", nil)
+	mqtttest.Eventually(t, "listening to be suspended", func() bool { return !n.rt.Listening() })
 	stt.Publish("nadine/stt/transcript", []byte(`{"text":"Hello Nadine, how are you","id":"echo-1"}`))
+	for u := range updates {
+		if u.Kind == robot.UpdateDropped && u.TurnID == "echo-1" && u.Reason == robot.ReasonSpeaking {
+			break
+		}
+	}
 	ctlFeedback.Publish("nadine/agent/feedback/end_speak", nil)
+	mqtttest.Eventually(t, "listening to resume", n.rt.Listening)
 
 	// The session switches to French; with language.follow: session, an
 	// English answer is translated before it is spoken.

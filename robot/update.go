@@ -18,6 +18,16 @@ const (
 	UpdateTurn    UpdateKind = "turn"    // a finished turn: input, reply and trace
 	UpdateSession UpdateKind = "session" // who is there, language, mood
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
+	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
+	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+)
+
+// Why a heard transcript was not answered (Update.Reason).
+const (
+	ReasonExpired     = "expired"     // older than Options.MaxAge when its turn came
+	ReasonQueueFull   = "queue_full"  // the oldest of a full queue
+	ReasonSpeaking    = "speaking"    // heard while Nadine spoke (her own voice)
+	ReasonInterrupted = "interrupted" // its turn had spoken when the process stopped
 )
 
 // Update is what the monitor sees of the runtime.
@@ -29,6 +39,7 @@ type Update struct {
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
 	Session *dialogue.SessionState `json:"session,omitempty"`
 	Ending  *dialogue.Ending       `json:"ending,omitempty"`
+	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped
 }
 
 // keep broadcasts a finished turn or an end of interaction and keeps it

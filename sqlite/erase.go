@@ -109,10 +109,17 @@ const truncateWALAttempts = 5
 // will overwrite the old frames, but the caller is told that the text may
 // still be in the log until then.
 func (s *Store) truncateWAL(ctx context.Context) error {
+	return truncateWAL(ctx, s.w, s.path)
+}
+
+// truncateWAL checkpoints the write-ahead log of db (the file at path)
+// into the database file and truncates it, retrying while a reader holds
+// it.
+func truncateWAL(ctx context.Context, db *sql.DB, path string) error {
 	wait := 10 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		var busy, logFrames, checkpointed int
-		err := s.w.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &checkpointed)
+		err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &checkpointed)
 		if err != nil {
 			return err
 		}
@@ -121,7 +128,7 @@ func (s *Store) truncateWAL(ctx context.Context) error {
 		}
 		if attempt == truncateWALAttempts {
 			return nadine.Errorf(nadine.EUNAVAILABLE,
-				"sqlite: erased, but the write-ahead log is still in use by a reader and could not be truncated; the erased text stays in %s-wal until the next checkpoint", s.path)
+				"sqlite: erased, but the write-ahead log is still in use by a reader and could not be truncated; the erased text stays in %s-wal until the next checkpoint", path)
 		}
 		select {
 		case <-ctx.Done():

@@ -118,7 +118,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	log := slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	ropts := robot.Options{Manager: m, Names: st, Logger: log}
-	var in <-chan mqtt.Inbound
+	var in <-chan nadine.Inbound
 	checks := o.checks
 	if o.bus {
 		f.broker = mqtttest.StartBroker(t, "127.0.0.1:0")

@@ -21,6 +21,9 @@ type benchPeer struct {
 	mu    sync.Mutex
 	turns map[string]*turnWatch // by turn id
 	stray int                   // speak messages of no known turn, or after its end
+	// onSpeak, when set before the first message, is called for each
+	// speak message (the durability bench waits for quiet).
+	onSpeak func()
 }
 
 // turnWatch is what one turn's speak messages showed.
@@ -72,6 +75,9 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 	var m speakMsg
 	if json.Unmarshal(payload, &m) != nil {
 		return
+	}
+	if p.onSpeak != nil {
+		p.onSpeak()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

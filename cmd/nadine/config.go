@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/tools"
 )
 
@@ -109,6 +110,9 @@ type LimitsConfig struct {
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
 	BehaviourWait Duration `yaml:"behaviour_wait"` // seed 000: the behaviour tool waits 2 s
 	SpeakTimeout  Duration `yaml:"speak_timeout"`  // listening resumes if end_speak never comes
+	// Heard transcripts: see config_inbound.go.
+	TranscriptMaxAge Duration `yaml:"transcript_max_age"` // older ones are not answered
+	Queue            int      `yaml:"queue"`              // heard transcripts waiting; the oldest goes
 }
 
 // MemoryConfig sets the conversation window and name matching.
@@ -268,7 +272,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
-			SpeakTimeout: Duration(30 * time.Second)},
+			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},
 		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
@@ -559,6 +563,7 @@ func (c *Config) validate() error {
 	}
 	c.validateFiller(bad)
 	c.validatePrivacy(bad)
+	c.validateInbound(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
+	"github.com/nadine-robot/nadine/sqlite"
 )
 
 // runServe is the robot's main job: the MQTT bus (an embedded broker when
@@ -30,14 +31,21 @@ func runServe(ctx context.Context, args []string, e env) error {
 	return s.run(ctx)
 }
 
+// The bus is the robot's body and its camera's trigger.
+var (
+	_ robot.Body     = (*mqtt.Bus)(nil)
+	_ robot.Capturer = (*mqtt.Bus)(nil)
+)
+
 // server is a running `nadine serve`.
 type server struct {
-	app    *app
-	broker *mqtt.Broker
-	bus    *mqtt.Bus
-	rt     *robot.Runtime
-	web    *webServer
-	e      env
+	app     *app
+	broker  *mqtt.Broker
+	inboxes *sqlite.Inboxes
+	bus     *mqtt.Bus
+	rt      *robot.Runtime
+	web     *webServer
+	e       env
 }
 
 // startServer connects everything; run then serves until ctx is done.
@@ -59,10 +67,23 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			log.Warn(w)
 		}
 	}
+	// The inbox: a transcript is acknowledged to the broker once it is
+	// there, and taken from there (one inbox per robot, by topic prefix).
+	inboxes, err := sqlite.OpenInboxes(ctx, filepath.Join(cfg.DataDir, "inbox.db"), sqlite.InboxOptions{Logger: log})
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("data_dir: %w", err)
+	}
+	s.inboxes = inboxes
+	prefix := cfg.MQTT.Prefix
+	if prefix == "" {
+		prefix = mqtt.DefaultPrefix
+	}
+	inbox := inboxes.Inbox(prefix)
 	bus, err := mqtt.Connect(ctx, mqtt.Options{
 		URL: url, ClientID: cfg.MQTT.ClientID, Username: self.Username, Password: self.Password,
 		TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
-		Prefix: cfg.MQTT.Prefix, Logger: log,
+		Prefix: cfg.MQTT.Prefix, Logger: log, Persist: inbox.Add,
 	})
 	if err != nil {
 		s.close()
@@ -82,6 +103,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	rt, err := robot.New(robot.Options{
 		Manager: a.manager, Body: bus, Names: a.store,
 		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout), Logger: log,
+		Inbox: inbox, MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
 	})
 	if err != nil {
 		s.close()
@@ -89,7 +111,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	}
 	s.rt = rt
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, rt, bus, log)
+		w, err := startWeb(ctx, cfg, e, a, rt, bus, inboxes, log)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -124,6 +146,9 @@ func (s *server) close() {
 	}
 	if s.broker != nil {
 		_ = s.broker.Close()
+	}
+	if s.inboxes != nil {
+		_ = s.inboxes.Close()
 	}
 	if s.app != nil {
 		_ = s.app.Close()

@@ -23,15 +23,15 @@ type webServer struct {
 // startWeb serves the monitor on cfg.HTTP.Addr. The token comes from the
 // variable cfg.HTTP.TokenEnv names; without one the server only binds to a
 // loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime, bus *mqtt.Bus, log *slog.Logger) (*webServer, error) {
+func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime, bus *mqtt.Bus, inboxes nadine.UserEraser, log *slog.Logger) (*webServer, error) {
 	srv, err := web.Start(ctx, web.Options{
 		Addr:    cfg.HTTP.Addr,
 		Token:   e.getenv(cfg.HTTP.TokenEnv),
 		Runtime: rt,
 		Store:   a.store,
-		// The erase path of `nadine memory forget`, the session and the
-		// monitor's recent turns.
-		Forgetter: a.forgetter(a.manager, rt),
+		// The erase path of `nadine memory forget`, the session, the
+		// monitor's recent turns and the transcript inbox.
+		Forgetter: a.forgetter(a.manager, rt, inboxes),
 		Info:      a.webInfo(),
 		// Limits at the edge.
 		MaxStreams: cfg.HTTP.MaxStreams, MaxTokenFailures: cfg.HTTP.MaxTokenFailures,

@@ -259,6 +259,25 @@
     }
   }
 
+  // onSkipped shows a heard transcript that is not answered: expired (too
+  // old when its turn came), dropped from a full queue, heard while Nadine
+  // spoke, or interrupted by a restart.
+  const skippedText = {
+    expired: 'not answered: expired (too old when its turn came)',
+    queue_full: 'not answered: dropped, the turn queue was full',
+    speaking: 'not answered: heard while Nadine was speaking',
+    interrupted: 'not answered again: interrupted by a restart',
+  };
+
+  function onSkipped(u) {
+    const t = busTurn(u.turn_id || 'skipped-' + Date.now());
+    renderUser(t, u.input || '');
+    t.done = true;
+    t.el.dataset.state = u.kind;
+    fill(t.nadineMsg, h('div', { class: 'who' }, h('strong', { text: 'Nadine' }),
+      h('span', { class: 'muted', text: skippedText[u.reason] || 'not answered' })));
+  }
+
   function onTurnDone(u) {
     const t = state.turns.get(u.turn_id) || busTurn(u.turn_id);
     renderReply(t, u);
@@ -523,6 +542,7 @@
           else if (u.kind === 'event') onTurnEvent(u.turn_id, u.event, false);
           else if (u.kind === 'turn') onTurnDone(u);
           else if (u.kind === 'ended') renderEnded(u.ending);
+          else if (u.kind === 'expired' || u.kind === 'dropped') onSkipped(u);
         });
       } catch (_) {
         // The server restarted or the network dropped: try again.
@@ -560,9 +580,13 @@
       const res = await request('POST', '/api/turns?stream=1', body, 'text/event-stream');
       if (!res.ok) throw await failure(res);
       t = turnCard(body.turn_id, 'mine');
-      t.userName = name;
-      t.userEmotion = body.user_emotion;
-      renderUser(t, text);
+      // The live stream may have shown the whole turn already (a fast
+      // turn, a slow page): it is not drawn again without its translation.
+      if (!t.done) {
+        t.userName = name;
+        t.userEmotion = body.user_emotion;
+        renderUser(t, text);
+      }
       input.value = '';
       let failed = null;
       await readSSE(res, (kind, data) => {

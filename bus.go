@@ -1,0 +1,63 @@
+package nadine
+
+import "time"
+
+// InboundKind says what an Inbound message is.
+type InboundKind string
+
+// The kinds of inbound messages, one per inbound topic of the robot bus.
+const (
+	InboundTranscript   InboundKind = "transcript"    // Transcript
+	InboundUserName     InboundKind = "user_name"     // User
+	InboundUserEmotion  InboundKind = "user_emotion"  // Emotion
+	InboundUserDetected InboundKind = "user_detected" // User, Confidence
+	InboundFaceStored   InboundKind = "face_stored"   // User, Status
+	InboundUserLeft     InboundKind = "user_left"     // User.ID (may be empty)
+	InboundStartSpeak   InboundKind = "start_speak"   // nothing else
+	InboundEndSpeak     InboundKind = "end_speak"     // nothing else
+	InboundLanguage     InboundKind = "language"      // Language
+)
+
+// Inbound is one parsed and validated message from the robot bus
+// (perception, speech-to-text, control). Kind says which fields are set;
+// the others are zero.
+type Inbound struct {
+	Kind       InboundKind
+	Transcript Transcript // InboundTranscript
+	User       UserRef    // InboundUserName, InboundUserDetected, InboundFaceStored, InboundUserLeft
+	Confidence float64    // InboundUserDetected, 0 to 1
+	Status     string     // InboundFaceStored, as perception wrote it
+	Emotion    string     // InboundUserEmotion, lowercased ("happy", "neutral")
+	Language   Language   // InboundLanguage
+	Received   time.Time  // when the bus received the message
+}
+
+// Transcript is one final speech-to-text result.
+type Transcript struct {
+	ID       string   // the peer's id, for deduplication; may be empty
+	Text     string   // trimmed, never empty
+	Language Language // empty: the session language
+	Final    bool     // always true once delivered
+	// Spoken is when the person spoke, as speech-to-text stamped it; zero
+	// when the transcript carried no time.
+	Spoken time.Time
+	// Received is when the bus received it (the arrival time).
+	Received time.Time
+	// Seq is the transcript's position in the robot's inbox (arrival
+	// order), 0 when it is not kept in one.
+	Seq int64
+}
+
+// Speech is one sentence for text-to-speech, published as soon as the
+// engine has it.
+type Speech struct {
+	Text     string   // one sentence; may be empty only when Final
+	Language Language // the language to speak it in; empty means English
+	Seq      int      // position of the sentence in the turn, from 0
+	Final    bool     // the turn's last sentence
+	TurnID   string   // the turn the sentence belongs to
+	// Filler marks a line said while the turn waits on a slow tool ("Let
+	// me check that for you."): spoken like a sentence, with its own Seq,
+	// but not part of the reply. A filler is never Final.
+	Filler bool
+}

@@ -1,0 +1,16 @@
+package main
+
+import "time"
+
+// validateInbound checks the limits on heard transcripts:
+// limits.transcript_max_age (NADINE_LIMITS_TRANSCRIPT_MAX_AGE, default
+// 10s), how old a transcript may be when its turn comes, and limits.queue
+// (NADINE_LIMITS_QUEUE, default 32), how many heard transcripts wait.
+func (c *Config) validateInbound(bad func(field, format string, args ...any)) {
+	if c.Limits.TranscriptMaxAge <= 0 {
+		bad("limits.transcript_max_age", "must be positive (got %s)", time.Duration(c.Limits.TranscriptMaxAge))
+	}
+	if c.Limits.Queue < 1 {
+		bad("limits.queue", "must be at least 1 (got %d)", c.Limits.Queue)
+	}
+}
