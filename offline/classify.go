@@ -376,7 +376,7 @@ func (c *classifier) languageHint() nadine.Language {
 	var best hit
 	found := false
 	for i, h := range c.hits {
-		if c.negated[i] || h.lang == anyLanguage || h.kind == mLangPrep {
+		if c.negated[i] || h.lang == anyLanguage || weakHint(h.kind) {
 			continue
 		}
 		if !found || better(h, best, c.session) {
@@ -387,6 +387,17 @@ func (c *classifier) languageHint() nadine.Language {
 		return best.lang
 	}
 	return ""
+}
+
+// weakHint reports whether phrases of kind k are too short and too common
+// to tell a language: "du" is German "you" and French "of the", "me" is in
+// English and French.
+func weakHint(k matchKind) bool {
+	switch k {
+	case mLangPrep, mYou, mMe, mNegation:
+		return true
+	}
+	return false
 }
 
 // hasNumber reports whether the input holds a number ("I'm 30").
@@ -429,7 +440,8 @@ func (c *classifier) feeling(h hints, askedBack bool) (string, hit, bool) {
 			switch x.kind {
 			case mNewsBad, mNewsGood, mBirthday:
 			case mFeelGoodWord, mFeelBadWord:
-				if !h.pendingHow && !askedBack && !short && !c.speaking(x) {
+				// "Fine" alone answers "how are you?"; "merci bien" thanks.
+				if !h.pendingHow && !askedBack && !c.speaking(x) && (!short || c.has(mThanks, mGreeting, mFarewell)) {
 					continue
 				}
 			default:
@@ -445,6 +457,16 @@ func (c *classifier) feeling(h hints, askedBack bool) (string, hit, bool) {
 		}
 	}
 	return "", hit{}, false
+}
+
+// has reports whether a hit of one of the kinds was found.
+func (c *classifier) has(kinds ...matchKind) bool {
+	for _, h := range c.hits {
+		if hasKind(kinds, h.kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // oppositeFeeling is what a negation makes of a feeling: "not good" is
@@ -595,13 +617,16 @@ func (c *classifier) isNegated(h hit) bool {
 		}
 		return false
 	}
+	// A feeling's phrase may hold its own negation ("not bad", "pas
+	// terrible"): only a negation outside it turns it around.
+	own := isFeelingKind(h.kind)
 	for _, n := range c.hits {
-		if n.kind == mNegation && n.han == "" && n.clause == h.clause && !(n.first >= h.first && n.next <= h.next) {
-			return true // a negation outside the phrase: "not bad" holds its own
+		if n.kind == mNegation && n.han == "" && n.clause == h.clause && !(own && n.first >= h.first && n.next <= h.next) {
+			return true
 		}
 	}
 	for i, t := range c.a.tokens {
-		if t.clause == h.clause && strings.HasPrefix(t.norm, "n'") && (i < h.first || i >= h.next) { // "vous n'êtes pas"
+		if t.clause == h.clause && strings.HasPrefix(t.norm, "n'") && (!own || i < h.first || i >= h.next) { // "vous n'êtes pas"
 			return true
 		}
 	}
@@ -835,4 +860,13 @@ func (e *Engine) introduction(c *classifier) (string, nadine.Language, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// isFeelingKind reports whether k tells how the person feels.
+func isFeelingKind(k matchKind) bool {
+	switch k {
+	case mFeelGoodAdj, mFeelBadAdj, mTired, mStress, mSick, mBored, mAngryAdj, mFeelGoodWord, mFeelBadWord:
+		return true
+	}
+	return false
 }

@@ -127,7 +127,7 @@ func factCues() map[string]map[nadine.Language][]string {
 			zh: {"你叫什么", "您叫什么", "你的名字", "您的名字", "你叫啥", "怎么称呼你", "怎么称呼您", "您贵姓", "你是叫"},
 		},
 		fIdentity: {
-			en: {"who are you", "what are you", "tell me about yourself", "introduce yourself", "tell me about you",
+			en: {"who are you", "what are you exactly", "tell me about yourself", "introduce yourself", "tell me about you",
 				"who is nadine", "what is nadine", "describe yourself", "tell me something about yourself"},
 			fr: {"qui êtes-vous", "qui es-tu", "présentez-vous", "présente-toi", "parlez-moi de vous",
 				"qui est nadine", "qu'est-ce que vous êtes", "vous êtes qui", "décrivez-vous"},
@@ -164,7 +164,7 @@ func factCues() map[string]map[nadine.Language][]string {
 				"où es-tu", "où suis-je", "vous êtes où", "on est où", "c'est quoi cet endroit"},
 			de: {"wo bist du", "wo sind wir", "wo wohnst du", "wo lebst du", "wo arbeitest du", "wo sind sie",
 				"wo bin ich", "wo wohnen sie", "was ist das hier für ein ort"},
-			zh: {"你在哪", "您在哪", "我们在哪", "你住在哪", "你住哪", "这是哪里", "这里是哪里", "我在哪", "你在什么地方"},
+			zh: {"你在哪", "您在哪", "你现在在哪", "您现在在哪", "我们在哪", "你住在哪", "你住哪", "这是哪里", "这里是哪里", "我在哪", "你在什么地方"},
 		},
 		fOrigin: {
 			en: {"where are you from", "where do you come from", "where were you born", "where were you made",

@@ -258,8 +258,15 @@ func hasLetter(s string) bool {
 	return false
 }
 
-// spokenWords counts the words of a reply as the 30-word rule counts them:
-// Latin words, plus one word per 1.5 Chinese characters.
+// MaxWords is the most words a reply of the engine says (the 30-word rule;
+// see SpokenWords).
+const MaxWords = maxWords
+
+// SpokenWords counts the words of a reply as the 30-word rule counts them:
+// Latin words, plus one word per 1.5 Chinese characters (Chinese is not
+// written with spaces; a word is one to two characters).
+func SpokenWords(s string) int { return spokenWords(s) }
+
 func spokenWords(s string) int {
 	words, han := 0, 0
 	in := false

@@ -99,8 +99,8 @@ func requestPhrases() map[matchKind]map[nadine.Language][]string {
 		mWave: {
 			en: {"wave", "wave at me", "wave to me", "wave your hand", "wave hello", "wave goodbye"},
 			fr: {"faites coucou", "fais coucou", "saluez", "salue", "saluez-moi", "faites signe", "fais signe",
-				"faites un signe", "agitez la main", "faites un signe de la main"},
-			de: {"winken", "winke", "wink mal", "wink mir", "winke mir", "winken sie", "wink zum abschied"},
+				"faites un signe", "agitez la main", "faites un signe de la main", "faites-moi signe", "faites-moi un signe", "faites-moi coucou"},
+			de: {"winken", "winke", "wink", "wink mal", "wink mir", "winke mir", "winken sie", "wink zum abschied"},
 			zh: {"挥手", "挥挥手", "招手", "招招手", "挥一下手", "挥个手"},
 		},
 		mAnger: {
@@ -109,7 +109,8 @@ func requestPhrases() map[matchKind]map[nadine.Language][]string {
 			fr: {"fâchez-vous", "fâche-toi", "vous fâchez", "te fâche", "soyez en colère", "sois en colère", "mettez-vous en colère",
 				"mets-toi en colère", "montrez votre colère", "montre ta colère", "faites la tête", "air fâché"},
 			de: {"sei wütend", "sei böse", "seien sie wütend", "seien sie böse", "werde wütend", "werd wütend",
-				"zeig mir wut", "zeig deine wut", "wütendes gesicht", "sei sauer", "schau wütend"},
+				"zeig mir wut", "zeig deine wut", "wütendes gesicht", "sei sauer", "schau wütend",
+				"sei nicht wütend", "sei nicht böse", "seien sie nicht wütend", "seien sie nicht böse"},
 			zh: {"生气", "发火", "发脾气", "愤怒的表情", "生个气"},
 		},
 		mSong: {

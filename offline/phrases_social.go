@@ -15,9 +15,9 @@ func socialPhrases() map[matchKind]map[nadine.Language][]string {
 		// before them ("I am so tired", "je suis fatiguée", "mir ist
 		// langweilig", "我很累").
 		mMe: {
-			en: {"i", "i'm", "im", "i've", "ive", "me", "my", "feeling", "feel"},
-			fr: {"je", "j'ai", "j'suis", "moi", "me", "m'", "ma", "mon", "je me sens"},
-			de: {"ich", "mir", "mich", "mein", "meine", "fühle"},
+			en: {"i", "i'm", "im", "i've", "ive", "feeling", "feel"},
+			fr: {"je", "j'ai", "j'suis", "moi", "je me sens"},
+			de: {"ich", "mir", "fühle"},
 			zh: {"我"},
 		},
 		mFeelGoodAdj: {
@@ -50,9 +50,11 @@ func socialPhrases() map[matchKind]map[nadine.Language][]string {
 			zh: {"紧张", "焦虑", "压力", "担心", "害怕"},
 		},
 		mSick: {
-			en: {"sick", "ill", "unwell", "a headache", "a cold", "the flu", "a fever"},
+			en: {"sick", "ill", "unwell", "i have a headache", "i have a cold", "i have the flu", "i have a fever", "i've got a cold",
+				"i've got the flu", "i caught a cold", "i have a sore throat"},
 			fr: {"malade", "mal à la tête", "la grippe", "un rhume", "de la fièvre"},
-			de: {"krank", "kopfschmerzen", "erkältet", "grippe", "fieber"},
+			de: {"krank", "erkältet", "ich habe kopfschmerzen", "ich habe fieber", "ich habe grippe", "ich habe eine erkältung",
+				"ich habe halsschmerzen"},
 			zh: {"生病", "病了", "不舒服", "头疼", "头痛", "感冒", "发烧"},
 		},
 		mBored: {
@@ -86,9 +88,9 @@ func socialPhrases() map[matchKind]map[nadine.Language][]string {
 				"getting married", "got engaged", "had a baby", "i won", "good news", "i graduated", "on holiday", "on vacation"},
 			fr: {"j'ai réussi", "réussi mon examen", "nouveau travail", "nouvel emploi", "je me marie", "bonne nouvelle",
 				"j'ai gagné", "je suis fiancé", "je suis fiancée", "en vacances", "j'ai eu mon diplôme", "eu une promotion"},
-			de: {"bestanden", "neuen job", "neue stelle", "ich heirate", "gute nachricht", "gute nachrichten", "gewonnen",
-				"verlobt", "befördert", "im urlaub", "mein diplom"},
-			zh: {"通过了考试", "考试通过", "新工作", "找到工作", "结婚", "好消息", "赢了", "升职", "订婚", "毕业了", "放假", "度假"},
+			de: {"bestanden", "neuen job", "neue stelle", "ich heirate", "gute nachricht", "gute nachrichten",
+				"verlobt", "befördert", "im urlaub", "mein diplom", "ich habe gewonnen", "hab gewonnen"},
+			zh: {"通过了考试", "考试通过", "我通过了", "我考过了", "考上了", "新工作", "找到工作", "结婚", "好消息", "我赢了", "升职", "订婚", "毕业了", "放假", "度假"},
 		},
 		mNewsBad: {
 			en: {"lost my job", "got fired", "failed my exam", "i failed", "passed away", "died", "broke up", "bad news",
@@ -102,7 +104,8 @@ func socialPhrases() map[matchKind]map[nadine.Language][]string {
 		mBirthday: {
 			en: {"my birthday", "it's my birthday", "birthday today"},
 			fr: {"mon anniversaire", "c'est mon anniversaire"},
-			de: {"mein geburtstag", "habe geburtstag", "hab geburtstag"},
+			de: {"mein geburtstag", "habe geburtstag", "hab geburtstag", "habe ich geburtstag", "hab ich geburtstag",
+				"ich habe heute geburtstag", "ich hab heute geburtstag"},
 			zh: {"我的生日", "我生日", "我过生日"},
 		},
 		mSorry: {
@@ -160,7 +163,7 @@ func socialPhrases() map[matchKind]map[nadine.Language][]string {
 			en: {"tell me about", "what is", "what's", "who is", "who was", "explain", "what do you know about", "do you know",
 				"what are", "where is", "when was"},
 			fr: {"parlez-moi de", "parlez-moi du", "qu'est-ce que", "qu'est-ce qu'", "c'est quoi", "qui est", "qui était",
-				"expliquez-moi", "que savez-vous", "connaissez-vous", "où est", "quand"},
+				"expliquez-moi", "que savez-vous", "connaissez-vous", "où est", "quand", "quelle est", "quel est", "combien"},
 			de: {"erzähl mir", "erzählen sie mir", "was ist", "wer ist", "wer war", "erklär mir", "erklären sie mir",
 				"was weißt du über", "was wissen sie über", "kennst du", "kennen sie", "wo ist", "wann"},
 			zh: {"什么是", "是什么", "谁是", "是谁", "介绍一下", "讲讲", "告诉我", "你知道", "在哪里", "什么时候"},

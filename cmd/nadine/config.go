@@ -32,7 +32,10 @@ type Config struct {
 	Language string `yaml:"language"`
 	// Place says where the robot stands, for the prompt's PHYSICAL
 	// SITUATION ("at MIRALab, University of Geneva, in Switzerland").
-	Place      string           `yaml:"place"`
+	Place string `yaml:"place"`
+	// PlaceTranslations says the place in the other languages, for the
+	// offline engine's "where are you?" (see config_persona.go).
+	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
 	Models     ModelsConfig     `yaml:"models"`
 	Embeddings EmbeddingsConfig `yaml:"embeddings"`
 	Features   FeaturesConfig   `yaml:"features"`
@@ -528,6 +531,7 @@ func (c *Config) validate() error {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
 	c.validateFiller(bad)
+	c.validatePersona(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
