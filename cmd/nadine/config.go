@@ -36,18 +36,18 @@ type Config struct {
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
 	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
-	Models     ModelsConfig     `yaml:"models"`
-	Embeddings EmbeddingsConfig `yaml:"embeddings"`
-	Features   FeaturesConfig   `yaml:"features"`
-	Limits     LimitsConfig     `yaml:"limits"`
-	Memory     MemoryConfig     `yaml:"memory"`
-	Knowledge  KnowledgeConfig  `yaml:"knowledge"`
-	Visual     VisualConfig     `yaml:"visual"`
-	Tools      ToolsConfig      `yaml:"tools"`
-	Filler     FillerConfig     `yaml:"filler"`
-	MQTT       MQTTConfig       `yaml:"mqtt"`
-	HTTP       HTTPConfig       `yaml:"http"`
-	Log        LogConfig        `yaml:"log"`
+	Models            ModelsConfig            `yaml:"models"`
+	Embeddings        EmbeddingsConfig        `yaml:"embeddings"`
+	Features          FeaturesConfig          `yaml:"features"`
+	Limits            LimitsConfig            `yaml:"limits"`
+	Memory            MemoryConfig            `yaml:"memory"`
+	Knowledge         KnowledgeConfig         `yaml:"knowledge"`
+	Visual            VisualConfig            `yaml:"visual"`
+	Tools             ToolsConfig             `yaml:"tools"`
+	Filler            FillerConfig            `yaml:"filler"`
+	MQTT              MQTTConfig              `yaml:"mqtt"`
+	HTTP              HTTPConfig              `yaml:"http"`
+	Log               LogConfig               `yaml:"log"`
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
