@@ -32,22 +32,23 @@ type Config struct {
 	Language string `yaml:"language"`
 	// Place says where the robot stands, for the prompt's PHYSICAL
 	// SITUATION ("at MIRALab, University of Geneva, in Switzerland").
-	Place string `yaml:"place"`
+	Place      string           `yaml:"place"`
+	Models     ModelsConfig     `yaml:"models"`
+	Embeddings EmbeddingsConfig `yaml:"embeddings"`
+	Features   FeaturesConfig   `yaml:"features"`
+	Limits     LimitsConfig     `yaml:"limits"`
+	Memory     MemoryConfig     `yaml:"memory"`
+	Knowledge  KnowledgeConfig  `yaml:"knowledge"`
+	Visual     VisualConfig     `yaml:"visual"`
+	Tools      ToolsConfig      `yaml:"tools"`
+	Filler     FillerConfig     `yaml:"filler"`
+	MQTT       MQTTConfig       `yaml:"mqtt"`
+	HTTP       HTTPConfig       `yaml:"http"`
+	Log        LogConfig        `yaml:"log"`
+
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
 	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
-	Models            ModelsConfig            `yaml:"models"`
-	Embeddings        EmbeddingsConfig        `yaml:"embeddings"`
-	Features          FeaturesConfig          `yaml:"features"`
-	Limits            LimitsConfig            `yaml:"limits"`
-	Memory            MemoryConfig            `yaml:"memory"`
-	Knowledge         KnowledgeConfig         `yaml:"knowledge"`
-	Visual            VisualConfig            `yaml:"visual"`
-	Tools             ToolsConfig             `yaml:"tools"`
-	Filler            FillerConfig            `yaml:"filler"`
-	MQTT              MQTTConfig              `yaml:"mqtt"`
-	HTTP              HTTPConfig              `yaml:"http"`
-	Log               LogConfig               `yaml:"log"`
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
