@@ -274,6 +274,8 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 			if ctx.Err() != nil {
 				break
 			}
+			// The next engine may say why it answers: only what failed.
+			req.FallbackReason = nadine.ErrorCode(err)
 			continue
 		}
 		reply, answered = r, true
