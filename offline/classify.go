@@ -850,6 +850,9 @@ func (e *Engine) introduction(c *classifier) (string, nadine.Language, bool) {
 			continue // "I'm exhausted", "je suis ravie de vous voir"
 		}
 		var name string
+		if h.han != "" && hanCallsSomeone(c.a.text, h.first) {
+			continue // "帮我叫辆出租车": 叫 is "call (a taxi)", not "my name is"
+		}
 		if h.han != "" {
 			name = e.hanName(c.a, h.next, ambiguous)
 		} else {
@@ -869,4 +872,11 @@ func isFeelingKind(k matchKind) bool {
 		return true
 	}
 	return false
+}
+
+// hanCallsSomeone reports whether the Chinese trigger at byte offset at
+// follows a verb that makes "我叫" mean "call for me" ("帮我叫", "给我叫").
+func hanCallsSomeone(text string, at int) bool {
+	r, _ := utf8.DecodeLastRuneInString(text[:at])
+	return strings.ContainsRune("帮给替为让请", r)
 }

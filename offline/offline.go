@@ -638,6 +638,20 @@ func (t *turn) choose(lang nadine.Language, key string, s slots) string {
 			best, bestAge = text, age
 		}
 	}
+	// Every wording was said: a joke or a gesture once more, announced.
+	if pk, ok := againKeys[key]; ok {
+		for _, p := range t.e.replies[lang][pk] {
+			for i := range lines {
+				text := t.render(lines[(start+i)%len(lines)], s, lang)
+				if len(nadine.SplitSentences(text)) > 2 || (len(nadine.SplitSentences(text)) == 2 && key != tJoke) {
+					continue // the prefix would push a sentence out
+				}
+				if again := p + sentenceSeparator(lang) + text; t.age(again) < 0 {
+					return again
+				}
+			}
+		}
+	}
 	return best
 }
 

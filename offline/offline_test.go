@@ -275,6 +275,7 @@ func intentCases() []intentCase {
 		{in: "Ich bin müde", intent: "feeling_tired", category: other, lang: de, emotion: nadine.Sadness},
 		{in: "我是学生", session: zh, intent: "default", category: other, lang: zh, contains: "不过"},
 		{in: "My name is not important", intent: "default", category: other, lang: en},
+		{in: "你能帮我叫辆出租车吗？", session: zh, intent: "default", category: other, lang: zh},
 		// do you remember me (nobody known)
 		{in: "Do you remember me?", intent: "remember", category: other, lang: en, contains: "What is your name?"},
 		{in: "Tu te souviens de moi ?", intent: "remember", category: other, lang: fr, contains: "Comment vous appelez-vous"},

@@ -24,11 +24,13 @@ func requestPhrases() map[matchKind]map[nadine.Language][]string {
 	return map[matchKind]map[nadine.Language][]string{
 		mGreeting: {
 			en: {"hello", "hi", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening",
-				"nice to meet you", "pleased to meet you", "hello there"},
+				"nice to meet you", "pleased to meet you", "hello there", "happy to meet you", "glad to meet you", "happy to see you",
+				"glad to see you"},
 			fr: {"bonjour", "salut", "bonsoir", "coucou", "enchanté", "enchantée", "ravi de vous rencontrer",
-				"ravie de vous rencontrer", "bonne journée à vous"},
+				"ravie de vous rencontrer", "bonne journée à vous", "heureux de vous rencontrer", "heureuse de vous rencontrer",
+				"content de vous voir", "contente de vous voir", "ravi de vous voir", "ravie de vous voir"},
 			de: {"hallo", "hi", "hey", "guten tag", "guten morgen", "guten abend", "servus", "moin", "grüß gott", "grüß dich",
-				"grüezi", "freut mich", "sehr erfreut"},
+				"grüezi", "freut mich", "sehr erfreut", "schön sie kennenzulernen", "schön dich kennenzulernen"},
 			zh: {"你好", "您好", "早上好", "下午好", "晚上好", "早安", "嗨", "哈喽", "大家好", "你们好", "幸会", "很高兴认识你", "很高兴认识您", "妳好"},
 		},
 		mFarewell: {

@@ -75,8 +75,10 @@ const (
 	tLimitLeadError  = "limit_lead_error"
 	tLimitOffer      = "limit_offer" // "I can tell you the time" (no final stop)
 	tLimitOfferSong  = "limit_offer_song"
-	tLimitJoin       = "limit_join" // ", but "
-	tLimitEnd        = "limit_end"  // "."
+	tLimitJoin       = "limit_join"   // ", but "
+	tLimitEnd        = "limit_end"    // "."
+	tAgainJoke       = "again_joke"   // "Here is a classic:", before a joke told again
+	tAgainAction     = "again_action" // "Once more!", before a gesture made again
 
 	// The honest limits, composed from a lead, the joiner and an offer.
 	tDefault          = "default"
@@ -100,7 +102,7 @@ func templateKeys() []string {
 		tForgive, tNoNeedSorry, tFeelGood, tFeelGoodYou, tFeelBad, tFeelBadYou, tTired, tStress, tSick, tBored,
 		tAngryUser, tNewsGood, tNewsBad, tBirthday, tListen, tWeather, tJoke, tFavorite, tDoing, tFromUser,
 		tWhyConfig, tWhyUnavailable, tWhyError, tLimitLead, tLimitLeadDown, tLimitLeadError, tLimitOffer,
-		tLimitOfferSong, tLimitJoin, tLimitEnd}
+		tLimitOfferSong, tLimitJoin, tLimitEnd, tAgainJoke, tAgainAction}
 	keys = append(keys, composedKeys...)
 	for _, f := range facts() {
 		keys = append(keys, aboutKey(f))
@@ -111,7 +113,7 @@ func templateKeys() []string {
 // partKeys are templates that are only pieces of others; they are never
 // said alone.
 var partKeys = map[string]bool{tLimitLead: true, tLimitLeadDown: true, tLimitLeadError: true, tLimitOffer: true,
-	tLimitOfferSong: true, tLimitJoin: true, tLimitEnd: true, tFactCompany: true, tFactPosition: true,
+	tLimitOfferSong: true, tLimitJoin: true, tLimitEnd: true, tAgainJoke: true, tAgainAction: true, tFactCompany: true, tFactPosition: true,
 	tFactLocation: true, tFactHobby: true, tFactInterest: true}
 
 // replyTable holds Nadine's lines per language and template key. A key may
@@ -167,6 +169,11 @@ func first(xs []string) string {
 	}
 	return xs[0]
 }
+
+// againKeys gives the keys whose lines may be said again behind a prefix
+// once every wording has been said: a joke ("Here is a classic: …"), a
+// gesture ("Once more! …").
+var againKeys = map[string]string{tJoke: tAgainJoke, tSmile: tAgainAction, tWave: tAgainAction, tAnger: tAgainAction}
 
 // languageNames names each language in each language: "anglais" in French.
 func languageNames() map[nadine.Language]map[nadine.Language]string {

@@ -287,6 +287,7 @@ func (a *app) model(role string) nadine.ChatModel {
 func (a *app) engines() ([]nadine.Engine, error) {
 	if a.offlineEngine == nil {
 		// Immutable once built: every robot's manager shares it.
+		a.warnUntranslatedPlace()
 		a.offlineEngine = offline.New(offline.Options{Store: a.store, Persona: a.cfg.persona(),
 			Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
 	}

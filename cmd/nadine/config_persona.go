@@ -55,6 +55,25 @@ func (c *Config) validatePersona(bad func(field, format string, args ...any)) {
 	}
 }
 
+// warnUntranslatedPlace says which languages will hear the configured
+// place as written, in English.
+func (a *app) warnUntranslatedPlace() {
+	if strings.TrimSpace(a.cfg.Place) == "" {
+		return
+	}
+	tr := a.cfg.PlaceTranslations.byLanguage()
+	var missing []string
+	for _, l := range nadine.Languages() {
+		if l != nadine.English && tr[l] == "" {
+			missing = append(missing, string(l))
+		}
+	}
+	if len(missing) > 0 {
+		a.log.Warn("place has no translation in some languages; the offline engine says it as written there (set place_translations)",
+			"languages", strings.Join(missing, ","))
+	}
+}
+
 // persona is who Nadine is in this deployment: the built-in persona,
 // standing at place when one is configured.
 func (c *Config) persona() nadine.Persona {

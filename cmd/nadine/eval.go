@@ -16,6 +16,7 @@ func runEval(ctx context.Context, args []string, e env) error {
 	fs, path := flags("eval", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	verbose := fs.Bool("v", false, "list each failed case")
+	set := fs.String("set", "main", "eval offline: the test set, main or heldout")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -29,9 +30,9 @@ func runEval(ctx context.Context, args []string, e env) error {
 			return err
 		}
 		if fs.NArg() > 0 {
-			return usageError{"usage: nadine eval offline [--json] [-v]"}
+			return usageError{"usage: nadine eval offline [--set main|heldout] [--json] [-v]"}
 		}
-		return runEvalOffline(ctx, e, *asJSON, *verbose)
+		return runEvalOffline(ctx, e, *set, *asJSON, *verbose)
 	}
 	a, err := openTool(ctx, *path, e)
 	if err != nil {
