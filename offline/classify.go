@@ -687,6 +687,9 @@ func (c *classifier) switchTarget() (nadine.Language, bool) {
 			continue
 		}
 		if h.han != "" {
+			if c.has(mSong) {
+				continue // "用中文唱歌": sing in Chinese, not switch to it
+			}
 			if l, err := nadine.ParseLanguage(c.a.text); err == nil {
 				return l, true
 			}
@@ -729,6 +732,9 @@ func (c *classifier) namedLanguage() (nadine.Language, bool) {
 		if l, ok := languageOf(t); ok {
 			return l, true
 		}
+		if l, ok := languageAdjectives[t.norm]; ok {
+			return l, true
+		}
 	}
 	if c.a.han {
 		if l, err := nadine.ParseLanguage(c.a.text); err == nil {
@@ -736,6 +742,18 @@ func (c *classifier) namedLanguage() (nadine.Language, bool) {
 		}
 	}
 	return "", false
+}
+
+// languageAdjectives are the forms of the languages' names that agree with
+// a noun ("une chanson allemande", "ein französisches Lied"), which
+// nadine.ParseLanguage does not take for names. Normalized spelling.
+var languageAdjectives = map[string]nadine.Language{
+	"anglaise": nadine.English, "anglaises": nadine.English, "francaise": nadine.French, "francaises": nadine.French,
+	"allemande": nadine.German, "allemandes": nadine.German, "chinoise": nadine.Chinese, "chinoises": nadine.Chinese,
+	"englisches": nadine.English, "englische": nadine.English, "englischen": nadine.English,
+	"franzoesisches": nadine.French, "franzoesische": nadine.French, "franzoesischen": nadine.French,
+	"deutsches": nadine.German, "deutschen": nadine.German,
+	"chinesisches": nadine.Chinese, "chinesische": nadine.Chinese, "chinesischen": nadine.Chinese,
 }
 
 // langSkip reports whether a word may stand between "speak" and a

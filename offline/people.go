@@ -167,15 +167,19 @@ func factOf(p nadine.Profile) (key, value string) {
 // song picks the first song of the library in lang and queues it after
 
 // song picks the first song of the library in want and queues it after
-// the announcement. Without one in want, it sings one in another language
-// and says so; without any song, it says truly why it cannot sing.
+// the announcement. Without one in want, it sings one in the language of
+// the conversation, else in another, and says so; without any song, it
+// says truly why it cannot sing.
 func (t *turn) song(want, replyLang nadine.Language) (key, title, langName string) {
 	if t.e.songs == nil {
 		return tSongNoLibrary, "", ""
 	}
 	langs := []nadine.Language{want}
+	if replyLang != want {
+		langs = append(langs, replyLang) // then one in the language of the conversation
+	}
 	for _, l := range nadine.Languages() {
-		if l != want {
+		if l != want && l != replyLang {
 			langs = append(langs, l)
 		}
 	}

@@ -462,3 +462,55 @@ func containsAny(s, alts string) bool {
 	}
 	return false
 }
+
+// TestREADMEShowsTheOfflineEval keeps the README's table in step with what
+// `nadine eval offline` measures.
+func TestREADMEShowsTheOfflineEval(t *testing.T) {
+	sets, err := loadOfflineEval(offlineEvalFS, offlineSetMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := evalOffline(t.Context(), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCat, byLang, cats := rep.rates()
+	cell := func(r rate) string { return fmt.Sprintf("%d/%d", r.passed, r.total) }
+	pct := func(rs ...rate) string {
+		var all rate
+		for _, r := range rs {
+			all.passed += r.passed
+			all.total += r.total
+		}
+		return fmt.Sprintf("%.0f%%", 100*all.ratio())
+	}
+	for _, c := range cats {
+		row := "| " + c
+		var rs []rate
+		for _, l := range nadine.Languages() {
+			row += " | " + cell(byCat[c][l])
+			rs = append(rs, byCat[c][l])
+		}
+		row += " | " + pct(rs...) + " |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README lacks the row %q", row)
+		}
+	}
+	all := "| **all**"
+	var rs []rate
+	for _, l := range nadine.Languages() {
+		all += " | **" + cell(byLang[l]) + "**"
+		rs = append(rs, byLang[l])
+	}
+	all += " | **" + pct(rs...) + "** |"
+	if !strings.Contains(string(readme), all) {
+		t.Errorf("README lacks the row %q", all)
+	}
+	if want := fmt.Sprintf("Verbatim repeats of a non-fact reply within an interaction: %d.", rep.Repeats); !strings.Contains(string(readme), want) {
+		t.Errorf("README lacks %q", want)
+	}
+}
