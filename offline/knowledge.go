@@ -56,7 +56,7 @@ func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 		return knowledgeAnswer{}, false
 	}
 	for _, c := range chunks {
-		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: strconv.FormatInt(c.ID, 10), Text: shorten(c.Title, 200), Score: c.Score})
+		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: strconv.FormatInt(c.ID, 10), Text: c.Title, Score: c.Score})
 	}
 	tr.AddRetrieval(rec)
 
@@ -325,13 +325,3 @@ func cutToWords(s string) string {
 }
 
 func isClausePunct(r rune) bool { return strings.ContainsRune(",;:，；：、", r) }
-
-// shorten cuts s to at most n runes, marking the cut with "…".
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}

@@ -444,48 +444,42 @@ func (t *turn) insult(c classified, r *nadine.Reply) string {
 	return tInsultSevere
 }
 
+// feelingReplies says how Nadine meets each feeling: the template (and
+// the one after "and you?"), her emotion and its intensity, and whether she
+// smiles.
+var feelingReplies = map[string]struct {
+	key, andYou string
+	emotion     nadine.Emotion
+	intensity   int
+	smile       bool
+}{
+	feelGood:     {tFeelGood, tFeelGoodYou, nadine.Joy, 6, false},
+	feelBad:      {tFeelBad, tFeelBadYou, nadine.Sadness, 5, false},
+	feelTired:    {tTired, "", nadine.Sadness, 2, false},
+	feelStress:   {tStress, "", nadine.Sadness, 3, false},
+	feelSick:     {tSick, "", nadine.Sadness, 4, false},
+	feelBored:    {tBored, "", nadine.Joy, 3, false},
+	feelAngry:    {tAngryUser, "", nadine.Sadness, 3, false},
+	feelNewsBad:  {tNewsBad, "", nadine.Sadness, 7, false},
+	feelNewsGood: {tNewsGood, "", nadine.Joy, 8, true},
+	feelBirthday: {tBirthday, "", nadine.Joy, 8, true},
+}
+
 // feeling answers what the person feels or tells: empathy, joy for good
 // news.
 func (t *turn) feeling(c classified, r *nadine.Reply) string {
-	switch c.feel {
-	case feelGood:
-		r.EmotionIntensity = 6
-		if c.andYou {
-			return tFeelGoodYou
-		}
-		return tFeelGood
-	case feelBad:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 5
-		if c.andYou {
-			return tFeelBadYou
-		}
-		return tFeelBad
-	case feelTired:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 2
-		return tTired
-	case feelStress:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 3
-		return tStress
-	case feelSick:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 4
-		return tSick
-	case feelBored:
-		r.EmotionIntensity = 3
-		return tBored
-	case feelAngry:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 3
-		return tAngryUser
-	case feelNewsBad:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 7
-		return tNewsBad
-	case feelBirthday:
-		r.EmotionIntensity = 8
-		t.gesture(nadine.Smile)
-		return tBirthday
+	f, ok := feelingReplies[c.feel]
+	if !ok {
+		f = feelingReplies[feelGood]
 	}
-	r.EmotionIntensity = 8 // good news
-	t.gesture(nadine.Smile)
-	return tNewsGood
+	r.Emotion, r.EmotionIntensity = f.emotion, f.intensity
+	if f.smile {
+		t.gesture(nadine.Smile)
+	}
+	if c.andYou && f.andYou != "" {
+		return f.andYou
+	}
+	return f.key
 }
 
 // fallbackDown reports whether an earlier engine failed because its model

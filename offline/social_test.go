@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"math"
+	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -16,77 +15,33 @@ import (
 	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// memKnowledge is an in-memory nadine.KnowledgeStore: exact cosine top-k.
-type memKnowledge struct {
-	mu     sync.Mutex
-	chunks []nadine.KnowledgeChunk
-	err    error
+// failingKnowledge is a knowledge base whose searches fail.
+type failingKnowledge struct {
+	nadine.KnowledgeStore
+	err error
 }
 
-func (m *memKnowledge) AddKnowledge(_ context.Context, cs []nadine.KnowledgeChunk) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, c := range cs {
-		c.ID = int64(len(m.chunks) + 1)
-		m.chunks = append(m.chunks, c)
+func (f *failingKnowledge) SearchKnowledge(ctx context.Context, v []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
+	if f.err != nil {
+		return nil, f.err
 	}
-	return nil
+	return f.KnowledgeStore.SearchKnowledge(ctx, v, embedder, k)
 }
-
-func (m *memKnowledge) SearchKnowledge(_ context.Context, v []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.err != nil {
-		return nil, m.err
-	}
-	var out []nadine.ScoredChunk
-	for _, c := range m.chunks {
-		if c.Embedder != embedder {
-			continue
-		}
-		var dot, a, b float64
-		for i := range v {
-			dot += float64(v[i]) * float64(c.Embedding[i])
-			a += float64(v[i]) * float64(v[i])
-			b += float64(c.Embedding[i]) * float64(c.Embedding[i])
-		}
-		out = append(out, nadine.ScoredChunk{KnowledgeChunk: c, Score: dot / math.Sqrt(a*b+1e-12)})
-	}
-	slices.SortStableFunc(out, func(x, y nadine.ScoredChunk) int {
-		switch {
-		case x.Score > y.Score:
-			return -1
-		case x.Score < y.Score:
-			return 1
-		}
-		return 0
-	})
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out, nil
-}
-
-func (m *memKnowledge) KnowledgeCount(context.Context) (int, error) { return len(m.chunks), nil }
-func (m *memKnowledge) KnowledgeEmbedders(context.Context) (map[string]int, error) {
-	out := map[string]int{}
-	for _, c := range m.chunks {
-		out[c.Embedder]++
-	}
-	return out, nil
-}
-func (m *memKnowledge) ClearKnowledge(context.Context) error { m.chunks = nil; return nil }
-
-var _ nadine.KnowledgeStore = (*memKnowledge)(nil)
 
 // knowledgeEngine is an engine over the built-in knowledge base and the
 // extra documents, searched with the lexical embedder.
-func knowledgeEngine(t *testing.T, extra fs.FS) (*offline.Engine, *memKnowledge) {
+func knowledgeEngine(t *testing.T, extra fs.FS) (*offline.Engine, *failingKnowledge) {
 	t.Helper()
 	ctx := context.Background()
-	kb := &memKnowledge{}
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	kb := &failingKnowledge{KnowledgeStore: st}
 	emb := lexical.New(0)
 	if _, err := knowledge.IngestFS(ctx, kb, emb, knowledge.Default(), knowledge.DefaultRoot); err != nil {
 		t.Fatal(err)
