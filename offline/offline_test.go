@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -219,7 +220,21 @@ func checkInvariants(t *testing.T, in string, r result) {
 	if n := len(r.trace.Steps); n != 1 {
 		t.Errorf("%q: %d trace steps, want 1 offline step", in, n)
 	}
+	// The reply is in the language it says it is in, as the language
+	// detector hears it.
+	if l, _, ok := detector.Detect(rep.Text); ok && l != rep.Language {
+		t.Errorf("%q: reply %q tagged %s is in %s", in, rep.Text, rep.Language, l)
+	}
 }
+
+// detector checks the language of every reply.
+var detector = func() *langid.Detector {
+	d, err := langid.New()
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
 
 type intentCase struct {
 	in       string

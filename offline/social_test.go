@@ -33,7 +33,7 @@ func (f *failingKnowledge) SearchKnowledge(ctx context.Context, v []float32, emb
 
 // knowledgeEngine is an engine over the built-in knowledge base and the
 // extra documents, searched with the lexical embedder.
-func knowledgeEngine(t *testing.T, extra fs.FS) (*offline.Engine, *failingKnowledge) {
+func knowledgeEngine(t testing.TB, extra fs.FS) (*offline.Engine, *failingKnowledge) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), sqlite.Options{})
@@ -478,5 +478,23 @@ func TestHowAreYouFollowsHerMood(t *testing.T) {
 	}
 	if r := respond(t, e, nadine.Turn{Text: "How are you?"}); r.reply.Emotion != nadine.Joy {
 		t.Errorf("neutral mood: %s %q", r.reply.Emotion, r.reply.Text)
+	}
+}
+
+// BenchmarkRespondKnowledge measures a turn that searches the knowledge
+// base (lexical embedding and an exact search over the built-in sections in
+// SQLite): a question it answers and one it does not.
+func BenchmarkRespondKnowledge(b *testing.B) {
+	e, _ := knowledgeEngine(b, nil)
+	for _, in := range []string{"Tell me about the University of Geneva", "What is the capital of Peru?"} {
+		b.Run(strings.Fields(in)[len(strings.Fields(in))-1], func(b *testing.B) {
+			req := nadine.Request{Turn: nadine.Turn{Text: in, Language: nadine.English}, Emit: func(nadine.Event) {}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Respond(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
