@@ -645,10 +645,10 @@ type collector struct {
 	emit    nadine.EmitFunc
 	apply   func(nadine.Event)
 	check   func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)
-	lang    nadine.Language // the session language, as this turn changed it
-	spoken  []string        // sentences of the current attempt, as said
-	said    nadine.Language // the language of the last of them
-	transl  bool            // one of them was translated
+	lang    nadine.Language         // the session language, as this turn changed it
+	spoken  []string                // sentences of the current attempt, as said
+	said    map[nadine.Language]int // how much of them (in bytes) is in each language
+	transl  bool                    // one of them was translated
 	gest    []nadine.Gesture
 	speech  int                 // speech events of all attempts
 	current int                 // speech events of the current attempt
@@ -667,7 +667,7 @@ func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, em
 // attempt returns the emit function for one engine attempt.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
-	c.current, c.affect, c.felt, c.spoken, c.transl, c.said = 0, false, nil, nil, false, ""
+	c.current, c.affect, c.felt, c.spoken, c.transl, c.said = 0, false, nil, nil, false, nil
 	c.mu.Unlock()
 	return c.forward
 }
@@ -709,7 +709,10 @@ func (c *collector) forward(e nadine.Event) {
 			return
 		}
 		c.spoken = append(c.spoken, e.Text)
-		c.said = e.Language
+		if c.said == nil {
+			c.said = map[nadine.Language]int{}
+		}
+		c.said[e.Language] += len(e.Text)
 		c.transl = c.transl || translated
 		c.speech++
 		c.current++
@@ -761,12 +764,19 @@ func (c *collector) spokeThisAttempt() bool {
 }
 
 // spokenText returns the sentences spoken in the current attempt, whether
-// one of them was translated, and the language of the last one ("" when
-// none was spoken).
+// one of them was translated, and the language most of them are in ("" when
+// none was spoken): a German reply with an English "Heavy Metal!" in it is
+// German.
 func (c *collector) spokenText() ([]string, bool, nadine.Language) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]string(nil), c.spoken...), c.transl, c.said
+	var most nadine.Language
+	for _, l := range nadine.Languages() {
+		if c.said[l] > c.said[most] {
+			most = l
+		}
+	}
+	return append([]string(nil), c.spoken...), c.transl, most
 }
 
 // emotion is the emotion the current attempt announced and its intensity

@@ -98,7 +98,11 @@ func burst(t *testing.T, url string) {
 
 	last := map[string]int{} // per publisher, the last number seen
 	got, others := 0, 0
+	deadline := time.Now().Add(3 * failsafe) // perception goes on: next alone never times out
 	for got < burstSize {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d transcripts arrived (the broker dropped the rest?)", got, burstSize)
+		}
 		in := next(t, b)
 		if in.Kind != nadine.InboundTranscript {
 			others++

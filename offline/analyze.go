@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -182,16 +183,42 @@ const (
 	mThanks                  // "thank you"
 	mYou                     // a word addressing Nadine ("you", "vous", "du", "你")
 	mNegation                // "not", "pas", "nicht", "不"
+	mMe                      // the person speaking of themself ("I", "je", "mir", "我")
+	mFeelGoodAdj             // after mMe: "happy"
+	mFeelBadAdj              // after mMe: "sad"
+	mTired                   // after mMe: "tired"
+	mStress                  // after mMe: "stressed"
+	mSick                    // after mMe: "sick"
+	mBored                   // after mMe: "bored"
+	mAngryAdj                // after mMe: "angry"
+	mFeelGoodWord            // a short answer: "fine", "not bad"
+	mFeelBadWord             // a short answer: "not great"
+	mNewsGood                // "I passed my exam"
+	mNewsBad                 // "I lost my job"
+	mBirthday                // "it's my birthday"
+	mSorry                   // "sorry"
+	mWeather                 // "what's the weather like?"
+	mJoke                    // "tell me a joke"
+	mFavorite                // "what is your favorite color?"
+	mDoing                   // "what are you doing?"
+	mFromUser                // "I'm from Paris"
+	mAndYou                  // "and you?"
+	mOfflineWhy              // "why are you offline?"
+	mAsk                     // "tell me about", "what is"
+	mFact                    // a cue for one of the facts Nadine knows
 	numMatchKinds
 )
 
 // phrase is one compiled entry of the phrase table.
 type phrase struct {
-	kind  matchKind
-	lang  nadine.Language
-	words []string // normalized words of a Latin phrase
-	han   string   // a Chinese phrase, matched as a substring
-	size  int      // length in bytes, to prefer the longest phrase
+	kind   matchKind
+	lang   nadine.Language // anyLanguage for names such as "MIRALab"
+	words  []string        // normalized words of a Latin phrase
+	han    string          // a Chinese phrase, matched as a substring
+	size   int             // length in bytes, to prefer the longest phrase
+	grade  int             // 1 mild, 2 plain, 3 strong (insults and compliments)
+	prefix bool            // the last word matches the start of a word
+	fact   string          // mFact: the fact asked for
 }
 
 // hit is one phrase found in the input.
@@ -209,30 +236,61 @@ type matcher struct {
 	han     []phrase
 }
 
-// newMatcher compiles the phrase table.
-func newMatcher(table map[matchKind]map[nadine.Language][]string) *matcher {
+// newMatcher compiles the phrase table and the fact cues.
+func newMatcher(table map[matchKind]map[nadine.Language][]string, cues map[string]map[nadine.Language][]string) *matcher {
 	m := &matcher{byFirst: make(map[string][]phrase)}
+	langs := append(nadine.Languages(), anyLanguage)
 	for kind := matchKind(0); kind < numMatchKinds; kind++ {
-		for _, lang := range nadine.Languages() {
+		for _, lang := range langs {
 			for _, s := range table[kind][lang] {
-				p := phrase{kind: kind, lang: lang, size: len(s)}
-				if hasHan(s) {
-					p.han = s
-					m.han = append(m.han, p)
-					continue
-				}
-				for _, t := range analyze(s).tokens {
-					p.words = append(p.words, t.norm)
-				}
-				if len(p.words) == 0 {
-					continue
-				}
-				m.byFirst[p.words[0]] = append(m.byFirst[p.words[0]], p)
+				m.add(phrase{kind: kind, lang: lang}, s)
+			}
+		}
+	}
+	for _, f := range sortedKeys(cues) {
+		for _, lang := range langs {
+			for _, s := range cues[f][lang] {
+				m.add(phrase{kind: mFact, lang: lang, fact: f}, s)
 			}
 		}
 	}
 	return m
 }
+
+// add compiles one phrase of the table: "+" and "-" in front grade it, a
+// "*" at the end matches the start of a word.
+func (m *matcher) add(p phrase, s string) {
+	p.grade = 2
+	switch {
+	case len(s) > 1 && s[0] == '+':
+		p.grade, s = 3, s[1:]
+	case len(s) > 1 && s[0] == '-':
+		p.grade, s = 1, s[1:]
+	}
+	if len(s) > 1 && s[len(s)-1] == '*' {
+		p.prefix, s = true, s[:len(s)-1]
+	}
+	p.size = len(s)
+	if hasHan(s) {
+		p.han = s
+		m.han = append(m.han, p)
+		return
+	}
+	for _, t := range analyze(s).tokens {
+		p.words = append(p.words, t.norm)
+	}
+	if len(p.words) == 0 {
+		return
+	}
+	key := p.words[0]
+	if p.prefix && len(p.words) == 1 {
+		key = prefixKey
+	}
+	m.byFirst[key] = append(m.byFirst[key], p)
+}
+
+// prefixKey indexes the one-word prefix phrases, tried on every word.
+const prefixKey = "*"
 
 func hasHan(s string) bool {
 	for _, r := range s {
@@ -250,19 +308,13 @@ func (m *matcher) find(a *analysis) []hit {
 	toks := a.tokens
 	for i := range toks {
 		for _, p := range m.byFirst[toks[i].norm] {
-			n := len(p.words)
-			if i+n > len(toks) || toks[i+n-1].clause != toks[i].clause {
-				continue
-			}
-			ok := true
-			for j := 1; j < n; j++ {
-				if toks[i+j].norm != p.words[j] {
-					ok = false
-					break
-				}
-			}
-			if ok {
+			if n := len(p.words); m.matches(toks, i, p) {
 				hits = append(hits, hit{phrase: p, clause: toks[i].clause, first: i, next: i + n})
+			}
+		}
+		for _, p := range m.byFirst[prefixKey] {
+			if strings.HasPrefix(toks[i].norm, p.words[0]) {
+				hits = append(hits, hit{phrase: p, clause: toks[i].clause, first: i, next: i + 1})
 			}
 		}
 	}
@@ -283,6 +335,28 @@ func (m *matcher) find(a *analysis) []hit {
 	return hits
 }
 
+// matches reports whether the Latin phrase p starts at token i, within one
+// clause.
+func (m *matcher) matches(toks []token, i int, p phrase) bool {
+	n := len(p.words)
+	if i+n > len(toks) || toks[i+n-1].clause != toks[i].clause {
+		return false
+	}
+	for j := 1; j < n; j++ {
+		w := p.words[j]
+		if p.prefix && j == n-1 {
+			if !strings.HasPrefix(toks[i+j].norm, w) {
+				return false
+			}
+			continue
+		}
+		if toks[i+j].norm != w {
+			return false
+		}
+	}
+	return true
+}
+
 // hanClause numbers the clause that byte offset at falls in, counting clause
 // breaks before it. Chinese hits use it to compare clauses with each other.
 func hanClause(text string, at int) int {
@@ -293,4 +367,15 @@ func hanClause(text string, at int) int {
 		}
 	}
 	return -1 - n // negative: never equal to a Latin token's clause
+}
+
+// sortedKeys returns the keys of m in order, so that tables compile the
+// same way every time.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

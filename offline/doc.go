@@ -1,28 +1,54 @@
-// Package offline is Nadine's rule-based engine: it answers when no
-// language model is configured, and it is the dialogue manager's last
-// fallback when the model engines fail.
+// Package offline is Nadine's rule-based engine: what a newcomer meets
+// first (no model configured), what an exhibition runs on when the network
+// fails, and the dialogue manager's last fallback when the model engines
+// fail.
 //
-// It is honest about being rule-based. It recognizes a small set of intents
-// in English, French, German and Chinese — greetings and farewells, name
-// introductions ("my name is Alex", "je m'appelle Alex", "ich heiße Alex",
-// "我叫Alex"), "do you remember me?", the time and the date, "how are you",
-// requests to smile, wave or be angry, asking for a song, switching
-// language, "what can you do", insults, compliments and thanks — and
-// answers everything else with a polite line saying that it is running in
-// offline mode.
+// It recognizes, in English, French, German and Chinese:
+//
+//   - who she is, from nadine.Persona (her name, what she is, who made her
+//     and where, her age, where she stands now, whom she looks like, whether
+//     she feels), and what she can do, with singing only when the song
+//     library holds a song;
+//   - questions the knowledge base answers (MIRALab, the University of
+//     Geneva, her creator, social robots, how she works, and whatever a lab
+//     ingests): the question is embedded with the injected embedder and
+//     searched in the injected nadine.KnowledgeStore; a built-in section is
+//     said in the wording of the conversation's language (facts.go maps
+//     every built-in section to a fact with a template per language), an
+//     ingested section is quoted in one or two sentences of its own, in its
+//     own language, and the reply is tagged with that language;
+//   - greetings, farewells, names ("my name is Alex", "je m'appelle Alex",
+//     "ich heiße Alex", "我叫Alex"), "do you remember me?", the time and the
+//     date, gestures (smile, wave, angry face), songs, language switching;
+//   - feelings and news people tell about ("I am sad today", "j'ai réussi
+//     mon examen", "mir ist langweilig", "我很累"), met with empathy, and
+//     what they say after it; "and you?" follow-ups;
+//   - insults and compliments, graded by their words, insults sharper each
+//     time they come again in the conversation; apologies, thanks, jokes,
+//     the weather (honestly: she cannot look it up), small talk.
+//
+// Everything else gets an honest limit: one sentence that says she cannot
+// answer that and what she can do instead. What she says about why is
+// true: "my language model is unavailable" only when the dialogue manager
+// says an earlier engine could not reach its model
+// (nadine.Request.FallbackReason EUNAVAILABLE or ERATELIMIT), "something
+// went wrong" when its answer was unusable, said once per conversation;
+// offline by configuration she never claims a failure.
 //
 // Matching works on a normalized copy of the input: lowercase, accents
 // folded (German umlauts become ae, oe, ue), punctuation splitting the text
 // into clauses. Latin phrases match whole words; Chinese phrases match
-// substrings. The phrase tables and the reply templates live in
-// phrases.go and replies.go, one readable map each.
+// substrings. The phrase tables (phrases.go, phrases_social.go, the fact
+// cues in facts.go) and the reply templates (replies_en.go, replies_fr.go,
+// replies_de.go, replies_zh.go) are plain maps.
 //
 // Replies follow seed 000's rules: the language of the phrase that matched
-// (else the session language), formal address (vous, Sie, 您), at most two
-// sentences, never "I don't understand". The engine is deterministic: when
-// several wordings exist for a reply, the number of Nadine's earlier
-// messages in the conversation picks one, so she does not repeat herself.
-// With a nadine.ProfileStore the names people give are persisted, and a
-// later run recognizes them ("Do you remember me?"); without one the name
-// lives only in the session.
+// (else what the language detector is sure of, else the session language),
+// formal address (vous, Sie, 您), at most two sentences and 30 words, never
+// "I don't understand", never the same reply twice in a conversation
+// unless it states a fact. A key has several wordings; the engine says one
+// it has not said in the conversation, read from the history window and
+// from a bounded memory of its own replies per conversation (variety.go
+// says why the window alone is not enough). With a nadine.ProfileStore the
+// names people give are persisted, and a later run recognizes them.
 package offline

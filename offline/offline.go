@@ -2,7 +2,9 @@ package offline
 
 import (
 	"context"
+	"hash/fnv"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,11 +12,21 @@ import (
 )
 
 // Options configures an Engine. The zero value is a working engine that
-// keeps names for the session only.
+// keeps names for the session only and knows what its persona says.
 type Options struct {
 	// Store persists the names people give, so that a later run recognizes
 	// them ("Do you remember me?"). Nil keeps names for the session only.
 	Store nadine.ProfileStore
+	// Persona holds who Nadine is (default nadine.DefaultPersona()).
+	Persona nadine.Persona
+	// Knowledge and Embedder, when both are set, let Nadine answer from the
+	// knowledge base: a built-in section in the wording of the
+	// conversation's language, an ingested one in its own words.
+	Knowledge nadine.KnowledgeStore
+	Embedder  nadine.Embedder
+	// Detector tells the language of the knowledge Nadine quotes, and of an
+	// utterance no phrase of hers recognizes. Nil: the session language.
+	Detector nadine.LanguageDetector
 	// Now tells the time (default time.Now).
 	Now func() time.Time
 	// NewUserID makes the id of a person who gives a name Nadine has not
@@ -24,15 +36,22 @@ type Options struct {
 	// time.Local).
 	Location *time.Location
 	// Songs returns the song library's songs in a language. Nil means no
-	// song library: Nadine says she cannot sing in offline mode.
+	// song library at all; a library without songs says so truly.
 	Songs func(lang nadine.Language) []nadine.Song
 	// Logger receives debug lines and store failures (default: discard).
 	Logger *slog.Logger
 }
 
-// Engine is the rule-based engine. It is safe for concurrent use.
+// Engine is the rule-based engine. Its configuration never changes after
+// New, so one Engine serves every robot of a process; the only state it
+// keeps is a bounded memory of the replies it said per conversation (see
+// recentReplies). It is safe for concurrent use.
 type Engine struct {
 	store        nadine.ProfileStore
+	persona      nadine.Persona
+	kb           nadine.KnowledgeStore
+	emb          nadine.Embedder
+	detector     nadine.LanguageDetector
 	now          func() time.Time
 	newUserID    func(string) string
 	loc          *time.Location
@@ -41,11 +60,16 @@ type Engine struct {
 	match        *matcher
 	replies      map[nadine.Language]map[string][]string
 	calendars    map[nadine.Language]wordTable
+	langNames    map[nadine.Language]map[nadine.Language]string
 	ordinals     [31]string
 	notNames     map[string]bool
 	nameStops    map[string]bool
 	langNotNames map[string]bool
+	sections     map[string]string          // built-in knowledge section title → fact
 	nameQuestion map[nadine.Language]string // the sentence that asks for a name
+	howQuestions []string                   // the sentences that ask "how are you?"
+	empathy      map[string]bool            // replies after which Nadine listens
+	recent       *recentReplies
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -54,19 +78,29 @@ var _ nadine.Engine = (*Engine)(nil)
 func New(opts Options) *Engine {
 	e := &Engine{
 		store:        opts.Store,
+		persona:      opts.Persona,
+		kb:           opts.Knowledge,
+		emb:          opts.Embedder,
+		detector:     opts.Detector,
 		now:          opts.Now,
 		newUserID:    opts.NewUserID,
 		loc:          opts.Location,
 		songs:        opts.Songs,
 		log:          opts.Logger,
-		match:        newMatcher(phraseTable()),
+		match:        newMatcher(phraseTable(), factCues()),
 		replies:      replyTable(),
 		calendars:    calendars(),
+		langNames:    languageNames(),
 		ordinals:     germanOrdinals(),
 		notNames:     notNames(),
 		nameStops:    nameStops(),
 		langNotNames: langNotNames(),
+		sections:     builtinSections(),
 		nameQuestion: make(map[nadine.Language]string),
+		empathy:      make(map[string]bool),
+	}
+	if e.persona.Name == "" {
+		e.persona = nadine.DefaultPersona()
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -80,10 +114,23 @@ func New(opts Options) *Engine {
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
+	e.recent = newRecentReplies(e.now)
 	for lang, table := range e.replies {
 		if lines := table[tRememberUnknown]; len(lines) > 0 {
 			if s := nadine.SplitSentences(lines[0]); len(s) > 0 {
 				e.nameQuestion[lang] = s[len(s)-1]
+			}
+		}
+		for _, key := range []string{tHow, tHowName, tHowUpset} {
+			for _, l := range table[key] {
+				if s := nadine.SplitSentences(l); len(s) > 0 && !strings.Contains(s[len(s)-1], "{") {
+					e.howQuestions = append(e.howQuestions, s[len(s)-1])
+				}
+			}
+		}
+		for _, key := range []string{tFeelBad, tNewsBad, tStress, tAngryUser, tSick, tListen} {
+			for _, l := range table[key] {
+				e.empathy[l] = true
 			}
 		}
 	}
@@ -93,10 +140,11 @@ func New(opts Options) *Engine {
 // Name returns "offline".
 func (e *Engine) Name() string { return "offline" }
 
-// Respond answers one turn. It never fails: a store that cannot be reached
-// only costs the persistence of a name, which the trace records. It emits
-// the user and language events first, then the gestures, one speech event
-// per sentence, and the song last; it does not emit EventDone.
+// Respond answers one turn. It never fails: a store or a knowledge base
+// that cannot be reached only costs what it would have added, which the
+// trace records. It emits the user and language events first, then the
+// gestures, one speech event per sentence, and the song last; it does not
+// emit EventDone.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
 	start := time.Now()
 	t := &turn{
@@ -110,38 +158,21 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if t.userID == "" {
 		t.userID = nadine.UnknownUser
 	}
-	t.variant, t.pending = e.history(req.History)
-	c := e.classify(req.Turn.Text, t.session, t.pending)
+	h := t.readHistory()
+	c := e.classify(req.Turn.Text, t.session, h)
 	reply := t.answer(c)
+	detail := "language=" + string(reply.Language)
+	if t.detail != "" {
+		detail += " " + t.detail
+	}
 	nadine.TraceFrom(ctx).AddStep(nadine.Step{
-		Name:     "offline:" + c.intent.String(),
+		Name:     "offline:" + t.outcome.traceName(),
 		Start:    start,
 		Duration: time.Since(start),
-		Detail:   "language=" + string(reply.Language),
+		Detail:   detail,
 	})
-	e.log.Debug("offline reply", "intent", c.intent.String(), "language", reply.Language, "user", reply.UserID)
+	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", reply.UserID)
 	return reply, nil
-}
-
-// history counts Nadine's earlier messages (to vary her wording) and
-// reports, in its language, whether her last message asked for the
-// person's name.
-func (e *Engine) history(msgs []nadine.Message) (variant int, pending nadine.Language) {
-	last := ""
-	for _, m := range msgs {
-		if m.Role == nadine.RoleAssistant {
-			variant++
-			last = m.Content
-		}
-	}
-	if last != "" {
-		for _, lang := range nadine.Languages() {
-			if q := e.nameQuestion[lang]; q != "" && strings.HasSuffix(strings.TrimSpace(last), q) {
-				return variant, lang
-			}
-		}
-	}
-	return variant, ""
 }
 
 // turn is the state of one Respond call.
@@ -150,10 +181,13 @@ type turn struct {
 	ctx      context.Context
 	req      nadine.Request
 	session  nadine.Language
-	variant  int
-	pending  nadine.Language
 	userID   string
 	userName string
+
+	said    []uint64   // Nadine's replies in this conversation, newest first
+	outcome classified // what the turn was answered as
+	detail  string     // for the trace step: the fact, the knowledge source
+	songs   map[nadine.Language][]nadine.Song
 
 	nameLoaded    bool
 	profile       nadine.Profile
@@ -165,9 +199,56 @@ type turn struct {
 	gestures []nadine.Gesture
 }
 
+// readHistory reads the conversation window: Nadine's replies (to vary her
+// wording), what her last message asked, and what the person said before
+// (to grade a repeated insult).
+func (t *turn) readHistory() hints {
+	var h hints
+	last := ""
+	var lastHash uint64
+	var window []uint64
+	for _, m := range t.req.History {
+		if m.Role == nadine.RoleAssistant {
+			last = strings.TrimSpace(m.Content)
+			lastHash = replyHash(last)
+			window = append(window, lastHash)
+		}
+	}
+	for i := len(window) - 1; i >= 0; i-- {
+		t.said = append(t.said, window[i])
+	}
+	t.said = append(t.said, t.e.recent.said(t.req.ConversationID, lastHash, last != "")...)
+	if last != "" {
+		for _, lang := range nadine.Languages() {
+			if q := t.e.nameQuestion[lang]; q != "" && strings.HasSuffix(last, q) {
+				h.pendingName = lang
+			}
+		}
+		for _, q := range t.e.howQuestions {
+			if strings.HasSuffix(last, q) {
+				h.pendingHow = true
+				break
+			}
+		}
+		h.listening = t.e.empathy[last]
+	}
+	return h
+}
+
+// priorInsults counts the insults the person said earlier in the window.
+func (t *turn) priorInsults() int {
+	n := 0
+	for _, m := range t.req.History {
+		if m.Role == nadine.RoleUser && t.e.classify(m.Content, t.session, hints{}).intent == iInsult {
+			n++
+		}
+	}
+	return n
+}
+
 // slots are the values a template's placeholders take.
 type slots struct {
-	name, time, date, song, fact string
+	name, time, date, song, fact, lang string
 }
 
 // answer builds, checks and emits the reply for c.
@@ -182,6 +263,7 @@ func (t *turn) answer(c classified) nadine.Reply {
 		}
 		return plain
 	}
+	t.outcome = c
 	switch c.intent {
 	case iGreeting:
 		key = withName(tGreet, tGreetName)
@@ -193,6 +275,9 @@ func (t *turn) answer(c classified) nadine.Reply {
 		t.gesture(nadine.Wave)
 	case iName:
 		key, s.fact = t.introduce(c.name, lang)
+		if key == tNameSaved && c.andYou {
+			key = tNameSavedYou
+		}
 		s.name = t.userName
 		r.EmotionIntensity = 6
 		if c.greeting {
@@ -220,7 +305,10 @@ func (t *turn) answer(c classified) nadine.Reply {
 		r.Category, r.Emotion, r.EmotionIntensity = nadine.CategoryInformation, nadine.Neutral, 0
 	case iHowAreYou:
 		key = withName(tHow, tHowName)
-		r.EmotionIntensity = 6
+		if m := t.req.Mood; (m.Label == nadine.Sadness || m.Label == nadine.Anger) && m.Intensity >= 0.4 {
+			key, r.Emotion = tHowUpset, nadine.Sadness
+		}
+		r.EmotionIntensity = 5
 		if c.greeting {
 			r.Category = nadine.CategoryGreeting
 			t.gesture(nadine.Wave)
@@ -237,9 +325,9 @@ func (t *turn) answer(c classified) nadine.Reply {
 	case iCalm:
 		key, r.EmotionIntensity = tCalm, 3
 	case iSong:
-		key, s.song = t.song(c.songLang.Or(lang))
+		key, s.song, s.lang = t.song(c.songLang.Or(lang), lang)
 		r.EmotionIntensity = 5
-		if key == tSongNone {
+		if key != tSong && key != tSongOtherLang {
 			r.Emotion, r.EmotionIntensity = nadine.Sadness, 2
 		}
 	case iLangSwitch:
@@ -252,26 +340,57 @@ func (t *turn) answer(c classified) nadine.Reply {
 		key, r.EmotionIntensity = tLanguages, 2
 		r.Category = nadine.CategoryInformation
 	case iAbilities:
-		key, r.EmotionIntensity = tAbilities, 3
-		if t.e.songs == nil {
-			key = tAbilitiesNoSong
-		}
+		key, r.EmotionIntensity = t.abilities(), 3
 		r.Category = nadine.CategoryInformation
 	case iInsult:
-		key = withName(tInsult, tInsultName)
-		r.Category, r.Emotion, r.EmotionIntensity = nadine.CategoryInsult, nadine.Anger, 7
-		t.gesture(nadine.AngerFace)
+		key = t.insult(c, &r)
 	case iCompliment:
-		key = withName(tCompliment, tComplimentName)
-		r.Category, r.EmotionIntensity = nadine.CategoryComplement, 7
+		key = []string{tComplimentMild, tCompliment, tComplimentHigh}[clampGrade(c.grade)-1]
+		r.Category, r.EmotionIntensity = nadine.CategoryComplement, 2+2*clampGrade(c.grade)
 		t.gesture(nadine.Smile)
 	case iThanks:
 		key, r.EmotionIntensity = tThanks, 4
-	default:
-		key, r.Emotion, r.EmotionIntensity = tDefault, nadine.Neutral, 0
+	case iApology:
+		key, r.EmotionIntensity = tNoNeedSorry, 3
+		if t.priorInsults() > 0 {
+			key, r.EmotionIntensity = tForgive, 4
+		}
+	case iFeeling:
+		key = t.feeling(c, &r)
+	case iListen:
+		key, r.Emotion, r.EmotionIntensity = tListen, nadine.Sadness, 2
+	case iWeather:
+		key, r.Emotion, r.EmotionIntensity = tWeather, nadine.Neutral, 0
+		r.Category = nadine.CategoryInformation
+	case iJoke:
+		key, r.EmotionIntensity = tJoke, 5
+		t.gesture(nadine.Smile)
+	case iFavorite:
+		key, r.EmotionIntensity = tFavorite, 4
+	case iDoing:
+		key, r.EmotionIntensity = tDoing, 4
+	case iFromUser:
+		key, r.EmotionIntensity = tFromUser, 5
+	case iOfflineWhy:
+		key, r.Emotion, r.EmotionIntensity = t.whyOffline(), nadine.Neutral, 0
+		r.Category = nadine.CategoryInformation
+	case iPersona:
+		key, s = t.fact(c.fact, lang)
+		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
+		t.detail = "fact=" + c.fact
+	default: // iKnowledge, iDefault
+		var said string
+		key, s, said, lang = t.knowledge(c, lang, &r)
+		if said != "" {
+			return t.finish(r, splitReply(said), lang)
+		}
 	}
+	return t.finish(r, limitSentences(t.choose(lang, key, s)), lang)
+}
 
-	sentences := limitSentences(t.e.line(lang, key, t.variant, s))
+// finish fills the reply from its sentences, remembers it and emits the
+// turn's events.
+func (t *turn) finish(r nadine.Reply, sentences []string, lang nadine.Language) nadine.Reply {
 	r.Text = strings.Join(sentences, sentenceSeparator(lang))
 	r.Language = lang
 	r.UserID, r.UserName = t.userID, t.name()
@@ -280,6 +399,7 @@ func (t *turn) answer(c classified) nadine.Reply {
 		r.CausingPerson = r.UserName
 	}
 	r.Gestures = t.gestures
+	t.e.recent.add(t.req.ConversationID, replyHash(r.Text))
 
 	emit := t.req.Emit
 	if emit == nil {
@@ -300,12 +420,283 @@ func (t *turn) answer(c classified) nadine.Reply {
 	return r
 }
 
+// splitReply splits a quoted text into its (at most two) sentences.
+func splitReply(text string) []string { return limitSentences(text) }
+
+func clampGrade(g int) int { return max(1, min(3, g)) }
+
+// insult answers an insult: sharper for a strong word, and sharper again
+// each time the person insults her in the same conversation.
+func (t *turn) insult(c classified, r *nadine.Reply) string {
+	grade := clampGrade(clampGrade(c.grade) + t.priorInsults())
+	r.Category = nadine.CategoryInsult
+	switch grade {
+	case 1:
+		r.Emotion, r.EmotionIntensity = nadine.Sadness, 3
+		return tInsultMild
+	case 2:
+		r.Emotion, r.EmotionIntensity = nadine.Anger, 7
+		t.gesture(nadine.AngerFace)
+		return tInsult
+	}
+	r.Emotion, r.EmotionIntensity = nadine.Anger, 9
+	t.gesture(nadine.AngerFace)
+	return tInsultSevere
+}
+
+// feelingReplies says how Nadine meets each feeling: the template (and
+// the one after "and you?"), her emotion and its intensity, and whether she
+// smiles.
+var feelingReplies = map[string]struct {
+	key, andYou string
+	emotion     nadine.Emotion
+	intensity   int
+	smile       bool
+}{
+	feelGood:     {tFeelGood, tFeelGoodYou, nadine.Joy, 6, false},
+	feelBad:      {tFeelBad, tFeelBadYou, nadine.Sadness, 5, false},
+	feelTired:    {tTired, "", nadine.Sadness, 2, false},
+	feelStress:   {tStress, "", nadine.Sadness, 3, false},
+	feelSick:     {tSick, "", nadine.Sadness, 4, false},
+	feelBored:    {tBored, "", nadine.Joy, 3, false},
+	feelAngry:    {tAngryUser, "", nadine.Sadness, 3, false},
+	feelNewsBad:  {tNewsBad, "", nadine.Sadness, 7, false},
+	feelNewsGood: {tNewsGood, "", nadine.Joy, 8, true},
+	feelBirthday: {tBirthday, "", nadine.Joy, 8, true},
+}
+
+// feeling answers what the person feels or tells: empathy, joy for good
+// news.
+func (t *turn) feeling(c classified, r *nadine.Reply) string {
+	f, ok := feelingReplies[c.feel]
+	if !ok {
+		f = feelingReplies[feelGood]
+	}
+	r.Emotion, r.EmotionIntensity = f.emotion, f.intensity
+	if f.smile {
+		t.gesture(nadine.Smile)
+	}
+	if c.andYou && f.andYou != "" {
+		return f.andYou
+	}
+	return f.key
+}
+
+// fallbackDown reports whether an earlier engine failed because its model
+// could not be reached: only then may Nadine say that her language model
+// is unavailable.
+func (t *turn) fallbackDown() bool {
+	switch t.req.FallbackReason {
+	case nadine.EUNAVAILABLE, nadine.ERATELIMIT:
+		return true
+	}
+	return false
+}
+
+// whyOffline says truly why Nadine answers with rules.
+func (t *turn) whyOffline() string {
+	switch {
+	case t.fallbackDown():
+		return tWhyUnavailable
+	case t.req.FallbackReason != "":
+		return tWhyError
+	}
+	return tWhyConfig
+}
+
+// limit is the honest line for what Nadine cannot answer: what she can do
+// instead, with the reason the first time a model failure is the reason.
+func (t *turn) limit() string {
+	songs := t.hasSongs()
+	pick := func(plain, withSongs string) string {
+		if songs {
+			return withSongs
+		}
+		return plain
+	}
+	switch {
+	case t.fallbackDown() && !t.saidLead(tLimitLeadDown):
+		return pick(tDefaultDown, tDefaultDownSongs)
+	case t.req.FallbackReason != "" && !t.fallbackDown() && !t.saidLead(tLimitLeadError):
+		return pick(tDefaultErr, tDefaultErrSongs)
+	}
+	return pick(tDefault, tDefaultSongs)
+}
+
+// saidLead reports whether one of Nadine's replies in the window starts
+// with a lead of key (in any language): a reason is said once.
+func (t *turn) saidLead(key string) bool {
+	for _, m := range t.req.History {
+		if m.Role != nadine.RoleAssistant {
+			continue
+		}
+		for _, lines := range t.e.replies {
+			for _, lead := range lines[key] {
+				if strings.HasPrefix(strings.TrimSpace(m.Content), lead) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// knowledge answers a question from the knowledge base: a built-in
+// section's fact in lang, an ingested section in its own words and
+// language (quoted is then what to say). A question no section answers
+// gets the honest limit.
+func (t *turn) knowledge(c classified, lang nadine.Language, r *nadine.Reply) (key string, s slots, quoted string, out nadine.Language) {
+	out = lang
+	if ans, ok := t.searchKnowledge(t.req.Turn.Text, c.fact); ok {
+		t.outcome.intent = iKnowledge
+		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
+		t.detail = "source=" + strconv.Quote(ans.source)
+		if ans.text != "" {
+			return "", slots{}, ans.text, ans.lang.Or(lang)
+		}
+		t.outcome.fact = ans.fact
+		t.detail = "fact=" + ans.fact + " " + t.detail
+		key, s = t.fact(ans.fact, lang)
+		return key, s, "", out
+	}
+	if c.fact != "" {
+		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
+		t.detail = "fact=" + c.fact
+		key, s = t.fact(c.fact, lang)
+		return key, s, "", out
+	}
+	t.outcome.intent = iDefault
+	r.Emotion, r.EmotionIntensity = nadine.Neutral, 0
+	return t.limit(), slots{}, "", out
+}
+
+// fact returns the template and slots of a fact in lang. The facts other
+// intents answer (the languages she speaks, what she can do) use theirs.
+func (t *turn) fact(f string, lang nadine.Language) (string, slots) {
+	switch f {
+	case fLanguages:
+		return tLanguages, slots{}
+	case fAbilities:
+		return t.abilities(), slots{}
+	case fSinging:
+		if !t.hasSongs() {
+			return aboutKey(fSingingNone), slots{}
+		}
+	case fAge:
+		if t.e.persona.Age(t.e.now().In(t.e.loc).Year()) == 0 {
+			return aboutKey(fAgeNew), slots{}
+		}
+	case fPlace:
+		if t.e.persona.Place.In(lang) == "" {
+			return aboutKey(fPlaceOther), slots{}
+		}
+	}
+	return aboutKey(f), slots{}
+}
+
+// abilities is what Nadine says she can do: singing only with songs.
+func (t *turn) abilities() string {
+	if t.hasSongs() {
+		return tAbilities
+	}
+	return tAbilitiesNoSong
+}
+
+// choose renders the wording of key in lang that Nadine has not said in
+// this conversation, trying them in an order that depends on the
+// conversation (so that visitors hear different first lines); when she has
+// said them all, the one said longest ago.
+func (t *turn) choose(lang nadine.Language, key string, s slots) string {
+	lines := t.e.replies[lang][key]
+	if len(lines) == 0 {
+		lines = t.e.replies[nadine.English][key]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	start := 0
+	if t.req.ConversationID != "" {
+		h := fnv.New32a()
+		h.Write([]byte(t.req.ConversationID))
+		h.Write([]byte(key))
+		start = int(h.Sum32() % uint32(len(lines)))
+	}
+	best, bestAge := "", -1
+	for i := range lines {
+		text := t.render(lines[(start+i)%len(lines)], s, lang)
+		age := t.age(text)
+		if age < 0 {
+			return text
+		}
+		if age > bestAge {
+			best, bestAge = text, age
+		}
+	}
+	// Every wording was said: a joke or a gesture once more, announced.
+	if pk, ok := againKeys[key]; ok {
+		for _, p := range t.e.replies[lang][pk] {
+			for i := range lines {
+				text := t.render(lines[(start+i)%len(lines)], s, lang)
+				if len(nadine.SplitSentences(text)) > 2 || (len(nadine.SplitSentences(text)) == 2 && key != tJoke) {
+					continue // the prefix would push a sentence out
+				}
+				if again := p + sentenceSeparator(lang) + text; t.age(again) < 0 {
+					return again
+				}
+			}
+		}
+	}
+	return best
+}
+
+// age returns how many replies ago Nadine said text in this conversation
+// (0 for her last reply), or -1 when she did not.
+func (t *turn) age(text string) int {
+	h := replyHash(strings.Join(limitSentences(text), " "))
+	h2 := replyHash(strings.Join(limitSentences(text), ""))
+	for i, x := range t.said {
+		if x == h || x == h2 {
+			return i
+		}
+	}
+	return -1
+}
+
+// render fills a template with the turn's slots and the persona.
+func (t *turn) render(tmpl string, s slots, lang nadine.Language) string {
+	p := t.e.persona
+	year := t.e.now().In(t.e.loc).Year()
+	place := p.Place.In(lang)
+	if place == "" {
+		place = placeName(p.Place.In(nadine.English))
+	}
+	values := map[string]string{
+		"name": s.name, "time": s.time, "date": s.date, "song": s.song, "fact": s.fact, "lang": s.lang,
+		"me": p.Name, "kind": p.Kind.In(lang), "team": p.Team.In(lang), "made_at": p.MadeAt.In(lang),
+		"city": p.City.In(lang), "year": strconv.Itoa(p.FirstPresented), "age": strconv.Itoa(p.Age(year)),
+		"home": p.Home.In(lang), "place": place, "creator": p.Creator, "modeled": p.ModeledOn,
+	}
+	return fill(tmpl, values)
+}
+
+// placeName turns "at the Swiss Museum of Transport" into "the Swiss
+// Museum of Transport", for languages the place has no translation in.
+func placeName(english string) string {
+	for _, p := range []string{"at ", "in ", "on "} {
+		if rest, ok := strings.CutPrefix(english, p); ok {
+			return rest
+		}
+	}
+	return english
+}
+
 // gesture adds a gesture to the reply.
 func (t *turn) gesture(g nadine.Gesture) { t.gestures = append(t.gestures, g) }
 
-// line renders a template: the wording picked by variant, placeholders
-// filled. A language without the key falls back to English.
-func (e *Engine) line(lang nadine.Language, key string, variant int, s slots) string {
+// line renders a template's first wording with the given slots (remembered
+// facts, which are said once). A language without the key falls back to
+// English.
+func (e *Engine) line(lang nadine.Language, key string, s slots) string {
 	lines := e.replies[lang][key]
 	if len(lines) == 0 {
 		lines = e.replies[nadine.English][key]
@@ -313,12 +704,13 @@ func (e *Engine) line(lang nadine.Language, key string, variant int, s slots) st
 	if len(lines) == 0 {
 		return ""
 	}
-	return fill(lines[variant%len(lines)], s)
+	return fill(lines[0], map[string]string{"fact": s.fact, "name": s.name})
 }
 
-// fill replaces the placeholders of tmpl. Values are inserted as they are:
-// a placeholder inside a value is not expanded.
-func fill(tmpl string, s slots) string {
+// fill replaces the placeholders of tmpl with values. Values are inserted
+// as they are: a placeholder inside a value is not expanded; an unknown
+// placeholder stays.
+func fill(tmpl string, values map[string]string) string {
 	if !strings.Contains(tmpl, "{") {
 		return tmpl
 	}
@@ -336,18 +728,9 @@ func fill(tmpl string, s slots) string {
 			return b.String()
 		}
 		b.WriteString(tmpl[:i])
-		switch tmpl[i+1 : i+j] {
-		case "name":
-			b.WriteString(s.name)
-		case "time":
-			b.WriteString(s.time)
-		case "date":
-			b.WriteString(s.date)
-		case "song":
-			b.WriteString(s.song)
-		case "fact":
-			b.WriteString(s.fact)
-		default:
+		if v, ok := values[tmpl[i+1:i+j]]; ok {
+			b.WriteString(v)
+		} else {
 			b.WriteString(tmpl[i : i+j+1])
 		}
 		tmpl = tmpl[i+j+1:]
@@ -370,182 +753,4 @@ func sentenceSeparator(lang nadine.Language) string {
 		return ""
 	}
 	return " "
-}
-
-// known reports whether id names a person.
-func known(id string) bool { return id != "" && id != nadine.UnknownUser }
-
-// fail records a store failure; the turn goes on without the store.
-func (t *turn) fail(op string, err error) {
-	nadine.TraceFrom(t.ctx).Fail("offline:store", err)
-	t.e.log.Warn("offline: store failed", "op", op, "user", t.userID, "err", err)
-}
-
-// loadProfile returns the current user's stored profile, once per turn.
-func (t *turn) loadProfile() (nadine.Profile, bool) {
-	if t.profileLoaded {
-		return t.profile, t.hasProfile
-	}
-	t.profileLoaded = true
-	if t.e.store == nil || !known(t.userID) {
-		return nadine.Profile{}, false
-	}
-	p, err := t.e.store.Profile(t.ctx, t.userID)
-	if err != nil {
-		if nadine.ErrorCode(err) != nadine.ENOTFOUND {
-			t.fail("profile", err)
-		}
-		return nadine.Profile{}, false
-	}
-	t.profile, t.hasProfile = p, true
-	return p, true
-}
-
-// name returns the current user's name: the turn's, else the store's.
-func (t *turn) name() string {
-	if t.userName != "" || t.nameLoaded {
-		return t.userName
-	}
-	t.nameLoaded = true
-	if t.e.store == nil || !known(t.userID) {
-		return ""
-	}
-	if p, ok := t.loadProfile(); ok && strings.TrimSpace(p.UserName) != "" {
-		t.userName = strings.TrimSpace(p.UserName)
-		return t.userName
-	}
-	// A name without a profile (recorded by face recognition).
-	users, err := t.e.store.Users(t.ctx)
-	if err != nil {
-		t.fail("users", err)
-		return ""
-	}
-	for _, u := range users {
-		if u.ID == t.userID {
-			t.userName = strings.TrimSpace(u.Name)
-			break
-		}
-	}
-	return t.userName
-}
-
-// introduce settles who gave the name: a person the store already knows
-// by that name (welcome back), the current person if nobody had named them
-// yet, or a new person. It emits the user event and returns the template
-// key and a remembered fact.
-func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
-	st := t.e.store
-	current, currentName := t.userID, t.name()
-	id, back := "", false
-	switch {
-	case known(current) && strings.EqualFold(currentName, name):
-		id, back = current, true
-	case st != nil:
-		users, err := st.Users(t.ctx)
-		if err != nil {
-			t.fail("users", err)
-			break
-		}
-		for _, u := range users {
-			if strings.EqualFold(strings.TrimSpace(u.Name), name) && (id == "" || u.ID == current) {
-				id, back = u.ID, true
-			}
-		}
-	}
-	saved := false
-	if !back {
-		if known(current) && currentName == "" {
-			id = current // a recognized face without a name
-		} else {
-			id = t.e.newUserID(name)
-		}
-		if st != nil {
-			p := nadine.Profile{}
-			if id == current {
-				p, _ = t.loadProfile()
-			}
-			p.UserID, p.UserName, p.LastUpdated = id, name, t.e.now()
-			if err := st.SaveProfile(t.ctx, p); err != nil {
-				t.fail("save profile", err)
-			} else {
-				saved = true
-			}
-		}
-	}
-	if id != current {
-		t.profileLoaded, t.hasProfile, t.profile = false, false, nadine.Profile{}
-	}
-	t.userID, t.userName, t.nameLoaded = id, name, true
-	t.before = append(t.before, nadine.Event{Kind: nadine.EventUser, User: &nadine.UserRef{ID: id, Name: name}})
-	switch {
-	case back:
-		if p, ok := t.loadProfile(); ok {
-			if k, v := factOf(p); k != "" {
-				return tNameBackFact, t.e.line(lang, k, 0, slots{fact: v})
-			}
-		}
-		return tNameBack, ""
-	case saved:
-		return tNameSaved, ""
-	}
-	return tNameNew, ""
-}
-
-// remember answers "Do you remember me?".
-func (t *turn) remember(lang nadine.Language) (key, name, fact string) {
-	name = t.name()
-	if name == "" {
-		return tRememberUnknown, "", ""
-	}
-	if p, ok := t.loadProfile(); ok {
-		if k, v := factOf(p); k != "" {
-			return tRememberFact, name, t.e.line(lang, k, 0, slots{fact: v})
-		}
-	}
-	return tRememberName, name, ""
-}
-
-// factOf picks the one remembered fact Nadine mentions: company, position,
-// location, hobby, interest, in that order.
-func factOf(p nadine.Profile) (key, value string) {
-	first := func(xs []string) string {
-		for _, x := range xs {
-			if x = strings.TrimSpace(x); x != "" {
-				return x
-			}
-		}
-		return ""
-	}
-	for _, f := range []struct{ key, value string }{
-		{tFactCompany, strings.TrimSpace(p.CurrentCompany)},
-		{tFactPosition, strings.TrimSpace(p.CurrentPosition)},
-		{tFactLocation, strings.TrimSpace(p.Location)},
-		{tFactHobby, first(p.Hobbies)},
-		{tFactInterest, first(p.Interests)},
-	} {
-		if f.value != "" {
-			return f.key, f.value
-		}
-	}
-	return "", ""
-}
-
-// song picks the first song of the library in lang and queues it after
-// the announcement.
-func (t *turn) song(lang nadine.Language) (key, title string) {
-	if t.e.songs == nil {
-		return tSongNone, ""
-	}
-	for _, s := range t.e.songs(lang) {
-		if s.Language != "" && s.Language != lang {
-			continue
-		}
-		if strings.TrimSpace(s.Title) == "" {
-			continue
-		}
-		song := s
-		t.after = append(t.after, nadine.Event{Kind: nadine.EventSong, Song: &song})
-		return tSong, strings.TrimSpace(s.Title)
-	}
-	return tSongNone, ""
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -236,7 +237,21 @@ func checkInvariants(t *testing.T, in string, r result) {
 	if n := len(r.trace.Steps); n != 1 {
 		t.Errorf("%q: %d trace steps, want 1 offline step", in, n)
 	}
+	// The reply is in the language it says it is in, as the language
+	// detector hears it.
+	if l, _, ok := detector.Detect(rep.Text); ok && l != rep.Language {
+		t.Errorf("%q: reply %q tagged %s is in %s", in, rep.Text, rep.Language, l)
+	}
 }
+
+// detector checks the language of every reply.
+var detector = func() *langid.Detector {
+	d, err := langid.New()
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
 
 type intentCase struct {
 	in       string
@@ -286,12 +301,13 @@ func intentCases() []intentCase {
 		{in: "我叫王小明", intent: "name", category: other, lang: zh, contains: "王小明"},
 		{in: "你好，我的名字是Alex", intent: "name", category: greet, lang: zh, gesture: nadine.Wave, contains: "Alex"},
 		// not names
-		{in: "I'm tired", intent: "default", category: other, lang: en, contains: "offline"},
-		{in: "I am going home", intent: "default", category: other, lang: en},
-		{in: "Je suis fatigué", intent: "default", category: other, lang: fr, contains: "hors ligne"},
-		{in: "Ich bin müde", intent: "default", category: other, lang: de, contains: "Offline-Modus"},
-		{in: "我是学生", session: zh, intent: "default", category: other, lang: zh, contains: "离线"},
+		{in: "I'm tired", intent: "feeling_tired", category: other, lang: en, emotion: nadine.Sadness},
+		{in: "I am going home", intent: "default", category: other, lang: en, contains: ", but "},
+		{in: "Je suis fatigué", intent: "feeling_tired", category: other, lang: fr, emotion: nadine.Sadness},
+		{in: "Ich bin müde", intent: "feeling_tired", category: other, lang: de, emotion: nadine.Sadness},
+		{in: "我是学生", session: zh, intent: "default", category: other, lang: zh, contains: "不过"},
 		{in: "My name is not important", intent: "default", category: other, lang: en},
+		{in: "你能帮我叫辆出租车吗？", session: zh, intent: "default", category: other, lang: zh},
 		// do you remember me (nobody known)
 		{in: "Do you remember me?", intent: "remember", category: other, lang: en, contains: "What is your name?"},
 		{in: "Tu te souviens de moi ?", intent: "remember", category: other, lang: fr, contains: "Comment vous appelez-vous"},
@@ -349,10 +365,10 @@ func intentCases() []intentCase {
 		{in: "What languages do you speak?", intent: "languages", category: info, lang: en, contains: "French"},
 		{in: "Speak slowly please", intent: "default", category: other, lang: en},
 		// abilities
-		{in: "What can you do?", intent: "abilities", category: info, lang: en, contains: "offline mode"},
-		{in: "Que savez-vous faire ?", intent: "abilities", category: info, lang: fr, contains: "hors ligne"},
-		{in: "Was kannst du?", intent: "abilities", category: info, lang: de, contains: "Offline-Modus"},
-		{in: "你能做什么？", intent: "abilities", category: info, lang: zh, contains: "离线模式"},
+		{in: "What can you do?", intent: "abilities", category: info, lang: en, contains: "MIRALab"},
+		{in: "Que savez-vous faire ?", intent: "abilities", category: info, lang: fr, contains: "MIRALab"},
+		{in: "Was kannst du?", intent: "abilities", category: info, lang: de, contains: "MIRALab"},
+		{in: "你能做什么？", intent: "abilities", category: info, lang: zh, contains: "MIRALab"},
 		// insults: sharper emotion
 		{in: "You are stupid", intent: "insult", category: insult, lang: en, gesture: nadine.AngerFace, emotion: nadine.Anger},
 		{in: "Idiot!", intent: "insult", category: insult, lang: en, gesture: nadine.AngerFace, emotion: nadine.Anger},
@@ -372,18 +388,18 @@ func intentCases() []intentCase {
 		{in: "You are not stupid", intent: "compliment", category: compl, lang: en, gesture: nadine.Smile},
 		{in: "Vous êtes très intelligente", intent: "compliment", category: compl, lang: fr, gesture: nadine.Smile, contains: "gentil"},
 		{in: "Du bist super", intent: "compliment", category: compl, lang: de, gesture: nadine.Smile, contains: "nett"},
-		{in: "你真漂亮", intent: "compliment", category: compl, lang: zh, gesture: nadine.Smile, contains: "谢谢"},
+		{in: "你真漂亮", intent: "compliment", category: compl, lang: zh, gesture: nadine.Smile, contains: "谢"},
 		{in: "This is stupid", intent: "default", category: other, lang: en},
 		// thanks
 		{in: "Thank you", intent: "thanks", category: other, lang: en, contains: "welcome"},
 		{in: "Merci beaucoup", intent: "thanks", category: other, lang: fr},
 		{in: "Danke schön", intent: "thanks", category: other, lang: de},
 		{in: "谢谢", intent: "thanks", category: other, lang: zh},
-		// the default line says she is offline
-		{in: "Tell me about quantum physics", intent: "default", category: other, lang: en, emotion: nadine.Neutral, contains: "offline mode"},
-		{in: "Parlez-moi de la physique quantique", session: fr, intent: "default", category: other, lang: fr, contains: "hors ligne"},
-		{in: "Erzähl mir etwas über Physik", session: de, intent: "default", category: other, lang: de, contains: "Offline-Modus"},
-		{in: "给我讲讲量子物理", session: zh, intent: "default", category: other, lang: zh, contains: "离线模式"},
+		// the honest limit says what she can do instead, and claims no failure
+		{in: "Tell me about quantum physics", intent: "default", category: other, lang: en, emotion: nadine.Neutral, contains: ", but "},
+		{in: "Parlez-moi de la physique quantique", session: fr, intent: "default", category: other, lang: fr, contains: ", mais "},
+		{in: "Erzähl mir etwas über Physik", session: de, intent: "default", category: other, lang: de, contains: ", aber "},
+		{in: "给我讲讲量子物理", session: zh, intent: "default", category: other, lang: zh, contains: "不过"},
 	}
 }
 
@@ -736,50 +752,80 @@ func TestSongs(t *testing.T) {
 		return library[l]
 	}})
 	tests := []struct {
-		in      string
-		session nadine.Language
-		song    string // "" for none
-		lang    nadine.Language
+		in       string
+		session  nadine.Language
+		song     string
+		lang     nadine.Language
+		contains string // the reply says it is not in the language asked for
 	}{
-		{"Sing a song", nadine.English, "Yellow Submarine", nadine.English},
-		{"Chantez-moi une chanson", nadine.English, "Frère Jacques", nadine.French},
-		{"Sing a French song", nadine.English, "Frère Jacques", nadine.English},
-		{"Sing ein Lied", nadine.German, "", nadine.German},
-		{"唱首歌", nadine.Chinese, "", nadine.Chinese},
+		{"Sing a song", nadine.English, "Yellow Submarine", nadine.English, ""},
+		{"Chantez-moi une chanson", nadine.English, "Frère Jacques", nadine.French, ""},
+		{"Sing a French song", nadine.English, "Frère Jacques", nadine.English, ""},
+		// No German song (the one filed under de is English): an English one,
+		// and she says why.
+		{"Sing ein Lied", nadine.German, "Yellow Submarine", nadine.German, "Deutsch"},
+		{"唱首歌", nadine.Chinese, "Yellow Submarine", nadine.Chinese, "中文"},
 	}
 	for _, tt := range tests {
+		mu.Lock()
+		asked = nil
+		mu.Unlock()
 		r := respond(t, e, nadine.Turn{Text: tt.in, Language: tt.session})
 		checkInvariants(t, tt.in, r)
 		ev, ok := r.event(nadine.EventSong)
-		if tt.song == "" {
-			if ok {
-				t.Errorf("%q: song %+v, want none", tt.in, ev.Song)
-			}
-			if r.reply.Emotion != nadine.Sadness {
-				t.Errorf("%q: emotion %s without a song", tt.in, r.reply.Emotion)
-			}
-			continue
-		}
 		if !ok || ev.Song.Title != tt.song {
 			t.Errorf("%q: song event %+v, want %q", tt.in, ev.Song, tt.song)
 			continue
 		}
-		if !strings.Contains(r.reply.Text, tt.song) || r.reply.Language != tt.lang {
-			t.Errorf("%q: reply %s %q, want the title announced in %s", tt.in, r.reply.Language, r.reply.Text, tt.lang)
+		if !strings.Contains(r.reply.Text, tt.song) || r.reply.Language != tt.lang || !strings.Contains(r.reply.Text, tt.contains) {
+			t.Errorf("%q: reply %s %q, want the title announced in %s (with %q)", tt.in, r.reply.Language, r.reply.Text, tt.lang, tt.contains)
 		}
 		if kinds := r.kinds(); kinds[len(kinds)-1] != nadine.EventSong {
 			t.Errorf("%q: events %v, want the song after the announcement", tt.in, kinds)
 		}
+		mu.Lock()
+		first := asked[0]
+		mu.Unlock()
+		if want := map[bool]nadine.Language{true: nadine.French, false: tt.lang}[strings.Contains(tt.in, "French")]; first != want {
+			t.Errorf("%q: library asked first for %s, want %s", tt.in, first, want)
+		}
 	}
-	if want := []nadine.Language{nadine.English, nadine.French, nadine.French, nadine.German, nadine.Chinese}; !slices.Equal(asked, want) {
-		t.Errorf("library asked for %v, want %v", asked, want)
-	}
-	// With a library, "what can you do" mentions singing; without, not.
+	// With a library, "what can you do" mentions singing.
 	if r := respond(t, e, nadine.Turn{Text: "What can you do?"}); !strings.Contains(r.reply.Text, "sing") {
 		t.Errorf("abilities with songs: %q", r.reply.Text)
 	}
+
+	// A library folder without songs: she says so, never "offline mode",
+	// and does not offer to sing.
+	empty := testEngine(offline.Options{Songs: func(nadine.Language) []nadine.Song { return nil }})
+	for _, tt := range []struct {
+		in   string
+		lang nadine.Language
+		want string
+	}{
+		{"Sing a song", nadine.English, "song library is empty"},
+		{"Chantez une chanson", nadine.French, "bibliothèque de chansons est vide"},
+		{"Sing ein Lied", nadine.German, "Liedersammlung ist leer"},
+		{"唱首歌吧", nadine.Chinese, "歌曲库是空的"},
+	} {
+		r := respond(t, empty, nadine.Turn{Text: tt.in, Language: tt.lang})
+		checkInvariants(t, tt.in, r)
+		if _, ok := r.event(nadine.EventSong); ok || !strings.Contains(r.reply.Text, tt.want) || r.reply.Emotion != nadine.Sadness {
+			t.Errorf("%q with an empty library: %s %q", tt.in, r.reply.Emotion, r.reply.Text)
+		}
+		for _, w := range []string{"offline", "hors ligne", "离线"} {
+			if strings.Contains(strings.ToLower(r.reply.Text), w) {
+				t.Errorf("%q: %q blames offline mode", tt.in, r.reply.Text)
+			}
+		}
+	}
+	for _, in := range []string{"What can you do?", "What is the meaning of life?", "Tell me about quantum physics"} {
+		if r := respond(t, empty, nadine.Turn{Text: in}); strings.Contains(r.reply.Text, "sing") {
+			t.Errorf("%q with an empty library offers to sing: %q", in, r.reply.Text)
+		}
+	}
 	if r := respond(t, testEngine(offline.Options{}), nadine.Turn{Text: "What can you do?"}); strings.Contains(r.reply.Text, "sing") {
-		t.Errorf("abilities without songs claims singing: %q", r.reply.Text)
+		t.Errorf("abilities without a library claims singing: %q", r.reply.Text)
 	}
 }
 

@@ -9,15 +9,28 @@ import "github.com/nadine-robot/nadine"
 // When phrases of several languages match, the longest decides the language
 // of the reply.
 func phraseTable() map[matchKind]map[nadine.Language][]string {
+	t := requestPhrases()
+	for k, v := range socialPhrases() {
+		t[k] = v
+	}
+	return t
+}
+
+// requestPhrases are the phrases of requests and of the classic social
+// acts: greetings, names, time, gestures, songs, languages, insults,
+// compliments, thanks.
+func requestPhrases() map[matchKind]map[nadine.Language][]string {
 	const en, fr, de, zh = nadine.English, nadine.French, nadine.German, nadine.Chinese
 	return map[matchKind]map[nadine.Language][]string{
 		mGreeting: {
 			en: {"hello", "hi", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening",
-				"nice to meet you", "pleased to meet you", "hello there"},
+				"nice to meet you", "pleased to meet you", "hello there", "happy to meet you", "glad to meet you", "happy to see you",
+				"glad to see you"},
 			fr: {"bonjour", "salut", "bonsoir", "coucou", "enchanté", "enchantée", "ravi de vous rencontrer",
-				"ravie de vous rencontrer", "bonne journée à vous"},
+				"ravie de vous rencontrer", "bonne journée à vous", "heureux de vous rencontrer", "heureuse de vous rencontrer",
+				"content de vous voir", "contente de vous voir", "ravi de vous voir", "ravie de vous voir"},
 			de: {"hallo", "hi", "hey", "guten tag", "guten morgen", "guten abend", "servus", "moin", "grüß gott", "grüß dich",
-				"grüezi", "freut mich", "sehr erfreut"},
+				"grüezi", "freut mich", "sehr erfreut", "schön sie kennenzulernen", "schön dich kennenzulernen"},
 			zh: {"你好", "您好", "早上好", "下午好", "晚上好", "早安", "嗨", "哈喽", "大家好", "你们好", "幸会", "很高兴认识你", "很高兴认识您", "妳好"},
 		},
 		mFarewell: {
@@ -88,8 +101,8 @@ func phraseTable() map[matchKind]map[nadine.Language][]string {
 		mWave: {
 			en: {"wave", "wave at me", "wave to me", "wave your hand", "wave hello", "wave goodbye"},
 			fr: {"faites coucou", "fais coucou", "saluez", "salue", "saluez-moi", "faites signe", "fais signe",
-				"faites un signe", "agitez la main", "faites un signe de la main"},
-			de: {"winken", "winke", "wink mal", "wink mir", "winke mir", "winken sie", "wink zum abschied"},
+				"faites un signe", "agitez la main", "faites un signe de la main", "faites-moi signe", "faites-moi un signe", "faites-moi coucou"},
+			de: {"winken", "winke", "wink", "wink mal", "wink mir", "winke mir", "winken sie", "wink zum abschied"},
 			zh: {"挥手", "挥挥手", "招手", "招招手", "挥一下手", "挥个手"},
 		},
 		mAnger: {
@@ -98,7 +111,8 @@ func phraseTable() map[matchKind]map[nadine.Language][]string {
 			fr: {"fâchez-vous", "fâche-toi", "vous fâchez", "te fâche", "soyez en colère", "sois en colère", "mettez-vous en colère",
 				"mets-toi en colère", "montrez votre colère", "montre ta colère", "faites la tête", "air fâché"},
 			de: {"sei wütend", "sei böse", "seien sie wütend", "seien sie böse", "werde wütend", "werd wütend",
-				"zeig mir wut", "zeig deine wut", "wütendes gesicht", "sei sauer", "schau wütend"},
+				"zeig mir wut", "zeig deine wut", "wütendes gesicht", "sei sauer", "schau wütend",
+				"sei nicht wütend", "sei nicht böse", "seien sie nicht wütend", "seien sie nicht böse"},
 			zh: {"生气", "发火", "发脾气", "愤怒的表情", "生个气"},
 		},
 		mSong: {
@@ -143,44 +157,47 @@ func phraseTable() map[matchKind]map[nadine.Language][]string {
 			zh: {"你能做什么", "您能做什么", "你会做什么", "你会什么", "你能干什么", "你可以做什么", "你有什么功能", "你有什么本领", "你都会什么"},
 		},
 		mInsult: {
-			en: {"idiot", "moron", "shut up", "i hate you", "you suck", "stupid robot", "dumb robot", "screw you",
-				"loser", "piece of junk", "piece of crap"},
-			fr: {"idiot", "tais-toi", "taisez-vous", "imbécile", "crétin", "crétine", "je vous déteste", "je te déteste",
-				"ta gueule", "espèce d'idiot", "abruti", "abrutie", "connard", "connasse", "robot stupide"},
-			de: {"idiot", "halt die klappe", "halt's maul", "halts maul", "ich hasse dich", "dummkopf", "trottel", "vollidiot",
-				"depp", "du idiot", "blöder roboter", "dummer roboter"},
-			zh: {"笨蛋", "傻瓜", "白痴", "蠢货", "闭嘴", "滚开", "我讨厌你", "混蛋", "去死", "蠢猪", "傻子"},
+			en: {"idiot", "moron", "-shut up", "+i hate you", "+you suck", "stupid robot", "dumb robot", "+screw you",
+				"loser", "+piece of junk", "+piece of crap", "+fuck you", "+fuck off", "+asshole", "+bitch", "+go to hell"},
+			fr: {"idiot", "-tais-toi", "-taisez-vous", "imbécile", "crétin", "crétine", "+je vous déteste", "+je te déteste",
+				"+ta gueule", "espèce d'idiot", "abruti", "abrutie", "+connard", "+connasse", "robot stupide", "+va te faire foutre",
+				"+salope", "+va au diable"},
+			de: {"idiot", "-halt die klappe", "+halt's maul", "+halts maul", "+ich hasse dich", "dummkopf", "trottel", "+vollidiot",
+				"depp", "du idiot", "blöder roboter", "dummer roboter", "+arschloch", "+fick dich", "+schlampe", "+verpiss dich"},
+			zh: {"笨蛋", "傻瓜", "白痴", "蠢货", "-闭嘴", "+滚开", "+我讨厌你", "+混蛋", "+去死", "蠢猪", "傻子", "+傻逼", "+王八蛋"},
 		},
 		mInsultAdj: {
-			en: {"stupid", "dumb", "useless", "ugly", "boring", "annoying", "an idiot", "a moron", "terrible",
-				"horrible", "awful", "pathetic", "worthless", "rude", "creepy", "a joke", "garbage", "trash",
-				"the worst"},
+			en: {"stupid", "dumb", "useless", "ugly", "-boring", "-annoying", "an idiot", "a moron", "terrible",
+				"horrible", "awful", "+pathetic", "+worthless", "-rude", "creepy", "a joke", "+garbage", "+trash",
+				"+the worst", "-slow", "-weird", "+disgusting"},
 			fr: {"stupide", "bête", "idiot", "idiote", "nul", "nulle", "moche", "laide", "laid", "inutile", "débile",
-				"ennuyeux", "ennuyeuse", "con", "conne", "nulle à chier", "horrible", "méchant", "méchante"},
-			de: {"dumm", "blöd", "doof", "hässlich", "nutzlos", "langweilig", "nervig", "bescheuert", "ein idiot",
-				"schrecklich", "peinlich", "dämlich", "unnütz"},
-			zh: {"笨", "蠢", "傻", "丑", "没用", "讨厌", "烦人", "好烦", "真烦", "无聊", "差劲"},
+				"-ennuyeux", "-ennuyeuse", "+con", "+conne", "+nulle à chier", "horrible", "méchant", "méchante", "-lente",
+				"-lent", "-bizarre", "+pathétique", "+dégoûtante"},
+			de: {"dumm", "blöd", "doof", "hässlich", "nutzlos", "-langweilig", "-nervig", "bescheuert", "ein idiot",
+				"schrecklich", "-peinlich", "dämlich", "unnütz", "-langsam", "-komisch", "+erbärmlich", "+widerlich"},
+			zh: {"笨", "蠢", "傻", "丑", "没用", "讨厌", "-烦人", "-好烦", "-真烦", "-无聊", "差劲", "-慢", "+恶心", "+垃圾"},
 		},
 		mCompliment: {
-			en: {"i love you", "i like you", "like you", "love you", "well done", "good job", "great job", "nice job", "bravo", "good girl",
-				"good robot"},
-			fr: {"je vous aime", "vous aime", "je t'aime", "je vous adore", "je t'adore", "bien joué", "bravo", "bon travail"},
-			de: {"ich liebe dich", "ich mag dich", "mag dich", "liebe dich", "gut gemacht", "super gemacht", "toll gemacht", "braves mädchen", "bravo"},
-			zh: {"我爱你", "我喜欢你", "喜欢你", "爱你", "干得好", "做得好", "太棒了", "真厉害", "好厉害"},
+			en: {"+i love you", "i like you", "like you", "+love you", "well done", "good job", "great job", "nice job", "bravo",
+				"good girl", "good robot", "+you are the best", "+you're the best"},
+			fr: {"+je vous aime", "vous aime", "+je t'aime", "+je vous adore", "+je t'adore", "bien joué", "bravo", "bon travail"},
+			de: {"+ich liebe dich", "ich mag dich", "mag dich", "+liebe dich", "gut gemacht", "super gemacht", "toll gemacht",
+				"braves mädchen", "bravo"},
+			zh: {"+我爱你", "我喜欢你", "喜欢你", "+爱你", "干得好", "做得好", "+太棒了", "真厉害", "好厉害"},
 		},
 		mComplimentAdj: {
-			en: {"beautiful", "pretty", "smart", "clever", "intelligent", "great", "amazing", "awesome", "nice", "cute",
-				"wonderful", "brilliant", "cool", "funny", "so kind", "very kind", "lovely", "fantastic", "the best", "gorgeous",
-				"sweet", "charming", "incredible", "impressive", "adorable", "perfect", "gentle", "polite"},
-			fr: {"belle", "beau", "jolie", "joli", "intelligente", "intelligent", "magnifique", "géniale", "génial",
-				"gentille", "gentil", "formidable", "super", "drôle", "mignonne", "mignon", "adorable", "charmante",
-				"charmant", "la meilleure", "incroyable", "sympa", "sympathique", "parfaite", "brillante", "superbe",
-				"merveilleuse"},
-			de: {"schön", "hübsch", "klug", "intelligent", "toll", "super", "nett", "lieb", "wunderbar", "großartig",
-				"witzig", "die beste", "cool", "süß", "klasse", "genial", "fantastisch", "perfekt", "lustig",
-				"sympathisch", "wunderschön", "schlau"},
-			zh: {"漂亮", "聪明", "美丽", "好看", "可爱", "厉害", "真棒", "很棒", "好棒", "最棒", "了不起", "优秀", "很帅", "真帅", "很美",
-				"真美", "好美", "有趣", "幽默", "温柔"},
+			en: {"+beautiful", "pretty", "smart", "clever", "intelligent", "great", "+amazing", "+awesome", "-nice", "cute",
+				"+wonderful", "+brilliant", "-cool", "-funny", "so kind", "very kind", "lovely", "+fantastic", "+the best", "+gorgeous",
+				"-sweet", "charming", "+incredible", "impressive", "adorable", "+perfect", "-gentle", "-polite", "-good"},
+			fr: {"+belle", "beau", "jolie", "joli", "intelligente", "intelligent", "+magnifique", "+géniale", "+génial",
+				"-gentille", "-gentil", "formidable", "super", "-drôle", "mignonne", "mignon", "adorable", "charmante",
+				"charmant", "+la meilleure", "+incroyable", "-sympa", "-sympathique", "+parfaite", "brillante", "+superbe",
+				"+merveilleuse", "-polie"},
+			de: {"+schön", "hübsch", "klug", "intelligent", "toll", "super", "-nett", "-lieb", "+wunderbar", "+großartig",
+				"-witzig", "+die beste", "-cool", "süß", "klasse", "+genial", "+fantastisch", "+perfekt", "-lustig",
+				"-sympathisch", "+wunderschön", "schlau", "-höflich"},
+			zh: {"+漂亮", "聪明", "+美丽", "好看", "可爱", "厉害", "真棒", "很棒", "好棒", "+最棒", "+了不起", "优秀", "很帅", "真帅", "+很美",
+				"+真美", "+好美", "-有趣", "-幽默", "-温柔"},
 		},
 		mThanks: {
 			en: {"thank you", "thanks", "thx", "thank you very much", "many thanks", "cheers"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/langid"
 )
 
 // forbidden are the ways of saying "I don't understand" that seed 000 rules
@@ -18,11 +19,12 @@ var forbidden = []string{"understand", "comprends", "comprend pas", "verstehe", 
 var informal = map[string]bool{"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "t'": true}
 
 // renderAll renders every wording of every template of every language with
-// realistic slot values.
+// realistic slot values (composed pieces are rendered as part of the lines
+// they compose).
 func renderAll(t *testing.T) map[nadine.Language]map[string][]string {
 	t.Helper()
-	e := New(Options{})
-	now := time.Date(2025, 12, 31, 23, 59, 0, 0, time.UTC)
+	e := New(Options{Now: func() time.Time { return time.Date(2025, 12, 31, 23, 59, 0, 0, time.UTC) }, Location: time.UTC})
+	now := e.now()
 	out := make(map[nadine.Language]map[string][]string)
 	for _, lang := range nadine.Languages() {
 		out[lang] = make(map[string][]string)
@@ -31,12 +33,16 @@ func renderAll(t *testing.T) map[nadine.Language]map[string][]string {
 			time: formatTime(now, lang),
 			date: formatDate(now, lang, e.calendars[lang], &e.ordinals),
 			song: "Frère Jacques",
-			fact: e.line(lang, tFactCompany, 0, slots{fact: "Acme"}),
+			fact: e.line(lang, tFactCompany, slots{fact: "Acme"}),
+			lang: e.langNames[lang][nadine.German],
 		}
+		tr := &turn{e: e}
 		for _, key := range templateKeys() {
-			lines := e.replies[lang][key]
-			for i := range lines {
-				out[lang][key] = append(out[lang][key], e.line(lang, key, i, s))
+			if partKeys[key] {
+				continue
+			}
+			for _, l := range e.replies[lang][key] {
+				out[lang][key] = append(out[lang][key], tr.render(l, s, lang))
 			}
 		}
 	}
@@ -46,6 +52,11 @@ func renderAll(t *testing.T) map[nadine.Language]map[string][]string {
 func TestTemplatesComplete(t *testing.T) {
 	table := replyTable()
 	placeholder := regexp.MustCompile(`\{[^}]*\}`)
+	known := map[string]bool{}
+	for _, p := range []string{"name", "time", "date", "song", "fact", "lang", "me", "kind", "team", "made_at", "city",
+		"year", "age", "home", "place", "creator", "modeled"} {
+		known["{"+p+"}"] = true
+	}
 	for _, lang := range nadine.Languages() {
 		for _, key := range templateKeys() {
 			lines := table[lang][key]
@@ -54,9 +65,7 @@ func TestTemplatesComplete(t *testing.T) {
 			}
 			for _, l := range lines {
 				for _, p := range placeholder.FindAllString(l, -1) {
-					switch p {
-					case "{name}", "{time}", "{date}", "{song}", "{fact}":
-					default:
+					if !known[p] {
 						t.Errorf("%s %s: unknown placeholder %s in %q", lang, key, p, l)
 					}
 				}
@@ -65,6 +74,48 @@ func TestTemplatesComplete(t *testing.T) {
 		if got, want := len(table[lang]), len(templateKeys()); got != want {
 			t.Errorf("%s: %d templates, want %d (a key outside templateKeys?)", lang, got, want)
 		}
+	}
+}
+
+// TestTemplatesShortEnoughToSay holds every line to the 30-word rule.
+func TestTemplatesShortEnoughToSay(t *testing.T) {
+	for lang, keys := range renderAll(t) {
+		for key, lines := range keys {
+			for _, l := range lines {
+				if n := spokenWords(l); n > maxWords {
+					t.Errorf("%s %s: %d words in %q", lang, key, n, l)
+				}
+			}
+		}
+	}
+}
+
+// TestTemplatesInTheirLanguage runs the language detector over every line:
+// a line it recognizes must be in its table's language.
+func TestTemplatesInTheirLanguage(t *testing.T) {
+	det, err := langid.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsure := 0
+	total := 0
+	for lang, keys := range renderAll(t) {
+		for key, lines := range keys {
+			for _, l := range lines {
+				total++
+				got, _, ok := det.Detect(l)
+				if !ok {
+					unsure++
+					continue
+				}
+				if got != lang {
+					t.Errorf("%s %s: %q detected as %s", lang, key, l, got)
+				}
+			}
+		}
+	}
+	if unsure*10 > total {
+		t.Errorf("the detector was unsure of %d of %d lines", unsure, total)
 	}
 }
 

@@ -40,6 +40,14 @@ var english = map[string]string{
 	"Bonjour Alex, je suis ravie de vous voir !":  "Hello Alex, I am delighted to see you!",
 	"Bonjour Alex ! Quel plaisir de vous voir.":   "Hello Alex! What a pleasure to see you.",
 	"Bonjour Alex, c'est un plaisir de vous voir": "Hello Alex, it is a pleasure to see you",
+	// The offline engine's other French greetings.
+	"Bonjour et bienvenue ! Je suis contente que vous soyez là.":    "Hello and welcome! I am glad you are here.",
+	"Bonjour ! Quel plaisir de faire votre connaissance.":           "Hello! What a pleasure to meet you.",
+	"Bonjour ! J'espère que vous passez une bonne journée.":         "Hello! I hope you are having a good day.",
+	"Bonjour, comme c'est agréable d'avoir de la visite !":          "Hello, how nice to have a visitor!",
+	"Bonjour Alex, bienvenue ! Je suis contente que vous soyez là.": "Hello Alex, welcome! I am glad you are here.",
+	"Bonjour Alex, c'est un plaisir de vous revoir.":                "Hello Alex, it is a pleasure to see you again.",
+	"Bonjour Alex ! J'espère que vous passez une bonne journée.":    "Hello Alex! I hope you are having a good day.",
 }
 
 func (englishTranslator) Translate(_ context.Context, text string, from, to nadine.Language) (string, error) {

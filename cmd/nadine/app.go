@@ -36,6 +36,7 @@ type app struct {
 
 	store    *sqlite.Store
 	embedder nadine.Embedder
+	lexical  *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
 	tools    []nadine.Tool
 	filler   *tools.Filler // lines said while a turn waits on a tool; nil when off
 	camera   nadine.Camera // nil outside serve
@@ -106,7 +107,9 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.embedder = emb
+	a.lexical = offlineEmbedder(emb)
 	a.ensureKnowledge(ctx)
+	a.ensureOfflineKnowledge(ctx)
 	a.checkMemorySpace(ctx)
 	a.tools = a.newTools()
 	a.history = dialogue.NewHistory(a.store, a.embedder, dialogue.HistoryOptions{
@@ -211,10 +214,17 @@ func (a *app) rebuildKnowledge(ctx context.Context) (int, error) {
 	if err := a.store.ClearKnowledge(ctx); err != nil {
 		return 0, err
 	}
+	var n int
+	var err error
 	if a.cfg.Knowledge.Dir != "" {
-		return knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
+		n, err = knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
+	} else {
+		n, err = knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
 	}
-	return knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
+	if err == nil {
+		a.ensureOfflineKnowledge(ctx)
+	}
+	return n, err
 }
 
 // translator translates with the configured HTTP service, else with the
@@ -279,7 +289,9 @@ func (a *app) model(role string) nadine.ChatModel {
 func (a *app) engines() ([]nadine.Engine, error) {
 	if a.offlineEngine == nil {
 		// Immutable once built: every robot's manager shares it.
-		a.offlineEngine = offline.New(offline.Options{Store: a.store, Songs: a.songs, Logger: a.log})
+		a.warnUntranslatedPlace()
+		a.offlineEngine = offline.New(offline.Options{Store: a.store, Persona: a.cfg.persona(),
+			Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
 	}
 	off := a.offlineEngine
 	a.engine = a.cfg.Engine

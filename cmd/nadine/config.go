@@ -48,6 +48,10 @@ type Config struct {
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
+
+	// PlaceTranslations says the place in the other languages, for the
+	// offline engine's "where are you?" (see config_persona.go).
+	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
@@ -564,6 +568,7 @@ func (c *Config) validate() error {
 	c.validateFiller(bad)
 	c.validatePrivacy(bad)
 	c.validateInbound(bad)
+	c.validatePersona(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))

@@ -10,17 +10,29 @@ import (
 )
 
 // runEval runs seed 001's test samples against the configured models and
-// prints a pass rate per agent, so a lab can compare models.
+// prints a pass rate per agent, so a lab can compare models; `eval offline`
+// runs the offline engine's test set instead (eval_offline.go).
 func runEval(ctx context.Context, args []string, e env) error {
 	fs, path := flags("eval", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	verbose := fs.Bool("v", false, "list each failed case")
+	set := fs.String("set", "main", "eval offline: the test set, main or heldout")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	agent := ""
 	if fs.NArg() > 0 {
 		agent = fs.Arg(0)
+	}
+	if agent == "offline" {
+		// The offline engine's own test set: no model, no configuration.
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return usageError{"usage: nadine eval offline [--set main|heldout] [--json] [-v]"}
+		}
+		return runEvalOffline(ctx, e, *set, *asJSON, *verbose)
 	}
 	a, err := openTool(ctx, *path, e)
 	if err != nil {

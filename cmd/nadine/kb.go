@@ -34,6 +34,9 @@ func runKB(ctx context.Context, args []string, e env) error {
 		}
 		n, err := knowledge.Ingest(ctx, a.store, a.embedder, rest[1])
 		fmt.Fprintf(e.stdout, "ingested %d chunks from %s\n", n, rest[1])
+		if err == nil {
+			err = a.ingestOfflineCopy(ctx, rest[1])
+		}
 		return err
 	case "rebuild":
 		n, err := a.rebuildKnowledge(ctx)

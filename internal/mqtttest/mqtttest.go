@@ -160,7 +160,9 @@ func StartMosquitto(t testing.TB) *Mosquitto {
 	_ = ln.Close()
 	_, port, _ := net.SplitHostPort(addr)
 	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
-	cfg := fmt.Sprintf("listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type error\nlog_type warning\n", port)
+	// max_queued_messages: Mosquitto's default (1000) drops what a client
+	// has not read beyond it; a robot's broker keeps a burst (README).
+	cfg := fmt.Sprintf("listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\nlog_type warning\n", port)
 	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}

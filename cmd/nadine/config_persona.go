@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// maxPlaceChars bounds place and its translations: a place is said in one
+// sentence.
+const maxPlaceChars = 200
+
+// PlaceTranslationsConfig says where the robot stands in French, German and
+// Chinese, each completing "I am …" the way place does in English ("au
+// Musée suisse des transports", "im Verkehrshaus der Schweiz", "在瑞士交通博物馆").
+// Without place, the built-in place (MIRALab) is said in every language;
+// with place but no translation for a language, Nadine says the place's name
+// as written.
+type PlaceTranslationsConfig struct {
+	FR string `yaml:"fr"`
+	DE string `yaml:"de"`
+	ZH string `yaml:"zh"`
+}
+
+// byLanguage returns the translations that are set.
+func (p PlaceTranslationsConfig) byLanguage() map[nadine.Language]string {
+	out := map[nadine.Language]string{}
+	for l, s := range map[nadine.Language]string{nadine.French: p.FR, nadine.German: p.DE, nadine.Chinese: p.ZH} {
+		if s = strings.TrimSpace(s); s != "" {
+			out[l] = s
+		}
+	}
+	return out
+}
+
+// validatePersona checks place and place_translations: one line each, at
+// most maxPlaceChars characters, translations only with a place.
+func (c *Config) validatePersona(bad func(field, format string, args ...any)) {
+	check := func(field, s string) {
+		if strings.ContainsAny(s, "\n\r") {
+			bad(field, "must be one line")
+		}
+		if n := utf8.RuneCountInString(s); n > maxPlaceChars {
+			bad(field, "must be at most %d characters (got %d)", maxPlaceChars, n)
+		}
+	}
+	check("place", c.Place)
+	tr := c.PlaceTranslations
+	for _, f := range []struct{ field, value string }{{"place_translations.fr", tr.FR}, {"place_translations.de", tr.DE}, {"place_translations.zh", tr.ZH}} {
+		check(f.field, f.value)
+		if strings.TrimSpace(f.value) != "" && strings.TrimSpace(c.Place) == "" {
+			bad(f.field, "needs place: it translates place")
+		}
+	}
+}
+
+// warnUntranslatedPlace says which languages will hear the configured
+// place as written, in English.
+func (a *app) warnUntranslatedPlace() {
+	if strings.TrimSpace(a.cfg.Place) == "" {
+		return
+	}
+	tr := a.cfg.PlaceTranslations.byLanguage()
+	var missing []string
+	for _, l := range nadine.Languages() {
+		if l != nadine.English && tr[l] == "" {
+			missing = append(missing, string(l))
+		}
+	}
+	if len(missing) > 0 {
+		a.log.Warn("place has no translation in some languages; the offline engine says it as written there (set place_translations)",
+			"languages", strings.Join(missing, ","))
+	}
+}
+
+// persona is who Nadine is in this deployment: the built-in persona,
+// standing at place when one is configured.
+func (c *Config) persona() nadine.Persona {
+	return nadine.DefaultPersona().WithPlace(c.Place, c.PlaceTranslations.byLanguage())
+}

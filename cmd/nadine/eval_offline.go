@@ -1,0 +1,412 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/offline"
+)
+
+// offlineEvalFS is the offline engine's test set: one file per language,
+// each a list of interactions (conversations of up to 30 turns). The
+// held-out set (heldout/) was written after the phrase tables had been
+// tuned on the main set and is never used to tune them: it measures how
+// the rules carry over to phrasings they were not written for.
+//
+//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json
+var offlineEvalFS embed.FS
+
+// The test sets of the offline eval.
+const (
+	offlineSetMain    = "testdata/offline_eval"
+	offlineSetHeldOut = "testdata/offline_eval/heldout"
+)
+
+// offlineTarget is the pass rate every language must reach.
+const offlineTarget = 0.9
+
+// offlineEvalSet is one language's file of the test set.
+type offlineEvalSet struct {
+	Language     nadine.Language      `json:"language"`
+	Interactions []offlineInteraction `json:"interactions"`
+}
+
+// offlineInteraction is one visitor's conversation, from a fresh session in
+// the set's language.
+type offlineInteraction struct {
+	Name  string             `json:"name"`
+	Turns []offlineEvalTurns `json:"turns"`
+}
+
+// offlineEvalTurns is one utterance and what its reply must be.
+type offlineEvalTurns struct {
+	Say      string `json:"say"`
+	Category string `json:"category"`
+	// Intent is the engine's outcome as its trace names it ("greeting",
+	// "persona_creator", "feeling_sad"); a trailing "*" matches a prefix.
+	Intent string `json:"intent"`
+	// Contains lists what the reply must say, case-insensitively; each
+	// entry may give alternatives separated by "|".
+	Contains []string `json:"contains"`
+	// Avoid lists what the reply must not say ("unavailable" when nothing
+	// failed), case-insensitively.
+	Avoid []string `json:"avoid,omitempty"`
+	// Language is the reply's language when it is not the session's (a
+	// language switch, a visitor speaking another language).
+	Language nadine.Language `json:"language,omitempty"`
+}
+
+// offlineResult is one turn's outcome.
+type offlineResult struct {
+	Language    nadine.Language `json:"language"`
+	Interaction string          `json:"interaction"`
+	Category    string          `json:"category"`
+	Say         string          `json:"say"`
+	Reply       string          `json:"reply"`
+	Intent      string          `json:"intent"`
+	Problems    []string        `json:"problems,omitempty"`
+}
+
+// offlineReport is the whole eval.
+type offlineReport struct {
+	Results []offlineResult `json:"results"`
+	// Repeats counts the non-fact replies said twice, word for word,
+	// within one interaction.
+	Repeats int `json:"repeats"`
+}
+
+// runEvalOffline runs the offline engine's test set through a real
+// dialogue manager (a fresh data directory with the built-in knowledge base
+// and a small song library, no model) and prints the pass rate per
+// category and language. It fails when a language is below offlineTarget
+// or a non-fact reply repeats within an interaction.
+func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool) error {
+	dir := offlineSetMain
+	switch set {
+	case "", "main":
+	case "heldout":
+		dir = offlineSetHeldOut
+	default:
+		return usageError{fmt.Sprintf("eval offline: --set %q: main or heldout", set)}
+	}
+	sets, err := loadOfflineEval(offlineEvalFS, dir)
+	if err != nil {
+		return err
+	}
+	rep, err := evalOffline(ctx, sets)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else if err := rep.print(e.stdout, verbose); err != nil {
+		return err
+	}
+	return rep.check()
+}
+
+// loadOfflineEval reads the test set in dir.
+func loadOfflineEval(fsys fs.FS, dir string) ([]offlineEvalSet, error) {
+	files, err := fs.Glob(fsys, dir+"/*.json")
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("eval: offline test set missing: %v", err)
+	}
+	var sets []offlineEvalSet
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %s: %w", f, err)
+		}
+		var s offlineEvalSet
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("eval: %s: %w", path.Base(f), err)
+		}
+		if !s.Language.Valid() {
+			return nil, fmt.Errorf("eval: %s: language %q", path.Base(f), s.Language)
+		}
+		sets = append(sets, s)
+	}
+	sort.Slice(sets, func(i, j int) bool { return langOrder(sets[i].Language) < langOrder(sets[j].Language) })
+	return sets, nil
+}
+
+func langOrder(l nadine.Language) int {
+	for i, x := range nadine.Languages() {
+		if x == l {
+			return i
+		}
+	}
+	return len(nadine.Languages())
+}
+
+// evalOffline runs every interaction of every set.
+func evalOffline(ctx context.Context, sets []offlineEvalSet) (offlineReport, error) {
+	var rep offlineReport
+	for _, set := range sets {
+		if err := evalOfflineSet(ctx, set, &rep); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// evalOfflineSet runs one language's interactions on one fresh app: the
+// offline engine with its default persona, the built-in knowledge base in
+// the lexical space, and a song library with songs in English, French and
+// German (none in Chinese).
+func evalOfflineSet(ctx context.Context, set offlineEvalSet, rep *offlineReport) error {
+	dir, err := os.MkdirTemp("", "nadine-eval-offline-")
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	noEnv := func(string) string { return "" }
+	cfg := defaultConfig(noEnv)
+	cfg.DataDir, cfg.Engine, cfg.Embeddings.Provider = dir, "offline", "lexical"
+	cfg.Tools.SongsDir = filepath.Join(dir, "songs")
+	if err := writeEvalSongs(cfg.Tools.SongsDir); err != nil {
+		return err
+	}
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	a, err := newApp(ctx, cfg, noEnv, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	engines, err := a.engines()
+	if err != nil {
+		return err
+	}
+	for i, in := range set.Interactions {
+		n := 0
+		m, err := dialogue.NewManager(dialogue.ManagerOptions{
+			Engines: engines, History: a.history, Profiles: a.store, Detector: a.detector,
+			Language: set.Language, Logger: a.log,
+			NewID: func() string { n++; return fmt.Sprintf("eval-%s-%d-%d", set.Language, i, n) },
+		})
+		if err != nil {
+			return err
+		}
+		said := map[string]bool{}
+		for _, turn := range in.Turns {
+			session := m.Language()
+			r, err := m.ProcessInput(ctx, nadine.Turn{Text: turn.Say})
+			res := offlineResult{Language: set.Language, Interaction: in.Name, Category: turn.Category, Say: turn.Say}
+			if err != nil {
+				res.Problems = append(res.Problems, "error: "+err.Error())
+				rep.Results = append(rep.Results, res)
+				continue
+			}
+			res.Reply, res.Intent = r.Text, offlineIntent(r.Trace)
+			want := turn.Language.Or(session)
+			res.Problems = checkOfflineReply(turn, r, res.Intent, want, a.detector)
+			if !isFactIntent(res.Intent) {
+				if said[r.Text] {
+					res.Problems = append(res.Problems, "repeats an earlier reply of the interaction")
+					rep.Repeats++
+				}
+				said[r.Text] = true
+			}
+			rep.Results = append(rep.Results, res)
+		}
+		if _, err := m.EndInteraction(ctx, "eval"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeEvalSongs writes the eval's song library.
+func writeEvalSongs(dir string) error {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	lib := `[{"title": "Twinkle Twinkle Little Star", "language": "en", "file": "en/twinkle.mp3"},
+{"title": "Frère Jacques", "language": "fr", "file": "fr/frere-jacques.mp3"},
+{"title": "Alle meine Entchen", "language": "de", "file": "de/entchen.mp3"}]`
+	if err := os.WriteFile(filepath.Join(dir, "library.json"), []byte(lib), 0o640); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return nil
+}
+
+// offlineIntent is the offline engine's outcome in a turn's trace.
+func offlineIntent(t *nadine.Trace) string {
+	if t == nil {
+		return ""
+	}
+	for _, s := range t.Snapshot().Steps {
+		if name, ok := strings.CutPrefix(s.Name, "offline:"); ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// isFactIntent reports whether a reply states a fact (the time, a name,
+// who Nadine is): such a reply may be said again word for word.
+func isFactIntent(intent string) bool {
+	switch intent {
+	case "time", "date", "datetime", "knowledge", "languages", "language", "language_unsupported", "abilities",
+		"remember", "name", "offline_why":
+		return true
+	}
+	return strings.HasPrefix(intent, "persona_")
+}
+
+// checkOfflineReply lists what is wrong with a reply.
+func checkOfflineReply(turn offlineEvalTurns, r nadine.Reply, intent string, want nadine.Language, det nadine.LanguageDetector) []string {
+	var problems []string
+	if w := turn.Intent; w != "" && intent != w && !(strings.HasSuffix(w, "*") && strings.HasPrefix(intent, strings.TrimSuffix(w, "*"))) {
+		problems = append(problems, fmt.Sprintf("intent %s, want %s", intent, w))
+	}
+	lower := strings.ToLower(r.Text)
+	for _, c := range turn.Contains {
+		found := false
+		for _, alt := range strings.Split(c, "|") {
+			if alt = strings.ToLower(strings.TrimSpace(alt)); alt != "" && strings.Contains(lower, alt) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("does not say %q", c))
+		}
+	}
+	for _, a := range turn.Avoid {
+		if strings.Contains(lower, strings.ToLower(a)) {
+			problems = append(problems, fmt.Sprintf("says %q", a))
+		}
+	}
+	if r.Language != want {
+		problems = append(problems, fmt.Sprintf("tagged %s, want %s", r.Language, want))
+	}
+	if got, _, ok := det.Detect(r.Text); ok && got != want {
+		problems = append(problems, fmt.Sprintf("detected as %s, want %s", got, want))
+	}
+	if n := offline.SpokenWords(r.Text); n > offline.MaxWords {
+		problems = append(problems, fmt.Sprintf("%d words, want at most %d", n, offline.MaxWords))
+	}
+	if n := len(nadine.SplitSentences(r.Text)); n > 2 {
+		problems = append(problems, fmt.Sprintf("%d sentences, want at most 2", n))
+	}
+	return problems
+}
+
+// rate is a pass count over a total.
+type rate struct{ passed, total int }
+
+func (r rate) String() string {
+	if r.total == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d/%d %.0f%%", r.passed, r.total, 100*float64(r.passed)/float64(r.total))
+}
+
+func (r rate) ratio() float64 {
+	if r.total == 0 {
+		return 0
+	}
+	return float64(r.passed) / float64(r.total)
+}
+
+// rates counts the passes by category and language.
+func (rep offlineReport) rates() (byCat map[string]map[nadine.Language]rate, byLang map[nadine.Language]rate, cats []string) {
+	byCat = map[string]map[nadine.Language]rate{}
+	byLang = map[nadine.Language]rate{}
+	for _, r := range rep.Results {
+		if byCat[r.Category] == nil {
+			byCat[r.Category] = map[nadine.Language]rate{}
+			cats = append(cats, r.Category)
+		}
+		x, y := byCat[r.Category][r.Language], byLang[r.Language]
+		x.total++
+		y.total++
+		if len(r.Problems) == 0 {
+			x.passed++
+			y.passed++
+		}
+		byCat[r.Category][r.Language], byLang[r.Language] = x, y
+	}
+	sort.Strings(cats)
+	return byCat, byLang, cats
+}
+
+// print writes the table: one row per category, one column per language.
+func (rep offlineReport) print(w io.Writer, verbose bool) error {
+	byCat, byLang, cats := rep.rates()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "CATEGORY")
+	for _, l := range nadine.Languages() {
+		fmt.Fprint(tw, "\t"+strings.ToUpper(string(l)))
+	}
+	fmt.Fprintln(tw, "\tALL")
+	row := func(name string, get func(nadine.Language) rate) {
+		fmt.Fprint(tw, name)
+		var all rate
+		for _, l := range nadine.Languages() {
+			r := get(l)
+			all.passed += r.passed
+			all.total += r.total
+			fmt.Fprint(tw, "\t"+r.String())
+		}
+		fmt.Fprintln(tw, "\t"+all.String())
+	}
+	for _, c := range cats {
+		row(c, func(l nadine.Language) rate { return byCat[c][l] })
+	}
+	row("all", func(l nadine.Language) rate { return byLang[l] })
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "verbatim repeats of a non-fact reply within an interaction: %d\n", rep.Repeats)
+	if verbose {
+		for _, r := range rep.Results {
+			if len(r.Problems) > 0 {
+				fmt.Fprintf(w, "FAIL %s %s/%s: %q → [%s] %q: %s\n", r.Language, r.Interaction, r.Category, r.Say,
+					r.Intent, r.Reply, strings.Join(r.Problems, "; "))
+			}
+		}
+	}
+	return nil
+}
+
+// check fails when a language is below the target or a reply repeats.
+func (rep offlineReport) check() error {
+	_, byLang, _ := rep.rates()
+	var missed []string
+	for _, l := range nadine.Languages() {
+		if r := byLang[l]; r.ratio() < offlineTarget {
+			missed = append(missed, fmt.Sprintf("%s %s", l, r))
+		}
+	}
+	if rep.Repeats > 0 {
+		missed = append(missed, strconv.Itoa(rep.Repeats)+" repeats")
+	}
+	if len(missed) > 0 {
+		return fmt.Errorf("eval: offline target missed (%.0f%% per language, no repeat): %s", 100*offlineTarget, strings.Join(missed, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,7 @@
+package offline
+
+// Exported for the external tests.
+var (
+	BuiltinSections = builtinSections
+	Facts           = facts
+)

@@ -1,0 +1,229 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// known reports whether id names a person.
+func known(id string) bool { return id != "" && id != nadine.UnknownUser }
+
+// fail records a store failure; the turn goes on without the store.
+func (t *turn) fail(op string, err error) {
+	nadine.TraceFrom(t.ctx).Fail("offline:store", err)
+	t.e.log.Warn("offline: store failed", "op", op, "user", t.userID, "err", err)
+}
+
+// loadProfile returns the current user's stored profile, once per turn.
+func (t *turn) loadProfile() (nadine.Profile, bool) {
+	if t.profileLoaded {
+		return t.profile, t.hasProfile
+	}
+	t.profileLoaded = true
+	if t.e.store == nil || !known(t.userID) {
+		return nadine.Profile{}, false
+	}
+	p, err := t.e.store.Profile(t.ctx, t.userID)
+	if err != nil {
+		if nadine.ErrorCode(err) != nadine.ENOTFOUND {
+			t.fail("profile", err)
+		}
+		return nadine.Profile{}, false
+	}
+	t.profile, t.hasProfile = p, true
+	return p, true
+}
+
+// name returns the current user's name: the turn's, else the store's.
+func (t *turn) name() string {
+	if t.userName != "" || t.nameLoaded {
+		return t.userName
+	}
+	t.nameLoaded = true
+	if t.e.store == nil || !known(t.userID) {
+		return ""
+	}
+	if p, ok := t.loadProfile(); ok && strings.TrimSpace(p.UserName) != "" {
+		t.userName = strings.TrimSpace(p.UserName)
+		return t.userName
+	}
+	// A name without a profile (recorded by face recognition).
+	users, err := t.e.store.Users(t.ctx)
+	if err != nil {
+		t.fail("users", err)
+		return ""
+	}
+	for _, u := range users {
+		if u.ID == t.userID {
+			t.userName = strings.TrimSpace(u.Name)
+			break
+		}
+	}
+	return t.userName
+}
+
+// introduce settles who gave the name: a person the store already knows
+// by that name (welcome back), the current person if nobody had named them
+// yet, or a new person. It emits the user event and returns the template
+// key and a remembered fact.
+func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
+	st := t.e.store
+	current, currentName := t.userID, t.name()
+	id, back := "", false
+	switch {
+	case known(current) && strings.EqualFold(currentName, name):
+		id, back = current, true
+	case st != nil:
+		users, err := st.Users(t.ctx)
+		if err != nil {
+			t.fail("users", err)
+			break
+		}
+		for _, u := range users {
+			if strings.EqualFold(strings.TrimSpace(u.Name), name) && (id == "" || u.ID == current) {
+				id, back = u.ID, true
+			}
+		}
+	}
+	saved := false
+	if !back {
+		if known(current) && currentName == "" {
+			id = current // a recognized face without a name
+		} else {
+			id = t.e.newUserID(name)
+		}
+		if st != nil {
+			p := nadine.Profile{}
+			if id == current {
+				p, _ = t.loadProfile()
+			}
+			p.UserID, p.UserName, p.LastUpdated = id, name, t.e.now()
+			if err := st.SaveProfile(t.ctx, p); err != nil {
+				t.fail("save profile", err)
+			} else {
+				saved = true
+			}
+		}
+	}
+	if id != current {
+		t.profileLoaded, t.hasProfile, t.profile = false, false, nadine.Profile{}
+	}
+	t.userID, t.userName, t.nameLoaded = id, name, true
+	t.before = append(t.before, nadine.Event{Kind: nadine.EventUser, User: &nadine.UserRef{ID: id, Name: name}})
+	switch {
+	case back:
+		if p, ok := t.loadProfile(); ok {
+			if k, v := factOf(p); k != "" {
+				return tNameBackFact, t.e.line(lang, k, slots{fact: v})
+			}
+		}
+		return tNameBack, ""
+	case saved:
+		return tNameSaved, ""
+	}
+	return tNameNew, ""
+}
+
+// remember answers "Do you remember me?".
+func (t *turn) remember(lang nadine.Language) (key, name, fact string) {
+	name = t.name()
+	if name == "" {
+		return tRememberUnknown, "", ""
+	}
+	if p, ok := t.loadProfile(); ok {
+		if k, v := factOf(p); k != "" {
+			return tRememberFact, name, t.e.line(lang, k, slots{fact: v})
+		}
+	}
+	return tRememberName, name, ""
+}
+
+// factOf picks the one remembered fact Nadine mentions: company, position,
+// location, hobby, interest, in that order.
+func factOf(p nadine.Profile) (key, value string) {
+	first := func(xs []string) string {
+		for _, x := range xs {
+			if x = strings.TrimSpace(x); x != "" {
+				return x
+			}
+		}
+		return ""
+	}
+	for _, f := range []struct{ key, value string }{
+		{tFactCompany, strings.TrimSpace(p.CurrentCompany)},
+		{tFactPosition, strings.TrimSpace(p.CurrentPosition)},
+		{tFactLocation, strings.TrimSpace(p.Location)},
+		{tFactHobby, first(p.Hobbies)},
+		{tFactInterest, first(p.Interests)},
+	} {
+		if f.value != "" {
+			return f.key, f.value
+		}
+	}
+	return "", ""
+}
+
+// song picks the first song of the library in lang and queues it after
+
+// song picks the first song of the library in want and queues it after
+// the announcement. Without one in want, it sings one in the language of
+// the conversation, else in another, and says so; without any song, it
+// says truly why it cannot sing.
+func (t *turn) song(want, replyLang nadine.Language) (key, title, langName string) {
+	if t.e.songs == nil {
+		return tSongNoLibrary, "", ""
+	}
+	langs := []nadine.Language{want}
+	if replyLang != want {
+		langs = append(langs, replyLang) // then one in the language of the conversation
+	}
+	for _, l := range nadine.Languages() {
+		if l != want && l != replyLang {
+			langs = append(langs, l)
+		}
+	}
+	for i, l := range langs {
+		for _, s := range t.songsIn(l) {
+			song := s
+			t.after = append(t.after, nadine.Event{Kind: nadine.EventSong, Song: &song})
+			if i == 0 {
+				return tSong, strings.TrimSpace(s.Title), ""
+			}
+			return tSongOtherLang, strings.TrimSpace(s.Title), t.e.langNames[replyLang][want]
+		}
+	}
+	return tSongEmpty, "", ""
+}
+
+// songsIn returns the library's songs in lang that have a title, asking
+// the library once per turn.
+func (t *turn) songsIn(lang nadine.Language) []nadine.Song {
+	if t.e.songs == nil {
+		return nil
+	}
+	if songs, ok := t.songs[lang]; ok {
+		return songs
+	}
+	var out []nadine.Song
+	for _, s := range t.e.songs(lang) {
+		if (s.Language == "" || s.Language == lang) && strings.TrimSpace(s.Title) != "" {
+			out = append(out, s)
+		}
+	}
+	if t.songs == nil {
+		t.songs = make(map[nadine.Language][]nadine.Song)
+	}
+	t.songs[lang] = out
+	return out
+}
+
+// hasSongs reports whether the song library holds a song in any language.
+func (t *turn) hasSongs() bool {
+	for _, l := range nadine.Languages() {
+		if len(t.songsIn(l)) > 0 {
+			return true
+		}
+	}
+	return false
+}
