@@ -1,0 +1,186 @@
+package postgres
+
+import (
+	"bufio"
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nadine-robot/nadine"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migrationLock is the key of the transaction-level advisory lock that
+// serializes migrations of processes starting at once.
+const migrationLock = 0x6e6164696e65 // "nadine"
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+	vector  bool // "-- requires: vector": applied only where pgvector is usable
+}
+
+// migrations returns the embedded migrations, ordered by version. A file is
+// named NNNN_description.sql; one whose first line is "-- requires: vector"
+// needs the pgvector extension.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFS, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		first, _, _ := bufio.NewReader(strings.NewReader(string(b))).ReadLine()
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b),
+			vector: strings.TrimSpace(string(first)) == "-- requires: vector"})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
+		}
+	}
+	return ms, nil
+}
+
+// migrate applies the pending migrations in one transaction, under the
+// advisory lock, records each in schema_migrations, sets s.vector and
+// returns the schema version (the highest applied). A migration that needs
+// pgvector is applied when the extension is installed or this user can
+// install it (mode permitting), and skipped otherwise, to be applied at a
+// later start that finds it.
+func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (int, error) {
+	ms, err := migrations()
+	if err != nil {
+		return 0, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	var version int
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return err
+		}
+		if schema != "" {
+			if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    integer PRIMARY KEY,
+			name       text NOT NULL,
+			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+			return err
+		}
+		applied := map[int]bool{}
+		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
+		if err != nil {
+			return err
+		}
+		vs, err := pgx.CollectRows(rows, pgx.RowTo[int])
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			applied[v] = true
+			version = max(version, v)
+		}
+		if n := len(ms); n > 0 && version > ms[n-1].version {
+			return nadine.Errorf(nadine.EINVALID, "postgres: migrate: database schema version %d is newer than this program's %d",
+				version, ms[n-1].version)
+		}
+		vectorReady := false
+		for _, m := range ms {
+			if applied[m.version] {
+				if m.vector {
+					s.vector = true
+				}
+				continue
+			}
+			if m.vector {
+				if !vectorReady {
+					if vectorReady, err = s.ensureVector(ctx, tx, schema, mode); err != nil {
+						return err
+					}
+				}
+				if !vectorReady {
+					continue
+				}
+				s.vector = true
+			}
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
+				return err
+			}
+			version = max(version, m.version)
+			s.log.Info("postgres: applied migration", "migration", m.name)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, s.wrap("migrate "+s.where, err)
+	}
+	if mode == VectorRequired && !s.vector {
+		return 0, nadine.Errorf(nadine.EINVALID, "postgres: migrate %s: pgvector is required but not installed", s.where)
+	}
+	return version, nil
+}
+
+// ensureVector reports whether pgvector can be used, installing the
+// extension when the server has it and this user may (in public when the
+// store has its own schema). A failed installation is logged and leaves
+// the store on stock PostgreSQL, unless mode requires pgvector.
+func (s *Store) ensureVector(ctx context.Context, tx pgx.Tx, schema string, mode VectorMode) (bool, error) {
+	if mode == VectorOff {
+		return false, nil
+	}
+	var installed, available bool
+	if err := tx.QueryRow(ctx, `SELECT
+		EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector'),
+		EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&installed, &available); err != nil {
+		return false, err
+	}
+	if installed {
+		return true, nil
+	}
+	if !available {
+		return false, nil
+	}
+	create := `CREATE EXTENSION IF NOT EXISTS vector`
+	if schema != "" {
+		create += ` SCHEMA public`
+	}
+	// A savepoint keeps the migration's transaction usable when this user
+	// may not install extensions.
+	if _, err := tx.Exec(ctx, `SAVEPOINT install_vector`); err != nil {
+		return false, err
+	}
+	if _, err := tx.Exec(ctx, create); err != nil {
+		if mode == VectorRequired {
+			return false, fmt.Errorf("install pgvector: %w", err)
+		}
+		s.log.Warn("postgres: pgvector is available but could not be installed; using stock PostgreSQL", "err", err)
+		_, rerr := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT install_vector`)
+		return false, rerr
+	}
+	_, err := tx.Exec(ctx, `RELEASE SAVEPOINT install_vector`)
+	return err == nil, err
+}

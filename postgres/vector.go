@@ -1,0 +1,62 @@
+package postgres
+
+import (
+	"math"
+	"slices"
+)
+
+// cosine returns the cosine similarity of a and b (of one length), 0 when
+// either is a zero vector. It sums in float64, so that the score does not
+// depend on which server or mode found the vector.
+func cosine(a, b []float32) float64 {
+	var ab, aa, bb float64
+	for i, x := range a {
+		y := float64(b[i])
+		ab += float64(x) * y
+		aa += float64(x) * float64(x)
+		bb += y * y
+	}
+	if aa == 0 || bb == 0 {
+		return 0
+	}
+	return ab / (math.Sqrt(aa) * math.Sqrt(bb))
+}
+
+// scored is an id with its similarity to a query.
+type scored struct {
+	id    int64
+	score float64
+}
+
+// better orders results by score, then by id.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.id < b.id
+}
+
+// topK keeps the k best of the candidates offered to it.
+type topK struct {
+	k    int
+	best []scored // best first
+}
+
+// offer adds c when fewer than k are kept or c beats the worst kept.
+func (t *topK) offer(c scored) {
+	n := len(t.best)
+	if n == t.k && (n == 0 || !better(c, t.best[n-1])) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(t.best, c, func(e, c scored) int {
+		if better(e, c) {
+			return -1
+		}
+		return 1
+	})
+	if n < t.k {
+		t.best = append(t.best, scored{})
+	}
+	copy(t.best[i+1:], t.best[i:])
+	t.best[i] = c
+}
