@@ -45,6 +45,7 @@ type Config struct {
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
+	Store      StoreConfig      `yaml:"store"`
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
@@ -528,6 +529,7 @@ func (c *Config) validate() error {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
 	c.validateFiller(bad)
+	c.validateStore(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
@@ -620,6 +622,7 @@ func (c Config) redacted() Config {
 		}
 		out.Models.Profiles[n] = p
 	}
+	out.Store.URL = redactURL(c.Store.URL)
 	return out
 }
 
