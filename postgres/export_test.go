@@ -31,3 +31,9 @@ func QueryStrings(ctx context.Context, s *Store, sql string, args ...any) ([]str
 	}
 	return out, rows.Err()
 }
+
+// Exec runs a statement through the store's pool.
+func Exec(ctx context.Context, s *Store, sql string, args ...any) error {
+	_, err := s.pool.Exec(ctx, sql, args...)
+	return err
+}

@@ -187,7 +187,9 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 	if err != nil {
 		return err
 	}
+	var seen newIndexes
 	err = s.tx(ctx, func(tx pgx.Tx) error {
+		seen = seen[:0]
 		c, err := conversation(ctx, tx, userID, convID, true)
 		if err != nil {
 			return err
@@ -198,13 +200,16 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 		if c.Ended {
 			return nadine.Errorf(nadine.EINVALID, "postgres: store chunk: conversation %q of user %q has ended", convID, userID)
 		}
-		if _, err := s.insertMemory(ctx, tx, row); err != nil {
+		if _, err := s.insertMemory(ctx, tx, row, &seen); err != nil {
 			return err
 		}
 		_, err = exec(ctx, tx, `UPDATE conversations SET chunks_stored = $1
 			WHERE user_id = $2 AND conversation_id = $3`, index+1, userID, convID)
 		return err
 	})
+	if err == nil {
+		s.remember(seen)
+	}
 	return s.wrap("store chunk", err)
 }
 
@@ -227,7 +232,9 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 		}
 	}
 	now := s.now()
+	var seen newIndexes
 	err := s.tx(ctx, func(tx pgx.Tx) error {
+		seen = seen[:0]
 		c, err := conversation(ctx, tx, userID, convID, true)
 		if err != nil {
 			return err
@@ -236,7 +243,7 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 			return nil
 		}
 		if final != nil {
-			if _, err := s.insertMemory(ctx, tx, row); err != nil {
+			if _, err := s.insertMemory(ctx, tx, row, &seen); err != nil {
 				return err
 			}
 		}
@@ -248,5 +255,8 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 			WHERE user_id = $2 AND conversation_id = $3`, now, userID, convID)
 		return err
 	})
+	if err == nil {
+		s.remember(seen)
+	}
 	return s.wrap("end conversation", err)
 }

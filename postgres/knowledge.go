@@ -9,42 +9,6 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// knowledgeIndexLock is the key of the advisory lock under which a
-// knowledge HNSW index is created, so that two processes do not race.
-const knowledgeIndexLock = migrationLock + 1
-
-// hnswExpr returns the indexed expression and the operator class of the
-// HNSW index over knowledge vectors of dims dimensions, or "" when pgvector
-// cannot index that many: vector up to 2,000 dimensions, a halfvec
-// expression up to 4,000 (pgvector 0.7 and later).
-func (s *Store) hnswExpr(dims int) (expr, ops string) {
-	switch {
-	case dims <= 0:
-		return "", ""
-	case dims <= 2000:
-		return fmt.Sprintf("embedding::vector(%d)", dims), "vector_cosine_ops"
-	case dims <= 4000 && s.vectorAtLeast(0, 7):
-		return fmt.Sprintf("embedding::halfvec(%d)", dims), "halfvec_cosine_ops"
-	}
-	return "", ""
-}
-
-// ensureKnowledgeIndex creates the HNSW index of knowledge vectors of dims
-// dimensions when pgvector can index them and it is missing. The index is
-// partial (WHERE dims = n), so that one table holds every dimension.
-func (s *Store) ensureKnowledgeIndex(ctx context.Context, tx pgx.Tx, dims int) error {
-	expr, ops := s.hnswExpr(dims)
-	if expr == "" {
-		return nil
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(knowledgeIndexLock)); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS knowledge_hnsw_%d ON knowledge
-		USING hnsw ((%s) %s) WHERE dims = %d`, dims, expr, ops, dims))
-	return err
-}
-
 // AddKnowledge stores knowledge chunks in one transaction. With pgvector it
 // first creates the HNSW index of each new dimension.
 func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk) error {
@@ -59,19 +23,13 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 		}
 		mds[i] = md
 	}
+	var seen newIndexes
 	err := s.tx(ctx, func(tx pgx.Tx) error {
-		if s.vector {
-			seen := map[int]bool{}
-			for _, c := range chunks {
-				if d := len(c.Embedding); !seen[d] {
-					seen[d] = true
-					if err := s.ensureKnowledgeIndex(ctx, tx, d); err != nil {
-						return err
-					}
-				}
-			}
-		}
+		seen = seen[:0]
 		for i, c := range chunks {
+			if err := s.ensureIndex(ctx, tx, "knowledge", len(c.Embedding), &seen); err != nil {
+				return err
+			}
 			v := c.Embedding
 			if len(v) == 0 {
 				v = nil
@@ -84,6 +42,9 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 		}
 		return nil
 	})
+	if err == nil {
+		s.remember(seen)
+	}
 	return s.wrap("add knowledge", err)
 }
 
@@ -115,25 +76,13 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	dims := len(embedding)
 	var chunks []nadine.KnowledgeChunk
 	if s.vector {
-		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			order := `embedding <=> $2::real[]::vector`
-			if expr, _ := s.hnswExpr(dims); expr != "" {
-				// The very expression of the partial index, so that the
-				// planner may use it.
-				typ := "vector"
-				if dims > 2000 {
-					typ = "halfvec"
-				}
-				order = fmt.Sprintf(`(%s) <=> $2::real[]::%s(%d)`, expr, typ, dims)
-				if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.ef_search', $1, true)`, fmt.Sprint(max(40, 2*k))); err != nil {
-					return err
-				}
-				if s.vectorAtLeast(0, 8) {
-					if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`); err != nil {
-						return err
-					}
-				}
-			}
+		order := `embedding <=> $2::real[]::vector`
+		if expr, _, typ := s.hnswExpr(dims); expr != "" {
+			// The very expression of the partial index, so that the
+			// planner may use it.
+			order = fmt.Sprintf(`(%s) <=> $2::real[]::%s`, expr, typ)
+		}
+		err := s.annQuery(ctx, k, func(tx pgx.Tx) error {
 			rows, err := query(ctx, tx, knowledgeColumns+`::real[] FROM knowledge WHERE embedder = $1 AND dims = `+
 				fmt.Sprint(dims)+` ORDER BY `+order+` LIMIT $3`, embedder, embedding, k)
 			if err != nil {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -86,8 +87,12 @@ func encodeMetadata[V any](m map[string]V) (string, error) {
 	return string(b), err
 }
 
-// insertMemory inserts a memory in the caller's transaction and returns its id.
-func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow) (int64, error) {
+// insertMemory inserts a memory in the caller's transaction and returns its
+// id, creating the HNSW index of a new dimension first (noted in seen).
+func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *newIndexes) (int64, error) {
+	if err := s.ensureIndex(ctx, tx, "memories", len(r.embedding), seen); err != nil {
+		return 0, err
+	}
 	var id int64
 	err := queryRow(ctx, tx, `INSERT INTO memories
 		(user_id, type, text, conversation_id, time, metadata, embedder, dims, embedding)
@@ -120,12 +125,15 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	var ids []int64
+	var (
+		ids  []int64
+		seen newIndexes
+	)
 	err := s.tx(ctx, func(tx pgx.Tx) error {
-		ids = make([]int64, len(rows))
+		ids, seen = make([]int64, len(rows)), seen[:0]
 		for i, r := range rows {
 			var err error
-			if ids[i], err = s.insertMemory(ctx, tx, r); err != nil {
+			if ids[i], err = s.insertMemory(ctx, tx, r, &seen); err != nil {
 				return err
 			}
 		}
@@ -134,6 +142,7 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	if err != nil {
 		return nil, s.wrap("add memory", err)
 	}
+	s.remember(seen)
 	return ids, nil
 }
 
@@ -185,14 +194,8 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	}
 	var ms []nadine.Memory
 	if s.vector {
-		n := len(args)
-		args = append(args, q.Embedding, q.K)
-		rows, err := query(ctx, s.pool, s.memoryColumns()+filter+
-			fmt.Sprintf(` ORDER BY embedding <=> $%d::real[]::vector, id LIMIT $%d`, n+1, n+2), args...)
-		if err != nil {
-			return nil, s.wrap("search memories", err)
-		}
-		if ms, err = pgx.CollectRows(rows, scanMemory); err != nil {
+		var err error
+		if ms, err = s.rankOnServer(ctx, userID, q, filter, args); err != nil {
 			return nil, s.wrap("search memories", err)
 		}
 	} else {
@@ -231,17 +234,80 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	return out, nil
 }
 
-// rank reads rows of (id, vector) and returns the k most similar to q,
-// best first; vectors of another length are skipped.
+// rankOnServer has pgvector rank the user's memories of the query's space
+// (filter and args select them; the query vector and k are appended):
+// exactly over the user's rows when the user has at most exactLimit
+// vectors in that space, else through the dimension's HNSW index.
+func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.MemoryQuery, filter string, args []any) ([]nadine.Memory, error) {
+	dims := len(q.Embedding)
+	var n int64
+	err := queryRow(ctx, s.pool, `SELECT n FROM memory_spaces WHERE user_id = $1 AND embedder = $2 AND dims = $3`,
+		userID, q.Embedder, dims).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil // no vector in this space
+	}
+	if err != nil {
+		return nil, err
+	}
+	ann := false
+	if s.exactLimit >= 0 && n > int64(s.exactLimit) {
+		if ann, err = s.hasIndex(ctx, "memories", dims); err != nil {
+			return nil, err
+		}
+	}
+	i := len(args)
+	args = append(args, q.Embedding, q.K)
+	if !ann {
+		rows, err := query(ctx, s.pool, s.memoryColumns()+filter+
+			fmt.Sprintf(` ORDER BY embedding <=> $%d::real[]::vector, id LIMIT $%d`, i+1, i+2), args...)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, scanMemory)
+	}
+	expr, _, typ := s.hnswExpr(dims)
+	// dims as a literal implies the partial index's predicate; the order
+	// is the index's expression.
+	sql := s.memoryColumns() + filter + fmt.Sprintf(` AND dims = %d ORDER BY (%s) <=> $%d::real[]::%s LIMIT $%d`,
+		dims, expr, i+1, typ, i+2)
+	var ms []nadine.Memory
+	err = s.annQuery(ctx, q.K, func(tx pgx.Tx) error {
+		rows, err := query(ctx, tx, sql, args...)
+		if err != nil {
+			return err
+		}
+		ms, err = pgx.CollectRows(rows, scanMemory)
+		return err
+	})
+	return ms, err
+}
+
+// rank reads rows of (id, real[] vector) and returns the k most similar to
+// q, best first; vectors of another length are skipped. A vector in the
+// binary format is decoded in place (pgx's generic array decoding takes
+// most of a search's time on stock PostgreSQL).
 func rank(rows pgx.Rows, q []float32, k int) ([]scored, error) {
 	defer rows.Close()
 	t := topK{k: k}
 	var (
-		id int64
-		v  []float32
+		id  int64
+		v   []float32
+		buf []float32
 	)
+	binary := len(rows.FieldDescriptions()) == 2 && rows.FieldDescriptions()[1].Format == pgx.BinaryFormatCode
 	for rows.Next() {
-		if err := rows.Scan(&id, &v); err != nil {
+		if binary {
+			raw := rows.RawValues()
+			if len(raw[0]) != 8 {
+				return nil, fmt.Errorf("vector row: id of %d bytes", len(raw[0]))
+			}
+			id = int64(binaryBE.Uint64(raw[0]))
+			var err error
+			if buf, err = decodeFloat4Array(raw[1], buf[:0]); err != nil {
+				return nil, fmt.Errorf("vector of row %d: %w", id, err)
+			}
+			v = buf
+		} else if err := rows.Scan(&id, &v); err != nil {
 			return nil, err
 		}
 		if len(v) == len(q) {
@@ -331,13 +397,21 @@ func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int
 	if len(v) == 0 {
 		v = nil
 	}
-	tag, err := exec(ctx, s.pool, `UPDATE memories SET embedder = $1, dims = $2, embedding = $3`+s.vecIn+`
-		WHERE user_id = $4 AND id = $5`, embedder, len(v), v, userID, id)
-	if err != nil {
-		return s.wrap("update memory embedding", err)
+	var seen newIndexes
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		seen = seen[:0]
+		if err := s.ensureIndex(ctx, tx, "memories", len(v), &seen); err != nil {
+			return err
+		}
+		tag, err := exec(ctx, tx, `UPDATE memories SET embedder = $1, dims = $2, embedding = $3`+s.vecIn+`
+			WHERE user_id = $4 AND id = $5`, embedder, len(v), v, userID, id)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = nadine.Errorf(nadine.ENOTFOUND, "postgres: update memory embedding: no memory %d of user %q", id, userID)
+		}
+		return err
+	})
+	if err == nil {
+		s.remember(seen)
 	}
-	if tag.RowsAffected() == 0 {
-		return nadine.Errorf(nadine.ENOTFOUND, "postgres: update memory embedding: no memory %d of user %q", id, userID)
-	}
-	return nil
+	return s.wrap("update memory embedding", err)
 }

@@ -2,7 +2,10 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net"
 	"os"
 	"slices"
@@ -446,4 +449,108 @@ func TestServerGoesAway(t *testing.T) {
 	if perr != nil {
 		t.Errorf("Profile after the server came back: %v", perr)
 	}
+}
+
+// TestSearchThroughHNSW searches a user with more vectors than ExactLimit,
+// which goes through the dimension's HNSW index: on a few vectors it finds
+// the exact top-k, of that user only, and the counts the choice rests on
+// follow every write and leave nothing of a forgotten user.
+func TestSearchThroughHNSW(t *testing.T) {
+	url := serverURL(t, vectorEnv)
+	ctx := t.Context()
+	s := open(t, url, postgres.Options{Vector: postgres.VectorRequired, ExactLimit: 3})
+	rng := rand.New(rand.NewPCG(3, 4))
+	vecs := map[int64][]float32{}
+	for _, user := range []string{"alice", "bob"} {
+		for i := range 40 {
+			v := randomVector(rng, 16)
+			id, err := s.AddMemory(ctx, nadine.Memory{UserID: user, Type: nadine.MemoryFact, Text: fmt.Sprintf("%s %d", user, i),
+				Embedder: "e1", Embedding: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if user == "alice" {
+				vecs[id] = v
+			}
+		}
+	}
+	defs, err := postgres.QueryStrings(ctx, s, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'memories_hnsw_%'`)
+	if err != nil || !slices.Equal(defs, []string{"memories_hnsw_16"}) {
+		t.Fatalf("memory HNSW indexes = %q, %v; want memories_hnsw_16", defs, err)
+	}
+	for range 5 {
+		q := randomVector(rng, 16)
+		res, err := s.SearchMemories(ctx, "alice", nadine.MemoryQuery{Embedding: q, Embedder: "e1", K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int64
+		for id := range vecs {
+			want = append(want, id)
+		}
+		slices.SortFunc(want, func(a, b int64) int { return cmpScore(cosine(q, vecs[b]), cosine(q, vecs[a])) })
+		var got []int64
+		for _, r := range res {
+			if r.UserID != "alice" {
+				t.Fatalf("search of alice returned %+v", r.Memory)
+			}
+			got = append(got, r.ID)
+		}
+		if !slices.Equal(got, want[:5]) {
+			t.Errorf("top 5 through HNSW = %v, want %v", got, want[:5])
+		}
+	}
+	counts := func() []string {
+		got, err := postgres.QueryStrings(ctx, s, `SELECT user_id || ' ' || embedder || ' ' || dims || ' ' || n FROM memory_spaces ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got, want := counts(), []string{"alice e1 16 40", "bob e1 16 40"}; !slices.Equal(got, want) {
+		t.Errorf("memory_spaces = %q, want %q", got, want)
+	}
+	var first int64
+	for id := range vecs {
+		first = id
+		break
+	}
+	if err := s.UpdateMemoryEmbedding(ctx, "alice", first, "e2", []float32{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts(), []string{"alice e1 16 39", "alice e2 2 1", "bob e1 16 40"}; !slices.Equal(got, want) {
+		t.Errorf("memory_spaces after re-embedding one = %q, want %q", got, want)
+	}
+	if err := s.ForgetUser(ctx, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts(), []string{"bob e1 16 40"}; !slices.Equal(got, want) {
+		t.Errorf("memory_spaces after ForgetUser(alice) = %q, want %q", got, want)
+	}
+	if err := s.DeleteMemories(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(); len(got) != 0 {
+		t.Errorf("memory_spaces after deleting every memory = %q, want none", got)
+	}
+}
+
+func cmpScore(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cosine(a, b []float32) float64 {
+	var ab, aa, bb float64
+	for i := range a {
+		ab += float64(a[i]) * float64(b[i])
+		aa += float64(a[i]) * float64(a[i])
+		bb += float64(b[i]) * float64(b[i])
+	}
+	return ab / math.Sqrt(aa*bb)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,6 +52,16 @@ type Options struct {
 	// ConnectTimeout bounds opening one connection; 0 keeps the URL's
 	// connect_timeout, else 10 seconds.
 	ConnectTimeout time.Duration
+	// ExactLimit is, with pgvector, the number of vectors in the query's
+	// space up to which a user's memories are ranked exactly (over the
+	// user's rows); a user with more is searched through the dimension's
+	// HNSW index, approximately. 0 means 10,000; a negative value always
+	// ranks exactly.
+	ExactLimit int
+	// EfSearch is the candidate list size of HNSW searches (pgvector's
+	// hnsw.ef_search, at least twice k): larger finds more of the true
+	// nearest neighbours and takes longer. 0 means 100.
+	EfSearch int
 }
 
 // Store is a nadine.Store on PostgreSQL, shared by every robot and process
@@ -64,6 +75,10 @@ type Store struct {
 	vecIn  string // SQL cast of a real[] parameter to the embedding column's type
 	vecOut string // SQL cast of the embedding column to real[]
 	where  string // host and database, for messages
+
+	exactLimit int      // Options.ExactLimit, defaulted
+	efSearch   int      // Options.EfSearch, defaulted
+	indexes    sync.Map // names of the HNSW indexes known to exist
 }
 
 var _ nadine.Store = (*Store)(nil)
@@ -112,8 +127,16 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 			return err
 		}
 	}
+	if opts.ExactLimit == 0 {
+		opts.ExactLimit = 10_000
+	}
+	if opts.EfSearch <= 0 {
+		opts.EfSearch = 100
+	}
 	s := &Store{
-		log:    opts.Logger,
+		exactLimit: opts.ExactLimit,
+		efSearch:   opts.EfSearch,
+		log:        opts.Logger,
 		now:    opts.Now,
 		where:  cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database,
 		vecIn:  "::real[]",

@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 )
@@ -59,4 +61,35 @@ func (t *topK) offer(c scored) {
 	}
 	copy(t.best[i+1:], t.best[i:])
 	t.best[i] = c
+}
+
+var binaryBE = binary.BigEndian
+
+// decodeFloat4Array decodes PostgreSQL's binary format of a one-dimension
+// real[] without NULL elements (what the store writes) into dst.
+func decodeFloat4Array(b []byte, dst []float32) ([]float32, error) {
+	if len(b) < 12 {
+		return nil, fmt.Errorf("array of %d bytes", len(b))
+	}
+	ndim, elem := binaryBE.Uint32(b[0:]), binaryBE.Uint32(b[8:])
+	if ndim == 0 {
+		return dst, nil
+	}
+	const float4OID = 700
+	if ndim != 1 || elem != float4OID || len(b) < 20 {
+		return nil, fmt.Errorf("not a one-dimension real[] (%d dimensions, element type %d)", ndim, elem)
+	}
+	n := int(binaryBE.Uint32(b[12:]))
+	b = b[20:]
+	if len(b) != 8*n {
+		return nil, fmt.Errorf("real[%d] in %d bytes", n, len(b))
+	}
+	for i := 0; i < n; i++ {
+		if binaryBE.Uint32(b) != 4 {
+			return nil, fmt.Errorf("element %d is NULL or not 4 bytes", i)
+		}
+		dst = append(dst, math.Float32frombits(binaryBE.Uint32(b[4:])))
+		b = b[8:]
+	}
+	return dst, nil
 }

@@ -1,0 +1,135 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/postgres"
+)
+
+// Benchmark sizes: issue 18's target, one person with 100,000 memories of
+// 768 dimensions (NADINE_BENCH_DOCS sets another number of memories).
+const (
+	benchDims  = 768
+	benchBatch = 500
+	benchUser  = "alex"
+)
+
+// benchDocs returns the number of memories of the fixture.
+func benchDocs() int {
+	if n, err := strconv.Atoi(os.Getenv("NADINE_BENCH_DOCS")); err == nil && n >= benchBatch {
+		return n / benchBatch * benchBatch
+	}
+	return 100_000
+}
+
+func randomVector(rng *rand.Rand, dims int) []float32 {
+	v := make([]float32, dims)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
+}
+
+// benchFixture opens a store on url in a schema that holds benchDocs
+// memories of one user, building it when it is missing or incomplete. The
+// schema is dropped at the end unless NADINE_BENCH_KEEP is set (building
+// takes minutes).
+func benchFixture(b *testing.B, url string, mode postgres.VectorMode) *postgres.Store {
+	ctx := b.Context()
+	docs := benchDocs()
+	schema := fmt.Sprintf("nadine_bench_%d_%d_%d", docs, benchDims, mode)
+	s, err := postgres.Open(ctx, url, postgres.Options{Schema: schema, Vector: mode})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		if os.Getenv("NADINE_BENCH_KEEP") == "" {
+			if err := postgres.DropSchema(context.Background(), s, schema); err != nil {
+				b.Error(err)
+			}
+		}
+		s.Close()
+	})
+	n, err := postgres.QueryStrings(ctx, s, `SELECT count(*)::text FROM memories WHERE user_id = $1`, benchUser)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n[0] == fmt.Sprint(docs) {
+		return s
+	}
+	if err := s.DeleteMemories(ctx, benchUser); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact}
+	start := time.Now()
+	for from := 0; from < docs; from += benchBatch {
+		ms := make([]nadine.Memory, benchBatch)
+		for i := range ms {
+			k := from + i
+			ms[i] = nadine.Memory{UserID: benchUser, Type: types[k%len(types)],
+				Text:           fmt.Sprintf("[2026-11-30 14:03:12] Alex: memory number %d, a line or two of conversation.", k),
+				ConversationID: fmt.Sprintf("conv-%d", k/50), Time: time.Unix(1_790_000_000+int64(k), 0),
+				Embedder: "bench", Embedding: randomVector(rng, benchDims)}
+		}
+		if _, err := s.AddMemories(ctx, ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := postgres.Exec(ctx, s, `ANALYZE memories`); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("fixture: %d memories of %d dims in %v (%.0f memories/s)", docs, benchDims,
+		time.Since(start).Round(time.Millisecond), float64(docs)/time.Since(start).Seconds())
+	return s
+}
+
+// BenchmarkSearchMemories measures a top-5 search over one person's
+// 100,000 memories of 768 dimensions: exact, ranked by pgvector on the
+// server (pgvector) or by the store over the vectors it reads (stock). It
+// reports the median and the 95th percentile of the searches as p50-ms and
+// p95-ms. -short skips it.
+func BenchmarkSearchMemories(b *testing.B) {
+	if testing.Short() {
+		b.Skip("builds a 100,000-memory fixture")
+	}
+	for _, c := range []struct {
+		name, env string
+		mode      postgres.VectorMode
+	}{
+		{"pgvector", vectorEnv, postgres.VectorRequired},
+		{"stock", stockEnv, postgres.VectorOff},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			url := os.Getenv(c.env)
+			if url == "" {
+				b.Skipf("%s is not set", c.env)
+			}
+			s := benchFixture(b, url, c.mode)
+			rng := rand.New(rand.NewPCG(9, 10))
+			ctx := b.Context()
+			var took []time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				q := randomVector(rng, benchDims)
+				start := time.Now()
+				res, err := s.SearchMemories(ctx, benchUser, nadine.MemoryQuery{Embedding: q, Embedder: "bench", K: 5})
+				took = append(took, time.Since(start))
+				if err != nil || len(res) != 5 {
+					b.Fatalf("SearchMemories = %d results, %v", len(res), err)
+				}
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
