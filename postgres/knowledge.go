@@ -36,7 +36,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 			}
 			if _, err := exec(ctx, tx, `INSERT INTO knowledge (source, title, text, metadata, embedder, dims, embedding)
 				VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7`+s.vecIn+`)`,
-				c.Source, c.Title, c.Text, mds[i], c.Embedder, len(v), v); err != nil {
+				c.Source, c.Title, c.Text, mds[i], c.Embedder, len(v), s.vecArg(v)); err != nil {
 				return err
 			}
 		}
@@ -48,11 +48,14 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	return s.wrap("add knowledge", err)
 }
 
-const knowledgeColumns = `SELECT id, source, title, text, metadata, embedder, embedding`
+// knowledgeColumns selects a chunk; the caller adds FROM and WHERE.
+func (s *Store) knowledgeColumns() string {
+	return `SELECT id, source, title, text, metadata, embedder, embedding` + s.vecOut
+}
 
 func scanChunk(r pgx.CollectableRow) (nadine.KnowledgeChunk, error) {
 	var c nadine.KnowledgeChunk
-	err := r.Scan(&c.ID, &c.Source, &c.Title, &c.Text, &c.Metadata, &c.Embedder, &c.Embedding)
+	err := r.Scan(&c.ID, &c.Source, &c.Title, &c.Text, &c.Metadata, &c.Embedder, (*vecCol)(&c.Embedding))
 	if len(c.Metadata) == 0 {
 		c.Metadata = nil
 	}
@@ -83,7 +86,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 			order = fmt.Sprintf(`(%s) <=> $2::real[]::%s`, expr, typ)
 		}
 		err := s.annQuery(ctx, k, func(tx pgx.Tx) error {
-			rows, err := query(ctx, tx, knowledgeColumns+`::real[] FROM knowledge WHERE embedder = $1 AND dims = `+
+			rows, err := query(ctx, tx, s.knowledgeColumns()+` FROM knowledge WHERE embedder = $1 AND dims = `+
 				fmt.Sprint(dims)+` ORDER BY `+order+` LIMIT $3`, embedder, embedding, k)
 			if err != nil {
 				return err
@@ -106,7 +109,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 		if len(best) == 0 {
 			return nil, nil
 		}
-		rows, err = query(ctx, s.pool, knowledgeColumns+` FROM knowledge WHERE id = ANY($1)`, ids(best))
+		rows, err = query(ctx, s.pool, s.knowledgeColumns()+` FROM knowledge WHERE id = ANY($1)`, ids(best))
 		if err != nil {
 			return nil, s.wrap("search knowledge", err)
 		}

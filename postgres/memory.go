@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,7 +98,7 @@ func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *
 	err := queryRow(ctx, tx, `INSERT INTO memories
 		(user_id, type, text, conversation_id, time, metadata, embedder, dims, embedding)
 		VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9`+s.vecIn+`) RETURNING id`,
-		r.userID, r.typ, r.text, r.convID, r.time, r.metadata, r.embedder, len(r.embedding), r.embedding).Scan(&id)
+		r.userID, r.typ, r.text, r.convID, r.time, r.metadata, r.embedder, len(r.embedding), s.vecArg(r.embedding)).Scan(&id)
 	return id, err
 }
 
@@ -156,7 +157,7 @@ func scanMemory(r pgx.CollectableRow) (nadine.Memory, error) {
 		m   nadine.Memory
 		typ string
 	)
-	err := r.Scan(&m.ID, &m.UserID, &typ, &m.Text, &m.ConversationID, &m.Time, &m.Metadata, &m.Embedder, &m.Embedding)
+	err := r.Scan(&m.ID, &m.UserID, &typ, &m.Text, &m.ConversationID, &m.Time, &m.Metadata, &m.Embedder, (*vecCol)(&m.Embedding))
 	m.Type = nadine.MemoryType(typ)
 	m.Time = utc(m.Time)
 	if len(m.Metadata) == 0 {
@@ -282,37 +283,37 @@ func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.Memory
 	return ms, err
 }
 
-// rank reads rows of (id, real[] vector) and returns the k most similar to
-// q, best first; vectors of another length are skipped. A vector in the
-// binary format is decoded in place (pgx's generic array decoding takes
-// most of a search's time on stock PostgreSQL).
+// rank reads rows of (id, bytea vector) and returns the k most similar to
+// q, best first; vectors of another length are skipped. Binary values are
+// decoded where they lie, without a copy per row.
 func rank(rows pgx.Rows, q []float32, k int) ([]scored, error) {
 	defer rows.Close()
 	t := topK{k: k}
 	var (
 		id  int64
+		raw []byte
 		v   []float32
-		buf []float32
 	)
-	binary := len(rows.FieldDescriptions()) == 2 && rows.FieldDescriptions()[1].Format == pgx.BinaryFormatCode
+	bin := rows.FieldDescriptions()[1].Format == pgx.BinaryFormatCode &&
+		rows.FieldDescriptions()[0].Format == pgx.BinaryFormatCode
 	for rows.Next() {
-		if binary {
-			raw := rows.RawValues()
-			if len(raw[0]) != 8 {
-				return nil, fmt.Errorf("vector row: id of %d bytes", len(raw[0]))
+		if bin {
+			vals := rows.RawValues()
+			if len(vals[0]) != 8 {
+				return nil, fmt.Errorf("vector row: id of %d bytes", len(vals[0]))
 			}
-			id = int64(binaryBE.Uint64(raw[0]))
-			var err error
-			if buf, err = decodeFloat4Array(raw[1], buf[:0]); err != nil {
-				return nil, fmt.Errorf("vector of row %d: %w", id, err)
-			}
-			v = buf
-		} else if err := rows.Scan(&id, &v); err != nil {
+			id, raw = int64(binary.BigEndian.Uint64(vals[0])), vals[1]
+		} else if err := rows.Scan(&id, &raw); err != nil {
 			return nil, err
 		}
-		if len(v) == len(q) {
-			t.offer(scored{id, cosine(q, v)})
+		if len(raw) != 4*len(q) {
+			continue
 		}
+		var err error
+		if v, err = decodeVector(raw, v[:0]); err != nil {
+			return nil, fmt.Errorf("vector of memory %d: %w", id, err)
+		}
+		t.offer(scored{id, cosine(q, v)})
 	}
 	return t.best, rows.Err()
 }
@@ -404,7 +405,7 @@ func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int
 			return err
 		}
 		tag, err := exec(ctx, tx, `UPDATE memories SET embedder = $1, dims = $2, embedding = $3`+s.vecIn+`
-			WHERE user_id = $4 AND id = $5`, embedder, len(v), v, userID, id)
+			WHERE user_id = $4 AND id = $5`, embedder, len(v), s.vecArg(v), userID, id)
 		if err == nil && tag.RowsAffected() == 0 {
 			err = nadine.Errorf(nadine.ENOTFOUND, "postgres: update memory embedding: no memory %d of user %q", id, userID)
 		}

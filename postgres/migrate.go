@@ -127,6 +127,11 @@ func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (in
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return fmt.Errorf("%s: %w", m.name, err)
 			}
+			if step := migrationStep(m.version); step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("%s: %w", m.name, err)
+				}
+			}
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
 				return err
 			}
@@ -183,4 +188,57 @@ func (s *Store) ensureVector(ctx context.Context, tx pgx.Tx, schema string, mode
 	}
 	_, err := tx.Exec(ctx, `RELEASE SAVEPOINT install_vector`)
 	return err == nil, err
+}
+
+// migrationStep returns the Go code that completes the SQL of a migration
+// version, in the same transaction, or nil when the SQL is all there is.
+func migrationStep(version int) func(context.Context, pgx.Tx) error {
+	switch version {
+	case 2: // the bytea vectors copied into the new vector columns
+		return copyVectors
+	}
+	return nil
+}
+
+// copyVectors fills the embedding_vector columns of memories and knowledge
+// from their bytea embeddings (float32 little-endian), a thousand rows at a
+// time.
+func copyVectors(ctx context.Context, tx pgx.Tx) error {
+	for _, table := range []string{"memories", "knowledge"} {
+		for after := int64(0); ; {
+			rows, err := tx.Query(ctx, `SELECT id, embedding FROM `+table+`
+				WHERE embedding IS NOT NULL AND id > $1 ORDER BY id LIMIT 1000`, after)
+			if err != nil {
+				return err
+			}
+			type row struct {
+				id  int64
+				vec []float32
+			}
+			batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+				var x row
+				var b []byte
+				if err := r.Scan(&x.id, &b); err != nil {
+					return x, err
+				}
+				var err error
+				x.vec, err = decodeVector(b, nil)
+				return x, err
+			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", table, err)
+			}
+			if len(batch) == 0 {
+				break
+			}
+			for _, x := range batch {
+				if _, err := tx.Exec(ctx, `UPDATE `+table+` SET embedding_vector = $1::real[]::vector WHERE id = $2`,
+					x.vec, x.id); err != nil {
+					return fmt.Errorf("%s %d: %w", table, x.id, err)
+				}
+			}
+			after = batch[len(batch)-1].id
+		}
+	}
+	return nil
 }

@@ -63,7 +63,7 @@ func TestShared(t *testing.T) {
 }
 
 // schemaOf returns the schema a store keeps its tables in.
-func schemaOf(t *testing.T, s *postgres.Store) string {
+func schemaOf(t testing.TB, s *postgres.Store) string {
 	t.Helper()
 	got, err := postgres.QueryStrings(t.Context(), s, `SELECT current_schema()`)
 	if err != nil || len(got) != 1 {
@@ -112,7 +112,7 @@ func TestMigrateConcurrent(t *testing.T) {
 			})
 			want := []string{"0001_init.sql"}
 			if stores[0].Vector() {
-				want = append(want, "0002_pgvector.sql")
+				want = append(want, "0002_pgvector.sql", "0003_pgvector_columns.sql")
 			}
 			if got := migrationsApplied(t, stores[0]); !slices.Equal(got, want) {
 				t.Errorf("schema_migrations = %q, want %q", got, want)
@@ -188,7 +188,7 @@ func TestVectorUpgrade(t *testing.T) {
 	if !s.Vector() {
 		t.Fatal("Vector() after reopening with VectorRequired, want true")
 	}
-	if got, want := migrationsApplied(t, s), []string{"0001_init.sql", "0002_pgvector.sql"}; !slices.Equal(got, want) {
+	if got, want := migrationsApplied(t, s), []string{"0001_init.sql", "0002_pgvector.sql", "0003_pgvector_columns.sql"}; !slices.Equal(got, want) {
 		t.Errorf("schema_migrations = %q, want %q", got, want)
 	}
 	res, err := s.SearchMemories(ctx, "alice", nadine.MemoryQuery{Embedding: []float32{1, 0.1, 0}, Embedder: "e1", K: 5})

@@ -72,8 +72,8 @@ type Store struct {
 	now    func() time.Time
 	vector bool   // the pgvector schema (migration 2) is in place
 	vecVer [2]int // pgvector's major and minor version, when vector
-	vecIn  string // SQL cast of a real[] parameter to the embedding column's type
-	vecOut string // SQL cast of the embedding column to real[]
+	vecIn  string // SQL cast of a vector parameter (see vecArg) to the embedding column's type
+	vecOut string // SQL cast of the embedding column to what vecCol reads
 	where  string // host and database, for messages
 
 	exactLimit int      // Options.ExactLimit, defaulted
@@ -139,7 +139,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		log:        opts.Logger,
 		now:    opts.Now,
 		where:  cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database,
-		vecIn:  "::real[]",
+		vecIn:  "",
 		vecOut: "",
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -157,7 +157,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if s.vector {
-		s.vecIn, s.vecOut = "::real[]::vector", "::real[]"
+		s.vecIn, s.vecOut = "::real[]::vector", "::text"
 		var v string
 		if err := pool.QueryRow(ctx, `SELECT extversion FROM pg_extension WHERE extname = 'vector'`).Scan(&v); err != nil {
 			pool.Close()
@@ -174,6 +174,18 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
+}
+
+// vecArg returns v as the parameter for an embedding column: bytea on
+// stock PostgreSQL, real[] cast to vector with pgvector, NULL when empty.
+func (s *Store) vecArg(v []float32) any {
+	switch {
+	case len(v) == 0:
+		return nil
+	case s.vector:
+		return v
+	}
+	return encodeVector(v)
 }
 
 // Vector reports whether the store uses pgvector.

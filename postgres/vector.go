@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // cosine returns the cosine similarity of a and b (of one length), 0 when
@@ -63,33 +65,69 @@ func (t *topK) offer(c scored) {
 	t.best[i] = c
 }
 
-var binaryBE = binary.BigEndian
+// encodeVector returns v as float32 little-endian bytes, nil for an empty v.
+func encodeVector(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
 
-// decodeFloat4Array decodes PostgreSQL's binary format of a one-dimension
-// real[] without NULL elements (what the store writes) into dst.
-func decodeFloat4Array(b []byte, dst []float32) ([]float32, error) {
-	if len(b) < 12 {
-		return nil, fmt.Errorf("array of %d bytes", len(b))
+// decodeVector decodes float32 little-endian bytes, appending to dst.
+func decodeVector(b []byte, dst []float32) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("vector of %d bytes is not a multiple of 4", len(b))
 	}
-	ndim, elem := binaryBE.Uint32(b[0:]), binaryBE.Uint32(b[8:])
-	if ndim == 0 {
-		return dst, nil
-	}
-	const float4OID = 700
-	if ndim != 1 || elem != float4OID || len(b) < 20 {
-		return nil, fmt.Errorf("not a one-dimension real[] (%d dimensions, element type %d)", ndim, elem)
-	}
-	n := int(binaryBE.Uint32(b[12:]))
-	b = b[20:]
-	if len(b) != 8*n {
-		return nil, fmt.Errorf("real[%d] in %d bytes", n, len(b))
-	}
-	for i := 0; i < n; i++ {
-		if binaryBE.Uint32(b) != 4 {
-			return nil, fmt.Errorf("element %d is NULL or not 4 bytes", i)
-		}
-		dst = append(dst, math.Float32frombits(binaryBE.Uint32(b[4:])))
-		b = b[8:]
+	for ; len(b) > 0; b = b[4:] {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b)))
 	}
 	return dst, nil
+}
+
+// vecCol scans an embedding column: bytea (stock) or pgvector's text form
+// "[1,2,3]" (selected as embedding::text). NULL is no vector.
+type vecCol []float32
+
+// Scan implements sql.Scanner.
+func (v *vecCol) Scan(src any) error {
+	var err error
+	switch x := src.(type) {
+	case nil:
+		*v = nil
+	case []byte:
+		*v, err = decodeVector(x, nil)
+	case string:
+		*v, err = parseVectorText(x)
+	default:
+		err = fmt.Errorf("cannot scan %T as a vector", src)
+	}
+	if len(*v) == 0 {
+		*v = nil
+	}
+	return err
+}
+
+// parseVectorText parses pgvector's text form of a vector, "[1,2.5,-3e-05]".
+func parseVectorText(s string) ([]float32, error) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, fmt.Errorf("vector text %.20q is not [x,y,...]", s)
+	}
+	s = s[1 : len(s)-1]
+	if s == "" {
+		return nil, nil
+	}
+	out := make([]float32, 0, strings.Count(s, ",")+1)
+	for part := range strings.SplitSeq(s, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(part), 32)
+		if err != nil {
+			return nil, fmt.Errorf("vector text: %w", err)
+		}
+		out = append(out, float32(f))
+	}
+	return out, nil
 }

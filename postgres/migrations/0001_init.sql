@@ -1,8 +1,10 @@
 -- Schema 1: everything a fleet of robots persists, on stock PostgreSQL 13+.
--- Vectors are real[] of dims values made by the named embedder (NULL and
--- dims 0 when there is none); migration 2 turns the searched ones into
--- pgvector columns where the extension is installed. Message times are
--- Unix seconds as the message carries them.
+-- The searched vectors (memories, knowledge) are bytea of dims float32
+-- little-endian values made by the named embedder (NULL and dims 0 when
+-- there is none): the server sends them as they are, where a real[] would
+-- cost a conversion per element; migrations 2 and 3 turn them into pgvector
+-- columns where the extension is installed. Scene vectors are real[].
+-- Message times are Unix seconds as the message carries them.
 
 -- The user id → name map (face_stored), with or without a profile.
 CREATE TABLE users (
@@ -60,7 +62,7 @@ CREATE TABLE memories (
 	metadata        jsonb NOT NULL DEFAULT '{}',
 	embedder        text NOT NULL DEFAULT '',
 	dims            integer NOT NULL DEFAULT 0 CHECK (dims >= 0),
-	embedding       real[] CHECK ((embedding IS NULL) = (dims = 0))
+	embedding       bytea CHECK ((embedding IS NULL) = (dims = 0) AND coalesce(length(embedding) = 4 * dims, true))
 );
 
 CREATE INDEX memories_user ON memories (user_id, type);
@@ -74,7 +76,7 @@ CREATE TABLE knowledge (
 	metadata  jsonb NOT NULL DEFAULT '{}',
 	embedder  text NOT NULL DEFAULT '',
 	dims      integer NOT NULL DEFAULT 0 CHECK (dims >= 0),
-	embedding real[] CHECK ((embedding IS NULL) = (dims = 0))
+	embedding bytea CHECK ((embedding IS NULL) = (dims = 0) AND coalesce(length(embedding) = 4 * dims, true))
 );
 
 CREATE INDEX knowledge_space ON knowledge (embedder, dims);
