@@ -137,10 +137,8 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		exactLimit: opts.ExactLimit,
 		efSearch:   opts.EfSearch,
 		log:        opts.Logger,
-		now:    opts.Now,
-		where:  cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database,
-		vecIn:  "",
-		vecOut: "",
+		now:        opts.Now,
+		where:      cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database,
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
