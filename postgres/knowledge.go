@@ -117,20 +117,11 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 			return nil, s.wrap("search knowledge", err)
 		}
 	}
-	t := topK{k: k}
-	byID := make(map[int64]nadine.KnowledgeChunk, len(chunks))
-	for _, c := range chunks {
-		byID[c.ID] = c
-		t.offer(scored{c.ID, cosine(embedding, c.Embedding)})
-	}
-	if len(t.best) == 0 {
-		return nil, nil
-	}
-	out := make([]nadine.ScoredChunk, len(t.best))
-	for i, b := range t.best {
-		out[i] = nadine.ScoredChunk{KnowledgeChunk: byID[b.id], Score: b.score}
-	}
-	return out, nil
+	return scoreTop(embedding, chunks, k, func(c nadine.KnowledgeChunk) int64 { return c.ID },
+		func(c nadine.KnowledgeChunk) []float32 { return c.Embedding },
+		func(c nadine.KnowledgeChunk, score float64) nadine.ScoredChunk {
+			return nadine.ScoredChunk{KnowledgeChunk: c, Score: score}
+		}), nil
 }
 
 // KnowledgeCount returns how many knowledge chunks are stored.

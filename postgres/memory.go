@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // memoryRow is a validated memory ready to insert.
@@ -23,50 +23,23 @@ type memoryRow struct {
 	embedding                 []float32 // nil: no vector
 }
 
-// memoryRow validates m for userID (m.UserID must be empty or equal), fills
-// Time and the metadata keys date, time, timestamp and conversation_id, and
-// encodes it.
+// memoryRow checks m for userID and fills its time and metadata (see
+// records.Memory), and encodes it.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
-	if err := needUser(op, userID); err != nil {
+	m, err := records.Memory("postgres", op, userID, m, s.now)
+	if err != nil {
 		return memoryRow{}, err
 	}
-	if m.UserID != "" && m.UserID != userID {
-		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "postgres: %s: memory of user %q given for user %q", op, m.UserID, userID)
-	}
-	switch m.Type {
-	case nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact:
-	default:
-		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "postgres: %s: unknown memory type %q", op, m.Type)
-	}
-	if m.Time.IsZero() {
-		m.Time = s.now()
-	}
-	md := make(map[string]string, len(m.Metadata)+4)
-	for k, v := range m.Metadata {
-		md[k] = v
-	}
-	setDefault(md, "date", m.Time.Format("2006-01-02"))
-	setDefault(md, "time", m.Time.Format("15:04:05"))
-	setDefault(md, "timestamp", strconv.FormatInt(m.Time.Unix(), 10))
-	if m.ConversationID != "" {
-		setDefault(md, "conversation_id", m.ConversationID)
-	}
-	b, err := encodeMetadata(md)
+	md, err := encodeMetadata(m.Metadata)
 	if err != nil {
 		return memoryRow{}, fmt.Errorf("postgres: %s: metadata: %w", op, err)
 	}
 	r := memoryRow{userID: userID, typ: string(m.Type), text: m.Text, convID: m.ConversationID,
-		time: m.Time, metadata: b, embedder: m.Embedder}
+		time: m.Time, metadata: md, embedder: m.Embedder}
 	if len(m.Embedding) > 0 {
 		r.embedding = m.Embedding
 	}
 	return r, nil
-}
-
-func setDefault(m map[string]string, k, v string) {
-	if _, ok := m[k]; !ok {
-		m[k] = v
-	}
 }
 
 // encodeMetadata returns a map as a JSON object for a jsonb column, its
@@ -219,20 +192,11 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 			return nil, s.wrap("search memories", err)
 		}
 	}
-	t := topK{k: q.K}
-	byID := make(map[int64]nadine.Memory, len(ms))
-	for _, m := range ms {
-		byID[m.ID] = m
-		t.offer(scored{m.ID, cosine(q.Embedding, m.Embedding)})
-	}
-	if len(t.best) == 0 {
-		return nil, nil
-	}
-	out := make([]nadine.ScoredMemory, len(t.best))
-	for i, b := range t.best {
-		out[i] = nadine.ScoredMemory{Memory: byID[b.id], Score: b.score}
-	}
-	return out, nil
+	return scoreTop(q.Embedding, ms, q.K, func(m nadine.Memory) int64 { return m.ID },
+		func(m nadine.Memory) []float32 { return m.Embedding },
+		func(m nadine.Memory, score float64) nadine.ScoredMemory {
+			return nadine.ScoredMemory{Memory: m, Score: score}
+		}), nil
 }
 
 // rankOnServer has pgvector rank the user's memories of the query's space

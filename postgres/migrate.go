@@ -1,18 +1,15 @@
 package postgres
 
 import (
-	"bufio"
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/migrations"
 )
 
 //go:embed migrations/*.sql
@@ -23,40 +20,21 @@ var migrationFS embed.FS
 const migrationLock = 0x6e6164696e65 // "nadine"
 
 type migration struct {
-	version int
-	name    string
-	sql     string
-	vector  bool // "-- requires: vector": applied only where pgvector is usable
+	migrations.Migration
+	vector bool // "-- requires: vector": applied only where pgvector is usable
 }
 
-// migrations returns the embedded migrations, ordered by version. A file is
-// named NNNN_description.sql; one whose first line is "-- requires: vector"
-// needs the pgvector extension.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
+// loadMigrations returns the embedded migrations, ordered by version. One
+// whose first line is "-- requires: vector" needs the pgvector extension.
+func loadMigrations() ([]migration, error) {
+	all, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
 		return nil, err
 	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		first, _, _ := bufio.NewReader(strings.NewReader(string(b))).ReadLine()
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b),
-			vector: strings.TrimSpace(string(first)) == "-- requires: vector"})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
-		}
+	ms := make([]migration, len(all))
+	for i, m := range all {
+		first, _, _ := strings.Cut(m.SQL, "\n")
+		ms[i] = migration{Migration: m, vector: strings.TrimSpace(first) == "-- requires: vector"}
 	}
 	return ms, nil
 }
@@ -68,7 +46,7 @@ func migrations() ([]migration, error) {
 // install it (mode permitting), and skipped otherwise, to be applied at a
 // later start that finds it.
 func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (int, error) {
-	ms, err := migrations()
+	ms, err := loadMigrations()
 	if err != nil {
 		return 0, fmt.Errorf("postgres: migrate: %w", err)
 	}
@@ -101,13 +79,13 @@ func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (in
 			applied[v] = true
 			version = max(version, v)
 		}
-		if n := len(ms); n > 0 && version > ms[n-1].version {
+		if n := len(ms); n > 0 && version > ms[n-1].Version {
 			return nadine.Errorf(nadine.EINVALID, "postgres: migrate: database schema version %d is newer than this program's %d",
-				version, ms[n-1].version)
+				version, ms[n-1].Version)
 		}
 		vectorReady := false
 		for _, m := range ms {
-			if applied[m.version] {
+			if applied[m.Version] {
 				if m.vector {
 					s.vector = true
 				}
@@ -124,19 +102,19 @@ func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (in
 				}
 				s.vector = true
 			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("%s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("%s: %w", m.Name, err)
 			}
-			if step := migrationStep(m.version); step != nil {
+			if step := migrationStep(m.Version); step != nil {
 				if err := step(ctx, tx); err != nil {
-					return fmt.Errorf("%s: %w", m.name, err)
+					return fmt.Errorf("%s: %w", m.Name, err)
 				}
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
 				return err
 			}
-			version = max(version, m.version)
-			s.log.Info("postgres: applied migration", "migration", m.name)
+			version = max(version, m.Version)
+			s.log.Info("postgres: applied migration", "migration", m.Name)
 		}
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 const profileColumns = `SELECT user_name, current_company, current_position, location,
@@ -107,19 +108,15 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		cur := nadine.Profile{UserID: userID}
+		var cur nadine.Profile
 		if !inserted {
 			if cur, err = readProfile(ctx, tx, userID, true); err != nil {
 				return err
 			}
 		}
-		p, err := fn(cur, !inserted)
+		p, err := records.UpdateProfile(userID, cur, !inserted, fn, s.now)
 		if err != nil {
-			return &fnError{err}
-		}
-		p.UserID = userID
-		if p.LastUpdated.IsZero() {
-			p.LastUpdated = s.now()
+			return err
 		}
 		if err := writeProfile(ctx, tx, p); err != nil {
 			return err
@@ -127,21 +124,15 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		out = p
 		return nil
 	})
-	var fe *fnError
+	var fe *records.FnError
 	if errors.As(err, &fe) {
-		return nadine.Profile{}, fe.err
+		return nadine.Profile{}, fe.Err
 	}
 	if err != nil {
 		return nadine.Profile{}, s.wrap("update profile", err)
 	}
 	return out, nil
 }
-
-// fnError carries the error of a caller's function out of a transaction,
-// to be returned as it is.
-type fnError struct{ err error }
-
-func (e *fnError) Error() string { return e.err.Error() }
 
 // setUserName upserts the name map row; an empty name keeps the old one.
 func setUserName(ctx context.Context, tx pgx.Tx, userID, name string) error {

@@ -65,6 +65,26 @@ func (t *topK) offer(c scored) {
 	t.best[i] = c
 }
 
+// scoreTop scores items against q with the store's own cosine and returns
+// the k best, best first, each made by wrap from an item and its score.
+// The servers' ranking chose the items; the scores do not depend on it.
+func scoreTop[T, S any](q []float32, items []T, k int, id func(T) int64, vec func(T) []float32, wrap func(T, float64) S) []S {
+	t := topK{k: k}
+	byID := make(map[int64]T, len(items))
+	for _, it := range items {
+		byID[id(it)] = it
+		t.offer(scored{id(it), cosine(q, vec(it))})
+	}
+	if len(t.best) == 0 {
+		return nil
+	}
+	out := make([]S, len(t.best))
+	for i, b := range t.best {
+		out[i] = wrap(byID[b.id], b.score)
+	}
+	return out
+}
+
 // encodeVector returns v as float32 little-endian bytes, nil for an empty v.
 func encodeVector(v []float32) []byte {
 	if len(v) == 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // UpdateProfile runs fn on the user's stored profile and stores its result
@@ -20,20 +21,12 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 	var out nadine.Profile
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		cur, err := readProfile(ctx, tx, userID)
-		found := err == nil
-		switch {
-		case nadine.ErrorCode(err) == nadine.ENOTFOUND:
-			cur = nadine.Profile{UserID: userID}
-		case err != nil:
+		if err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND {
 			return err
 		}
-		p, err := fn(cur, found)
+		p, err := records.UpdateProfile(userID, cur, err == nil, fn, s.now)
 		if err != nil {
-			return &fnError{err}
-		}
-		p.UserID = userID
-		if p.LastUpdated.IsZero() {
-			p.LastUpdated = s.now()
+			return err
 		}
 		if err := writeProfile(ctx, tx, p); err != nil {
 			return err
@@ -41,18 +34,12 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		out = p
 		return nil
 	})
-	var fe *fnError
+	var fe *records.FnError
 	if errors.As(err, &fe) {
-		return nadine.Profile{}, fe.err
+		return nadine.Profile{}, fe.Err
 	}
 	if err != nil {
 		return nadine.Profile{}, wrap("update profile", err)
 	}
 	return out, nil
 }
-
-// fnError carries the error of a caller's function out of a transaction,
-// to be returned as it is.
-type fnError struct{ err error }
-
-func (e *fnError) Error() string { return e.err.Error() }
