@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -51,7 +52,7 @@ func (s *Store) ensureIndex(ctx context.Context, tx pgx.Tx, table string, dims i
 	if expr == "" || !hnswTables[table] {
 		return nil
 	}
-	if _, ok := s.indexes.Load(name); ok {
+	if _, ok := s.indexes.Load(name); ok || slices.Contains(*seen, name) {
 		return nil
 	}
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(indexLock)); err != nil {

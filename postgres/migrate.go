@@ -44,7 +44,8 @@ func loadMigrations() ([]migration, error) {
 // returns the schema version (the highest applied). A migration that needs
 // pgvector is applied when the extension is installed or this user can
 // install it (mode permitting), and skipped otherwise, to be applied at a
-// later start that finds it.
+// later start that finds it: such a migration must therefore not depend on
+// a later one, nor a later one on it unless it also requires pgvector.
 func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (int, error) {
 	ms, err := loadMigrations()
 	if err != nil {
