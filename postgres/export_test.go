@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -37,3 +38,5 @@ func Exec(ctx context.Context, s *Store, sql string, args ...any) error {
 	_, err := s.pool.Exec(ctx, sql, args...)
 	return err
 }
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
