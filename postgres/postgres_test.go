@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/storetest"
+	"github.com/nadine-robot/nadine/internal/tcpproxy"
 	"github.com/nadine-robot/nadine/postgres"
 )
 
@@ -331,74 +331,6 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
-// proxy forwards TCP connections to a server until cut; restore takes new
-// connections again.
-type proxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	conns  []net.Conn
-	down   bool
-	wg     sync.WaitGroup
-}
-
-func newProxy(t *testing.T, target string) *proxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln, target: target}
-	p.wg.Go(p.serve)
-	t.Cleanup(func() {
-		ln.Close()
-		p.cut()
-		p.wg.Wait()
-	})
-	return p
-}
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		if p.down {
-			p.mu.Unlock()
-			c.Close()
-			continue
-		}
-		u, err := net.Dial("tcp", p.target)
-		if err != nil {
-			p.mu.Unlock()
-			c.Close()
-			continue
-		}
-		p.conns = append(p.conns, c, u)
-		p.mu.Unlock()
-		p.wg.Go(func() { io.Copy(u, c); u.Close() })
-		p.wg.Go(func() { io.Copy(c, u); c.Close() })
-	}
-}
-
-// cut closes every connection and refuses new ones.
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = true
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-func (p *proxy) restore() {
-	p.mu.Lock()
-	p.down = false
-	p.mu.Unlock()
-}
-
 // TestServerGoesAway cuts the connections to the server under a store:
 // calls fail with EUNAVAILABLE, and work again once the server is back.
 func TestServerGoesAway(t *testing.T) {
@@ -406,8 +338,8 @@ func TestServerGoesAway(t *testing.T) {
 	host := strings.TrimPrefix(url, "postgres://")
 	host = host[strings.Index(host, "@")+1:]
 	host = host[:strings.IndexAny(host, "/?")]
-	p := newProxy(t, host)
-	proxied := strings.Replace(url, host, p.ln.Addr().String(), 1)
+	p := tcpproxy.New(t, host)
+	proxied := strings.Replace(url, host, p.Addr(), 1)
 	ctx := t.Context()
 	s := open(t, url, postgres.Options{}) // owns the schema's cleanup
 	s2, err := postgres.Open(ctx, proxied, postgres.Options{Schema: schemaOf(t, s), ConnectTimeout: 2 * time.Second})
@@ -419,7 +351,7 @@ func TestServerGoesAway(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p.cut()
+	p.Cut()
 	_, err = s2.Profile(ctx, "alice")
 	if got := nadine.ErrorCode(err); got != nadine.EUNAVAILABLE {
 		t.Errorf("Profile with the server gone: code %q (%v), want %q", got, err, nadine.EUNAVAILABLE)
@@ -432,7 +364,7 @@ func TestServerGoesAway(t *testing.T) {
 		t.Errorf("error %q does not start with \"postgres: \"", err)
 	}
 
-	p.restore()
+	p.Restore()
 	var perr error
 	for range 10 { // the pool may hand out a connection it has not yet found dead
 		var got nadine.Profile
