@@ -79,15 +79,16 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	dims := len(embedding)
 	var chunks []nadine.KnowledgeChunk
 	if s.vector {
-		order := `embedding <=> $2::real[]::vector`
+		order := `embedding <=> (SELECT $2::real[]::vector)` // computed once (see rankOnServer)
 		if expr, _, typ := s.hnswExpr(dims); expr != "" {
 			// The very expression of the partial index, so that the
 			// planner may use it.
-			order = fmt.Sprintf(`(%s) <=> $2::real[]::%s`, expr, typ)
+			order = fmt.Sprintf(`(%s) <=> (SELECT $2::real[]::%s)`, expr, typ)
 		}
 		err := s.annQuery(ctx, k, func(tx pgx.Tx) error {
-			rows, err := query(ctx, tx, s.knowledgeColumns()+` FROM knowledge WHERE embedder = $1 AND dims = `+
-				fmt.Sprint(dims)+` ORDER BY `+order+` LIMIT $3`, embedder, embedding, k)
+			// The top k by id first, then their columns (see rankOnServer).
+			rows, err := query(ctx, tx, s.knowledgeColumns()+` FROM knowledge WHERE id IN (SELECT id FROM knowledge
+				WHERE embedder = $1 AND dims = `+fmt.Sprint(dims)+` ORDER BY `+order+` LIMIT $3)`, embedder, embedding, k)
 			if err != nil {
 				return err
 			}

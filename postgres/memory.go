@@ -202,7 +202,9 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 // rankOnServer has pgvector rank the user's memories of the query's space
 // (filter and args select them; the query vector and k are appended):
 // exactly over the user's rows when the user has at most exactLimit
-// vectors in that space, else through the dimension's HNSW index.
+// vectors in that space, else through the dimension's HNSW index. The
+// query vector's cast is a scalar subquery, computed once rather than for
+// every row (array_in is only stable).
 func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.MemoryQuery, filter string, args []any) ([]nadine.Memory, error) {
 	dims := len(q.Embedding)
 	var n int64
@@ -222,9 +224,13 @@ func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.Memory
 	}
 	i := len(args)
 	args = append(args, q.Embedding, q.K)
+	// The top k are chosen by id in a subquery, so that the columns (a
+	// vector's text form costs more than its distance) are computed for
+	// them only, not for every row the ranking reads.
+	top := s.memoryColumns() + ` FROM memories WHERE id IN (SELECT id` + filter
 	if !ann {
-		rows, err := query(ctx, s.pool, s.memoryColumns()+filter+
-			fmt.Sprintf(` ORDER BY embedding <=> $%d::real[]::vector, id LIMIT $%d`, i+1, i+2), args...)
+		rows, err := query(ctx, s.pool, top+
+			fmt.Sprintf(` ORDER BY embedding <=> (SELECT $%d::real[]::vector), id LIMIT $%d)`, i+1, i+2), args...)
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +239,7 @@ func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.Memory
 	expr, _, typ := s.hnswExpr(dims)
 	// dims as a literal implies the partial index's predicate; the order
 	// is the index's expression.
-	sql := s.memoryColumns() + filter + fmt.Sprintf(` AND dims = %d ORDER BY (%s) <=> $%d::real[]::%s LIMIT $%d`,
+	sql := top + fmt.Sprintf(` AND dims = %d ORDER BY (%s) <=> (SELECT $%d::real[]::%s) LIMIT $%d)`,
 		dims, expr, i+1, typ, i+2)
 	var ms []nadine.Memory
 	err = s.annQuery(ctx, q.K, func(tx pgx.Tx) error {

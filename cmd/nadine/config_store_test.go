@@ -88,13 +88,7 @@ func TestConfigStoreURLNeverPrinted(t *testing.T) {
 // (store.url from the environment), then finds the person and the memory
 // with the memory command: a second process on the same database.
 func TestChatOnPostgres(t *testing.T) {
-	url := os.Getenv("NADINE_TEST_POSTGRES_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("NADINE_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests")
-		}
-		t.Skip("NADINE_TEST_POSTGRES_URL is not set: no PostgreSQL server to test against (see .ci/run)")
-	}
+	url := testPostgresURL(t)
 	schema := fmt.Sprintf("nadine_cmd_test_%d", os.Getpid())
 	dropSchemaAtEnd(t, url, schema)
 	vars := map[string]string{"HOME": t.TempDir(), "NADINE_STORE_URL": url, "NADINE_STORE_SCHEMA": schema}
@@ -121,13 +115,7 @@ func TestChatOnPostgres(t *testing.T) {
 // and comes back: every turn still gets a spoken reply, and what is said
 // once the database is back is stored.
 func TestChatWhenPostgresGoesAway(t *testing.T) {
-	base := os.Getenv("NADINE_TEST_POSTGRES_URL")
-	if base == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("NADINE_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests")
-		}
-		t.Skip("NADINE_TEST_POSTGRES_URL is not set: no PostgreSQL server to test against (see .ci/run)")
-	}
+	base := testPostgresURL(t)
 	u, err := neturl.Parse(base)
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +184,20 @@ func countMessages(t *testing.T, url, schema, text string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// testPostgresURL returns the stock PostgreSQL server .ci/run starts, skips
+// the test without one, and fails it instead under CI.
+func testPostgresURL(t *testing.T) string {
+	t.Helper()
+	url := os.Getenv("NADINE_TEST_POSTGRES_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("NADINE_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests")
+		}
+		t.Skip("NADINE_TEST_POSTGRES_URL is not set: no PostgreSQL server to test against (see .ci/run)")
+	}
+	return url
 }
 
 // dropSchemaAtEnd drops a schema of the server at url when the test ends.
