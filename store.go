@@ -211,6 +211,7 @@ type CheckpointStore interface {
 // one robot, the postgres package for fleets.
 type Store interface {
 	ProfileStore
+	ProfileUpdater
 	HistoryStore
 	MemoryStore
 	KnowledgeStore

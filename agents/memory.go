@@ -238,9 +238,21 @@ func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extrac
 	if isNew || len(changed) > 0 {
 		// The reply needs the profile in the state, not in the store: it
 		// is saved after the reply.
-		saved := p
+		saved, now := p, e.opts.Now()
 		afterReply(ctx, func(ctx context.Context) {
-			if err := e.opts.Store.SaveProfile(ctx, saved); err != nil {
+			// Merged again into what is stored by then, in the store's
+			// transaction: another robot may have updated this person.
+			_, err := e.opts.Store.UpdateProfile(ctx, saved.UserID, func(cur nadine.Profile, found bool) (nadine.Profile, error) {
+				if !found {
+					return saved, nil
+				}
+				if cur.UserName == "" {
+					cur.UserName = saved.UserName
+				}
+				merged, _ := mergeProfile(cur, ex, now)
+				return merged, nil
+			})
+			if err != nil {
 				tr.Fail("memory_update_agent", err)
 				e.log.Error("agents: save profile", "user", saved.UserID, "err", err)
 			}

@@ -52,6 +52,11 @@ func (s recordingStore) SaveProfile(ctx context.Context, p nadine.Profile) error
 	return s.Store.SaveProfile(ctx, p)
 }
 
+func (s recordingStore) UpdateProfile(ctx context.Context, id string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
+	s.log.Add("write:profile")
+	return s.Store.UpdateProfile(ctx, id, fn)
+}
+
 func (s recordingStore) AppendMessage(ctx context.Context, user, conv string, m nadine.Message) (nadine.Conversation, error) {
 	s.log.Add("write:message")
 	return s.Store.AppendMessage(ctx, user, conv, m)

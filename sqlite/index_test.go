@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/migrations"
 )
 
 // wideDims is a dimension whose blocks hold few vectors, so that a handful
@@ -366,19 +367,19 @@ func TestIndexFollowsWrites(t *testing.T) {
 // index), as the previous release left it.
 func oldSchema(t *testing.T, path string) *sql.DB {
 	t.Helper()
-	ms, err := migrations()
+	ms, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms[0].version != 1 {
-		t.Fatalf("first migration is %s", ms[0].name)
+	if ms[0].Version != 1 {
+		t.Fatalf("first migration is %s", ms[0].Name)
 	}
 	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode(WAL)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
-		ms[0].sql,
+		ms[0].SQL,
 		`CREATE TABLE schema_version (version INTEGER NOT NULL)`,
 		`INSERT INTO schema_version (version) VALUES (1)`,
 	} {

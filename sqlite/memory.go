@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // memoryRow is a validated memory ready to insert.
@@ -23,35 +23,14 @@ type memoryRow struct {
 	norm                      float32 // of the embedding, for the vector index
 }
 
-// memoryRow validates m for userID (m.UserID must be empty or equal), fills
-// Time and the metadata keys date, time, timestamp and conversation_id, and
-// encodes it.
+// memoryRow checks m for userID and fills its time and metadata (see
+// records.Memory), and encodes it.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
-	if err := needUser(op, userID); err != nil {
+	m, err := records.Memory("sqlite", op, userID, m, s.now)
+	if err != nil {
 		return memoryRow{}, err
 	}
-	if m.UserID != "" && m.UserID != userID {
-		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "sqlite: %s: memory of user %q given for user %q", op, m.UserID, userID)
-	}
-	switch m.Type {
-	case nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact:
-	default:
-		return memoryRow{}, nadine.Errorf(nadine.EINVALID, "sqlite: %s: unknown memory type %q", op, m.Type)
-	}
-	if m.Time.IsZero() {
-		m.Time = s.now()
-	}
-	md := make(map[string]string, len(m.Metadata)+4)
-	for k, v := range m.Metadata {
-		md[k] = v
-	}
-	setDefault(md, "date", m.Time.Format("2006-01-02"))
-	setDefault(md, "time", m.Time.Format("15:04:05"))
-	setDefault(md, "timestamp", strconv.FormatInt(m.Time.Unix(), 10))
-	if m.ConversationID != "" {
-		setDefault(md, "conversation_id", m.ConversationID)
-	}
-	b, err := json.Marshal(md)
+	b, err := json.Marshal(m.Metadata)
 	if err != nil {
 		return memoryRow{}, fmt.Errorf("sqlite: %s: metadata: %w", op, err)
 	}
@@ -67,12 +46,6 @@ func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error)
 		embedding: encodeVector(m.Embedding),
 		norm:      norm(m.Embedding),
 	}, nil
-}
-
-func setDefault(m map[string]string, k, v string) {
-	if _, ok := m[k]; !ok {
-		m[k] = v
-	}
 }
 
 const insertMemorySQL = `INSERT INTO memories

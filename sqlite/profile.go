@@ -16,12 +16,18 @@ func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, err
 	if err := needUser("profile", userID); err != nil {
 		return nadine.Profile{}, err
 	}
+	p, err := readProfile(ctx, s.r, userID)
+	return p, wrap("profile", err)
+}
+
+// readProfile reads a user's profile through q, or returns ENOTFOUND.
+func readProfile(ctx context.Context, q querier, userID string) (nadine.Profile, error) {
 	var (
 		p                  = nadine.Profile{UserID: userID}
 		hobbies, interests string
 		updated            int64
 	)
-	err := s.r.QueryRowContext(ctx, `SELECT user_name, current_company, current_position, location,
+	err := q.QueryRowContext(ctx, `SELECT user_name, current_company, current_position, location,
 		hobbies, interests, face_image_path, last_updated_us
 		FROM profiles WHERE user_id = ?`, userID).
 		Scan(&p.UserName, &p.CurrentCompany, &p.CurrentPosition, &p.Location,
@@ -30,7 +36,7 @@ func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, err
 		return nadine.Profile{}, nadine.Errorf(nadine.ENOTFOUND, "sqlite: no profile for user %q", userID)
 	}
 	if err != nil {
-		return nadine.Profile{}, wrap("profile", err)
+		return nadine.Profile{}, err
 	}
 	if p.Hobbies, err = decodeStrings(hobbies); err != nil {
 		return nadine.Profile{}, fmt.Errorf("sqlite: profile %q: hobbies: %w", userID, err)
@@ -52,30 +58,33 @@ func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	if p.LastUpdated.IsZero() {
 		p.LastUpdated = s.now()
 	}
+	err := s.write(ctx, func(tx *sql.Tx) error { return writeProfile(ctx, tx, p) })
+	return wrap("save profile", err)
+}
+
+// writeProfile upserts p and records its name, in the caller's transaction.
+func writeProfile(ctx context.Context, tx *sql.Tx, p nadine.Profile) error {
 	hobbies, err := encodeStrings(p.Hobbies)
 	if err != nil {
-		return wrap("save profile", err)
+		return err
 	}
 	interests, err := encodeStrings(p.Interests)
 	if err != nil {
-		return wrap("save profile", err)
+		return err
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO profiles (user_id, user_name, current_company,
-			current_position, location, hobbies, interests, face_image_path, last_updated_us)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name,
-			current_company = excluded.current_company, current_position = excluded.current_position,
-			location = excluded.location, hobbies = excluded.hobbies, interests = excluded.interests,
-			face_image_path = excluded.face_image_path, last_updated_us = excluded.last_updated_us`,
-			p.UserID, p.UserName, p.CurrentCompany, p.CurrentPosition, p.Location,
-			hobbies, interests, p.FaceImagePath, toMicros(p.LastUpdated))
-		if err != nil {
-			return err
-		}
-		return setUserName(ctx, tx, p.UserID, p.UserName)
-	})
-	return wrap("save profile", err)
+	_, err = tx.ExecContext(ctx, `INSERT INTO profiles (user_id, user_name, current_company,
+		current_position, location, hobbies, interests, face_image_path, last_updated_us)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name,
+		current_company = excluded.current_company, current_position = excluded.current_position,
+		location = excluded.location, hobbies = excluded.hobbies, interests = excluded.interests,
+		face_image_path = excluded.face_image_path, last_updated_us = excluded.last_updated_us`,
+		p.UserID, p.UserName, p.CurrentCompany, p.CurrentPosition, p.Location,
+		hobbies, interests, p.FaceImagePath, toMicros(p.LastUpdated))
+	if err != nil {
+		return err
+	}
+	return setUserName(ctx, tx, p.UserID, p.UserName)
 }
 
 // setUserName upserts the name map row; an empty name keeps the old one.

@@ -6,17 +6,16 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/migrations"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -154,45 +153,10 @@ func (s *Store) Close() error {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations returns the embedded migrations, ordered by version. A file is
-// named NNNN_description.sql.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
-		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
-		}
-	}
-	return ms, nil
-}
-
 // migrate applies the pending migrations in one transaction and returns the
 // schema version.
 func (s *Store) migrate(ctx context.Context) (int, error) {
-	ms, err := migrations()
+	ms, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: migrate: %w", err)
 	}
@@ -204,23 +168,23 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
 			return err
 		}
-		if n := len(ms); n > 0 && version > ms[n-1].version {
-			return fmt.Errorf("database schema version %d is newer than this program's %d", version, ms[n-1].version)
+		if n := len(ms); n > 0 && version > ms[n-1].Version {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", version, ms[n-1].Version)
 		}
 		for _, m := range ms {
-			if m.version <= version {
+			if m.Version <= version {
 				continue
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return fmt.Errorf("%s: %w", m.name, err)
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return fmt.Errorf("%s: %w", m.Name, err)
 			}
-			if step := s.migrationStep(m.version); step != nil {
+			if step := s.migrationStep(m.Version); step != nil {
 				if err := step(ctx, tx); err != nil {
-					return fmt.Errorf("%s: %w", m.name, err)
+					return fmt.Errorf("%s: %w", m.Name, err)
 				}
 			}
-			version = m.version
-			s.log.Info("sqlite: applied migration", "migration", m.name)
+			version = m.Version
+			s.log.Info("sqlite: applied migration", "migration", m.Name)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM schema_version`); err != nil {
 			return err

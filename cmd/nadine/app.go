@@ -21,7 +21,6 @@ import (
 	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
-	"github.com/nadine-robot/nadine/sqlite"
 	"github.com/nadine-robot/nadine/tools"
 	"github.com/nadine-robot/nadine/translate"
 	"github.com/nadine-robot/nadine/visual"
@@ -34,7 +33,8 @@ type app struct {
 	getenv func(string) string
 	log    *slog.Logger
 
-	store    *sqlite.Store
+	store    nadine.Store
+	storeIs  string // which store, for the banner
 	embedder nadine.Embedder
 	lexical  *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
 	tools    []nadine.Tool
@@ -78,11 +78,11 @@ func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *sl
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "nadine.db"), sqlite.Options{Logger: log})
+	st, kind, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	a.store = st
+	a.store, a.storeIs = st, kind
 	if err := a.build(ctx); err != nil {
 		st.Close()
 		return nil, err
@@ -477,6 +477,9 @@ func (a *app) songs(l nadine.Language) []nadine.Song {
 func (a *app) banner() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Nadine %s — data in %s\n", version, a.cfg.DataDir)
+	if a.cfg.Store.URL != "" {
+		fmt.Fprintf(&b, "Memory: %s\n", a.storeIs)
+	}
 	if a.engine == "offline" {
 		fmt.Fprintf(&b, "OFFLINE: answering with the rule-based engine (%s).\n", a.offline)
 		fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())

@@ -48,6 +48,7 @@ type Config struct {
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
+	Store      StoreConfig      `yaml:"store"`
 
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
@@ -569,6 +570,7 @@ func (c *Config) validate() error {
 	c.validatePrivacy(bad)
 	c.validateInbound(bad)
 	c.validatePersona(bad)
+	c.validateStore(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))

@@ -145,15 +145,27 @@ func loopbackAddr(addr string) bool {
 var dsnPasswordRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd)\s*=\s*('[^']*'|[^\s;]+)`)
 
 // redactURL hides the password of a URL ("http://user:secret@host/v1" →
-// "http://user:REDACTED@host/v1") and of a key=value connection string;
-// anything else is returned as it is.
+// "http://user:REDACTED@host/v1", "postgres://h/db?password=x" →
+// "postgres://h/db?password=REDACTED") and of a key=value connection
+// string; anything else is returned as it is.
 func redactURL(s string) string {
 	if strings.Contains(s, "://") {
-		if u, err := url.Parse(s); err == nil && u.User != nil {
-			if _, ok := u.User.Password(); ok {
-				u.User = url.UserPassword(u.User.Username(), "REDACTED")
+		if u, err := url.Parse(s); err == nil {
+			changed := false
+			if u.User != nil {
+				if _, ok := u.User.Password(); ok {
+					u.User = url.UserPassword(u.User.Username(), "REDACTED")
+					changed = true
+				}
+			}
+			if q := u.Query(); q.Has("password") {
+				q.Set("password", "REDACTED")
+				u.RawQuery = q.Encode()
+				changed = true
+			}
+			if changed {
 				// url.URL.String escapes nothing in REDACTED: the result
-				// keeps the scheme, host, path and query as given.
+				// keeps the scheme, host and path as given.
 				return u.String()
 			}
 		}

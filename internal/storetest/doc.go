@@ -24,7 +24,13 @@
 //   - ForgetUser erases the checkpoints whose key starts with "<userID>/"
 //     and no other;
 //   - times are compared at microsecond precision (the suite uses whole
-//     seconds), with time.Time.Equal.
+//     seconds), with time.Time.Equal;
+//   - UpdateProfile's concurrent callers (eight goroutines, three updates
+//     each) all find their change in the final profile.
+//
+// Shared checks two stores open on one database, as two processes of a
+// fleet have them (no lost profile update across them); each
+// implementation calls it from its own tests.
 //
 // Behaviour the interface leaves open (the order of Scenes, whether a user
 // known only by name has a Profile, appending to an ended conversation) is

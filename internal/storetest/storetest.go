@@ -26,6 +26,8 @@ func Run(t *testing.T, open func(t *testing.T) nadine.Store) {
 		{"EmptyStore", testEmptyStore},
 		{"Profile", testProfile},
 		{"UserNames", testUserNames},
+		{"UpdateProfile", testUpdateProfile},
+		{"UpdateProfileConcurrent", testUpdateProfileConcurrent},
 		{"History", testHistory},
 		{"EndConversation", testEndConversation},
 		{"StoreChunk", testStoreChunk},

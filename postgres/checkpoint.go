@@ -1,0 +1,55 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// SaveCheckpoint stores data under key, replacing what was there. Keys of a
+// user's state start with "<userID>/" so that ForgetUser erases them. An
+// empty key is EINVALID.
+func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
+	if key == "" {
+		return nadine.Errorf(nadine.EINVALID, "postgres: save checkpoint: empty key")
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	_, err := exec(ctx, s.pool, `INSERT INTO checkpoints (key, data, updated) VALUES ($1, $2, $3)
+		ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated = excluded.updated`,
+		key, data, s.now())
+	return s.wrap("save checkpoint", err)
+}
+
+// LoadCheckpoint returns the checkpoint stored under key, or ENOTFOUND.
+func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) {
+	if key == "" {
+		return nil, nadine.Errorf(nadine.EINVALID, "postgres: load checkpoint: empty key")
+	}
+	var data []byte
+	err := queryRow(ctx, s.pool, `SELECT data FROM checkpoints WHERE key = $1`, key).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nadine.Errorf(nadine.ENOTFOUND, "postgres: no checkpoint %q", key)
+	}
+	if err != nil {
+		return nil, s.wrap("load checkpoint", err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// DeleteCheckpoint deletes the checkpoint stored under key; deleting a
+// missing one is not an error.
+func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
+	if key == "" {
+		return nadine.Errorf(nadine.EINVALID, "postgres: delete checkpoint: empty key")
+	}
+	_, err := exec(ctx, s.pool, `DELETE FROM checkpoints WHERE key = $1`, key)
+	return s.wrap("delete checkpoint", err)
+}

@@ -1,0 +1,110 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// indexLock is the key of the advisory lock under which an HNSW index is
+// created, so that two processes storing the first vector of a dimension
+// at once do not race.
+const indexLock = migrationLock + 1
+
+// hnswTables are the tables with per-dimension HNSW indexes (pgvector).
+var hnswTables = map[string]bool{"memories": true, "knowledge": true}
+
+// hnswExpr returns the indexed expression and the operator class of the
+// HNSW index over vectors of dims dimensions, and the SQL type a query
+// vector is cast to, or "" when pgvector cannot index that many: vector up
+// to 2,000 dimensions, a halfvec expression up to 4,000 (pgvector 0.7 and
+// later).
+func (s *Store) hnswExpr(dims int) (expr, ops, typ string) {
+	switch {
+	case !s.vector || dims <= 0:
+		return "", "", ""
+	case dims <= 2000:
+		typ = fmt.Sprintf("vector(%d)", dims)
+		return "embedding::" + typ, "vector_cosine_ops", typ
+	case dims <= 4000 && s.vectorAtLeast(0, 7):
+		typ = fmt.Sprintf("halfvec(%d)", dims)
+		return "embedding::" + typ, "halfvec_cosine_ops", typ
+	}
+	return "", "", ""
+}
+
+// indexName returns the name of table's HNSW index of dims dimensions.
+func indexName(table string, dims int) string { return fmt.Sprintf("%s_hnsw_%d", table, dims) }
+
+// newIndexes collects, during a transaction, the HNSW indexes it created
+// or found, to be remembered once it commits.
+type newIndexes []string
+
+// ensureIndex creates the HNSW index of table's vectors of dims dimensions
+// when pgvector can index them and this store has not seen it yet. The
+// index is partial (WHERE dims = n), so that one table holds every
+// dimension, and indexes the cast expression that searches order by.
+func (s *Store) ensureIndex(ctx context.Context, tx pgx.Tx, table string, dims int, seen *newIndexes) error {
+	expr, ops, _ := s.hnswExpr(dims)
+	name := indexName(table, dims)
+	if expr == "" || !hnswTables[table] {
+		return nil
+	}
+	if _, ok := s.indexes.Load(name); ok || slices.Contains(*seen, name) {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(indexLock)); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw ((%s) %s) WHERE dims = %d`,
+		name, table, expr, ops, dims)); err != nil {
+		return err
+	}
+	*seen = append(*seen, name)
+	return nil
+}
+
+// remember records indexes that a committed transaction created or found.
+func (s *Store) remember(seen newIndexes) {
+	for _, name := range seen {
+		s.indexes.Store(name, true)
+	}
+}
+
+// hasIndex reports whether table's HNSW index of dims dimensions exists.
+func (s *Store) hasIndex(ctx context.Context, table string, dims int) (bool, error) {
+	if expr, _, _ := s.hnswExpr(dims); expr == "" {
+		return false, nil
+	}
+	name := indexName(table, dims)
+	if _, ok := s.indexes.Load(name); ok {
+		return true, nil
+	}
+	var ok bool
+	if err := s.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&ok); err != nil {
+		return false, err
+	}
+	if ok {
+		s.indexes.Store(name, true)
+	}
+	return ok, nil
+}
+
+// annQuery runs query in a read-only transaction that lets pgvector's HNSW
+// scans look at max(efSearch, 2k) candidates and, from pgvector 0.8 on,
+// scan on until the rows left by the WHERE clause (one user, one embedder)
+// are enough.
+func (s *Store) annQuery(ctx context.Context, k int, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		sets := `SELECT set_config('hnsw.ef_search', $1, true)`
+		if s.vectorAtLeast(0, 8) {
+			sets += `, set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+		}
+		if _, err := tx.Exec(ctx, sets, fmt.Sprint(max(s.efSearch, 2*k))); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}

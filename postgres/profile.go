@@ -1,0 +1,215 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
+)
+
+const profileColumns = `SELECT user_name, current_company, current_position, location,
+	hobbies, interests, face_image_path, last_updated FROM profiles WHERE user_id = $1`
+
+// readProfile reads a user's profile (FOR UPDATE when lock is set), or
+// returns ENOTFOUND.
+func readProfile(ctx context.Context, q db, userID string, lock bool) (nadine.Profile, error) {
+	sql := profileColumns
+	if lock {
+		sql += ` FOR UPDATE`
+	}
+	p := nadine.Profile{UserID: userID}
+	var updated time.Time
+	err := queryRow(ctx, q, sql, userID).Scan(&p.UserName, &p.CurrentCompany, &p.CurrentPosition, &p.Location,
+		&p.Hobbies, &p.Interests, &p.FaceImagePath, &updated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nadine.Profile{}, nadine.Errorf(nadine.ENOTFOUND, "postgres: no profile for user %q", userID)
+	}
+	if err != nil {
+		return nadine.Profile{}, err
+	}
+	if len(p.Hobbies) == 0 {
+		p.Hobbies = nil
+	}
+	if len(p.Interests) == 0 {
+		p.Interests = nil
+	}
+	p.LastUpdated = utc(updated)
+	return p, nil
+}
+
+// Profile returns a user's profile, or an ENOTFOUND error (also for a user
+// known only by name).
+func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
+	if err := needUser("profile", userID); err != nil {
+		return nadine.Profile{}, err
+	}
+	p, err := readProfile(ctx, s.pool, userID, false)
+	return p, s.wrap("profile", err)
+}
+
+// writeProfile upserts p and records its name, in the caller's transaction.
+func writeProfile(ctx context.Context, tx pgx.Tx, p nadine.Profile) error {
+	hobbies, interests := p.Hobbies, p.Interests
+	if hobbies == nil {
+		hobbies = []string{}
+	}
+	if interests == nil {
+		interests = []string{}
+	}
+	_, err := exec(ctx, tx, `INSERT INTO profiles (user_id, user_name, current_company,
+		current_position, location, hobbies, interests, face_image_path, last_updated)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name,
+		current_company = excluded.current_company, current_position = excluded.current_position,
+		location = excluded.location, hobbies = excluded.hobbies, interests = excluded.interests,
+		face_image_path = excluded.face_image_path, last_updated = excluded.last_updated`,
+		p.UserID, p.UserName, p.CurrentCompany, p.CurrentPosition, p.Location,
+		hobbies, interests, p.FaceImagePath, p.LastUpdated)
+	if err != nil {
+		return err
+	}
+	return setUserName(ctx, tx, p.UserID, p.UserName)
+}
+
+// SaveProfile stores p as the user's whole profile and records its name in
+// the id → name map (an empty name keeps the name already recorded). A zero
+// LastUpdated is set to Now. Of two saves at once the later wins whole;
+// UpdateProfile merges instead.
+func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
+	if err := needUser("save profile", p.UserID); err != nil {
+		return err
+	}
+	if p.LastUpdated.IsZero() {
+		p.LastUpdated = s.now()
+	}
+	err := s.tx(ctx, func(tx pgx.Tx) error { return writeProfile(ctx, tx, p) })
+	return s.wrap("save profile", err)
+}
+
+// UpdateProfile runs fn on the user's stored profile and stores its result,
+// in one transaction that holds the profile's row lock: a concurrent
+// UpdateProfile of the same user waits, then sees this one's result. A
+// user without a profile gets a row inserted first (ON CONFLICT DO
+// NOTHING), so that two first updates of one user also wait for each
+// other.
+func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
+	if err := needUser("update profile", userID); err != nil {
+		return nadine.Profile{}, err
+	}
+	var out nadine.Profile
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		var inserted bool
+		err := queryRow(ctx, tx, `INSERT INTO profiles (user_id, last_updated) VALUES ($1, $2)
+			ON CONFLICT (user_id) DO NOTHING RETURNING true`, userID, time.Time{}).Scan(&inserted)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		var cur nadine.Profile
+		if !inserted {
+			if cur, err = readProfile(ctx, tx, userID, true); err != nil {
+				return err
+			}
+		}
+		p, err := records.UpdateProfile(userID, cur, !inserted, fn, s.now)
+		if err != nil {
+			return err
+		}
+		if err := writeProfile(ctx, tx, p); err != nil {
+			return err
+		}
+		out = p
+		return nil
+	})
+	var fe *records.FnError
+	if errors.As(err, &fe) {
+		return nadine.Profile{}, fe.Err
+	}
+	if err != nil {
+		return nadine.Profile{}, s.wrap("update profile", err)
+	}
+	return out, nil
+}
+
+// setUserName upserts the name map row; an empty name keeps the old one.
+func setUserName(ctx context.Context, tx pgx.Tx, userID, name string) error {
+	_, err := exec(ctx, tx, `INSERT INTO users (user_id, user_name) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name
+		WHERE excluded.user_name <> ''`, userID, name)
+	return err
+}
+
+// SetUserName records a name in the id → name map; the user need not have a
+// profile. An empty name is an EINVALID error.
+func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
+	if err := needUser("set user name", userID); err != nil {
+		return err
+	}
+	if name == "" {
+		return nadine.Errorf(nadine.EINVALID, "postgres: set user name: empty name for user %q", userID)
+	}
+	err := s.tx(ctx, func(tx pgx.Tx) error { return setUserName(ctx, tx, userID, name) })
+	return s.wrap("set user name", err)
+}
+
+// Users lists every user in the id → name map, ordered by id (byte order).
+func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
+	rows, err := query(ctx, s.pool, `SELECT user_id, user_name FROM users ORDER BY user_id COLLATE "C"`)
+	if err != nil {
+		return nil, s.wrap("users", err)
+	}
+	us, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (nadine.UserRef, error) {
+		var u nadine.UserRef
+		err := r.Scan(&u.ID, &u.Name)
+		return u, err
+	})
+	return us, s.wrap("users", err)
+}
+
+// UserIDs lists every user id personal data is stored under, ordered and
+// once each: the names map, profiles, conversations, memories and scenes.
+func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
+	rows, err := query(ctx, s.pool, `SELECT user_id FROM users UNION SELECT user_id FROM profiles
+		UNION SELECT user_id FROM conversations UNION SELECT user_id FROM memories
+		UNION SELECT user_id FROM scenes ORDER BY 1 COLLATE "C"`)
+	if err != nil {
+		return nil, s.wrap("user ids", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return ids, s.wrap("user ids", err)
+}
+
+// ForgetUser erases everything about a user in one transaction: profile,
+// name, conversations and their messages, memories, scenes, and the
+// checkpoints whose key starts with "<userID>/". Forgetting an unknown user
+// is not an error. The rows are gone for every query at once; the server
+// reclaims their space (and overwrites the dead tuples) at its next
+// VACUUM, and its write-ahead log keeps them until the log is recycled:
+// see the README's PostgreSQL section for what "unrecoverable" takes there.
+func (s *Store) ForgetUser(ctx context.Context, userID string) error {
+	if err := needUser("forget user", userID); err != nil {
+		return err
+	}
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM profiles WHERE user_id = $1`,
+			`DELETE FROM users WHERE user_id = $1`,
+			`DELETE FROM conversations WHERE user_id = $1`, // messages cascade
+			`DELETE FROM memories WHERE user_id = $1`,
+			`DELETE FROM scenes WHERE user_id = $1`,
+		} {
+			if _, err := exec(ctx, tx, q, userID); err != nil {
+				return err
+			}
+		}
+		_, err := exec(ctx, tx, `DELETE FROM checkpoints WHERE starts_with(key, $1)`, userID+"/")
+		return err
+	})
+	if err == nil {
+		s.log.Info("postgres: forgot user", "user_id", userID)
+	}
+	return s.wrap("forget user", err)
+}

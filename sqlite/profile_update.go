@@ -1,0 +1,45 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
+)
+
+// UpdateProfile runs fn on the user's stored profile and stores its result
+// in one write transaction. Writes of one store go through its one writer
+// connection and SQLite takes the database's write lock at BEGIN IMMEDIATE,
+// so a concurrent UpdateProfile, of this process or another, waits and then
+// sees this one's result.
+func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
+	if err := needUser("update profile", userID); err != nil {
+		return nadine.Profile{}, err
+	}
+	var out nadine.Profile
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		cur, err := readProfile(ctx, tx, userID)
+		if err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND {
+			return err
+		}
+		p, err := records.UpdateProfile(userID, cur, err == nil, fn, s.now)
+		if err != nil {
+			return err
+		}
+		if err := writeProfile(ctx, tx, p); err != nil {
+			return err
+		}
+		out = p
+		return nil
+	})
+	var fe *records.FnError
+	if errors.As(err, &fe) {
+		return nadine.Profile{}, fe.Err
+	}
+	if err != nil {
+		return nadine.Profile{}, wrap("update profile", err)
+	}
+	return out, nil
+}
