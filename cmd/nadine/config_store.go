@@ -88,4 +88,3 @@ func openStore(ctx context.Context, cfg Config, log *slog.Logger) (nadine.Store,
 	}
 	return st, kind + host, nil
 }
-
