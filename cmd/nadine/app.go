@@ -55,7 +55,7 @@ type app struct {
 // openTool loads the configuration and opens the app for a maintenance
 // command (memory, kb, eval), logging warnings only.
 func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
-	cfg, err := loadConfig(cfgPath, e.getenv)
+	cfg, err := e.loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +71,9 @@ func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c 
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	for _, w := range cfg.warnings {
+		log.Warn(w)
+	}
 	for _, o := range opts {
 		o(a)
 	}
@@ -449,7 +452,7 @@ func (a *app) songs(l nadine.Language) []nadine.Song {
 // banner says which engine and models are active, and plainly when offline.
 func (a *app) banner() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Nadine %s — data in %s\n", version, a.cfg.DataDir)
+	fmt.Fprintf(&b, "Nadine %s — data in %s\n", currentVersion().Short(), a.cfg.DataDir)
 	if a.engine == "offline" {
 		fmt.Fprintf(&b, "OFFLINE: answering with the rule-based engine (%s).\n", a.offline)
 		fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())

@@ -22,6 +22,20 @@ func envMap(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// envOf is an environment of the given variables, listed and by name.
+func envOf(m map[string]string) environment {
+	return environment{getenv: envMap(m), environ: environList(m)}
+}
+
+// environList lists variables as os.Environ does.
+func environList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 func writeConfig(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "nadine.yaml")
@@ -32,7 +46,7 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func TestConfigDefaultsAreSeed000(t *testing.T) {
-	cfg, err := loadConfig("", envMap(map[string]string{"HOME": "/home/robot"}))
+	cfg, err := loadConfigFrom("", envOf(map[string]string{"HOME": "/home/robot"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +82,7 @@ models:
   roles: {intent_classifier: small, response: big}
   fallback: [big]
 `)
-	cfg, err := loadConfig(path, envMap(map[string]string{
+	cfg, err := loadConfigFrom(path, envOf(map[string]string{
 		"NADINE_ENGINE":                    "react",
 		"NADINE_MODELS_PROFILES_BIG_MODEL": "qwen2.5:14b",
 		"NADINE_MODELS_ROLES_ORCHESTRATOR": "small",
@@ -133,7 +147,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 			if tt.file != "" {
 				path = writeConfig(t, tt.file)
 			}
-			_, err := loadConfig(path, envMap(tt.env))
+			_, err := loadConfigFrom(path, envOf(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
@@ -159,7 +173,7 @@ func TestConfigCommandRedactsSecrets(t *testing.T) {
 
 // TestExampleConfigs keeps the shipped examples valid.
 func TestExampleConfigs(t *testing.T) {
-	cfg, err := loadConfig("../../examples/ollama.yaml", envMap(map[string]string{"HOME": t.TempDir()}))
+	cfg, err := loadConfigFrom("../../examples/ollama.yaml", envOf(map[string]string{"HOME": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +214,7 @@ func TestConfigFiller(t *testing.T) {
 			for k, v := range tt.env {
 				env[k] = v
 			}
-			cfg, err := loadConfig(path, envMap(env))
+			cfg, err := loadConfigFrom(path, envOf(env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +248,7 @@ func TestConfigFillerErrorsNameTheField(t *testing.T) {
 			if tt.file != "" {
 				path = writeConfig(t, tt.file)
 			}
-			_, err := loadConfig(path, envMap(tt.env))
+			_, err := loadConfigFrom(path, envOf(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
