@@ -129,6 +129,9 @@ func run(ctx context.Context, args []string, e env) error {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			if args[0] == "help" && len(args) > 1 {
+				if wantsHelp(args[1:2]) {
+					return commandHelp(ctx, "help", e)
+				}
 				return commandHelp(ctx, args[1], e)
 			}
 			fmt.Fprint(e.stdout, usageText())
