@@ -308,7 +308,7 @@ func loadConfigFrom(path string, ev environment) (Config, error) {
 		}
 	}
 	o := &envOverrides{ev: ev, known: map[string]bool{}}
-	if err := o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE"); err != nil {
+	if err := o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", ""); err != nil {
 		return cfg, err
 	}
 	cfg.warnings = o.unknownVariables(&cfg)

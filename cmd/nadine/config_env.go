@@ -59,8 +59,9 @@ type envOverrides struct {
 	known map[string]bool
 }
 
-// apply overrides v's fields from the variables named prefix_FIELD.
-func (o *envOverrides) apply(v reflect.Value, prefix string) error {
+// apply overrides the fields of v, at path, from the variables named
+// prefix_FIELD.
+func (o *envOverrides) apply(v reflect.Value, prefix, path string) error {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		tag := yamlName(t.Field(i))
@@ -68,8 +69,7 @@ func (o *envOverrides) apply(v reflect.Value, prefix string) error {
 			continue
 		}
 		name := prefix + "_" + strings.ToUpper(tag)
-		path := strings.ToLower(strings.TrimPrefix(name, "NADINE_"))
-		if err := o.field(v.Field(i), name, path, t.Field(i).Tag.Get("envsep")); err != nil {
+		if err := o.field(v.Field(i), name, join(path, tag), t.Field(i).Tag.Get("envsep")); err != nil {
 			return err
 		}
 	}
@@ -80,7 +80,7 @@ func (o *envOverrides) apply(v reflect.Value, prefix string) error {
 func (o *envOverrides) field(fv reflect.Value, name, path, sep string) error {
 	switch {
 	case fv.Kind() == reflect.Struct && fv.Type() != durationType:
-		return o.apply(fv, name)
+		return o.apply(fv, name, path)
 	case fv.Kind() == reflect.Map:
 		return o.mapField(fv, name, path, sep)
 	}

@@ -141,7 +141,10 @@ func checkNode(n *yaml.Node, t reflect.Type, path string, bad func(n *yaml.Node,
 			bad(n, path, "must be "+kindName(t)+", not "+nodeKind(n))
 			return
 		}
-		if err := n.Decode(reflect.New(t).Interface()); err != nil {
+		// YAML would truncate 2.5 into an integer field: only an integer
+		// is one.
+		isInt := strings.HasPrefix(kindName(t), "an integer")
+		if err := n.Decode(reflect.New(t).Interface()); err != nil || (isInt && n.ShortTag() != "!!int") {
 			bad(n, path, fmt.Sprintf("%q is not %s", n.Value, kindName(t)))
 		}
 	}
