@@ -199,7 +199,7 @@ func typeAt(t reflect.Type, path string) (reflect.Type, bool) {
 // become warnings with the closest known name.
 func TestConfigEnvironment(t *testing.T) {
 	cfg, err := loadConfigFrom("", envOf(map[string]string{
-		"HOME":                                        t.TempDir(),
+		"HOME": t.TempDir(),
 		"NADINE_MODELS_PROFILES_LOCAL_AI_BASE_URL":    "http://localhost:11434/v1",
 		"NADINE_MODELS_PROFILES_LOCAL_AI_MODEL":       "qwen3:8b",
 		"NADINE_MODELS_PROFILES_LOCAL_AI_API_KEY_ENV": "NADINE_LOCAL_KEY",
