@@ -8,3 +8,13 @@ func CheckIndex(t *testing.T, s *Store) {
 	t.Helper()
 	checkIndex(t, s.w)
 }
+
+// SchemaVersion is the version of the last embedded migration: the schema
+// version of a database Open has migrated.
+func SchemaVersion() int {
+	ms, err := migrations()
+	if err != nil || len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
+}
