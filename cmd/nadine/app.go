@@ -206,18 +206,6 @@ func (a *app) checkMemorySpace(ctx context.Context) {
 	}
 }
 
-// rebuildKnowledge clears the knowledge base and builds it again from
-// knowledge.dir or the built-in documents, with the current embedder.
-func (a *app) rebuildKnowledge(ctx context.Context) (int, error) {
-	if err := a.store.ClearKnowledge(ctx); err != nil {
-		return 0, err
-	}
-	if a.cfg.Knowledge.Dir != "" {
-		return knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
-	}
-	return knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
-}
-
 // translator translates with the configured HTTP service, else with the
 // translator model, else not at all.
 func (a *app) translator() nadine.Translator {
