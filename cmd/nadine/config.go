@@ -229,7 +229,7 @@ var roleNames = []string{
 // defaultConfig is seed 000's setup: every role on one OpenAI profile
 // (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
 func defaultConfig(getenv func(string) string) Config {
-	one := 1.0
+	one, retries := 1.0, 3
 	base := getenv("OPENAI_BASE_URL")
 	if base == "" {
 		base = "https://api.openai.com/v1"
@@ -246,7 +246,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
-				Temperature: &one, Timeout: Duration(60 * time.Second),
+				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries,
 			}},
 			Roles: roles,
 		},

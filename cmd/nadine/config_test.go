@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -177,8 +178,23 @@ func TestExampleConfigs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Engine != "graph" || cfg.Models.Roles["intent_classifier"] != "small" || cfg.Models.Profiles["small"].Model != "nadine-intent_classifier" {
+	if cfg.Engine != "graph" || cfg.Models.Roles["intent_classifier"] != "small" || cfg.Models.Roles["response"] != "response" {
 		t.Errorf("example config = %+v", cfg.Models)
+	}
+	// Every model is one the file tells to pull (from the Ollama library:
+	// no fine-tuned ones).
+	b, err := os.ReadFile("../../examples/ollama.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pullable := map[string]bool{}
+	for _, m := range regexp.MustCompile(`ollama pull (\S+)`).FindAllStringSubmatch(string(b), -1) {
+		pullable[m[1]] = true
+	}
+	for name, p := range cfg.Models.Profiles {
+		if name != "default" && !pullable[p.Model] {
+			t.Errorf("profile %s uses %q, which the example does not tell to pull", name, p.Model)
+		}
 	}
 	for _, name := range []string{"small", "big", "response", "vision"} {
 		if !cfg.Models.Profiles[name].usable(envMap(nil)) {
