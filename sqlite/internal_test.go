@@ -165,14 +165,7 @@ func TestMigrationRecordsKnowledgeSources(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := reopen(t, db, path)
 	srcs, err := s.KnowledgeSources(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -19,25 +19,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/nadine-robot/nadine/examples/internal/busclient"
-)
-
-// Topics, relative to the prefix (nadine's MQTT contract).
-const (
-	topicUserDetected = "graph/user_detected"
-	topicUserEmotion  = "user/emotion"
-	topicUserLeft     = "user/left"
 )
 
 type detected struct {
@@ -54,14 +43,7 @@ type left struct {
 	UserID string `json:"user_id"`
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr); err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, context.Canceled) {
-		fmt.Fprintln(os.Stderr, "perception-sim:", err)
-		os.Exit(1)
-	}
-}
+func main() { busclient.Main("perception-sim", run) }
 
 // schedule is what the simulator does, read from the flags.
 type schedule struct {
@@ -126,12 +108,12 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 	for round := 0; s.rounds == 0 || round < s.rounds; round++ {
 		name := s.people[round%len(s.people)]
 		id := userID(name)
-		if err := pub(topicUserDetected, detected{UserName: name, UserID: id, Confidence: 0.93}); err != nil {
+		if err := pub(busclient.TopicUserDetected, detected{UserName: name, UserID: id, Confidence: 0.93}); err != nil {
 			return err
 		}
 		for i, shown := 0, time.Duration(0); shown < s.stay; i, shown = i+1, shown+s.every {
 			if len(s.emotions) > 0 {
-				if err := pub(topicUserEmotion, emotion{Emotion: s.emotions[i%len(s.emotions)]}); err != nil {
+				if err := pub(busclient.TopicUserEmotion, emotion{Emotion: s.emotions[i%len(s.emotions)]}); err != nil {
 					return err
 				}
 			}
@@ -139,7 +121,7 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 				return err
 			}
 		}
-		if err := pub(topicUserLeft, left{UserID: id}); err != nil {
+		if err := pub(busclient.TopicUserLeft, left{UserID: id}); err != nil {
 			return err
 		}
 		if s.rounds != 0 && round == s.rounds-1 {

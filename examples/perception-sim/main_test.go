@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nadine-robot/nadine/examples/internal/busclient"
 	"github.com/nadine-robot/nadine/examples/internal/examplestest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 )
@@ -31,14 +32,14 @@ func TestSimulator(t *testing.T) {
 		}
 		topic := strings.TrimPrefix(m.Topic, "robot2/")
 		switch topic {
-		case topicUserDetected:
+		case busclient.TopicUserDetected:
 			if c, _ := v["confidence"].(float64); c <= 0 || c > 1 {
 				t.Errorf("confidence %v", v["confidence"])
 			}
 			got = append(got, topic+" "+v["user_name"].(string)+"/"+v["user_id"].(string))
-		case topicUserEmotion:
+		case busclient.TopicUserEmotion:
 			got = append(got, topic+" "+v["emotion"].(string))
-		case topicUserLeft:
+		case busclient.TopicUserLeft:
 			got = append(got, topic+" "+v["user_id"].(string))
 		default:
 			t.Errorf("unexpected topic %s", m.Topic)

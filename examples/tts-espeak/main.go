@@ -18,26 +18,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/nadine-robot/nadine/examples/internal/busclient"
-)
-
-// Topics, relative to the prefix (nadine's MQTT contract).
-const (
-	topicSpeak      = "agent/control/speak"
-	topicStartSpeak = "agent/feedback/start_speak"
-	topicEndSpeak   = "agent/feedback/end_speak"
 )
 
 // sentence is the JSON payload of agent/control/speak.
@@ -58,14 +47,7 @@ type feedback struct {
 	Seq    int    `json:"seq"`
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(os.Stderr, "tts-espeak:", err)
-		os.Exit(1)
-	}
-}
+func main() { busclient.Main("tts-espeak", run) }
 
 // run is the program, until ctx is done.
 func run(ctx context.Context, args []string, stderr io.Writer) error {
@@ -85,7 +67,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	sp := &speaker{espeak: *espeak, out: *out, voices: voices, log: log}
 	queue := make(chan sentence, 64)
-	c, err := busclient.Connect(ctx, *url, *prefix, "tts-espeak", []string{topicSpeak}, func(_ string, payload []byte) {
+	c, err := busclient.Connect(ctx, *url, *prefix, "tts-espeak", []string{busclient.TopicSpeak}, func(_ string, payload []byte) {
 		var s sentence
 		if err := json.Unmarshal(payload, &s); err != nil {
 			log.Warn("speak: not a sentence", "err", err, "bytes", len(payload))
@@ -99,7 +81,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("tts-espeak: listening", "topic", c.Topic(topicSpeak), "voices", len(voices))
+	log.Info("tts-espeak: listening", "topic", c.Topic(busclient.TopicSpeak), "voices", len(voices))
 	// One sentence at a time, in the order they came.
 	speaking := false
 	for {
@@ -109,14 +91,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		case s := <-queue:
 			if !speaking && strings.TrimSpace(s.Text) != "" {
 				speaking = true
-				publishFeedback(ctx, c, topicStartSpeak, s, log)
+				publishFeedback(ctx, c, busclient.TopicStartSpeak, s, log)
 			}
 			if err := sp.say(ctx, s); err != nil {
 				log.Warn("speak failed", "seq", s.Seq, "err", err)
 			}
 			if speaking && s.Final {
 				speaking = false
-				publishFeedback(ctx, c, topicEndSpeak, s, log)
+				publishFeedback(ctx, c, busclient.TopicEndSpeak, s, log)
 			}
 		}
 	}

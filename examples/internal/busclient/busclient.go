@@ -5,16 +5,44 @@ package busclient
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 )
+
+// Topics of nadine's MQTT contract, relative to the prefix
+// (docs/asyncapi.yaml).
+const (
+	TopicSpeak        = "agent/control/speak"
+	TopicStartSpeak   = "agent/feedback/start_speak"
+	TopicEndSpeak     = "agent/feedback/end_speak"
+	TopicUserDetected = "graph/user_detected"
+	TopicUserEmotion  = "user/emotion"
+	TopicUserLeft     = "user/left"
+)
+
+// Main runs an example's program until SIGINT or SIGTERM and exits 1 with
+// its error, if any (a cancelled context or -help is no error).
+func Main(name string, run func(ctx context.Context, args []string, stderr io.Writer) error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
+}
 
 // Client is a connection to the broker.
 type Client struct {
