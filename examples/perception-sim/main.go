@@ -19,7 +19,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -57,10 +56,7 @@ type schedule struct {
 
 // run is the program, until ctx is done or the rounds are played.
 func run(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("perception-sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	url := fs.String("url", "mqtt://127.0.0.1:1883", "nadine's MQTT broker")
-	prefix := fs.String("prefix", "nadine", "topic prefix (nadine's mqtt.prefix)")
+	fs, url, prefix := busclient.Flags("perception-sim", stderr)
 	people := fs.String("people", "Alex,Robin", "the people who come, in turn (comma-separated names)")
 	emotions := fs.String("emotions", "happy,neutral,surprise", "the facial emotions each person shows, in turn")
 	every := fs.Duration("every", 5*time.Second, "time between two emotions")

@@ -18,7 +18,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,10 +50,7 @@ func main() { busclient.Main("tts-espeak", run) }
 
 // run is the program, until ctx is done.
 func run(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tts-espeak", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	url := fs.String("url", "mqtt://127.0.0.1:1883", "nadine's MQTT broker")
-	prefix := fs.String("prefix", "nadine", "topic prefix (nadine's mqtt.prefix)")
+	fs, url, prefix := busclient.Flags("tts-espeak", stderr)
 	out := fs.String("out", "", "write each sentence as a WAV file in this folder instead of playing it")
 	espeak := fs.String("espeak", "espeak-ng", "the espeak-ng program")
 	if err := fs.Parse(args); err != nil {

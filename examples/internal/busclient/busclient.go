@@ -44,6 +44,16 @@ func Main(name string, run func(ctx context.Context, args []string, stderr io.Wr
 	}
 }
 
+// Flags returns an example's flag set with the broker's flags: --url and
+// --prefix.
+func Flags(name string, stderr io.Writer) (fs *flag.FlagSet, url, prefix *string) {
+	fs = flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url = fs.String("url", "mqtt://127.0.0.1:1883", "nadine's MQTT broker")
+	prefix = fs.String("prefix", "nadine", "topic prefix (nadine's mqtt.prefix)")
+	return fs, url, prefix
+}
+
 // Client is a connection to the broker.
 type Client struct {
 	cm     *autopaho.ConnectionManager
