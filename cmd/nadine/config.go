@@ -20,7 +20,7 @@ import (
 
 // Config is the whole configuration: one YAML file (--config or
 // NADINE_CONFIG) whose every field an environment variable can override
-// (see applyEnv). Zero values mean defaults.
+// (see config_env.go). Zero values mean defaults.
 type Config struct {
 	// Engine is react (seed 000), graph (seed 001) or offline.
 	Engine string `yaml:"engine"`
