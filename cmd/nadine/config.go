@@ -359,6 +359,9 @@ func setScalar(v reflect.Value, s, sep string) error {
 		}
 		v.SetFloat(f)
 	case reflect.Slice:
+		if v.Type().Elem().Kind() != reflect.String {
+			return fmt.Errorf("a list of %s cannot be set from the environment", v.Type().Elem())
+		}
 		if sep == "" {
 			sep = ","
 		}
@@ -368,7 +371,11 @@ func setScalar(v reflect.Value, s, sep string) error {
 				parts = append(parts, p)
 			}
 		}
-		v.Set(reflect.ValueOf(parts))
+		list := reflect.MakeSlice(v.Type(), len(parts), len(parts))
+		for i, p := range parts {
+			list.Index(i).SetString(p)
+		}
+		v.Set(list)
 	default:
 		return fmt.Errorf("unsupported type %s", v.Type())
 	}

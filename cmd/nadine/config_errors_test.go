@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // errorLines splits a joined configuration error into its lines.
@@ -268,5 +271,45 @@ func TestUnknownVariableWarnedAtStart(t *testing.T) {
 	_, errOut, err = runNadine(t, map[string]string{"NADINE_ENGIN": "graph"}, "", "config")
 	if err != nil || !strings.Contains(errOut, "warning: config: NADINE_ENGIN") {
 		t.Errorf("nadine config: %v\n%s", err, errOut)
+	}
+}
+
+// TestFieldChecksAreGeneric: a configuration struct the checks have never
+// seen (as another area's config_<area>.go adds) gets the same messages.
+func TestFieldChecksAreGeneric(t *testing.T) {
+	type arm struct {
+		Joints []string `yaml:"joints"`
+		Speed  float64  `yaml:"speed"`
+		Settle Duration `yaml:"settle"`
+	}
+	type area struct {
+		Arms    map[string]arm `yaml:"arms"`
+		Enabled *bool          `yaml:"enabled"`
+		Retries int            // no tag: known by its lower-cased name, as yaml.v3 does
+	}
+	var doc yaml.Node
+	src := "arms:\n  left: {joints: [a, b], sped: 2, settle: soon}\nenabled: maybe\nretries: 2.5\n"
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	checkNode(doc.Content[0], reflect.TypeOf(area{}), "motion", func(n *yaml.Node, path, msg string) {
+		got = append(got, fmt.Sprintf("%d: %s: %s", n.Line, path, msg))
+	})
+	want := []string{
+		"2: motion.arms.left.sped: unknown field (did you mean motion.arms.left.speed?)",
+		`2: motion.arms.left.settle: invalid duration "soon" (use 30s, 2m, 500ms)`,
+		`3: motion.enabled: "maybe" is not a boolean (true or false)`,
+		`4: motion.retries: "2.5" is not an integer`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var neg []string
+	checkDurations(reflect.ValueOf(area{Arms: map[string]arm{"left": {Settle: Duration(-time.Second)}}}), "motion", func(path, format string, args ...any) {
+		neg = append(neg, path+": "+fmt.Sprintf(format, args...))
+	})
+	if len(neg) != 1 || !strings.HasPrefix(neg[0], "motion.arms.left.settle: -1s is negative") {
+		t.Errorf("negative durations: %q", neg)
 	}
 }

@@ -23,14 +23,18 @@ var (
 	unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
 )
 
-// yamlName is a struct field's YAML key, "" for fields YAML skips.
+// yamlName is a struct field's YAML key, "" for fields YAML skips. As in
+// yaml.v3, a field without a tag is known by its lower-cased name.
 func yamlName(f reflect.StructField) string {
 	if !f.IsExported() {
 		return ""
 	}
 	name := strings.Split(f.Tag.Get("yaml"), ",")[0]
-	if name == "-" {
+	switch name {
+	case "-":
 		return ""
+	case "":
+		return strings.ToLower(f.Name)
 	}
 	return name
 }
