@@ -218,12 +218,21 @@ func (a *app) translator() nadine.Translator {
 	return nil
 }
 
+// retries is the profile's max_retries as the openai package counts them:
+// 3 when unset, and -1 for none (its 0 means the default).
+func (p ProfileConfig) retries() int {
+	switch {
+	case p.MaxRetries == nil:
+		return 3
+	case *p.MaxRetries == 0:
+		return -1
+	}
+	return *p.MaxRetries
+}
+
 // clientConfig is the openai client configuration of a profile.
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	retries := 3
-	if p.MaxRetries != nil {
-		retries = *p.MaxRetries
-	}
+	retries := p.retries()
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
 		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
@@ -244,10 +253,7 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	if !ok {
 		return nil, fmt.Errorf("config: models.roles.embeddings: no profile named %q", name)
 	}
-	retries := 3
-	if p.MaxRetries != nil {
-		retries = *p.MaxRetries
-	}
+	retries := p.retries()
 	return openai.NewEmbedder(openai.EmbedderConfig{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
 		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: retries, Logger: a.log,

@@ -313,3 +313,18 @@ func TestFieldChecksAreGeneric(t *testing.T) {
 		t.Errorf("negative durations: %q", neg)
 	}
 }
+
+// TestProfileRetries: max_retries counts retries; 0 is none (the openai
+// package's own 0 means its default).
+func TestProfileRetries(t *testing.T) {
+	zero, two := 0, 2
+	tests := []struct {
+		p    ProfileConfig
+		want int
+	}{{ProfileConfig{}, 3}, {ProfileConfig{MaxRetries: &zero}, -1}, {ProfileConfig{MaxRetries: &two}, 2}}
+	for _, tt := range tests {
+		if got := tt.p.retries(); got != tt.want {
+			t.Errorf("retries of %v = %d, want %d", tt.p.MaxRetries, got, tt.want)
+		}
+	}
+}
