@@ -182,8 +182,21 @@ type KnowledgeStore interface {
 	// KnowledgeEmbedders counts stored knowledge vectors per embedder name,
 	// so a changed embedder rebuilds the base instead of finding nothing.
 	KnowledgeEmbedders(ctx context.Context) (map[string]int, error)
-	// ClearKnowledge deletes the whole knowledge base.
+	// ClearKnowledge deletes the whole knowledge base, sources included.
 	ClearKnowledge(ctx context.Context) error
+	// PutKnowledge stores documents in one transaction: for each, the
+	// chunks of its source (and of the sources it Replaces) are deleted,
+	// its chunks stored under its source's key and the source recorded
+	// (Chunks and Embedder are ignored). A document with no chunks records
+	// an empty source; a source without a key is EINVALID. AddKnowledge records a source (key and name the
+	// chunk's Source, no hash) for each chunk it stores.
+	PutKnowledge(ctx context.Context, docs []KnowledgeDocument) error
+	// KnowledgeSources lists the recorded sources, ordered by key, with
+	// how many chunks each has and their embedder.
+	KnowledgeSources(ctx context.Context) ([]KnowledgeSource, error)
+	// KnowledgeChunks returns the chunks of one source with their vectors,
+	// in the order they were stored; an unknown key has none.
+	KnowledgeChunks(ctx context.Context, key string) ([]KnowledgeChunk, error)
 }
 
 // SceneStore indexes the memorable scenes perception stored.

@@ -124,18 +124,45 @@ func loadSamples(agent string) ([]evalSample, error) {
 	return out, nil
 }
 
-// Eval runs the sample set of agent (every agent when agent is "" or
-// "all") against the models of their roles, through the same prompts and
-// parsers the engine uses, and returns each agent's pass count and
-// failures, so that a lab can compare models. A role without a model fails
-// all its cases. An unknown agent is an EINVALID error.
-func Eval(ctx context.Context, models func(role string) nadine.ChatModel, agent string) ([]EvalResult, error) {
-	agents := EvalAgents()
-	if agent != "" && agent != "all" {
-		if _, ok := evalRoles[agent]; !ok {
-			return nil, nadine.Errorf(nadine.EINVALID, "agents: no samples for %q (known: %s)", agent, strings.Join(agents, ", "))
+// EvalSelect returns the agents a name selects, in order: every agent for
+// "" or "all", the agent of that name, or every agent measuring the model
+// role of that name (RoleIntent, "intent_classifier", selects EvalIntent;
+// RoleMemoryUpdate selects EvalUserInfo and EvalEpisodicMemory). Anything
+// else is an EINVALID error listing both.
+func EvalSelect(name string) ([]string, error) {
+	all := EvalAgents()
+	if name == "" || name == "all" {
+		return all, nil
+	}
+	if _, ok := evalRoles[name]; ok {
+		return []string{name}, nil
+	}
+	var byRole, roles []string
+	for _, a := range all {
+		if evalRoles[a] == name {
+			byRole = append(byRole, a)
 		}
-		agents = []string{agent}
+		if !slices.Contains(roles, evalRoles[a]) {
+			roles = append(roles, evalRoles[a])
+		}
+	}
+	if len(byRole) == 0 {
+		return nil, nadine.Errorf(nadine.EINVALID, "agents: no samples for %q (agents: %s; roles: %s)",
+			name, strings.Join(all, ", "), strings.Join(roles, ", "))
+	}
+	return byRole, nil
+}
+
+// Eval runs the sample sets of the agents name selects (see EvalSelect:
+// every agent, one agent, or the agents of one model role) against the
+// models of their roles, through the same prompts and parsers the engine
+// uses, and returns each agent's pass count and failures, so that a lab
+// can compare models. A role without a model fails all its cases. An
+// unknown name is an EINVALID error.
+func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string) ([]EvalResult, error) {
+	agents, err := EvalSelect(name)
+	if err != nil {
+		return nil, err
 	}
 	if models == nil {
 		models = func(string) nadine.ChatModel { return nil }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,5 +170,35 @@ func TestEvalArguments(t *testing.T) {
 	}
 	if len(res) != 1 || res[0].Passed != 0 || !strings.Contains(res[0].Failures[0].Reason, "no model") {
 		t.Errorf("without a model: %+v", res)
+	}
+}
+
+// TestEvalSelect: agent names and model role names both select samples.
+func TestEvalSelect(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"intent", []string{agents.EvalIntent}},
+		{agents.RoleIntent, []string{agents.EvalIntent}},
+		{agents.RoleMemoryUpdate, []string{agents.EvalUserInfo, agents.EvalEpisodicMemory}},
+		{agents.RoleOrchestrator, []string{agents.EvalOrchestration, agents.EvalVisionRouter}},
+		{agents.RoleContextSummary, []string{agents.EvalContextualizer}},
+		{"all", agents.EvalAgents()},
+		{"", agents.EvalAgents()},
+	}
+	for _, tt := range tests {
+		got, err := agents.EvalSelect(tt.name)
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("EvalSelect(%q) = %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+	_, err := agents.EvalSelect("intent_clasifier")
+	if nadine.ErrorCode(err) != nadine.EINVALID || !strings.Contains(err.Error(), "intent_classifier") || !strings.Contains(err.Error(), "user_info") {
+		t.Errorf("unknown name: %v, want EINVALID listing agents and roles", err)
+	}
+	res, err := agents.Eval(context.Background(), nil, agents.RoleMemoryUpdate)
+	if err != nil || len(res) != 2 || res[0].Role != agents.RoleMemoryUpdate || res[1].Role != agents.RoleMemoryUpdate {
+		t.Errorf("Eval by role = %+v, %v", res, err)
 	}
 }

@@ -46,7 +46,7 @@ func EnsureDefault(ctx context.Context, store nadine.KnowledgeStore, emb nadine.
 		}
 		return false, nil
 	}
-	if _, err := IngestFS(ctx, store, emb, defaultFS, DefaultRoot); err != nil {
+	if _, err := (&Ingester{Store: store, Embedder: emb, Builtin: true}).RunFS(ctx, defaultFS, DefaultRoot); err != nil {
 		return false, fmt.Errorf("knowledge: build default: %w", err)
 	}
 	return true, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/nadine-robot/nadine"
@@ -13,10 +14,13 @@ import (
 // memStore is an in-memory nadine.KnowledgeStore that keeps every chunk for
 // inspection.
 type memStore struct {
-	mu     sync.Mutex
-	chunks []nadine.KnowledgeChunk
-	adds   int
-	err    error
+	mu      sync.Mutex
+	chunks  []nadine.KnowledgeChunk
+	keys    []string // source key of each chunk
+	sources map[string]nadine.KnowledgeSource
+	adds    int // store writes: AddKnowledge and PutKnowledge calls
+	nextID  int64
+	err     error
 }
 
 var _ nadine.KnowledgeStore = (*memStore)(nil)
@@ -29,10 +33,98 @@ func (m *memStore) AddKnowledge(_ context.Context, chunks []nadine.KnowledgeChun
 	}
 	m.adds++
 	for _, c := range chunks {
-		c.ID = int64(len(m.chunks) + 1)
-		m.chunks = append(m.chunks, c)
+		if _, ok := m.sources[c.Source]; !ok {
+			m.record(nadine.KnowledgeSource{Key: c.Source, Name: c.Source})
+		}
+		m.add(c.Source, c)
 	}
 	return nil
+}
+
+func (m *memStore) record(src nadine.KnowledgeSource) {
+	if m.sources == nil {
+		m.sources = map[string]nadine.KnowledgeSource{}
+	}
+	src.Chunks, src.Embedder = 0, ""
+	m.sources[src.Key] = src
+}
+
+func (m *memStore) add(key string, c nadine.KnowledgeChunk) {
+	m.nextID++
+	c.ID = m.nextID
+	m.chunks = append(m.chunks, c)
+	m.keys = append(m.keys, key)
+}
+
+// drop deletes a source's chunks and record.
+func (m *memStore) drop(key string) {
+	var cs []nadine.KnowledgeChunk
+	var ks []string
+	for i, c := range m.chunks {
+		if m.keys[i] != key {
+			cs, ks = append(cs, c), append(ks, m.keys[i])
+		}
+	}
+	m.chunks, m.keys = cs, ks
+	delete(m.sources, key)
+}
+
+func (m *memStore) PutKnowledge(_ context.Context, docs []nadine.KnowledgeDocument) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return m.err
+	}
+	m.adds++
+	for _, d := range docs {
+		for _, k := range append([]string{d.Source.Key}, d.Replaces...) {
+			m.drop(k)
+		}
+		m.record(d.Source)
+		for _, c := range d.Chunks {
+			m.add(d.Source.Key, c)
+		}
+	}
+	return nil
+}
+
+func (m *memStore) KnowledgeSources(context.Context) ([]nadine.KnowledgeSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return nil, m.err
+	}
+	var out []nadine.KnowledgeSource
+	for _, src := range m.sources {
+		embs := map[string]bool{}
+		for i, c := range m.chunks {
+			if m.keys[i] == src.Key {
+				src.Chunks++
+				embs[c.Embedder] = true
+			}
+		}
+		var names []string
+		for e := range embs {
+			names = append(names, e)
+		}
+		sort.Strings(names)
+		src.Embedder = strings.Join(names, ",")
+		out = append(out, src)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
+}
+
+func (m *memStore) KnowledgeChunks(_ context.Context, key string) ([]nadine.KnowledgeChunk, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []nadine.KnowledgeChunk
+	for i, c := range m.chunks {
+		if m.keys[i] == key {
+			out = append(out, c)
+		}
+	}
+	return out, m.err
 }
 
 func (m *memStore) SearchKnowledge(_ context.Context, v []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
@@ -84,7 +176,7 @@ func (m *memStore) KnowledgeEmbedders(context.Context) (map[string]int, error) {
 func (m *memStore) ClearKnowledge(context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.chunks = nil
+	m.chunks, m.keys, m.sources = nil, nil, nil
 	return m.err
 }
 

@@ -1,8 +1,9 @@
 package knowledge
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +12,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ledongthuc/pdf"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -37,6 +38,10 @@ const (
 type Ingester struct {
 	Store    nadine.KnowledgeStore
 	Embedder nadine.Embedder
+	// Also are more vector spaces each chunk is stored in (the offline
+	// engine's lexical space, beside a model's): every chunk is stored
+	// once per embedder, under the same source.
+	Also []nadine.Embedder
 	// Logger receives a debug line per skipped file (slog.DiscardHandler
 	// when nil).
 	Logger *slog.Logger
@@ -49,6 +54,23 @@ type Ingester struct {
 	// MaxGroupChars bounds the paragraph groups of plain text and PDF
 	// (DefaultMaxGroupChars when zero or less).
 	MaxGroupChars int
+	// Builtin records the sources as built-in documents (EnsureDefault and
+	// Rebuild set it for the documents embedded in the binary).
+	Builtin bool
+	// Force ingests every file, even one recorded with the same content
+	// and embedder.
+	Force bool
+	// Now stamps the sources (time.Now when nil).
+	Now func() time.Time
+}
+
+// Report says what an ingestion did, file by file.
+type Report struct {
+	Files     int // supported files read
+	New       int // files not ingested before
+	Changed   int // files whose content (or embedder) changed: their old chunks were replaced
+	Unchanged int // files ingested before with the same content and embedder: nothing was done
+	Chunks    int // chunks (sections) embedded and stored, once per space
 }
 
 // Ingest ingests the files under dir with a default Ingester. See
@@ -70,46 +92,93 @@ func (in *Ingester) logger() *slog.Logger {
 	return in.Logger
 }
 
-// Ingest ingests every supported file under dir (recursively, skipping
-// hidden files and folders) and returns how many chunks it stored. Chunk
-// sources are paths relative to dir; visuals are absolute paths. A missing
-// dir is an ENOTFOUND error. Files that cannot be read or parsed are
-// reported in the returned error, joined, while the other files are still
-// stored.
+func (in *Ingester) now() time.Time {
+	if in.Now == nil {
+		return time.Now()
+	}
+	return in.Now()
+}
+
+// Ingest is Run, returning the number of chunks stored.
 func (in *Ingester) Ingest(ctx context.Context, dir string) (int, error) {
+	r, err := in.Run(ctx, dir)
+	return r.Chunks, err
+}
+
+// IngestFS is RunFS, returning the number of chunks stored.
+func (in *Ingester) IngestFS(ctx context.Context, fsys fs.FS, root string) (int, error) {
+	r, err := in.RunFS(ctx, fsys, root)
+	return r.Chunks, err
+}
+
+// Run ingests every supported file under dir (recursively, skipping
+// hidden files and folders). Each file is a source keyed by its absolute
+// path: a file recorded with the same content (SHA-256) and embedder is
+// left as it is, a changed one has its chunks replaced, a new one is
+// added; files that are gone are not removed. Chunk sources are paths
+// relative to dir; visuals are absolute paths. A missing dir is an
+// ENOTFOUND error. Files that cannot be read or parsed are reported in the
+// returned error, joined, while the other files are still stored.
+func (in *Ingester) Run(ctx context.Context, dir string) (Report, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return 0, fmt.Errorf("knowledge: ingest %s: %w", dir, err)
+		return Report{}, fmt.Errorf("knowledge: ingest %s: %w", dir, err)
 	}
 	st, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nadine.Errorf(nadine.ENOTFOUND, "knowledge: folder %s does not exist", dir)
+		return Report{}, nadine.Errorf(nadine.ENOTFOUND, "knowledge: folder %s does not exist", dir)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("knowledge: ingest %s: %w", dir, err)
+		return Report{}, fmt.Errorf("knowledge: ingest %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return 0, nadine.Errorf(nadine.EINVALID, "knowledge: %s is not a folder", dir)
+		return Report{}, nadine.Errorf(nadine.EINVALID, "knowledge: %s is not a folder", dir)
 	}
 	return in.ingest(ctx, os.DirFS(abs), ".", abs)
 }
 
-// IngestFS is Ingest over a file system (such as an embed.FS): it ingests
-// the files under root, with sources and visuals as slash paths within fsys.
-func (in *Ingester) IngestFS(ctx context.Context, fsys fs.FS, root string) (int, error) {
+// RunFS is Run over a file system (such as an embed.FS): it ingests the
+// files under root, with sources keyed by, and visuals as, slash paths
+// within fsys.
+func (in *Ingester) RunFS(ctx context.Context, fsys fs.FS, root string) (Report, error) {
 	return in.ingest(ctx, fsys, root, "")
 }
 
 // ingest walks fsys; osBase, when set, is the absolute folder fsys stands
-// for, used to make visual paths absolute.
-func (in *Ingester) ingest(ctx context.Context, fsys fs.FS, root, osBase string) (int, error) {
+// for, used to key sources and make visual paths absolute.
+func (in *Ingester) ingest(ctx context.Context, fsys fs.FS, root, osBase string) (Report, error) {
 	if in.Store == nil || in.Embedder == nil {
-		return 0, nadine.Errorf(nadine.EINVALID, "knowledge: ingest needs a store and an embedder")
+		return Report{}, nadine.Errorf(nadine.EINVALID, "knowledge: ingest needs a store and an embedder")
+	}
+	known, err := in.Store.KnowledgeSources(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("knowledge: sources: %w", err)
+	}
+	docs, rep, errs, err := in.collect(ctx, fsys, root, osBase, known)
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Chunks = chunkCount(docs) // sections, whatever the number of spaces
+	if err := in.store(ctx, docs); err != nil {
+		return Report{}, err
+	}
+	in.logger().Debug("knowledge: ingested", "root", root, "files", rep.Files, "new", rep.New, "changed", rep.Changed,
+		"unchanged", rep.Unchanged, "chunks", rep.Chunks, "failed_files", len(errs))
+	return rep, errors.Join(errs...)
+}
+
+// collect reads the files under root into documents (without embeddings),
+// leaving out those known with the same content and embedder.
+func (in *Ingester) collect(ctx context.Context, fsys fs.FS, root, osBase string, known []nadine.KnowledgeSource) ([]nadine.KnowledgeDocument, Report, []error, error) {
+	byKey := make(map[string]nadine.KnowledgeSource, len(known))
+	for _, s := range known {
+		byKey[s.Key] = s
 	}
 	log := in.logger()
 	var (
-		chunks []nadine.KnowledgeChunk
-		errs   []error
+		docs []nadine.KnowledgeDocument
+		rep  Report
+		errs []error
 	)
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -131,55 +200,106 @@ func (in *Ingester) ingest(ctx context.Context, fsys fs.FS, root, osBase string)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		cs, err := in.chunkFile(fsys, p, osBase)
-		switch {
-		case errors.Is(err, errUnsupported):
+		if !supported(p) {
 			log.Debug("knowledge: skipping unsupported file", "file", p)
-		case err != nil:
-			errs = append(errs, fmt.Errorf("knowledge: %s: %w", p, err))
-		case len(cs) == 0:
-			log.Debug("knowledge: no text in file", "file", p)
-		default:
-			chunks = append(chunks, cs...)
+			return nil
 		}
+		b, err := readFile(fsys, p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("knowledge: %s: %w", p, err))
+			return nil
+		}
+		rep.Files++
+		src := nadine.KnowledgeSource{Key: p, Name: p, Builtin: in.Builtin, Hash: contentHash(b), Ingested: in.now()}
+		if osBase != "" {
+			src.Key = filepath.Join(osBase, filepath.FromSlash(p))
+		}
+		old, seen := byKey[src.Key]
+		if seen && !in.Force && old.Hash == src.Hash && old.Builtin == src.Builtin &&
+			(sameSpaces(old.Embedder, in.spaces()) || old.Chunks == 0) {
+			rep.Unchanged++
+			return nil
+		}
+		cs, err := in.chunkFile(fsys, p, b, osBase)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("knowledge: %s: %w", p, err))
+			return nil
+		}
+		if len(cs) == 0 {
+			log.Debug("knowledge: no text in file", "file", p)
+		}
+		doc := nadine.KnowledgeDocument{Source: src, Chunks: cs}
+		// Chunks stored before sources were recorded sit under their
+		// Source, with no hash: this file supersedes them.
+		if legacy, ok := byKey[p]; ok && p != src.Key && legacy.Hash == "" && !legacy.Builtin {
+			doc.Replaces = []string{p}
+			seen = true
+		}
+		if seen {
+			rep.Changed++
+		} else {
+			rep.New++
+		}
+		docs = append(docs, doc)
 		return nil
 	})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return 0, nadine.Errorf(nadine.ENOTFOUND, "knowledge: %s does not exist", root)
+			return nil, Report{}, nil, nadine.Errorf(nadine.ENOTFOUND, "knowledge: %s does not exist", root)
 		}
-		return 0, fmt.Errorf("knowledge: ingest %s: %w", root, err)
+		return nil, Report{}, nil, fmt.Errorf("knowledge: ingest %s: %w", root, err)
 	}
-	if len(chunks) == 0 {
-		return 0, errors.Join(errs...)
-	}
-	if err := in.embed(ctx, chunks); err != nil {
-		return 0, err
-	}
-	if err := in.Store.AddKnowledge(ctx, chunks); err != nil {
-		return 0, fmt.Errorf("knowledge: store %d chunks: %w", len(chunks), err)
-	}
-	log.Debug("knowledge: ingested", "root", root, "chunks", len(chunks), "failed_files", len(errs))
-	return len(chunks), errors.Join(errs...)
+	return docs, rep, errs, nil
 }
 
-var errUnsupported = errors.New("unsupported file type")
+// store embeds the documents' chunks (in every space) and stores them in
+// one PutKnowledge: an embedder or store failure stores nothing.
+func (in *Ingester) store(ctx context.Context, docs []nadine.KnowledgeDocument) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	for i := range docs {
+		cs, err := in.embed(ctx, docs[i].Chunks)
+		if err != nil {
+			return err
+		}
+		docs[i].Chunks = cs
+	}
+	all := chunkCount(docs)
+	if err := in.Store.PutKnowledge(ctx, docs); err != nil {
+		return fmt.Errorf("knowledge: store %d chunks of %d files: %w", all, len(docs), err)
+	}
+	return nil
+}
 
-// chunkFile reads one file into chunks (without embeddings).
-func (in *Ingester) chunkFile(fsys fs.FS, p, osBase string) ([]nadine.KnowledgeChunk, error) {
-	ext := strings.ToLower(path.Ext(p))
-	switch ext {
+func chunkCount(docs []nadine.KnowledgeDocument) int {
+	n := 0
+	for _, d := range docs {
+		n += len(d.Chunks)
+	}
+	return n
+}
+
+// contentHash is "sha256:<hex>" of b.
+func contentHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// supported reports whether Ingest reads files with p's extension.
+func supported(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
 	case ".md", ".markdown", ".txt", ".pdf":
-	default:
-		return nil, errUnsupported
+		return true
 	}
-	b, err := readFile(fsys, p)
-	if err != nil {
-		return nil, err
-	}
+	return false
+}
+
+// chunkFile splits one file's content into chunks (without embeddings).
+func (in *Ingester) chunkFile(fsys fs.FS, p string, b []byte, osBase string) ([]nadine.KnowledgeChunk, error) {
 	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
 	var out []nadine.KnowledgeChunk
-	switch ext {
+	switch strings.ToLower(path.Ext(p)) {
 	case ".md", ".markdown":
 		for _, s := range SplitMarkdown(stem, string(b), in.MaxSectionChars) {
 			c := nadine.KnowledgeChunk{Source: p, Title: s.Title, Text: s.Text}
@@ -246,41 +366,60 @@ func resolveVisual(fsys fs.FS, p, osBase, link string, log *slog.Logger) string 
 	return rel
 }
 
-// pdfPages extracts the plain text of each page. The PDF library reports
-// some malformed input by panicking; that becomes an error.
-func pdfPages(b []byte) (pages []string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			pages, err = nil, fmt.Errorf("malformed PDF: %v", r)
+// spaces names the embedders the chunks are stored with.
+func (in *Ingester) spaces() []string {
+	out := []string{in.Embedder.Name()}
+	for _, e := range in.Also {
+		if e != nil && !slices.Contains(out, e.Name()) {
+			out = append(out, e.Name())
 		}
-	}()
-	r, err := pdf.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, err
 	}
-	n := r.NumPage()
-	for i := 1; i <= n; i++ {
-		p := r.Page(i)
-		if p.V.IsNull() {
-			pages = append(pages, "")
-			continue
-		}
-		text, err := p.GetPlainText(nil)
-		if err != nil {
-			return nil, fmt.Errorf("page %d: %w", i, err)
-		}
-		pages = append(pages, text)
-	}
-	return pages, nil
+	return out
 }
 
-// embed fills the chunks' embeddings, BatchSize texts per call.
-func (in *Ingester) embed(ctx context.Context, chunks []nadine.KnowledgeChunk) error {
-	batch := in.BatchSize
+// sameSpaces reports whether a source's embedders (as the store lists
+// them, joined with ",") are exactly want.
+func sameSpaces(stored string, want []string) bool {
+	have := strings.Split(stored, ",")
+	if len(have) != len(want) {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// embed fills the chunks' embeddings with the Embedder, and adds a copy of
+// each chunk per embedder of Also, embedded by it.
+func (in *Ingester) embed(ctx context.Context, chunks []nadine.KnowledgeChunk) ([]nadine.KnowledgeChunk, error) {
+	if err := embedWith(ctx, in.Embedder, in.BatchSize, chunks); err != nil {
+		return nil, err
+	}
+	out := chunks
+	seen := []string{in.Embedder.Name()}
+	for _, e := range in.Also {
+		if e == nil || slices.Contains(seen, e.Name()) {
+			continue
+		}
+		seen = append(seen, e.Name())
+		cp := slices.Clone(chunks)
+		if err := embedWith(ctx, e, in.BatchSize, cp); err != nil {
+			return nil, err
+		}
+		out = append(out, cp...)
+	}
+	return out, nil
+}
+
+// embedWith fills the chunks' embeddings with emb, batch texts per call.
+func embedWith(ctx context.Context, emb nadine.Embedder, batch int, chunks []nadine.KnowledgeChunk) error {
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
-	name := in.Embedder.Name()
+	name := emb.Name()
 	texts := make([]string, 0, batch)
 	for start := 0; start < len(chunks); start += batch {
 		part := chunks[start:min(start+batch, len(chunks))]
@@ -288,7 +427,7 @@ func (in *Ingester) embed(ctx context.Context, chunks []nadine.KnowledgeChunk) e
 		for _, c := range part {
 			texts = append(texts, c.Text)
 		}
-		vs, err := in.Embedder.Embed(ctx, texts)
+		vs, err := emb.Embed(ctx, texts)
 		if err != nil {
 			return fmt.Errorf("knowledge: embed chunks %d-%d: %w", start, start+len(part)-1, err)
 		}

@@ -18,10 +18,24 @@ import (
 	"github.com/nadine-robot/nadine/lexical"
 )
 
-// minimalPDF writes a PDF with one page per text, each shown with the
-// standard Helvetica font, as a PDF writer would: objects, a cross-reference
-// table with exact byte offsets, and a trailer.
+// minimalPDF writes a PDF with one page per text, each line shown in its
+// own text object with the standard Helvetica font.
 func minimalPDF(pages ...string) []byte {
+	streams := make([]string, len(pages))
+	for i, text := range pages {
+		var s strings.Builder
+		for j, line := range strings.Split(text, "\n") {
+			fmt.Fprintf(&s, "BT /F1 12 Tf 72 %d Td (%s) Tj ET\n", 720-14*j, line)
+		}
+		streams[i] = s.String()
+	}
+	return pdfWithContents(streams...)
+}
+
+// pdfWithContents writes a PDF with one page per content stream, with the
+// standard Helvetica font as F1, as a PDF writer would: objects, a
+// cross-reference table with exact byte offsets, and a trailer.
+func pdfWithContents(pages ...string) []byte {
 	var buf bytes.Buffer
 	buf.WriteString("%PDF-1.4\n")
 	n := 3 + 2*len(pages) // catalog, pages, font, then a page and its content per page
@@ -37,14 +51,10 @@ func minimalPDF(pages ...string) []byte {
 	obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
 	obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	for i, text := range pages {
+	for i, stream := range pages {
 		page, content := 4+2*i, 5+2*i
 		obj(page, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", content))
-		var s strings.Builder
-		for j, line := range strings.Split(text, "\n") {
-			fmt.Fprintf(&s, "BT /F1 12 Tf 72 %d Td (%s) Tj ET\n", 720-14*j, line)
-		}
-		obj(content, fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", s.Len(), s.String()))
+		obj(content, fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(stream), stream))
 	}
 	xref := buf.Len()
 	fmt.Fprintf(&buf, "xref\n0 %d\n0000000000 65535 f \n", n+1)

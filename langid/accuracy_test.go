@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/abadojack/whatlanggo"
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/langid"
-	"github.com/pemistahl/lingua-go"
 )
 
 // sample is one labelled utterance; lang is "" for text that no detector
@@ -69,54 +67,13 @@ func langidCandidate(t testing.TB) detectFunc {
 	return d.Detect
 }
 
-var linguaCodes = map[lingua.Language]nadine.Language{
-	lingua.English: nadine.English, lingua.French: nadine.French,
-	lingua.German: nadine.German, lingua.Chinese: nadine.Chinese,
-}
-
-// linguaCandidate restricts lingua-go to the four languages. It answers ok
-// when the best language's confidence is at least minConf (and non-zero).
-func linguaCandidate(low bool, minConf float64) func(testing.TB) detectFunc {
-	return func(testing.TB) detectFunc {
-		b := lingua.NewLanguageDetectorBuilder().
-			FromLanguages(lingua.English, lingua.French, lingua.German, lingua.Chinese).
-			WithPreloadedLanguageModels()
-		if low {
-			b = b.WithLowAccuracyMode()
-		}
-		d := b.Build()
-		return func(text string) (nadine.Language, float64, bool) {
-			top := d.ComputeLanguageConfidenceValues(text)[0]
-			if top.Value() == 0 || top.Value() < minConf {
-				return "", top.Value(), false
-			}
-			return linguaCodes[top.Language()], top.Value(), true
-		}
-	}
-}
-
-// whatlangCandidate restricts whatlanggo to the four languages.
-func whatlangCandidate(testing.TB) detectFunc {
-	opt := whatlanggo.Options{Whitelist: map[whatlanggo.Lang]bool{
-		whatlanggo.Eng: true, whatlanggo.Fra: true, whatlanggo.Deu: true, whatlanggo.Cmn: true,
-	}}
-	codes := map[whatlanggo.Lang]nadine.Language{
-		whatlanggo.Eng: nadine.English, whatlanggo.Fra: nadine.French,
-		whatlanggo.Deu: nadine.German, whatlanggo.Cmn: nadine.Chinese,
-	}
-	return func(text string) (nadine.Language, float64, bool) {
-		info := whatlanggo.DetectWithOptions(text, opt)
-		l, ok := codes[info.Lang]
-		return l, info.Confidence, ok
-	}
-}
-
+// candidates are the detectors measured: langid, and with the build tag
+// "compare" (compare_test.go) lingua-go and whatlanggo, whose modules a
+// plain `go test ./...` then does not need to download:
+//
+//	go test -tags compare -run TestDetectorAccuracy -v ./langid/
 var candidates = []candidate{
 	{"langid", "langid (chosen)", langidCandidate},
-	{"lingua-high", "lingua-go high accuracy", linguaCandidate(false, 0)},
-	{"lingua-high-conf0.5", "lingua-go high, conf>=0.5", linguaCandidate(false, 0.5)},
-	{"lingua-low", "lingua-go low accuracy", linguaCandidate(true, 0)},
-	{"whatlanggo", "whatlanggo v1.0.1", whatlangCandidate},
 }
 
 // result is one detector's score on one test set.

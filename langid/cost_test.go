@@ -1,3 +1,5 @@
+//go:build compare
+
 package langid_test
 
 import (
@@ -75,7 +77,8 @@ var costPrograms = []struct {
 // this repository's go.mod and go.sum (so the versions are the same), and
 // prints each binary's size and its cost above the baseline, the
 // construction time, the first detection's time, the live heap and the peak
-// RSS. It runs only with -cost (go test -run TestBinaryCost -cost -v).
+// RSS. It runs only with -cost and the build tag "compare" (it builds
+// programs with lingua-go): go test -tags compare -run TestBinaryCost -cost -v ./langid/
 func TestBinaryCost(t *testing.T) {
 	if !*costFlag {
 		t.Skip("run with -cost")

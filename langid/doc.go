@@ -24,11 +24,14 @@
 // The candidates were measured on short robot utterances (testdata: 1–8
 // words, greetings, names, numbers, loanwords; dev.txt ~70 per language
 // plus 41 ambiguous ones, heldout.txt 40 per language plus 10 ambiguous,
-// written before tuning and never used to tune). Run
-// `go test -run TestDetectorAccuracy -v` for the accuracy table,
-// `go test -run TestBinaryCost -cost -v` for the cost table and
-// `go test -bench Detect` for speed. Figures of 2026-11 (Go 1.26.8, AMD
-// EPYC, 2 cores):
+// written before tuning and never used to tune). The comparison needs
+// lingua-go and whatlanggo, so it is behind the build tag "compare" (a
+// plain `go test ./...` measures langid alone and downloads neither): run
+// `go test -tags compare -run TestDetectorAccuracy -v ./langid/` for the
+// accuracy table, `go test -tags compare -run TestBinaryCost -cost -v
+// ./langid/` for the cost table and `go test -tags compare -run XXX -bench
+// Detect ./langid/` for speed. Figures of 2026-11 (Go 1.26.8, AMD EPYC, 2
+// cores):
 //
 //	dev set                     en     fr     de     zh   overall wrong unsure on ambiguous
 //	langid (this package)      0.972  0.986  0.972  1.000  0.983   0    41/41

@@ -3,40 +3,113 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
 )
 
-// AddKnowledge stores knowledge chunks in one transaction. With pgvector it
-// first creates the HNSW index of each new dimension.
+// AddKnowledge stores knowledge chunks in one transaction, each under a
+// source keyed and named by its Source (recorded when new, without a
+// hash). With pgvector it first creates the HNSW index of each new
+// dimension.
 func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk) error {
 	if len(chunks) == 0 {
 		return nil
 	}
+	mds, err := knowledgeMetadata(chunks)
+	if err != nil {
+		return fmt.Errorf("postgres: add knowledge: %w", err)
+	}
+	var seen newIndexes
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		seen = seen[:0]
+		for _, c := range chunks {
+			if _, err := exec(ctx, tx, `INSERT INTO knowledge_sources (key, name) VALUES ($1, $1) ON CONFLICT (key) DO NOTHING`, c.Source); err != nil {
+				return err
+			}
+		}
+		return s.insertChunks(ctx, tx, chunks, mds, func(c nadine.KnowledgeChunk) string { return c.Source }, &seen)
+	})
+	if err == nil {
+		s.remember(seen)
+	}
+	return s.wrap("add knowledge", err)
+}
+
+// knowledgeMetadata encodes each chunk's metadata as JSON.
+func knowledgeMetadata(chunks []nadine.KnowledgeChunk) ([]string, error) {
 	mds := make([]string, len(chunks))
 	for i, c := range chunks {
 		md, err := encodeMetadata(c.Metadata)
 		if err != nil {
-			return fmt.Errorf("postgres: add knowledge: metadata of %q: %w", c.Title, err)
+			return nil, fmt.Errorf("metadata of %q: %w", c.Title, err)
+		}
+		mds[i] = md
+	}
+	return mds, nil
+}
+
+// insertChunks inserts chunks, each under the source key that key gives,
+// creating the HNSW index of each new dimension first (with pgvector).
+func (s *Store) insertChunks(ctx context.Context, tx pgx.Tx, chunks []nadine.KnowledgeChunk, mds []string,
+	key func(nadine.KnowledgeChunk) string, seen *newIndexes) error {
+	for i, c := range chunks {
+		if err := s.ensureIndex(ctx, tx, "knowledge", len(c.Embedding), seen); err != nil {
+			return err
+		}
+		v := c.Embedding
+		if len(v) == 0 {
+			v = nil
+		}
+		if _, err := exec(ctx, tx, `INSERT INTO knowledge (source, title, text, metadata, embedder, dims, embedding, source_key)
+			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7`+s.vecIn+`, $8)`,
+			c.Source, c.Title, c.Text, mds[i], c.Embedder, len(v), s.vecArg(v), key(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutKnowledge replaces each document's source (and those it replaces)
+// with its chunks, and records the source, in one transaction.
+func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocument) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	mds := make([][]string, len(docs))
+	for i, d := range docs {
+		if d.Source.Key == "" {
+			return nadine.Errorf(nadine.EINVALID, "postgres: put knowledge: a source without a key")
+		}
+		md, err := knowledgeMetadata(d.Chunks)
+		if err != nil {
+			return fmt.Errorf("postgres: put knowledge: %s: %w", d.Source.Key, err)
 		}
 		mds[i] = md
 	}
 	var seen newIndexes
 	err := s.tx(ctx, func(tx pgx.Tx) error {
 		seen = seen[:0]
-		for i, c := range chunks {
-			if err := s.ensureIndex(ctx, tx, "knowledge", len(c.Embedding), &seen); err != nil {
+		for i, d := range docs {
+			keys := append([]string{d.Source.Key}, d.Replaces...)
+			if _, err := exec(ctx, tx, `DELETE FROM knowledge WHERE source_key = ANY($1)`, keys); err != nil {
 				return err
 			}
-			v := c.Embedding
-			if len(v) == 0 {
-				v = nil
+			if _, err := exec(ctx, tx, `DELETE FROM knowledge_sources WHERE key = ANY($1)`, keys); err != nil {
+				return err
 			}
-			if _, err := exec(ctx, tx, `INSERT INTO knowledge (source, title, text, metadata, embedder, dims, embedding)
-				VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7`+s.vecIn+`)`,
-				c.Source, c.Title, c.Text, mds[i], c.Embedder, len(v), s.vecArg(v)); err != nil {
+			src := d.Source
+			var ingested any
+			if !src.Ingested.IsZero() {
+				ingested = src.Ingested.UTC()
+			}
+			if _, err := exec(ctx, tx, `INSERT INTO knowledge_sources (key, name, builtin, hash, ingested) VALUES ($1, $2, $3, $4, $5)`,
+				src.Key, src.Name, src.Builtin, src.Hash, ingested); err != nil {
+				return err
+			}
+			if err := s.insertChunks(ctx, tx, d.Chunks, mds[i], func(nadine.KnowledgeChunk) string { return src.Key }, &seen); err != nil {
 				return err
 			}
 		}
@@ -45,7 +118,41 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	if err == nil {
 		s.remember(seen)
 	}
-	return s.wrap("add knowledge", err)
+	return s.wrap("put knowledge", err)
+}
+
+// KnowledgeSources lists the recorded sources by key, with their chunk
+// counts and embedders.
+func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource, error) {
+	rows, err := query(ctx, s.pool, `SELECT src.key, src.name, src.builtin, src.hash, src.ingested,
+			count(k.id), coalesce(string_agg(DISTINCT k.embedder, ','), '')
+		FROM knowledge_sources src LEFT JOIN knowledge k ON k.source_key = src.key
+		GROUP BY src.key, src.name, src.builtin, src.hash, src.ingested ORDER BY src.key COLLATE "C"`)
+	if err != nil {
+		return nil, s.wrap("knowledge sources", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (nadine.KnowledgeSource, error) {
+		var (
+			src      nadine.KnowledgeSource
+			ingested *time.Time
+		)
+		err := r.Scan(&src.Key, &src.Name, &src.Builtin, &src.Hash, &ingested, &src.Chunks, &src.Embedder)
+		if ingested != nil {
+			src.Ingested = *ingested
+		}
+		return src, err
+	})
+	return out, s.wrap("knowledge sources", err)
+}
+
+// KnowledgeChunks returns one source's chunks, in the order stored.
+func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.KnowledgeChunk, error) {
+	rows, err := query(ctx, s.pool, s.knowledgeColumns()+` FROM knowledge WHERE source_key = $1 ORDER BY id`, key)
+	if err != nil {
+		return nil, s.wrap("knowledge chunks", err)
+	}
+	cs, err := pgx.CollectRows(rows, scanChunk)
+	return cs, s.wrap("knowledge chunks", err)
 }
 
 // knowledgeColumns selects a chunk; the caller adds FROM and WHERE.
@@ -137,8 +244,14 @@ func (s *Store) KnowledgeEmbedders(ctx context.Context) (map[string]int, error) 
 	return s.countByEmbedder(ctx, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
 }
 
-// ClearKnowledge deletes the whole knowledge base.
+// ClearKnowledge deletes the whole knowledge base and its sources.
 func (s *Store) ClearKnowledge(ctx context.Context) error {
-	_, err := exec(ctx, s.pool, `DELETE FROM knowledge`)
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := exec(ctx, tx, `DELETE FROM knowledge`); err != nil {
+			return err
+		}
+		_, err := exec(ctx, tx, `DELETE FROM knowledge_sources`)
+		return err
+	})
 	return s.wrap("clear knowledge", err)
 }

@@ -114,6 +114,7 @@ func TestMigrateConcurrent(t *testing.T) {
 			if stores[0].Vector() {
 				want = append(want, "0002_pgvector.sql", "0003_pgvector_columns.sql")
 			}
+			want = append(want, "0004_knowledge_sources.sql")
 			if got := migrationsApplied(t, stores[0]); !slices.Equal(got, want) {
 				t.Errorf("schema_migrations = %q, want %q", got, want)
 			}
@@ -188,7 +189,7 @@ func TestVectorUpgrade(t *testing.T) {
 	if !s.Vector() {
 		t.Fatal("Vector() after reopening with VectorRequired, want true")
 	}
-	if got, want := migrationsApplied(t, s), []string{"0001_init.sql", "0002_pgvector.sql", "0003_pgvector_columns.sql"}; !slices.Equal(got, want) {
+	if got, want := migrationsApplied(t, s), []string{"0001_init.sql", "0002_pgvector.sql", "0003_pgvector_columns.sql", "0004_knowledge_sources.sql"}; !slices.Equal(got, want) {
 		t.Errorf("schema_migrations = %q, want %q", got, want)
 	}
 	res, err := s.SearchMemories(ctx, "alice", nadine.MemoryQuery{Embedding: []float32{1, 0.1, 0}, Embedder: "e1", K: 5})

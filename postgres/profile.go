@@ -172,9 +172,9 @@ func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
 // UserIDs lists every user id personal data is stored under, ordered and
 // once each: the names map, profiles, conversations, memories and scenes.
 func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
-	rows, err := query(ctx, s.pool, `SELECT user_id FROM users UNION SELECT user_id FROM profiles
+	rows, err := query(ctx, s.pool, `SELECT user_id FROM (SELECT user_id FROM users UNION SELECT user_id FROM profiles
 		UNION SELECT user_id FROM conversations UNION SELECT user_id FROM memories
-		UNION SELECT user_id FROM scenes ORDER BY 1 COLLATE "C"`)
+		UNION SELECT user_id FROM scenes) ids ORDER BY user_id COLLATE "C"`)
 	if err != nil {
 		return nil, s.wrap("user ids", err)
 	}

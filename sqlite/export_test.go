@@ -1,10 +1,24 @@
 package sqlite
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nadine-robot/nadine/internal/migrations"
+)
 
 // CheckIndex fails t unless the packed vector index of s holds exactly the
 // vectors of its memories table (for the tests of package sqlite_test).
 func CheckIndex(t *testing.T, s *Store) {
 	t.Helper()
 	checkIndex(t, s.w)
+}
+
+// SchemaVersion is the version of the last embedded migration: the schema
+// version of a database Open has migrated.
+func SchemaVersion() int {
+	ms, err := migrations.Load(migrationFS, "migrations")
+	if err != nil || len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].Version
 }

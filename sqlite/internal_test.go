@@ -151,3 +151,27 @@ func BenchmarkDecodeBlock(b *testing.B) {
 	}
 	b.SetBytes(int64(len(blob)))
 }
+
+// TestMigrationRecordsKnowledgeSources: a knowledge base built before the
+// sources were recorded keeps its chunks, each under a source named after
+// its Source, the built-in documents marked as such.
+func TestMigrationRecordsKnowledgeSources(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nadine.db")
+	db := oldSchema(t, path)
+	for _, src := range []string{"default/nadine.md", "default/nadine.md", "museum.txt"} {
+		if _, err := db.Exec(`INSERT INTO knowledge (source, title, text, embedder, dims, embedding) VALUES (?, 't', 'text', 'e1', 2, ?)`,
+			src, encodeVector([]float32{1, 0})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := reopen(t, db, path)
+	srcs, err := s.KnowledgeSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srcs) != 2 || srcs[0].Key != "default/nadine.md" || !srcs[0].Builtin || srcs[0].Chunks != 2 ||
+		srcs[1].Key != "museum.txt" || srcs[1].Builtin || srcs[1].Chunks != 1 || srcs[1].Hash != "" {
+		t.Errorf("sources after the migration = %+v", srcs)
+	}
+}

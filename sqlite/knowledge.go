@@ -10,40 +10,170 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// AddKnowledge stores knowledge chunks in one transaction.
+// AddKnowledge stores knowledge chunks in one transaction, each under a
+// source keyed and named by its Source (recorded when new, without a hash).
 func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk) error {
 	if len(chunks) == 0 {
 		return nil
 	}
+	mds, err := knowledgeMetadata(chunks)
+	if err != nil {
+		return fmt.Errorf("sqlite: add knowledge: %w", err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		for _, c := range chunks {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO knowledge_sources (key, name) VALUES (?, ?)`, c.Source, c.Source); err != nil {
+				return err
+			}
+		}
+		return insertChunks(ctx, tx, chunks, mds, func(c nadine.KnowledgeChunk) string { return c.Source })
+	})
+	s.cache.invalidate(knowledgeKey)
+	return wrap("add knowledge", err)
+}
+
+// knowledgeMetadata encodes each chunk's metadata as JSON.
+func knowledgeMetadata(chunks []nadine.KnowledgeChunk) ([]string, error) {
 	mds := make([]string, len(chunks))
 	for i, c := range chunks {
-		md := "{}"
+		mds[i] = "{}"
 		if len(c.Metadata) > 0 {
 			b, err := json.Marshal(c.Metadata)
 			if err != nil {
-				return fmt.Errorf("sqlite: add knowledge: metadata of %q: %w", c.Title, err)
+				return nil, fmt.Errorf("metadata of %q: %w", c.Title, err)
 			}
-			md = string(b)
+			mds[i] = string(b)
+		}
+	}
+	return mds, nil
+}
+
+// insertChunks inserts chunks, each under the source key that key gives.
+func insertChunks(ctx context.Context, tx *sql.Tx, chunks []nadine.KnowledgeChunk, mds []string, key func(nadine.KnowledgeChunk) string) error {
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO knowledge
+		(source, title, text, metadata, embedder, dims, embedding, source_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, c := range chunks {
+		if _, err := stmt.ExecContext(ctx, c.Source, c.Title, c.Text, mds[i], c.Embedder,
+			len(c.Embedding), encodeVector(c.Embedding), key(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutKnowledge replaces each document's source (and those it replaces)
+// with its chunks, and records the source, in one transaction.
+func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocument) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	mds := make([][]string, len(docs))
+	for i, d := range docs {
+		if d.Source.Key == "" {
+			return nadine.Errorf(nadine.EINVALID, "sqlite: put knowledge: a source without a key")
+		}
+		md, err := knowledgeMetadata(d.Chunks)
+		if err != nil {
+			return fmt.Errorf("sqlite: put knowledge: %s: %w", d.Source.Key, err)
 		}
 		mds[i] = md
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO knowledge
-			(source, title, text, metadata, embedder, dims, embedding) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, c := range chunks {
-			if _, err := stmt.ExecContext(ctx, c.Source, c.Title, c.Text, mds[i], c.Embedder,
-				len(c.Embedding), encodeVector(c.Embedding)); err != nil {
+		for i, d := range docs {
+			for _, k := range append([]string{d.Source.Key}, d.Replaces...) {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge WHERE source_key = ?`, k); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge_sources WHERE key = ?`, k); err != nil {
+					return err
+				}
+			}
+			src := d.Source
+			if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sources (key, name, builtin, hash, ingested_us) VALUES (?, ?, ?, ?, ?)`,
+				src.Key, src.Name, src.Builtin, src.Hash, toMicros(src.Ingested)); err != nil {
+				return err
+			}
+			if err := insertChunks(ctx, tx, d.Chunks, mds[i], func(nadine.KnowledgeChunk) string { return src.Key }); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	s.cache.invalidate(knowledgeKey)
-	return wrap("add knowledge", err)
+	return wrap("put knowledge", err)
+}
+
+// KnowledgeSources lists the recorded sources by key, with their chunk
+// counts and embedders.
+func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT s.key, s.name, s.builtin, s.hash, s.ingested_us,
+			count(k.id), coalesce(group_concat(DISTINCT k.embedder), '')
+		FROM knowledge_sources s LEFT JOIN knowledge k ON k.source_key = s.key
+		GROUP BY s.key ORDER BY s.key`)
+	if err != nil {
+		return nil, wrap("knowledge sources", err)
+	}
+	defer rows.Close()
+	var out []nadine.KnowledgeSource
+	for rows.Next() {
+		var (
+			src nadine.KnowledgeSource
+			us  int64
+		)
+		if err := rows.Scan(&src.Key, &src.Name, &src.Builtin, &src.Hash, &us, &src.Chunks, &src.Embedder); err != nil {
+			return nil, wrap("knowledge sources", err)
+		}
+		src.Ingested = fromMicros(us)
+		out = append(out, src)
+	}
+	return out, wrap("knowledge sources", rows.Err())
+}
+
+// KnowledgeChunks returns one source's chunks, in the order stored.
+func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.KnowledgeChunk, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, source, title, text, metadata, embedder, embedding
+		FROM knowledge WHERE source_key = ? ORDER BY id`, key)
+	if err != nil {
+		return nil, wrap("knowledge chunks", err)
+	}
+	defer rows.Close()
+	var out []nadine.KnowledgeChunk
+	for rows.Next() {
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: knowledge chunks: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, wrap("knowledge chunks", rows.Err())
+}
+
+// scanChunk reads a row of id, source, title, text, metadata, embedder and
+// embedding.
+func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
+	var (
+		c    nadine.KnowledgeChunk
+		md   string
+		blob []byte
+	)
+	if err := rows.Scan(&c.ID, &c.Source, &c.Title, &c.Text, &md, &c.Embedder, &blob); err != nil {
+		return c, err
+	}
+	if md != "" && md != "{}" {
+		if err := json.Unmarshal([]byte(md), &c.Metadata); err != nil {
+			return c, fmt.Errorf("metadata of chunk %d: %w", c.ID, err)
+		}
+	}
+	v, err := decodeVector(blob, nil)
+	if err != nil {
+		return c, fmt.Errorf("chunk %d: %w", c.ID, err)
+	}
+	c.Embedding = v
+	return c, nil
 }
 
 // SearchKnowledge returns the k knowledge chunks most similar to embedding,
@@ -82,21 +212,9 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	defer rows.Close()
 	byID := map[int64]nadine.KnowledgeChunk{}
 	for rows.Next() {
-		var (
-			c    nadine.KnowledgeChunk
-			md   string
-			blob []byte
-		)
-		if err := rows.Scan(&c.ID, &c.Source, &c.Title, &c.Text, &md, &c.Embedder, &blob); err != nil {
-			return nil, wrap("search knowledge", err)
-		}
-		if md != "" && md != "{}" {
-			if err := json.Unmarshal([]byte(md), &c.Metadata); err != nil {
-				return nil, fmt.Errorf("sqlite: search knowledge: metadata of chunk %d: %w", c.ID, err)
-			}
-		}
-		if c.Embedding, err = decodeVector(blob, nil); err != nil {
-			return nil, fmt.Errorf("sqlite: search knowledge: chunk %d: %w", c.ID, err)
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: search knowledge: %w", err)
 		}
 		byID[c.ID] = c
 	}
@@ -124,10 +242,13 @@ func (s *Store) KnowledgeEmbedders(ctx context.Context) (map[string]int, error) 
 	return s.countByEmbedder(ctx, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
 }
 
-// ClearKnowledge deletes the whole knowledge base.
+// ClearKnowledge deletes the whole knowledge base and its sources.
 func (s *Store) ClearKnowledge(ctx context.Context) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM knowledge`)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM knowledge_sources`)
 		return err
 	})
 	s.cache.invalidate(knowledgeKey)

@@ -87,8 +87,8 @@ func TestOpenFileSettings(t *testing.T) {
 	if err := db.QueryRow(`SELECT version FROM schema_version`).Scan(&version); err != nil {
 		t.Fatal(err)
 	}
-	if version != 2 {
-		t.Errorf("schema version = %d, want 2", version)
+	if version != sqlite.SchemaVersion() {
+		t.Errorf("schema version = %d, want %d", version, sqlite.SchemaVersion())
 	}
 	var check string
 	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {

@@ -21,7 +21,8 @@ import (
 const browserTimeout = 90 * time.Second
 
 // chromium returns Debian's Chromium, or skips the test when it is not
-// installed (.ci/run installs it).
+// installed, except in CI (CI set), where .ci/run installs it and its
+// absence fails the test.
 func chromium(t *testing.T) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -31,6 +32,9 @@ func chromium(t *testing.T) string {
 	}
 	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
 		return "/usr/bin/chromium"
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed; CI must install it (.ci/run: apt-get install chromium)")
 	}
 	t.Skip("chromium is not installed (Debian: apt-get install chromium); skipping the browser test")
 	return ""

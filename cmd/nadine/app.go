@@ -56,7 +56,7 @@ type app struct {
 // openTool loads the configuration and opens the app for a maintenance
 // command (memory, kb, eval), logging warnings only.
 func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
-	cfg, err := loadConfig(cfgPath, e.getenv)
+	cfg, err := e.loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +72,9 @@ func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c 
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	for _, w := range cfg.warnings {
+		log.Warn(w)
+	}
 	for _, o := range opts {
 		o(a)
 	}
@@ -170,13 +173,15 @@ func (a *app) ensureKnowledge(ctx context.Context) {
 	}
 	switch {
 	case len(spaces) == 0 && a.cfg.Knowledge.Dir != "":
-		n, err := knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
+		r, err := a.ingester().Run(ctx, a.cfg.Knowledge.Dir)
 		if err != nil {
 			a.log.Warn("knowledge base built with errors", "dir", a.cfg.Knowledge.Dir, "err", err)
 		}
-		a.log.Info("knowledge base built", "dir", a.cfg.Knowledge.Dir, "chunks", n)
+		a.log.Info("knowledge base built", "dir", a.cfg.Knowledge.Dir, "chunks", r.Chunks)
 	case len(spaces) == 0:
-		if _, err := knowledge.EnsureDefault(ctx, a.store, a.embedder); err != nil {
+		in := a.ingester()
+		in.Builtin = true
+		if _, err := in.RunFS(ctx, knowledge.Default(), knowledge.DefaultRoot); err != nil {
 			a.log.Warn("knowledge base not built", "err", err)
 		} else {
 			a.log.Info("knowledge base built from the default documents")
@@ -208,25 +213,6 @@ func (a *app) checkMemorySpace(ctx context.Context) {
 	}
 }
 
-// rebuildKnowledge clears the knowledge base and builds it again from
-// knowledge.dir or the built-in documents, with the current embedder.
-func (a *app) rebuildKnowledge(ctx context.Context) (int, error) {
-	if err := a.store.ClearKnowledge(ctx); err != nil {
-		return 0, err
-	}
-	var n int
-	var err error
-	if a.cfg.Knowledge.Dir != "" {
-		n, err = knowledge.Ingest(ctx, a.store, a.embedder, a.cfg.Knowledge.Dir)
-	} else {
-		n, err = knowledge.IngestFS(ctx, a.store, a.embedder, knowledge.Default(), knowledge.DefaultRoot)
-	}
-	if err == nil {
-		a.ensureOfflineKnowledge(ctx)
-	}
-	return n, err
-}
-
 // translator translates with the configured HTTP service, else with the
 // translator model, else not at all.
 func (a *app) translator() nadine.Translator {
@@ -239,12 +225,21 @@ func (a *app) translator() nadine.Translator {
 	return nil
 }
 
+// retries is the profile's max_retries as the openai package counts them:
+// 3 when unset, and -1 for none (its 0 means the default).
+func (p ProfileConfig) retries() int {
+	switch {
+	case p.MaxRetries == nil:
+		return 3
+	case *p.MaxRetries == 0:
+		return -1
+	}
+	return *p.MaxRetries
+}
+
 // clientConfig is the openai client configuration of a profile.
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	retries := 3
-	if p.MaxRetries != nil {
-		retries = *p.MaxRetries
-	}
+	retries := p.retries()
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
 		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
@@ -265,10 +260,7 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	if !ok {
 		return nil, fmt.Errorf("config: models.roles.embeddings: no profile named %q", name)
 	}
-	retries := 3
-	if p.MaxRetries != nil {
-		retries = *p.MaxRetries
-	}
+	retries := p.retries()
 	return openai.NewEmbedder(openai.EmbedderConfig{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
 		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: retries, Logger: a.log,
@@ -476,7 +468,7 @@ func (a *app) songs(l nadine.Language) []nadine.Song {
 // banner says which engine and models are active, and plainly when offline.
 func (a *app) banner() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Nadine %s — data in %s\n", version, a.cfg.DataDir)
+	fmt.Fprintf(&b, "Nadine %s — data in %s\n", currentVersion().Short(), a.cfg.DataDir)
 	if a.cfg.Store.URL != "" {
 		fmt.Fprintf(&b, "Memory: %s\n", a.storeIs)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -23,7 +21,7 @@ import (
 
 // Config is the whole configuration: one YAML file (--config or
 // NADINE_CONFIG) whose every field an environment variable can override
-// (see applyEnv). Zero values mean defaults.
+// (see config_env.go). Zero values mean defaults.
 type Config struct {
 	// Engine is react (seed 000), graph (seed 001) or offline.
 	Engine string `yaml:"engine"`
@@ -53,6 +51,10 @@ type Config struct {
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
 	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
+
+	// warnings are what loading noticed but did not refuse (unknown
+	// NADINE_ variables), logged at start.
+	warnings []string
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
@@ -168,7 +170,7 @@ type FillerConfig struct {
 	// Lines replaces the built-in lines of the languages it names (en, fr,
 	// de, zh): each list non-empty, each line at most 200 characters. In
 	// the environment: NADINE_FILLER_LINES_FR="Un instant.|Je regarde."
-	Lines map[string][]string `yaml:"lines"`
+	Lines map[string][]string `yaml:"lines" envsep:"|"`
 }
 
 // MQTTConfig connects to the robot's broker.
@@ -214,6 +216,9 @@ type Duration time.Duration
 
 // UnmarshalYAML parses "30s", "1m" or a number of seconds.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("must be a duration such as 30s")
+	}
 	v, err := parseDuration(n.Value)
 	if err != nil {
 		return err
@@ -247,7 +252,7 @@ var roleNames = []string{
 // defaultConfig is seed 000's setup: every role on one OpenAI profile
 // (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
 func defaultConfig(getenv func(string) string) Config {
-	one := 1.0
+	one, retries := 1.0, 3
 	base := getenv("OPENAI_BASE_URL")
 	if base == "" {
 		base = "https://api.openai.com/v1"
@@ -268,7 +273,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
-				Temperature: &one, Timeout: Duration(60 * time.Second),
+				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries,
 			}},
 			Roles: roles,
 		},
@@ -303,132 +308,53 @@ func defaultDataDir(getenv func(string) string) string {
 }
 
 // loadConfig reads the defaults, then the YAML file at path (if any), then
-// the environment overrides, and validates the result.
+// the environment overrides, and validates the result. It knows the
+// variables by name only: map keys that only the environment names are
+// not discovered and unknown variables are not reported (see
+// env.loadConfig).
 func loadConfig(path string, getenv func(string) string) (Config, error) {
-	cfg := defaultConfig(getenv)
+	return loadConfigFrom(path, environment{getenv: getenv})
+}
+
+// loadConfig is loadConfig with the process's whole environment: profiles
+// the environment alone names are discovered, and each unknown NADINE_
+// variable becomes a warning in Config.warnings.
+func (e env) loadConfig(path string) (Config, error) {
+	return loadConfigFrom(path, environment{getenv: e.getenv, environ: e.environ})
+}
+
+func loadConfigFrom(path string, ev environment) (Config, error) {
+	cfg := defaultConfig(ev.getenv)
 	if path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return cfg, fmt.Errorf("config: %w", err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-			return cfg, fmt.Errorf("config: %s: %w", path, err)
+		if err := decodeFile(path, b, &cfg); err != nil {
+			return cfg, err
 		}
 	}
-	if err := applyEnv(reflect.ValueOf(&cfg).Elem(), "NADINE", getenv); err != nil {
+	o := &envOverrides{ev: ev, known: map[string]bool{}}
+	if err := o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", ""); err != nil {
 		return cfg, err
 	}
+	cfg.warnings = o.unknownVariables(&cfg)
 	if err := cfg.validate(); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
 }
 
-// applyEnv overrides fields from environment variables named after their
-// YAML path: NADINE_ENGINE, NADINE_DATA_DIR, NADINE_MQTT_URL,
-// NADINE_MODELS_PROFILES_SMALL_MODEL, NADINE_MODELS_ROLES_RESPONSE,
-// NADINE_MODELS_FALLBACK (comma-separated)...
-func applyEnv(v reflect.Value, prefix string, getenv func(string) string) error {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		if tag == "" || tag == "-" {
-			continue
-		}
-		name := prefix + "_" + strings.ToUpper(tag)
-		fv := v.Field(i)
-		switch {
-		case fv.Kind() == reflect.Struct:
-			// A block with a scalar shorthand (language: fr) takes
-			// NADINE_LANGUAGE=fr too.
-			if sv, ok := fv.Addr().Interface().(interface{ SetEnvScalar(string) error }); ok {
-				if s, ok := lookup(getenv, name); ok {
-					if err := sv.SetEnvScalar(s); err != nil {
-						return fmt.Errorf("config: %s: %w", name, err)
-					}
-				}
-			}
-			if err := applyEnv(fv, name, getenv); err != nil {
-				return err
-			}
-		case fv.Kind() == reflect.Map && fv.Type().Elem().Kind() == reflect.Struct:
-			keys := map[string]bool{}
-			for _, k := range fv.MapKeys() {
-				keys[k.String()] = true
-			}
-			for _, k := range []string{"default", "small", "big", "response", "vision"} {
-				keys[k] = true
-			}
-			for k := range keys {
-				cur := reflect.New(fv.Type().Elem()).Elem()
-				existing := fv.MapIndex(reflect.ValueOf(k))
-				if existing.IsValid() {
-					cur.Set(existing)
-				}
-				before := fmt.Sprint(cur.Interface())
-				if err := applyEnv(cur, name+"_"+strings.ToUpper(k), getenv); err != nil {
-					return err
-				}
-				if existing.IsValid() || fmt.Sprint(cur.Interface()) != before {
-					fv.SetMapIndex(reflect.ValueOf(k), cur)
-				}
-			}
-		case fv.Kind() == reflect.Map && fv.Type().Elem().Kind() == reflect.Slice:
-			// Lines per language (filler.lines): NADINE_FILLER_LINES_FR,
-			// the lines separated by "|".
-			for _, l := range nadine.Languages() {
-				s, ok := lookup(getenv, name+"_"+strings.ToUpper(string(l)))
-				if !ok {
-					continue
-				}
-				var lines []string
-				for _, p := range strings.Split(s, "|") {
-					if p = strings.TrimSpace(p); p != "" {
-						lines = append(lines, p)
-					}
-				}
-				if fv.IsNil() {
-					fv.Set(reflect.MakeMap(fv.Type()))
-				}
-				fv.SetMapIndex(reflect.ValueOf(string(l)), reflect.ValueOf(lines))
-			}
-		case fv.Kind() == reflect.Map:
-			for _, r := range roleNames {
-				if s, ok := lookup(getenv, name+"_"+strings.ToUpper(r)); ok {
-					if fv.IsNil() {
-						fv.Set(reflect.MakeMap(fv.Type()))
-					}
-					fv.SetMapIndex(reflect.ValueOf(r), reflect.ValueOf(s))
-				}
-			}
-		default:
-			s, ok := lookup(getenv, name)
-			if !ok {
-				continue
-			}
-			if err := setScalar(fv, s); err != nil {
-				return fmt.Errorf("config: %s: %w", name, err)
-			}
-		}
-	}
-	return nil
-}
-
-func lookup(getenv func(string) string, name string) (string, bool) {
-	s := getenv(name)
-	return s, s != ""
-}
-
-func setScalar(v reflect.Value, s string) error {
+// setScalar sets a field from a variable's text; lists are split at sep
+// (a comma when empty).
+func setScalar(v reflect.Value, s, sep string) error {
+	// A field that parses its own variable (mqtt.broker_users).
 	if v.CanAddr() {
 		if e, ok := v.Addr().Interface().(envSetter); ok {
 			return e.SetEnv(s)
 		}
 	}
-	if v.Type() == reflect.TypeOf(Duration(0)) {
+	if v.Type() == durationType {
 		d, err := parseDuration(s)
 		if err != nil {
 			return err
@@ -438,7 +364,7 @@ func setScalar(v reflect.Value, s string) error {
 	}
 	if v.Kind() == reflect.Pointer {
 		p := reflect.New(v.Type().Elem())
-		if err := setScalar(p.Elem(), s); err != nil {
+		if err := setScalar(p.Elem(), s, sep); err != nil {
 			return err
 		}
 		v.Set(p)
@@ -450,141 +376,43 @@ func setScalar(v reflect.Value, s string) error {
 	case reflect.Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return fmt.Errorf("invalid boolean %q", s)
+			return fmt.Errorf("%q is not a boolean (true or false)", s)
 		}
 		v.SetBool(b)
 	case reflect.Int:
-		n, err := strconv.Atoi(s)
+		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
-			return fmt.Errorf("invalid integer %q", s)
+			return fmt.Errorf("%q is not an integer", s)
 		}
 		v.SetInt(int64(n))
 	case reflect.Float64:
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
-			return fmt.Errorf("invalid number %q", s)
+			return fmt.Errorf("%q is not a number", s)
 		}
 		v.SetFloat(f)
 	case reflect.Slice:
+		if v.Type().Elem().Kind() != reflect.String {
+			return fmt.Errorf("a list of %s cannot be set from the environment", v.Type().Elem())
+		}
+		if sep == "" {
+			sep = ","
+		}
 		var parts []string
-		for _, p := range strings.Split(s, ",") {
+		for _, p := range strings.Split(s, sep) {
 			if p = strings.TrimSpace(p); p != "" {
 				parts = append(parts, p)
 			}
 		}
-		v.Set(reflect.ValueOf(parts))
+		list := reflect.MakeSlice(v.Type(), len(parts), len(parts))
+		for i, p := range parts {
+			list.Index(i).SetString(p)
+		}
+		v.Set(list)
 	default:
 		return fmt.Errorf("unsupported type %s", v.Type())
 	}
 	return nil
-}
-
-// validate checks the configuration once; each error names the field.
-func (c *Config) validate() error {
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
-	}
-	switch c.Engine {
-	case "react", "graph", "offline":
-	default:
-		bad("engine", "must be react, graph or offline, not %q", c.Engine)
-	}
-	c.validateSession(bad)
-	if c.DataDir == "" {
-		bad("data_dir", "must not be empty")
-	}
-	names := make([]string, 0, len(c.Models.Profiles))
-	for n := range c.Models.Profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := c.Models.Profiles[n]
-		field := "models.profiles." + n
-		if p.Model == "" {
-			bad(field+".model", "must not be empty")
-		}
-		if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad(field+".base_url", "must be an http(s) URL, not %q", redactURL(p.BaseURL))
-		}
-		if p.Timeout < 0 {
-			bad(field+".timeout", "must not be negative")
-		}
-		if p.Temperature != nil && (*p.Temperature < 0 || *p.Temperature > 2) {
-			bad(field+".temperature", "must be between 0 and 2")
-		}
-		if p.MaxTokens < 0 {
-			bad(field+".max_tokens", "must not be negative")
-		}
-	}
-	roles := make([]string, 0, len(c.Models.Roles))
-	for r := range c.Models.Roles {
-		roles = append(roles, r)
-	}
-	sort.Strings(roles)
-	known := map[string]bool{}
-	for _, r := range roleNames {
-		known[r] = true
-	}
-	for _, r := range roles {
-		if !known[r] {
-			bad("models.roles."+r, "unknown role (known: %s)", strings.Join(roleNames, ", "))
-		}
-		if _, ok := c.Models.Profiles[c.Models.Roles[r]]; !ok {
-			bad("models.roles."+r, "no profile named %q", c.Models.Roles[r])
-		}
-	}
-	for i, f := range c.Models.Fallback {
-		if _, ok := c.Models.Profiles[f]; !ok {
-			bad(fmt.Sprintf("models.fallback[%d]", i), "no profile named %q", f)
-		}
-	}
-	switch c.Embeddings.Provider {
-	case "auto", "lexical", "openai":
-	default:
-		bad("embeddings.provider", "must be auto, lexical or openai, not %q", c.Embeddings.Provider)
-	}
-	if c.Limits.MaxInputChars < 1 {
-		bad("limits.max_input_chars", "must be positive")
-	}
-	if c.Limits.MaxSteps < 1 {
-		bad("limits.max_steps", "must be positive")
-	}
-	if c.Limits.ParseRetries < 0 {
-		bad("limits.parse_retries", "must not be negative")
-	}
-	if c.Memory.Window < 2 || c.Memory.Stride < 1 || c.Memory.Stride > c.Memory.Window {
-		bad("memory.stride", "window must be at least 2 and stride between 1 and window (got window %d, stride %d)", c.Memory.Window, c.Memory.Stride)
-	}
-	if c.Memory.NameLow < 0 || c.Memory.NameHigh > 1 || c.Memory.NameLow > c.Memory.NameHigh {
-		bad("memory.name_low", "need 0 <= name_low <= name_high <= 1 (got %v, %v)", c.Memory.NameLow, c.Memory.NameHigh)
-	}
-	if c.Visual.RetrievalAlpha < 0 || c.Visual.RetrievalAlpha > 1 {
-		bad("visual.retrieval_alpha", "must be between 0 and 1")
-	}
-	if c.Visual.SimilarityThreshold < -1 || c.Visual.SimilarityThreshold > 1 {
-		bad("visual.similarity_threshold", "must be between -1 and 1")
-	}
-	c.validateFiller(bad)
-	c.validatePrivacy(bad)
-	c.validateInbound(bad)
-	c.validatePersona(bad)
-	c.validateStore(bad)
-	if c.MQTT.URL != "" {
-		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
-			bad("mqtt.url", "must look like mqtt://host:1883, not %q", redactURL(c.MQTT.URL))
-		}
-	}
-	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "#+") {
-		bad("mqtt.prefix", "must be a topic level without wildcards")
-	}
-	switch c.Log.Level {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log.level", "must be debug, info, warn or error")
-	}
-	return errors.Join(errs...)
 }
 
 // validateFiller checks filler.lines: language codes, each named once,

@@ -57,19 +57,6 @@ func defaultLanguage() LanguageConfig {
 	return LanguageConfig{Default: "en", Follow: string(dialogue.FollowInput), ResetOnLeave: &reset}
 }
 
-// validateSession checks the language and session blocks.
-func (c *Config) validateSession(bad func(field, format string, args ...any)) {
-	if _, err := nadine.ParseLanguage(c.Language.Default); err != nil {
-		bad("language", "%v", err)
-	}
-	if !dialogue.LanguageFollow(c.Language.Follow).Valid() {
-		bad("language.follow", "must be input or session, not %q", c.Language.Follow)
-	}
-	if c.Session.IdleTimeout < 0 {
-		bad("session.idle_timeout", "must not be negative (0 never ends an interaction for silence)")
-	}
-}
-
 // sessionLanguage is the configured default language (the configuration
 // is valid).
 func (c *Config) sessionLanguage() nadine.Language {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,20 @@ func envMap(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// envOf is an environment of the given variables, listed and by name.
+func envOf(m map[string]string) environment {
+	return environment{getenv: envMap(m), environ: environList(m)}
+}
+
+// environList lists variables as os.Environ does.
+func environList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 func writeConfig(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "nadine.yaml")
@@ -32,7 +47,7 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func TestConfigDefaultsAreSeed000(t *testing.T) {
-	cfg, err := loadConfig("", envMap(map[string]string{"HOME": "/home/robot"}))
+	cfg, err := loadConfigFrom("", envOf(map[string]string{"HOME": "/home/robot"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +83,7 @@ models:
   roles: {intent_classifier: small, response: big}
   fallback: [big]
 `)
-	cfg, err := loadConfig(path, envMap(map[string]string{
+	cfg, err := loadConfigFrom(path, envOf(map[string]string{
 		"NADINE_ENGINE":                    "react",
 		"NADINE_MODELS_PROFILES_BIG_MODEL": "qwen2.5:14b",
 		"NADINE_MODELS_ROLES_ORCHESTRATOR": "small",
@@ -120,7 +135,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"unknown role", "models: {roles: {poet: default}}\n", nil, "models.roles.poet"},
 		{"fallback", "models: {fallback: [nope]}\n", nil, "models.fallback[0]"},
 		{"temperature", "models: {profiles: {default: {base_url: 'http://x/v1', model: m, temperature: 3}}}\n", nil, "models.profiles.default.temperature"},
-		{"language", "language: klingon\n", nil, "config: language:"},
+		{"language", "language: klingon\n", nil, "config: language.default:"},
 		{"env duration", "", map[string]string{"NADINE_LIMITS_TURN_TIMEOUT": "soon"}, "NADINE_LIMITS_TURN_TIMEOUT"},
 		{"env bool", "", map[string]string{"NADINE_FEATURES_VISION_AGENT": "perhaps"}, "NADINE_FEATURES_VISION_AGENT"},
 		{"thresholds", "memory: {name_low: 0.9, name_high: 0.5}\n", nil, "memory.name_low"},
@@ -133,7 +148,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 			if tt.file != "" {
 				path = writeConfig(t, tt.file)
 			}
-			_, err := loadConfig(path, envMap(tt.env))
+			_, err := loadConfigFrom(path, envOf(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
@@ -159,12 +174,27 @@ func TestConfigCommandRedactsSecrets(t *testing.T) {
 
 // TestExampleConfigs keeps the shipped examples valid.
 func TestExampleConfigs(t *testing.T) {
-	cfg, err := loadConfig("../../examples/ollama.yaml", envMap(map[string]string{"HOME": t.TempDir()}))
+	cfg, err := loadConfigFrom("../../examples/ollama.yaml", envOf(map[string]string{"HOME": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Engine != "graph" || cfg.Models.Roles["intent_classifier"] != "small" || cfg.Models.Profiles["small"].Model != "nadine-intent_classifier" {
+	if cfg.Engine != "graph" || cfg.Models.Roles["intent_classifier"] != "small" || cfg.Models.Roles["response"] != "response" {
 		t.Errorf("example config = %+v", cfg.Models)
+	}
+	// Every model is one the file tells to pull (from the Ollama library:
+	// no fine-tuned ones).
+	b, err := os.ReadFile("../../examples/ollama.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pullable := map[string]bool{}
+	for _, m := range regexp.MustCompile(`ollama pull (\S+)`).FindAllStringSubmatch(string(b), -1) {
+		pullable[m[1]] = true
+	}
+	for name, p := range cfg.Models.Profiles {
+		if name != "default" && !pullable[p.Model] {
+			t.Errorf("profile %s uses %q, which the example does not tell to pull", name, p.Model)
+		}
 	}
 	for _, name := range []string{"small", "big", "response", "vision"} {
 		if !cfg.Models.Profiles[name].usable(envMap(nil)) {
@@ -200,7 +230,7 @@ func TestConfigFiller(t *testing.T) {
 			for k, v := range tt.env {
 				env[k] = v
 			}
-			cfg, err := loadConfig(path, envMap(env))
+			cfg, err := loadConfigFrom(path, envOf(env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +264,7 @@ func TestConfigFillerErrorsNameTheField(t *testing.T) {
 			if tt.file != "" {
 				path = writeConfig(t, tt.file)
 			}
-			_, err := loadConfig(path, envMap(tt.env))
+			_, err := loadConfigFrom(path, envOf(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}

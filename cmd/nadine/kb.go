@@ -3,22 +3,44 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/nadine-robot/nadine/knowledge"
 )
 
-// runKB manages the knowledge base.
+// runKB manages the knowledge base: ingest a folder (sources are recorded,
+// unchanged files are left as they are), list the sources, search, and
+// rebuild (re-embed everything) after changing the embedder.
 func runKB(ctx context.Context, args []string, e env) error {
 	fs, path := flags("kb", e)
-	k := fs.Int("k", 3, "results to show")
-	replace := fs.Bool("replace", false, "ingest: clear the knowledge base first")
-	if err := fs.Parse(args); err != nil {
+	k := fs.Int("k", 3, "search: results to show")
+	replace := fs.Bool("replace", false, "ingest: clear the whole knowledge base first (built-in documents included)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) < 2 && !(len(rest) == 1 && rest[0] == "rebuild") {
-		return usageError{"usage: nadine kb ingest DIR | kb search QUESTION | kb rebuild"}
+	usage := usageError{"usage: nadine kb ingest DIR [--replace] | kb sources | kb search QUESTION | kb rebuild"}
+	if len(rest) == 0 {
+		return usage
+	}
+	switch rest[0] {
+	case "ingest":
+		if len(rest) != 2 {
+			return usage
+		}
+	case "search":
+		if len(rest) < 2 {
+			return usage
+		}
+	case "sources", "rebuild":
+		if len(rest) != 1 {
+			return usage
+		}
+	default:
+		return usageError{fmt.Sprintf("unknown kb command %q%s; %s", rest[0], didYouMean(rest[0], []string{"ingest", "sources", "search", "rebuild"}), usage.msg)}
 	}
 	a, err := openTool(ctx, *path, e)
 	if err != nil {
@@ -27,32 +49,97 @@ func runKB(ctx context.Context, args []string, e env) error {
 	defer a.Close()
 	switch rest[0] {
 	case "ingest":
-		if *replace {
-			if err := a.store.ClearKnowledge(ctx); err != nil {
-				return err
-			}
-		}
-		n, err := knowledge.Ingest(ctx, a.store, a.embedder, rest[1])
-		fmt.Fprintf(e.stdout, "ingested %d chunks from %s\n", n, rest[1])
-		if err == nil {
-			err = a.ingestOfflineCopy(ctx, rest[1])
-		}
-		return err
+		return a.kbIngest(ctx, e, rest[1], *replace)
+	case "sources":
+		return a.kbSources(ctx, e)
 	case "rebuild":
-		n, err := a.rebuildKnowledge(ctx)
-		fmt.Fprintf(e.stdout, "rebuilt the knowledge base: %d chunks embedded by %s\n", n, a.embedder.Name())
-		return err
-	case "search":
-		res, err := knowledge.Retrieve(ctx, a.store, a.embedder, strings.Join(rest[1:], " "), *k)
+		r, err := a.rebuildKnowledge(ctx)
 		if err != nil {
 			return err
 		}
-		for _, r := range res {
-			fmt.Fprintf(e.stdout, "%.3f  %s — %s\n       %s\n", r.Score, r.Source, r.Title, oneLine(r.Text, 160))
-		}
+		fmt.Fprintf(e.stdout, "rebuilt the knowledge base: %d sources, %d chunks embedded by %s\n", r.Files, r.Chunks, a.embedder.Name())
 		return nil
 	}
-	return usageError{fmt.Sprintf("unknown kb command %q", rest[0])}
+	res, err := knowledge.Retrieve(ctx, a.store, a.embedder, strings.Join(rest[1:], " "), *k)
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		fmt.Fprintf(e.stdout, "%.3f  %s — %s\n       %s\n", r.Score, r.Source, r.Title, oneLine(r.Text, 160))
+	}
+	return nil
+}
+
+// kbIngest ingests a folder and says what changed. An error that stopped
+// the ingestion comes alone, with no count; files that could not be read
+// are listed after the count of what was stored.
+func (a *app) kbIngest(ctx context.Context, e env, dir string, replace bool) error {
+	if replace {
+		if err := a.store.ClearKnowledge(ctx); err != nil {
+			return err
+		}
+	}
+	r, err := a.ingester().Run(ctx, dir)
+	if r.Files == 0 && err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "ingested %d chunks from %s: %d files, %d new, %d changed, %d unchanged\n",
+		r.Chunks, dir, r.Files, r.New, r.Changed, r.Unchanged)
+	if err != nil {
+		return fmt.Errorf("some files were not ingested:\n%w", err)
+	}
+	return nil
+}
+
+// kbSources lists the recorded sources.
+func (a *app) kbSources(ctx context.Context, e env) error {
+	srcs, err := a.store.KnowledgeSources(ctx)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SOURCE\tKIND\tCHUNKS\tEMBEDDER\tINGESTED\tHASH")
+	for _, s := range srcs {
+		kind := "file"
+		if s.Builtin {
+			kind = "built-in"
+		}
+		when, hash := "-", "-"
+		if !s.Ingested.IsZero() {
+			when = s.Ingested.Local().Format(time.DateTime)
+		}
+		if h := strings.TrimPrefix(s.Hash, "sha256:"); h != "" {
+			hash = h[:min(12, len(h))]
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Key, kind, s.Chunks, s.Embedder, when, hash)
+	}
+	return w.Flush()
+}
+
+// rebuildKnowledge re-embeds the knowledge base with the current embedder:
+// every ingested document as it was given, the built-in documents from
+// this binary (when the base uses them, or is empty without
+// knowledge.dir), then knowledge.dir's new and changed files.
+func (a *app) rebuildKnowledge(ctx context.Context) (knowledge.Report, error) {
+	var builtin fs.FS
+	if a.cfg.Knowledge.Dir == "" {
+		builtin = knowledge.Default()
+	} else if srcs, err := a.store.KnowledgeSources(ctx); err == nil {
+		for _, s := range srcs {
+			if s.Builtin {
+				builtin = knowledge.Default()
+			}
+		}
+	}
+	in := a.ingester()
+	r, err := in.Rebuild(ctx, builtin, knowledge.DefaultRoot)
+	if err != nil || a.cfg.Knowledge.Dir == "" {
+		return r, err
+	}
+	d, err := in.Run(ctx, a.cfg.Knowledge.Dir)
+	r.Files += d.New
+	r.Chunks += d.Chunks
+	return r, err
 }
 
 // oneLine shortens text to n runes on one line.

@@ -9,9 +9,11 @@
 //	nadine serve                 run on the robot: MQTT bus and web monitor
 //	nadine config                print the effective configuration
 //	nadine memory users|show|forget|reembed
-//	nadine kb ingest DIR | kb search QUESTION
-//	nadine eval [AGENT]          run the agents' test samples against the models
-//	nadine version
+//	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
+//	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
+//	nadine bench                 measure whole turns against a scripted model server
+//	nadine version               version, VCS revision and date of this build
+//	nadine help [COMMAND]        the commands, or one command's flags
 package main
 
 import (
@@ -25,11 +27,14 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/nadine-robot/nadine"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at build time with -ldflags "-X main.version=..."; when it
+// is not, `nadine version` reports the module version Go stamped from the
+// VCS (see buildVersion).
 var version = "dev"
 
 // env is what a command gets from the process: arguments, streams and the
@@ -39,12 +44,15 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// environ lists the environment as KEY=value lines (os.Environ), so
+	// that unknown NADINE_* variables can be reported.
+	environ []string
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
 	if err := run(ctx, os.Args[1:], e); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "nadine:", err)
@@ -66,67 +74,161 @@ type usageError struct{ msg string }
 
 func (u usageError) Error() string { return u.msg }
 
-const usage = `nadine — the interaction layer of the Nadine social robot
+// command is one subcommand: its name, its arguments and what it does, for
+// the help, and the function that runs it.
+type command struct {
+	name, args, summary string
+	run                 func(context.Context, []string, env) error
+}
 
-Usage:
-  nadine chat [--json]           talk to Nadine in the terminal (default)
-  nadine serve                   run on the robot: MQTT bus and web monitor
-  nadine config                  print the effective configuration (secrets redacted)
-  nadine memory users            list known users
-  nadine memory show USER        a user's profile and memories
-  nadine memory forget USER      erase everything about a user
-  nadine memory reembed          re-embed memories after changing the embedder
-  nadine kb ingest DIR           add Markdown, text and PDF files to the knowledge base
-  nadine kb search QUESTION      search the knowledge base
-  nadine eval [AGENT]            run the agents' test samples, print pass rates
-  nadine bench                   measure whole turns through nadine serve against a scripted model server
-  nadine version
+// commands lists every command, in the order the help shows them.
+func commands() []command {
+	return []command{
+		{"chat", "", "talk to Nadine in the terminal (the default command)", runChat},
+		{"serve", "", "run on the robot: MQTT bus and web monitor", runServe},
+		{"config", "", "print the effective configuration (secrets redacted)", runConfig},
+		{"memory", "users | show USER | forget USER | reembed", "list, show or erase users' memories; re-embed them", runMemory},
+		{"kb", "ingest DIR | sources | search QUESTION | rebuild", "knowledge base: add files, list sources, search, re-embed", runKB},
+		{"eval", "[AGENT | ROLE]", "run the agents' test samples against the models", runEval},
+		{"bench", "", "measure whole turns against a scripted model server", runBench},
+		{"version", "", "version, VCS revision and date of this build", runVersion},
+		{"help", "[COMMAND]", "list the commands, or give one command's flags", nil},
+	}
+}
 
-Global flags (before or after the command):
-  --config FILE                  YAML configuration (or NADINE_CONFIG)
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
+// usageText is the help of the whole program.
+func usageText() string {
+	var b strings.Builder
+	b.WriteString("nadine — the interaction layer of the Nadine social robot\n\nUsage: nadine [COMMAND] [FLAGS] [ARGS]\n\nCommands:\n")
+	w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %s %s\t%s\n", c.name, c.args, c.summary)
+	}
+	_ = w.Flush()
+	b.WriteString(`
+Global flags (every command but help and version):
+  --config FILE   YAML configuration (or NADINE_CONFIG)
+
+"nadine help COMMAND" or "nadine COMMAND --help" gives a command's flags.
 Every configuration field can be overridden by an environment variable named
 after its path, e.g. NADINE_ENGINE=graph, NADINE_DATA_DIR=/var/lib/nadine.
-`
+`)
+	return b.String()
+}
 
 // run parses the command line and runs one command.
 func run(ctx context.Context, args []string, e env) error {
-	cmd := "chat"
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			if args[0] == "help" && len(args) > 1 {
+				if wantsHelp(args[1:2]) {
+					return commandHelp(ctx, "help", e)
+				}
+				return commandHelp(ctx, args[1], e)
+			}
+			fmt.Fprint(e.stdout, usageText())
+			return nil
+		case "-version", "--version":
+			return runVersion(ctx, args[1:], e)
+		}
+	}
+	name := "chat"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
+		name, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "chat":
-		return runChat(ctx, args, e)
-	case "serve":
-		return runServe(ctx, args, e)
-	case "config":
-		return runConfig(ctx, args, e)
-	case "memory":
-		return runMemory(ctx, args, e)
-	case "kb":
-		return runKB(ctx, args, e)
-	case "eval":
-		return runEval(ctx, args, e)
-	case "bench":
-		return runBench(ctx, args, e)
-	case "version":
-		fmt.Fprintln(e.stdout, "nadine", version)
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(e.stdout, usage)
-		return nil
+	c, ok := lookupCommand(name)
+	if !ok {
+		return usageError{fmt.Sprintf("unknown command %q%s; nadine help lists the commands", name, didYouMean(name, commandNames()))}
 	}
-	fmt.Fprint(e.stderr, usage)
-	return usageError{fmt.Sprintf("unknown command %q", cmd)}
+	if wantsHelp(args) {
+		return commandHelp(ctx, name, e)
+	}
+	return c.run(ctx, args, e)
 }
 
-// flags returns a flag set with the global flags of every command.
+func commandNames() []string {
+	var out []string
+	for _, c := range commands() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// wantsHelp reports whether args ask for help anywhere before "--", so
+// that "nadine kb search --help" shows kb's flags instead of searching.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// commandHelp prints one command's usage and flags to standard output:
+// the command itself parses "-h" and prints them before doing anything.
+func commandHelp(ctx context.Context, name string, e env) error {
+	c, ok := lookupCommand(name)
+	if !ok {
+		return usageError{fmt.Sprintf("no command %q%s (nadine help lists them)", name, didYouMean(name, commandNames()))}
+	}
+	if c.run == nil {
+		fmt.Fprintf(e.stdout, "Usage: nadine help %s\n\n%s.\n", c.args, c.summary)
+		return nil
+	}
+	he := e
+	he.stderr = e.stdout
+	if err := c.run(ctx, []string{"-h"}, he); err != nil && !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil
+}
+
+// flags returns a flag set with the global flags of every command; its
+// usage names the command's arguments and what it does.
 func flags(name string, e env) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("nadine "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	cfg := fs.String("config", e.getenv("NADINE_CONFIG"), "YAML configuration file")
+	cfg := fs.String("config", e.getenv("NADINE_CONFIG"), "YAML configuration file (default: $NADINE_CONFIG)")
+	fs.Usage = func() {
+		c, _ := lookupCommand(name)
+		fmt.Fprintf(fs.Output(), "Usage: nadine %s [FLAGS] %s\n\n%s.\n\nFlags:\n", name, c.args, c.summary)
+		fs.PrintDefaults()
+	}
 	return fs, cfg
+}
+
+// parseInterspersed parses flags wherever they stand among the arguments
+// ("kb ingest DIR --replace") and returns the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		if args[0] == "--" {
+			return append(rest, args[1:]...), nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
 }
 
 // newLogger builds the process logger from the configuration. Logs carry
@@ -148,9 +250,12 @@ func runConfig(_ context.Context, args []string, e env) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(*path, e.getenv)
+	cfg, err := e.loadConfig(*path)
 	if err != nil {
 		return err
+	}
+	for _, w := range cfg.warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
 	}
 	return printConfig(e.stdout, cfg, e.getenv)
 }

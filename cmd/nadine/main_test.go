@@ -31,7 +31,7 @@ func runNadine(t *testing.T, vars map[string]string, stdin string, args ...strin
 		vars["HOME"] = t.TempDir()
 	}
 	var out, errOut bytes.Buffer
-	e := env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: envMap(vars)}
+	e := env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: envMap(vars), environ: environList(vars)}
 	err := run(context.Background(), args, e)
 	return out.String(), errOut.String(), err
 }

@@ -14,10 +14,10 @@ import (
 func runMemory(ctx context.Context, args []string, e env) error {
 	fs, path := flags("memory", e)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
 	if len(rest) == 0 {
 		return usageError{"usage: nadine memory users | show USER | forget USER | reembed"}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/knowledge"
@@ -24,35 +23,29 @@ func offlineEmbedder(emb nadine.Embedder) *lexical.Embedder {
 	return lexical.New(0)
 }
 
-// ensureOfflineKnowledge stores the lexical copy of the knowledge base when
-// the configured embedder is another one and the copy is missing: from
-// knowledge.dir, else from the built-in documents.
+// ingester is the knowledge base's ingester: the configured embedder, and
+// the offline engine's lexical space when it is another.
+func (a *app) ingester() *knowledge.Ingester {
+	in := &knowledge.Ingester{Store: a.store, Embedder: a.embedder, Logger: a.log}
+	if a.lexical.Name() != a.embedder.Name() {
+		in.Also = []nadine.Embedder{a.lexical}
+	}
+	return in
+}
+
+// ensureOfflineKnowledge adds the lexical copy of a knowledge base built
+// with a model embedder before the copy existed (the vectors it has are
+// kept: no model call).
 func (a *app) ensureOfflineKnowledge(ctx context.Context) {
 	if a.lexical.Name() == a.embedder.Name() {
 		return
 	}
-	spaces, err := a.store.KnowledgeEmbedders(ctx)
-	if err != nil || spaces[a.lexical.Name()] > 0 || spaces[a.embedder.Name()] == 0 {
-		return
-	}
-	if a.cfg.Knowledge.Dir != "" {
-		err = a.ingestOfflineCopy(ctx, a.cfg.Knowledge.Dir)
-	} else {
-		_, err = knowledge.IngestFS(ctx, a.store, a.lexical, knowledge.Default(), knowledge.DefaultRoot)
-	}
+	n, err := knowledge.AddSpace(ctx, a.store, a.lexical)
 	if err != nil {
 		a.log.Warn("knowledge base not indexed for the offline engine", "err", err)
+		return
 	}
-}
-
-// ingestOfflineCopy adds the lexical copy of a folder's documents, when the
-// configured embedder is not the lexical one.
-func (a *app) ingestOfflineCopy(ctx context.Context, dir string) error {
-	if a.lexical.Name() == a.embedder.Name() {
-		return nil
+	if n > 0 {
+		a.log.Info("knowledge base indexed for the offline engine", "sections", n, "embedder", a.lexical.Name())
 	}
-	if _, err := knowledge.Ingest(ctx, a.store, a.lexical, dir); err != nil {
-		return fmt.Errorf("knowledge: offline copy of %s: %w", dir, err)
-	}
-	return nil
 }

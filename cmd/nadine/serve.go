@@ -19,7 +19,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(*path, e.getenv)
+	cfg, err := e.loadConfig(*path)
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,8 @@ func Run(t *testing.T, open func(t *testing.T) nadine.Store) {
 		{"DeleteMemories", testDeleteMemories},
 		{"MemoryEmbedders", testMemoryEmbedders},
 		{"Knowledge", testKnowledge},
+		{"KnowledgeSources", testKnowledgeSources},
+		{"KnowledgeAddRecordsSources", testKnowledgeAddRecordsSources},
 		{"Scenes", testScenes},
 		{"Checkpoints", testCheckpoints},
 		{"EmptyUserID", testEmptyUserID},

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// yamlPaths lists the paths a YAML document names, map keys written "*"
+// where Config has a map.
+func yamlPaths(n *yaml.Node, t reflect.Type, path string, into map[string]bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	into[path] = true
+	if n.Kind != yaml.MappingNode || t == durationType {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch t.Kind() {
+		case reflect.Struct:
+			for j := 0; j < t.NumField(); j++ {
+				if yamlName(t.Field(j)) == k {
+					yamlPaths(v, t.Field(j).Type, join(path, k), into)
+				}
+			}
+		case reflect.Map:
+			yamlPaths(v, t.Elem(), join(path, "*"), into)
+		}
+	}
+}
+
+// TestSampleConfig: examples/nadine.yaml names every field of Config (a
+// field added without a line there fails here), is valid, and its values
+// are the defaults but for the data directory of the systemd unit.
+func TestSampleConfig(t *testing.T) {
+	const sample = "../../examples/nadine.yaml"
+	b, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	yamlPaths(doc.Content[0], reflect.TypeOf(Config{}), "", named)
+	for _, p := range configPaths(reflect.TypeOf(Config{}), "") {
+		// A map of values (roles, filler lines) is named by its own key,
+		// a list of blocks (broker users) by its own key too.
+		list, _, _ := strings.Cut(p, "[*]")
+		if !named[p] && !(strings.HasSuffix(p, ".*") && named[strings.TrimSuffix(p, ".*")]) && !named[list] {
+			t.Errorf("%s does not name %s", sample, p)
+		}
+	}
+	home := t.TempDir()
+	cfg, err := loadConfigFrom(sample, envOf(map[string]string{"HOME": home}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range roleNames {
+		if _, ok := cfg.Models.Roles[r]; !ok {
+			t.Errorf("%s does not list the role %s", sample, r)
+		}
+	}
+	def := defaultConfig(envMap(map[string]string{"HOME": home}))
+	def.DataDir = "/var/lib/nadine"
+	got, _ := yaml.Marshal(cfg)
+	want, _ := yaml.Marshal(def)
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the defaults:\n%s\nwant:\n%s", sample, got, want)
+	}
+}
+
+// TestSystemdUnit keeps examples/nadine.service what the README says: its
+// own user, the data directory of examples/nadine.yaml as its
+// StateDirectory, the journal, a restart policy, a graceful stop and the
+// sandbox; and the commands it runs exist.
+func TestSystemdUnit(t *testing.T) {
+	b, err := os.ReadFile("../../examples/nadine.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			unit[k] = append(unit[k], v)
+		}
+	}
+	want := map[string]string{
+		"User": "nadine", "Group": "nadine", "StateDirectory": "nadine", "WorkingDirectory": "/var/lib/nadine",
+		"StandardError": "journal", "Restart": "on-failure", "KillSignal": "SIGTERM",
+		"NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes",
+		"CapabilityBoundingSet": "", "RestrictAddressFamilies": "AF_INET AF_INET6 AF_UNIX",
+		"ExecStart": "/usr/local/bin/nadine serve --config /etc/nadine/nadine.yaml",
+	}
+	for k, v := range want {
+		if len(unit[k]) == 0 || unit[k][0] != v {
+			t.Errorf("%s = %q, want %q", k, unit[k], v)
+		}
+	}
+	cfg, err := loadConfigFrom("../../examples/nadine.yaml", envOf(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DataDir != "/var/lib/"+unit["StateDirectory"][0] {
+		t.Errorf("nadine.yaml's data_dir %s is not the unit's StateDirectory", cfg.DataDir)
+	}
+	for _, k := range []string{"ExecStart", "ExecStartPre"} {
+		fields := strings.Fields(unit[k][0])
+		if _, ok := lookupCommand(fields[1]); !ok {
+			t.Errorf("%s runs nadine %s, which is no command", k, fields[1])
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeRow is one row of the README's configuration table.
+type readmeRow struct {
+	fields   []string // full YAML paths; NAME and ROLE stand for map keys
+	defaults string
+	meaning  string
+}
+
+// readmeConfigTable reads the rows of the README's configuration table.
+func readmeConfigTable(t *testing.T) []readmeRow {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "| field | default | meaning |\n|---|---|---|\n")
+	if !ok {
+		t.Fatal("README.md has no configuration table")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	var rows []readmeRow
+	for _, line := range strings.Split(table, "\n") {
+		line = strings.ReplaceAll(line, `\|`, "\x00") // escaped pipes inside cells
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) != 3 {
+			t.Fatalf("README row %q: want 3 cells", line)
+		}
+		var r readmeRow
+		parent := ""
+		for _, f := range strings.Split(cells[0], ", ") {
+			f = strings.Trim(f, "`")
+			if strings.HasPrefix(f, ".") {
+				f = parent + f
+			}
+			if i := strings.LastIndex(f, "."); i > 0 {
+				parent = f[:i]
+			}
+			r.fields = append(r.fields, f)
+		}
+		r.defaults = strings.ReplaceAll(cells[1], "\x00", "|")
+		r.meaning = strings.ReplaceAll(cells[2], "\x00", "|")
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// readmeValue is the value a default cell part states: the first
+// backticked word, "" for "none", else its first word.
+func readmeValue(part string) string {
+	part = strings.TrimSpace(part)
+	switch {
+	case strings.HasPrefix(part, "`"):
+		v, _, _ := strings.Cut(strings.TrimPrefix(part, "`"), "`")
+		return v
+	case strings.HasPrefix(part, "none"), part == "-":
+		return ""
+	}
+	v, _, _ := strings.Cut(part, " ")
+	return v
+}
+
+// sameValue compares a README value with a field's default.
+func sameValue(t *testing.T, field string, v reflect.Value, stated string) {
+	t.Helper()
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v = reflect.Zero(v.Type().Elem())
+			continue
+		}
+		v = v.Elem()
+	}
+	got := ""
+	switch {
+	case v.Type() == durationType:
+		if stated != "" {
+			d, err := parseDuration(stated)
+			if err != nil {
+				t.Errorf("README: %s: default %q is not a duration", field, stated)
+				return
+			}
+			stated = time.Duration(d).String()
+		}
+		got = time.Duration(v.Int()).String()
+		if v.Int() == 0 && stated == "" {
+			got = ""
+		}
+	case v.Kind() == reflect.Map || v.Kind() == reflect.Slice:
+		if v.Len() > 0 || stated != "" {
+			t.Errorf("README: %s: default %q, but the code's is %v", field, stated, v.Interface())
+		}
+		return
+	case v.Kind() == reflect.Bool:
+		got = strconv.FormatBool(v.Bool())
+	case v.Kind() == reflect.Int:
+		got = strconv.FormatInt(v.Int(), 10)
+		if stated == "" {
+			stated = "0"
+		}
+	case v.Kind() == reflect.Float64:
+		got = strconv.FormatFloat(v.Float(), 'g', -1, 64)
+		if stated == "" {
+			stated = "0"
+		}
+	default:
+		got = v.String()
+	}
+	if got != stated {
+		t.Errorf("README: %s: default %q, nadine config says %q", field, stated, got)
+	}
+}
+
+// TestReadmeConfigTable: the README's configuration table names every
+// field, and each default it states is the one `nadine config` prints.
+func TestReadmeConfigTable(t *testing.T) {
+	// The data directory's default names the variables it comes from.
+	cfg := defaultConfig(envMap(map[string]string{"XDG_DATA_HOME": "$XDG_DATA_HOME", "HOME": "~"}))
+	covered := map[string]bool{}
+	for _, row := range readmeConfigTable(t) {
+		if len(row.fields) == 1 && strings.ContainsAny(row.fields[0], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			checkPlaceholderRow(t, cfg, row, covered)
+			continue
+		}
+		parts := strings.SplitN(row.defaults, ", ", len(row.fields))
+		if len(parts) != len(row.fields) {
+			t.Errorf("README: %v: %d defaults for %d fields", row.fields, len(parts), len(row.fields))
+			continue
+		}
+		for i, f := range row.fields {
+			covered[f] = true
+			v := valueAt(t, cfg, f)
+			if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Struct {
+				// A list of blocks (mqtt.broker_users): empty by default.
+				if readmeValue(parts[i]) != "" || v.Len() != 0 {
+					t.Errorf("README: %s: default %q, nadine config has %d entries", f, parts[i], v.Len())
+				}
+				continue
+			}
+			sameValue(t, f, v, readmeValue(parts[i]))
+		}
+	}
+	for _, p := range configPaths(reflect.TypeOf(Config{}), "") {
+		list, _, _ := strings.Cut(p, "[*]")
+		if !covered[p] && !covered[strings.TrimSuffix(p, ".*")] && !covered[list] {
+			t.Errorf("README: the configuration table has no row for %s", p)
+		}
+	}
+}
+
+// valueAt is the value of a field fieldsAt skips (a nil pointer).
+func valueAt(t *testing.T, cfg Config, path string) reflect.Value {
+	v := reflect.ValueOf(cfg)
+	for _, seg := range strings.Split(path, ".") {
+		for v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		found := false
+		for i := 0; i < v.NumField(); i++ {
+			if yamlName(v.Type().Field(i)) == seg {
+				v, found = v.Field(i), true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("README: no field %s", path)
+		}
+	}
+	return v
+}
+
+// checkPlaceholderRow checks a row about map entries: profiles (the
+// default profile's fields stated as "`field` (`value`" in the meaning)
+// and roles (every role on the stated profile).
+func checkPlaceholderRow(t *testing.T, cfg Config, row readmeRow, covered map[string]bool) {
+	field := row.fields[0]
+	switch field {
+	case "models.profiles.NAME":
+		for _, p := range configPaths(reflect.TypeOf(Config{}), "") {
+			if strings.HasPrefix(p, "models.profiles.*.") {
+				covered[p] = true
+			}
+		}
+		def := cfg.Models.Profiles["default"]
+		stated := regexp.MustCompile("`(\\w+)` \\(`([^`]*)`").FindAllStringSubmatch(row.meaning, -1)
+		if len(stated) < 3 {
+			t.Errorf("README: %s states %d defaults", field, len(stated))
+		}
+		for _, m := range stated {
+			v := profileField(def, m[1])
+			if !v.IsValid() {
+				t.Errorf("README: %s: no profile field %s", field, m[1])
+				continue
+			}
+			sameValue(t, "models.profiles.default."+m[1], v, m[2])
+		}
+		if !strings.Contains(row.defaults, "`"+def.Model+"`") {
+			t.Errorf("README: %s: the default profile's model is %s", field, def.Model)
+		}
+	case "models.roles.ROLE":
+		covered["models.roles"] = true
+		want := readmeValue(row.defaults)
+		for _, r := range roleNames {
+			if cfg.Models.Roles[r] != want || !strings.Contains(row.meaning, "`"+r+"`") {
+				t.Errorf("README: role %s: listed %v, default %q, want %q", r, strings.Contains(row.meaning, "`"+r+"`"), cfg.Models.Roles[r], want)
+			}
+		}
+	default:
+		t.Errorf("README: unknown placeholder row %s", field)
+	}
+}
+
+// profileField is a ProfileConfig field by its YAML name.
+func profileField(p ProfileConfig, name string) reflect.Value {
+	v := reflect.ValueOf(p)
+	for i := 0; i < v.NumField(); i++ {
+		if yamlName(v.Type().Field(i)) == name {
+			return v.Field(i)
+		}
+	}
+	return reflect.Value{}
+}

@@ -1,0 +1,147 @@
+// Command perception-sim plays nadine's perception process on a schedule,
+// so that a lab can run `nadine serve` without a camera: a person is
+// recognized, their facial emotion changes every few seconds, and they
+// leave; then the next person comes.
+//
+//	<prefix>/graph/user_detected  {"user_name","user_id","confidence"}
+//	<prefix>/user/emotion         {"emotion"}
+//	<prefix>/user/left            {"user_id"}
+//
+// Usage:
+//
+//	perception-sim [--url mqtt://127.0.0.1:1883] [--prefix nadine]
+//	    [--people "Alex,Robin"] [--emotions happy,neutral,surprise]
+//	    [--every 5s] [--stay 30s] [--gap 10s] [--rounds 0]
+//
+// See README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine/examples/internal/busclient"
+)
+
+type detected struct {
+	UserName   string  `json:"user_name"`
+	UserID     string  `json:"user_id"`
+	Confidence float64 `json:"confidence"`
+}
+
+type emotion struct {
+	Emotion string `json:"emotion"`
+}
+
+type left struct {
+	UserID string `json:"user_id"`
+}
+
+func main() { busclient.Main("perception-sim", run) }
+
+// schedule is what the simulator does, read from the flags.
+type schedule struct {
+	people   []string
+	emotions []string
+	every    time.Duration // between two emotions
+	stay     time.Duration // how long a person stays
+	gap      time.Duration // between a person leaving and the next coming
+	rounds   int           // people to play, 0 = forever
+}
+
+// run is the program, until ctx is done or the rounds are played.
+func run(ctx context.Context, args []string, stderr io.Writer) error {
+	fs, url, prefix := busclient.Flags("perception-sim", stderr)
+	people := fs.String("people", "Alex,Robin", "the people who come, in turn (comma-separated names)")
+	emotions := fs.String("emotions", "happy,neutral,surprise", "the facial emotions each person shows, in turn")
+	every := fs.Duration("every", 5*time.Second, "time between two emotions")
+	stay := fs.Duration("stay", 30*time.Second, "how long each person stays")
+	gap := fs.Duration("gap", 10*time.Second, "time between a person leaving and the next coming")
+	rounds := fs.Int("rounds", 0, "people to play before stopping (0: forever)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	s := schedule{people: split(*people), emotions: split(*emotions), every: *every, stay: *stay, gap: *gap, rounds: *rounds}
+	if len(s.people) == 0 || s.every <= 0 || s.stay <= 0 || s.gap < 0 || s.rounds < 0 {
+		return fmt.Errorf("need at least one person, positive --every and --stay, --gap and --rounds not negative")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	c, err := busclient.Connect(ctx, *url, *prefix, "perception-sim", nil, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.Background())
+	log.Info("perception-sim: connected", "url", *url, "prefix", *prefix)
+	return s.play(ctx, c, log)
+}
+
+// play runs the schedule: each person is detected, shows the emotions in
+// turn every s.every while they stay, and leaves.
+func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logger) error {
+	pub := func(topic string, v any) error {
+		b, _ := json.Marshal(v)
+		if err := c.Publish(ctx, topic, b); err != nil {
+			return err
+		}
+		log.Info("published", "topic", c.Topic(topic), "payload", string(b))
+		return nil
+	}
+	wait := func(d time.Duration) error {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		}
+	}
+	for round := 0; s.rounds == 0 || round < s.rounds; round++ {
+		name := s.people[round%len(s.people)]
+		id := userID(name)
+		if err := pub(busclient.TopicUserDetected, detected{UserName: name, UserID: id, Confidence: 0.93}); err != nil {
+			return err
+		}
+		for i, shown := 0, time.Duration(0); shown < s.stay; i, shown = i+1, shown+s.every {
+			if len(s.emotions) > 0 {
+				if err := pub(busclient.TopicUserEmotion, emotion{Emotion: s.emotions[i%len(s.emotions)]}); err != nil {
+					return err
+				}
+			}
+			if err := wait(min(s.every, s.stay-shown)); err != nil {
+				return err
+			}
+		}
+		if err := pub(busclient.TopicUserLeft, left{UserID: id}); err != nil {
+			return err
+		}
+		if s.rounds != 0 && round == s.rounds-1 {
+			break
+		}
+		if err := wait(s.gap); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// userID is the id perception would give a name: lower case, spaces as
+// underscores.
+func userID(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "_")
+}
+
+func split(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine/examples/internal/examplestest"
+	"github.com/nadine-robot/nadine/internal/mqtttest"
+)
+
+func TestChooseVoice(t *testing.T) {
+	voices := map[string]bool{"en-us": true, "en-gb": true, "fr-fr": true, "de": true, "cmn": true}
+	tests := []struct{ locale, language, want string }{
+		{"fr-FR", "fr", "fr-fr"},
+		{"en-GB", "en", "en-gb"},
+		{"de-DE", "de", "de"},
+		{"zh-CN", "zh", "cmn"},
+		{"", "fr", "fr"},
+		{"", "de", "de"},
+		{"pt-BR", "pt", "en-us"},
+		{"en_US", "", "en-us"},
+	}
+	voices["fr"] = true
+	for _, tt := range tests {
+		if got := chooseVoice(tt.locale, tt.language, voices); got != tt.want {
+			t.Errorf("chooseVoice(%q, %q) = %q, want %q", tt.locale, tt.language, got, tt.want)
+		}
+	}
+}
+
+// TestBridge runs the bridge against the embedded broker with espeak-ng:
+// the sentences of a turn become WAV files in the locale's voice, with
+// start_speak before them and end_speak after the final one.
+func TestBridge(t *testing.T) {
+	examplestest.NeedProgram(t, "espeak-ng", "espeak-ng")
+	b := mqtttest.StartBroker(t, "127.0.0.1:0")
+	out := t.TempDir()
+	var logs examplestest.SyncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"--url", b.URL(), "--prefix", "robot1", "--out", out}, &logs) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	mqtttest.Eventually(t, "the bridge listening", func() bool { return strings.Contains(logs.String(), "listening") })
+
+	peer := mqtttest.NewPeer(t, mqtttest.HostPort(b.URL()), "robot1/agent/feedback/#")
+	say := func(s sentence) {
+		b, _ := json.Marshal(s)
+		peer.Publish("robot1/agent/control/speak", b)
+	}
+	say(sentence{Text: "Un instant, je regarde.", Language: "fr", Locale: "fr-FR", Seq: 1, TurnID: "t1", Filler: true})
+	say(sentence{Text: "Bonjour, je suis Nadine.", Language: "fr", Locale: "fr-FR", Seq: 2, TurnID: "t1"})
+	say(sentence{Text: "-Il fait beau à Genève.", Language: "fr", Locale: "fr-FR", Seq: 3, TurnID: "t1"})
+	say(sentence{Text: "", Language: "fr", Locale: "fr-FR", Seq: 4, Final: true, TurnID: "t1"})
+	say(sentence{Text: "Hello again.", Language: "en", Locale: "en-US", Seq: 1, Final: true, TurnID: "t2"})
+
+	var got []string
+	for range 4 {
+		m := peer.Next()
+		var f feedback
+		if err := json.Unmarshal(m.Payload, &f); err != nil {
+			t.Fatalf("%s: %q: %v", m.Topic, m.Payload, err)
+		}
+		got = append(got, strings.TrimPrefix(m.Topic, "robot1/agent/feedback/")+" "+f.TurnID)
+	}
+	want := []string{"start_speak t1", "end_speak t1", "start_speak t2", "end_speak t2"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("feedback = %q, want %q", got, want)
+	}
+	for _, name := range []string{"t1-001.wav", "t1-002.wav", "t1-003.wav", "t2-001.wav"} {
+		st, err := os.Stat(filepath.Join(out, name))
+		if err != nil {
+			t.Errorf("%s: %v, want a WAV file", name, err)
+		} else if st.Size() < 1000 {
+			t.Errorf("%s: %d bytes, want a WAV file", name, st.Size())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "t1-004.wav")); err == nil {
+		t.Errorf("the empty final sentence was spoken")
+	}
+	l := logs.String()
+	if strings.Count(l, "voice=fr-fr") != 3 || strings.Count(l, "voice=en-us") != 1 {
+		t.Errorf("voices chosen:\n%s", l)
+	}
+}
