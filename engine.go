@@ -77,6 +77,8 @@ type ToolInput struct {
 // Camera captures what the robot currently sees (seed 001's vision agent
 // asks perception for a capture on the bus).
 type Camera interface {
-	// Capture returns the path of an image of the current view.
-	Capture(ctx context.Context) (string, error)
+	// Capture returns an image of the current view. It is held in memory
+	// only: what the camera saw of a person (a stranger too) leaves
+	// nothing on disk.
+	Capture(ctx context.Context) (Image, error)
 }

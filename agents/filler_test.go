@@ -43,9 +43,9 @@ type loggedCamera struct {
 	log  *fillerLog
 }
 
-func (c loggedCamera) Capture(context.Context) (string, error) {
+func (c loggedCamera) Capture(context.Context) (nadine.Image, error) {
 	c.log.Add("capture")
-	return c.path, nil
+	return readJPEG(c.path)
 }
 
 // fillerTurn runs one turn of h's engine with emit, as the dialogue

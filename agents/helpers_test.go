@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -446,7 +447,13 @@ func (f *fakeTool) calls() []string {
 // camera returns the test JPEG.
 type camera struct{ path string }
 
-func (c camera) Capture(context.Context) (string, error) { return c.path, nil }
+func (c camera) Capture(context.Context) (nadine.Image, error) { return readJPEG(c.path) }
+
+// readJPEG reads a test picture as the camera gives it.
+func readJPEG(path string) (nadine.Image, error) {
+	b, err := os.ReadFile(path)
+	return nadine.Image{Data: b, Type: "image/jpeg"}, err
+}
 
 func (h *harness) profileOf(id, name string) nadine.Profile {
 	return nadine.Profile{UserID: id, UserName: name}

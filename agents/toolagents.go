@@ -10,7 +10,6 @@ import (
 	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/tools"
-	"github.com/nadine-robot/nadine/visual"
 )
 
 // Fallback results of the tool agents, for the response agent to word.
@@ -216,17 +215,12 @@ func (e *Engine) look(ctx context.Context, lang nadine.Language, question string
 	}
 	// The capture and the vision model take a while: say so.
 	e.filler(ctx, lang)
-	path, err := e.opts.Camera.Capture(ctx)
+	img, err := e.opts.Camera.Capture(ctx)
 	if err != nil {
 		tr.Fail("camera", err)
 		return "Nadine's camera could not take a picture just now."
 	}
-	url, err := visual.DataURL(path)
-	if err != nil {
-		tr.Fail("camera", err)
-		return "Nadine's camera could not take a picture just now."
-	}
-	ans, err := describeImage(ctx, e.model(RoleVision), e.prompts, question, url)
+	ans, err := describeImage(ctx, e.model(RoleVision), e.prompts, question, img.DataURL())
 	if err != nil {
 		tr.Fail("vision_agent", err)
 		return "Nadine could not make out what her camera sees."

@@ -103,8 +103,9 @@ func (f *fakeTool) Call(_ context.Context, in nadine.ToolInput) (string, error) 
 
 type camera struct{}
 
-func (camera) Capture(context.Context) (string, error) {
-	return filepath.Abs("../agents/testdata/camera.jpg")
+func (camera) Capture(context.Context) (nadine.Image, error) {
+	b, err := os.ReadFile("../agents/testdata/camera.jpg")
+	return nadine.Image{Data: b, Type: "image/jpeg"}, err
 }
 
 // TestRealisticAnswers runs the corpus of realistic answer variants: each

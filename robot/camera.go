@@ -3,8 +3,11 @@ package robot
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -17,7 +20,8 @@ type Capturer interface {
 }
 
 // Camera implements nadine.Camera over the bus: it asks perception to write
-// the current view to a new file in Dir and waits for the file to appear.
+// the current view to a new file in Dir, waits for the file to appear,
+// reads it and deletes it (the picture is held in memory only).
 type Camera struct {
 	Bus     Capturer
 	Dir     string
@@ -28,8 +32,9 @@ type Camera struct {
 var _ nadine.Camera = (*Camera)(nil)
 
 // Capture implements nadine.Camera. It returns an EUNAVAILABLE error when no
-// image arrives in time.
-func (c *Camera) Capture(ctx context.Context) (string, error) {
+// image arrives in time, and an EINVALID error when perception wrote
+// something that is not an image or larger than nadine.MaxImageBytes.
+func (c *Camera) Capture(ctx context.Context) (nadine.Image, error) {
 	timeout, poll := c.Timeout, c.Poll
 	if timeout <= 0 {
 		timeout = 5 * time.Second
@@ -38,11 +43,15 @@ func (c *Camera) Capture(ctx context.Context) (string, error) {
 		poll = 50 * time.Millisecond
 	}
 	if err := os.MkdirAll(c.Dir, 0o750); err != nil {
-		return "", fmt.Errorf("robot: camera: %w", err)
+		return nadine.Image{}, fmt.Errorf("robot: camera: %w", err)
 	}
+	sweep(c.Dir)
 	path := filepath.Join(c.Dir, "view_"+time.Now().UTC().Format("20060102_150405.000000000")+".jpg")
+	// Whatever happens, the view does not stay on disk (perception may
+	// still write it after a timeout: it is removed then too).
+	defer os.Remove(path)
 	if err := c.Bus.RequestCapture(ctx, path); err != nil {
-		return "", fmt.Errorf("robot: camera: %w", err)
+		return nadine.Image{}, fmt.Errorf("robot: camera: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -54,14 +63,47 @@ func (c *Camera) Capture(ctx context.Context) (string, error) {
 		// did not change since the last look.
 		if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 			if fi.Size() == last {
-				return path, nil
+				return readImage(path)
 			}
 			last = fi.Size()
 		}
 		select {
 		case <-ctx.Done():
-			return "", nadine.Errorf(nadine.EUNAVAILABLE, "robot: camera: no image from perception within %v", timeout)
+			return nadine.Image{}, nadine.Errorf(nadine.EUNAVAILABLE, "robot: camera: no image from perception within %v", timeout)
 		case <-t.C:
 		}
+	}
+}
+
+// readImage reads the picture perception wrote.
+func readImage(path string) (nadine.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nadine.Image{}, fmt.Errorf("robot: camera: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, nadine.MaxImageBytes+1))
+	if err != nil {
+		return nadine.Image{}, fmt.Errorf("robot: camera: read the view: %w", err)
+	}
+	if len(b) > nadine.MaxImageBytes {
+		return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "robot: camera: the view is larger than %d bytes", nadine.MaxImageBytes)
+	}
+	typ := http.DetectContentType(b)
+	if i := strings.IndexByte(typ, ';'); i >= 0 {
+		typ = typ[:i]
+	}
+	if !strings.HasPrefix(typ, "image/") {
+		return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "robot: camera: perception wrote %s, not an image", typ)
+	}
+	return nadine.Image{Data: b, Type: typ}, nil
+}
+
+// sweep removes the views left in dir: written by perception after a
+// Capture gave up on them, or by an earlier run.
+func sweep(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, "view_*.jpg"))
+	for _, p := range old {
+		_ = os.Remove(p)
 	}
 }
