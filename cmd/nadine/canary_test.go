@@ -335,3 +335,70 @@ func TestCanaryForgetLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestCanaryStrangerLeavesNothing: a stranger (nobody names them, no face
+// is recognized) says a secret to the robot over MQTT and Nadine repeats
+// it; once the interaction ends (user/left) the secret is in none of the
+// data directory's files — the memory store, the transcript inbox, their
+// WAL and shared-memory files — nor in the log.
+func TestCanaryStrangerLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts nadine serve as a child process")
+	}
+	for _, engine := range []string{"react", "graph"} {
+		t.Run(engine, func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.WithAPIKey("k"))
+			scriptCanary(srv)
+			c := startChildServe(t, engine, srv.URL())
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			peer, err := dialPeer(ctx, c.mqtt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer peer.close()
+			for i, text := range []string{"My PIN is " + canary + ", remember it.", "Did you get my PIN " + canary + "?"} {
+				w, err := peer.say(ctx, "nadine", fmt.Sprintf("stranger-%d", i), text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := peer.wait(ctx, w, time.Minute); err != nil {
+					t.Fatalf("%v\n%s", err, c.logs.String())
+				}
+			}
+			if _, s := c.api(t, "GET", "/api/session", ""); !strings.Contains(s, `"turns":2`) {
+				t.Fatalf("the stranger's two turns are not in the session: %s", s)
+			}
+			if err := peer.publish(ctx, "nadine/user/left", nil); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if _, s := c.api(t, "GET", "/api/session", ""); strings.Contains(s, `"turns":0`) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the interaction did not end")
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			// The inbox truncates its log once no transcript waits.
+			deadline = time.Now().Add(10 * time.Second)
+			files := filesWith(t, c.dir)
+			for len(files) > 0 && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+				files = filesWith(t, c.dir)
+			}
+			if len(files) > 0 {
+				t.Errorf("once the stranger left, the secret is still in %v", files)
+			}
+			c.stop(t)
+			if files := filesWith(t, c.dir); len(files) > 0 {
+				t.Errorf("after serve stopped, the secret is still in %v", files)
+			}
+			if n := strings.Count(c.logs.String(), canary); n > 0 {
+				t.Errorf("the log holds the secret %d times", n)
+			}
+		})
+	}
+}
