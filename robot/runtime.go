@@ -138,7 +138,13 @@ func New(opts Options) (*Runtime, error) {
 func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
-	if err := r.resume(ctx); err != nil {
+	// A stop that comes while the inbox is read (a SIGTERM right after the
+	// start) does not fail the start: the pending transcripts stay in the
+	// inbox either way.
+	resumeCtx, cancelResume := context.WithTimeout(context.WithoutCancel(ctx), r.opts.ShutdownGrace)
+	err := r.resume(resumeCtx)
+	cancelResume()
+	if err != nil {
 		return err
 	}
 	done := make(chan struct{})
