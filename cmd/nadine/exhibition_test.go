@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -309,45 +306,17 @@ func TestExhibitionHour(t *testing.T) {
 
 func exhibition(t *testing.T, det nadine.LanguageDetector, engine string, mqttEnv map[string]string) {
 	model := startExhibitionModel(t)
-	vars := map[string]string{"HOME": t.TempDir(), "NADINE_HTTP_ADDR": "127.0.0.1:0"}
+	vars := map[string]string{"NADINE_CONFIG": exhibitionConfig(t, engine, model.srv.URL())}
 	for k, v := range mqttEnv {
 		vars[k] = v
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	var stderr syncBuffer
-	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envMap(vars)}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--config", exhibitionConfig(t, engine, model.srv.URL())}, e)
-	}()
+	p := startServe(t, vars)
 	defer func() {
-		stop()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(mqtttest.Failsafe):
-			t.Error("serve did not stop")
+		if err := p.stop(); err != nil {
+			t.Errorf("serve: %v", err)
 		}
 	}()
-	var mqttURL, monitor string
-	mqtttest.Eventually(t, "serve to start", func() bool {
-		s := stderr.String()
-		if m := regexp.MustCompile(`MQTT: (mqtt://\S+)`).FindStringSubmatch(s); m != nil {
-			mqttURL = m[1]
-		}
-		if m := regexp.MustCompile(`Monitor: (http://\S+)`).FindStringSubmatch(s); m != nil {
-			monitor = m[1]
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v\n%s", err, s)
-		default:
-		}
-		return mqttURL != "" && monitor != ""
-	})
+	stderr, mqttURL, monitor := p.stderr, p.mqttURL, p.monitor
 	if engine != "offline" && strings.Contains(stderr.String(), "OFFLINE") {
 		t.Fatalf("the %s engine runs offline:\n%s", engine, stderr.String())
 	}
