@@ -333,7 +333,7 @@ func TestRetrySucceeds(t *testing.T) {
 // reports it.
 type retryAfterError struct{ d time.Duration }
 
-func (e retryAfterError) Error() string                      { return "HTTP 429" }
+func (e retryAfterError) Error() string                     { return "HTTP 429" }
 func (e retryAfterError) RetryAfter() (time.Duration, bool) { return e.d, true }
 
 // TestRetryAfter: the server's Retry-After replaces the backoff, and a
