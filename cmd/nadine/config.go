@@ -53,6 +53,10 @@ type ModelsConfig struct {
 	Profiles map[string]ProfileConfig `yaml:"profiles"`
 	Roles    map[string]string        `yaml:"roles"`
 	Fallback []string                 `yaml:"fallback"`
+	// Timeouts bound each role's attempts, Breaker sets when a failing
+	// profile is skipped (see config_models.go).
+	Timeouts map[string]RoleTimeoutConfig `yaml:"timeouts"`
+	Breaker  BreakerConfig                `yaml:"breaker"`
 	// WarmUp sends one tiny request to every used profile at start (local
 	// servers load models lazily).
 	WarmUp bool `yaml:"warm_up"`
@@ -105,6 +109,7 @@ type LimitsConfig struct {
 	MaxSteps      int      `yaml:"max_steps"`      // ReAct steps and graph steps per turn
 	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
+	FirstSpeech   Duration `yaml:"first_speech"`   // silence after which a filler line is said
 	BehaviourWait Duration `yaml:"behaviour_wait"` // seed 000: the behaviour tool waits 2 s
 	SpeakTimeout  Duration `yaml:"speak_timeout"`  // listening resumes if end_speak never comes
 }
@@ -243,13 +248,14 @@ func defaultConfig(getenv func(string) string) Config {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
 				Temperature: &one, Timeout: Duration(60 * time.Second),
 			}},
-			Roles: roles,
+			Roles:    roles,
+			Timeouts: defaultTimeouts(),
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
 		Features:   FeaturesConfig{MemoryAgents: &t, VisionAgent: &f, Speculate: &t, Contextualize: &t},
 		Filler:     FillerConfig{Enabled: &filler},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
-			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
+			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second)},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},
@@ -528,6 +534,7 @@ func (c *Config) validate() error {
 		bad("visual.similarity_threshold", "must be between -1 and 1")
 	}
 	c.validateFiller(bad)
+	c.validateFailover(bad)
 	if c.MQTT.URL != "" {
 		if u, err := url.Parse(c.MQTT.URL); err != nil || u.Host == "" {
 			bad("mqtt.url", "must look like mqtt://host:1883, not %q", c.MQTT.URL)
