@@ -86,6 +86,10 @@ type benchReport struct {
 // run at zero model latency measures the framework's own time per turn.
 // With --robots it also serves many robots from one process at once.
 func runBench(ctx context.Context, args []string, e env) error {
+	if i := slices.IndexFunc(args, isFaultsFlag); i >= 0 {
+		// nadine bench --faults: the fault bench (benchfaults.go).
+		return runFaultBench(ctx, slices.Delete(slices.Clone(args), i, i+1), e)
+	}
 	fs, _ := flags("bench", e)
 	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, react-raw (no contextualizer), graph, graph-seed (seed 001's sequential wiring)")
 	turns := fs.Int("turns", 40, "turns of the conversation with each engine")
