@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -130,15 +131,18 @@ func (a *app) build(ctx context.Context) error {
 	if err := m.Recover(ctx); err != nil {
 		a.log.Warn("history recovery incomplete", "err", err)
 	}
-	for _, w := range a.warmups {
+	if len(a.warmups) > 0 {
 		// Local servers load models lazily: wake them while nobody talks.
-		go func() {
-			wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			if err := w(wctx); err != nil {
-				a.log.Warn("model warm-up failed", "err", err)
-			}
-		}()
+		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		var wg sync.WaitGroup
+		for _, w := range a.warmups {
+			wg.Go(func() {
+				if err := w(wctx); err != nil {
+					a.log.Warn("model warm-up failed", "err", err)
+				}
+			})
+		}
+		a.closers = append(a.closers, func() error { cancel(); wg.Wait(); return nil })
 	}
 	return nil
 }
@@ -170,10 +174,12 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	var warm []*openai.Client
 	for _, name := range names {
 		pr := failover.Profile{Name: name, Retries: cfg.Models.Profiles[name].retries()}
 		if chat[name] {
 			pr.Chat = a.clients[name]
+			warm = append(warm, a.clients[name])
 		}
 		if name == embProfile {
 			pr.Embedder = emb
@@ -184,6 +190,9 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 		if err := a.pool.Add(pr); err != nil {
 			return err
 		}
+	}
+	if cfg.Models.WarmUp && len(warm) > 0 {
+		a.warmups = append(a.warmups, func(ctx context.Context) error { return warmUp(ctx, warm) })
 	}
 	a.embedder = emb
 	if embProfile != "" {
@@ -201,6 +210,30 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 		}
 	}
 	return nil
+}
+
+// warmUp sends one tiny request to each client, side by side, past the
+// failover pool: a local server loading a model takes longer than a role's
+// attempt timeout, and that first wait must not open its breaker.
+func warmUp(ctx context.Context, clients []*openai.Client) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for _, c := range clients {
+		wg.Go(func() {
+			_, err := c.Chat(ctx, nadine.ChatRequest{Role: "warmup", MaxTokens: 1,
+				Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "Hi"}}})
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("warm up profile %s: %w", c.Profile(), err))
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // newManager builds the engines and a dialogue manager over them: one per
@@ -395,9 +428,6 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			return nil, err
 		}
 		a.closers = append(a.closers, eng.Close)
-		if a.cfg.Models.WarmUp {
-			a.warmups = append(a.warmups, eng.WarmUp)
-		}
 		return eng, nil
 	}
 	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)

@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,11 +74,7 @@ var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 // defaultTimeouts returns a copy of defaultRoleTimeouts, for the
 // configuration's defaults (so that each role has an environment override).
 func defaultTimeouts() map[string]RoleTimeoutConfig {
-	out := make(map[string]RoleTimeoutConfig, len(defaultRoleTimeouts))
-	for r, t := range defaultRoleTimeouts {
-		out[r] = t
-	}
-	return out
+	return maps.Clone(defaultRoleTimeouts)
 }
 
 // roleTimeouts returns the effective timeouts of a role: the configured
@@ -130,12 +127,7 @@ func (c *Config) validateFailover(bad func(field, format string, args ...any)) {
 	for _, r := range roleNames {
 		known[r] = true
 	}
-	roles := make([]string, 0, len(c.Models.Timeouts))
-	for r := range c.Models.Timeouts {
-		roles = append(roles, r)
-	}
-	sort.Strings(roles)
-	for _, r := range roles {
+	for _, r := range slices.Sorted(maps.Keys(c.Models.Timeouts)) {
 		field := "models.timeouts." + r
 		if !known[r] {
 			bad(field, "unknown role (known: %s)", strings.Join(roleNames, ", "))
@@ -162,12 +154,7 @@ func (c *Config) validateFailover(bad func(field, format string, args ...any)) {
 	if b.ProbeTimeout < 0 {
 		bad("models.breaker.probe_timeout", "must not be negative")
 	}
-	names := make([]string, 0, len(c.Models.Profiles))
-	for n := range c.Models.Profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(c.Models.Profiles)) {
 		if r := c.Models.Profiles[n].MaxRetries; r != nil && *r < 0 {
 			bad("models.profiles."+n+".max_retries", "must not be negative (0: never retry)")
 		}

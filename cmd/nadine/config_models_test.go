@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +90,19 @@ limits: {first_speech: 1.5s}
 	}
 }
 
+// loadWith loads a configuration file (none when empty) with env and a
+// fresh HOME.
+func loadWith(t *testing.T, file string, env map[string]string) (Config, error) {
+	t.Helper()
+	path := ""
+	if file != "" {
+		path = writeConfig(t, file)
+	}
+	vars := map[string]string{"HOME": t.TempDir()}
+	maps.Copy(vars, env)
+	return loadConfig(path, envMap(vars))
+}
+
 func TestFailoverConfigErrorsNameTheField(t *testing.T) {
 	tests := []struct {
 		name, file string
@@ -108,15 +122,7 @@ func TestFailoverConfigErrorsNameTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := ""
-			if tt.file != "" {
-				path = writeConfig(t, tt.file)
-			}
-			env := map[string]string{"HOME": t.TempDir()}
-			for k, v := range tt.env {
-				env[k] = v
-			}
-			_, err := loadConfig(path, envMap(env))
+			_, err := loadWith(t, tt.file, tt.env)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}

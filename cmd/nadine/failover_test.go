@@ -1,9 +1,11 @@
 package main
 
 import (
+	"io"
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
@@ -54,5 +56,51 @@ func TestFallbackProfileIsAskedByTheSameEngine(t *testing.T) {
 	}
 	if strings.Join(profiles, ",") != "default,big" {
 		t.Errorf("react_agent calls on profiles %v, want default then big", profiles)
+	}
+}
+
+// TestWarmUpWakesEachChatProfile: with models.warm_up, each profile a chat
+// role uses gets one tiny request at start, straight to its client (a
+// local server loading a model may take longer than a role's attempt
+// timeout); a profile used only for embeddings gets none.
+func TestWarmUpWakesEachChatProfile(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Default().Reply("Hello")
+	u := srv.URL()
+	path := writeConfig(t, `
+engine: graph
+models:
+  profiles:
+    small: {base_url: "`+u+`", model: small-model}
+    big: {base_url: "`+u+`", model: big-model}
+    embed: {base_url: "`+u+`", model: embed-model}
+  roles: {intent_classifier: small, appraisal: small, response: big, embeddings: embed}
+  warm_up: true
+http: {addr: "off"}
+`)
+	cfg, err := loadConfig(path, envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newApp(t.Context(), cfg, envMap(nil), newLogger(io.Discard, LogConfig{Level: "error"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	warmed := func() map[string]int {
+		got := map[string]int{}
+		for _, r := range srv.ChatRequests() {
+			if r.MaxTokens == 1 || r.MaxCompletionTokens == 1 {
+				got[r.Model]++
+			}
+		}
+		return got
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(warmed()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := warmed(); got["small-model"] != 1 || got["big-model"] != 1 || got["embed-model"] != 0 {
+		t.Errorf("warm-up requests by model = %v, want one each for small-model and big-model", got)
 	}
 }
