@@ -15,7 +15,8 @@
 //     the same profile with a jittered backoff, or the server's
 //     Retry-After, only while the caller's deadline (the turn's budget)
 //     leaves room for the wait and another attempt; a refused connection
-//     (nothing listens) and a timed-out attempt are not retried there;
+//     (nothing listens) and an attempt that timed out are not retried there,
+//     except a streamed attempt cut at its first-token deadline;
 //   - a call that still failed counts against the profile's breaker: after
 //     BreakerConfig.Failures consecutive failed calls the profile is skipped
 //     (calls fail at once with EUNAVAILABLE) while a background probe asks

@@ -110,9 +110,13 @@ func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 // same profile, or "" when it may be: only unavailability and rate limits
 // are worth another attempt, and not a refused connection (nothing listens
 // there: the server is down) nor a timeout (another attempt would take as
-// long).
+// long) — except a streamed attempt cut at its first-token deadline: the
+// reply may come on another attempt, when the budget leaves one.
 func noRetry(err error) string {
+	var cr *cutRetry
 	switch {
+	case errors.As(err, &cr):
+		return ""
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "the connection was refused"
 	case errors.Is(err, context.DeadlineExceeded):

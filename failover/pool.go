@@ -225,7 +225,15 @@ func (p *Pool) Close() error {
 type cutError struct {
 	what  string // "attempt timeout", "first-token deadline"
 	limit time.Duration
+	whole bool // the attempt timeout, not the first-token deadline
 }
+
+// cutRetry marks an attempt cut at its first-token deadline: unlike other
+// timeouts, it may be retried (see noRetry).
+type cutRetry struct{ err error }
+
+func (e *cutRetry) Error() string { return e.err.Error() }
+func (e *cutRetry) Unwrap() error { return e.err }
 
 func (e *cutError) Error() string {
 	return fmt.Sprintf("failover: attempt cut at its %s %s", e.limit, e.what)
@@ -259,16 +267,25 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			// The caller gave up (the turn's budget, a dropped
 			// speculation): it says nothing about the profile.
 			return delivered, err
-		case cut != nil:
+		case cut != nil && (cut.whole || delivered):
 			err = &nadine.Error{Code: nadine.EUNAVAILABLE, Err: err,
 				Message: fmt.Sprintf("failover: %s: profile %s: attempt %d cut at its %s %s", role, pr.Name, n, cut.limit, cut.what)}
 			p.failed(pr, err)
 			p.step(tr, role, start, err, "profile %s, attempt %d cut at its %s %s; not retried there", pr.Name, n, cut.limit, cut.what)
 			return delivered, err
+		case cut != nil:
+			// No first token: the reply may come on another attempt, if
+			// the budget leaves one (below).
+			err = &nadine.Error{Code: nadine.EUNAVAILABLE, Err: &cutRetry{err},
+				Message: fmt.Sprintf("failover: %s: profile %s: attempt %d cut at its %s %s", role, pr.Name, n, cut.limit, cut.what)}
 		case delivered:
 			p.failed(pr, err)
 			p.step(tr, role, start, err, "profile %s, attempt %d broke off after delivering text; not retried", pr.Name, n)
 			return true, err
+		}
+		what := fmt.Sprintf("attempt %d failed (%s)", n, nadine.ErrorCode(err))
+		if cut != nil {
+			what = fmt.Sprintf("attempt %d cut at its %s %s", n, cut.limit, cut.what)
 		}
 		why := noRetry(err)
 		if why == "" && n > pr.Retries {
@@ -286,10 +303,10 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 		}
 		if why != "" {
 			p.failed(pr, err)
-			p.step(tr, role, start, err, "profile %s, attempt %d failed (%s); not retried: %s", pr.Name, n, nadine.ErrorCode(err), why)
+			p.step(tr, role, start, err, "profile %s, %s; not retried: %s", pr.Name, what, why)
 			return false, err
 		}
-		p.step(tr, role, start, err, "profile %s, attempt %d failed (%s); retrying in %s", pr.Name, n, nadine.ErrorCode(err), wait.Round(time.Millisecond))
+		p.step(tr, role, start, err, "profile %s, %s; retrying in %s", pr.Name, what, wait.Round(time.Millisecond))
 		if sleep(ctx, p.clock, wait) != nil {
 			return false, err
 		}
@@ -302,7 +319,7 @@ func (p *Pool) attempt(ctx context.Context, t Timeouts, stream bool, attempt try
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	limit := t.limit()
-	stopAttempt := p.clock.AfterFunc(limit, func() { cancel(&cutError{what: "attempt timeout", limit: limit}) })
+	stopAttempt := p.clock.AfterFunc(limit, func() { cancel(&cutError{what: "attempt timeout", limit: limit, whole: true}) })
 	defer stopAttempt()
 	var (
 		mu        sync.Mutex

@@ -438,8 +438,38 @@ func TestFirstTokenDeadline(t *testing.T) {
 		if nadine.ErrorCode(err) != nadine.EUNAVAILABLE || !strings.Contains(err.Error(), "cut at its 2s first-token deadline") {
 			t.Errorf("err = %v", err)
 		}
-		if !hasStep(tr, "response", "attempt 1 cut at its 2s first-token deadline") {
+		if !hasStep(tr, "response", "attempt 1 cut at its 2s first-token deadline; not retried: 0 retries allowed") {
 			t.Errorf("steps = %q", steps(tr, "response"))
+		}
+	})
+	t.Run("no first token, then another attempt answers", func(t *testing.T) {
+		clock := newFakeClock()
+		model := &fakeModel{answer: func(ctx context.Context, n int, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
+			if n == 1 {
+				return hanging(ctx, n, req, onDelta)
+			}
+			onDelta("Hello Robin.")
+			return nadine.ChatResponse{Content: "Hello Robin."}, nil
+		}}
+		p := newPool(t, failover.Options{Clock: clock}, failover.Profile{Name: "big", Chat: model, Retries: 1})
+		ctx, tr := traced()
+		done := make(chan error, 1)
+		go func() {
+			_, err := p.Chat("response", timeouts, "big").ChatStream(ctx, nadine.ChatRequest{}, nil)
+			done <- err
+		}()
+		clock.waitTimer(t, 2*time.Second)
+		clock.Advance(2 * time.Second) // cut: no first token
+		clock.waitTimer(t, time.Millisecond)
+		clock.Advance(time.Millisecond) // the backoff
+		if err := <-done; err != nil || model.count() != 2 {
+			t.Fatalf("err %v after %d calls, want the second attempt's answer", err, model.count())
+		}
+		if !hasStep(tr, "response", "attempt 1 cut at its 2s first-token deadline; retrying in 1ms") || !hasStep(tr, "response", "answered on attempt 2") {
+			t.Errorf("steps = %q", steps(tr, "response"))
+		}
+		if s := p.Breaker("big").Status(); s.Failures != 0 {
+			t.Errorf("breaker %+v, want no failure: the call answered", s)
 		}
 	})
 	t.Run("first token in time", func(t *testing.T) {
