@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -95,10 +96,14 @@ var _ nadine.Embedder = (*embedder)(nil)
 // Name is the wrapped embedder's vector space.
 func (e *embedder) Name() string { return e.pr.Embedder.Name() }
 
-// Embed embeds texts on the profile, within its role's timeouts.
+// Embed embeds texts on the profile, within its role's timeouts: the
+// attempt timeout bounds the embedding of one text (a query, on the
+// reply's path), and a batch (an ingest) gets it once per text.
 func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	var out [][]float32
-	_, err := e.pool.call(ctx, e.role, e.t, e.pr, false, func(ctx context.Context, _ func()) error {
+	t := e.t
+	t.Attempt = e.t.limit() * time.Duration(max(len(texts), 1))
+	_, err := e.pool.call(ctx, e.role, t, e.pr, false, func(ctx context.Context, _ func()) error {
 		var err error
 		out, err = e.pr.Embedder.Embed(ctx, texts)
 		return err

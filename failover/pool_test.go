@@ -535,6 +535,31 @@ func TestEmbedderSharesTheBreaker(t *testing.T) {
 	}
 }
 
+// TestEmbedderBatchTimeout: the attempt timeout bounds one text; a batch
+// of n texts gets n times as long, so an ingest is not cut like a query.
+func TestEmbedderBatchTimeout(t *testing.T) {
+	clock := newFakeClock()
+	model := &fakeModel{answer: hanging}
+	p := newPool(t, failover.Options{Clock: clock}, failover.Profile{Name: "embed", Embedder: model})
+	emb := p.Embedder("embeddings", failover.Timeouts{Attempt: time.Second}, "embed")
+	done := make(chan error, 1)
+	go func() {
+		_, err := emb.Embed(context.Background(), []string{"a", "b", "c", "d"})
+		done <- err
+	}()
+	clock.waitTimer(t, 4*time.Second)
+	clock.Advance(time.Second)
+	select {
+	case err := <-done:
+		t.Fatalf("a batch of 4 was cut after one text's timeout: %v", err)
+	default:
+	}
+	clock.Advance(3 * time.Second)
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "cut at its 4s attempt timeout") {
+		t.Errorf("err = %v, want the batch cut at 4s", err)
+	}
+}
+
 func TestAddRejects(t *testing.T) {
 	p := newPool(t, failover.Options{}, failover.Profile{Name: "small", Chat: &fakeModel{}})
 	for _, pr := range []failover.Profile{{Name: "", Chat: &fakeModel{}}, {Name: "big"}, {Name: "small", Chat: &fakeModel{}}} {
