@@ -2,15 +2,22 @@ package failover_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/lexical"
+	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/openai"
+	"github.com/nadine-robot/nadine/react"
+	"github.com/nadine-robot/nadine/sqlite"
 )
 
 // roleClients gives each role its own profile and openai client whose
@@ -149,4 +156,81 @@ func TestTraceRecordsEveryAttemptAndSkip(t *testing.T) {
 	if n := len(tr.Snapshot().ModelCalls); n != 0 || len(srv.ChatRequests()) != 4 || !hasStep(tr, "appraisal", "profile appraisal skipped: circuit open") {
 		t.Errorf("%d model calls, %d requests, steps %q; want a skip and no request", n, len(srv.ChatRequests()), steps(tr, "appraisal"))
 	}
+}
+
+// TestHangingReplyIsNeverSilent: the whole path of a turn whose ReAct agent
+// never answers. The dialogue manager says a filler line when the turn has
+// been silent for FirstSpeech; the agent's attempt is cut at its
+// first-token deadline and retried once within the budget; then the
+// offline engine answers, told why.
+func TestHangingReplyIsNeverSilent(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.On(llmtest.MatchModel("react_agent")).Hang()
+	p := newPool(t, failover.Options{})
+	models := roleClients(t, srv, p, map[string]failover.Timeouts{
+		"react_agent": {Attempt: time.Minute, FirstToken: 100 * time.Millisecond},
+	}, "react_agent")
+	eng, err := react.New(react.Options{Agent: models("react_agent")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	off := offline.New(offline.Options{})
+	told := engineFunc(func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+		reasons = append(reasons, req.FallbackReason)
+		return off.Respond(ctx, req)
+	})
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	fillers := 0
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: []nadine.Engine{eng, told}, History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}),
+		TurnTimeout: 10 * time.Second, FirstSpeech: 20 * time.Millisecond,
+		Filler: func(_ context.Context, lang nadine.Language, emit nadine.EmitFunc) bool {
+			fillers++
+			emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Hmm, let me see.", Language: lang, Filler: true})
+			return true
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var events []nadine.Event
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello, what time is it?"}, func(e nadine.Event) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Trace.Snapshot()
+	if d.Engine != "offline" || !r.Fallback || len(reasons) != 1 || reasons[0] != nadine.EUNAVAILABLE {
+		t.Errorf("answered by %s (fallback %v), told %q; want offline told %q", d.Engine, r.Fallback, reasons, nadine.EUNAVAILABLE)
+	}
+	var speech []nadine.Event
+	for _, e := range events {
+		if e.Kind == nadine.EventSpeech {
+			speech = append(speech, e)
+		}
+	}
+	if fillers != 1 || len(speech) < 2 || !speech[0].Filler || speech[1].Filler {
+		t.Errorf("fillers %d, speech %+v; want the filler first, then the offline reply", fillers, speech)
+	}
+	if !hasStep(r.Trace, "react_agent", "attempt 1 cut at its 100ms first-token deadline; retrying") ||
+		!hasStep(r.Trace, "react_agent", "attempt 2 cut at its 100ms first-token deadline; not retried: 1 retries allowed") {
+		t.Errorf("failover steps = %q", steps(r.Trace, "react_agent"))
+	}
+}
+
+// engineFunc is an engine made of a function.
+type engineFunc func(context.Context, nadine.Request) (nadine.Reply, error)
+
+func (f engineFunc) Name() string { return "offline" }
+func (f engineFunc) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	return f(ctx, req)
 }
