@@ -17,7 +17,7 @@ type RoleTimeoutConfig struct {
 	Attempt Duration `yaml:"attempt"`
 	// FirstToken bounds, for the streamed roles (react_agent, response),
 	// the wait for the first piece of the answer.
-	FirstToken Duration `yaml:"first_token"`
+	FirstToken Duration `yaml:"first_token,omitempty"`
 }
 
 // BreakerConfig sets the circuit breaker of every profile
