@@ -265,7 +265,13 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			return delivered, nil
 		case ctx.Err() != nil:
 			// The caller gave up (the turn's budget, a dropped
-			// speculation): it says nothing about the profile.
+			// speculation): it says nothing about the profile, unless
+			// the attempt had already outlived its own deadline (the
+			// budget ended at the moment the cut was due).
+			if own := t.least(stream); !delivered && p.clock.Now().Sub(start) >= own {
+				p.failed(pr, err)
+				p.step(tr, role, start, err, "profile %s, attempt %d ended by the caller's deadline, past its own %s", pr.Name, n, own)
+			}
 			return delivered, err
 		case cut != nil && (cut.whole || delivered):
 			err = &nadine.Error{Code: nadine.EUNAVAILABLE, Err: err,

@@ -379,6 +379,34 @@ func TestCallerCancelDoesNotCount(t *testing.T) {
 	}
 }
 
+// TestCallerDeadlinePastTheAttemptsOwnCounts: when the caller's deadline
+// ends an attempt that had already outlived its own timeout (the two were
+// due together), the profile is blamed as if the pool had cut it.
+func TestCallerDeadlinePastTheAttemptsOwnCounts(t *testing.T) {
+	clock := newFakeClock()
+	model := &fakeModel{answer: hanging}
+	p := newPool(t, failover.Options{Clock: clock, Breaker: failover.BreakerConfig{Failures: 1}}, failover.Profile{Name: "big", Chat: model})
+	ctx, cancel := context.WithCancel(context.Background())
+	ctx = nadine.WithTrace(ctx, nadine.NewTrace("t", "hi", time.Now()))
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Chat("response", failover.Timeouts{Attempt: time.Minute, FirstToken: 4 * time.Second}, "big").ChatStream(ctx, nadine.ChatRequest{}, nil)
+		done <- err
+	}()
+	clock.waitTimer(t, 4*time.Second)
+	clock.mu.Lock()
+	clock.now = clock.now.Add(4 * time.Second) // the cut is due, but the caller ends first
+	clock.mu.Unlock()
+	cancel()
+	<-done
+	if s := p.Breaker("big").State(); s != failover.Open {
+		t.Errorf("state = %s, want open: the attempt was past its first-token deadline", s)
+	}
+	if !hasStep(nadine.TraceFrom(ctx), "response", "ended by the caller's deadline, past its own 4s") {
+		t.Errorf("steps = %q", steps(nadine.TraceFrom(ctx), "response"))
+	}
+}
+
 // hanging waits for its context, as a model that never answers.
 func hanging(ctx context.Context, _ int, _ nadine.ChatRequest, _ func(string)) (nadine.ChatResponse, error) {
 	<-ctx.Done()

@@ -21,6 +21,7 @@ import (
 const (
 	scenarioOffline = "offline" // the offline engine alone: its own time, the baseline
 	scenarioDown    = "down"    // the model server is down for the whole conversation
+	scenarioDown500 = "down500" // a proxy answers HTTP 500 for the dead server behind it
 	scenarioBack    = "back"    // down at first, back after --back-after
 	scenarioHang    = "hang"    // every model request hangs
 	scenarioHTTP500 = "http500" // 30% of model requests answer HTTP 500
@@ -28,7 +29,7 @@ const (
 	scenarioHangs   = "hangs"   // 10% of model requests hang
 )
 
-var faultScenarios = []string{scenarioDown, scenarioBack, scenarioHang, scenarioHTTP500, scenarioJunk, scenarioHangs}
+var faultScenarios = []string{scenarioDown, scenarioDown500, scenarioBack, scenarioHang, scenarioHTTP500, scenarioJunk, scenarioHangs}
 
 // faultTurn is one turn of a fault run, as the robot and the trace saw it.
 type faultTurn struct {
@@ -122,9 +123,9 @@ func isFaultsFlag(a string) bool {
 func runFaultBench(ctx context.Context, args []string, e env) error {
 	fs, _ := flags("bench --faults", e)
 	engines := fs.String("engines", "react,graph", "engines to measure: react, graph")
-	scenarios := fs.String("scenarios", strings.Join(faultScenarios, ","), "scenarios: down, back, hang, http500, junk, hangs")
+	scenarios := fs.String("scenarios", strings.Join(faultScenarios, ","), "scenarios: down, down500, back, hang, http500, junk, hangs")
 	rateTurns := fs.Int("turns", 200, "turns of the http500, junk and hangs scenarios")
-	outageTurns := fs.Int("outage-turns", 12, "turns of the down and hang scenarios (and of the offline baseline)")
+	outageTurns := fs.Int("outage-turns", 12, "turns of the down, down500 and hang scenarios (and of the offline baseline)")
 	backAfter := fs.Duration("back-after", 10*time.Second, "back: the model server comes back this long after the first transcript")
 	ttft := fs.Duration("ttft", 300*time.Millisecond, "time to first token of every model call")
 	rate := fs.Float64("rate", 50, "tokens per second every model generates")
@@ -202,6 +203,8 @@ func scenarioPlan(sc string, seed uint64) (llmtest.FaultPlan, string) {
 	switch sc {
 	case scenarioHang:
 		return llmtest.FaultPlan{Seed: seed, Hang: 1, Embeddings: true}, "every model request hangs"
+	case scenarioDown500:
+		return llmtest.FaultPlan{Seed: seed, Error500: 1, Embeddings: true}, "every model request answers HTTP 500"
 	case scenarioHTTP500:
 		return llmtest.FaultPlan{Seed: seed, Error500: 0.3, Embeddings: true}, "30% of model requests: HTTP 500"
 	case scenarioJunk:
@@ -223,15 +226,16 @@ func runFaultScenario(ctx context.Context, set faultSettings, sc, engine, dir st
 	srv, serper := startBenchServers(benchSettings{TTFT: set.TTFT, TokenRate: set.TokenRate, EmbedLatency: 100 * time.Millisecond, ToolLatency: 300 * time.Millisecond})
 	defer srv.Close()
 	defer serper.Close()
-	if sc == scenarioDown || sc == scenarioBack {
-		srv.Down()
-	}
 	child, err := startServed(ctx, benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: dir, engine: engine, retries: true})
 	if err != nil {
 		return run, err
 	}
-	// The faults start with the conversation (the child built its
-	// knowledge base on a healthy server, except when it is down).
+	// The faults start with the conversation: the child built its
+	// knowledge base on a healthy server, and then the server goes down
+	// (its connections closed) or starts failing.
+	if sc == scenarioDown || sc == scenarioBack {
+		srv.Down()
+	}
 	srv.InjectFaults(plan)
 	n := set.OutageTurns
 	switch sc {
@@ -341,10 +345,14 @@ func faultTargets(runs []faultRun, base faultRun) []faultTarget {
 	ms := func(d time.Duration) string { return round(d).String() }
 	for _, r := range runs {
 		switch r.Scenario {
-		case scenarioDown:
+		case scenarioDown, scenarioDown500:
+			what := "model down"
+			if r.Scenario == scenarioDown500 {
+				what = "model down behind a proxy (HTTP 500)"
+			}
 			out = append(out,
-				faultTarget{r.Engine, "model down: the first turn's first speech ≤ 1.5 s", ms(r.FirstTurn), r.FirstTurn <= 1500*time.Millisecond},
-				faultTarget{r.Engine, "model down: every later turn ≤ 100 ms above the offline engine's own time (max vs max)",
+				faultTarget{r.Engine, what + ": the first turn's first speech ≤ 1.5 s", ms(r.FirstTurn), r.FirstTurn <= 1500*time.Millisecond},
+				faultTarget{r.Engine, what + ": every later turn ≤ 100 ms above the offline engine's own time (max vs max)",
 					fmt.Sprintf("later max %s, offline max %s (%+d ms); p50 %s vs %s", ms(r.Later.Max), ms(base.FirstSpeech.Max),
 						(r.Later.Max - base.FirstSpeech.Max).Milliseconds(), ms(r.Later.P50), ms(base.FirstSpeech.P50)),
 					r.Later.Max <= base.FirstSpeech.Max+100*time.Millisecond})
