@@ -51,16 +51,18 @@ const (
 )
 
 // defaultRoleTimeouts are the attempt timeouts of each role: a few seconds
-// for the classifiers and rewrites on the reply's path (their answers are
-// a few tokens), a first-token deadline for the streamed replies, more for
-// work off the reply's path (summaries, songs) and for images.
+// for the classifiers, rewrites and summaries that can be on the reply's
+// path (their answers are a sentence at most; the graph's context summary
+// is computed inline when the background one is not ready), a first-token
+// deadline for the streamed replies, more for work off the reply's path
+// (songs) and for images.
 var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 	"contextualizer":    {Attempt: Duration(3 * time.Second)},
 	"react_agent":       {Attempt: Duration(30 * time.Second), FirstToken: Duration(4 * time.Second)},
 	"intent_classifier": {Attempt: Duration(3 * time.Second)},
 	"memory_update":     {Attempt: Duration(5 * time.Second)},
 	"appraisal":         {Attempt: Duration(3 * time.Second)},
-	"context_summary":   {Attempt: Duration(8 * time.Second)},
+	"context_summary":   {Attempt: Duration(3 * time.Second)},
 	"orchestrator":      {Attempt: Duration(4 * time.Second)},
 	"search_router":     {Attempt: Duration(3 * time.Second)},
 	"search_answer":     {Attempt: Duration(6 * time.Second)},
