@@ -43,9 +43,18 @@ type ManagerOptions struct {
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
 	MaxInputChars int
 	// TurnTimeout bounds the time all engines but the last (the offline
-	// engine) may take for one turn (default 90 s); when it runs out the
-	// last engine answers.
+	// engine) may take for one turn (DefaultTurnTimeout); when it runs out
+	// the last engine answers. An engine that does not return soon after
+	// is abandoned (see respond).
 	TurnTimeout time.Duration
+	// FirstSpeech is how long a turn may stay silent: when no reply
+	// sentence has been published FirstSpeech after the transcript, Filler
+	// says a line (DefaultFirstSpeech).
+	FirstSpeech time.Duration
+	// Filler says a short line ("Hmm, let me see.") in lang through emit,
+	// at most once per turn (the trace of ctx), and reports whether it did
+	// (tools.Filler.Emit). Nil: the silence is not filled.
+	Filler func(ctx context.Context, lang nadine.Language, emit nadine.EmitFunc) bool
 	// Language is the session language at start and after each end of
 	// interaction (default English).
 	Language nadine.Language
@@ -96,7 +105,10 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 		opts.MaxInputChars = DefaultMaxInputChars
 	}
 	if opts.TurnTimeout <= 0 {
-		opts.TurnTimeout = 90 * time.Second
+		opts.TurnTimeout = DefaultTurnTimeout
+	}
+	if opts.FirstSpeech <= 0 {
+		opts.FirstSpeech = DefaultFirstSpeech
 	}
 	opts.Language = opts.Language.Or(nadine.DefaultLanguage)
 	if opts.Follow == "" {
@@ -188,21 +200,28 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		later = append(later, fn)
 		laterMu.Unlock()
 	}
+	stopFiller := m.fillSilence(ctx, trace, start, out)
 
-	var reply nadine.Reply
+	var (
+		reply   nadine.Reply
+		lastErr error
+	)
 	answered := false
 	budget, cancelBudget := context.WithDeadline(ctx, start.Add(m.opts.TurnTimeout))
 	defer cancelBudget()
 	for i, eng := range m.opts.Engines {
-		engCtx := budget
-		if i == len(m.opts.Engines)-1 {
+		engCtx, last := budget, i == len(m.opts.Engines)-1
+		if last {
 			engCtx = ctx // the last engine always gets its chance
 		} else if budget.Err() != nil {
 			continue
 		}
+		if i > 0 {
+			req.FallbackReason = fallbackReason(lastErr)
+		}
 		stepDone := trace.StartStep("engine:" + eng.Name())
 		req.Emit = out.attempt()
-		r, err := eng.Respond(engCtx, req)
+		r, err := m.respond(engCtx, eng, req, !last)
 		if err == nil && strings.TrimSpace(r.Text) == "" {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
 		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
@@ -210,6 +229,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		}
 		stepDone(err)
 		if err != nil {
+			lastErr = err
 			trace.Fail("engine:"+eng.Name(), err)
 			m.log.Warn("engine failed", "engine", eng.Name(), "code", nadine.ErrorCode(err), "err", err, "next", i+1 < len(m.opts.Engines))
 			if out.spoke() {
@@ -234,6 +254,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 		trace.SetEngine("apology")
 	}
 	reply = m.finish(reply, out)
+	stopFiller()
 	bg := context.WithoutCancel(ctx)
 	user, conv, keep := m.commit(bg, req, reply)
 	trace.Finish(m.opts.Now())
@@ -654,6 +675,10 @@ type collector struct {
 	current int                 // speech events of the current attempt
 	affect  bool                // the current attempt announced an emotion with a mood
 	felt    *nadine.AffectState // the last emotion the current attempt announced
+	gen     int                 // the current attempt; events of earlier ones are dropped
+
+	speakMu sync.Mutex // orders reply sentences and the silence filler (see sayIfSilent)
+	ended   bool       // the turn is over: no filler any more (under speakMu)
 }
 
 func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
@@ -664,15 +689,33 @@ func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, em
 	return &collector{ctx: ctx, trace: t, emit: emit, apply: apply, check: check, lang: lang}
 }
 
-// attempt returns the emit function for one engine attempt.
+// attempt returns the emit function for one engine attempt. Events that
+// come through it once a later attempt started (from an engine abandoned
+// past the turn's budget, or a failed engine's leftover goroutine) are
+// dropped.
 func (c *collector) attempt() nadine.EmitFunc {
 	c.mu.Lock()
+	c.gen++
+	gen := c.gen
 	c.current, c.affect, c.felt, c.spoken, c.transl, c.said = 0, false, nil, nil, false, nil
 	c.mu.Unlock()
-	return c.forward
+	return func(e nadine.Event) {
+		c.mu.Lock()
+		stale := c.gen != gen
+		c.mu.Unlock()
+		if stale {
+			c.trace.Notef("dropped a %s event of an earlier engine attempt", e.Kind)
+			return
+		}
+		c.forward(e)
+	}
 }
 
 func (c *collector) forward(e nadine.Event) {
+	if e.Kind == nadine.EventSpeech && !e.Filler {
+		c.speakMu.Lock()
+		defer c.speakMu.Unlock()
+	}
 	if e.Kind == nadine.EventSpeech && e.Filler {
 		c.filler(e)
 		return

@@ -95,6 +95,14 @@ type statusError struct {
 	hasRetry   bool
 }
 
+// RetryAfter returns the wait the server asked for (Retry-After on a 429 or
+// a 503), capped at maxRetryAfter, and whether it asked. Callers that retry
+// above the client (the failover layer) find it with errors.As through an
+// interface, without importing this package.
+func (e *statusError) RetryAfter() (time.Duration, bool) {
+	return min(e.retryAfter, maxRetryAfter), e.hasRetry
+}
+
 func (e *statusError) Error() string {
 	if e.message == "" {
 		return fmt.Sprintf("HTTP %d", e.status)
@@ -312,9 +320,9 @@ func (c *core) fail(ctx context.Context, err error, attempts int) error {
 		case context.Cause(ctx) == errTimeout:
 			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "timed out after " + c.timeout.String() + after, Err: context.DeadlineExceeded}
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "timed out (caller's deadline)" + after, Err: ctx.Err()}
+			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "timed out (caller's deadline)" + after + causeText(ctx), Err: ctx.Err()}
 		default:
-			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "canceled" + after, Err: ctx.Err()}
+			return &nadine.Error{Code: nadine.EUNAVAILABLE, Message: p + "canceled" + after + causeText(ctx), Err: ctx.Err()}
 		}
 	}
 	var se *statusError
@@ -343,6 +351,17 @@ func (c *core) fail(ctx context.Context, err error, attempts int) error {
 		return c.errorf(nadine.EBADOUTPUT, err, "%s", be.msg)
 	}
 	return c.errorf(nadine.EINTERNAL, err, "%v", err)
+}
+
+// causeText says why the caller ended ctx, when it gave a cause of its own
+// ("failover: attempt cut at its 3s attempt timeout"), so that the trace's
+// model call says it.
+func causeText(ctx context.Context) string {
+	c := context.Cause(ctx)
+	if c == nil || c == ctx.Err() {
+		return ""
+	}
+	return ": " + c.Error()
 }
 
 // errorf builds a coded error whose message has the prefix and no API key.

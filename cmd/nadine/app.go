@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/lexical"
@@ -47,10 +49,12 @@ type app struct {
 	detector nadine.LanguageDetector
 	manager  *dialogue.Manager
 
-	clients       map[string]*openai.Client // by profile name
-	offlineEngine *offline.Engine           // the last engine of every manager
-	engine        string                    // the engine answering: react, graph or offline
-	offline       string                    // why the app runs offline, when it does
+	clients       map[string]*openai.Client   // by profile name
+	pool          *failover.Pool              // breakers of the profiles; every model call goes through it
+	models        map[string]nadine.ChatModel // by role: the role's profile, then the fallback profiles
+	offlineEngine *offline.Engine             // the last engine of every manager
+	engine        string                      // the engine answering: react, graph or offline
+	offline       string                      // why the app runs offline, when it does
 }
 
 // openTool loads the configuration and opens the app for a maintenance
@@ -71,7 +75,7 @@ func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c 
 
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
-	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}, models: map[string]nadine.ChatModel{}}
 	for _, w := range cfg.warnings {
 		log.Warn(w)
 	}
@@ -109,7 +113,9 @@ func (a *app) build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.embedder = emb
+	if err := a.guardModels(emb); err != nil {
+		return err
+	}
 	a.lexical = offlineEmbedder(emb)
 	a.ensureKnowledge(ctx)
 	a.ensureOfflineKnowledge(ctx)
@@ -131,17 +137,109 @@ func (a *app) build(ctx context.Context) error {
 	if err := m.Recover(ctx); err != nil {
 		a.log.Warn("history recovery incomplete", "err", err)
 	}
-	for _, w := range a.warmups {
+	if len(a.warmups) > 0 {
 		// Local servers load models lazily: wake them while nobody talks.
-		go func() {
-			wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			if err := w(wctx); err != nil {
-				a.log.Warn("model warm-up failed", "err", err)
-			}
-		}()
+		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		var wg sync.WaitGroup
+		for _, w := range a.warmups {
+			wg.Go(func() {
+				if err := w(wctx); err != nil {
+					a.log.Warn("model warm-up failed", "err", err)
+				}
+			})
+		}
+		a.closers = append(a.closers, func() error { cancel(); wg.Wait(); return nil })
 	}
 	return nil
+}
+
+// guardModels puts every model call behind the failover pool: each
+// profile gets a circuit breaker (probed with its chat model when a chat
+// role or the fallback list uses it, else with its embedder), each chat
+// role a model over its chain (its profile, then models.fallback), and the
+// embedder its profile's breaker and the embeddings role's timeouts.
+func (a *app) guardModels(emb nadine.Embedder) error {
+	cfg := a.cfg
+	a.pool = failover.New(failover.Options{Breaker: cfg.breaker(), Logger: a.log})
+	a.closers = append(a.closers, a.pool.Close)
+	chat := map[string]bool{}
+	for _, r := range roleNames {
+		if r != "embeddings" {
+			chat[cfg.Models.Roles[r]] = true
+		}
+	}
+	for _, f := range cfg.Models.Fallback {
+		chat[f] = true
+	}
+	embProfile := ""
+	if _, ok := emb.(*openai.Embedder); ok {
+		embProfile = cfg.Models.Roles["embeddings"]
+	}
+	names := make([]string, 0, len(a.clients))
+	for n := range a.clients {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var warm []*openai.Client
+	for _, name := range names {
+		pr := failover.Profile{Name: name, Retries: cfg.Models.Profiles[name].retries()}
+		if chat[name] {
+			pr.Chat = a.clients[name]
+			warm = append(warm, a.clients[name])
+		}
+		if name == embProfile {
+			pr.Embedder = emb
+		}
+		if pr.Chat == nil && pr.Embedder == nil {
+			continue
+		}
+		if err := a.pool.Add(pr); err != nil {
+			return err
+		}
+	}
+	if cfg.Models.WarmUp && len(warm) > 0 {
+		a.warmups = append(a.warmups, func(ctx context.Context) error { return warmUp(ctx, warm) })
+	}
+	a.embedder = emb
+	if embProfile != "" {
+		if g := a.pool.Embedder("embeddings", cfg.roleTimeouts("embeddings"), embProfile); g != nil {
+			a.embedder = g
+		}
+	}
+	for _, r := range roleNames {
+		if r == "embeddings" {
+			continue
+		}
+		chain := append([]string{cfg.Models.Roles[r]}, cfg.Models.Fallback...)
+		if m := a.pool.Chat(r, cfg.roleTimeouts(r), chain...); m != nil {
+			a.models[r] = m
+		}
+	}
+	return nil
+}
+
+// warmUp sends one tiny request to each client, side by side, past the
+// failover pool: a local server loading a model takes longer than a role's
+// attempt timeout, and that first wait must not open its breaker.
+func warmUp(ctx context.Context, clients []*openai.Client) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for _, c := range clients {
+		wg.Go(func() {
+			_, err := c.Chat(ctx, nadine.ChatRequest{Role: "warmup", MaxTokens: 1,
+				Messages: []nadine.ChatMessage{{Role: nadine.RoleUser, Content: "Hi"}}})
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("warm up profile %s: %w", c.Profile(), err))
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // newManager builds the engines and a dialogue manager over them: one per
@@ -153,14 +251,20 @@ func (a *app) newManager(robot string) (*dialogue.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dialogue.NewManager(dialogue.ManagerOptions{
+	opts := dialogue.ManagerOptions{
 		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
-		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(a.cfg.Limits.TurnTimeout),
-		Language: a.cfg.sessionLanguage(), KeepLanguage: a.cfg.keepLanguage(),
+		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(),
+		FirstSpeech: a.cfg.firstSpeech(),
+		Language:    a.cfg.sessionLanguage(), KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: robot,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log,
-	})
+	}
+	if a.filler.Enabled() {
+		// The same Filler as the tools': a turn says one filler at most.
+		opts.Filler = a.filler.Emit
+	}
+	return dialogue.NewManager(opts)
 }
 
 // ensureKnowledge builds the knowledge base when it is missing (seed 000):
@@ -225,25 +329,14 @@ func (a *app) translator() nadine.Translator {
 	return nil
 }
 
-// retries is the profile's max_retries as the openai package counts them:
-// 3 when unset, and -1 for none (its 0 means the default).
-func (p ProfileConfig) retries() int {
-	switch {
-	case p.MaxRetries == nil:
-		return 3
-	case *p.MaxRetries == 0:
-		return -1
-	}
-	return *p.MaxRetries
-}
-
-// clientConfig is the openai client configuration of a profile.
+// clientConfig is the openai client configuration of a profile. The
+// client makes one attempt per call: the failover pool retries, within the
+// turn's budget (max_retries).
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	retries := p.retries()
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
 		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: retries, Logger: a.log,
+		MaxRetries: -1, Logger: a.log,
 	}
 }
 
@@ -260,24 +353,22 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	if !ok {
 		return nil, fmt.Errorf("config: models.roles.embeddings: no profile named %q", name)
 	}
-	retries := p.retries()
+	// One attempt per call: the failover pool retries (see guardModels).
 	return openai.NewEmbedder(openai.EmbedderConfig{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
-		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: retries, Logger: a.log,
+		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: -1, Logger: a.log,
 	})
 }
 
-// model returns the chat model of a role, or nil when its profile cannot be
+// model returns the chat model of a role (its profile, then the fallback
+// profiles, behind their breakers), or nil when none of them can be
 // called.
-func (a *app) model(role string) nadine.ChatModel {
-	if c, ok := a.clients[a.cfg.Models.Roles[role]]; ok {
-		return c
-	}
-	return nil
-}
+func (a *app) model(role string) nadine.ChatModel { return a.models[role] }
 
 // engines returns the engines tried for each turn, in order: the configured
-// engine, the same engine on each fallback profile, then the offline engine.
+// engine, then the offline engine. The fallback profiles are not engines:
+// each model call of the one engine asks them when its role's profile
+// fails (see guardModels), so the engine keeps its one state.
 func (a *app) engines() ([]nadine.Engine, error) {
 	if a.offlineEngine == nil {
 		// Immutable once built: every robot's manager shares it.
@@ -302,24 +393,11 @@ func (a *app) engines() ([]nadine.Engine, error) {
 			a.cfg.Models.Roles[role], p.APIKeyEnv)
 		return []nadine.Engine{off}, nil
 	}
-	var out []nadine.Engine
 	primary, err := a.modelEngine(a.model)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, primary)
-	for _, fb := range a.cfg.Models.Fallback {
-		c, ok := a.clients[fb]
-		if !ok {
-			continue
-		}
-		eng, err := a.modelEngine(func(string) nadine.ChatModel { return c })
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, eng)
-	}
-	return append(out, off), nil
+	return []nadine.Engine{primary, off}, nil
 }
 
 // modelEngine builds the configured model-backed engine over the given role
@@ -351,9 +429,6 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			return nil, err
 		}
 		a.closers = append(a.closers, eng.Close)
-		if a.cfg.Models.WarmUp {
-			a.warmups = append(a.warmups, eng.WarmUp)
-		}
 		return eng, nil
 	}
 	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)
@@ -505,10 +580,11 @@ func (a *app) banner() string {
 		fmt.Fprintf(&b, "Models: %s = %s at %s, %s (%s)\n", p, pc.Model, host, state, strings.Join(byProfile[p], ", "))
 	}
 	if len(a.cfg.Models.Fallback) > 0 {
-		fmt.Fprintf(&b, "Fallback: %s, then offline\n", strings.Join(a.cfg.Models.Fallback, ", "))
+		fmt.Fprintf(&b, "Fallback: profiles %s, then the offline engine\n", strings.Join(a.cfg.Models.Fallback, ", "))
 	} else {
 		fmt.Fprintln(&b, "Fallback: offline engine")
 	}
+	fmt.Fprintf(&b, "Failover: %s\n", a.cfg.describeFailover())
 	fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())
 	return b.String()
 }

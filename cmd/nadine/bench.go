@@ -89,6 +89,10 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if len(args) > 0 && args[0] == "inbox" {
 		return runInboxBench(ctx, args[1:], e) // benchinbox.go
 	}
+	if i := slices.IndexFunc(args, isFaultsFlag); i >= 0 {
+		// nadine bench --faults: the fault bench (benchfaults.go).
+		return runFaultBench(ctx, slices.Delete(slices.Clone(args), i, i+1), e)
+	}
 	fs, _ := flags("bench", e)
 	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, react-raw (no contextualizer), graph, graph-seed (seed 001's sequential wiring)")
 	turns := fs.Int("turns", 40, "turns of the conversation with each engine")

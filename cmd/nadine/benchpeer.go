@@ -31,6 +31,7 @@ type turnWatch struct {
 	sent                         time.Time
 	filler, first, last, finalAt time.Time
 	sentences, finals            int
+	texts                        []string // every sentence said, fillers included, in order
 	done                         chan struct{}
 }
 
@@ -88,6 +89,9 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 		}
 		p.stray++
 		return
+	}
+	if m.Text != "" {
+		w.texts = append(w.texts, m.Text)
 	}
 	switch {
 	case m.Final:
@@ -151,7 +155,8 @@ func (p *benchPeer) wait(ctx context.Context, w *turnWatch, timeout time.Duratio
 func (p *benchPeer) result(w *turnWatch) turnWatch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return turnWatch{sent: w.sent, filler: w.filler, first: w.first, last: w.last, finalAt: w.finalAt, sentences: w.sentences, finals: w.finals}
+	return turnWatch{sent: w.sent, filler: w.filler, first: w.first, last: w.last, finalAt: w.finalAt, sentences: w.sentences, finals: w.finals,
+		texts: append([]string(nil), w.texts...)}
 }
 
 // duplicates counts turns answered more than once, and stray messages.

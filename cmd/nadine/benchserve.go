@@ -42,6 +42,10 @@ type benchSetup struct {
 	seedWiring          bool      // graph: seed 001's wiring (features.seed_wiring)
 	raw                 bool      // react: no contextualizer (features.contextualize: false)
 	traces              io.Writer // receives each turn's trace as a JSON line (optional)
+	// retries keeps the profiles' default retries (the fault bench); the
+	// latency bench sets none, so that a turn's model calls are its
+	// attempts.
+	retries bool
 }
 
 // servedTurn is one turn of a serve run, as the control layer and the
@@ -73,7 +77,11 @@ func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 	profiles := map[string]any{}
 	roles := map[string]string{}
 	for _, r := range roleNames {
-		profiles[r] = map[string]any{"base_url": s.modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0}
+		p := map[string]any{"base_url": s.modelURL, "model": r, "api_key_env": benchKeyEnv}
+		if !s.retries {
+			p["max_retries"] = 0
+		}
+		profiles[r] = p
 		roles[r] = r
 	}
 	cfg := map[string]any{
@@ -101,87 +109,143 @@ func freeAddr() (string, error) {
 	return l.Addr().String(), nil
 }
 
+// servedChild is a running `nadine serve` child with the bench's peer on
+// its broker and a watch on its monitor's traces.
+type servedChild struct {
+	s      benchSetup
+	cmd    *exec.Cmd
+	exited chan error
+	logs   *bytes.Buffer
+	traces *traceWatch
+	stopTr func()
+	peer   *benchPeer
+}
+
+// startServed starts `nadine serve` as a child process on a new data
+// directory that knows one user, connects the peer and says that the user
+// is in front of the robot.
+func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
+	if err := os.MkdirAll(s.dir, 0o750); err != nil {
+		return nil, err
+	}
+	// The known user.
+	st, err := sqlite.Open(ctx, filepath.Join(s.dir, "nadine.db"), sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	err = st.SaveProfile(ctx, nadine.Profile{UserID: benchUserID, UserName: benchUserName, Hobbies: []string{"sailing"}})
+	st.Close()
+	if err != nil {
+		return nil, err
+	}
+	mqttAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	httpAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := benchConfig(s, mqttAddr, httpAddr)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(s.dir, "bench.yaml")
+	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	c := &servedChild{s: s, logs: &bytes.Buffer{}, exited: make(chan error, 1), stopTr: func() {}}
+	c.cmd = exec.Command(exe, "serve", "--config", cfgPath)
+	c.cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start nadine serve: %w", err)
+	}
+	go func() { c.exited <- c.cmd.Wait() }()
+	base := "http://" + httpAddr
+	if err := waitHealthy(ctx, base, c.exited); err != nil {
+		return nil, c.fail(err)
+	}
+	if c.traces, c.stopTr, err = watchTraces(ctx, base); err != nil {
+		return nil, c.fail(err)
+	}
+	if c.peer, err = dialPeer(ctx, mqttAddr); err != nil {
+		return nil, c.fail(err)
+	}
+	if err := c.peer.publish(ctx, "nadine/graph/user_detected", map[string]any{"user_name": benchUserName, "user_id": benchUserID, "confidence": 0.93}); err != nil {
+		return nil, c.fail(err)
+	}
+	time.Sleep(200 * time.Millisecond) // perception comes before the first words
+	return c, nil
+}
+
+// fail kills the child and returns err with what it logged.
+func (c *servedChild) fail(err error) error {
+	c.release()
+	_ = c.cmd.Process.Kill()
+	<-c.exited
+	return fmt.Errorf("%w\nnadine serve said:\n%s", err, c.logs.String())
+}
+
+// release closes the peer and the trace watch.
+func (c *servedChild) release() {
+	if c.peer != nil {
+		c.peer.close()
+		c.peer = nil
+	}
+	c.stopTr()
+}
+
+// turn says text as transcript id and waits for the reply's final speak
+// message and the turn's trace.
+func (c *servedChild) turn(ctx context.Context, id, text string) (turnWatch, nadine.TraceData, error) {
+	w, err := c.peer.say(ctx, "nadine", id, text)
+	if err != nil {
+		return turnWatch{}, nadine.TraceData{}, err
+	}
+	if err := c.peer.wait(ctx, w, 2*time.Minute); err != nil {
+		return turnWatch{}, nadine.TraceData{}, err
+	}
+	got := c.peer.result(w)
+	tr, err := c.traces.wait(ctx, id, 10*time.Second)
+	return got, tr, err
+}
+
+// stop measures the child's memory, counts the turns answered twice and
+// stops it with SIGINT.
+func (c *servedChild) stop() (rss, peak int64, twice int, err error) {
+	rss, peak = procRSS(c.cmd.Process.Pid)
+	twice, _ = c.peer.duplicates()
+	c.release()
+	_ = c.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-c.exited:
+	case <-time.After(30 * time.Second):
+		return rss, peak, twice, c.fail(errors.New("bench: nadine serve did not stop on SIGINT"))
+	}
+	return rss, peak, twice, nil
+}
+
 // runServed starts `nadine serve` as a child process on a new data
 // directory that knows one user, and has the conversation with it over
 // MQTT: n turns, pause apart.
 func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (servedRun, error) {
 	var run servedRun
-	if err := os.MkdirAll(s.dir, 0o750); err != nil {
-		return run, err
-	}
-	// The known user.
-	st, err := sqlite.Open(ctx, filepath.Join(s.dir, "nadine.db"), sqlite.Options{})
+	c, err := startServed(ctx, s)
 	if err != nil {
 		return run, err
 	}
-	err = st.SaveProfile(ctx, nadine.Profile{UserID: benchUserID, UserName: benchUserName, Hobbies: []string{"sailing"}})
-	st.Close()
-	if err != nil {
-		return run, err
-	}
-	mqttAddr, err := freeAddr()
-	if err != nil {
-		return run, err
-	}
-	httpAddr, err := freeAddr()
-	if err != nil {
-		return run, err
-	}
-	cfg, err := benchConfig(s, mqttAddr, httpAddr)
-	if err != nil {
-		return run, err
-	}
-	cfgPath := filepath.Join(s.dir, "bench.yaml")
-	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
-		return run, err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return run, err
-	}
-	var logs bytes.Buffer
-	cmd := exec.Command(exe, "serve", "--config", cfgPath)
-	cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		return run, fmt.Errorf("bench: start nadine serve: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	fail := func(err error) (servedRun, error) {
-		_ = cmd.Process.Kill()
-		<-exited
-		return run, fmt.Errorf("%w\nnadine serve said:\n%s", err, logs.String())
-	}
-	base := "http://" + httpAddr
-	if err := waitHealthy(ctx, base, exited); err != nil {
-		return fail(err)
-	}
-	traces, stopTraces, err := watchTraces(ctx, base)
-	if err != nil {
-		return fail(err)
-	}
-	defer stopTraces()
-	peer, err := dialPeer(ctx, mqttAddr)
-	if err != nil {
-		return fail(err)
-	}
-	defer peer.close()
-	if err := peer.publish(ctx, "nadine/graph/user_detected", map[string]any{"user_name": benchUserName, "user_id": benchUserID, "confidence": 0.93}); err != nil {
-		return fail(err)
-	}
-	time.Sleep(200 * time.Millisecond) // perception comes before the first words
 	for i := range n {
 		text, kind := benchTurn(i)
 		id := fmt.Sprintf("bench-%s-%d", s.engine, i)
-		w, err := peer.say(ctx, "nadine", id, text)
+		got, tr, err := c.turn(ctx, id, text)
 		if err != nil {
-			return fail(err)
+			return run, c.fail(fmt.Errorf("turn %d (%q): %w", i, text, err))
 		}
-		if err := peer.wait(ctx, w, 2*time.Minute); err != nil {
-			return fail(fmt.Errorf("turn %d (%q): %w", i, text, err))
-		}
-		got := peer.result(w)
 		t := servedTurn{Kind: kind, Total: got.finalAt.Sub(got.sent)}
 		if !got.first.IsZero() {
 			t.FirstSpeak, t.LastSpeak = got.first.Sub(got.sent), got.last.Sub(got.sent)
@@ -189,17 +253,13 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 		if !got.filler.IsZero() {
 			t.Filler = got.filler.Sub(got.sent)
 		}
-		tr, err := traces.wait(ctx, id, 10*time.Second)
-		if err != nil {
-			return fail(fmt.Errorf("turn %d: %w", i, err))
-		}
 		if tr.Engine != s.engine {
-			return fail(fmt.Errorf("turn %d was answered by %s, not %s: %v", i, tr.Engine, s.engine, tr.Failures))
+			return run, c.fail(fmt.Errorf("turn %d was answered by %s, not %s: %v", i, tr.Engine, s.engine, tr.Failures))
 		}
 		t.ModelCalls, t.CriticalPath, t.External, t.Traced = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr), tr.Duration
 		if s.traces != nil {
 			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "contextualize": !s.raw, "kind": kind, "trace": tr}); err != nil {
-				return fail(err)
+				return run, c.fail(err)
 			}
 		}
 		run.Turns = append(run.Turns, t)
@@ -207,15 +267,8 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 			time.Sleep(pause) // the person listens, then answers
 		}
 	}
-	run.RSS, run.MaxRSS = procRSS(cmd.Process.Pid)
-	run.Twice, _ = peer.duplicates()
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-exited:
-	case <-time.After(30 * time.Second):
-		return fail(errors.New("bench: nadine serve did not stop on SIGINT"))
-	}
-	return run, nil
+	run.RSS, run.MaxRSS, run.Twice, err = c.stop()
+	return run, err
 }
 
 // waitHealthy polls /api/health until the child answers.

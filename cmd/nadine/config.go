@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/tools"
 )
@@ -63,6 +64,10 @@ type ModelsConfig struct {
 	Profiles map[string]ProfileConfig `yaml:"profiles"`
 	Roles    map[string]string        `yaml:"roles"`
 	Fallback []string                 `yaml:"fallback"`
+	// Timeouts bound each role's attempts, Breaker sets when a failing
+	// profile is skipped (see config_models.go).
+	Timeouts map[string]RoleTimeoutConfig `yaml:"timeouts"`
+	Breaker  BreakerConfig                `yaml:"breaker"`
 	// WarmUp sends one tiny request to every used profile at start (local
 	// servers load models lazily).
 	WarmUp bool `yaml:"warm_up"`
@@ -115,6 +120,7 @@ type LimitsConfig struct {
 	MaxSteps      int      `yaml:"max_steps"`      // ReAct steps and graph steps per turn
 	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
+	FirstSpeech   Duration `yaml:"first_speech"`   // silence after which a filler line is said
 	BehaviourWait Duration `yaml:"behaviour_wait"` // seed 000: the behaviour tool waits 2 s
 	SpeakTimeout  Duration `yaml:"speak_timeout"`  // listening resumes if end_speak never comes
 	// Heard transcripts: see config_inbound.go.
@@ -252,7 +258,7 @@ var roleNames = []string{
 // defaultConfig is seed 000's setup: every role on one OpenAI profile
 // (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
 func defaultConfig(getenv func(string) string) Config {
-	one, retries := 1.0, 3
+	one, retries := 1.0, defaultRetries
 	base := getenv("OPENAI_BASE_URL")
 	if base == "" {
 		base = "https://api.openai.com/v1"
@@ -275,13 +281,16 @@ func defaultConfig(getenv func(string) string) Config {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
 				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries,
 			}},
-			Roles: roles,
+			Roles:    roles,
+			Timeouts: defaultTimeouts(),
+			Breaker: BreakerConfig{Failures: failover.DefaultFailures, Cooldown: Duration(failover.DefaultCooldown),
+				ProbeTimeout: Duration(failover.DefaultProbeTimeout)},
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
 		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
-			TurnTimeout: Duration(90 * time.Second), BehaviourWait: Duration(2 * time.Second),
+			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},

@@ -41,6 +41,8 @@ func TestConfigRules(t *testing.T) {
 		{"models.roles.intent_clasifier", "models: {roles: {intent_clasifier: default}}\n", "(did you mean intent_classifier?)"},
 		{"models.roles.response", "models: {roles: {response: huge}}\n", `no profile named "huge" (profiles: default)`},
 		{"models.fallback[1]", "models: {profiles: {big: {base_url: 'http://x/v1', model: m}}, fallback: [big, bigg]}\n", `no profile named "bigg" (did you mean big?)`},
+		{"models.timeouts.respons", "models: {timeouts: {respons: {attempt: 3s}}}\n", "(did you mean response?)"},
+		{"models.breaker.failures", "models: {breaker: {failures: -1}}\n", "-1 is negative"},
 		{"embeddings.provider", "embeddings: {provider: cohere}\n", `"cohere" is not auto, lexical or openai`},
 		{"embeddings.dimensions", "embeddings: {dimensions: -3}\n", "-3 is negative"},
 		{"limits.max_input_chars", "limits: {max_input_chars: 0}\n", "0 is below 1"},
@@ -315,14 +317,14 @@ func TestFieldChecksAreGeneric(t *testing.T) {
 	}
 }
 
-// TestProfileRetries: max_retries counts retries; 0 is none (the openai
-// package's own 0 means its default).
+// TestProfileRetries: max_retries counts the failover pool's retries on
+// the profile; unset is the default, 0 is none.
 func TestProfileRetries(t *testing.T) {
-	zero, two := 0, 2
+	zero, five := 0, 5
 	tests := []struct {
 		p    ProfileConfig
 		want int
-	}{{ProfileConfig{}, 3}, {ProfileConfig{MaxRetries: &zero}, -1}, {ProfileConfig{MaxRetries: &two}, 2}}
+	}{{ProfileConfig{}, defaultRetries}, {ProfileConfig{MaxRetries: &zero}, 0}, {ProfileConfig{MaxRetries: &five}, 5}}
 	for _, tt := range tests {
 		if got := tt.p.retries(); got != tt.want {
 			t.Errorf("retries of %v = %d, want %d", tt.p.MaxRetries, got, tt.want)

@@ -51,6 +51,8 @@ var configRules = []rule{
 	{"models.roles.*", knownRole},
 	{"models.roles.*", profileName},
 	{"models.fallback[*]", profileName},
+	{"models.timeouts.*", knownRole},
+	{"models.breaker.failures", atLeast(0)},
 	{"embeddings.provider", oneOf("auto", "lexical", "openai")},
 	{"embeddings.dimensions", atLeast(0)},
 	{"limits.max_input_chars", atLeast(1)},
@@ -89,6 +91,7 @@ func (c *Config) validate() error {
 		}
 	}
 	c.validateFiller(bad)
+	c.validateFailover(bad)
 	c.validatePrivacy(bad)
 	c.validateInbound(bad)
 	c.validatePersona(bad)

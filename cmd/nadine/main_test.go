@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
@@ -124,7 +125,8 @@ func TestChatWithModel(t *testing.T) {
 }
 
 // TestModelFailuresFallBack: whatever the model does, the user hears a
-// sentence and the trace says why.
+// sentence and the trace says why. Each attempt is its own model call in
+// the trace (the failover layer retries, not the client).
 func TestModelFailuresFallBack(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -164,14 +166,19 @@ func TestModelFailuresFallBack(t *testing.T) {
 					t.Errorf("engine %s, failures %+v; want offline and %s", d.Engine, d.Failures, tt.code)
 				}
 			}
-			var agent []int
+			var agent []nadine.ModelCall
 			for _, c := range d.ModelCalls {
 				if c.Role == "react_agent" {
-					agent = append(agent, c.Attempts)
+					agent = append(agent, c)
 				}
 			}
-			if len(agent) != 1 || agent[0] != tt.attempts {
-				t.Errorf("agent call attempts = %v, want [%d]", agent, tt.attempts)
+			if len(agent) != tt.attempts {
+				t.Fatalf("agent calls = %+v, want %d attempts", agent, tt.attempts)
+			}
+			for i, c := range agent {
+				if wantErr := i < len(agent)-1 || tt.fallback; c.Attempts != 1 || wantErr != (c.Error != "") {
+					t.Errorf("agent attempt %d = %+v, want one attempt, failed unless it is the answer", i, c)
+				}
 			}
 		})
 	}

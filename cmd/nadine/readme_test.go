@@ -214,6 +214,27 @@ func checkPlaceholderRow(t *testing.T, cfg Config, row readmeRow, covered map[st
 				t.Errorf("README: role %s: listed %v, default %q, want %q", r, strings.Contains(row.meaning, "`"+r+"`"), cfg.Models.Roles[r], want)
 			}
 		}
+	case "models.timeouts.ROLE":
+		// "3s for `a`, `b`; 4s `c`": each role after the duration that
+		// precedes it, and the first-token default where it is stated.
+		covered["models.timeouts.*.attempt"], covered["models.timeouts.*.first_token"] = true, true
+		stated := map[string]string{}
+		last := ""
+		for _, m := range regexp.MustCompile("(\\d+s)\\b|`(\\w+)`").FindAllStringSubmatch(row.defaults, -1) {
+			if m[1] != "" {
+				last = m[1]
+			} else if last != "" {
+				stated[m[2]] = last
+			}
+		}
+		for r, want := range cfg.Models.Timeouts {
+			if got := stated[r]; got != time.Duration(want.Attempt).String() {
+				t.Errorf("README: models.timeouts.%s.attempt: default %q, nadine config says %s", r, got, time.Duration(want.Attempt))
+			}
+			if ft := time.Duration(want.FirstToken); ft > 0 && !strings.Contains(row.defaults, "`.first_token`: "+ft.String()) {
+				t.Errorf("README: models.timeouts.%s.first_token: the row does not state %s", r, ft)
+			}
+		}
 	default:
 		t.Errorf("README: unknown placeholder row %s", field)
 	}

@@ -18,9 +18,17 @@
 // A chat request that no rule matches gets HTTP 400 with the message
 // "llmtest: no rule matched: <last user message>", so a missing rule shows
 // up as a failed test rather than a silent answer. Faults (Fail, Hang,
-// Garbage, Disconnect, AbortAfter) exercise a client's retry and error
-// handling. Requests returns every request received, decoded, for
+// Garbage, Disconnect, Reset, AbortAfter) exercise a client's retry and
+// error handling. Requests returns every request received, decoded, for
 // assertions on what went over the wire.
+//
+// Outages are scripted too, for failover tests and nadine bench --faults:
+// InjectFaults draws faults at rates on top of the rules (HTTP 500 with
+// OpenAI's error body, a hang that never answers, a reset connection, a
+// stream cut mid-way, junk content from DefaultJunk), repeatably from a
+// seed, and counts them (FaultCounts); Down makes the port refuse
+// connections as a stopped server does, and Up brings it back on the same
+// URL. SpokenJunk tells whether junk reached what the robot said.
 //
 // Embeddings are deterministic: each text is hashed word by word into a
 // vector (feature hashing, L2-normalized), so equal texts get equal vectors

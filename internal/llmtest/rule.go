@@ -103,6 +103,8 @@ type Fault struct {
 	Garbage bool
 	// Disconnect closes the connection without answering.
 	Disconnect bool
+	// Reset resets the connection (TCP RST) without answering.
+	Reset bool
 	// AbortAfter, when positive, streams that many content chunks (for a
 	// non-streaming request: writes part of the body) and then breaks the
 	// connection.
@@ -226,6 +228,9 @@ func (r *Rule) Garbage() *Rule { return r.fault(func(f *Fault) { f.Garbage = tru
 
 // Disconnect closes the connection without an answer.
 func (r *Rule) Disconnect() *Rule { return r.fault(func(f *Fault) { f.Disconnect = true }) }
+
+// Reset resets the connection (TCP RST) without an answer.
+func (r *Rule) Reset() *Rule { return r.fault(func(f *Fault) { f.Reset = true }) }
 
 // AbortAfter streams n content chunks of the reply and then breaks the
 // connection.

@@ -26,6 +26,7 @@ const DefaultDimensions = 64
 // Server is a scripted OpenAI-compatible server. Create it with New.
 type Server struct {
 	srv       *httptest.Server
+	listener  *switchListener // lets Down and Up stop and restart listening
 	closing   chan struct{}
 	closeOnce sync.Once
 
@@ -45,6 +46,7 @@ type Server struct {
 	def      *Rule
 	requests []Request
 	seq      int
+	faults   faults // the fault plan (InjectFaults)
 }
 
 // Option configures a Server.
@@ -118,7 +120,10 @@ func Start(opts ...Option) *Server {
 	if s.dims <= 0 {
 		s.dims = DefaultDimensions
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.listener = newSwitchListener(s.srv.Listener)
+	s.srv.Listener = s.listener
+	s.srv.Start()
 	return s
 }
 
@@ -259,7 +264,27 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	kind, junk := s.draw(req)
+	switch kind {
+	case FaultError500:
+		writeError(w, http.StatusInternalServerError, serverErrorMessage, "server_error", "", "")
+		return
+	case FaultHang:
+		s.serveFault(w, r, req, answer{fault: Fault{Hang: true}}, seq)
+		return
+	case FaultReset:
+		resetConn(w)
+		return
+	}
 	a, ok := s.pick(req)
+	if ok && !a.hasFault {
+		switch kind {
+		case FaultJunk:
+			a.content, a.toolCalls = junk, nil
+		case FaultCut:
+			a.fault, a.hasFault = Fault{AbortAfter: max(1, len(Tokens(a.content))/2)}, true
+		}
+	}
 	if req.IsEmbeddings() {
 		if ok && a.hasFault {
 			s.serveFault(w, r, req, a, seq)
@@ -405,6 +430,8 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, req Request,
 		case <-r.Context().Done():
 		case <-s.closing:
 		}
+	case f.Reset:
+		resetConn(w)
 	case f.Disconnect:
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/nadine-robot/nadine/failover"
+)
+
+// RoleTimeoutConfig bounds the attempts of one role's model calls
+// (models.timeouts.ROLE). Zero values are the role's defaults.
+type RoleTimeoutConfig struct {
+	// Attempt bounds one attempt: the whole answer.
+	Attempt Duration `yaml:"attempt"`
+	// FirstToken bounds, for the streamed roles (react_agent, response),
+	// the wait for the first piece of the answer.
+	FirstToken Duration `yaml:"first_token,omitempty"`
+}
+
+// BreakerConfig sets the circuit breaker of every profile
+// (models.breaker): after Failures consecutive failed calls a profile is
+// skipped, and probed every Cooldown until it answers. Zero values are
+// the defaults.
+type BreakerConfig struct {
+	Failures     int      `yaml:"failures"`
+	Cooldown     Duration `yaml:"cooldown"`
+	ProbeTimeout Duration `yaml:"probe_timeout"`
+}
+
+// Defaults of the failover settings.
+const (
+	// defaultRetries is how often a failed attempt is retried on the same
+	// profile (models.profiles.NAME.max_retries), within the turn's
+	// budget.
+	defaultRetries = 2
+	// defaultTurnTimeout is limits.turn_timeout: the model engine's whole
+	// turn. The slowest healthy turn the bench measures (a ReAct search
+	// turn: four model calls and a search in sequence) ends in about 3 s,
+	// and a retry of each of its calls still fits in 10 s; past that, a
+	// person in front of a robot that said "one moment" repeats themself
+	// or walks away, and the offline engine's answer now is better than
+	// the model's later. The original 90 s let a hanging model hold the
+	// robot silent for a minute and a half.
+	defaultTurnTimeout = 10 * time.Second
+	// defaultFirstSpeech is limits.first_speech: silence after which a
+	// filler line is said.
+	defaultFirstSpeech = 2 * time.Second
+)
+
+// defaultRoleTimeouts are the attempt timeouts of each role: a few seconds
+// for the classifiers, rewrites and summaries that can be on the reply's
+// path (their answers are a sentence at most; the graph's context summary
+// is computed inline when the background one is not ready), a first-token
+// deadline for the streamed replies, more for work off the reply's path
+// (songs) and for images.
+var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
+	"contextualizer":    {Attempt: Duration(3 * time.Second)},
+	"react_agent":       {Attempt: Duration(30 * time.Second), FirstToken: Duration(4 * time.Second)},
+	"intent_classifier": {Attempt: Duration(3 * time.Second)},
+	"memory_update":     {Attempt: Duration(5 * time.Second)},
+	"appraisal":         {Attempt: Duration(3 * time.Second)},
+	"context_summary":   {Attempt: Duration(3 * time.Second)},
+	"orchestrator":      {Attempt: Duration(4 * time.Second)},
+	"search_router":     {Attempt: Duration(3 * time.Second)},
+	"search_answer":     {Attempt: Duration(6 * time.Second)},
+	"vision":            {Attempt: Duration(15 * time.Second)},
+	"response":          {Attempt: Duration(30 * time.Second), FirstToken: Duration(4 * time.Second)},
+	"translator":        {Attempt: Duration(4 * time.Second)},
+	"songwriter":        {Attempt: Duration(45 * time.Second)},
+	"embeddings":        {Attempt: Duration(3 * time.Second)},
+}
+
+// defaultTimeouts returns a copy of defaultRoleTimeouts, for the
+// configuration's defaults (so that each role has an environment override).
+func defaultTimeouts() map[string]RoleTimeoutConfig {
+	return maps.Clone(defaultRoleTimeouts)
+}
+
+// roleTimeouts returns the effective timeouts of a role: the configured
+// ones, zero fields filled with the role's defaults.
+func (c *Config) roleTimeouts(role string) failover.Timeouts {
+	t, def := c.Models.Timeouts[role], defaultRoleTimeouts[role]
+	if t.Attempt == 0 {
+		t.Attempt = def.Attempt
+	}
+	if t.FirstToken == 0 {
+		t.FirstToken = def.FirstToken
+	}
+	return failover.Timeouts{Attempt: time.Duration(t.Attempt), FirstToken: time.Duration(t.FirstToken)}
+}
+
+// breaker returns the breaker settings for the failover pool.
+func (c *Config) breaker() failover.BreakerConfig {
+	b := c.Models.Breaker
+	return failover.BreakerConfig{Failures: b.Failures, Cooldown: time.Duration(b.Cooldown), ProbeTimeout: time.Duration(b.ProbeTimeout)}
+}
+
+// retries returns how often a failed attempt is retried on the profile.
+func (p ProfileConfig) retries() int {
+	if p.MaxRetries != nil {
+		return max(*p.MaxRetries, 0)
+	}
+	return defaultRetries
+}
+
+// turnTimeout and firstSpeech are limits.turn_timeout and
+// limits.first_speech, zero meaning the default.
+func (c *Config) turnTimeout() time.Duration {
+	if c.Limits.TurnTimeout == 0 {
+		return defaultTurnTimeout
+	}
+	return time.Duration(c.Limits.TurnTimeout)
+}
+
+func (c *Config) firstSpeech() time.Duration {
+	if c.Limits.FirstSpeech == 0 {
+		return defaultFirstSpeech
+	}
+	return time.Duration(c.Limits.FirstSpeech)
+}
+
+// validateFailover checks what the rules cannot: a role's first-token
+// timeout within its attempt timeout, and the first speech before the
+// turn's end.
+func (c *Config) validateFailover(bad func(field, format string, args ...any)) {
+	for _, r := range slices.Sorted(maps.Keys(c.Models.Timeouts)) {
+		if !slices.Contains(roleNames, r) {
+			continue // blamed by the rule on models.timeouts.*
+		}
+		if eff := c.roleTimeouts(r); eff.FirstToken > eff.Attempt {
+			bad("models.timeouts."+r+".first_token", "must not be longer than the attempt timeout (%s > %s)", eff.FirstToken, eff.Attempt)
+		}
+	}
+	if c.firstSpeech() >= c.turnTimeout() {
+		bad("limits.first_speech", "must be shorter than limits.turn_timeout (%s >= %s)", c.firstSpeech(), c.turnTimeout())
+	}
+}
+
+// describeFailover says, for the banner, how model failures are handled.
+func (c *Config) describeFailover() string {
+	b := c.breaker()
+	if b.Failures == 0 {
+		b.Failures = failover.DefaultFailures
+	}
+	if b.Cooldown == 0 {
+		b.Cooldown = failover.DefaultCooldown
+	}
+	return fmt.Sprintf("a profile is skipped after %d failed calls and probed every %s; turn budget %s", b.Failures, b.Cooldown, c.turnTimeout())
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine/internal/llmtest"
+)
+
+// closedURL returns the base URL of a port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1"
+}
+
+// TestFallbackProfileIsAskedByTheSameEngine: the role's profile is down;
+// the same engine (react, not a second instance, not offline) gets its
+// answer from the fallback profile, and the trace says so.
+func TestFallbackProfileIsAskedByTheSameEngine(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.On(llmtest.MatchModel("backup-model")).Reply(finalHello)
+	out, _, err := runNadine(t, map[string]string{
+		"OPENAI_API_KEY": "sk-test-secret-0000", "OPENAI_BASE_URL": closedURL(t),
+		"NADINE_MODELS_PROFILES_BIG_BASE_URL": srv.URL(), "NADINE_MODELS_PROFILES_BIG_MODEL": "backup-model",
+		"NADINE_MODELS_FALLBACK": "big",
+	}, "Hello\n", "chat", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := decodeTurns(t, out)[0].Reply
+	d := r.Trace.Snapshot()
+	if r.Text != "Hello! I am Nadine. Nice to meet you." || d.Engine != "react" || r.Fallback {
+		t.Fatalf("reply %q by %s (fallback %v), want the model's by react", r.Text, d.Engine, r.Fallback)
+	}
+	asked := false
+	for _, s := range d.Steps {
+		asked = asked || (s.Name == "failover:react_agent" && strings.Contains(s.Detail, "asking profile big"))
+	}
+	if !asked {
+		t.Errorf("steps = %+v, want the move to profile big", d.Steps)
+	}
+	var profiles []string
+	for _, c := range d.ModelCalls {
+		if c.Role == "react_agent" {
+			profiles = append(profiles, c.Profile)
+		}
+	}
+	if strings.Join(profiles, ",") != "default,big" {
+		t.Errorf("react_agent calls on profiles %v, want default then big", profiles)
+	}
+}
+
+// TestWarmUpWakesEachChatProfile: with models.warm_up, each profile a chat
+// role uses gets one tiny request at start, straight to its client (a
+// local server loading a model may take longer than a role's attempt
+// timeout); a profile used only for embeddings gets none.
+func TestWarmUpWakesEachChatProfile(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Default().Reply("Hello")
+	u := srv.URL()
+	path := writeConfig(t, `
+engine: graph
+models:
+  profiles:
+    small: {base_url: "`+u+`", model: small-model}
+    big: {base_url: "`+u+`", model: big-model}
+    embed: {base_url: "`+u+`", model: embed-model}
+  roles: {intent_classifier: small, appraisal: small, response: big, embeddings: embed}
+  warm_up: true
+http: {addr: "off"}
+`)
+	cfg, err := loadConfig(path, envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newApp(t.Context(), cfg, envMap(nil), newLogger(io.Discard, LogConfig{Level: "error"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	warmed := func() map[string]int {
+		got := map[string]int{}
+		for _, r := range srv.ChatRequests() {
+			if r.MaxTokens == 1 || r.MaxCompletionTokens == 1 {
+				got[r.Model]++
+			}
+		}
+		return got
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(warmed()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := warmed(); got["small-model"] != 1 || got["big-model"] != 1 || got["embed-model"] != 0 {
+		t.Errorf("warm-up requests by model = %v, want one each for small-model and big-model", got)
+	}
+}

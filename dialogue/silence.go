@@ -1,0 +1,112 @@
+package dialogue
+
+import (
+	"context"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Defaults of ManagerOptions.
+const (
+	// DefaultTurnTimeout bounds the model engine's turn: beyond it a person
+	// repeats themself or walks away, and the offline engine answers.
+	DefaultTurnTimeout = 10 * time.Second
+	// DefaultFirstSpeech is how long a turn may stay silent before a
+	// filler line is said.
+	DefaultFirstSpeech = 2 * time.Second
+)
+
+// abandonGrace is how long past the turn's budget the manager waits for an
+// engine to return before it gives up on it and asks the next one.
+const abandonGrace = 250 * time.Millisecond
+
+// respond asks eng for the turn. When bounded (every engine but the last),
+// an engine that has not returned abandonGrace after ctx ended is given up
+// on: its goroutine ends when the engine returns (its context is canceled),
+// its late events are dropped by the collector, and the next engine
+// answers.
+func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Request, bounded bool) (nadine.Reply, error) {
+	if !bounded {
+		return eng.Respond(ctx, req)
+	}
+	type result struct {
+		r   nadine.Reply
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := eng.Respond(ctx, req)
+		done <- result{r, err}
+	}()
+	select {
+	case res := <-done:
+		return res.r, res.err
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(abandonGrace)
+	defer grace.Stop()
+	select {
+	case res := <-done:
+		return res.r, res.err
+	case <-grace.C:
+		return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: engine %s still busy %s after the turn's budget ran out: abandoned", eng.Name(), abandonGrace)
+	}
+}
+
+// fallbackReason is the code told to the next engine of why the earlier
+// one did not answer; an engine skipped because the budget ran out was
+// unavailable.
+func fallbackReason(err error) string {
+	if err == nil {
+		return nadine.EUNAVAILABLE
+	}
+	return nadine.ErrorCode(err)
+}
+
+// fillSilence says a filler line, once, if no reply sentence has been
+// published FirstSpeech after the transcript (the trace's start); the
+// returned function cancels it. Without a Filler it does nothing.
+func (m *Manager) fillSilence(ctx context.Context, trace *nadine.Trace, start time.Time, out *collector) (stop func()) {
+	if m.opts.Filler == nil {
+		return func() {}
+	}
+	origin := start
+	if s := trace.Start; !s.IsZero() && s.Before(start) {
+		origin = s // the runtime took the transcript before the manager
+	}
+	wait := max(m.opts.FirstSpeech-m.opts.Now().Sub(origin), 0)
+	t := time.AfterFunc(wait, func() {
+		said := out.sayIfSilent(func(emit nadine.EmitFunc) bool {
+			return m.opts.Filler(ctx, out.language(), emit)
+		})
+		if said {
+			trace.Notef("no reply sentence %s after the transcript: a filler line was said", m.opts.FirstSpeech)
+		}
+	})
+	return func() {
+		t.Stop()
+		out.end()
+	}
+}
+
+// sayIfSilent calls say with the collector's emit function unless a reply
+// sentence was published or the turn ended, and reports what say did. It
+// holds the lock that reply sentences take, so the filler never comes
+// after the reply's first sentence nor after the turn's end.
+func (c *collector) sayIfSilent(say func(emit nadine.EmitFunc) bool) bool {
+	c.speakMu.Lock()
+	defer c.speakMu.Unlock()
+	if c.ended || c.spoke() {
+		return false
+	}
+	return say(c.forward)
+}
+
+// end marks the turn over for sayIfSilent: it waits for a filler being
+// said.
+func (c *collector) end() {
+	c.speakMu.Lock()
+	c.ended = true
+	c.speakMu.Unlock()
+}
