@@ -45,9 +45,12 @@
 //     because the response waits for it.
 //   - The context summary of the history before the latest message is
 //     computed in the background right after each turn (over the window the
-//     next turn will have) and kept for the next one; the next turn waits for
-//     it if it is still running and computes it inline only when it covers
-//     another history (for example after a restart).
+//     next turn will have) and kept for the next one. The next turn waits
+//     for it at most Options.SummaryWait (30 ms): when the person answered
+//     faster than the summary model, or the summary covers another history
+//     (after a restart), the orchestrator reads the last known summary and
+//     the last exchange instead, and nothing waits; the late summary, once
+//     done, becomes the last known one.
 //   - The update_user_info path adds the profile extraction (it decides who
 //     the person is, which the reply needs). A search adds the tool call
 //     only: the orchestrator sees the search tools and its plan names one

@@ -87,6 +87,12 @@ type Options struct {
 	// SeedWiring).
 	SearchSummary bool
 
+	// SummaryWait bounds how long a turn waits for the context summary
+	// the previous turn started in the background (DefaultSummaryWait
+	// when zero, no wait when negative); past it, the orchestrator reads
+	// the last known summary and the last exchange.
+	SummaryWait time.Duration
+
 	// SeedWiring builds the original sequential wiring of seed 001
 	// (classifier → memory → appraisal → contextualizer → orchestrator →
 	// response, no background summary), to measure what the parallel
@@ -147,6 +153,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.SummaryWait == 0 {
+		opts.SummaryWait = DefaultSummaryWait
 	}
 	if opts.NewUserID == nil {
 		opts.NewUserID = nadine.NewUserID
@@ -325,6 +334,11 @@ func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpoi
 		s = s.resetConversation()
 		_ = cps.DeleteCheckpoint(ctx, pendingKey)
 	case !e.opts.SeedWiring && s.FinalMessage != "":
+		if text, key, ok := sc.lateResult(); ok {
+			// The summary this turn could not wait for is the last known
+			// one, should the next turn not wait for its own either.
+			s.ContextSummary, s.ContextKey = text, key
+		}
 		e.startSummary(s)
 	}
 	sc.emit(e.sessionUpdate(ctx, s, cps))

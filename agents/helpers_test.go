@@ -45,6 +45,10 @@ type harness struct {
 
 	mu     sync.Mutex
 	events []nadine.Event
+
+	// async leaves the engine's background work running after a turn,
+	// as a robot whose person answers at once does.
+	async bool
 }
 
 // newHarness returns a harness whose engine is not started yet: script
@@ -190,7 +194,9 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 	}
 	reply, err := h.eng.Respond(ctx, req)
 	trace.Finish(time.Now())
-	h.eng.Wait()
+	if !h.async {
+		h.eng.Wait()
+	}
 	if err != nil {
 		return reply, trace.Snapshot(), err
 	}

@@ -1,7 +1,10 @@
 package agents_test
 
 import (
+	"context"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -112,4 +115,105 @@ func TestCriticalPathByRoute(t *testing.T) {
 			t.Logf("%s: critical path %d", tt.name, tr.CriticalPath)
 		})
 	}
+}
+
+// heldModel holds the calls of a chat model (in arrival order, one
+// channel each) until their channel is closed or their context ends.
+type heldModel struct {
+	nadine.ChatModel
+	mu    sync.Mutex
+	calls int
+	holds []chan struct{}
+}
+
+func (m *heldModel) hold(ctx context.Context) {
+	m.mu.Lock()
+	i := m.calls
+	m.calls++
+	m.mu.Unlock()
+	if i < len(m.holds) {
+		select {
+		case <-m.holds[i]:
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (m *heldModel) Chat(ctx context.Context, req nadine.ChatRequest) (nadine.ChatResponse, error) {
+	m.hold(ctx)
+	return m.ChatModel.Chat(ctx, req)
+}
+
+func (m *heldModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
+	m.hold(ctx)
+	return m.ChatModel.ChatStream(ctx, req, onDelta)
+}
+
+// hookModel runs before ahead of each call of a chat model.
+type hookModel struct {
+	nadine.ChatModel
+	before func(req nadine.ChatRequest)
+}
+
+func (m hookModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
+	m.before(req)
+	return m.ChatModel.ChatStream(ctx, req, onDelta)
+}
+
+// TestSummaryWaitBounded: when the person speaks again before the context
+// summary the previous turn started in the background is ready, the turn
+// does not wait for it beyond Options.SummaryWait: the orchestrator reads
+// the last known summary and the last exchange, and the summary it could
+// not wait for, once done, becomes the last known one.
+func TestSummaryWaitBounded(t *testing.T) {
+	first, second := make(chan struct{}), make(chan struct{})
+	summary := &heldModel{holds: []chan struct{}{first, second}}
+	h := newHarness(t)
+	models := h.opts.Models
+	h.opts.Models = func(role string) nadine.ChatModel {
+		switch role {
+		case agents.RoleContextSummary:
+			summary.ChatModel = models(role)
+			return summary
+		case agents.RoleResponse:
+			// The first summary is released while the second turn
+			// answers, and done by the end of that turn (it is then the
+			// engine's only background work).
+			return hookModel{models(role), func(req nadine.ChatRequest) {
+				if strings.Contains(req.Messages[len(req.Messages)-1].Content, "so tall") {
+					close(first)
+					h.eng.Wait()
+				}
+			}}
+		}
+		return models(role)
+	}
+	h.srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Once().Reply("Alex visited the Jet d'Eau.")
+	h.srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Reply("Alex and Nadine talk about the Jet d'Eau's height.")
+	h.saveProfile(h.profileOf("alex-1", "Alex"))
+	h.async = true
+	h.start().as("alex-1", "Alex")
+
+	h.turn("I visited the Jet d'Eau this morning.")
+	_, tr := h.turn("It was really impressive, it is so tall.")
+	if !hasNote(tr, "not ready within") {
+		t.Errorf("second turn notes %q, want the summary not waited for", tr.Notes)
+	}
+	orch := h.lastRequest(agents.RoleOrchestrator).LastUser()
+	if !strings.Contains(orch, "Alex: I visited the Jet d'Eau this morning.") {
+		t.Errorf("the orchestrator's input without the summary:\n%s\nwant the last exchange", orch)
+	}
+	if slices.Contains(callRoles(tr), agents.RoleContextSummary) {
+		t.Errorf("the second turn summarized inline: %q", callRoles(tr))
+	}
+
+	// Third turn: its own summary (started after the second) is held too;
+	// the first one, done meanwhile, is the last known summary.
+	h.turn("How high is it exactly?")
+	orch = h.lastRequest(agents.RoleOrchestrator).LastUser()
+	if !strings.Contains(orch, "Alex visited the Jet d'Eau.") || !strings.Contains(orch, "Most recently") {
+		t.Errorf("third turn's orchestrator input:\n%s\nwant the first summary and the last exchange", orch)
+	}
+	close(second)
+	h.eng.Wait()
 }

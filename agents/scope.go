@@ -23,6 +23,8 @@ type scope struct {
 
 	queue bool                        // a turn's scope: afterReply queues
 	later []func(ctx context.Context) // work for after the reply
+
+	late *summaryJob // the background summary the turn did not wait for
 }
 
 // memoryHit is the best memory of one type, if any.
@@ -145,3 +147,23 @@ func afterReply(ctx context.Context, fn func(ctx context.Context)) {
 
 // emit sends an event of the turn in ctx.
 func emit(ctx context.Context, ev nadine.Event) { scopeFrom(ctx).send(ev) }
+
+// lateSummary records the background summary the turn went on without.
+func (sc *scope) lateSummary(j *summaryJob) {
+	sc.mu.Lock()
+	sc.late = j
+	sc.mu.Unlock()
+}
+
+// lateResult returns that summary and the key of its history, once it is
+// done.
+func (sc *scope) lateResult() (text, key string, ok bool) {
+	sc.mu.Lock()
+	j := sc.late
+	sc.mu.Unlock()
+	if j == nil {
+		return "", "", false
+	}
+	text, ok = j.result()
+	return text, j.key, ok
+}
