@@ -39,6 +39,9 @@ type TraceData struct {
 	// CriticalPath is the number of model calls the reply waited on in
 	// sequence (see Finish).
 	CriticalPath int `json:"critical_path"`
+	// Speculations are the verdicts on the work started before it was
+	// known to be wanted (see Speculation).
+	Speculations []Speculation `json:"speculations,omitempty"`
 }
 
 // Step is one stage of a turn (a graph node, "contextualize", "retrieve").
@@ -285,6 +288,7 @@ func (t *Trace) Snapshot() TraceData {
 	d.Retrievals = append([]Retrieval(nil), d.Retrievals...)
 	d.Failures = append([]Failure(nil), d.Failures...)
 	d.Notes = append([]string(nil), d.Notes...)
+	d.Speculations = append([]Speculation(nil), d.Speculations...)
 	return d
 }
 

@@ -27,8 +27,15 @@
 //	name_confirmation (resumed next turn) ─ next candidate → response_agent, settled → understand
 //
 // A plain turn thus waits on two model calls in sequence (the group, then
-// the streamed response) instead of five; the trace's CriticalPath shows it.
-// The price is speculation:
+// the streamed response) instead of five; with Options.Speculate, on one:
+// the response starts beside the group, as soon as the person's memories
+// are retrieved, on the inputs an empty plan gives, and its sentences are
+// held until the plan is known; an empty plan releases them, anything that
+// changes the response's inputs (a plan with tools, a greeting or a
+// farewell, a new fact about the person, another language, another
+// emotion) cancels it unheard (speculate.go). The trace's CriticalPath
+// shows it, and its Speculations say what was kept and what a discarded
+// one cost. The price is speculation:
 //
 //   - The orchestrator plans before the intent is known, and its plan is
 //     discarded on the fast path (first_greeting, end_conversation), which

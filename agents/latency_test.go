@@ -14,10 +14,13 @@ import (
 
 // TestCriticalPath counts, from the trace's model-call times, the model
 // calls a plain continue_conversation turn waits on in sequence before its
-// reply: 2 with the parallel wiring (the group, then the response) against
-// 5 with seed 001's sequential wiring (intent, appraisal, contextualizer,
-// orchestrator, response).
+// reply: 1 with the parallel wiring and the speculative response (started
+// beside the group, kept because the plan is empty), 2 without the
+// speculation (the group, then the response), 5 with seed 001's
+// sequential wiring (intent, appraisal, contextualizer, orchestrator,
+// response).
 func TestCriticalPath(t *testing.T) {
+	noSpeculation := func(o *agents.Options) { o.Speculate = false }
 	tests := []struct {
 		name   string
 		edit   func(*agents.Options)
@@ -27,11 +30,17 @@ func TestCriticalPath(t *testing.T) {
 		roles  []string
 	}{
 		{
-			name: "parallel", gated: 3, want: 2,
+			name: "parallel", gated: 4, want: 1,
 			visits: []string{group, "orchestrator", "response_agent", "affective_update"},
 			// The context summary was computed in the background after the
-			// previous turn: it is not among the turn's calls.
+			// previous turn: it is not among the turn's calls. The
+			// response was asked once: the speculation was kept.
 			roles: []string{"appraisal", "intent_classifier", "orchestrator", "response"},
+		},
+		{
+			name: "parallel without speculation", edit: noSpeculation, gated: 3, want: 2,
+			visits: []string{group, "orchestrator", "response_agent", "affective_update"},
+			roles:  []string{"appraisal", "intent_classifier", "orchestrator", "response"},
 		},
 		{
 			name: "seed", edit: agents.WithSeedWiring, want: 5,
@@ -62,13 +71,17 @@ func TestCriticalPath(t *testing.T) {
 			if tr.CriticalPath != tt.want {
 				t.Errorf("critical path %d, want %d", tr.CriticalPath, tt.want)
 			}
+			if sp := tr.Speculations; tt.want == 1 && (len(sp) != 1 || !sp[0].Kept || sp[0].Kind != nadine.SpeculateResponse) {
+				t.Errorf("speculations %+v, want the response kept", sp)
+			}
 			t.Logf("%s wiring: critical path of a plain continue_conversation turn = %d model calls", tt.name, tr.CriticalPath)
 		})
 	}
 }
 
 // TestCriticalPathByRoute measures the other routes of the parallel
-// wiring, for the record.
+// wiring, for the record (each with a speculative response started beside
+// the group, then discarded: the four calls are held until all arrive).
 func TestCriticalPathByRoute(t *testing.T) {
 	tests := []struct {
 		name, text string
@@ -76,22 +89,27 @@ func TestCriticalPathByRoute(t *testing.T) {
 		script     func(h *harness)
 		want       int
 	}{
-		{"update_user_info", "I work at CERN.", 3, func(h *harness) {
+		{"update_user_info", "I work at CERN.", 4, func(h *harness) {
 			intentFor(h, "CERN", "update_user_info")
-		}, 3}, // group → extraction → response
-		{"search, one tool", "Who is the president of Switzerland?", 3, func(h *harness) {
+			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("CERN"))).
+				Reply(`{"user_name":"","current_company":"CERN","current_position":"","location":"","hobbies":[],"interests":[]}`)
+		}, 3}, // group → extraction → response (the fact changes the response's inputs)
+		{"update_user_info, nothing to remember", "I work at CERN.", 4, func(h *harness) {
+			intentFor(h, "CERN", "update_user_info")
+		}, 2}, // group → extraction, beside the response started with the group and kept
+		{"search, one tool", "Who is the president of Switzerland?", 4, func(h *harness) {
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
 		}, 2}, // group (with the plan) → search → response
-		{"search, three tools, the plan names one", "Who is the president of Switzerland?", 3, func(h *harness) {
+		{"search, three tools, the plan names one", "Who is the president of Switzerland?", 4, func(h *harness) {
 			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland","tool":"Google Search"}]}`)
 		}, 2}, // group → search → response
-		{"search, three tools, the router chooses", "Who is the president of Switzerland?", 3, func(h *harness) {
+		{"search, three tools, the router chooses", "Who is the president of Switzerland?", 4, func(h *harness) {
 			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google Search","query":"president of Switzerland"}`)
 		}, 3}, // group → router → search → response
-		{"search, three tools, seed 001's summary", "Who is the president of Switzerland?", 3, func(h *harness) {
+		{"search, three tools, seed 001's summary", "Who is the president of Switzerland?", 4, func(h *harness) {
 			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
 			h.opts.SearchSummary = true
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
@@ -155,6 +173,11 @@ type hookModel struct {
 	before func(req nadine.ChatRequest)
 }
 
+func (m hookModel) Chat(ctx context.Context, req nadine.ChatRequest) (nadine.ChatResponse, error) {
+	m.before(req)
+	return m.ChatModel.Chat(ctx, req)
+}
+
 func (m hookModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
 	m.before(req)
 	return m.ChatModel.ChatStream(ctx, req, onDelta)
@@ -166,7 +189,7 @@ func (m hookModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDel
 // the last known summary and the last exchange, and the summary it could
 // not wait for, once done, becomes the last known one.
 func TestSummaryWaitBounded(t *testing.T) {
-	first, second := make(chan struct{}), make(chan struct{})
+	first, second, planned := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	summary := &heldModel{holds: []chan struct{}{first, second}}
 	h := newHarness(t)
 	models := h.opts.Models
@@ -175,12 +198,19 @@ func TestSummaryWaitBounded(t *testing.T) {
 		case agents.RoleContextSummary:
 			summary.ChatModel = models(role)
 			return summary
+		case agents.RoleOrchestrator:
+			return hookModel{models(role), func(req nadine.ChatRequest) {
+				if strings.Contains(req.Messages[len(req.Messages)-1].Content, "LATEST MESSAGE: It was really impressive") {
+					close(planned)
+				}
+			}}
 		case agents.RoleResponse:
 			// The first summary is released while the second turn
-			// answers, and done by the end of that turn (it is then the
-			// engine's only background work).
+			// answers, once its plan is made, and done by the end of that
+			// turn (it is then the engine's only background work).
 			return hookModel{models(role), func(req nadine.ChatRequest) {
 				if strings.Contains(req.Messages[len(req.Messages)-1].Content, "so tall") {
+					<-planned
 					close(first)
 					h.eng.Wait()
 				}
@@ -193,6 +223,8 @@ func TestSummaryWaitBounded(t *testing.T) {
 	h.saveProfile(h.profileOf("alex-1", "Alex"))
 	h.async = true
 	h.start().as("alex-1", "Alex")
+	releaseSecond := sync.OnceFunc(func() { close(second) })
+	t.Cleanup(releaseSecond) // before the engine's Close, which waits for it
 
 	h.turn("I visited the Jet d'Eau this morning.")
 	_, tr := h.turn("It was really impressive, it is so tall.")
@@ -214,6 +246,6 @@ func TestSummaryWaitBounded(t *testing.T) {
 	if !strings.Contains(orch, "Alex visited the Jet d'Eau.") || !strings.Contains(orch, "Most recently") {
 		t.Errorf("third turn's orchestrator input:\n%s\nwant the first summary and the last exchange", orch)
 	}
-	close(second)
+	releaseSecond()
 	h.eng.Wait()
 }

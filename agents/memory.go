@@ -16,8 +16,19 @@ import (
 
 // retrieveMemory is the memory_retrieve_agent node: for a known user, the
 // profile, the best episode, the best conversation memory and the best
-// visual memory. The previous user's memories are always cleared first.
+// visual memory. The previous user's memories are always cleared first. In
+// the parallel group (the intent is not known yet) it then starts the
+// speculative response (see speculate.go).
 func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
+	s, err := e.retrieve(ctx, s)
+	if err == nil && s.Intent == "" {
+		e.speculate(ctx, s)
+	}
+	return s, err
+}
+
+// retrieve finds what retrieveMemory returns.
+func (e *Engine) retrieve(ctx context.Context, s State) (State, error) {
 	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
 	if !e.memoryOn() || !realID(s.UserInfo.ID) {
 		return s, nil
