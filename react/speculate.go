@@ -138,4 +138,3 @@ func (s *speculation) stop() {
 	s.cancel()
 	<-s.agent.done
 }
-
