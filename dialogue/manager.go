@@ -248,6 +248,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	for _, fn := range queued {
 		fn(bg)
 	}
+	reply = out.lateFields(reply)
 	if keep {
 		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)
 		m.save(bg)
@@ -654,6 +655,7 @@ type collector struct {
 	current int                 // speech events of the current attempt
 	affect  bool                // the current attempt announced an emotion with a mood
 	felt    *nadine.AffectState // the last emotion the current attempt announced
+	late    *nadine.Reply       // fields the engine knew only after the reply (EventReplyFields)
 }
 
 func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
@@ -732,10 +734,37 @@ func (c *collector) forward(e nadine.Event) {
 		if e.Language.Valid() {
 			c.lang = e.Language
 		}
+	case nadine.EventReplyFields:
+		if e.Reply != nil {
+			r := *e.Reply
+			c.late = &r
+		}
 	}
 	c.mu.Unlock()
 	c.apply(e)
 	c.emit(e)
+}
+
+// lateFields adds to r what the engine knew only after the reply was
+// published: the fields of an EventReplyFields, and the gestures emitted
+// since.
+func (c *collector) lateFields(r nadine.Reply) nadine.Reply {
+	c.mu.Lock()
+	late := c.late
+	c.mu.Unlock()
+	if late != nil {
+		if r.Category == "" && late.Category != "" {
+			r.Category = late.Category
+			if !r.Category.Valid() {
+				r.Category = nadine.CategoryOther
+			}
+		}
+		if r.CausingPerson == "" {
+			r.CausingPerson = late.CausingPerson
+		}
+	}
+	r.Gestures = mergeGestures(r.Gestures, c.gestures())
+	return r
 }
 
 // filler passes on a filler line (said while the turn waits on a tool)

@@ -32,19 +32,7 @@ type speculation struct {
 	query  string        // the raw input it retrieved with
 	ready  chan struct{} // closed once msgs is set
 	msgs   []nadine.ChatMessage
-	agent  pendingCall
-}
-
-// pendingCall is an agent call running on another goroutine.
-type pendingCall struct {
-	done chan struct{}
-	call agentCall
-}
-
-// wait returns the call once it has ended.
-func (p *pendingCall) wait() agentCall {
-	<-p.done
-	return p.call
+	agent  *pendingCall
 }
 
 // speculate starts the speculative branch when it can save time: the turn
@@ -58,18 +46,17 @@ func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Tim
 	s := &speculation{
 		tr: nadine.TraceFrom(ctx), start: time.Now(), cancel: cancel,
 		hold: nadine.NewHold(req.Emit), query: req.Turn.Text,
-		ready: make(chan struct{}), agent: pendingCall{done: make(chan struct{})},
+		ready: make(chan struct{}), agent: newPendingCall(),
 	}
 	go func() {
-		defer close(s.agent.done)
 		knowledge, memories := e.retrieve(ctx, req, s.query, "speculate:retrieve")
 		s.msgs = e.messages(req, knowledge, memories, now)
 		close(s.ready)
 		if err := ctx.Err(); err != nil { // discarded before the call started
-			s.agent.call = agentCall{start: time.Now(), st: &streamer{}, err: err}
+			s.agent.end(agentCall{start: time.Now(), st: &streamer{}, err: err})
 			return
 		}
-		s.agent.call = e.callAgent(ctx, req, s.msgs, s.hold.Emit)
+		e.runAgent(ctx, req, s.msgs, s.hold.Emit, s.agent)
 	}()
 	return s
 }
@@ -124,7 +111,7 @@ func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
 	if !kept {
 		return nil
 	}
-	return &s.agent
+	return s.agent
 }
 
 // stop ends the speculation and waits for its goroutine, so that nothing of

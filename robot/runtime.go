@@ -721,14 +721,18 @@ func (o *output) emit(e nadine.Event) {
 			if e.Reply != nil {
 				p.lang = e.Reply.Language
 			}
+			// The reply is over when its last message is out: what runs
+			// after the reply (memory writes) comes after it. The queue
+			// stays open until the turn returns, for what the engine does
+			// after the reply (the gesture of a category read then).
+			sent = make(chan struct{})
+			p.sent = sent
 		}
 		o.queue <- p
 	}
-	if e.Kind == nadine.EventDone {
-		// The reply is over when its last message is out: what runs
-		// after the reply (memory writes) comes after it.
+	if sent != nil && e.Kind == nadine.EventDone {
 		o.mu.Unlock()
-		o.close()
+		<-sent
 		o.mu.Lock()
 	}
 	defer o.mu.Unlock()
