@@ -200,6 +200,17 @@ func (t *Trace) SetInput(input string) {
 	t.mu.Unlock()
 }
 
+// SetID renames the trace's turn (an early turn adopted by the final
+// transcript takes its id).
+func (t *Trace) SetID(id string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.ID = id
+	t.mu.Unlock()
+}
+
 // SetEngine records which engine produced the reply.
 func (t *Trace) SetEngine(name string) {
 	if t == nil {
