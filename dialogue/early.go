@@ -135,6 +135,9 @@ func (e *EarlyTurn) work(ctx context.Context, turn nadine.Turn, text string, tru
 // Text is the normalized text the early turn answers.
 func (e *EarlyTurn) Text() string { return e.text }
 
+// Trace is the early turn's trace, which becomes the adopted turn's.
+func (e *EarlyTurn) Trace() *nadine.Trace { return e.trace }
+
 // Adopt makes the early turn the answer to final, when final's normalized
 // text is the same utterance and the session is still the one it answered:
 // the held events go out to emit, in order, then the rest of the turn as
