@@ -32,12 +32,16 @@ type Inbound struct {
 	Received   time.Time  // when the bus received the message
 }
 
-// Transcript is one final speech-to-text result.
+// Transcript is one speech-to-text result: final (a turn), or interim
+// (the person still speaks), which may start an early turn.
 type Transcript struct {
 	ID       string   // the peer's id, for deduplication; may be empty
 	Text     string   // trimmed, never empty
 	Language Language // empty: the session language
-	Final    bool     // always true once delivered
+	Final    bool     // false for an interim result, never kept in an inbox
+	// Stable marks an interim result that speech-to-text does not expect
+	// to change any more (an early turn may start on it at once).
+	Stable bool
 	// Spoken is when the person spoke, as speech-to-text stamped it; zero
 	// when the transcript carried no time.
 	Spoken time.Time

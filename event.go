@@ -13,6 +13,11 @@ const (
 	EventSong     EventKind = "song"     // a song to play
 	EventSession  EventKind = "session"  // the engine changed its state or Nadine's mood (SessionUpdate)
 	EventDone     EventKind = "done"     // the turn ended; Reply holds the collected reply
+	// EventReplyFields carries, in Reply, fields of the reply known only
+	// after it was published: ReAct's category and causing person, which
+	// the model writes after the reply text. The dialogue manager adds
+	// them to the reply it returns; nothing is published.
+	EventReplyFields EventKind = "reply_fields"
 )
 
 // Event is one piece of a turn's output. Engines emit events as soon as they
@@ -26,7 +31,7 @@ type Event struct {
 	Affect   *AffectState `json:"affect,omitempty"`   // EventAffect
 	User     *UserRef     `json:"user,omitempty"`     // EventUser
 	Song     *Song        `json:"song,omitempty"`     // EventSong
-	Reply    *Reply       `json:"reply,omitempty"`    // EventDone
+	Reply    *Reply       `json:"reply,omitempty"`    // EventDone, EventReplyFields
 	// Session carries an EventSession's change to the session; it is
 	// applied by the dialogue manager, never published.
 	Session *SessionUpdate `json:"session,omitempty"`

@@ -155,10 +155,15 @@ type HistoryStore interface {
 type MemoryStore interface {
 	// AddMemory stores a memory and returns its id.
 	AddMemory(ctx context.Context, m Memory) (int64, error)
-	// SearchMemories returns the user's memories most similar to the query.
+	// SearchMemories returns the user's memories most similar to the query,
+	// without their vectors (Embedding is nil: nothing on a turn needs it).
 	SearchMemories(ctx context.Context, userID string, q MemoryQuery) ([]ScoredMemory, error)
 	// Memories lists a user's memories, newest first (all types when none given).
 	Memories(ctx context.Context, userID string, types ...MemoryType) ([]Memory, error)
+	// HasMemories reports whether the user has a memory of one of the
+	// types (of any type when none given), without reading any: its cost
+	// does not grow with how many the user has.
+	HasMemories(ctx context.Context, userID string, types ...MemoryType) (bool, error)
 	// DeleteMemories erases a user's long-term memories, keeping the
 	// profile, as unrecoverably as ForgetUser.
 	DeleteMemories(ctx context.Context, userID string) error

@@ -14,7 +14,8 @@ import (
 // CLI, the web monitor and the logs all show the same trace. Its methods are
 // safe for concurrent use and do nothing on a nil *Trace.
 type Trace struct {
-	mu sync.Mutex
+	mu  sync.Mutex
+	end time.Time // set by Finish
 	TraceData
 }
 
@@ -39,6 +40,9 @@ type TraceData struct {
 	// CriticalPath is the number of model calls the reply waited on in
 	// sequence (see Finish).
 	CriticalPath int `json:"critical_path"`
+	// Speculations are the verdicts on the work started before it was
+	// known to be wanted (see Speculation).
+	Speculations []Speculation `json:"speculations,omitempty"`
 }
 
 // Step is one stage of a turn (a graph node, "contextualize", "retrieve").
@@ -131,13 +135,18 @@ func (t *Trace) AddStep(s Step) {
 	t.mu.Unlock()
 }
 
-// AddModelCall records a model call.
+// AddModelCall records a model call. A call that ends after the turn was
+// finished (a streamed answer whose last fields come after the reply) is
+// counted in the critical path again.
 func (t *Trace) AddModelCall(c ModelCall) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	t.ModelCalls = append(t.ModelCalls, c)
+	if !t.end.IsZero() {
+		t.CriticalPath = criticalPath(t.ModelCalls, t.end)
+	}
 	t.mu.Unlock()
 }
 
@@ -191,6 +200,17 @@ func (t *Trace) SetInput(input string) {
 	t.mu.Unlock()
 }
 
+// SetID renames the trace's turn (an early turn adopted by the final
+// transcript takes its id).
+func (t *Trace) SetID(id string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.ID = id
+	t.mu.Unlock()
+}
+
 // SetEngine records which engine produced the reply.
 func (t *Trace) SetEngine(name string) {
 	if t == nil {
@@ -225,14 +245,16 @@ func (t *Trace) MarkSpeech(now time.Time) {
 
 // Finish sets the turn's duration and computes the critical path: the
 // longest chain of model calls in which each call started after the previous
-// one ended, counting only calls that ended before end. Calls that ran side
-// by side count once.
+// one ended, counting only calls that started before end (the reply waited
+// on them, if only for their first part). Calls that ran side by side count
+// once.
 func (t *Trace) Finish(end time.Time) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.end = end
 	t.Duration = end.Sub(t.Start)
 	t.CriticalPath = criticalPath(t.ModelCalls, end)
 }
@@ -241,11 +263,10 @@ func criticalPath(calls []ModelCall, end time.Time) int {
 	type span struct{ start, end time.Time }
 	var spans []span
 	for _, c := range calls {
-		e := c.Start.Add(c.Latency)
-		if e.After(end) {
+		if !c.Start.Before(end) {
 			continue
 		}
-		spans = append(spans, span{c.Start, e})
+		spans = append(spans, span{c.Start, c.Start.Add(c.Latency)})
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].end.Before(spans[j].end) })
 	best := 0
@@ -285,6 +306,7 @@ func (t *Trace) Snapshot() TraceData {
 	d.Retrievals = append([]Retrieval(nil), d.Retrievals...)
 	d.Failures = append([]Failure(nil), d.Failures...)
 	d.Notes = append([]string(nil), d.Notes...)
+	d.Speculations = append([]Speculation(nil), d.Speculations...)
 	return d
 }
 

@@ -77,15 +77,9 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	return e, x, err
 }
 
-// hasEpisodes reports whether the store holds an episode of the user (once
-// per turn).
+// hasEpisodes reports whether the store holds an episode of the user.
 func (e *Engine) hasEpisodes(ctx context.Context, userID string) bool {
-	sc := scopeFrom(ctx)
-	hit, _ := once(sc, sc.memories, userID+"\x00has-episodes", func() (memoryHit, error) {
-		ms, err := e.opts.Store.Memories(ctx, userID, nadine.MemoryEpisode)
-		return memoryHit{ok: err != nil || len(ms) > 0}, nil // on error, look
-	})
-	return hit.ok
+	return e.hasMemories(ctx, userID, nadine.MemoryEpisode)
 }
 
 // affectUpdate is the affective_update node, after the response: the mood

@@ -27,8 +27,15 @@
 //	name_confirmation (resumed next turn) ─ next candidate → response_agent, settled → understand
 //
 // A plain turn thus waits on two model calls in sequence (the group, then
-// the streamed response) instead of five; the trace's CriticalPath shows it.
-// The price is speculation:
+// the streamed response) instead of five; with Options.Speculate, on one:
+// the response starts beside the group, as soon as the person's memories
+// are retrieved, on the inputs an empty plan gives, and its sentences are
+// held until the plan is known; an empty plan releases them, anything that
+// changes the response's inputs (a plan with tools, a greeting or a
+// farewell, a new fact about the person, another language, another
+// emotion) cancels it unheard (speculate.go). The trace's CriticalPath
+// shows it, and its Speculations say what was kept and what a discarded
+// one cost. The price is speculation:
 //
 //   - The orchestrator plans before the intent is known, and its plan is
 //     discarded on the fast path (first_greeting, end_conversation), which
@@ -45,9 +52,12 @@
 //     because the response waits for it.
 //   - The context summary of the history before the latest message is
 //     computed in the background right after each turn (over the window the
-//     next turn will have) and kept for the next one; the next turn waits for
-//     it if it is still running and computes it inline only when it covers
-//     another history (for example after a restart).
+//     next turn will have) and kept for the next one. The next turn waits
+//     for it at most Options.SummaryWait (30 ms): when the person answered
+//     faster than the summary model, or the summary covers another history
+//     (after a restart), the orchestrator reads the last known summary and
+//     the last exchange instead, and nothing waits; the late summary, once
+//     done, becomes the last known one.
 //   - The update_user_info path adds the profile extraction (it decides who
 //     the person is, which the reply needs). A search adds the tool call
 //     only: the orchestrator sees the search tools and its plan names one

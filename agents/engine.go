@@ -87,6 +87,19 @@ type Options struct {
 	// SeedWiring).
 	SearchSummary bool
 
+	// Speculate starts the response agent, on the inputs an empty plan
+	// gives, while the orchestrator plans, and keeps it when the plan is
+	// empty: a plain turn then waits on one model call instead of two (see
+	// speculate.go). The owner's config turns it on (features.speculate);
+	// seed 001's wiring never speculates.
+	Speculate bool
+
+	// SummaryWait bounds how long a turn waits for the context summary
+	// the previous turn started in the background (DefaultSummaryWait
+	// when zero, no wait when negative); past it, the orchestrator reads
+	// the last known summary and the last exchange.
+	SummaryWait time.Duration
+
 	// SeedWiring builds the original sequential wiring of seed 001
 	// (classifier → memory → appraisal → contextualizer → orchestrator →
 	// response, no background summary), to measure what the parallel
@@ -148,6 +161,9 @@ func New(opts Options) (*Engine, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.SummaryWait == 0 {
+		opts.SummaryWait = DefaultSummaryWait
+	}
 	if opts.NewUserID == nil {
 		opts.NewUserID = nadine.NewUserID
 	}
@@ -195,6 +211,7 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	}
 	sc := newScope(req.Emit)
 	sc.queue = true
+	sc.turn = ctx
 	r, err := e.runTurn(withScope(ctx, sc), req, sc)
 	// What the reply does not need (saving the state and profiles, the
 	// next turn's context summary, episodes) runs once it is published.
@@ -220,6 +237,13 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 		return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "agents: engine closed")
 	}
 	tr := nadine.TraceFrom(ctx)
+	defer func() {
+		// A speculative response the run never reached (it failed, or
+		// stopped at a name question) is never heard.
+		if sp := sc.takeSpeculation(); sp != nil {
+			sp.settle(tr, false, "the turn ended without its response")
+		}
+	}()
 
 	base, pending := e.stateFrom(ctx, req)
 	cps := &graph.MemoryCheckpointer{}
@@ -325,6 +349,11 @@ func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpoi
 		s = s.resetConversation()
 		_ = cps.DeleteCheckpoint(ctx, pendingKey)
 	case !e.opts.SeedWiring && s.FinalMessage != "":
+		if text, key, ok := sc.lateResult(); ok {
+			// The summary this turn could not wait for is the last known
+			// one, should the next turn not wait for its own either.
+			s.ContextSummary, s.ContextKey = text, key
+		}
 		e.startSummary(s)
 	}
 	sc.emit(e.sessionUpdate(ctx, s, cps))

@@ -3,6 +3,7 @@ package agents_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -21,7 +22,12 @@ func TestProfileUpdateKeepsAnotherRobots(t *testing.T) {
 	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("CERN"))).
 		Reply(`{"user_name":"","current_company":"CERN","current_position":"","location":"","hobbies":["chess"],"interests":[]}`)
 	other := 0
-	h.srv.On(llmtest.MatchModel(agents.RoleResponse)).ReplyFunc(func(llmtest.Request) string {
+	h.srv.On(llmtest.MatchModel(agents.RoleResponse)).ReplyFunc(func(r llmtest.Request) string {
+		if !strings.Contains(r.LastUser(), "You will remember") {
+			// The response started beside the plan, before the profile
+			// update (and discarded once the update changes its inputs).
+			return "Tell me more."
+		}
 		// The other robot, while this one answers.
 		other++
 		if _, err := h.store.UpdateProfile(context.Background(), "alex-1", func(p nadine.Profile, _ bool) (nadine.Profile, error) {

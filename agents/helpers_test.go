@@ -46,6 +46,10 @@ type harness struct {
 
 	mu     sync.Mutex
 	events []nadine.Event
+
+	// async leaves the engine's background work running after a turn,
+	// as a robot whose person answers at once does.
+	async bool
 }
 
 // newHarness returns a harness whose engine is not started yet: script
@@ -71,6 +75,7 @@ func newHarness(t *testing.T, edit ...func(*agents.Options)) *harness {
 		Embedder:     h.emb,
 		MemoryAgents: true,
 		VisionAgent:  true,
+		Speculate:    true, // as features.speculate's default
 		Now:          func() time.Time { return h.now },
 		NewUserID:    func(name string) string { return strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-new" },
 	}
@@ -92,11 +97,11 @@ func (h *harness) openStore() {
 
 // models gives each role its own client whose model is the role's name, so
 // that requests tell which role sent them. The roles of the parallel group
-// go through the gate.
+// (and the response, which may start beside it) go through the gate.
 func (h *harness) models(role string) nadine.ChatModel {
 	cfg := openai.Config{BaseURL: h.srv.URL(), Model: role, Profile: "small", MaxRetries: -1}
 	switch role {
-	case agents.RoleIntent, agents.RoleAppraisal, agents.RoleOrchestrator:
+	case agents.RoleIntent, agents.RoleAppraisal, agents.RoleOrchestrator, agents.RoleResponse:
 		cfg.HTTPClient = &http.Client{Transport: h.gate}
 	}
 	c, err := openai.New(cfg)
@@ -191,7 +196,9 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 	}
 	reply, err := h.eng.Respond(ctx, req)
 	trace.Finish(time.Now())
-	h.eng.Wait()
+	if !h.async {
+		h.eng.Wait()
+	}
 	if err != nil {
 		return reply, trace.Snapshot(), err
 	}

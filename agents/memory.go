@@ -16,8 +16,19 @@ import (
 
 // retrieveMemory is the memory_retrieve_agent node: for a known user, the
 // profile, the best episode, the best conversation memory and the best
-// visual memory. The previous user's memories are always cleared first.
+// visual memory. The previous user's memories are always cleared first. In
+// the parallel group (the intent is not known yet) it then starts the
+// speculative response (see speculate.go).
 func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
+	s, err := e.retrieve(ctx, s)
+	if err == nil && s.Intent == "" {
+		e.speculate(ctx, s)
+	}
+	return s, err
+}
+
+// retrieve finds what retrieveMemory returns.
+func (e *Engine) retrieve(ctx context.Context, s State) (State, error) {
 	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
 	if !e.memoryOn() || !realID(s.UserInfo.ID) {
 		return s, nil
@@ -63,14 +74,27 @@ func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
+// hasMemories reports whether the store holds a memory of type typ of the
+// user, asked once per turn (an index probe, whatever their number; on an
+// error it says yes, so that the search is tried).
+func (e *Engine) hasMemories(ctx context.Context, userID string, typ nadine.MemoryType) bool {
+	sc := scopeFrom(ctx)
+	hit, _ := once(sc, sc.memories, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
+		ok, err := e.opts.Store.HasMemories(ctx, userID, typ)
+		return memoryHit{ok: ok || err != nil}, nil
+	})
+	return hit.ok
+}
+
 // bestMemory returns the user's memory of type typ most similar to query,
 // searched once per turn (the parallel appraisal and retrieval share it),
-// and records the search in the trace.
+// and records the search in the trace. A person with no memory of the
+// type costs no embedding.
 func (e *Engine) bestMemory(ctx context.Context, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
 	sc := scopeFrom(ctx)
 	return once(sc, sc.memories, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
 		emb := e.opts.Embedder
-		if emb == nil || strings.TrimSpace(query) == "" {
+		if emb == nil || strings.TrimSpace(query) == "" || !e.hasMemories(ctx, userID, typ) {
 			return memoryHit{}, nil
 		}
 		tr := nadine.TraceFrom(ctx)

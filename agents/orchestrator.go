@@ -36,8 +36,8 @@ func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
 		tr.Notef("orchestrator: a greeting or farewell is not planned speculatively")
 		return s, nil
 	}
-	s = e.contextualize(ctx, s)
-	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchToolsPrompt(), s.ContextSummary, msg)
+	s, context := e.contextualize(ctx, s)
+	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchToolsPrompt(), context, msg)
 	if err != nil {
 		tr.Fail("orchestrator", err)
 	}
@@ -122,35 +122,62 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 }
 
 // contextualize fills the context summary of the history before the latest
-// message: none without history, the one in the state or the one computed
-// in the background after the previous turn when they cover this history,
-// otherwise one computed now (on the critical path).
-func (e *Engine) contextualize(ctx context.Context, s State) State {
+// message and returns the state with the context the orchestrator reads:
+// none without history; the summary in the state, or the one computed in
+// the background after the previous turn, when they cover this history.
+// The background summary is awaited at most Options.SummaryWait; when it
+// is late (the person spoke right after the reply), failed, or covers
+// another history (after a restart), the context is the last known
+// summary and the last exchange, and nothing waits. Seed 001's wiring
+// computes the summary inline instead, on the critical path, as the seed
+// does.
+func (e *Engine) contextualize(ctx context.Context, s State) (State, string) {
 	tr := nadine.TraceFrom(ctx)
 	hist := s.history()
 	if len(hist) == 0 {
 		s.ContextSummary, s.ContextKey = NoContext, ""
-		return s
+		return s, NoContext
 	}
 	key := historyKey(hist)
 	if s.ContextKey == key && s.ContextSummary != "" {
 		tr.Notef("context summary: ready in the state")
-		return s
+		return s, s.ContextSummary
 	}
-	if text, ok := e.awaitSummary(ctx, key); ok {
-		s.ContextSummary, s.ContextKey = text, key
-		tr.Notef("context summary: computed in the background after the previous turn")
-		return s
+	if !e.opts.SeedWiring {
+		job, text, ok := e.awaitSummary(ctx, key)
+		if ok {
+			s.ContextSummary, s.ContextKey = text, key
+			tr.Notef("context summary: computed in the background after the previous turn")
+			return s, text
+		}
+		if job != nil {
+			// Still running: its summary becomes the last known one for
+			// the next turn, if it is done by the end of this one.
+			scopeFrom(ctx).lateSummary(job)
+			tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", e.opts.SummaryWait)
+		} else {
+			tr.Notef("context summary: none for this history; the last known summary and the last exchange are used")
+		}
+		return s, lastKnownContext(s.ContextSummary, hist)
 	}
 	tr.Notef("context summary: computed inline")
 	text, err := summarize(ctx, e.model(RoleContextSummary), e.prompts, hist)
 	if err != nil {
 		tr.Fail("context_summary", err)
-		s.ContextSummary, s.ContextKey = fallbackContext(hist), ""
-		return s
+		return s, fallbackContext(hist)
 	}
 	s.ContextSummary, s.ContextKey = text, key
-	return s
+	return s, text
+}
+
+// lastKnownContext is the context of a history whose summary is not ready:
+// the last known summary (of an older history), then the last exchange.
+func lastKnownContext(summary string, hist []nadine.Message) string {
+	last := fallbackContext(hist)
+	if summary == "" || summary == NoContext {
+		return last
+	}
+	return summary + "\nMost recently:\n" + last
 }
 
 // summarize asks the context_summary model for one sentence about hist.
@@ -248,21 +275,42 @@ func (e *Engine) startSummary(s State) {
 	})
 }
 
+// DefaultSummaryWait is how long a turn waits, at most, for the context
+// summary the previous turn started in the background (Options.SummaryWait).
+const DefaultSummaryWait = 30 * time.Millisecond
+
 // awaitSummary returns the background summary of the history with key,
-// waiting for it if it is still being computed.
-func (e *Engine) awaitSummary(ctx context.Context, key string) (string, bool) {
+// waiting for it at most Options.SummaryWait if it is still being
+// computed. It returns the job when there is one for key, and ok when its
+// summary is ready.
+func (e *Engine) awaitSummary(ctx context.Context, key string) (*summaryJob, string, bool) {
 	e.sumMu.Lock()
 	job := e.summary
 	e.sumMu.Unlock()
 	if job == nil || job.key != key {
-		return "", false
+		return nil, "", false
 	}
+	if wait := e.opts.SummaryWait; wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-job.done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	text, ok := job.result()
+	return job, text, ok
+}
+
+// result returns the job's summary once it is done.
+func (j *summaryJob) result() (string, bool) {
 	select {
-	case <-job.done:
-	case <-ctx.Done():
+	case <-j.done:
+		return j.text, j.err == nil
+	default:
 		return "", false
 	}
-	return job.text, job.err == nil
 }
 
 func quote(s string) string { return "\"" + shorten(s, 40) + "\"" }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
@@ -23,6 +24,9 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	sc := scopeFrom(ctx)
 	s.PlanSteps = nil
 	if s.confirmationPending() {
+		if sp := sc.takeSpeculation(); sp != nil {
+			sp.settle(nadine.TraceFrom(ctx), false, "a name question")
+		}
 		q := confirmQuestion(s.Language, s.NameConfirmation.SimilarNames[0])
 		sc.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
 		s.FinalMessage = q
@@ -31,7 +35,10 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	if s.Intent == IntentFirstGreeting || s.Intent == IntentEndConversation {
 		sc.send(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
 	}
-	text, err := e.speakResponse(ctx, sc, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: e.responseMessages(ctx, s)})
+	text, err, kept := e.speculated(ctx, s)
+	if !kept {
+		text, err = e.speakResponse(ctx, sc.send, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: e.responseMessages(ctx, s)}, nil)
+	}
 	if err != nil {
 		return s, err
 	}
@@ -39,6 +46,23 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	s.ConversationMemory, s.EpisodeMemory = "", ""
 	s.SearchResults, s.VisionResults, s.KnowledgeRetrieval = "", "", ""
 	return s, nil
+}
+
+// speculated settles the turn's speculative response against s (see
+// speculate.go): a kept one's reply, once its call has ended, with
+// kept=true.
+func (e *Engine) speculated(ctx context.Context, s State) (string, error, bool) {
+	sp := scopeFrom(ctx).takeSpeculation()
+	if sp == nil {
+		return "", nil, false
+	}
+	keep, reason := e.matches(ctx, sp, s)
+	sp.settle(nadine.TraceFrom(ctx), keep, reason)
+	if !keep {
+		return "", nil, false
+	}
+	text, err := sp.wait()
+	return text, err, true
 }
 
 // responseKeys hold the reply of a response model that answered in JSON.
@@ -55,7 +79,10 @@ const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the
 // fenced answer is spoken, and an answer with no reply in it is asked for
 // again once (while the turn's budget lasts), then refused with EBADOUTPUT
 // so that the dialogue manager falls back. It returns what was said.
-func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Language, req nadine.ChatRequest) (string, error) {
+//
+// Each sentence goes to send; onDelta, when not nil, sees what the model
+// streams.
+func (e *Engine) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
 	m := e.model(RoleResponse)
 	for attempt := 1; ; attempt++ {
@@ -63,11 +90,16 @@ func (e *Engine) speakResponse(ctx context.Context, sc *scope, lang nadine.Langu
 		say := func(sents []string) {
 			for _, sent := range sents {
 				spoken = append(spoken, sent)
-				sc.send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
+				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
 		stream := nadine.SpeechStream{Instructions: e.instructions}
-		resp, err := m.ChatStream(ctx, req, func(delta string) { say(stream.Write(delta)) })
+		resp, err := m.ChatStream(ctx, req, func(delta string) {
+			if onDelta != nil {
+				onDelta(delta)
+			}
+			say(stream.Write(delta))
+		})
 		say(stream.Flush())
 		if len(spoken) > 0 {
 			if err != nil {
@@ -133,8 +165,14 @@ type packet struct {
 }
 
 // responseMessages builds the response request: persona and rules, the
-// conversation window, and the packet (with the visual memory's picture).
+// conversation window, and the packet (with the visual memory's picture),
+// dated now.
 func (e *Engine) responseMessages(ctx context.Context, s State) []nadine.ChatMessage {
+	return e.responseMessagesAt(ctx, s, e.opts.Now())
+}
+
+// responseMessagesAt is responseMessages dated now.
+func (e *Engine) responseMessagesAt(ctx context.Context, s State, now time.Time) []nadine.ChatMessage {
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: e.prompts.render("response_system",
 		responsePrompt{Language: s.Language.Or(nadine.DefaultLanguage).Name(), Formal: s.Language == nadine.French})}}
 	for _, m := range s.history() {
@@ -142,12 +180,11 @@ func (e *Engine) responseMessages(ctx context.Context, s State) []nadine.ChatMes
 			msgs = append(msgs, nadine.ChatMessage{Role: m.Role, Content: m.Content})
 		}
 	}
-	pk, images := e.packet(ctx, s)
+	pk, images := e.packet(ctx, s, now)
 	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: e.prompts.render("response_packet", pk), Images: images})
 }
 
-func (e *Engine) packet(ctx context.Context, s State) (packet, []string) {
-	now := e.opts.Now()
+func (e *Engine) packet(ctx context.Context, s State, now time.Time) (packet, []string) {
 	pk := packet{
 		Date:         now.Format("Monday, 2 January 2006"),
 		Time:         now.Format("15:04"),

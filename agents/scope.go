@@ -23,6 +23,14 @@ type scope struct {
 
 	queue bool                        // a turn's scope: afterReply queues
 	later []func(ctx context.Context) // work for after the reply
+
+	late *summaryJob // the background summary the turn did not wait for
+
+	// turn is the turn's context (nil outside a turn), which speculative
+	// work runs under: a node's own context ends with the node.
+	turn context.Context
+	spec *speculation // the speculative response, until the response node takes it
+	took bool         // the speculation was taken (or the turn is over)
 }
 
 // memoryHit is the best memory of one type, if any.
@@ -145,3 +153,45 @@ func afterReply(ctx context.Context, fn func(ctx context.Context)) {
 
 // emit sends an event of the turn in ctx.
 func emit(ctx context.Context, ev nadine.Event) { scopeFrom(ctx).send(ev) }
+
+// lateSummary records the background summary the turn went on without.
+func (sc *scope) lateSummary(j *summaryJob) {
+	sc.mu.Lock()
+	sc.late = j
+	sc.mu.Unlock()
+}
+
+// lateResult returns that summary and the key of its history, once it is
+// done.
+func (sc *scope) lateResult() (text, key string, ok bool) {
+	sc.mu.Lock()
+	j := sc.late
+	sc.mu.Unlock()
+	if j == nil {
+		return "", "", false
+	}
+	text, ok = j.result()
+	return text, j.key, ok
+}
+
+// setSpeculation records the turn's speculative response; it reports false
+// when the turn already has one or is past its response.
+func (sc *scope) setSpeculation(sp *speculation) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.spec != nil || sc.took {
+		return false
+	}
+	sc.spec = sp
+	return true
+}
+
+// takeSpeculation returns the speculative response, once; none is started
+// after.
+func (sc *scope) takeSpeculation() *speculation {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sp := sc.spec
+	sc.spec, sc.took = nil, true
+	return sp
+}

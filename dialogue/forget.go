@@ -19,7 +19,7 @@ func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
 	}
-	m.turnMu.Lock()
+	m.lockTurn()
 	defer m.turnMu.Unlock()
 	m.mu.Lock()
 	defer m.mu.Unlock()

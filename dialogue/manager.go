@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -70,9 +69,12 @@ type ManagerOptions struct {
 	// IdleTimeout, when positive, ends at start an interaction saved
 	// longer ago than this (the process was down meanwhile).
 	IdleTimeout time.Duration
-	Now         func() time.Time
-	NewID       func() string
-	Logger      *slog.Logger
+	// EarlyWait is how long an early turn (Preempt) waits for its final
+	// transcript before it is cancelled (DefaultEarlyWait).
+	EarlyWait time.Duration
+	Now       func() time.Time
+	NewID     func() string
+	Logger    *slog.Logger
 }
 
 // Manager turns transcripts into replies, one turn at a time. It owns the
@@ -90,6 +92,8 @@ type Manager struct {
 	personStored bool               // the person's part of the session is in the store
 	forgot       string             // a person erased while in front of the robot
 	restored     bool               // the persisted session was loaded (under turnMu)
+	early        *EarlyTurn         // the early turn holding turnMu, if any
+	waiters      int                // callers of lockTurn waiting for turnMu
 }
 
 // NewManager returns a manager, or an EINVALID error when no engine or no
@@ -119,6 +123,9 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.Robot == "" {
 		opts.Robot = "nadine"
+	}
+	if opts.EarlyWait <= 0 {
+		opts.EarlyWait = DefaultEarlyWait
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -159,125 +166,18 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 // The turn's input and reply are in the history before the done event is
 // emitted (the runtime publishes the final marker on it); long-term memory
 // chunks, the engines' deferred work and the session's save come after.
+// An early turn (Preempt) runs the same path with its output held.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
 	if err != nil {
 		return nadine.Reply{}, err
 	}
-	m.turnMu.Lock()
+	m.lockTurn()
 	defer m.turnMu.Unlock()
-	m.ensureRestored(ctx)
-
-	// A caller that publishes the turn's events (the robot runtime) may
-	// start the trace itself, so that what it does is recorded too.
-	trace := nadine.TraceFrom(ctx)
-	if trace == nil {
-		if turn.ID == "" {
-			turn.ID = m.opts.NewID()
-		}
-		trace = nadine.NewTrace(turn.ID, text, start)
-		ctx = nadine.WithTrace(ctx, trace)
-	} else {
-		trace.SetInput(text)
-	}
-	if truncated {
-		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
-	}
-	if m.checkForgotten(ctx) {
-		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
-	}
-	out := newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.ensureLanguage)
-	req := m.request(ctx, turn, text, start, out)
-	// Work the reply does not need (memory and state writes, the next
-	// turn's context summary) runs once the reply is published.
-	var (
-		laterMu sync.Mutex
-		later   []func(context.Context)
-	)
-	req.AfterReply = func(fn func(context.Context)) {
-		laterMu.Lock()
-		later = append(later, fn)
-		laterMu.Unlock()
-	}
-	stopFiller := m.fillSilence(ctx, trace, start, out)
-
-	var (
-		reply   nadine.Reply
-		lastErr error
-	)
-	answered := false
-	budget, cancelBudget := context.WithDeadline(ctx, start.Add(m.opts.TurnTimeout))
-	defer cancelBudget()
-	for i, eng := range m.opts.Engines {
-		engCtx, last := budget, i == len(m.opts.Engines)-1
-		if last {
-			engCtx = ctx // the last engine always gets its chance
-		} else if budget.Err() != nil {
-			continue
-		}
-		if i > 0 {
-			req.FallbackReason = fallbackReason(lastErr)
-		}
-		stepDone := trace.StartStep("engine:" + eng.Name())
-		req.Emit = out.attempt()
-		r, err := m.respond(engCtx, eng, req, !last)
-		if err == nil && strings.TrimSpace(r.Text) == "" {
-			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
-		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
-			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
-		}
-		stepDone(err)
-		if err != nil {
-			lastErr = err
-			trace.Fail("engine:"+eng.Name(), err)
-			m.log.Warn("engine failed", "engine", eng.Name(), "code", nadine.ErrorCode(err), "err", err, "next", i+1 < len(m.opts.Engines))
-			if out.spoke() {
-				trace.Notef("engine %s failed after speaking part of its reply", eng.Name())
-			}
-			if ctx.Err() != nil {
-				break
-			}
-			req.FallbackReason = nadine.ErrorCode(err) // what the next engine says about why is true
-			if budget.Err() != nil {
-				req.FallbackReason = nadine.EUNAVAILABLE
-			}
-			continue
-		}
-		reply, answered = r, true
-		reply.Fallback = i > 0
-		trace.SetEngine(eng.Name())
-		break
-	}
-	if !answered {
-		reply = nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3, Category: nadine.CategoryOther, Fallback: true}
-		trace.SetEngine("apology")
-	}
-	reply = m.finish(reply, out)
-	stopFiller()
-	bg := context.WithoutCancel(ctx)
-	user, conv, keep := m.commit(bg, req, reply)
-	trace.Finish(m.opts.Now())
-	reply.Trace = trace
-
-	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
-	m.translateForMonitor(bg, text, reply)
-	laterMu.Lock()
-	queued := later
-	later = nil
-	laterMu.Unlock()
-	for _, fn := range queued {
-		fn(bg)
-	}
-	if keep {
-		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)
-		m.save(bg)
-	}
-	d := trace.Snapshot()
-	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
-		"input", nadine.Content(text), "reply", nadine.Content(reply.Text), "elapsed", d.Duration.Round(time.Millisecond),
-		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
-	return reply, nil
+	t := m.prepare(ctx, turn, text, truncated, start, emit, false)
+	t.change()
+	return t.complete(t.answer()), nil
 }
 
 // request builds the engine request from the turn and the session. It
@@ -286,7 +186,13 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 // it names one, else the detected one when the detector is sure, else the
 // session's. With FollowInput a visitor speaking another language
 // switches the session to it (an EventLanguage tells speech-to-text).
-func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *collector) nadine.Request {
+//
+// The session changes the turn makes (a new conversation id, its start and
+// activity times, the followed language) are returned as change, for the
+// caller to apply: at once, or when an early turn is adopted. A turn that
+// names its person (Turn.UserID, UserEmotion) settles them at once; an
+// early turn names nobody.
+func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *collector) (nadine.Request, func()) {
 	tr := nadine.TraceFrom(ctx)
 	if turn.UserID != "" {
 		if end, err := m.setUserLocked(ctx, nadine.UserRef{ID: turn.UserID, Name: turn.UserName}); err != nil {
@@ -300,23 +206,37 @@ func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, no
 	}
 	lang, source := m.turnLanguage(turn, text)
 	m.mu.Lock()
-	if m.sess.ConversationID == "" {
-		m.sess.ConversationID = m.opts.NewID()
-	}
-	if m.sess.Started.IsZero() {
-		m.sess.Started = now
-	}
-	m.sess.Active = now
-	switched := lang != m.sess.Language && m.opts.Follow == FollowInput
-	if switched {
-		tr.Notef("the visitor speaks %s (%s): the session follows", lang.Name(), source)
-		m.sess.Language = lang
-	} else if lang != m.sess.Language {
-		tr.Notef("the visitor speaks %s (%s): the reply is kept in %s", lang.Name(), source, m.sess.Language.Name())
-	}
 	s := m.sess
 	mood := m.mood
 	m.mu.Unlock()
+	if s.ConversationID == "" {
+		s.ConversationID = m.opts.NewID()
+	}
+	if s.Started.IsZero() {
+		s.Started = now
+	}
+	s.Active = now
+	switched := lang != s.Language && m.opts.Follow == FollowInput
+	if switched {
+		tr.Notef("the visitor speaks %s (%s): the session follows", lang.Name(), source)
+		s.Language = lang
+	} else if lang != s.Language {
+		tr.Notef("the visitor speaks %s (%s): the reply is kept in %s", lang.Name(), source, s.Language.Name())
+	}
+	change := func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.sess.ConversationID == "" {
+			m.sess.ConversationID = s.ConversationID
+		}
+		if m.sess.Started.IsZero() {
+			m.sess.Started = s.Started
+		}
+		m.sess.Active = s.Active
+		if switched {
+			m.sess.Language = lang
+		}
+	}
 	if switched {
 		out.forward(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
 	}
@@ -342,7 +262,7 @@ func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, no
 		History:        history,
 		Mood:           mood,
 		Session:        s,
-	}
+	}, change
 }
 
 // setUserLocked is SetUser for a caller that holds turnMu.
@@ -554,7 +474,7 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 // the process stopped. A manager whose Recover was not called restores
 // its session at its first turn.
 func (m *Manager) Recover(ctx context.Context) error {
-	m.turnMu.Lock()
+	m.lockTurn()
 	m.restored = true
 	err := m.restore(ctx)
 	m.turnMu.Unlock()
@@ -658,8 +578,15 @@ func apology(l nadine.Language) string {
 
 // collector forwards a turn's events to the caller, applies them to the
 // session and gathers what the reply needs. Engines may emit from several
-// goroutines.
+// goroutines. An early turn's collector holds its events, neither applied
+// nor forwarded, until the turn is adopted (release) or cancelled (drop).
 type collector struct {
+	// outMu orders what goes out (applied and forwarded) and guards the
+	// fields below it.
+	outMu   sync.Mutex
+	holding bool
+	held    []outEvent
+
 	mu      sync.Mutex
 	ctx     context.Context
 	trace   *nadine.Trace
@@ -676,6 +603,7 @@ type collector struct {
 	affect  bool                // the current attempt announced an emotion with a mood
 	felt    *nadine.AffectState // the last emotion the current attempt announced
 	gen     int                 // the current attempt; events of earlier ones are dropped
+	late    *nadine.Reply       // fields the engine knew only after the reply (EventReplyFields)
 
 	speakMu sync.Mutex // orders reply sentences and the silence filler (see sayIfSilent)
 	ended   bool       // the turn is over: no filler any more (under speakMu)
@@ -711,6 +639,58 @@ func (c *collector) attempt() nadine.EmitFunc {
 	}
 }
 
+// outEvent is an event on its way out: applied to the session, forwarded
+// to the caller, or both.
+type outEvent struct {
+	e              nadine.Event
+	apply, forward bool
+}
+
+// send lets an event out, or holds it.
+func (c *collector) send(o outEvent) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	if c.holding {
+		c.held = append(c.held, o)
+		return
+	}
+	c.deliver(o)
+}
+
+// deliver applies and forwards an event; the caller holds outMu.
+func (c *collector) deliver(o outEvent) {
+	if o.e.Kind == nadine.EventSpeech && !o.e.Filler {
+		c.trace.MarkSpeech(time.Now())
+	}
+	if o.apply {
+		c.apply(o.e)
+	}
+	if o.forward {
+		c.emit(o.e)
+	}
+}
+
+// release lets the held events out, in order, to emit, and every later
+// one as it comes.
+func (c *collector) release(emit nadine.EmitFunc) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	if emit != nil {
+		c.emit = emit
+	}
+	for _, o := range c.held {
+		c.deliver(o)
+	}
+	c.held, c.holding = nil, false
+}
+
+// drop discards the held events.
+func (c *collector) drop() {
+	c.outMu.Lock()
+	c.held = nil
+	c.outMu.Unlock()
+}
+
 func (c *collector) forward(e nadine.Event) {
 	if e.Kind == nadine.EventSpeech && !e.Filler {
 		c.speakMu.Lock()
@@ -726,7 +706,7 @@ func (c *collector) forward(e nadine.Event) {
 		c.mu.Lock()
 		c.affect = c.affect || (e.Session != nil && len(e.Session.Affect) > 0)
 		c.mu.Unlock()
-		c.apply(e)
+		c.send(outEvent{e: e, apply: true})
 		return
 	}
 	translated := false
@@ -759,7 +739,6 @@ func (c *collector) forward(e nadine.Event) {
 		c.transl = c.transl || translated
 		c.speech++
 		c.current++
-		c.trace.MarkSpeech(time.Now())
 	case nadine.EventGesture:
 		c.gest = append(c.gest, e.Gesture)
 	case nadine.EventAffect:
@@ -775,10 +754,36 @@ func (c *collector) forward(e nadine.Event) {
 		if e.Language.Valid() {
 			c.lang = e.Language
 		}
+	case nadine.EventReplyFields:
+		if e.Reply != nil {
+			r := *e.Reply
+			c.late = &r
+		}
 	}
 	c.mu.Unlock()
-	c.apply(e)
-	c.emit(e)
+	c.send(outEvent{e: e, apply: true, forward: true})
+}
+
+// lateFields adds to r what the engine knew only after the reply was
+// published: the fields of an EventReplyFields, and the gestures emitted
+// since.
+func (c *collector) lateFields(r nadine.Reply) nadine.Reply {
+	c.mu.Lock()
+	late := c.late
+	c.mu.Unlock()
+	if late != nil {
+		if r.Category == "" && late.Category != "" {
+			r.Category = late.Category
+			if !r.Category.Valid() {
+				r.Category = nadine.CategoryOther
+			}
+		}
+		if r.CausingPerson == "" {
+			r.CausingPerson = late.CausingPerson
+		}
+	}
+	r.Gestures = mergeGestures(r.Gestures, c.gestures())
+	return r
 }
 
 // filler passes on a filler line (said while the turn waits on a tool)
@@ -791,7 +796,7 @@ func (c *collector) filler(e nadine.Event) {
 		return
 	}
 	c.trace.Notef("filler: %q", e.Text)
-	c.emit(e)
+	c.send(outEvent{e: e, forward: true})
 }
 
 func (c *collector) spoke() bool {

@@ -184,7 +184,7 @@ func (m *Manager) SetUser(ctx context.Context, u nadine.UserRef) (Ending, error)
 	if u.ID == "" {
 		u.ID = nadine.UnknownUser
 	}
-	m.turnMu.Lock()
+	m.lockTurn()
 	defer m.turnMu.Unlock()
 	m.ensureRestored(ctx)
 	end, err := m.setUserLocked(ctx, u)
@@ -226,7 +226,7 @@ func (m *Manager) adopt(ctx context.Context, u nadine.UserRef) error {
 // cleared, language back to the configured default unless KeepLanguage.
 // It waits for a turn in flight. reason is logged and returned.
 func (m *Manager) EndInteraction(ctx context.Context, reason string) (Ending, error) {
-	m.turnMu.Lock()
+	m.lockTurn()
 	defer m.turnMu.Unlock()
 	m.ensureRestored(ctx)
 	return m.endLocked(ctx, reason)

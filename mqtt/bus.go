@@ -500,8 +500,12 @@ func (b *Bus) handle(batch []received) bool {
 	now := b.opts.Now()
 	var keep []int // the batch's transcripts to persist
 	for i, r := range batch {
-		if r.in == nil || r.in.Kind != nadine.InboundTranscript {
+		if staleInterim(r) {
+			batch[i].in = nil
 			continue
+		}
+		if r.in == nil || r.in.Kind != nadine.InboundTranscript || !r.in.Transcript.Final {
+			continue // an interim transcript is no turn: neither kept nor deduplicated
 		}
 		if b.dedup.seen(r.in.Transcript, r.dup, now) {
 			b.log.Info("mqtt: duplicate transcript dropped", "topic", r.pkt.Topic, "id", r.in.Transcript.ID, "dup", r.dup)
@@ -531,7 +535,7 @@ func (b *Bus) handle(batch []received) bool {
 	}
 	for _, r := range batch {
 		if r.in != nil {
-			b.enqueue(*r.in, r.in.Kind == nadine.InboundTranscript)
+			b.enqueue(*r.in, r.in.Kind == nadine.InboundTranscript && r.in.Transcript.Final)
 		}
 		r.ack(b.log)
 	}
@@ -567,14 +571,25 @@ func (b *Bus) deliver(r received) {
 	if r.in == nil {
 		return
 	}
+	if staleInterim(r) {
+		return
+	}
 	now := b.opts.Now()
-	if r.in.Kind == nadine.InboundTranscript && b.dedup.seen(r.in.Transcript, r.dup, now) {
+	final := r.in.Kind == nadine.InboundTranscript && r.in.Transcript.Final // interim ones are not deduplicated
+	if final && b.dedup.seen(r.in.Transcript, r.dup, now) {
 		b.log.Info("mqtt: duplicate transcript dropped", "topic", r.pkt.Topic, "id", r.in.Transcript.ID, "dup", r.dup)
 		return
 	}
-	if b.enqueue(*r.in, false) && r.in.Kind == nadine.InboundTranscript {
+	if b.enqueue(*r.in, false) && final {
 		b.dedup.deliver(r.in.Transcript, now)
 	}
+}
+
+// staleInterim reports whether r is an interim transcript the broker
+// delivers again (after a reconnection): what the person was saying then
+// is no reason for an early turn now.
+func staleInterim(r received) bool {
+	return r.dup && r.in != nil && r.in.Kind == nadine.InboundTranscript && !r.in.Transcript.Final
 }
 
 // drop logs a malformed message: topic, reason and size, never the payload.

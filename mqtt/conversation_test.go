@@ -36,6 +36,12 @@ func transcript(id, text string, lang nadine.Language) *nadine.Inbound {
 	return &nadine.Inbound{Kind: nadine.InboundTranscript, Transcript: nadine.Transcript{ID: id, Text: text, Language: lang, Final: true, Received: fixedNow}, Received: fixedNow}
 }
 
+func interim(id, text string, lang nadine.Language, stable bool) *nadine.Inbound {
+	in := transcript(id, text, lang)
+	in.Transcript.Final, in.Transcript.Stable = false, stable
+	return in
+}
+
 func spokenAt(in *nadine.Inbound, at time.Time) *nadine.Inbound {
 	in.Transcript.Spoken = at
 	return in
@@ -53,7 +59,11 @@ func inboundCases() []inboundCase {
 	stored.Status = "stored"
 	return []inboundCase{
 		{"transcript JSON", mqtt.TopicTranscript, `{"text":"  Bonjour Nadine  ","language":"fr","final":true,"id":"u-1"}`, transcript("u-1", "Bonjour Nadine", nadine.French)},
-		{"transcript partial", mqtt.TopicTranscript, `{"text":"Bonj","language":"fr","final":false,"id":"u-2"}`, nil},
+		{"transcript interim", mqtt.TopicTranscript, `{"text":"Bonj","language":"fr","final":false,"id":"u-2"}`, interim("u-2", "Bonj", nadine.French, false)},
+		{"transcript interim stable", mqtt.TopicTranscript, `{"text":"Bonjour Nadine","language":"fr","final":false,"stable":true,"id":"u-2"}`, interim("u-2", "Bonjour Nadine", nadine.French, true)},
+		{"transcript interim without words", mqtt.TopicTranscript, `{"text":"","final":false}`, nil},
+		{"transcript interim, stable not a boolean", mqtt.TopicTranscript, `{"text":"Bonjour","final":false,"stable":"yes"}`, interim("", "Bonjour", "", false)},
+		{"transcript final after its interims", mqtt.TopicTranscript, `{"text":"Bonjour Nadine.","language":"fr","final":true,"stable":true,"id":"u-2"}`, transcript("u-2", "Bonjour Nadine.", nadine.French)},
 		{"transcript final missing means true", mqtt.TopicTranscript, `{"text":"What time is it?","language":"en-US"}`, transcript("", "What time is it?", nadine.English)},
 		{"transcript integer id", mqtt.TopicTranscript, `{"text":"Wie geht's?","language":"German","id":42}`, transcript("42", "Wie geht's?", nadine.German)},
 		{"transcript same id again", mqtt.TopicTranscript, `{"text":"Wie geht's?","language":"de","id":42}`, nil},

@@ -115,6 +115,7 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 		Text     optString       `json:"text"`
 		Language optString       `json:"language"`
 		Final    *bool           `json:"final"`
+		Stable   json.RawMessage `json:"stable"`
 		ID       json.RawMessage `json:"id"`
 		Time     json.RawMessage `json:"time"`
 		Stamp    json.RawMessage `json:"timestamp"`
@@ -123,6 +124,9 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 		return nadine.Transcript{}, err
 	}
 	t := nadine.Transcript{Text: str(m.Text), Final: m.Final == nil || *m.Final, Spoken: parseTime(m.Time)}
+	// A stable flag of another type is no reason to lose the transcript:
+	// only true counts.
+	t.Stable = !t.Final && string(bytes.TrimSpace(m.Stable)) == "true"
 	if t.Spoken.IsZero() {
 		t.Spoken = parseTime(m.Stamp)
 	}
@@ -131,10 +135,11 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 		return nadine.Transcript{}, err
 	}
 	t.ID = id
-	if !t.Final {
-		return t, fmt.Errorf("partial transcript: %w", errIgnored)
-	}
 	if t.Text == "" {
+		if !t.Final {
+			// Speech-to-text heard a sound, no words yet.
+			return t, fmt.Errorf("empty interim transcript: %w", errIgnored)
+		}
 		return nadine.Transcript{}, errors.New("empty text")
 	}
 	if l := str(m.Language); l != "" {

@@ -21,6 +21,8 @@ func FuzzParseInbound(f *testing.F) {
 	}{
 		{0, `{"text": "Hello Nadine", "language": "en", "final": true, "id": "t-1"}`},
 		{0, `{"text": "Bonjour", "language": "fr-FR", "final": false, "id": 42}`},
+		{0, `{"text": "Bonjour Nadine", "final": false, "stable": true}`},
+		{0, `{"text": "", "final": false, "stable": "yes"}`},
 		{0, `{"text": "Hallo", "language": "klingon"}`},
 		{0, `What is the weather?`},
 		{0, `"quoted plain text"`},
@@ -52,7 +54,7 @@ func FuzzParseInbound(f *testing.F) {
 		}
 		switch kind {
 		case nadine.InboundTranscript:
-			if strings.TrimSpace(in.Transcript.Text) == "" || !in.Transcript.Final {
+			if strings.TrimSpace(in.Transcript.Text) == "" || (in.Transcript.Stable && in.Transcript.Final) {
 				t.Fatalf("delivered %+v from %q", in.Transcript, payload)
 			}
 			if l := in.Transcript.Language; l != "" && !l.Valid() {

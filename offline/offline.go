@@ -399,7 +399,10 @@ func (t *turn) finish(r nadine.Reply, sentences []string, lang nadine.Language) 
 		r.CausingPerson = r.UserName
 	}
 	r.Gestures = t.gestures
-	t.e.recent.add(t.req.ConversationID, replyHash(r.Text))
+	// Remembered once the reply is out: a turn that is never published
+	// (an early turn cancelled) leaves nothing.
+	conv, hash := t.req.ConversationID, replyHash(r.Text)
+	t.req.RunAfterReply(t.ctx, func(context.Context) { t.e.recent.add(conv, hash) })
 
 	emit := t.req.Emit
 	if emit == nil {

@@ -192,9 +192,11 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 			return nil, s.wrap("search memories", err)
 		}
 	}
+	// The vectors were read to score the top k here; the results carry none.
 	return scoreTop(q.Embedding, ms, q.K, func(m nadine.Memory) int64 { return m.ID },
 		func(m nadine.Memory) []float32 { return m.Embedding },
 		func(m nadine.Memory, score float64) nadine.ScoredMemory {
+			m.Embedding = nil
 			return nadine.ScoredMemory{Memory: m, Score: score}
 		}), nil
 }
@@ -321,6 +323,30 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 		ms = nil
 	}
 	return ms, s.wrap("memories", err)
+}
+
+// HasMemories reports whether the user has a memory of one of the types
+// (any type when none given): one probe of memories_user, whatever the
+// number of memories.
+func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.MemoryType) (bool, error) {
+	if err := needUser("has memories", userID); err != nil {
+		return false, err
+	}
+	sql := `SELECT EXISTS (SELECT 1 FROM memories WHERE user_id = $1`
+	args := []any{userID}
+	if len(types) > 0 {
+		ts := make([]string, len(types))
+		for i, t := range types {
+			ts[i] = string(t)
+		}
+		sql += ` AND type = ANY($2)`
+		args = append(args, ts)
+	}
+	var found bool
+	if err := queryRow(ctx, s.pool, sql+`)`, args...).Scan(&found); err != nil {
+		return false, s.wrap("has memories", err)
+	}
+	return found, nil
 }
 
 // DeleteMemories erases a user's long-term memories, keeping the profile,

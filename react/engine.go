@@ -227,15 +227,63 @@ type agentCall struct {
 	err   error
 }
 
-// callAgent makes one streamed call of the agent; the affect and the
-// sentences of a streamed final answer go to emit as they arrive.
-func (e *Engine) callAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc) agentCall {
+// pendingCall is an agent call running on another goroutine (runAgent).
+// replied is closed once the reply text of a final answer is complete, or
+// else when the call ends; done when the call ends.
+type pendingCall struct {
+	replied chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	early   bool      // replied came before the end: the reply text is complete
+	start   time.Time // set before the call starts
+	st      *streamer // set before the call starts
+	call    agentCall // set before done is closed
+}
+
+func newPendingCall() *pendingCall {
+	return &pendingCall{replied: make(chan struct{}), done: make(chan struct{})}
+}
+
+// markReplied closes replied, once; complete says the reply text is done.
+func (p *pendingCall) markReplied(complete bool) {
+	p.once.Do(func() {
+		p.early = complete
+		close(p.replied)
+	})
+}
+
+// end records the finished call.
+func (p *pendingCall) end(c agentCall) {
+	p.call = c
+	p.markReplied(false)
+	close(p.done)
+}
+
+// wait returns the call once it has ended.
+func (p *pendingCall) wait() agentCall {
+	<-p.done
+	return p.call
+}
+
+// startAgent starts one streamed call of the agent on another goroutine.
+func (e *Engine) startAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc) *pendingCall {
+	p := newPendingCall()
+	go e.runAgent(ctx, req, msgs, emit, p)
+	return p
+}
+
+// runAgent makes one streamed call of the agent into p; the affect and the
+// sentences of a streamed final answer go to emit as they arrive, and p
+// learns when the reply text is complete.
+func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc, p *pendingCall) {
 	c := agentCall{start: time.Now(), st: &streamer{p: e.parser(req),
-		onMeta: func(s step) { emit(affectEvent(s)) },
-		onSent: func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+		onMeta:     func(s step) { emit(affectEvent(s)) },
+		onSent:     func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+		onComplete: func() { p.markReplied(true) },
 	}}
+	p.st, p.start = c.st, c.start
 	c.resp, c.err = e.opts.Agent.ChatStream(ctx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
-	return c
+	p.end(c)
 }
 
 // parser returns the parser of req's answers.
@@ -259,12 +307,16 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 		if err := ctx.Err(); err != nil {
 			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "react: %w", err)
 		}
-		var c agentCall
-		if n == 1 && first != nil {
-			c = first.wait()
-		} else {
-			c = e.callAgent(ctx, req, msgs, req.Emit)
+		pc := first
+		if n > 1 || pc == nil {
+			pc = e.startAgent(ctx, req, msgs, req.Emit)
 		}
+		// With someone to publish the reply before the turn's deferred
+		// work (the dialogue manager), the turn ends with the reply text.
+		if <-pc.replied; pc.early && pc.st.spoke() && req.AfterReply != nil {
+			return e.replyEarly(ctx, req, pc, n), nil
+		}
+		c := pc.wait()
 		done := endStep(tr, fmt.Sprintf("agent:%d", n), c.start)
 		if c.st.spoke() {
 			// The reply was spoken as it streamed: keep what was said,
@@ -324,6 +376,33 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 			nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.observation, struct{ Tool, Observation, Input string }{s.Action, obs, req.Turn.Text})})
 	}
 	return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: no final answer after %d steps", e.opts.MaxSteps)
+}
+
+// replyEarly ends the turn once a final answer's reply text is complete
+// and spoken, while the model still writes the fields after it (category,
+// causing_person): the robot is not held for them. They are read once the
+// call ends, after the reply, by the parser's rules (step.finish); the
+// category's gesture goes out then, and the trace notes what was read. The
+// reply carries the emotion announced before the text.
+func (e *Engine) replyEarly(ctx context.Context, req nadine.Request, p *pendingCall, n int) nadine.Reply {
+	tr := nadine.TraceFrom(ctx)
+	endStep(tr, fmt.Sprintf("agent:%d", n), p.start)(nil)
+	tr.Notef("agent answer: the reply is complete; the fields after it are read after the reply")
+	s := p.st.meta
+	s.Input = strings.Join(p.st.sentences, " ")
+	req.RunAfterReply(ctx, func(context.Context) {
+		c := p.wait()
+		if c.err != nil {
+			tr.Fail("react_agent", c.err)
+		}
+		late := c.st.finish(tr)
+		tr.Notef("agent answer after the reply: category %q, causing person %q", late.Category, late.CausingPerson)
+		if g := nadine.CategoryGesture(late.Category); g != "" && late.Category != s.Category {
+			req.Emit(nadine.Event{Kind: nadine.EventGesture, Gesture: g})
+		}
+		req.Emit(nadine.Event{Kind: nadine.EventReplyFields, Reply: &nadine.Reply{Category: late.Category, CausingPerson: late.CausingPerson}})
+	})
+	return e.reply(req, s)
 }
 
 // toolNames lists the names of the tools, as the model must write them.

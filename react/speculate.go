@@ -3,7 +3,6 @@ package react
 import (
 	"context"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -29,23 +28,11 @@ type speculation struct {
 	tr     *nadine.Trace
 	start  time.Time
 	cancel context.CancelFunc
-	hold   *holdEmit
+	hold   *nadine.Hold
 	query  string        // the raw input it retrieved with
 	ready  chan struct{} // closed once msgs is set
 	msgs   []nadine.ChatMessage
-	agent  pendingCall
-}
-
-// pendingCall is an agent call running on another goroutine.
-type pendingCall struct {
-	done chan struct{}
-	call agentCall
-}
-
-// wait returns the call once it has ended.
-func (p *pendingCall) wait() agentCall {
-	<-p.done
-	return p.call
+	agent  *pendingCall
 }
 
 // speculate starts the speculative branch when it can save time: the turn
@@ -58,19 +45,18 @@ func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Tim
 	ctx, cancel := context.WithCancel(ctx)
 	s := &speculation{
 		tr: nadine.TraceFrom(ctx), start: time.Now(), cancel: cancel,
-		hold: &holdEmit{to: req.Emit}, query: req.Turn.Text,
-		ready: make(chan struct{}), agent: pendingCall{done: make(chan struct{})},
+		hold: nadine.NewHold(req.Emit), query: req.Turn.Text,
+		ready: make(chan struct{}), agent: newPendingCall(),
 	}
 	go func() {
-		defer close(s.agent.done)
 		knowledge, memories := e.retrieve(ctx, req, s.query, "speculate:retrieve")
 		s.msgs = e.messages(req, knowledge, memories, now)
 		close(s.ready)
 		if err := ctx.Err(); err != nil { // discarded before the call started
-			s.agent.call = agentCall{start: time.Now(), st: &streamer{}, err: err}
+			s.agent.end(agentCall{start: time.Now(), st: &streamer{}, err: err})
 			return
 		}
-		s.agent.call = e.callAgent(ctx, req, s.msgs, s.hold.emit)
+		e.runAgent(ctx, req, s.msgs, s.hold.Emit, s.agent)
 	}()
 	return s
 }
@@ -96,21 +82,36 @@ func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
 		return nil
 	}
 	<-s.ready
-	kept := slices.EqualFunc(s.msgs, msgs, sameMessage)
+	kept := nadine.SameMessages(s.msgs, msgs)
 	verdict := "kept"
 	if kept {
-		s.hold.release()
+		s.hold.Release()
 	} else {
-		s.hold.drop()
+		s.hold.Drop()
 		s.cancel()
 		verdict = "discarded: retrieval differed"
 	}
 	s.tr.AddStep(nadine.Step{Name: "speculate", Start: s.start, Duration: time.Since(s.start), Detail: verdict})
 	s.tr.Notef("speculative agent call %s", verdict)
+	rec := nadine.Speculation{Kind: nadine.SpeculateAgent, Start: s.start, Duration: time.Since(s.start), Kept: kept}
+	if !kept {
+		// What the discarded call cost: its prompt, and what it wrote
+		// before it was cancelled.
+		c := s.agent.wait()
+		rec.Reason = "the standalone question retrieved other texts"
+		rec.PromptTokens, rec.CompletionTokens = c.resp.PromptTokens, c.resp.CompletionTokens
+		if rec.PromptTokens == 0 {
+			rec.PromptTokens = nadine.EstimateTokens(nadine.PromptText(s.msgs))
+		}
+		if rec.CompletionTokens == 0 {
+			rec.CompletionTokens = nadine.EstimateTokens(c.st.buf.String())
+		}
+	}
+	s.tr.AddSpeculation(rec)
 	if !kept {
 		return nil
 	}
-	return &s.agent
+	return s.agent
 }
 
 // stop ends the speculation and waits for its goroutine, so that nothing of
@@ -120,61 +121,7 @@ func (s *speculation) stop() {
 	if s == nil {
 		return
 	}
-	s.hold.drop()
+	s.hold.Drop()
 	s.cancel()
 	<-s.agent.done
-}
-
-func sameMessage(a, b nadine.ChatMessage) bool {
-	return a.Role == b.Role && a.Content == b.Content && a.Name == b.Name && a.ToolCallID == b.ToolCallID &&
-		slices.Equal(a.Images, b.Images) && slices.Equal(a.ToolCalls, b.ToolCalls)
-}
-
-// holdEmit holds a speculative call's events, which arrive on the model's
-// streaming goroutine, until the speculation is kept (then they go out in
-// order, and later ones straight through) or dropped (then none ever
-// does). Events are passed on under the lock, so that a release and the
-// events that follow it cannot interleave.
-type holdEmit struct {
-	mu    sync.Mutex
-	to    nadine.EmitFunc
-	held  []nadine.Event
-	state holdState
-}
-
-type holdState int
-
-const (
-	holding holdState = iota
-	released
-	dropped
-)
-
-func (h *holdEmit) emit(ev nadine.Event) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	switch h.state {
-	case holding:
-		h.held = append(h.held, ev)
-	case released:
-		h.to(ev)
-	}
-}
-
-func (h *holdEmit) release() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.state != holding {
-		return
-	}
-	for _, ev := range h.held {
-		h.to(ev)
-	}
-	h.held, h.state = nil, released
-}
-
-func (h *holdEmit) drop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.held, h.state = nil, dropped
 }

@@ -295,6 +295,9 @@ func TestSpeculationKept(t *testing.T) {
 	if s, ok := step(d, "speculate"); !ok || s.Detail != "kept" {
 		t.Errorf("speculate step = %+v, %v", s, ok)
 	}
+	if sp := d.Speculations; len(sp) != 1 || sp[0].Kind != nadine.SpeculateAgent || !sp[0].Kept || sp[0].PromptTokens != 0 {
+		t.Errorf("speculations = %+v, want one agent call kept, at no extra cost", sp)
+	}
 	ctxCall, agentCall := modelCall(t, d, "contextualizer"), modelCall(t, d, "react_agent")
 	if !agentCall.Start.Before(ctxCall.Start.Add(ctxCall.Latency)) {
 		t.Errorf("the agent call did not start before the contextualizer ended")
@@ -395,6 +398,9 @@ func TestSpeculationDiscarded(t *testing.T) {
 			}
 			if s, ok := step(d, "speculate"); !ok || s.Detail != "discarded: retrieval differed" {
 				t.Errorf("speculate step = %+v, %v", s, ok)
+			}
+			if sp := d.Speculations; len(sp) != 1 || sp[0].Kept || sp[0].PromptTokens < 100 || sp[0].Reason == "" {
+				t.Errorf("speculations = %+v, want one discarded agent call with its prompt's cost", sp)
 			}
 			var agentCalls, failed int
 			for _, c := range d.ModelCalls {

@@ -34,6 +34,9 @@ type streamer struct {
 	sentences []string // sentences handed out
 	onMeta    func(step)
 	onSent    func(string)
+	// onComplete is called once the reply text is complete (the string
+	// closed), before the model writes the fields after it.
+	onComplete func()
 }
 
 type streamState int
@@ -259,6 +262,9 @@ func (s *streamer) decode() {
 	if end >= 0 {
 		s.state = complete
 		s.flush()
+		if s.onComplete != nil {
+			s.onComplete()
+		}
 	}
 }
 

@@ -53,9 +53,16 @@ type Options struct {
 	// Queue bounds how many heard transcripts wait for their turn; when a
 	// new one comes to a full queue the oldest waiting is dropped (32).
 	// Operator turns (Submit) are not counted and never dropped.
-	Queue  int
-	Now    func() time.Time
-	Logger *slog.Logger
+	Queue int
+	// Preempt starts early turns on interim transcripts (see preempt.go):
+	// on one speech-to-text marks stable, or whose words stayed the same
+	// for PreemptAfter (DefaultPreemptAfter), at most PreemptAttempts
+	// (DefaultPreemptAttempts) per utterance.
+	Preempt         bool
+	PreemptAfter    time.Duration
+	PreemptAttempts int
+	Now             func() time.Time
+	Logger          *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
@@ -76,6 +83,7 @@ type Runtime struct {
 	recent   []Update                      // the last finished turns and ends of interaction, oldest first
 	resumed  int64                         // the last inbox seq taken at start
 	marks    map[nadine.InboxState][]int64 // inbox state changes to write
+	pre      preemption                    // the early turn on an interim transcript
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -120,6 +128,12 @@ func New(opts Options) (*Runtime, error) {
 	}
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
+	}
+	if opts.PreemptAfter <= 0 {
+		opts.PreemptAfter = DefaultPreemptAfter
+	}
+	if opts.PreemptAttempts <= 0 {
+		opts.PreemptAttempts = DefaultPreemptAttempts
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -170,6 +184,7 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	<-idleDone
 
 	// Shutdown: refuse new work, finish the turn in flight.
+	r.stopEarly("shutting down")
 	r.mu.Lock()
 	r.closed = true
 	dropped := r.queue
@@ -355,6 +370,9 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		if resumed {
 			return // already taken from the inbox at start
 		}
+		if speaking && !tr.Final {
+			return // Nadine hears herself
+		}
 		if speaking {
 			r.log.Info("transcript dropped: listening is suspended while Nadine speaks", "id", tr.ID, "chars", len(tr.Text))
 			r.queueMark(nadine.InboxDropped, tr.Seq)
@@ -365,6 +383,10 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 			tr.Received = msg.Received
 		}
 		r.touch()
+		if !tr.Final {
+			r.interim(ctx, tr)
+			return
+		}
 		r.hear(tr)
 	case nadine.InboundUserLeft:
 		// Whichever id perception gives (its own, ours, none), the person
@@ -556,11 +578,22 @@ func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 			r.active = r.opts.Now()
 		}
 		r.mu.Unlock()
+		r.resumeEarly(ctx)
 	}
 }
 
-// run executes one job.
+// run executes one job. A heard transcript's turn adopts the early turn
+// of its utterance when it is the same words; any other job cancels it.
 func (r *Runtime) run(ctx context.Context, j job) {
+	var (
+		early     *dialogue.EarlyTurn
+		discarded []nadine.Speculation
+	)
+	if j.heard != nil {
+		early, discarded = r.takeEarly()
+	} else {
+		r.stopEarly("another job came first")
+	}
 	if j.left != "" {
 		end, err := r.m.EndInteraction(ctx, j.left)
 		if err != nil {
@@ -585,6 +618,9 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	if h := j.heard; h != nil {
 		seq = h.Seq
 		if age := r.opts.Now().Sub(heardAt(*h)); age > r.opts.MaxAge {
+			if early != nil {
+				early.Cancel()
+			}
 			r.log.Warn("transcript expired: too old to answer", "id", h.ID, "seq", h.Seq,
 				"age", age.Round(time.Millisecond), "max_age", r.opts.MaxAge)
 			r.mark(ctx, nadine.InboxExpired, seq)
@@ -593,11 +629,28 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		}
 		r.mark(ctx, nadine.InboxTaken, seq)
 	}
-	tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
-	out := newOutput(r, tctx, t.ID, j.emit)
-	out.inbox = seq
-	reply, err := r.m.Stream(tctx, t, out.emit)
-	out.close()
+	var (
+		reply   nadine.Reply
+		err     error
+		adopted bool
+	)
+	if early != nil {
+		if reply, adopted = r.answerEarly(ctx, early, t, seq, j.emit); !adopted {
+			if sp, ok := early.Discarded(); ok {
+				discarded = append(discarded, sp)
+			}
+		}
+	}
+	if !adopted {
+		tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
+		out := newOutput(r, tctx, t.ID, j.emit)
+		out.inbox = seq
+		reply, err = r.m.Stream(tctx, t, out.emit)
+		out.close()
+	}
+	for _, sp := range discarded {
+		reply.Trace.AddSpeculation(sp) // what the utterance's cancelled early turns cost
+	}
 	if seq != 0 {
 		r.mark(ctx, nadine.InboxAnswered, seq)
 	}
@@ -727,14 +780,18 @@ func (o *output) emit(e nadine.Event) {
 			if e.Reply != nil {
 				p.lang = e.Reply.Language
 			}
+			// The reply is over when its last message is out: what runs
+			// after the reply (memory writes) comes after it. The queue
+			// stays open until the turn returns, for what the engine does
+			// after the reply (the gesture of a category read then).
+			sent = make(chan struct{})
+			p.sent = sent
 		}
 		o.queue <- p
 	}
-	if e.Kind == nadine.EventDone {
-		// The reply is over when its last message is out: what runs
-		// after the reply (memory writes) comes after it.
+	if sent != nil && e.Kind == nadine.EventDone {
 		o.mu.Unlock()
-		o.close()
+		<-sent
 		o.mu.Lock()
 	}
 	defer o.mu.Unlock()

@@ -74,15 +74,16 @@ func BenchmarkSearchMemories(b *testing.B) {
 	b.Logf("fixture: %d memories of %d dims in %v (%.0f memories/s)", benchDocs, benchDims,
 		time.Since(start).Round(time.Millisecond), benchDocs/time.Since(start).Seconds())
 
-	cold, err := sqlite.Open(ctx, path, sqlite.Options{CacheUsers: -1})
+	cold, err := sqlite.Open(ctx, path, sqlite.Options{CacheBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer cold.Close()
 
-	// A cache of 10 users queried round-robin over the 100: every query
-	// misses, loads the user's vectors from SQLite and caches them.
-	miss, err := sqlite.Open(ctx, path, sqlite.Options{CacheUsers: 10})
+	// A cache of about 10 users (3 MiB of vectors each) queried
+	// round-robin over the 100: every query misses, loads the user's
+	// vectors from SQLite and caches them.
+	miss, err := sqlite.Open(ctx, path, sqlite.Options{CacheBytes: 32 << 20})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -159,5 +160,66 @@ func BenchmarkAppendMessage(b *testing.B) {
 		if _, err := s.AppendMessage(b.Context(), "alex", "c1", m); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSearchOnePerson measures the searches of one turn of the graph
+// engine (the best episode and the best conversation memory) for one
+// person with 100,000 memories of 256 dimensions: warm, their vectors
+// cached quantized (the default above 8 MiB), and exact, without cache
+// (every search reads the person's 100 MB of vectors). It reports the
+// cached set's size. -short skips it.
+func BenchmarkSearchOnePerson(b *testing.B) {
+	if testing.Short() {
+		b.Skip("builds a 100,000-memory fixture")
+	}
+	const n, dims = 100_000, 256
+	ctx := b.Context()
+	path := filepath.Join(b.TempDir(), "nadine.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(11, 12))
+	types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode}
+	for from := 0; from < n; from += benchBatch {
+		ms := make([]nadine.Memory, benchBatch)
+		for i := range ms {
+			ms[i] = nadine.Memory{UserID: "robin", Type: types[(from+i)%2], Text: fmt.Sprintf("memory %d", from+i),
+				Embedder: "bench", Embedding: randomVector(rng, dims)}
+		}
+		if _, err := s.AddMemories(ctx, ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	exact, err := sqlite.Open(ctx, path, sqlite.Options{CacheBytes: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer exact.Close()
+	for _, bb := range []struct {
+		name  string
+		store *sqlite.Store
+	}{{"quantized", s}, {"exact-scan", exact}} {
+		b.Run(bb.name, func(b *testing.B) {
+			// The first search loads (and quantizes) the person's vectors.
+			if _, err := bb.store.SearchMemories(ctx, "robin", nadine.MemoryQuery{Embedding: randomVector(rng, dims), Embedder: "bench", K: 1}); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				q := randomVector(rng, dims)
+				for _, typ := range types {
+					res, err := bb.store.SearchMemories(ctx, "robin", nadine.MemoryQuery{Embedding: q, Embedder: "bench", K: 1,
+						Types: []nadine.MemoryType{typ}})
+					if err != nil || len(res) != 1 {
+						b.Fatalf("search = %d results, %v", len(res), err)
+					}
+				}
+			}
+			if bb.store == s {
+				b.ReportMetric(float64(sqlite.CacheUsed(s))/(1<<20), "cache-MiB")
+			}
+		})
 	}
 }

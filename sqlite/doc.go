@@ -24,8 +24,17 @@
 // vectors. Loading a user's vectors for a search therefore reads a few dozen
 // rows instead of one row per memory. A user's vectors are kept in memory
 // after the first search and dropped on every write for that user;
-// concurrent first searches of one user share one load. A store without
-// cache (CacheUsers < 0) scores the blocks as it reads them. Read connections
+// concurrent first searches of one user share one load. The cache is
+// bounded in bytes (Options.CacheBytes, 64 MiB), least recently used first
+// out. A person whose vectors exceed Options.QuantizeAbove (8 MiB) is kept
+// quantized, each vector in int8 with the bound of the error this makes on
+// a cosine (quantize.go): a search scans the quantized vectors (split over
+// the CPUs for large sets), keeps every memory that could be among the k
+// best, and computes the exact scores of those from the stored vectors, so
+// that the results are the exact search's, entry for entry; 100,000
+// memories of 256 dimensions then take 27 MB and two searches 5 ms. A store
+// without cache (CacheBytes < 0) scores the blocks as it reads them. A
+// search returns no vectors. Read connections
 // map the database file into memory (Options.MmapSize), which makes loading
 // a user's blocks copy pages rather than make a system call per page; an I/O
 // error on a mapped page then stops the process instead of failing the

@@ -22,3 +22,6 @@ func SchemaVersion() int {
 	}
 	return ms[len(ms)-1].Version
 }
+
+// CacheUsed returns the bytes of the vector sets s keeps in memory.
+func CacheUsed(s *Store) int64 { return s.cache.used() }

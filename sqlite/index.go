@@ -3,11 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -324,16 +326,59 @@ func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// loadVectors reads one user's blocks into a vector set.
+// loadVectors reads one user's blocks into a vector set: as they are, or
+// quantized (see quantize.go) when the user's float32 vectors exceed
+// Options.QuantizeAbove. A quantized load reads the blocks through a
+// connection that does not map the file, so that the pages it reads once
+// do not stay in the process's resident memory.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, vecs
+	var values int64
+	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0) FROM memory_vectors WHERE user_id = ?`,
+		userID).Scan(&values); err != nil {
+		return nil, err
+	}
+	if s.quantize < 0 || 4*values <= s.quantize {
+		return readBlocks(ctx, s.r, userID, false)
+	}
+	conn, err := s.r.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if s.mmap > 0 {
+		if _, err := conn.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+			return nil, fmt.Errorf("unmap for a large load: %w", err)
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA mmap_size = `+strconv.FormatInt(s.mmap, 10)); err != nil {
+				s.log.Warn("sqlite: read connection left without its map; discarded", "err", err)
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	return readBlocks(ctx, conn, userID, true)
+}
+
+// queryer is a connection or a pool.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// readBlocks reads one user's blocks into a vector set, quantizing each
+// block as it is read when quantize is set (the float32 values are never
+// all in memory at once).
+func readBlocks(ctx context.Context, db queryer, userID string, quantize bool) (*vecSet, error) {
+	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, vecs
 		FROM memory_vectors WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	set := &vecSet{}
-	var ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
+	set := &vecSet{quantized: quantize}
+	var (
+		ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
+		scratch                 []float32
+	)
 	for rows.Next() {
 		var blk vecBlock
 		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &vecs); err != nil {
@@ -347,10 +392,18 @@ func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error)
 		if blk.norms, err = decodeVector(norms, nil); err != nil {
 			return nil, err
 		}
-		if blk.vecs, err = decodeVector(vecs, nil); err != nil {
+		if !quantize {
+			if blk.vecs, err = decodeVector(vecs, nil); err != nil {
+				return nil, err
+			}
+			set.blocks = append(set.blocks, blk)
+			continue
+		}
+		if scratch, err = decodeVector(vecs, scratch); err != nil {
 			return nil, err
 		}
-		set.blocks = append(set.blocks, blk)
+		blk.vecs = scratch
+		set.blocks = append(set.blocks, quantizedBlock(&blk))
 	}
 	return set, rows.Err()
 }

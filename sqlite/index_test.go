@@ -225,7 +225,7 @@ func TestIndexFollowsWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	uncached, err := Open(ctx, path, Options{CacheUsers: -1})
+	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestMigrationBuildsIndex(t *testing.T) {
 	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(sum(count), 0) FROM memory_vectors`).Scan(&n); err != nil || n != 32 {
 		t.Errorf("index holds %d vectors, %v; want 32", n, err)
 	}
-	uncached, err := Open(ctx, path, Options{CacheUsers: -1})
+	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +494,7 @@ func TestReaderMmap(t *testing.T) {
 
 func TestVectorCacheSharesLoads(t *testing.T) {
 	ctx := t.Context()
-	c := newVectorCache(4)
+	c := newVectorCache(4 * emptySetBytes)
 	var loads atomic.Int32
 	release := make(chan struct{})
 	started := make(chan struct{}, 10)
@@ -561,7 +561,7 @@ func TestVectorCacheSharesLoads(t *testing.T) {
 
 func TestVectorCacheLoadPanics(t *testing.T) {
 	ctx := t.Context()
-	c := newVectorCache(4)
+	c := newVectorCache(4 * emptySetBytes)
 	release := make(chan struct{})
 	started := make(chan struct{})
 	panicked := make(chan any)

@@ -99,7 +99,7 @@ func TestTopK(t *testing.T) {
 }
 
 func TestVectorCacheEviction(t *testing.T) {
-	c := newVectorCache(2)
+	c := newVectorCache(2 * emptySetBytes)
 	loads := 0
 	load := func() (*vecSet, error) { loads++; return &vecSet{}, nil }
 	for _, k := range []string{"a", "b", "a", "c", "a", "b"} {

@@ -167,34 +167,42 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	if q.K <= 0 {
 		return nil, nil
 	}
-	var best []scored
 	if s.cache.enabled() {
 		set, err := s.userVectors(ctx, userID)
 		if err != nil {
 			return nil, wrap("search memories", err)
 		}
-		best = set.topK(q.Embedding, q.Embedder, q.K, kindMask(q.Types))
-	} else {
-		var err error
-		if best, err = s.searchIndex(ctx, userID, q.Embedding, q.Embedder, q.K, kindMask(q.Types)); err != nil {
-			return nil, wrap("search memories", err)
+		if !set.quantized {
+			return s.memoriesOf(ctx, userID, set.topK(q.Embedding, q.Embedder, q.K, kindMask(q.Types)))
 		}
+		if ids := set.candidates(q.Embedding, q.Embedder, q.K, kindMask(q.Types)); len(ids) <= maxCandidates {
+			return s.rerank(ctx, userID, q, ids)
+		}
+		// The bound kept too many (near-identical vectors): the exact scan
+		// decides.
 	}
-	if len(best) == 0 {
-		return nil, nil
-	}
-	args := []any{userID}
-	for _, b := range best {
-		args = append(args, b.id)
-	}
-	// "+user_id" keeps the planner on the primary key instead of the
-	// (user_id, type) index: a handful of rowid lookups.
-	rows, err := s.r.QueryContext(ctx, memoryColumns+` WHERE +user_id = ? AND id IN (?`+
-		strings.Repeat(", ?", len(best)-1)+`)`, args...)
+	best, err := s.searchIndex(ctx, userID, q.Embedding, q.Embedder, q.K, kindMask(q.Types))
 	if err != nil {
 		return nil, wrap("search memories", err)
 	}
-	ms, err := scanMemories(rows)
+	return s.memoriesOf(ctx, userID, best)
+}
+
+// maxCandidates bounds the candidates of a quantized search whose exact
+// scores are read from the memories table.
+const maxCandidates = 2048
+
+// memoriesOf returns the user's memories of best, in its order, with their
+// scores and without their vectors.
+func (s *Store) memoriesOf(ctx context.Context, userID string, best []scored) ([]nadine.ScoredMemory, error) {
+	if len(best) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(best))
+	for i, b := range best {
+		ids[i] = b.id
+	}
+	ms, err := s.memoriesByID(ctx, userID, ids, false)
 	if err != nil {
 		return nil, wrap("search memories", err)
 	}
@@ -211,10 +219,77 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	return out, nil
 }
 
-const memoryColumns = `SELECT id, user_id, type, text, conversation_id, time_us, metadata,
-	embedder, embedding FROM memories`
+// rerank computes the exact scores of a quantized search's candidates from
+// their stored vectors, as the exact path does (cosineScore), and returns
+// the k best without their vectors.
+func (s *Store) rerank(ctx context.Context, userID string, q nadine.MemoryQuery, ids []int64) ([]nadine.ScoredMemory, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	ms, err := s.memoriesByID(ctx, userID, ids, true)
+	if err != nil {
+		return nil, wrap("search memories", err)
+	}
+	qn := float64(norm(q.Embedding))
+	var best topHeap
+	byID := make(map[int64]nadine.Memory, len(ms))
+	for _, m := range ms {
+		if m.Embedder != q.Embedder || len(m.Embedding) != len(q.Embedding) {
+			continue // changed since the vectors were read
+		}
+		best.offer(scored{m.ID, cosineScore(q.Embedding, qn, m.Embedding, norm(m.Embedding))}, q.K)
+		m.Embedding = nil
+		byID[m.ID] = m
+	}
+	sr := search{best: best}
+	top := sr.result()
+	out := make([]nadine.ScoredMemory, len(top))
+	for i, b := range top {
+		out[i] = nadine.ScoredMemory{Memory: byID[b.id], Score: b.score}
+	}
+	return out, nil
+}
 
-func scanMemories(rows *sql.Rows) ([]nadine.Memory, error) {
+// memoriesByID reads the user's memories of ids, with their vectors when
+// withVector is set. "+user_id" keeps the planner on the primary key
+// instead of the (user_id, type) index: a handful of rowid lookups.
+func (s *Store) memoriesByID(ctx context.Context, userID string, ids []int64, withVector bool) ([]nadine.Memory, error) {
+	cols := memoryFields
+	if withVector {
+		cols = memoryColumns
+	}
+	var out []nadine.Memory
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		args := make([]any, 0, n+1)
+		args = append(args, userID)
+		for _, id := range ids[:n] {
+			args = append(args, id)
+		}
+		rows, err := s.r.QueryContext(ctx, cols+` WHERE +user_id = ? AND id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		ms, err := scanMemories(rows, withVector)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+const (
+	memoryFields = `SELECT id, user_id, type, text, conversation_id, time_us, metadata,
+	embedder FROM memories`
+	memoryColumns = `SELECT id, user_id, type, text, conversation_id, time_us, metadata,
+	embedder, embedding FROM memories`
+)
+
+// scanMemories reads rows of memoryColumns, or of memoryFields when
+// withVector is false.
+func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 	defer rows.Close()
 	var ms []nadine.Memory
 	for rows.Next() {
@@ -225,8 +300,11 @@ func scanMemories(rows *sql.Rows) ([]nadine.Memory, error) {
 			blob     []byte
 			embedErr error
 		)
-		if err := rows.Scan(&m.ID, &m.UserID, &typ, &m.Text, &m.ConversationID, &timeUS, &md,
-			&m.Embedder, &blob); err != nil {
+		dst := []any{&m.ID, &m.UserID, &typ, &m.Text, &m.ConversationID, &timeUS, &md, &m.Embedder}
+		if withVector {
+			dst = append(dst, &blob)
+		}
+		if err := rows.Scan(dst...); err != nil {
 			return nil, err
 		}
 		m.Type = nadine.MemoryType(typ)
@@ -264,8 +342,30 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 	if err != nil {
 		return nil, wrap("memories", err)
 	}
-	ms, err := scanMemories(rows)
+	ms, err := scanMemories(rows, true)
 	return ms, wrap("memories", err)
+}
+
+// HasMemories reports whether the user has a memory of one of the types
+// (any type when none given): one probe of the (user_id, type) index,
+// whatever the number of memories.
+func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.MemoryType) (bool, error) {
+	if err := needUser("has memories", userID); err != nil {
+		return false, err
+	}
+	query := `SELECT EXISTS (SELECT 1 FROM memories WHERE user_id = ?`
+	args := []any{userID}
+	if len(types) > 0 {
+		query += ` AND type IN (?` + strings.Repeat(", ?", len(types)-1) + `)`
+		for _, t := range types {
+			args = append(args, string(t))
+		}
+	}
+	var found bool
+	if err := s.r.QueryRowContext(ctx, query+`)`, args...).Scan(&found); err != nil {
+		return false, wrap("has memories", err)
+	}
+	return found, nil
 }
 
 // DeleteMemories erases a user's long-term memories, keeping the profile,

@@ -331,7 +331,7 @@ func TestScenesNewestFirst(t *testing.T) {
 // cached set once a write has returned (run it with -race).
 func TestSearchDuringWrites(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, sqlite.Options{CacheUsers: 2})
+	s := open(t, sqlite.Options{CacheBytes: 600})
 	const writes = 40
 	var wg sync.WaitGroup
 	stop := make(chan struct{})

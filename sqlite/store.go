@@ -32,9 +32,15 @@ type Options struct {
 	// BusyTimeout is how long a statement waits for a lock held by another
 	// process; 0 means 5 seconds.
 	BusyTimeout time.Duration
-	// CacheUsers is how many users' memory vectors stay in memory between
-	// searches; 0 means 256, a negative value disables the cache.
-	CacheUsers int
+	// CacheBytes bounds the memory that users' vectors (and the knowledge
+	// base's) take between searches; 0 means DefaultCacheBytes, a negative
+	// value disables the cache.
+	CacheBytes int64
+	// QuantizeAbove is the size of a user's float32 vectors above which the
+	// cache keeps them quantized (a quarter of the bytes; searches stay
+	// exact, see quantize.go); 0 means DefaultQuantizeAbove, a negative
+	// value never quantizes.
+	QuantizeAbove int64
 	// ReadConns is the size of the read connection pool; 0 means
 	// max(4, GOMAXPROCS).
 	ReadConns int
@@ -46,14 +52,25 @@ type Options struct {
 	MmapSize int64
 }
 
+// Defaults of Options.CacheBytes and Options.QuantizeAbove: 64 MiB hold
+// the vectors of about 60,000 memories of 256 dimensions unquantized, or
+// of one person with 200,000 quantized; a person's vectors are quantized
+// from 8 MiB (8,192 memories of 256 dimensions, 2,730 of 768).
+const (
+	DefaultCacheBytes    = 64 << 20
+	DefaultQuantizeAbove = 8 << 20
+)
+
 // Store is a nadine.Store in one SQLite file. It is safe for concurrent use.
 type Store struct {
-	path  string
-	w     *sql.DB // the one writer connection
-	r     *sql.DB // read-only pool
-	log   *slog.Logger
-	now   func() time.Time
-	cache *vectorCache
+	path     string
+	w        *sql.DB // the one writer connection
+	r        *sql.DB // read-only pool
+	log      *slog.Logger
+	now      func() time.Time
+	cache    *vectorCache
+	quantize int64 // Options.QuantizeAbove
+	mmap     int64 // Options.MmapSize
 }
 
 var _ nadine.Store = (*Store)(nil)
@@ -77,8 +94,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 5 * time.Second
 	}
-	if opts.CacheUsers == 0 {
-		opts.CacheUsers = 256
+	if opts.CacheBytes == 0 {
+		opts.CacheBytes = DefaultCacheBytes
+	}
+	if opts.QuantizeAbove == 0 {
+		opts.QuantizeAbove = DefaultQuantizeAbove
 	}
 	if opts.ReadConns <= 0 {
 		opts.ReadConns = max(4, runtime.GOMAXPROCS(0))
@@ -108,11 +128,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 
 	s := &Store{
-		path:  path,
-		w:     w,
-		log:   opts.Logger,
-		now:   opts.Now,
-		cache: newVectorCache(opts.CacheUsers),
+		path:     path,
+		w:        w,
+		log:      opts.Logger,
+		now:      opts.Now,
+		cache:    newVectorCache(opts.CacheBytes),
+		quantize: opts.QuantizeAbove,
+		mmap:     opts.MmapSize,
 	}
 	version, err := s.migrate(ctx)
 	if err != nil {

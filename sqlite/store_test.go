@@ -29,6 +29,12 @@ func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{}) })
 }
 
+// TestContractQuantized runs the contract with every user's vectors
+// quantized in the cache: searches must give the exact results.
+func TestContractQuantized(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{QuantizeAbove: 1}) })
+}
+
 func TestContractNoCache(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{CacheUsers: -1}) })
+	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{CacheBytes: -1}) })
 }

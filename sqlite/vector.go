@@ -143,7 +143,9 @@ func kindMask(types []nadine.MemoryType) uint8 {
 
 // vecBlock is a run of vectors of one embedder and dimension, packed: entry
 // i has id ids[i], kind kinds[i], norm norms[i] and the values
-// vecs[i*dims : (i+1)*dims].
+// vecs[i*dims : (i+1)*dims]. A quantized block (see quantize.go) has no
+// vecs: entry i is q8[i*dims : (i+1)*dims] in steps of scale[i], with the
+// error bounds resid[i] and ratio[i].
 type vecBlock struct {
 	embedder string
 	dims     int
@@ -151,13 +153,43 @@ type vecBlock struct {
 	kinds    []uint8
 	norms    []float32
 	vecs     []float32
+
+	q8           []int8
+	scale        []float32
+	resid, ratio []float32
 }
 
 // vecSet is an immutable set of vectors (one user's memories, or the
-// knowledge base) in packed blocks. Searches share it without locking.
+// knowledge base) in packed blocks. Searches share it without locking. A
+// quantized set's blocks are all quantized: its searches give candidates
+// (candidates), an exact set's the result (topK).
 type vecSet struct {
-	blocks []vecBlock
+	blocks    []vecBlock
+	quantized bool
 }
+
+// entries returns how many vectors the set holds.
+func (s *vecSet) entries() int {
+	n := 0
+	for i := range s.blocks {
+		n += len(s.blocks[i].ids)
+	}
+	return n
+}
+
+// bytes returns the memory the set's arrays take, for the cache's budget.
+func (s *vecSet) bytes() int64 {
+	var n int64
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		n += int64(8*cap(b.ids) + cap(b.kinds) + 4*cap(b.norms) + 4*cap(b.vecs) +
+			cap(b.q8) + 4*cap(b.scale) + 4*cap(b.resid) + 4*cap(b.ratio) + len(b.embedder) + 160)
+	}
+	return n + emptySetBytes
+}
+
+// emptySetBytes is what bytes counts for a set without blocks.
+const emptySetBytes = 64
 
 // setBuilder packs vectors given one at a time into blocks of at most
 // blockEntries entries per embedder and dimension.
@@ -188,6 +220,19 @@ func (b *setBuilder) add(id int64, kind uint8, embedder string, v []float32) {
 	blk.kinds = append(blk.kinds, kind)
 	blk.norms = append(blk.norms, norm(v))
 	blk.vecs = append(blk.vecs, v...)
+}
+
+// quantizedBlock returns blk quantized: its ids, kinds and norms, and its
+// vectors in int8 (blk.vecs is read, not kept).
+func quantizedBlock(blk *vecBlock) vecBlock {
+	n, d := len(blk.ids), blk.dims
+	out := vecBlock{embedder: blk.embedder, dims: d, ids: blk.ids, kinds: blk.kinds,
+		norms: blk.norms, q8: make([]int8, 0, n*d),
+		scale: make([]float32, n), resid: make([]float32, n), ratio: make([]float32, n)}
+	for i := range n {
+		out.q8, out.scale[i], out.resid[i], out.ratio[i] = quantizeVector(out.q8, blk.vecs[i*d:(i+1)*d])
+	}
+	return out
 }
 
 // scored is an id with its similarity.
@@ -234,12 +279,18 @@ func (sr *search) add(blk *vecBlock) {
 		if sr.kinds&(1<<blk.kinds[i]) == 0 {
 			continue
 		}
-		var sc float64
-		if n := blk.norms[i]; sr.qn > 0 && n > 0 {
-			sc = float64(dot(sr.q, blk.vecs[i*d:(i+1)*d])) / (sr.qn * float64(n))
-		}
-		sr.best.offer(scored{id, sc}, sr.k)
+		sr.best.offer(scored{id, cosineScore(sr.q, sr.qn, blk.vecs[i*d:(i+1)*d], blk.norms[i])}, sr.k)
 	}
+}
+
+// cosineScore is the exact path's score of v (of norm n) for the query q
+// (of norm qn): every exact search, and the check of a quantized search's
+// candidates, computes it this way, so that they agree to the bit.
+func cosineScore(q []float32, qn float64, v []float32, n float32) float64 {
+	if qn > 0 && n > 0 {
+		return float64(dot(q, v)) / (qn * float64(n))
+	}
+	return 0
 }
 
 // result returns the best entries, best first.
@@ -307,7 +358,8 @@ func (h *topHeap) offer(c scored, k int) {
 }
 
 // vectorCache keeps vector sets by key ("u:<user id>" or "knowledge"),
-// dropping the least recently used beyond its limit. A key is invalidated
+// dropping the least recently used while their bytes exceed its limit (a
+// set larger than the whole limit is not kept). A key is invalidated
 // after every committed write that touches it; a load that overlapped an
 // invalidation is not cached, so the cache never serves a stale set.
 // Concurrent misses of one key share one load (the first turn of a person
@@ -315,15 +367,17 @@ func (h *topHeap) offer(c scored, k int) {
 // since that load started.
 type vectorCache struct {
 	mu      sync.Mutex
-	limit   int // <= 0 disables caching
+	limit   int64 // bytes; <= 0 disables caching
+	size    int64 // bytes of the sets kept
 	tick    uint64
 	sets    map[string]*cacheItem
 	loading map[string]*cacheLoad // the load that later misses join
 }
 
 type cacheItem struct {
-	set  *vecSet
-	used uint64
+	set   *vecSet
+	bytes int64
+	used  uint64
 }
 
 // cacheLoad is one load in flight; set and err are written before done is
@@ -336,7 +390,7 @@ type cacheLoad struct {
 	waiters int  // callers that joined the load
 }
 
-func newVectorCache(limit int) *vectorCache {
+func newVectorCache(limit int64) *vectorCache {
 	return &vectorCache{limit: limit, sets: map[string]*cacheItem{}, loading: map[string]*cacheLoad{}}
 }
 
@@ -389,12 +443,15 @@ func (c *vectorCache) finish(key string, l *cacheLoad) {
 	if c.loading[key] == l {
 		delete(c.loading, key)
 	}
-	if l.err == nil && !l.stale {
-		if len(c.sets) >= c.limit {
-			c.evictLocked()
+	if l.err == nil && !l.stale && l.set != nil {
+		if n := l.set.bytes(); n <= c.limit {
+			for c.size+n > c.limit && len(c.sets) > 0 {
+				c.evictLocked()
+			}
+			c.tick++
+			c.sets[key] = &cacheItem{set: l.set, bytes: n, used: c.tick}
+			c.size += n
 		}
-		c.tick++
-		c.sets[key] = &cacheItem{set: l.set, used: c.tick}
 	}
 	c.mu.Unlock()
 	close(l.done)
@@ -409,7 +466,15 @@ func (c *vectorCache) evictLocked() {
 			oldest, used = k, it.used
 		}
 	}
-	delete(c.sets, oldest)
+	c.dropLocked(oldest)
+}
+
+// dropLocked forgets key's set.
+func (c *vectorCache) dropLocked(key string) {
+	if it, ok := c.sets[key]; ok {
+		c.size -= it.bytes
+		delete(c.sets, key)
+	}
 }
 
 // invalidate drops key's set and marks the load in flight as stale: it is
@@ -418,7 +483,7 @@ func (c *vectorCache) evictLocked() {
 func (c *vectorCache) invalidate(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.sets, key)
+	c.dropLocked(key)
 	if l := c.loading[key]; l != nil {
 		l.stale = true
 	}
@@ -432,6 +497,13 @@ func (c *vectorCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.sets)
+}
+
+// used returns the bytes of the sets cached.
+func (c *vectorCache) used() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
 }
 
 func userKey(userID string) string { return "u:" + userID }

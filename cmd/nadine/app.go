@@ -423,7 +423,7 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
 			NewUserID: nadine.NewUserID, Logger: a.log, SeedWiring: a.cfg.Features.SeedWiring,
-			SearchSummary: a.cfg.Features.SearchSummary,
+			SearchSummary: a.cfg.Features.SearchSummary, Speculate: *a.cfg.Features.Speculate,
 		})
 		if err != nil {
 			return nil, err

@@ -101,9 +101,11 @@ type FeaturesConfig struct {
 	// before retrieval, as seed 000 does (default true); off, retrieval uses
 	// the input as said and the reply waits on one model call less.
 	Contextualize *bool `yaml:"contextualize"`
-	// Speculate (ReAct) starts the agent on the raw input's retrieval while
-	// the contextualizer rewrites it, and keeps that call when the rewrite
-	// retrieves the same memories and knowledge (default true).
+	// Speculate starts model calls before they are known to be wanted,
+	// and keeps them when they are (default true): ReAct's agent on the
+	// raw input's retrieval while the contextualizer rewrites it (kept when
+	// the rewrite retrieves the same texts), the graph's response while the
+	// orchestrator plans (kept when the plan is empty).
 	Speculate *bool `yaml:"speculate"`
 	// SearchSummary (graph) has seed 001's search_answer model sum the
 	// search results up before the response (one more model call in

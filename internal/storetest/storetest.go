@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) nadine.Store) {
 		{"StoreChunkConcurrent", testStoreChunkConcurrent},
 		{"MemoryAddList", testMemoryAddList},
 		{"MemorySearch", testMemorySearch},
+		{"HasMemories", testHasMemories},
 		{"MemorySearchSeesWrites", testMemorySearchSeesWrites},
 		{"MemoryIsolation", testMemoryIsolation},
 		{"ForgetUser", testForgetUser},
@@ -547,9 +548,58 @@ func testMemorySearch(t *testing.T, s nadine.Store) {
 		if r.UserID != "alice" || r.ID == 0 || r.ConversationID != "conv-"+r.Text || r.Metadata["source"] != r.Text {
 			t.Errorf("result %d = %+v, want alice's memory %s with its fields", i, r.Memory, r.Text)
 		}
+		if r.Embedding != nil {
+			t.Errorf("result %d (%s) carries its vector; a search returns none", i, r.Text)
+		}
 	}
 	if len(res) > 0 && (res[0].Type != nadine.MemoryConversation || !res[0].Time.Equal(t0.Add(time.Minute))) {
 		t.Errorf("first result = %+v, want type conversation at %v", res[0].Memory, t0.Add(time.Minute))
+	}
+}
+
+// testHasMemories: existence by user and type, without reading memories.
+func testHasMemories(t *testing.T, s nadine.Store) {
+	ctx := t.Context()
+	has := func(user string, types ...nadine.MemoryType) bool {
+		t.Helper()
+		ok, err := s.HasMemories(ctx, user, types...)
+		must(t, "HasMemories", err)
+		return ok
+	}
+	if has("alice") || has("alice", nadine.MemoryEpisode) {
+		t.Error("HasMemories of an empty store = true")
+	}
+	add(t, s,
+		memory("alice", "c1", nadine.MemoryConversation, 1, "e1", 1, 0),
+		memory("alice", "e1", nadine.MemoryEpisode, 2, ""), // without a vector: still a memory
+		memory("bob", "f1", nadine.MemoryFact, 3, "e1", 0, 1),
+	)
+	tests := []struct {
+		user  string
+		types []nadine.MemoryType
+		want  bool
+	}{
+		{"alice", nil, true},
+		{"alice", []nadine.MemoryType{nadine.MemoryEpisode}, true},
+		{"alice", []nadine.MemoryType{nadine.MemoryConversation}, true},
+		{"alice", []nadine.MemoryType{nadine.MemoryFact}, false},
+		{"alice", []nadine.MemoryType{nadine.MemoryFact, nadine.MemoryEpisode}, true},
+		{"bob", []nadine.MemoryType{nadine.MemoryFact}, true},
+		{"bob", []nadine.MemoryType{nadine.MemoryEpisode}, false},
+		{"carol", nil, false},
+	}
+	for _, tt := range tests {
+		if got := has(tt.user, tt.types...); got != tt.want {
+			t.Errorf("HasMemories(%s, %v) = %v, want %v", tt.user, tt.types, got, tt.want)
+		}
+	}
+	must(t, "DeleteMemories", s.DeleteMemories(ctx, "alice"))
+	if has("alice") || !has("bob") {
+		t.Errorf("after DeleteMemories(alice): alice %v, bob %v; want false, true", has("alice"), has("bob"))
+	}
+	must(t, "ForgetUser", s.ForgetUser(ctx, "bob"))
+	if has("bob") {
+		t.Error("HasMemories(bob) after ForgetUser = true")
 	}
 }
 
@@ -1155,6 +1205,7 @@ func testEmptyUserID(t *testing.T, s nadine.Store) {
 			return err
 		}},
 		{"Memories", func() error { _, err := s.Memories(ctx, ""); return err }},
+		{"HasMemories", func() error { _, err := s.HasMemories(ctx, ""); return err }},
 		{"DeleteMemories", func() error { return s.DeleteMemories(ctx, "") }},
 		{"UpdateMemoryEmbedding", func() error { return s.UpdateMemoryEmbedding(ctx, "", 1, "e1", []float32{1}) }},
 		{"UpsertScenes", func() error { return s.UpsertScenes(ctx, []nadine.Scene{{SceneID: "s1"}}) }},

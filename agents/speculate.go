@@ -1,0 +1,148 @@
+package agents
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
+)
+
+// Speculative response. A plain turn would wait on two model calls in
+// sequence: the parallel group (whose slowest member is a model call:
+// intent, appraisal or the plan), then the response. Yet the response of
+// most turns is the one an empty plan gives: so as soon as the person's
+// memories are retrieved, the response agent starts beside the group on
+// the inputs an empty plan gives (intent continue_conversation, no tool
+// results), its sentences held. When the response node is reached, the
+// prompt the turn's real state gives is compared with the one the
+// speculation sent: the same prompt releases the held sentences and the
+// call goes on as if it had started then (the turn waited on one model
+// call); any other (a plan with tools, a greeting, a farewell, a name
+// question or a new name, another language) cancels it, and nothing of it
+// is ever said. The feelings in the prompt are the one exception: the
+// speculation cannot wait for the appraisal, so it describes how Nadine
+// felt when the person spoke; it is kept when the appraisal leaves the
+// same emotion and mood (only their intensities moved), and the comparison
+// then reads the real state with the speculation's feelings. The trace
+// records the verdict (nadine.Speculation) and what a discarded
+// speculation cost.
+
+// speculation is the response agent started before the plan was known.
+type speculation struct {
+	start  time.Time
+	state  State     // the state it answered
+	now    time.Time // the clock reading its packet was dated with
+	msgs   []nadine.ChatMessage
+	hold   *nadine.Hold
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	streamed strings.Builder // what the model wrote, for the cost estimate
+	text     string
+	err      error
+}
+
+// speculates reports whether the engine starts speculative responses.
+func (e *Engine) speculates() bool { return e.opts.Speculate && !e.opts.SeedWiring }
+
+// speculate starts the speculative response of state s (the group's input
+// with the person's memories), unless the turn is one whose response will
+// surely differ: a pending name question, a name introduction, a greeting
+// or farewell alone (which the orchestrator does not plan either). Called
+// from the retrieval node of the parallel group.
+func (e *Engine) speculate(ctx context.Context, s State) {
+	sc := scopeFrom(ctx)
+	msg := s.latest()
+	if !e.speculates() || sc.turn == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
+		return
+	}
+	s.Intent, s.PlanSteps = IntentContinue, nil
+	now := e.opts.Now()
+	sctx, cancel := context.WithCancel(sc.turn)
+	sp := &speculation{start: time.Now(), state: s, now: now, msgs: e.responseMessagesAt(sctx, s, now),
+		hold: nadine.NewHold(sc.send), cancel: cancel, done: make(chan struct{})}
+	if !sc.setSpeculation(sp) {
+		cancel()
+		return
+	}
+	go func() {
+		defer close(sp.done)
+		text, err := e.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
+		sp.mu.Lock()
+		sp.text, sp.err = text, err
+		sp.mu.Unlock()
+	}()
+}
+
+// write records what the model streamed.
+func (sp *speculation) write(delta string) {
+	sp.mu.Lock()
+	sp.streamed.WriteString(delta)
+	sp.mu.Unlock()
+}
+
+// wait returns the speculation's reply once its call has ended.
+func (sp *speculation) wait() (string, error) {
+	<-sp.done
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.text, sp.err
+}
+
+// matches reports whether s, the state the response node received, gives
+// the prompt the speculation sent (with the speculation's feelings and
+// clock), and if not, why.
+func (e *Engine) matches(ctx context.Context, sp *speculation, s State) (bool, string) {
+	switch {
+	case s.confirmationPending():
+		return false, "a name question"
+	case s.Intent.fastPath():
+		return false, "intent " + string(s.Intent)
+	case len(s.Dispatched) > 0:
+		return false, "the plan ran " + strings.Join(s.Dispatched, ", ")
+	}
+	if !closeFeelings(sp.state.Affect, s.Affect) {
+		return false, "the appraisal changed Nadine's feelings"
+	}
+	real := s
+	real.Affect = sp.state.Affect
+	if !nadine.SameMessages(e.responseMessagesAt(ctx, real, sp.now), sp.msgs) {
+		return false, "the turn's inputs differ"
+	}
+	return true, ""
+}
+
+// closeFeelings reports whether the feelings the speculation described
+// (before the appraisal) and the appraised ones name the same emotion and
+// the same mood: then only their intensities differ, and the reply written
+// with the first suits the second.
+func closeFeelings(before, after affect.State) bool {
+	b, a := affect.ToBus(before), affect.ToBus(after)
+	return b.Label == a.Label && b.MoodLabel == a.MoodLabel
+}
+
+// settle gives the speculation its verdict, once, and records it: a kept
+// one's held sentences go out and the call goes on; a discarded one is
+// cancelled and waited for, its sentences dropped.
+func (sp *speculation) settle(tr *nadine.Trace, keep bool, reason string) {
+	rec := nadine.Speculation{Kind: nadine.SpeculateResponse, Start: sp.start, Duration: time.Since(sp.start), Kept: keep, Reason: reason}
+	if keep && sp.hold.Release() {
+		tr.Notef("speculative response kept")
+		tr.AddSpeculation(rec)
+		return
+	}
+	sp.hold.Drop()
+	sp.cancel()
+	<-sp.done
+	rec.Kept = false
+	rec.PromptTokens = nadine.EstimateTokens(nadine.PromptText(sp.msgs))
+	sp.mu.Lock()
+	rec.CompletionTokens = nadine.EstimateTokens(sp.streamed.String())
+	sp.mu.Unlock()
+	tr.Notef("speculative response discarded: %s", reason)
+	tr.AddSpeculation(rec)
+}

@@ -1,0 +1,263 @@
+package dialogue
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Preemptive turns. Speech-to-text sends interim transcripts while the
+// person still speaks; once one is stable, a turn can start on it, so that
+// the reply is ready when the final transcript comes: preemptive
+// generation. An early turn is the turn path (see turnRun) with its output
+// held: it runs the engines on the interim text, but nothing of it is
+// spoken, applied to the session or stored (history, memories, the
+// engines' state and deferred work) until the final transcript adopts it.
+// The final adopts it when its normalized text is the same utterance
+// (SameUtterance); then the held events go out in order, the request's
+// session changes apply, and the turn goes on exactly as a turn started
+// then: committed, done, its deferred work run. Any other final, a newer
+// interim, another use of the manager or DefaultEarlyWait without a final
+// cancels it: its engines stop, its events and deferred work are dropped.
+
+// DefaultEarlyWait is how long an early turn waits for its final
+// transcript before it is cancelled (ManagerOptions.EarlyWait).
+const DefaultEarlyWait = 10 * time.Second
+
+// EarlyTurn is a turn started on an interim transcript (see Preempt).
+type EarlyTurn struct {
+	m     *Manager
+	text  string // normalized
+	start time.Time
+	trace *nadine.Trace
+	stop  context.CancelFunc
+
+	prepared  chan struct{} // closed once run is set
+	adopted   chan struct{}
+	cancelled chan struct{}
+	ended     chan struct{} // closed once turnMu is released
+	result    chan nadine.Reply
+
+	mu     sync.Mutex
+	state  earlyState
+	reason string   // why it was cancelled
+	run    *turnRun // set before prepared is closed
+	user   string   // the session's person and language it answered
+	lang   nadine.Language
+}
+
+type earlyState int
+
+const (
+	earlyRunning earlyState = iota
+	earlyAdopted
+	earlyCancelled
+)
+
+// Preempt starts an early turn on an interim transcript and returns it, or
+// nil when none can start: the text is unusable, the turn names its
+// person (those settle the session first), or the manager is busy (a turn
+// in flight, or someone waiting for one). The early turn holds the turn
+// lock until it is adopted and done, or cancelled; the manager cancels it
+// as soon as anything else needs the lock.
+func (m *Manager) Preempt(ctx context.Context, turn nadine.Turn) *EarlyTurn {
+	if turn.UserID != "" || turn.UserEmotion != "" {
+		return nil
+	}
+	start := m.opts.Now()
+	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
+	if err != nil || !m.turnMu.TryLock() {
+		return nil
+	}
+	m.mu.Lock()
+	if m.waiters > 0 || m.early != nil {
+		m.mu.Unlock()
+		m.turnMu.Unlock()
+		return nil
+	}
+	if turn.ID == "" {
+		turn.ID = m.opts.NewID()
+	}
+	trace := nadine.NewTrace(turn.ID, text, start)
+	ectx, stop := context.WithCancel(nadine.WithTrace(ctx, trace))
+	e := &EarlyTurn{m: m, text: text, start: time.Now(), trace: trace, stop: stop,
+		prepared: make(chan struct{}), adopted: make(chan struct{}), cancelled: make(chan struct{}),
+		ended: make(chan struct{}), result: make(chan nadine.Reply, 1)}
+	m.early = e
+	m.mu.Unlock()
+	go e.work(ectx, turn, text, truncated, start)
+	return e
+}
+
+// work runs the early turn: prepared and answered with its output held,
+// then, once adopted, completed; or dropped.
+func (e *EarlyTurn) work(ctx context.Context, turn nadine.Turn, text string, truncated bool, start time.Time) {
+	m := e.m
+	defer func() {
+		e.stop()
+		m.mu.Lock()
+		if m.early == e {
+			m.early = nil
+		}
+		m.mu.Unlock()
+		m.turnMu.Unlock()
+		close(e.ended)
+	}()
+	t := m.prepare(ctx, turn, text, truncated, start, nil, true)
+	s := m.Session() // as before the turn: an early turn's request changed nothing
+	e.mu.Lock()
+	e.run, e.user, e.lang = t, s.User.ID, s.Language
+	e.mu.Unlock()
+	close(e.prepared)
+	reply := t.answer()
+	wait := time.NewTimer(m.opts.EarlyWait)
+	defer wait.Stop()
+	select {
+	case <-e.adopted:
+	case <-e.cancelled:
+	case <-wait.C:
+		e.markCancelled("no final transcript came")
+	}
+	e.mu.Lock()
+	adopted := e.state == earlyAdopted
+	e.mu.Unlock()
+	if !adopted {
+		t.out.drop() // and the deferred work is never run
+		return
+	}
+	e.result <- t.complete(reply)
+}
+
+// Text is the normalized text the early turn answers.
+func (e *EarlyTurn) Text() string { return e.text }
+
+// Trace is the early turn's trace, which becomes the adopted turn's.
+func (e *EarlyTurn) Trace() *nadine.Trace { return e.trace }
+
+// Adopt makes the early turn the answer to final, when final's normalized
+// text is the same utterance and the session is still the one it answered:
+// the held events go out to emit, in order, then the rest of the turn as
+// it comes, and Adopt returns the reply once the turn is done, as Stream
+// would. Otherwise it cancels the early turn and returns ok=false: nothing
+// of it happened, and the caller runs final as a turn of its own.
+func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.EmitFunc) (reply nadine.Reply, ok bool) {
+	text, _, err := Normalize(final.Text, e.m.opts.MaxInputChars)
+	if err != nil || !SameUtterance(text, e.text) {
+		e.cancelFor("the final transcript differs")
+		return nadine.Reply{}, false
+	}
+	select {
+	case <-e.prepared:
+	case <-e.ended:
+		return nadine.Reply{}, false
+	case <-ctx.Done():
+		e.cancelFor("the final transcript's turn was cancelled")
+		return nadine.Reply{}, false
+	}
+	e.mu.Lock()
+	if e.state != earlyRunning {
+		e.mu.Unlock()
+		return nadine.Reply{}, false
+	}
+	s := e.m.Session()
+	if s.User.ID != e.user || s.Language != e.lang {
+		e.mu.Unlock()
+		e.cancelFor("the session changed meanwhile")
+		return nadine.Reply{}, false
+	}
+	e.state = earlyAdopted
+	t := e.run
+	if final.ID != "" {
+		e.trace.SetID(final.ID)
+	}
+	e.trace.Notef("early turn adopted: the final transcript is the interim one it answered, %v later", time.Since(e.start).Round(time.Millisecond))
+	e.trace.AddSpeculation(nadine.Speculation{Kind: nadine.SpeculateTurn, Start: e.start, Duration: time.Since(e.start), Kept: true})
+	t.change()
+	t.out.release(emit)
+	close(e.adopted)
+	e.mu.Unlock()
+	return <-e.result, true
+}
+
+// Cancel cancels the early turn unless it was adopted, and returns once
+// nothing of it runs any more (its engines stopped, the turn lock
+// released).
+func (e *EarlyTurn) Cancel() { e.cancelFor("cancelled") }
+
+// cancelFor cancels with a reason, kept for Discarded, and waits until
+// nothing of the early turn runs.
+func (e *EarlyTurn) cancelFor(reason string) {
+	if e.markCancelled(reason) {
+		<-e.ended
+	}
+}
+
+// markCancelled cancels the early turn unless it was adopted, and reports
+// whether it is cancelled.
+func (e *EarlyTurn) markCancelled(reason string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state == earlyRunning {
+		e.state, e.reason = earlyCancelled, reason
+		e.stop()
+		close(e.cancelled)
+	}
+	return e.state == earlyCancelled
+}
+
+// Discarded returns, for a cancelled early turn, what it cost (the tokens
+// the server counted for its model calls: a call cancelled before its end
+// has none; its own discarded speculations' estimates) and why it was
+// cancelled, for the trace of the turn that replaced it; ok is false while
+// it runs or when it was adopted.
+func (e *EarlyTurn) Discarded() (nadine.Speculation, bool) {
+	e.mu.Lock()
+	st, reason := e.state, e.reason
+	e.mu.Unlock()
+	if st != earlyCancelled {
+		return nadine.Speculation{}, false
+	}
+	<-e.ended
+	sp := nadine.Speculation{Kind: nadine.SpeculateTurn, Start: e.start, Kept: false, Reason: reason}
+	d := e.trace.Snapshot()
+	sp.Duration = d.Duration
+	for _, c := range d.ModelCalls {
+		sp.PromptTokens += c.PromptTokens
+		sp.CompletionTokens += c.CompletionTokens
+	}
+	for _, s := range d.Speculations {
+		sp.PromptTokens += s.PromptTokens
+		sp.CompletionTokens += s.CompletionTokens
+	}
+	return sp, true
+}
+
+// SameUtterance reports whether two transcripts are the same utterance:
+// the same words once case, punctuation and spacing are set aside
+// (speech-to-text's final result often only adds those to the interim).
+func SameUtterance(a, b string) bool { return utteranceKey(a) == utteranceKey(b) }
+
+// utteranceKey is a transcript's words, lowercased, separated by one space.
+func utteranceKey(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if r == '\'' || r == '’' {
+			continue // "what's" and "whats" are one word
+		}
+		space = true
+	}
+	return b.String()
+}

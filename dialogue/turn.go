@@ -1,0 +1,182 @@
+package dialogue
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// turnRun is one turn on its one path through the manager: prepare (the
+// request from the session), answer (the engines), complete (the reply
+// finished, committed to the history, the done event, the deferred work,
+// the session saved). A turn's output goes through its collector, which
+// holds it for an early turn until the turn is adopted (see Preempt); the
+// session changes of the request are applied by change, at once or at
+// adoption. The caller holds turnMu.
+type turnRun struct {
+	m      *Manager
+	ctx    context.Context
+	trace  *nadine.Trace
+	text   string
+	start  time.Time
+	out    *collector
+	req    nadine.Request
+	change func()
+	// stopFiller cancels the silence filler (see fillSilence) once the
+	// reply is out.
+	stopFiller func()
+
+	laterMu sync.Mutex
+	later   []func(context.Context) // the engines' work for after the reply
+}
+
+// prepare starts a turn: the trace (the context's, else a new one), the
+// collector (holding its output when held is set) and the request.
+func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, truncated bool, start time.Time, emit nadine.EmitFunc, held bool) *turnRun {
+	m.ensureRestored(ctx)
+	// A caller that publishes the turn's events (the robot runtime) may
+	// start the trace itself, so that what it does is recorded too.
+	trace := nadine.TraceFrom(ctx)
+	if trace == nil {
+		if turn.ID == "" {
+			turn.ID = m.opts.NewID()
+		}
+		trace = nadine.NewTrace(turn.ID, text, start)
+		ctx = nadine.WithTrace(ctx, trace)
+	} else {
+		trace.SetInput(text)
+	}
+	if truncated {
+		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
+	}
+	if m.checkForgotten(ctx) {
+		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
+	}
+	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start}
+	t.out = newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.ensureLanguage)
+	t.out.holding = held
+	t.req, t.change = m.request(ctx, turn, text, start, t.out)
+	// Work the reply does not need (memory and state writes, the next
+	// turn's context summary) runs once the reply is published.
+	t.req.AfterReply = func(fn func(context.Context)) {
+		t.laterMu.Lock()
+		t.later = append(t.later, fn)
+		t.laterMu.Unlock()
+	}
+	return t
+}
+
+// answer asks the engines in order until one answers, and returns its
+// reply, or the apology when none did.
+func (t *turnRun) answer() nadine.Reply {
+	m, ctx, trace, req, out := t.m, t.ctx, t.trace, t.req, t.out
+	t.stopFiller = func() {}
+	if !out.holding {
+		// An early turn says nothing before its final transcript, not
+		// even a filler; the final's turn is fast once adopted.
+		t.stopFiller = m.fillSilence(ctx, trace, t.start, out)
+	}
+	budget, cancelBudget := context.WithDeadline(ctx, t.start.Add(m.opts.TurnTimeout))
+	defer cancelBudget()
+	var lastErr error
+	for i, eng := range m.opts.Engines {
+		engCtx, last := budget, i == len(m.opts.Engines)-1
+		if last {
+			engCtx = ctx // the last engine always gets its chance
+		} else if budget.Err() != nil {
+			continue
+		}
+		if i > 0 {
+			req.FallbackReason = fallbackReason(lastErr)
+		}
+		stepDone := trace.StartStep("engine:" + eng.Name())
+		req.Emit = out.attempt()
+		r, err := m.respond(engCtx, eng, req, !last)
+		if err == nil && strings.TrimSpace(r.Text) == "" {
+			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
+		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
+			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
+		}
+		stepDone(err)
+		if err != nil {
+			lastErr = err
+			trace.Fail("engine:"+eng.Name(), err)
+			if ctx.Err() == nil { // not a cancelled early turn
+				m.log.Warn("engine failed", "engine", eng.Name(), "code", nadine.ErrorCode(err), "err", err, "next", i+1 < len(m.opts.Engines))
+			}
+			if out.spoke() {
+				trace.Notef("engine %s failed after speaking part of its reply", eng.Name())
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			req.FallbackReason = nadine.ErrorCode(err) // what the next engine says about why is true
+			if budget.Err() != nil {
+				req.FallbackReason = nadine.EUNAVAILABLE
+			}
+			continue
+		}
+		r.Fallback = i > 0
+		trace.SetEngine(eng.Name())
+		return r
+	}
+	trace.SetEngine("apology")
+	return nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3,
+		Category: nadine.CategoryOther, Fallback: true}
+}
+
+// complete finishes the turn with reply: the reply completed and spoken if
+// it was not streamed, the exchange committed to the history, the done
+// event, then the deferred work and the session's save.
+func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
+	m, trace, out := t.m, t.trace, t.out
+	reply = m.finish(reply, out)
+	if t.stopFiller != nil {
+		t.stopFiller()
+	}
+	bg := context.WithoutCancel(t.ctx)
+	user, conv, keep := m.commit(bg, t.req, reply)
+	trace.Finish(m.opts.Now())
+	reply.Trace = trace
+
+	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
+	m.translateForMonitor(bg, t.text, reply)
+	t.laterMu.Lock()
+	queued := t.later
+	t.later = nil
+	t.laterMu.Unlock()
+	for _, fn := range queued {
+		fn(bg)
+	}
+	reply = out.lateFields(reply)
+	if keep {
+		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)
+		m.save(bg)
+	}
+	d := trace.Snapshot()
+	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
+		"input", nadine.Content(t.text), "reply", nadine.Content(reply.Text), "elapsed", d.Duration.Round(time.Millisecond),
+		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
+	return reply
+}
+
+// lockTurn takes turnMu for a turn or a change of the session, first
+// cancelling an early turn that waits for its final transcript (an early
+// turn never keeps the manager from anything else).
+func (m *Manager) lockTurn() {
+	m.mu.Lock()
+	m.waiters++
+	early := m.early
+	m.mu.Unlock()
+	if early != nil {
+		early.cancelFor("another turn or change of the session came first")
+	}
+	m.turnMu.Lock()
+	m.mu.Lock()
+	m.waiters--
+	m.mu.Unlock()
+}
