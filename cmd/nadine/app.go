@@ -39,18 +39,36 @@ type app struct {
 	lexical  *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
 	tools    []nadine.Tool
 	filler   *tools.Filler // lines said while a turn waits on a tool; nil when off
-	camera   nadine.Camera // nil outside serve
 	visual   *visual.Retriever
 	closers  []func() error
 	warmups  []func(context.Context) error
 	history  *dialogue.History
 	detector nadine.LanguageDetector
-	manager  *dialogue.Manager
 
-	clients       map[string]*openai.Client // by profile name
-	offlineEngine *offline.Engine           // the last engine of every manager
-	engine        string                    // the engine answering: react, graph or offline
-	offline       string                    // why the app runs offline, when it does
+	// specs are the robots to build (withRobots); by default the first
+	// robot of the configuration.
+	specs  []robotSpec
+	robots []*appRobot // the robots built, in order
+	// manager, engine and offline are the first robot's: the one robot of
+	// chat, eval and the maintenance commands.
+	manager *dialogue.Manager
+	engine  string // the engine answering: react, graph or offline
+	offline string // why the app runs offline, when it does
+
+	clients  map[string]*openai.Client // by profile name
+	offlines map[string]*offline.Engine // the last engine of every manager, one per place
+	warmed   map[string]bool            // engine configurations already warmed up
+}
+
+// appRobot is one robot of the app: its settings, engines and dialogue
+// manager (its session). The store, models, tools, history and detector
+// are the app's, shared.
+type appRobot struct {
+	spec    robotSpec
+	engines []nadine.Engine // tried in order; the offline engine last
+	manager *dialogue.Manager
+	engine  string // the engine answering: react, graph or offline
+	offline string // why the robot runs offline, when it does
 }
 
 // openTool loads the configuration and opens the app for a maintenance
@@ -66,12 +84,14 @@ func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
 // appOption adds what only some commands have.
 type appOption func(*app)
 
-// withCamera gives the vision agent the robot's camera (serve).
-func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c } }
+// withRobots builds these robots instead of the configuration's first
+// (serve: every robot of robots:, each with its camera).
+func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = specs } }
 
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
-	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}}
+	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
+		offlines: map[string]*offline.Engine{}, warmed: map[string]bool{}}
 	for _, w := range cfg.warnings {
 		log.Warn(w)
 	}
@@ -123,14 +143,21 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.detector = det
-	m, err := a.newManager(cfg.MQTT.Prefix)
-	if err != nil {
-		return err
+	specs := a.specs
+	if len(specs) == 0 {
+		specs = cfg.robotSpecs()[:1]
 	}
-	a.manager = m
-	if err := m.Recover(ctx); err != nil {
-		a.log.Warn("history recovery incomplete", "err", err)
+	for _, spec := range specs {
+		r, err := a.newRobot(spec)
+		if err != nil {
+			return fmt.Errorf("robot %s: %w", spec.Name, err)
+		}
+		if err := r.manager.Recover(ctx); err != nil {
+			a.log.Warn("history recovery incomplete", "robot", spec.Name, "err", err)
+		}
+		a.robots = append(a.robots, r)
 	}
+	a.manager, a.engine, a.offline = a.robots[0].manager, a.robots[0].engine, a.robots[0].offline
 	for _, w := range a.warmups {
 		// Local servers load models lazily: wake them while nobody talks.
 		go func() {
@@ -144,23 +171,28 @@ func (a *app) build(ctx context.Context) error {
 	return nil
 }
 
-// newManager builds the engines and a dialogue manager over them: one per
-// robot (serve has one; the bench's fleet mode one per simulated robot, all
-// sharing the store, the models and the tools). robot names the robot's
+// newRobot builds a robot's engines and its dialogue manager: one of each
+// per robot (a graph engine's background summary is its robot's), over
+// the app's store, models, tools and history. The robot's name keys its
 // session in the store (its topic prefix).
-func (a *app) newManager(robot string) (*dialogue.Manager, error) {
-	engines, err := a.engines()
+func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
+	r := &appRobot{spec: spec}
+	if err := a.engines(r); err != nil {
+		return nil, err
+	}
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
+		Detector: a.detector, Translator: a.translator(),
+		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(a.cfg.Limits.TurnTimeout),
+		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
+		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
+		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
+	})
 	if err != nil {
 		return nil, err
 	}
-	return dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
-		Detector: a.detector, Translator: a.translator(),
-		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: time.Duration(a.cfg.Limits.TurnTimeout),
-		Language: a.cfg.sessionLanguage(), KeepLanguage: a.cfg.keepLanguage(),
-		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: robot,
-		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log,
-	})
+	r.manager = m
+	return r, nil
 }
 
 // ensureKnowledge builds the knowledge base when it is missing (seed 000):
@@ -267,96 +299,117 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	})
 }
 
-// model returns the chat model of a role, or nil when its profile cannot be
-// called.
+// model returns the chat model of a role shared by every robot
+// (translator, songwriter; the first robot's for the others), or nil when
+// its profile cannot be called.
 func (a *app) model(role string) nadine.ChatModel {
-	if c, ok := a.clients[a.cfg.Models.Roles[role]]; ok {
+	return a.profileModel(a.cfg.Models.Roles[role])
+}
+
+// profileModel returns the client of a profile, or nil when it cannot be
+// called.
+func (a *app) profileModel(profile string) nadine.ChatModel {
+	if c, ok := a.clients[profile]; ok {
 		return c
 	}
 	return nil
 }
 
-// engines returns the engines tried for each turn, in order: the configured
-// engine, the same engine on each fallback profile, then the offline engine.
-func (a *app) engines() ([]nadine.Engine, error) {
-	if a.offlineEngine == nil {
-		// Immutable once built: every robot's manager shares it.
-		a.warnUntranslatedPlace()
-		a.offlineEngine = offline.New(offline.Options{Store: a.store, Persona: a.cfg.persona(),
-			Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
+// offlineEngine returns the offline engine of robots standing at the
+// persona's place: immutable once built, it is shared by their managers.
+func (a *app) offlineEngine(spec robotSpec) *offline.Engine {
+	key := spec.Place + "\x00" + fmt.Sprint(spec.PlaceTranslations)
+	if e, ok := a.offlines[key]; ok {
+		return e
 	}
-	off := a.offlineEngine
-	a.engine = a.cfg.Engine
-	if a.cfg.Engine == "offline" {
-		a.offline = "engine: offline in the configuration"
-		return []nadine.Engine{off}, nil
+	a.warnUntranslatedPlace(spec)
+	e := offline.New(offline.Options{Store: a.store, Persona: spec.Persona,
+		Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
+	a.offlines[key] = e
+	return e
+}
+
+// engines sets the engines the robot tries for each turn, in order: its
+// engine, the same engine on each fallback profile, then the offline
+// engine; and which engine answers.
+func (a *app) engines(r *appRobot) error {
+	spec := r.spec
+	off := a.offlineEngine(spec)
+	r.engine = spec.Engine
+	if spec.Engine == "offline" {
+		r.engines, r.offline = []nadine.Engine{off}, "engine: offline in the configuration"
+		return nil
 	}
 	role := "react_agent"
-	if a.cfg.Engine == "graph" {
+	if spec.Engine == "graph" {
 		role = "response"
 	}
-	if a.model(role) == nil {
-		p := a.cfg.Models.Profiles[a.cfg.Models.Roles[role]]
-		a.engine = "offline"
-		a.offline = fmt.Sprintf("no language model reachable: profile %q has no API key (set %s, or point models.profiles at a local server such as Ollama)",
-			a.cfg.Models.Roles[role], p.APIKeyEnv)
-		return []nadine.Engine{off}, nil
+	models := func(role string) nadine.ChatModel { return a.profileModel(spec.Roles[role]) }
+	if models(role) == nil {
+		p := a.cfg.Models.Profiles[spec.Roles[role]]
+		r.engine, r.engines = "offline", []nadine.Engine{off}
+		r.offline = fmt.Sprintf("no language model reachable: profile %q has no API key (set %s, or point models.profiles at a local server such as Ollama)",
+			spec.Roles[role], p.APIKeyEnv)
+		return nil
 	}
-	var out []nadine.Engine
-	primary, err := a.modelEngine(a.model)
+	primary, err := a.modelEngine(spec, fmt.Sprint(spec.Roles), models)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out = append(out, primary)
-	for _, fb := range a.cfg.Models.Fallback {
+	out := []nadine.Engine{primary}
+	for _, fb := range spec.Fallback {
 		c, ok := a.clients[fb]
 		if !ok {
 			continue
 		}
-		eng, err := a.modelEngine(func(string) nadine.ChatModel { return c })
+		eng, err := a.modelEngine(spec, "fallback "+fb, func(string) nadine.ChatModel { return c })
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, eng)
 	}
-	return append(out, off), nil
+	r.engines = append(out, off)
+	return nil
 }
 
-// modelEngine builds the configured model-backed engine over the given role
-// → model mapping.
-func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Engine, error) {
-	switch a.cfg.Engine {
+// modelEngine builds the robot's model-backed engine over the given role
+// → model mapping; models names that mapping, so that the robots on the
+// same models warm them up once.
+func (a *app) modelEngine(spec robotSpec, models string, model func(role string) nadine.ChatModel) (nadine.Engine, error) {
+	switch spec.Engine {
 	case "react":
-		contextualizer := models("contextualizer")
+		contextualizer := model("contextualizer")
 		if !*a.cfg.Features.Contextualize {
 			contextualizer = nil
 		}
 		return react.New(react.Options{
-			Agent: models("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
+			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
 			Speculate: *a.cfg.Features.Speculate,
-			Place:     a.cfg.Place, Logger: a.log,
+			Place:     spec.Place, Logger: a.log,
 		})
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera, Filler: a.filler,
-			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
+			Models: model, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
+			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && spec.Camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
-			NewUserID: nadine.NewUserID, Logger: a.log, SeedWiring: a.cfg.Features.SeedWiring,
+			NewUserID: nadine.NewUserID, Logger: a.log.With("robot", spec.Name), SeedWiring: a.cfg.Features.SeedWiring,
 			SearchSummary: a.cfg.Features.SearchSummary,
 		})
 		if err != nil {
 			return nil, err
 		}
 		a.closers = append(a.closers, eng.Close)
-		if a.cfg.Models.WarmUp {
+		// Robots on the same models wake them once.
+		if a.cfg.Models.WarmUp && !a.warmed[models] {
+			a.warmed[models] = true
 			a.warmups = append(a.warmups, eng.WarmUp)
 		}
 		return eng, nil
 	}
-	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)
+	return nil, fmt.Errorf("config: engine: %q is not available", spec.Engine)
 }
 
 // visualRetriever recalls the scenes perception stored (seed 001's visual

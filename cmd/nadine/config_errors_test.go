@@ -101,7 +101,7 @@ func TestConfigFileErrors(t *testing.T) {
 		{"typo", "mqtt:\n  prefx: robot1\n", []string{"nadine.yaml:2: mqtt.prefx: unknown field (did you mean mqtt.prefix?)"}},
 		{"typo at the top", "engien: react\n", []string{"nadine.yaml:1: engien: unknown field (did you mean engine?)"}},
 		{"typo in a profile", "models: {profiles: {big: {modle: x}}}\n", []string{"models.profiles.big.modle: unknown field (did you mean models.profiles.big.model?)"}},
-		{"field at the wrong level", "prefix: robot1\n", []string{"prefix: unknown field (did you mean mqtt.prefix?)"}},
+		{"field at the wrong level", "prefix: robot1\n", []string{"prefix: unknown field (did you mean mqtt.prefix or robots[*].prefix?)"}},
 		{"unknown, nothing close", "colour: blue\n", []string{"colour: unknown field"}},
 		{"integer", "limits:\n  max_steps: lots\n", []string{`nadine.yaml:2: limits.max_steps: "lots" is not an integer`}},
 		{"integer, not a fraction", "limits: {max_steps: 2.5}\n", []string{`limits.max_steps: "2.5" is not an integer`}},
