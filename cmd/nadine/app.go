@@ -55,7 +55,7 @@ type app struct {
 	engine  string // the engine answering: react, graph or offline
 	offline string // why the app runs offline, when it does
 
-	clients  map[string]*openai.Client // by profile name
+	clients  map[string]*openai.Client  // by profile name
 	offlines map[string]*offline.Engine // the last engine of every manager, one per place
 	warmed   map[string]bool            // engine configurations already warmed up
 }
