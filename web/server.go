@@ -53,7 +53,7 @@ var _ Runtime = (*robot.Runtime)(nil)
 type Store interface {
 	Users(ctx context.Context) ([]nadine.UserRef, error)
 	Profile(ctx context.Context, userID string) (nadine.Profile, error)
-	SaveProfile(ctx context.Context, p nadine.Profile) error
+	nadine.ProfileUpdater
 	Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error)
 	DeleteMemories(ctx context.Context, userID string) error
 	nadine.PersonStore

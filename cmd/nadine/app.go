@@ -578,7 +578,7 @@ func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, err
 		return u, nil
 	}
 	u := nadine.UserRef{ID: nadine.NewUserID(name), Name: name}
-	if err := a.store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: time.Now()}); err != nil {
+	if err := nadine.CreateProfile(ctx, a.store, u, time.Now()); err != nil {
 		return nadine.UserRef{}, err
 	}
 	return u, nil
