@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"runtime/pprof"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,7 +46,6 @@ func startServe(t *testing.T, vars map[string]string) *servedProcess {
 		case err := <-done:
 			return err
 		case <-time.After(mqtttest.Failsafe):
-			pprof.Lookup("goroutine").WriteTo(os.Stderr, 1)
 			t.Fatal("serve did not stop")
 			return nil
 		}
