@@ -177,7 +177,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 		}
 		report.Engines = append(report.Engines, r)
 	}
-	for _, top := range tops {
+	for i, top := range tops {
 		for _, name := range names {
 			if name == "graph-seed" || name == "react-raw" {
 				continue // variants, for comparison
@@ -185,7 +185,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 			top.Engine = name
 			progress("bench: %d × %d robots at once, engine %s, %d turns each…", top.Processes, top.Robots, name, *robotTurns)
 			srv, serper := startBenchServers(set)
-			s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: filepath.Join(dir, fmt.Sprintf("fleet-%s-%dx%d", name, top.Processes, top.Robots)), engine: name}
+			s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: filepath.Join(dir, fmt.Sprintf("fleet-%d-%s-%dx%d", i, name, top.Processes, top.Robots)), engine: name}
 			f, err := runFleet(ctx, s, top, *robotTurns, *pause)
 			srv.Close()
 			serper.Close()
