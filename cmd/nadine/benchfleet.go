@@ -218,12 +218,8 @@ func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int
 	}
 	own := s
 	own.dir = dir
-	raw, err := benchConfig(own, brokerAddr, httpAddr)
+	cfg, err := benchConfigMap(own, brokerAddr, httpAddr)
 	if err != nil {
-		return nil, err
-	}
-	var cfg map[string]any
-	if err := yaml.Unmarshal(raw, &cfg); err != nil {
 		return nil, err
 	}
 	c := &fleetChild{base: "http://" + httpAddr, exited: make(chan error, 1)}
@@ -265,6 +261,19 @@ func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int
 	}
 	go func() { c.exited <- c.cmd.Wait() }()
 	return c, nil
+}
+
+// benchConfigMap is benchConfig as a map, for a run to change.
+func benchConfigMap(s benchSetup, mqttAddr, httpAddr string) (map[string]any, error) {
+	raw, err := benchConfig(s, mqttAddr, httpAddr)
+	if err != nil {
+		return nil, err
+	}
+	var cfg map[string]any
+	if err := yaml.Unmarshal(raw, &cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // failed adds what the process said to err.

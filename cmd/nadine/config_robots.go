@@ -57,12 +57,8 @@ type Robots []RobotConfig
 // the top-level values.
 func (rs *Robots) SetEnv(s string) error {
 	var out Robots
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
-		}
-		prefix, lang, _ := strings.Cut(part, ":")
-		out = append(out, RobotConfig{Prefix: strings.TrimSpace(prefix), Language: strings.TrimSpace(lang)})
+	for _, p := range envPairs(s) {
+		out = append(out, RobotConfig{Prefix: p[0], Language: p[1]})
 	}
 	*rs = out
 	return nil

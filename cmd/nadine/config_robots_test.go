@@ -106,9 +106,7 @@ func TestRobotsFromTheEnvironment(t *testing.T) {
 // it, and checks that the error blames that field and no other.
 func TestRobotRules(t *testing.T) {
 	profiles := "models: {profiles: {big: {base_url: 'http://x/v1', model: big}}}\n"
-	tests := []struct {
-		path, file, want string
-	}{
+	tests := []ruleCase{
 		{"robots[1].prefix", "robots: [{prefix: a}, {prefix: ''}]\n", "without wildcards"},
 		{"robots[0].prefix", "robots: [{prefix: 'lobby/+'}]\n", "without wildcards"},
 		{"robots[0].prefix", "robots: [{prefix: '/lobby'}]\n", `must not start or end with "/"`},
@@ -123,28 +121,7 @@ func TestRobotRules(t *testing.T) {
 		{"robots[0].place", "robots: [{prefix: a, place: \"x\\ny\"}]\n", "must be one line"},
 		{"robots[0].place_translations.de", "place: here\nrobots: [{prefix: a, place_translations: {de: hier}}]\n", "needs robots[0].place"},
 	}
-	fired := make([]bool, len(robotRules))
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			cfg, err := loadConfigFrom(writeConfig(t, tt.file), envOf(map[string]string{"HOME": t.TempDir()}))
-			lines := errorLines(err)
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "config: "+tt.path+": ") || !strings.Contains(lines[0], tt.want) {
-				t.Fatalf("err = %v, want only %q blamed, with %q", err, tt.path, tt.want)
-			}
-			for i, r := range robotRules {
-				for _, f := range fieldsAt(&cfg, r.path) {
-					if r.check(f) != "" {
-						fired[i] = true
-					}
-				}
-			}
-		})
-	}
-	for i, r := range robotRules {
-		if !fired[i] {
-			t.Errorf("rule %d (%s) has no failing case", i, r.path)
-		}
-	}
+	testRules(t, robotRules, tests)
 	// A typo in a robot's field is found with the file's line.
 	_, err := loadConfigFrom(writeConfig(t, "robots:\n  - prefix: a\n    langauge: fr\n"), envOf(map[string]string{"HOME": t.TempDir()}))
 	if err == nil || !strings.Contains(err.Error(), "nadine.yaml:3: robots[0].langauge: unknown field (did you mean robots[0].language?)") {
