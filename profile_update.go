@@ -1,6 +1,9 @@
 package nadine
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // ProfileUpdater changes a profile without losing another writer's update:
 // two robots of a fleet learning something about the same person at once
@@ -17,4 +20,18 @@ type ProfileUpdater interface {
 	// aborts the update and is returned as it is. An empty userID is
 	// EINVALID.
 	UpdateProfile(ctx context.Context, userID string, fn func(p Profile, found bool) (Profile, error)) (Profile, error)
+}
+
+// CreateProfile gives a new person (u, with a new id) a profile holding
+// their name, through UpdateProfile: should a profile with that id exist
+// already (another robot of the fleet made it meanwhile), it is kept as it
+// is, never overwritten.
+func CreateProfile(ctx context.Context, s ProfileUpdater, u UserRef, now time.Time) error {
+	_, err := s.UpdateProfile(ctx, u.ID, func(p Profile, found bool) (Profile, error) {
+		if !found {
+			p.UserName, p.LastUpdated = u.Name, now
+		}
+		return p, nil
+	})
+	return err
 }

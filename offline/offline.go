@@ -16,6 +16,9 @@ import (
 type Options struct {
 	// Store persists the names people give, so that a later run recognizes
 	// them ("Do you remember me?"). Nil keeps names for the session only.
+	// A store that is also a nadine.ProfileUpdater (every nadine.Store)
+	// records a name in one transaction with the rest of the profile, so
+	// that another robot's update of the same profile is never lost.
 	Store nadine.ProfileStore
 	// Persona holds who Nadine is (default nadine.DefaultPersona()).
 	Persona nadine.Persona

@@ -94,12 +94,7 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 			id = t.e.newUserID(name)
 		}
 		if st != nil {
-			p := nadine.Profile{}
-			if id == current {
-				p, _ = t.loadProfile()
-			}
-			p.UserID, p.UserName, p.LastUpdated = id, name, t.e.now()
-			if err := st.SaveProfile(t.ctx, p); err != nil {
+			if err := t.saveName(id, name, id == current); err != nil {
 				t.fail("save profile", err)
 			} else {
 				saved = true
@@ -123,6 +118,28 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 		return tNameSaved, ""
 	}
 	return tNameNew, ""
+}
+
+// saveName records that id is called name, keeping the rest of their
+// profile. With a store that updates profiles in one transaction
+// (nadine.ProfileUpdater, every nadine.Store), what another robot of the
+// fleet writes to the same profile meanwhile is kept; otherwise the
+// profile this turn read (for the current person) is saved with the name.
+func (t *turn) saveName(id, name string, current bool) error {
+	now := t.e.now()
+	if u, ok := t.e.store.(nadine.ProfileUpdater); ok {
+		_, err := u.UpdateProfile(t.ctx, id, func(p nadine.Profile, _ bool) (nadine.Profile, error) {
+			p.UserName, p.LastUpdated = name, now
+			return p, nil
+		})
+		return err
+	}
+	p := nadine.Profile{}
+	if current {
+		p, _ = t.loadProfile()
+	}
+	p.UserID, p.UserName, p.LastUpdated = id, name, now
+	return t.e.store.SaveProfile(t.ctx, p)
 }
 
 // remember answers "Do you remember me?".

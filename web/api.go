@@ -37,17 +37,37 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/health", s.handleHealth)
 	s.mux.HandleFunc("GET /api/ready", s.handleReady)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
-	s.mux.HandleFunc("POST /api/turns", s.handleTurn)
-	s.mux.HandleFunc("GET /api/turns", s.handleRecent)
-	s.mux.HandleFunc("GET /api/session", s.handleSession)
-	s.mux.HandleFunc("POST /api/session/end", s.handleSessionEnd)
-	s.mux.HandleFunc("GET /api/language", s.handleGetLanguage)
-	s.mux.HandleFunc("PUT /api/language", s.handleSetLanguage)
+	s.mux.HandleFunc("GET /api/robots", s.handleRobots)
+	// A robot's own URLs: /api/X acts on the default robot (the first),
+	// /api/robots/{robot}/X on the one named.
+	for _, route := range []struct {
+		method, path string
+		handle       func(http.ResponseWriter, *http.Request, Robot)
+	}{
+		{"POST", "/turns", s.handleTurn},
+		{"GET", "/turns", s.handleRecent},
+		{"GET", "/session", s.handleSession},
+		{"POST", "/session/end", s.handleSessionEnd},
+		{"GET", "/language", s.handleGetLanguage},
+		{"PUT", "/language", s.handleSetLanguage},
+		{"GET", "/events", s.handleEvents},
+		{"GET", "", s.handleRobot},
+	} {
+		handle := route.handle
+		byName := func(w http.ResponseWriter, r *http.Request) {
+			if rb, ok := s.robotNamed(w, r.PathValue("robot")); ok {
+				handle(w, r, rb)
+			}
+		}
+		s.mux.HandleFunc(route.method+" /api/robots/{robot}"+route.path, byName)
+		if route.path != "" {
+			s.mux.HandleFunc(route.method+" /api"+route.path, func(w http.ResponseWriter, r *http.Request) { handle(w, r, s.robots[0]) })
+		}
+	}
 	s.mux.HandleFunc("GET /api/users", s.handleUsers)
 	s.mux.HandleFunc("GET /api/users/{id}", s.handleUser)
 	s.mux.HandleFunc("DELETE /api/users/{id}/memories", s.handleDeleteMemories)
 	s.mux.HandleFunc("DELETE /api/users/{id}", s.handleForget)
-	s.mux.HandleFunc("GET /api/events", s.handleEvents)
 }
 
 // handleHealth says the process serves; it needs no token and tells
@@ -149,7 +169,7 @@ type TurnResponse struct {
 	Reply  nadine.Reply `json:"reply"`
 }
 
-func (s *Server) handleTurn(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleTurn(w http.ResponseWriter, r *http.Request, rb Robot) {
 	var req TurnRequest
 	if err := s.decodeJSON(w, r, &req, false); err != nil {
 		s.writeError(w, err)
@@ -161,10 +181,10 @@ func (s *Server) handleTurn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsStream(r) {
-		s.streamTurn(w, r, turn)
+		s.streamTurn(w, r, rb.Runtime, turn)
 		return
 	}
-	reply, err := s.opts.Runtime.Submit(r.Context(), turn, nil)
+	reply, err := rb.Runtime.Submit(r.Context(), turn, nil)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -234,7 +254,7 @@ func wantsStream(r *http.Request) bool {
 // streamTurn answers a turn as Server-Sent Events: "turn" (its id and
 // input), one "event" per nadine.Event as it happens, then "reply" (a
 // TurnResponse) or "error" (an error body).
-func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, turn nadine.Turn) {
+func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, turn nadine.Turn) {
 	ctx := r.Context()
 	sse := startSSE(w)
 	// The turn's id goes out before the turn is queued, so that a client
@@ -249,7 +269,7 @@ func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, turn nadine.
 	}
 	done := make(chan result, 1)
 	go func() {
-		reply, err := s.opts.Runtime.Submit(ctx, turn, q.push)
+		reply, err := rt.Submit(ctx, turn, q.push)
 		done <- result{reply, err}
 	}()
 	flush := func() bool {
@@ -290,25 +310,25 @@ type RecentResponse struct {
 	Updates []robot.Update `json:"updates"`
 }
 
-func (s *Server) handleRecent(w http.ResponseWriter, _ *http.Request) {
-	u := s.opts.Runtime.Recent()
+func (s *Server) handleRecent(w http.ResponseWriter, _ *http.Request, rb Robot) {
+	u := rb.Runtime.Recent()
 	if u == nil {
 		u = []robot.Update{}
 	}
 	writeJSON(w, RecentResponse{Updates: u})
 }
 
-func (s *Server) handleSession(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, s.opts.Runtime.Session())
+func (s *Server) handleSession(w http.ResponseWriter, _ *http.Request, rb Robot) {
+	writeJSON(w, rb.Runtime.Session())
 }
 
-func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, rb Robot) {
 	var body struct{}
 	if err := s.decodeJSON(w, r, &body, true); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	if !s.opts.Runtime.EndInteraction("api") {
+	if !rb.Runtime.EndInteraction("api") {
 		s.writeError(w, nadine.Errorf(nadine.EUNAVAILABLE, "web: shutting down"))
 		return
 	}
@@ -321,11 +341,11 @@ type LanguageResponse struct {
 	Languages []LanguageInfo `json:"languages"`
 }
 
-func (s *Server) handleGetLanguage(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, LanguageResponse{LanguageInfo: languageInfo(s.opts.Runtime.Session().Language), Languages: languages()})
+func (s *Server) handleGetLanguage(w http.ResponseWriter, _ *http.Request, rb Robot) {
+	writeJSON(w, LanguageResponse{LanguageInfo: languageInfo(rb.Runtime.Session().Language), Languages: languages()})
 }
 
-func (s *Server) handleSetLanguage(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleSetLanguage(w http.ResponseWriter, r *http.Request, rb Robot) {
 	var req struct {
 		Language string `json:"language"`
 	}
@@ -342,11 +362,11 @@ func (s *Server) handleSetLanguage(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, invalid("language: %v", err))
 		return
 	}
-	if err := s.opts.Runtime.SetLanguage(r.Context(), l); err != nil {
+	if err := rb.Runtime.SetLanguage(r.Context(), l); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("web: session language set", "language", l)
+	s.log.Info("web: session language set", "robot", rb.Name, "language", l)
 	writeJSON(w, LanguageResponse{LanguageInfo: languageInfo(l), Languages: languages()})
 }
 
@@ -457,7 +477,7 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 // "event: <kind>" with a robot.Update as data. Comments keep the connection
 // alive. The stream ends when the client leaves, the server closes or the
 // runtime stops. At most MaxStreams are open at once; one more gets 503.
-func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, rb Robot) {
 	if !s.streams.take() {
 		retryAfter(w, 5*time.Second)
 		s.log.Warn("web: event stream refused: too many open", "max", s.opts.MaxStreams, "remote", r.RemoteAddr)
@@ -465,10 +485,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.streams.release()
-	updates, unsubscribe := s.opts.Runtime.Subscribe(256)
+	updates, unsubscribe := rb.Runtime.Subscribe(256)
 	defer unsubscribe()
 	sse := startSSE(w)
-	session := s.opts.Runtime.Session()
+	session := rb.Runtime.Session()
 	if sse.send(string(robot.UpdateSession), robot.Update{Kind: robot.UpdateSession, Session: &session}) != nil {
 		return
 	}

@@ -31,6 +31,16 @@
 //	DELETE /api/users/{id}/memories    erase a user's memories, keep the profile
 //	DELETE /api/users/{id}             forget a user entirely
 //	GET    /api/events                 Server-Sent Events: every robot.Update
+//	GET    /api/robots                 the robots of the process, each with its session
+//	GET    /api/robots/{robot}         one robot
+//
+// A process may serve several robots (`robots:` in the configuration).
+// The robot-level URLs (turns, session, session/end, language, events)
+// act on the first robot, and on any robot under /api/robots/{robot}/:
+// GET /api/robots/lobby/session, POST /api/robots/lobby/turns (a "/" in
+// a robot's name is written %2F). The page shows a robot picker when there
+// are several. People, profiles and memories are the fleet's, shared by
+// every robot: /api/users has no robot.
 //
 // A turn names its user by user_id, or by user_name: a name is matched
 // case-insensitively against the known users (or taken as an id) and a new

@@ -53,7 +53,7 @@ var _ Runtime = (*robot.Runtime)(nil)
 type Store interface {
 	Users(ctx context.Context) ([]nadine.UserRef, error)
 	Profile(ctx context.Context, userID string) (nadine.Profile, error)
-	SaveProfile(ctx context.Context, p nadine.Profile) error
+	nadine.ProfileUpdater
 	Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error)
 	DeleteMemories(ctx context.Context, userID string) error
 	nadine.PersonStore
@@ -98,8 +98,23 @@ type ModelInfo struct {
 	Ready   bool     `json:"ready"` // false when the profile has no key
 }
 
-// Options configures a Server. Runtime and Store are required; the other
-// zero values are sane defaults.
+// Robot is one robot the monitor shows: a `nadine serve` process may serve
+// several (robots:), each with its own session, turns and events.
+type Robot struct {
+	// Name is the robot's name, its topic prefix ("lobby").
+	Name    string
+	Runtime Runtime
+	// Engine is the engine answering its turns (react, graph or
+	// offline); Offline says why it runs offline, when it does.
+	Engine  string
+	Offline string
+}
+
+// DefaultRobotName names the one robot of Options.Runtime.
+const DefaultRobotName = "nadine"
+
+// Options configures a Server. Store is required, and Runtime or Robots;
+// the other zero values are sane defaults.
 type Options struct {
 	// Addr is the TCP address to listen on (DefaultAddr); port 0 picks a
 	// free port. An address that is not loopback requires Token.
@@ -111,8 +126,15 @@ type Options struct {
 	// header while bound to loopback, for a reverse proxy on the same
 	// machine. Loopback names and addresses are always accepted.
 	AllowedHosts []string
-	Runtime      Runtime
-	Store        Store
+	// Runtime is the robot of a one-robot server (named
+	// DefaultRobotName, its engine Info's); ignored when Robots is set.
+	Runtime Runtime
+	// Robots are the robots of the process, in order; the first is the
+	// default, the one the robot-level URLs without a robot name act on
+	// (/api/turns, /api/session, /api/language, /api/events). Names are
+	// unique.
+	Robots []Robot
+	Store  Store
 	// Forgetter erases a person for DELETE /api/users/{id}; nil erases
 	// from Store only.
 	Forgetter Forgetter
@@ -158,6 +180,9 @@ type Server struct {
 	streams  *streamSlots
 	failures *failureLimiter
 
+	robots []Robot          // the first is the default
+	byName map[string]Robot // by name
+
 	srv       *http.Server
 	url       string
 	serveDone chan struct{}
@@ -176,9 +201,25 @@ func New(opts Options) (*Server, error) {
 }
 
 func newServer(ctx context.Context, opts Options) (*Server, error) {
-	if opts.Runtime == nil {
+	if len(opts.Robots) == 0 && opts.Runtime != nil {
+		opts.Robots = []Robot{{Name: DefaultRobotName, Runtime: opts.Runtime, Engine: opts.Info.Engine, Offline: opts.Info.Offline}}
+	}
+	if len(opts.Robots) == 0 {
 		return nil, nadine.Errorf(nadine.EINVALID, "web: no runtime")
 	}
+	byName := make(map[string]Robot, len(opts.Robots))
+	for _, r := range opts.Robots {
+		switch _, dup := byName[r.Name]; {
+		case r.Runtime == nil:
+			return nil, nadine.Errorf(nadine.EINVALID, "web: robot %q has no runtime", r.Name)
+		case r.Name == "":
+			return nil, nadine.Errorf(nadine.EINVALID, "web: a robot has no name")
+		case dup:
+			return nil, nadine.Errorf(nadine.EINVALID, "web: two robots are named %q", r.Name)
+		}
+		byName[r.Name] = r
+	}
+	opts.Runtime = opts.Robots[0].Runtime
 	if opts.Store == nil {
 		return nil, nadine.Errorf(nadine.EINVALID, "web: no store")
 	}
@@ -228,6 +269,8 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 		cop:      http.NewCrossOriginProtection(),
 		loopback: loopback,
 		hosts:    map[string]bool{},
+		robots:   opts.Robots,
+		byName:   byName,
 		streams:  &streamSlots{max: opts.MaxStreams},
 		failures: newFailureLimiter(opts.MaxTokenFailures, opts.Now),
 	}

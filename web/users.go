@@ -58,7 +58,7 @@ func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.Use
 		return x, true, nil
 	}
 	u = nadine.UserRef{ID: s.opts.NewUserID(name), Name: name}
-	if err := s.opts.Store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: s.opts.Now()}); err != nil {
+	if err := nadine.CreateProfile(ctx, s.opts.Store, u, s.opts.Now()); err != nil {
 		return nadine.UserRef{}, false, fmt.Errorf("web: create user %q: %w", name, err)
 	}
 	s.log.Info("web: new user", "user", u.ID)

@@ -41,20 +41,37 @@ type app struct {
 	lexical  *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
 	tools    []nadine.Tool
 	filler   *tools.Filler // lines said while a turn waits on a tool; nil when off
-	camera   nadine.Camera // nil outside serve
 	visual   *visual.Retriever
 	closers  []func() error
 	warmups  []func(context.Context) error
 	history  *dialogue.History
 	detector nadine.LanguageDetector
-	manager  *dialogue.Manager
 
-	clients       map[string]*openai.Client   // by profile name
-	pool          *failover.Pool              // breakers of the profiles; every model call goes through it
-	models        map[string]nadine.ChatModel // by role: the role's profile, then the fallback profiles
-	offlineEngine *offline.Engine             // the last engine of every manager
-	engine        string                      // the engine answering: react, graph or offline
-	offline       string                      // why the app runs offline, when it does
+	// specs are the robots to build (withRobots); by default the first
+	// robot of the configuration.
+	specs  []robotSpec
+	robots []*appRobot // the robots built, in order
+	// manager, engine and offline are the first robot's: the one robot of
+	// chat, eval and the maintenance commands.
+	manager *dialogue.Manager
+	engine  string // the engine answering: react, graph or offline
+	offline string // why the app runs offline, when it does
+
+	clients  map[string]*openai.Client   // by profile name
+	pool     *failover.Pool              // breakers of the profiles; every model call goes through it
+	models   map[string]nadine.ChatModel // by role and chain of profiles (see roleModel)
+	offlines map[string]*offline.Engine  // the last engine of every manager, one per place
+}
+
+// appRobot is one robot of the app: its settings, engines and dialogue
+// manager (its session). The store, models, tools, history and detector
+// are the app's, shared.
+type appRobot struct {
+	spec    robotSpec
+	engines []nadine.Engine // tried in order; the offline engine last
+	manager *dialogue.Manager
+	engine  string // the engine answering: react, graph or offline
+	offline string // why the robot runs offline, when it does
 }
 
 // openTool loads the configuration and opens the app for a maintenance
@@ -70,12 +87,14 @@ func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
 // appOption adds what only some commands have.
 type appOption func(*app)
 
-// withCamera gives the vision agent the robot's camera (serve).
-func withCamera(c nadine.Camera) appOption { return func(a *app) { a.camera = c } }
+// withRobots builds these robots instead of the configuration's first
+// (serve: every robot of robots:, each with its camera).
+func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = specs } }
 
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
-	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{}, models: map[string]nadine.ChatModel{}}
+	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
+		models: map[string]nadine.ChatModel{}, offlines: map[string]*offline.Engine{}}
 	for _, w := range cfg.warnings {
 		log.Warn(w)
 	}
@@ -129,14 +148,21 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.detector = det
-	m, err := a.newManager(cfg.MQTT.Prefix)
-	if err != nil {
-		return err
+	specs := a.specs
+	if len(specs) == 0 {
+		specs = cfg.robotSpecs()[:1]
 	}
-	a.manager = m
-	if err := m.Recover(ctx); err != nil {
-		a.log.Warn("history recovery incomplete", "err", err)
+	for _, spec := range specs {
+		r, err := a.newRobot(spec)
+		if err != nil {
+			return fmt.Errorf("robot %s: %w", spec.Name, err)
+		}
+		if err := r.manager.Recover(ctx); err != nil {
+			a.log.Warn("history recovery incomplete", "robot", spec.Name, "err", err)
+		}
+		a.robots = append(a.robots, r)
 	}
+	a.manager, a.engine, a.offline = a.robots[0].manager, a.robots[0].engine, a.robots[0].offline
 	if len(a.warmups) > 0 {
 		// Local servers load models lazily: wake them while nobody talks.
 		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -170,6 +196,17 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	}
 	for _, f := range cfg.Models.Fallback {
 		chat[f] = true
+	}
+	for _, spec := range append(cfg.robotSpecs(), a.specs...) {
+		// Robots may put their roles on other profiles.
+		for r, p := range spec.Roles {
+			if r != "embeddings" {
+				chat[p] = true
+			}
+		}
+		for _, f := range spec.Fallback {
+			chat[f] = true
+		}
 	}
 	embProfile := ""
 	if _, ok := emb.(*openai.Embedder); ok {
@@ -206,15 +243,6 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 			a.embedder = g
 		}
 	}
-	for _, r := range roleNames {
-		if r == "embeddings" {
-			continue
-		}
-		chain := append([]string{cfg.Models.Roles[r]}, cfg.Models.Fallback...)
-		if m := a.pool.Chat(r, cfg.roleTimeouts(r), chain...); m != nil {
-			a.models[r] = m
-		}
-	}
 	return nil
 }
 
@@ -242,29 +270,33 @@ func warmUp(ctx context.Context, clients []*openai.Client) error {
 	return errors.Join(errs...)
 }
 
-// newManager builds the engines and a dialogue manager over them: one per
-// robot (serve has one; the bench's fleet mode one per simulated robot, all
-// sharing the store, the models and the tools). robot names the robot's
+// newRobot builds a robot's engines and its dialogue manager: one of each
+// per robot (a graph engine's background summary is its robot's), over
+// the app's store, models, tools and history. The robot's name keys its
 // session in the store (its topic prefix).
-func (a *app) newManager(robot string) (*dialogue.Manager, error) {
-	engines, err := a.engines()
-	if err != nil {
+func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
+	r := &appRobot{spec: spec}
+	if err := a.engines(r); err != nil {
 		return nil, err
 	}
 	opts := dialogue.ManagerOptions{
-		Engines: engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
+		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
-		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(),
-		FirstSpeech: a.cfg.firstSpeech(),
-		Language:    a.cfg.sessionLanguage(), KeepLanguage: a.cfg.keepLanguage(),
-		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: robot,
-		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log,
+		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(), FirstSpeech: a.cfg.firstSpeech(),
+		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
+		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
+		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
 	}
 	if a.filler.Enabled() {
 		// The same Filler as the tools': a turn says one filler at most.
 		opts.Filler = a.filler.Emit
 	}
-	return dialogue.NewManager(opts)
+	m, err := dialogue.NewManager(opts)
+	if err != nil {
+		return nil, err
+	}
+	r.manager = m
+	return r, nil
 }
 
 // ensureKnowledge builds the knowledge base when it is missing (seed 000):
@@ -360,69 +392,104 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	})
 }
 
-// model returns the chat model of a role (its profile, then the fallback
-// profiles, behind their breakers), or nil when none of them can be
-// called.
-func (a *app) model(role string) nadine.ChatModel { return a.models[role] }
-
-// engines returns the engines tried for each turn, in order: the configured
-// engine, then the offline engine. The fallback profiles are not engines:
-// each model call of the one engine asks them when its role's profile
-// fails (see guardModels), so the engine keeps its one state.
-func (a *app) engines() ([]nadine.Engine, error) {
-	if a.offlineEngine == nil {
-		// Immutable once built: every robot's manager shares it.
-		a.warnUntranslatedPlace()
-		a.offlineEngine = offline.New(offline.Options{Store: a.store, Persona: a.cfg.persona(),
-			Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
-	}
-	off := a.offlineEngine
-	a.engine = a.cfg.Engine
-	if a.cfg.Engine == "offline" {
-		a.offline = "engine: offline in the configuration"
-		return []nadine.Engine{off}, nil
-	}
-	role := "react_agent"
-	if a.cfg.Engine == "graph" {
-		role = "response"
-	}
-	if a.model(role) == nil {
-		p := a.cfg.Models.Profiles[a.cfg.Models.Roles[role]]
-		a.engine = "offline"
-		a.offline = fmt.Sprintf("no language model reachable: profile %q has no API key (set %s, or point models.profiles at a local server such as Ollama)",
-			a.cfg.Models.Roles[role], p.APIKeyEnv)
-		return []nadine.Engine{off}, nil
-	}
-	primary, err := a.modelEngine(a.model)
-	if err != nil {
-		return nil, err
-	}
-	return []nadine.Engine{primary, off}, nil
+// model returns the chat model of a role shared by every robot
+// (translator, songwriter; the first robot's for the others): its profile,
+// then the fallback profiles, behind their breakers; nil when none of
+// them can be called.
+func (a *app) model(role string) nadine.ChatModel {
+	return a.roleModel(role, a.cfg.Models.Roles[role], a.cfg.Models.Fallback)
 }
 
-// modelEngine builds the configured model-backed engine over the given role
+// roleModel returns the chat model of role over the profile and the
+// fallback profiles after it (see guardModels), built once per chain and
+// shared by the robots that use it; nil when none of them can be called.
+func (a *app) roleModel(role, profile string, fallback []string) nadine.ChatModel {
+	if a.pool == nil {
+		return nil // no model profile set up (a test's bare app)
+	}
+	chain := append([]string{profile}, fallback...)
+	key := role + "\x00" + strings.Join(chain, "\x00")
+	if m, ok := a.models[key]; ok {
+		return m
+	}
+	m := a.pool.Chat(role, a.cfg.roleTimeouts(role), chain...)
+	if a.models == nil {
+		a.models = map[string]nadine.ChatModel{}
+	}
+	a.models[key] = m
+	return m
+}
+
+// offlineEngine returns the offline engine of robots standing at the
+// persona's place: immutable once built, it is shared by their managers.
+func (a *app) offlineEngine(spec robotSpec) *offline.Engine {
+	key := spec.Place + "\x00" + fmt.Sprint(spec.PlaceTranslations)
+	if e, ok := a.offlines[key]; ok {
+		return e
+	}
+	a.warnUntranslatedPlace(spec)
+	e := offline.New(offline.Options{Store: a.store, Persona: spec.Persona,
+		Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
+	a.offlines[key] = e
+	return e
+}
+
+// engines sets the engines the robot tries for each turn, in order: its
+// engine, then the offline engine; and which engine answers. The fallback
+// profiles are not engines: each model call of the one engine asks them
+// when its role's profile fails (see guardModels), so the engine keeps its
+// one state.
+func (a *app) engines(r *appRobot) error {
+	spec := r.spec
+	off := a.offlineEngine(spec)
+	r.engine = spec.Engine
+	if spec.Engine == "offline" {
+		r.engines, r.offline = []nadine.Engine{off}, "engine: offline in the configuration"
+		return nil
+	}
+	role := "react_agent"
+	if spec.Engine == "graph" {
+		role = "response"
+	}
+	models := func(role string) nadine.ChatModel { return a.roleModel(role, spec.Roles[role], spec.Fallback) }
+	if models(role) == nil {
+		p := a.cfg.Models.Profiles[spec.Roles[role]]
+		r.engine, r.engines = "offline", []nadine.Engine{off}
+		r.offline = fmt.Sprintf("no language model reachable: profile %q has no API key (set %s, or point models.profiles at a local server such as Ollama)",
+			spec.Roles[role], p.APIKeyEnv)
+		return nil
+	}
+	primary, err := a.modelEngine(spec, models)
+	if err != nil {
+		return err
+	}
+	r.engines = []nadine.Engine{primary, off}
+	return nil
+}
+
+// modelEngine builds the robot's model-backed engine over the given role
 // → model mapping.
-func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Engine, error) {
-	switch a.cfg.Engine {
+func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatModel) (nadine.Engine, error) {
+	switch spec.Engine {
 	case "react":
-		contextualizer := models("contextualizer")
+		contextualizer := model("contextualizer")
 		if !*a.cfg.Features.Contextualize {
 			contextualizer = nil
 		}
 		return react.New(react.Options{
-			Agent: models("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
+			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
 			Speculate: *a.cfg.Features.Speculate,
-			Place:     a.cfg.Place, Logger: a.log,
+			Place:     spec.Place, Logger: a.log,
 		})
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: models, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: a.camera, Filler: a.filler,
-			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && a.camera != nil,
+			Models: model, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
+			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && spec.Camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
-			NewUserID: nadine.NewUserID, Logger: a.log, SeedWiring: a.cfg.Features.SeedWiring,
+			NewUserID: nadine.NewUserID, Logger: a.log.With("robot", spec.Name), SeedWiring: a.cfg.Features.SeedWiring,
 			SearchSummary: a.cfg.Features.SearchSummary, Speculate: *a.cfg.Features.Speculate,
 		})
 		if err != nil {
@@ -431,7 +498,7 @@ func (a *app) modelEngine(models func(role string) nadine.ChatModel) (nadine.Eng
 		a.closers = append(a.closers, eng.Close)
 		return eng, nil
 	}
-	return nil, fmt.Errorf("config: engine: %q is not available", a.cfg.Engine)
+	return nil, fmt.Errorf("config: engine: %q is not available", spec.Engine)
 }
 
 // visualRetriever recalls the scenes perception stored (seed 001's visual
@@ -601,7 +668,7 @@ func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, err
 		return u, nil
 	}
 	u := nadine.UserRef{ID: nadine.NewUserID(name), Name: name}
-	if err := a.store.SaveProfile(ctx, nadine.Profile{UserID: u.ID, UserName: name, LastUpdated: time.Now()}); err != nil {
+	if err := nadine.CreateProfile(ctx, a.store, u, time.Now()); err != nil {
 		return nadine.UserRef{}, err
 	}
 	return u, nil

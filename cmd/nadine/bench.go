@@ -103,7 +103,10 @@ func runBench(ctx context.Context, args []string, e env) error {
 	pause := fs.Duration("pause", time.Second, "time between the end of a reply and the next transcript (the person listens and answers)")
 	zeroTurns := fs.Int("zero-turns", 20, "turns of the zero-latency run (0 skips it)")
 	robots := fs.String("robots", "", "also serve this many robots at once from one process, e.g. 10,100,1000")
-	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots runs")
+	fleetFlag := fs.String("fleet", "", "also run PROCESSESxROBOTS: that many nadine serve processes with that many robots each, on one PostgreSQL (--postgres) and one Mosquitto, e.g. 2x50")
+	postgresURL := fs.String("postgres", "", "PostgreSQL URL of the --fleet runs (each run uses a new schema, dropped afterwards)")
+	fleetPool := fs.Int("fleet-pool", 0, "store.max_conns of each --fleet process (0: the default)")
+	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots and --fleet runs")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	tracesPath := fs.String("traces", "", "write every turn's trace to this file, one JSON object per line")
 	if err := fs.Parse(args); err != nil {
@@ -117,8 +120,17 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	if *turns < 1 || *rate < 0 || *robotTurns < 1 {
-		return usageError{"--turns and --robot-turns must be at least 1, --rate positive (0: instant)"}
+	tops := make([]fleetTopology, 0, len(fleet))
+	for _, n := range fleet {
+		tops = append(tops, fleetTopology{Processes: 1, Robots: n})
+	}
+	more, err := parseFleet(*fleetFlag, *postgresURL, *fleetPool)
+	if err != nil {
+		return err
+	}
+	tops = append(tops, more...)
+	if *turns < 0 || (*turns == 0 && len(tops) == 0) || *rate < 0 || *robotTurns < 1 {
+		return usageError{"--turns and --robot-turns must be at least 1 (--turns 0 with --robots or --fleet runs those only), --rate positive (0: instant)"}
 	}
 	set := benchSettings{Turns: *turns, TTFT: *ttft, TokenRate: *rate, EmbedLatency: *embed, ToolLatency: *tool, Pause: *pause}
 	dir, err := os.MkdirTemp("", "nadine-bench-")
@@ -143,6 +155,9 @@ func runBench(ctx context.Context, args []string, e env) error {
 	}
 	report := benchReport{Machine: machine(), Settings: set}
 	for _, name := range names {
+		if *turns == 0 {
+			break
+		}
 		progress("bench: %s, %d turns…", name, *turns)
 		r, err := benchServed(ctx, name, set, filepath.Join(dir, name), *turns, *pause, traces)
 		if err != nil {
@@ -166,19 +181,20 @@ func runBench(ctx context.Context, args []string, e env) error {
 		}
 		report.Engines = append(report.Engines, r)
 	}
-	for _, n := range fleet {
+	for i, top := range tops {
 		for _, name := range names {
 			if name == "graph-seed" || name == "react-raw" {
 				continue // variants, for comparison
 			}
-			progress("bench: %d robots at once, engine %s, %d turns each…", n, name, *robotTurns)
+			top.Engine = name
+			progress("bench: %d × %d robots at once, engine %s, %d turns each…", top.Processes, top.Robots, name, *robotTurns)
 			srv, serper := startBenchServers(set)
-			s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: filepath.Join(dir, fmt.Sprintf("fleet-%s-%d", name, n)), engine: name}
-			f, err := runFleet(ctx, s, n, *robotTurns, *pause)
+			s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: filepath.Join(dir, fmt.Sprintf("fleet-%d-%s-%dx%d", i, name, top.Processes, top.Robots)), engine: name}
+			f, err := runFleet(ctx, s, top, *robotTurns, *pause)
 			srv.Close()
 			serper.Close()
 			if err != nil {
-				return fmt.Errorf("bench %d robots, %s: %w", n, name, err)
+				return fmt.Errorf("bench %d × %d robots, %s: %w", top.Processes, top.Robots, name, err)
 			}
 			report.Fleet = append(report.Fleet, f)
 		}
@@ -249,6 +265,9 @@ func printBench(w io.Writer, r benchReport) error {
 	fmt.Fprintf(w, "nadine bench on %s\n", r.Machine["summary"])
 	fmt.Fprintf(w, "models: %v to first token, %.0f tokens/s; embeddings %v; web search %v; %d turns per engine, %v between a reply and the next transcript\n",
 		s.TTFT, s.TokenRate, s.EmbedLatency, s.ToolLatency, s.Turns, s.Pause)
+	if len(r.Engines) == 0 {
+		return printFleet(w, r.Fleet) // --turns 0: the fleet runs only
+	}
 	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded)")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -282,19 +301,7 @@ func printBench(w io.Writer, r benchReport) error {
 		return err
 	}
 	fmt.Fprintln(w, "framework time: at zero model latency, a turn's time minus the time inside model and tool calls; in nadine (as traced), and with MQTT (transcript published to final speak message received)")
-	if len(r.Fleet) > 0 {
-		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ROBOTS\tENGINE\tTURNS\tTURNS/S\tFIRST SPEAK p50\tp95\tWHOLE TURN p95\tMISSING\tTWICE\tRSS")
-		for _, f := range r.Fleet {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f\t%v\t%v\t%v\t%d\t%d\t%.0f MB\n", f.Robots, f.Engine, f.Turns, f.TurnsPerSec,
-				round(f.FirstP50), round(f.FirstP95), round(f.TotalP95), f.Missing, f.Twice, mb(f.RSS))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return printFleet(w, r.Fleet)
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }

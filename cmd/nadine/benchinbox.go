@@ -210,12 +210,8 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 	if err != nil {
 		return nil, err
 	}
-	raw, err := benchConfig(s, mqttAddr, httpAddr)
+	cfg, err := benchConfigMap(s, mqttAddr, httpAddr)
 	if err != nil {
-		return nil, err
-	}
-	var cfg map[string]any
-	if err := yaml.Unmarshal(raw, &cfg); err != nil {
 		return nil, err
 	}
 	m := map[string]any{"listen": mqttAddr, "prefix": "nadine", "client_id": "nadine-durable"}
@@ -227,7 +223,7 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 	if o.maxAge > 0 {
 		cfg["limits"] = map[string]any{"transcript_max_age": o.maxAge.String()}
 	}
-	raw, err = yaml.Marshal(cfg)
+	raw, err := yaml.Marshal(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,9 @@ type benchPeer struct {
 	mu    sync.Mutex
 	turns map[string]*turnWatch // by turn id
 	stray int                   // speak messages of no known turn, or after its end
+	// crossed counts speak messages of a turn on another robot's topics
+	// than the one it was said to.
+	crossed int
 	// onSpeak, when set before the first message, is called for each
 	// speak message (the durability bench waits for quiet).
 	onSpeak func()
@@ -28,6 +31,7 @@ type benchPeer struct {
 
 // turnWatch is what one turn's speak messages showed.
 type turnWatch struct {
+	prefix                       string // the robot the transcript was said to
 	sent                         time.Time
 	filler, first, last, finalAt time.Time
 	sentences, finals            int
@@ -83,6 +87,10 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w := p.turns[m.TurnID]
+	if w != nil && w.prefix != strings.TrimSuffix(topic, "/agent/control/speak") {
+		p.crossed++ // another robot's reply, or this reply on another robot
+		return
+	}
 	if w == nil || w.finals > 0 {
 		if w != nil && m.Final {
 			w.finals++ // answered twice
@@ -118,7 +126,7 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 // say publishes a transcript for the robot at prefix and returns its
 // watch.
 func (p *benchPeer) say(ctx context.Context, prefix, id, text string) (*turnWatch, error) {
-	w := &turnWatch{done: make(chan struct{})}
+	w := &turnWatch{prefix: prefix, done: make(chan struct{})}
 	p.mu.Lock()
 	p.turns[id] = w
 	p.mu.Unlock()
@@ -169,6 +177,14 @@ func (p *benchPeer) duplicates() (twice, stray int) {
 		}
 	}
 	return twice, p.stray
+}
+
+// crossings counts speak messages heard on another robot's topics than
+// their turn's.
+func (p *benchPeer) crossings() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crossed
 }
 
 // hostPort strips the scheme of a broker URL ("mqtt://127.0.0.1:1883").

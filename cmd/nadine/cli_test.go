@@ -70,6 +70,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"help", "kbb"}, `no command "kbb" (did you mean kb?)`},
 		{[]string{"version", "extra"}, "usage: nadine version"},
 		{[]string{"eval", "telepathy"}, "roles: "},
+		{[]string{"bench", "--fleet", "2x"}, `--fleet: "2x" is not PROCESSESxROBOTS`},
+		{[]string{"bench", "--fleet", "0x50", "--postgres", "postgres://db/x"}, `--fleet: "0x50" is not PROCESSESxROBOTS`},
+		{[]string{"bench", "--fleet", "2x50"}, "--fleet needs --postgres"},
+		{[]string{"bench", "--turns", "0"}, "--turns 0 with --robots or --fleet runs those only"},
 	}
 	for _, tt := range tests {
 		_, _, err := runNadine(t, nil, "", tt.args...)

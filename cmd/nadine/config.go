@@ -53,6 +53,10 @@ type Config struct {
 	// offline engine's "where are you?" (see config_persona.go).
 	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
 
+	// Robots are the robots one `nadine serve` serves, each on its own
+	// topic prefix (see config_robots.go); empty, one robot on mqtt.prefix.
+	Robots Robots `yaml:"robots"`
+
 	// warnings are what loading noticed but did not refuse (unknown
 	// NADINE_ variables), logged at start.
 	warnings []string

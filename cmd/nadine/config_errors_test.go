@@ -24,9 +24,7 @@ func errorLines(err error) []string {
 // other.
 func TestConfigRules(t *testing.T) {
 	profile := "models: {profiles: {default: {base_url: 'http://x/v1', model: m, %s}}}\n"
-	tests := []struct {
-		path, file, want string
-	}{
+	tests := []ruleCase{
 		{"engine", "engine: langchain\n", `"langchain" is not react, graph or offline`},
 		{"engine", "engine: grahp\n", `(did you mean graph?)`},
 		{"data_dir", "data_dir: ''\n", "must not be empty"},
@@ -64,7 +62,22 @@ func TestConfigRules(t *testing.T) {
 		{"log.level", "log: {level: verbose}\n", `"verbose" is not debug, info, warn or error`},
 		{"log.format", "log: {format: xml}\n", `"xml" is not text or json`},
 	}
-	fired := make([]bool, len(configRules))
+	testRules(t, configRules, tests)
+	// The defaults break no rule.
+	if _, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir()})); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
+}
+
+// ruleCase is a configuration file that breaks a rule at path, with the
+// error it must give.
+type ruleCase struct{ path, file, want string }
+
+// testRules checks that each case's error blames its path and no other, and
+// that every rule has a failing case.
+func testRules(t *testing.T, rules []rule, tests []ruleCase) {
+	t.Helper()
+	fired := make([]bool, len(rules))
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			cfg, err := loadConfigFrom(writeConfig(t, tt.file), envOf(map[string]string{"HOME": t.TempDir()}))
@@ -72,7 +85,7 @@ func TestConfigRules(t *testing.T) {
 			if len(lines) != 1 || !strings.HasPrefix(lines[0], "config: "+tt.path+": ") || !strings.Contains(lines[0], tt.want) {
 				t.Fatalf("err = %v, want only %q blamed, with %q", err, tt.path, tt.want)
 			}
-			for i, r := range configRules {
+			for i, r := range rules {
 				for _, f := range fieldsAt(&cfg, r.path) {
 					if r.check(f) != "" {
 						fired[i] = true
@@ -81,14 +94,10 @@ func TestConfigRules(t *testing.T) {
 			}
 		})
 	}
-	for i, r := range configRules {
+	for i, r := range rules {
 		if !fired[i] {
 			t.Errorf("rule %d (%s) has no failing case", i, r.path)
 		}
-	}
-	// The defaults break no rule.
-	if _, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir()})); err != nil {
-		t.Errorf("defaults: %v", err)
 	}
 }
 
@@ -103,7 +112,7 @@ func TestConfigFileErrors(t *testing.T) {
 		{"typo", "mqtt:\n  prefx: robot1\n", []string{"nadine.yaml:2: mqtt.prefx: unknown field (did you mean mqtt.prefix?)"}},
 		{"typo at the top", "engien: react\n", []string{"nadine.yaml:1: engien: unknown field (did you mean engine?)"}},
 		{"typo in a profile", "models: {profiles: {big: {modle: x}}}\n", []string{"models.profiles.big.modle: unknown field (did you mean models.profiles.big.model?)"}},
-		{"field at the wrong level", "prefix: robot1\n", []string{"prefix: unknown field (did you mean mqtt.prefix?)"}},
+		{"field at the wrong level", "prefix: robot1\n", []string{"prefix: unknown field (did you mean mqtt.prefix or robots[*].prefix?)"}},
 		{"unknown, nothing close", "colour: blue\n", []string{"colour: unknown field"}},
 		{"integer", "limits:\n  max_steps: lots\n", []string{`nadine.yaml:2: limits.max_steps: "lots" is not an integer`}},
 		{"integer, not a fraction", "limits: {max_steps: 2.5}\n", []string{`limits.max_steps: "2.5" is not an integer`}},

@@ -37,40 +37,42 @@ func (p PlaceTranslationsConfig) byLanguage() map[nadine.Language]string {
 // validatePersona checks place and place_translations: one line each, at
 // most maxPlaceChars characters, translations only with a place.
 func (c *Config) validatePersona(bad func(field, format string, args ...any)) {
-	check := func(field, s string) {
-		if strings.ContainsAny(s, "\n\r") {
-			bad(field, "must be one line")
-		}
-		if n := utf8.RuneCountInString(s); n > maxPlaceChars {
-			bad(field, "must be at most %d characters (got %d)", maxPlaceChars, n)
-		}
-	}
-	check("place", c.Place)
+	checkPlace(bad, "place", c.Place)
 	tr := c.PlaceTranslations
 	for _, f := range []struct{ field, value string }{{"place_translations.fr", tr.FR}, {"place_translations.de", tr.DE}, {"place_translations.zh", tr.ZH}} {
-		check(f.field, f.value)
+		checkPlace(bad, f.field, f.value)
 		if strings.TrimSpace(f.value) != "" && strings.TrimSpace(c.Place) == "" {
 			bad(f.field, "needs place: it translates place")
 		}
 	}
 }
 
-// warnUntranslatedPlace says which languages will hear the configured
-// place as written, in English.
-func (a *app) warnUntranslatedPlace() {
-	if strings.TrimSpace(a.cfg.Place) == "" {
+// checkPlace checks a place or its translation: one line, at most
+// maxPlaceChars characters.
+func checkPlace(bad func(field, format string, args ...any), field, s string) {
+	if strings.ContainsAny(s, "\n\r") {
+		bad(field, "must be one line")
+	}
+	if n := utf8.RuneCountInString(s); n > maxPlaceChars {
+		bad(field, "must be at most %d characters (got %d)", maxPlaceChars, n)
+	}
+}
+
+// warnUntranslatedPlace says which languages will hear the robot's
+// configured place as written, in English.
+func (a *app) warnUntranslatedPlace(spec robotSpec) {
+	if strings.TrimSpace(spec.Place) == "" {
 		return
 	}
-	tr := a.cfg.PlaceTranslations.byLanguage()
 	var missing []string
 	for _, l := range nadine.Languages() {
-		if l != nadine.English && tr[l] == "" {
+		if l != nadine.English && spec.PlaceTranslations[l] == "" {
 			missing = append(missing, string(l))
 		}
 	}
 	if len(missing) > 0 {
 		a.log.Warn("place has no translation in some languages; the offline engine says it as written there (set place_translations)",
-			"languages", strings.Join(missing, ","))
+			"robot", spec.Name, "languages", strings.Join(missing, ","))
 	}
 }
 

@@ -37,15 +37,25 @@ type BrokerUsers []BrokerUser
 // the password variables, "perception:PERCEPTION_PW,control:CONTROL_PW".
 func (us *BrokerUsers) SetEnv(s string) error {
 	var out BrokerUsers
+	for _, p := range envPairs(s) {
+		out = append(out, BrokerUser{Username: p[0], PasswordEnv: p[1]})
+	}
+	*us = out
+	return nil
+}
+
+// envPairs reads a variable listing "name" or "name:value" entries,
+// comma-separated, spaces trimmed.
+func envPairs(s string) [][2]string {
+	var out [][2]string
 	for _, part := range strings.Split(s, ",") {
 		if part = strings.TrimSpace(part); part == "" {
 			continue
 		}
-		name, env, _ := strings.Cut(part, ":")
-		out = append(out, BrokerUser{Username: strings.TrimSpace(name), PasswordEnv: strings.TrimSpace(env)})
+		name, value, _ := strings.Cut(part, ":")
+		out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(value)})
 	}
-	*us = out
-	return nil
+	return out
 }
 
 // envSetter is a configuration field that parses its own environment

@@ -96,6 +96,7 @@ func (c *Config) validate() error {
 	c.validateInbound(bad)
 	c.validatePersona(bad)
 	c.validateStore(bad)
+	c.validateRobots(bad)
 	return errors.Join(errs...)
 }
 

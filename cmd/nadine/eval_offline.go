@@ -195,10 +195,7 @@ func evalOfflineSet(ctx context.Context, set offlineEvalSet, rep *offlineReport)
 		return err
 	}
 	defer a.Close()
-	engines, err := a.engines()
-	if err != nil {
-		return err
-	}
+	engines := a.robots[0].engines
 	for i, in := range set.Interactions {
 		n := 0
 		m, err := dialogue.NewManager(dialogue.ManagerOptions{

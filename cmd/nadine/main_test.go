@@ -247,8 +247,8 @@ func TestBenchCommand(t *testing.T) {
 		t.Fatalf("%d fleet runs, want one per engine (graph-seed is skipped)", len(r.Fleet))
 	}
 	for _, f := range r.Fleet {
-		if f.Robots != 3 || f.Turns != 12 || f.Missing != 0 || f.Twice != 0 || f.TurnsPerSec <= 0 {
-			t.Errorf("fleet %+v: want 12 turns of 3 robots, none missing or answered twice", f)
+		if f.Processes != 1 || f.Robots != 3 || f.Turns != 12 || f.Missing != 0 || f.Twice != 0 || f.Crossed != 0 || f.TurnsPerSec <= 0 {
+			t.Errorf("fleet %+v: want 12 turns of 3 robots of one process, none missing, answered twice or crossed", f)
 		}
 	}
 	text, _, err := runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",

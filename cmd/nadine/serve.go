@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine/mqtt"
@@ -37,15 +40,24 @@ var (
 	_ robot.Capturer = (*mqtt.Bus)(nil)
 )
 
-// server is a running `nadine serve`.
+// server is a running `nadine serve`: one or more robots (robots:), each
+// with its own bus connection on its topic prefix, runtime (turn queue,
+// idle watch) and inbox, over one app (store, models, tools) and one web
+// monitor.
 type server struct {
 	app     *app
 	broker  *mqtt.Broker
 	inboxes *sqlite.Inboxes
-	bus     *mqtt.Bus
-	rt      *robot.Runtime
+	robots  []*servedRobot
 	web     *webServer
 	e       env
+}
+
+// servedRobot is one robot of a server.
+type servedRobot struct {
+	name string
+	bus  *mqtt.Bus
+	rt   *robot.Runtime
 }
 
 // startServer connects everything; run then serves until ctx is done.
@@ -75,43 +87,51 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
 	s.inboxes = inboxes
-	prefix := cfg.MQTT.Prefix
-	if prefix == "" {
-		prefix = mqtt.DefaultPrefix
-	}
-	inbox := inboxes.Inbox(prefix)
-	bus, err := mqtt.Connect(ctx, mqtt.Options{
-		URL: url, ClientID: cfg.MQTT.ClientID, Username: self.Username, Password: self.Password,
-		TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
-		Prefix: cfg.MQTT.Prefix, Logger: log, Persist: inbox.Add,
-	})
-	if err != nil {
-		s.close()
-		return nil, fmt.Errorf("mqtt: %w", err)
-	}
-	s.bus = bus
 	captures := cfg.Visual.CaptureDir
 	if captures == "" {
 		captures = filepath.Join(cfg.DataDir, "captures")
 	}
-	a, err := newApp(ctx, cfg, e.getenv, log, withCamera(&robot.Camera{Bus: bus, Dir: captures}))
+	specs := cfg.robotSpecs()
+	for i, spec := range specs {
+		bus, err := mqtt.Connect(ctx, mqtt.Options{
+			URL: url, ClientID: spec.ClientID, Username: self.Username, Password: self.Password,
+			TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
+			Prefix: spec.Name, Logger: log.With("robot", spec.Name), Persist: inboxes.Inbox(spec.Name).Add,
+		})
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("mqtt: robot %s: %w", spec.Name, err)
+		}
+		s.robots = append(s.robots, &servedRobot{name: spec.Name, bus: bus})
+		// Each robot's camera asks its own perception, on its own topics;
+		// with several robots, each keeps its views in its own folder.
+		dir := captures
+		if len(specs) > 1 {
+			dir = filepath.Join(captures, filepath.FromSlash(spec.Name))
+		}
+		specs[i].Camera = &robot.Camera{Bus: bus, Dir: dir}
+	}
+	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs))
 	if err != nil {
 		s.close()
 		return nil, err
 	}
 	s.app = a
-	rt, err := robot.New(robot.Options{
-		Manager: a.manager, Body: bus, Names: a.store,
-		SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout), Logger: log,
-		Inbox: inbox, MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
-	})
-	if err != nil {
-		s.close()
-		return nil, err
+	for i, r := range s.robots {
+		rt, err := robot.New(robot.Options{
+			Manager: a.robots[i].manager, Body: r.bus, Names: a.store,
+			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
+			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
+			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
+		})
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		r.rt = rt
 	}
-	s.rt = rt
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, rt, bus, inboxes, log)
+		w, err := startWeb(ctx, cfg, e, a, s.robots, inboxes, log)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -119,20 +139,41 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		s.web = w
 	}
 	fmt.Fprint(e.stderr, a.banner())
-	fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", redactURL(url), bus.Prefix())
+	if len(s.robots) == 1 {
+		fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", redactURL(url), s.robots[0].bus.Prefix())
+	} else {
+		names := make([]string, len(s.robots))
+		for i, r := range s.robots {
+			names[i] = r.bus.Prefix()
+		}
+		fmt.Fprintf(e.stderr, "MQTT: %s (%d robots, topics %s/...)\n", redactURL(url), len(names), strings.Join(names, "/..., "))
+	}
 	if s.web != nil {
 		fmt.Fprintf(e.stderr, "Monitor: %s\n", s.web.URL())
 	}
 	return s, nil
 }
 
-// run serves until ctx is done, then shuts down in order: stop taking
-// transcripts, finish the turn in flight, store pending history, close the
-// web server, disconnect from the bus, stop the broker.
+// run serves until ctx is done, then shuts down in order: each robot stops
+// taking transcripts, finishes the turn in flight and stores its pending
+// history; then the web server closes, the buses disconnect and the broker
+// stops. A robot whose runtime fails stops the others.
 func (s *server) run(ctx context.Context) error {
-	err := s.rt.Run(ctx, s.bus.Inbound())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(s.robots))
+	var wg sync.WaitGroup
+	for i, r := range s.robots {
+		wg.Go(func() {
+			if err := r.rt.Run(ctx, r.bus.Inbound()); err != nil {
+				errs[i] = fmt.Errorf("robot %s: %w", r.name, err)
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
 	s.close()
-	return err
+	return errors.Join(errs...)
 }
 
 func (s *server) close() {
@@ -141,9 +182,11 @@ func (s *server) close() {
 	if s.web != nil {
 		s.web.Close(ctx)
 	}
-	if s.bus != nil {
-		_ = s.bus.Close(ctx)
+	var wg sync.WaitGroup
+	for _, r := range s.robots {
+		wg.Go(func() { _ = r.bus.Close(ctx) })
 	}
+	wg.Wait()
 	if s.broker != nil {
 		_ = s.broker.Close()
 	}

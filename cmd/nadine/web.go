@@ -7,10 +7,9 @@ import (
 	"log/slog"
 	"net/url"
 	"sort"
+	"strings"
 
 	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/mqtt"
-	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/web"
 )
 
@@ -20,26 +19,41 @@ type webServer struct {
 	log *slog.Logger
 }
 
-// startWeb serves the monitor on cfg.HTTP.Addr. The token comes from the
-// variable cfg.HTTP.TokenEnv names; without one the server only binds to a
-// loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, rt *robot.Runtime, bus *mqtt.Bus, inboxes nadine.UserEraser, log *slog.Logger) (*webServer, error) {
+// startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
+// comes from the variable cfg.HTTP.TokenEnv names; without one the server
+// only binds to a loopback address.
+func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, inboxes nadine.UserEraser, log *slog.Logger) (*webServer, error) {
+	// The erase path of `nadine memory forget`, every robot's session and
+	// recent turns, and the transcript inbox.
+	erasers := []nadine.UserEraser{inboxes}
+	robots := make([]web.Robot, len(served))
+	for i, r := range served {
+		erasers = append(erasers, a.robots[i].manager, r.rt)
+		robots[i] = web.Robot{Name: r.name, Runtime: r.rt, Engine: a.robots[i].engine, Offline: a.robots[i].offline}
+	}
 	srv, err := web.Start(ctx, web.Options{
-		Addr:    cfg.HTTP.Addr,
-		Token:   e.getenv(cfg.HTTP.TokenEnv),
-		Runtime: rt,
-		Store:   a.store,
-		// The erase path of `nadine memory forget`, the session, the
-		// monitor's recent turns and the transcript inbox.
-		Forgetter: a.forgetter(a.manager, rt, inboxes),
+		Addr:      cfg.HTTP.Addr,
+		Token:     e.getenv(cfg.HTTP.TokenEnv),
+		Robots:    robots,
+		Store:     a.store,
+		Forgetter: a.forgetter(erasers...),
 		Info:      a.webInfo(),
 		// Limits at the edge.
 		MaxStreams: cfg.HTTP.MaxStreams, MaxTokenFailures: cfg.HTTP.MaxTokenFailures,
 		Checks: []web.Check{{Name: "mqtt", Check: func(context.Context) error {
-			if !bus.Connected() {
+			var off []string
+			for _, r := range served {
+				if !r.bus.Connected() {
+					off = append(off, r.name)
+				}
+			}
+			switch {
+			case len(off) == 0:
+				return nil
+			case len(served) == 1:
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected to the MQTT broker")
 			}
-			return nil
+			return nadine.Errorf(nadine.EUNAVAILABLE, "robots not connected to the MQTT broker: %s", strings.Join(off, ", "))
 		}}},
 		Logger: log,
 	})

@@ -45,7 +45,17 @@
     languages: { en: 'English', fr: 'French', de: 'German', zh: 'Chinese' },
     languageBusy: false,
     selectedUser: null,
+    robots: [], // {name, default, engine, offline}: the robots of the process
+    robot: '', // the robot shown ('' before the list is known: the default)
+    live: null, // the AbortController of the robot's event stream
   };
+
+  // robotAPI is the path of one of the shown robot's URLs ('/session'):
+  // /api/robots/NAME/session, or /api/session for the default robot.
+  function robotAPI(path) {
+    if (!state.robot) return '/api' + path;
+    return '/api/robots/' + encodeURIComponent(state.robot) + path;
+  }
 
   // ---------------------------------------------------------------- API
 
@@ -78,12 +88,12 @@
     return tokenPromise;
   }
 
-  async function request(method, path, body, accept) {
+  async function request(method, path, body, accept, signal) {
     for (;;) {
       const headers = {};
       if (state.token) headers.Authorization = 'Bearer ' + state.token;
       if (accept) headers.Accept = accept;
-      const init = { method, headers, cache: 'no-store' };
+      const init = { method, headers, cache: 'no-store', signal };
       if (body !== undefined) {
         headers['Content-Type'] = 'application/json';
         init.body = JSON.stringify(body);
@@ -509,14 +519,19 @@
 
   // ---------------------------------------------------------------- info
 
+  // renderEngine shows the engine answering the shown robot's turns.
+  function renderEngine(engine, offline) {
+    const eng = $('#engine');
+    eng.hidden = !engine;
+    eng.textContent = engine === 'offline' ? 'offline · rule-based' : 'engine · ' + engine;
+    eng.classList.toggle('offline', engine === 'offline');
+    eng.title = offline || 'Engine answering the turns';
+  }
+
   async function loadInfo() {
     const info = await api('GET', '/api/info');
     for (const l of info.languages || []) state.languages[l.code] = l.name;
-    const eng = $('#engine');
-    eng.hidden = !info.engine;
-    eng.textContent = info.engine === 'offline' ? 'offline · rule-based' : 'engine · ' + info.engine;
-    eng.classList.toggle('offline', info.engine === 'offline');
-    eng.title = info.offline || 'Engine answering the turns';
+    renderEngine(info.engine, info.offline);
     const rows = [['Version', info.version || 'dev'], ['Engine', info.engine || '?']];
     if (info.offline) rows.push(['Why offline', info.offline]);
     for (const m of info.models || []) {
@@ -530,14 +545,19 @@
 
   // ---------------------------------------------------------------- live
 
+  // connectLive follows the shown robot's event stream, and the next
+  // robot's as soon as another is chosen.
   async function connectLive() {
     for (;;) {
+      const robot = state.robot;
+      state.live = new AbortController();
       try {
-        const res = await request('GET', '/api/events', undefined, 'text/event-stream');
+        const res = await request('GET', robotAPI('/events'), undefined, 'text/event-stream', state.live.signal);
         if (!res.ok) throw await failure(res);
         document.body.dataset.live = 'on';
         $('#live').textContent = 'live';
         await readSSE(res, (_, u) => {
+          if (state.robot !== robot) return;
           if (u.kind === 'session') renderSession(u.session);
           else if (u.kind === 'event') onTurnEvent(u.turn_id, u.event, false);
           else if (u.kind === 'turn') onTurnDone(u);
@@ -547,6 +567,7 @@
       } catch (_) {
         // The server restarted or the network dropped: try again.
       }
+      if (state.robot !== robot) continue; // another robot was chosen
       document.body.dataset.live = 'off';
       $('#live').textContent = 'reconnecting…';
       await sleep(2000);
@@ -577,7 +598,7 @@
     showError('');
     let t = null;
     try {
-      const res = await request('POST', '/api/turns?stream=1', body, 'text/event-stream');
+      const res = await request('POST', robotAPI('/turns?stream=1'), body, 'text/event-stream');
       if (!res.ok) throw await failure(res);
       t = turnCard(body.turn_id, 'mine');
       // The live stream may have shown the whole turn already (a fast
@@ -609,18 +630,74 @@
     state.languageBusy = true;
     showError('');
     try {
-      await api('PUT', '/api/language', { language: ev.target.value });
+      await api('PUT', robotAPI('/language'), { language: ev.target.value });
     } catch (e) {
       showError(e.message);
     } finally {
       state.languageBusy = false;
     }
-    try { renderSession(await api('GET', '/api/session')); } catch (_) { /* live updates will tell */ }
+    try { renderSession(await api('GET', robotAPI('/session'))); } catch (_) { /* live updates will tell */ }
   }
 
   async function endSession() {
     try {
-      await api('POST', '/api/session/end', {});
+      await api('POST', robotAPI('/session/end'), {});
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  // ------------------------------------------------------------- robots
+
+  // loadRobots lists the robots of the process in the robot picker (shown
+  // when there are several) and chooses the one the page's address names
+  // (#robot=NAME), else the default.
+  async function loadRobots() {
+    const { robots } = await api('GET', '/api/robots');
+    state.robots = robots || [];
+    const wanted = new URLSearchParams(location.hash.slice(1)).get('robot');
+    const chosen = state.robots.find((r) => r.name === wanted) || state.robots.find((r) => r.default) || state.robots[0];
+    state.robot = chosen ? chosen.name : '';
+    const picker = $('#robot');
+    fill(picker, ...state.robots.map((r) => h('option', { value: r.name, text: r.name + (r.session && r.session.user &&
+      r.session.user.user_id !== 'unknown' ? ' · ' + (r.session.user.user_name || r.session.user.user_id) : '') })));
+    picker.value = state.robot;
+    $('#robot-picker').hidden = state.robots.length < 2;
+    showEngineOf(chosen);
+  }
+
+  function showEngineOf(r) {
+    if (r && r.engine) renderEngine(r.engine, r.offline);
+  }
+
+  // loadRobotView shows the chosen robot's last turns and its session.
+  async function loadRobotView() {
+    const recent = await api('GET', robotAPI('/turns'));
+    for (const u of recent.updates || []) {
+      if (u.kind === 'turn') recentTurn(u);
+      else if (u.kind === 'ended') renderEnded(u.ending);
+    }
+    renderSession(await api('GET', robotAPI('/session')));
+  }
+
+  // chooseRobot shows another robot: its turns, session, mood and events.
+  async function chooseRobot(ev) {
+    if (ev.target.value === state.robot) return;
+    state.robot = ev.target.value;
+    history.replaceState(null, '', '#robot=' + encodeURIComponent(state.robot));
+    showEngineOf(state.robots.find((r) => r.name === state.robot));
+    state.turns.clear();
+    fill($('#turns'));
+    $('#empty').hidden = false;
+    state.session = null;
+    state.mood = [];
+    drawPAD();
+    showError('');
+    document.body.dataset.live = 'off';
+    $('#live').textContent = 'connecting…';
+    if (state.live) state.live.abort(); // connectLive follows the new robot
+    try {
+      await loadRobotView();
     } catch (e) {
       showError(e.message);
     }
@@ -630,16 +707,13 @@
     $('#composer').addEventListener('submit', send);
     $('#language').addEventListener('change', setLanguage);
     $('#end-session').addEventListener('click', endSession);
+    $('#robot').addEventListener('change', chooseRobot);
     $('#refresh-users').addEventListener('click', () => loadUsers().catch((e) => showError(e.message)));
     drawPAD();
     try {
       await loadInfo();
-      const recent = await api('GET', '/api/turns');
-      for (const u of recent.updates || []) {
-        if (u.kind === 'turn') recentTurn(u);
-        else if (u.kind === 'ended') renderEnded(u.ending);
-      }
-      renderSession(await api('GET', '/api/session'));
+      await loadRobots();
+      await loadRobotView();
       await loadUsers();
     } catch (e) {
       showError(e.message);

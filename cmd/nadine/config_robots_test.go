@@ -1,0 +1,130 @@
+package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// TestRobotSpecs: each robot of robots: takes the top-level value of every
+// field it leaves out, and its own where it gives one.
+func TestRobotSpecs(t *testing.T) {
+	file := `engine: react
+language: de
+place: at MIRALab
+place_translations: {fr: au MIRALab}
+models:
+  profiles:
+    big: {base_url: 'http://x/v1', model: big}
+    small: {base_url: 'http://x/v1', model: small}
+  fallback: [small]
+mqtt: {client_id: museum}
+robots:
+  - prefix: lobby
+  - prefix: hall
+    client_id: hall-1
+    language: fr
+    engine: graph
+    place: in the hall of the museum
+    place_translations: {fr: dans le hall du musée}
+    models: {roles: {response: big, orchestrator: small}, fallback: []}
+  - prefix: museum/cafe
+    models: {fallback: [big]}
+`
+	cfg, err := loadConfig(writeConfig(t, file), envMap(map[string]string{"HOME": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := cfg.robotSpecs()
+	if len(specs) != 3 {
+		t.Fatalf("%d robots, want 3", len(specs))
+	}
+	lobby, hall, cafe := specs[0], specs[1], specs[2]
+	check := func(name string, got, want any) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	check("lobby name", lobby.Name, "lobby")
+	check("lobby client id", lobby.ClientID, "museum-lobby")
+	check("lobby engine", lobby.Engine, "react")
+	check("lobby language", lobby.Language, nadine.German)
+	check("lobby place", lobby.Persona.Place.In(nadine.French), "au MIRALab")
+	check("lobby fallback", lobby.Fallback, []string{"small"})
+	check("lobby response", lobby.Roles["response"], "default")
+
+	check("hall client id", hall.ClientID, "hall-1")
+	check("hall engine", hall.Engine, "graph")
+	check("hall language", hall.Language, nadine.French)
+	check("hall place", hall.Persona.Place.In(nadine.English), "in the hall of the museum")
+	check("hall place in French", hall.Persona.Place.In(nadine.French), "dans le hall du musée")
+	check("hall response", hall.Roles["response"], "big")
+	check("hall orchestrator", hall.Roles["orchestrator"], "small")
+	check("hall intent classifier", hall.Roles["intent_classifier"], "default")
+	check("hall fallback", len(hall.Fallback), 0)
+
+	check("cafe client id", cafe.ClientID, "museum-museum-cafe")
+	check("cafe fallback", cafe.Fallback, []string{"big"})
+	// A robot's roles never change the process's.
+	check("models.roles.response", cfg.Models.Roles["response"], "default")
+
+	// Without robots: one robot on mqtt.prefix.
+	one, err := loadConfig("", envMap(map[string]string{"HOME": t.TempDir(), "NADINE_MQTT_PREFIX": "robot7"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := one.robotSpecs()
+	if len(got) != 1 || got[0].Name != "robot7" || got[0].ClientID != "nadine" || got[0].Language != nadine.English {
+		t.Errorf("one robot: %+v", got)
+	}
+}
+
+// TestRobotsFromTheEnvironment: NADINE_ROBOTS lists prefixes, each with
+// its language.
+func TestRobotsFromTheEnvironment(t *testing.T) {
+	cfg, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir(), "NADINE_ROBOTS": " lobby, hall:fr ,,"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Robots{{Prefix: "lobby"}, {Prefix: "hall", Language: "fr"}}
+	if !reflect.DeepEqual(cfg.Robots, want) {
+		t.Fatalf("robots = %+v, want %+v", cfg.Robots, want)
+	}
+	if len(cfg.warnings) > 0 {
+		t.Errorf("warnings: %v", cfg.warnings)
+	}
+	if _, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir(), "NADINE_ROBOTS": "lobby:xx"})); err == nil ||
+		!strings.Contains(err.Error(), "robots[0].language") {
+		t.Errorf("a bad language from the environment: err = %v", err)
+	}
+}
+
+// TestRobotRules gives every rule of robots: a configuration that breaks
+// it, and checks that the error blames that field and no other.
+func TestRobotRules(t *testing.T) {
+	profiles := "models: {profiles: {big: {base_url: 'http://x/v1', model: big}}}\n"
+	tests := []ruleCase{
+		{"robots[1].prefix", "robots: [{prefix: a}, {prefix: ''}]\n", "without wildcards"},
+		{"robots[0].prefix", "robots: [{prefix: 'lobby/+'}]\n", "without wildcards"},
+		{"robots[0].prefix", "robots: [{prefix: '/lobby'}]\n", `must not start or end with "/"`},
+		{"robots[1].prefix", "robots: [{prefix: a}, {prefix: a, client_id: b}]\n", "robots[0]'s prefix too"},
+		{"robots[1].client_id", "robots: [{prefix: a, client_id: x}, {prefix: b, client_id: x}]\n", "the broker would disconnect one of them"},
+		{"robots[0].language", "robots: [{prefix: a, language: klingon}]\n", "klingon"},
+		{"robots[0].engine", "robots: [{prefix: a, engine: grahp}]\n", "(did you mean graph?)"},
+		{"robots[0].models.roles.poet", "robots: [{prefix: a, models: {roles: {poet: default}}}]\n", "unknown role"},
+		{"robots[0].models.roles.embeddings", "robots: [{prefix: a, models: {roles: {embeddings: default}}}]\n", "shared by every robot"},
+		{"robots[0].models.roles.response", "robots: [{prefix: a, models: {roles: {response: huge}}}]\n", `no profile named "huge"`},
+		{"robots[0].models.fallback[1]", profiles + "robots: [{prefix: a, models: {fallback: [big, bigg]}}]\n", `(did you mean big?)`},
+		{"robots[0].place", "robots: [{prefix: a, place: \"x\\ny\"}]\n", "must be one line"},
+		{"robots[0].place_translations.de", "place: here\nrobots: [{prefix: a, place_translations: {de: hier}}]\n", "needs robots[0].place"},
+	}
+	testRules(t, robotRules, tests)
+	// A typo in a robot's field is found with the file's line.
+	_, err := loadConfigFrom(writeConfig(t, "robots:\n  - prefix: a\n    langauge: fr\n"), envOf(map[string]string{"HOME": t.TempDir()}))
+	if err == nil || !strings.Contains(err.Error(), "nadine.yaml:3: robots[0].langauge: unknown field (did you mean robots[0].language?)") {
+		t.Errorf("typo: err = %v", err)
+	}
+}
