@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/loopback"
 )
 
 // benchEngines are the engines nadine bench can run: react-raw is the ReAct
@@ -206,7 +206,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 }
 
 // startBenchServers starts the scripted model server and the search API.
-func startBenchServers(set benchSettings) (*llmtest.Server, *httptest.Server) {
+func startBenchServers(set benchSettings) (*llmtest.Server, *loopback.Server) {
 	srv := llmtest.Start(llmtest.WithLatency(set.TTFT), llmtest.WithTokenRate(set.TokenRate),
 		llmtest.WithEmbeddingLatency(set.EmbedLatency), llmtest.WithDimensions(256))
 	scriptBenchModels(srv)

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/loopback"
 )
 
 // The bench's scripted conversation: one known user, a greeting, plain
@@ -132,8 +132,8 @@ func orderedFinal(text, category string) string {
 
 // startSerper starts a Serper-compatible search API that answers after
 // latency (a real search takes a few hundred milliseconds).
-func startSerper(latency time.Duration) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func startSerper(latency time.Duration) *loopback.Server {
+	return loopback.Run(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(latency)
 		w.Header().Set("Content-Type", "application/json")
 		item := map[string]any{"title": "Geneva International Motor Show opens next week",

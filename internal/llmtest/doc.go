@@ -1,6 +1,6 @@
 // Package llmtest is a scripted OpenAI-compatible server for tests.
 //
-// New starts an httptest.Server that speaks the real OpenAI wire format:
+// New starts a loopback HTTP server (internal/loopback) that speaks the real OpenAI wire format:
 // POST /v1/chat/completions (JSON, or server-sent events when the request
 // says "stream": true), POST /v1/embeddings and GET /v1/models. Every test in
 // the repository that involves a model points a real client (openai.Client)

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine/internal/loopback"
 )
 
 // created is the fixed "created" timestamp of every answer, so answers are
@@ -25,7 +25,7 @@ const DefaultDimensions = 64
 
 // Server is a scripted OpenAI-compatible server. Create it with New.
 type Server struct {
-	srv       *httptest.Server
+	srv       *loopback.Server
 	listener  *switchListener // lets Down and Up stop and restart listening
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -97,8 +97,15 @@ func RejectFields(fields ...string) Option {
 // (each with its correct "index"), to check that clients use the index.
 func EmbeddingsOutOfOrder() Option { return func(s *Server) { s.reverseEmbed = true } }
 
+// TB is what New needs of a test (testing.TB has it); the package does not
+// import testing, so that nadine bench can link it.
+type TB interface {
+	Helper()
+	Cleanup(func())
+}
+
 // New starts a server; it is closed when the test ends.
-func New(t testing.TB, opts ...Option) *Server {
+func New(t TB, opts ...Option) *Server {
 	t.Helper()
 	s := Start(opts...)
 	t.Cleanup(s.Close)
@@ -120,7 +127,11 @@ func Start(opts ...Option) *Server {
 	if s.dims <= 0 {
 		s.dims = DefaultDimensions
 	}
-	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	srv, err := loopback.New(http.HandlerFunc(s.serveHTTP))
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: %v", err)) // as httptest does: no loopback port, no server
+	}
+	s.srv = srv
 	s.listener = newSwitchListener(s.srv.Listener)
 	s.srv.Listener = s.listener
 	s.srv.Start()
