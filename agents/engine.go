@@ -16,8 +16,6 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/graph"
-	"github.com/nadine-robot/nadine/tools"
-	"github.com/nadine-robot/nadine/visual"
 )
 
 // Defaults of Options.
@@ -52,10 +50,11 @@ type Options struct {
 	Camera nadine.Camera
 	// Filler says a short line ("Let me check that for you.") before the
 	// search agent looks something up and before the vision agent takes a
-	// picture, at most once per turn; nil says none.
-	Filler *tools.Filler
-	// Visual recalls memorable scenes (optional).
-	Visual *visual.Retriever
+	// picture, at most once per turn; nil says none (tools.Filler).
+	Filler nadine.Filler
+	// Visual recalls memorable scenes and reads their pictures for the
+	// response (optional; visual.Retriever).
+	Visual nadine.SceneRetriever
 	// MemoryAgents enables the memory update and retrieval agents;
 	// VisionAgent enables the camera. Both are off when false.
 	MemoryAgents, VisionAgent bool
@@ -182,7 +181,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	for _, t := range opts.Tools {
 		if t != nil {
-			e.tools = append(e.tools, tools.Traced(t))
+			e.tools = append(e.tools, nadine.TraceTool(t))
 		}
 	}
 	if e.run, err = e.build(); err != nil {

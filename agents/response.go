@@ -11,7 +11,6 @@ import (
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
-	"github.com/nadine-robot/nadine/visual"
 )
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -227,8 +226,8 @@ func (e *Engine) packet(ctx context.Context, s State, now time.Time) (packet, []
 		if !v.Time.IsZero() {
 			pk.VisualDate = v.Time.Format("2 January 2006")
 		}
-		if url, err := visual.DataURL(v.ImagePath); err == nil {
-			images = append(images, url)
+		if img, err := e.sceneImage(ctx, v.ImagePath); err == nil {
+			images = append(images, img.DataURL())
 		} else {
 			nadine.TraceFrom(ctx).Fail("visual_memory", err)
 		}
@@ -266,4 +265,12 @@ func describeProfile(p nadine.Profile) string {
 		parts = append(parts, "interests: "+strings.Join(p.Interests, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// sceneImage reads the picture of a recalled scene through Options.Visual.
+func (e *Engine) sceneImage(ctx context.Context, path string) (nadine.Image, error) {
+	if e.opts.Visual == nil {
+		return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "agents: no scene retriever to read %s", path)
+	}
+	return e.opts.Visual.Image(ctx, path)
 }

@@ -7,9 +7,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/fence"
-	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/labels"
-	"github.com/nadine-robot/nadine/tools"
 )
 
 // Fallback results of the tool agents, for the response agent to word.
@@ -26,7 +24,7 @@ const maxSearchResult = 2000
 
 // searchToolNames are the tools the search agent may use, in order of
 // preference when the router cannot choose.
-var searchToolNames = []string{tools.NameSearch, tools.NameNews, tools.NameWeather}
+var searchToolNames = []string{nadine.ToolSearch, nadine.ToolNews, nadine.ToolWeather}
 
 // popStep takes the plan's first step for agent (seed 001's tool-agent
 // contract: the query is plan_steps[0].message, the step is popped).
@@ -83,7 +81,7 @@ func (e *Engine) searchToolsPrompt() routerPrompt {
 func (e *Engine) searchTools() []nadine.Tool {
 	var out []nadine.Tool
 	for _, n := range searchToolNames {
-		if t, ok := tools.Lookup(e.tools, n); ok {
+		if t, ok := nadine.LookupTool(e.tools, n); ok {
 			out = append(out, t)
 		}
 	}
@@ -101,7 +99,7 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, step PlanStep) strin
 	// The router, the tool and the answer model take a while: say so.
 	e.filler(ctx, s.Language)
 	tool, input := avail[0], query
-	if t, ok := tools.Lookup(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !e.opts.SeedWiring {
+	if t, ok := nadine.LookupTool(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !e.opts.SeedWiring {
 		// The plan named the tool: no router call.
 		tool = t
 		tr.Notef("search_router: the plan chose %s", t.Name())
@@ -109,7 +107,7 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, step PlanStep) strin
 		name, q, err := routeSearch(ctx, e.model(RoleSearchRouter), e.prompts, avail, query)
 		if err != nil {
 			tr.Fail("search_router", err)
-		} else if t, ok := tools.Lookup(avail, name); ok {
+		} else if t, ok := nadine.LookupTool(avail, name); ok {
 			tool = t
 			if strings.TrimSpace(q) != "" {
 				input = q
@@ -138,10 +136,12 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, step PlanStep) strin
 }
 
 // filler says the filler line of Options.Filler, at most once per turn (a
-// search tool wrapped with the same tools.Filler then says none). It is
-// not part of the reply and does not count as Nadine having spoken.
+// search tool wrapped with the same Filler then says none). It is not
+// part of the reply and does not count as Nadine having spoken.
 func (e *Engine) filler(ctx context.Context, lang nadine.Language) {
-	e.opts.Filler.Emit(ctx, lang, scopeFrom(ctx).send)
+	if e.opts.Filler != nil {
+		e.opts.Filler.Emit(ctx, lang, scopeFrom(ctx).send)
+	}
 }
 
 // toolInfo is a tool as the router's prompt shows it.
@@ -260,7 +260,7 @@ func (e *Engine) lookUp(ctx context.Context, query string) string {
 		tr.Notef("knowledge_rag_agent: no store or embedder")
 		return KnowledgeUnavailable
 	}
-	res, err := knowledge.Retrieve(ctx, e.opts.Store, e.opts.Embedder, query, 1)
+	res, err := nadine.RetrieveKnowledge(ctx, e.opts.Store, e.opts.Embedder, query, 1)
 	if err != nil {
 		return KnowledgeUnavailable
 	}
@@ -268,7 +268,7 @@ func (e *Engine) lookUp(ctx context.Context, query string) string {
 		return KnowledgeNotFound
 	}
 	c := res[0]
-	if v := c.Metadata[knowledge.MetaVisual]; v != "" {
+	if v := c.Metadata[nadine.KnowledgeMetaVisual]; v != "" {
 		tr.Notef("related visual: %s", v)
 	}
 	text := shorten(c.Text, 1500)

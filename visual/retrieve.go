@@ -40,6 +40,13 @@ type Retriever struct {
 	Threshold float64
 }
 
+var _ nadine.SceneRetriever = (*Retriever)(nil)
+
+// Image reads the picture of a scene (ReadImage).
+func (r *Retriever) Image(_ context.Context, path string) (nadine.Image, error) {
+	return ReadImage(path)
+}
+
 func (r *Retriever) alpha() float64 {
 	if r.Alpha <= 0 || r.Alpha > 1 {
 		return DefaultAlpha
