@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // DefaultKnowledgeK is how many chunks RetrieveKnowledge returns when k is
@@ -48,7 +47,7 @@ func RetrieveKnowledge(ctx context.Context, store KnowledgeStore, emb Embedder, 
 		if c.ID != 0 {
 			id = strconv.FormatInt(c.ID, 10)
 		}
-		rec.Results = append(rec.Results, RetrievedItem{ID: id, Text: shorten(c.Text, 200), Score: c.Score})
+		rec.Results = append(rec.Results, RetrievedItem{ID: id, Text: Shorten(c.Text, 200), Score: c.Score})
 	}
 	tr.AddRetrieval(rec)
 	return res, nil
@@ -64,14 +63,4 @@ func retrieveKnowledge(ctx context.Context, store KnowledgeStore, emb Embedder, 
 		return nil, fmt.Errorf("knowledge: search: %w", err)
 	}
 	return res, nil
-}
-
-// shorten cuts s to at most n runes, marking the cut with "…".
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

@@ -71,7 +71,7 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	e, x, err := parseAppraisal(content)
 	if err == nil {
 		if compact := fmt.Sprintf("%s %d", e, int(math.Round(x*10))); strings.TrimSpace(content) != compact {
-			nadine.TraceFrom(ctx).Notef("appraisal: %q read as %s", shorten(content, 60), compact)
+			nadine.TraceFrom(ctx).Notef("appraisal: %q read as %s", nadine.Shorten(content, 60), compact)
 		}
 	}
 	return e, x, err

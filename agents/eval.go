@@ -208,7 +208,7 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 			if in == "" && len(smp.History) > 0 {
 				in = smp.History[len(smp.History)-1].Content
 			}
-			res.Failures = append(res.Failures, EvalFailure{Case: smp.Name, Input: shorten(in, 120), Got: shorten(got, 300), Reason: reason})
+			res.Failures = append(res.Failures, EvalFailure{Case: smp.Name, Input: nadine.Shorten(in, 120), Got: nadine.Shorten(got, 300), Reason: reason})
 		}
 		res.Duration = time.Since(start)
 		out = append(out, res)

@@ -17,7 +17,7 @@ func (e *Engine) classify(ctx context.Context, s State) (State, error) {
 		tr.Fail("intent_classifier", err)
 		label = IntentContinue
 	case !label.Valid():
-		tr.Notef("intent: %q is not an intent; continue_conversation", shorten(raw, 60))
+		tr.Notef("intent: %q is not an intent; continue_conversation", nadine.Shorten(raw, 60))
 		label = IntentContinue
 	default:
 		noteNormalized(tr, "intent", raw, string(label))

@@ -118,7 +118,7 @@ func (e *Engine) bestMemory(ctx context.Context, userID string, typ nadine.Memor
 			rec.Note = "nothing stored"
 			return memoryHit{}, nil
 		}
-		rec.Results = []nadine.RetrievedItem{{ID: strconv.FormatInt(res[0].ID, 10), Text: shorten(res[0].Text, 200), Score: res[0].Score}}
+		rec.Results = []nadine.RetrievedItem{{ID: strconv.FormatInt(res[0].ID, 10), Text: nadine.Shorten(res[0].Text, 200), Score: res[0].Score}}
 		return memoryHit{m: res[0], ok: true}, nil
 	})
 }

@@ -197,7 +197,7 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 	if text == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
 	}
-	return shorten(text, 400), nil
+	return nadine.Shorten(text, 400), nil
 }
 
 // fallbackContext is the last exchange, when no summary could be made.
@@ -205,7 +205,7 @@ func fallbackContext(hist []nadine.Message) string {
 	if len(hist) > 2 {
 		hist = hist[len(hist)-2:]
 	}
-	return shorten(transcript(hist), 300)
+	return nadine.Shorten(transcript(hist), 300)
 }
 
 // transcript renders messages one per line: "User: ..." and "Nadine: ...".
@@ -313,4 +313,4 @@ func (j *summaryJob) result() (string, bool) {
 	}
 }
 
-func quote(s string) string { return "\"" + shorten(s, 40) + "\"" }
+func quote(s string) string { return "\"" + nadine.Shorten(s, 40) + "\"" }

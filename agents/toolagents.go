@@ -120,17 +120,17 @@ func (e *Engine) searchAnswer(ctx context.Context, s State, step PlanStep) strin
 		Emit: scopeFrom(ctx).send})
 	if err != nil {
 		tr.Fail("search_agent", err)
-		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", shorten(query, 80))
+		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", nadine.Shorten(query, 80))
 	}
 	if !e.opts.SearchSummary && !e.opts.SeedWiring {
 		// The response agent reads the results itself: one model call
 		// less in sequence than seed 001's search_answer summary.
-		return fmt.Sprintf("%s results for %q:\n%s", tool.Name(), shorten(query, 120), shorten(out, maxSearchResult))
+		return fmt.Sprintf("%s results for %q:\n%s", tool.Name(), nadine.Shorten(query, 120), nadine.Shorten(out, maxSearchResult))
 	}
 	ans, err := answerSearch(ctx, e.model(RoleSearchAnswer), e.prompts, query, tool.Name(), out)
 	if err != nil {
 		tr.Fail("search_answer", err)
-		return shorten(out, 600)
+		return nadine.Shorten(out, 600)
 	}
 	return ans
 }
@@ -271,7 +271,7 @@ func (e *Engine) lookUp(ctx context.Context, query string) string {
 	if v := c.Metadata[nadine.KnowledgeMetaVisual]; v != "" {
 		tr.Notef("related visual: %s", v)
 	}
-	text := shorten(c.Text, 1500)
+	text := nadine.Shorten(c.Text, 1500)
 	if c.Title != "" {
 		text = c.Title + ": " + text
 	}

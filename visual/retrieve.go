@@ -185,7 +185,7 @@ func (r *Retriever) Best(ctx context.Context, userID, question string) (*nadine.
 		if text == "" {
 			text = x.scene.ImagePath
 		}
-		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: x.scene.SceneID, Text: shorten(text, 200), Score: x.score})
+		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: x.scene.SceneID, Text: nadine.Shorten(text, 200), Score: x.score})
 	}
 	if len(results) == 0 {
 		notes = append(notes, "no scene has a comparable vector")
