@@ -116,6 +116,11 @@ type Engine struct {
 	tools   []nadine.Tool
 	run     *graph.Runnable[State]
 
+	// The tool agents, each a node with its own dependencies.
+	searchNode    *searchAgent
+	visionNode    *visionAgent
+	knowledgeNode *knowledgeAgent
+
 	turnMu sync.Mutex
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
@@ -184,6 +189,8 @@ func New(opts Options) (*Engine, error) {
 			e.tools = append(e.tools, nadine.TraceTool(t))
 		}
 	}
+	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
+	e.knowledgeNode = &knowledgeAgent{store: opts.Store, embedder: opts.Embedder}
 	if e.run, err = e.build(); err != nil {
 		return nil, fmt.Errorf("agents: build graph: %w", err)
 	}

@@ -37,7 +37,7 @@ func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	s, context := e.contextualize(ctx, s)
-	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchToolsPrompt(), context, msg)
+	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchNode.toolsPrompt(), context, msg)
 	if err != nil {
 		tr.Fail("orchestrator", err)
 	}

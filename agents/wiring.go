@@ -26,9 +26,9 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		AddNode(NodeAppraisal, e.appraise).
 		AddNode(NodeOrchestrator, e.orchestrate).
 		AddNode(NodeMemoryUpdate, e.updateMemory).
-		AddNode(NodeSearch, e.search).
-		AddNode(NodeKnowledge, e.knowledgeRAG).
-		AddNode(NodeVision, e.vision).
+		AddNode(NodeSearch, e.searchNode.run).
+		AddNode(NodeKnowledge, e.knowledgeNode.run).
+		AddNode(NodeVision, e.visionNode.run).
 		AddNode(NodeResponse, e.respond).
 		AddNode(NodeAffectUpdate, e.affectUpdate).
 		AddNode(NodeNameConfirm, e.confirmName)
