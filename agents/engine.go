@@ -116,7 +116,10 @@ type Engine struct {
 	tools   []nadine.Tool
 	run     *graph.Runnable[State]
 
-	// The tool agents, each a node with its own dependencies.
+	// Nodes with their own dependencies.
+	intentNode    intentClassifier
+	recallNode    *memoryRecall
+	affectNode    *affective
 	searchNode    *searchAgent
 	visionNode    *visionAgent
 	knowledgeNode *knowledgeAgent
@@ -189,6 +192,9 @@ func New(opts Options) (*Engine, error) {
 			e.tools = append(e.tools, nadine.TraceTool(t))
 		}
 	}
+	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: p}
+	e.recallNode = &memoryRecall{on: e.memoryOn(), store: opts.Store, embedder: opts.Embedder, scenes: opts.Visual, speculate: e.speculate}
+	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: p, now: opts.Now, recall: e.recallNode}
 	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
 	e.knowledgeNode = &knowledgeAgent{store: opts.Store, embedder: opts.Embedder}
 	if e.run, err = e.build(); err != nil {

@@ -21,16 +21,16 @@ func isToolNode(name string) bool {
 // build wires the graph (see the package documentation for the picture).
 func (e *Engine) build() (*graph.Runnable[State], error) {
 	g := graph.New[State]().
-		AddNode(NodeIntent, e.classify).
-		AddNode(NodeMemoryRetrieve, e.retrieveMemory).
-		AddNode(NodeAppraisal, e.appraise).
+		AddNode(NodeIntent, e.intentNode.run).
+		AddNode(NodeMemoryRetrieve, e.recallNode.run).
+		AddNode(NodeAppraisal, e.affectNode.appraise).
 		AddNode(NodeOrchestrator, e.orchestrate).
 		AddNode(NodeMemoryUpdate, e.updateMemory).
 		AddNode(NodeSearch, e.searchNode.run).
 		AddNode(NodeKnowledge, e.knowledgeNode.run).
 		AddNode(NodeVision, e.visionNode.run).
 		AddNode(NodeResponse, e.respond).
-		AddNode(NodeAffectUpdate, e.affectUpdate).
+		AddNode(NodeAffectUpdate, e.affectNode.update).
 		AddNode(NodeNameConfirm, e.confirmName)
 	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
