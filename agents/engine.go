@@ -119,6 +119,7 @@ type Engine struct {
 	// Nodes with their own dependencies.
 	intentNode    intentClassifier
 	recallNode    *memoryRecall
+	memoryNode    *memoryUpdater
 	affectNode    *affective
 	searchNode    *searchAgent
 	visionNode    *visionAgent
@@ -194,6 +195,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: p}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: opts.Store, embedder: opts.Embedder, scenes: opts.Visual, speculate: e.speculate}
+	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: opts.Store, embedder: opts.Embedder, model: e.model(RoleMemoryUpdate),
+		prompts: p, nameHigh: opts.NameHigh, nameLow: opts.NameLow, makeUserID: opts.NewUserID, now: opts.Now, log: e.log,
+		background: e.background}
 	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: p, now: opts.Now, recall: e.recallNode}
 	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
 	e.knowledgeNode = &knowledgeAgent{store: opts.Store, embedder: opts.Embedder}

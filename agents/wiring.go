@@ -25,13 +25,13 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		AddNode(NodeMemoryRetrieve, e.recallNode.run).
 		AddNode(NodeAppraisal, e.affectNode.appraise).
 		AddNode(NodeOrchestrator, e.orchestrate).
-		AddNode(NodeMemoryUpdate, e.updateMemory).
+		AddNode(NodeMemoryUpdate, e.memoryNode.updateMemory).
 		AddNode(NodeSearch, e.searchNode.run).
 		AddNode(NodeKnowledge, e.knowledgeNode.run).
 		AddNode(NodeVision, e.visionNode.run).
 		AddNode(NodeResponse, e.respond).
 		AddNode(NodeAffectUpdate, e.affectNode.update).
-		AddNode(NodeNameConfirm, e.confirmName)
+		AddNode(NodeNameConfirm, e.memoryNode.confirmName)
 	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
 		g.AddEdge(graph.Start, NodeIntent).
