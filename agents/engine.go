@@ -117,21 +117,19 @@ type Engine struct {
 	run     *graph.Runnable[State]
 
 	// Nodes with their own dependencies.
-	intentNode    intentClassifier
-	recallNode    *memoryRecall
-	memoryNode    *memoryUpdater
-	affectNode    *affective
-	searchNode    *searchAgent
-	visionNode    *visionAgent
-	knowledgeNode *knowledgeAgent
+	intentNode       intentClassifier
+	recallNode       *memoryRecall
+	memoryNode       *memoryUpdater
+	orchestratorNode *orchestrator
+	affectNode       *affective
+	searchNode       *searchAgent
+	visionNode       *visionAgent
+	knowledgeNode    *knowledgeAgent
 
 	turnMu sync.Mutex
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
 	closed atomic.Bool
-
-	sumMu   sync.Mutex
-	summary *summaryJob
 
 	// instructions are the response prompt's own texts: a reply that
 	// repeats them is an echo, never spoken.
@@ -193,14 +191,7 @@ func New(opts Options) (*Engine, error) {
 			e.tools = append(e.tools, nadine.TraceTool(t))
 		}
 	}
-	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: p}
-	e.recallNode = &memoryRecall{on: e.memoryOn(), store: opts.Store, embedder: opts.Embedder, scenes: opts.Visual, speculate: e.speculate}
-	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: opts.Store, embedder: opts.Embedder, model: e.model(RoleMemoryUpdate),
-		prompts: p, nameHigh: opts.NameHigh, nameLow: opts.NameLow, makeUserID: opts.NewUserID, now: opts.Now, log: e.log,
-		background: e.background}
-	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: p, now: opts.Now, recall: e.recallNode}
-	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
-	e.knowledgeNode = &knowledgeAgent{store: opts.Store, embedder: opts.Embedder}
+	e.makeNodes()
 	if e.run, err = e.build(); err != nil {
 		return nil, fmt.Errorf("agents: build graph: %w", err)
 	}
@@ -370,7 +361,7 @@ func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpoi
 			// one, should the next turn not wait for its own either.
 			s.ContextSummary, s.ContextKey = text, key
 		}
-		e.startSummary(s)
+		e.orchestratorNode.startSummary(s)
 	}
 	sc.emit(e.sessionUpdate(ctx, s, cps))
 }
