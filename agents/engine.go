@@ -118,6 +118,7 @@ type Engine struct {
 
 	// Nodes with their own dependencies.
 	intentNode       intentClassifier
+	responseNode     *responder
 	recallNode       *memoryRecall
 	memoryNode       *memoryUpdater
 	orchestratorNode *orchestrator
@@ -130,10 +131,6 @@ type Engine struct {
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
 	closed atomic.Bool
-
-	// instructions are the response prompt's own texts: a reply that
-	// repeats them is an echo, never spoken.
-	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -180,7 +177,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}, instructions: responseInstructions(p)}
+	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}}
 	for _, r := range Roles() {
 		if m := opts.Models(r); m != nil {
 			e.models[r] = m

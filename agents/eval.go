@@ -179,7 +179,7 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 			searchTools = append(searchTools, namedTool(n))
 		}
 	}
-	ev := &evaluator{p: p, e: &Engine{opts: Options{Now: time.Now}, prompts: p}, searchTools: searchTools}
+	ev := &evaluator{p: p, r: &responder{prompts: p, now: time.Now}, searchTools: searchTools}
 	var out []EvalResult
 	for _, a := range agents {
 		samples, err := loadSamples(a)
@@ -218,7 +218,7 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 
 type evaluator struct {
 	p           prompts
-	e           *Engine
+	r           *responder    // builds the response's request
 	searchTools []nadine.Tool // described to the router, never called
 }
 
@@ -319,7 +319,7 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 		return ans, checkText(ans, smp, "")
 	case EvalResponse:
 		s := ev.responseState(smp)
-		resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleResponse, Messages: ev.e.responseMessages(ctx, s)})
+		resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleResponse, Messages: ev.r.responseMessages(ctx, s)})
 		if err != nil {
 			return "", err.Error()
 		}

@@ -58,7 +58,7 @@ func TestResponseRequestGolden(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 30, 14, 5, 0, 0, time.UTC)
 	// The visual retriever reads the recalled scene's picture.
-	e := &Engine{opts: Options{Now: func() time.Time { return now }, Visual: &visual.Retriever{}}, prompts: p}
+	e := &responder{prompts: p, now: func() time.Time { return now }, scenes: &visual.Retriever{}}
 	a := affect.Appraise(affect.New(affect.NadinePersonality(), now), nadine.Joy, 0.6, now)
 	s := State{
 		Messages: []nadine.Message{
@@ -97,7 +97,7 @@ func TestGreetingPacketGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	e := &Engine{opts: Options{Now: func() time.Time { return now }}, prompts: p}
+	e := &responder{prompts: p, now: func() time.Time { return now }}
 	s := State{Messages: []nadine.Message{{Role: nadine.RoleUser, Content: "Hello!"}}, Intent: IntentFirstGreeting,
 		Language: nadine.English, Affect: affect.New(affect.NadinePersonality(), now)}
 	msgs := e.responseMessages(context.Background(), s)

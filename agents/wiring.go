@@ -23,7 +23,9 @@ func isToolNode(name string) bool {
 func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
-	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.speculate}
+	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, instructions: responseInstructions(e.prompts),
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
+	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
 		background: e.background}
@@ -46,7 +48,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		AddNode(NodeSearch, e.searchNode.run).
 		AddNode(NodeKnowledge, e.knowledgeNode.run).
 		AddNode(NodeVision, e.visionNode.run).
-		AddNode(NodeResponse, e.respond).
+		AddNode(NodeResponse, e.responseNode.respond).
 		AddNode(NodeAffectUpdate, e.affectNode.update).
 		AddNode(NodeNameConfirm, e.memoryNode.confirmName)
 	if e.opts.SeedWiring {
