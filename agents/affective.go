@@ -5,33 +5,42 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/fence"
 )
 
+// affective holds the affective_appraisal and affective_update nodes.
+type affective struct {
+	model   nadine.ChatModel // role affective_appraisal; nil appraises neutral
+	prompts prompts
+	now     func() time.Time
+	recall  *memoryRecall // a past episode for the appraisal
+}
+
 // appraise is the affective_appraisal node: the model names the emotion the
 // latest message causes, the PAD state moves, and the new state is emitted
 // for the bus.
-func (e *Engine) appraise(ctx context.Context, s State) (State, error) {
+func (a *affective) appraise(ctx context.Context, s State) (State, error) {
 	msg := s.latest()
 	var episode string
 	// A message that introduces a name may come from someone other than the
 	// recognized user: their episodes stay out of the prompt.
 	// Without a stored episode there is nothing to look up: the appraisal
 	// then waits on no embedding.
-	if e.memoryOn() && s.UserInfo.Known() && !hasNameIntroduction(msg) && e.hasEpisodes(ctx, s.UserInfo.ID) {
-		if hit, err := e.bestMemory(ctx, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+	if a.recall.on && s.UserInfo.Known() && !hasNameIntroduction(msg) && a.recall.has(ctx, s.UserInfo.ID, nadine.MemoryEpisode) {
+		if hit, err := a.recall.best(ctx, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
 			episode = hit.m.Text
 		}
 	}
-	label, intensity, err := appraiseMessage(ctx, e.model(RoleAppraisal), e.prompts, msg, s.UserEmotion, episode)
+	label, intensity, err := appraiseMessage(ctx, a.model, a.prompts, msg, s.UserEmotion, episode)
 	if err != nil {
 		nadine.TraceFrom(ctx).Fail("affective_appraisal", err)
 		label, intensity = nadine.Neutral, 0
 	}
-	s.Affect = affect.Appraise(s.Affect, label, intensity, e.opts.Now())
+	s.Affect = affect.Appraise(s.Affect, label, intensity, a.now())
 	sc := scopeFrom(ctx)
 	sc.setAppraised(s.Affect.Emotion)
 	bus := affect.ToBus(s.Affect)
@@ -71,20 +80,15 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	e, x, err := parseAppraisal(content)
 	if err == nil {
 		if compact := fmt.Sprintf("%s %d", e, int(math.Round(x*10))); strings.TrimSpace(content) != compact {
-			nadine.TraceFrom(ctx).Notef("appraisal: %q read as %s", shorten(content, 60), compact)
+			nadine.TraceFrom(ctx).Notef("appraisal: %q read as %s", nadine.Shorten(content, 60), compact)
 		}
 	}
 	return e, x, err
 }
 
-// hasEpisodes reports whether the store holds an episode of the user.
-func (e *Engine) hasEpisodes(ctx context.Context, userID string) bool {
-	return e.hasMemories(ctx, userID, nadine.MemoryEpisode)
-}
-
 // affectUpdate is the affective_update node, after the response: the mood
 // decays toward the personality's baseline and the turn is counted.
-func (e *Engine) affectUpdate(_ context.Context, s State) (State, error) {
-	s.Affect = affect.Update(s.Affect, e.opts.Now())
+func (a *affective) update(_ context.Context, s State) (State, error) {
+	s.Affect = affect.Update(s.Affect, a.now())
 	return s, nil
 }

@@ -71,6 +71,18 @@
 // The tests build the original sequential wiring from the same nodes and
 // measure the difference: 5 model calls in sequence against 2.
 //
+// # Nodes
+//
+// Each node family is a type holding only what it uses, in a file of its
+// own: intentClassifier (intent.go), memoryRecall (recall.go),
+// memoryUpdater with the name confirmation and the episodic save
+// (memory.go), affective (affective.go), orchestrator with its background
+// context summary (orchestrator.go), searchAgent (search.go), visionAgent
+// (vision.go), knowledgeAgent (knowledge.go) and responder with its
+// speculative start (response.go, speculate.go). makeNodes (wiring.go)
+// builds them from the Options; the Engine keeps the turn around them
+// (engine.go) and the session state (persist.go).
+//
 // # Around the graph
 //
 // Respond adopts the person perception recognized (Turn.UserID), trims the

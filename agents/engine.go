@@ -16,8 +16,6 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/graph"
-	"github.com/nadine-robot/nadine/tools"
-	"github.com/nadine-robot/nadine/visual"
 )
 
 // Defaults of Options.
@@ -52,10 +50,11 @@ type Options struct {
 	Camera nadine.Camera
 	// Filler says a short line ("Let me check that for you.") before the
 	// search agent looks something up and before the vision agent takes a
-	// picture, at most once per turn; nil says none.
-	Filler *tools.Filler
-	// Visual recalls memorable scenes (optional).
-	Visual *visual.Retriever
+	// picture, at most once per turn; nil says none (tools.Filler).
+	Filler nadine.Filler
+	// Visual recalls memorable scenes and reads their pictures for the
+	// response (optional; visual.Retriever).
+	Visual nadine.SceneRetriever
 	// MemoryAgents enables the memory update and retrieval agents;
 	// VisionAgent enables the camera. Both are off when false.
 	MemoryAgents, VisionAgent bool
@@ -117,17 +116,21 @@ type Engine struct {
 	tools   []nadine.Tool
 	run     *graph.Runnable[State]
 
+	// Nodes with their own dependencies.
+	intentNode       intentClassifier
+	responseNode     *responder
+	recallNode       *memoryRecall
+	memoryNode       *memoryUpdater
+	orchestratorNode *orchestrator
+	affectNode       *affective
+	searchNode       *searchAgent
+	visionNode       *visionAgent
+	knowledgeNode    *knowledgeAgent
+
 	turnMu sync.Mutex
 
 	bg     sync.WaitGroup // background work: episodes, context summaries
 	closed atomic.Bool
-
-	sumMu   sync.Mutex
-	summary *summaryJob
-
-	// instructions are the response prompt's own texts: a reply that
-	// repeats them is an echo, never spoken.
-	instructions *nadine.Instructions
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -174,7 +177,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}, instructions: responseInstructions(p)}
+	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}}
 	for _, r := range Roles() {
 		if m := opts.Models(r); m != nil {
 			e.models[r] = m
@@ -182,9 +185,10 @@ func New(opts Options) (*Engine, error) {
 	}
 	for _, t := range opts.Tools {
 		if t != nil {
-			e.tools = append(e.tools, tools.Traced(t))
+			e.tools = append(e.tools, nadine.TraceTool(t))
 		}
 	}
+	e.makeNodes()
 	if e.run, err = e.build(); err != nil {
 		return nil, fmt.Errorf("agents: build graph: %w", err)
 	}
@@ -354,7 +358,7 @@ func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpoi
 			// one, should the next turn not wait for its own either.
 			s.ContextSummary, s.ContextKey = text, key
 		}
-		e.startSummary(s)
+		e.orchestratorNode.startSummary(s)
 	}
 	sc.emit(e.sessionUpdate(ctx, s, cps))
 }

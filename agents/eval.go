@@ -16,7 +16,6 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/labels"
-	"github.com/nadine-robot/nadine/tools"
 )
 
 // The sample sets of the test harnesses (seed 001's agent_test_samples.py),
@@ -158,8 +157,12 @@ func EvalSelect(name string) ([]string, error) {
 // models of their roles, through the same prompts and parsers the engine
 // uses, and returns each agent's pass count and failures, so that a lab
 // can compare models. A role without a model fails all its cases. An
-// unknown name is an EINVALID error.
-func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string) ([]EvalResult, error) {
+// unknown name is an EINVALID error. searchTools are the tools whose names
+// and descriptions the search router's cases show the model (they are never
+// called): the configured tools.NewSearch, NewNews and NewWeather; without
+// them the router sees the three search tool names (nadine.ToolSearch,
+// ToolNews, ToolWeather) with no description.
+func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string, searchTools ...nadine.Tool) ([]EvalResult, error) {
 	agents, err := EvalSelect(name)
 	if err != nil {
 		return nil, err
@@ -171,7 +174,12 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 	if err != nil {
 		return nil, err
 	}
-	ev := &evaluator{p: p, e: &Engine{opts: Options{Now: time.Now}, prompts: p}}
+	if len(searchTools) == 0 {
+		for _, n := range searchToolNames {
+			searchTools = append(searchTools, namedTool(n))
+		}
+	}
+	ev := &evaluator{p: p, r: &responder{prompts: p, now: time.Now}, searchTools: searchTools}
 	var out []EvalResult
 	for _, a := range agents {
 		samples, err := loadSamples(a)
@@ -200,7 +208,7 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 			if in == "" && len(smp.History) > 0 {
 				in = smp.History[len(smp.History)-1].Content
 			}
-			res.Failures = append(res.Failures, EvalFailure{Case: smp.Name, Input: shorten(in, 120), Got: shorten(got, 300), Reason: reason})
+			res.Failures = append(res.Failures, EvalFailure{Case: smp.Name, Input: nadine.Shorten(in, 120), Got: nadine.Shorten(got, 300), Reason: reason})
 		}
 		res.Duration = time.Since(start)
 		out = append(out, res)
@@ -209,8 +217,19 @@ func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name s
 }
 
 type evaluator struct {
-	p prompts
-	e *Engine
+	p           prompts
+	r           *responder    // builds the response's request
+	searchTools []nadine.Tool // described to the router, never called
+}
+
+// namedTool is a search tool known by its name only, for the router's
+// cases when Eval is given no tools; calling it is an error.
+type namedTool string
+
+func (t namedTool) Name() string        { return string(t) }
+func (t namedTool) Description() string { return "" }
+func (t namedTool) Call(context.Context, nadine.ToolInput) (string, error) {
+	return "", nadine.Errorf(nadine.EINVALID, "agents: eval tool %s is never called", string(t))
 }
 
 // run runs one case and returns the model's answer and why it fails ("" if
@@ -271,7 +290,7 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 			return got, fmt.Sprintf("agents [%s], want [%s]", got, strings.Join(smp.WantAgents, ", "))
 		}
 	case EvalSearchRouter:
-		tool, query, err := routeSearch(ctx, m, ev.p, evalSearchTools(), smp.Input)
+		tool, query, err := routeSearch(ctx, m, ev.p, ev.searchTools, smp.Input)
 		got = tool + ": " + query
 		if err != nil {
 			return got, err.Error()
@@ -300,7 +319,7 @@ func (ev *evaluator) run(ctx context.Context, agent string, m nadine.ChatModel, 
 		return ans, checkText(ans, smp, "")
 	case EvalResponse:
 		s := ev.responseState(smp)
-		resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleResponse, Messages: ev.e.responseMessages(ctx, s)})
+		resp, err := m.Chat(ctx, nadine.ChatRequest{Role: RoleResponse, Messages: ev.r.responseMessages(ctx, s)})
 		if err != nil {
 			return "", err.Error()
 		}
@@ -333,13 +352,6 @@ func (ev *evaluator) responseState(smp evalSample) State {
 		s.UserInfo = UserInfo{ID: "eval-user", Name: smp.Person}
 	}
 	return s
-}
-
-// evalSearchTools are the three search tools, for their names and
-// descriptions (they are never called).
-func evalSearchTools() []nadine.Tool {
-	return []nadine.Tool{tools.NewSearch(tools.SearchConfig{}, nil), tools.NewNews(tools.SearchConfig{}, nil),
-		tools.NewWeather(tools.WeatherConfig{}, nil)}
 }
 
 // sampleImage reads a sample image as a data URL.

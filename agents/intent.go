@@ -6,18 +6,25 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// classify is the intention_classifier node: the model's label, checked;
-// a language change applied and collapsed; the deterministic overrides.
-func (e *Engine) classify(ctx context.Context, s State) (State, error) {
+// intentClassifier is the intention_classifier node: the model's label,
+// checked; a language change applied and collapsed; the deterministic
+// overrides.
+type intentClassifier struct {
+	model   nadine.ChatModel // role intent_classifier; nil continues the conversation
+	prompts prompts
+}
+
+// run is the node.
+func (c intentClassifier) run(ctx context.Context, s State) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	msg := s.latest()
-	label, raw, err := classifyIntent(ctx, e.model(RoleIntent), e.prompts, msg)
+	label, raw, err := classifyIntent(ctx, c.model, c.prompts, msg)
 	switch {
 	case err != nil:
 		tr.Fail("intent_classifier", err)
 		label = IntentContinue
 	case !label.Valid():
-		tr.Notef("intent: %q is not an intent; continue_conversation", shorten(raw, 60))
+		tr.Notef("intent: %q is not an intent; continue_conversation", nadine.Shorten(raw, 60))
 		label = IntentContinue
 	default:
 		noteNormalized(tr, "intent", raw, string(label))

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -32,14 +31,4 @@ func routerFormat(names []string) nadine.ResponseFormat {
 	enum, _ := json.Marshal(names)
 	return schema("search_route", `{"type":"object","properties":{"tool":{"type":"string","enum":`+string(enum)+
 		`},"query":{"type":"string"}},"required":["tool","query"],"additionalProperties":false}`)
-}
-
-// shorten cuts s to at most n runes, marking the cut with "…".
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,128 +15,38 @@ import (
 	"github.com/nadine-robot/nadine/names"
 )
 
-// retrieveMemory is the memory_retrieve_agent node: for a known user, the
-// profile, the best episode, the best conversation memory and the best
-// visual memory. The previous user's memories are always cleared first. In
-// the parallel group (the intent is not known yet) it then starts the
-// speculative response (see speculate.go).
-func (e *Engine) retrieveMemory(ctx context.Context, s State) (State, error) {
-	s, err := e.retrieve(ctx, s)
-	if err == nil && s.Intent == "" {
-		e.speculate(ctx, s)
-	}
-	return s, err
-}
-
-// retrieve finds what retrieveMemory returns.
-func (e *Engine) retrieve(ctx context.Context, s State) (State, error) {
-	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
-	if !e.memoryOn() || !realID(s.UserInfo.ID) {
-		return s, nil
-	}
-	tr := nadine.TraceFrom(ctx)
-	id := s.UserInfo.ID
-	if s.UserInfo.Profile != nil && s.UserInfo.Profile.UserID != id {
-		s.UserInfo.Profile = nil
-	}
-	switch p, err := e.opts.Store.Profile(ctx, id); {
-	case err == nil:
-		s.UserInfo.Profile = &p
-		if s.UserInfo.Name == "" {
-			s.UserInfo.Name = p.UserName
-		}
-	case nadine.ErrorCode(err) == nadine.ENOTFOUND:
-		// No profile (a face without a name, or a forgotten user): a
-		// profile kept in the state is stale.
-		s.UserInfo.Profile = nil
-	default:
-		tr.Fail("memory_retrieve_agent", err)
-	}
-	if !s.UserInfo.Known() {
-		return s, nil
-	}
-	msg := s.latest()
-	if hit, err := e.bestMemory(ctx, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
-		s.EpisodeMemory = hit.m.Text
-	}
-	if hit, err := e.bestMemory(ctx, id, nadine.MemoryConversation, msg); err == nil && hit.ok {
-		s.ConversationMemory = hit.m.Text
-	}
-	if e.opts.Visual != nil {
-		scene, score, err := e.opts.Visual.Best(ctx, id, msg)
-		switch {
-		case err != nil:
-			tr.Fail("visual_memory", err)
-		case scene != nil:
-			s.VisualMemory = &VisualMemory{SceneID: scene.SceneID, ImagePath: scene.ImagePath,
-				Description: scene.Description, Time: scene.Time, Score: score}
-		}
-	}
-	return s, nil
-}
-
-// hasMemories reports whether the store holds a memory of type typ of the
-// user, asked once per turn (an index probe, whatever their number; on an
-// error it says yes, so that the search is tried).
-func (e *Engine) hasMemories(ctx context.Context, userID string, typ nadine.MemoryType) bool {
-	sc := scopeFrom(ctx)
-	hit, _ := once(sc, sc.memories, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
-		ok, err := e.opts.Store.HasMemories(ctx, userID, typ)
-		return memoryHit{ok: ok || err != nil}, nil
-	})
-	return hit.ok
-}
-
-// bestMemory returns the user's memory of type typ most similar to query,
-// searched once per turn (the parallel appraisal and retrieval share it),
-// and records the search in the trace. A person with no memory of the
-// type costs no embedding.
-func (e *Engine) bestMemory(ctx context.Context, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
-	sc := scopeFrom(ctx)
-	return once(sc, sc.memories, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
-		emb := e.opts.Embedder
-		if emb == nil || strings.TrimSpace(query) == "" || !e.hasMemories(ctx, userID, typ) {
-			return memoryHit{}, nil
-		}
-		tr := nadine.TraceFrom(ctx)
-		start := time.Now()
-		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start}
-		defer func() { rec.Duration = time.Since(start); tr.AddRetrieval(rec) }()
-		v, err := once(sc, sc.vectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
-		if err != nil {
-			rec.Note = "error: " + err.Error()
-			tr.Fail("memory_retrieve_agent", err)
-			return memoryHit{}, err
-		}
-		res, err := e.opts.Store.SearchMemories(ctx, userID, nadine.MemoryQuery{Embedding: v, Embedder: emb.Name(),
-			Types: []nadine.MemoryType{typ}, K: 1})
-		if err != nil {
-			rec.Note = "error: " + err.Error()
-			tr.Fail("memory_retrieve_agent", err)
-			return memoryHit{}, err
-		}
-		if len(res) == 0 {
-			rec.Note = "nothing stored"
-			return memoryHit{}, nil
-		}
-		rec.Results = []nadine.RetrievedItem{{ID: strconv.FormatInt(res[0].ID, 10), Text: shorten(res[0].Text, 200), Score: res[0].Score}}
-		return memoryHit{m: res[0], ok: true}, nil
-	})
+// memoryUpdater holds the memory_update_agent and name_confirmation
+// nodes: who the person is (known, ambiguous, new), their profile, and the
+// episode of a conversation that ended.
+type memoryUpdater struct {
+	on         bool // the memory agents run (Options.MemoryAgents with a store)
+	store      nadine.Store
+	embedder   nadine.Embedder
+	model      nadine.ChatModel // role memory_update
+	prompts    prompts
+	nameHigh   float64 // Options.NameHigh
+	nameLow    float64 // Options.NameLow
+	makeUserID func(name string) string
+	now        func() time.Time
+	log        *slog.Logger
+	// background runs the episodic save after the reply, tracked by the
+	// engine's Wait (Engine.background).
+	background func(ctx context.Context, timeout time.Duration, fn func(ctx context.Context))
 }
 
 // updateMemory is the memory_update_agent node. On end_conversation it
 // schedules the episodic save off the critical path; otherwise it extracts
 // the person's facts, settles who they are (known, ambiguous, new) and
 // merges the facts into their profile.
-func (e *Engine) updateMemory(ctx context.Context, s State) (State, error) {
+func (m *memoryUpdater) updateMemory(ctx context.Context, s State) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	s.IdentityChanged = false
 	switch {
-	case !e.memoryOn():
+	case !m.on:
 		tr.Notef("memory_update_agent: memory agents disabled")
 		return s, nil
 	case s.Intent == IntentEndConversation:
-		e.scheduleEpisode(ctx, s)
+		m.scheduleEpisode(ctx, s)
 		return s, nil
 	case s.confirmationPending():
 		tr.Notef("memory_update_agent: skipped, a name confirmation is pending")
@@ -145,12 +56,12 @@ func (e *Engine) updateMemory(ctx context.Context, s State) (State, error) {
 	if len(hist) > 4 {
 		hist = hist[len(hist)-4:]
 	}
-	ex, err := extractUserInfo(ctx, e.model(RoleMemoryUpdate), e.prompts, hist, s.latest())
+	ex, err := extractUserInfo(ctx, m.model, m.prompts, hist, s.latest())
 	if err != nil {
 		tr.Fail("memory_update_agent", err)
 		return s, nil
 	}
-	return e.applyExtraction(ctx, s, ex)
+	return m.applyExtraction(ctx, s, ex)
 }
 
 type extractionInput struct{ Recent, Message string }
@@ -181,7 +92,7 @@ func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent 
 }
 
 // applyExtraction settles the identity and saves the facts.
-func (e *Engine) applyExtraction(ctx context.Context, s State, ex Extraction) (State, error) {
+func (m *memoryUpdater) applyExtraction(ctx context.Context, s State, ex Extraction) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	name := cleanName(ex.UserName)
 	if s.NameSettled {
@@ -195,22 +106,22 @@ func (e *Engine) applyExtraction(ctx context.Context, s State, ex Extraction) (S
 			tr.Notef("memory_update_agent: no name and nothing to remember")
 			return s, nil
 		}
-		return e.settle(ctx, s, cur.ID, cur.Name, ex, false)
+		return m.settle(ctx, s, cur.ID, cur.Name, ex, false)
 	}
-	if realID(cur.ID) && cur.Name != "" && names.Ratio(name, cur.Name) >= e.opts.NameHigh {
-		return e.settle(ctx, s, cur.ID, cur.Name, ex, false)
+	if realID(cur.ID) && cur.Name != "" && names.Ratio(name, cur.Name) >= m.nameHigh {
+		return m.settle(ctx, s, cur.ID, cur.Name, ex, false)
 	}
-	users, err := e.opts.Store.Users(ctx)
+	users, err := m.store.Users(ctx)
 	if err != nil {
 		tr.Fail("memory_update_agent", err)
 		return s, nil
 	}
-	cands := names.Similar(name, users, e.opts.NameLow)
-	outcome := names.Classify(cands, e.opts.NameHigh, e.opts.NameLow)
+	cands := names.Similar(name, users, m.nameLow)
+	outcome := names.Classify(cands, m.nameHigh, m.nameLow)
 	tr.Notef("memory_update_agent: name %q: %s", name, outcome)
 	switch outcome {
 	case names.StrongMatch:
-		return e.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
+		return m.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
 	case names.Ambiguous:
 		if len(cands) > 3 {
 			cands = cands[:3]
@@ -225,17 +136,17 @@ func (e *Engine) applyExtraction(ctx context.Context, s State, ex Extraction) (S
 		s.AssistantNote = fmt.Sprintf("The person said their name is %s, which sounds like %s.", name, cands[0].Name)
 		return s, nil
 	}
-	return e.settle(ctx, s, e.newUserID(name, users), name, ex, true)
+	return m.settle(ctx, s, m.newUserID(name, users), name, ex, true)
 }
 
 // newUserID makes an id that no known user has.
-func (e *Engine) newUserID(name string, users []nadine.UserRef) string {
+func (m *memoryUpdater) newUserID(name string, users []nadine.UserRef) string {
 	taken := func(id string) bool {
 		return !realID(id) || slices.ContainsFunc(users, func(u nadine.UserRef) bool { return u.ID == id })
 	}
-	id := e.opts.NewUserID(name)
+	id := m.makeUserID(name)
 	for i := 2; taken(id); i++ {
-		id = e.opts.NewUserID(name) + "-" + strconv.Itoa(i)
+		id = m.makeUserID(name) + "-" + strconv.Itoa(i)
 	}
 	return id
 }
@@ -243,11 +154,11 @@ func (e *Engine) newUserID(name string, users []nadine.UserRef) string {
 // settle makes id (named name; isNew for a user nobody knew) the person
 // Nadine talks to, merges ex into their profile and saves it, and tells
 // face recognition (EventUser). Another user's profile is never touched.
-func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extraction, isNew bool) (State, error) {
+func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex Extraction, isNew bool) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	p := nadine.Profile{UserID: id, UserName: name}
 	if !isNew {
-		switch got, err := e.opts.Store.Profile(ctx, id); {
+		switch got, err := m.store.Profile(ctx, id); {
 		case err == nil:
 			p = got
 		case nadine.ErrorCode(err) != nadine.ENOTFOUND:
@@ -258,15 +169,15 @@ func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extrac
 	if p.UserName == "" {
 		p.UserName = name
 	}
-	p, changed := mergeProfile(p, ex, e.opts.Now())
+	p, changed := mergeProfile(p, ex, m.now())
 	if isNew || len(changed) > 0 {
 		// The reply needs the profile in the state, not in the store: it
 		// is saved after the reply.
-		saved, now := p, e.opts.Now()
+		saved, now := p, m.now()
 		afterReply(ctx, func(ctx context.Context) {
 			// Merged again into what is stored by then, in the store's
 			// transaction: another robot may have updated this person.
-			_, err := e.opts.Store.UpdateProfile(ctx, saved.UserID, func(cur nadine.Profile, found bool) (nadine.Profile, error) {
+			_, err := m.store.UpdateProfile(ctx, saved.UserID, func(cur nadine.Profile, found bool) (nadine.Profile, error) {
 				if !found {
 					return saved, nil
 				}
@@ -278,7 +189,7 @@ func (e *Engine) settle(ctx context.Context, s State, id, name string, ex Extrac
 			})
 			if err != nil {
 				tr.Fail("memory_update_agent", err)
-				e.log.Error("agents: save profile", "user", saved.UserID, "err", err)
+				m.log.Error("agents: save profile", "user", saved.UserID, "err", err)
 			}
 		})
 	}
@@ -373,7 +284,7 @@ func cleanName(s string) string {
 // an interrupt, saved as a checkpoint: the turn that asked the question
 // ends there. The next turn resumes the run here, with the person's answer
 // as the latest message, and resolves it.
-func (e *Engine) confirmName(ctx context.Context, s State) (State, error) {
+func (m *memoryUpdater) confirmName(ctx context.Context, s State) (State, error) {
 	if !s.confirmationPending() {
 		s.AwaitingAnswer = false
 		return s, nil
@@ -383,7 +294,7 @@ func (e *Engine) confirmName(ctx context.Context, s State) (State, error) {
 		return s, graph.Interrupt("waiting for the answer to the name question")
 	}
 	s.AwaitingAnswer = false
-	s, err := e.resolveName(ctx, s, s.latest())
+	s, err := m.resolveName(ctx, s, s.latest())
 	s.NameSettled = !s.confirmationPending()
 	return s, err
 }
@@ -397,7 +308,7 @@ func (e *Engine) confirmName(ctx context.Context, s State) (State, error) {
 //   - no confirmation with one candidate left: the given name becomes a new
 //     user's canonical name;
 //   - otherwise the next candidate is asked about.
-func (e *Engine) resolveName(ctx context.Context, s State, answer string) (State, error) {
+func (m *memoryUpdater) resolveName(ctx context.Context, s State, answer string) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	c := s.NameConfirmation
 	top, topID := c.SimilarNames[0], c.SimilarIDs[0]
@@ -407,31 +318,31 @@ func (e *Engine) resolveName(ctx context.Context, s State, answer string) (State
 	}
 	stated := IntroducedName(answer)
 	switch {
-	case stated != "" && names.Ratio(stated, top) >= e.opts.NameHigh, stated == "" && isAffirmative(answer):
+	case stated != "" && names.Ratio(stated, top) >= m.nameHigh, stated == "" && isAffirmative(answer):
 		tr.Notef("name_confirmation: confirmed %s (%s)", top, topID)
-		out, err := e.settle(ctx, s, topID, top, ex, false)
+		out, err := m.settle(ctx, s, topID, top, ex, false)
 		out.AssistantNote = strings.TrimSpace(fmt.Sprintf("The person confirmed that they are %s, whom you met before. %s", top, out.AssistantNote))
 		return out, err
 	case stated != "":
 		tr.Notef("name_confirmation: another name, %s", stated)
-		users, err := e.opts.Store.Users(ctx)
+		users, err := m.store.Users(ctx)
 		if err != nil {
 			tr.Fail("name_confirmation", err)
 			return s, nil
 		}
-		cands := names.Similar(stated, users, e.opts.NameLow)
-		if names.Classify(cands, e.opts.NameHigh, e.opts.NameLow) == names.StrongMatch {
-			return e.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
+		cands := names.Similar(stated, users, m.nameLow)
+		if names.Classify(cands, m.nameHigh, m.nameLow) == names.StrongMatch {
+			return m.settle(ctx, s, cands[0].UserID, cands[0].Name, ex, false)
 		}
-		return e.settle(ctx, s, e.newUserID(stated, users), stated, ex, true)
+		return m.settle(ctx, s, m.newUserID(stated, users), stated, ex, true)
 	case len(c.SimilarNames) == 1:
 		tr.Notef("name_confirmation: not confirmed; %s is a new user", c.GivenName)
-		users, err := e.opts.Store.Users(ctx)
+		users, err := m.store.Users(ctx)
 		if err != nil {
 			tr.Fail("name_confirmation", err)
 			return s, nil
 		}
-		return e.settle(ctx, s, e.newUserID(c.GivenName, users), c.GivenName, ex, true)
+		return m.settle(ctx, s, m.newUserID(c.GivenName, users), c.GivenName, ex, true)
 	}
 	tr.Notef("name_confirmation: not %s; asking about %s", top, c.SimilarNames[1])
 	s.NameConfirmation = c.pop()
@@ -453,47 +364,47 @@ func (ep episode) text() string {
 // scheduleEpisode saves the conversation that just ended, after the reply:
 // its episode summary as an episode memory and its text as a conversation
 // memory (tracked by Wait).
-func (e *Engine) scheduleEpisode(ctx context.Context, s State) {
+func (m *memoryUpdater) scheduleEpisode(ctx context.Context, s State) {
 	tr := nadine.TraceFrom(ctx)
 	switch {
 	case !s.UserInfo.Known():
 		tr.Notef("memory_update_agent: no episode for a person without a name")
 		return
-	case e.opts.Embedder == nil:
+	case m.embedder == nil:
 		tr.Notef("memory_update_agent: no embedder; the episode is not saved")
 		return
 	}
 	msgs := slices.Clone(s.Messages)
 	if s.FinalMessage != "" {
-		msgs = append(msgs, nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: e.opts.Now().Unix()})
+		msgs = append(msgs, nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: m.now().Unix()})
 	}
-	user, conv, now := s.UserInfo, s.ConversationID, e.opts.Now()
+	user, conv, now := s.UserInfo, s.ConversationID, m.now()
 	tr.Notef("memory_update_agent: the episode is saved in the background")
 	afterReply(ctx, func(ctx context.Context) {
-		e.background(ctx, 2*time.Minute, func(ctx context.Context) { e.saveEpisode(ctx, user, conv, msgs, now) })
+		m.background(ctx, 2*time.Minute, func(ctx context.Context) { m.saveEpisode(ctx, user, conv, msgs, now) })
 	})
 }
 
 // saveEpisode summarizes and stores a conversation.
-func (e *Engine) saveEpisode(ctx context.Context, user UserInfo, conv string, msgs []nadine.Message, now time.Time) {
+func (m *memoryUpdater) saveEpisode(ctx context.Context, user UserInfo, conv string, msgs []nadine.Message, now time.Time) {
 	text := transcript(msgs)
 	if text == "" {
 		return
 	}
-	emb := e.opts.Embedder
+	emb := m.embedder
 	store := func(typ nadine.MemoryType, text string, meta map[string]string) {
 		v, err := nadine.EmbedOne(ctx, emb, text)
 		if err == nil {
-			_, err = e.opts.Store.AddMemory(ctx, nadine.Memory{UserID: user.ID, Type: typ, Text: text, ConversationID: conv,
+			_, err = m.store.AddMemory(ctx, nadine.Memory{UserID: user.ID, Type: typ, Text: text, ConversationID: conv,
 				Time: now, Metadata: meta, Embedder: emb.Name(), Embedding: v})
 		}
 		if err != nil {
-			e.log.Error("agents: save memory", "type", typ, "user", user.ID, "err", err)
+			m.log.Error("agents: save memory", "type", typ, "user", user.ID, "err", err)
 		}
 	}
-	ep, err := summarizeEpisode(ctx, e.model(RoleMemoryUpdate), e.prompts, conversationData(msgs))
+	ep, err := summarizeEpisode(ctx, m.model, m.prompts, conversationData(msgs))
 	if err != nil {
-		e.log.Warn("agents: episode summary failed; only the conversation is saved", "user", user.ID, "err", err)
+		m.log.Warn("agents: episode summary failed; only the conversation is saved", "user", user.ID, "err", err)
 	} else {
 		store(nadine.MemoryEpisode, ep.text(), map[string]string{"user_name": user.Name,
 			"observation": ep.Observation, "thought": ep.Thought, "action": ep.Action, "result": ep.Result})

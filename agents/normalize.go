@@ -126,7 +126,7 @@ func parseAppraisal(text string) (nadine.Emotion, float64, error) {
 	}
 	e, ok := labels.Emotion(said)
 	if !ok {
-		return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q names no emotion", shorten(t, 40))
+		return nadine.Neutral, 0, nadine.Errorf(nadine.EBADOUTPUT, "agents: appraisal: %q names no emotion", nadine.Shorten(t, 40))
 	}
 	return e, min(1, max(0, x)), nil
 }
@@ -174,7 +174,7 @@ func parsePlan(text string) ([]PlanStep, error) {
 		if l, ok := agentNames.Lookup(t); ok && l != NodeResponse {
 			return []PlanStep{{Agent: l}}, nil
 		}
-		return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+		return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
 	}
 	if f, ok := labels.Fields(raw); ok {
 		if v, ok := labels.Get(f, planListKeys...); ok {
@@ -184,7 +184,7 @@ func parsePlan(text string) ([]PlanStep, error) {
 		} else if len(f) == 0 {
 			return nil, nil
 		} else {
-			return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: the plan has no \"plan\" list: %q", shorten(text, 120))
+			return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: the plan has no \"plan\" list: %q", nadine.Shorten(text, 120))
 		}
 	}
 	var list []json.RawMessage
@@ -257,7 +257,7 @@ func parseExtraction(text string) (Extraction, error) {
 	raw, ok := labels.ExtractJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
-		return Extraction{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+		return Extraction{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
 	}
 	known := append(append(append(append(append(append([]string{}, nameKeys...), companyKeys...), positionKeys...), locationKeys...), hobbyKeys...), interestKeys...)
 	if _, ok := labels.Get(f, known...); !ok {
@@ -306,7 +306,7 @@ func parseEpisode(text string) (episode, error) {
 	raw, ok := labels.ExtractJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
-		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", shorten(text, 120))
+		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
 	}
 	get := func(keys []string) string {
 		if v, ok := labels.Get(f, keys...); ok {
@@ -394,6 +394,6 @@ func nonEmptyFacts(x Extraction) Extraction {
 // noteNormalized records in the trace that a label was read as another.
 func noteNormalized(tr *nadine.Trace, what, said, got string) {
 	if strings.TrimSpace(said) != got {
-		tr.Notef("%s: %q read as %s", what, shorten(said, 60), got)
+		tr.Notef("%s: %q read as %s", what, nadine.Shorten(said, 60), got)
 	}
 }

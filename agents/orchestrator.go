@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -13,11 +15,32 @@ import (
 	"github.com/nadine-robot/nadine/labels"
 )
 
+// orchestrator is the orchestrator node with its contextualizer: the plan
+// of tool steps, over a context summary of the history computed in the
+// background after each turn.
+type orchestrator struct {
+	planner, summarizer nadine.ChatModel // roles orchestrator and context_summary
+	prompts             prompts
+	search              *searchAgent // the search tools the plan may name
+	maxSteps            int          // Options.MaxSteps
+	seedWiring          bool
+	summaryWait         time.Duration // Options.SummaryWait
+	conversationLimit   int           // Options.ConversationLimit
+	now                 func() time.Time
+	log                 *slog.Logger
+	// background runs the next turn's summary, tracked by the engine's
+	// Wait (Engine.background).
+	background func(ctx context.Context, timeout time.Duration, fn func(ctx context.Context))
+
+	mu      sync.Mutex
+	summary *summaryJob // the latest background summary
+}
+
 // orchestrate is the orchestrator node. In the parallel group it plans
 // speculatively, before the intent is known; after the group (and after
 // each tool agent) it dispatches: a plan made is never made again, and the
 // fast path (first_greeting, end_conversation) discards it.
-func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
+func (o *orchestrator) orchestrate(ctx context.Context, s State) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	if s.Planned {
 		if s.Intent.fastPath() && len(s.PlanSteps) > 0 {
@@ -36,12 +59,12 @@ func (e *Engine) orchestrate(ctx context.Context, s State) (State, error) {
 		tr.Notef("orchestrator: a greeting or farewell is not planned speculatively")
 		return s, nil
 	}
-	s, context := e.contextualize(ctx, s)
-	steps, err := planSteps(ctx, e.model(RoleOrchestrator), e.prompts, e.searchToolsPrompt(), context, msg)
+	s, context := o.contextualize(ctx, s)
+	steps, err := planSteps(ctx, o.planner, o.prompts, o.search.toolsPrompt(), context, msg)
 	if err != nil {
 		tr.Fail("orchestrator", err)
 	}
-	steps, notes := validatePlan(steps, msg, e.opts.MaxSteps)
+	steps, notes := validatePlan(steps, msg, o.maxSteps)
 	for _, n := range notes {
 		tr.Notef("orchestrator: %s", n)
 	}
@@ -131,7 +154,7 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 // summary and the last exchange, and nothing waits. Seed 001's wiring
 // computes the summary inline instead, on the critical path, as the seed
 // does.
-func (e *Engine) contextualize(ctx context.Context, s State) (State, string) {
+func (o *orchestrator) contextualize(ctx context.Context, s State) (State, string) {
 	tr := nadine.TraceFrom(ctx)
 	hist := s.history()
 	if len(hist) == 0 {
@@ -143,8 +166,8 @@ func (e *Engine) contextualize(ctx context.Context, s State) (State, string) {
 		tr.Notef("context summary: ready in the state")
 		return s, s.ContextSummary
 	}
-	if !e.opts.SeedWiring {
-		job, text, ok := e.awaitSummary(ctx, key)
+	if !o.seedWiring {
+		job, text, ok := o.awaitSummary(ctx, key)
 		if ok {
 			s.ContextSummary, s.ContextKey = text, key
 			tr.Notef("context summary: computed in the background after the previous turn")
@@ -154,14 +177,14 @@ func (e *Engine) contextualize(ctx context.Context, s State) (State, string) {
 			// Still running: its summary becomes the last known one for
 			// the next turn, if it is done by the end of this one.
 			scopeFrom(ctx).lateSummary(job)
-			tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", e.opts.SummaryWait)
+			tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", o.summaryWait)
 		} else {
 			tr.Notef("context summary: none for this history; the last known summary and the last exchange are used")
 		}
 		return s, lastKnownContext(s.ContextSummary, hist)
 	}
 	tr.Notef("context summary: computed inline")
-	text, err := summarize(ctx, e.model(RoleContextSummary), e.prompts, hist)
+	text, err := summarize(ctx, o.summarizer, o.prompts, hist)
 	if err != nil {
 		tr.Fail("context_summary", err)
 		return s, fallbackContext(hist)
@@ -197,7 +220,7 @@ func summarize(ctx context.Context, m nadine.ChatModel, p prompts, hist []nadine
 	if text == "" {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: empty context summary")
 	}
-	return shorten(text, 400), nil
+	return nadine.Shorten(text, 400), nil
 }
 
 // fallbackContext is the last exchange, when no summary could be made.
@@ -205,7 +228,7 @@ func fallbackContext(hist []nadine.Message) string {
 	if len(hist) > 2 {
 		hist = hist[len(hist)-2:]
 	}
-	return shorten(transcript(hist), 300)
+	return nadine.Shorten(transcript(hist), 300)
 }
 
 // transcript renders messages one per line: "User: ..." and "Nadine: ...".
@@ -253,24 +276,24 @@ type summaryJob struct {
 
 // startSummary summarizes, in the background, the history the next turn
 // will have: this turn's window, message and reply.
-func (e *Engine) startSummary(s State) {
-	if e.model(RoleContextSummary) == nil {
+func (o *orchestrator) startSummary(s State) {
+	if o.summarizer == nil {
 		return
 	}
 	hist := append(append([]nadine.Message(nil), s.Messages...),
-		nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: e.opts.Now().Unix()})
-	if n := len(hist); n > e.opts.ConversationLimit {
-		hist = hist[n-e.opts.ConversationLimit:]
+		nadine.Message{Role: nadine.RoleAssistant, Content: s.FinalMessage, Name: "Nadine", Time: o.now().Unix()})
+	if n := len(hist); n > o.conversationLimit {
+		hist = hist[n-o.conversationLimit:]
 	}
 	job := &summaryJob{key: historyKey(hist), done: make(chan struct{})}
-	e.sumMu.Lock()
-	e.summary = job
-	e.sumMu.Unlock()
-	e.background(context.Background(), time.Minute, func(ctx context.Context) {
+	o.mu.Lock()
+	o.summary = job
+	o.mu.Unlock()
+	o.background(context.Background(), time.Minute, func(ctx context.Context) {
 		defer close(job.done)
-		job.text, job.err = summarize(ctx, e.model(RoleContextSummary), e.prompts, hist)
+		job.text, job.err = summarize(ctx, o.summarizer, o.prompts, hist)
 		if job.err != nil {
-			e.log.Warn("agents: background context summary failed", "err", job.err)
+			o.log.Warn("agents: background context summary failed", "err", job.err)
 		}
 	})
 }
@@ -283,14 +306,14 @@ const DefaultSummaryWait = 30 * time.Millisecond
 // waiting for it at most Options.SummaryWait if it is still being
 // computed. It returns the job when there is one for key, and ok when its
 // summary is ready.
-func (e *Engine) awaitSummary(ctx context.Context, key string) (*summaryJob, string, bool) {
-	e.sumMu.Lock()
-	job := e.summary
-	e.sumMu.Unlock()
+func (o *orchestrator) awaitSummary(ctx context.Context, key string) (*summaryJob, string, bool) {
+	o.mu.Lock()
+	job := o.summary
+	o.mu.Unlock()
 	if job == nil || job.key != key {
 		return nil, "", false
 	}
-	if wait := e.opts.SummaryWait; wait > 0 {
+	if wait := o.summaryWait; wait > 0 {
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
@@ -313,4 +336,4 @@ func (j *summaryJob) result() (string, bool) {
 	}
 }
 
-func quote(s string) string { return "\"" + shorten(s, 40) + "\"" }
+func quote(s string) string { return "\"" + nadine.Shorten(s, 40) + "\"" }

@@ -10,6 +10,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	goldenfile "github.com/nadine-robot/nadine/internal/golden"
+	"github.com/nadine-robot/nadine/visual"
 )
 
 func golden(t *testing.T, name, got string) {
@@ -56,7 +57,8 @@ func TestResponseRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 14, 5, 0, 0, time.UTC)
-	e := &Engine{opts: Options{Now: func() time.Time { return now }}, prompts: p}
+	// The visual retriever reads the recalled scene's picture.
+	e := &responder{prompts: p, now: func() time.Time { return now }, scenes: &visual.Retriever{}}
 	a := affect.Appraise(affect.New(affect.NadinePersonality(), now), nadine.Joy, 0.6, now)
 	s := State{
 		Messages: []nadine.Message{
@@ -95,7 +97,7 @@ func TestGreetingPacketGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	e := &Engine{opts: Options{Now: func() time.Time { return now }}, prompts: p}
+	e := &responder{prompts: p, now: func() time.Time { return now }}
 	s := State{Messages: []nadine.Message{{Role: nadine.RoleUser, Content: "Hello!"}}, Intent: IntentFirstGreeting,
 		Language: nadine.English, Affect: affect.New(affect.NadinePersonality(), now)}
 	msgs := e.responseMessages(context.Background(), s)

@@ -11,8 +11,19 @@ import (
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
-	"github.com/nadine-robot/nadine/visual"
 )
+
+// responder is the response_agent node: the reply, streamed sentence by
+// sentence over the composite packet, and its speculative start (see
+// speculate.go).
+type responder struct {
+	model        nadine.ChatModel // role response (required)
+	prompts      prompts
+	instructions *nadine.Instructions // the prompt's own texts: a reply repeating them is an echo
+	now          func() time.Time
+	scenes       nadine.SceneRetriever // reads a recalled scene's picture; nil: none
+	speculating  bool                  // Options.Speculate, never with seed 001's wiring
+}
 
 // respond is the response_agent node. With a pending name confirmation it
 // asks "Is your name Alice?" (a fixed sentence in the session language: no
@@ -20,7 +31,7 @@ import (
 // the response model's reply over the composite packet, emitting each
 // sentence as soon as it is complete and checked as speech (see
 // speakResponse), and resets the per-turn results.
-func (e *Engine) respond(ctx context.Context, s State) (State, error) {
+func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	sc := scopeFrom(ctx)
 	s.PlanSteps = nil
 	if s.confirmationPending() {
@@ -35,9 +46,9 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 	if s.Intent == IntentFirstGreeting || s.Intent == IntentEndConversation {
 		sc.send(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
 	}
-	text, err, kept := e.speculated(ctx, s)
+	text, err, kept := r.speculated(ctx, s)
 	if !kept {
-		text, err = e.speakResponse(ctx, sc.send, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: e.responseMessages(ctx, s)}, nil)
+		text, err = r.speakResponse(ctx, sc.send, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: r.responseMessages(ctx, s)}, nil)
 	}
 	if err != nil {
 		return s, err
@@ -51,12 +62,12 @@ func (e *Engine) respond(ctx context.Context, s State) (State, error) {
 // speculated settles the turn's speculative response against s (see
 // speculate.go): a kept one's reply, once its call has ended, with
 // kept=true.
-func (e *Engine) speculated(ctx context.Context, s State) (string, error, bool) {
+func (r *responder) speculated(ctx context.Context, s State) (string, error, bool) {
 	sp := scopeFrom(ctx).takeSpeculation()
 	if sp == nil {
 		return "", nil, false
 	}
-	keep, reason := e.matches(ctx, sp, s)
+	keep, reason := r.matches(ctx, sp, s)
 	sp.settle(nadine.TraceFrom(ctx), keep, reason)
 	if !keep {
 		return "", nil, false
@@ -82,9 +93,9 @@ const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the
 //
 // Each sentence goes to send; onDelta, when not nil, sees what the model
 // streams.
-func (e *Engine) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
+func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
-	m := e.model(RoleResponse)
+	m := r.model
 	for attempt := 1; ; attempt++ {
 		var spoken []string
 		say := func(sents []string) {
@@ -93,7 +104,7 @@ func (e *Engine) speakResponse(ctx context.Context, send nadine.EmitFunc, lang n
 				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
-		stream := nadine.SpeechStream{Instructions: e.instructions}
+		stream := nadine.SpeechStream{Instructions: r.instructions}
 		resp, err := m.ChatStream(ctx, req, func(delta string) {
 			if onDelta != nil {
 				onDelta(delta)
@@ -118,7 +129,7 @@ func (e *Engine) speakResponse(ctx context.Context, send nadine.EmitFunc, lang n
 		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
 			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
 		}
-		said, dropped, serr := e.instructions.Speech(whole)
+		said, dropped, serr := r.instructions.Speech(whole)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
 			say(nadine.SplitSentences(said))
@@ -167,24 +178,24 @@ type packet struct {
 // responseMessages builds the response request: persona and rules, the
 // conversation window, and the packet (with the visual memory's picture),
 // dated now.
-func (e *Engine) responseMessages(ctx context.Context, s State) []nadine.ChatMessage {
-	return e.responseMessagesAt(ctx, s, e.opts.Now())
+func (r *responder) responseMessages(ctx context.Context, s State) []nadine.ChatMessage {
+	return r.responseMessagesAt(ctx, s, r.now())
 }
 
 // responseMessagesAt is responseMessages dated now.
-func (e *Engine) responseMessagesAt(ctx context.Context, s State, now time.Time) []nadine.ChatMessage {
-	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: e.prompts.render("response_system",
+func (r *responder) responseMessagesAt(ctx context.Context, s State, now time.Time) []nadine.ChatMessage {
+	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: r.prompts.render("response_system",
 		responsePrompt{Language: s.Language.Or(nadine.DefaultLanguage).Name(), Formal: s.Language == nadine.French})}}
 	for _, m := range s.history() {
 		if m.Role == nadine.RoleUser || m.Role == nadine.RoleAssistant {
 			msgs = append(msgs, nadine.ChatMessage{Role: m.Role, Content: m.Content})
 		}
 	}
-	pk, images := e.packet(ctx, s, now)
-	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: e.prompts.render("response_packet", pk), Images: images})
+	pk, images := r.packet(ctx, s, now)
+	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: r.prompts.render("response_packet", pk), Images: images})
 }
 
-func (e *Engine) packet(ctx context.Context, s State, now time.Time) (packet, []string) {
+func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet, []string) {
 	pk := packet{
 		Date:         now.Format("Monday, 2 January 2006"),
 		Time:         now.Format("15:04"),
@@ -227,8 +238,8 @@ func (e *Engine) packet(ctx context.Context, s State, now time.Time) (packet, []
 		if !v.Time.IsZero() {
 			pk.VisualDate = v.Time.Format("2 January 2006")
 		}
-		if url, err := visual.DataURL(v.ImagePath); err == nil {
-			images = append(images, url)
+		if img, err := r.sceneImage(ctx, v.ImagePath); err == nil {
+			images = append(images, img.DataURL())
 		} else {
 			nadine.TraceFrom(ctx).Fail("visual_memory", err)
 		}
@@ -266,4 +277,13 @@ func describeProfile(p nadine.Profile) string {
 		parts = append(parts, "interests: "+strings.Join(p.Interests, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// sceneImage reads the picture of a recalled scene through the scene
+// retriever (Options.Visual).
+func (r *responder) sceneImage(ctx context.Context, path string) (nadine.Image, error) {
+	if r.scenes == nil {
+		return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "agents: no scene retriever to read %s", path)
+	}
+	return r.scenes.Image(ctx, path)
 }

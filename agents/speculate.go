@@ -47,23 +47,23 @@ type speculation struct {
 }
 
 // speculates reports whether the engine starts speculative responses.
-func (e *Engine) speculates() bool { return e.opts.Speculate && !e.opts.SeedWiring }
+func (r *responder) speculates() bool { return r.speculating }
 
 // speculate starts the speculative response of state s (the group's input
 // with the person's memories), unless the turn is one whose response will
 // surely differ: a pending name question, a name introduction, a greeting
 // or farewell alone (which the orchestrator does not plan either). Called
 // from the retrieval node of the parallel group.
-func (e *Engine) speculate(ctx context.Context, s State) {
+func (r *responder) speculate(ctx context.Context, s State) {
 	sc := scopeFrom(ctx)
 	msg := s.latest()
-	if !e.speculates() || sc.turn == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
+	if !r.speculates() || sc.turn == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
 		return
 	}
 	s.Intent, s.PlanSteps = IntentContinue, nil
-	now := e.opts.Now()
+	now := r.now()
 	sctx, cancel := context.WithCancel(sc.turn)
-	sp := &speculation{start: time.Now(), state: s, now: now, msgs: e.responseMessagesAt(sctx, s, now),
+	sp := &speculation{start: time.Now(), state: s, now: now, msgs: r.responseMessagesAt(sctx, s, now),
 		hold: nadine.NewHold(sc.send), cancel: cancel, done: make(chan struct{})}
 	if !sc.setSpeculation(sp) {
 		cancel()
@@ -71,7 +71,7 @@ func (e *Engine) speculate(ctx context.Context, s State) {
 	}
 	go func() {
 		defer close(sp.done)
-		text, err := e.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
+		text, err := r.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
 		sp.mu.Lock()
 		sp.text, sp.err = text, err
 		sp.mu.Unlock()
@@ -96,7 +96,7 @@ func (sp *speculation) wait() (string, error) {
 // matches reports whether s, the state the response node received, gives
 // the prompt the speculation sent (with the speculation's feelings and
 // clock), and if not, why.
-func (e *Engine) matches(ctx context.Context, sp *speculation, s State) (bool, string) {
+func (r *responder) matches(ctx context.Context, sp *speculation, s State) (bool, string) {
 	switch {
 	case s.confirmationPending():
 		return false, "a name question"
@@ -110,7 +110,7 @@ func (e *Engine) matches(ctx context.Context, sp *speculation, s State) (bool, s
 	}
 	real := s
 	real.Affect = sp.state.Affect
-	if !nadine.SameMessages(e.responseMessagesAt(ctx, real, sp.now), sp.msgs) {
+	if !nadine.SameMessages(r.responseMessagesAt(ctx, real, sp.now), sp.msgs) {
 		return false, "the turn's inputs differ"
 	}
 	return true, ""

@@ -18,20 +18,39 @@ func isToolNode(name string) bool {
 	return false
 }
 
+// makeNodes makes the engine's nodes, each with the dependencies it uses,
+// from the options, models and tools New set.
+func (e *Engine) makeNodes() {
+	o := e.opts
+	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
+	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, instructions: responseInstructions(e.prompts),
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
+	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
+	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
+		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
+		background: e.background}
+	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: e.prompts, now: o.Now, recall: e.recallNode}
+	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
+	e.knowledgeNode = &knowledgeAgent{store: o.Store, embedder: o.Embedder}
+	e.orchestratorNode = &orchestrator{planner: e.model(RoleOrchestrator), summarizer: e.model(RoleContextSummary), prompts: e.prompts,
+		search: e.searchNode, maxSteps: o.MaxSteps, seedWiring: o.SeedWiring, summaryWait: o.SummaryWait,
+		conversationLimit: o.ConversationLimit, now: o.Now, log: e.log, background: e.background}
+}
+
 // build wires the graph (see the package documentation for the picture).
 func (e *Engine) build() (*graph.Runnable[State], error) {
 	g := graph.New[State]().
-		AddNode(NodeIntent, e.classify).
-		AddNode(NodeMemoryRetrieve, e.retrieveMemory).
-		AddNode(NodeAppraisal, e.appraise).
-		AddNode(NodeOrchestrator, e.orchestrate).
-		AddNode(NodeMemoryUpdate, e.updateMemory).
-		AddNode(NodeSearch, e.search).
-		AddNode(NodeKnowledge, e.knowledgeRAG).
-		AddNode(NodeVision, e.vision).
-		AddNode(NodeResponse, e.respond).
-		AddNode(NodeAffectUpdate, e.affectUpdate).
-		AddNode(NodeNameConfirm, e.confirmName)
+		AddNode(NodeIntent, e.intentNode.run).
+		AddNode(NodeMemoryRetrieve, e.recallNode.run).
+		AddNode(NodeAppraisal, e.affectNode.appraise).
+		AddNode(NodeOrchestrator, e.orchestratorNode.orchestrate).
+		AddNode(NodeMemoryUpdate, e.memoryNode.updateMemory).
+		AddNode(NodeSearch, e.searchNode.run).
+		AddNode(NodeKnowledge, e.knowledgeNode.run).
+		AddNode(NodeVision, e.visionNode.run).
+		AddNode(NodeResponse, e.responseNode.respond).
+		AddNode(NodeAffectUpdate, e.affectNode.update).
+		AddNode(NodeNameConfirm, e.memoryNode.confirmName)
 	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
 		g.AddEdge(graph.Start, NodeIntent).

@@ -28,8 +28,8 @@ const maxFileBytes = 64 << 20
 
 // Metadata keys of knowledge chunks.
 const (
-	MetaVisual        = "visual"
-	MetaVisualCaption = "visual_caption"
+	MetaVisual        = nadine.KnowledgeMetaVisual
+	MetaVisualCaption = nadine.KnowledgeMetaVisualCaption
 	MetaPage          = "page"
 )
 

@@ -195,7 +195,7 @@ func parseTime(raw json.RawMessage) time.Time {
 type unsupportedLanguageError struct{ lang string }
 
 func (e *unsupportedLanguageError) Error() string {
-	return fmt.Sprintf("unsupported language %q, using the session language", truncate(e.lang, 16))
+	return fmt.Sprintf("unsupported language %q, using the session language", nadine.Shorten(e.lang, 16))
 }
 
 // parseID accepts a string or an integer id; absent and null mean no id.
@@ -365,16 +365,3 @@ func parseLanguage(payload []byte) (nadine.Language, error) {
 	}
 	return l, nil
 }
-
-// truncate shortens s to at most n bytes on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

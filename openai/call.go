@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -199,7 +198,7 @@ func (c *core) statusErr(resp *http.Response, body []byte) *statusError {
 	if e.message == "" {
 		e.message = snippet(body, 200)
 	}
-	e.message = c.scrub(shorten(e.message, 300))
+	e.message = nadine.Shorten(c.scrub(e.message), 300)
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		e.retryAfter, e.hasRetry = retryAfter(resp.Header, time.Now())
 	}
@@ -331,17 +330,18 @@ func (c *core) fail(ctx context.Context, err error, attempts int) error {
 	var sv *serverError
 	switch {
 	case errors.As(err, &se):
+		code := nadine.HTTPStatusCode(se.status)
 		switch {
-		case se.status == http.StatusTooManyRequests:
-			return c.errorf(nadine.ERATELIMIT, err, "rate limited (HTTP 429)%s: %s", after, se.message)
+		case code == nadine.ERATELIMIT:
+			return c.errorf(code, err, "rate limited (HTTP %d)%s: %s", se.status, after, se.message)
 		case se.status >= 500:
-			return c.errorf(nadine.EUNAVAILABLE, err, "server error (HTTP %d)%s: %s", se.status, after, se.message)
+			return c.errorf(code, err, "server error (HTTP %d)%s: %s", se.status, after, se.message)
 		case se.status == http.StatusUnauthorized || se.status == http.StatusForbidden:
-			return c.errorf(nadine.EINVALID, err, "the server refused the credentials (HTTP %d): check the API key configured for this profile: %s", se.status, se.message)
+			return c.errorf(code, err, "the server refused the credentials (HTTP %d): check the API key configured for this profile: %s", se.status, se.message)
 		case se.status >= 400:
-			return c.errorf(nadine.EINVALID, err, "request rejected (HTTP %d): %s", se.status, se.message)
+			return c.errorf(code, err, "request rejected (HTTP %d): %s", se.status, se.message)
 		default:
-			return c.errorf(nadine.EUNAVAILABLE, err, "unexpected answer (HTTP %d): %s", se.status, se.message)
+			return c.errorf(code, err, "unexpected answer (HTTP %d): %s", se.status, se.message)
 		}
 	case errors.As(err, &ce):
 		return c.errorf(nadine.EUNAVAILABLE, err, "connection failed%s: %v", after, ce.err)
@@ -369,41 +369,18 @@ func (c *core) errorf(code string, cause error, format string, args ...any) *nad
 	return &nadine.Error{Code: code, Message: c.scrub(c.prefix() + fmt.Sprintf(format, args...)), Err: cause}
 }
 
-// keyLike matches API keys and masked keys as servers print them
-// ("sk-proj-****abcd").
-var keyLike = regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_*\-]{4,}`)
-
 // scrub removes the API key, and anything that looks like one, from text
-// that came from a server or a transport error.
-func (c *core) scrub(s string) string {
-	if len(c.apiKey) >= 4 && strings.Contains(s, c.apiKey) {
-		s = strings.ReplaceAll(s, c.apiKey, "[redacted]")
-	}
-	if strings.Contains(s, "k-") {
-		s = keyLike.ReplaceAllString(s, "[redacted]")
-	}
-	return s
-}
+// that came from a server or a transport error (nadine.Redact).
+func (c *core) scrub(s string) string { return nadine.Redact(s, c.apiKey) }
 
 // snippet returns the start of b as printable text.
 func snippet(b []byte, n int) string {
 	s := strings.TrimSpace(string(b))
-	s = shorten(s, n)
+	s = nadine.Shorten(s, n)
 	return strings.Map(func(r rune) rune {
 		if r == utf8.RuneError || (r < 0x20 && r != ' ') {
 			return ' '
 		}
 		return r
 	}, s)
-}
-
-// shorten cuts s to about n bytes on a rune boundary.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -378,14 +378,14 @@ func (c *Client) readCompletion(hr *http.Response, names map[string]string) (nad
 			hr.StatusCode, hr.Header.Get("Content-Type"), err, snippet(body, 80)))}
 	}
 	if r.Error != nil && r.Error.Message != "" {
-		return nadine.ChatResponse{}, &serverError{c.scrub(shorten(r.Error.Message, 300))}
+		return nadine.ChatResponse{}, &serverError{nadine.Shorten(c.scrub(r.Error.Message), 300)}
 	}
 	if len(r.Choices) == 0 {
 		return nadine.ChatResponse{}, &badOutputError{"the answer has no choices"}
 	}
 	ch := r.Choices[0]
 	if ch.Message.Content == "" && ch.Message.Refusal != "" && len(ch.Message.ToolCalls) == 0 {
-		return nadine.ChatResponse{}, &badOutputError{c.scrub(fmt.Sprintf("the model refused: %q", shorten(ch.Message.Refusal, 300)))}
+		return nadine.ChatResponse{}, &badOutputError{fmt.Sprintf("the model refused: %q", nadine.Shorten(c.scrub(ch.Message.Refusal), 300))}
 	}
 	resp := nadine.ChatResponse{Content: string(ch.Message.Content), Model: r.Model}
 	if ch.FinishReason != nil {

@@ -177,7 +177,7 @@ func (e *Embedder) read(hr *http.Response, n int) ([][]float32, int, error) {
 			hr.StatusCode, hr.Header.Get("Content-Type"), err, snippet(body, 80)))}
 	}
 	if r.Error != nil && r.Error.Message != "" {
-		return nil, 0, &serverError{e.scrub(shorten(r.Error.Message, 300))}
+		return nil, 0, &serverError{nadine.Shorten(e.scrub(r.Error.Message), 300)}
 	}
 	if len(r.Data) != n {
 		return nil, 0, &badOutputError{fmt.Sprintf("got %d embeddings for %d texts", len(r.Data), n)}

@@ -57,7 +57,7 @@ func (c *Client) readStream(body io.Reader, names map[string]string, onDelta fun
 			return &badOutputError{c.scrub(fmt.Sprintf("undecodable stream event: %v; it starts %q", err, snippet(payload, 80)))}
 		}
 		if ch.Error != nil && ch.Error.Message != "" {
-			return &serverError{c.scrub(shorten(ch.Error.Message, 300))}
+			return &serverError{nadine.Shorten(c.scrub(ch.Error.Message), 300)}
 		}
 		if ch.Model != "" {
 			resp.Model = ch.Model

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
-	"github.com/nadine-robot/nadine/tools"
 )
 
 // Options configures the engine. Agent is required; the rest is optional.
@@ -91,11 +90,11 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Every call is recorded in the turn's trace (tools.Traced records a
+	// Every call is recorded in the turn's trace (nadine.TraceTool records a
 	// tool once however often it is wrapped).
 	traced := make([]nadine.Tool, len(opts.Tools))
 	for i, t := range opts.Tools {
-		traced[i] = tools.Traced(t)
+		traced[i] = nadine.TraceTool(t)
 	}
 	opts.Tools = traced
 	e := &Engine{opts: opts, prompts: p, log: opts.Logger}

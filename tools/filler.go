@@ -202,8 +202,8 @@ func WithFiller(t nadine.Tool, f *Filler) nadine.Tool {
 	if t == nil || f == nil {
 		return t
 	}
-	if tr, ok := t.(*traced); ok {
-		return &traced{WithFiller(tr.Tool, f)}
+	if inner, ok := nadine.Untraced(t); ok {
+		return nadine.TraceTool(WithFiller(inner, f))
 	}
 	for u := t; ; {
 		if _, ok := u.(*filled); ok {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -29,13 +28,8 @@ type service struct {
 	secret string
 }
 
-// redact removes the secret from s.
-func (s service) redact(msg string) string {
-	if s.secret == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, s.secret, "[redacted]")
-}
+// redact removes the secret, and anything like an API key, from msg.
+func (s service) redact(msg string) string { return nadine.Redact(msg, s.secret) }
 
 // do sends req with client and returns the status and body. Transport
 // failures are EUNAVAILABLE; their messages never carry the request URL
@@ -71,24 +65,25 @@ func (s service) do(ctx context.Context, client *http.Client, req *http.Request)
 	return resp.StatusCode, body, nil
 }
 
-// statusError turns a non-2xx status into a coded error: 401 and 403 are
-// EINVALID naming the key's variable (never the key), 429 ERATELIMIT, 5xx
-// EUNAVAILABLE, other 4xx EINVALID.
+// statusError turns a non-2xx status into an error coded by
+// nadine.HTTPStatusCode; on 401 and 403 it names the key's variable (never
+// the key).
 func (s service) statusError(status int, body []byte) error {
 	detail := cleanText(string(body))
-	detail = truncate(s.redact(detail), 160)
+	detail = nadine.Shorten(s.redact(detail), 160)
 	if detail != "" {
 		detail = ": " + detail
 	}
+	code := nadine.HTTPStatusCode(status)
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return nadine.Errorf(nadine.EINVALID, "%s: %s rejected the API key (HTTP %d); check %s", s.pkg, s.name, status, s.keyEnv)
-	case status == http.StatusTooManyRequests:
-		return nadine.Errorf(nadine.ERATELIMIT, "%s: %s is rate limiting (HTTP 429)%s", s.pkg, s.name, detail)
-	case status >= 500:
-		return nadine.Errorf(nadine.EUNAVAILABLE, "%s: %s failed (HTTP %d)%s", s.pkg, s.name, status, detail)
+		return nadine.Errorf(code, "%s: %s rejected the API key (HTTP %d); check %s", s.pkg, s.name, status, s.keyEnv)
+	case code == nadine.ERATELIMIT:
+		return nadine.Errorf(code, "%s: %s is rate limiting (HTTP %d)%s", s.pkg, s.name, status, detail)
+	case code == nadine.EUNAVAILABLE:
+		return nadine.Errorf(code, "%s: %s failed (HTTP %d)%s", s.pkg, s.name, status, detail)
 	default:
-		return nadine.Errorf(nadine.EINVALID, "%s: %s refused the request (HTTP %d)%s", s.pkg, s.name, status, detail)
+		return nadine.Errorf(code, "%s: %s refused the request (HTTP %d)%s", s.pkg, s.name, status, detail)
 	}
 }
 

@@ -17,9 +17,9 @@ import (
 
 // Tool names, exactly as the model sees them (seed 000).
 const (
-	NameSearch    = "Google Search"
-	NameNews      = "Google News"
-	NameWeather   = "Weather App"
+	NameSearch    = nadine.ToolSearch
+	NameNews      = nadine.ToolNews
+	NameWeather   = nadine.ToolWeather
 	NameBehaviour = "Nadine behaviour"
 	NameSong      = "Sing a song"
 	NameLanguage  = "Languages Switcher"

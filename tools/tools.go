@@ -1,13 +1,11 @@
 package tools
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -54,84 +52,17 @@ func New(cfg Config, logger *slog.Logger) []nadine.Tool {
 	return ts
 }
 
-// Traced wraps t so that each call is recorded as a nadine.ToolCallRecord
-// in the context's trace (nadine.TraceFrom) with its input, output,
-// duration and error. A panic in the tool becomes an EINTERNAL error. The
-// wrapper forwards Close to t when t has one; Unwrap returns t. Wrapping
-// twice records once.
-func Traced(t nadine.Tool) nadine.Tool {
-	if t == nil {
-		return nil
-	}
-	if _, ok := t.(*traced); ok {
-		return t
-	}
-	return &traced{t}
-}
+// Traced wraps t so that each call is recorded in the context's trace; it
+// is nadine.TraceTool (the engines wrap their tools with it too).
+func Traced(t nadine.Tool) nadine.Tool { return nadine.TraceTool(t) }
 
-type traced struct{ nadine.Tool }
+// Unwrap returns the tool inside t's wrappers (nadine.UnwrapTool).
+func Unwrap(t nadine.Tool) nadine.Tool { return nadine.UnwrapTool(t) }
 
-var _ nadine.Tool = (*traced)(nil)
-
-// Call runs the tool and records the call.
-func (t *traced) Call(ctx context.Context, in nadine.ToolInput) (out string, err error) {
-	start := time.Now()
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = "", nadine.Errorf(nadine.EINTERNAL, "tools: %s panicked: %v", t.Name(), p)
-		}
-		rec := nadine.ToolCallRecord{
-			Tool:     t.Name(),
-			Input:    in.Text,
-			Output:   out,
-			Start:    start,
-			Duration: time.Since(start),
-		}
-		if err != nil {
-			rec.Error = err.Error()
-		}
-		nadine.TraceFrom(ctx).AddToolCall(rec)
-	}()
-	return t.Tool.Call(ctx, in)
-}
-
-// Close closes the wrapped tool when it has a Close method.
-func (t *traced) Close() error {
-	if c, ok := t.Tool.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
-}
-
-// Unwrap returns the wrapped tool.
-func (t *traced) Unwrap() nadine.Tool { return t.Tool }
-
-// Unwrap returns the tool inside t's wrappers (see Traced).
-func Unwrap(t nadine.Tool) nadine.Tool {
-	for {
-		u, ok := t.(interface{ Unwrap() nadine.Tool })
-		if !ok {
-			return t
-		}
-		t = u.Unwrap()
-	}
-}
-
-// Lookup finds the tool called name: the exact name first, then ignoring
-// case, surrounding spaces and quotes (models vary the spelling).
+// Lookup finds the tool called name, forgiving its spelling
+// (nadine.LookupTool).
 func Lookup(tools []nadine.Tool, name string) (nadine.Tool, bool) {
-	for _, t := range tools {
-		if t.Name() == name {
-			return t, true
-		}
-	}
-	n := strings.ToLower(strings.Trim(strings.TrimSpace(name), "\"'`"))
-	for _, t := range tools {
-		if strings.ToLower(t.Name()) == n {
-			return t, true
-		}
-	}
-	return nil, false
+	return nadine.LookupTool(tools, name)
 }
 
 // CloseAll closes every tool that has a Close method (Sing a song stops

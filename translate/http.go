@@ -142,17 +142,8 @@ func (h *HTTP) do(ctx context.Context, body libreRequest) (string, int, error) {
 		if decodeErr != nil || msg == "" {
 			msg = strings.TrimSpace(string(raw))
 		}
-		msg = h.redact(shorten(msg, 200))
-		code := nadine.EINVALID
-		switch {
-		case resp.StatusCode == http.StatusTooManyRequests:
-			code = nadine.ERATELIMIT
-		case resp.StatusCode >= 500:
-			code = nadine.EUNAVAILABLE
-		case resp.StatusCode == http.StatusRequestTimeout:
-			code = nadine.EUNAVAILABLE
-		}
-		return "", resp.StatusCode, nadine.Errorf(code, "translate: service answered HTTP %d: %s", resp.StatusCode, msg)
+		msg = nadine.Shorten(h.redact(msg), 200)
+		return "", resp.StatusCode, nadine.Errorf(nadine.HTTPStatusCode(resp.StatusCode), "translate: service answered HTTP %d: %s", resp.StatusCode, msg)
 	}
 	if decodeErr != nil {
 		return "", resp.StatusCode, nadine.Errorf(nadine.EBADOUTPUT, "translate: decode response: %s", h.redact(decodeErr.Error()))
@@ -171,19 +162,5 @@ func (h *HTTP) code(l nadine.Language) string {
 	return string(l)
 }
 
-// redact removes the API key from s.
-func (h *HTTP) redact(s string) string {
-	if h.APIKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, h.APIKey, "[redacted]")
-}
-
-// shorten cuts s to at most n runes.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
+// redact removes the API key, and anything like a key, from s.
+func (h *HTTP) redact(s string) string { return nadine.Redact(s, h.APIKey) }

@@ -1,7 +1,6 @@
 package visual
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -16,37 +15,47 @@ import (
 )
 
 // MaxImageBytes is the largest image DataURL encodes.
-const MaxImageBytes = 4 << 20
+const MaxImageBytes = nadine.MaxImageBytes
 
 // DataURL reads an image file into a data URL ("data:image/jpeg;base64,...")
-// for a vision model. The media type is sniffed from the content, or taken
-// from the extension. A missing file is an ENOTFOUND error; a file larger
-// than MaxImageBytes or that is not an image is EINVALID.
+// for a vision model (see ReadImage).
 func DataURL(path string) (string, error) {
+	img, err := ReadImage(path)
+	if err != nil {
+		return "", err
+	}
+	return img.DataURL(), nil
+}
+
+// ReadImage reads an image file. The media type is sniffed from the
+// content, or taken from the extension. A missing file is an ENOTFOUND
+// error; a file larger than MaxImageBytes or that is not an image is
+// EINVALID.
+func ReadImage(path string) (nadine.Image, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nadine.Errorf(nadine.ENOTFOUND, "visual: image %s does not exist", path)
+		return nadine.Image{}, nadine.Errorf(nadine.ENOTFOUND, "visual: image %s does not exist", path)
 	}
 	if err != nil {
-		return "", fmt.Errorf("visual: open image: %w", err)
+		return nadine.Image{}, fmt.Errorf("visual: open image: %w", err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
 	if err != nil {
-		return "", fmt.Errorf("visual: read image %s: %w", path, err)
+		return nadine.Image{}, fmt.Errorf("visual: read image %s: %w", path, err)
 	}
 	if len(b) > MaxImageBytes {
-		return "", nadine.Errorf(nadine.EINVALID, "visual: image %s is larger than %d bytes", path, MaxImageBytes)
+		return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "visual: image %s is larger than %d bytes", path, MaxImageBytes)
 	}
 	typ := http.DetectContentType(b)
 	if !strings.HasPrefix(typ, "image/") {
 		typ, _, _ = mime.ParseMediaType(mime.TypeByExtension(strings.ToLower(filepath.Ext(path))))
 		if !strings.HasPrefix(typ, "image/") {
-			return "", nadine.Errorf(nadine.EINVALID, "visual: %s is not an image", path)
+			return nadine.Image{}, nadine.Errorf(nadine.EINVALID, "visual: %s is not an image", path)
 		}
 	}
 	if i := strings.IndexByte(typ, ';'); i >= 0 {
 		typ = typ[:i]
 	}
-	return "data:" + typ + ";base64," + base64.StdEncoding.EncodeToString(b), nil
+	return nadine.Image{Data: b, Type: typ}, nil
 }

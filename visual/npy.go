@@ -179,7 +179,7 @@ func parseNPYHeader(s string) (npyHeader, error) {
 		}
 	}
 	if err != nil {
-		return npyHeader{}, npyErr("parse header %q: %v", shorten(s, 120), err)
+		return npyHeader{}, npyErr("parse header %q: %v", nadine.Shorten(s, 120), err)
 	}
 	d, ok := v.(map[string]any)
 	if !ok {
@@ -215,13 +215,6 @@ func parseNPYHeader(s string) (npyHeader, error) {
 		h.shape = append(h.shape, n)
 	}
 	return h, nil
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // literalParser parses the small subset of Python literals a .npy header

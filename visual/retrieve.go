@@ -40,6 +40,13 @@ type Retriever struct {
 	Threshold float64
 }
 
+var _ nadine.SceneRetriever = (*Retriever)(nil)
+
+// Image reads the picture of a scene (ReadImage).
+func (r *Retriever) Image(_ context.Context, path string) (nadine.Image, error) {
+	return ReadImage(path)
+}
+
 func (r *Retriever) alpha() float64 {
 	if r.Alpha <= 0 || r.Alpha > 1 {
 		return DefaultAlpha
@@ -178,7 +185,7 @@ func (r *Retriever) Best(ctx context.Context, userID, question string) (*nadine.
 		if text == "" {
 			text = x.scene.ImagePath
 		}
-		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: x.scene.SceneID, Text: shorten(text, 200), Score: x.score})
+		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: x.scene.SceneID, Text: nadine.Shorten(text, 200), Score: x.score})
 	}
 	if len(results) == 0 {
 		notes = append(notes, "no scene has a comparable vector")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/tools"
 )
 
 // runEval runs seed 001's test samples against the configured models and
@@ -61,7 +62,11 @@ func runEval(ctx context.Context, args []string, e env) error {
 		}
 		return counters[p]
 	}
-	results, err := agents.Eval(ctx, models, name)
+	// The router's cases show the model the search tools as the graph
+	// engine does (their names and descriptions; they are never called).
+	searchTools := []nadine.Tool{tools.NewSearch(tools.SearchConfig{}, nil), tools.NewNews(tools.SearchConfig{}, nil),
+		tools.NewWeather(tools.WeatherConfig{}, nil)}
+	results, err := agents.Eval(ctx, models, name, searchTools...)
 	if err != nil {
 		return err
 	}

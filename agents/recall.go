@@ -1,0 +1,130 @@
+package agents
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// memoryRecall is the memory_retrieve_agent node: for a known user, the
+// profile, the best episode, the best conversation memory and the best
+// visual memory. The appraisal shares its searches (one per turn).
+type memoryRecall struct {
+	on       bool // the memory agents run (Options.MemoryAgents with a store)
+	store    nadine.Store
+	embedder nadine.Embedder
+	scenes   nadine.SceneRetriever // nil: no visual memory
+	// speculate starts the speculative response once the memories are
+	// known, in the parallel group (see speculate.go).
+	speculate func(ctx context.Context, s State)
+}
+
+// run is the node. The previous user's memories are always cleared first.
+// In the parallel group (the intent is not known yet) it then starts the
+// speculative response.
+func (m *memoryRecall) run(ctx context.Context, s State) (State, error) {
+	s, err := m.recall(ctx, s)
+	if err == nil && s.Intent == "" && m.speculate != nil {
+		m.speculate(ctx, s)
+	}
+	return s, err
+}
+
+// recall finds what run returns.
+func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
+	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
+	if !m.on || !realID(s.UserInfo.ID) {
+		return s, nil
+	}
+	tr := nadine.TraceFrom(ctx)
+	id := s.UserInfo.ID
+	if s.UserInfo.Profile != nil && s.UserInfo.Profile.UserID != id {
+		s.UserInfo.Profile = nil
+	}
+	switch p, err := m.store.Profile(ctx, id); {
+	case err == nil:
+		s.UserInfo.Profile = &p
+		if s.UserInfo.Name == "" {
+			s.UserInfo.Name = p.UserName
+		}
+	case nadine.ErrorCode(err) == nadine.ENOTFOUND:
+		// No profile (a face without a name, or a forgotten user): a
+		// profile kept in the state is stale.
+		s.UserInfo.Profile = nil
+	default:
+		tr.Fail("memory_retrieve_agent", err)
+	}
+	if !s.UserInfo.Known() {
+		return s, nil
+	}
+	msg := s.latest()
+	if hit, err := m.best(ctx, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+		s.EpisodeMemory = hit.m.Text
+	}
+	if hit, err := m.best(ctx, id, nadine.MemoryConversation, msg); err == nil && hit.ok {
+		s.ConversationMemory = hit.m.Text
+	}
+	if m.scenes != nil {
+		scene, score, err := m.scenes.Best(ctx, id, msg)
+		switch {
+		case err != nil:
+			tr.Fail("visual_memory", err)
+		case scene != nil:
+			s.VisualMemory = &VisualMemory{SceneID: scene.SceneID, ImagePath: scene.ImagePath,
+				Description: scene.Description, Time: scene.Time, Score: score}
+		}
+	}
+	return s, nil
+}
+
+// has reports whether the store holds a memory of type typ of the
+// user, asked once per turn (an index probe, whatever their number; on an
+// error it says yes, so that the search is tried).
+func (m *memoryRecall) has(ctx context.Context, userID string, typ nadine.MemoryType) bool {
+	sc := scopeFrom(ctx)
+	hit, _ := once(sc, sc.memories, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
+		ok, err := m.store.HasMemories(ctx, userID, typ)
+		return memoryHit{ok: ok || err != nil}, nil
+	})
+	return hit.ok
+}
+
+// best returns the user's memory of type typ most similar to query,
+// searched once per turn (the parallel appraisal and retrieval share it),
+// and records the search in the trace. A person with no memory of the
+// type costs no embedding.
+func (m *memoryRecall) best(ctx context.Context, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
+	sc := scopeFrom(ctx)
+	return once(sc, sc.memories, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
+		emb := m.embedder
+		if emb == nil || strings.TrimSpace(query) == "" || !m.has(ctx, userID, typ) {
+			return memoryHit{}, nil
+		}
+		tr := nadine.TraceFrom(ctx)
+		start := time.Now()
+		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start}
+		defer func() { rec.Duration = time.Since(start); tr.AddRetrieval(rec) }()
+		v, err := once(sc, sc.vectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
+		if err != nil {
+			rec.Note = "error: " + err.Error()
+			tr.Fail("memory_retrieve_agent", err)
+			return memoryHit{}, err
+		}
+		res, err := m.store.SearchMemories(ctx, userID, nadine.MemoryQuery{Embedding: v, Embedder: emb.Name(),
+			Types: []nadine.MemoryType{typ}, K: 1})
+		if err != nil {
+			rec.Note = "error: " + err.Error()
+			tr.Fail("memory_retrieve_agent", err)
+			return memoryHit{}, err
+		}
+		if len(res) == 0 {
+			rec.Note = "nothing stored"
+			return memoryHit{}, nil
+		}
+		rec.Results = []nadine.RetrievedItem{{ID: strconv.FormatInt(res[0].ID, 10), Text: nadine.Shorten(res[0].Text, 200), Score: res[0].Score}}
+		return memoryHit{m: res[0], ok: true}, nil
+	})
+}
