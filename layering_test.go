@@ -51,7 +51,7 @@ var packageLayers = map[string]string{
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
 	"web": layerAdapter,
 
-	"internal/records": layerSupport, "internal/migrations": layerSupport,
+	"internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
@@ -91,6 +91,7 @@ var forbiddenStd = func() map[string][]string {
 	return map[string][]string{
 		layerRoot: noIO, layerPure: noIO, layerEngine: noIO,
 		layerRuntime: noTest, layerAdapter: noTest, layerSupport: noTest,
+		layerCmd: noTest, // the nadine binary ships no test code (nadine bench's scripted servers do without)
 	}
 }()
 
@@ -305,6 +306,7 @@ func TestCheckLayers(t *testing.T) {
 		{"pure imports an engine", goPackage{ImportPath: m("labels"), Imports: []string{m("agents")}}, "labels (pure) imports agents (engine)"},
 		{"root imports a package of its own", goPackage{ImportPath: m(""), Imports: []string{m("labels")}}, "nadine (root) imports labels (pure)"},
 		{"a new package", goPackage{ImportPath: m("planner"), Imports: []string{m("")}}, "planner: not in any layer"},
+		{"a command links httptest", goPackage{ImportPath: m("cmd/nadine"), Imports: []string{m("internal/llmtest")}, Deps: []string{"net/http/httptest"}}, "cmd/nadine (cmd) links net/http/httptest"},
 		{"the command wires everything", goPackage{ImportPath: m("cmd/nadine"), Imports: []string{m("agents"), m("tools"), m("robot"), "os"}}, ""},
 		{"outside the module", goPackage{ImportPath: "example.com/other", Imports: []string{m("tools")}}, ""},
 	} {
