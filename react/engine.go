@@ -281,7 +281,25 @@ func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine
 		onComplete: func() { p.markReplied(true) },
 	}}
 	p.st, p.start = c.st, c.start
-	c.resp, c.err = e.opts.Agent.ChatStream(ctx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
+	// Once the reply text is complete the engine returns and the turn's
+	// context ends; the fields after the text (category, causing_person)
+	// still stream in, and are read after the reply (see replyEarly). So
+	// the call outlives ctx once it replied early, bounded by the role's
+	// attempt timeout; before that, the end of ctx ends it.
+	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		select {
+		case <-p.replied:
+			if p.early {
+				return
+			}
+		default:
+		}
+		cancel()
+	})
+	defer stop()
+	c.resp, c.err = e.opts.Agent.ChatStream(callCtx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
 	p.end(c)
 }
 
