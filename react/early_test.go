@@ -90,3 +90,47 @@ func TestReplyEndsWithItsText(t *testing.T) {
 		t.Errorf("agent calls = %d, want 1", n)
 	}
 }
+
+// TestReplyFieldsOutliveTheTurnContext: the dialogue manager ends the
+// turn's context once the engine returned; the fields the model writes
+// after the reply text still arrive and are read, instead of the stream
+// being cut (a turn lost its category that way).
+func TestReplyFieldsOutliveTheTurnContext(t *testing.T) {
+	var agent *pausedModel
+	f := newFixture(t, func(o *react.Options) {
+		agent = &pausedModel{ChatModel: o.Agent, after: `this week?"`, release: make(chan struct{})}
+		o.Agent = agent
+	})
+	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", "greeting", "Alex"))
+	var (
+		mu     sync.Mutex
+		events []nadine.Event
+		later  []func(context.Context)
+	)
+	emit := func(e nadine.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }
+	tr := nadine.NewTrace("t", "Hi", time.Now())
+	turnCtx, endTurn := context.WithCancel(nadine.WithTrace(context.Background(), tr))
+	_, err := f.engine.Respond(turnCtx, nadine.Request{
+		Turn: nadine.Turn{Text: "Hi", UserID: "alex-1", UserName: "Alex"}, Emit: emit,
+		AfterReply: func(fn func(context.Context)) { later = append(later, fn) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	endTurn() // as the manager's budget does when answer returns
+	if len(later) != 1 {
+		t.Fatalf("%d deferred functions, want the reading of the fields after the text", len(later))
+	}
+	close(agent.release)
+	later[0](context.WithoutCancel(turnCtx))
+	mu.Lock()
+	defer mu.Unlock()
+	var fields *nadine.Reply
+	for _, e := range events {
+		if e.Kind == nadine.EventReplyFields {
+			fields = e.Reply
+		}
+	}
+	if fields == nil || fields.Category != nadine.CategoryGreeting || fields.CausingPerson != "Alex" {
+		t.Errorf("reply fields %+v, want greeting by Alex (notes %q)", fields, tr.Snapshot().Notes)
+	}
+}
