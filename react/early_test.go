@@ -96,12 +96,11 @@ func TestReplyEndsWithItsText(t *testing.T) {
 // after the reply text still arrive and are read, instead of the stream
 // being cut (a turn lost its category that way).
 func TestReplyFieldsOutliveTheTurnContext(t *testing.T) {
-	var agent *pausedModel
-	f := newFixture(t, func(o *react.Options) {
-		agent = &pausedModel{ChatModel: o.Agent, after: `this week?"`, release: make(chan struct{})}
-		o.Agent = agent
-	})
-	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", "greeting", "Alex"))
+	f := newFixture(t)
+	// Every chunk 20 ms apart: the fields after the text come well after
+	// the engine returned.
+	f.srv.On(llmtest.MatchModel("agent-model")).Delay(20*time.Millisecond).
+		Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", "greeting", "Alex"))
 	var (
 		mu     sync.Mutex
 		events []nadine.Event
@@ -120,7 +119,6 @@ func TestReplyFieldsOutliveTheTurnContext(t *testing.T) {
 	if len(later) != 1 {
 		t.Fatalf("%d deferred functions, want the reading of the fields after the text", len(later))
 	}
-	close(agent.release)
 	later[0](context.WithoutCancel(turnCtx))
 	mu.Lock()
 	defer mu.Unlock()
