@@ -99,7 +99,7 @@ func TestReplyFieldsOutliveTheTurnContext(t *testing.T) {
 	f := newFixture(t)
 	// Every chunk 20 ms apart: the fields after the text come well after
 	// the engine returned.
-	f.srv.On(llmtest.MatchModel("agent-model")).Delay(20*time.Millisecond).
+	f.srv.On(llmtest.MatchModel("agent-model")).Delay(20 * time.Millisecond).
 		Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", "greeting", "Alex"))
 	var (
 		mu     sync.Mutex
