@@ -107,7 +107,10 @@ func TestGreetingUnknownUserNeverSuppressed(t *testing.T) {
 }
 
 func TestProfileUpdate(t *testing.T) {
-	h := newHarness(t)
+	// No speculative response: the plan is not empty, and a cancelled
+	// speculation's request may reach the server after the real one,
+	// making it the "last" response request.
+	h := newHarness(t, func(o *agents.Options) { o.Speculate = false })
 	h.saveProfile(nadine.Profile{UserID: "alex-1", UserName: "Alex", Hobbies: []string{"skiing"}})
 	intentFor(h, "CERN", "update_user_info")
 	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("CERN"))).
@@ -305,7 +308,10 @@ func TestSearchUnavailable(t *testing.T) {
 }
 
 func TestKnowledgeThenResponse(t *testing.T) {
-	h := newHarness(t)
+	// No speculative response: the plan is not empty, and a cancelled
+	// speculation's request may reach the server after the real one,
+	// making it the "last" response request.
+	h := newHarness(t, func(o *agents.Options) { o.Speculate = false })
 	chunk := nadine.KnowledgeChunk{Source: "miralab.md", Title: "MIRALab",
 		Text:     "MIRALab is a research laboratory of the University of Geneva working on virtual humans and social robots.",
 		Metadata: map[string]string{"visual": "/data/visuals/miralab.jpg"}, Embedder: h.emb.Name()}
