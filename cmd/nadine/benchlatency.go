@@ -227,36 +227,42 @@ func benchEmbedderName() (string, error) {
 // printLatencyRows prints the interim and memories rows, if any.
 func printLatencyRows(w io.Writer, r benchReport) error {
 	if len(r.Interim) > 0 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "with interim transcripts ahead of the final ones: times from the final transcript on MQTT (fillers excluded)")
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ENGINE\tINTERIM\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tEARLY TURN ADOPTED\tCANCELLED")
-		for _, e := range r.Interim {
-			lead := e.Lead.String()
-			if e.Stable {
-				lead += " stable"
-			}
-			for _, k := range e.Kinds {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%v\t%v\t%v\t%d/%d\t%d\n", e.Engine, lead, k.Kind, k.Turns,
-					round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), e.Adopted, e.Turns, e.Discarded)
-			}
-		}
-		if err := tw.Flush(); err != nil {
+		err := printSection(w, "with interim transcripts ahead of the final ones: times from the final transcript on MQTT (fillers excluded)",
+			"ENGINE\tINTERIM\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tEARLY TURN ADOPTED\tCANCELLED", func(tw io.Writer) {
+				for _, e := range r.Interim {
+					lead := e.Lead.String()
+					if e.Stable {
+						lead += " stable"
+					}
+					for _, k := range e.Kinds {
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%v\t%v\t%v\t%d/%d\t%d\n", e.Engine, lead, k.Kind, k.Turns,
+							round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), e.Adopted, e.Turns, e.Discarded)
+					}
+				}
+			})
+		if err != nil {
 			return err
 		}
 	}
-	if len(r.Memories) > 0 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "one person with many memories, at zero model latency")
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ENGINE\tMEMORIES\tSEEDED IN\tTURNS\tTURN p50\tp95\tFRAMEWORK TIME p50\tRSS AFTER\tPEAK RSS")
-		for _, e := range r.Memories {
-			fmt.Fprintf(tw, "%s\t%d\t%v\t%d\t%v\t%v\t%v\t%.1f MB\t%.1f MB\n", e.Engine, e.Memories, round(e.Seeded), e.Turns,
-				round(e.ZeroTurnP50), round(e.ZeroTurnP95), round(e.FrameworkP50), mb(e.RSS), mb(e.MaxRSS))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+	if len(r.Memories) == 0 {
+		return nil
 	}
-	return nil
+	return printSection(w, "one person with many memories, at zero model latency",
+		"ENGINE\tMEMORIES\tSEEDED IN\tTURNS\tTURN p50\tp95\tFRAMEWORK TIME p50\tRSS AFTER\tPEAK RSS", func(tw io.Writer) {
+			for _, e := range r.Memories {
+				fmt.Fprintf(tw, "%s\t%d\t%v\t%d\t%v\t%v\t%v\t%.1f MB\t%.1f MB\n", e.Engine, e.Memories, round(e.Seeded), e.Turns,
+					round(e.ZeroTurnP50), round(e.ZeroTurnP95), round(e.FrameworkP50), mb(e.RSS), mb(e.MaxRSS))
+			}
+		})
+}
+
+// printSection prints a blank line, a title and a table: its header and
+// the rows rows writes.
+func printSection(w io.Writer, title, header string, rows func(io.Writer)) error {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, title)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	rows(tw)
+	return tw.Flush()
 }
