@@ -33,6 +33,11 @@ type benchSettings struct {
 	EmbedLatency time.Duration `json:"embedding_latency_ns"`
 	ToolLatency  time.Duration `json:"search_latency_ns"`
 	Pause        time.Duration `json:"pause_ns"`
+
+	// The extra runs' knobs (benchlatency.go), reported in their rows.
+	interim       time.Duration // interim transcripts this long before the final
+	interimStable bool          // marked stable: true
+	memories      int           // memories the bench user has
 }
 
 // kindStats summarizes the turns of one type.
@@ -67,6 +72,7 @@ type engineReport struct {
 	FrameworkBusP95 time.Duration `json:"framework_with_mqtt_p95_ns"`
 	ZeroTurnP50     time.Duration `json:"zero_latency_turn_p50_ns"`
 	Turns           []servedTurn  `json:"turns"`
+	seeded          time.Duration // writing the person's memories (--memories)
 }
 
 // benchReport is what nadine bench prints.
@@ -75,6 +81,8 @@ type benchReport struct {
 	Settings benchSettings     `json:"settings"`
 	Engines  []engineReport    `json:"engines"`
 	Fleet    []fleetResult     `json:"fleet,omitempty"`
+	Interim  []interimReport   `json:"interim,omitempty"`  // --interim (benchlatency.go)
+	Memories []memoriesReport  `json:"memories,omitempty"` // --memories
 }
 
 // runBench measures turn latency through the real serve path: for each
@@ -109,7 +117,11 @@ func runBench(ctx context.Context, args []string, e env) error {
 	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots and --fleet runs")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	tracesPath := fs.String("traces", "", "write every turn's trace to this file, one JSON object per line")
+	lat := addLatencyFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := lat.check(); err != nil {
 		return err
 	}
 	names, err := parseEngines(*engines)
@@ -181,6 +193,11 @@ func runBench(ctx context.Context, args []string, e env) error {
 		}
 		report.Engines = append(report.Engines, r)
 	}
+	if *turns > 0 {
+		if err := lat.run(ctx, names, set, dir, *pause, &report, progress); err != nil {
+			return err
+		}
+	}
 	for i, top := range tops {
 		for _, name := range names {
 			if name == "graph-seed" || name == "react-raw" {
@@ -219,7 +236,8 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 	srv, serper := startBenchServers(set)
 	defer srv.Close()
 	defer serper.Close()
-	s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: dir, engine: name, traces: traces}
+	s := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, dir: dir, engine: name, traces: traces,
+		interim: set.interim, interimStable: set.interimStable, memories: set.memories}
 	switch name {
 	case "graph-seed":
 		s.engine, s.seedWiring = "graph", true
@@ -230,7 +248,7 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 	if err != nil {
 		return engineReport{}, err
 	}
-	r := engineReport{Engine: name, RSS: run.RSS, MaxRSS: run.MaxRSS, Twice: run.Twice, Turns: run.Turns}
+	r := engineReport{Engine: name, RSS: run.RSS, MaxRSS: run.MaxRSS, Twice: run.Twice, Turns: run.Turns, seeded: run.Seeded}
 	for _, kind := range []string{turnGreeting, turnPlain, turnSearch} {
 		var first, last, filler []time.Duration
 		k := kindStats{Kind: kind}
@@ -301,6 +319,9 @@ func printBench(w io.Writer, r benchReport) error {
 		return err
 	}
 	fmt.Fprintln(w, "framework time: at zero model latency, a turn's time minus the time inside model and tool calls; in nadine (as traced), and with MQTT (transcript published to final speak message received)")
+	if err := printLatencyRows(w, r); err != nil {
+		return err
+	}
 	return printFleet(w, r.Fleet)
 }
 

@@ -46,6 +46,12 @@ type benchSetup struct {
 	// latency bench sets none, so that a turn's model calls are its
 	// attempts.
 	retries bool
+	// interim publishes each transcript as an interim one (stable when
+	// interimStable) this long before the final; memories are the bench
+	// user's stored memories (benchlatency.go).
+	interim       time.Duration
+	interimStable bool
+	memories      int
 }
 
 // servedTurn is one turn of a serve run, as the control layer and the
@@ -58,16 +64,18 @@ type servedTurn struct {
 	Total        time.Duration `json:"total_ns"` // transcript to the final speak message
 	ModelCalls   int           `json:"model_calls"`
 	CriticalPath int           `json:"critical_path"`
-	External     time.Duration `json:"external_ns"` // time inside model and tool calls (their union)
-	Traced       time.Duration `json:"traced_ns"`   // the turn in nadine: from taking the transcript to the reply (the trace)
+	External     time.Duration `json:"external_ns"`     // time inside model and tool calls (their union)
+	Traced       time.Duration `json:"traced_ns"`       // the turn in nadine: from taking the transcript to the reply (the trace)
+	Early        string        `json:"early,omitempty"` // its early turn on an interim transcript: kept, discarded or none
 }
 
 // servedRun is one conversation through `nadine serve`.
 type servedRun struct {
-	Turns  []servedTurn `json:"turns"`
-	RSS    int64        `json:"rss_bytes"`      // after the conversation
-	MaxRSS int64        `json:"max_rss_bytes"`  // peak
-	Twice  int          `json:"answered_twice"` // turns answered more than once
+	Turns  []servedTurn  `json:"turns"`
+	RSS    int64         `json:"rss_bytes"`         // after the conversation
+	MaxRSS int64         `json:"max_rss_bytes"`     // peak
+	Twice  int           `json:"answered_twice"`    // turns answered more than once
+	Seeded time.Duration `json:"seed_ns,omitempty"` // writing the user's memories (benchSetup.memories)
 }
 
 // benchConfig writes the configuration of the child: every role on its own
@@ -89,7 +97,7 @@ func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 		"data_dir":   s.dir,
 		"language":   "en",
 		"models":     map[string]any{"profiles": profiles, "roles": roles},
-		"embeddings": map[string]any{"provider": "openai", "dimensions": 256},
+		"embeddings": map[string]any{"provider": "openai", "dimensions": benchDimensions},
 		"features":   map[string]any{"seed_wiring": s.seedWiring, "contextualize": !s.raw},
 		"tools":      map[string]any{"serper_api_key_env": benchKeyEnv, "serper_url": s.serperURL},
 		"mqtt":       map[string]any{"listen": mqttAddr, "prefix": "nadine"},
@@ -119,6 +127,7 @@ type servedChild struct {
 	traces *traceWatch
 	stopTr func()
 	peer   *benchPeer
+	seeded time.Duration // writing the user's memories
 }
 
 // startServed starts `nadine serve` as a child process on a new data
@@ -134,6 +143,10 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 		return nil, err
 	}
 	err = st.SaveProfile(ctx, nadine.Profile{UserID: benchUserID, UserName: benchUserName, Hobbies: []string{"sailing"}})
+	var seeded time.Duration
+	if err == nil && s.memories > 0 {
+		seeded, err = seedMemories(ctx, st, s.memories)
+	}
 	st.Close()
 	if err != nil {
 		return nil, err
@@ -158,7 +171,7 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &servedChild{s: s, logs: &bytes.Buffer{}, exited: make(chan error, 1), stopTr: func() {}}
+	c := &servedChild{s: s, logs: &bytes.Buffer{}, exited: make(chan error, 1), stopTr: func() {}, seeded: seeded}
 	c.cmd = exec.Command(exe, "serve", "--config", cfgPath)
 	c.cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
 	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
@@ -242,6 +255,11 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 	for i := range n {
 		text, kind := benchTurn(i)
 		id := fmt.Sprintf("bench-%s-%d", s.engine, i)
+		if s.interim > 0 {
+			if err := c.sayInterim(ctx, text, s.interim, s.interimStable); err != nil {
+				return run, c.fail(fmt.Errorf("turn %d (%q), interim transcript: %w", i, text, err))
+			}
+		}
 		got, tr, err := c.turn(ctx, id, text)
 		if err != nil {
 			return run, c.fail(fmt.Errorf("turn %d (%q): %w", i, text, err))
@@ -257,6 +275,7 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 			return run, c.fail(fmt.Errorf("turn %d was answered by %s, not %s: %v", i, tr.Engine, s.engine, tr.Failures))
 		}
 		t.ModelCalls, t.CriticalPath, t.External, t.Traced = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr), tr.Duration
+		t.Early = earlyOf(tr)
 		if s.traces != nil {
 			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "contextualize": !s.raw, "kind": kind, "trace": tr}); err != nil {
 				return run, c.fail(err)
@@ -267,6 +286,7 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 			time.Sleep(pause) // the person listens, then answers
 		}
 	}
+	run.Seeded = c.seeded
 	run.RSS, run.MaxRSS, run.Twice, err = c.stop()
 	return run, err
 }

@@ -32,6 +32,8 @@ type Config struct {
 	Language LanguageConfig `yaml:"language"`
 	// Session bounds an interaction (the idle timeout).
 	Session SessionConfig `yaml:"session"`
+	// Turns sets when a turn starts (preemptive turns, config_turns.go).
+	Turns TurnsConfig `yaml:"turns"`
 	// Place says where the robot stands, for the prompt's PHYSICAL
 	// SITUATION ("at MIRALab, University of Geneva, in Switzerland").
 	Place      string           `yaml:"place"`
@@ -282,6 +284,7 @@ func defaultConfig(getenv func(string) string) Config {
 		DataDir:  defaultDataDir(getenv),
 		Language: defaultLanguage(),
 		Session:  defaultSession(),
+		Turns:    defaultTurns(),
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",

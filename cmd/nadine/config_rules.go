@@ -58,6 +58,7 @@ var configRules = []rule{
 	{"limits.max_input_chars", atLeast(1)},
 	{"limits.max_steps", atLeast(1)},
 	{"limits.parse_retries", atLeast(0)},
+	{"turns.preemptive_attempts", atLeast(1)},
 	{"memory.window", atLeast(2)},
 	{"memory.stride", atLeast(1)},
 	{"memory.stride", atMostField("memory.window")},
@@ -94,6 +95,7 @@ func (c *Config) validate() error {
 	c.validateFailover(bad)
 	c.validatePrivacy(bad)
 	c.validateInbound(bad)
+	c.validateTurns(bad)
 	c.validatePersona(bad)
 	c.validateStore(bad)
 	c.validateRobots(bad)

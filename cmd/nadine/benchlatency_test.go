@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/sqlite"
+)
+
+// TestBenchLatencyRows runs the bench's extra runs end to end at (nearly)
+// zero latency through real `nadine serve` children: interim transcripts
+// ahead of the finals are answered by their early turns, and a person
+// with stored memories is measured. It checks the structure of the
+// report, not its timings.
+func TestBenchLatencyRows(t *testing.T) {
+	out, errOut, err := runNadine(t, nil, "", "bench", "--json", "--engines", "graph,react", "--turns", "3",
+		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
+		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "3000", "--memory-turns", "3")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, errOut)
+	}
+	var r benchReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("bench JSON: %v\n%s", err, out)
+	}
+	if len(r.Engines) != 2 || len(r.Interim) != 2 || len(r.Memories) != 2 {
+		t.Fatalf("%d engines, %d interim runs, %d memories runs; want 2 of each", len(r.Engines), len(r.Interim), len(r.Memories))
+	}
+	for _, e := range r.Interim {
+		n := 0
+		for _, k := range e.Kinds {
+			n += k.Turns
+			if k.FirstP50 <= 0 || k.LastP50 < k.FirstP50 {
+				t.Errorf("%s interim: %s turns lack their times: %+v", e.Engine, k.Kind, k)
+			}
+		}
+		// The stable interim has the final's words: when its early turn
+		// started (nothing ran), the final adopted it.
+		if n != 3 || e.Turns != 3 || !e.Stable || e.Lead <= 0 || e.Adopted < 1 || e.Adopted+e.Discarded > e.Turns {
+			t.Errorf("%s interim: %+v; want 3 turns, at least one answered by its early turn", e.Engine, e)
+		}
+	}
+	for _, m := range r.Memories {
+		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.RSS <= 0 {
+			t.Errorf("memories run %+v lacks its measures", m)
+		}
+	}
+	text, _, err := runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",
+		"--embed-latency", "0s", "--search-latency", "0s", "--zero-turns", "0", "--interim", "100ms", "--memories", "10", "--memory-turns", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"with interim transcripts ahead", "EARLY TURN ADOPTED", "one person with many memories", "MEMORIES"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("bench table lacks %q:\n%s", want, text)
+		}
+	}
+	for _, args := range [][]string{{"--interim", "-1s"}, {"--memories", "-5"}, {"--memory-turns", "0"}} {
+		_, _, err := runNadine(t, nil, "", append([]string{"bench"}, args...)...)
+		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--interim and --memories") {
+			t.Errorf("bench %v: err = %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestBenchSeededMemories: the seeded memories are the bench user's, in
+// the vector space of the embedder serve builds from the bench's
+// configuration, with the scripted server's vectors, so a turn's search
+// finds them.
+func TestBenchSeededMemories(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	body, err := benchConfig(benchSetup{modelURL: "http://127.0.0.1:1/v1", serperURL: "http://127.0.0.1:2", dir: dir, engine: "graph"}, "127.0.0.1:0", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := envMap(map[string]string{"HOME": dir, benchKeyEnv: "bench"})
+	cfg, err := loadConfig(writeConfig(t, string(body)), getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := (&app{cfg: cfg, getenv: getenv, log: slog.New(slog.DiscardHandler)}).newEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := benchEmbedderName()
+	if err != nil || name != emb.Name() {
+		t.Fatalf("seeded memories' embedder %q (%v), serve's %q", name, err, emb.Name())
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "nadine.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := seedMemories(ctx, st, 2500); err != nil {
+		t.Fatal(err)
+	}
+	all, err := st.Memories(ctx, benchUserID)
+	if err != nil || len(all) != 2500 {
+		t.Fatalf("%d memories (%v), want 2500", len(all), err)
+	}
+	for _, typ := range []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode} {
+		if ok, err := st.HasMemories(ctx, benchUserID, typ); !ok || err != nil {
+			t.Errorf("no %s memory (%v)", typ, err)
+		}
+	}
+	q := "Robin felt happy after a concert at the Victoria Hall on day 3, memory 153."
+	res, err := st.SearchMemories(ctx, benchUserID, nadine.MemoryQuery{Embedding: llmtest.Vector(q, benchDimensions), Embedder: emb.Name(), K: 1})
+	if err != nil || len(res) != 1 || res[0].Text != q {
+		t.Errorf("search for one memory's text: %+v (%v)", res, err)
+	}
+}
