@@ -6,7 +6,6 @@
 package loopback
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -27,7 +26,7 @@ type Server struct {
 
 	srv   *http.Server
 	mu    sync.Mutex
-	conns map[net.Conn]bool
+	conns map[net.Conn]http.ConnState
 	done  chan struct{}
 }
 
@@ -38,7 +37,7 @@ func New(h http.Handler) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback: listen: %w", err)
 	}
-	s := &Server{URL: "http://" + l.Addr().String(), Listener: l, conns: map[net.Conn]bool{}, done: make(chan struct{})}
+	s := &Server{URL: "http://" + l.Addr().String(), Listener: l, conns: map[net.Conn]http.ConnState{}, done: make(chan struct{})}
 	s.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnState: s.track}
 	return s, nil
 }
@@ -66,10 +65,10 @@ func (s *Server) track(c net.Conn, st http.ConnState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch st {
-	case http.StateNew:
-		s.conns[c] = true
 	case http.StateClosed, http.StateHijacked:
 		delete(s.conns, c)
+	default:
+		s.conns[c] = st
 	}
 }
 
@@ -83,14 +82,32 @@ func (s *Server) CloseClientConnections() {
 	}
 }
 
-// Close stops listening, waits a few seconds at most for the requests in
-// flight, then closes every connection and waits for the server to end.
+// Close stops listening, closes the connections that carry no request
+// (idle, or opened without one yet), waits a few seconds at most for the
+// requests in flight, then closes every connection and waits for the
+// server to end: what httptest.Server.Close does. (http.Server.Shutdown
+// alone would wait 5 s for a connection a client opened and never used.)
 func (s *Server) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		_ = s.srv.Close()
+	s.srv.SetKeepAlivesEnabled(false)
+	_ = s.Listener.Close()
+	deadline := time.Now().Add(shutdownWait)
+	for {
+		s.mu.Lock()
+		busy := 0
+		for c, st := range s.conns {
+			if st == http.StateIdle || st == http.StateNew {
+				_ = c.Close()
+			} else {
+				busy++
+			}
+		}
+		s.mu.Unlock()
+		if busy == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
+	_ = s.srv.Close()
 	select {
 	case <-s.done:
 	case <-time.After(shutdownWait):
