@@ -356,6 +356,14 @@ func (in *Instructions) Sentence(sentence string) (string, error) {
 	if codeRE.MatchString(s) {
 		return "", Errorf(EBADOUTPUT, "not speech: code or markup")
 	}
+	if labelOnlyRE.MatchString(s) {
+		// "Nadine: Nadine: Nadine:", a repetition loop on the speaker
+		// label, is left as one label by the cleaning.
+		return "", Errorf(EBADOUTPUT, "not speech: a speaker label with nothing said")
+	}
+	if formatTalkRE.MatchString(s) {
+		return "", Errorf(EBADOUTPUT, "not speech: talk about the answer's format")
+	}
 	if in.echoes(s) || in.echoesHeading(raw) {
 		return "", Errorf(EBADOUTPUT, "not speech: an echo of the prompt")
 	}
@@ -363,6 +371,14 @@ func (in *Instructions) Sentence(sentence string) (string, error) {
 }
 
 var (
+	// labelOnlyRE is a sentence that is only speaker labels ("Nadine:").
+	labelOnlyRE = regexp.MustCompile(`^(?:\p{L}[\p{L}'-]{0,30}\s*:\s*)+$`)
+	// formatTalkRE is a model talking about the format it was asked to
+	// answer in ("I cannot comply with the requested JSON format"), which
+	// a visitor must not hear; a reply about JSON itself ("JSON is a data
+	// format") is not matched.
+	formatTalkRE = regexp.MustCompile(`(?i)\b(?:cannot|can't|can not|unable to|won't|will not|refuse to|not able to)\b[^.!?]{0,60}\b(?:comply|follow|produce|output|answer|respond|reply)\b[^.!?]{0,60}\b(?:json|schema|format)\b` +
+		`|\b(?:requested|required|expected|specified) (?:json |output |response |answer )?(?:format|schema)\b|\bthe (?:json )?schema is\b`)
 	capsRunRE   = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)+\b|\b[A-Z][A-Z']{2,}[ \t]*:`)
 	headingLnRE = regexp.MustCompile(`(?m)^[ \t]*([A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*)[ \t]*(?:\([^)\n]*\))?[ \t]*(?::|$)`)
 )

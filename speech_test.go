@@ -82,6 +82,11 @@ func TestSpeech(t *testing.T) {
 		{"echo that skips a line", "RULES - Keep your answer to at most two short sentences: it will be spoken aloud, as Nadine.", "", "echo", 1},
 		{"function call", "print('hello')", "", "code", 1},
 		{"capitals are not a heading", "I visited CERN and the UN.", "I visited CERN and the UN.", "", 0},
+		{"speaker label loop", "Nadine: Nadine: Nadine: Nadine: Nadine: Nadine:", "", "speaker label", 1},
+		{"talk about the format", "I cannot comply with the requested JSON format because the schema is ambiguous.", "", "format", 1},
+		{"format talk dropped beside a reply", "Hello Alex! I am unable to answer in the required format.", "Hello Alex!", "", 1},
+		{"a reply about JSON is speech", "JSON is a text format for data.", "JSON is a text format for data.", "", 0},
+		{"a name with a colon in a reply", "Here is my answer: yes.", "Here is my answer: yes.", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,6 +126,8 @@ func TestSpeechStream(t *testing.T) {
 		{"junk after speech", `Hello there. {"emotion": "joy", "x": 1}. More text.`, []string{"Hello there."}, "JSON"},
 		{"echo", "Keep your answer to at most two short sentences: it will be spoken aloud. Hello.", nil, "echo"},
 		{"emoji only sentence skipped", "Hello. 😊 Bye.", []string{"Hello.", "Bye."}, ""},
+		{"speaker label loop", "Nadine: Nadine: Nadine: Nadine: Nadine:", nil, "speaker label"},
+		{"format talk", "I cannot comply with the requested JSON format because the schema is ambiguous.", nil, "format"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
