@@ -143,7 +143,10 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	trace.Finish(m.opts.Now())
 	reply.Trace = trace
 
-	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &reply})
+	// The done event carries its own copy: its consumers (the monitor's
+	// stream) read it while the late fields are added to reply below.
+	done := reply
+	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &done})
 	m.translateForMonitor(bg, t.text, reply)
 	t.laterMu.Lock()
 	queued := t.later
