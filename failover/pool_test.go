@@ -329,26 +329,6 @@ func TestRetrySucceeds(t *testing.T) {
 	}
 }
 
-// TestOneFailedCallOpensTheCircuit: with the default threshold (3) and two
-// retries, one call whose every attempt answered 500 opens the circuit: the
-// next call skips the profile at once, without asking the model.
-func TestOneFailedCallOpensTheCircuit(t *testing.T) {
-	model := &fakeModel{answer: failing(err500)}
-	p := newPool(t, failover.Options{Breaker: failover.BreakerConfig{Failures: failover.DefaultFailures}}, failover.Profile{Name: "small", Chat: model, Retries: 2})
-	m := p.Chat("appraisal", failover.Timeouts{Attempt: time.Second}, "small")
-	ctx, _ := traced()
-	if _, err := m.Chat(ctx, nadine.ChatRequest{}); err == nil {
-		t.Fatal("the failing call succeeded")
-	}
-	if s := p.Breaker("small").Status(); s.State != failover.Open || model.count() != 3 {
-		t.Fatalf("breaker %+v after %d attempts, want open after 3", s, model.count())
-	}
-	_, err := m.Chat(ctx, nadine.ChatRequest{})
-	if nadine.ErrorCode(err) != nadine.EUNAVAILABLE || model.count() != 3 {
-		t.Errorf("second call: %v after %d attempts; want unavailable at once", err, model.count())
-	}
-}
-
 // retryAfterError is a server's 429 with Retry-After, as the openai client
 // reports it.
 type retryAfterError struct{ d time.Duration }
