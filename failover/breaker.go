@@ -18,10 +18,9 @@ const (
 // BreakerConfig sets when a profile is skipped and how it is probed. Zero
 // values are the defaults.
 type BreakerConfig struct {
-	// Failures is how many consecutive failures open the circuit
-	// (DefaultFailures). A call (one Chat, ChatStream or Embed on the
-	// profile) that failed counts one failure per attempt it made, its
-	// retries included; a success resets the count.
+	// Failures is how many consecutive failed calls open the circuit
+	// (DefaultFailures). A call is one Chat, ChatStream or Embed on the
+	// profile, its retries included; a success resets the count.
 	Failures int
 	// Cooldown is how long an open circuit waits before each probe
 	// (DefaultCooldown): the profile is used again at most about Cooldown
@@ -58,7 +57,7 @@ const (
 // BreakerStatus is a snapshot of a Breaker, for the monitor and the logs.
 type BreakerStatus struct {
 	State     BreakerState `json:"state"`
-	Failures  int          `json:"failures"`             // consecutive failures (one per failed attempt)
+	Failures  int          `json:"failures"`             // consecutive failed calls
 	Since     time.Time    `json:"since,omitzero"`       // when the circuit opened
 	NextProbe time.Time    `json:"next_probe,omitzero"`  // when an open circuit is probed
 	LastError string       `json:"last_error,omitempty"` // the failure that opened it, or the last probe's
@@ -68,7 +67,7 @@ type BreakerStatus struct {
 // injected clock, safe for concurrent use. It does not probe by itself: a
 // Pool runs the probe when ProbeDue says so (see Pool).
 //
-//	Closed --Failures consecutive failures--> Open
+//	Closed --Failures consecutive failed calls--> Open
 //	Open --Cooldown passed, StartProbe--> Probing
 //	Probing --EndProbe(nil)--> Closed
 //	Probing --EndProbe(err)--> Open (another Cooldown)

@@ -17,9 +17,8 @@
 //     leaves room for the wait and another attempt; a refused connection
 //     (nothing listens) and an attempt that timed out are not retried there,
 //     except a streamed attempt cut at its first-token deadline;
-//   - a call that still failed counts against the profile's breaker, one
-//     failure per attempt it made: after BreakerConfig.Failures consecutive
-//     failures the profile is skipped
+//   - a call that still failed counts against the profile's breaker: after
+//     BreakerConfig.Failures consecutive failed calls the profile is skipped
 //     (calls fail at once with EUNAVAILABLE) while a background probe asks
 //     it a tiny question every Cooldown, and it is used again as soon as a
 //     probe or a call succeeds;

@@ -308,13 +308,7 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			}
 		}
 		if why != "" {
-			// Each failed attempt of the call counts: a server that
-			// answered 500 to every retry of one call is skipped from the
-			// next call on, not after as many more calls (turns) as the
-			// breaker's threshold.
-			for range n {
-				p.failed(pr, err)
-			}
+			p.failed(pr, err)
 			p.step(tr, role, start, err, "profile %s, %s; not retried: %s", pr.Name, what, why)
 			return false, err
 		}

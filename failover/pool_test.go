@@ -261,12 +261,12 @@ func TestRetries(t *testing.T) {
 		name     string
 		err      error
 		calls    int // with 2 retries allowed
-		counted  int // failures on the breaker: one per failed attempt
+		counted  int // failures on the breaker
 		noRetry  string
 		deadline time.Duration // 0: none
 	}{
-		{name: "HTTP 500 is retried", err: err500, calls: 3, counted: 3},
-		{name: "rate limit is retried", err: nadine.Errorf(nadine.ERATELIMIT, "openai: rate limited (HTTP 429)"), calls: 3, counted: 3},
+		{name: "HTTP 500 is retried", err: err500, calls: 3, counted: 1},
+		{name: "rate limit is retried", err: nadine.Errorf(nadine.ERATELIMIT, "openai: rate limited (HTTP 429)"), calls: 3, counted: 1},
 		{name: "a refused connection is not", err: errRefused, calls: 1, counted: 1, noRetry: "the connection was refused"},
 		{name: "a timeout is not", err: &nadine.Error{Code: nadine.EUNAVAILABLE, Message: "openai: timed out after 2s", Err: context.DeadlineExceeded},
 			calls: 1, counted: 1, noRetry: "it timed out"},

@@ -20,7 +20,7 @@ type RoleTimeoutConfig struct {
 }
 
 // BreakerConfig sets the circuit breaker of every profile
-// (models.breaker): after Failures consecutive failed attempts a profile is
+// (models.breaker): after Failures consecutive failed calls a profile is
 // skipped, and probed every Cooldown until it answers. Zero values are
 // the defaults.
 type BreakerConfig struct {
