@@ -8,17 +8,12 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // needConversation validates the ids of a history method.
 func needConversation(op, userID, convID string) error {
-	if err := needUser(op, userID); err != nil {
-		return err
-	}
-	if convID == "" {
-		return nadine.Errorf(nadine.EINVALID, "postgres: %s: empty conversation id", op)
-	}
-	return nil
+	return records.NeedConversation("postgres", op, userID, convID)
 }
 
 // AppendMessage appends m at the next position of the conversation,

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // VectorMode says whether the store uses the pgvector extension.
@@ -274,12 +275,7 @@ func (s *Store) tx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 }
 
 // needUser returns an EINVALID error when userID is empty.
-func needUser(op, userID string) error {
-	if userID == "" {
-		return nadine.Errorf(nadine.EINVALID, "postgres: %s: empty user id", op)
-	}
-	return nil
-}
+func needUser(op, userID string) error { return records.NeedUser("postgres", op, userID) }
 
 // wrap prefixes err with the package and the operation and gives it the
 // root package's error code (see code), keeping *nadine.Error values, which

@@ -6,17 +6,12 @@ import (
 	"errors"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // needConversation validates the ids of a history method.
 func needConversation(op, userID, convID string) error {
-	if err := needUser(op, userID); err != nil {
-		return err
-	}
-	if convID == "" {
-		return nadine.Errorf(nadine.EINVALID, "sqlite: %s: empty conversation id", op)
-	}
-	return nil
+	return records.NeedConversation("sqlite", op, userID, convID)
 }
 
 // AppendMessage appends m at the next position of the conversation,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/migrations"
+	"github.com/nadine-robot/nadine/internal/records"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -247,12 +248,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // needUser returns an EINVALID error when userID is empty.
-func needUser(op, userID string) error {
-	if userID == "" {
-		return nadine.Errorf(nadine.EINVALID, "sqlite: %s: empty user id", op)
-	}
-	return nil
-}
+func needUser(op, userID string) error { return records.NeedUser("sqlite", op, userID) }
 
 // wrap prefixes err with the package and the operation, keeping *nadine.Error
 // values (which already carry the prefix) as they are.

@@ -81,3 +81,24 @@ func (e *FnError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the function's error.
 func (e *FnError) Unwrap() error { return e.Err }
+
+// NeedUser returns an EINVALID error ("pkg: op: empty user id") when
+// userID is empty: every store method on personal data takes one.
+func NeedUser(pkg, op, userID string) error {
+	if userID == "" {
+		return nadine.Errorf(nadine.EINVALID, "%s: %s: empty user id", pkg, op)
+	}
+	return nil
+}
+
+// NeedConversation is NeedUser, then an EINVALID error when convID is
+// empty.
+func NeedConversation(pkg, op, userID, convID string) error {
+	if err := NeedUser(pkg, op, userID); err != nil {
+		return err
+	}
+	if convID == "" {
+		return nadine.Errorf(nadine.EINVALID, "%s: %s: empty conversation id", pkg, op)
+	}
+	return nil
+}

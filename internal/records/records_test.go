@@ -73,3 +73,27 @@ func TestUpdateProfile(t *testing.T) {
 		t.Errorf("UpdateProfile with a failing fn = %v, want a *FnError around boom", err)
 	}
 }
+
+// TestNeedIDs: an empty user or conversation id is EINVALID, named with
+// the store and the operation.
+func TestNeedIDs(t *testing.T) {
+	tests := []struct {
+		user, conv, want string
+	}{
+		{"", "c1", "sqlite: append message: empty user id"},
+		{"u1", "", "sqlite: append message: empty conversation id"},
+		{"u1", "c1", ""},
+	}
+	for _, tt := range tests {
+		err := NeedConversation("sqlite", "append message", tt.user, tt.conv)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("(%q, %q): %v", tt.user, tt.conv, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tt.want || nadine.ErrorCode(err) != nadine.EINVALID {
+			t.Errorf("(%q, %q) = %v, want EINVALID %q", tt.user, tt.conv, err, tt.want)
+		}
+	}
+}
