@@ -135,9 +135,7 @@ func (t *turnRun) answer() nadine.Reply {
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
 	reply = m.finish(reply, out)
-	if t.stopFiller != nil {
-		t.stopFiller()
-	}
+	t.stopFiller() // set by answer, which always runs first
 	bg := context.WithoutCancel(t.ctx)
 	user, conv, keep := m.commit(bg, t.req, reply)
 	trace.Finish(m.opts.Now())

@@ -413,9 +413,6 @@ func (a *app) roleModel(role, profile string, fallback []string) nadine.ChatMode
 		return m
 	}
 	m := a.pool.Chat(role, a.cfg.roleTimeouts(role), chain...)
-	if a.models == nil {
-		a.models = map[string]nadine.ChatModel{}
-	}
 	a.models[key] = m
 	return m
 }
