@@ -21,6 +21,14 @@ import (
 // runtime: the runtime reads the session at start and after each turn,
 // never from inside emit.
 
+// sessionApply applies the change one event makes to the session, as the
+// event goes out (the manager's applyEvent); it calls nothing back.
+type sessionApply func(nadine.Event)
+
+// sentenceCheck returns a sentence as it is to be spoken and its language
+// (languageGuard.ensure), and whether it was translated.
+type sentenceCheck func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)
+
 // languageGuard checks a sentence's language before it is spoken (seed
 // 000's ensure_language). It holds the manager's detector and translator,
 // and nothing of the session.
@@ -82,8 +90,8 @@ type collector struct {
 	ctx     context.Context
 	trace   *nadine.Trace
 	emit    nadine.EmitFunc
-	apply   func(nadine.Event)
-	check   func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)
+	apply   sessionApply
+	check   sentenceCheck
 	lang    nadine.Language         // the session language, as this turn changed it
 	spoken  []string                // sentences of the current attempt, as said
 	said    map[nadine.Language]int // how much of them (in bytes) is in each language
@@ -100,8 +108,10 @@ type collector struct {
 	ended   bool       // the turn is over: no filler any more (under speakMu)
 }
 
-func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply func(nadine.Event),
-	check func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool)) *collector {
+// newCollector returns the collector of one turn: its events go to apply
+// (the session) and emit (the caller), its sentences are checked with
+// check, lang is the session language at the turn's start.
+func newCollector(ctx context.Context, t *nadine.Trace, lang nadine.Language, emit nadine.EmitFunc, apply sessionApply, check sentenceCheck) *collector {
 	if emit == nil {
 		emit = func(nadine.Event) {}
 	}
