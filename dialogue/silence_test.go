@@ -53,13 +53,14 @@ func (f *onceFiller) emit(_ context.Context, lang nadine.Language, emit nadine.E
 	return true
 }
 
-// TestSilenceIsFilled: an engine that has said nothing FirstSpeech after
-// the transcript gets a filler line said for it, in the session language,
-// before its reply, once. The engine here waits for that line: without it
-// the turn would only end with the test's context.
-func TestSilenceIsFilled(t *testing.T) {
-	f := &onceFiller{said: make(chan struct{})}
-	slow := engineFunc(func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+// waitsForFiller is an engine whose model answers only once a filler line
+// was said (f's first), in French, or fails when its context ends first;
+// asked, when not nil, is closed as it is asked.
+func waitsForFiller(f *onceFiller, asked chan struct{}) engineFunc {
+	return func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+		if asked != nil {
+			close(asked)
+		}
 		select {
 		case <-f.said:
 		case <-ctx.Done():
@@ -67,7 +68,16 @@ func TestSilenceIsFilled(t *testing.T) {
 		}
 		req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Genève est magnifique.", Language: nadine.French})
 		return nadine.Reply{Text: "Genève est magnifique.", Language: nadine.French}, nil
-	})
+	}
+}
+
+// TestSilenceIsFilled: an engine that has said nothing FirstSpeech after
+// the transcript gets a filler line said for it, in the session language,
+// before its reply, once. The engine here waits for that line: without it
+// the turn would only end with the test's context.
+func TestSilenceIsFilled(t *testing.T) {
+	f := &onceFiller{said: make(chan struct{})}
+	slow := waitsForFiller(f, nil)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
 		o.FirstSpeech, o.Filler, o.Language = 20*time.Millisecond, f.emit, nadine.French
 		o.TurnTimeout = time.Minute
@@ -176,16 +186,7 @@ func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
 	const firstSpeech = 20 * time.Millisecond
 	f := &onceFiller{said: make(chan struct{})}
 	asked := make(chan struct{})
-	hanging := engineFunc(func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
-		close(asked)
-		select { // the model answers only once the silence was filled
-		case <-f.said:
-		case <-ctx.Done():
-			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "no filler came")
-		}
-		req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Genève est magnifique.", Language: nadine.French})
-		return nadine.Reply{Text: "Genève est magnifique.", Language: nadine.French}, nil
-	})
+	hanging := waitsForFiller(f, asked)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
 		o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.emit, nadine.French
 		o.TurnTimeout, o.EarlyWait = 5*time.Second, time.Minute
