@@ -382,8 +382,12 @@ func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
 }
 
 // httpClient is a client over the app's transport, with timeout (0: none
-// but the caller's context).
+// but the caller's context); nil, the client's own default, for an app
+// made without newApp (a test's bare app).
 func (a *app) httpClient(timeout time.Duration) *http.Client {
+	if a.transport == nil {
+		return nil
+	}
 	return &http.Client{Transport: a.transport, Timeout: timeout}
 }
 
@@ -708,6 +712,8 @@ func (a *app) Close() error {
 		errs = append(errs, c())
 	}
 	errs = append(errs, tools.CloseAll(a.tools))
-	a.transport.CloseIdleConnections() // nothing sends any more
+	if a.transport != nil {
+		a.transport.CloseIdleConnections() // nothing sends any more
+	}
 	return errors.Join(append(errs, a.store.Close())...)
 }
