@@ -74,7 +74,7 @@ func (m *Manager) Preempt(ctx context.Context, turn nadine.Turn) *EarlyTurn {
 		return nil
 	}
 	m.mu.Lock()
-	if m.waiters > 0 || m.early != nil {
+	if m.waiters > 0 || m.early != nil || m.closed {
 		m.mu.Unlock()
 		m.turnMu.Unlock()
 		return nil
@@ -89,7 +89,16 @@ func (m *Manager) Preempt(ctx context.Context, turn nadine.Turn) *EarlyTurn {
 		ended: make(chan struct{}), result: make(chan nadine.Reply, 1)}
 	m.early = e
 	m.mu.Unlock()
-	go e.work(ectx, turn, text, truncated, start)
+	// The manager's goroutine, under turnMu until it ends: cancelled by
+	// Cancel, lockTurn (and so Close) or EarlyWait, waited by them.
+	if !m.goOwned(func() { e.work(ectx, turn, text, truncated, start) }) {
+		stop() // not reached: closed was checked under turnMu
+		m.mu.Lock()
+		m.early = nil
+		m.mu.Unlock()
+		m.turnMu.Unlock()
+		return nil
+	}
 	return e
 }
 
@@ -145,6 +154,7 @@ func (e *EarlyTurn) Trace() *nadine.Trace { return e.trace }
 // would. Otherwise it cancels the early turn and returns ok=false: nothing
 // of it happened, and the caller runs final as a turn of its own.
 func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.EmitFunc) (reply nadine.Reply, ok bool) {
+	arrived := e.m.opts.Now() // the final transcript's turn: its silence counts from now
 	text, _, err := Normalize(final.Text, e.m.opts.MaxInputChars)
 	if err != nil || !SameUtterance(text, e.text) {
 		e.cancelFor("the final transcript differs")
@@ -178,6 +188,11 @@ func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.Em
 	e.trace.AddSpeculation(nadine.Speculation{Kind: nadine.SpeculateTurn, Start: e.start, Duration: time.Since(e.start), Kept: true})
 	t.change()
 	t.out.release(emit)
+	// Held, the early turn said no filler; adopted, it is the final's turn,
+	// whose silence is filled as any turn's, counted from the final's
+	// arrival (a sentence already said, held, leaves the filler nothing
+	// to do). complete, after adopted, stops it.
+	t.stopFiller = e.m.fillSilence(t.ctx, t.trace, arrived, t.out)
 	close(e.adopted)
 	e.mu.Unlock()
 	return <-e.result, true

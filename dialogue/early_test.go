@@ -290,3 +290,22 @@ func TestSameUtterance(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseCancelsTheEarlyTurn: Close cancels an early turn waiting for its
+// final transcript and returns once nothing of it runs; nothing of it is
+// stored.
+func TestCloseCancelsTheEarlyTurn(t *testing.T) {
+	r := newEarlyRig(t, time.Minute)
+	e := r.m.Preempt(context.Background(), nadine.Turn{Text: "tell me about the lake"})
+	if e == nil {
+		t.Fatal("Preempt = nil")
+	}
+	<-r.eng.answered
+	if err := r.m.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if sp, ok := e.Discarded(); !ok || sp.Kept {
+		t.Errorf("Discarded = %+v, %v after Close; want cancelled", sp, ok)
+	}
+	r.nothingFrom(t, "closed")
+}

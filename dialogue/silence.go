@@ -23,9 +23,9 @@ const abandonGrace = 250 * time.Millisecond
 
 // respond asks eng for the turn. When bounded (every engine but the last),
 // an engine that has not returned abandonGrace after ctx ended is given up
-// on: its goroutine ends when the engine returns (its context is canceled),
-// its late events are dropped by the collector, and the next engine
-// answers.
+// on: its goroutine is the manager's (see goOwned) and ends when the engine
+// returns (its context is canceled), its late events are dropped by the
+// collector, and the next engine answers. Close waits for it.
 func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Request, bounded bool) (nadine.Reply, error) {
 	if !bounded {
 		return eng.Respond(ctx, req)
@@ -35,10 +35,12 @@ func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Req
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	if !m.goOwned(func() {
 		r, err := eng.Respond(ctx, req)
 		done <- result{r, err}
-	}()
+	}) {
+		return nadine.Reply{}, errClosed
+	}
 	select {
 	case res := <-done:
 		return res.r, res.err
@@ -65,18 +67,17 @@ func fallbackReason(err error) string {
 }
 
 // fillSilence says a filler line, once, if no reply sentence has been
-// published FirstSpeech after the transcript (the trace's start); the
-// returned function cancels it. Without a Filler it does nothing.
-func (m *Manager) fillSilence(ctx context.Context, trace *nadine.Trace, start time.Time, out *collector) (stop func()) {
+// published FirstSpeech after origin (when the turn's transcript came);
+// the returned function cancels it and returns once its timer's function,
+// if it started, has returned. Without a Filler it does nothing.
+func (m *Manager) fillSilence(ctx context.Context, trace *nadine.Trace, origin time.Time, out *collector) (stop func()) {
 	if m.opts.Filler == nil {
 		return func() {}
 	}
-	origin := start
-	if s := trace.Start; !s.IsZero() && s.Before(start) {
-		origin = s // the runtime took the transcript before the manager
-	}
 	wait := max(m.opts.FirstSpeech-m.opts.Now().Sub(origin), 0)
+	fired := make(chan struct{})
 	t := time.AfterFunc(wait, func() {
+		defer close(fired)
 		said := out.sayIfSilent(func(emit nadine.EmitFunc) bool {
 			return m.opts.Filler(ctx, out.language(), emit)
 		})
@@ -85,9 +86,20 @@ func (m *Manager) fillSilence(ctx context.Context, trace *nadine.Trace, start ti
 		}
 	})
 	return func() {
-		t.Stop()
+		if !t.Stop() {
+			<-fired // the filler is being said: the turn ends after it
+		}
 		out.end()
 	}
+}
+
+// fillerOrigin is when a turn's silence starts: the turn's start, or the
+// trace's when the runtime took the transcript before the manager.
+func fillerOrigin(trace *nadine.Trace, start time.Time) time.Time {
+	if s := trace.Start; !s.IsZero() && s.Before(start) {
+		return s
+	}
+	return start
 }
 
 // sayIfSilent calls say with the collector's emit function unless a reply

@@ -53,13 +53,14 @@ func (f *onceFiller) emit(_ context.Context, lang nadine.Language, emit nadine.E
 	return true
 }
 
-// TestSilenceIsFilled: an engine that has said nothing FirstSpeech after
-// the transcript gets a filler line said for it, in the session language,
-// before its reply, once. The engine here waits for that line: without it
-// the turn would only end with the test's context.
-func TestSilenceIsFilled(t *testing.T) {
-	f := &onceFiller{said: make(chan struct{})}
-	slow := engineFunc(func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+// waitsForFiller is an engine whose model answers only once a filler line
+// was said (f's first), in French, or fails when its context ends first;
+// asked, when not nil, is closed as it is asked.
+func waitsForFiller(f *onceFiller, asked chan struct{}) engineFunc {
+	return func(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+		if asked != nil {
+			close(asked)
+		}
 		select {
 		case <-f.said:
 		case <-ctx.Done():
@@ -67,7 +68,16 @@ func TestSilenceIsFilled(t *testing.T) {
 		}
 		req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Genève est magnifique.", Language: nadine.French})
 		return nadine.Reply{Text: "Genève est magnifique.", Language: nadine.French}, nil
-	})
+	}
+}
+
+// TestSilenceIsFilled: an engine that has said nothing FirstSpeech after
+// the transcript gets a filler line said for it, in the session language,
+// before its reply, once. The engine here waits for that line: without it
+// the turn would only end with the test's context.
+func TestSilenceIsFilled(t *testing.T) {
+	f := &onceFiller{said: make(chan struct{})}
+	slow := waitsForFiller(f, nil)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
 		o.FirstSpeech, o.Filler, o.Language = 20*time.Millisecond, f.emit, nadine.French
 		o.TurnTimeout = time.Minute
@@ -164,5 +174,101 @@ func TestEngineIgnoringTheBudgetIsAbandoned(t *testing.T) {
 		if e.Text == "Far too late." {
 			t.Errorf("the abandoned engine's sentence was forwarded")
 		}
+	}
+}
+
+// TestAdoptedEarlyTurnFillsItsSilence: an early turn whose model hangs
+// says no filler while it waits for its final transcript; once the final
+// adopts it, a filler line is said FirstSpeech after the final came (not
+// after the interim), before the reply, once (issue 17's gap: an adopted
+// turn said none, and stayed silent past limits.first_speech).
+func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
+	const firstSpeech = 20 * time.Millisecond
+	f := &onceFiller{said: make(chan struct{})}
+	asked := make(chan struct{})
+	hanging := waitsForFiller(f, asked)
+	m := managerWith(t, func(o *dialogue.ManagerOptions) {
+		o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.emit, nadine.French
+		o.TurnTimeout, o.EarlyWait = 5*time.Second, time.Minute
+	}, hanging, offline.New(offline.Options{}))
+	ctx := context.Background()
+	e := m.Preempt(ctx, nadine.Turn{ID: "interim", Text: "parle-moi de genève"})
+	if e == nil {
+		t.Fatal("Preempt = nil on an idle manager")
+	}
+	<-asked
+	// Several times FirstSpeech go by before the final transcript: a
+	// filler said now would be said before the person finished speaking.
+	time.Sleep(5 * firstSpeech)
+	f.mu.Lock()
+	before := f.calls
+	f.mu.Unlock()
+	if before != 0 {
+		t.Fatalf("%d filler lines asked for before the final transcript", before)
+	}
+	rec := &recorder{}
+	var fillerAt time.Time
+	emit := func(ev nadine.Event) {
+		if ev.Kind == nadine.EventSpeech && ev.Filler && fillerAt.IsZero() {
+			fillerAt = time.Now()
+		}
+		rec.emit(ev)
+	}
+	final := time.Now()
+	r, ok := e.Adopt(ctx, nadine.Turn{ID: "final", Text: "Parle-moi de Genève."}, emit)
+	if !ok {
+		t.Fatal("Adopt = false on the same words")
+	}
+	if r.Fallback || r.Text != "Genève est magnifique." {
+		t.Fatalf("reply = %+v, want the model's (it answers once a filler was said)", r)
+	}
+	evs := recorded(rec)
+	fillers, sentences := speechOf(evs)
+	if len(fillers) != 1 || len(sentences) != 1 || !evs[0].Filler {
+		t.Errorf("events %v: fillers %q, sentences %q; want the filler first, then the reply", rec.kinds(), fillers, sentences)
+	}
+	if got := fillerAt.Sub(final); got < firstSpeech {
+		t.Errorf("the filler came %s after the final transcript, before FirstSpeech (%s): counted from the interim", got, firstSpeech)
+	}
+	if notes := strings.Join(r.Trace.Snapshot().Notes, "\n"); !strings.Contains(notes, "a filler line was said") {
+		t.Errorf("trace notes = %s", notes)
+	}
+}
+
+// TestCloseWaitsForAbandonedEngines: an engine abandoned past the turn's
+// budget still runs on the manager's goroutine; Close waits for it (and
+// says so when its context ends first), then refuses turns and early
+// turns.
+func TestCloseWaitsForAbandonedEngines(t *testing.T) {
+	release, returned := make(chan struct{}), make(chan struct{})
+	stuck := engineFunc(func(_ context.Context, req nadine.Request) (nadine.Reply, error) {
+		<-release // ignores its context
+		close(returned)
+		return nadine.Reply{Text: "Far too late."}, nil
+	})
+	m := managerWith(t, func(o *dialogue.ManagerOptions) { o.TurnTimeout = 30 * time.Millisecond }, stuck, offline.New(offline.Options{}))
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello"}, nil)
+	if err != nil || !r.Fallback {
+		t.Fatalf("Stream = %+v, %v; want the offline engine's answer", r, err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := m.Close(short); nadine.ErrorCode(err) != nadine.EUNAVAILABLE || !strings.Contains(err.Error(), "1 abandoned") {
+		t.Errorf("Close with the engine still running = %v, want EUNAVAILABLE naming it", err)
+	}
+	close(release)
+	if err := m.Close(context.Background()); err != nil {
+		t.Errorf("Close = %v once the engine returned", err)
+	}
+	select {
+	case <-returned:
+	default:
+		t.Error("Close returned before the abandoned engine did")
+	}
+	if _, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello"}, nil); nadine.ErrorCode(err) != nadine.EUNAVAILABLE {
+		t.Errorf("Stream after Close = %v, want EUNAVAILABLE", err)
+	}
+	if e := m.Preempt(context.Background(), nadine.Turn{Text: "hello there"}); e != nil {
+		t.Error("an early turn started after Close")
 	}
 }

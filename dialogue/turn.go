@@ -24,10 +24,11 @@ type turnRun struct {
 	text   string
 	start  time.Time
 	out    *collector
+	held   bool // an early turn's: its output held until adopted
 	req    nadine.Request
 	change func()
 	// stopFiller cancels the silence filler (see fillSilence) once the
-	// reply is out.
+	// reply is out: started by answer, or for an early turn by Adopt.
 	stopFiller func()
 
 	laterMu sync.Mutex
@@ -56,8 +57,8 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	if m.checkForgotten(ctx) {
 		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
 	}
-	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start}
-	t.out = newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.ensureLanguage)
+	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held, stopFiller: func() {}}
+	t.out = newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.guard.ensure)
 	t.out.holding = held
 	t.req, t.change = m.request(ctx, turn, text, start, t.out)
 	// Work the reply does not need (memory and state writes, the next
@@ -74,11 +75,10 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 // reply, or the apology when none did.
 func (t *turnRun) answer() nadine.Reply {
 	m, ctx, trace, req, out := t.m, t.ctx, t.trace, t.req, t.out
-	t.stopFiller = func() {}
-	if !out.holding {
+	if !t.held {
 		// An early turn says nothing before its final transcript, not
-		// even a filler; the final's turn is fast once adopted.
-		t.stopFiller = m.fillSilence(ctx, trace, t.start, out)
+		// even a filler: Adopt starts its filler.
+		t.stopFiller = m.fillSilence(ctx, trace, fillerOrigin(trace, t.start), out)
 	}
 	budget, cancelBudget := context.WithDeadline(ctx, t.start.Add(m.opts.TurnTimeout))
 	defer cancelBudget()
@@ -135,7 +135,7 @@ func (t *turnRun) answer() nadine.Reply {
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
 	reply = m.finish(reply, out)
-	t.stopFiller() // set by answer, which always runs first
+	t.stopFiller() // set by answer, or by Adopt before adopted is closed
 	bg := context.WithoutCancel(t.ctx)
 	user, conv, keep := m.commit(bg, t.req, reply)
 	trace.Finish(m.opts.Now())

@@ -81,7 +81,7 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if opts.TLSConfig != nil {
 		ln = tls.NewListener(ln, opts.TLSConfig)
 	}
-	tcp := &tcpListener{id: "tcp", ln: ln}
+	tcp := &tcpListener{id: "tcp", ln: ln, served: make(chan struct{}), open: map[net.Conn]struct{}{}}
 	if err := srv.AddListener(tcp); err != nil {
 		_ = ln.Close()
 		_ = srv.Close()
@@ -91,6 +91,9 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		_ = srv.Close()
 		return nil, fmt.Errorf("mqtt: start broker on %s: %w", opts.Addr, err)
 	}
+	tcp.mu.Lock()
+	tcp.serving = true
+	tcp.mu.Unlock()
 	b := &Broker{srv: srv, addr: tcp.Address(), tls: opts.TLSConfig != nil}
 	log.Info("mqtt: broker listening", "addr", b.addr, "tls", b.tls, "users", len(opts.Users))
 	return b, nil
@@ -118,7 +121,11 @@ func (b *Broker) URL() string {
 }
 
 // Close disconnects every client and stops listening. It waits for the
-// clients to be gone, so that the address can be listened on again.
+// clients to be gone, so that the address can be listened on again, and
+// for the listener's goroutines (accepting, one per connection). mochi's
+// own housekeeping goroutines (its event loop, each client's write loop)
+// end as Close stops the server and the clients; mochi does not wait for
+// them.
 func (b *Broker) Close() error {
 	var err error
 	b.close.Do(func() {
@@ -133,10 +140,21 @@ func (b *Broker) Close() error {
 // accepting connections before it disconnects the clients, so that a client
 // reconnecting while the broker shuts down is refused at once instead of
 // being accepted and never answered.
+//
+// Its goroutines are the broker's: Serve's (which mochi starts), and one
+// per connection; Close ends and waits for them all, closing the
+// connections mochi did not disconnect (one still in its handshake).
 type tcpListener struct {
 	id  string
 	ln  net.Listener
 	log *slog.Logger
+
+	served  chan struct{} // closed when Serve returns
+	conns   sync.WaitGroup
+	mu      sync.Mutex
+	open    map[net.Conn]struct{} // connections being served
+	closed  bool
+	serving bool // mochi started Serve (its Serve returned nil)
 }
 
 var _ listeners.Listener = (*tcpListener)(nil)
@@ -149,15 +167,30 @@ func (l *tcpListener) Init(log *slog.Logger) error {
 
 // Serve accepts connections until the listener is closed.
 func (l *tcpListener) Serve(establish listeners.EstablishFn) {
+	defer close(l.served)
 	for {
 		conn, err := l.ln.Accept()
 		if err != nil {
 			return
 		}
+		l.mu.Lock()
+		if l.closed {
+			l.mu.Unlock()
+			_ = conn.Close()
+			return
+		}
+		l.open[conn] = struct{}{}
+		l.conns.Add(1) // under mu: never after Close waits
+		l.mu.Unlock()
 		go func() {
+			defer l.conns.Done()
 			if err := establish(l.id, conn); err != nil {
 				l.log.Debug("mqtt: broker connection ended", "error", err)
 			}
+			l.mu.Lock()
+			delete(l.open, conn)
+			l.mu.Unlock()
+			_ = conn.Close()
 		}()
 	}
 }
@@ -171,8 +204,25 @@ func (l *tcpListener) Address() string { return l.ln.Addr().String() }
 // Protocol implements listeners.Listener.
 func (l *tcpListener) Protocol() string { return "tcp" }
 
-// Close stops accepting, then disconnects the listener's clients.
+// Close stops accepting, disconnects the listener's clients, closes the
+// connections not yet clients, and waits until every goroutine of the
+// listener has returned.
 func (l *tcpListener) Close(closeClients listeners.CloseFn) {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
 	_ = l.ln.Close()
 	closeClients(l.id)
+	l.mu.Lock()
+	for c := range l.open {
+		_ = c.Close()
+	}
+	l.mu.Unlock()
+	l.conns.Wait()
+	l.mu.Lock()
+	serving := l.serving
+	l.mu.Unlock()
+	if serving {
+		<-l.served
+	}
 }

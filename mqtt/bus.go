@@ -43,8 +43,9 @@ type Bus struct {
 	spokenMu sync.Mutex
 	spoken   *lru // "topic\x00turn_id\x00seq" of speech the broker acknowledged
 
-	pipe   chan received // parsed messages, in arrival order, for pump
-	pumped chan struct{} // closed when pump returns
+	pipe   chan received  // parsed messages, in arrival order, for pump
+	pumped chan struct{}  // closed when pump returns
+	subs   sync.WaitGroup // subscribe goroutines (one per connection), waited by Close
 
 	mu        sync.Mutex
 	gen       uint64 // incremented at each connection change
@@ -55,6 +56,7 @@ type Bus struct {
 	lastErr   error      // the last connection or subscription failure
 	failures  int        // connection attempts failed since the last success
 	fatal     chan error // a failure that retrying cannot fix, for Connect
+	closing   bool       // Close was called: no subscribe goroutine starts
 }
 
 // Connect connects to the broker, subscribes to the inbound topics and
@@ -211,13 +213,19 @@ func (b *Bus) Topic(rel string) string { return b.prefix + rel }
 
 // Close disconnects cleanly (the broker keeps the session for
 // Options.SessionExpiry) and closes the Inbound channel. ctx bounds the
-// wait for the disconnection. Close may be called more than once.
+// wait for the disconnection (paho's connection goroutines); the bus's own
+// goroutines (the pump, the subscriptions after each connection) have
+// returned when Close does. Close may be called more than once.
 func (b *Bus) Close(ctx context.Context) error {
 	var err error
 	b.close.Do(func() {
 		close(b.quit)
+		b.mu.Lock()
+		b.closing = true
+		b.mu.Unlock()
 		err = b.cm.Disconnect(ctx)
 		b.cancel()
+		b.subs.Wait() // they end with runCtx
 		<-b.pumped
 		b.mu.Lock()
 		b.up, b.ready = false, false
@@ -243,9 +251,19 @@ func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
 	gen := b.gen
 	b.up = true
 	b.failures = 0
+	closing := b.closing
+	if !closing {
+		b.subs.Add(1) // under mu: never after Close set closing and waits
+	}
 	b.mu.Unlock()
 	b.log.Info("mqtt: connected", "url", b.opts.URL, "client_id", b.opts.ClientID, "session_present", ack.SessionPresent)
-	go b.subscribe(cm, gen)
+	if closing {
+		return
+	}
+	go func() {
+		defer b.subs.Done()
+		b.subscribe(cm, gen)
+	}()
 }
 
 // subscribe subscribes to every inbound topic, whether or not the broker

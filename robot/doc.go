@@ -26,4 +26,11 @@
 // that is not in the session language), gestures, affect, the settled
 // identity, language switches and songs. Subscribers (the web monitor)
 // receive every event, every finished turn and every session change.
+// Nothing called from a turn's emit function calls back into the dialogue
+// manager: the runtime reads the session at start and after each turn.
+//
+// Every goroutine the runtime starts ends before Run returns: the worker
+// and the idle watch (Run stops and waits for them), each turn's publisher
+// (drained when the turn ends), and an interim transcript's timer (stopped
+// or waited for at shutdown, when no early turn starts any more).
 package robot

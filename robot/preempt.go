@@ -54,13 +54,13 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 		p.text, p.since = t.Text, now
 	}
 	ready := t.Stable || (same && now.Sub(p.since) >= r.opts.PreemptAfter)
-	if p.timer != nil {
-		p.timer.Stop()
-		p.timer = nil
-	}
+	r.stopTimer()
 	if !ready {
-		// The same words for PreemptAfter, unless newer ones come.
+		// The same words for PreemptAfter, unless newer ones come. The
+		// timer's function is the runtime's: Run waits for it (timers).
+		r.timers.Add(1)
 		p.timer = time.AfterFunc(r.opts.PreemptAfter-now.Sub(p.since), func() {
+			defer r.timers.Done()
 			r.mu.Lock()
 			still := r.pre.text == t.Text && !r.closed
 			r.mu.Unlock()
@@ -153,11 +153,21 @@ func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
 	defer r.mu.Unlock()
 	p := &r.pre
 	e, d := p.early, p.discarded
-	if p.timer != nil {
-		p.timer.Stop()
-	}
+	r.stopTimer()
 	*p = preemption{}
 	return e, d
+}
+
+// stopTimer stops the interim transcript's timer, if any; the caller holds
+// r.mu. A timer stopped before it fired is done with; one that fired is
+// done when its function returns.
+func (r *Runtime) stopTimer() {
+	if p := &r.pre; p.timer != nil {
+		if p.timer.Stop() {
+			r.timers.Done()
+		}
+		p.timer = nil
+	}
 }
 
 // stopEarly cancels the early turn, if any, and its timer (shutdown, and

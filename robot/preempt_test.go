@@ -83,6 +83,13 @@ type preemptRig struct {
 
 func newPreemptRig(t *testing.T, after time.Duration) *preemptRig {
 	t.Helper()
+	return newPreemptRigWith(t, after, nil)
+}
+
+// newPreemptRigWith is newPreemptRig with edit applied to the manager's
+// options (nil: none).
+func newPreemptRigWith(t *testing.T, after time.Duration, edit func(*dialogue.ManagerOptions)) *preemptRig {
+	t.Helper()
 	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
@@ -91,10 +98,14 @@ func newPreemptRig(t *testing.T, after time.Duration) *preemptRig {
 	}
 	t.Cleanup(func() { st.Close() })
 	answers := make(chan string, 8)
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
+	opts := dialogue.ManagerOptions{
 		Engines: []nadine.Engine{echoEngine{answers}}, History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}),
 		Profiles: st, Checkpoints: st,
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	m, err := dialogue.NewManager(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,5 +277,55 @@ func TestEarlyTurnAttemptsBounded(t *testing.T) {
 	}
 	if got := r.body.published(); !slices.Equal(got, []string{"speak:You said: What is the time now.", "final:utt-3"}) {
 		t.Errorf("published %q", got)
+	}
+}
+
+// hangingEngine is a model engine whose model says nothing until a filler
+// line was said (filled is closed), then answers; asked is closed when it
+// is asked (one turn).
+type hangingEngine struct{ asked, filled chan struct{} }
+
+func (e hangingEngine) Name() string { return "hanging" }
+func (e hangingEngine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	close(e.asked)
+	select {
+	case <-e.filled:
+	case <-ctx.Done():
+		return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "no filler came")
+	}
+	req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Here I am.", Language: req.Turn.Language})
+	return nadine.Reply{Text: "Here I am.", Language: req.Turn.Language}, nil
+}
+
+// TestAdoptedEarlyTurnFillsItsSilenceOnTheBus: an early turn whose model
+// hangs publishes nothing before its final transcript, not even a filler;
+// once the final adopts it, a filler line goes out on the speak topic
+// (limits.first_speech after the final), then the reply and the marker.
+func TestAdoptedEarlyTurnFillsItsSilenceOnTheBus(t *testing.T) {
+	const firstSpeech = 20 * time.Millisecond
+	eng := hangingEngine{asked: make(chan struct{}), filled: make(chan struct{})}
+	var once sync.Once
+	r := newPreemptRigWith(t, time.Minute, func(o *dialogue.ManagerOptions) {
+		o.Engines, o.FirstSpeech = []nadine.Engine{eng}, firstSpeech
+		o.Filler = func(_ context.Context, lang nadine.Language, emit nadine.EmitFunc) bool {
+			emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Hmm, let me see.", Language: lang, Filler: true})
+			once.Do(func() { close(eng.filled) })
+			return true
+		}
+	})
+	r.say(t, map[string]any{"text": "where are you", "final": false, "stable": true, "id": "utt-1"})
+	<-eng.asked
+	time.Sleep(5 * firstSpeech) // a filler said now would come before the final
+	if got := r.body.published(); len(got) != 0 {
+		t.Fatalf("published %q before the final transcript", got)
+	}
+	r.say(t, map[string]any{"text": "Where are you?", "final": true, "id": "utt-1-final"})
+	reply := r.turn(t, "utt-1-final")
+	if reply.Text != "Here I am." {
+		t.Fatalf("reply %q, want the model's", reply.Text)
+	}
+	want := []string{"speak:Hmm, let me see.", "speak:Here I am.", "final:utt-1-final"}
+	if got := r.body.published(); !slices.Equal(got, want) {
+		t.Errorf("published %q, want %q", got, want)
 	}
 }

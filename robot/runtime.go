@@ -84,6 +84,9 @@ type Runtime struct {
 	resumed  int64                         // the last inbox seq taken at start
 	marks    map[nadine.InboxState][]int64 // inbox state changes to write
 	pre      preemption                    // the early turn on an interim transcript
+	// timers counts the interim timers' functions not yet done (see
+	// interim): added under mu while not closed, waited by Run.
+	timers sync.WaitGroup
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -183,13 +186,15 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	stopIdle()
 	<-idleDone
 
-	// Shutdown: refuse new work, finish the turn in flight.
-	r.stopEarly("shutting down")
+	// Shutdown: refuse new work (no early turn starts once closed), stop
+	// the early turn and its timer, finish the turn in flight.
 	r.mu.Lock()
 	r.closed = true
 	dropped := r.queue
 	r.queue = nil
 	r.mu.Unlock()
+	r.stopEarly("shutting down")
+	r.timers.Wait()
 	kept := 0
 	for _, j := range dropped {
 		if j.result != nil {

@@ -255,7 +255,8 @@ func wantsStream(r *http.Request) bool {
 // input), one "event" per nadine.Event as it happens, then "reply" (a
 // TurnResponse) or "error" (an error body).
 func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, turn nadine.Turn) {
-	ctx := r.Context()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
 	sse := startSSE(w)
 	// The turn's id goes out before the turn is queued, so that a client
 	// knows it before any live update of the turn.
@@ -268,9 +269,18 @@ func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, 
 		err   error
 	}
 	done := make(chan result, 1)
+	// The handler's goroutine: Submit returns once ctx ends (the turn
+	// itself goes on in the runtime), and the handler waits for it.
 	go func() {
 		reply, err := rt.Submit(ctx, turn, q.push)
 		done <- result{reply, err}
+	}()
+	waited := false
+	defer func() {
+		if !waited {
+			cancel()
+			<-done
+		}
 	}()
 	flush := func() bool {
 		for _, e := range q.drain() {
@@ -287,6 +297,7 @@ func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, 
 				return
 			}
 		case res := <-done:
+			waited = true
 			if !flush() {
 				return
 			}

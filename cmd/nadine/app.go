@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -35,17 +36,21 @@ type app struct {
 	getenv func(string) string
 	log    *slog.Logger
 
-	store    nadine.Store
-	storeIs  string // which store, for the banner
-	embedder nadine.Embedder
-	lexical  *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
-	tools    []nadine.Tool
-	filler   *tools.Filler // lines said while a turn waits on a tool; nil when off
-	visual   *visual.Retriever
-	closers  []func() error
-	warmups  []func(context.Context) error
-	history  *dialogue.History
-	detector nadine.LanguageDetector
+	store   nadine.Store
+	storeIs string // which store, for the banner
+	// transport carries every HTTP request of the app's clients (models,
+	// tools, translation): its keep-alive connections, and the goroutines
+	// that read them, are the app's, closed at Close.
+	transport *http.Transport
+	embedder  nadine.Embedder
+	lexical   *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
+	tools     []nadine.Tool
+	filler    *tools.Filler // lines said while a turn waits on a tool; nil when off
+	visual    *visual.Retriever
+	closers   []func() error
+	warmups   []func(context.Context) error
+	history   *dialogue.History
+	detector  nadine.LanguageDetector
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
@@ -94,7 +99,8 @@ func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = s
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
-		models: map[string]nadine.ChatModel{}, offlines: map[string]*offline.Engine{}}
+		models: map[string]nadine.ChatModel{}, offlines: map[string]*offline.Engine{},
+		transport: http.DefaultTransport.(*http.Transport).Clone()}
 	for _, w := range cfg.warnings {
 		log.Warn(w)
 	}
@@ -165,7 +171,9 @@ func (a *app) build(ctx context.Context) error {
 	a.manager, a.engine, a.offline = a.robots[0].manager, a.robots[0].engine, a.robots[0].offline
 	if len(a.warmups) > 0 {
 		// Local servers load models lazily: wake them while nobody talks.
-		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		// The warm-ups are the app's: they end with the program's context
+		// (a SIGTERM) or at Close, which waits for them.
+		wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		var wg sync.WaitGroup
 		for _, w := range a.warmups {
 			wg.Go(func() {
@@ -353,7 +361,8 @@ func (a *app) checkMemorySpace(ctx context.Context) {
 // translator model, else not at all.
 func (a *app) translator() nadine.Translator {
 	if u := a.cfg.Tools.TranslateURL; u != "" {
-		return &translate.HTTP{BaseURL: u, APIKey: a.getenv(a.cfg.Tools.TranslateKeyEnv), Logger: a.log}
+		return &translate.HTTP{BaseURL: u, APIKey: a.getenv(a.cfg.Tools.TranslateKeyEnv), Logger: a.log,
+			HTTPClient: a.httpClient(translate.DefaultHTTPTimeout)}
 	}
 	if m := a.model("translator"); m != nil {
 		return &translate.Model{Model: m, Logger: a.log}
@@ -368,8 +377,18 @@ func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
 		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: -1, Logger: a.log,
+		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
 	}
+}
+
+// httpClient is a client over the app's transport, with timeout (0: none
+// but the caller's context); nil, the client's own default, for an app
+// made without newApp (a test's bare app).
+func (a *app) httpClient(timeout time.Duration) *http.Client {
+	if a.transport == nil {
+		return nil
+	}
+	return &http.Client{Transport: a.transport, Timeout: timeout}
 }
 
 // newEmbedder returns the configured embedder: a model on the profile of
@@ -388,7 +407,7 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	// One attempt per call: the failover pool retries (see guardModels).
 	return openai.NewEmbedder(openai.EmbedderConfig{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
-		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: -1, Logger: a.log,
+		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
 	})
 }
 
@@ -516,7 +535,7 @@ func (a *app) visualRetriever() *visual.Retriever {
 		Alpha: a.cfg.Visual.RetrievalAlpha, Threshold: a.cfg.Visual.SimilarityThreshold}
 	if p, ok := a.cfg.Models.Profiles[a.cfg.Visual.ClipProfile]; ok && a.cfg.Visual.ClipModel != "" && p.usable(a.getenv) {
 		clip, err := openai.NewEmbedder(openai.EmbedderConfig{Profile: a.cfg.Visual.ClipProfile, BaseURL: p.BaseURL,
-			APIKey: p.apiKey(a.getenv), Model: a.cfg.Visual.ClipModel, Timeout: time.Duration(p.Timeout), Logger: a.log})
+			APIKey: p.apiKey(a.getenv), Model: a.cfg.Visual.ClipModel, Timeout: time.Duration(p.Timeout), HTTPClient: a.httpClient(0), Logger: a.log})
 		if err != nil {
 			a.log.Warn("visual memory: CLIP text encoder not configured", "err", err)
 		} else {
@@ -560,8 +579,8 @@ func (a *app) newTools() []nadine.Tool {
 	}
 	a.filler = a.newFiller()
 	ts := tools.New(tools.Config{
-		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL},
-		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL},
+		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL, HTTPClient: a.httpClient(0)},
+		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL, HTTPClient: a.httpClient(0)},
 		Behaviour: tools.BehaviourConfig{Wait: time.Duration(a.cfg.Limits.BehaviourWait)},
 		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter"), Filler: a.filler},
 	}, a.log)
@@ -671,11 +690,30 @@ func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, err
 	return u, nil
 }
 
-// Close stops background work and releases the store.
+// managerCloseGrace bounds how long Close waits for the engines a robot's
+// dialogue manager abandoned past a turn's budget (their contexts are
+// canceled; an engine that ignores its context is left behind then).
+const managerCloseGrace = 5 * time.Second
+
+// Close stops background work and releases the store: first the robots'
+// dialogue managers (no turn runs any more, their abandoned engine calls
+// are waited for), then the engines, the failover pool's probes, the
+// warm-ups and the tools' work, then the store.
 func (a *app) Close() error {
 	var errs []error
+	ctx, cancel := context.WithTimeout(context.Background(), managerCloseGrace)
+	defer cancel()
+	for _, r := range a.robots {
+		if err := r.manager.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("robot %s: %w", r.spec.Name, err))
+		}
+	}
 	for _, c := range a.closers {
 		errs = append(errs, c())
 	}
-	return errors.Join(append(errs, tools.CloseAll(a.tools), a.store.Close())...)
+	errs = append(errs, tools.CloseAll(a.tools))
+	if a.transport != nil {
+		a.transport.CloseIdleConnections() // nothing sends any more
+	}
+	return errors.Join(append(errs, a.store.Close())...)
 }

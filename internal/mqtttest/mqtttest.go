@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -67,9 +68,10 @@ var peers atomic.Int64
 // Peer is a perception, speech-to-text or control process: a plain paho
 // client.
 type Peer struct {
-	t   testing.TB
-	cli *paho.Client
-	Msg chan *paho.Publish // everything received on the subscribed filters
+	t     testing.TB
+	cli   *paho.Client
+	Msg   chan *paho.Publish // everything received on the subscribed filters
+	close sync.Once
 }
 
 // NewPeer connects a plain MQTT 5 client to the broker at addr (host:port)
@@ -94,7 +96,7 @@ func NewPeer(t testing.TB, addr string, filters ...string) *Peer {
 	if _, err := p.cli.Connect(ctx, &paho.Connect{ClientID: id, CleanStart: true, KeepAlive: 30}); err != nil {
 		t.Fatalf("peer connect: %v", err)
 	}
-	t.Cleanup(func() { _ = p.cli.Disconnect(&paho.Disconnect{}) })
+	t.Cleanup(p.Close)
 	if len(filters) > 0 {
 		var subs []paho.SubscribeOptions
 		for _, f := range filters {
@@ -105,6 +107,15 @@ func NewPeer(t testing.TB, addr string, filters ...string) *Peer {
 		}
 	}
 	return p
+}
+
+// Close disconnects the peer (the test's cleanup does it otherwise) and
+// closes Msg: paho has handed over every message once it disconnected.
+func (p *Peer) Close() {
+	p.close.Do(func() {
+		_ = p.cli.Disconnect(&paho.Disconnect{})
+		close(p.Msg)
+	})
 }
 
 // Publish publishes at QoS 1 and waits for the broker's acknowledgment.
