@@ -54,6 +54,9 @@ type Engine struct {
 	// instructions are the prompt's own texts, without the turn's data: a
 	// reply that repeats them is an echo, never spoken.
 	instructions *nadine.Instructions
+	// calls are the agent's calls in flight, so that none outlives its
+	// owner (late.go).
+	calls calls
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -110,12 +113,15 @@ func (e *Engine) Name() string { return "react" }
 // contextualizer and is kept only if it saw the very prompt that the
 // standalone question gives.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	if n := e.calls.cancelUnclaimed(); n > 0 {
+		nadine.TraceFrom(ctx).Notef("cancelled %d agent stream(s) of an earlier turn cancelled after it replied", n)
+	}
 	now := req.Turn.Time
 	if now.IsZero() {
 		now = e.opts.Now()
 	}
 	spec := e.speculate(ctx, req, now) // nil when it cannot help
-	defer spec.stop()
+	defer spec.stop(&e.calls)
 	question := e.contextualize(ctx, req)
 	msgs, ok := spec.prompt(question)
 	if !ok {
@@ -237,6 +243,12 @@ type pendingCall struct {
 	start   time.Time // set before the call starts
 	st      *streamer // set before the call starts
 	call    agentCall // set before done is closed
+
+	// Its ownership, under the engine's calls lock (late.go).
+	cancel   context.CancelFunc // ends the call
+	detached bool               // outlives its turn's context (replyEarly)
+	claimed  bool               // its turn's deferred reading waits for it
+	orphaned bool               // cancelled by a later turn or Close
 }
 
 func newPendingCall() *pendingCall {
@@ -284,19 +296,21 @@ func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine
 	// Once the reply text is complete the engine returns and the turn's
 	// context ends; the fields after the text (category, causing_person)
 	// still stream in, and are read after the reply (see replyEarly). So
-	// the call outlives ctx once it replied early, bounded by the role's
-	// attempt timeout; before that, the end of ctx ends it.
+	// the call outlives ctx once replyEarly detached it, owned by the
+	// engine (late.go) and bounded by the role's attempt timeout; before
+	// that, the end of ctx ends it.
 	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	if !e.calls.add(p, cancel) {
+		c.err = nadine.Errorf(nadine.EUNAVAILABLE, "react: the engine is closed")
+		p.end(c)
+		return
+	}
+	defer e.calls.remove(p)
 	stop := context.AfterFunc(ctx, func() {
-		select {
-		case <-p.replied:
-			if p.early {
-				return
-			}
-		default:
+		if !e.calls.isDetached(p) {
+			cancel()
 		}
-		cancel()
 	})
 	defer stop()
 	c.resp, c.err = e.opts.Agent.ChatStream(callCtx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
@@ -407,7 +421,11 @@ func (e *Engine) replyEarly(ctx context.Context, req nadine.Request, p *pendingC
 	tr.Notef("agent answer: the reply is complete; the fields after it are read after the reply")
 	s := p.st.meta
 	s.Input = strings.Join(p.st.sentences, " ")
+	e.calls.detach(p)
 	req.RunAfterReply(ctx, func(context.Context) {
+		if !e.calls.claim(p) {
+			tr.Notef("agent answer after the reply: the stream was cancelled before it was read")
+		}
 		c := p.wait()
 		if c.err != nil {
 			tr.Fail("react_agent", c.err)

@@ -116,12 +116,16 @@ func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
 
 // stop ends the speculation and waits for its goroutine, so that nothing of
 // it outlives the turn. A kept call has ended by then (the loop waited for
-// it); anything else is cancelled and never heard.
-func (s *speculation) stop() {
+// it) unless the turn replied early, when the call is detached and owned by
+// the engine's calls (late.go) like any reply that ended early; anything
+// else is cancelled and never heard.
+func (s *speculation) stop(c *calls) {
 	if s == nil {
 		return
 	}
 	s.hold.Drop()
 	s.cancel()
-	<-s.agent.done
+	if !c.isDetached(s.agent) {
+		<-s.agent.done
+	}
 }
