@@ -40,6 +40,13 @@ type Options struct {
 	// only matters with history, a contextualizer and retrieval; the
 	// owner's config turns it on by default.
 	Speculate bool
+	// SkipStandalone leaves an input that needs no history as it is,
+	// without asking the contextualizer, when its words show that nothing
+	// in it refers back to the conversation (standalone.go): a change from
+	// seed 000, which rewrites every input with history. Such a turn waits
+	// on one model call instead of two; the owner's config turns it on by
+	// default (features.skip_standalone).
+	SkipStandalone bool
 	// Place completes "You are physically present ..." in the prompt.
 	Place  string
 	Now    func() time.Time
@@ -120,9 +127,13 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if now.IsZero() {
 		now = e.opts.Now()
 	}
-	spec := e.speculate(ctx, req, now) // nil when it cannot help
+	rewrite := e.rewrites(ctx, req)
+	spec := e.speculate(ctx, req, now, rewrite) // nil when it cannot help
 	defer spec.stop(&e.calls)
-	question := e.contextualize(ctx, req)
+	question := req.Turn.Text
+	if rewrite {
+		question = e.contextualize(ctx, req)
+	}
 	msgs, ok := spec.prompt(question)
 	if !ok {
 		knowledge, memories := e.retrieve(ctx, req, question, "retrieve")
@@ -131,13 +142,25 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	return e.loop(ctx, req, msgs, spec.confirm(msgs))
 }
 
-// contextualize rewrites the input into a standalone question using the
-// chat history, for retrieval. It is skipped without history or without
-// retrieval (nothing would use it), and a failure keeps the input as is.
-func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
+// rewrites reports whether the turn's input goes to the contextualizer:
+// not without history or without retrieval (nothing would use it), nor,
+// with Options.SkipStandalone, when its words need no history (noted in
+// the trace).
+func (e *Engine) rewrites(ctx context.Context, req nadine.Request) bool {
 	if len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
-		return req.Turn.Text
+		return false
 	}
+	if e.opts.SkipStandalone && standalone(req.Turn.Text, req.Turn.Language) {
+		nadine.TraceFrom(ctx).Notef("contextualize: skipped, the input refers to nothing in the history")
+		return false
+	}
+	return true
+}
+
+// contextualize rewrites the input into a standalone question using the
+// chat history, for retrieval (only when rewrites says so); a failure
+// keeps the input as is.
+func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
 	done := nadine.TraceFrom(ctx).StartStep("contextualize")
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.contextualize, nil)}}
 	msgs = append(msgs, historyMessages(req.History)...)

@@ -35,11 +35,12 @@ type speculation struct {
 	agent  *pendingCall
 }
 
-// speculate starts the speculative branch when it can save time: the turn
-// has history (so the contextualizer runs) and retrieval is configured (so
-// its question matters). It returns nil otherwise.
-func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time) *speculation {
-	if !e.opts.Speculate || len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
+// speculate starts the speculative branch when it can save time: the
+// contextualizer runs (rewrite: the turn has history, retrieval is
+// configured so its question matters, and the input may refer back). It
+// returns nil otherwise.
+func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time, rewrite bool) *speculation {
+	if !e.opts.Speculate || !rewrite {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -478,8 +478,8 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
-			Speculate: *a.cfg.Features.Speculate,
-			Place:     spec.Place, Logger: a.log,
+			Speculate: *a.cfg.Features.Speculate, SkipStandalone: *a.cfg.Features.SkipStandalone,
+			Place: spec.Place, Logger: a.log,
 		})
 		if err != nil {
 			return nil, err
