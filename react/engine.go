@@ -166,7 +166,7 @@ func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
 	msgs = append(msgs, historyMessages(req.History)...)
 	msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: req.Turn.Text})
 	resp, err := e.opts.Contextualizer.Chat(ctx, nadine.ChatRequest{Role: "contextualizer", Messages: msgs, MaxTokens: 200})
-	q := strings.TrimSpace(resp.Content)
+	q := cleanRewrite(resp.Content, req.Turn.Text)
 	if err == nil && q == "" {
 		err = nadine.Errorf(nadine.EBADOUTPUT, "react: contextualizer returned nothing")
 	}
