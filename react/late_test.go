@@ -77,11 +77,10 @@ func earlyReply(t *testing.T, eng *react.Engine, text string) {
 
 const heldReply = "Hello Alex, how nice to see you. Did you ski this week?"
 
-// TestCancelledTurnsStreamEndsWithTheNextTurn: a turn that replied early
-// and whose deferred reading never ran (a cancelled early turn) leaves its
-// stream to the engine, which cancels it when the next turn starts rather
-// than letting it run unowned to its end.
-func TestCancelledTurnsStreamEndsWithTheNextTurn(t *testing.T) {
+// heldFixture answers a turn "Hi" whose reply ends early and whose stream
+// is then held, its deferred reading never run.
+func heldFixture(t *testing.T) (*fixture, *heldModel) {
+	t.Helper()
 	var agent *heldModel
 	f := newFixture(t, func(o *react.Options) {
 		agent = newHeldModel(o.Agent, heldReply+`"`)
@@ -90,6 +89,15 @@ func TestCancelledTurnsStreamEndsWithTheNextTurn(t *testing.T) {
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, heldReply, "greeting", "Alex"))
 	earlyReply(t, f.engine, "Hi")
 	await(t, agent.held, "the held stream")
+	return f, agent
+}
+
+// TestCancelledTurnsStreamEndsWithTheNextTurn: a turn that replied early
+// and whose deferred reading never ran (a cancelled early turn) leaves its
+// stream to the engine, which cancels it when the next turn starts rather
+// than letting it run unowned to its end.
+func TestCancelledTurnsStreamEndsWithTheNextTurn(t *testing.T) {
+	f, agent := heldFixture(t)
 	select {
 	case err := <-agent.ended:
 		t.Fatalf("the stream ended (%v) before the next turn: a reply's late fields would be lost", err)
@@ -119,14 +127,7 @@ func TestCancelledTurnsStreamEndsWithTheNextTurn(t *testing.T) {
 // TestCloseEndsTheReplyStreams: Close cancels a stream that outlived its
 // turn and returns once it has ended; a turn after Close is refused.
 func TestCloseEndsTheReplyStreams(t *testing.T) {
-	var agent *heldModel
-	f := newFixture(t, func(o *react.Options) {
-		agent = newHeldModel(o.Agent, heldReply+`"`)
-		o.Agent = agent
-	})
-	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, heldReply, "greeting", "Alex"))
-	earlyReply(t, f.engine, "Hi")
-	await(t, agent.held, "the held stream")
+	f, agent := heldFixture(t)
 	closed := make(chan struct{})
 	go func() {
 		if err := f.engine.Close(); err != nil {

@@ -3,7 +3,6 @@ package react
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -40,24 +39,14 @@ func cleanRewrite(answer, input string) string {
 	return line
 }
 
-// wordKey is a text's words, lowercased, one space apart: two texts with
-// the same key differ in case, punctuation and spacing only.
+// wordKey is a text's words, lowercased, one space apart (as the
+// standalone check splits them): two texts with the same key differ in
+// case, punctuation and spacing only.
 func wordKey(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteRune(r)
-			space = false
-			continue
-		}
-		if r == '\'' || r == '’' {
-			continue
-		}
-		space = true
+	toks := tokenize(s)
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.lower
 	}
-	return b.String()
+	return strings.Join(words, " ")
 }
