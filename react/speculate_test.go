@@ -143,6 +143,15 @@ func (f *specFixture) addKnowledge(t *testing.T, text string) {
 	}
 }
 
+// embedded returns the texts embedded so far, in order.
+func (f *specFixture) embedded() []string {
+	var out []string
+	for _, e := range f.srv.EmbeddingRequests() {
+		out = append(out, e.Input...)
+	}
+	return out
+}
+
 // agentRequests returns the agent's chat requests received so far.
 func (f *specFixture) agentRequests() []llmtest.Request {
 	var out []llmtest.Request
@@ -475,10 +484,7 @@ func TestSpeculationContextualizerFails(t *testing.T) {
 	if n := len(f.agentRequests()); n != 1 {
 		t.Errorf("agent calls = %d, want 1", n)
 	}
-	var embedded []string
-	for _, e := range f.srv.EmbeddingRequests() {
-		embedded = append(embedded, e.Input...)
-	}
+	embedded := f.embedded()
 	// Two memories were embedded when stored, then the turn's one query.
 	if len(embedded) != 3 || embedded[2] != "And tomorrow?" {
 		t.Errorf("embedded %q, want one query, the raw input", embedded)
@@ -553,10 +559,7 @@ func TestSpeculationContextualizerReturnsTheInput(t *testing.T) {
 	if n := len(f.agentRequests()); n != 1 {
 		t.Errorf("agent calls = %d, want 1", n)
 	}
-	var embedded []string
-	for _, e := range f.srv.EmbeddingRequests() {
-		embedded = append(embedded, e.Input...)
-	}
+	embedded := f.embedded()
 	if len(embedded) != 2 || embedded[1] != "And tomorrow?" {
 		t.Errorf("embedded %q, want the memory then one query, the raw input", embedded)
 	}
