@@ -237,7 +237,7 @@ var (
 		"its", "he", "him", "his", "himself", "she", "her", "hers", "herself", "itself",
 		"they", "them", "their", "theirs", "themselves", "that", "those", "one", "ones",
 		"else", "other", "others", "another", "same", "too", "also", "more", "again",
-		"instead", "former", "latter", "such",
+		"instead", "former", "latter", "such", "so", "mean", "meant", "just",
 		"ils", "elle", "elles", "lui", "leur", "leurs", "ça", "ca", "cela", "ceci",
 		"celui", "celle", "ceux", "celles", "c'", "là", "aussi", "encore", "autre", "autres",
 		"sinon", "pareil", "même", "mêmes",

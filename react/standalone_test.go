@@ -46,6 +46,12 @@ func TestStandalone(t *testing.T) {
 		{nadine.English, "Is this one better?", false},
 		{nadine.English, "So how much does it cost?", false},
 		{nadine.English, "tell me about the lake", false}, // lowercased: no name shows
+		{nadine.English, "Why do you say so?", false},
+		{nadine.English, "What do you mean by that?", false},
+		{nadine.English, "What did you just say?", false},
+		{nadine.English, "How many people live in the city?", false},
+		{nadine.English, "What is the capital of Switzerland?", true},
+		{nadine.English, "What is your favourite colour?", true},
 		// French.
 		{nadine.French, "Parlez-moi de Genève.", true},
 		{nadine.French, "Quelle heure est-il maintenant ?", true},
