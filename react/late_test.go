@@ -150,3 +150,50 @@ func TestCloseEndsTheReplyStreams(t *testing.T) {
 		t.Errorf("agent calls = %d, want none after Close", n)
 	}
 }
+
+// TestKeptSpeculationRepliesEarly: a kept speculative call whose reply
+// text is complete ends the turn like any other (Respond does not wait for
+// the fields after the text); its stream is then the engine's, ended by
+// Close.
+func TestKeptSpeculationRepliesEarly(t *testing.T) {
+	f := newSpecFixture(t)
+	f.addMemory(t, "[2026-11-29 10:00:00] Alex: I love skiing in Verbier.")
+	f.addKnowledge(t, "Geneva weather is mild in autumn.")
+	f.ctxSrv.On(nil).Reply(standalone)
+	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 6, heldReply, "information request", "Alex"))
+	agent := newHeldModel(f.agent, heldReply+`"`)
+	eng, err := react.New(react.Options{Agent: agent, Contextualizer: f.ctxModel, Memories: f.store, Knowledge: f.store,
+		Embedder: f.emb, Speculate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := nadine.NewTrace("t", "And tomorrow?", time.Now())
+	returned := make(chan nadine.Reply, 1)
+	go func() {
+		r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+			Turn:    nadine.Turn{Text: "And tomorrow?", Language: nadine.English, UserID: "alex-1", UserName: "Alex"},
+			History: specHistory, Emit: func(nadine.Event) {}, AfterReply: func(func(context.Context)) {}})
+		if err != nil {
+			t.Error(err)
+		}
+		returned <- r
+	}()
+	await(t, agent.held, "the held stream")
+	select {
+	case r := <-returned:
+		if r.Text != heldReply {
+			t.Errorf("reply = %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Respond waits for the kept speculation's stream to end")
+	}
+	if !contains(tr.Snapshot().Notes, "speculative agent call kept") {
+		t.Errorf("notes = %q, want the speculation kept", tr.Snapshot().Notes)
+	}
+	if err := eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-agent.ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("the held stream ended with %v, want it cancelled by Close", err)
+	}
+}
