@@ -14,5 +14,11 @@
 // With Options.Speculate the agent's first call starts on the raw input's
 // retrieval while the contextualizer runs; it is kept only if the
 // standalone question yields the same prompt, so the reply is the one the
-// sequential order would give, one model latency sooner.
+// sequential order would give, one model latency sooner. With
+// Options.SkipStandalone (a change from the seed) an input whose words
+// refer to nothing in the history is not rewritten at all (standalone.go).
+//
+// A reply that ends as soon as its text closes leaves its model stream
+// running for the fields after it; the engine owns every such stream
+// (late.go) and Close cancels and waits for those still running.
 package react

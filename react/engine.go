@@ -40,6 +40,13 @@ type Options struct {
 	// only matters with history, a contextualizer and retrieval; the
 	// owner's config turns it on by default.
 	Speculate bool
+	// SkipStandalone leaves an input that needs no history as it is,
+	// without asking the contextualizer, when its words show that nothing
+	// in it refers back to the conversation (standalone.go): a change from
+	// seed 000, which rewrites every input with history. Such a turn waits
+	// on one model call instead of two; the owner's config turns it on by
+	// default (features.skip_standalone).
+	SkipStandalone bool
 	// Place completes "You are physically present ..." in the prompt.
 	Place  string
 	Now    func() time.Time
@@ -54,6 +61,9 @@ type Engine struct {
 	// instructions are the prompt's own texts, without the turn's data: a
 	// reply that repeats them is an echo, never spoken.
 	instructions *nadine.Instructions
+	// calls are the agent's calls in flight, so that none outlives its
+	// owner (late.go).
+	calls calls
 }
 
 var _ nadine.Engine = (*Engine)(nil)
@@ -110,13 +120,20 @@ func (e *Engine) Name() string { return "react" }
 // contextualizer and is kept only if it saw the very prompt that the
 // standalone question gives.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	if n := e.calls.cancelUnclaimed(); n > 0 {
+		nadine.TraceFrom(ctx).Notef("cancelled %d agent stream(s) of an earlier turn cancelled after it replied", n)
+	}
 	now := req.Turn.Time
 	if now.IsZero() {
 		now = e.opts.Now()
 	}
-	spec := e.speculate(ctx, req, now) // nil when it cannot help
-	defer spec.stop()
-	question := e.contextualize(ctx, req)
+	rewrite := e.rewrites(ctx, req)
+	spec := e.speculate(ctx, req, now, rewrite) // nil when it cannot help
+	defer spec.stop(&e.calls)
+	question := req.Turn.Text
+	if rewrite {
+		question = e.contextualize(ctx, req)
+	}
 	msgs, ok := spec.prompt(question)
 	if !ok {
 		knowledge, memories := e.retrieve(ctx, req, question, "retrieve")
@@ -125,19 +142,31 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	return e.loop(ctx, req, msgs, spec.confirm(msgs))
 }
 
-// contextualize rewrites the input into a standalone question using the
-// chat history, for retrieval. It is skipped without history or without
-// retrieval (nothing would use it), and a failure keeps the input as is.
-func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
+// rewrites reports whether the turn's input goes to the contextualizer:
+// not without history or without retrieval (nothing would use it), nor,
+// with Options.SkipStandalone, when its words need no history (noted in
+// the trace).
+func (e *Engine) rewrites(ctx context.Context, req nadine.Request) bool {
 	if len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
-		return req.Turn.Text
+		return false
 	}
+	if e.opts.SkipStandalone && standalone(req.Turn.Text, req.Turn.Language) {
+		nadine.TraceFrom(ctx).Notef("contextualize: skipped, the input refers to nothing in the history")
+		return false
+	}
+	return true
+}
+
+// contextualize rewrites the input into a standalone question using the
+// chat history, for retrieval (only when rewrites says so); a failure
+// keeps the input as is.
+func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
 	done := nadine.TraceFrom(ctx).StartStep("contextualize")
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.contextualize, nil)}}
 	msgs = append(msgs, historyMessages(req.History)...)
 	msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: req.Turn.Text})
 	resp, err := e.opts.Contextualizer.Chat(ctx, nadine.ChatRequest{Role: "contextualizer", Messages: msgs, MaxTokens: 200})
-	q := strings.TrimSpace(resp.Content)
+	q := cleanRewrite(resp.Content, req.Turn.Text)
 	if err == nil && q == "" {
 		err = nadine.Errorf(nadine.EBADOUTPUT, "react: contextualizer returned nothing")
 	}
@@ -237,6 +266,12 @@ type pendingCall struct {
 	start   time.Time // set before the call starts
 	st      *streamer // set before the call starts
 	call    agentCall // set before done is closed
+
+	// Its ownership, under the engine's calls lock (late.go).
+	cancel   context.CancelFunc // ends the call
+	detached bool               // outlives its turn's context (replyEarly)
+	claimed  bool               // its turn's deferred reading waits for it
+	orphaned bool               // cancelled by a later turn or Close
 }
 
 func newPendingCall() *pendingCall {
@@ -284,19 +319,21 @@ func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine
 	// Once the reply text is complete the engine returns and the turn's
 	// context ends; the fields after the text (category, causing_person)
 	// still stream in, and are read after the reply (see replyEarly). So
-	// the call outlives ctx once it replied early, bounded by the role's
-	// attempt timeout; before that, the end of ctx ends it.
+	// the call outlives ctx once replyEarly detached it, owned by the
+	// engine (late.go) and bounded by the role's attempt timeout; before
+	// that, the end of ctx ends it.
 	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	if !e.calls.add(p, cancel) {
+		c.err = nadine.Errorf(nadine.EUNAVAILABLE, "react: the engine is closed")
+		p.end(c)
+		return
+	}
+	defer e.calls.remove(p)
 	stop := context.AfterFunc(ctx, func() {
-		select {
-		case <-p.replied:
-			if p.early {
-				return
-			}
-		default:
+		if !e.calls.isDetached(p) {
+			cancel()
 		}
-		cancel()
 	})
 	defer stop()
 	c.resp, c.err = e.opts.Agent.ChatStream(callCtx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
@@ -407,7 +444,11 @@ func (e *Engine) replyEarly(ctx context.Context, req nadine.Request, p *pendingC
 	tr.Notef("agent answer: the reply is complete; the fields after it are read after the reply")
 	s := p.st.meta
 	s.Input = strings.Join(p.st.sentences, " ")
+	e.calls.detach(p)
 	req.RunAfterReply(ctx, func(context.Context) {
+		if !e.calls.claim(p) {
+			tr.Notef("agent answer after the reply: the stream was cancelled before it was read")
+		}
 		c := p.wait()
 		if c.err != nil {
 			tr.Fail("react_agent", c.err)

@@ -35,11 +35,12 @@ type speculation struct {
 	agent  *pendingCall
 }
 
-// speculate starts the speculative branch when it can save time: the turn
-// has history (so the contextualizer runs) and retrieval is configured (so
-// its question matters). It returns nil otherwise.
-func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time) *speculation {
-	if !e.opts.Speculate || len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
+// speculate starts the speculative branch when it can save time: the
+// contextualizer runs (rewrite: the turn has history, retrieval is
+// configured so its question matters, and the input may refer back). It
+// returns nil otherwise.
+func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time, rewrite bool) *speculation {
+	if !e.opts.Speculate || !rewrite {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -116,12 +117,16 @@ func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
 
 // stop ends the speculation and waits for its goroutine, so that nothing of
 // it outlives the turn. A kept call has ended by then (the loop waited for
-// it); anything else is cancelled and never heard.
-func (s *speculation) stop() {
+// it) unless the turn replied early, when the call is detached and owned by
+// the engine's calls (late.go) like any reply that ended early; anything
+// else is cancelled and never heard.
+func (s *speculation) stop(c *calls) {
 	if s == nil {
 		return
 	}
 	s.hold.Drop()
 	s.cancel()
-	<-s.agent.done
+	if !c.isDetached(s.agent) {
+		<-s.agent.done
+	}
 }

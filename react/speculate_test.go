@@ -143,6 +143,15 @@ func (f *specFixture) addKnowledge(t *testing.T, text string) {
 	}
 }
 
+// embedded returns the texts embedded so far, in order.
+func (f *specFixture) embedded() []string {
+	var out []string
+	for _, e := range f.srv.EmbeddingRequests() {
+		out = append(out, e.Input...)
+	}
+	return out
+}
+
 // agentRequests returns the agent's chat requests received so far.
 func (f *specFixture) agentRequests() []llmtest.Request {
 	var out []llmtest.Request
@@ -475,10 +484,7 @@ func TestSpeculationContextualizerFails(t *testing.T) {
 	if n := len(f.agentRequests()); n != 1 {
 		t.Errorf("agent calls = %d, want 1", n)
 	}
-	var embedded []string
-	for _, e := range f.srv.EmbeddingRequests() {
-		embedded = append(embedded, e.Input...)
-	}
+	embedded := f.embedded()
 	// Two memories were embedded when stored, then the turn's one query.
 	if len(embedded) != 3 || embedded[2] != "And tomorrow?" {
 		t.Errorf("embedded %q, want one query, the raw input", embedded)
@@ -533,3 +539,28 @@ func TestNoSpeculationWithoutItsConditions(t *testing.T) {
 
 // memoryAt is what precedes the first memory in the agent's prompt.
 var memoryAt = fence.Begin(fence.Memory) + "\n"
+
+// TestSpeculationContextualizerReturnsTheInput: a contextualizer that
+// gives the input back as it was, in a model's wrapping (a label, quotes,
+// other punctuation), leaves the raw input as the query: the speculation
+// is kept and nothing is retrieved twice.
+func TestSpeculationContextualizerReturnsTheInput(t *testing.T) {
+	f := newSpecFixture(t)
+	f.addMemory(t, "[2026-11-29 10:00:00] Alex: I love skiing in Verbier.")
+	f.ctxSrv.On(nil).Reply("Standalone question: \"and tomorrow\"\n\nThe input already stands alone.")
+	f.srv.On(llmtest.MatchModel("agent-model")).Once().Reply(answer("joy", 5, "Tomorrow looks sunny.", "information request", "Alex"))
+	r, _, tr := respondWith(t, f.engine(t, true, 0), "And tomorrow?", specHistory)
+	if r.Text != "Tomorrow looks sunny." {
+		t.Errorf("reply = %+v", r)
+	}
+	if d := tr.Snapshot(); !contains(d.Notes, "speculative agent call kept") {
+		t.Errorf("notes = %q", d.Notes)
+	}
+	if n := len(f.agentRequests()); n != 1 {
+		t.Errorf("agent calls = %d, want 1", n)
+	}
+	embedded := f.embedded()
+	if len(embedded) != 2 || embedded[1] != "And tomorrow?" {
+		t.Errorf("embedded %q, want the memory then one query, the raw input", embedded)
+	}
+}

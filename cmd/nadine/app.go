@@ -492,14 +492,19 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 		if !*a.cfg.Features.Contextualize {
 			contextualizer = nil
 		}
-		return react.New(react.Options{
+		eng, err := react.New(react.Options{
 			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
-			Speculate: *a.cfg.Features.Speculate,
-			Place:     spec.Place, Logger: a.log,
+			Speculate: *a.cfg.Features.Speculate, SkipStandalone: *a.cfg.Features.SkipStandalone,
+			Place: spec.Place, Logger: a.log,
 		})
+		if err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, eng.Close) // its reply streams that outlived their turn
+		return eng, nil
 	case "graph":
 		eng, err := agents.New(agents.Options{
 			Models: model, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,

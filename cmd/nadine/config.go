@@ -107,6 +107,11 @@ type FeaturesConfig struct {
 	// before retrieval, as seed 000 does (default true); off, retrieval uses
 	// the input as said and the reply waits on one model call less.
 	Contextualize *bool `yaml:"contextualize"`
+	// SkipStandalone (ReAct) leaves an input whose words refer to nothing
+	// in the history as it is, without the contextualizer's call (default
+	// true; a change from seed 000, which rewrites every input with
+	// history): such a turn waits on one model call instead of two.
+	SkipStandalone *bool `yaml:"skip_standalone"`
 	// Speculate starts model calls before they are known to be wanted,
 	// and keeps them when they are (default true): ReAct's agent on the
 	// raw input's retrieval while the contextualizer rewrites it (kept when
@@ -296,7 +301,7 @@ func defaultConfig(getenv func(string) string) Config {
 				ProbeTimeout: Duration(failover.DefaultProbeTimeout)},
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
-		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes()},
+		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes(), SkipStandalone: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),

@@ -1,0 +1,52 @@
+package react
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// rewriteLabelRE is a label a model puts before its rewrite ("Standalone
+// question: ...", "Question autonome : ...", "Frage: ...").
+var rewriteLabelRE = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(?:(?:the\s+)?(?:standalone|rewritten|reformulated|rephrased)\s+(?:question|input|text|statement)|standalone|rewritten|rewrite|question|question\s+autonome|reformulation|frage|umformulierte\s+frage|eigenständige\s+frage)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*`)
+
+// cleanRewrite reads the contextualizer's answer the way models write it:
+// reasoning first, a label, quotes or a code fence around it, an
+// explanation on the lines after it. It returns the rewrite, or input
+// itself when the rewrite has the input's words (the model returned it as
+// it was, give or take case and punctuation: then the retrieval need not
+// run again), or "" when there is none.
+func cleanRewrite(answer, input string) string {
+	s := nadine.StripThinking(answer)
+	var line string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "```") {
+			continue
+		}
+		line = l
+		break
+	}
+	line = rewriteLabelRE.ReplaceAllString(line, "")
+	line = strings.TrimSpace(strings.Trim(line, "\"'“”«»„`*"))
+	if line == "" {
+		return ""
+	}
+	if wordKey(line) == wordKey(input) {
+		return input
+	}
+	return line
+}
+
+// wordKey is a text's words, lowercased, one space apart (as the
+// standalone check splits them): two texts with the same key differ in
+// case, punctuation and spacing only.
+func wordKey(s string) string {
+	toks := tokenize(s)
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.lower
+	}
+	return strings.Join(words, " ")
+}
