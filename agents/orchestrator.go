@@ -94,7 +94,10 @@ func conversationData(msgs []nadine.Message) string {
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
 func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools routerPrompt, context, msg string) ([]PlanStep, error) {
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
+	// One line per step, not a JSON object: "Google News: Geneva news
+	// today" is 5 tokens where the JSON plan was 23, and a search turn
+	// waits for all of them.
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("orchestrator", searchTools)},
 		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", newOrchestratorInput(context, msg))},
 	}})
