@@ -55,7 +55,7 @@ var packageLayers = map[string]string{
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
 	"web": layerAdapter,
 
-	"internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
+	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,

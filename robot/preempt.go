@@ -34,11 +34,15 @@ type preemption struct {
 	attempts  int                  // early turns started for this utterance
 	pending   *nadine.Transcript   // a ready interim that came while a job ran: started once the queue is empty
 	discarded []nadine.Speculation // cancelled ones, for the answering turn's trace
+
+	warmText  string      // the words Options.Warm was or will be told
+	warmTimer *time.Timer // tells it once they held
 }
 
 // interim handles an interim transcript (the caller checked that Nadine
 // is not speaking).
 func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
+	r.warm(t)
 	if !r.opts.Preempt {
 		return
 	}
@@ -62,7 +66,7 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 		// The same words for PreemptAfter, unless newer ones come.
 		p.timer = time.AfterFunc(r.opts.PreemptAfter-now.Sub(p.since), func() {
 			r.mu.Lock()
-			still := r.pre.text == t.Text && !r.closed
+			still := dialogue.SameUtterance(r.pre.text, t.Text) && !r.closed
 			r.mu.Unlock()
 			if still {
 				r.startEarly(ctx, t)
@@ -72,6 +76,39 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	r.mu.Unlock()
 	if ready {
 		r.startEarly(ctx, t)
+	}
+}
+
+// warm tells Options.Warm the words of t once they held for half of
+// PreemptAfter, or at once when t is marked stable.
+func (r *Runtime) warm(t nadine.Transcript) {
+	if r.opts.Warm == nil {
+		return
+	}
+	r.mu.Lock()
+	p := &r.pre
+	if r.closed || (p.warmText != "" && dialogue.SameUtterance(p.warmText, t.Text)) {
+		r.mu.Unlock()
+		return
+	}
+	p.warmText = t.Text
+	if p.warmTimer != nil {
+		p.warmTimer.Stop()
+		p.warmTimer = nil
+	}
+	if !t.Stable {
+		p.warmTimer = time.AfterFunc(r.opts.PreemptAfter/2, func() {
+			r.mu.Lock()
+			still := r.pre.warmText == t.Text && !r.closed
+			r.mu.Unlock()
+			if still {
+				r.opts.Warm(t.Text)
+			}
+		})
+	}
+	r.mu.Unlock()
+	if t.Stable {
+		r.opts.Warm(t.Text)
 	}
 }
 
@@ -153,8 +190,10 @@ func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
 	defer r.mu.Unlock()
 	p := &r.pre
 	e, d := p.early, p.discarded
-	if p.timer != nil {
-		p.timer.Stop()
+	for _, tm := range []*time.Timer{p.timer, p.warmTimer} {
+		if tm != nil {
+			tm.Stop()
+		}
 	}
 	*p = preemption{}
 	return e, d

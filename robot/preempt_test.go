@@ -81,7 +81,7 @@ type preemptRig struct {
 	updates <-chan robot.Update
 }
 
-func newPreemptRig(t *testing.T, after time.Duration) *preemptRig {
+func newPreemptRig(t *testing.T, after time.Duration, edits ...func(*robot.Options)) *preemptRig {
 	t.Helper()
 	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
 	ctx := context.Background()
@@ -105,7 +105,11 @@ func newPreemptRig(t *testing.T, after time.Duration) *preemptRig {
 		t.Fatal(err)
 	}
 	body := &bodyLog{Bus: bus}
-	rt, err := robot.New(robot.Options{Manager: m, Body: body, Names: st, SpeakTimeout: time.Minute, Preempt: true, PreemptAfter: after})
+	opts := robot.Options{Manager: m, Body: body, Names: st, SpeakTimeout: time.Minute, Preempt: true, PreemptAfter: after}
+	for _, edit := range edits {
+		edit(&opts)
+	}
+	rt, err := robot.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,5 +270,38 @@ func TestEarlyTurnAttemptsBounded(t *testing.T) {
 	}
 	if got := r.body.published(); !slices.Equal(got, []string{"speak:You said: What is the time now.", "final:utt-3"}) {
 		t.Errorf("published %q", got)
+	}
+}
+
+// TestInterimWordsWarmTheTurn: the words of an interim transcript are told
+// to Options.Warm (which embeds them ahead of the turn) once they held for
+// half of PreemptAfter, or at once when marked stable, and the same words
+// only once.
+func TestInterimWordsWarmTheTurn(t *testing.T) {
+	var mu sync.Mutex
+	var warmed []string
+	r := newPreemptRig(t, 40*time.Millisecond, func(o *robot.Options) {
+		o.Warm = func(text string) {
+			mu.Lock()
+			warmed = append(warmed, text)
+			mu.Unlock()
+		}
+	})
+	got := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(warmed)
+	}
+	r.say(t, map[string]any{"text": "tell me about the lake", "final": false})
+	r.say(t, map[string]any{"text": "Tell me about the lake", "final": false})
+	mqtttest.Eventually(t, "the held words warmed", func() bool { return len(got()) == 1 })
+	<-r.answers // the early turn
+	r.say(t, map[string]any{"text": "Tell me about the lake.", "final": true, "id": "utt-3"})
+	r.turn(t, "utt-3")
+	r.say(t, map[string]any{"text": "and the mountains", "final": false, "stable": true})
+	mqtttest.Eventually(t, "the stable words warmed", func() bool { return len(got()) == 2 })
+	<-r.answers
+	if w := got(); !slices.Equal(w, []string{"tell me about the lake", "and the mountains"}) {
+		t.Errorf("warmed %q, want each utterance's words once", w)
 	}
 }
