@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -51,7 +55,7 @@ var packageLayers = map[string]string{
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
 	"web": layerAdapter,
 
-	"internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
+	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
@@ -107,6 +111,8 @@ var thirdParty = []string{"golang.org/x/text/"}
 // goPackage is what the check needs of `go list -json`.
 type goPackage struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 	Deps       []string
 	Standard   bool
@@ -222,7 +228,7 @@ func listPackages(t *testing.T) []goPackage {
 		}
 		t.Skipf("no go command to list the packages (%v); CI runs this test", err)
 	}
-	cmd := exec.Command(goCmd, "list", "-e", "-json=ImportPath,Imports,Deps,Standard,Error", "./...")
+	cmd := exec.Command(goCmd, "list", "-e", "-json=ImportPath,Dir,GoFiles,Imports,Deps,Standard,Error", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -321,4 +327,45 @@ func TestCheckLayers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoContextScopes: a turn's events and deferred work travel in
+// explicit values (the request's Emit and AfterReply, an engine's turn
+// object), never in a context. Only the root package puts a value in a
+// context: the trace, which observes a turn and steers nothing.
+func TestNoContextScopes(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel, ok := relPath(p.ImportPath)
+		if !ok || rel == "" || strings.HasPrefix(rel, "third_party/") {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			for _, at := range contextValues(t, filepath.Join(p.Dir, f)) {
+				t.Errorf("%s/%s: %s carries a value in a context; pass it explicitly", rel, at, "context.WithValue")
+			}
+		}
+	}
+}
+
+// contextValues returns the positions (file:line) of the context.WithValue
+// calls in a Go file.
+func contextValues(t *testing.T, path string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	var at []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if ok && sel.Sel.Name == "WithValue" {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "context" {
+				pos := fset.Position(sel.Pos())
+				at = append(at, fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line))
+			}
+		}
+		return true
+	})
+	return at
 }

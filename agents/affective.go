@@ -30,8 +30,8 @@ func (a *affective) appraise(ctx context.Context, s State) (State, error) {
 	// recognized user: their episodes stay out of the prompt.
 	// Without a stored episode there is nothing to look up: the appraisal
 	// then waits on no embedding.
-	if a.recall.on && s.UserInfo.Known() && !hasNameIntroduction(msg) && a.recall.has(ctx, s.UserInfo.ID, nadine.MemoryEpisode) {
-		if hit, err := a.recall.best(ctx, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+	if a.recall.on && s.UserInfo.Known() && !hasNameIntroduction(msg) && a.recall.has(ctx, s.live, s.UserInfo.ID, nadine.MemoryEpisode) {
+		if hit, err := a.recall.best(ctx, s.live, s.UserInfo.ID, nadine.MemoryEpisode, msg); err == nil && hit.ok {
 			episode = hit.m.Text
 		}
 	}
@@ -41,10 +41,9 @@ func (a *affective) appraise(ctx context.Context, s State) (State, error) {
 		label, intensity = nadine.Neutral, 0
 	}
 	s.Affect = affect.Appraise(s.Affect, label, intensity, a.now())
-	sc := scopeFrom(ctx)
-	sc.setAppraised(s.Affect.Emotion)
+	s.live.setAppraised(s.Affect.Emotion)
 	bus := affect.ToBus(s.Affect)
-	sc.send(nadine.Event{Kind: nadine.EventAffect, Affect: &bus})
+	s.live.send(nadine.Event{Kind: nadine.EventAffect, Affect: &bus})
 	return s, nil
 }
 

@@ -83,6 +83,18 @@
 // builds them from the Options; the Engine keeps the turn around them
 // (engine.go) and the session state (persist.go).
 //
+// What the nodes of one turn share (the emit function, the gestures said,
+// the per-turn memo of memories and query vectors, the speculative
+// response, the work queued for after the reply) is a turn value
+// (turn.go) that Respond makes and the state carries (never serialized);
+// a node reaches it through its state, never through its context, and
+// sends events only through it: events go one way, from the nodes to the
+// request's Emit. Work a node defers is queued in the turn and handed to
+// nadine.Request.AfterReply. The goroutines the engine starts beside and
+// after its turns (speculative responses, context summaries, episode
+// saves) are owned by its work value (work.go): Close cancels the
+// summaries, lets an episode being saved finish, and waits for all.
+//
 // # Around the graph
 //
 // Respond adopts the person perception recognized (Turn.UserID), trims the

@@ -129,7 +129,7 @@ type Engine struct {
 
 	turnMu sync.Mutex
 
-	bg     sync.WaitGroup // background work: episodes, context summaries
+	work   *work // the goroutines beside and after the turns
 	closed atomic.Bool
 }
 
@@ -177,7 +177,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}}
+	e := &Engine{opts: opts, log: opts.Logger, prompts: p, models: map[string]nadine.ChatModel{}, work: newWork()}
 	for _, r := range Roles() {
 		if m := opts.Models(r); m != nil {
 			e.models[r] = m
@@ -213,13 +213,13 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if req.Emit == nil {
 		req.Emit = func(nadine.Event) {}
 	}
-	sc := newScope(req.Emit)
-	sc.queue = true
-	sc.turn = ctx
-	r, err := e.runTurn(withScope(ctx, sc), req, sc)
+	t := newTurn(ctx, req.Emit)
+	r, err := e.runTurn(ctx, req, t)
 	// What the reply does not need (saving the state and profiles, the
-	// next turn's context summary, episodes) runs once it is published.
-	if later := sc.queued(); len(later) > 0 {
+	// next turn's context summary, episodes) runs once it is published:
+	// the nodes queued it in the turn, and it goes to the request's
+	// AfterReply, the one way a turn defers work.
+	if later := t.queued(); len(later) > 0 {
 		req.RunAfterReply(ctx, func(ctx context.Context) {
 			e.turnMu.Lock()
 			defer e.turnMu.Unlock()
@@ -232,9 +232,9 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 }
 
 // runTurn runs one turn under the turn lock; work for after the reply is
-// queued in sc. The turn starts from the session in req and returns its
+// queued in t. The turn starts from the session in req and returns its
 // state to the session in an EventSession, after the reply.
-func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (nadine.Reply, error) {
+func (e *Engine) runTurn(ctx context.Context, req nadine.Request, t *turn) (nadine.Reply, error) {
 	e.turnMu.Lock()
 	defer e.turnMu.Unlock()
 	if e.closed.Load() {
@@ -244,7 +244,7 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 	defer func() {
 		// A speculative response the run never reached (it failed, or
 		// stopped at a name question) is never heard.
-		if sp := sc.takeSpeculation(); sp != nil {
+		if sp := t.takeSpeculation(); sp != nil {
 			sp.settle(tr, false, "the turn ended without its response")
 		}
 	}()
@@ -263,7 +263,7 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 		err error
 	)
 	if resume {
-		out, err = run.Resume(ctx, pendingKey, func(s State) State { return e.beginTurn(ctx, s, req) })
+		out, err = run.Resume(ctx, pendingKey, func(s State) State { return e.beginTurn(ctx, s, req, t) })
 	} else {
 		if abandoned {
 			base.NameConfirmation, base.NameChecked = NameConfirmation{}, false
@@ -271,15 +271,16 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, sc *scope) (na
 		// Without a checkpoint to resume, a pending name question (if
 		// any) is asked again by this run.
 		base.AwaitingAnswer = false
-		out, err = run.Run(ctx, pendingKey, e.beginTurn(ctx, base, req))
+		out, err = run.Run(ctx, pendingKey, e.beginTurn(ctx, base, req, t))
 	}
 	// A name question interrupts the run (its checkpoint is in cps, and
 	// goes back to the session); anything else is a failure.
 	if err != nil && !errors.Is(err, graph.ErrInterrupted) {
 		return nadine.Reply{}, fmt.Errorf("agents: %w", err)
 	}
-	sc.afterReply(ctx, func(ctx context.Context) { e.endTurn(ctx, out, cps, sc) })
-	return e.reply(out, sc), nil
+	out.live = nil // the turn is over for the state; t stays with the engine
+	t.afterReply(ctx, func(ctx context.Context) { e.endTurn(ctx, out, cps, t) })
+	return e.reply(out, t), nil
 }
 
 // stale reports whether a run interrupted on state s cannot be resumed by
@@ -292,11 +293,11 @@ func stale(s State, req nadine.Request) bool {
 	return realID(id) && id != s.UserInfo.ID
 }
 
-// beginTurn prepares the state for req: it adopts the person perception
+// beginTurn prepares the state for req, run as turn t: it adopts the person perception
 // recognized, the history window (trimmed to ConversationLimit) plus the new
 // message, the language and the time, and clears the previous turn's
 // results.
-func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) State {
+func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request, t *turn) State {
 	now := req.Turn.Time
 	if now.IsZero() {
 		now = e.opts.Now()
@@ -340,6 +341,7 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) Sta
 	if s.Affect.Updated.IsZero() {
 		s.Affect = affect.New(e.opts.Personality, e.opts.Now())
 	}
+	s.live = t
 	return s
 }
 
@@ -347,20 +349,20 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request) Sta
 // summary of the new history in the background. A farewell ends the
 // engine's conversation state (the dialogue manager ends the interaction
 // when the person leaves).
-func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpointer, sc *scope) {
+func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpointer, t *turn) {
 	switch {
 	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
 		s = s.resetConversation()
 		_ = cps.DeleteCheckpoint(ctx, pendingKey)
 	case !e.opts.SeedWiring && s.FinalMessage != "":
-		if text, key, ok := sc.lateResult(); ok {
+		if text, key, ok := t.lateResult(); ok {
 			// The summary this turn could not wait for is the last known
 			// one, should the next turn not wait for its own either.
 			s.ContextSummary, s.ContextKey = text, key
 		}
 		e.orchestratorNode.startSummary(s)
 	}
-	sc.emit(e.sessionUpdate(ctx, s, cps))
+	t.send(e.sessionUpdate(ctx, s, cps))
 }
 
 // AffectState returns Nadine's emotional state in a session as published
@@ -374,9 +376,9 @@ func (e *Engine) AffectState(sess nadine.Session) nadine.AffectState {
 }
 
 // reply collects the turn's reply.
-func (e *Engine) reply(s State, sc *scope) nadine.Reply {
+func (e *Engine) reply(s State, t *turn) nadine.Reply {
 	a := s.Affect
-	if em, ok := sc.appraised(); ok {
+	if em, ok := t.appraised(); ok {
 		a.Emotion = em
 	}
 	bus := affect.ToBus(a)
@@ -385,7 +387,7 @@ func (e *Engine) reply(s State, sc *scope) nadine.Reply {
 		Language:         s.Language,
 		Emotion:          bus.Label,
 		EmotionIntensity: int(math.Round(bus.Intensity * 10)),
-		Gestures:         sc.gestures(),
+		Gestures:         t.gestures(),
 		UserID:           s.UserInfo.ID,
 		UserName:         s.UserInfo.Name,
 	}
@@ -448,27 +450,17 @@ func containsModel(ms []nadine.ChatModel, m nadine.ChatModel) bool {
 	return false
 }
 
-// Wait blocks until the background work started so far (episode saves,
-// context summaries) is done.
-func (e *Engine) Wait() { e.bg.Wait() }
+// Wait blocks until the work started so far after the turns (episode
+// saves, context summaries) is done.
+func (e *Engine) Wait() { e.work.wait() }
 
-// Close refuses new turns and waits for the background work.
+// Close refuses new turns, cancels the context summaries computed for a
+// next turn, and waits for every goroutine the engine started (an episode
+// being saved, to its end).
 func (e *Engine) Close() error {
 	e.turnMu.Lock()
 	e.closed.Store(true)
 	e.turnMu.Unlock()
-	e.bg.Wait()
+	e.work.close()
 	return nil
-}
-
-// background runs fn off the reply's critical path, tracked by Wait. Its
-// context keeps ctx's values but not its cancellation nor its trace (the
-// turn's trace is finished by then), and is bounded by timeout.
-func (e *Engine) background(ctx context.Context, timeout time.Duration, fn func(ctx context.Context)) {
-	bctx := nadine.WithTrace(context.WithoutCancel(ctx), nil)
-	e.bg.Go(func() {
-		c, cancel := context.WithTimeout(bctx, timeout)
-		defer cancel()
-		fn(c)
-	})
 }

@@ -285,7 +285,7 @@ func TestPlanNamesTheSearchTool(t *testing.T) {
 	if n := len(h.requests(agents.RoleSearchRouter)); n != 0 {
 		t.Errorf("router asked %d times although the plan named the tool", n)
 	}
-	if sys := h.lastRequest(agents.RoleOrchestrator).System(); !strings.Contains(sys, "Weather App") || !strings.Contains(sys, `"tool"`) {
+	if sys := h.lastRequest(agents.RoleOrchestrator).System(); !strings.Contains(sys, "Weather App") || !strings.Contains(sys, "the tool's name, a colon") {
 		t.Errorf("the orchestrator was not shown the search tools: %q", sys)
 	}
 	if !hasNote(tr, "the plan chose Weather App") {

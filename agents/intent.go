@@ -32,7 +32,7 @@ func (c intentClassifier) run(ctx context.Context, s State) (State, error) {
 	if label == IntentLanguageChange {
 		if l, err := nadine.ParseLanguage(msg); err == nil {
 			s.Language = l
-			emit(ctx, nadine.Event{Kind: nadine.EventLanguage, Language: l})
+			s.live.send(nadine.Event{Kind: nadine.EventLanguage, Language: l})
 			tr.Notef("intent: language change to %s", l.Name())
 		} else {
 			tr.Notef("intent: language change asked, but no supported language named")

@@ -12,10 +12,6 @@ func schema(name, s string) nadine.ResponseFormat {
 }
 
 var (
-	planFormat = schema("plan", `{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object","properties":{`+
-		`"agent":{"type":"string","enum":["search_agent","knowledge_rag_agent","vision_agent"]},`+
-		`"message":{"type":"string"},"tool":{"type":"string"}},"required":["agent","message","tool"],"additionalProperties":false}}},`+
-		`"required":["plan"],"additionalProperties":false}`)
 	extractionFormat = schema("user_info", `{"type":"object","properties":{`+
 		`"user_name":{"type":"string"},"current_company":{"type":"string"},"current_position":{"type":"string"},`+
 		`"location":{"type":"string"},"hobbies":{"type":"array","items":{"type":"string"}},`+

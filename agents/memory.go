@@ -29,9 +29,8 @@ type memoryUpdater struct {
 	makeUserID func(name string) string
 	now        func() time.Time
 	log        *slog.Logger
-	// background runs the episodic save after the reply, tracked by the
-	// engine's Wait (Engine.background).
-	background func(ctx context.Context, timeout time.Duration, fn func(ctx context.Context))
+	// work runs the episodic save, started after the reply.
+	work *work
 }
 
 // updateMemory is the memory_update_agent node. On end_conversation it
@@ -174,7 +173,7 @@ func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex
 		// The reply needs the profile in the state, not in the store: it
 		// is saved after the reply.
 		saved, now := p, m.now()
-		afterReply(ctx, func(ctx context.Context) {
+		s.live.afterReply(ctx, func(ctx context.Context) {
 			// Merged again into what is stored by then, in the store's
 			// transaction: another robot may have updated this person.
 			_, err := m.store.UpdateProfile(ctx, saved.UserID, func(cur nadine.Profile, found bool) (nadine.Profile, error) {
@@ -218,7 +217,7 @@ func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex
 	if s.IdentityChanged || isNew {
 		tr.Notef("memory_update_agent: talking with %s (%s)", p.UserName, id)
 	}
-	emit(ctx, nadine.Event{Kind: nadine.EventUser, User: &nadine.UserRef{ID: id, Name: p.UserName}})
+	s.live.send(nadine.Event{Kind: nadine.EventUser, User: &nadine.UserRef{ID: id, Name: p.UserName}})
 	return s, nil
 }
 
@@ -380,8 +379,10 @@ func (m *memoryUpdater) scheduleEpisode(ctx context.Context, s State) {
 	}
 	user, conv, now := s.UserInfo, s.ConversationID, m.now()
 	tr.Notef("memory_update_agent: the episode is saved in the background")
-	afterReply(ctx, func(ctx context.Context) {
-		m.background(ctx, 2*time.Minute, func(ctx context.Context) { m.saveEpisode(ctx, user, conv, msgs, now) })
+	s.live.afterReply(ctx, func(ctx context.Context) {
+		if !m.work.save(2*time.Minute, func(ctx context.Context) { m.saveEpisode(ctx, user, conv, msgs, now) }) {
+			m.log.Warn("agents: the engine closed before the episode was saved", "user", user.ID)
+		}
 	})
 }
 

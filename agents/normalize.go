@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"reflect"
@@ -162,19 +163,29 @@ var (
 	stepToolKeys    = []string{"tool", "tool_name", "search_tool"}
 )
 
-// parsePlan reads the orchestrator's plan: {"plan": [...]} (or "steps",
-// "agents", ...), a bare array, a single step object, or a step given as
-// an agent's name only ("knowledge_rag_agent"). Agent names are
-// normalized by validatePlan. Only an answer with no JSON at all is an
-// error; an empty or unreadable plan is no step.
+// parsePlan reads the orchestrator's plan: the lines the prompt asks for
+// ("Google News: Geneva news today", "knowledge_rag_agent: What is
+// MIRALab?", "none"; see parsePlanLines), or JSON as models also write
+// it: {"plan": [...]} (or "steps", "agents", ...), a bare array, a single
+// step object, or a step given as an agent's name only
+// ("knowledge_rag_agent"). Agent names are normalized by validatePlan.
+// Only an answer that is neither is an error; an empty or unreadable JSON
+// plan is no step.
 func parsePlan(text string) ([]PlanStep, error) {
 	raw, ok := labels.ExtractJSON(text)
+	if j := bytes.TrimSpace(raw); !ok || (!bytes.HasPrefix(j, []byte("{")) && !bytes.HasPrefix(j, []byte("["))) {
+		// No JSON object or list in the answer (a quoted request is not
+		// one): the lines the prompt asks for.
+		if steps, ok := parsePlanLines(labels.AnswerText(text)); ok {
+			return steps, nil
+		}
+	}
 	if !ok {
 		t := strings.TrimSpace(nadine.StripThinking(text))
 		if l, ok := agentNames.Lookup(t); ok && l != NodeResponse {
 			return []PlanStep{{Agent: l}}, nil
 		}
-		return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
+		return nil, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not a plan: %q", nadine.Shorten(text, 120))
 	}
 	if f, ok := labels.Fields(raw); ok {
 		if v, ok := labels.Get(f, planListKeys...); ok {
@@ -196,6 +207,110 @@ func parsePlan(text string) ([]PlanStep, error) {
 		return nil, nil
 	}
 	return planItems(list), nil
+}
+
+// noPlanAnswers are the keys (labels.Key) of answers that plan nothing.
+var noPlanAnswers = map[string]bool{"none": true, "noplan": true, "emptyplan": true, "noagent": true, "noagents": true,
+	"noagentneeded": true, "noagentsneeded": true, "notool": true, "notools": true, "notoolneeded": true,
+	"notoolsneeded": true, "noneneeded": true, "nothing": true, "nostep": true, "nosteps": true, "planempty": true,
+	"plannone": true, "na": true, "null": true, "nil": true}
+
+// planSeparators stand for the colon between a step's agent and its
+// request, in a line that has none ("Google News - Geneva news today").
+var planSeparators = []string{" | ", " -> ", " → ", " => ", " – ", " — ", " - "}
+
+// parsePlanLines reads a plan written one step per line, as the prompt
+// asks: "<tool or agent>: <request>", the agent a search tool's name (the
+// search agent with that tool), an agent's name or synonym, or an agent
+// with its tool ("search_agent (Google News): …", "search_agent: Google
+// News: …"); with bullets, numbers, "Step 1:" or a "Plan:" heading, quotes
+// around the request, other separators, and prose lines around the steps.
+// A part before the agent ("Step 1: Google News: …", "Plan: …") is
+// skipped. "none" (or "No agent needed", "empty plan") is no step. ok is
+// false when the text holds neither a step nor a "none".
+func parsePlanLines(text string) (steps []PlanStep, ok bool) {
+	if noPlanAnswers[labels.Key(text)] {
+		return nil, true
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		if st, found := planLine(line); found {
+			steps = append(steps, st)
+		}
+	}
+	return steps, len(steps) > 0
+}
+
+// planLine reads one line of a plan (see parsePlanLines).
+func planLine(line string) (PlanStep, bool) {
+	line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*•·>#"))
+	if i := strings.IndexFunc(line, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && i < len(line) &&
+		(line[i] == '.' || line[i] == ')') {
+		line = strings.TrimSpace(line[i+1:]) // "1. ", "2) "
+	}
+	if !strings.Contains(line, ":") {
+		for _, sep := range planSeparators {
+			if head, rest, found := strings.Cut(line, sep); found {
+				line = head + ":" + rest
+				break
+			}
+		}
+	}
+	parts := strings.Split(line, ":")
+	for i, head := range parts {
+		agent, tool, found := planHead(head)
+		if !found {
+			continue
+		}
+		rest := parts[i+1:]
+		if agent == NodeSearch && tool == "" && len(rest) > 1 {
+			if _, t, ok := planHead(rest[0]); ok && t != "" { // "search_agent: Google News: …"
+				tool, rest = t, rest[1:]
+			}
+		}
+		// An empty request ("vision_agent") is the message itself (see
+		// validatePlan).
+		msg := strings.TrimSpace(strings.Trim(strings.TrimSpace(strings.Join(rest, ":")), "\"'`“”‘’«»"))
+		return PlanStep{Agent: agent, Message: msg, Tool: tool}, true
+	}
+	return PlanStep{}, false
+}
+
+// planHead reads the agent part of a plan line: an agent's name or
+// synonym, a search tool's name, or either with the other in parentheses
+// or brackets ("search_agent (Google News)"), bold or quoted.
+func planHead(head string) (agent, tool string, ok bool) {
+	head = strings.TrimSpace(strings.Trim(strings.TrimSpace(head), "*_`\"'“”"))
+	if i := strings.IndexAny(head, "(["); i > 0 {
+		outer, inner := head[:i], strings.Trim(head[i+1:], ")] ")
+		a1, t1, ok1 := planHead(outer)
+		a2, t2, ok2 := planHead(inner)
+		switch {
+		case ok1 && ok2 && a1 == NodeSearch && a2 == NodeSearch:
+			return NodeSearch, t1 + t2, true
+		case ok1:
+			return a1, t1, true
+		case ok2:
+			return a2, t2, true
+		}
+		return "", "", false
+	}
+	for _, t := range searchToolNames { // "Google Search" is a tool before it is a synonym
+		if labels.Key(t) == labels.Key(head) {
+			return NodeSearch, t, true
+		}
+	}
+	if l, ok := agentNames.Lookup(head); ok {
+		if l == NodeResponse {
+			return "", "", false
+		}
+		return l, "", true
+	}
+	if len(labels.Key(head)) >= 4 {
+		if t, ok := labels.Match(head, searchToolNames); ok {
+			return NodeSearch, t, true
+		}
+	}
+	return "", "", false
 }
 
 // planItems reads the steps of a plan list, each an object or a name.

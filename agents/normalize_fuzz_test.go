@@ -28,7 +28,9 @@ func FuzzParsePlan(f *testing.F) {
 		`{"plan": [{"agent": "knowledge", "message": "MIRALab"}, {"agent": "wikipedia_agent"}]}`,
 		"Here is the plan:\n```json\n[{\"agent_name\": \"vision\", \"question\": \"what do I hold?\"}]\n```",
 		`{"plan": ["knowledge_rag_agent"]}`, `{"agent": "Google News", "message": "latest news"}`, `{"plan": "none"}`,
-		`{"plan": [{"agent": "response_agent"}, {"agent": "launch_rocket"}]}`, `{"plan": [{"agent": "search_agent", "message": `} {
+		`{"plan": [{"agent": "response_agent"}, {"agent": "launch_rocket"}]}`, `{"plan": [{"agent": "search_agent", "message": `,
+		"Google News: Geneva news today", "none", "1. search_agent (Weather App): \"Geneva,CH\"\n2. vision_agent:",
+		"Plan:\nStep 1: **Google Search** - capital of Peru", "response_agent: hello"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, answer string) {

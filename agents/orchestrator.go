@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -28,9 +29,8 @@ type orchestrator struct {
 	conversationLimit   int           // Options.ConversationLimit
 	now                 func() time.Time
 	log                 *slog.Logger
-	// background runs the next turn's summary, tracked by the engine's
-	// Wait (Engine.background).
-	background func(ctx context.Context, timeout time.Duration, fn func(ctx context.Context))
+	// work runs the next turn's summary.
+	work *work
 
 	mu      sync.Mutex
 	summary *summaryJob // the latest background summary
@@ -94,7 +94,10 @@ func conversationData(msgs []nadine.Message) string {
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
 func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools routerPrompt, context, msg string) ([]PlanStep, error) {
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
+	// One line per step, not a JSON object: "Google News: Geneva news
+	// today" is 5 tokens where the JSON plan was 23, and a search turn
+	// waits for all of them.
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("orchestrator", searchTools)},
 		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", newOrchestratorInput(context, msg))},
 	}})
@@ -176,7 +179,7 @@ func (o *orchestrator) contextualize(ctx context.Context, s State) (State, strin
 		if job != nil {
 			// Still running: its summary becomes the last known one for
 			// the next turn, if it is done by the end of this one.
-			scopeFrom(ctx).lateSummary(job)
+			s.live.lateSummary(job)
 			tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", o.summaryWait)
 		} else {
 			tr.Notef("context summary: none for this history; the last known summary and the last exchange are used")
@@ -289,13 +292,17 @@ func (o *orchestrator) startSummary(s State) {
 	o.mu.Lock()
 	o.summary = job
 	o.mu.Unlock()
-	o.background(context.Background(), time.Minute, func(ctx context.Context) {
+	started := o.work.precompute(time.Minute, func(ctx context.Context) {
 		defer close(job.done)
 		job.text, job.err = summarize(ctx, o.summarizer, o.prompts, hist)
-		if job.err != nil {
+		if job.err != nil && !errors.Is(ctx.Err(), context.Canceled) { // not cut by Close
 			o.log.Warn("agents: background context summary failed", "err", job.err)
 		}
 	})
+	if !started {
+		job.err = nadine.Errorf(nadine.EUNAVAILABLE, "agents: engine closed")
+		close(job.done)
+	}
 }
 
 // DefaultSummaryWait is how long a turn waits, at most, for the context

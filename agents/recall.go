@@ -61,10 +61,10 @@ func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	msg := s.latest()
-	if hit, err := m.best(ctx, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
+	if hit, err := m.best(ctx, s.live, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
 		s.EpisodeMemory = hit.m.Text
 	}
-	if hit, err := m.best(ctx, id, nadine.MemoryConversation, msg); err == nil && hit.ok {
+	if hit, err := m.best(ctx, s.live, id, nadine.MemoryConversation, msg); err == nil && hit.ok {
 		s.ConversationMemory = hit.m.Text
 	}
 	if m.scenes != nil {
@@ -83,9 +83,8 @@ func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
 // has reports whether the store holds a memory of type typ of the
 // user, asked once per turn (an index probe, whatever their number; on an
 // error it says yes, so that the search is tried).
-func (m *memoryRecall) has(ctx context.Context, userID string, typ nadine.MemoryType) bool {
-	sc := scopeFrom(ctx)
-	hit, _ := once(sc, sc.memories, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
+func (m *memoryRecall) has(ctx context.Context, t *turn, userID string, typ nadine.MemoryType) bool {
+	hit, _ := once(t, (*turn).memoryHits, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
 		ok, err := m.store.HasMemories(ctx, userID, typ)
 		return memoryHit{ok: ok || err != nil}, nil
 	})
@@ -96,18 +95,17 @@ func (m *memoryRecall) has(ctx context.Context, userID string, typ nadine.Memory
 // searched once per turn (the parallel appraisal and retrieval share it),
 // and records the search in the trace. A person with no memory of the
 // type costs no embedding.
-func (m *memoryRecall) best(ctx context.Context, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
-	sc := scopeFrom(ctx)
-	return once(sc, sc.memories, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
+func (m *memoryRecall) best(ctx context.Context, t *turn, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
+	return once(t, (*turn).memoryHits, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
 		emb := m.embedder
-		if emb == nil || strings.TrimSpace(query) == "" || !m.has(ctx, userID, typ) {
+		if emb == nil || strings.TrimSpace(query) == "" || !m.has(ctx, t, userID, typ) {
 			return memoryHit{}, nil
 		}
 		tr := nadine.TraceFrom(ctx)
 		start := time.Now()
 		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start}
 		defer func() { rec.Duration = time.Since(start); tr.AddRetrieval(rec) }()
-		v, err := once(sc, sc.vectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
+		v, err := once(t, (*turn).queryVectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
 		if err != nil {
 			rec.Note = "error: " + err.Error()
 			tr.Fail("memory_retrieve_agent", err)

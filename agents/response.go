@@ -23,6 +23,7 @@ type responder struct {
 	now          func() time.Time
 	scenes       nadine.SceneRetriever // reads a recalled scene's picture; nil: none
 	speculating  bool                  // Options.Speculate, never with seed 001's wiring
+	work         *work                 // runs the speculative response
 }
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -32,23 +33,23 @@ type responder struct {
 // sentence as soon as it is complete and checked as speech (see
 // speakResponse), and resets the per-turn results.
 func (r *responder) respond(ctx context.Context, s State) (State, error) {
-	sc := scopeFrom(ctx)
+	t := s.live
 	s.PlanSteps = nil
 	if s.confirmationPending() {
-		if sp := sc.takeSpeculation(); sp != nil {
+		if sp := t.takeSpeculation(); sp != nil {
 			sp.settle(nadine.TraceFrom(ctx), false, "a name question")
 		}
 		q := confirmQuestion(s.Language, s.NameConfirmation.SimilarNames[0])
-		sc.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
+		t.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
 		s.FinalMessage = q
 		return s, nil
 	}
 	if s.Intent == IntentFirstGreeting || s.Intent == IntentEndConversation {
-		sc.send(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
+		t.send(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
 	}
 	text, err, kept := r.speculated(ctx, s)
 	if !kept {
-		text, err = r.speakResponse(ctx, sc.send, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: r.responseMessages(ctx, s)}, nil)
+		text, err = r.speakResponse(ctx, t.send, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: r.responseMessages(ctx, s)}, nil)
 	}
 	if err != nil {
 		return s, err
@@ -63,7 +64,7 @@ func (r *responder) respond(ctx context.Context, s State) (State, error) {
 // speculate.go): a kept one's reply, once its call has ended, with
 // kept=true.
 func (r *responder) speculated(ctx context.Context, s State) (string, error, bool) {
-	sp := scopeFrom(ctx).takeSpeculation()
+	sp := s.live.takeSpeculation()
 	if sp == nil {
 		return "", nil, false
 	}

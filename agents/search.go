@@ -77,7 +77,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 		return SearchUnavailable
 	}
 	// The router, the tool and the answer model take a while: say so.
-	sayFiller(ctx, a.filler, s.Language)
+	sayFiller(ctx, s.live, a.filler, s.Language)
 	tool, input := avail[0], query
 	if t, ok := nadine.LookupTool(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !a.seedWiring {
 		// The plan named the tool: no router call.
@@ -97,7 +97,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 		}
 	}
 	out, err := tool.Call(ctx, nadine.ToolInput{Text: input, Language: s.Language, UserID: s.UserInfo.ID,
-		Emit: scopeFrom(ctx).send})
+		Emit: s.live.send})
 	if err != nil {
 		tr.Fail("search_agent", err)
 		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", nadine.Shorten(query, 80))

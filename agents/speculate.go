@@ -55,27 +55,31 @@ func (r *responder) speculates() bool { return r.speculating }
 // or farewell alone (which the orchestrator does not plan either). Called
 // from the retrieval node of the parallel group.
 func (r *responder) speculate(ctx context.Context, s State) {
-	sc := scopeFrom(ctx)
+	t := s.live
 	msg := s.latest()
-	if !r.speculates() || sc.turn == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
+	if !r.speculates() || t == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
 		return
 	}
 	s.Intent, s.PlanSteps = IntentContinue, nil
 	now := r.now()
-	sctx, cancel := context.WithCancel(sc.turn)
+	sctx, cancel := context.WithCancel(t.ctx)
 	sp := &speculation{start: time.Now(), state: s, now: now, msgs: r.responseMessagesAt(sctx, s, now),
-		hold: nadine.NewHold(sc.send), cancel: cancel, done: make(chan struct{})}
-	if !sc.setSpeculation(sp) {
+		hold: nadine.NewHold(t.send), cancel: cancel, done: make(chan struct{})}
+	if !t.setSpeculation(sp) {
 		cancel()
 		return
 	}
-	go func() {
+	started := r.work.inTurn(func() {
 		defer close(sp.done)
 		text, err := r.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
 		sp.mu.Lock()
 		sp.text, sp.err = text, err
 		sp.mu.Unlock()
-	}()
+	})
+	if !started { // the engine is closing: the response node answers itself
+		t.takeSpeculation()
+		cancel()
+	}
 }
 
 // write records what the model streamed.

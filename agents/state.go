@@ -125,6 +125,9 @@ type State struct {
 	Time time.Time `json:"time"`
 	// Turn counts the turns of the current conversation.
 	Turn int `json:"turn"`
+	// live is what the nodes of the running turn share (see turn): set by
+	// beginTurn, never serialized, nil outside a turn.
+	live *turn
 	// ContextSummary is the one-sentence summary of Messages before the
 	// latest one; ContextKey identifies the history it summarizes.
 	ContextSummary string `json:"context_summary,omitempty"`

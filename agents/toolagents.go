@@ -42,8 +42,8 @@ func appendResult(field, result string) string {
 // sayFiller says f's filler line, at most once per turn (a search tool
 // wrapped with the same Filler then says none). It is not part of the
 // reply and does not count as Nadine having spoken. A nil f says none.
-func sayFiller(ctx context.Context, f nadine.Filler, lang nadine.Language) {
+func sayFiller(ctx context.Context, t *turn, f nadine.Filler, lang nadine.Language) {
 	if f != nil {
-		f.Emit(ctx, lang, scopeFrom(ctx).send)
+		f.Emit(ctx, lang, t.send)
 	}
 }

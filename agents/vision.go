@@ -26,18 +26,18 @@ func newVisionAgent(e *Engine) *visionAgent {
 // run is the node.
 func (a *visionAgent) run(ctx context.Context, s State) (State, error) {
 	step, s := popStep(s, NodeVision)
-	s.VisionResults = appendResult(s.VisionResults, a.look(ctx, s.Language, step.Message))
+	s.VisionResults = appendResult(s.VisionResults, a.look(ctx, s.live, s.Language, step.Message))
 	return s, nil
 }
 
-func (a *visionAgent) look(ctx context.Context, lang nadine.Language, question string) string {
+func (a *visionAgent) look(ctx context.Context, t *turn, lang nadine.Language, question string) string {
 	tr := nadine.TraceFrom(ctx)
 	if !a.enabled {
 		tr.Notef("vision_agent: disabled")
 		return VisionUnavailable
 	}
 	// The capture and the vision model take a while: say so.
-	sayFiller(ctx, a.filler, lang)
+	sayFiller(ctx, t, a.filler, lang)
 	img, err := a.camera.Capture(ctx)
 	if err != nil {
 		tr.Fail("camera", err)

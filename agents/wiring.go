@@ -24,17 +24,17 @@ func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
 	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, instructions: responseInstructions(e.prompts),
-		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring, work: e.work}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
-		background: e.background}
+		work: e.work}
 	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: e.prompts, now: o.Now, recall: e.recallNode}
 	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
 	e.knowledgeNode = &knowledgeAgent{store: o.Store, embedder: o.Embedder}
 	e.orchestratorNode = &orchestrator{planner: e.model(RoleOrchestrator), summarizer: e.model(RoleContextSummary), prompts: e.prompts,
 		search: e.searchNode, maxSteps: o.MaxSteps, seedWiring: o.SeedWiring, summaryWait: o.SummaryWait,
-		conversationLimit: o.ConversationLimit, now: o.Now, log: e.log, background: e.background}
+		conversationLimit: o.ConversationLimit, now: o.Now, log: e.log, work: e.work}
 }
 
 // build wires the graph (see the package documentation for the picture).

@@ -34,11 +34,15 @@ type preemption struct {
 	attempts  int                  // early turns started for this utterance
 	pending   *nadine.Transcript   // a ready interim that came while a job ran: started once the queue is empty
 	discarded []nadine.Speculation // cancelled ones, for the answering turn's trace
+
+	warmText  string      // the words Options.Warm was or will be told
+	warmTimer *time.Timer // tells it once they held
 }
 
 // interim handles an interim transcript (the caller checked that Nadine
 // is not speaking).
 func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
+	r.warm(t)
 	if !r.opts.Preempt {
 		return
 	}
@@ -62,7 +66,7 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 		p.timer = time.AfterFunc(r.opts.PreemptAfter-now.Sub(p.since), func() {
 			defer r.timers.Done()
 			r.mu.Lock()
-			still := r.pre.text == t.Text && !r.closed
+			still := dialogue.SameUtterance(r.pre.text, t.Text) && !r.closed
 			r.mu.Unlock()
 			if still {
 				r.startEarly(ctx, t)
@@ -72,6 +76,38 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	r.mu.Unlock()
 	if ready {
 		r.startEarly(ctx, t)
+	}
+}
+
+// warm tells Options.Warm the words of t once they held for half of
+// PreemptAfter, or at once when t is marked stable.
+func (r *Runtime) warm(t nadine.Transcript) {
+	if r.opts.Warm == nil {
+		return
+	}
+	r.mu.Lock()
+	p := &r.pre
+	if r.closed || (p.warmText != "" && dialogue.SameUtterance(p.warmText, t.Text)) {
+		r.mu.Unlock()
+		return
+	}
+	p.warmText = t.Text
+	r.stopTimerOf(&p.warmTimer)
+	if !t.Stable {
+		r.timers.Add(1) // the runtime's, as the early turn's timer
+		p.warmTimer = time.AfterFunc(r.opts.PreemptAfter/2, func() {
+			defer r.timers.Done()
+			r.mu.Lock()
+			still := r.pre.warmText == t.Text && !r.closed
+			r.mu.Unlock()
+			if still {
+				r.opts.Warm(t.Text)
+			}
+		})
+	}
+	r.mu.Unlock()
+	if t.Stable {
+		r.opts.Warm(t.Text)
 	}
 }
 
@@ -154,6 +190,7 @@ func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
 	p := &r.pre
 	e, d := p.early, p.discarded
 	r.stopTimer()
+	r.stopTimerOf(&p.warmTimer)
 	*p = preemption{}
 	return e, d
 }
@@ -161,12 +198,15 @@ func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
 // stopTimer stops the interim transcript's timer, if any; the caller holds
 // r.mu. A timer stopped before it fired is done with; one that fired is
 // done when its function returns.
-func (r *Runtime) stopTimer() {
-	if p := &r.pre; p.timer != nil {
-		if p.timer.Stop() {
+func (r *Runtime) stopTimer() { r.stopTimerOf(&r.pre.timer) }
+
+// stopTimerOf stops the interim timer in *tm, if any (r.mu is held).
+func (r *Runtime) stopTimerOf(tm **time.Timer) {
+	if *tm != nil {
+		if (*tm).Stop() {
 			r.timers.Done()
 		}
-		p.timer = nil
+		*tm = nil
 	}
 }
 

@@ -81,14 +81,14 @@ type preemptRig struct {
 	updates <-chan robot.Update
 }
 
-func newPreemptRig(t *testing.T, after time.Duration) *preemptRig {
+func newPreemptRig(t *testing.T, after time.Duration, edits ...func(*robot.Options)) *preemptRig {
 	t.Helper()
-	return newPreemptRigWith(t, after, nil)
+	return newPreemptRigWith(t, after, nil, edits...)
 }
 
 // newPreemptRigWith is newPreemptRig with edit applied to the manager's
-// options (nil: none).
-func newPreemptRigWith(t *testing.T, after time.Duration, edit func(*dialogue.ManagerOptions)) *preemptRig {
+// options (nil: none) and edits to the runtime's.
+func newPreemptRigWith(t *testing.T, after time.Duration, edit func(*dialogue.ManagerOptions), edits ...func(*robot.Options)) *preemptRig {
 	t.Helper()
 	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
 	ctx := context.Background()
@@ -116,7 +116,11 @@ func newPreemptRigWith(t *testing.T, after time.Duration, edit func(*dialogue.Ma
 		t.Fatal(err)
 	}
 	body := &bodyLog{Bus: bus}
-	rt, err := robot.New(robot.Options{Manager: m, Body: body, Names: st, SpeakTimeout: time.Minute, Preempt: true, PreemptAfter: after})
+	ropts := robot.Options{Manager: m, Body: body, Names: st, SpeakTimeout: time.Minute, Preempt: true, PreemptAfter: after}
+	for _, e := range edits {
+		e(&ropts)
+	}
+	rt, err := robot.New(ropts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,5 +331,38 @@ func TestAdoptedEarlyTurnFillsItsSilenceOnTheBus(t *testing.T) {
 	want := []string{"speak:Hmm, let me see.", "speak:Here I am.", "final:utt-1-final"}
 	if got := r.body.published(); !slices.Equal(got, want) {
 		t.Errorf("published %q, want %q", got, want)
+	}
+}
+
+// TestInterimWordsWarmTheTurn: the words of an interim transcript are told
+// to Options.Warm (which embeds them ahead of the turn) once they held for
+// half of PreemptAfter, or at once when marked stable, and the same words
+// only once.
+func TestInterimWordsWarmTheTurn(t *testing.T) {
+	var mu sync.Mutex
+	var warmed []string
+	r := newPreemptRig(t, 40*time.Millisecond, func(o *robot.Options) {
+		o.Warm = func(text string) {
+			mu.Lock()
+			warmed = append(warmed, text)
+			mu.Unlock()
+		}
+	})
+	got := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(warmed)
+	}
+	r.say(t, map[string]any{"text": "tell me about the lake", "final": false})
+	r.say(t, map[string]any{"text": "Tell me about the lake", "final": false})
+	mqtttest.Eventually(t, "the held words warmed", func() bool { return len(got()) == 1 })
+	<-r.answers // the early turn
+	r.say(t, map[string]any{"text": "Tell me about the lake.", "final": true, "id": "utt-3"})
+	r.turn(t, "utt-3")
+	r.say(t, map[string]any{"text": "and the mountains", "final": false, "stable": true})
+	mqtttest.Eventually(t, "the stable words warmed", func() bool { return len(got()) == 2 })
+	<-r.answers
+	if w := got(); !slices.Equal(w, []string{"tell me about the lake", "and the mountains"}) {
+		t.Errorf("warmed %q, want each utterance's words once", w)
 	}
 }

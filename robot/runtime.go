@@ -61,8 +61,14 @@ type Options struct {
 	Preempt         bool
 	PreemptAfter    time.Duration
 	PreemptAttempts int
-	Now             func() time.Time
-	Logger          *slog.Logger
+	// Warm, when set, is told the words of an interim transcript once they
+	// held for half of PreemptAfter, or at once when it is marked stable
+	// (with or without Preempt), so that what the turn will need of them
+	// (the query embedding: embedcache.Cache.Warm) is computed while the
+	// person finishes. It must return at once.
+	Warm   func(text string)
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.

@@ -17,6 +17,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/embedcache"
 	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/knowledge"
 	"github.com/nadine-robot/nadine/langid"
@@ -43,6 +44,7 @@ type app struct {
 	// that read them, are the app's, closed at Close.
 	transport *http.Transport
 	embedder  nadine.Embedder
+	queries   *embedcache.Cache // the engines' embedder: embedder behind a cache of recent queries
 	lexical   *lexical.Embedder // the offline engine's embedder: no network (see offline_knowledge.go)
 	tools     []nadine.Tool
 	filler    *tools.Filler // lines said while a turn waits on a tool; nil when off
@@ -251,6 +253,10 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 			a.embedder = g
 		}
 	}
+	// The engines' queries go through a short-lived cache, which interim
+	// transcripts warm (robot.Options.Warm).
+	a.queries = embedcache.New(a.embedder, embedcache.Options{})
+	a.closers = append(a.closers, a.queries.Close)
 	return nil
 }
 
@@ -494,7 +500,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 		}
 		eng, err := react.New(react.Options{
 			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
-			Memories: a.store, Knowledge: a.store, Embedder: a.embedder,
+			Memories: a.store, Knowledge: a.store, Embedder: a.queries,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
 			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
 			Speculate: *a.cfg.Features.Speculate, SkipStandalone: *a.cfg.Features.SkipStandalone,
@@ -507,7 +513,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 		return eng, nil
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: model, Store: a.store, Embedder: a.embedder, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
+			Models: model, Store: a.store, Embedder: a.queries, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && spec.Camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
 			NewUserID: nadine.NewUserID, Logger: a.log.With("robot", spec.Name), SeedWiring: a.cfg.Features.SeedWiring,
@@ -564,7 +570,11 @@ func (a *app) scenesDir() string {
 // store, perception's scene folders, and the other holders given (serve:
 // the session in memory).
 func (a *app) forgetter(also ...nadine.UserEraser) *nadine.Forgetter {
-	return &nadine.Forgetter{Store: a.store, Also: append([]nadine.UserEraser{visual.SceneFolders{Root: a.scenesDir()}}, also...)}
+	erasers := []nadine.UserEraser{visual.SceneFolders{Root: a.scenesDir()}}
+	if a.queries != nil {
+		erasers = append(erasers, a.queries) // the words of recent turns
+	}
+	return &nadine.Forgetter{Store: a.store, Also: append(erasers, also...)}
 }
 
 // newTools registers seed 000's tools: search, news and weather only when

@@ -98,9 +98,9 @@ func scriptBenchModels(srv *llmtest.Server) {
 	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), greeting)).Reply("first_greeting")
 	srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
 	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("joy 5")
-	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), search)).
-		Reply(`{"plan":[{"agent":"search_agent","message":"Geneva news today","tool":"Google News"}]}`)
-	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply(`{"plan":[]}`)
+	// The plan in the format the orchestrator's prompt asks for.
+	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), search)).Reply("Google News: Geneva news today")
+	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply("none")
 	srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google News","query":"Geneva news today"}`)
 	srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("The Geneva motor show opens next week, with many electric cars on show.")
 	srv.On(llmtest.MatchModel(agents.RoleContextSummary)).Reply(benchSummary)

@@ -124,7 +124,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
-			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts,
+			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, Warm: a.queries.Warm,
 		})
 		if err != nil {
 			s.close()

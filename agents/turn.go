@@ -1,0 +1,216 @@
+package agents
+
+import (
+	"context"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/affect"
+)
+
+// turn is what the nodes of one turn share outside the (serializable)
+// state: the emit function, what was emitted, work parallel nodes share
+// (the query vector, the best memories), each done once, the work queued
+// for after the reply, and the speculative response. Respond makes it and
+// beginTurn puts it in the state (State.live), so that every node of the
+// turn reaches it through its state, never through its context.
+//
+// A nil *turn is a node run outside a turn (Eval, a test calling a node):
+// it emits nothing, shares nothing, and runs work for after the reply at
+// once.
+type turn struct {
+	// ctx is the turn's context, which speculative work runs under: a
+	// node's own context ends with the node.
+	ctx  context.Context
+	emit nadine.EmitFunc
+
+	mu       sync.Mutex
+	said     bool // some speech was emitted
+	gests    []nadine.Gesture
+	emotion  *affect.Emotion
+	memories map[string]*lazy[memoryHit]
+	vectors  map[string]*lazy[[]float32]
+
+	later []func(ctx context.Context) // work for after the reply
+
+	late *summaryJob  // the background summary the turn did not wait for
+	spec *speculation // the speculative response, until the response node takes it
+	took bool         // the speculation was taken (or the turn is over)
+}
+
+// memoryHit is the best memory of one type, if any.
+type memoryHit struct {
+	m  nadine.ScoredMemory
+	ok bool
+}
+
+// lazy is a value computed once.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+	err  error
+}
+
+// newTurn returns the shared part of a turn running under ctx.
+func newTurn(ctx context.Context, emit nadine.EmitFunc) *turn {
+	return &turn{ctx: ctx, emit: emit, memories: map[string]*lazy[memoryHit]{}, vectors: map[string]*lazy[[]float32]{}}
+}
+
+// send emits an event and remembers the gestures and whether Nadine spoke.
+func (t *turn) send(ev nadine.Event) {
+	if t == nil {
+		return
+	}
+	switch ev.Kind {
+	case nadine.EventGesture:
+		t.mu.Lock()
+		t.gests = append(t.gests, ev.Gesture)
+		t.mu.Unlock()
+	case nadine.EventSpeech:
+		if !ev.Filler {
+			t.mu.Lock()
+			t.said = true
+			t.mu.Unlock()
+		}
+	}
+	t.emit(ev)
+}
+
+// spoke reports whether the turn emitted speech.
+func (t *turn) spoke() bool {
+	if t == nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.said
+}
+
+func (t *turn) gestures() []nadine.Gesture {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]nadine.Gesture(nil), t.gests...)
+}
+
+// setAppraised records the emotion the appraisal gave this turn.
+func (t *turn) setAppraised(e affect.Emotion) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.emotion = &e
+	t.mu.Unlock()
+}
+
+func (t *turn) appraised() (affect.Emotion, bool) {
+	if t == nil {
+		return affect.Emotion{}, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.emotion == nil {
+		return affect.Emotion{}, false
+	}
+	return *t.emotion, true
+}
+
+// once returns the lazy value under key in the map m picks from t,
+// creating it; outside a turn it computes fn every time.
+func once[T any](t *turn, m func(*turn) map[string]*lazy[T], key string, fn func() (T, error)) (T, error) {
+	if t == nil {
+		return fn()
+	}
+	t.mu.Lock()
+	values := m(t)
+	l, ok := values[key]
+	if !ok {
+		l = &lazy[T]{}
+		values[key] = l
+	}
+	t.mu.Unlock()
+	l.once.Do(func() { l.v, l.err = fn() })
+	return l.v, l.err
+}
+
+func (t *turn) memoryHits() map[string]*lazy[memoryHit]   { return t.memories }
+func (t *turn) queryVectors() map[string]*lazy[[]float32] { return t.vectors }
+
+// afterReply queues fn to run once the reply is published: Respond hands
+// the queue to nadine.Request.AfterReply, the one way work is deferred.
+// Outside a turn it runs fn now.
+func (t *turn) afterReply(ctx context.Context, fn func(ctx context.Context)) {
+	if t == nil {
+		fn(ctx)
+		return
+	}
+	t.mu.Lock()
+	t.later = append(t.later, fn)
+	t.mu.Unlock()
+}
+
+// queued takes the work queued for after the reply.
+func (t *turn) queued() []func(ctx context.Context) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q := t.later
+	t.later = nil
+	return q
+}
+
+// lateSummary records the background summary the turn went on without.
+func (t *turn) lateSummary(j *summaryJob) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.late = j
+	t.mu.Unlock()
+}
+
+// lateResult returns that summary and the key of its history, once it is
+// done.
+func (t *turn) lateResult() (text, key string, ok bool) {
+	if t == nil {
+		return "", "", false
+	}
+	t.mu.Lock()
+	j := t.late
+	t.mu.Unlock()
+	if j == nil {
+		return "", "", false
+	}
+	text, ok = j.result()
+	return text, j.key, ok
+}
+
+// setSpeculation records the turn's speculative response; it reports false
+// outside a turn, when the turn already has one, or when it is past its
+// response.
+func (t *turn) setSpeculation(sp *speculation) bool {
+	if t == nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.spec != nil || t.took {
+		return false
+	}
+	t.spec = sp
+	return true
+}
+
+// takeSpeculation returns the speculative response, once; none is started
+// after.
+func (t *turn) takeSpeculation() *speculation {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sp := t.spec
+	t.spec, t.took = nil, true
+	return sp
+}

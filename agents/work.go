@@ -1,0 +1,88 @@
+package agents
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// work owns the goroutines the engine starts beside or after its turns,
+// so that Close can stop them and wait for them:
+//
+//   - saves (an episode's summary and memories, started after the reply of
+//     a farewell) run to their end, bounded by their timeout: Close waits
+//     for them, since what they write is the person's memory;
+//   - precomputations (the next turn's context summary) are useful only to
+//     a next turn: Close cancels them, then waits;
+//   - a turn's speculative response runs under the turn's context (it ends
+//     with the turn at the latest) and is waited for by Close too.
+//
+// Every goroutine is started by one of its methods, and none once Close
+// has begun.
+type work struct {
+	bg    sync.WaitGroup // saves and precomputations
+	turns sync.WaitGroup // speculative responses
+
+	saves       context.Context // cancelled once Close has waited
+	cancelSaves context.CancelFunc
+	spare       context.Context // cancelled as Close begins
+	cancelSpare context.CancelFunc
+
+	mu     sync.Mutex
+	closed bool
+}
+
+func newWork() *work {
+	w := &work{}
+	w.saves, w.cancelSaves = context.WithCancel(context.Background())
+	w.spare, w.cancelSpare = context.WithCancel(context.Background())
+	return w
+}
+
+// inTurn runs fn, work of the running turn, on a goroutine Close waits
+// for; it reports false (and runs nothing) once Close has begun.
+func (w *work) inTurn(fn func()) bool { return w.start(&w.turns, fn) }
+
+func (w *work) start(wg *sync.WaitGroup, fn func()) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	wg.Go(fn)
+	return true
+}
+
+// save runs fn (reporting false when the engine is closing, see start) to its end (bounded by timeout) even when the engine
+// closes.
+func (w *work) save(timeout time.Duration, fn func(ctx context.Context)) bool {
+	return w.under(w.saves, timeout, fn)
+}
+
+// precompute runs fn (see save) until its timeout or until the engine closes.
+func (w *work) precompute(timeout time.Duration, fn func(ctx context.Context)) bool {
+	return w.under(w.spare, timeout, fn)
+}
+
+func (w *work) under(parent context.Context, timeout time.Duration, fn func(ctx context.Context)) bool {
+	return w.start(&w.bg, func() {
+		ctx, cancel := context.WithTimeout(parent, timeout)
+		defer cancel()
+		fn(ctx)
+	})
+}
+
+// wait blocks until the saves and precomputations started so far are done.
+func (w *work) wait() { w.bg.Wait() }
+
+// close refuses new goroutines, cancels the precomputations, and waits
+// for everything started (the saves to their end).
+func (w *work) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.cancelSpare()
+	w.turns.Wait()
+	w.bg.Wait()
+	w.cancelSaves()
+}
