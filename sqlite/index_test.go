@@ -615,3 +615,156 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not reached")
 }
+
+// TestCacheFollowsAppends: memories added to a person whose vectors are
+// cached (AddMemories, StoreChunk, EndConversation) are added to the cached
+// set instead of dropping it, so that the next search does not reload the
+// person; the searches then agree with a store without cache, entry for
+// entry, quantized or not, across embedders and dimensions.
+func TestCacheFollowsAppends(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		quantize int64
+	}{{"exact", -1}, {"quantized", 1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			path := filepath.Join(t.TempDir(), "nadine.db")
+			s, err := Open(ctx, path, Options{QuantizeAbove: tt.quantize})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			exact, err := Open(ctx, path, Options{CacheBytes: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer exact.Close()
+			const dims = 8
+			types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact}
+			memory := func(i int, embedder string, d int) nadine.Memory {
+				return nadine.Memory{UserID: "robin", Type: types[i%3], Text: fmt.Sprint("m", i), Embedder: embedder, Embedding: vec(i, d)}
+			}
+			var first []nadine.Memory
+			for i := range 3*blockEntries(dims) - 5 { // the last block has room for 5
+				first = append(first, memory(i, "e1", dims))
+			}
+			if _, err := s.AddMemories(ctx, first); err != nil {
+				t.Fatal(err)
+			}
+			set, err := s.userVectors(ctx, "robin")
+			if err != nil || set.quantized != (tt.quantize > 0) {
+				t.Fatalf("robin's set: %v, quantized %v", err, set != nil && set.quantized)
+			}
+			loaded := s.cache.sets[userKey("robin")].loaded
+
+			// A batch that fills the last block and opens another, one of
+			// another embedder and dimension, one without vectors, and
+			// the conversation chunks.
+			var batch []nadine.Memory
+			for i := range 12 {
+				batch = append(batch, memory(1000+i, "e1", dims))
+			}
+			batch = append(batch, memory(2000, "e2", 3), nadine.Memory{UserID: "robin", Type: nadine.MemoryFact, Text: "no vector"})
+			if _, err := s.AddMemories(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AddMemory(ctx, memory(3000, "e1", dims)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AppendMessage(ctx, "robin", "c1", nadine.Message{Role: nadine.RoleUser, Content: "hello", Time: 1}); err != nil {
+				t.Fatal(err)
+			}
+			chunk := memory(4000, "e1", dims)
+			chunk.Type = nadine.MemoryConversation
+			if err := s.StoreChunk(ctx, "robin", "c1", 0, chunk); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.StoreChunk(ctx, "robin", "c1", 0, chunk); err != nil { // stored before: nothing happens
+				t.Fatal(err)
+			}
+			final := memory(4001, "e1", dims)
+			final.Type = nadine.MemoryConversation
+			if err := s.EndConversation(ctx, "robin", "c1", &final); err != nil {
+				t.Fatal(err)
+			}
+
+			it := s.cache.sets[userKey("robin")]
+			if it == nil || it.loaded != loaded {
+				t.Fatalf("robin's set was dropped or reloaded by the appends (item %v)", it)
+			}
+			if got, want := it.set.entries(), len(first)+12+1+1+2; got != want {
+				t.Errorf("cached set has %d entries, want %d", got, want)
+			}
+			if got := set.entries(); got != len(first) {
+				t.Errorf("the set searches held changed: %d entries, want %d", got, len(first))
+			}
+			if it.bytes != it.set.bytes() || s.cache.used() != it.bytes {
+				t.Errorf("cache counts %d bytes (item %d), set has %d", s.cache.used(), it.bytes, it.set.bytes())
+			}
+			CheckIndex(t, s)
+			for qi := range 40 {
+				for _, q := range []nadine.MemoryQuery{
+					{Embedding: vec(5000+qi, dims), Embedder: "e1", K: 1 + qi%7},
+					{Embedding: vec(1000+qi%12, dims), Embedder: "e1", K: 3, Types: []nadine.MemoryType{types[qi%3]}},
+					{Embedding: vec(2000, 3), Embedder: "e2", K: 2},
+				} {
+					got, err := s.SearchMemories(ctx, "robin", q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := exact.SearchMemories(ctx, "robin", q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.EqualFunc(got, want, func(a, b nadine.ScoredMemory) bool {
+						return a.ID == b.ID && a.Text == b.Text && math.Float64bits(a.Score) == math.Float64bits(b.Score)
+					}) {
+						t.Fatalf("query %d %+v: got %v, want %v", qi, q.Types, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCacheAppendAfterLoad: a write marked before a load ended may be in
+// the loaded set already, so its append drops the set instead of adding
+// the rows twice; a load in flight during the write is not cached.
+func TestCacheAppendAfterLoad(t *testing.T) {
+	ctx := t.Context()
+	c := newVectorCache(1 << 20)
+	grow := func(s *vecSet) *vecSet {
+		return s.appended([]vecEntry{{id: 9, embedder: "e", norm: 1, vec: []float32{1, 0}}})
+	}
+	mark := c.mark()
+	if _, err := c.get(ctx, "k", func() (*vecSet, error) { return &vecSet{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	c.appendTo("k", mark, grow)
+	if c.len() != 0 {
+		t.Error("a write marked before the load ended was added to the loaded set")
+	}
+
+	if _, err := c.get(ctx, "k", func() (*vecSet, error) { return &vecSet{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	c.appendTo("k", c.mark(), grow)
+	got, _ := c.get(ctx, "k", func() (*vecSet, error) { t.Error("reloaded"); return nil, nil })
+	if got == nil || got.entries() != 1 {
+		t.Errorf("a write after the load: set %v, want its one vector added", got)
+	}
+
+	release, started := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.get(ctx, "j", func() (*vecSet, error) { close(started); <-release; return &vecSet{}, nil })
+	}()
+	<-started
+	c.appendTo("j", c.mark(), grow)
+	close(release)
+	<-done
+	if _, ok := c.sets["j"]; ok {
+		t.Error("a load in flight during a write was cached")
+	}
+}

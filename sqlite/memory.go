@@ -105,18 +105,46 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 		return nil, nil
 	}
 	var ids []int64
+	mark := s.cache.mark()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		ids, err = insertMemories(ctx, tx, rows)
 		return err
 	})
-	for _, r := range rows {
-		s.cache.invalidate(userKey(r.userID))
-	}
+	s.cacheAdded(mark, rows, ids, err)
 	if err != nil {
 		return nil, wrap("add memory", err)
 	}
 	return ids, nil
+}
+
+// cacheAdded tells the vector cache about memories a write inserted (ids[i]
+// the id of rows[i], when err is nil), mark being the cache's mark taken
+// before the write: the vectors are added to their users' cached sets, or
+// the sets dropped when the write failed.
+func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error) {
+	byUser := map[string][]vecEntry{}
+	for i, r := range rows {
+		es := byUser[r.userID]
+		if err == nil && r.dims > 0 {
+			v, derr := decodeVector(r.embedding, nil)
+			if derr != nil {
+				err = derr // never: memoryRow encoded it
+			}
+			es = append(es, vecEntry{id: ids[i], kind: kindCode(nadine.MemoryType(r.typ)), embedder: r.embedder, norm: r.norm, vec: v})
+		}
+		byUser[r.userID] = es
+	}
+	for u, es := range byUser {
+		switch {
+		case err != nil:
+			s.cache.invalidate(userKey(u))
+			continue
+		case len(es) == 0:
+			continue // no vector: the user's set is unchanged
+		}
+		s.cache.appendTo(userKey(u), mark, func(set *vecSet) *vecSet { return set.appended(es) })
+	}
 }
 
 // userVectors returns a user's memory vectors, from the cache when present,
