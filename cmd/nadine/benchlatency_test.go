@@ -47,7 +47,7 @@ func TestBenchLatencyRows(t *testing.T) {
 		}
 	}
 	for _, m := range r.Memories {
-		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.RSS <= 0 {
+		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
 			t.Errorf("memories run %+v lacks its measures", m)
 		}
 	}
