@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -49,13 +50,15 @@ type indexEntry struct {
 
 // indexBlock is one row of memory_vectors in its stored encoding.
 type indexBlock struct {
-	userID string
-	rowid  int64
-	block  int64
-	ids    []byte // int64 little-endian
-	kinds  []byte
-	norms  []byte // float32 little-endian
-	vecs   []byte // float32 little-endian, dims per entry
+	userID   string
+	embedder string
+	dims     int
+	rowid    int64
+	block    int64
+	ids      []byte // int64 little-endian
+	kinds    []byte
+	norms    []byte // float32 little-endian
+	vecs     []byte // float32 little-endian, dims per entry
 }
 
 func (b *indexBlock) count() int { return len(b.kinds) }
@@ -88,15 +91,15 @@ func (b *indexBlock) remove(i, dims int) {
 // readBlock reads the whole block of the user at rowid.
 func readBlock(ctx context.Context, tx *sql.Tx, userID string, rowid int64) (*indexBlock, error) {
 	b := &indexBlock{userID: userID, rowid: rowid}
-	err := tx.QueryRowContext(ctx, `SELECT block, ids, types, norms, vecs FROM memory_vectors
-		WHERE user_id = ? AND rowid = ?`, userID, rowid).Scan(&b.block, &b.ids, &b.kinds, &b.norms, &b.vecs)
+	err := tx.QueryRowContext(ctx, `SELECT embedder, dims, block, ids, types, norms, vecs FROM memory_vectors
+		WHERE user_id = ? AND rowid = ?`, userID, rowid).Scan(&b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs)
 	if err != nil {
 		return nil, fmt.Errorf("read vector block: %w", err)
 	}
 	return b, nil
 }
 
-// writeBlock stores b back, or deletes it when it is empty.
+// writeBlock stores b back, or deletes it when it is empty, with its codes.
 func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	var err error
 	if b.count() == 0 {
@@ -107,6 +110,28 @@ func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	}
 	if err != nil {
 		return fmt.Errorf("write vector block: %w", err)
+	}
+	return writeCodes(ctx, tx, b)
+}
+
+// writeCodes stores the quantized form of block b in memory_codes (schema
+// 4), or deletes it when b is empty.
+func writeCodes(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
+	var err error
+	if b.count() == 0 {
+		_, err = tx.ExecContext(ctx, `DELETE FROM memory_codes WHERE user_id = ? AND embedder = ? AND dims = ? AND block = ?`,
+			b.userID, b.embedder, b.dims, b.block)
+	} else {
+		var bounds, codes []byte
+		if bounds, codes, err = encodeCodes(b.vecs, b.dims); err != nil {
+			return fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_codes
+			(user_id, embedder, dims, block, count, ids, types, norms, bounds, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			b.userID, b.embedder, b.dims, b.block, b.count(), b.ids, b.kinds, b.norms, bounds, codes)
+	}
+	if err != nil {
+		return fmt.Errorf("write vector codes: %w", err)
 	}
 	return nil
 }
@@ -148,15 +173,18 @@ func indexAppend(ctx context.Context, tx *sql.Tx, userID, embedder string, dims 
 	}
 	for len(es) > 0 {
 		n := min(limit, len(es))
-		b := &indexBlock{}
+		number++
+		b := &indexBlock{userID: userID, embedder: embedder, dims: dims, block: number}
 		for _, e := range es[:n] {
 			b.add(e)
 		}
-		number++
 		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_vectors
 			(user_id, embedder, dims, block, count, ids, types, norms, vecs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			userID, embedder, dims, number, b.count(), b.ids, b.kinds, b.norms, b.vecs); err != nil {
 			return fmt.Errorf("insert vector block: %w", err)
+		}
+		if err := writeCodes(ctx, tx, b); err != nil {
+			return err
 		}
 		es = es[n:]
 	}
@@ -228,10 +256,12 @@ func indexReplace(ctx context.Context, tx *sql.Tx, userID, embedder string, dims
 	return true, writeBlock(ctx, tx, b)
 }
 
-// indexDeleteUser drops every block of a user.
+// indexDeleteUser drops every block of a user, and their codes.
 func indexDeleteUser(ctx context.Context, tx *sql.Tx, userID string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_vectors WHERE user_id = ?`, userID); err != nil {
-		return fmt.Errorf("delete vector blocks: %w", err)
+	for _, table := range []string{"memory_vectors", "memory_codes"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("delete vector blocks: %w", err)
+		}
 	}
 	return nil
 }
@@ -265,11 +295,64 @@ func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int6
 	return nil
 }
 
-// buildMemoryIndex fills the empty memory_vectors from the memories table,
-// one user at a time; it is the Go step of migration 2. A stored vector
-// whose length is not a multiple of 4 bytes (which this package never
-// writes) is left out of the index with a warning.
+// buildMemoryIndex is the Go step of migration 4: it fills memory_codes
+// from memory_vectors, after filling an empty memory_vectors from the
+// memories table (a database of schema 1: this was the step of migration
+// 2, which runs in the same transaction, before the codes had a table).
 func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
+	var indexed bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM memory_vectors)`).Scan(&indexed); err != nil {
+		return err
+	}
+	if !indexed {
+		return s.indexTable(ctx, tx) // writes the codes with the blocks
+	}
+	return s.buildMemoryCodes(ctx, tx)
+}
+
+// buildMemoryCodes writes the codes of every block of memory_vectors, a
+// few blocks at a time.
+func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
+	const batch = 64
+	after, blocks := int64(0), 0
+	for {
+		rows, err := tx.QueryContext(ctx, `SELECT rowid, user_id, embedder, dims, block, ids, types, norms, vecs
+			FROM memory_vectors WHERE rowid > ? ORDER BY rowid LIMIT ?`, after, batch)
+		if err != nil {
+			return err
+		}
+		var bs []*indexBlock
+		for rows.Next() {
+			b := &indexBlock{}
+			if err := rows.Scan(&b.rowid, &b.userID, &b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs); err != nil {
+				rows.Close()
+				return err
+			}
+			bs = append(bs, b)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, b := range bs {
+			if err := writeCodes(ctx, tx, b); err != nil {
+				return err
+			}
+			after = b.rowid
+		}
+		blocks += len(bs)
+		if len(bs) < batch {
+			s.log.Info("sqlite: quantized the memory vector index", "blocks", blocks)
+			return nil
+		}
+	}
+}
+
+// indexTable fills the empty memory_vectors (and memory_codes) from the
+// memories table, one user at a time. A stored vector whose length is not
+// a multiple of 4 bytes (which this package never writes) is left out of
+// the index with a warning.
+func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 	var users []string
 	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT user_id FROM memories ORDER BY user_id`)
 	if err != nil {
@@ -327,18 +410,18 @@ func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 }
 
 // loadVectors reads one user's blocks into a vector set: as they are, or
-// quantized (see quantize.go) when the user's float32 vectors exceed
-// Options.QuantizeAbove. A quantized load reads the blocks through a
-// connection that does not map the file, so that the pages it reads once
-// do not stay in the process's resident memory.
+// quantized, from their codes (memory_codes), when the user's float32
+// vectors exceed Options.QuantizeAbove. A quantized load reads the codes
+// through a connection that does not map the file, so that the pages it
+// reads once do not stay in the process's resident memory.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
-	var values int64
-	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0) FROM memory_vectors WHERE user_id = ?`,
-		userID).Scan(&values); err != nil {
+	var values, entries int64
+	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0)
+		FROM memory_vectors WHERE user_id = ?`, userID).Scan(&values, &entries); err != nil {
 		return nil, err
 	}
 	if s.quantize < 0 || 4*values <= s.quantize {
-		return readBlocks(ctx, s.r, userID, false)
+		return readBlocks(ctx, s.r, userID)
 	}
 	conn, err := s.r.Conn(ctx)
 	if err != nil {
@@ -356,7 +439,7 @@ func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error)
 			}
 		}()
 	}
-	return readBlocks(ctx, conn, userID, true)
+	return readCodes(ctx, conn, userID, values, entries)
 }
 
 // queryer is a connection or a pool.
@@ -364,21 +447,16 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// readBlocks reads one user's blocks into a vector set, quantizing each
-// block as it is read when quantize is set (the float32 values are never
-// all in memory at once).
-func readBlocks(ctx context.Context, db queryer, userID string, quantize bool) (*vecSet, error) {
+// readBlocks reads one user's blocks into a vector set of float32 vectors.
+func readBlocks(ctx context.Context, db queryer, userID string) (*vecSet, error) {
 	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, vecs
 		FROM memory_vectors WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	set := &vecSet{quantized: quantize}
-	var (
-		ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
-		scratch                 []float32
-	)
+	set := &vecSet{}
+	var ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
 	for rows.Next() {
 		var blk vecBlock
 		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &vecs); err != nil {
@@ -392,20 +470,97 @@ func readBlocks(ctx context.Context, db queryer, userID string, quantize bool) (
 		if blk.norms, err = decodeVector(norms, nil); err != nil {
 			return nil, err
 		}
-		if !quantize {
-			if blk.vecs, err = decodeVector(vecs, nil); err != nil {
-				return nil, err
-			}
-			set.blocks = append(set.blocks, blk)
-			continue
-		}
-		if scratch, err = decodeVector(vecs, scratch); err != nil {
+		if blk.vecs, err = decodeVector(vecs, nil); err != nil {
 			return nil, err
 		}
-		blk.vecs = scratch
-		set.blocks = append(set.blocks, quantizedBlock(&blk))
+		set.blocks = append(set.blocks, blk)
 	}
 	return set, rows.Err()
+}
+
+// readCodes reads one user's quantized blocks (memory_codes) into a
+// quantized vector set. Its arrays are cut from one allocation each, sized
+// for the user's vectors (entries of values values in all, as
+// memory_vectors counts them): a load allocates the set and the driver's
+// copies of the rows, about as much again, and converts nothing.
+func readCodes(ctx context.Context, db queryer, userID string, values, entries int64) (*vecSet, error) {
+	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, bounds, codes
+		FROM memory_codes WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	set := &vecSet{quantized: true}
+	var (
+		ids, kinds, norms, bounds, codes sql.RawBytes // valid until the next row: copied at once
+		a                                codeArena
+	)
+	a.reserve(int(entries), int(values))
+	for rows.Next() {
+		var blk vecBlock
+		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &bounds, &codes); err != nil {
+			return nil, err
+		}
+		n := len(kinds)
+		if blk.dims <= 0 || len(ids) != 8*n || len(norms) != 4*n || len(bounds) != 12*n || len(codes) != n*blk.dims {
+			return nil, fmt.Errorf("vector codes of user %q, embedder %q: inconsistent sizes", userID, blk.embedder)
+		}
+		a.block(&blk, n)
+		decodeIDs(ids, blk.ids)
+		copy(blk.kinds, kinds)
+		if _, err := decodeVector(norms, blk.norms); err != nil {
+			return nil, err
+		}
+		for i := range n {
+			blk.scale[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i:]))
+			blk.resid[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i+4:]))
+			blk.ratio[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i+8:]))
+		}
+		copy(int8Bytes(blk.q8), codes)
+		set.blocks = append(set.blocks, blk)
+	}
+	return set, rows.Err()
+}
+
+// codeArena hands out the arrays of quantized blocks from shared
+// allocations, each block's capped at its length (so that appending to a
+// block copies it, see vecSet.appended); the codes come from a codeMemory.
+type codeArena struct {
+	ids                        []int64
+	kinds                      []uint8
+	norms, scale, resid, ratio []float32
+	mem                        *codeMemory
+	q8                         []int8
+}
+
+// reserve allocates room for entries vectors of values values in all.
+func (a *codeArena) reserve(entries, values int) {
+	a.ids, a.kinds = make([]int64, 0, entries), make([]uint8, 0, entries)
+	a.norms, a.scale = make([]float32, 0, entries), make([]float32, 0, entries)
+	a.resid, a.ratio = make([]float32, 0, entries), make([]float32, 0, entries)
+	a.mem = newCodeMemory(values)
+	a.q8 = unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(a.mem.b))), len(a.mem.b))[:0]
+}
+
+// block gives blk the arrays of n vectors of blk.dims values.
+func (a *codeArena) block(blk *vecBlock, n int) {
+	blk.ids, blk.kinds = take(&a.ids, n), take(&a.kinds, n)
+	blk.norms, blk.scale, blk.resid, blk.ratio = take(&a.norms, n), take(&a.scale, n), take(&a.resid, n), take(&a.ratio, n)
+	if cap(a.q8)-len(a.q8) >= n*blk.dims {
+		blk.mem = a.mem
+	}
+	blk.q8 = take(&a.q8, n*blk.dims)
+}
+
+// take returns the next n elements of *arena, allocating them apart when
+// the arena is full (rows written since it was sized).
+func take[T any](arena *[]T, n int) []T {
+	s := *arena
+	if cap(s)-len(s) < n {
+		return make([]T, n)
+	}
+	*arena = s[:len(s)+n]
+	return s[len(s) : len(s)+n : len(s)+n]
 }
 
 // searchIndex scores the user's blocks of the query's embedder and

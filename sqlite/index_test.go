@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -137,6 +138,56 @@ func checkIndex(t *testing.T, db *sql.DB) {
 		if !seen[id] {
 			t.Errorf("memory %d of (%q, %q, %d) is missing from the index", id, tv.userID, tv.embedder, tv.dims)
 		}
+	}
+	checkCodes(t, db)
+}
+
+// checkCodes fails the test unless memory_codes holds exactly the blocks
+// of memory_vectors, each quantized as encodeCodes does.
+func checkCodes(t *testing.T, db *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	var missing, extra int
+	if err := db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM memory_vectors v WHERE NOT EXISTS (SELECT 1 FROM memory_codes c
+			WHERE c.user_id = v.user_id AND c.embedder = v.embedder AND c.dims = v.dims AND c.block = v.block)),
+		(SELECT count(*) FROM memory_codes c WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v
+			WHERE c.user_id = v.user_id AND c.embedder = v.embedder AND c.dims = v.dims AND c.block = v.block))`).Scan(&missing, &extra); err != nil {
+		t.Fatal(err)
+	}
+	if missing != 0 || extra != 0 {
+		t.Errorf("memory_codes lacks %d blocks of memory_vectors and has %d it has not", missing, extra)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT v.user_id, v.block, v.dims, v.count, c.count, v.ids, c.ids, v.types, c.types,
+		v.norms, c.norms, v.vecs, c.bounds, c.codes
+		FROM memory_vectors v JOIN memory_codes c USING (user_id, embedder, dims, block)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			userID                          string
+			block                           int64
+			dims, count, codesCount         int
+			ids, cids, kinds, ckinds, norms []byte
+			cnorms, vecs, bounds, codes     []byte
+		)
+		if err := rows.Scan(&userID, &block, &dims, &count, &codesCount, &ids, &cids, &kinds, &ckinds, &norms, &cnorms,
+			&vecs, &bounds, &codes); err != nil {
+			t.Fatal(err)
+		}
+		wantBounds, wantCodes, err := encodeCodes(vecs, dims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count != codesCount || !bytes.Equal(ids, cids) || !bytes.Equal(kinds, ckinds) || !bytes.Equal(norms, cnorms) ||
+			!bytes.Equal(bounds, wantBounds) || !bytes.Equal(codes, wantCodes) {
+			t.Errorf("codes of block %d of user %q differ from its vectors'", block, userID)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -616,6 +667,78 @@ func waitFor(t *testing.T, cond func() bool) {
 	t.Fatal("condition not reached")
 }
 
+// TestMigrationQuantizesIndex: a database of schema 3 (the vector index
+// without its codes) gets the codes of every block when it is opened.
+func TestMigrationQuantizesIndex(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nadine.db")
+	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []nadine.Memory
+	for i := range 200 {
+		ms = append(ms, nadine.Memory{UserID: []string{"alice", "bob"}[i%2], Type: nadine.MemoryFact, Text: fmt.Sprint(i),
+			Embedder: "e1", Embedding: vec(i, 16+i%2)})
+	}
+	if _, err := s.AddMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `DROP TABLE memory_codes; UPDATE schema_version SET version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkIndex(t, s.w)
+	var n int
+	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(sum(count), 0) FROM memory_codes`).Scan(&n); err != nil || n != 200 {
+		t.Errorf("memory_codes holds %d vectors, %v; want 200", n, err)
+	}
+	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uncached.Close()
+	checkSearches(t, s, uncached, []string{"alice", "bob"})
+}
+
+// TestQuantizedLoadAllocates: loading a large person's vectors quantized
+// allocates the set and the driver's copies of its rows, no float32
+// values: at most 2.5 times the set's bytes per vector (decoding 768
+// float32 values per vector, as the load did, was 3 KB more each).
+func TestQuantizedLoadAllocates(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n, dims = 3000, 768
+	var ms []nadine.Memory
+	for i := range n {
+		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, dims)})
+	}
+	if _, err := s.AddMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	set, err := s.loadVectors(ctx, "robin")
+	runtime.ReadMemStats(&after)
+	if err != nil || !set.quantized || set.entries() != n {
+		t.Fatalf("load: %v, %d entries", err, set.entries())
+	}
+	perVector := float64(after.TotalAlloc-before.TotalAlloc) / n
+	if kept := float64(set.bytes()) / n; perVector > 2.5*kept {
+		t.Errorf("the load allocated %.0f bytes per vector, the set keeps %.0f; want at most 2.5 times", perVector, kept)
+	}
+	t.Logf("%.0f bytes allocated per vector of %d dimensions, %.0f kept", perVector, dims, float64(set.bytes())/n)
+}
+
 // TestCacheFollowsAppends: memories added to a person whose vectors are
 // cached (AddMemories, StoreChunk, EndConversation) are added to the cached
 // set instead of dropping it, so that the next search does not reload the
@@ -766,5 +889,57 @@ func TestCacheAppendAfterLoad(t *testing.T) {
 	<-done
 	if _, ok := c.sets["j"]; ok {
 		t.Error("a load in flight during a write was cached")
+	}
+}
+
+// TestCodeMemoryOutlivesItsSet: a quantized set's codes live outside the
+// heap while a block cut from them is reachable: a set grown from a loaded
+// one and the searches that use it keep reading them after the loaded set
+// is gone and collected.
+func TestCodeMemoryOutlivesItsSet(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nadine.db")
+	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	exact, err := Open(ctx, path, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exact.Close()
+	var ms []nadine.Memory
+	for i := range 500 {
+		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, 64)})
+	}
+	if _, err := s.AddMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	set, err := s.userVectors(ctx, "robin")
+	if err != nil || set.blocks[0].mem == nil {
+		t.Fatalf("loaded set: %v, its codes not cut from a codeMemory", err)
+	}
+	set = nil
+	if _, err := s.AddMemory(ctx, nadine.Memory{UserID: "robin", Type: nadine.MemoryFact, Text: "new", Embedder: "e1", Embedding: vec(1000, 64)}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC() // the loaded set is unreachable: only the grown one's blocks hold the codes
+	}
+	for i := range 20 {
+		q := nadine.MemoryQuery{Embedding: vec(2000+i, 64), Embedder: "e1", K: 3}
+		got, err := s.SearchMemories(ctx, "robin", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := exact.SearchMemories(ctx, "robin", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, want, func(a, b nadine.ScoredMemory) bool { return a.ID == b.ID && a.Score == b.Score }) {
+			t.Fatalf("query %d: got %v, want %v", i, got, want)
+		}
+		runtime.GC()
 	}
 }

@@ -1,10 +1,13 @@
 package sqlite
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // A large user's vectors are kept in memory quantized: each vector as int8
@@ -77,6 +80,33 @@ func quantizeVector(dst []int8, v []float32) ([]int8, float32, float32, float32)
 	}
 	n := math.Sqrt(nn)
 	return dst, s, roundUp(math.Sqrt(rr) / n), roundUp(math.Sqrt(hh) / n)
+}
+
+// encodeCodes returns the stored form of the quantized vectors of a block
+// (memory_codes): each vector's scale, residual and ratio as float32
+// little-endian values, and its int8 steps.
+func encodeCodes(vecs []byte, dims int) (bounds, codes []byte, err error) {
+	v, err := decodeVector(vecs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dims <= 0 || len(v)%dims != 0 {
+		return nil, nil, fmt.Errorf("%d values are no whole number of vectors of %d", len(v), dims)
+	}
+	n := len(v) / dims
+	q := quantizedBlock(&vecBlock{dims: dims, ids: make([]int64, n), vecs: v})
+	bounds = make([]byte, 0, 12*n)
+	for i := range n {
+		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.scale[i]))
+		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.resid[i]))
+		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.ratio[i]))
+	}
+	return bounds, int8Bytes(q.q8), nil
+}
+
+// int8Bytes returns the memory of v as bytes.
+func int8Bytes(v []int8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
 // roundUp converts x to the float32 at or above it, so that a stored bound
@@ -263,5 +293,6 @@ func (s *vecSet) candidates(q []float32, embedder string, k int, kinds uint8) []
 		}
 	}
 	wg.Wait()
+	runtime.KeepAlive(s) // its blocks hold the memory of the codes just read
 	return mergeBounded(parts, k)
 }

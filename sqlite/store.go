@@ -225,7 +225,7 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 // version, in the same transaction, or nil when the SQL is all there is.
 func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error {
 	switch version {
-	case 2: // the packed memory vector index, built from the memories table
+	case 4: // the packed memory vector index and its codes (see buildMemoryIndex)
 		return s.buildMemoryIndex
 	}
 	return nil

@@ -157,6 +157,14 @@ type vecBlock struct {
 	q8           []int8
 	scale        []float32
 	resid, ratio []float32
+	mem          *codeMemory // the memory q8 is cut from, when it is not the heap's
+}
+
+// codeMemory is memory for the codes of quantized blocks that may lie
+// outside the Go heap (see newCodeMemory): it stays valid while the value
+// is reachable, so a block cut from it holds it.
+type codeMemory struct {
+	b []byte
 }
 
 // vecSet is an immutable set of vectors (one user's memories, or the
@@ -277,10 +285,11 @@ func (s *vecSet) appended(es []vecEntry) *vecSet {
 	return out
 }
 
-// clone returns a copy of b that shares no array with it.
+// clone returns a copy of b that shares no array with it, on the heap.
 func (b vecBlock) clone() vecBlock {
 	b.ids, b.kinds, b.norms, b.vecs = slices.Clone(b.ids), slices.Clone(b.kinds), slices.Clone(b.norms), slices.Clone(b.vecs)
 	b.q8, b.scale, b.resid, b.ratio = slices.Clone(b.q8), slices.Clone(b.scale), slices.Clone(b.resid), slices.Clone(b.ratio)
+	b.mem = nil
 	return b
 }
 
