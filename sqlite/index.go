@@ -3,13 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"unsafe"
 
 	"github.com/nadine-robot/nadine"
@@ -412,34 +410,18 @@ func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 // loadVectors reads one user's blocks into a vector set: as they are, or
 // quantized, from their codes (memory_codes), when the user's float32
 // vectors exceed Options.QuantizeAbove. A quantized load reads the codes
-// through a connection that does not map the file, so that the pages it
-// reads once do not stay in the process's resident memory.
+// through the pool that does not map the file, so that the pages it reads
+// once do not stay in the process's resident memory.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
 	var values, entries int64
-	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0)
+	if err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0)
 		FROM memory_vectors WHERE user_id = ?`, userID).Scan(&values, &entries); err != nil {
 		return nil, err
 	}
 	if s.quantize < 0 || 4*values <= s.quantize {
 		return readBlocks(ctx, s.r, userID)
 	}
-	conn, err := s.r.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if s.mmap > 0 {
-		if _, err := conn.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
-			return nil, fmt.Errorf("unmap for a large load: %w", err)
-		}
-		defer func() {
-			if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA mmap_size = `+strconv.FormatInt(s.mmap, 10)); err != nil {
-				s.log.Warn("sqlite: read connection left without its map; discarded", "err", err)
-				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-			}
-		}()
-	}
-	return readCodes(ctx, conn, userID, values, entries)
+	return readCodes(ctx, s.u, userID, values, entries)
 }
 
 // queryer is a connection or a pool.

@@ -294,7 +294,8 @@ func (s *Store) memoriesByID(ctx context.Context, userID string, ids []int64, wi
 		for _, id := range ids[:n] {
 			args = append(args, id)
 		}
-		rows, err := s.r.QueryContext(ctx, cols+` WHERE +user_id = ? AND id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		// Rows scattered over the file, read once: without the map.
+		rows, err := s.u.QueryContext(ctx, cols+` WHERE +user_id = ? AND id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -422,14 +423,15 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 // blocks' small columns are a few pages per thousand vectors, where
 // counting the memories table read every row of it (serve asks at start,
 // and a person with 100,000 memories made that 120 MB of the file mapped
-// into the process).
+// into the process). They are read without the map, whose pages (and the
+// kernel's neighbours of each) would stay resident.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
-	return s.countByEmbedder(ctx, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
+	return countByEmbedder(ctx, s.u, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
 }
 
 // countByEmbedder runs a query of (embedder, count) rows into a map.
-func (s *Store) countByEmbedder(ctx context.Context, op, query string) (map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, query)
+func countByEmbedder(ctx context.Context, db queryer, op, query string) (map[string]int, error) {
+	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

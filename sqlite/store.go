@@ -67,6 +67,7 @@ type Store struct {
 	path     string
 	w        *sql.DB // the one writer connection
 	r        *sql.DB // read-only pool
+	u        *sql.DB // read-only pool that does not map the file (r when r does not)
 	log      *slog.Logger
 	now      func() time.Time
 	cache    *vectorCache
@@ -159,14 +160,37 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
-	s.r = r
+	s.r, s.u = r, r
+	if opts.MmapSize > 0 {
+		// Reads that touch many pages once (a large person's codes) or
+		// pages scattered over the file (the rows of a search's
+		// candidates) go through a pool that reads them into SQLite's
+		// bounded page cache: through the map, every page touched, and
+		// the kernel's neighbours of it, would stay in the process's
+		// resident memory.
+		u, err := sql.Open("sqlite", path+"?_pragma=busy_timeout("+busy+")&_pragma=query_only(1)")
+		if err != nil {
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+		}
+		u.SetMaxOpenConns(unmappedConns)
+		u.SetMaxIdleConns(unmappedConns)
+		s.u = u
+	}
 	s.log.Info("sqlite: opened", "path", path, "schema_version", version)
 	return s, nil
 }
 
+// unmappedConns is the size of the pool of reads without the map.
+const unmappedConns = 2
+
 // Close closes the database. The store must not be used afterwards.
 func (s *Store) Close() error {
 	err := errors.Join(s.r.Close(), s.w.Close())
+	if s.u != s.r {
+		err = errors.Join(err, s.u.Close())
+	}
 	if err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
 	}
