@@ -943,3 +943,67 @@ func TestCodeMemoryOutlivesItsSet(t *testing.T) {
 		runtime.GC()
 	}
 }
+
+// TestWarmMemories: warming a person loads their vectors in the
+// background, once however often they are recognized, and their next
+// search uses that set; a store without cache does nothing; Close stops a
+// warm load in flight and waits for it.
+func TestWarmMemories(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nadine.db")
+	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []nadine.Memory
+	for i := range 300 {
+		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, 32)})
+	}
+	if _, err := s.AddMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	s.WarmMemories("robin")
+	s.WarmMemories("robin") // recognized again: cached or loading, nothing more
+	waitFor(t, func() bool { return s.cache.len() == 1 })
+	warmed := s.cache.sets[userKey("robin")]
+	s.WarmMemories("robin")
+	if _, err := s.SearchMemories(ctx, "robin", nadine.MemoryQuery{Embedding: vec(7, 32), Embedder: "e1", K: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if it := s.cache.sets[userKey("robin")]; it != warmed || !it.set.quantized || it.set.entries() != 300 {
+		t.Errorf("after the search the cache holds %+v, want the warmed set of 300 vectors", it)
+	}
+	s.WarmMemories("")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.WarmMemories("robin") // after Close: nothing
+
+	none, err := Open(ctx, path, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none.WarmMemories("robin")
+	if err := none.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Close during warm loads of several people: each is stopped or
+	// finished before Close returns (-race sees the rest).
+	busy, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		busy.WarmMemories(fmt.Sprint("robin", i))
+	}
+	busy.WarmMemories("robin")
+	if err := busy.Close(); err != nil {
+		t.Fatal(err)
+	}
+	busy.warmMu.Lock()
+	defer busy.warmMu.Unlock()
+	if busy.cache.holds(userKey("robin")) && busy.cache.loading[userKey("robin")] != nil {
+		t.Error("a warm load is still in flight after Close")
+	}
+}

@@ -155,6 +155,29 @@ func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error)
 	})
 }
 
+// WarmMemories starts loading the user's memory vectors into the cache,
+// unless they are there or being loaded, and returns at once: called when
+// the person is recognized, it makes their first search find the vectors
+// ready (a person with 100,000 memories takes tens of milliseconds to
+// load), or join the load in flight. A search that comes first loads them
+// itself, as without it. Close stops the load. Without a cache it does
+// nothing.
+func (s *Store) WarmMemories(userID string) {
+	if userID == "" || !s.cache.enabled() || s.cache.holds(userKey(userID)) {
+		return
+	}
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	if s.warmClosed {
+		return
+	}
+	s.warming.Go(func() {
+		if _, err := s.userVectors(s.warm, userID); err != nil && s.warm.Err() == nil {
+			s.log.Warn("sqlite: memory vectors not loaded ahead", "user_id", userID, "err", err)
+		}
+	})
+}
+
 // scanVectors reads rows of (id, embedder, embedding) into a set of kind-0
 // vectors (the knowledge base).
 func scanVectors(rows *sql.Rows) (*vecSet, error) {

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -73,6 +74,14 @@ type Store struct {
 	cache    *vectorCache
 	quantize int64 // Options.QuantizeAbove
 	mmap     int64 // Options.MmapSize
+
+	// The loads WarmMemories starts: they end with warm's context, which
+	// Close cancels before it waits for them.
+	warm       context.Context
+	stopWarm   context.CancelFunc
+	warmMu     sync.Mutex // guards warmClosed and warming.Add against Close
+	warmClosed bool
+	warming    sync.WaitGroup
 }
 
 var _ nadine.Store = (*Store)(nil)
@@ -138,6 +147,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		quantize: opts.QuantizeAbove,
 		mmap:     opts.MmapSize,
 	}
+	s.warm, s.stopWarm = context.WithCancel(context.WithoutCancel(ctx))
 	version, err := s.migrate(ctx)
 	if err != nil {
 		w.Close()
@@ -185,8 +195,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // unmappedConns is the size of the pool of reads without the map.
 const unmappedConns = 2
 
-// Close closes the database. The store must not be used afterwards.
+// Close stops the loads WarmMemories started and closes the database. The
+// store must not be used afterwards.
 func (s *Store) Close() error {
+	s.warmMu.Lock()
+	s.warmClosed = true
+	s.warmMu.Unlock()
+	s.stopWarm()
+	s.warming.Wait()
 	err := errors.Join(s.r.Close(), s.w.Close())
 	if s.u != s.r {
 		err = errors.Join(err, s.u.Close())

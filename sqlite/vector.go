@@ -595,6 +595,14 @@ func (c *vectorCache) appendTo(key string, mark uint64, grow func(*vecSet) *vecS
 	}
 }
 
+// holds reports whether key's set is cached or being loaded.
+func (c *vectorCache) holds(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.sets[key]
+	return ok || c.loading[key] != nil
+}
+
 // enabled reports whether the cache keeps sets at all.
 func (c *vectorCache) enabled() bool { return c.limit > 0 }
 
