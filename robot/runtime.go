@@ -29,6 +29,12 @@ type Options struct {
 	Body Body
 	// Names records the id → name map when face recognition stores a face.
 	Names nadine.ProfileStore
+	// Warm, when set, is called with the id of the person perception
+	// names (user_detected, user/name) as the message arrives, before
+	// their turn is queued: the store starts loading their memory vectors
+	// (sqlite.Store.WarmMemories), so that their first search finds them
+	// ready. It must return at once.
+	Warm func(userID string)
 	// SpeakTimeout resumes listening when end_speak never comes (30 s).
 	SpeakTimeout time.Duration
 	// ShutdownGrace bounds how long the turn in flight may take to finish
@@ -394,6 +400,9 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.enqueue(job{left: "left"})
 	case nadine.InboundUserName, nadine.InboundUserDetected:
 		u := msg.User
+		if r.opts.Warm != nil && u.ID != "" {
+			r.opts.Warm(u.ID)
+		}
 		r.touch()
 		r.enqueue(job{user: &u})
 		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)

@@ -120,7 +120,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	for i, r := range s.robots {
 		preempt, after, attempts := cfg.preemptOptions()
 		rt, err := robot.New(robot.Options{
-			Manager: a.robots[i].manager, Body: r.bus, Names: a.store,
+			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, Warm: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
