@@ -84,7 +84,7 @@ type memoriesReport struct {
 // run runs the extra runs of every engine into report.
 func (f latencyFlags) run(ctx context.Context, names []string, set benchSettings, dir string, pause time.Duration, report *benchReport, progress func(string, ...any)) error {
 	for _, name := range names {
-		if *f.interim > 0 {
+		if *f.interim > 0 && set.Turns > 0 {
 			progress("bench: %s with interim transcripts %v ahead (stable %v), %d turns…", name, *f.interim, *f.stable, set.Turns)
 			s := set
 			s.interim, s.interimStable = *f.interim, *f.stable

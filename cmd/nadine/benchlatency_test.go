@@ -61,6 +61,15 @@ func TestBenchLatencyRows(t *testing.T) {
 			t.Errorf("bench table lacks %q:\n%s", want, text)
 		}
 	}
+	// --turns 0 with --memories: the memories run only.
+	text, _, err = runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "0", "--interim", "100ms",
+		"--memories", "10", "--memory-turns", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "one person with many memories") || strings.Contains(text, "FIRST SPEAK") || strings.Contains(text, "interim transcripts ahead") {
+		t.Errorf("bench --turns 0 --memories 10 printed more or less than the memories run:\n%s", text)
+	}
 	for _, args := range [][]string{{"--interim", "-1s"}, {"--memories", "-5"}, {"--memory-turns", "0"}} {
 		_, _, err := runNadine(t, nil, "", append([]string{"bench"}, args...)...)
 		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--interim and --memories") {
