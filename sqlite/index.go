@@ -46,7 +46,9 @@ type indexEntry struct {
 	vec  []byte // dims float32 little-endian values
 }
 
-// indexBlock is one row of memory_vectors in its stored encoding.
+// indexBlock is one row of memory_vectors in its stored encoding, with
+// its row of memory_codes (bounds and codes, kept in step entry by entry,
+// so that a write quantizes only the vectors it adds).
 type indexBlock struct {
 	userID   string
 	embedder string
@@ -57,6 +59,8 @@ type indexBlock struct {
 	kinds    []byte
 	norms    []byte // float32 little-endian
 	vecs     []byte // float32 little-endian, dims per entry
+	bounds   []byte // float32 little-endian scale, residual and ratio per entry
+	codes    []byte // int8, dims per entry
 }
 
 func (b *indexBlock) count() int { return len(b.kinds) }
@@ -70,12 +74,16 @@ func (b *indexBlock) add(e indexEntry) {
 	b.kinds = append(b.kinds, e.kind)
 	b.norms = binary.LittleEndian.AppendUint32(b.norms, math.Float32bits(e.norm))
 	b.vecs = append(b.vecs, e.vec...)
+	b.bounds, b.codes = appendCode(b.bounds, b.codes, e.vec)
 }
 
 // set replaces the norm and vector of entry i.
 func (b *indexBlock) set(i int, e indexEntry) {
 	binary.LittleEndian.PutUint32(b.norms[4*i:], math.Float32bits(e.norm))
 	copy(b.vecs[i*len(e.vec):], e.vec)
+	bounds, codes := appendCode(nil, nil, e.vec)
+	copy(b.bounds[12*i:], bounds)
+	copy(b.codes[i*len(codes):], codes)
 }
 
 // remove deletes entry i of a block of vectors of dims values.
@@ -84,15 +92,26 @@ func (b *indexBlock) remove(i, dims int) {
 	b.kinds = slices.Delete(b.kinds, i, i+1)
 	b.norms = slices.Delete(b.norms, 4*i, 4*i+4)
 	b.vecs = slices.Delete(b.vecs, 4*dims*i, 4*dims*(i+1))
+	b.bounds = slices.Delete(b.bounds, 12*i, 12*i+12)
+	b.codes = slices.Delete(b.codes, dims*i, dims*(i+1))
 }
 
-// readBlock reads the whole block of the user at rowid.
+// readBlock reads the whole block of the user at rowid, with its codes
+// (computed from its vectors when they are missing or out of step, which
+// only a damaged file would show).
 func readBlock(ctx context.Context, tx *sql.Tx, userID string, rowid int64) (*indexBlock, error) {
 	b := &indexBlock{userID: userID, rowid: rowid}
-	err := tx.QueryRowContext(ctx, `SELECT embedder, dims, block, ids, types, norms, vecs FROM memory_vectors
-		WHERE user_id = ? AND rowid = ?`, userID, rowid).Scan(&b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs)
+	err := tx.QueryRowContext(ctx, `SELECT v.embedder, v.dims, v.block, v.ids, v.types, v.norms, v.vecs, c.bounds, c.codes
+		FROM memory_vectors v LEFT JOIN memory_codes c USING (user_id, embedder, dims, block)
+		WHERE v.user_id = ? AND v.rowid = ?`, userID, rowid).Scan(&b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs,
+		&b.bounds, &b.codes)
 	if err != nil {
 		return nil, fmt.Errorf("read vector block: %w", err)
+	}
+	if len(b.bounds) != 12*b.count() || len(b.codes) != b.dims*b.count() {
+		if b.bounds, b.codes, err = encodeCodes(b.vecs, b.dims); err != nil {
+			return nil, fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
+		}
 	}
 	return b, nil
 }
@@ -120,13 +139,11 @@ func writeCodes(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 		_, err = tx.ExecContext(ctx, `DELETE FROM memory_codes WHERE user_id = ? AND embedder = ? AND dims = ? AND block = ?`,
 			b.userID, b.embedder, b.dims, b.block)
 	} else {
-		var bounds, codes []byte
-		if bounds, codes, err = encodeCodes(b.vecs, b.dims); err != nil {
-			return fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
-		}
-		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_codes
-			(user_id, embedder, dims, block, count, ids, types, norms, bounds, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			b.userID, b.embedder, b.dims, b.block, b.count(), b.ids, b.kinds, b.norms, bounds, codes)
+		_, err = tx.ExecContext(ctx, `INSERT INTO memory_codes
+			(user_id, embedder, dims, block, count, ids, types, norms, bounds, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (user_id, embedder, dims, block) DO UPDATE SET count = excluded.count, ids = excluded.ids,
+			types = excluded.types, norms = excluded.norms, bounds = excluded.bounds, codes = excluded.codes`,
+			b.userID, b.embedder, b.dims, b.block, b.count(), b.ids, b.kinds, b.norms, b.bounds, b.codes)
 	}
 	if err != nil {
 		return fmt.Errorf("write vector codes: %w", err)
@@ -333,6 +350,9 @@ func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		for _, b := range bs {
+			if b.bounds, b.codes, err = encodeCodes(b.vecs, b.dims); err != nil {
+				return fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
+			}
 			if err := writeCodes(ctx, tx, b); err != nil {
 				return err
 			}

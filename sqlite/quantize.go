@@ -83,25 +83,30 @@ func quantizeVector(dst []int8, v []float32) ([]int8, float32, float32, float32)
 }
 
 // encodeCodes returns the stored form of the quantized vectors of a block
-// (memory_codes): each vector's scale, residual and ratio as float32
-// little-endian values, and its int8 steps.
+// (memory_codes), as appendCode gives each of them.
 func encodeCodes(vecs []byte, dims int) (bounds, codes []byte, err error) {
-	v, err := decodeVector(vecs, nil)
-	if err != nil {
-		return nil, nil, err
+	if dims <= 0 || len(vecs)%(4*dims) != 0 {
+		return nil, nil, fmt.Errorf("%d bytes are no whole number of vectors of %d float32 values", len(vecs), dims)
 	}
-	if dims <= 0 || len(v)%dims != 0 {
-		return nil, nil, fmt.Errorf("%d values are no whole number of vectors of %d", len(v), dims)
-	}
-	n := len(v) / dims
-	q := quantizedBlock(&vecBlock{dims: dims, ids: make([]int64, n), vecs: v})
-	bounds = make([]byte, 0, 12*n)
+	n := len(vecs) / (4 * dims)
+	bounds, codes = make([]byte, 0, 12*n), make([]byte, 0, n*dims)
 	for i := range n {
-		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.scale[i]))
-		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.resid[i]))
-		bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(q.ratio[i]))
+		bounds, codes = appendCode(bounds, codes, vecs[4*dims*i:4*dims*(i+1)])
 	}
-	return bounds, int8Bytes(q.q8), nil
+	return bounds, codes, nil
+}
+
+// appendCode appends the quantized form of a vector (float32
+// little-endian bytes, of a length the caller checked) to a block's
+// stored bounds (its scale, residual and ratio as float32 little-endian
+// values) and codes (its int8 steps).
+func appendCode(bounds, codes, vec []byte) ([]byte, []byte) {
+	v, _ := decodeVector(vec, nil)
+	q8, scale, resid, ratio := quantizeVector(make([]int8, 0, len(v)), v)
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(scale))
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(resid))
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(ratio))
+	return bounds, append(codes, int8Bytes(q8)...)
 }
 
 // int8Bytes returns the memory of v as bytes.
