@@ -667,6 +667,37 @@ func waitFor(t *testing.T, cond func() bool) {
 	t.Fatal("condition not reached")
 }
 
+// openPair opens a store with opts on a new file and a store without
+// cache on the same file (the exact reference), both closed at the end of
+// the test.
+func openPair(t *testing.T, opts Options) (s, exact *Store, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "nadine.db")
+	var err error
+	if s, err = Open(t.Context(), path, opts); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if exact, err = Open(t.Context(), path, Options{CacheBytes: -1}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { exact.Close() })
+	return s, exact, path
+}
+
+// addVectors stores n memories of user of type typ (embedder e1), memory i
+// with the text i and the vector vec(i, dims).
+func addVectors(t *testing.T, s *Store, user string, typ nadine.MemoryType, n, dims int) {
+	t.Helper()
+	ms := make([]nadine.Memory, n)
+	for i := range ms {
+		ms[i] = nadine.Memory{UserID: user, Type: typ, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, dims)}
+	}
+	if _, err := s.AddMemories(t.Context(), ms); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestMigrationQuantizesIndex: a database of schema 3 (the vector index
 // without its codes) gets the codes of every block when it is opened.
 func TestMigrationQuantizesIndex(t *testing.T) {
@@ -712,19 +743,9 @@ func TestMigrationQuantizesIndex(t *testing.T) {
 // float32 values per vector, as the load did, was 3 KB more each).
 func TestQuantizedLoadAllocates(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), Options{QuantizeAbove: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _, _ := openPair(t, Options{QuantizeAbove: 1})
 	const n, dims = 3000, 768
-	var ms []nadine.Memory
-	for i := range n {
-		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, dims)})
-	}
-	if _, err := s.AddMemories(ctx, ms); err != nil {
-		t.Fatal(err)
-	}
+	addVectors(t, s, "robin", nadine.MemoryEpisode, n, dims)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	set, err := s.loadVectors(ctx, "robin")
@@ -751,17 +772,7 @@ func TestCacheFollowsAppends(t *testing.T) {
 	}{{"exact", -1}, {"quantized", 1}} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
-			path := filepath.Join(t.TempDir(), "nadine.db")
-			s, err := Open(ctx, path, Options{QuantizeAbove: tt.quantize})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			exact, err := Open(ctx, path, Options{CacheBytes: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer exact.Close()
+			s, exact, _ := openPair(t, Options{QuantizeAbove: tt.quantize})
 			const dims = 8
 			types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact}
 			memory := func(i int, embedder string, d int) nadine.Memory {
@@ -898,24 +909,8 @@ func TestCacheAppendAfterLoad(t *testing.T) {
 // is gone and collected.
 func TestCodeMemoryOutlivesItsSet(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "nadine.db")
-	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	exact, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exact.Close()
-	var ms []nadine.Memory
-	for i := range 500 {
-		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, 64)})
-	}
-	if _, err := s.AddMemories(ctx, ms); err != nil {
-		t.Fatal(err)
-	}
+	s, exact, _ := openPair(t, Options{QuantizeAbove: 1})
+	addVectors(t, s, "robin", nadine.MemoryEpisode, 500, 64)
 	set, err := s.userVectors(ctx, "robin")
 	if err != nil || set.blocks[0].mem == nil {
 		t.Fatalf("loaded set: %v, its codes not cut from a codeMemory", err)
@@ -950,18 +945,8 @@ func TestCodeMemoryOutlivesItsSet(t *testing.T) {
 // warm load in flight and waits for it.
 func TestWarmMemories(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "nadine.db")
-	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ms []nadine.Memory
-	for i := range 300 {
-		ms = append(ms, nadine.Memory{UserID: "robin", Type: nadine.MemoryEpisode, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, 32)})
-	}
-	if _, err := s.AddMemories(ctx, ms); err != nil {
-		t.Fatal(err)
-	}
+	s, none, path := openPair(t, Options{QuantizeAbove: 1})
+	addVectors(t, s, "robin", nadine.MemoryEpisode, 300, 32)
 	s.WarmMemories("robin")
 	s.WarmMemories("robin") // recognized again: cached or loading, nothing more
 	waitFor(t, func() bool { return s.cache.len() == 1 })
@@ -979,13 +964,9 @@ func TestWarmMemories(t *testing.T) {
 	}
 	s.WarmMemories("robin") // after Close: nothing
 
-	none, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	none.WarmMemories("robin")
-	if err := none.Close(); err != nil {
-		t.Fatal(err)
+	none.WarmMemories("robin") // no cache: nothing
+	if none.cache.len() != 0 || none.cache.holds(userKey("robin")) {
+		t.Error("a store without cache warmed a person")
 	}
 
 	// Close during warm loads of several people: each is stopped or

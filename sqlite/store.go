@@ -50,7 +50,8 @@ type Options struct {
 	// connection maps into memory (SQLite's mmap_size), so that loading a
 	// user's vectors copies mapped pages instead of making one system call
 	// per page; 0 means 1 GiB on 64-bit hosts and none on others, a
-	// negative value disables it. The writer never uses a map.
+	// negative value disables it. The writer never uses a map, nor do the
+	// reads that touch pages once (see Store.u).
 	MmapSize int64
 }
 
