@@ -51,7 +51,8 @@ type Options struct {
 	// user's vectors copies mapped pages instead of making one system call
 	// per page; 0 means 1 GiB on 64-bit hosts and none on others, a
 	// negative value disables it. The writer never uses a map, nor do the
-	// reads that touch pages once (see Store.u).
+	// reads that touch pages once (a large person's stored codes, the rows
+	// of a search's candidates).
 	MmapSize int64
 }
 
