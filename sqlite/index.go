@@ -433,15 +433,44 @@ func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 // through the pool that does not map the file, so that the pages it reads
 // once do not stay in the process's resident memory.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
-	var values, entries int64
-	if err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0)
-		FROM memory_vectors WHERE user_id = ?`, userID).Scan(&values, &entries); err != nil {
+	n, err := s.vectorCount(ctx, userID)
+	if err != nil {
 		return nil, err
 	}
-	if s.quantize < 0 || 4*values <= s.quantize {
+	if !s.quantized(n) {
 		return readBlocks(ctx, s.r, userID)
 	}
-	return readCodes(ctx, s.u, userID, values, entries)
+	return readCodes(ctx, s.u, userID, n.values, n.entries)
+}
+
+// vectorCounts are the sizes of one user's vectors in the index.
+type vectorCounts struct {
+	values, entries, blocks int64
+}
+
+// vectorCount reads the sizes of the user's vectors from the index's small
+// columns.
+func (s *Store) vectorCount(ctx context.Context, userID string) (vectorCounts, error) {
+	var n vectorCounts
+	err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0), count(*)
+		FROM memory_vectors WHERE user_id = ?`, userID).Scan(&n.values, &n.entries, &n.blocks)
+	return n, err
+}
+
+// quantized reports whether vectors of these sizes are loaded quantized.
+func (s *Store) quantized(n vectorCounts) bool {
+	return s.quantize >= 0 && 4*n.values > s.quantize
+}
+
+// setBytes is about what vecSet.bytes counts for the set loadVectors makes
+// of vectors of these sizes (a few bytes per block more: the embedder
+// names are not counted).
+func (s *Store) setBytes(n vectorCounts) int64 {
+	b := 13*n.entries + 160*n.blocks + emptySetBytes // ids, kinds and norms; the blocks
+	if s.quantized(n) {
+		return b + n.values + 12*n.entries // codes, scale, residual and ratio
+	}
+	return b + 4*n.values
 }
 
 // queryer is a connection or a pool.

@@ -988,3 +988,25 @@ func TestWarmMemories(t *testing.T) {
 		t.Error("a warm load is still in flight after Close")
 	}
 }
+
+// TestSetBytesEstimate: the size WarmMemories expects of a person's set,
+// from the index's counts, is the loaded set's, within the embedder names
+// it leaves out, quantized or not.
+func TestSetBytesEstimate(t *testing.T) {
+	for _, quantize := range []int64{-1, 1} {
+		s, _, _ := openPair(t, Options{QuantizeAbove: quantize})
+		addVectors(t, s, "robin", nadine.MemoryEpisode, 700, 48)
+		addVectors(t, s, "robin", nadine.MemoryFact, 30, 5)
+		n, err := s.vectorCount(t.Context(), "robin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := s.loadVectors(t.Context(), "robin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if est, got := s.setBytes(n), set.bytes(); got < est || got > est+64*n.blocks {
+			t.Errorf("QuantizeAbove %d: estimated %d bytes, the set has %d (%d blocks)", quantize, est, got, n.blocks)
+		}
+	}
+}

@@ -172,7 +172,16 @@ func (s *Store) WarmMemories(userID string) {
 		return
 	}
 	s.warming.Go(func() {
-		if _, err := s.userVectors(s.warm, userID); err != nil && s.warm.Err() == nil {
+		// A set the cache cannot keep would be loaded again at every
+		// sighting, for nothing: its searches load it anyway.
+		n, err := s.vectorCount(s.warm, userID)
+		if err == nil && s.setBytes(n)+64*n.blocks > s.cache.limit {
+			return
+		}
+		if err == nil {
+			_, err = s.userVectors(s.warm, userID)
+		}
+		if err != nil && s.warm.Err() == nil {
 			s.log.Warn("sqlite: memory vectors not loaded ahead", "user_id", userID, "err", err)
 		}
 	})
