@@ -12,8 +12,12 @@ import (
 // dimensions) then do not count in the heap the collector lets grow to
 // twice what is live, which doubled them in the process's memory. The
 // mapping is released when the returned value is unreachable; every
-// block whose q8 is cut from it holds it (vecBlock.mem). Where the map
-// fails, the memory is an ordinary slice.
+// block whose q8 is cut from it holds it (vecBlock.mem). The collector
+// does not see the mapping, so a dropped set's codes stay mapped until its
+// next cycle; every load allocates about as much on the heap (the
+// driver's copies of the rows), which keeps cycles coming while sets are
+// loaded and dropped. Where the map fails, the memory is an ordinary
+// slice.
 func newCodeMemory(n int) *codeMemory {
 	if n <= 0 {
 		return &codeMemory{}
