@@ -35,7 +35,7 @@ type preemption struct {
 	pending   *nadine.Transcript   // a ready interim that came while a job ran: started once the queue is empty
 	discarded []nadine.Speculation // cancelled ones, for the answering turn's trace
 
-	warmText  string      // the words Options.Warm was or will be told
+	warmText  string      // the words Options.WarmWords was or will be told
 	warmTimer *time.Timer // tells it once they held
 }
 
@@ -79,10 +79,10 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	}
 }
 
-// warm tells Options.Warm the words of t once they held for half of
+// warm tells Options.WarmWords the words of t once they held for half of
 // PreemptAfter, or at once when t is marked stable.
 func (r *Runtime) warm(t nadine.Transcript) {
-	if r.opts.Warm == nil {
+	if r.opts.WarmWords == nil {
 		return
 	}
 	r.mu.Lock()
@@ -101,13 +101,13 @@ func (r *Runtime) warm(t nadine.Transcript) {
 			still := r.pre.warmText == t.Text && !r.closed
 			r.mu.Unlock()
 			if still {
-				r.opts.Warm(t.Text)
+				r.opts.WarmWords(t.Text)
 			}
 		})
 	}
 	r.mu.Unlock()
 	if t.Stable {
-		r.opts.Warm(t.Text)
+		r.opts.WarmWords(t.Text)
 	}
 }
 

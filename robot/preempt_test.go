@@ -335,14 +335,14 @@ func TestAdoptedEarlyTurnFillsItsSilenceOnTheBus(t *testing.T) {
 }
 
 // TestInterimWordsWarmTheTurn: the words of an interim transcript are told
-// to Options.Warm (which embeds them ahead of the turn) once they held for
+// to Options.WarmWords (which embeds them ahead of the turn) once they held for
 // half of PreemptAfter, or at once when marked stable, and the same words
 // only once.
 func TestInterimWordsWarmTheTurn(t *testing.T) {
 	var mu sync.Mutex
 	var warmed []string
 	r := newPreemptRig(t, 40*time.Millisecond, func(o *robot.Options) {
-		o.Warm = func(text string) {
+		o.WarmWords = func(text string) {
 			mu.Lock()
 			warmed = append(warmed, text)
 			mu.Unlock()

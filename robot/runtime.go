@@ -29,6 +29,12 @@ type Options struct {
 	Body Body
 	// Names records the id → name map when face recognition stores a face.
 	Names nadine.ProfileStore
+	// WarmPerson, when set, is called with the id of the person perception
+	// names (user_detected, user/name) as the message arrives, before
+	// their turn is queued: the store starts loading their memory vectors
+	// (sqlite.Store.WarmMemories), so that their first search finds them
+	// ready. It must return at once.
+	WarmPerson func(userID string)
 	// SpeakTimeout resumes listening when end_speak never comes (30 s).
 	SpeakTimeout time.Duration
 	// ShutdownGrace bounds how long the turn in flight may take to finish
@@ -61,14 +67,14 @@ type Options struct {
 	Preempt         bool
 	PreemptAfter    time.Duration
 	PreemptAttempts int
-	// Warm, when set, is told the words of an interim transcript once they
+	// WarmWords, when set, is told the words of an interim transcript once they
 	// held for half of PreemptAfter, or at once when it is marked stable
 	// (with or without Preempt), so that what the turn will need of them
 	// (the query embedding: embedcache.Cache.Warm) is computed while the
 	// person finishes. It must return at once.
-	Warm   func(text string)
-	Now    func() time.Time
-	Logger *slog.Logger
+	WarmWords func(text string)
+	Now       func() time.Time
+	Logger    *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
@@ -405,6 +411,9 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.enqueue(job{left: "left"})
 	case nadine.InboundUserName, nadine.InboundUserDetected:
 		u := msg.User
+		if r.opts.WarmPerson != nil && u.ID != "" {
+			r.opts.WarmPerson(u.ID)
+		}
 		r.touch()
 		r.enqueue(job{user: &u})
 		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)

@@ -10,8 +10,9 @@
 // writes go through one connection (SQLite has one writer anyway); reads use
 // a small separate pool. The schema is a sequence of numbered SQL files
 // embedded in the binary and applied in one transaction at Open, with a Go
-// step after a file where SQL alone cannot do the job (migration 2 fills the
-// vector index from the memories table: about 6 s for 100,000 memories).
+// step after a file where SQL alone cannot do the job (migration 4 fills the
+// vector index and its codes from the memories table, about 6 s for
+// 100,000 memories, or the codes from an index of schema 2 or 3, 1 s).
 //
 // Retrieval: vectors are stored as float32 little-endian BLOBs with the name
 // of the embedder that made them. A memory search is an exact top-k cosine
@@ -21,22 +22,30 @@
 // packed copy of each user's vectors: blocks of up to 64 KiB of vectors of
 // one embedder and dimension, with their ids, types and norms, rewritten in
 // the same transaction as every write that changes that user's memory
-// vectors. Loading a user's vectors for a search therefore reads a few dozen
-// rows instead of one row per memory. A user's vectors are kept in memory
-// after the first search and dropped on every write for that user;
+// vectors, and memory_codes (schema 4) the same blocks quantized (see
+// below), written with them. Loading a user's vectors for a search
+// therefore reads a few dozen rows instead of one row per memory. A user's
+// vectors are kept in memory after the first search (or from when
+// WarmMemories is told the person is there); a write that adds memories
+// adds them to the cached set, any other write for that user drops it;
 // concurrent first searches of one user share one load. The cache is
 // bounded in bytes (Options.CacheBytes, 64 MiB), least recently used first
 // out. A person whose vectors exceed Options.QuantizeAbove (8 MiB) is kept
 // quantized, each vector in int8 with the bound of the error this makes on
-// a cosine (quantize.go): a search scans the quantized vectors (split over
-// the CPUs for large sets), keeps every memory that could be among the k
-// best, and computes the exact scores of those from the stored vectors, so
-// that the results are the exact search's, entry for entry; 100,000
-// memories of 256 dimensions then take 27 MB and two searches 5 ms. A store
+// a cosine (quantize.go), loaded from memory_codes (a quarter of the bytes,
+// nothing to convert), the codes outside the Go heap: a search scans the
+// quantized vectors (split over the CPUs for large sets), keeps every
+// memory that could be among the k best, and computes the exact scores of
+// those from the stored vectors, so that the results are the exact
+// search's, entry for entry; 100,000 memories of 256 dimensions then take
+// 27 MB, load in 33 ms, and a search of one type scans in 2.4 ms. A store
 // without cache (CacheBytes < 0) scores the blocks as it reads them. A
 // search returns no vectors. Read connections
 // map the database file into memory (Options.MmapSize), which makes loading
-// a user's blocks copy pages rather than make a system call per page; an I/O
+// a user's blocks copy pages rather than make a system call per page;
+// reads that touch pages once (a large person's codes, the rows of a
+// search's candidates, the embedder counts) use two connections without
+// the map, so that those pages do not stay resident; an I/O
 // error on a mapped page then stops the process instead of failing the
 // query, which is why the map can be turned off.
 //

@@ -32,11 +32,13 @@ var personalTables = []string{
 	"conversations",
 	"memories",
 	"memory_vectors",
+	"memory_codes",
 	"scenes",
 }
 
-// listedTables are the personal tables UserIDs reads ids from (messages
-// and memory_vectors always have a row in conversations and memories).
+// listedTables are the personal tables UserIDs reads ids from (messages,
+// memory_vectors and memory_codes always have a row in conversations and
+// memories).
 var listedTables = []string{"users", "profiles", "conversations", "memories", "scenes"}
 
 // ForgetUser erases everything about a user in one transaction (profile,

@@ -189,7 +189,8 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 	if err != nil {
 		return err
 	}
-	stored := false
+	var ids []int64
+	mark := s.cache.mark()
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		c, err := conversation(ctx, tx, userID, convID)
 		if err != nil {
@@ -201,16 +202,15 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 		if c.Ended {
 			return nadine.Errorf(nadine.EINVALID, "sqlite: store chunk: conversation %q of user %q has ended", convID, userID)
 		}
-		if _, err := insertMemories(ctx, tx, []memoryRow{row}); err != nil {
+		if ids, err = insertMemories(ctx, tx, []memoryRow{row}); err != nil {
 			return err
 		}
-		stored = true
 		_, err = tx.ExecContext(ctx, `UPDATE conversations SET chunks_stored = ?
 			WHERE user_id = ? AND conversation_id = ?`, index+1, userID, convID)
 		return err
 	})
-	if stored {
-		s.cache.invalidate(userKey(userID))
+	if ids != nil {
+		s.cacheAdded(mark, []memoryRow{row}, ids, err)
 	}
 	return wrap("store chunk", err)
 }
@@ -234,7 +234,8 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 		}
 	}
 	now := s.now()
-	stored := false
+	var ids []int64
+	mark := s.cache.mark()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		c, err := conversation(ctx, tx, userID, convID)
 		if err != nil {
@@ -244,10 +245,10 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 			return nil
 		}
 		if final != nil {
-			if _, err := insertMemories(ctx, tx, []memoryRow{row}); err != nil {
+			var err error
+			if ids, err = insertMemories(ctx, tx, []memoryRow{row}); err != nil {
 				return err
 			}
-			stored = true
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE user_id = ? AND conversation_id = ?`,
 			userID, convID); err != nil {
@@ -257,8 +258,8 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 			WHERE user_id = ? AND conversation_id = ?`, toMicros(now), userID, convID)
 		return err
 	})
-	if stored {
-		s.cache.invalidate(userKey(userID))
+	if ids != nil {
+		s.cacheAdded(mark, []memoryRow{row}, ids, err)
 	}
 	return wrap("end conversation", err)
 }

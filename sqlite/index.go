@@ -3,13 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
+	"unsafe"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -47,15 +46,21 @@ type indexEntry struct {
 	vec  []byte // dims float32 little-endian values
 }
 
-// indexBlock is one row of memory_vectors in its stored encoding.
+// indexBlock is one row of memory_vectors in its stored encoding, with
+// its row of memory_codes (bounds and codes, kept in step entry by entry,
+// so that a write quantizes only the vectors it adds).
 type indexBlock struct {
-	userID string
-	rowid  int64
-	block  int64
-	ids    []byte // int64 little-endian
-	kinds  []byte
-	norms  []byte // float32 little-endian
-	vecs   []byte // float32 little-endian, dims per entry
+	userID   string
+	embedder string
+	dims     int
+	rowid    int64
+	block    int64
+	ids      []byte // int64 little-endian
+	kinds    []byte
+	norms    []byte // float32 little-endian
+	vecs     []byte // float32 little-endian, dims per entry
+	bounds   []byte // float32 little-endian scale, residual and ratio per entry
+	codes    []byte // int8, dims per entry
 }
 
 func (b *indexBlock) count() int { return len(b.kinds) }
@@ -69,12 +74,16 @@ func (b *indexBlock) add(e indexEntry) {
 	b.kinds = append(b.kinds, e.kind)
 	b.norms = binary.LittleEndian.AppendUint32(b.norms, math.Float32bits(e.norm))
 	b.vecs = append(b.vecs, e.vec...)
+	b.bounds, b.codes = appendCode(b.bounds, b.codes, e.vec)
 }
 
 // set replaces the norm and vector of entry i.
 func (b *indexBlock) set(i int, e indexEntry) {
 	binary.LittleEndian.PutUint32(b.norms[4*i:], math.Float32bits(e.norm))
 	copy(b.vecs[i*len(e.vec):], e.vec)
+	bounds, codes := appendCode(nil, nil, e.vec)
+	copy(b.bounds[12*i:], bounds)
+	copy(b.codes[i*len(codes):], codes)
 }
 
 // remove deletes entry i of a block of vectors of dims values.
@@ -83,20 +92,31 @@ func (b *indexBlock) remove(i, dims int) {
 	b.kinds = slices.Delete(b.kinds, i, i+1)
 	b.norms = slices.Delete(b.norms, 4*i, 4*i+4)
 	b.vecs = slices.Delete(b.vecs, 4*dims*i, 4*dims*(i+1))
+	b.bounds = slices.Delete(b.bounds, 12*i, 12*i+12)
+	b.codes = slices.Delete(b.codes, dims*i, dims*(i+1))
 }
 
-// readBlock reads the whole block of the user at rowid.
+// readBlock reads the whole block of the user at rowid, with its codes
+// (computed from its vectors when they are missing or out of step, which
+// only a damaged file would show).
 func readBlock(ctx context.Context, tx *sql.Tx, userID string, rowid int64) (*indexBlock, error) {
 	b := &indexBlock{userID: userID, rowid: rowid}
-	err := tx.QueryRowContext(ctx, `SELECT block, ids, types, norms, vecs FROM memory_vectors
-		WHERE user_id = ? AND rowid = ?`, userID, rowid).Scan(&b.block, &b.ids, &b.kinds, &b.norms, &b.vecs)
+	err := tx.QueryRowContext(ctx, `SELECT v.embedder, v.dims, v.block, v.ids, v.types, v.norms, v.vecs, c.bounds, c.codes
+		FROM memory_vectors v LEFT JOIN memory_codes c USING (user_id, embedder, dims, block)
+		WHERE v.user_id = ? AND v.rowid = ?`, userID, rowid).Scan(&b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs,
+		&b.bounds, &b.codes)
 	if err != nil {
 		return nil, fmt.Errorf("read vector block: %w", err)
+	}
+	if len(b.bounds) != 12*b.count() || len(b.codes) != b.dims*b.count() {
+		if b.bounds, b.codes, err = encodeCodes(b.vecs, b.dims); err != nil {
+			return nil, fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
+		}
 	}
 	return b, nil
 }
 
-// writeBlock stores b back, or deletes it when it is empty.
+// writeBlock stores b back, or deletes it when it is empty, with its codes.
 func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	var err error
 	if b.count() == 0 {
@@ -107,6 +127,26 @@ func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	}
 	if err != nil {
 		return fmt.Errorf("write vector block: %w", err)
+	}
+	return writeCodes(ctx, tx, b)
+}
+
+// writeCodes stores the quantized form of block b in memory_codes (schema
+// 4), or deletes it when b is empty.
+func writeCodes(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
+	var err error
+	if b.count() == 0 {
+		_, err = tx.ExecContext(ctx, `DELETE FROM memory_codes WHERE user_id = ? AND embedder = ? AND dims = ? AND block = ?`,
+			b.userID, b.embedder, b.dims, b.block)
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO memory_codes
+			(user_id, embedder, dims, block, count, ids, types, norms, bounds, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (user_id, embedder, dims, block) DO UPDATE SET count = excluded.count, ids = excluded.ids,
+			types = excluded.types, norms = excluded.norms, bounds = excluded.bounds, codes = excluded.codes`,
+			b.userID, b.embedder, b.dims, b.block, b.count(), b.ids, b.kinds, b.norms, b.bounds, b.codes)
+	}
+	if err != nil {
+		return fmt.Errorf("write vector codes: %w", err)
 	}
 	return nil
 }
@@ -148,15 +188,18 @@ func indexAppend(ctx context.Context, tx *sql.Tx, userID, embedder string, dims 
 	}
 	for len(es) > 0 {
 		n := min(limit, len(es))
-		b := &indexBlock{}
+		number++
+		b := &indexBlock{userID: userID, embedder: embedder, dims: dims, block: number}
 		for _, e := range es[:n] {
 			b.add(e)
 		}
-		number++
 		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_vectors
 			(user_id, embedder, dims, block, count, ids, types, norms, vecs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			userID, embedder, dims, number, b.count(), b.ids, b.kinds, b.norms, b.vecs); err != nil {
 			return fmt.Errorf("insert vector block: %w", err)
+		}
+		if err := writeCodes(ctx, tx, b); err != nil {
+			return err
 		}
 		es = es[n:]
 	}
@@ -228,10 +271,12 @@ func indexReplace(ctx context.Context, tx *sql.Tx, userID, embedder string, dims
 	return true, writeBlock(ctx, tx, b)
 }
 
-// indexDeleteUser drops every block of a user.
+// indexDeleteUser drops every block of a user, and their codes.
 func indexDeleteUser(ctx context.Context, tx *sql.Tx, userID string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_vectors WHERE user_id = ?`, userID); err != nil {
-		return fmt.Errorf("delete vector blocks: %w", err)
+	for _, table := range []string{"memory_vectors", "memory_codes"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("delete vector blocks: %w", err)
+		}
 	}
 	return nil
 }
@@ -265,11 +310,67 @@ func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int6
 	return nil
 }
 
-// buildMemoryIndex fills the empty memory_vectors from the memories table,
-// one user at a time; it is the Go step of migration 2. A stored vector
-// whose length is not a multiple of 4 bytes (which this package never
-// writes) is left out of the index with a warning.
+// buildMemoryIndex is the Go step of migration 4: it fills memory_codes
+// from memory_vectors, after filling an empty memory_vectors from the
+// memories table (a database of schema 1: this was the step of migration
+// 2, which runs in the same transaction, before the codes had a table).
 func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
+	var indexed bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM memory_vectors)`).Scan(&indexed); err != nil {
+		return err
+	}
+	if !indexed {
+		return s.indexTable(ctx, tx) // writes the codes with the blocks
+	}
+	return s.buildMemoryCodes(ctx, tx)
+}
+
+// buildMemoryCodes writes the codes of every block of memory_vectors, a
+// few blocks at a time.
+func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
+	const batch = 64
+	after, blocks := int64(0), 0
+	for {
+		rows, err := tx.QueryContext(ctx, `SELECT rowid, user_id, embedder, dims, block, ids, types, norms, vecs
+			FROM memory_vectors WHERE rowid > ? ORDER BY rowid LIMIT ?`, after, batch)
+		if err != nil {
+			return err
+		}
+		var bs []*indexBlock
+		for rows.Next() {
+			b := &indexBlock{}
+			if err := rows.Scan(&b.rowid, &b.userID, &b.embedder, &b.dims, &b.block, &b.ids, &b.kinds, &b.norms, &b.vecs); err != nil {
+				rows.Close()
+				return err
+			}
+			bs = append(bs, b)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, b := range bs {
+			if b.bounds, b.codes, err = encodeCodes(b.vecs, b.dims); err != nil {
+				return fmt.Errorf("vector block %d of user %q: %w", b.block, b.userID, err)
+			}
+			if err := writeCodes(ctx, tx, b); err != nil {
+				return err
+			}
+			after = b.rowid
+		}
+		blocks += len(bs)
+		if len(bs) < batch {
+			s.log.Info("sqlite: quantized the memory vector index", "blocks", blocks)
+			return nil
+		}
+	}
+}
+
+// indexTable fills the empty memory_vectors (and memory_codes) from the
+// memories table, one user at a time. A stored vector whose length is not
+// a multiple of 4 bytes (which this package never writes) is left out of
+// the index with a warning.
+func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 	var users []string
 	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT user_id FROM memories ORDER BY user_id`)
 	if err != nil {
@@ -327,36 +428,49 @@ func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 }
 
 // loadVectors reads one user's blocks into a vector set: as they are, or
-// quantized (see quantize.go) when the user's float32 vectors exceed
-// Options.QuantizeAbove. A quantized load reads the blocks through a
-// connection that does not map the file, so that the pages it reads once
-// do not stay in the process's resident memory.
+// quantized, from their codes (memory_codes), when the user's float32
+// vectors exceed Options.QuantizeAbove. A quantized load reads the codes
+// through the pool that does not map the file, so that the pages it reads
+// once do not stay in the process's resident memory.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
-	var values int64
-	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0) FROM memory_vectors WHERE user_id = ?`,
-		userID).Scan(&values); err != nil {
-		return nil, err
-	}
-	if s.quantize < 0 || 4*values <= s.quantize {
-		return readBlocks(ctx, s.r, userID, false)
-	}
-	conn, err := s.r.Conn(ctx)
+	n, err := s.vectorCount(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close()
-	if s.mmap > 0 {
-		if _, err := conn.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
-			return nil, fmt.Errorf("unmap for a large load: %w", err)
-		}
-		defer func() {
-			if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA mmap_size = `+strconv.FormatInt(s.mmap, 10)); err != nil {
-				s.log.Warn("sqlite: read connection left without its map; discarded", "err", err)
-				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-			}
-		}()
+	if !s.quantized(n) {
+		return readBlocks(ctx, s.r, userID)
 	}
-	return readBlocks(ctx, conn, userID, true)
+	return readCodes(ctx, s.u, userID, n.values, n.entries)
+}
+
+// vectorCounts are the sizes of one user's vectors in the index.
+type vectorCounts struct {
+	values, entries, blocks int64
+}
+
+// vectorCount reads the sizes of the user's vectors from the index's small
+// columns.
+func (s *Store) vectorCount(ctx context.Context, userID string) (vectorCounts, error) {
+	var n vectorCounts
+	err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0), count(*)
+		FROM memory_vectors WHERE user_id = ?`, userID).Scan(&n.values, &n.entries, &n.blocks)
+	return n, err
+}
+
+// quantized reports whether vectors of these sizes are loaded quantized.
+func (s *Store) quantized(n vectorCounts) bool {
+	return s.quantize >= 0 && 4*n.values > s.quantize
+}
+
+// setBytes is about what vecSet.bytes counts for the set loadVectors makes
+// of vectors of these sizes (a few bytes per block more: the embedder
+// names are not counted).
+func (s *Store) setBytes(n vectorCounts) int64 {
+	b := 13*n.entries + 160*n.blocks + emptySetBytes // ids, kinds and norms; the blocks
+	if s.quantized(n) {
+		return b + n.values + 12*n.entries // codes, scale, residual and ratio
+	}
+	return b + 4*n.values
 }
 
 // queryer is a connection or a pool.
@@ -364,21 +478,16 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// readBlocks reads one user's blocks into a vector set, quantizing each
-// block as it is read when quantize is set (the float32 values are never
-// all in memory at once).
-func readBlocks(ctx context.Context, db queryer, userID string, quantize bool) (*vecSet, error) {
+// readBlocks reads one user's blocks into a vector set of float32 vectors.
+func readBlocks(ctx context.Context, db queryer, userID string) (*vecSet, error) {
 	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, vecs
 		FROM memory_vectors WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	set := &vecSet{quantized: quantize}
-	var (
-		ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
-		scratch                 []float32
-	)
+	set := &vecSet{}
+	var ids, kinds, norms, vecs sql.RawBytes // valid until the next row: decoded at once
 	for rows.Next() {
 		var blk vecBlock
 		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &vecs); err != nil {
@@ -392,20 +501,97 @@ func readBlocks(ctx context.Context, db queryer, userID string, quantize bool) (
 		if blk.norms, err = decodeVector(norms, nil); err != nil {
 			return nil, err
 		}
-		if !quantize {
-			if blk.vecs, err = decodeVector(vecs, nil); err != nil {
-				return nil, err
-			}
-			set.blocks = append(set.blocks, blk)
-			continue
-		}
-		if scratch, err = decodeVector(vecs, scratch); err != nil {
+		if blk.vecs, err = decodeVector(vecs, nil); err != nil {
 			return nil, err
 		}
-		blk.vecs = scratch
-		set.blocks = append(set.blocks, quantizedBlock(&blk))
+		set.blocks = append(set.blocks, blk)
 	}
 	return set, rows.Err()
+}
+
+// readCodes reads one user's quantized blocks (memory_codes) into a
+// quantized vector set. Its arrays are cut from one allocation each, sized
+// for the user's vectors (entries of values values in all, as
+// memory_vectors counts them): a load allocates the set and the driver's
+// copies of the rows, about as much again, and converts nothing.
+func readCodes(ctx context.Context, db queryer, userID string, values, entries int64) (*vecSet, error) {
+	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, bounds, codes
+		FROM memory_codes WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	set := &vecSet{quantized: true}
+	var (
+		ids, kinds, norms, bounds, codes sql.RawBytes // valid until the next row: copied at once
+		a                                codeArena
+	)
+	a.reserve(int(entries), int(values))
+	for rows.Next() {
+		var blk vecBlock
+		if err := rows.Scan(&blk.embedder, &blk.dims, &ids, &kinds, &norms, &bounds, &codes); err != nil {
+			return nil, err
+		}
+		n := len(kinds)
+		if blk.dims <= 0 || len(ids) != 8*n || len(norms) != 4*n || len(bounds) != 12*n || len(codes) != n*blk.dims {
+			return nil, fmt.Errorf("vector codes of user %q, embedder %q: inconsistent sizes", userID, blk.embedder)
+		}
+		a.block(&blk, n)
+		decodeIDs(ids, blk.ids)
+		copy(blk.kinds, kinds)
+		if _, err := decodeVector(norms, blk.norms); err != nil {
+			return nil, err
+		}
+		for i := range n {
+			blk.scale[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i:]))
+			blk.resid[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i+4:]))
+			blk.ratio[i] = math.Float32frombits(binary.LittleEndian.Uint32(bounds[12*i+8:]))
+		}
+		copy(int8Bytes(blk.q8), codes)
+		set.blocks = append(set.blocks, blk)
+	}
+	return set, rows.Err()
+}
+
+// codeArena hands out the arrays of quantized blocks from shared
+// allocations, each block's capped at its length (so that appending to a
+// block copies it, see vecSet.appended); the codes come from a codeMemory.
+type codeArena struct {
+	ids                        []int64
+	kinds                      []uint8
+	norms, scale, resid, ratio []float32
+	mem                        *codeMemory
+	q8                         []int8
+}
+
+// reserve allocates room for entries vectors of values values in all.
+func (a *codeArena) reserve(entries, values int) {
+	a.ids, a.kinds = make([]int64, 0, entries), make([]uint8, 0, entries)
+	a.norms, a.scale = make([]float32, 0, entries), make([]float32, 0, entries)
+	a.resid, a.ratio = make([]float32, 0, entries), make([]float32, 0, entries)
+	a.mem = newCodeMemory(values)
+	a.q8 = unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(a.mem.b))), len(a.mem.b))[:0]
+}
+
+// block gives blk the arrays of n vectors of blk.dims values.
+func (a *codeArena) block(blk *vecBlock, n int) {
+	blk.ids, blk.kinds = take(&a.ids, n), take(&a.kinds, n)
+	blk.norms, blk.scale, blk.resid, blk.ratio = take(&a.norms, n), take(&a.scale, n), take(&a.resid, n), take(&a.ratio, n)
+	if cap(a.q8)-len(a.q8) >= n*blk.dims {
+		blk.mem = a.mem
+	}
+	blk.q8 = take(&a.q8, n*blk.dims)
+}
+
+// take returns the next n elements of *arena, allocating them apart when
+// the arena is full (rows written since it was sized).
+func take[T any](arena *[]T, n int) []T {
+	s := *arena
+	if cap(s)-len(s) < n {
+		return make([]T, n)
+	}
+	*arena = s[:len(s)+n]
+	return s[len(s) : len(s)+n : len(s)+n]
 }
 
 // searchIndex scores the user's blocks of the query's embedder and

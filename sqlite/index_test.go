@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -137,6 +138,56 @@ func checkIndex(t *testing.T, db *sql.DB) {
 		if !seen[id] {
 			t.Errorf("memory %d of (%q, %q, %d) is missing from the index", id, tv.userID, tv.embedder, tv.dims)
 		}
+	}
+	checkCodes(t, db)
+}
+
+// checkCodes fails the test unless memory_codes holds exactly the blocks
+// of memory_vectors, each quantized as encodeCodes does.
+func checkCodes(t *testing.T, db *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	var missing, extra int
+	if err := db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM memory_vectors v WHERE NOT EXISTS (SELECT 1 FROM memory_codes c
+			WHERE c.user_id = v.user_id AND c.embedder = v.embedder AND c.dims = v.dims AND c.block = v.block)),
+		(SELECT count(*) FROM memory_codes c WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v
+			WHERE c.user_id = v.user_id AND c.embedder = v.embedder AND c.dims = v.dims AND c.block = v.block))`).Scan(&missing, &extra); err != nil {
+		t.Fatal(err)
+	}
+	if missing != 0 || extra != 0 {
+		t.Errorf("memory_codes lacks %d blocks of memory_vectors and has %d it has not", missing, extra)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT v.user_id, v.block, v.dims, v.count, c.count, v.ids, c.ids, v.types, c.types,
+		v.norms, c.norms, v.vecs, c.bounds, c.codes
+		FROM memory_vectors v JOIN memory_codes c USING (user_id, embedder, dims, block)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			userID                          string
+			block                           int64
+			dims, count, codesCount         int
+			ids, cids, kinds, ckinds, norms []byte
+			cnorms, vecs, bounds, codes     []byte
+		)
+		if err := rows.Scan(&userID, &block, &dims, &count, &codesCount, &ids, &cids, &kinds, &ckinds, &norms, &cnorms,
+			&vecs, &bounds, &codes); err != nil {
+			t.Fatal(err)
+		}
+		wantBounds, wantCodes, err := encodeCodes(vecs, dims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count != codesCount || !bytes.Equal(ids, cids) || !bytes.Equal(kinds, ckinds) || !bytes.Equal(norms, cnorms) ||
+			!bytes.Equal(bounds, wantBounds) || !bytes.Equal(codes, wantCodes) {
+			t.Errorf("codes of block %d of user %q differ from its vectors'", block, userID)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -614,4 +665,348 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("condition not reached")
+}
+
+// openPair opens a store with opts on a new file and a store without
+// cache on the same file (the exact reference), both closed at the end of
+// the test.
+func openPair(t *testing.T, opts Options) (s, exact *Store, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "nadine.db")
+	var err error
+	if s, err = Open(t.Context(), path, opts); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if exact, err = Open(t.Context(), path, Options{CacheBytes: -1}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { exact.Close() })
+	return s, exact, path
+}
+
+// addVectors stores n memories of user of type typ (embedder e1), memory i
+// with the text i and the vector vec(i, dims).
+func addVectors(t *testing.T, s *Store, user string, typ nadine.MemoryType, n, dims int) {
+	t.Helper()
+	ms := make([]nadine.Memory, n)
+	for i := range ms {
+		ms[i] = nadine.Memory{UserID: user, Type: typ, Text: fmt.Sprint(i), Embedder: "e1", Embedding: vec(i, dims)}
+	}
+	if _, err := s.AddMemories(t.Context(), ms); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMigrationQuantizesIndex: a database of schema 3 (the vector index
+// without its codes) gets the codes of every block when it is opened.
+func TestMigrationQuantizesIndex(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "nadine.db")
+	s, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []nadine.Memory
+	for i := range 200 {
+		ms = append(ms, nadine.Memory{UserID: []string{"alice", "bob"}[i%2], Type: nadine.MemoryFact, Text: fmt.Sprint(i),
+			Embedder: "e1", Embedding: vec(i, 16+i%2)})
+	}
+	if _, err := s.AddMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `DROP TABLE memory_codes; UPDATE schema_version SET version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkIndex(t, s.w)
+	var n int
+	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(sum(count), 0) FROM memory_codes`).Scan(&n); err != nil || n != 200 {
+		t.Errorf("memory_codes holds %d vectors, %v; want 200", n, err)
+	}
+	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uncached.Close()
+	checkSearches(t, s, uncached, []string{"alice", "bob"})
+}
+
+// TestQuantizedLoadAllocates: loading a large person's vectors quantized
+// allocates the set and the driver's copies of its rows, no float32
+// values: at most 2.5 times the set's bytes per vector (decoding 768
+// float32 values per vector, as the load did, was 3 KB more each).
+func TestQuantizedLoadAllocates(t *testing.T) {
+	ctx := t.Context()
+	s, _, _ := openPair(t, Options{QuantizeAbove: 1})
+	const n, dims = 3000, 768
+	addVectors(t, s, "robin", nadine.MemoryEpisode, n, dims)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	set, err := s.loadVectors(ctx, "robin")
+	runtime.ReadMemStats(&after)
+	if err != nil || !set.quantized || set.entries() != n {
+		t.Fatalf("load: %v, %d entries", err, set.entries())
+	}
+	perVector := float64(after.TotalAlloc-before.TotalAlloc) / n
+	if kept := float64(set.bytes()) / n; perVector > 2.5*kept {
+		t.Errorf("the load allocated %.0f bytes per vector, the set keeps %.0f; want at most 2.5 times", perVector, kept)
+	}
+	t.Logf("%.0f bytes allocated per vector of %d dimensions, %.0f kept", perVector, dims, float64(set.bytes())/n)
+}
+
+// TestCacheFollowsAppends: memories added to a person whose vectors are
+// cached (AddMemories, StoreChunk, EndConversation) are added to the cached
+// set instead of dropping it, so that the next search does not reload the
+// person; the searches then agree with a store without cache, entry for
+// entry, quantized or not, across embedders and dimensions.
+func TestCacheFollowsAppends(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		quantize int64
+	}{{"exact", -1}, {"quantized", 1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			s, exact, _ := openPair(t, Options{QuantizeAbove: tt.quantize})
+			const dims = 8
+			types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact}
+			memory := func(i int, embedder string, d int) nadine.Memory {
+				return nadine.Memory{UserID: "robin", Type: types[i%3], Text: fmt.Sprint("m", i), Embedder: embedder, Embedding: vec(i, d)}
+			}
+			var first []nadine.Memory
+			for i := range 3*blockEntries(dims) - 5 { // the last block has room for 5
+				first = append(first, memory(i, "e1", dims))
+			}
+			if _, err := s.AddMemories(ctx, first); err != nil {
+				t.Fatal(err)
+			}
+			set, err := s.userVectors(ctx, "robin")
+			if err != nil || set.quantized != (tt.quantize > 0) {
+				t.Fatalf("robin's set: %v, quantized %v", err, set != nil && set.quantized)
+			}
+			loaded := s.cache.sets[userKey("robin")].loaded
+
+			// A batch that fills the last block and opens another, one of
+			// another embedder and dimension, one without vectors, and
+			// the conversation chunks.
+			var batch []nadine.Memory
+			for i := range 12 {
+				batch = append(batch, memory(1000+i, "e1", dims))
+			}
+			batch = append(batch, memory(2000, "e2", 3), nadine.Memory{UserID: "robin", Type: nadine.MemoryFact, Text: "no vector"})
+			if _, err := s.AddMemories(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AddMemory(ctx, memory(3000, "e1", dims)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AppendMessage(ctx, "robin", "c1", nadine.Message{Role: nadine.RoleUser, Content: "hello", Time: 1}); err != nil {
+				t.Fatal(err)
+			}
+			chunk := memory(4000, "e1", dims)
+			chunk.Type = nadine.MemoryConversation
+			if err := s.StoreChunk(ctx, "robin", "c1", 0, chunk); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.StoreChunk(ctx, "robin", "c1", 0, chunk); err != nil { // stored before: nothing happens
+				t.Fatal(err)
+			}
+			final := memory(4001, "e1", dims)
+			final.Type = nadine.MemoryConversation
+			if err := s.EndConversation(ctx, "robin", "c1", &final); err != nil {
+				t.Fatal(err)
+			}
+
+			it := s.cache.sets[userKey("robin")]
+			if it == nil || it.loaded != loaded {
+				t.Fatalf("robin's set was dropped or reloaded by the appends (item %v)", it)
+			}
+			if got, want := it.set.entries(), len(first)+12+1+1+2; got != want {
+				t.Errorf("cached set has %d entries, want %d", got, want)
+			}
+			if got := set.entries(); got != len(first) {
+				t.Errorf("the set searches held changed: %d entries, want %d", got, len(first))
+			}
+			if it.bytes != it.set.bytes() || s.cache.used() != it.bytes {
+				t.Errorf("cache counts %d bytes (item %d), set has %d", s.cache.used(), it.bytes, it.set.bytes())
+			}
+			CheckIndex(t, s)
+			for qi := range 40 {
+				for _, q := range []nadine.MemoryQuery{
+					{Embedding: vec(5000+qi, dims), Embedder: "e1", K: 1 + qi%7},
+					{Embedding: vec(1000+qi%12, dims), Embedder: "e1", K: 3, Types: []nadine.MemoryType{types[qi%3]}},
+					{Embedding: vec(2000, 3), Embedder: "e2", K: 2},
+				} {
+					got, err := s.SearchMemories(ctx, "robin", q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := exact.SearchMemories(ctx, "robin", q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.EqualFunc(got, want, func(a, b nadine.ScoredMemory) bool {
+						return a.ID == b.ID && a.Text == b.Text && math.Float64bits(a.Score) == math.Float64bits(b.Score)
+					}) {
+						t.Fatalf("query %d %+v: got %v, want %v", qi, q.Types, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCacheAppendAfterLoad: a write marked before a load ended may be in
+// the loaded set already, so its append drops the set instead of adding
+// the rows twice; a load in flight during the write is not cached.
+func TestCacheAppendAfterLoad(t *testing.T) {
+	ctx := t.Context()
+	c := newVectorCache(1 << 20)
+	grow := func(s *vecSet) *vecSet {
+		return s.appended([]vecEntry{{id: 9, embedder: "e", norm: 1, vec: []float32{1, 0}}})
+	}
+	mark := c.mark()
+	if _, err := c.get(ctx, "k", func() (*vecSet, error) { return &vecSet{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	c.appendTo("k", mark, grow)
+	if c.len() != 0 {
+		t.Error("a write marked before the load ended was added to the loaded set")
+	}
+
+	if _, err := c.get(ctx, "k", func() (*vecSet, error) { return &vecSet{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	c.appendTo("k", c.mark(), grow)
+	got, _ := c.get(ctx, "k", func() (*vecSet, error) { t.Error("reloaded"); return nil, nil })
+	if got == nil || got.entries() != 1 {
+		t.Errorf("a write after the load: set %v, want its one vector added", got)
+	}
+
+	release, started := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.get(ctx, "j", func() (*vecSet, error) { close(started); <-release; return &vecSet{}, nil })
+	}()
+	<-started
+	c.appendTo("j", c.mark(), grow)
+	close(release)
+	<-done
+	if _, ok := c.sets["j"]; ok {
+		t.Error("a load in flight during a write was cached")
+	}
+}
+
+// TestCodeMemoryOutlivesItsSet: a quantized set's codes live outside the
+// heap while a block cut from them is reachable: a set grown from a loaded
+// one and the searches that use it keep reading them after the loaded set
+// is gone and collected.
+func TestCodeMemoryOutlivesItsSet(t *testing.T) {
+	ctx := t.Context()
+	s, exact, _ := openPair(t, Options{QuantizeAbove: 1})
+	addVectors(t, s, "robin", nadine.MemoryEpisode, 500, 64)
+	set, err := s.userVectors(ctx, "robin")
+	if err != nil || set.blocks[0].mem == nil {
+		t.Fatalf("loaded set: %v, its codes not cut from a codeMemory", err)
+	}
+	set = nil
+	if _, err := s.AddMemory(ctx, nadine.Memory{UserID: "robin", Type: nadine.MemoryFact, Text: "new", Embedder: "e1", Embedding: vec(1000, 64)}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC() // the loaded set is unreachable: only the grown one's blocks hold the codes
+	}
+	for i := range 20 {
+		q := nadine.MemoryQuery{Embedding: vec(2000+i, 64), Embedder: "e1", K: 3}
+		got, err := s.SearchMemories(ctx, "robin", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := exact.SearchMemories(ctx, "robin", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, want, func(a, b nadine.ScoredMemory) bool { return a.ID == b.ID && a.Score == b.Score }) {
+			t.Fatalf("query %d: got %v, want %v", i, got, want)
+		}
+		runtime.GC()
+	}
+}
+
+// TestWarmMemories: warming a person loads their vectors in the
+// background, once however often they are recognized, and their next
+// search uses that set; a store without cache does nothing; Close stops a
+// warm load in flight and waits for it.
+func TestWarmMemories(t *testing.T) {
+	ctx := t.Context()
+	s, none, path := openPair(t, Options{QuantizeAbove: 1})
+	addVectors(t, s, "robin", nadine.MemoryEpisode, 300, 32)
+	s.WarmMemories("robin")
+	s.WarmMemories("robin") // recognized again: cached or loading, nothing more
+	waitFor(t, func() bool { return s.cache.len() == 1 })
+	warmed := s.cache.sets[userKey("robin")]
+	s.WarmMemories("robin")
+	if _, err := s.SearchMemories(ctx, "robin", nadine.MemoryQuery{Embedding: vec(7, 32), Embedder: "e1", K: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if it := s.cache.sets[userKey("robin")]; it != warmed || !it.set.quantized || it.set.entries() != 300 {
+		t.Errorf("after the search the cache holds %+v, want the warmed set of 300 vectors", it)
+	}
+	s.WarmMemories("")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.WarmMemories("robin") // after Close: nothing
+
+	none.WarmMemories("robin") // no cache: nothing
+	if none.cache.len() != 0 || none.cache.holds(userKey("robin")) {
+		t.Error("a store without cache warmed a person")
+	}
+
+	// Close during warm loads of several people: each is stopped or
+	// finished before Close returns (-race sees the rest).
+	busy, err := Open(ctx, path, Options{QuantizeAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		busy.WarmMemories(fmt.Sprint("robin", i))
+	}
+	busy.WarmMemories("robin")
+	if err := busy.Close(); err != nil {
+		t.Fatal(err)
+	}
+	busy.warmMu.Lock()
+	defer busy.warmMu.Unlock()
+	if busy.cache.holds(userKey("robin")) && busy.cache.loading[userKey("robin")] != nil {
+		t.Error("a warm load is still in flight after Close")
+	}
+}
+
+// TestSetBytesEstimate: the size WarmMemories expects of a person's set,
+// from the index's counts, is the loaded set's, within the embedder names
+// it leaves out, quantized or not.
+func TestSetBytesEstimate(t *testing.T) {
+	for _, quantize := range []int64{-1, 1} {
+		s, _, _ := openPair(t, Options{QuantizeAbove: quantize})
+		addVectors(t, s, "robin", nadine.MemoryEpisode, 700, 48)
+		addVectors(t, s, "robin", nadine.MemoryFact, 30, 5)
+		n, err := s.vectorCount(t.Context(), "robin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := s.loadVectors(t.Context(), "robin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if est, got := s.setBytes(n), set.bytes(); got < est || got > est+64*n.blocks {
+			t.Errorf("QuantizeAbove %d: estimated %d bytes, the set has %d (%d blocks)", quantize, est, got, n.blocks)
+		}
+	}
 }

@@ -175,3 +175,35 @@ func TestMigrationRecordsKnowledgeSources(t *testing.T) {
 		t.Errorf("sources after the migration = %+v", srcs)
 	}
 }
+
+// TestPersonalTablesListed: every table with a user_id column is one that
+// ForgetUser erases (a table added without listing it would keep an erased
+// person's data).
+func TestPersonalTablesListed(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "nadine.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.w.QueryContext(t.Context(), `SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND p.name = 'user_id' ORDER BY m.name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Sorted(slices.Values(personalTables))
+	if !slices.Equal(got, want) {
+		t.Errorf("tables with a user_id column %q, ForgetUser erases %q", got, want)
+	}
+}

@@ -239,7 +239,7 @@ func (s *Store) KnowledgeCount(ctx context.Context) (int, error) {
 
 // KnowledgeEmbedders counts knowledge vectors per embedder name.
 func (s *Store) KnowledgeEmbedders(ctx context.Context) (map[string]int, error) {
-	return s.countByEmbedder(ctx, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
+	return countByEmbedder(ctx, s.u, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
 }
 
 // ClearKnowledge deletes the whole knowledge base and its sources.

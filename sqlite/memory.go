@@ -105,18 +105,46 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 		return nil, nil
 	}
 	var ids []int64
+	mark := s.cache.mark()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		ids, err = insertMemories(ctx, tx, rows)
 		return err
 	})
-	for _, r := range rows {
-		s.cache.invalidate(userKey(r.userID))
-	}
+	s.cacheAdded(mark, rows, ids, err)
 	if err != nil {
 		return nil, wrap("add memory", err)
 	}
 	return ids, nil
+}
+
+// cacheAdded tells the vector cache about memories a write inserted (ids[i]
+// the id of rows[i], when err is nil), mark being the cache's mark taken
+// before the write: the vectors are added to their users' cached sets, or
+// the sets dropped when the write failed.
+func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error) {
+	byUser := map[string][]vecEntry{}
+	for i, r := range rows {
+		es := byUser[r.userID]
+		if err == nil && r.dims > 0 {
+			v, derr := decodeVector(r.embedding, nil)
+			if derr != nil {
+				err = derr // never: memoryRow encoded it
+			}
+			es = append(es, vecEntry{id: ids[i], kind: kindCode(nadine.MemoryType(r.typ)), embedder: r.embedder, norm: r.norm, vec: v})
+		}
+		byUser[r.userID] = es
+	}
+	for u, es := range byUser {
+		switch {
+		case err != nil:
+			s.cache.invalidate(userKey(u))
+			continue
+		case len(es) == 0:
+			continue // no vector: the user's set is unchanged
+		}
+		s.cache.appendTo(userKey(u), mark, func(set *vecSet) *vecSet { return set.appended(es) })
+	}
 }
 
 // userVectors returns a user's memory vectors, from the cache when present,
@@ -124,6 +152,38 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error) {
 	return s.cache.get(ctx, userKey(userID), func() (*vecSet, error) {
 		return s.loadVectors(ctx, userID)
+	})
+}
+
+// WarmMemories starts loading the user's memory vectors into the cache,
+// unless they are there or being loaded, and returns at once: called when
+// the person is recognized, it makes their first search find the vectors
+// ready (a person with 100,000 memories takes tens of milliseconds to
+// load), or join the load in flight. A search that comes first loads them
+// itself, as without it. Close stops the load. Without a cache it does
+// nothing.
+func (s *Store) WarmMemories(userID string) {
+	if userID == "" || !s.cache.enabled() || s.cache.holds(userKey(userID)) {
+		return
+	}
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	if s.warmClosed {
+		return
+	}
+	s.warming.Go(func() {
+		// A set the cache cannot keep would be loaded again at every
+		// sighting, for nothing: its searches load it anyway.
+		n, err := s.vectorCount(s.warm, userID)
+		if err == nil && s.setBytes(n)+64*n.blocks > s.cache.limit {
+			return
+		}
+		if err == nil {
+			_, err = s.userVectors(s.warm, userID)
+		}
+		if err != nil && s.warm.Err() == nil {
+			s.log.Warn("sqlite: memory vectors not loaded ahead", "user_id", userID, "err", err)
+		}
 	})
 }
 
@@ -266,7 +326,8 @@ func (s *Store) memoriesByID(ctx context.Context, userID string, ids []int64, wi
 		for _, id := range ids[:n] {
 			args = append(args, id)
 		}
-		rows, err := s.r.QueryContext(ctx, cols+` WHERE +user_id = ? AND id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		// Rows scattered over the file, read once: without the map.
+		rows, err := s.u.QueryContext(ctx, cols+` WHERE +user_id = ? AND id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -389,14 +450,20 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 }
 
 // MemoryEmbedders counts stored memory vectors (of all users) per embedder
-// name. Memories stored without a vector are not counted.
+// name. Memories stored without a vector are not counted. The counts come
+// from the vector index, which holds every searchable memory vector: its
+// blocks' small columns are a few pages per thousand vectors, where
+// counting the memories table read every row of it (serve asks at start,
+// and a person with 100,000 memories made that 120 MB of the file mapped
+// into the process). They are read without the map, whose pages (and the
+// kernel's neighbours of each) would stay resident.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
-	return s.countByEmbedder(ctx, "memory embedders", `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
+	return countByEmbedder(ctx, s.u, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
 }
 
 // countByEmbedder runs a query of (embedder, count) rows into a map.
-func (s *Store) countByEmbedder(ctx context.Context, op, query string) (map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, query)
+func countByEmbedder(ctx context.Context, db queryer, op, query string) (map[string]int, error) {
+	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

@@ -1,10 +1,13 @@
 package sqlite
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // A large user's vectors are kept in memory quantized: each vector as int8
@@ -77,6 +80,38 @@ func quantizeVector(dst []int8, v []float32) ([]int8, float32, float32, float32)
 	}
 	n := math.Sqrt(nn)
 	return dst, s, roundUp(math.Sqrt(rr) / n), roundUp(math.Sqrt(hh) / n)
+}
+
+// encodeCodes returns the stored form of the quantized vectors of a block
+// (memory_codes), as appendCode gives each of them.
+func encodeCodes(vecs []byte, dims int) (bounds, codes []byte, err error) {
+	if dims <= 0 || len(vecs)%(4*dims) != 0 {
+		return nil, nil, fmt.Errorf("%d bytes are no whole number of vectors of %d float32 values", len(vecs), dims)
+	}
+	n := len(vecs) / (4 * dims)
+	bounds, codes = make([]byte, 0, 12*n), make([]byte, 0, n*dims)
+	for i := range n {
+		bounds, codes = appendCode(bounds, codes, vecs[4*dims*i:4*dims*(i+1)])
+	}
+	return bounds, codes, nil
+}
+
+// appendCode appends the quantized form of a vector (float32
+// little-endian bytes, of a length the caller checked) to a block's
+// stored bounds (its scale, residual and ratio as float32 little-endian
+// values) and codes (its int8 steps).
+func appendCode(bounds, codes, vec []byte) ([]byte, []byte) {
+	v, _ := decodeVector(vec, nil)
+	q8, scale, resid, ratio := quantizeVector(make([]int8, 0, len(v)), v)
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(scale))
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(resid))
+	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(ratio))
+	return bounds, append(codes, int8Bytes(q8)...)
+}
+
+// int8Bytes returns the memory of v as bytes.
+func int8Bytes(v []int8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
 // roundUp converts x to the float32 at or above it, so that a stored bound
@@ -263,5 +298,6 @@ func (s *vecSet) candidates(q []float32, embedder string, k int, kinds uint8) []
 		}
 	}
 	wg.Wait()
+	runtime.KeepAlive(s) // its blocks hold the memory of the codes just read
 	return mergeBounded(parts, k)
 }

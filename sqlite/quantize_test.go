@@ -213,3 +213,16 @@ func TestQuantizedCandidatesFew(t *testing.T) {
 		t.Errorf("quantized set of %d bytes, want under a third of the %d of float32", got, b.set.bytes())
 	}
 }
+
+// quantizedBlock returns blk quantized: its ids, kinds and norms, and its
+// vectors in int8 (blk.vecs is read, not kept).
+func quantizedBlock(blk *vecBlock) vecBlock {
+	n, d := len(blk.ids), blk.dims
+	out := vecBlock{embedder: blk.embedder, dims: d, ids: blk.ids, kinds: blk.kinds,
+		norms: blk.norms, q8: make([]int8, 0, n*d),
+		scale: make([]float32, n), resid: make([]float32, n), ratio: make([]float32, n)}
+	for i := range n {
+		out.q8, out.scale[i], out.resid[i], out.ratio[i] = quantizeVector(out.q8, blk.vecs[i*d:(i+1)*d])
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -49,7 +50,9 @@ type Options struct {
 	// connection maps into memory (SQLite's mmap_size), so that loading a
 	// user's vectors copies mapped pages instead of making one system call
 	// per page; 0 means 1 GiB on 64-bit hosts and none on others, a
-	// negative value disables it. The writer never uses a map.
+	// negative value disables it. The writer never uses a map, nor do the
+	// reads that touch pages once (a large person's stored codes, the rows
+	// of a search's candidates).
 	MmapSize int64
 }
 
@@ -67,11 +70,20 @@ type Store struct {
 	path     string
 	w        *sql.DB // the one writer connection
 	r        *sql.DB // read-only pool
+	u        *sql.DB // read-only pool that does not map the file (r when r does not)
 	log      *slog.Logger
 	now      func() time.Time
 	cache    *vectorCache
 	quantize int64 // Options.QuantizeAbove
 	mmap     int64 // Options.MmapSize
+
+	// The loads WarmMemories starts: they end with warm's context, which
+	// Close cancels before it waits for them.
+	warm       context.Context
+	stopWarm   context.CancelFunc
+	warmMu     sync.Mutex // guards warmClosed and warming.Add against Close
+	warmClosed bool
+	warming    sync.WaitGroup
 }
 
 var _ nadine.Store = (*Store)(nil)
@@ -137,6 +149,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		quantize: opts.QuantizeAbove,
 		mmap:     opts.MmapSize,
 	}
+	s.warm, s.stopWarm = context.WithCancel(context.WithoutCancel(ctx))
 	version, err := s.migrate(ctx)
 	if err != nil {
 		w.Close()
@@ -159,14 +172,43 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
-	s.r = r
+	s.r, s.u = r, r
+	if opts.MmapSize > 0 {
+		// Reads that touch many pages once (a large person's codes) or
+		// pages scattered over the file (the rows of a search's
+		// candidates) go through a pool that reads them into SQLite's
+		// bounded page cache: through the map, every page touched, and
+		// the kernel's neighbours of it, would stay in the process's
+		// resident memory.
+		u, err := sql.Open("sqlite", path+"?_pragma=busy_timeout("+busy+")&_pragma=query_only(1)")
+		if err != nil {
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
+		}
+		u.SetMaxOpenConns(unmappedConns)
+		u.SetMaxIdleConns(unmappedConns)
+		s.u = u
+	}
 	s.log.Info("sqlite: opened", "path", path, "schema_version", version)
 	return s, nil
 }
 
-// Close closes the database. The store must not be used afterwards.
+// unmappedConns is the size of the pool of reads without the map.
+const unmappedConns = 2
+
+// Close stops the loads WarmMemories started and closes the database. The
+// store must not be used afterwards.
 func (s *Store) Close() error {
+	s.warmMu.Lock()
+	s.warmClosed = true
+	s.warmMu.Unlock()
+	s.stopWarm()
+	s.warming.Wait()
 	err := errors.Join(s.r.Close(), s.w.Close())
+	if s.u != s.r {
+		err = errors.Join(err, s.u.Close())
+	}
 	if err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
 	}
@@ -225,7 +267,7 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 // version, in the same transaction, or nil when the SQL is all there is.
 func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error {
 	switch version {
-	case 2: // the packed memory vector index, built from the memories table
+	case 4: // the packed memory vector index and its codes (see buildMemoryIndex)
 		return s.buildMemoryIndex
 	}
 	return nil

@@ -157,6 +157,14 @@ type vecBlock struct {
 	q8           []int8
 	scale        []float32
 	resid, ratio []float32
+	mem          *codeMemory // the memory q8 is cut from, when it is not the heap's
+}
+
+// codeMemory is memory for the codes of quantized blocks that may lie
+// outside the Go heap (see newCodeMemory): it stays valid while the value
+// is reachable, so a block cut from it holds it.
+type codeMemory struct {
+	b []byte
 }
 
 // vecSet is an immutable set of vectors (one user's memories, or the
@@ -222,17 +230,54 @@ func (b *setBuilder) add(id int64, kind uint8, embedder string, v []float32) {
 	blk.vecs = append(blk.vecs, v...)
 }
 
-// quantizedBlock returns blk quantized: its ids, kinds and norms, and its
-// vectors in int8 (blk.vecs is read, not kept).
-func quantizedBlock(blk *vecBlock) vecBlock {
-	n, d := len(blk.ids), blk.dims
-	out := vecBlock{embedder: blk.embedder, dims: d, ids: blk.ids, kinds: blk.kinds,
-		norms: blk.norms, q8: make([]int8, 0, n*d),
-		scale: make([]float32, n), resid: make([]float32, n), ratio: make([]float32, n)}
-	for i := range n {
-		out.q8, out.scale[i], out.resid[i], out.ratio[i] = quantizeVector(out.q8, blk.vecs[i*d:(i+1)*d])
+// vecEntry is one vector to add to a set.
+type vecEntry struct {
+	id       int64
+	kind     uint8
+	embedder string
+	norm     float32
+	vec      []float32
+}
+
+// appended returns a set of s's vectors and es's, quantized like s's; s
+// does not change. The entries go to the last block while it has the
+// embedder, the dimension and room, the last block being copied first, and
+// to new blocks after it: a write of one memory copies at most one block.
+func (s *vecSet) appended(es []vecEntry) *vecSet {
+	out := &vecSet{blocks: slices.Grow(slices.Clone(s.blocks), 1), quantized: s.quantized}
+	owned := -1 // the block of out that is out's own, not s's
+	for _, e := range es {
+		d, last := len(e.vec), len(out.blocks)-1
+		if last < 0 || out.blocks[last].embedder != e.embedder || out.blocks[last].dims != d ||
+			len(out.blocks[last].ids) >= blockEntries(d) {
+			out.blocks = append(out.blocks, vecBlock{embedder: e.embedder, dims: d})
+			last, owned = last+1, last+1
+		}
+		b := &out.blocks[last]
+		if owned != last {
+			*b = b.clone()
+			owned = last
+		}
+		b.ids = append(b.ids, e.id)
+		b.kinds = append(b.kinds, e.kind)
+		b.norms = append(b.norms, e.norm)
+		if !s.quantized {
+			b.vecs = append(b.vecs, e.vec...)
+			continue
+		}
+		var scale, resid, ratio float32
+		b.q8, scale, resid, ratio = quantizeVector(b.q8, e.vec)
+		b.scale, b.resid, b.ratio = append(b.scale, scale), append(b.resid, resid), append(b.ratio, ratio)
 	}
 	return out
+}
+
+// clone returns a copy of b that shares no array with it, on the heap.
+func (b vecBlock) clone() vecBlock {
+	b.ids, b.kinds, b.norms, b.vecs = slices.Clone(b.ids), slices.Clone(b.kinds), slices.Clone(b.norms), slices.Clone(b.vecs)
+	b.q8, b.scale, b.resid, b.ratio = slices.Clone(b.q8), slices.Clone(b.scale), slices.Clone(b.resid), slices.Clone(b.ratio)
+	b.mem = nil
+	return b
 }
 
 // scored is an id with its similarity.
@@ -375,9 +420,10 @@ type vectorCache struct {
 }
 
 type cacheItem struct {
-	set   *vecSet
-	bytes int64
-	used  uint64
+	set    *vecSet
+	bytes  int64
+	used   uint64
+	loaded uint64 // the tick at which its load ended: it holds no write marked later
 }
 
 // cacheLoad is one load in flight; set and err are written before done is
@@ -405,8 +451,9 @@ func (c *vectorCache) get(ctx context.Context, key string, load func() (*vecSet,
 	c.tick++
 	if it, ok := c.sets[key]; ok {
 		it.used = c.tick
+		set := it.set // appendTo replaces it
 		c.mu.Unlock()
-		return it.set, nil
+		return set, nil
 	}
 	if l := c.loading[key]; l != nil && !l.stale {
 		l.waiters++
@@ -449,7 +496,7 @@ func (c *vectorCache) finish(key string, l *cacheLoad) {
 				c.evictLocked()
 			}
 			c.tick++
-			c.sets[key] = &cacheItem{set: l.set, bytes: n, used: c.tick}
+			c.sets[key] = &cacheItem{set: l.set, bytes: n, used: c.tick, loaded: c.tick}
 			c.size += n
 		}
 	}
@@ -487,6 +534,60 @@ func (c *vectorCache) invalidate(key string) {
 	if l := c.loading[key]; l != nil {
 		l.stale = true
 	}
+}
+
+// mark returns the tick before a write that appendTo will report: a set
+// whose load ended before it cannot hold that write's rows.
+func (c *vectorCache) mark() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick++
+	return c.tick
+}
+
+// appendTo applies a committed write that only added vectors to key's
+// cached set, so that a person's next search does not reload all of their
+// vectors after each new memory: the set is replaced by grow(set) when its
+// load ended before mark (taken before the write began, so the set cannot
+// hold the write's rows yet), and dropped otherwise, as by invalidate (its
+// load may or may not have seen them). A load in flight is marked stale,
+// as by invalidate. grow must not change the set it is given (searches may
+// be reading it).
+func (c *vectorCache) appendTo(key string, mark uint64, grow func(*vecSet) *vecSet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := c.loading[key]; l != nil {
+		l.stale = true
+	}
+	it, ok := c.sets[key]
+	if !ok {
+		return
+	}
+	if it.loaded >= mark {
+		c.dropLocked(key)
+		return
+	}
+	set := grow(it.set)
+	n := set.bytes()
+	c.size += n - it.bytes
+	it.set, it.bytes = set, n
+	if n > c.limit {
+		c.dropLocked(key)
+		return
+	}
+	c.tick++
+	it.used = c.tick
+	for c.size > c.limit {
+		c.evictLocked() // not key: it was used last
+	}
+}
+
+// holds reports whether key's set is cached or being loaded.
+func (c *vectorCache) holds(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.sets[key]
+	return ok || c.loading[key] != nil
 }
 
 // enabled reports whether the cache keeps sets at all.

@@ -254,7 +254,7 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 		}
 	}
 	// The engines' queries go through a short-lived cache, which interim
-	// transcripts warm (robot.Options.Warm).
+	// transcripts warm (robot.Options.WarmWords).
 	a.queries = embedcache.New(a.embedder, embedcache.Options{})
 	a.closers = append(a.closers, a.queries.Close)
 	return nil

@@ -141,8 +141,8 @@ func runBench(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	tops = append(tops, more...)
-	if *turns < 0 || (*turns == 0 && len(tops) == 0) || *rate < 0 || *robotTurns < 1 {
-		return usageError{"--turns and --robot-turns must be at least 1 (--turns 0 with --robots or --fleet runs those only), --rate positive (0: instant)"}
+	if *turns < 0 || (*turns == 0 && len(tops) == 0 && *lat.memories == 0) || *rate < 0 || *robotTurns < 1 {
+		return usageError{"--turns and --robot-turns must be at least 1 (--turns 0 with --robots or --fleet runs those only, with --memories the memories run), --rate positive (0: instant)"}
 	}
 	set := benchSettings{Turns: *turns, TTFT: *ttft, TokenRate: *rate, EmbedLatency: *embed, ToolLatency: *tool, Pause: *pause}
 	dir, err := os.MkdirTemp("", "nadine-bench-")
@@ -193,7 +193,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 		}
 		report.Engines = append(report.Engines, r)
 	}
-	if *turns > 0 {
+	if *turns > 0 || *lat.memories > 0 {
 		if err := lat.run(ctx, names, set, dir, *pause, &report, progress); err != nil {
 			return err
 		}
@@ -283,8 +283,11 @@ func printBench(w io.Writer, r benchReport) error {
 	fmt.Fprintf(w, "nadine bench on %s\n", r.Machine["summary"])
 	fmt.Fprintf(w, "models: %v to first token, %.0f tokens/s; embeddings %v; web search %v; %d turns per engine, %v between a reply and the next transcript\n",
 		s.TTFT, s.TokenRate, s.EmbedLatency, s.ToolLatency, s.Turns, s.Pause)
-	if len(r.Engines) == 0 {
-		return printFleet(w, r.Fleet) // --turns 0: the fleet runs only
+	if len(r.Engines) == 0 { // --turns 0: the memories and fleet runs only
+		if err := printLatencyRows(w, r); err != nil {
+			return err
+		}
+		return printFleet(w, r.Fleet)
 	}
 	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded)")
 	fmt.Fprintln(w)

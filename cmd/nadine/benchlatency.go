@@ -70,8 +70,12 @@ type memoriesReport struct {
 	Turns    int           `json:"turns"`
 	// ZeroTurnP50/P95: transcript published to final speak received; in
 	// nadine: the traced turn minus the time inside model and tool calls.
-	ZeroTurnP50  time.Duration `json:"zero_latency_turn_p50_ns"`
-	ZeroTurnP95  time.Duration `json:"zero_latency_turn_p95_ns"`
+	ZeroTurnP50 time.Duration `json:"zero_latency_turn_p50_ns"`
+	ZeroTurnP95 time.Duration `json:"zero_latency_turn_p95_ns"`
+	// FirstTurn is the first turn's, the one that finds the person's
+	// vectors not yet in memory unless they were loaded when the person
+	// was recognized.
+	FirstTurn    time.Duration `json:"first_turn_ns"`
 	FrameworkP50 time.Duration `json:"framework_p50_ns"`
 	RSS          int64         `json:"rss_bytes"`
 	MaxRSS       int64         `json:"max_rss_bytes"`
@@ -80,7 +84,7 @@ type memoriesReport struct {
 // run runs the extra runs of every engine into report.
 func (f latencyFlags) run(ctx context.Context, names []string, set benchSettings, dir string, pause time.Duration, report *benchReport, progress func(string, ...any)) error {
 	for _, name := range names {
-		if *f.interim > 0 {
+		if *f.interim > 0 && set.Turns > 0 {
 			progress("bench: %s with interim transcripts %v ahead (stable %v), %d turns…", name, *f.interim, *f.stable, set.Turns)
 			s := set
 			s.interim, s.interimStable = *f.interim, *f.stable
@@ -122,9 +126,13 @@ func memoriesOf(r engineReport, s benchSettings) memoriesReport {
 		whole = append(whole, t.Total)
 		own = append(own, max(t.Traced-t.External, 0))
 	}
-	return memoriesReport{Engine: r.Engine, Memories: s.memories, Seeded: r.seeded, Turns: len(r.Turns),
+	out := memoriesReport{Engine: r.Engine, Memories: s.memories, Seeded: r.seeded, Turns: len(r.Turns),
 		ZeroTurnP50: percentile(whole, 50), ZeroTurnP95: percentile(whole, 95), FrameworkP50: percentile(own, 50),
 		RSS: r.RSS, MaxRSS: r.MaxRSS}
+	if len(whole) > 0 {
+		out.FirstTurn = whole[0]
+	}
+	return out
 }
 
 // What a turn's trace says of its early turn (servedTurn.Early).
@@ -248,10 +256,10 @@ func printLatencyRows(w io.Writer, r benchReport) error {
 		return nil
 	}
 	return printSection(w, "one person with many memories, at zero model latency",
-		"ENGINE\tMEMORIES\tSEEDED IN\tTURNS\tTURN p50\tp95\tFRAMEWORK TIME p50\tRSS AFTER\tPEAK RSS", func(tw io.Writer) {
+		"ENGINE\tMEMORIES\tSEEDED IN\tTURNS\tTURN p50\tp95\tFIRST TURN\tFRAMEWORK TIME p50\tRSS AFTER\tPEAK RSS", func(tw io.Writer) {
 			for _, e := range r.Memories {
-				fmt.Fprintf(tw, "%s\t%d\t%v\t%d\t%v\t%v\t%v\t%.1f MB\t%.1f MB\n", e.Engine, e.Memories, round(e.Seeded), e.Turns,
-					round(e.ZeroTurnP50), round(e.ZeroTurnP95), round(e.FrameworkP50), mb(e.RSS), mb(e.MaxRSS))
+				fmt.Fprintf(tw, "%s\t%d\t%v\t%d\t%v\t%v\t%v\t%v\t%.1f MB\t%.1f MB\n", e.Engine, e.Memories, round(e.Seeded), e.Turns,
+					round(e.ZeroTurnP50), round(e.ZeroTurnP95), round(e.FirstTurn), round(e.FrameworkP50), mb(e.RSS), mb(e.MaxRSS))
 			}
 		})
 }

@@ -47,7 +47,7 @@ func TestBenchLatencyRows(t *testing.T) {
 		}
 	}
 	for _, m := range r.Memories {
-		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.RSS <= 0 {
+		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
 			t.Errorf("memories run %+v lacks its measures", m)
 		}
 	}
@@ -60,6 +60,15 @@ func TestBenchLatencyRows(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("bench table lacks %q:\n%s", want, text)
 		}
+	}
+	// --turns 0 with --memories: the memories run only.
+	text, _, err = runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "0", "--interim", "100ms",
+		"--memories", "10", "--memory-turns", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "one person with many memories") || strings.Contains(text, "FIRST SPEAK") || strings.Contains(text, "interim transcripts ahead") {
+		t.Errorf("bench --turns 0 --memories 10 printed more or less than the memories run:\n%s", text)
 	}
 	for _, args := range [][]string{{"--interim", "-1s"}, {"--memories", "-5"}, {"--memory-turns", "0"}} {
 		_, _, err := runNadine(t, nil, "", append([]string{"bench"}, args...)...)

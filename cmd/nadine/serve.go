@@ -120,11 +120,11 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	for i, r := range s.robots {
 		preempt, after, attempts := cfg.preemptOptions()
 		rt, err := robot.New(robot.Options{
-			Manager: a.robots[i].manager, Body: r.bus, Names: a.store,
+			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, WarmPerson: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
-			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, Warm: a.queries.Warm,
+			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
 		})
 		if err != nil {
 			s.close()
