@@ -71,7 +71,6 @@ const (
 	benchGreeting    = "Hello Robin, it is good to see you again! How are you today?"
 	benchSearchReply = "The motor show opens next week with many electric cars. I would love to see the new models."
 	benchSummary     = "Robin and Nadine talk about Geneva, the lake and life in the city."
-	benchStandalone  = "What else is there to see in Geneva?"
 )
 
 // scriptBenchModels answers every role of both engines. Each role has its
@@ -92,7 +91,13 @@ func scriptBenchModels(srv *llmtest.Server) {
 	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), greeting)).
 		Reply(final(benchGreeting, "greeting"))
 	srv.On(llmtest.MatchModel("react_agent")).Reply(final(benchReply, "information request"))
-	srv.On(llmtest.MatchModel("contextualizer")).Reply(benchStandalone)
+	// The contextualizer rewrites each follow-up into its own standalone
+	// question, as a model does (one fixed rewrite for every input made
+	// every follow-up's query the same text, which the engines' query
+	// cache then answered without an embedding call).
+	srv.On(llmtest.MatchModel("contextualizer")).ReplyFunc(func(r llmtest.Request) string {
+		return standaloneOf(latestInput(r))
+	})
 
 	// Graph.
 	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), greeting)).Reply("first_greeting")
@@ -122,6 +127,17 @@ func latestInput(r llmtest.Request) string {
 		}
 	}
 	return u
+}
+
+// standaloneOf is the bench contextualizer's rewrite of a follow-up: its
+// words about Geneva, where the conversation is ("What else is there to
+// see?" is "What else is there to see in Geneva?").
+func standaloneOf(input string) string {
+	q := strings.TrimRight(strings.TrimSpace(input), "?.! ")
+	if strings.Contains(q, "Geneva") {
+		return q + "?"
+	}
+	return q + " in Geneva?"
 }
 
 // orderedFinal writes a final answer with its keys in the prompt's order.
