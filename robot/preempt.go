@@ -35,17 +35,14 @@ type preemption struct {
 	pending   *nadine.Transcript   // a ready interim that came while a job ran: started once the queue is empty
 	discarded []nadine.Speculation // cancelled ones, for the answering turn's trace
 
-	warmText  string      // the words Options.WarmWords was or will be told
-	warmTimer *time.Timer // tells it once they held
+	warmTimer *time.Timer // tells Options.WarmWords the words once they held
 }
 
 // interim handles an interim transcript (the caller checked that Nadine
-// is not speaking).
+// is not speaking): new words go to Options.WarmWords once they held for
+// half of PreemptAfter (at once when marked stable), and start an early
+// turn once they held for PreemptAfter (at once when stable).
 func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
-	r.warm(t)
-	if !r.opts.Preempt {
-		return
-	}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -57,58 +54,45 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	if !same {
 		p.text, p.since = t.Text, now
 	}
-	ready := t.Stable || (same && now.Sub(p.since) >= r.opts.PreemptAfter)
-	r.stopTimer()
-	if !ready {
-		// The same words for PreemptAfter, unless newer ones come. The
-		// timer's function is the runtime's: Run waits for it (timers).
-		r.timers.Add(1)
-		p.timer = time.AfterFunc(r.opts.PreemptAfter-now.Sub(p.since), func() {
-			defer r.timers.Done()
-			r.mu.Lock()
-			still := dialogue.SameUtterance(r.pre.text, t.Text) && !r.closed
-			r.mu.Unlock()
-			if still {
-				r.startEarly(ctx, t)
-			}
-		})
+	warmNow := false
+	if r.opts.WarmWords != nil && !same {
+		r.stopTimerOf(&p.warmTimer)
+		if warmNow = t.Stable; !warmNow {
+			r.whenHeld(&p.warmTimer, r.opts.PreemptAfter/2, t, func() { r.opts.WarmWords(t.Text) })
+		}
+	}
+	ready := false
+	if r.opts.Preempt {
+		ready = t.Stable || (same && now.Sub(p.since) >= r.opts.PreemptAfter)
+		r.stopTimer()
+		if !ready {
+			r.whenHeld(&p.timer, r.opts.PreemptAfter-now.Sub(p.since), t, func() { r.startEarly(ctx, t) })
+		}
 	}
 	r.mu.Unlock()
+	if warmNow {
+		r.opts.WarmWords(t.Text)
+	}
 	if ready {
 		r.startEarly(ctx, t)
 	}
 }
 
-// warm tells Options.WarmWords the words of t once they held for half of
-// PreemptAfter, or at once when t is marked stable.
-func (r *Runtime) warm(t nadine.Transcript) {
-	if r.opts.WarmWords == nil {
-		return
-	}
-	r.mu.Lock()
-	p := &r.pre
-	if r.closed || (p.warmText != "" && dialogue.SameUtterance(p.warmText, t.Text)) {
+// whenHeld sets *tm to a timer that runs fn after d if the latest interim
+// words are still t's by then, unless newer ones come. The timer's
+// function is the runtime's: Run waits for it (timers). r.mu is held.
+func (r *Runtime) whenHeld(tm **time.Timer, d time.Duration, t nadine.Transcript, fn func()) {
+	r.stopTimerOf(tm)
+	r.timers.Add(1)
+	*tm = time.AfterFunc(d, func() {
+		defer r.timers.Done()
+		r.mu.Lock()
+		still := dialogue.SameUtterance(r.pre.text, t.Text) && !r.closed
 		r.mu.Unlock()
-		return
-	}
-	p.warmText = t.Text
-	r.stopTimerOf(&p.warmTimer)
-	if !t.Stable {
-		r.timers.Add(1) // the runtime's, as the early turn's timer
-		p.warmTimer = time.AfterFunc(r.opts.PreemptAfter/2, func() {
-			defer r.timers.Done()
-			r.mu.Lock()
-			still := r.pre.warmText == t.Text && !r.closed
-			r.mu.Unlock()
-			if still {
-				r.opts.WarmWords(t.Text)
-			}
-		})
-	}
-	r.mu.Unlock()
-	if t.Stable {
-		r.opts.WarmWords(t.Text)
-	}
+		if still {
+			fn()
+		}
+	})
 }
 
 // startEarly starts an early turn on t when nothing runs or waits and the
