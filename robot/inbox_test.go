@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
-	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/mqtt"
-	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
@@ -33,18 +30,7 @@ type durable struct {
 func startDurable(t *testing.T, url string, inbox nadine.Inbox, opts robot.Options) *durable {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
-		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m := offlineManager(t, nil)
 	cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
 	defer cancel()
 	bus, err := mqtt.Connect(cctx, mqtt.Options{URL: url, ClientID: "nadine-durable", Persist: inbox.Add,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,9 +13,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/langid"
-	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/mqtt"
-	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
@@ -50,24 +47,14 @@ type nadineSide struct {
 func startNadine(t *testing.T, url string) *nadineSide {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	det, err := langid.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := &frenchTranslator{}
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
-		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
-		Detector: det, Translator: tr, Follow: dialogue.FollowSession,
+	st, m := offlineManager(t, func(o *dialogue.ManagerOptions, _ *sqlite.Store) {
+		o.Detector, o.Translator, o.Follow = det, tr, dialogue.FollowSession
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
 	defer cancel()
 	bus, err := mqtt.Connect(cctx, mqtt.Options{URL: url, ClientID: "nadine-test", ReconnectMin: 10 * time.Millisecond, ReconnectMax: 100 * time.Millisecond})

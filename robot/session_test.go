@@ -3,7 +3,6 @@ package robot_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +11,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/langid"
-	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/mqtt"
-	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
@@ -27,23 +24,11 @@ func TestEndOfInteractionOnTheBus(t *testing.T) {
 	ctx := context.Background()
 	b := mqtttest.StartBroker(t, "127.0.0.1:0")
 	addr := mqtttest.HostPort(b.URL())
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	det, err := langid.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
-		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st,
-		Detector: det,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, m := offlineManager(t, func(o *dialogue.ManagerOptions, st *sqlite.Store) { o.Detector, o.Checkpoints = det, st })
 	cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
 	defer cancel()
 	bus, err := mqtt.Connect(cctx, mqtt.Options{URL: b.URL(), ClientID: "nadine-session"})

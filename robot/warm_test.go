@@ -2,37 +2,21 @@ package robot_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
-	"github.com/nadine-robot/nadine/lexical"
-	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/robot"
-	"github.com/nadine-robot/nadine/sqlite"
 )
 
 // TestWarmOnRecognition: the person perception names is warmed as their
 // message arrives, by id; a sighting without an id warms nobody.
 func TestWarmOnRecognition(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: []nadine.Engine{offline.New(offline.Options{Store: st})},
-		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, m := offlineManager(t, nil)
 	var (
 		mu     sync.Mutex
 		warmed []string
