@@ -270,17 +270,7 @@ func checkSearches(t *testing.T, cached, uncached *Store, users []string) {
 // the cache agree with a brute-force search of the table.
 func TestIndexFollowsWrites(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "nadine.db")
-	s, err := Open(ctx, path, Options{Now: func() time.Time { return time.Unix(1_790_000_000, 0) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uncached.Close()
+	s, uncached, _ := openPair(t, Options{Now: func() time.Time { return time.Unix(1_790_000_000, 0) }})
 	users := []string{"alice", "bob", "carol"}
 	types := []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode, nadine.MemoryFact}
 	mem := func(user string, i, dims int, embedder string) nadine.Memory {
@@ -489,11 +479,7 @@ func TestMigrationBuildsIndex(t *testing.T) {
 	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(sum(count), 0) FROM memory_vectors`).Scan(&n); err != nil || n != 32 {
 		t.Errorf("index holds %d vectors, %v; want 32", n, err)
 	}
-	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uncached.Close()
+	uncached := openExact(t, path)
 	checkSearches(t, s, uncached, []string{"alice", "bob", "carol"})
 	for _, st := range []*Store{s, uncached} {
 		res, err := st.SearchMemories(ctx, "dave", nadine.MemoryQuery{Embedding: []float32{1}, Embedder: "e1", K: 1})
@@ -678,11 +664,19 @@ func openPair(t *testing.T, opts Options) (s, exact *Store, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if exact, err = Open(t.Context(), path, Options{CacheBytes: -1}); err != nil {
+	return s, openExact(t, path), path
+}
+
+// openExact opens a store without cache on the file at path (the exact
+// reference), closed at the end of the test.
+func openExact(t *testing.T, path string) *Store {
+	t.Helper()
+	exact, err := Open(t.Context(), path, Options{CacheBytes: -1})
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { exact.Close() })
-	return s, exact, path
+	return exact
 }
 
 // addVectors stores n memories of user of type typ (embedder e1), memory i
@@ -729,11 +723,7 @@ func TestMigrationQuantizesIndex(t *testing.T) {
 	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(sum(count), 0) FROM memory_codes`).Scan(&n); err != nil || n != 200 {
 		t.Errorf("memory_codes holds %d vectors, %v; want 200", n, err)
 	}
-	uncached, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uncached.Close()
+	uncached := openExact(t, path)
 	checkSearches(t, s, uncached, []string{"alice", "bob"})
 }
 

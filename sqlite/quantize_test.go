@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -75,17 +74,7 @@ func TestQuantizedSearchExact(t *testing.T) {
 		t.Skip("builds a 21,000-memory fixture")
 	}
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "nadine.db")
-	quant, err := Open(ctx, path, Options{QuantizeAbove: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer quant.Close()
-	exact, err := Open(ctx, path, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exact.Close()
+	quant, exact, _ := openPair(t, Options{QuantizeAbove: 1})
 
 	const dims, n = 16, parallelEntries + 1000
 	rng := rand.New(rand.NewPCG(5, 6))
