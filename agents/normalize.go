@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"reflect"
@@ -286,7 +287,7 @@ func planHead(head string) (agent, tool string, ok bool) {
 		a2, t2, ok2 := planHead(inner)
 		switch {
 		case ok1 && ok2 && a1 == NodeSearch && a2 == NodeSearch:
-			return NodeSearch, t1 + t2, true
+			return NodeSearch, cmp.Or(t1, t2), true
 		case ok1:
 			return a1, t1, true
 		case ok2:
@@ -294,21 +295,8 @@ func planHead(head string) (agent, tool string, ok bool) {
 		}
 		return "", "", false
 	}
-	for _, t := range searchToolNames { // "Google Search" is a tool before it is a synonym
-		if labels.Key(t) == labels.Key(head) {
-			return NodeSearch, t, true
-		}
-	}
-	if l, ok := agentNames.Lookup(head); ok {
-		if l == NodeResponse {
-			return "", "", false
-		}
-		return l, "", true
-	}
-	if len(labels.Key(head)) >= 4 {
-		if t, ok := labels.Match(head, searchToolNames); ok {
-			return NodeSearch, t, true
-		}
+	if agent, tool, ok = planAgent(head, searchToolNames); ok && agent != NodeResponse {
+		return agent, tool, true
 	}
 	return "", "", false
 }
@@ -340,8 +328,14 @@ func planItems(list []json.RawMessage) []PlanStep {
 
 // planAgent returns the graph node a plan step's agent name means, and
 // the search tool when the name is one of them ("Google News": the search
-// agent with that tool).
+// agent with that tool). A tool's exact name is the tool before it is an
+// agent's synonym ("Google Search").
 func planAgent(name string, tools []string) (agent, tool string, ok bool) {
+	for _, t := range tools {
+		if labels.Key(t) == labels.Key(name) {
+			return NodeSearch, t, true
+		}
+	}
 	if l, ok := agentNames.Lookup(name); ok {
 		return l, "", true
 	}

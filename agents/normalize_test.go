@@ -84,6 +84,10 @@ func TestParsePlan(t *testing.T) {
 		{in: "vision_agent", want: []agents.PlanStep{{Agent: agents.NodeVision, Message: "Hi"}}},
 		{in: "Here is the plan:\nknowledge_rag_agent: MIRALab's history",
 			want: []agents.PlanStep{{Agent: agents.NodeKnowledge, Message: "MIRALab's history"}}},
+		{in: `{"plan": [{"agent": "Google Search", "message": "capital of Peru"}]}`,
+			want: []agents.PlanStep{{Agent: agents.NodeSearch, Message: "capital of Peru", Tool: "Google Search"}}},
+		{in: "Google News (Google Search): CERN news",
+			want: []agents.PlanStep{{Agent: agents.NodeSearch, Message: "CERN news", Tool: "Google News"}}},
 		{in: "response_agent: say hello", bad: true},
 		{in: "I think Nadine can answer this herself.", bad: true},
 	}
