@@ -42,13 +42,18 @@ type benchSettings struct {
 
 // kindStats summarizes the turns of one type.
 type kindStats struct {
-	Kind         string        `json:"kind"`
-	Turns        int           `json:"turns"`
-	FirstP50     time.Duration `json:"first_speak_p50_ns"`
-	FirstP95     time.Duration `json:"first_speak_p95_ns"`
-	LastP50      time.Duration `json:"last_speak_p50_ns"`
-	LastP95      time.Duration `json:"last_speak_p95_ns"`
-	FillerP50    time.Duration `json:"filler_p50_ns,omitempty"`
+	Kind      string        `json:"kind"`
+	Turns     int           `json:"turns"`
+	FirstP50  time.Duration `json:"first_speak_p50_ns"`
+	FirstP95  time.Duration `json:"first_speak_p95_ns"`
+	LastP50   time.Duration `json:"last_speak_p50_ns"`
+	LastP95   time.Duration `json:"last_speak_p95_ns"`
+	FillerP50 time.Duration `json:"filler_p50_ns,omitempty"`
+	// EndP50/EndP95: the final speak message after the last sentence
+	// (ReAct's final marker once action_input closes; 0 when the last
+	// sentence is the final message).
+	EndP50       time.Duration `json:"end_after_last_p50_ns"`
+	EndP95       time.Duration `json:"end_after_last_p95_ns"`
 	ModelCalls   float64       `json:"model_calls"`       // mean per turn
 	CriticalPath float64       `json:"critical_path"`     // mean model calls waited on in sequence
 	CriticalMax  int           `json:"critical_path_max"` // the most of any turn
@@ -250,7 +255,7 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 	}
 	r := engineReport{Engine: name, RSS: run.RSS, MaxRSS: run.MaxRSS, Twice: run.Twice, Turns: run.Turns, seeded: run.Seeded}
 	for _, kind := range []string{turnGreeting, turnPlain, turnSearch} {
-		var first, last, filler []time.Duration
+		var first, last, end, filler []time.Duration
 		k := kindStats{Kind: kind}
 		for _, t := range run.Turns {
 			if t.Kind != kind {
@@ -258,6 +263,9 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 			}
 			k.Turns++
 			first, last = append(first, t.FirstSpeak), append(last, t.LastSpeak)
+			if t.FirstSpeak > 0 {
+				end = append(end, max(0, t.Total-t.LastSpeak))
+			}
 			if t.Filler > 0 {
 				filler = append(filler, t.Filler)
 			}
@@ -273,6 +281,7 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 		k.FirstP50, k.FirstP95 = percentile(first, 50), percentile(first, 95)
 		k.LastP50, k.LastP95 = percentile(last, 50), percentile(last, 95)
 		k.FillerP50 = percentile(filler, 50)
+		k.EndP50, k.EndP95 = percentile(end, 50), percentile(end, 95)
 		r.Kinds = append(r.Kinds, k)
 	}
 	return r, nil
@@ -289,18 +298,19 @@ func printBench(w io.Writer, r benchReport) error {
 		}
 		return printFleet(w, r.Fleet)
 	}
-	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded)")
+	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded); END: the final speak message after the last sentence")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENGINE\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tFILLER p50\tMODEL CALLS\tIN SEQUENCE (max)")
+	fmt.Fprintln(tw, "ENGINE\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tEND p50\tp95\tFILLER p50\tMODEL CALLS\tIN SEQUENCE (max)")
 	for _, e := range r.Engines {
 		for _, k := range e.Kinds {
 			filler := "-"
 			if k.FillerP50 > 0 {
 				filler = round(k.FillerP50).String()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%v\t%v\t%v\t%s\t%.1f\t%.1f (%d)\n", e.Engine, k.Kind, k.Turns,
-				round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), filler, k.ModelCalls, k.CriticalPath, k.CriticalMax)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t%s\t%.1f\t%.1f (%d)\n", e.Engine, k.Kind, k.Turns,
+				round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), round(k.EndP50), round(k.EndP95),
+				filler, k.ModelCalls, k.CriticalPath, k.CriticalMax)
 		}
 	}
 	if err := tw.Flush(); err != nil {

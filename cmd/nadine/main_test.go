@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -214,12 +215,24 @@ func TestBenchCommand(t *testing.T) {
 		for _, k := range e.Kinds {
 			kinds[k.Kind] = k
 		}
+		for _, k := range e.Kinds {
+			// The final marker's delay is what the turns' own times say.
+			var worst time.Duration
+			for _, turn := range e.Turns {
+				if turn.Kind == k.Kind {
+					worst = max(worst, turn.Total-turn.LastSpeak)
+				}
+			}
+			if k.EndP50 < 0 || k.EndP95 < k.EndP50 || k.EndP95 > worst {
+				t.Errorf("%s %s: end after the last sentence p50 %v, p95 %v; the turns' worst %v", e.Engine, k.Kind, k.EndP50, k.EndP95, worst)
+			}
+		}
 		// 5 turns: a greeting, plain turns 1, 2 and 4, a search at 3.
 		if kinds[turnGreeting].Turns != 1 || kinds[turnPlain].Turns != 3 || kinds[turnSearch].Turns != 1 {
 			t.Errorf("%s: turn kinds %+v", e.Engine, e.Kinds)
 		}
 		for _, turn := range e.Turns {
-			if turn.FirstSpeak <= 0 || turn.LastSpeak < turn.FirstSpeak || turn.ModelCalls == 0 {
+			if turn.FirstSpeak <= 0 || turn.LastSpeak < turn.FirstSpeak || turn.Total < turn.LastSpeak || turn.ModelCalls == 0 {
 				t.Errorf("%s: turn %+v lacks its measures", e.Engine, turn)
 			}
 			if turn.Kind == turnSearch && (turn.Filler <= 0 || turn.Filler > turn.FirstSpeak) {
