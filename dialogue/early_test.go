@@ -12,6 +12,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
@@ -308,4 +309,73 @@ func TestCloseCancelsTheEarlyTurn(t *testing.T) {
 		t.Errorf("Discarded = %+v, %v after Close; want cancelled", sp, ok)
 	}
 	r.nothingFrom(t, "closed")
+}
+
+// answeredEngine tells answered each time the engine it wraps returns.
+type answeredEngine struct {
+	nadine.Engine
+	answered chan string
+}
+
+func (e answeredEngine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
+	r, err := e.Engine.Respond(ctx, req)
+	e.answered <- req.Turn.Text
+	return r, err
+}
+
+// TestEarlyIntroductionStoresNoName: the offline engine keeps the name a
+// person gives ("my name is …"); an early turn on those words writes it
+// only once a final transcript with the same words adopts it, and a final
+// with another name leaves only that one in the store.
+func TestEarlyIntroductionStoresNoName(t *testing.T) {
+	for _, tc := range []struct {
+		final string
+		want  string // the name stored in the end
+	}{
+		{"My name is Robin.", "Robin"},
+		{"My name is Robyn.", "Robyn"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			ctx := context.Background()
+			st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			eng := answeredEngine{offline.New(offline.Options{Store: st}), make(chan string, 2)}
+			m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng}, History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := func() []string {
+				users, err := st.Users(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, u := range users {
+					got = append(got, u.Name)
+				}
+				return got
+			}
+			e := m.Preempt(ctx, nadine.Turn{Text: "my name is robin"})
+			if e == nil {
+				t.Fatal("Preempt = nil on an idle manager")
+			}
+			<-eng.answered
+			if got := names(); len(got) != 0 {
+				t.Fatalf("stored %q before the final transcript", got)
+			}
+			final := nadine.Turn{ID: "final-1", Text: tc.final}
+			if _, ok := e.Adopt(ctx, final, func(nadine.Event) {}); !ok {
+				if _, err := m.Stream(ctx, final, nil); err != nil {
+					t.Fatal(err)
+				}
+				<-eng.answered
+			}
+			if got := names(); !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("stored names %q, want [%s]", got, tc.want)
+			}
+		})
+	}
 }

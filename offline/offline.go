@@ -196,6 +196,7 @@ type turn struct {
 	profile       nadine.Profile
 	profileLoaded bool
 	hasProfile    bool
+	storeFailed   bool // a store call of this turn failed
 
 	before   []nadine.Event // emitted before the speech
 	after    []nadine.Event // emitted after the speech

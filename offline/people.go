@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"context"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -11,8 +12,11 @@ func known(id string) bool { return id != "" && id != nadine.UnknownUser }
 
 // fail records a store failure; the turn goes on without the store.
 func (t *turn) fail(op string, err error) {
+	t.storeFailed = true
 	nadine.TraceFrom(t.ctx).Fail("offline:store", err)
-	t.e.log.Warn("offline: store failed", "op", op, "user", t.userID, "err", err)
+	if t.ctx.Err() == nil { // a cancelled turn's write is no store failure
+		t.e.log.Warn("offline: store failed", "op", op, "user", t.userID, "err", err)
+	}
 }
 
 // loadProfile returns the current user's stored profile, once per turn.
@@ -94,11 +98,10 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 			id = t.e.newUserID(name)
 		}
 		if st != nil {
-			if err := t.saveName(id, name, id == current); err != nil {
-				t.fail("save profile", err)
-			} else {
-				saved = true
-			}
+			t.saveNameAfterReply(id, name, id == current)
+			// The store answered this turn's reads: the reply can say the
+			// name is kept (a write that fails after it is traced).
+			saved = !t.storeFailed
 		}
 	}
 	if id != current {
@@ -120,26 +123,38 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 	return tNameNew, ""
 }
 
-// saveName records that id is called name, keeping the rest of their
-// profile. With a store that updates profiles in one transaction
-// (nadine.ProfileUpdater, every nadine.Store), what another robot of the
-// fleet writes to the same profile meanwhile is kept; otherwise the
-// profile this turn read (for the current person) is saved with the name.
-func (t *turn) saveName(id, name string, current bool) error {
-	now := t.e.now()
-	if u, ok := t.e.store.(nadine.ProfileUpdater); ok {
-		_, err := u.UpdateProfile(t.ctx, id, func(p nadine.Profile, _ bool) (nadine.Profile, error) {
-			p.UserName, p.LastUpdated = name, now
-			return p, nil
-		})
-		return err
-	}
-	p := nadine.Profile{}
-	if current {
+// saveNameAfterReply records, once the reply is out, that id is called
+// name, keeping the rest of their profile: like every write of a turn it
+// waits for the reply, so that an early turn that no final transcript
+// adopts stores nothing. With a store that updates profiles in one
+// transaction (nadine.ProfileUpdater, every nadine.Store), what another
+// robot of the fleet writes to the same profile meanwhile is kept;
+// otherwise the profile this turn read (for the current person) is saved
+// with the name. A failure is traced and logged.
+func (t *turn) saveNameAfterReply(id, name string, current bool) {
+	now, st, log := t.e.now(), t.e.store, t.e.log
+	u, updates := st.(nadine.ProfileUpdater)
+	var p nadine.Profile
+	if !updates && current {
 		p, _ = t.loadProfile()
 	}
-	p.UserID, p.UserName, p.LastUpdated = id, name, now
-	return t.e.store.SaveProfile(t.ctx, p)
+	tr := nadine.TraceFrom(t.ctx)
+	t.req.RunAfterReply(t.ctx, func(ctx context.Context) {
+		var err error
+		if updates {
+			_, err = u.UpdateProfile(ctx, id, func(p nadine.Profile, _ bool) (nadine.Profile, error) {
+				p.UserName, p.LastUpdated = name, now
+				return p, nil
+			})
+		} else {
+			p.UserID, p.UserName, p.LastUpdated = id, name, now
+			err = st.SaveProfile(ctx, p)
+		}
+		if err != nil {
+			tr.Fail("offline:store", err)
+			log.Warn("offline: store failed", "op", "save profile", "user", id, "err", err)
+		}
+	})
 }
 
 // remember answers "Do you remember me?".
