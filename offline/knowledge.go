@@ -52,7 +52,9 @@ func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 		rec.Note = "error: " + err.Error()
 		tr.AddRetrieval(rec)
 		tr.Fail("offline:knowledge", err)
-		e.log.Warn("offline: knowledge base unavailable", "err", err)
+		if t.ctx.Err() == nil { // a cancelled turn's search is no outage
+			e.log.Warn("offline: knowledge base unavailable", "err", err)
+		}
 		return knowledgeAnswer{}, false
 	}
 	for _, c := range chunks {

@@ -1,9 +1,12 @@
 package offline_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,6 +38,12 @@ func (f *failingKnowledge) SearchKnowledge(ctx context.Context, v []float32, emb
 // extra documents, searched with the lexical embedder.
 func knowledgeEngine(t testing.TB, extra fs.FS) (*offline.Engine, *failingKnowledge) {
 	t.Helper()
+	return knowledgeEngineWith(t, extra, offline.Options{})
+}
+
+// knowledgeEngineWith is knowledgeEngine with the other options of opts.
+func knowledgeEngineWith(t testing.TB, extra fs.FS, opts offline.Options) (*offline.Engine, *failingKnowledge) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), sqlite.Options{})
 	if err != nil {
@@ -55,7 +64,8 @@ func knowledgeEngine(t testing.TB, extra fs.FS) (*offline.Engine, *failingKnowle
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testEngine(offline.Options{Knowledge: kb, Embedder: emb, Detector: det}), kb
+	opts.Knowledge, opts.Embedder, opts.Detector = kb, emb, det
+	return testEngine(opts), kb
 }
 
 // TestBuiltinSectionsAllMapped: every section of the built-in knowledge
@@ -232,6 +242,41 @@ func TestKnowledgeStoreFailure(t *testing.T) {
 	// A cue answers without the knowledge base.
 	if r := respond(t, e, nadine.Turn{Text: "Tell me about MIRALab"}); !strings.Contains(r.reply.Text, "1989") {
 		t.Errorf("MIRALab without the knowledge base: %q", r.reply.Text)
+	}
+}
+
+// TestCancelledTurnWarnsNothing: a knowledge search that fails because
+// its turn was cancelled (an early turn that newer words replaced) is in
+// the trace but not a warning in the log; any other failure is both.
+func TestCancelledTurnWarnsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cancel bool
+		err    error
+		warned bool
+	}{
+		{"store failure", false, errors.New("sqlite: search knowledge: database is locked"), true},
+		{"turn cancelled", true, fmt.Errorf("sqlite: search knowledge: %w", context.Canceled), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			e, kb := knowledgeEngineWith(t, nil, offline.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			kb.err = tc.err
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.cancel {
+				cancel()
+			}
+			defer cancel()
+			trace := nadine.NewTrace("t", "", fixedNow)
+			_, _ = e.Respond(nadine.WithTrace(ctx, trace), nadine.Request{
+				Turn: nadine.Turn{Text: "What is the tallest tower in the world?"}, Emit: func(nadine.Event) {}})
+			if f := trace.Snapshot().Failures; len(f) != 1 || f[0].Stage != "offline:knowledge" {
+				t.Errorf("failures %+v, want the knowledge search's", f)
+			}
+			if warned := strings.Contains(logs.String(), "level=WARN"); warned != tc.warned {
+				t.Errorf("warned %v, want %v; log:\n%s", warned, tc.warned, logs.String())
+			}
+		})
 	}
 }
 

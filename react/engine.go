@@ -494,7 +494,9 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 	}
 	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit})
 	if err != nil {
-		e.log.Warn("tool failed", "tool", s.Action, "err", err)
+		if ctx.Err() == nil { // not a cancelled turn's
+			e.log.Warn("tool failed", "tool", s.Action, "err", err)
+		}
 		out = fmt.Sprintf("The tool %q failed (%s). Tell the human politely that you cannot get this information right now.", s.Action, nadine.ErrorCode(err))
 	}
 	return out

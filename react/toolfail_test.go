@@ -1,0 +1,84 @@
+package react_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/openai"
+	"github.com/nadine-robot/nadine/react"
+)
+
+// failingTool fails: at once with err, or, with hold, once its turn is
+// cancelled (started is closed when it is called).
+type failingTool struct {
+	err     error
+	hold    bool
+	started chan struct{}
+}
+
+func (failingTool) Name() string        { return "Google Search" }
+func (failingTool) Description() string { return "Use it for current events." }
+func (f failingTool) Call(ctx context.Context, _ nadine.ToolInput) (string, error) {
+	close(f.started)
+	if f.hold {
+		<-ctx.Done()
+		return "", fmt.Errorf("tools: serper: %w", ctx.Err())
+	}
+	return "", f.err
+}
+
+// TestCancelledToolCallWarnsNothing: a tool that fails is a warning in the
+// log, unless it failed because its turn was cancelled (an early turn
+// replaced by newer words, a shutdown), which is no outage.
+func TestCancelledToolCallWarnsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tool   failingTool
+		warned bool
+	}{
+		{"tool down", failingTool{err: nadine.Errorf(nadine.EUNAVAILABLE, "tools: serper: 503")}, true},
+		{"turn cancelled", failingTool{hold: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			agent, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: "agent-model", Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.On(llmtest.MatchLastUser("TOOL RESULT (Google Search)")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "sadness", "emotion_intensity": 3, "action_input": "I cannot look that up right now.", "category": "information request", "causing_person": "human"}` + "\n```")
+			srv.On(llmtest.MatchModel("agent-model")).Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news"}` + "\n```")
+			var logs bytes.Buffer
+			tool := tc.tool
+			tool.started = make(chan struct{})
+			e, err := react.New(react.Options{Agent: agent, Tools: []nadine.Tool{tool}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				<-tool.started
+				if tool.hold {
+					cancel()
+				}
+			}()
+			_, _ = e.Respond(ctx, nadine.Request{Turn: nadine.Turn{Text: "What is the news in Geneva?", Language: nadine.English}, Emit: func(nadine.Event) {}})
+			select {
+			case <-tool.started:
+			default:
+				t.Fatal("the tool was never called")
+			}
+			if warned := strings.Contains(logs.String(), "level=WARN"); warned != tc.warned {
+				t.Errorf("warned %v, want %v; log:\n%s", warned, tc.warned, logs.String())
+			}
+		})
+	}
+}
