@@ -18,7 +18,8 @@ import (
 // spoken, applied to the session or stored (history, memories, the
 // engines' state and deferred work) until the final transcript adopts it.
 // The final adopts it when its normalized text is the same utterance
-// (SameUtterance); then the held events go out in order, the request's
+// (SameUtterance) and the language it names, if any, is the one the early
+// turn answered in; then the held events go out in order, the request's
 // session changes apply, and the turn goes on exactly as a turn started
 // then: committed, done, its deferred work run. Any other final, a newer
 // interim, another use of the manager or DefaultEarlyWait without a final
@@ -148,7 +149,8 @@ func (e *EarlyTurn) Text() string { return e.text }
 func (e *EarlyTurn) Trace() *nadine.Trace { return e.trace }
 
 // Adopt makes the early turn the answer to final, when final's normalized
-// text is the same utterance and the session is still the one it answered:
+// text is the same utterance, in the language the early turn answered in,
+// and the session is still the one it answered:
 // the held events go out to emit, in order, then the rest of the turn as
 // it comes, and Adopt returns the reply once the turn is done, as Stream
 // would. Otherwise it cancels the early turn and returns ok=false: nothing
@@ -179,8 +181,15 @@ func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.Em
 		e.cancelFor("the session changed meanwhile")
 		return nadine.Reply{}, false
 	}
-	e.state = earlyAdopted
 	t := e.run
+	if heard, _ := e.m.turnLanguage(final, text); e.m.opts.Follow == FollowInput && heard != t.req.Turn.Language {
+		// Speech-to-text named another language for the final than the
+		// early turn answered in (often only finals carry one).
+		e.mu.Unlock()
+		e.cancelFor("the final transcript is in another language")
+		return nadine.Reply{}, false
+	}
+	e.state = earlyAdopted
 	if final.ID != "" {
 		e.trace.SetID(final.ID)
 	}

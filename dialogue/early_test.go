@@ -147,7 +147,9 @@ func TestEarlyTurnAdopted(t *testing.T) {
 		}
 		rec.emit(ev)
 	}
-	reply, ok := e.Adopt(ctx, nadine.Turn{ID: "final-1", Text: "What's the weather like in Geneva?"}, emit)
+	// Speech-to-text names the language of the final only: the one the
+	// early turn answered in.
+	reply, ok := e.Adopt(ctx, nadine.Turn{ID: "final-1", Text: "What's the weather like in Geneva?", Language: nadine.English}, emit)
 	if !ok {
 		t.Fatal("Adopt = false on the same words")
 	}
@@ -194,6 +196,11 @@ func TestEarlyTurnCancelled(t *testing.T) {
 			}
 			if len(rec.ev) != 0 {
 				t.Errorf("the cancelled turn emitted %v", rec.kinds())
+			}
+		}},
+		{"the final in another language", "another language", time.Minute, func(t *testing.T, r *earlyRig, e *dialogue.EarlyTurn) {
+			if _, ok := e.Adopt(context.Background(), nadine.Turn{Text: "Tell me about the lake.", Language: nadine.French}, nil); ok {
+				t.Fatal("Adopt = true on a final that speech-to-text heard in French")
 			}
 		}},
 		{"another use of the manager", "another turn", time.Minute, func(t *testing.T, r *earlyRig, e *dialogue.EarlyTurn) {
