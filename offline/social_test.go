@@ -125,6 +125,13 @@ func TestPersonaAnswers(t *testing.T) {
 		{"您叫什么名字？", nadine.Chinese, "persona_name", []string{"Nadine"}},
 		{"Who built you?", nadine.English, "persona_creator", []string{"Nadia Magnenat Thalmann", "Nanyang Technological University"}},
 		{"Qui vous a créée ?", nadine.French, "persona_creator", []string{"Thalmann", "Nanyang"}},
+		// The "tu" form, as visitors often speak to a robot.
+		{"Qui est ton créateur ?", nadine.French, "persona_creator", []string{"Thalmann", "Nanyang"}},
+		{"Qui t'a fabriquée ?", nadine.French, "persona_creator", []string{"Thalmann"}},
+		{"Tu as quel âge ?", nadine.French, "persona_age", []string{"2013"}},
+		{"Tu es où en ce moment ?", nadine.French, "persona_place", []string{"MIRALab"}},
+		{"Tu viens d'où ?", nadine.French, "persona_origin", []string{"Singapour"}},
+		{"Parle-moi de toi.", nadine.French, "persona_identity", []string{"Nadine"}},
 		{"Wer hat Sie entwickelt?", nadine.German, "persona_creator", []string{"Thalmann", "Singapur"}},
 		{"谁创造了你？", nadine.Chinese, "persona_creator", []string{"Thalmann", "南洋理工大学"}},
 		{"How old are you?", nadine.English, "persona_age", []string{"2013", "12"}},
