@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nadine-robot/nadine"
 )
 
@@ -265,11 +267,12 @@ func (e *EarlyTurn) Discarded() (nadine.Speculation, bool) {
 // (speech-to-text's final result often only adds those to the interim).
 func SameUtterance(a, b string) bool { return utteranceKey(a) == utteranceKey(b) }
 
-// utteranceKey is a transcript's words, lowercased, separated by one space.
+// utteranceKey is a transcript's words, accents composed (NFC),
+// lowercased, separated by one space.
 func utteranceKey(s string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range strings.ToLower(s) {
+	for _, r := range strings.ToLower(norm.NFC.String(s)) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			if space && b.Len() > 0 {
 				b.WriteByte(' ')

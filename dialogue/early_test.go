@@ -290,6 +290,7 @@ func TestSameUtterance(t *testing.T) {
 		{"tell me about the lake", "Tell me about the lakes.", false},
 		{"tell me about the lake", "Tell me about the lake, please.", false},
 		{"你好", "你好。", true},
+		{"qui t'a cre\u0301e\u0301e", "Qui t'a créée ?", true},
 		{"", "", true},
 	}
 	for _, tt := range tests {

@@ -389,3 +389,17 @@ func TestManagerTurnTimeout(t *testing.T) {
 		t.Errorf("an engine ran after the turn's budget ran out")
 	}
 }
+
+// TestDecomposedAccentsAreUnderstood: a recognizer that writes accents as
+// combining marks ("cre\u0301e\u0301e") is understood as one that composes
+// them: the offline engine's French phrase for "who made you" matches.
+func TestDecomposedAccentsAreUnderstood(t *testing.T) {
+	m, _ := newManager(t, offline.New(offline.Options{}))
+	r, err := m.ProcessInput(context.Background(), nadine.Turn{Text: "Qui t'a cre\u0301e\u0301e ?", Language: nadine.French})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Text, "Thalmann") {
+		t.Errorf("reply %q, want who made her", r.Text)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nadine-robot/nadine"
 )
 
@@ -13,8 +15,9 @@ const DefaultMaxInputChars = 4000
 
 // Normalize prepares a transcript: invalid UTF-8 is repaired (each bad
 // sequence becomes U+FFFD), control characters are dropped, whitespace runs
-// collapse to one space, and text longer than max runes is cut at a word
-// boundary. It returns an EINVALID error for input with nothing left to say.
+// collapse to one space, text longer than max runes is cut at a word
+// boundary, and accents are composed (NFC: a recognizer's "e" followed by
+// a combining acute is "é", as the phrase tables and the models expect). It returns an EINVALID error for input with nothing left to say.
 // It reports whether the text was truncated.
 func Normalize(text string, max int) (string, bool, error) {
 	if max <= 0 {
@@ -62,5 +65,5 @@ func Normalize(text string, max int) (string, bool, error) {
 	if strings.Trim(out, "\uFFFD ") == "" {
 		return "", false, nadine.Errorf(nadine.EINVALID, "empty input: nothing to answer")
 	}
-	return out, truncated, nil
+	return norm.NFC.String(out), truncated, nil
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
 )
@@ -26,6 +28,7 @@ func TestNormalize(t *testing.T) {
 		{"control chars", "he\x00llo\x07", 0, "hello", false, ""},
 		{"cap at word", "one two three four five", 12, "one two", true, ""},
 		{"chinese", "你好，娜丁", 0, "你好，娜丁", false, ""},
+		{"decomposed accents", "Qui t'a cre\u0301e\u0301e ?", 0, "Qui t'a créée ?", false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +63,7 @@ func FuzzNormalize(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !utf8.ValidString(got) || utf8.RuneCountInString(got) > 50 || got == "" {
+		if !utf8.ValidString(got) || utf8.RuneCountInString(got) > 50 || got == "" || !norm.NFC.IsNormalString(got) {
 			t.Fatalf("Normalize(%q) = %q", s, got)
 		}
 	})
