@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/offline"
@@ -386,4 +388,23 @@ func TestEarlyIntroductionStoresNoName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSameUtterance: speech-to-text's text is outside input. A transcript
+// is the same utterance as itself with other spacing, closing punctuation
+// or accents in decomposed form, and the relation is symmetric.
+func FuzzSameUtterance(f *testing.F) {
+	for _, s := range []string{"whats the weather like in geneva", "Bonjour, Nadine !", "你好", "cre\u0301e\u0301e", "", "\xff\xfe", "what's"} {
+		f.Add(s, "What's the weather like in Geneva?")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, v := range []string{"  " + a + " ", a + "?!", norm.NFD.String(a), norm.NFC.String(a)} {
+			if !dialogue.SameUtterance(a, v) {
+				t.Fatalf("SameUtterance(%q, %q) = false", a, v)
+			}
+		}
+		if dialogue.SameUtterance(a, b) != dialogue.SameUtterance(b, a) {
+			t.Fatalf("SameUtterance(%q, %q) is not symmetric", a, b)
+		}
+	})
 }
