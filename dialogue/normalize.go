@@ -17,8 +17,9 @@ const DefaultMaxInputChars = 4000
 // sequence becomes U+FFFD), control characters are dropped, whitespace runs
 // collapse to one space, text longer than max runes is cut at a word
 // boundary, and accents are composed (NFC: a recognizer's "e" followed by
-// a combining acute is "é", as the phrase tables and the models expect). It returns an EINVALID error for input with nothing left to say.
-// It reports whether the text was truncated.
+// a combining acute is "é", as the phrase tables and the models expect).
+// It returns an EINVALID error for input with nothing left to say. It
+// reports whether the text was truncated.
 func Normalize(text string, max int) (string, bool, error) {
 	if max <= 0 {
 		max = DefaultMaxInputChars
