@@ -45,8 +45,13 @@ type Request struct {
 // RunAfterReply queues fn with req.AfterReply, or runs it now when the
 // caller (a test, a tool) gave no queue.
 func (req Request) RunAfterReply(ctx context.Context, fn func(ctx context.Context)) {
-	if req.AfterReply != nil {
-		req.AfterReply(fn)
+	runAfterReply(ctx, req.AfterReply, fn)
+}
+
+// runAfterReply queues fn with queue, or runs it now without one.
+func runAfterReply(ctx context.Context, queue func(fn func(ctx context.Context)), fn func(ctx context.Context)) {
+	if queue != nil {
+		queue(fn)
 		return
 	}
 	fn(ctx)
@@ -72,6 +77,18 @@ type ToolInput struct {
 	Language Language // the session language (the singing tool offers only songs in it)
 	UserID   string
 	Emit     EmitFunc // never nil
+	// AfterReply is the turn's Request.AfterReply: work a tool starts
+	// that outlives the turn (composing a song) waits for the reply, so
+	// that a turn that is never heard (an early turn whose final
+	// transcript said something else) starts none. Tools call
+	// RunAfterReply rather than this field.
+	AfterReply func(fn func(ctx context.Context))
+}
+
+// RunAfterReply queues fn with in.AfterReply, or runs it now when the
+// caller (a test) gave no queue.
+func (in ToolInput) RunAfterReply(ctx context.Context, fn func(ctx context.Context)) {
+	runAfterReply(ctx, in.AfterReply, fn)
 }
 
 // Camera captures what the robot currently sees (seed 001's vision agent

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -563,5 +564,35 @@ func TestResponseFailureIsAnError(t *testing.T) {
 	}
 	if errors.Is(err, context.Canceled) {
 		t.Error("unexpected cancellation")
+	}
+}
+
+// deferringTool is a search tool that queues work for after the reply, as
+// the singing tool queues its composition.
+type deferringTool struct {
+	fakeTool
+	ran, ranInCall atomic.Bool
+}
+
+func (d *deferringTool) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
+	in.RunAfterReply(ctx, func(context.Context) { d.ran.Store(true) })
+	d.ranInCall.Store(d.ran.Load())
+	return d.fakeTool.Call(ctx, in)
+}
+
+// TestToolWorkWaitsForTheReply: what a tool queues for after the reply
+// joins the turn's own deferred work: not run while the tool is called,
+// run once the turn has replied (an early turn never heard runs none).
+func TestToolWorkWaitsForTheReply(t *testing.T) {
+	search := &deferringTool{fakeTool: fakeTool{name: "Google Search", out: "| CERN announced a new collider study."}}
+	h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{search} })
+	planFor(h, "CERN", "Google Search: latest news about CERN")
+	h.start()
+	h.turn("What's new at CERN?")
+	if got := search.calls(); len(got) != 1 {
+		t.Fatalf("search calls %q, want one", got)
+	}
+	if search.ranInCall.Load() || !search.ran.Load() {
+		t.Errorf("the tool's deferred work ran during the call: %v, after the turn: %v; want only after", search.ranInCall.Load(), search.ran.Load())
 	}
 }

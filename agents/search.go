@@ -97,7 +97,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 		}
 	}
 	out, err := tool.Call(ctx, nadine.ToolInput{Text: input, Language: s.Language, UserID: s.UserInfo.ID,
-		Emit: s.live.send})
+		Emit: s.live.send, AfterReply: func(fn func(context.Context)) { s.live.afterReply(ctx, fn) }})
 	if err != nil {
 		tr.Fail("search_agent", err)
 		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", nadine.Shorten(query, 80))

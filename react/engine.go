@@ -492,7 +492,8 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 			tool = t
 		}
 	}
-	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit})
+	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID,
+		Emit: req.Emit, AfterReply: req.AfterReply})
 	if err != nil {
 		if ctx.Err() == nil { // not a cancelled turn's
 			e.log.Warn("tool failed", "tool", s.Action, "err", err)

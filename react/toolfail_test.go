@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,5 +81,50 @@ func TestCancelledToolCallWarnsNothing(t *testing.T) {
 				t.Errorf("warned %v, want %v; log:\n%s", warned, tc.warned, logs.String())
 			}
 		})
+	}
+}
+
+// queueingTool queues work for after the reply, as the singing tool queues
+// its composition.
+type queueingTool struct{ ranInCall, ran *atomic.Bool }
+
+func (queueingTool) Name() string        { return "Sing a song" }
+func (queueingTool) Description() string { return "Use it when the user asks for a song." }
+func (q queueingTool) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
+	in.RunAfterReply(ctx, func(context.Context) { q.ran.Store(true) })
+	q.ranInCall.Store(q.ran.Load())
+	return "You have started making up a new song.", nil
+}
+
+// TestToolWorkJoinsTheTurnsDeferredWork: what a tool queues for after the
+// reply goes to the request's AfterReply, which the dialogue manager runs
+// once the reply is out, and drops for an early turn never heard.
+func TestToolWorkJoinsTheTurnsDeferredWork(t *testing.T) {
+	srv := llmtest.New(t)
+	agent, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: "agent-model", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.On(llmtest.MatchLastUser("TOOL RESULT (Sing a song)")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 6, "action_input": "I am making up a song about cats for you.", "category": "other", "causing_person": "human"}` + "\n```")
+	srv.On(llmtest.MatchModel("agent-model")).Reply("```json\n" + `{"action": "Sing a song", "action_input": "new|en|cats"}` + "\n```")
+	tool := queueingTool{ranInCall: &atomic.Bool{}, ran: &atomic.Bool{}}
+	e, err := react.New(react.Options{Agent: agent, Tools: []nadine.Tool{tool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var queue []func(context.Context)
+	if _, err := e.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: "Make up a song about cats!", Language: nadine.English},
+		Emit: func(nadine.Event) {}, AfterReply: func(fn func(context.Context)) { queue = append(queue, fn) }}); err != nil {
+		t.Fatal(err)
+	}
+	if tool.ranInCall.Load() || tool.ran.Load() {
+		t.Fatal("the tool's deferred work ran before the reply was out")
+	}
+	for _, fn := range queue {
+		fn(context.Background())
+	}
+	if !tool.ran.Load() {
+		t.Error("the tool's deferred work was not queued with the turn's")
 	}
 }

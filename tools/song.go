@@ -305,13 +305,28 @@ func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string
 		s.mu.Unlock()
 		return fmt.Sprintf("Tell the human that you are still making up the song about %s; ask them to wait a moment.", busy)
 	}
+	s.mu.Unlock()
+	s.filler.Emit(ctx, session, in.Emit)
+	// The composition starts once the reply is out: a turn never heard (an
+	// early turn whose final transcript said something else) starts none,
+	// and leaves the singer free for the song the person did ask for.
+	in.RunAfterReply(ctx, func(ctx context.Context) { s.start(ctx, lang, topic) })
+	return fmt.Sprintf("You have started making up a new song in %s. Tell the human that you are composing a song about %s, and that they can ask you for the lyrics in a moment.", lang.Name(), topic)
+}
+
+// start starts composing a song on topic, unless the singer is closed or
+// another composition started meanwhile.
+func (s *Singer) start(ctx context.Context, lang nadine.Language, topic string) {
+	s.mu.Lock()
+	if s.closed || s.composing != "" {
+		s.mu.Unlock()
+		return
+	}
 	s.composing = topic
 	s.wg.Add(1)
 	s.mu.Unlock()
-	s.filler.Emit(ctx, session, in.Emit)
 	s.logger.InfoContext(ctx, "composing a song", "topic", nadine.Content(topic), "language", lang)
 	go s.run(lang, topic)
-	return fmt.Sprintf("You have started making up a new song in %s. Tell the human that you are composing a song about %s, and that they can ask you for the lyrics in a moment.", lang.Name(), topic)
 }
 
 // run composes one song; it owns one unit of s.wg.

@@ -617,3 +617,42 @@ func (m *loggingModel) Chat(ctx context.Context, req nadine.ChatRequest) (nadine
 	m.log.add("compose")
 	return m.fakeModel.Chat(ctx, req)
 }
+
+// TestSingerComposesAfterTheReply: a composition starts once its turn's
+// reply is out (ToolInput.AfterReply). A turn never heard (an early turn
+// whose final transcript said something else) drops its queue: nothing
+// is composed, and the singer is free for the song the person asked for.
+func TestSingerComposesAfterTheReply(t *testing.T) {
+	model := &fakeModel{reply: "The cat sleeps in the sun,\nThe day is done.", started: make(chan struct{}, 2)}
+	done := make(chan string, 2)
+	s := newSinger(t, tools.SongConfig{Dir: songDir(t), Model: model, OnComposed: func(_ string, _ nadine.Language, topic string) {
+		done <- topic
+	}})
+	call := func(text string) []func(context.Context) {
+		var queue []func(context.Context)
+		in := input(text, nadine.English, nil)
+		in.AfterReply = func(fn func(context.Context)) { queue = append(queue, fn) }
+		got, err := s.Call(t.Context(), in)
+		if err != nil || !strings.Contains(got, "composing a song") {
+			t.Fatalf("Call(%q) = %q, %v", text, got, err)
+		}
+		return queue
+	}
+	// The early turn: its reply is never heard, its queue never run.
+	if q := call("new|en|cats"); len(q) != 1 {
+		t.Fatalf("%d functions queued for after the reply, want the composition", len(q))
+	}
+	if n := len(model.requests()); n != 0 {
+		t.Fatalf("the model was asked %d times before the reply", n)
+	}
+	// The final transcript's turn asks for another song, and is heard.
+	for _, fn := range call("new|en|cats and dogs") {
+		fn(t.Context())
+	}
+	if topic := <-done; topic != "cats and dogs" {
+		t.Errorf("composed a song about %q, want the one asked for", topic)
+	}
+	if n := len(model.requests()); n != 1 {
+		t.Errorf("the model was asked %d times, want once", n)
+	}
+}
