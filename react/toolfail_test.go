@@ -8,11 +8,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
-	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
 )
 
@@ -48,21 +46,16 @@ func TestCancelledToolCallWarnsNothing(t *testing.T) {
 		{"turn cancelled", failingTool{hold: true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := llmtest.New(t)
-			agent, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: "agent-model", Timeout: 5 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv.On(llmtest.MatchLastUser("TOOL RESULT (Google Search)")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "sadness", "emotion_intensity": 3, "action_input": "I cannot look that up right now.", "category": "information request", "causing_person": "human"}` + "\n```")
-			srv.On(llmtest.MatchModel("agent-model")).Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news"}` + "\n```")
 			var logs bytes.Buffer
 			tool := tc.tool
 			tool.started = make(chan struct{})
-			e, err := react.New(react.Options{Agent: agent, Tools: []nadine.Tool{tool}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := newFixture(t, func(o *react.Options) {
+				o.Tools, o.Logger = []nadine.Tool{tool}, slog.New(slog.NewTextHandler(&logs, nil))
+			})
+			e, srv := f.engine, f.srv
 			defer e.Close()
+			srv.On(llmtest.MatchLastUser("TOOL RESULT (Google Search)")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "sadness", "emotion_intensity": 3, "action_input": "I cannot look that up right now.", "category": "information request", "causing_person": "human"}` + "\n```")
+			srv.On(llmtest.MatchModel("agent-model")).Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news"}` + "\n```")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() {
@@ -100,19 +93,12 @@ func (q queueingTool) Call(ctx context.Context, in nadine.ToolInput) (string, er
 // reply goes to the request's AfterReply, which the dialogue manager runs
 // once the reply is out, and drops for an early turn never heard.
 func TestToolWorkJoinsTheTurnsDeferredWork(t *testing.T) {
-	srv := llmtest.New(t)
-	agent, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: "agent-model", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tool := queueingTool{ranInCall: &atomic.Bool{}, ran: &atomic.Bool{}}
+	f := newFixture(t, func(o *react.Options) { o.Tools = []nadine.Tool{tool} })
+	e, srv := f.engine, f.srv
+	defer e.Close()
 	srv.On(llmtest.MatchLastUser("TOOL RESULT (Sing a song)")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 6, "action_input": "I am making up a song about cats for you.", "category": "other", "causing_person": "human"}` + "\n```")
 	srv.On(llmtest.MatchModel("agent-model")).Reply("```json\n" + `{"action": "Sing a song", "action_input": "new|en|cats"}` + "\n```")
-	tool := queueingTool{ranInCall: &atomic.Bool{}, ran: &atomic.Bool{}}
-	e, err := react.New(react.Options{Agent: agent, Tools: []nadine.Tool{tool}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
 	var queue []func(context.Context)
 	if _, err := e.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: "Make up a song about cats!", Language: nadine.English},
 		Emit: func(nadine.Event) {}, AfterReply: func(fn func(context.Context)) { queue = append(queue, fn) }}); err != nil {
