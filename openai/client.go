@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -155,7 +156,7 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 	}
 	if err != nil {
 		call.Error = err.Error()
-		c.log.Warn("openai: chat failed", "profile", c.profile, "model", c.model, "role", req.Role,
+		c.log.Log(ctx, failureLevel(ctx), "openai: chat failed", "profile", c.profile, "model", c.model, "role", req.Role,
 			"stream", stream, "attempts", attempts, "latency", call.Latency, "code", nadine.ErrorCode(err), "error", call.Error)
 	} else {
 		c.log.Debug("openai: chat", "profile", c.profile, "model", c.model, "role", req.Role, "stream", stream,
@@ -163,6 +164,19 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 	}
 	nadine.TraceFrom(ctx).AddModelCall(call)
 	return resp, err
+}
+
+// failureLevel is the level a failed call is logged at: a warning, but
+// only a debug line when the caller cancelled it (a discarded speculation,
+// an early turn whose final transcript differed, a shutdown), which is no
+// fault of the model's. A caller's deadline that passed (the turn's
+// budget) is still a warning. The turn's trace records the call either
+// way.
+func failureLevel(ctx context.Context) slog.Level {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }
 
 // run builds the request and makes the attempts.

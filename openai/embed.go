@@ -112,7 +112,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	}
 	if err != nil {
 		call.Error = err.Error()
-		e.log.Warn("openai: embed failed", "profile", e.profile, "model", e.model, "texts", len(texts),
+		e.log.Log(ctx, failureLevel(ctx), "openai: embed failed", "profile", e.profile, "model", e.model, "texts", len(texts),
 			"attempts", attempts, "latency", call.Latency, "code", nadine.ErrorCode(err), "error", call.Error)
 	} else {
 		e.log.Debug("openai: embed", "profile", e.profile, "model", e.model, "texts", len(texts),

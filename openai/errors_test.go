@@ -515,3 +515,49 @@ func TestInvalidRequests(t *testing.T) {
 		t.Errorf("invalid requests reached the server %d times", got)
 	}
 }
+
+// TestFailureLogLevels: a call the caller cancelled (a discarded
+// speculation, a cancelled early turn) is no fault of the model's and
+// logs no warning; a failed call, or one past the caller's deadline, does.
+func TestFailureLogLevels(t *testing.T) {
+	tests := []struct {
+		name     string
+		fault    func(r *llmtest.Rule)
+		cancel   bool // the caller cancels once the request is in, else a 50 ms deadline
+		wantWarn bool
+	}{
+		{name: "cancelled by the caller", fault: func(r *llmtest.Rule) { r.Hang() }, cancel: true},
+		{name: "past the caller's deadline", fault: func(r *llmtest.Rule) { r.Hang() }, wantWarn: true},
+		{name: "refused by the server", fault: func(r *llmtest.Rule) { r.Fail(http.StatusBadRequest).Message("bad request") }, wantWarn: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			tc.fault(srv.Default())
+			logs := &logBuffer{}
+			c, _ := newClient(t, srv, func(c *openai.Config) { c.Logger = logs.logger() })
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			if tc.cancel {
+				ctx, cancel = context.WithCancel(context.Background())
+				defer cancel()
+				go func() {
+					for len(srv.ChatRequests()) == 0 {
+						time.Sleep(time.Millisecond)
+					}
+					cancel()
+				}()
+			}
+			if _, err := c.ChatStream(ctx, user("hi"), func(string) {}); err == nil {
+				t.Fatal("the call succeeded")
+			}
+			text := logs.String()
+			if !strings.Contains(text, `msg="openai: chat failed"`) {
+				t.Fatalf("the failure is not logged at all:\n%s", text)
+			}
+			if got := strings.Contains(text, `level=WARN msg="openai: chat failed"`); got != tc.wantWarn {
+				t.Errorf("warned %v, want %v:\n%s", got, tc.wantWarn, text)
+			}
+		})
+	}
+}
