@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -67,11 +66,10 @@ type fleetResult struct {
 
 // fleetChild is one `nadine serve` process of a fleet run.
 type fleetChild struct {
-	cmd    *exec.Cmd
-	logs   bytes.Buffer
-	exited chan error
-	base   string   // its monitor's URL
-	robots []string // its robots' prefixes
+	proc    *serveProcess
+	stopped bool
+	base    string   // its monitor's URL
+	robots  []string // its robots' prefixes
 }
 
 // runFleet starts the topology's `nadine serve` processes (store, models
@@ -121,7 +119,7 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 		}
 		children = append(children, c)
 		// The first process creates the schema; the others start on it.
-		if err := waitHealthy(ctx, c.base, c.exited); err != nil {
+		if err := waitHealthy(ctx, c.base, c.proc); err != nil {
 			return res, c.failed(err)
 		}
 	}
@@ -193,7 +191,7 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 	res.Twice, _ = peer.duplicates()
 	res.Crossed = peer.crossings()
 	for _, c := range children {
-		rss, _ := procRSS(c.cmd.Process.Pid)
+		rss, _ := procRSS(c.proc.pid())
 		res.RSS = max(res.RSS, rss)
 	}
 	for _, c := range children {
@@ -222,7 +220,7 @@ func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int
 	if err != nil {
 		return nil, err
 	}
-	c := &fleetChild{base: "http://" + httpAddr, exited: make(chan error, 1)}
+	c := &fleetChild{base: "http://" + httpAddr}
 	robots := make([]map[string]any, top.Robots)
 	for r := range robots {
 		prefix := fleetPrefix(p, r)
@@ -248,18 +246,16 @@ func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int
 	if err != nil {
 		return nil, err
 	}
-	c.cmd = exec.CommandContext(ctx, exe, "serve", "--config", path)
-	c.cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+	cmd := exec.CommandContext(ctx, exe, "serve", "--config", path)
+	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
 	for _, v := range []string{"PGPASSWORD", "PGPASSFILE", "PGSSLROOTCERT"} {
 		if x := os.Getenv(v); x != "" {
-			c.cmd.Env = append(c.cmd.Env, v+"="+x)
+			cmd.Env = append(cmd.Env, v+"="+x)
 		}
 	}
-	c.cmd.Stdout, c.cmd.Stderr = &c.logs, &c.logs
-	if err := c.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: start nadine serve: %w", err)
+	if c.proc, err = startProcess(cmd, &syncBuffer{}); err != nil {
+		return nil, err
 	}
-	go func() { c.exited <- c.cmd.Wait() }()
 	return c, nil
 }
 
@@ -278,34 +274,29 @@ func benchConfigMap(s benchSetup, mqttAddr, httpAddr string) (map[string]any, er
 
 // failed adds what the process said to err.
 func (c *fleetChild) failed(err error) error {
-	return fmt.Errorf("%w\nnadine serve said:\n%s", err, lastLines(c.logs.String(), 40))
+	return fmt.Errorf("%w\nnadine serve said:\n%s", err, lastLines(c.proc.logs.String(), 40))
 }
 
 // stop stops the process gracefully (SIGINT), once.
 func (c *fleetChild) stop() error {
-	if c.exited == nil {
+	if c.stopped {
 		return nil
 	}
-	defer func() { c.exited = nil }()
-	_ = c.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-c.exited:
-		if err != nil {
-			return c.failed(fmt.Errorf("bench: nadine serve: %w", err))
-		}
-		return nil
-	case <-time.After(30 * time.Second):
-		_ = c.cmd.Process.Kill()
-		<-c.exited
-		return c.failed(errors.New("bench: nadine serve did not stop on SIGINT"))
+	c.stopped = true
+	if err := c.proc.stop(syscall.SIGINT, 30*time.Second); err != nil {
+		return err
 	}
+	if err := c.proc.exitErr(); err != nil {
+		return c.failed(fmt.Errorf("bench: nadine serve: %w", err))
+	}
+	return nil
 }
 
 // fleetCPU is the CPU time the processes used so far.
 func fleetCPU(children []*fleetChild) time.Duration {
 	var total time.Duration
 	for _, c := range children {
-		total += procCPU(c.cmd.Process.Pid)
+		total += procCPU(c.proc.pid())
 	}
 	return total
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -163,29 +162,9 @@ func runInboxBench(ctx context.Context, args []string, e env) error {
 
 // child is one `nadine serve` process of the durability bench.
 type child struct {
-	cmd    *exec.Cmd
-	exited chan error
-	logs   *syncBuffer
-	base   string // the monitor's URL
-	mqtt   string // host:port of the broker it uses
-}
-
-// syncBuffer is a bytes.Buffer safe for the child's two output streams.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	*serveProcess
+	base string // the monitor's URL
+	mqtt string // host:port of the broker it uses
 }
 
 // childOptions say how the child connects and what it may do.
@@ -202,71 +181,55 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return nil, err
 	}
-	mqttAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	httpAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := benchConfigMap(s, mqttAddr, httpAddr)
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]any{"listen": mqttAddr, "prefix": "nadine", "client_id": "nadine-durable"}
-	if o.brokerURL != "" {
-		m["url"] = o.brokerURL
-		mqttAddr = hostPort(o.brokerURL)
-	}
-	cfg["mqtt"] = m
-	if o.maxAge > 0 {
-		cfg["limits"] = map[string]any{"transcript_max_age": o.maxAge.String()}
-	}
-	raw, err := yaml.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
-	cfgPath := filepath.Join(s.dir, "bench.yaml")
-	if err := os.WriteFile(cfgPath, raw, 0o600); err != nil {
-		return nil, err
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	c := &child{exited: make(chan error, 1), logs: logs, base: "http://" + httpAddr, mqtt: mqttAddr}
-	c.cmd = exec.Command(exe, "serve", "--config", cfgPath)
-	c.cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
-	c.cmd.Stdout, c.cmd.Stderr = logs, logs
-	if err := c.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start nadine serve: %w", err)
-	}
-	go func() { c.exited <- c.cmd.Wait() }()
-	if err := waitHealthy(ctx, c.base, c.exited); err != nil {
-		c.kill()
-		return nil, fmt.Errorf("%w\nnadine serve said:\n%s", err, logs.String())
+	var c *child
+	err = onFreePorts(func(mqttAddr, httpAddr string) error {
+		cfg, err := benchConfigMap(s, mqttAddr, httpAddr)
+		if err != nil {
+			return err
+		}
+		m := map[string]any{"listen": mqttAddr, "prefix": "nadine", "client_id": "nadine-durable"}
+		if o.brokerURL != "" {
+			m["url"] = o.brokerURL
+			mqttAddr = hostPort(o.brokerURL)
+		}
+		cfg["mqtt"] = m
+		if o.maxAge > 0 {
+			cfg["limits"] = map[string]any{"transcript_max_age": o.maxAge.String()}
+		}
+		raw, err := yaml.Marshal(cfg)
+		if err != nil {
+			return err
+		}
+		cfgPath := filepath.Join(s.dir, "bench.yaml")
+		if err := os.WriteFile(cfgPath, raw, 0o600); err != nil {
+			return err
+		}
+		cmd := exec.Command(exe, "serve", "--config", cfgPath)
+		cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+		p, err := startProcess(cmd, logs)
+		if err != nil {
+			return err
+		}
+		c = &child{serveProcess: p, base: "http://" + httpAddr, mqtt: mqttAddr}
+		if err := waitHealthy(ctx, c.base, p); err != nil {
+			c.kill()
+			return fmt.Errorf("%w\nnadine serve said:\n%s", err, logs.String())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-// kill kills the child with SIGKILL and waits for it.
-func (c *child) kill() {
-	_ = c.cmd.Process.Kill()
-	<-c.exited
-}
-
-// stop sends SIGTERM and waits for the child to stop.
-func (c *child) stop() error {
-	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-c.exited:
-		return nil
-	case <-time.After(time.Minute):
-		c.kill()
-		return errors.New("nadine serve did not stop within a minute of SIGTERM")
-	}
-}
+// stopTerm sends SIGTERM and waits for the child to stop (its exit status
+// aside: the durability bench counts what was answered, not how it ended).
+func (c *child) stopTerm() error { return c.stop(syscall.SIGTERM, time.Minute) }
 
 // quiet waits until no speak message came for d (or timeout passes).
 func quiet(p *benchPeer, spoken *atomic.Int64, d, timeout time.Duration) {
@@ -485,8 +448,8 @@ func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstR
 	}
 	got := peer.result(w)
 	r.AfterFirst, r.AfterReply = got.first.Sub(got.sent), got.finalAt.Sub(got.sent)
-	_, r.MaxRSS = procRSS(c.cmd.Process.Pid)
-	if err := c.stop(); err != nil {
+	_, r.MaxRSS = procRSS(c.pid())
+	if err := c.stopTerm(); err != nil {
 		return r, err
 	}
 	c = nil
@@ -582,7 +545,7 @@ func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error
 		return r, err
 	}
 	quiet(peer, spoken, 5*time.Second, 5*time.Minute)
-	if err := c.stop(); err != nil {
+	if err := c.stopTerm(); err != nil {
 		return r, err
 	}
 	if err := integrity(ctx, s.dir); err != nil {
@@ -670,7 +633,7 @@ func benchTerm(ctx context.Context, s benchSetup, pending int) (termResult, erro
 		time.Sleep(10 * time.Millisecond)
 	}
 	r.Pending = total - 1
-	if err := c.stop(); err != nil {
+	if err := c.stopTerm(); err != nil {
 		return r, err
 	}
 	if p, err := inboxStates(ctx, s.dir); err == nil {
@@ -685,7 +648,7 @@ func benchTerm(ctx context.Context, s benchSetup, pending int) (termResult, erro
 		return r, err
 	}
 	quiet(peer, spoken, 5*time.Second, 5*time.Minute)
-	if err := c.stop(); err != nil {
+	if err := c.stopTerm(); err != nil {
 		return r, err
 	}
 	states, err := inboxStates(ctx, s.dir)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,6 +106,27 @@ func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 	return yaml.Marshal(cfg)
 }
 
+// onFreePorts calls start with two free loopback addresses, for the
+// child's broker and monitor, and again with new ones (twice at most) when
+// the child could not listen: another process took a port between
+// freeAddr and the child's start. start stops its child when it fails.
+func onFreePorts(start func(mqttAddr, httpAddr string) error) error {
+	for attempt := 1; ; attempt++ {
+		mqttAddr, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		httpAddr, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		err = start(mqttAddr, httpAddr)
+		if err == nil || attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			return err
+		}
+	}
+}
+
 // freeAddr returns a loopback address with a free port.
 func freeAddr() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -121,9 +141,7 @@ func freeAddr() (string, error) {
 // its broker and a watch on its monitor's traces.
 type servedChild struct {
 	s      benchSetup
-	cmd    *exec.Cmd
-	exited chan error
-	logs   *bytes.Buffer
+	proc   *serveProcess
 	traces *traceWatch
 	stopTr func()
 	peer   *benchPeer
@@ -151,37 +169,35 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 	if err != nil {
 		return nil, err
 	}
-	mqttAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	httpAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := benchConfig(s, mqttAddr, httpAddr)
-	if err != nil {
-		return nil, err
-	}
-	cfgPath := filepath.Join(s.dir, "bench.yaml")
-	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
-		return nil, err
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	c := &servedChild{s: s, logs: &bytes.Buffer{}, exited: make(chan error, 1), stopTr: func() {}, seeded: seeded}
-	c.cmd = exec.Command(exe, "serve", "--config", cfgPath)
-	c.cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
-	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
-	if err := c.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: start nadine serve: %w", err)
-	}
-	go func() { c.exited <- c.cmd.Wait() }()
-	base := "http://" + httpAddr
-	if err := waitHealthy(ctx, base, c.exited); err != nil {
-		return nil, c.fail(err)
+	var c *servedChild
+	var mqttAddr, base string
+	err = onFreePorts(func(m, h string) error {
+		cfg, err := benchConfig(s, m, h)
+		if err != nil {
+			return err
+		}
+		cfgPath := filepath.Join(s.dir, "bench.yaml")
+		if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+			return err
+		}
+		cmd := exec.Command(exe, "serve", "--config", cfgPath)
+		cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+		proc, err := startProcess(cmd, &syncBuffer{})
+		if err != nil {
+			return err
+		}
+		c, mqttAddr, base = &servedChild{s: s, proc: proc, stopTr: func() {}, seeded: seeded}, m, "http://"+h
+		if err := waitHealthy(ctx, base, proc); err != nil {
+			return c.fail(err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if c.traces, c.stopTr, err = watchTraces(ctx, base); err != nil {
 		return nil, c.fail(err)
@@ -199,9 +215,8 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 // fail kills the child and returns err with what it logged.
 func (c *servedChild) fail(err error) error {
 	c.release()
-	_ = c.cmd.Process.Kill()
-	<-c.exited
-	return fmt.Errorf("%w\nnadine serve said:\n%s", err, c.logs.String())
+	c.proc.kill()
+	return fmt.Errorf("%w\nnadine serve said:\n%s", err, c.proc.logs.String())
 }
 
 // release closes the peer and the trace watch.
@@ -231,16 +246,10 @@ func (c *servedChild) turn(ctx context.Context, id, text string) (turnWatch, nad
 // stop measures the child's memory, counts the turns answered twice and
 // stops it with SIGINT.
 func (c *servedChild) stop() (rss, peak int64, twice int, err error) {
-	rss, peak = procRSS(c.cmd.Process.Pid)
+	rss, peak = procRSS(c.proc.pid())
 	twice, _ = c.peer.duplicates()
 	c.release()
-	_ = c.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-c.exited:
-	case <-time.After(30 * time.Second):
-		return rss, peak, twice, c.fail(errors.New("bench: nadine serve did not stop on SIGINT"))
-	}
-	return rss, peak, twice, nil
+	return rss, peak, twice, c.proc.stop(syscall.SIGINT, 30*time.Second)
 }
 
 // runServed starts `nadine serve` as a child process on a new data
@@ -292,13 +301,11 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 }
 
 // waitHealthy polls /api/health until the child answers.
-func waitHealthy(ctx context.Context, base string, exited <-chan error) error {
+func waitHealthy(ctx context.Context, base string, p *serveProcess) error {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
+		if done, err := p.exited(); done {
 			return fmt.Errorf("bench: nadine serve exited: %v", err)
-		default:
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/health", nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {

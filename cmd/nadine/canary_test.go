@@ -68,13 +68,10 @@ func scriptCanary(srv *llmtest.Server) {
 // childServe is `nadine serve` running as a child process (the test
 // binary, as the bench starts it), with its log.
 type childServe struct {
-	cmd     *exec.Cmd
-	logs    *syncBuffer
-	exited  chan struct{} // closed when the process has exited
-	exitErr error
-	base    string // the monitor
-	mqtt    string // host:port of the embedded broker
-	dir     string
+	*serveProcess
+	base string // the monitor
+	mqtt string // host:port of the embedded broker
+	dir  string
 }
 
 // startChildServe starts `nadine serve` on a new data directory.
@@ -109,46 +106,28 @@ func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &childServe{logs: &syncBuffer{}, exited: make(chan struct{}), base: "http://" + httpAddr, mqtt: mqttAddr, dir: filepath.Join(dir, "data")}
-	c.cmd = exec.Command(exe, "serve", "--config", cfg)
-	c.cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=k"}
-	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
-	if err := c.cmd.Start(); err != nil {
+	cmd := exec.Command(exe, "serve", "--config", cfg)
+	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=k"}
+	p, err := startProcess(cmd, &syncBuffer{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	exitErr := make(chan error, 1)
-	go func() {
-		c.exitErr = c.cmd.Wait()
-		exitErr <- c.exitErr
-		close(c.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-c.exited:
-		default:
-			_ = c.cmd.Process.Kill()
-			<-c.exited
-		}
-	})
-	if err := waitHealthy(context.Background(), c.base, exitErr); err != nil {
+	c := &childServe{serveProcess: p, base: "http://" + httpAddr, mqtt: mqttAddr, dir: filepath.Join(dir, "data")}
+	t.Cleanup(c.kill)
+	if err := waitHealthy(context.Background(), c.base, p); err != nil {
 		t.Fatalf("%v\n%s", err, c.logs.String())
 	}
 	return c
 }
 
-// stop sends SIGTERM and waits for a graceful exit.
-func (c *childServe) stop(t *testing.T) {
+// stopTerm sends SIGTERM and waits for a graceful exit.
+func (c *childServe) stopTerm(t *testing.T) {
 	t.Helper()
-	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := c.stop(syscall.SIGTERM, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-c.exited:
-		if c.exitErr != nil {
-			t.Fatalf("serve: %v\n%s", c.exitErr, c.logs.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not stop")
+	if err := c.exitErr(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, c.logs.String())
 	}
 }
 
@@ -315,7 +294,7 @@ func TestCanaryForgetLeavesNothing(t *testing.T) {
 			if files := filesWith(t, c.dir); len(files) > 0 {
 				t.Errorf("while serve runs, the secret is still in %v", files)
 			}
-			c.stop(t)
+			c.stopTerm(t)
 			if files := filesWith(t, c.dir); len(files) > 0 {
 				t.Errorf("after serve stopped, the secret is still in %v", files)
 			}
@@ -392,7 +371,7 @@ func TestCanaryStrangerLeavesNothing(t *testing.T) {
 			if len(files) > 0 {
 				t.Errorf("once the stranger left, the secret is still in %v", files)
 			}
-			c.stop(t)
+			c.stopTerm(t)
 			if files := filesWith(t, c.dir); len(files) > 0 {
 				t.Errorf("after serve stopped, the secret is still in %v", files)
 			}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// serveProcess is a `nadine serve` child process of a bench run. Its exit
+// is a closed channel, not a value to receive, so that every wait on it
+// (the start's health check, a kill, a stop) sees it however many there
+// are: a child that exited while the bench waited for it to be healthy
+// used to leave the next wait blocked for ever.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	logs *syncBuffer   // what it wrote on its standard output and error
+	done chan struct{} // closed once it has exited
+	err  error         // how it exited; set before done is closed
+}
+
+// startProcess starts cmd, its output going to logs.
+func startProcess(cmd *exec.Cmd, logs *syncBuffer) (*serveProcess, error) {
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start nadine serve: %w", err)
+	}
+	p := &serveProcess{cmd: cmd, logs: logs, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// pid is the process's id.
+func (p *serveProcess) pid() int { return p.cmd.Process.Pid }
+
+// exited reports whether the process has exited, and how.
+func (p *serveProcess) exited() (bool, error) {
+	select {
+	case <-p.done:
+		return true, p.err
+	default:
+		return false, nil
+	}
+}
+
+// kill kills the process with SIGKILL and waits until it is gone; it may
+// be called on a process that has already exited.
+func (p *serveProcess) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
+
+// exitErr is how the process exited (nil: with status 0); it waits until
+// it has.
+func (p *serveProcess) exitErr() error {
+	<-p.done
+	return p.err
+}
+
+// stop sends sig and waits up to grace for the process to exit (how it
+// exited is exitErr's). A process still running then is sent SIGQUIT, so
+// that the Go runtime writes every goroutine's stack to its logs before it
+// exits (it is killed 5 s later if not), and stop returns an error with
+// those logs: what kept it from stopping.
+func (p *serveProcess) stop(sig os.Signal, grace time.Duration) error {
+	_ = p.cmd.Process.Signal(sig)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(grace):
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		p.kill()
+	}
+	return fmt.Errorf("bench: nadine serve did not stop within %s of %v; its goroutines follow\nnadine serve said:\n%s", grace, sig, p.logs.String())
+}
+
+// syncBuffer is a bytes.Buffer safe for the child's two output streams.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(b)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

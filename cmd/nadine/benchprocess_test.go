@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// within fails the test unless f returns within d: the waits on a child
+// process must never block for ever.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %s", what, d)
+	}
+}
+
+// TestServeProcessExitAtStart: a `nadine serve` that exits before it is
+// healthy (here: its configuration file is missing) is reported with what
+// it said, and every later wait on it returns. The bench's children used
+// to hand their exit to whoever received it first, so the health check
+// took it and the kill after it waited for ever.
+func TestServeProcessExitAtStart(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "serve", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
+	cmd.Env = []string{"HOME=" + t.TempDir(), benchChildEnv + "=1"}
+	p, err := startProcess(cmd, &syncBuffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, 30*time.Second, "the health check", func() {
+		err = waitHealthy(context.Background(), "http://127.0.0.1:1", p)
+	})
+	if err == nil || !strings.Contains(err.Error(), "nadine serve exited") {
+		t.Fatalf("health check: %v; want the exit reported", err)
+	}
+	within(t, 10*time.Second, "kill after the exit", p.kill)
+	within(t, 10*time.Second, "a second kill", p.kill)
+	if err := p.exitErr(); err == nil {
+		t.Errorf("exit error is nil; want the failed start's status")
+	}
+	if !strings.Contains(p.logs.String(), "missing.yaml") {
+		t.Errorf("the logs lack what serve said:\n%s", p.logs.String())
+	}
+}
+
+// TestServeProcessStopStuck: a child that ignores the stop signal is
+// sent SIGQUIT (which makes a Go program write its goroutines) after the
+// grace period, and the error says so instead of the bench hanging.
+func TestServeProcessStopStuck(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cmd := exec.Command(sh, "-c", `trap "" INT; echo ready; exec sleep 60`)
+	logs := &syncBuffer{}
+	p, err := startProcess(cmd, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.kill)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "ready"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	within(t, 20*time.Second, "stop", func() { err = p.stop(syscall.SIGINT, 200*time.Millisecond) })
+	if err == nil || !strings.Contains(err.Error(), "did not stop within 200ms of interrupt") {
+		t.Fatalf("stop: %v; want it reported stuck", err)
+	}
+	if done, _ := p.exited(); !done {
+		t.Error("the stuck child still runs after stop")
+	}
+}
+
+// TestServeProcessStop: a child that stops on the signal is waited for,
+// and its exit status is kept.
+func TestServeProcessStop(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	p, err := startProcess(exec.Command(sh, "-c", `trap "exit 3" INT; echo ready; while :; do sleep 0.05; done`), &syncBuffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.kill)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(p.logs.String(), "ready"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := p.stop(syscall.SIGINT, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var ee *exec.ExitError
+	if err := p.exitErr(); err == nil || !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("exit error %v; want status 3", err)
+	}
+}
