@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
@@ -32,7 +33,16 @@ type BrokerOptions struct {
 	// Users, when not empty, are the only clients accepted: user name →
 	// password. Empty, every client may connect.
 	Users map[string]string
+	// WriteTimeout bounds each write to a client: a client that takes no
+	// data for that long (it stopped reading, or its network is gone and
+	// its socket is full) is disconnected, so that it holds nothing of
+	// the broker (its reconnection under the same client id, Close).
+	// Default DefaultBrokerWriteTimeout.
+	WriteTimeout time.Duration
 }
+
+// DefaultBrokerWriteTimeout is BrokerOptions.WriteTimeout's default.
+const DefaultBrokerWriteTimeout = 10 * time.Second
 
 // Broker is an embedded MQTT 3.1.1/5 broker (mochi-mqtt), used by
 // "nadine serve" when no broker is configured so that perception and control
@@ -81,7 +91,10 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if opts.TLSConfig != nil {
 		ln = tls.NewListener(ln, opts.TLSConfig)
 	}
-	tcp := &tcpListener{id: "tcp", ln: ln, served: make(chan struct{}), open: map[net.Conn]struct{}{}}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultBrokerWriteTimeout
+	}
+	tcp := &tcpListener{id: "tcp", ln: ln, writeTimeout: opts.WriteTimeout, served: make(chan struct{}), open: map[*boundedConn]struct{}{}}
 	if err := srv.AddListener(tcp); err != nil {
 		_ = ln.Close()
 		_ = srv.Close()
@@ -145,14 +158,15 @@ func (b *Broker) Close() error {
 // per connection; Close ends and waits for them all, closing the
 // connections mochi did not disconnect (one still in its handshake).
 type tcpListener struct {
-	id  string
-	ln  net.Listener
-	log *slog.Logger
+	id           string
+	ln           net.Listener
+	log          *slog.Logger
+	writeTimeout time.Duration // BrokerOptions.WriteTimeout
 
 	served  chan struct{} // closed when Serve returns
 	conns   sync.WaitGroup
 	mu      sync.Mutex
-	open    map[net.Conn]struct{} // connections being served
+	open    map[*boundedConn]struct{} // connections being served
 	closed  bool
 	serving bool // mochi started Serve (its Serve returned nil)
 }
@@ -179,16 +193,17 @@ func (l *tcpListener) Serve(establish listeners.EstablishFn) {
 			_ = conn.Close()
 			return
 		}
-		l.open[conn] = struct{}{}
+		bc := &boundedConn{Conn: conn, timeout: l.writeTimeout}
+		l.open[bc] = struct{}{}
 		l.conns.Add(1) // under mu: never after Close waits
 		l.mu.Unlock()
 		go func() {
 			defer l.conns.Done()
-			if err := establish(l.id, conn); err != nil {
+			if err := establish(l.id, bc); err != nil {
 				l.log.Debug("mqtt: broker connection ended", "error", err)
 			}
 			l.mu.Lock()
-			delete(l.open, conn)
+			delete(l.open, bc)
 			l.mu.Unlock()
 			_ = conn.Close()
 		}()
@@ -204,12 +219,61 @@ func (l *tcpListener) Address() string { return l.ln.Addr().String() }
 // Protocol implements listeners.Listener.
 func (l *tcpListener) Protocol() string { return "tcp" }
 
-// Close stops accepting, disconnects the listener's clients, closes the
-// connections not yet clients, and waits until every goroutine of the
-// listener has returned.
+// closeWriteGrace bounds the writes to a client once the broker closes
+// (the DISCONNECT it is sent): Close does not wait a whole WriteTimeout
+// for a client that stopped reading.
+const closeWriteGrace = time.Second
+
+// boundedConn is a client's connection whose every write ends within its
+// timeout. mochi writes to a client under the client's lock with no
+// deadline, so a write blocked on a full socket (a client that stopped
+// reading, a network gone) held that lock for as long as TCP kept the
+// connection: the DISCONNECT of a session taken over by the client's
+// reconnection, or of Close, waited on it; Close for ever. A write that
+// fails closes the connection: the client is gone, and half a packet must
+// not be followed by another.
+type boundedConn struct {
+	net.Conn
+	timeout time.Duration
+
+	mu      sync.Mutex // orders the deadlines Write and closeBy set
+	closing time.Time  // Close's deadline: no write lasts beyond it
+}
+
+// Write implements net.Conn.
+func (c *boundedConn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	d := time.Now().Add(c.timeout)
+	if !c.closing.IsZero() && c.closing.Before(d) {
+		d = c.closing
+	}
+	_ = c.Conn.SetWriteDeadline(d)
+	c.mu.Unlock()
+	n, err := c.Conn.Write(b)
+	if err != nil {
+		_ = c.Conn.Close()
+	}
+	return n, err
+}
+
+// closeBy makes the writes in progress and to come end by deadline.
+func (c *boundedConn) closeBy(deadline time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closing = deadline
+	_ = c.Conn.SetWriteDeadline(deadline)
+}
+
+// Close stops accepting, disconnects the listener's clients (each write
+// to them bounded by closeWriteGrace), closes the connections not yet
+// clients, and waits until every goroutine of the listener has returned.
 func (l *tcpListener) Close(closeClients listeners.CloseFn) {
 	l.mu.Lock()
 	l.closed = true
+	deadline := time.Now().Add(closeWriteGrace)
+	for c := range l.open {
+		c.closeBy(deadline) // a write blocked on a full socket fails then
+	}
 	l.mu.Unlock()
 	_ = l.ln.Close()
 	closeClients(l.id)
