@@ -38,6 +38,17 @@ func TestBrokerCloseWithASilentClient(t *testing.T) {
 	if err := bus.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+	closeWithin(t, b, "the silent client")
+	if n, err := silent.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the silent client read %d bytes, %v; want its connection closed (EOF)", n, err)
+	}
+	leaktest.Check(t, before, mqtttest.Failsafe/4)
+}
+
+// closeWithin closes b, failing the test unless Close returns within the
+// failsafe; who names what would hold it.
+func closeWithin(t *testing.T, b *mqtt.Broker, who string) {
+	t.Helper()
 	closed := make(chan error, 1)
 	go func() { closed <- b.Close() }()
 	select {
@@ -46,12 +57,8 @@ func TestBrokerCloseWithASilentClient(t *testing.T) {
 			t.Fatal(err)
 		}
 	case <-time.After(mqtttest.Failsafe):
-		t.Fatal("Close did not return: the silent client holds the broker")
+		t.Fatalf("Close did not return: %s holds the broker", who)
 	}
-	if n, err := silent.Read(make([]byte, 1)); err != io.EOF {
-		t.Errorf("the silent client read %d bytes, %v; want its connection closed (EOF)", n, err)
-	}
-	leaktest.Check(t, before, mqtttest.Failsafe/4)
 }
 
 // rawConnect opens a TCP connection to addr and has it connect as an MQTT
@@ -137,16 +144,7 @@ func TestBrokerCloseWithAClientThatStoppedReading(t *testing.T) {
 	defer stuck.Close()
 	rawPublish(t, b.Addr(), "nadine/speak", make([]byte, 64<<10), 400) // 25 MB: more than the sockets hold
 	time.Sleep(200 * time.Millisecond)                                 // the broker's writes to the stuck client block
-	closed := make(chan error, 1)
-	go func() { closed <- b.Close() }()
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(mqtttest.Failsafe):
-		t.Fatal("Close did not return: the client that stopped reading holds the broker")
-	}
+	closeWithin(t, b, "the client that stopped reading")
 	leaktest.Check(t, before, mqtttest.Failsafe/4)
 }
 

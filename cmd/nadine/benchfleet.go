@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -113,7 +112,7 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 		}
 	}()
 	for p := range top.Processes {
-		c, err := startFleetChild(ctx, s, top, p, brokerAddr)
+		c, err := startFleetChild(s, top, p, brokerAddr)
 		if err != nil {
 			return res, err
 		}
@@ -205,7 +204,7 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 // startFleetChild starts the p-th `nadine serve` of a fleet run with its
 // robots, on the broker at brokerAddr (its own embedded broker there when
 // the topology has no Mosquitto).
-func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int, brokerAddr string) (*fleetChild, error) {
+func startFleetChild(s benchSetup, top fleetTopology, p int, brokerAddr string) (*fleetChild, error) {
 	dir := filepath.Join(s.dir, fmt.Sprintf("process-%d", p))
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
@@ -238,22 +237,13 @@ func startFleetChild(ctx context.Context, s benchSetup, top fleetTopology, p int
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "bench.yaml")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, exe, "serve", "--config", path)
-	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
+	var env []string
 	for _, v := range []string{"PGPASSWORD", "PGPASSFILE", "PGSSLROOTCERT"} {
 		if x := os.Getenv(v); x != "" {
-			cmd.Env = append(cmd.Env, v+"="+x)
+			env = append(env, v+"="+x)
 		}
 	}
-	if c.proc, err = startProcess(cmd, &syncBuffer{}); err != nil {
+	if c.proc, err = startServeChild(dir, b, &syncBuffer{}, env...); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -181,12 +181,8 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
 	var c *child
-	err = onFreePorts(func(mqttAddr, httpAddr string) error {
+	err := onFreePorts(func(mqttAddr, httpAddr string) error {
 		cfg, err := benchConfigMap(s, mqttAddr, httpAddr)
 		if err != nil {
 			return err
@@ -204,13 +200,7 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 		if err != nil {
 			return err
 		}
-		cfgPath := filepath.Join(s.dir, "bench.yaml")
-		if err := os.WriteFile(cfgPath, raw, 0o600); err != nil {
-			return err
-		}
-		cmd := exec.Command(exe, "serve", "--config", cfgPath)
-		cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
-		p, err := startProcess(cmd, logs)
+		p, err := startServeChild(s.dir, raw, logs)
 		if err != nil {
 			return err
 		}

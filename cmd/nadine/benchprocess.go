@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -20,6 +21,23 @@ type serveProcess struct {
 	logs *syncBuffer   // what it wrote on its standard output and error
 	done chan struct{} // closed once it has exited
 	err  error         // how it exited; set before done is closed
+}
+
+// startServeChild writes cfg as dir/bench.yaml and starts this program as
+// `nadine serve` on it, with the bench's environment (HOME=dir, the model
+// key the configuration names) plus env, its output going to logs.
+func startServeChild(dir string, cfg []byte, logs *syncBuffer, env ...string) (*serveProcess, error) {
+	path := filepath.Join(dir, "bench.yaml")
+	if err := os.WriteFile(path, cfg, 0o600); err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, "serve", "--config", path)
+	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}, env...)
+	return startProcess(cmd, logs)
 }
 
 // startProcess starts cmd, its output going to logs.

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -169,10 +168,6 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 	if err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
 	var c *servedChild
 	var mqttAddr, base string
 	err = onFreePorts(func(m, h string) error {
@@ -180,13 +175,7 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 		if err != nil {
 			return err
 		}
-		cfgPath := filepath.Join(s.dir, "bench.yaml")
-		if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
-			return err
-		}
-		cmd := exec.Command(exe, "serve", "--config", cfgPath)
-		cmd.Env = []string{"HOME=" + s.dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}
-		proc, err := startProcess(cmd, &syncBuffer{})
+		proc, err := startServeChild(s.dir, cfg, &syncBuffer{})
 		if err != nil {
 			return err
 		}
