@@ -97,7 +97,16 @@ func (r *Runtime) whenHeld(tm **time.Timer, d time.Duration, t nadine.Transcript
 
 // startEarly starts an early turn on t when nothing runs or waits and the
 // utterance has attempts left, cancelling one on other words.
+//
+// Starts are one at a time, and takeEarly waits for the one in progress
+// (startMu): an early turn may answer before its start has recorded it. A
+// newer interim's start that came in between found none to cancel, could
+// not start its own (the manager was busy with the older one) and was
+// lost, its attempt counted; a final transcript that came in between did
+// not find it, and its start then cancelled it as "a job came first".
 func (r *Runtime) startEarly(ctx context.Context, t nadine.Transcript) {
+	r.startMu.Lock()
+	defer r.startMu.Unlock()
 	r.mu.Lock()
 	p := &r.pre
 	if r.closed || p.attempts >= r.opts.PreemptAttempts ||
@@ -125,12 +134,14 @@ func (r *Runtime) startEarly(ctx context.Context, t nadine.Transcript) {
 		return
 	}
 	r.mu.Lock()
-	if r.busy || len(r.queue) > 0 || r.closed {
-		// A job came meanwhile: it goes first.
+	if r.closed {
 		r.mu.Unlock()
-		r.discard(e, "a job came first")
+		r.discard(e, "shutting down")
 		return
 	}
+	// A job that came meanwhile finds it (takeEarly waits for this start):
+	// the final transcript of these words adopts it, any other job cancels
+	// it, as a job does that comes later.
 	p.early = e
 	r.mu.Unlock()
 	r.log.Debug("early turn started on an interim transcript", "id", t.ID, "chars", len(t.Text), "stable", t.Stable)
@@ -169,6 +180,8 @@ func (r *Runtime) discard(e *dialogue.EarlyTurn, why string) {
 // takeEarly returns the early turn waiting for its final transcript, if
 // any, and the cancelled ones' records, and starts a new utterance.
 func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
+	r.startMu.Lock() // a start in progress records its early turn first
+	defer r.startMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := &r.pre

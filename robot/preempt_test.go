@@ -3,6 +3,7 @@ package robot_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,6 +172,20 @@ func (r *preemptRig) turn(t *testing.T, id string) nadine.Reply {
 	}
 }
 
+// answer waits for the engine's next answer (what it was asked), failing
+// the test after the failsafe: an early turn that never started must not
+// hang the test binary.
+func (r *preemptRig) answer(t *testing.T, what string) string {
+	t.Helper()
+	select {
+	case got := <-r.answers:
+		return got
+	case <-time.After(mqtttest.Failsafe):
+		t.Fatalf("the engine was not asked: %s", what)
+		return ""
+	}
+}
+
 // stored returns the exchanges in the history.
 func (r *preemptRig) stored(t *testing.T) []string {
 	t.Helper()
@@ -197,7 +212,7 @@ func (r *preemptRig) stored(t *testing.T) []string {
 func TestEarlyTurnOnTheBus(t *testing.T) {
 	r := newPreemptRig(t, time.Minute)
 	r.say(t, map[string]any{"text": "can you wave at me", "final": false, "stable": true, "id": "utt-1"})
-	if got := <-r.answers; got != "can you wave at me" {
+	if got := r.answer(t, "the early turn"); got != "can you wave at me" {
 		t.Fatalf("the early turn answered %q", got)
 	}
 	if got := r.body.published(); len(got) != 0 {
@@ -233,7 +248,7 @@ func TestEarlyTurnReplacedOnTheBus(t *testing.T) {
 	r := newPreemptRig(t, 30*time.Millisecond)
 	r.say(t, map[string]any{"text": "tell me about the", "final": false})
 	r.say(t, map[string]any{"text": "tell me about the lake", "final": false})
-	if got := <-r.answers; got != "tell me about the lake" {
+	if got := r.answer(t, "the early turn"); got != "tell me about the lake" {
 		t.Fatalf("the early turn answered %q, want the words that stayed", got)
 	}
 	if got := r.body.published(); len(got) != 0 || len(r.stored(t)) != 0 {
@@ -241,7 +256,7 @@ func TestEarlyTurnReplacedOnTheBus(t *testing.T) {
 	}
 	r.say(t, map[string]any{"text": "Tell me about the lake Leman.", "final": true, "id": "utt-2"})
 	reply := r.turn(t, "utt-2")
-	if got := <-r.answers; got != "Tell me about the lake Leman." {
+	if got := r.answer(t, "the final's turn"); got != "Tell me about the lake Leman." {
 		t.Fatalf("the final's turn answered %q", got)
 	}
 	if got, want := r.body.published(), []string{"speak:You said: Tell me about the lake Leman.", "final:utt-2"}; !slices.Equal(got, want) {
@@ -264,12 +279,12 @@ func TestEarlyTurnAttemptsBounded(t *testing.T) {
 	for i, w := range words {
 		r.say(t, map[string]any{"text": w, "final": false, "stable": true})
 		if i < robot.DefaultPreemptAttempts {
-			<-r.answers
+			r.answer(t, fmt.Sprintf("the early turn on %q", w))
 		}
 	}
 	r.say(t, map[string]any{"text": "What is the time now?", "final": true, "id": "utt-3"})
 	reply := r.turn(t, "utt-3")
-	<-r.answers // the final's own turn: the last interims started none
+	r.answer(t, "the final's own turn") // the last interims started none
 	d := reply.Trace.Snapshot()
 	if n := len(d.Speculations); n != robot.DefaultPreemptAttempts {
 		t.Errorf("%d early turns recorded (%+v), want %d", n, d.Speculations, robot.DefaultPreemptAttempts)
@@ -356,7 +371,7 @@ func TestInterimWordsWarmTheTurn(t *testing.T) {
 	r.say(t, map[string]any{"text": "tell me about the lake", "final": false})
 	r.say(t, map[string]any{"text": "Tell me about the lake", "final": false})
 	mqtttest.Eventually(t, "the held words warmed", func() bool { return len(got()) == 1 })
-	<-r.answers // the early turn
+	r.answer(t, "the early turn")
 	r.say(t, map[string]any{"text": "Tell me about the lake.", "final": true, "id": "utt-3"})
 	r.turn(t, "utt-3")
 	r.say(t, map[string]any{"text": "and the mountains", "final": false, "stable": true})

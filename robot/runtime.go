@@ -96,6 +96,10 @@ type Runtime struct {
 	resumed  int64                         // the last inbox seq taken at start
 	marks    map[nadine.InboxState][]int64 // inbox state changes to write
 	pre      preemption                    // the early turn on an interim transcript
+	// startMu makes the starts of early turns (interim transcripts on the
+	// bus loop, their timers, the worker's resumeEarly) one at a time: a
+	// start records its early turn before the next one looks for it.
+	startMu sync.Mutex
 	// timers counts the interim timers' functions not yet done (see
 	// interim): added under mu while not closed, waited by Run.
 	timers sync.WaitGroup
