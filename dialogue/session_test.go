@@ -229,22 +229,24 @@ func TestEndOfInteractionLanguage(t *testing.T) {
 // for the interaction, and never reaches the database files; once they
 // introduce themselves, the conversation so far is theirs and is stored.
 func TestStrangerLeavesNothingOnDisk(t *testing.T) {
+	// A secret no number, time or hash in the files can spell by chance
+	// (the mood's floats and the timestamps are digits, "4242" among them).
 	f := newSessionFixture(t)
-	f.say("My secret PIN is 4242")
+	f.say("My secret password is zanzibarquokka")
 	if n := len(f.eng.last().History); n != 0 {
 		t.Fatalf("first turn history %d", n)
 	}
-	f.say("Do you remember my PIN?")
-	if h := f.eng.last().History; len(h) != 2 || !strings.Contains(h[0].Content, "4242") {
+	f.say("Do you remember my password?")
+	if h := f.eng.last().History; len(h) != 2 || !strings.Contains(h[0].Content, "zanzibarquokka") {
 		t.Errorf("the stranger's window %+v: want the first exchange", h)
 	}
-	if bytes.Contains(f.files(), []byte("4242")) {
+	if bytes.Contains(bytes.ToLower(f.files()), []byte("zanzibarquokka")) {
 		t.Error("the stranger's secret is in the database files")
 	}
 	if _, err := f.m.EndInteraction(context.Background(), "left"); err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(f.files(), []byte("4242")) {
+	if bytes.Contains(bytes.ToLower(f.files()), []byte("zanzibarquokka")) {
 		t.Error("the stranger's secret is in the database files after they left")
 	}
 	if len(f.eng.last().History) != 2 {

@@ -59,10 +59,12 @@ func TestChatJSONCommands(t *testing.T) {
 }
 
 // TestStrangerLeavesNoTraceOnDisk: a secret said by a stranger is on no
-// file of the data directory, during the chat and after it.
+// file of the data directory, during the chat and after it. The secret is
+// a word no number, time or hash in the files can spell by chance: the
+// mood's floats and the timestamps are digits, and "4242" once was one.
 func TestStrangerLeavesNoTraceOnDisk(t *testing.T) {
 	home := t.TempDir()
-	out, _, err := runNadine(t, map[string]string{"HOME": home}, "My secret PIN is 4242\nDo you remember my PIN?\n/bye\nWhat is 4242 plus one?\n", "chat", "--json")
+	out, _, err := runNadine(t, map[string]string{"HOME": home}, "My secret password is zanzibarquokka\nDo you remember my password?\n/bye\nIs zanzibarquokka a good password?\n", "chat", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func TestStrangerLeavesNoTraceOnDisk(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if n := bytes.Count(b, []byte("4242")); n > 0 {
+		if n := bytes.Count(bytes.ToLower(b), []byte("zanzibarquokka")); n > 0 {
 			t.Errorf("%s holds the stranger's secret %d times", path, n)
 		}
 		return nil
