@@ -27,6 +27,8 @@ const (
 	TopicSpeak        = "agent/control/speak"
 	TopicStartSpeak   = "agent/feedback/start_speak"
 	TopicEndSpeak     = "agent/feedback/end_speak"
+	TopicSpoken       = "agent/feedback/spoken"
+	TopicStop         = "agent/control/stop"
 	TopicUserDetected = "graph/user_detected"
 	TopicUserEmotion  = "user/emotion"
 	TopicUserLeft     = "user/left"
