@@ -132,6 +132,11 @@ type HistoryStore interface {
 	// AppendMessage appends a message to a conversation, creating it if
 	// needed, and returns the conversation's state after the append.
 	AppendMessage(ctx context.Context, userID, convID string, m Message) (Conversation, error)
+	// AmendMessage replaces the content of the message at position in an
+	// open conversation (a reply cut short when the person interrupted
+	// Nadine is remembered as far as it was said); ENOTFOUND when there is
+	// no such message.
+	AmendMessage(ctx context.Context, userID, convID string, position int, content string) error
 	// RecentMessages returns the last n messages of a conversation, oldest
 	// first (all when n <= 0). Messages of an ended conversation are gone.
 	RecentMessages(ctx context.Context, userID, convID string, n int) ([]Message, error)

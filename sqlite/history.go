@@ -93,6 +93,28 @@ func (s *Store) Conversation(ctx context.Context, userID, convID string) (nadine
 	return c, wrap("conversation", err)
 }
 
+// AmendMessage replaces a message's content.
+func (s *Store) AmendMessage(ctx context.Context, userID, convID string, position int, content string) error {
+	if err := needConversation("amend message", userID, convID); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET content = ?
+			WHERE user_id = ? AND conversation_id = ? AND position = ?`, content, userID, convID, position)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				err = nadine.Errorf(nadine.ENOTFOUND, "sqlite: no message %d in conversation %q of user %q", position, convID, userID)
+			}
+			return err
+		}
+		return nil
+	})
+	return wrap("amend message", err)
+}
+
 // RecentMessages returns the last n messages of a conversation, oldest
 // first (all when n <= 0). An unknown or ended conversation has none.
 func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int) ([]nadine.Message, error) {
