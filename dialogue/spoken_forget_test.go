@@ -403,3 +403,32 @@ func logLine(logs, s string) string {
 	}
 	return ""
 }
+
+// TestSpokenForgetEarlyTurn: an early turn on an interim "yes" erases
+// nothing while it waits for its final transcript, nor once cancelled; the
+// final that adopts it erases.
+func TestSpokenForgetEarlyTurn(t *testing.T) {
+	r := newForgetRig(t, &hearingEngine{})
+	r.meet(t)
+	ctx := context.Background()
+	r.say(t, "forget me", nadine.English)
+	e := r.m.Preempt(ctx, nadine.Turn{Text: "yes", Language: nadine.English})
+	if e == nil {
+		t.Fatal("no early turn")
+	}
+	if !r.known(t) {
+		t.Fatal("an early turn erased the person before its final transcript")
+	}
+	e.Cancel()
+	if !r.known(t) || r.m.Session().User.ID != "anna-1" {
+		t.Fatal("a cancelled early turn erased the person")
+	}
+	e = r.m.Preempt(ctx, nadine.Turn{Text: "yes please", Language: nadine.English})
+	if e == nil {
+		t.Fatal("no early turn")
+	}
+	got, ok := e.Adopt(ctx, nadine.Turn{Text: "Yes, please.", Language: nadine.English}, nil)
+	if !ok || !strings.HasPrefix(got.Text, "I have forgotten") || r.known(t) {
+		t.Errorf("adopted %v: %q, still known %v", ok, got.Text, r.known(t))
+	}
+}
