@@ -53,6 +53,11 @@ type app struct {
 	warmups   []func(context.Context) error
 	history   *dialogue.History
 	detector  nadine.LanguageDetector
+	// holders are the holders of personal data besides the store, scenes
+	// and query cache that serve adds (the transcript inboxes, every
+	// robot's session and runtime), for the erase path (forgetter). Set
+	// before any turn or request runs.
+	holders []nadine.UserEraser
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
@@ -300,6 +305,7 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
+		Forget: a.forgetID,
 	}
 	if a.filler.Enabled() {
 		// The same Filler as the tools': a turn says one filler at most.
@@ -566,15 +572,22 @@ func (a *app) scenesDir() string {
 	return filepath.Join(a.cfg.DataDir, "scenes")
 }
 
-// forgetter is the one erase path of the CLI, the API and the monitor: the
-// store, perception's scene folders, and the other holders given (serve:
-// the session in memory).
-func (a *app) forgetter(also ...nadine.UserEraser) *nadine.Forgetter {
+// forgetter is the one erase path of the CLI, the API, the monitor and a
+// spoken "forget me": the store, perception's scene folders, the query
+// cache, and the holders serve adds (the inboxes, every robot's session
+// and runtime, which tells face recognition).
+func (a *app) forgetter() *nadine.Forgetter {
 	erasers := []nadine.UserEraser{visual.SceneFolders{Root: a.scenesDir()}}
 	if a.queries != nil {
 		erasers = append(erasers, a.queries) // the words of recent turns
 	}
-	return &nadine.Forgetter{Store: a.store, Also: append(erasers, also...)}
+	return &nadine.Forgetter{Store: a.store, Also: append(erasers, a.holders...)}
+}
+
+// forgetID erases a person a robot's dialogue manager was asked to
+// forget aloud (dialogue.ManagerOptions.Forget), through forgetter.
+func (a *app) forgetID(ctx context.Context, userID string) error {
+	return a.forgetter().ForgetID(ctx, userID)
 }
 
 // newTools registers seed 000's tools: search, news and weather only when
