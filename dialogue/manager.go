@@ -98,6 +98,7 @@ type Manager struct {
 	personStored bool               // the person's part of the session is in the store
 	forgot       string             // a person erased while in front of the robot
 	erased       []string           // people erased while the process runs, the last maxErased
+	erasing      string             // the person this manager's turn is erasing (forgetPerson)
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
 	waiters      int                // callers of lockTurn waiting for turnMu

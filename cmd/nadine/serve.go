@@ -134,11 +134,11 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		r.rt = rt
 	}
 	// The erase path (the API's, and each robot's spoken "forget me")
-	// erases the transcript inboxes, every robot's session and recent
-	// turns, and tells every robot's face recognition.
+	// erases the transcript inboxes and every robot's recent turns, and
+	// tells every robot's face recognition.
 	a.holders = []nadine.UserEraser{inboxes}
-	for i, r := range s.robots {
-		a.holders = append(a.holders, a.robots[i].manager, r.rt)
+	for _, r := range s.robots {
+		a.holders = append(a.holders, r.rt)
 	}
 	if cfg.HTTP.Addr != "off" {
 		w, err := startWeb(ctx, cfg, e, a, s.robots, log)
