@@ -207,6 +207,15 @@ type MQTTConfig struct {
 	// BrokerUsers are the only clients the embedded broker accepts (see
 	// config_privacy.go); empty, any client may connect.
 	BrokerUsers BrokerUsers `yaml:"broker_users"`
+	// The embedded broker's limits (config_broker.go; 0 is refused).
+	MaxPacketSize    int      `yaml:"max_packet_size"`
+	MaxClients       int      `yaml:"max_clients"`
+	MaxInflight      int      `yaml:"max_inflight"`
+	MaxQueued        int      `yaml:"max_queued"`
+	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
+	MaxRetained      int      `yaml:"max_retained"`
+	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
+	WriteTimeout     Duration `yaml:"write_timeout"`
 }
 
 // HTTPConfig serves the web monitor and the JSON API.
@@ -312,7 +321,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: "https://google.serper.dev",
 			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
-		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
+		MQTT: withBrokerLimits(MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"}),
 		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
 	}

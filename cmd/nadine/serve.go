@@ -69,15 +69,14 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log, Users: users})
+		bo := cfg.brokerOptions(users)
+		bo.Logger = log
+		b, err := mqtt.StartBroker(ctx, bo)
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
 		s.broker, url = b, b.URL()
 		log.Info("embedded MQTT broker started", "url", url, "users", len(cfg.MQTT.BrokerUsers))
-		if w := cfg.brokerOpenWarning(); w != "" {
-			log.Warn(w)
-		}
 	}
 	// The inbox: a transcript is acknowledged to the broker once it is
 	// there, and taken from there (one inbox per robot, by topic prefix).
