@@ -139,6 +139,7 @@ type LimitsConfig struct {
 	// Heard transcripts: see config_inbound.go.
 	TranscriptMaxAge Duration `yaml:"transcript_max_age"` // older ones are not answered
 	Queue            int      `yaml:"queue"`              // heard transcripts waiting; the oldest goes
+	Backlog          int      `yaml:"backlog"`            // heard transcripts waiting before the newest goes first
 }
 
 // MemoryConfig sets the conversation window and name matching.
@@ -314,7 +315,8 @@ func defaultConfig(getenv func(string) string) Config {
 		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
-			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue},
+			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,
+			Backlog: robot.DefaultBacklog},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},
 		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
