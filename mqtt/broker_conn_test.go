@@ -42,6 +42,9 @@ func TestBoundedConnSlowNotStalled(t *testing.T) {
 		}()
 		start := time.Now()
 		if n, err := c.Write(make([]byte, 64<<10)); n != 64<<10 || err != nil {
+			close(stop)
+			client.Close()
+			<-read // the reader is done before the bubble ends
 			t.Fatalf("slow reader: wrote %d, %v", n, err)
 		}
 		if took := time.Since(start); took < 10*c.timeout {
