@@ -181,7 +181,7 @@ func (r *Runtime) report(skips []skipped) {
 		age := now.Sub(heardAt(*h)).Round(time.Millisecond)
 		switch s.why {
 		case ReasonExpired:
-			r.log.Warn("transcript expired while it waited: too old to answer", "id", h.ID, "seq", h.Seq, "age", age, "max_age", r.opts.MaxAge)
+			r.log.Warn("transcript expired: too old to answer", "id", h.ID, "seq", h.Seq, "age", age, "max_age", r.opts.MaxAge)
 		case ReasonSuperseded:
 			r.log.Warn("transcript dropped: superseded by a newer one while the turn queue is overloaded", "id", h.ID, "seq", h.Seq, "age", age)
 		}
