@@ -59,7 +59,8 @@ func (r *Runtime) expired(t nadine.Transcript, now time.Time) bool {
 
 // supersede takes every heard transcript out of the queue and cancels the
 // heard turn in flight if it has said nothing: a newer one came while
-// Nadine is overloaded. r.mu is held.
+// Nadine is overloaded. A turn that adopted its early turn is not
+// cancelled (its reply was ready: it speaks at once). r.mu is held.
 func (r *Runtime) supersede() []skipped {
 	var out []skipped
 	kept := make([]job, 0, len(r.queue))

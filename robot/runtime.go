@@ -708,7 +708,6 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		if f := j.flight; f != nil {
 			r.mu.Lock()
 			superseded := f.superseded
-			f.said = f.said || early != nil // an adopted early turn is not superseded
 			r.mu.Unlock()
 			if superseded {
 				if early != nil {
