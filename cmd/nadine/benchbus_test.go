@@ -13,6 +13,9 @@ import (
 // answered; oversized messages are refused, and the child's memory stays
 // far below their size. It checks outcomes, not timings.
 func TestBenchBus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts four nadine serve processes")
+	}
 	out, errOut, err := runNadine(t, nil, "", "bench", "bus", "--json", "--engine", "graph",
 		"--burst", "300", "--stalled-turns", "1", "--oversized-mb", "40")
 	if err != nil {
