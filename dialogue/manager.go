@@ -179,6 +179,12 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 // emitted (the runtime publishes the final marker on it); long-term memory
 // chunks, the engines' deferred work and the session's save come after.
 // An early turn (Preempt) runs the same path with its output held.
+//
+// A turn whose context is cancelled before it said a sentence of its reply
+// is abandoned: nothing more is said (no apology), committed or run after
+// it, and Stream returns ErrAbandoned. The robot runtime cancels so a turn
+// a newer transcript superseded; at shutdown the transcript stays in the
+// inbox, to be answered after the restart.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -192,8 +198,18 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	}
 	t := m.prepare(ctx, turn, text, truncated, start, emit, false)
 	t.change()
-	return t.complete(t.answer()), nil
+	reply := t.answer()
+	if ctx.Err() != nil && !t.out.spoke() {
+		t.stopFiller()
+		t.trace.Notef("abandoned: the turn was cancelled before it said anything")
+		return nadine.Reply{}, ErrAbandoned
+	}
+	return t.complete(reply), nil
 }
+
+// ErrAbandoned is Stream's error for a turn cancelled before it said
+// anything of its reply: nothing of it was committed.
+var ErrAbandoned error = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the turn was cancelled before it said anything")
 
 // errClosed refuses a turn once the manager is closed.
 var errClosed = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the manager is closed")

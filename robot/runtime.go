@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -54,14 +55,18 @@ type Options struct {
 	// expired, dropped), so that none is lost or answered twice across
 	// restarts.
 	Inbox nadine.Inbox
-	// MaxAge is how old a heard transcript may be when its turn comes
-	// (from the time it carries, else from its arrival); an older one is
-	// dropped as expired (10 s).
+	// MaxAge is how old a heard transcript may be (from the time it
+	// carries, else from its arrival): it leaves the queue as expired as
+	// soon as it is older, while it waits or when its turn comes (10 s).
 	MaxAge time.Duration
 	// Queue bounds how many heard transcripts wait for their turn; when a
 	// new one comes to a full queue the oldest waiting is dropped (32).
 	// Operator turns (Submit) are not counted and never dropped.
 	Queue int
+	// Backlog is how many heard transcripts may wait before Nadine is
+	// overloaded: a final transcript that comes then supersedes the older
+	// ones, and the newest is answered next (fresh.go; 3).
+	Backlog int
 	// Preempt starts early turns on interim transcripts (see preempt.go):
 	// on one speech-to-text marks stable, or whose words stayed the same
 	// for PreemptAfter (DefaultPreemptAfter), at most PreemptAttempts
@@ -105,6 +110,14 @@ type Runtime struct {
 	// timers counts the interim timers' functions not yet done (see
 	// interim): added under mu while not closed, waited by Run.
 	timers sync.WaitGroup
+
+	// Fresh first (fresh.go).
+	expiry    *time.Timer // set for the first heard transcript to expire
+	expiryAt  time.Time
+	expiryGen uint64
+	overload  bool      // see overloaded
+	lastHeard time.Time // when the last final transcript came
+	flight    *flight   // the heard turn in flight
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -117,6 +130,8 @@ type job struct {
 	// heard is set for a transcript from the bus (or the inbox): it may
 	// expire or be dropped from a full queue.
 	heard *nadine.Transcript
+	// flight is a heard job's, once the worker took it.
+	flight *flight
 }
 
 type result struct {
@@ -149,6 +164,9 @@ func New(opts Options) (*Runtime, error) {
 	}
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
+	}
+	if opts.Backlog <= 0 {
+		opts.Backlog = DefaultBacklog
 	}
 	if opts.PreemptAfter <= 0 {
 		opts.PreemptAfter = DefaultPreemptAfter
@@ -210,6 +228,7 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	r.closed = true
 	dropped := r.queue
 	r.queue = nil
+	r.stopTimerOf(&r.expiry)
 	r.mu.Unlock()
 	r.stopEarly("shutting down")
 	r.timers.Wait()
@@ -300,14 +319,22 @@ func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 	}
 }
 
-// hear queues a transcript from the bus or the inbox. When the queue
-// already holds Options.Queue heard transcripts, the oldest is dropped.
+// hear queues a transcript from the bus or the inbox. One already too old
+// expires at once. While Nadine is overloaded it supersedes the heard
+// transcripts before it (fresh.go); otherwise, when the queue already
+// holds Options.Queue heard transcripts, the oldest is dropped.
 func (r *Runtime) hear(t nadine.Transcript) {
 	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		return // it stays in the inbox
+	}
+	now := r.opts.Now()
+	if r.expired(t, now) {
+		r.mu.Unlock()
+		r.report([]skipped{{h: &t, state: nadine.InboxExpired, kind: UpdateExpired, why: ReasonExpired}})
+		return
 	}
 	waiting := 0
 	oldest := -1
@@ -319,22 +346,23 @@ func (r *Runtime) hear(t nadine.Transcript) {
 			}
 		}
 	}
-	var dropped *job
-	if waiting >= r.opts.Queue && oldest >= 0 {
-		d := r.queue[oldest]
-		dropped = &d
+	var skips []skipped
+	switch {
+	case r.overloaded(waiting):
+		skips = r.supersede()
+	case waiting >= r.opts.Queue && oldest >= 0:
+		h := r.queue[oldest].heard
 		r.queue = append(r.queue[:oldest], r.queue[oldest+1:]...)
+		skips = []skipped{{h: h, state: nadine.InboxDropped, kind: UpdateDropped, why: ReasonQueueFull}}
+		r.log.Warn("transcript dropped: the turn queue is full; the oldest goes", "id", h.ID, "seq", h.Seq, "queue", r.opts.Queue,
+			"age", now.Sub(heardAt(*h)).Round(time.Millisecond))
 	}
 	r.queue = append(r.queue, job{turn: &turn, heard: &t})
+	r.lastHeard = now
+	r.scheduleExpiry()
 	r.mu.Unlock()
 	r.signal()
-	if dropped != nil {
-		h := dropped.heard
-		r.log.Warn("transcript dropped: the turn queue is full; the oldest goes", "id", h.ID, "seq", h.Seq, "queue", r.opts.Queue,
-			"age", r.opts.Now().Sub(heardAt(*h)).Round(time.Millisecond))
-		r.queueMark(nadine.InboxDropped, h.Seq)
-		r.broadcast(Update{Kind: UpdateDropped, TurnID: h.ID, Input: h.Text, Reason: ReasonQueueFull})
-	}
+	r.report(skips)
 }
 
 // heardAt is when a transcript was spoken: the time it carries, else its
@@ -597,11 +625,36 @@ func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 			continue
 		}
 		j := r.queue[0]
+		if wait := r.settling(j); wait > 0 {
+			r.mu.Unlock()
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-r.wake:
+			case <-ctx.Done():
+				t.Stop()
+				return
+			}
+			t.Stop()
+			continue
+		}
 		r.queue = r.queue[1:]
 		r.busy = true
+		if j.heard != nil {
+			fctx, cancel := context.WithCancel(ctx)
+			j.flight = &flight{ctx: fctx, cancel: cancel}
+			r.flight = j.flight
+		}
+		r.scheduleExpiry()
 		r.mu.Unlock()
 		r.run(ctx, j)
 		r.mu.Lock()
+		if j.flight != nil {
+			j.flight.cancel()
+			if r.flight == j.flight {
+				r.flight = nil
+			}
+		}
 		r.busy = false
 		if j.turn != nil {
 			// The person's silence is counted from the end of the reply.
@@ -647,7 +700,8 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	var seq int64
 	if h := j.heard; h != nil {
 		seq = h.Seq
-		if age := r.opts.Now().Sub(heardAt(*h)); age > r.opts.MaxAge {
+		if now := r.opts.Now(); r.expired(*h, now) {
+			age := now.Sub(heardAt(*h))
 			if early != nil {
 				early.Cancel()
 			}
@@ -656,6 +710,18 @@ func (r *Runtime) run(ctx context.Context, j job) {
 			r.mark(ctx, nadine.InboxExpired, seq)
 			r.broadcast(Update{Kind: UpdateExpired, TurnID: t.ID, Input: t.Text, Reason: ReasonExpired})
 			return
+		}
+		if f := j.flight; f != nil {
+			r.mu.Lock()
+			superseded := f.superseded
+			r.mu.Unlock()
+			if superseded {
+				if early != nil {
+					early.Cancel()
+				}
+				r.abandoned(ctx, j)
+				return
+			}
 		}
 		r.mark(ctx, nadine.InboxTaken, seq)
 	}
@@ -672,11 +738,22 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		}
 	}
 	if !adopted {
-		tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
+		trace := nadine.NewTrace(t.ID, t.Text, r.opts.Now())
+		tctx := nadine.WithTrace(ctx, trace)
 		out := newOutput(r, tctx, t.ID, j.emit)
 		out.inbox = seq
-		reply, err = r.m.Stream(tctx, t, out.emit)
+		sctx, emit := tctx, out.emit
+		if f := j.flight; f != nil {
+			// Only the turn is cancelled when it is superseded: what it
+			// publishes, if it spoke meanwhile, goes out.
+			sctx, emit = nadine.WithTrace(f.ctx, trace), r.watchSpeech(f, out.emit)
+		}
+		reply, err = r.m.Stream(sctx, t, emit)
 		out.close()
+		if errors.Is(err, dialogue.ErrAbandoned) {
+			r.abandoned(ctx, j)
+			return
+		}
 	}
 	for _, sp := range discarded {
 		reply.Trace.AddSpeculation(sp) // what the utterance's cancelled early turns cost
@@ -687,6 +764,11 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	if err == nil {
 		r.keep(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
+		if j.heard != nil {
+			r.mu.Lock()
+			r.caughtUp()
+			r.mu.Unlock()
+		}
 	} else {
 		r.log.Warn("turn refused", "err", err)
 	}

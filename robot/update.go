@@ -29,6 +29,7 @@ const (
 	ReasonQueueFull   = "queue_full"  // the oldest of a full queue
 	ReasonSpeaking    = "speaking"    // heard while Nadine spoke (her own voice)
 	ReasonInterrupted = "interrupted" // its turn had spoken when the process stopped
+	ReasonSuperseded  = "superseded"  // a newer one came while the turn queue was overloaded (see Options.Backlog)
 )
 
 // Update is what the monitor sees of the runtime.

@@ -102,6 +102,9 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if len(args) > 0 && args[0] == "inbox" {
 		return runInboxBench(ctx, args[1:], e) // benchinbox.go
 	}
+	if len(args) > 0 && args[0] == "bus" {
+		return runBusBench(ctx, args[1:], e) // benchbus.go
+	}
 	if i := slices.IndexFunc(args, isFaultsFlag); i >= 0 {
 		// nadine bench --faults: the fault bench (benchfaults.go).
 		return runFaultBench(ctx, slices.Delete(slices.Clone(args), i, i+1), e)

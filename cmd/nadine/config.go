@@ -139,6 +139,7 @@ type LimitsConfig struct {
 	// Heard transcripts: see config_inbound.go.
 	TranscriptMaxAge Duration `yaml:"transcript_max_age"` // older ones are not answered
 	Queue            int      `yaml:"queue"`              // heard transcripts waiting; the oldest goes
+	Backlog          int      `yaml:"backlog"`            // heard transcripts waiting before the newest goes first
 }
 
 // MemoryConfig sets the conversation window and name matching.
@@ -207,6 +208,15 @@ type MQTTConfig struct {
 	// BrokerUsers are the only clients the embedded broker accepts (see
 	// config_privacy.go); empty, any client may connect.
 	BrokerUsers BrokerUsers `yaml:"broker_users"`
+	// The embedded broker's limits (config_broker.go; 0 is refused).
+	MaxPacketSize    int      `yaml:"max_packet_size"`
+	MaxClients       int      `yaml:"max_clients"`
+	MaxInflight      int      `yaml:"max_inflight"`
+	MaxQueued        int      `yaml:"max_queued"`
+	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
+	MaxRetained      int      `yaml:"max_retained"`
+	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
+	WriteTimeout     Duration `yaml:"write_timeout"`
 }
 
 // HTTPConfig serves the web monitor and the JSON API.
@@ -305,14 +315,15 @@ func defaultConfig(getenv func(string) string) Config {
 		Filler:     FillerConfig{Enabled: yes()},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
-			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue},
+			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,
+			Backlog: robot.DefaultBacklog},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},
 		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
 		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: "https://google.serper.dev",
 			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
-		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
+		MQTT: withBrokerLimits(MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"}),
 		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
 	}

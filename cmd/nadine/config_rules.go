@@ -94,6 +94,7 @@ func (c *Config) validate() error {
 	c.validateFiller(bad)
 	c.validateFailover(bad)
 	c.validatePrivacy(bad)
+	c.validateBroker(bad)
 	c.validateInbound(bad)
 	c.validateTurns(bad)
 	c.validatePersona(bad)

@@ -70,15 +70,14 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log, Users: users})
+		bo := cfg.brokerOptions(users)
+		bo.Logger = log
+		b, err := mqtt.StartBroker(ctx, bo)
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
 		s.broker, url = b, b.URL()
 		log.Info("embedded MQTT broker started", "url", url, "users", len(cfg.MQTT.BrokerUsers))
-		if w := cfg.brokerOpenWarning(); w != "" {
-			log.Warn(w)
-		}
 	}
 	// The inbox: a transcript is acknowledged to the broker once it is
 	// there, and taken from there (one inbox per robot, by topic prefix).
@@ -124,7 +123,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, WarmPerson: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
-			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
+			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
 		})
 		if err != nil {

@@ -270,11 +270,13 @@
   }
 
   // onSkipped shows a heard transcript that is not answered: expired (too
-  // old when its turn came), dropped from a full queue, heard while Nadine
-  // spoke, or interrupted by a restart.
+  // old), dropped from a full queue, superseded by a newer one while the
+  // queue was overloaded, heard while Nadine spoke, or interrupted by a
+  // restart.
   const skippedText = {
-    expired: 'not answered: expired (too old when its turn came)',
+    expired: 'not answered: expired (too old to answer)',
     queue_full: 'not answered: dropped, the turn queue was full',
+    superseded: 'not answered: a newer transcript came first (the turn queue was overloaded)',
     speaking: 'not answered: heard while Nadine was speaking',
     interrupted: 'not answered again: interrupted by a restart',
   };
