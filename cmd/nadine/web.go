@@ -22,7 +22,7 @@ type webServer struct {
 // startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
 // comes from the variable cfg.HTTP.TokenEnv names; without one the server
 // only binds to a loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, inboxes nadine.UserEraser, log *slog.Logger) (*webServer, error) {
+func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, inboxes nadine.UserEraser, tel *telemetry, log *slog.Logger) (*webServer, error) {
 	// The erase path of `nadine memory forget`, every robot's session and
 	// recent turns, and the transcript inbox.
 	erasers := []nadine.UserEraser{inboxes}
@@ -55,7 +55,9 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRo
 			}
 			return nadine.Errorf(nadine.EUNAVAILABLE, "robots not connected to the MQTT broker: %s", strings.Join(off, ", "))
 		}}},
-		Logger: log,
+		Logger:  log,
+		Metrics: tel.metricsHandler(),
+		Stats:   tel.statsFunc(),
 	})
 	if err != nil {
 		if nadine.ErrorCode(err) == nadine.EINVALID && cfg.HTTP.TokenEnv != "" {
