@@ -143,7 +143,7 @@ func New(opts Options) *Metrics {
 		}
 		m.fillers.WithLabelValues(r.Name)
 	}
-	for _, s := range []string{"memory", "inbox", "stats"} {
+	for _, s := range []string{"memory"} {
 		m.storeErrors.WithLabelValues(s)
 	}
 	return m
