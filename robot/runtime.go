@@ -78,7 +78,7 @@ type Options struct {
 	// metrics and traces. It must return at once.
 	Observe func(Update)
 	Now     func() time.Time
-	Logger    *slog.Logger
+	Logger  *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
