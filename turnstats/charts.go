@@ -42,7 +42,7 @@ const (
 	DropColor     = "#8e6cc0"
 	FastColor     = "#2a9d6f" // first speech up to AlertFirstSpeech
 	SlowColor     = "#c0392b" // above it
-	VisitorColor  = "#1f6fb4"
+	VisitorColor  = "#5e4fa2"
 )
 
 // AlertFirstSpeech is the first-speech time the charts mark, and the
