@@ -100,13 +100,18 @@ func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 }
 
 // nodes lists the spans under the turn's, each parent before its
-// children. A step's parent is the shortest step that started earlier (or
-// at once and lasts longer) and holds it; a call's is, among the steps
-// that hold it, the one named for its role (the graph node
-// "intention_classifier" for the role "intent_classifier"), else the
-// shortest.
+// children. A member of a parallel group hangs from its group (the step
+// names it); another step from the innermost step that started before it
+// and holds its time; a call, a tool call or a retrieval from the step
+// named for its role among those that hold it (the graph node
+// "intention_classifier" for the role "intent_classifier"), else from the
+// innermost one. Where two steps side by side (siblings) both hold a span,
+// which of them made it is not known: a span that started while a sibling
+// of its innermost holder ran too hangs from their parent, unless its
+// name points at one.
 func (e *Exporter) nodes(d nadine.TraceData) []node {
 	var steps []node
+	var groups []string // the parallel group each step belongs to, if any
 	for _, s := range d.Steps {
 		n := node{start: s.Start, end: s.Start.Add(s.Duration), parent: -1, name: s.Name, kind: trace.SpanKindInternal, step: true, err: s.Error}
 		if s.Detail != "" && (e.opts.Content || strings.Contains(s.Detail, "parallel group")) {
@@ -120,28 +125,68 @@ func (e *Exporter) nodes(d nadine.TraceData) []node {
 		}
 		return steps[i].end.After(steps[j].end)
 	})
-	for i := range steps {
-		best := -1
-		for j := 0; j < i; j++ {
-			if holds(steps[j], steps[i]) && (best < 0 || steps[j].end.Sub(steps[j].start) <= steps[best].end.Sub(steps[best].start)) {
-				best = j
+	for _, n := range steps {
+		g := ""
+		for _, a := range n.attrs {
+			if a.Key == "nadine.step.detail" {
+				g = groupOf(a.Value.AsString())
 			}
 		}
-		steps[i].parent = best
+		groups = append(groups, g)
+	}
+	// place returns the parent of a span among the steps that hold it:
+	// the preferred one (or the innermost), unless a sibling holds it too.
+	// Only the first placed steps have their parent yet.
+	place := func(n node, holders []int, placed int, prefer func(j int) int) int {
+		best, bestScore := -1, 0
+		for _, j := range holders {
+			score := prefer(j)*1_000_000_000_000 - int(steps[j].end.Sub(steps[j].start)/time.Microsecond)
+			if best < 0 || score > bestScore {
+				best, bestScore = j, score
+			}
+		}
+		for best >= 0 && prefer(best) == 0 {
+			ambiguous := false
+			for j := range placed {
+				if j != best && steps[j].parent == steps[best].parent && running(steps[j], n.start) {
+					ambiguous = true
+				}
+			}
+			if !ambiguous {
+				break
+			}
+			best = steps[best].parent
+		}
+		return best
+	}
+	for i := range steps {
+		var holders []int
+		for j := 0; j < i; j++ {
+			if holds(steps[j], steps[i]) {
+				holders = append(holders, j)
+			}
+		}
+		if g := groups[i]; g != "" {
+			for _, j := range holders {
+				if steps[j].name == g {
+					steps[i].parent = j
+				}
+			}
+			if steps[i].parent >= 0 {
+				continue
+			}
+		}
+		steps[i].parent = place(steps[i], holders, i, func(int) int { return 0 })
 	}
 	out := steps
 	leaf := func(n node) {
-		n.parent = -1
-		bestScore := -1
+		var holders []int
 		for j := range steps {
-			if !holds(steps[j], n) {
-				continue
-			}
-			score := affinity(steps[j].name, n.role)*1_000_000_000_000 - int(steps[j].end.Sub(steps[j].start)/time.Microsecond)
-			if n.parent < 0 || score > bestScore {
-				n.parent, bestScore = j, score
+			if holds(steps[j], n) {
+				holders = append(holders, j)
 			}
 		}
+		n.parent = place(n, holders, len(steps), func(j int) int { return affinity(steps[j].name, n.role) })
 		out = append(out, n)
 	}
 	for _, c := range d.ModelCalls {
@@ -182,6 +227,26 @@ func (e *Exporter) nodes(d nadine.TraceData) []node {
 		leaf(n)
 	}
 	return out
+}
+
+// running reports whether step p ran at t.
+func running(p node, t time.Time) bool {
+	return !t.Before(p.start.Add(-slack)) && !t.After(p.end.Add(slack))
+}
+
+// groupOf reads the parallel group a graph node ran in from its step's
+// detail ("in parallel group understand").
+func groupOf(detail string) string {
+	const in = "in parallel group "
+	i := strings.Index(detail, in)
+	if i < 0 {
+		return ""
+	}
+	g := detail[i+len(in):]
+	if j := strings.IndexByte(g, ';'); j >= 0 {
+		g = g[:j]
+	}
+	return strings.TrimSpace(g)
 }
 
 // slack absorbs the clock readings of a step and of the calls it made,
