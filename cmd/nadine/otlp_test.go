@@ -227,7 +227,7 @@ func TestOTLPExportOfAGraphTurn(t *testing.T) {
 			for child, parent := range map[string]string{
 				"engine:graph": "turn", "understand": "engine:graph", "intention_classifier": "understand",
 				"affective_appraisal": "understand", "orchestrator": "understand", "memory_retrieve_agent": "understand",
-				"response_agent": "engine:graph",
+				"response_agent":         "engine:graph",
 				"chat intent_classifier": "intention_classifier", "chat appraisal": "affective_appraisal",
 				"chat orchestrator": "orchestrator", "chat response": "response_agent",
 			} {
