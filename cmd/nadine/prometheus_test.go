@@ -291,3 +291,15 @@ func llmtestWithLatency(t *testing.T) *llmtest.Server {
 	srv.On(llmtest.MatchModel("response")).Reply("I love sailing on the lake. Do you sail too?")
 	return srv
 }
+
+// llmtestZero is the same scripted graph models, answering at once.
+func llmtestZero(t testing.TB) *llmtest.Server {
+	srv := llmtest.New(t)
+	srv.On(llmtest.MatchModel("intent_classifier")).Reply("continue_conversation")
+	srv.On(llmtest.MatchModel("appraisal")).Reply("joy 3")
+	srv.On(llmtest.MatchModel("orchestrator")).Reply(`{"plan": []}`)
+	srv.On(llmtest.MatchModel("context_summary")).Reply("A visitor chats with Nadine.")
+	srv.On(llmtest.MatchModel("memory_update")).Reply(`{"user_name":"","hobbies":[],"interests":[]}`)
+	srv.On(llmtest.MatchModel("response")).Reply("I love sailing on the lake. Do you sail too?")
+	return srv
+}

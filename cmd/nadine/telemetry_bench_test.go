@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/metrics"
+	"github.com/nadine-robot/nadine/robot"
+)
+
+// BenchmarkTurnTelemetry measures a whole zero-latency graph turn (real
+// HTTP to the scripted model server, the dialogue manager, the robot
+// runtime) with the telemetry off and on: on, every finished turn is
+// counted in the Prometheus metrics, recorded in the stats file and
+// exported as an OpenTelemetry trace to an OTLP receiver, and /metrics is
+// scraped every second. The figures are in docs/observability.md:
+//
+//	go test -run '^$' -bench TurnTelemetry -count 6 ./cmd/nadine/
+func BenchmarkTurnTelemetry(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) { benchTelemetry(b, on) })
+	}
+}
+
+func benchTelemetry(b *testing.B, on bool) {
+	srv := llmtestZero(b)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer receiver.Close()
+	cfgPath := exhibitionConfig(b, "graph", srv.URL())
+	vars := map[string]string{"HOME": b.TempDir(), "NADINE_SESSION_IDLE_TIMEOUT": "0"}
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: envMap(vars)}
+	cfg, err := e.loadConfig(cfgPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	var tel *telemetry
+	opts := []appOption{}
+	if on {
+		vars["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.URL
+		tel, err = startTelemetry(ctx, cfg, e.getenv, log)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tel.close()
+		opts = append(opts, withStoreErrors(tel.storeError))
+	}
+	a, err := newApp(ctx, cfg, e.getenv, log, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	ropts := robot.Options{Manager: a.manager, Logger: log}
+	if on {
+		ropts.Observe = tel.observer("nadine")
+	}
+	rt, err := robot.New(ropts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if on {
+		tel.metrics = metrics.New(metrics.Options{Robots: []metrics.Robot{{Name: "nadine", Engine: "graph", Waiting: rt.Waiting}}, Logger: log})
+		scrape := httptest.NewServer(tel.metrics.Handler())
+		defer scrape.Close()
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					if resp, err := http.Get(scrape.URL); err == nil {
+						_, _ = io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				}
+			}
+		}()
+		defer func() { close(stop); <-done }()
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	runDone := make(chan error, 1)
+	go func() { runDone <- rt.Run(runCtx, nil) }()
+	defer func() { cancel(); <-runDone }()
+	turn := func() {
+		if _, err := rt.Submit(ctx, nadine.Turn{Text: "Tell me about sailing on the lake"}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 5 { // warm the connections and the caches
+		turn()
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		turn()
+	}
+	b.StopTimer()
+	if on {
+		if n := tel.otel.Failed(); n > 0 {
+			b.Errorf("%d spans not exported", n)
+		}
+	}
+}
+
+// BenchmarkTelemetryObserve measures what the telemetry adds to the end of
+// one turn, on the runtime's worker: the observer's handling of a real
+// finished graph turn (metrics, the record queued for the stats file, the
+// turn's spans made and queued for export).
+func BenchmarkTelemetryObserve(b *testing.B) {
+	srv := llmtestZero(b)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	defer receiver.Close()
+	vars := map[string]string{"HOME": b.TempDir(), "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.URL}
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: envMap(vars)}
+	cfg, err := e.loadConfig(exhibitionConfig(b, "graph", srv.URL()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	a, err := newApp(ctx, cfg, e.getenv, log)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	reply, err := a.manager.Stream(nadine.WithTrace(ctx, nadine.NewTrace("bench", "Tell me about sailing", time.Now())),
+		nadine.Turn{ID: "bench", Text: "Tell me about sailing on the lake"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tel, err := startTelemetry(ctx, cfg, e.getenv, log)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tel.close()
+	tel.metrics = metrics.New(metrics.Options{Robots: []metrics.Robot{{Name: "nadine", Engine: "graph"}}, Logger: log})
+	u := robot.Update{Kind: robot.UpdateTurn, TurnID: "bench", Reply: &reply}
+	b.ReportMetric(float64(len(reply.Trace.Snapshot().Steps)+len(reply.Trace.Snapshot().ModelCalls)+1), "spans/turn")
+	for b.Loop() {
+		tel.observe("nadine", u)
+	}
+}
