@@ -194,7 +194,7 @@ func (m *Metrics) Turn(t turnstats.Turn, trace *nadine.TraceData) {
 
 // ModelCall counts one model call.
 func (m *Metrics) ModelCall(c nadine.ModelCall) {
-	role, profile := label(c.Role), label(c.Profile)
+	role, profile := name(c.Role), name(c.Profile)
 	outcome := "ok"
 	if c.Error != "" {
 		outcome = label(c.Code)
@@ -227,20 +227,27 @@ func (m *Metrics) Session(s turnstats.Session) {
 // StoreError counts a failed store operation ("memory", "inbox", "stats").
 func (m *Metrics) StoreError(store string) { m.storeErrors.WithLabelValues(label(store)).Inc() }
 
-// label keeps a label value within the vocabulary of identifiers (roles,
-// profiles, codes, reasons): lowercase letters, digits and underscores, at
-// most 40; anything else becomes "other", so that no free text (a person's
-// words in an error, a name) can become a label.
+// label keeps a label value within the vocabulary of our identifiers
+// (codes, reasons, stores): lowercase letters, digits, "_", "-" and ".",
+// at most 40, words joined by "_"; anything else becomes "other", so that
+// no free text (a person's words in an error, a name) can become a label.
 func label(s string) string {
-	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "_")
+	return identifier(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"), false)
+}
+
+// name keeps a configured name (a role, a profile) as it is written, when
+// it is one: letters, digits, "_", "-" and ".", at most 64.
+func name(s string) string { return identifier(s, true) }
+
+func identifier(s string, upper bool) string {
 	if s == "" {
 		return ""
 	}
-	if len(s) > 40 {
+	if len(s) > 64 || (!upper && len(s) > 40) {
 		return "other"
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r >= 'A' && r <= 'Z') {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || upper && r >= 'A' && r <= 'Z') {
 			return "other"
 		}
 	}
@@ -313,7 +320,7 @@ func (c *runtimeCollector) Collect(ch chan<- prometheus.Metric) {
 			if open {
 				v = 1
 			}
-			ch <- prometheus.MustNewConstMetric(breakerDesc, prometheus.GaugeValue, v, label(p))
+			ch <- prometheus.MustNewConstMetric(breakerDesc, prometheus.GaugeValue, v, name(p))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -38,13 +39,34 @@ type telemetry struct {
 
 	mu      sync.Mutex
 	fillers map[string]bool // turn ids (robot\x00id) that said a filler line
+
+	// The updates wait in queue for one goroutine that counts, records and
+	// exports them: the runtime's worker, which reports them at the end of
+	// each turn, never waits for that (a full queue loses an update,
+	// counted in lost).
+	queue chan observed
+	done  chan struct{}
+	lost  atomic.Uint64
+	stop  sync.Once
 }
+
+// observed is one update of a robot, as the runtime reported it.
+type observed struct {
+	robot string
+	u     robot.Update
+	at    time.Time
+}
+
+// telemetryQueue bounds the updates waiting to be handled.
+const telemetryQueue = 1024
 
 // startTelemetry opens the stats file and starts the OTLP exporter the
 // configuration and the OTEL_* variables ask for; the metrics come with
 // addMetrics, once the robots run.
 func startTelemetry(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger) (*telemetry, error) {
-	t := &telemetry{log: log, now: time.Now, content: cfg.Log.Content, fillers: map[string]bool{}}
+	t := &telemetry{log: log, now: time.Now, content: cfg.Log.Content, fillers: map[string]bool{},
+		queue: make(chan observed, telemetryQueue), done: make(chan struct{})}
+	go t.loop()
 	if cfg.Telemetry.Stats {
 		days := cfg.Telemetry.StatsDays
 		if days <= 0 {
@@ -86,7 +108,7 @@ func (t *telemetry) addMetrics(robots []*servedRobot, engines []string, inboxes 
 			Inbox:      func(ctx context.Context) (map[nadine.InboxState]int, error) { return inboxes.Counts(ctx, name) }})
 	}
 	opts := metrics.Options{Robots: rs, Logger: t.log, Lost: func() map[string]uint64 {
-		out := map[string]uint64{}
+		out := map[string]uint64{"queue": t.lost.Load()}
 		if t.stats != nil {
 			out["stats"] = t.stats.Lost()
 		}
@@ -114,13 +136,31 @@ func (t *telemetry) storeError(op string, err error) {
 	}
 }
 
-// observer is a robot's robot.Options.Observe.
+// observer is a robot's robot.Options.Observe: it queues the update and
+// returns at once (the events of a turn in flight are looked at here: only
+// fillers matter).
 func (t *telemetry) observer(robotName string) func(robot.Update) {
-	return func(u robot.Update) { t.observe(robotName, u) }
+	return func(u robot.Update) {
+		if u.Kind == robot.UpdateEvent && (u.Event == nil || !u.Event.Filler) || u.Kind == robot.UpdateSession {
+			return
+		}
+		select {
+		case t.queue <- observed{robot: robotName, u: u, at: t.now()}:
+		default:
+			t.lost.Add(1)
+		}
+	}
 }
 
-func (t *telemetry) observe(robotName string, u robot.Update) {
-	now := t.now()
+// loop handles the queued updates until close.
+func (t *telemetry) loop() {
+	defer close(t.done)
+	for o := range t.queue {
+		t.observe(o.robot, o.u, o.at)
+	}
+}
+
+func (t *telemetry) observe(robotName string, u robot.Update, now time.Time) {
 	switch u.Kind {
 	case robot.UpdateEvent:
 		if e := u.Event; e != nil && e.Kind == nadine.EventSpeech && e.Filler {
@@ -200,11 +240,14 @@ func (t *telemetry) statsFunc() web.StatsFunc {
 	return t.stats.Summary
 }
 
-// close flushes the records and the spans that wait.
+// close handles the updates that wait, then flushes the records and the
+// spans. The robots' runtimes have stopped: nothing is queued any more.
 func (t *telemetry) close() {
 	if t == nil {
 		return
 	}
+	t.stop.Do(func() { close(t.queue) })
+	<-t.done
 	if t.otel != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := t.otel.Close(ctx); err != nil {
