@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -247,6 +248,38 @@ func TestPrometheusScrapesServe(t *testing.T) {
 	}
 	if got := prom.query(`up{job="nadine"}`); got != 1 {
 		t.Errorf("up: %v (the scrape with the token failed)", got)
+	}
+
+	// Every query of the Grafana dashboard is valid PromQL that Prometheus
+	// runs on these series ($robot being every robot).
+	b, err := os.ReadFile("../../examples/grafana/nadine-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatal(err)
+	}
+	queries := 0
+	for _, panel := range dash.Panels {
+		for _, target := range panel.Targets {
+			var data json.RawMessage
+			expr := strings.ReplaceAll(target.Expr, "$robot", ".*")
+			if err := prom.get("/api/v1/query", url.Values{"query": {expr}}, &data); err != nil {
+				t.Errorf("dashboard panel %q: %s: %v", panel.Title, target.Expr, err)
+			}
+			queries++
+		}
+	}
+	if queries < 15 {
+		t.Errorf("the dashboard has %d queries", queries)
 	}
 
 	// The example alert rules are loaded and evaluate without error, and
