@@ -25,16 +25,13 @@ import (
 //
 //	go test -run '^$' -bench TurnTelemetry -count 6 ./cmd/nadine/
 func BenchmarkTurnTelemetry(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		name := "off"
-		if on {
-			name = "on"
-		}
-		b.Run(name, func(b *testing.B) { benchTelemetry(b, on) })
-	}
+	b.Run("off", func(b *testing.B) { benchTelemetry(b, false, false, false) })
+	b.Run("prom", func(b *testing.B) { benchTelemetry(b, true, false, false) })   // Prometheus metrics only
+	b.Run("metrics", func(b *testing.B) { benchTelemetry(b, true, true, false) }) // and the turn records
+	b.Run("on", func(b *testing.B) { benchTelemetry(b, true, true, true) })       // and OTLP traces
 }
 
-func benchTelemetry(b *testing.B, on bool) {
+func benchTelemetry(b *testing.B, on, stats, otlp bool) {
 	srv := llmtestZero(b)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -48,12 +45,15 @@ func benchTelemetry(b *testing.B, on bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	cfg.Telemetry.Stats = stats
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
 	var tel *telemetry
 	opts := []appOption{}
-	if on {
+	if otlp {
 		vars["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.URL
+	}
+	if on {
 		tel, err = startTelemetry(ctx, cfg, e.getenv, log)
 		if err != nil {
 			b.Fatal(err)
@@ -121,16 +121,18 @@ func benchTelemetry(b *testing.B, on bool) {
 		for len(tel.queue) > 0 {
 			time.Sleep(time.Millisecond)
 		}
-		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_ = tel.otel.Flush(fctx)
-		cancel()
+		if tel.otel != nil {
+			fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			_ = tel.otel.Flush(fctx)
+			cancel()
+		}
 	}
 	b.StopTimer()
 	// CPU time of the process (the scripted model server included) per
 	// turn: unlike wall time, it hardly depends on what else the machine
 	// runs.
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-	if on {
+	if otlp {
 		if n := tel.otel.Failed(); n > 0 {
 			b.Errorf("%d spans not exported", n)
 		}
