@@ -215,8 +215,8 @@ func (s *Stats) insert(ctx context.Context, batch []any) error {
 	return tx.Commit()
 }
 
-// Turns returns the turn records of [from, to), oldest first; loc is the
-// time zone of their times.
+// Turns returns the turn records of [from, to), oldest first, their times
+// in from's time zone.
 func (s *Stats) Turns(ctx context.Context, from, to time.Time) ([]turnstats.Turn, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT time_ns, robot, engine, outcome, language, first_speech_ns, duration_ns, model_calls, model_errors, filler
 		FROM turns WHERE time_ns >= ? AND time_ns < ? ORDER BY time_ns`, from.UnixNano(), to.UnixNano())

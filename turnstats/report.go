@@ -37,8 +37,8 @@ h2{font-size:1.1rem;margin:1.5rem 0 .3rem}
 
 // Figure is one line of a report's table.
 type Figure struct {
-	Name  string
-	Value string
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Figures are the headline figures of a summary, in the order the report

@@ -735,7 +735,7 @@
       const t = await api('GET', '/api/today' + q);
       $('#today-period').textContent = t.period + (q ? ' · ' + state.robot : '');
       $('#today-updated').textContent = 'updated ' + new Date().toLocaleTimeString();
-      fill($('#today-figures'), (t.figures || []).map((f) => h('div', {}, h('dt', { text: f.Name.trim() }), h('dd', { text: f.Value }))));
+      fill($('#today-figures'), (t.figures || []).map((f) => h('div', {}, h('dt', { text: f.name.trim() }), h('dd', { text: f.value }))));
       const parser = new DOMParser();
       fill($('#today-charts'), (t.charts || []).map((c) => {
         const svg = parser.parseFromString(c.svg, 'image/svg+xml').documentElement;
