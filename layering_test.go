@@ -45,7 +45,7 @@ var packageLayers = map[string]string{
 	"": layerRoot,
 
 	"affect": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
-	"langid": layerPure, "lexical": layerPure, "names": layerPure,
+	"langid": layerPure, "lexical": layerPure, "names": layerPure, "turnstats": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 
@@ -53,7 +53,7 @@ var packageLayers = map[string]string{
 
 	"tools": layerAdapter, "knowledge": layerAdapter, "visual": layerAdapter, "openai": layerAdapter,
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
-	"web": layerAdapter,
+	"web": layerAdapter, "metrics": layerAdapter, "otelexport": layerAdapter,
 
 	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 

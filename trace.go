@@ -65,8 +65,17 @@ type ModelCall struct {
 	CompletionTokens int           `json:"completion_tokens"`
 	Attempts         int           `json:"attempts"` // 1 plus retries
 	Stream           bool          `json:"stream,omitempty"`
-	Error            string        `json:"error,omitempty"`
+	// FirstToken is when the first piece of a streamed answer reached the
+	// caller, from Start (0: not streamed, or nothing came).
+	FirstToken time.Duration `json:"first_token_ns,omitempty"`
+	Error      string        `json:"error,omitempty"`
+	// Code is a failed call's error code (ErrorCode), or CallCanceled.
+	Code string `json:"code,omitempty"`
 }
+
+// CallCanceled is the Code of a model call its caller gave up (a discarded
+// speculation, a replaced early turn, a shutdown): no fault of the model's.
+const CallCanceled = "canceled"
 
 // ToolCallRecord is one tool call.
 type ToolCallRecord struct {

@@ -142,6 +142,16 @@ func (c *Client) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta
 
 func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, onDelta func(string)) (nadine.ChatResponse, error) {
 	start := time.Now()
+	var first time.Duration // when the first piece of a streamed answer reached the caller
+	if onDelta != nil {
+		inner := onDelta
+		onDelta = func(s string) {
+			if first == 0 && s != "" {
+				first = max(time.Since(start), 1)
+			}
+			inner(s)
+		}
+	}
 	resp, attempts, err := c.run(ctx, req, stream, onDelta)
 	call := nadine.ModelCall{
 		Role:             req.Role,
@@ -153,9 +163,10 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 		CompletionTokens: resp.CompletionTokens,
 		Attempts:         attempts,
 		Stream:           stream,
+		FirstToken:       first,
 	}
 	if err != nil {
-		call.Error = err.Error()
+		call.Error, call.Code = err.Error(), callCode(ctx, err)
 		c.log.Log(ctx, failureLevel(ctx), "openai: chat failed", "profile", c.profile, "model", c.model, "role", req.Role,
 			"stream", stream, "attempts", attempts, "latency", call.Latency, "code", nadine.ErrorCode(err), "error", call.Error)
 	} else {
@@ -164,6 +175,16 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 	}
 	nadine.TraceFrom(ctx).AddModelCall(call)
 	return resp, err
+}
+
+// callCode is the error code a failed call is counted under: canceled
+// when its caller gave it up (a discarded speculation, a shutdown), else
+// the error's code.
+func callCode(ctx context.Context, err error) string {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nadine.CallCanceled
+	}
+	return nadine.ErrorCode(err)
 }
 
 // failureLevel is the level a failed call is logged at: a warning, but

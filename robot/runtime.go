@@ -80,8 +80,12 @@ type Options struct {
 	// (the query embedding: embedcache.Cache.Warm) is computed while the
 	// person finishes. It must return at once.
 	WarmWords func(text string)
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Observe, when set, receives every update the monitor gets, and the
+	// turns refused (UpdateFailed), synchronously and none lost, for
+	// metrics and traces. It must return at once.
+	Observe func(Update)
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
@@ -495,6 +499,20 @@ func (r *Runtime) ended(ctx context.Context, end dialogue.Ending) {
 	r.broadcastSession()
 }
 
+// Waiting returns how many heard transcripts wait for their turn (the turn
+// queue's depth, operator turns and other jobs aside).
+func (r *Runtime) Waiting() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, j := range r.queue {
+		if j.heard != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // Listening reports whether heard transcripts are taken: false between
 // start_speak and end_speak (or SpeakTimeout), while Nadine hears herself.
 func (r *Runtime) Listening() bool {
@@ -771,6 +789,7 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		}
 	} else {
 		r.log.Warn("turn refused", "err", err)
+		r.observe(Update{Kind: UpdateFailed, TurnID: t.ID, Reason: nadine.ErrorCode(err), Reply: &reply})
 	}
 	if j.result != nil {
 		j.result <- result{reply, err}

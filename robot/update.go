@@ -21,6 +21,9 @@ const (
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
 	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+	// UpdateFailed is a turn the manager refused (Reason: its error
+	// code); only Options.Observe receives it.
+	UpdateFailed UpdateKind = "failed"
 )
 
 // Why a heard transcript was not answered (Update.Reason).
@@ -116,7 +119,15 @@ func (r *Runtime) Subscribe(buffer int) (<-chan Update, func()) {
 	}
 }
 
+// observe hands an update to Options.Observe.
+func (r *Runtime) observe(u Update) {
+	if r.opts.Observe != nil {
+		r.opts.Observe(u)
+	}
+}
+
 func (r *Runtime) broadcast(u Update) {
+	r.observe(u)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ch := range r.subs {

@@ -390,3 +390,27 @@ func IntegrityCheck(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// Counts returns how many transcripts one robot's inbox holds in each
+// state: those waiting or in their turn, and the finished ones of the last
+// Retain (their ids only), for metrics.
+func (in *Inboxes) Counts(ctx context.Context, robot string) (map[nadine.InboxState]int, error) {
+	rows, err := in.db.QueryContext(ctx, `SELECT state, count(*) FROM inbox WHERE robot = ? GROUP BY state`, robot)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+	}
+	defer rows.Close()
+	out := map[nadine.InboxState]int{}
+	for rows.Next() {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+		}
+		out[nadine.InboxState(state)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+	}
+	return out, nil
+}

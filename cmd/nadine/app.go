@@ -58,6 +58,9 @@ type app struct {
 	// every robot's runtime), for the erase path (forgetter). Set before
 	// any turn or request runs.
 	holders []nadine.UserEraser
+	// storeErrors, when set (withStoreErrors), is told of the store's
+	// failed operations.
+	storeErrors func(op string, err error)
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
@@ -103,6 +106,12 @@ type appOption func(*app)
 // (serve: every robot of robots:, each with its camera).
 func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = specs } }
 
+// withStoreErrors tells fn of the store's failed operations (serve's
+// metrics).
+func withStoreErrors(fn func(op string, err error)) appOption {
+	return func(a *app) { a.storeErrors = fn }
+}
+
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
@@ -117,7 +126,7 @@ func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *sl
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
-	st, kind, err := openStore(ctx, cfg, log)
+	st, kind, err := openStore(ctx, cfg, log, a.storeErrors)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ type Config struct {
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
 	Store      StoreConfig      `yaml:"store"`
+	// Telemetry: metrics, turn records, traces (config_telemetry.go).
+	Telemetry TelemetryConfig `yaml:"telemetry"`
 
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
@@ -326,6 +328,8 @@ func defaultConfig(getenv func(string) string) Config {
 		MQTT: withBrokerLimits(MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"}),
 		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
+
+		Telemetry: defaultTelemetry(),
 	}
 }
 

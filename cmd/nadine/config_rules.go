@@ -100,6 +100,7 @@ func (c *Config) validate() error {
 	c.validatePersona(bad)
 	c.validateStore(bad)
 	c.validateRobots(bad)
+	c.validateTelemetry(bad)
 	return errors.Join(errs...)
 }
 

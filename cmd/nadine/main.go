@@ -12,6 +12,7 @@
 //	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
 //	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
 //	nadine bench                 measure whole turns against a scripted model server
+//	nadine report [--from DATE]  the day's figures as one HTML file and a JSON summary
 //	nadine version               version, VCS revision and date of this build
 //	nadine help [COMMAND]        the commands, or one command's flags
 package main
@@ -91,6 +92,7 @@ func commands() []command {
 		{"kb", "ingest DIR | sources | search QUESTION | rebuild", "knowledge base: add files, list sources, search, re-embed", runKB},
 		{"eval", "[AGENT | ROLE]", "run the agents' test samples against the models", runEval},
 		{"bench", "", "measure whole turns against a scripted model server", runBench},
+		{"report", "", "write the figures of a day (or a date range) as one HTML file and a JSON summary", runReport},
 		{"version", "", "version, VCS revision and date of this build", runVersion},
 		{"help", "[COMMAND]", "list the commands, or give one command's flags", nil},
 	}

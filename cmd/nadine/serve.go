@@ -51,6 +51,7 @@ type server struct {
 	inboxes *sqlite.Inboxes
 	robots  []*servedRobot
 	web     *webServer
+	tel     *telemetry
 	e       env
 }
 
@@ -87,6 +88,12 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
 	s.inboxes = inboxes
+	tel, err := startTelemetry(ctx, cfg, e.getenv, log)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.tel = tel
 	captures := cfg.Visual.CaptureDir
 	if captures == "" {
 		captures = filepath.Join(cfg.DataDir, "captures")
@@ -111,7 +118,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		}
 		specs[i].Camera = &robot.Camera{Bus: bus, Dir: dir}
 	}
-	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs))
+	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs), withStoreErrors(tel.storeError))
 	if err != nil {
 		s.close()
 		return nil, err
@@ -125,6 +132,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
+			Observe: tel.observer(r.name),
 		})
 		if err != nil {
 			s.close()
@@ -139,8 +147,15 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	for _, r := range s.robots {
 		a.holders = append(a.holders, r.rt)
 	}
+	if cfg.Telemetry.Metrics {
+		engines := make([]string, len(s.robots))
+		for i := range s.robots {
+			engines[i] = a.robots[i].engine
+		}
+		tel.addMetrics(s.robots, engines, inboxes, a.pool)
+	}
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, s.robots, log)
+		w, err := startWeb(ctx, cfg, e, a, s.robots, tel, log)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -202,6 +217,7 @@ func (s *server) close() {
 	if s.inboxes != nil {
 		_ = s.inboxes.Close()
 	}
+	s.tel.close()
 	if s.app != nil {
 		_ = s.app.Close()
 	}
