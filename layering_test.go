@@ -44,7 +44,7 @@ const (
 var packageLayers = map[string]string{
 	"": layerRoot,
 
-	"affect": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
+	"affect": layerPure, "answer": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
 	"langid": layerPure, "lexical": layerPure, "names": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,

@@ -173,7 +173,7 @@ var (
 // Only an answer that is neither is an error; an empty or unreadable JSON
 // plan is no step.
 func parsePlan(text string) ([]PlanStep, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	if j := bytes.TrimSpace(raw); !ok || (!bytes.HasPrefix(j, []byte("{")) && !bytes.HasPrefix(j, []byte("["))) {
 		// No JSON object or list in the answer (a quoted request is not
 		// one): the lines the prompt asks for.
@@ -363,7 +363,7 @@ var (
 // wrapper object or not; lists as arrays or comma-separated strings; "N/A"
 // and the like as nothing.
 func parseExtraction(text string) (Extraction, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
 		return Extraction{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
@@ -412,7 +412,7 @@ var (
 // names or others; it needs an observation or a result, and a missing
 // thought or action is left empty.
 func parseEpisode(text string) (episode, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
 		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
@@ -440,7 +440,7 @@ var (
 // those names or others, or a tool named in plain text; the tool is
 // matched against names (case, spacing and near spellings aside).
 func parseRoute(text string, names []string) (tool, query string, err error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	if f, isObj := labels.Fields(raw); ok && isObj {
 		if v, ok := labels.Get(f, routeToolKeys...); ok {
 			tool = strings.TrimSpace(labels.Text(v))
