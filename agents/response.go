@@ -11,19 +11,19 @@ import (
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/speakable"
 )
 
 // responder is the response_agent node: the reply, streamed sentence by
 // sentence over the composite packet, and its speculative start (see
 // speculate.go).
 type responder struct {
-	model        nadine.ChatModel // role response (required)
-	prompts      prompts
-	instructions *nadine.Instructions // the prompt's own texts: a reply repeating them is an echo
-	now          func() time.Time
-	scenes       nadine.SceneRetriever // reads a recalled scene's picture; nil: none
-	speculating  bool                  // Options.Speculate, never with seed 001's wiring
-	work         *work                 // runs the speculative response
+	model       nadine.ChatModel // role response (required)
+	prompts     prompts
+	now         func() time.Time
+	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
+	speculating bool                  // Options.Speculate, never with seed 001's wiring
+	work        *work                 // runs the speculative response
 }
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -85,8 +85,10 @@ var responseKeys = []string{"response", "reply", "text", "answer", "message", "c
 const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the person again, as Nadine, in plain spoken sentences only: no JSON, no markup, no lists, no code."
 
 // speakResponse streams the response model's reply and speaks each
-// sentence once it is complete and checked as speech: plain spoken text,
-// no JSON, markup, code or echo of the prompt (nadine.SpeechStream). A
+// sentence once it is complete and checked as speech by the turn's
+// sentence gate (package speakable, over the prompt sent, which is
+// recorded on the trace): plain spoken text, no JSON, markup, code or
+// echo of the prompt, no address or assistant-ism. A
 // reply that did not stream as speech is read whole: the text of a JSON or
 // fenced answer is spoken, and an answer with no reply in it is asked for
 // again once (while the turn's budget lasts), then refused with EBADOUTPUT
@@ -97,7 +99,10 @@ const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the
 func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
 	m := r.model
+	pr := recordedPrompt(req.Messages)
 	for attempt := 1; ; attempt++ {
+		tr.AddPrompt(pr)
+		gate := speakable.New([]nadine.Prompt{pr})
 		var spoken []string
 		say := func(sents []string) {
 			for _, sent := range sents {
@@ -105,7 +110,7 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
-		stream := nadine.SpeechStream{Instructions: r.instructions}
+		stream := nadine.SpeechStream{Check: gate.Check(lang)}
 		resp, err := m.ChatStream(ctx, req, func(delta string) {
 			if onDelta != nil {
 				onDelta(delta)
@@ -130,7 +135,7 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
 			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
 		}
-		said, dropped, serr := r.instructions.Speech(whole)
+		said, dropped, serr := gate.Reply(whole, lang)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
 			say(nadine.SplitSentences(said))
@@ -140,23 +145,37 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		if attempt > 1 || ctx.Err() != nil {
 			return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: response: the model's answer is not a reply: %v", serr)
 		}
+		feedback := fmt.Sprintf(notSpeechFeedback, serr)
+		pr.Instructions = append(slices.Clone(pr.Instructions), feedback)
 		req.Messages = append(slices.Clone(req.Messages),
 			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
-			nadine.ChatMessage{Role: nadine.RoleUser, Content: fmt.Sprintf(notSpeechFeedback, serr)})
+			nadine.ChatMessage{Role: nadine.RoleUser, Content: feedback})
 	}
 }
 
-// responseInstructions are the response prompt's own texts, without the
-// persona (whose facts a reply may well repeat) and without data: a
-// sentence of the reply found in them, or one of their headings, is an
-// echo, never spoken.
-func responseInstructions(p prompts) *nadine.Instructions {
-	sys := p.render("response_system", responsePrompt{Language: "English"})
-	if i := strings.Index(sys, "How you answer:"); i >= 0 {
-		sys = sys[i:]
+// recordedPrompt is what the graph wrote into a response request, for the
+// echo check of what is spoken: the system message, whose first paragraph
+// is Nadine's persona, and the packet (the last message), whose MESSAGE
+// line is the person's own words; the chat history in between is not the
+// prompt's.
+func recordedPrompt(msgs []nadine.ChatMessage) nadine.Prompt {
+	pr := nadine.Prompt{Role: RoleResponse}
+	if len(msgs) == 0 {
+		return pr
 	}
-	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Named: true, Person: " ",
-		Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
+	sys := msgs[0].Content
+	pr.Instructions = append(pr.Instructions, sys)
+	if persona, _, ok := strings.Cut(sys, "\n\n"); ok {
+		pr.Persona = append(pr.Persona, persona)
+	}
+	if len(msgs) > 1 {
+		packet := msgs[len(msgs)-1].Content
+		pr.Instructions = append(pr.Instructions, packet)
+		if i := strings.LastIndex(packet, "MESSAGE: "); i >= 0 {
+			pr.Said = append(pr.Said, strings.TrimSpace(packet[i+len("MESSAGE: "):]))
+		}
+	}
+	return pr
 }
 
 // responsePrompt fills the response's system prompt.

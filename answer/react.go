@@ -49,3 +49,26 @@ func ReAct(text string) (TextStep, bool) {
 	}
 	return st, st.Action != "" || st.HasFinal
 }
+
+var (
+	// labelRE is a label of the ReAct format at the start of a text.
+	labelRE      = regexp.MustCompile(`(?is)^` + labelLead + `(` + anyLabel + `)` + labelTail + `\s*`)
+	finalLabelRE = regexp.MustCompile(`^(?:` + finalLabels + `)$`)
+)
+
+// FormatLabel reports whether text starts with a label of the ReAct format
+// ("Thought:", "**Action Input:**", "Final Answer:", "思考："), and returns
+// the label, lowercased, and the text after it.
+func FormatLabel(text string) (label, rest string, ok bool) {
+	m := labelRE.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", text, false
+	}
+	return strings.ToLower(text[m[2]:m[3]]), text[m[1]:], true
+}
+
+// IsFinalLabel reports whether a label of FormatLabel introduces the final
+// answer.
+func IsFinalLabel(label string) bool {
+	return finalLabelRE.MatchString(label)
+}

@@ -314,7 +314,9 @@ func (c *Client) build(req nadine.ChatRequest, sendFormat, sendTools bool) (*cha
 	if len(req.Messages) == 0 {
 		return nil, nil, nadine.Errorf(nadine.EINVALID, "%sno messages", c.prefix())
 	}
-	if !sendTools {
+	if !sendTools || len(req.Tools) == 0 {
+		// Tool messages go with tools only (some servers refuse them
+		// alone): without, the calls are kept as text.
 		req.Tools = nil
 		req.Messages = textToolMessages(req.Messages)
 	}

@@ -161,7 +161,7 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 		meta.CausingPerson, n = readCause(head, s.p.user)
 		s.notes = append(s.notes, n...)
 	}
-	s.speech.Instructions = s.p.instructions
+	s.speech.Check = s.p.check.Check(s.p.lang)
 	s.head, s.meta, s.state, s.pos = head, meta, streaming, len(b)-len(val)+1
 	if s.onMeta != nil {
 		s.onMeta(meta)

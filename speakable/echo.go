@@ -1,0 +1,256 @@
+package speakable
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/fence"
+)
+
+// Thresholds of the echo check.
+const (
+	// run is the length of the word runs an echo is made of: six words
+	// found in a row in the instructions are theirs, not chance (the
+	// longest run a reply shares with them by chance in the corpus is
+	// four: "in the first person", "the person you are").
+	run = 6
+	// shortRun is the least length of a short sentence found whole in the
+	// instructions ("Be social and polite", "Use Celsius" is too short to
+	// tell).
+	shortRun = 4
+	// cover is the share of a sentence's words that runs must cover.
+	cover = 0.6
+	// personaRun is the run length for the persona, whose facts Nadine
+	// says in her own words: shorter runs, but they must hold the
+	// prompt's second person.
+	personaRun = 4
+)
+
+// echo is a turn's prompts prepared for the check.
+type echo struct {
+	rules    map[string]bool // runs of the instructions
+	stream   string          // the instructions' words, " "-joined with spaces around
+	persona  map[string]bool // runs of the persona
+	names    []string        // Nadine's names, lowercased
+	kinds    []string        // the words of what she is ("social", "humanoid", "robot")
+	headings map[string]bool // the instructions' headings, in capitals
+	fields   map[string]bool // the answer format's field names ("action_input")
+	spelled  map[string]string
+}
+
+var (
+	headingLineRE = regexp.MustCompile(`(?m)^[ \t]*([A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*)[ \t]*(?:\([^)\n]*\))?[ \t]*(?::|$)`)
+	capsRunRE     = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*\b`)
+	fieldRE       = regexp.MustCompile(`\b[A-Za-z]+(?:_[A-Za-z]+)+\b`)
+	nameRE        = regexp.MustCompile(`(?i:\byou are|\byou're)\s+(\p{Lu}[\p{L}-]+)`)
+	spelledRE     = regexp.MustCompile(`\p{L}[\p{L}\p{N}]*`)
+)
+
+// newEcho prepares prompts for the check.
+func newEcho(prompts []nadine.Prompt) *echo {
+	e := &echo{rules: map[string]bool{}, persona: map[string]bool{}, headings: map[string]bool{},
+		fields: map[string]bool{}, spelled: map[string]string{}}
+	var stream strings.Builder
+	stream.WriteByte(' ')
+	for _, p := range prompts {
+		for _, text := range p.Instructions {
+			e.spell(text)
+			for _, persona := range p.Persona {
+				if strings.TrimSpace(persona) != "" {
+					text = strings.ReplaceAll(text, persona, "\n")
+				}
+			}
+			text = fence.Outside(text)
+			for _, said := range p.Said {
+				if strings.TrimSpace(said) != "" {
+					text = strings.ReplaceAll(text, said, "\n")
+				}
+			}
+			for _, m := range headingLineRE.FindAllStringSubmatch(text, -1) {
+				e.headings[m[1]] = true
+			}
+			for _, f := range fieldRE.FindAllString(text, -1) {
+				e.fields[strings.ToLower(f)] = true
+			}
+			ws := words(text)
+			addRuns(e.rules, ws, run)
+			stream.WriteString(strings.Join(ws, " "))
+			stream.WriteString(" \x00 ")
+		}
+		for _, persona := range p.Persona {
+			e.spell(persona)
+			addRuns(e.persona, words(persona), personaRun)
+			for _, m := range nameRE.FindAllStringSubmatch(persona, -1) {
+				if n := strings.ToLower(m[1]); !contains(e.names, n) {
+					e.names = append(e.names, n)
+				}
+			}
+			e.kinds = appendKinds(e.kinds, persona)
+		}
+	}
+	e.stream = stream.String()
+	return e
+}
+
+// appendKinds adds the content words of the persona's first sentence that
+// names her ("a social humanoid robot").
+func appendKinds(kinds []string, persona string) []string {
+	first := persona
+	if loc := nameRE.FindStringIndex(persona); loc != nil {
+		first = persona[loc[1]:]
+	}
+	if i := strings.IndexAny(first, ".!?\n"); i >= 0 {
+		first = first[:i]
+	}
+	for _, w := range words(first) {
+		if len(w) >= 5 && !contains(kinds, w) {
+			kinds = append(kinds, w)
+		}
+	}
+	return kinds
+}
+
+// spell remembers how the prompts write each word ("MIRALab"), to name a
+// website the way they do.
+func (e *echo) spell(text string) {
+	for _, w := range spelledRE.FindAllString(text, -1) {
+		k := strings.ToLower(w)
+		if prev, ok := e.spelled[k]; !ok || (prev == k && w != k) {
+			e.spelled[k] = w
+		}
+	}
+}
+
+func addRuns(m map[string]bool, ws []string, n int) {
+	for i := 0; i+n <= len(ws); i++ {
+		m[strings.Join(ws[i:i+n], " ")] = true
+	}
+}
+
+func anyOf(ws []string, m map[string]bool) bool {
+	for _, w := range ws {
+		if m[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// check returns why a sentence (raw: as the model wrote it; clean: as it
+// would be spoken) echoes the prompt, or "".
+func (e *echo) check(raw, clean string) string {
+	if fence.HasDelimiter(raw) {
+		return "a data section's delimiter"
+	}
+	for _, r := range capsRunRE.FindAllString(raw, -1) {
+		if e.headings[strings.TrimSpace(r)] {
+			return "a heading of the prompt"
+		}
+	}
+	for _, f := range fieldRE.FindAllString(raw, -1) {
+		if e.fields[strings.ToLower(f)] {
+			return "a field of the answer format"
+		}
+	}
+	ws := words(clean)
+	if e.covered(e.rules, ws, run, nil) {
+		return "an echo of the prompt's instructions"
+	}
+	if len(ws) >= shortRun && len(ws) < run && !anyOf(ws, firstPerson) && strings.Contains(e.stream, " "+strings.Join(ws, " ")+" ") {
+		// A short sentence whole in the instructions, unless Nadine speaks
+		// of herself in it: what a tool tells her to say ("Tell the human
+		// 'I am smiling now'") is hers.
+		return "an echo of the prompt's instructions"
+	}
+	if e.covered(e.persona, ws, personaRun, secondPerson) {
+		return "the prompt's description of Nadine"
+	}
+	if e.addressesNadine(ws) {
+		return "Nadine spoken of in the prompt's voice"
+	}
+	return ""
+}
+
+// covered reports whether runs of n words found in m cover most of ws;
+// with must set, the covered words must include one of must.
+func (e *echo) covered(m map[string]bool, ws []string, n int, must map[string]bool) bool {
+	if len(ws) < n {
+		return false
+	}
+	hit := make([]bool, len(ws))
+	for i := 0; i+n <= len(ws); i++ {
+		if m[strings.Join(ws[i:i+n], " ")] {
+			for j := i; j < i+n; j++ {
+				hit[j] = true
+			}
+		}
+	}
+	k, has := 0, must == nil
+	for i, h := range hit {
+		if h {
+			k++
+			has = has || must[ws[i]]
+		}
+	}
+	return has && float64(k) >= cover*float64(len(ws))
+}
+
+// addressesNadine reports whether the sentence tells the listener that
+// they are Nadine, in any language: "you are" followed (articles aside) by
+// her name, or by two words of what she is ("Vous êtes un robot humanoïde
+// social"). The prompt speaks to her so; she never speaks so to a visitor.
+func (e *echo) addressesNadine(ws []string) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		if !isCopula(ws[i], ws[i+1]) {
+			continue
+		}
+		j := i + 2
+		for skipped := 0; j < len(ws) && articles[ws[j]] && skipped < 2; skipped++ {
+			j++
+		}
+		if j < len(ws) && contains(e.names, ws[j]) {
+			return true
+		}
+		if j < len(ws) && !e.kind(ws[j]) {
+			continue
+		}
+		n := 0
+		for k := j; k < len(ws) && k < j+4; k++ {
+			if e.kind(ws[k]) {
+				n++
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *echo) kind(w string) bool {
+	for _, k := range e.kinds {
+		if cognate(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCopula(a, b string) bool {
+	for _, c := range copulas {
+		if c[0] == a && c[1] == b {
+			return true
+		}
+	}
+	return false
+}
