@@ -43,8 +43,10 @@ var intentKeys = []string{"intent", "label", "classification", "category", "clas
 
 // parseIntent reads an intent from a classifier's answer: the label alone
 // (any case or spelling, quoted, after "intent:"), a synonym, JSON
-// {"intent": ...}, or a sentence that names one ("The intent of this
-// message is first_greeting."). It returns "" when none is found.
+// {"intent": ...}, or reasoning that names one, read as its conclusion
+// (labels.Table.Conclusion: "The person says hello, but … so
+// continue_conversation" is continue_conversation). It returns "" when
+// none is found.
 func parseIntent(text string) Intent {
 	t := nadine.StripThinking(text)
 	if raw, ok := labels.ExtractJSON(t); ok {
@@ -62,10 +64,7 @@ func parseIntent(text string) Intent {
 			t = t[len(prefix):]
 		}
 	}
-	if l, ok := intents.Lookup(t); ok {
-		return Intent(l)
-	}
-	if l, ok := intents.Find(t); ok {
+	if l, ok := intents.Conclusion(t); ok {
 		return Intent(l)
 	}
 	return ""
@@ -319,9 +318,15 @@ func planItems(list []json.RawMessage) []PlanStep {
 			out = append(out, st)
 			continue
 		}
-		if s := strings.TrimSpace(labels.Text(item)); !nothingValues[labels.Key(s)] {
-			out = append(out, PlanStep{Agent: s})
+		s := strings.TrimSpace(labels.Text(item))
+		if nothingValues[labels.Key(s)] || noPlanAnswers[labels.Key(s)] {
+			continue
 		}
+		if st, ok := planLine(s); ok && strings.ContainsAny(s, ":|-–—→>") {
+			out = append(out, st) // a step written as the prompt's line
+			continue
+		}
+		out = append(out, PlanStep{Agent: s})
 	}
 	return out
 }

@@ -22,9 +22,10 @@ var (
 	// thoughtLineRE is a line that starts with a reasoning label
 	// ("Thought:", "**Reasoning**:", "思考：").
 	thoughtLineRE = regexp.MustCompile(`(?im)^[ \t>*_#-]{0,6}(?:` + reasoningNames + `)[ \t*_]{0,3}(?:\(\w+\))?[ \t]*[:：]`)
-	// nextPartRE is where a labelled thought ends: a blank line, another
-	// label of the ReAct format, or the start of a JSON answer.
-	nextPartRE = regexp.MustCompile(`(?im)\n[ \t]*\n|\n[ \t>*_#-]{0,6}(?:action|action input|final answer|answer|observation|response|reply|réponse|antwort|回答|答案)[ \t*_]{0,3}[:：]|\n[ \t]*(?:\x60\x60\x60|\{|\[)`)
+	// nextPartRE is where a labelled thought ends: a blank line, a line
+	// with another label ("Action:", "Intent:", "Final Answer:"), or the
+	// start of a JSON answer.
+	nextPartRE = regexp.MustCompile(`(?im)\n[ \t]*\n|\n[ \t>*_#-]{0,6}[\p{L}][\p{L} _]{0,30}[ \t*_]{0,3}[:：]|\n[ \t]*(?:\x60\x60\x60|\{|\[)`)
 )
 
 // Preamble returns the answer without the reasoning its model wrote before
