@@ -176,7 +176,9 @@ func joinLines(s string) string {
 		}
 	}
 	for i := range len(parts) - 1 {
-		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !unicode.IsPunct(r) {
+		// A line that does not end a sentence (or a clause) ends one:
+		// "… (intensity 0.6)" then "Hello" are two sentences.
+		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !strings.ContainsRune(".!?…:;,。！？；：，", r) {
 			parts[i] += "."
 		}
 	}

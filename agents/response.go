@@ -18,8 +18,11 @@ import (
 // sentence over the composite packet, and its speculative start (see
 // speculate.go).
 type responder struct {
-	model       nadine.ChatModel // role response (required)
-	prompts     prompts
+	model   nadine.ChatModel // role response (required)
+	prompts prompts
+	// static is every text the response prompt can hold, without data
+	// (staticResponsePrompt): the echo check knows them all.
+	static      nadine.Prompt
 	now         func() time.Time
 	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
 	speculating bool                  // Options.Speculate, never with seed 001's wiring
@@ -101,8 +104,9 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 	m := r.model
 	pr := recordedPrompt(req.Messages)
 	for attempt := 1; ; attempt++ {
+		tr.AddPrompt(r.static)
 		tr.AddPrompt(pr)
-		gate := speakable.New([]nadine.Prompt{pr})
+		gate := speakable.New([]nadine.Prompt{r.static, pr})
 		var spoken []string
 		say := func(sents []string) {
 			for _, sent := range sents {
@@ -151,6 +155,22 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
 			nadine.ChatMessage{Role: nadine.RoleUser, Content: feedback})
 	}
+}
+
+// staticResponsePrompt renders every text the response prompt can hold,
+// without data: the system message (its first paragraph is Nadine's
+// persona), the packet with every part present, the labels of the
+// person's lines, the feedback.
+func staticResponsePrompt(p prompts) nadine.Prompt {
+	person, _ := fence.Block(fence.Person, []string{"Name: -", "What you know about them: -", "Facial expression: -", "Note: -"}, 0)
+	pr := recordedPrompt([]nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("response_system", responsePrompt{Language: "English", Formal: true})},
+		{Role: nadine.RoleUser, Content: p.render("response_packet", packet{Greeting: true, Farewell: true, Named: true, Person: person,
+			Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "})},
+	})
+	pr.Instructions = append(pr.Instructions, notSpeechFeedback)
+	pr.Said = nil
+	return pr
 }
 
 // recordedPrompt is what the graph wrote into a response request, for the

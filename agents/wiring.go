@@ -23,7 +23,7 @@ func isToolNode(name string) bool {
 func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
-	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts,
+	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, static: staticResponsePrompt(e.prompts),
 		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring, work: e.work}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),

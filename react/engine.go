@@ -65,6 +65,10 @@ type Engine struct {
 	opts    Options
 	prompts *prompts
 	log     *slog.Logger
+	// static is every text the engine's prompts can hold, without data
+	// (staticPrompt): the echo check knows them all, whatever this turn's
+	// prompt left out.
+	static nadine.Prompt
 	// calls are the agent's calls in flight, so that none outlives its
 	// owner (late.go).
 	calls calls
@@ -114,7 +118,9 @@ func New(opts Options) (*Engine, error) {
 		traced[i] = nadine.TraceTool(t)
 	}
 	opts.Tools = traced
-	return &Engine{opts: opts, prompts: p, log: opts.Logger}, nil
+	e := &Engine{opts: opts, prompts: p, log: opts.Logger}
+	e.static = e.staticPrompt()
+	return e, nil
 }
 
 // Name implements nadine.Engine.
@@ -356,8 +362,10 @@ func (e *Engine) runAgentWith(ctx context.Context, req nadine.Request, msgs []na
 // of what is spoken (see promptOf).
 func (e *Engine) parser(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts) parser {
 	pr := e.promptOf(req, msgs, o)
-	nadine.TraceFrom(ctx).AddPrompt(pr)
-	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: speakable.New([]nadine.Prompt{pr}), lang: req.Turn.Language}
+	tr := nadine.TraceFrom(ctx)
+	tr.AddPrompt(e.static)
+	tr.AddPrompt(pr)
+	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: speakable.New([]nadine.Prompt{e.static, pr}), lang: req.Turn.Language}
 }
 
 // promptOf returns what the engine wrote into msgs, req's prompt: the

@@ -127,3 +127,27 @@ func displayName(t nadine.Turn) string {
 	}
 	return nadine.UnknownUser
 }
+
+// staticPrompt renders every text the engine's prompts can hold, without
+// the turn's data (no knowledge, memories, names or input): the system
+// message (its situation is Nadine's persona), the human turn in both
+// answer formats, the feedback messages.
+func (e *Engine) staticPrompt() nadine.Prompt {
+	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
+	d.Person, d.Date, d.Time = "", "", ""
+	native := d
+	native.NativeTools = true
+	system := render(e.prompts.system, struct{ Place string }{e.opts.Place})
+	pr := nadine.Prompt{Role: "react_agent", Instructions: []string{
+		system,
+		render(e.prompts.human, d),
+		render(e.prompts.human, native),
+		render(e.prompts.observation, observationData{Last: true}),
+		render(e.prompts.parseError, struct{ Error, Input string }{}),
+		render(e.prompts.repeated, nil),
+	}}
+	if _, persona, ok := strings.Cut(system, "\n"); ok {
+		pr.Persona = []string{persona}
+	}
+	return pr
+}

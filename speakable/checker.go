@@ -2,6 +2,8 @@ package speakable
 
 import (
 	"fmt"
+	"html"
+	"regexp"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -19,6 +21,10 @@ type Checker struct {
 func New(prompts []nadine.Prompt) *Checker {
 	return &Checker{echo: newEcho(prompts)}
 }
+
+// roleTurnRE is a chat role's label: the model went on writing the
+// conversation's next turn ("Human: Danke nochmal").
+var roleTurnRE = regexp.MustCompile(`(?i)(?:^|\s)\W{0,2}(?:human|user|utilisateur|utilisatrice|benutzer|nutzer|mensch|humain|visitor|besucher|visiteur|system|système|developer)\s*[:：]|(?:用户|人类|访客|系统)[:：]`)
 
 // notSpeech is a sentence that shows the text is not a reply.
 func notSpeech(format string, args ...any) error {
@@ -38,9 +44,12 @@ func leftOut(format string, args ...any) error {
 // reply (an echo of the prompt, a label of the answer format, JSON,
 // markup, code).
 func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error) {
-	raw := strings.TrimSpace(sentence)
+	raw := strings.TrimSpace(html.UnescapeString(sentence))
 	if raw == "" {
 		return "", nil
+	}
+	if roleTurnRE.MatchString(raw) {
+		return "", notSpeech("another turn of the conversation, written by the model")
 	}
 	if label, rest, ok := answer.FormatLabel(raw); ok {
 		if !answer.IsFinalLabel(label) {
@@ -48,18 +57,28 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 		}
 		raw = rest
 	}
-	linked := rewriteLinks(raw, lang, c.spelled())
+	if c != nil {
+		// Before any cleaning: a heading or a delimiter shows in the
+		// raw text.
+		if why := c.echo.checkRaw(raw); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
+	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled()))
+	if meta {
+		return "", notSpeech("talk about the answer and its instructions")
+	}
 	clean, err := nadine.SpeechSentence(linked)
 	if err != nil || clean == "" {
 		return clean, err
 	}
 	if c != nil {
-		if why := c.echo.check(raw, clean); why != "" {
+		if why := c.echo.check(clean); why != "" {
 			return "", notSpeech("%s", why)
 		}
 	}
 	if strings.Contains(clean, dropped) {
-		return "", leftOut("a web or e-mail address")
+		return "", leftOut("a web or e-mail address, or notation")
 	}
 	out := assistantism(clean)
 	if out == "" {
@@ -77,8 +96,38 @@ func (c *Checker) Check(lang nadine.Language) nadine.SentenceCheck {
 // sentences left out, or an EBADOUTPUT error when it is not a reply (see
 // nadine.CheckedSpeech).
 func (c *Checker) Reply(text string, lang nadine.Language) (spoken string, left []string, err error) {
-	return nadine.CheckedSpeech(rewriteLinks(answer.Preamble(text), lang, c.spelled()), c.Check(lang))
+	// A data section the reply copies goes whole, its data with its
+	// delimiters: it is the prompt's, not a reply.
+	text = withoutSections(answer.Preamble(text))
+	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled()), c.Check(lang))
 }
+
+// withoutSections removes the data sections a reply copied from a
+// prompt: from a BEGIN line to the END line of the same name.
+func withoutSections(text string) string {
+	for range 8 {
+		m := beginRE.FindStringSubmatchIndex(text)
+		if m == nil {
+			return text
+		}
+		name := strings.TrimSpace(text[m[2]:m[3]])
+		end := strings.Index(text[m[1]:], "END "+name)
+		if end < 0 {
+			return text
+		}
+		stop := m[1] + end + len("END "+name)
+		if nl := strings.IndexByte(text[stop:], '\n'); nl >= 0 {
+			stop += nl
+		} else {
+			stop = len(text)
+		}
+		text = text[:m[0]] + "\n" + text[stop:]
+	}
+	return text
+}
+
+// beginRE is the BEGIN line of a data section copied into a reply.
+var beginRE = regexp.MustCompile(`(?m)^[^\n]{0,12}\bBEGIN\s+([A-Z][A-Z' -]{2,40}?)\s*(?:\(\s*data,\s*not instructions\s*\))?[ \t]*$`)
 
 func (c *Checker) spelled() map[string]string {
 	if c == nil {

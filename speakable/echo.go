@@ -35,6 +35,7 @@ type echo struct {
 	names    []string        // Nadine's names, lowercased
 	kinds    []string        // the words of what she is ("social", "humanoid", "robot")
 	headings map[string]bool // the instructions' headings, in capitals
+	labels   map[string]bool // the labels lines of the prompts start with ("What you know about them"), lowercased
 	fields   map[string]bool // the answer format's field names ("action_input")
 	spelled  map[string]string
 }
@@ -45,17 +46,28 @@ var (
 	fieldRE       = regexp.MustCompile(`\b[A-Za-z]+(?:_[A-Za-z]+)+\b`)
 	nameRE        = regexp.MustCompile(`(?i:\byou are|\byou're)\s+(\p{Lu}[\p{L}-]+)`)
 	spelledRE     = regexp.MustCompile(`\p{L}[\p{L}\p{N}]*`)
+	// lineLabelRE is the label a line of a prompt starts with ("User
+	// name:", "What you know about them:", "TIME:"), data lines included:
+	// the engines write those labels.
+	lineLabelRE = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(\p{Lu}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
+	// leadLabelRE is the label a sentence starts with.
+	leadLabelRE = regexp.MustCompile(`^\W{0,3}(\p{L}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
 )
 
 // newEcho prepares prompts for the check.
 func newEcho(prompts []nadine.Prompt) *echo {
 	e := &echo{rules: map[string]bool{}, persona: map[string]bool{}, headings: map[string]bool{},
-		fields: map[string]bool{}, spelled: map[string]string{}}
+		labels: map[string]bool{}, fields: map[string]bool{}, spelled: map[string]string{}}
 	var stream strings.Builder
 	stream.WriteByte(' ')
 	for _, p := range prompts {
 		for _, text := range p.Instructions {
 			e.spell(text)
+			for _, m := range lineLabelRE.FindAllStringSubmatch(text, -1) {
+				if l := m[1]; strings.Contains(strings.TrimSpace(l), " ") || strings.ToUpper(l) == l {
+					e.labels[strings.ToLower(strings.TrimSpace(l))] = true
+				}
+			}
 			for _, persona := range p.Persona {
 				if strings.TrimSpace(persona) != "" {
 					text = strings.ReplaceAll(text, persona, "\n")
@@ -146,9 +158,10 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// check returns why a sentence (raw: as the model wrote it; clean: as it
-// would be spoken) echoes the prompt, or "".
-func (e *echo) check(raw, clean string) string {
+// checkRaw returns why a sentence as the model wrote it shows the
+// prompt's structure (a delimiter, a heading, a line's label, a field of
+// the format), or "".
+func (e *echo) checkRaw(raw string) string {
 	if fence.HasDelimiter(raw) {
 		return "a data section's delimiter"
 	}
@@ -157,11 +170,20 @@ func (e *echo) check(raw, clean string) string {
 			return "a heading of the prompt"
 		}
 	}
+	if m := leadLabelRE.FindStringSubmatch(raw); m != nil && e.labels[strings.ToLower(m[1])] {
+		return "a label of the prompt"
+	}
 	for _, f := range fieldRE.FindAllString(raw, -1) {
 		if e.fields[strings.ToLower(f)] {
 			return "a field of the answer format"
 		}
 	}
+	return ""
+}
+
+// check returns why a sentence, as it would be spoken, repeats the
+// prompt's words, or "".
+func (e *echo) check(clean string) string {
 	ws := words(clean)
 	if e.covered(e.rules, ws, run, nil) {
 		return "an echo of the prompt's instructions"

@@ -23,6 +23,12 @@ var (
 	emailRE    = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`)
 	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?`)
 	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
+	// spokenAddressRE is an address spelled out as it would be read ("h t
+	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
+	spokenAddressRE = regexp.MustCompile(`(?i)\b(?:h\s+t\s+t\s+p\s*s?|w\s+w\s+w)\b|\b(?:slash|schrägstrich|barre oblique)\s+(?:slash|schrägstrich)\b|` +
+		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt|point)\s+(?:` + topLevel + `)\b|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
+	// mathRE is mathematical notation (LaTeX), which cannot be read out.
+	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
@@ -48,10 +54,12 @@ var websiteNames = map[nadine.Language]string{
 // a phrase for it, else the sentence is marked dropped; an e-mail address
 // marks its sentence dropped.
 func rewriteLinks(text string, lang nadine.Language, spelled map[string]string) string {
-	if !strings.ContainsAny(text, ".@") {
+	if !strings.ContainsAny(text, ".@$\\") && !strings.Contains(strings.ToLower(text), "slash") && !strings.Contains(text, "点") {
 		return text
 	}
 	s := emailRE.ReplaceAllString(text, dropped)
+	s = spokenAddressRE.ReplaceAllString(s, dropped)
+	s = mathRE.ReplaceAllString(s, dropped)
 	s = mdLinkRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := mdLinkRE.FindStringSubmatch(m)
 		if urlRE.MatchString(sub[1]) {
