@@ -59,7 +59,7 @@ var packageLayers = map[string]string{
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
-	"internal/leaktest": layerTestkit,
+	"internal/leaktest": layerTestkit, "internal/speechcorpus": layerTestkit,
 
 	"cmd/":      layerCmd,
 	"examples/": layerExample,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/speakable"
@@ -122,6 +123,20 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			say(stream.Write(delta))
 		})
 		say(stream.Flush())
+		if held := stream.Held(); held != nil && len(spoken) > 0 && err == nil {
+			// The stream stopped at a JSON answer after a sentence of
+			// prose ("Sure! {"response": …}"): its reply is said too.
+			if text := jsonReply(resp.Content); text != "" {
+				if said, _, serr := gate.Reply(text, lang); serr == nil {
+					rest := nadine.SplitSentences(said)
+					for len(rest) > 0 && slices.Contains(spoken, rest[0]) {
+						rest = rest[1:] // said already, before the stream stopped
+					}
+					tr.Notef("response_agent: the reply in the JSON after the first sentences was read")
+					say(rest)
+				}
+			}
+		}
 		if len(spoken) > 0 {
 			if err != nil {
 				tr.Fail("response_agent", err)
@@ -136,8 +151,10 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			return "", fmt.Errorf("agents: response: %w", err)
 		}
 		whole := resp.Content
-		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
-			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
+		if text := jsonReply(whole); text != "" {
+			whole = text // a reply in JSON, fenced or within prose: its text
+		} else if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
+			whole = labels.AnswerText(whole, responseKeys...) // JSON without a reply: nothing (a code block stays code)
 		}
 		said, dropped, serr := gate.Reply(whole, lang)
 		if serr == nil {
@@ -155,6 +172,17 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
 			nadine.ChatMessage{Role: nadine.RoleUser, Content: feedback})
 	}
+}
+
+// jsonReply returns the reply a response model wrote in JSON (fenced,
+// within prose, with the defects package answer reads), or "".
+func jsonReply(content string) string {
+	for _, v := range answer.Read(content).Values {
+		if t := strings.TrimSpace(labels.Field(v.JSON, responseKeys...)); t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // staticResponsePrompt renders every text the response prompt can hold,

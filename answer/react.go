@@ -29,8 +29,8 @@ const (
 
 var (
 	actionRE = regexp.MustCompile(`(?im)^` + labelLead + `action` + labelTail + `[ \t*_]*(.+?)[ \t*_]*$`)
-	inputRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `action[ _]input` + labelTail + `\s*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
-	finalRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `(?:` + finalLabels + `)` + labelTail + `\s*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
+	inputRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `action[ _]input` + labelTail + `[\s*_]*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
+	finalRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `(?:` + finalLabels + `)` + labelTail + `[\s*_]*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
 )
 
 // ReAct reads an answer in ReAct's text format (after its reasoning, see

@@ -19,7 +19,7 @@ var (
 	// ("Intent: first_greeting", "**Final answer** - joy").
 	labelledLineRE = regexp.MustCompile(`(?im)^[ \t>*_#-]{0,6}(?:final[ _]?)?(?:intent|label|answer|classification|class|category|conclusion|result|emotion|prediction|output|réponse|antwort|意图|答案|结论)[ \t*_]{0,3}(?:is)?[ \t]*[:=：-][ \t*_"'` + "`" + `]*(.+?)[ \t*_"'` + "`" + `.]*$`)
 	// negationWords deny what follows ("not a greeting", "rather than").
-	negationWords = keySet("not", "no", "isnt", "never", "rather", "instead", "than", "unlike", "pas", "nicht", "kein", "keine", "不是", "而不是", "非")
+	negationWords = keySet("not", "no", "isnt", "never", "instead", "than", "unlike", "pas", "nicht", "kein", "keine", "不是", "而不是", "非")
 )
 
 // Conclusion returns the label an answer concludes with: the label alone;
@@ -51,14 +51,15 @@ func (t Table) Conclusion(text string) (string, bool) {
 }
 
 // answeredFirst reports whether the answer's first n words are followed by
-// the end of its first sentence or clause: the label given, then why.
+// the end of its first sentence or clause: the label given, then why (a
+// question mark weighs it instead).
 func answeredFirst(s string, n int) bool {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
 	if len(fields) <= n {
 		return true
 	}
 	last := fields[n-1]
-	return strings.ContainsAny(last[len(last)-1:], ".,;:!?-—)") || strings.HasPrefix(fields[n], "(") || strings.HasPrefix(fields[n], "-")
+	return strings.ContainsAny(last[len(last)-1:], ".,;:!-—)") || strings.HasPrefix(fields[n], "(") || strings.HasPrefix(fields[n], "-")
 }
 
 // findLast returns the last label named in words and not denied: the

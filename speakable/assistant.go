@@ -43,6 +43,9 @@ var (
 		`autre chose[^.!?]{0,30}\baider|d'autres questions|n'hésitez pas|j'espère que cela (?:vous )?aide|comment puis-je vous aider|ravie? de vous aider|` +
 		`noch etwas[^.!?]{0,30}\bhelfen|weitere fragen|zögern sie nicht|ich hoffe,? (?:das|dies) hilft|wie kann ich (?:dir|ihnen|euch) helfen|` +
 		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|希望(?:这|这些)?(?:对你|对您)?有(?:所)?帮助|随时(?:问|提问|告诉)|为(?:您|你)服务`)
+	// leadingButRE is the conjunction a clause after a removed one starts
+	// with.
+	leadingButRE = regexp.MustCompile(`(?i)^\s*(?:(?:but|mais|aber|doch|however|cependant|jedoch)\b|但是|但|不过|可是)\s*[,，]?\s*`)
 	// butRE joins what a sentence says after an assistant-ism.
 	butRE = regexp.MustCompile(`(?i)(?:,\s*(?:but|mais|aber|doch|however|cependant|jedoch)\s+|[，,]\s*(?:但是|但|不过|可是)\s*)`)
 
@@ -65,7 +68,7 @@ func assistantism(s string) string {
 		if end == nil {
 			return "" // "Als KI habe ich keinen Körper."
 		}
-		s = capitalize(strings.TrimSpace(s[loc[1]+end[1]:]))
+		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(s[loc[1]+end[1]:], "")))
 	}
 	if isAssistantism(s) {
 		if loc := butRE.FindStringIndex(s); loc != nil && isAssistantism(s[:loc[0]]) && !isAssistantism(s[loc[1]:]) {

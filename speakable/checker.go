@@ -26,6 +26,10 @@ func New(prompts []nadine.Prompt) *Checker {
 // conversation's next turn ("Human: Danke nochmal").
 var roleTurnRE = regexp.MustCompile(`(?i)(?:^|\s)\W{0,2}(?:human|user|utilisateur|utilisatrice|benutzer|nutzer|mensch|humain|visitor|besucher|visiteur|system|système|developer)\s*[:：]|(?:用户|人类|访客|系统)[:：]`)
 
+// objectKeyRE opens an object as models write it: a brace or a bracket,
+// then a key, quoted or not, and its colon ("{'reply':", "{response:").
+var objectKeyRE = regexp.MustCompile(`[{\[]\s*['"]?[\p{L}_][\p{L}\p{N}_ -]{0,40}['"]?\s*:`)
+
 // notSpeech is a sentence that shows the text is not a reply.
 func notSpeech(format string, args ...any) error {
 	return nadine.Errorf(nadine.EBADOUTPUT, "speakable: not speech: "+format, args...)
@@ -50,6 +54,9 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 	}
 	if roleTurnRE.MatchString(raw) {
 		return "", notSpeech("another turn of the conversation, written by the model")
+	}
+	if objectKeyRE.MatchString(raw) {
+		return "", notSpeech("JSON, as models write it")
 	}
 	if label, rest, ok := answer.FormatLabel(raw); ok {
 		if !answer.IsFinalLabel(label) {
@@ -98,8 +105,20 @@ func (c *Checker) Check(lang nadine.Language) nadine.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (spoken string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = withoutSections(answer.Preamble(text))
+	text = unfence(withoutSections(answer.Preamble(text)))
 	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled()), c.Check(lang))
+}
+
+// proseFenceRE is a reply put whole in a code fence of text.
+var proseFenceRE = regexp.MustCompile("(?s)^\\s*```(?:text|plaintext|txt|markdown|md)?[ \\t]*\\n(.*?)\\n?```\\s*$")
+
+// unfence returns the content of a reply put whole in a code fence of text
+// (no language, or a text one): it is prose, not code.
+func unfence(text string) string {
+	if m := proseFenceRE.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return text
 }
 
 // withoutSections removes the data sections a reply copied from a

@@ -229,8 +229,8 @@ func (e *echo) covered(m map[string]bool, ws []string, n int, must map[string]bo
 
 // addressesNadine reports whether the sentence tells the listener that
 // they are Nadine, in any language: "you are" followed (articles aside) by
-// her name, or by two words of what she is ("Vous êtes un robot humanoïde
-// social"). The prompt speaks to her so; she never speaks so to a visitor.
+// her name, or by two words of what she is within four words ("Vous êtes
+// un robot humanoïde social", "Du bist ein sozialer humanoider Roboter"). The prompt speaks to her so; she never speaks so to a visitor.
 func (e *echo) addressesNadine(ws []string) bool {
 	for i := 0; i+1 < len(ws); i++ {
 		if !isCopula(ws[i], ws[i+1]) {
@@ -242,9 +242,6 @@ func (e *echo) addressesNadine(ws []string) bool {
 		}
 		if j < len(ws) && contains(e.names, ws[j]) {
 			return true
-		}
-		if j < len(ws) && !e.kind(ws[j]) {
-			continue
 		}
 		n := 0
 		for k := j; k < len(ws) && k < j+4; k++ {

@@ -44,7 +44,7 @@ var (
 	optionRE = regexp.MustCompile(`(?i)\boption\s*[12]\b`)
 	// presentRE presents what follows ("Here is my answer:", "Voici",
 	// "以下是").
-	presentRE = regexp.MustCompile(`(?i)^\s*(?:[\p{L}!,.]{1,12}[,!.]?\s+)?(?:here is|here's|here are|voici|voilà|hier ist|hier sind|hier die|hier das|hier meine|hier mein|以下是|这是|下面是)`)
+	presentRE = regexp.MustCompile(`(?i)^\s*(?:[\p{L}!,.]{1,12}[,!.]?\s+)?(?:here is|here's|here are|here you go|voici|voilà|hier ist|hier sind|hier die|hier das|hier meine|hier mein|bitte sehr|以下是|这是|下面是)`)
 	// parentheticalRE is an aside in parentheses.
 	parentheticalRE = regexp.MustCompile(`\s*[(（\[][^()（）\[\]]{2,200}[)）\]]\s*`)
 	// leadRE is a lead-in clause that ends with a colon.
