@@ -23,7 +23,9 @@ type responder struct {
 	prompts prompts
 	// static is every text the response prompt can hold, without data
 	// (staticResponsePrompt): the echo check knows them all.
-	static      nadine.Prompt
+	static nadine.Prompt
+	// gates prepares the prompts for the check once.
+	gates       *speakable.Cache
 	now         func() time.Time
 	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
 	speculating bool                  // Options.Speculate, never with seed 001's wiring
@@ -107,7 +109,7 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 	for attempt := 1; ; attempt++ {
 		tr.AddPrompt(r.static)
 		tr.AddPrompt(pr)
-		gate := speakable.New([]nadine.Prompt{r.static, pr})
+		gate := r.gates.New([]nadine.Prompt{r.static, pr})
 		var spoken []string
 		say := func(sents []string) {
 			for _, sent := range sents {

@@ -132,8 +132,8 @@ func corpusScore(t *testing.T, cases []speechcorpus.Case) (failed map[string]str
 // TestGeneratedCorpusTuned: every case of the tuned seed is spoken (or
 // read) right, through both engines.
 func TestGeneratedCorpusTuned(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hundreds of turns through real engines")
+	if testing.Short() || raceOn {
+		t.Skip("runs hundreds of turns through real engines (not under -short or -race)")
 	}
 	cases := speechcorpus.Generate(corpusTunedSeed, corpusMin)
 	if len(cases) < 300 {
@@ -151,8 +151,8 @@ func TestGeneratedCorpusTuned(t *testing.T) {
 // TestGeneratedCorpusHeldOut runs the held-out seeds and reports their
 // score only: their cases are never printed.
 func TestGeneratedCorpusHeldOut(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hundreds of turns through real engines")
+	if testing.Short() || raceOn {
+		t.Skip("runs hundreds of turns through real engines (not under -short or -race)")
 	}
 	for _, seed := range corpusHeldOutSeeds {
 		cases := speechcorpus.Generate(seed, corpusMin)

@@ -177,8 +177,8 @@ var knownMisses = map[string]string{
 // TestHostileOutputsTuned runs the tuned table of hostile outputs through
 // both engines: nothing a case says must not be heard is spoken.
 func TestHostileOutputsTuned(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every case through a real engine")
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
 	}
 	rs := runHostile(t, loadHostile(t, "tuned"))
 	for _, r := range rs {
@@ -200,8 +200,8 @@ func TestHostileOutputsTuned(t *testing.T) {
 // TestHostileOutputsSealed runs the sealed table, which was never read
 // while the checks were written, and prints its score only: never a case.
 func TestHostileOutputsSealed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every case through a real engine")
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
 	}
 	rs := runHostile(t, loadHostile(t, "sealed"))
 	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))

@@ -17,6 +17,7 @@ type speechGate struct {
 	mu      sync.Mutex
 	version int
 	checker *speakable.Checker
+	cache   speakable.Cache // each prompt prepared once
 }
 
 // sentence returns the sentence as it is to be spoken in lang, or why it
@@ -25,7 +26,7 @@ func (g *speechGate) sentence(tr *nadine.Trace, text string, lang nadine.Languag
 	g.mu.Lock()
 	prompts, version := tr.Prompts()
 	if g.checker == nil || version != g.version {
-		g.checker, g.version = speakable.New(prompts), version
+		g.checker, g.version = g.cache.New(prompts), version
 	}
 	c := g.checker
 	g.mu.Unlock()

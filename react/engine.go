@@ -69,6 +69,9 @@ type Engine struct {
 	// (staticPrompt): the echo check knows them all, whatever this turn's
 	// prompt left out.
 	static nadine.Prompt
+	// gates prepares the prompts for the check once (the static texts, the
+	// same system message call after call).
+	gates speakable.Cache
 	// calls are the agent's calls in flight, so that none outlives its
 	// owner (late.go).
 	calls calls
@@ -365,7 +368,7 @@ func (e *Engine) parser(ctx context.Context, req nadine.Request, msgs []nadine.C
 	tr := nadine.TraceFrom(ctx)
 	tr.AddPrompt(e.static)
 	tr.AddPrompt(pr)
-	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: speakable.New([]nadine.Prompt{e.static, pr}), lang: req.Turn.Language}
+	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: e.gates.New([]nadine.Prompt{e.static, pr}), lang: req.Turn.Language}
 }
 
 // promptOf returns what the engine wrote into msgs, req's prompt: the

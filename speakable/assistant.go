@@ -60,9 +60,30 @@ var (
 		cjk:     []string{"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受"}}
 )
 
+// triggers are substrings one of which every assistant-ism holds: a
+// sentence without any is not one (the frames' expressions are not tried).
+var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "bot", "assist", "program", "agent", "ia", "ki",
+	"train", "cut", "update", "entraîn", "wissen", "help", "question", "free", "hesit", "know", "hope", "service",
+	"aider", "autre", "hésit", "helfen", "frage", "zöger", "hoffe", "feel", "emotion", "opinion", "body", "conscious", "sentiment",
+	"corps", "gefühl", "meinung", "körper", "bewusst", "empfind", "人工智能", "模型", "助手", "机器人", "训练", "知识", "帮", "服务", "随时",
+	"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受"}
+
+func mayBeAssistantism(s string) bool {
+	l := strings.ToLower(s)
+	for _, t := range triggers {
+		if strings.Contains(l, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // assistantism returns the sentence without its assistant-isms: a leading
 // "As an AI …" clause removed, or "" when the whole sentence is one.
 func assistantism(s string) string {
+	if !mayBeAssistantism(s) {
+		return s
+	}
 	if loc := asRE.FindStringIndex(s); loc != nil {
 		end := clauseEndRE.FindStringIndex(s[loc[1]:])
 		if end == nil {

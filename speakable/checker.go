@@ -2,24 +2,91 @@ package speakable
 
 import (
 	"fmt"
+	"hash/fnv"
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
 )
 
-// Checker is the gate of one turn's reply sentences. Build it with New; a
-// nil *Checker checks what needs no prompt. It is safe for concurrent
-// use (it is read only).
+// Checker is the gate of one turn's reply sentences. Build it with New
+// (or a Cache's New); a nil *Checker checks what needs no prompt. It is
+// safe for concurrent use (it is read only).
 type Checker struct {
-	echo *echo
+	echoes []*echo // one per prompt
 }
 
 // New prepares the check of a turn whose engines sent prompts.
 func New(prompts []nadine.Prompt) *Checker {
-	return &Checker{echo: newEcho(prompts)}
+	c := &Checker{}
+	for _, p := range prompts {
+		c.echoes = append(c.echoes, newEcho(p))
+	}
+	return c
+}
+
+// Cache keeps the prompts it prepared, so that a prompt met again (an
+// engine's static texts, the same system message call after call) is
+// prepared once. It holds at most 64 prompts, the oldest dropped first.
+// The zero value is ready to use; it is safe for concurrent use.
+type Cache struct {
+	mu    sync.Mutex
+	m     map[uint64]*echo
+	order []uint64
+}
+
+// New prepares the check of prompts, from the cache where it can (a nil
+// *Cache prepares them all).
+func (k *Cache) New(prompts []nadine.Prompt) *Checker {
+	if k == nil {
+		return New(prompts)
+	}
+	c := &Checker{}
+	for _, p := range prompts {
+		c.echoes = append(c.echoes, k.prepare(p))
+	}
+	return c
+}
+
+func (k *Cache) prepare(p nadine.Prompt) *echo {
+	key := promptKey(p)
+	k.mu.Lock()
+	e, ok := k.m[key]
+	k.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = newEcho(p)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[uint64]*echo{}
+	}
+	if _, ok := k.m[key]; !ok {
+		k.m[key] = e
+		k.order = append(k.order, key)
+		if len(k.order) > 64 {
+			delete(k.m, k.order[0])
+			k.order = k.order[1:]
+		}
+	}
+	return e
+}
+
+// promptKey hashes a prompt's texts.
+func promptKey(p nadine.Prompt) uint64 {
+	h := fnv.New64a()
+	for _, group := range [][]string{{p.Role}, p.Instructions, p.Persona, p.Said} {
+		for _, t := range group {
+			h.Write([]byte(t))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{1})
+	}
+	return h.Sum64()
 }
 
 // roleTurnRE is a chat role's label: the model went on writing the
@@ -67,11 +134,11 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 	if c != nil {
 		// Before any cleaning: a heading or a delimiter shows in the
 		// raw text.
-		if why := c.echo.checkRaw(raw); why != "" {
+		if why := c.checkRaw(raw); why != "" {
 			return "", notSpeech("%s", why)
 		}
 	}
-	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled()))
+	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled))
 	if meta {
 		return "", notSpeech("talk about the answer and its instructions")
 	}
@@ -80,7 +147,7 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 		return clean, err
 	}
 	if c != nil {
-		if why := c.echo.check(clean); why != "" {
+		if why := c.check(clean); why != "" {
 			return "", notSpeech("%s", why)
 		}
 	}
@@ -106,7 +173,7 @@ func (c *Checker) Reply(text string, lang nadine.Language) (spoken string, left 
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
 	text = unfence(withoutSections(answer.Preamble(text)))
-	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled()), c.Check(lang))
+	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 
 // proseFenceRE is a reply put whole in a code fence of text.
@@ -148,9 +215,16 @@ func withoutSections(text string) string {
 // beginRE is the BEGIN line of a data section copied into a reply.
 var beginRE = regexp.MustCompile(`(?m)^[^\n]{0,12}\bBEGIN\s+([A-Z][A-Z' -]{2,40}?)\s*(?:\(\s*data,\s*not instructions\s*\))?[ \t]*$`)
 
-func (c *Checker) spelled() map[string]string {
+// spelled returns how the prompts write a word ("MIRALab" for
+// "miralab").
+func (c *Checker) spelled(lower string) (string, bool) {
 	if c == nil {
-		return nil
+		return "", false
 	}
-	return c.echo.spelled
+	for _, e := range c.echoes {
+		if s, ok := e.spelled[lower]; ok {
+			return s, true
+		}
+	}
+	return "", false
 }

@@ -3,6 +3,7 @@ package speakable
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/fence"
@@ -27,16 +28,16 @@ const (
 	personaRun = 4
 )
 
-// echo is a turn's prompts prepared for the check.
+// echo is one prompt prepared for the check.
 type echo struct {
-	rules    map[string]bool // runs of the instructions
-	stream   string          // the instructions' words, " "-joined with spaces around
-	persona  map[string]bool // runs of the persona
-	names    []string        // Nadine's names, lowercased
-	kinds    []string        // the words of what she is ("social", "humanoid", "robot")
-	headings map[string]bool // the instructions' headings, in capitals
-	labels   map[string]bool // the labels lines of the prompts start with ("What you know about them"), lowercased
-	fields   map[string]bool // the answer format's field names ("action_input")
+	rules    map[uint64]struct{} // runs of the instructions, hashed (runHash)
+	stream   string              // the instructions' words, " "-joined with spaces around
+	persona  map[uint64]struct{} // runs of the persona, hashed
+	names    []string            // Nadine's names, lowercased
+	kinds    []string            // the words of what she is ("social", "humanoid", "robot")
+	headings map[string]bool     // the instructions' headings, in capitals
+	labels   map[string]bool     // the labels lines of the prompts start with ("What you know about them"), lowercased
+	fields   map[string]bool     // the answer format's field names ("action_input")
 	spelled  map[string]string
 }
 
@@ -45,7 +46,6 @@ var (
 	capsRunRE     = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*\b`)
 	fieldRE       = regexp.MustCompile(`\b[A-Za-z]+(?:_[A-Za-z]+)+\b`)
 	nameRE        = regexp.MustCompile(`(?i:\byou are|\byou're)\s+(\p{Lu}[\p{L}-]+)`)
-	spelledRE     = regexp.MustCompile(`\p{L}[\p{L}\p{N}]*`)
 	// lineLabelRE is the label a line of a prompt starts with ("User
 	// name:", "What you know about them:", "TIME:"), data lines included:
 	// the engines write those labels.
@@ -54,52 +54,50 @@ var (
 	leadLabelRE = regexp.MustCompile(`^\W{0,3}(\p{L}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
 )
 
-// newEcho prepares prompts for the check.
-func newEcho(prompts []nadine.Prompt) *echo {
-	e := &echo{rules: map[string]bool{}, persona: map[string]bool{}, headings: map[string]bool{},
+// newEcho prepares a prompt for the check.
+func newEcho(p nadine.Prompt) *echo {
+	e := &echo{rules: map[uint64]struct{}{}, persona: map[uint64]struct{}{}, headings: map[string]bool{},
 		labels: map[string]bool{}, fields: map[string]bool{}, spelled: map[string]string{}}
 	var stream strings.Builder
 	stream.WriteByte(' ')
-	for _, p := range prompts {
-		for _, text := range p.Instructions {
-			e.spell(text)
-			for _, m := range lineLabelRE.FindAllStringSubmatch(text, -1) {
-				if l := m[1]; strings.Contains(strings.TrimSpace(l), " ") || strings.ToUpper(l) == l {
-					e.labels[strings.ToLower(strings.TrimSpace(l))] = true
-				}
+	for _, text := range p.Instructions {
+		e.spell(text)
+		for _, m := range lineLabelRE.FindAllStringSubmatch(text, -1) {
+			if l := m[1]; strings.Contains(strings.TrimSpace(l), " ") || strings.ToUpper(l) == l {
+				e.labels[strings.ToLower(strings.TrimSpace(l))] = true
 			}
-			for _, persona := range p.Persona {
-				if strings.TrimSpace(persona) != "" {
-					text = strings.ReplaceAll(text, persona, "\n")
-				}
-			}
-			text = fence.Outside(text)
-			for _, said := range p.Said {
-				if strings.TrimSpace(said) != "" {
-					text = strings.ReplaceAll(text, said, "\n")
-				}
-			}
-			for _, m := range headingLineRE.FindAllStringSubmatch(text, -1) {
-				e.headings[m[1]] = true
-			}
-			for _, f := range fieldRE.FindAllString(text, -1) {
-				e.fields[strings.ToLower(f)] = true
-			}
-			ws := words(text)
-			addRuns(e.rules, ws, run)
-			stream.WriteString(strings.Join(ws, " "))
-			stream.WriteString(" \x00 ")
 		}
 		for _, persona := range p.Persona {
-			e.spell(persona)
-			addRuns(e.persona, words(persona), personaRun)
-			for _, m := range nameRE.FindAllStringSubmatch(persona, -1) {
-				if n := strings.ToLower(m[1]); !contains(e.names, n) {
-					e.names = append(e.names, n)
-				}
+			if strings.TrimSpace(persona) != "" {
+				text = strings.ReplaceAll(text, persona, "\n")
 			}
-			e.kinds = appendKinds(e.kinds, persona)
 		}
+		text = fence.Outside(text)
+		for _, said := range p.Said {
+			if strings.TrimSpace(said) != "" {
+				text = strings.ReplaceAll(text, said, "\n")
+			}
+		}
+		for _, m := range headingLineRE.FindAllStringSubmatch(text, -1) {
+			e.headings[m[1]] = true
+		}
+		for _, f := range fieldRE.FindAllString(text, -1) {
+			e.fields[strings.ToLower(f)] = true
+		}
+		ws := words(text)
+		addRuns(e.rules, ws, run)
+		stream.WriteString(strings.Join(ws, " "))
+		stream.WriteString(" \x00 ")
+	}
+	for _, persona := range p.Persona {
+		e.spell(persona)
+		addRuns(e.persona, words(persona), personaRun)
+		for _, m := range nameRE.FindAllStringSubmatch(persona, -1) {
+			if n := strings.ToLower(m[1]); !contains(e.names, n) {
+				e.names = append(e.names, n)
+			}
+		}
+		e.kinds = appendKinds(e.kinds, persona)
 	}
 	e.stream = stream.String()
 	return e
@@ -126,18 +124,57 @@ func appendKinds(kinds []string, persona string) []string {
 // spell remembers how the prompts write each word ("MIRALab"), to name a
 // website the way they do.
 func (e *echo) spell(text string) {
-	for _, w := range spelledRE.FindAllString(text, -1) {
+	start := -1
+	add := func(w string) {
 		k := strings.ToLower(w)
 		if prev, ok := e.spelled[k]; !ok || (prev == k && w != k) {
 			e.spelled[k] = w
 		}
 	}
+	for i, r := range text {
+		letter := unicode.IsLetter(r) || (start >= 0 && unicode.IsDigit(r))
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			add(text[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		add(text[start:])
+	}
 }
 
-func addRuns(m map[string]bool, ws []string, n int) {
-	for i := 0; i+n <= len(ws); i++ {
-		m[strings.Join(ws[i:i+n], " ")] = true
+func addRuns(m map[uint64]struct{}, ws []string, n int) {
+	hs := hashes(ws)
+	for i := 0; i+n <= len(hs); i++ {
+		m[runHash(hs[i:i+n])] = struct{}{}
 	}
+}
+
+// hashes returns the words' hashes (FNV-1a).
+func hashes(ws []string) []uint64 {
+	hs := make([]uint64, len(ws))
+	for i, w := range ws {
+		h := uint64(14695981039346656037)
+		for j := 0; j < len(w); j++ {
+			h ^= uint64(w[j])
+			h *= 1099511628211
+		}
+		hs[i] = h
+	}
+	return hs
+}
+
+// runHash is the hash of a run of words, in order.
+func runHash(hs []uint64) uint64 {
+	h := uint64(1469598103934665603)
+	for _, x := range hs {
+		h = (h ^ x) * 0x100000001b3
+		h ^= h >> 29
+	}
+	return h
 }
 
 func anyOf(ws []string, m map[string]bool) bool {
@@ -161,59 +198,84 @@ func contains(xs []string, x string) bool {
 // checkRaw returns why a sentence as the model wrote it shows the
 // prompt's structure (a delimiter, a heading, a line's label, a field of
 // the format), or "".
-func (e *echo) checkRaw(raw string) string {
-	if fence.HasDelimiter(raw) {
+func (c *Checker) checkRaw(raw string) string {
+	if mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
 		return "a data section's delimiter"
 	}
-	for _, r := range capsRunRE.FindAllString(raw, -1) {
-		if e.headings[strings.TrimSpace(r)] {
-			return "a heading of the prompt"
+	caps := capsRunRE.FindAllString(raw, -1)
+	lead := leadLabelRE.FindStringSubmatch(raw)
+	fields := fieldRE.FindAllString(raw, -1)
+	for _, e := range c.echoes {
+		for _, r := range caps {
+			if e.headings[strings.TrimSpace(r)] {
+				return "a heading of the prompt"
+			}
 		}
-	}
-	if m := leadLabelRE.FindStringSubmatch(raw); m != nil && e.labels[strings.ToLower(m[1])] {
-		return "a label of the prompt"
-	}
-	for _, f := range fieldRE.FindAllString(raw, -1) {
-		if e.fields[strings.ToLower(f)] {
-			return "a field of the answer format"
+		if lead != nil && e.labels[strings.ToLower(lead[1])] {
+			return "a label of the prompt"
+		}
+		for _, f := range fields {
+			if e.fields[strings.ToLower(f)] {
+				return "a field of the answer format"
+			}
 		}
 	}
 	return ""
+}
+
+// mayHoldDelimiter is a quick test before fence.HasDelimiter: a delimiter
+// holds "begin", "end" or its note's "data".
+func mayHoldDelimiter(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "begin") || strings.Contains(l, "end") || strings.Contains(l, "data")
 }
 
 // check returns why a sentence, as it would be spoken, repeats the
 // prompt's words, or "".
-func (e *echo) check(clean string) string {
+func (c *Checker) check(clean string) string {
 	ws := words(clean)
-	if e.covered(e.rules, ws, run, nil) {
+	if c.covered(ws, run, nil, func(e *echo) map[uint64]struct{} { return e.rules }) {
 		return "an echo of the prompt's instructions"
 	}
-	if len(ws) >= shortRun && len(ws) < run && !anyOf(ws, firstPerson) && strings.Contains(e.stream, " "+strings.Join(ws, " ")+" ") {
+	if len(ws) >= shortRun && len(ws) < run && !anyOf(ws, firstPerson) {
 		// A short sentence whole in the instructions, unless Nadine speaks
 		// of herself in it: what a tool tells her to say ("Tell the human
 		// 'I am smiling now'") is hers.
-		return "an echo of the prompt's instructions"
+		joined := " " + strings.Join(ws, " ") + " "
+		for _, e := range c.echoes {
+			if strings.Contains(e.stream, joined) {
+				return "an echo of the prompt's instructions"
+			}
+		}
 	}
-	if e.covered(e.persona, ws, personaRun, secondPerson) {
+	if c.covered(ws, personaRun, secondPerson, func(e *echo) map[uint64]struct{} { return e.persona }) {
 		return "the prompt's description of Nadine"
 	}
-	if e.addressesNadine(ws) {
-		return "Nadine spoken of in the prompt's voice"
+	for _, e := range c.echoes {
+		if e.addressesNadine(ws) {
+			return "Nadine spoken of in the prompt's voice"
+		}
 	}
 	return ""
 }
 
-// covered reports whether runs of n words found in m cover most of ws;
-// with must set, the covered words must include one of must.
-func (e *echo) covered(m map[string]bool, ws []string, n int, must map[string]bool) bool {
+// covered reports whether runs of n words found in the prompts (runs
+// picks which) cover most of ws; with must set, the covered words must
+// include one of must.
+func (c *Checker) covered(ws []string, n int, must map[string]bool, runs func(*echo) map[uint64]struct{}) bool {
 	if len(ws) < n {
 		return false
 	}
+	hs := hashes(ws)
 	hit := make([]bool, len(ws))
 	for i := 0; i+n <= len(ws); i++ {
-		if m[strings.Join(ws[i:i+n], " ")] {
-			for j := i; j < i+n; j++ {
-				hit[j] = true
+		h := runHash(hs[i : i+n])
+		for _, e := range c.echoes {
+			if _, ok := runs(e)[h]; ok {
+				for j := i; j < i+n; j++ {
+					hit[j] = true
+				}
+				break
 			}
 		}
 	}

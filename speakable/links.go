@@ -29,6 +29,9 @@ var (
 		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt|point)\s+(?:` + topLevel + `)\b|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
 	// mathRE is mathematical notation (LaTeX), which cannot be read out.
 	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
+	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
+	// address without a scheme holds.
+	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
@@ -53,13 +56,24 @@ var websiteNames = map[nadine.Language]string{
 // the prompts spell it (spelled), when its host has one and the language
 // a phrase for it, else the sentence is marked dropped; an e-mail address
 // marks its sentence dropped.
-func rewriteLinks(text string, lang nadine.Language, spelled map[string]string) string {
-	if !strings.ContainsAny(text, ".@$\\") && !strings.Contains(strings.ToLower(text), "slash") && !strings.Contains(text, "点") {
-		return text
+func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
+	s := text
+	lower := strings.ToLower(s)
+	if strings.Contains(s, "@") {
+		s = emailRE.ReplaceAllString(s, dropped)
 	}
-	s := emailRE.ReplaceAllString(text, dropped)
-	s = spokenAddressRE.ReplaceAllString(s, dropped)
-	s = mathRE.ReplaceAllString(s, dropped)
+	for _, w := range []string{"slash", "dot", "punkt", "point", "h t t p", "w w w", "点"} {
+		if strings.Contains(lower, w) {
+			s = spokenAddressRE.ReplaceAllString(s, dropped)
+			break
+		}
+	}
+	if strings.ContainsAny(s, "$\\") {
+		s = mathRE.ReplaceAllString(s, dropped)
+	}
+	if !strings.Contains(s, "://") && !strings.Contains(lower, "www.") && !dotLetterRE.MatchString(s) {
+		return s // no address left to find
+	}
 	s = mdLinkRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := mdLinkRE.FindStringSubmatch(m)
 		if urlRE.MatchString(sub[1]) {
@@ -88,7 +102,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled map[string]string) 
 
 // website names the website of an address ("the MIRALab website"), or
 // returns dropped.
-func website(addr string, lang nadine.Language, spelled map[string]string) string {
+func website(addr string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	phrase, ok := websiteNames[lang.Or(nadine.English)]
 	if !ok {
 		return dropped
@@ -112,7 +126,7 @@ func website(addr string, lang nadine.Language, spelled map[string]string) strin
 	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
 		return dropped // a shortener or a code, not a name
 	}
-	if s, ok := spelled[name]; ok {
+	if s, ok := spelled(name); ok {
 		name = s
 	} else {
 		r, size := utf8.DecodeRuneInString(name)

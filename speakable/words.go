@@ -24,7 +24,11 @@ func words(s string) []string {
 		case isIdeographic(r):
 			flush()
 			out = append(out, string(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		case r < 0x80 && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+			b.WriteByte(byte(r))
+		case r < 0x80 && 'A' <= r && r <= 'Z':
+			b.WriteByte(byte(r) + 'a' - 'A')
+		case r >= 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
 			b.WriteRune(unicode.ToLower(r))
 		default:
 			flush()
@@ -35,7 +39,7 @@ func words(s string) []string {
 }
 
 func isIdeographic(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai)
+	return r >= 0x0E00 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai)
 }
 
 // fold removes the accents of a lowercased word ("humanoïde" →
