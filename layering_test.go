@@ -44,8 +44,8 @@ const (
 var packageLayers = map[string]string{
 	"": layerRoot,
 
-	"affect": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
-	"langid": layerPure, "lexical": layerPure, "names": layerPure, "turnstats": layerPure,
+	"affect": layerPure, "answer": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
+	"langid": layerPure, "lexical": layerPure, "names": layerPure, "speakable": layerPure, "turnstats": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 
@@ -59,7 +59,7 @@ var packageLayers = map[string]string{
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
-	"internal/leaktest": layerTestkit,
+	"internal/leaktest": layerTestkit, "internal/speechcorpus": layerTestkit,
 
 	"cmd/":      layerCmd,
 	"examples/": layerExample,

@@ -16,6 +16,10 @@ import (
 type Trace struct {
 	mu  sync.Mutex
 	end time.Time // set by Finish
+	// prompts are what the engines wrote into the turn's model calls, for
+	// the echo check (AddPrompt); never serialized.
+	prompts    []Prompt
+	promptSeen map[string]bool
 	TraceData
 }
 

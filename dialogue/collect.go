@@ -92,6 +92,7 @@ type collector struct {
 	emit    nadine.EmitFunc
 	apply   sessionApply
 	check   sentenceCheck
+	gate    speechGate              // what of a sentence may be spoken (speakgate.go)
 	lang    nadine.Language         // the session language, as this turn changed it
 	spoken  []string                // sentences of the current attempt, as said
 	said    map[nadine.Language]int // how much of them (in bytes) is in each language
@@ -212,7 +213,7 @@ func (c *collector) forward(e nadine.Event) {
 	}
 	translated := false
 	if e.Kind == nadine.EventSpeech { // the last guard: only speech reaches speak
-		clean, err := nadine.SpeechSentence(e.Text)
+		clean, err := c.gate.sentence(c.trace, e.Text, e.Language.Or(c.language()))
 		if err != nil {
 			c.trace.Notef("a sentence was not spoken: %v", err)
 		}

@@ -398,7 +398,7 @@ func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
 		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
+		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log, Structured: nadine.StructuredMode(p.Structured),
 	}
 }
 
@@ -517,7 +517,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.queries,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
-			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
+			MaxSteps: a.cfg.Limits.MaxSteps, MaxToolCalls: a.cfg.Limits.MaxToolCalls, ParseRetries: a.cfg.Limits.ParseRetries,
 			Speculate: *a.cfg.Features.Speculate, SkipStandalone: *a.cfg.Features.SkipStandalone,
 			Place: spec.Place, Logger: a.log,
 		})

@@ -91,6 +91,10 @@ type ProfileConfig struct {
 	Timeout     Duration `yaml:"timeout"`
 	MaxTokens   int      `yaml:"max_tokens"`
 	MaxRetries  *int     `yaml:"max_retries"`
+	// Structured says how the server constrains answers: auto (tools on
+	// api.openai.com, json_schema elsewhere), json_schema, tools or text
+	// (docs/speech.md); "" is auto.
+	Structured string `yaml:"structured"`
 }
 
 // EmbeddingsConfig chooses the embedder: "lexical" (offline, built in) or a
@@ -133,6 +137,7 @@ type FeaturesConfig struct {
 type LimitsConfig struct {
 	MaxInputChars int      `yaml:"max_input_chars"`
 	MaxSteps      int      `yaml:"max_steps"`      // ReAct steps and graph steps per turn
+	MaxToolCalls  int      `yaml:"max_tool_calls"` // ReAct tool calls per turn; then the agent answers with what it has
 	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
 	FirstSpeech   Duration `yaml:"first_speech"`   // silence after which a filler line is said
@@ -305,7 +310,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
-				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries,
+				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries, Structured: string(nadine.StructuredAuto),
 			}},
 			Roles:    roles,
 			Timeouts: defaultTimeouts(),
@@ -315,7 +320,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
 		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes(), SkipStandalone: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
-		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
+		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, MaxToolCalls: 4, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,
 			Backlog: robot.DefaultBacklog},
