@@ -23,7 +23,6 @@ type responder struct {
 	now          func() time.Time
 	scenes       nadine.SceneRetriever // reads a recalled scene's picture; nil: none
 	speculating  bool                  // Options.Speculate, never with seed 001's wiring
-	work         *work                 // runs the speculative response
 }
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -37,7 +36,7 @@ func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	s.PlanSteps = nil
 	if s.confirmationPending() {
 		if sp := t.takeSpeculation(); sp != nil {
-			sp.settle(nadine.TraceFrom(ctx), false, "a name question")
+			sp.settle(false, "a name question")
 		}
 		q := confirmQuestion(s.Language, s.NameConfirmation.SimilarNames[0])
 		t.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
@@ -69,7 +68,7 @@ func (r *responder) speculated(ctx context.Context, s State) (string, error, boo
 		return "", nil, false
 	}
 	keep, reason := r.matches(ctx, sp, s)
-	sp.settle(nadine.TraceFrom(ctx), keep, reason)
+	sp.settle(keep, reason)
 	if !keep {
 		return "", nil, false
 	}

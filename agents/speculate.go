@@ -32,13 +32,10 @@ import (
 
 // speculation is the response agent started before the plan was known.
 type speculation struct {
-	start  time.Time
-	state  State     // the state it answered
-	now    time.Time // the clock reading its packet was dated with
-	msgs   []nadine.ChatMessage
-	hold   *nadine.Hold
-	cancel context.CancelFunc
-	done   chan struct{}
+	*nadine.Speculative
+	state State     // the state it answered
+	now   time.Time // the clock reading its packet was dated with
+	msgs  []nadine.ChatMessage
 
 	mu       sync.Mutex
 	streamed strings.Builder // what the model wrote, for the cost estimate
@@ -62,23 +59,18 @@ func (r *responder) speculate(ctx context.Context, s State) {
 	}
 	s.Intent, s.PlanSteps = IntentContinue, nil
 	now := r.now()
-	sctx, cancel := context.WithCancel(t.ctx)
-	sp := &speculation{start: time.Now(), state: s, now: now, msgs: r.responseMessagesAt(sctx, s, now),
-		hold: nadine.NewHold(t.send), cancel: cancel, done: make(chan struct{})}
+	sp := &speculation{state: s, now: now, msgs: r.responseMessagesAt(t.ctx, s, now)}
 	if !t.setSpeculation(sp) {
-		cancel()
 		return
 	}
-	started := r.work.inTurn(func() {
-		defer close(sp.done)
-		text, err := r.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
+	sp.Speculative = nadine.StartSpeculation(t.ctx, t.out.Hold, nadine.SpeculateResponse, func(ctx context.Context, emit nadine.EmitFunc) {
+		text, err := r.speakResponse(ctx, emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
 		sp.mu.Lock()
 		sp.text, sp.err = text, err
 		sp.mu.Unlock()
 	})
-	if !started { // the engine is closing: the response node answers itself
+	if sp.Speculative == nil { // no output to hold it: the response node answers itself
 		t.takeSpeculation()
-		cancel()
 	}
 }
 
@@ -91,10 +83,18 @@ func (sp *speculation) write(delta string) {
 
 // wait returns the speculation's reply once its call has ended.
 func (sp *speculation) wait() (string, error) {
-	<-sp.done
+	sp.Wait()
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	return sp.text, sp.err
+}
+
+// cost estimates what a discarded speculation's call cost: its prompt, and
+// what it wrote before it was cancelled.
+func (sp *speculation) cost() (prompt, completion int) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return nadine.EstimateTokens(nadine.PromptText(sp.msgs)), nadine.EstimateTokens(sp.streamed.String())
 }
 
 // matches reports whether s, the state the response node received, gives
@@ -132,21 +132,9 @@ func closeFeelings(before, after affect.State) bool {
 // settle gives the speculation its verdict, once, and records it: a kept
 // one's held sentences go out and the call goes on; a discarded one is
 // cancelled and waited for, its sentences dropped.
-func (sp *speculation) settle(tr *nadine.Trace, keep bool, reason string) {
-	rec := nadine.Speculation{Kind: nadine.SpeculateResponse, Start: sp.start, Duration: time.Since(sp.start), Kept: keep, Reason: reason}
-	if keep && sp.hold.Release() {
-		tr.Notef("speculative response kept")
-		tr.AddSpeculation(rec)
+func (sp *speculation) settle(keep bool, reason string) {
+	if keep && sp.Keep(reason) {
 		return
 	}
-	sp.hold.Drop()
-	sp.cancel()
-	<-sp.done
-	rec.Kept = false
-	rec.PromptTokens = nadine.EstimateTokens(nadine.PromptText(sp.msgs))
-	sp.mu.Lock()
-	rec.CompletionTokens = nadine.EstimateTokens(sp.streamed.String())
-	sp.mu.Unlock()
-	tr.Notef("speculative response discarded: %s", reason)
-	tr.AddSpeculation(rec)
+	sp.Discard(reason, sp.cost)
 }

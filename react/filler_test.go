@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/openai"
@@ -31,8 +32,9 @@ func (o *fillerOrder) emit(ev nadine.Event) {
 
 // TestSearchSaysAFillerBeforeSerperIsAsked: with the search tools wrapped
 // WithFiller (as cmd/nadine registers them), a ReAct turn that calls
-// Google Search twice says one filler line before Serper receives the
-// first request, and the reply does not contain it.
+// Google Search twice asks for a filler line twice; its output says one,
+// before Serper receives the first request, and the reply does not
+// contain it.
 func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	order := &fillerOrder{}
 	serper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,7 +56,7 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	for i, tool := range ts {
 		switch tool.Name() {
 		case tools.NameSearch, tools.NameNews, tools.NameWeather:
-			ts[i] = tools.WithFiller(tool, f)
+			ts[i] = tools.WithFiller(tool)
 		}
 	}
 
@@ -74,14 +76,17 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The turn's output says the filler, as in a dialogue manager's turn.
 	tr := nadine.NewTrace("t-filler", "Who is the Swiss president?", time.Now())
-	r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+	ctx := nadine.WithTrace(context.Background(), tr)
+	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: order.emit, Language: nadine.English, Filler: f.Line})
+	r, err := eng.Respond(ctx, out.Bind(nadine.Request{
 		Turn: nadine.Turn{Text: "Who is the Swiss president?", Language: nadine.English, UserID: nadine.UnknownUser},
-		Emit: order.emit,
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out.Wait()
 	got := order.Lines()
 	want := "filler:" + tools.DefaultFillerLines()[nadine.English][0]
 	filler, first := order.Index("filler:"), order.Index("serper:")

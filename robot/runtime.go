@@ -689,20 +689,22 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	}
 }
 
-// output publishes one turn's events on the body as they happen. A
-// publisher goroutine sends them in order, so the engine does not wait for
-// each message's acknowledgment before it goes on; the turn's end waits
-// until everything before it is published.
+// output publishes one turn's events on the body as they happen, in the
+// order the turn's Output handed them, numbered by it (Event.Seq). A
+// publisher goroutine sends them, so that nothing of the turn waits for a
+// message's acknowledgment; the turn's end (the done event) waits until
+// everything before it is published. The inbox marks the transcript
+// spoken as its first reply sentence goes out: a filler line is not a
+// reply, and a turn that said only a filler is answered after a restart.
 type output struct {
 	r       *Runtime
 	ctx     context.Context
 	turnID  string
 	forward nadine.EmitFunc
 
-	mu      sync.Mutex // events may come from parallel branches; publish in order
-	seq     int
-	inbox   int64 // the transcript's inbox seq, marked spoken before the first sentence
-	said    bool  // a sentence was published
+	mu      sync.Mutex // guards closed and the queue's sends
+	inbox   int64      // the transcript's inbox seq, marked spoken before the first reply sentence
+	replied bool       // a reply sentence was published (the publisher's)
 	queue   chan published
 	drained chan struct{}
 	closed  bool
@@ -711,9 +713,7 @@ type output struct {
 // published is an event with what it is published with.
 type published struct {
 	e    nadine.Event
-	seq  int
-	lang nadine.Language // the final marker's language
-	sent chan struct{}   // closed once published, when someone waits for it
+	sent chan struct{} // closed once published, when someone waits for it
 }
 
 func newOutput(r *Runtime, ctx context.Context, turnID string, forward nadine.EmitFunc) *output {
@@ -747,15 +747,15 @@ func (o *output) publish() {
 		var err error
 		switch e.Kind {
 		case nadine.EventSpeech:
-			if !o.said {
+			if !e.Filler && !o.replied {
 				// From now on the turn has been heard: a restart must
 				// not answer it again.
-				o.said = true
+				o.replied = true
 				o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
 			}
-			// A filler line (said while the turn waits on a tool) is
-			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
+			// A filler line (said while the turn waits) is spoken like a
+			// sentence, with its own seq, marked as such.
+			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: e.Seq, TurnID: o.turnID, Filler: e.Filler})
 		case nadine.EventGesture:
 			err = b.Animate(o.ctx, e.Gesture)
 		case nadine.EventAffect:
@@ -773,7 +773,11 @@ func (o *output) publish() {
 				err = b.PlaySong(o.ctx, *e.Song)
 			}
 		case nadine.EventDone:
-			err = b.Speak(o.ctx, nadine.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
+			var lang nadine.Language
+			if e.Reply != nil {
+				lang = e.Reply.Language
+			}
+			err = b.Speak(o.ctx, nadine.Speech{Language: lang, Seq: e.Seq, Final: true, TurnID: o.turnID})
 		}
 		if err != nil {
 			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
@@ -785,40 +789,27 @@ func (o *output) publish() {
 	}
 }
 
+// emit queues an event for the publisher, tells the monitor and the
+// caller. The done event returns once it is published: the reply is over
+// when its last message is out, and what runs after the reply (memory
+// writes) comes after it. The queue stays open until the turn returns,
+// for what the engine does after the reply (the gesture of a category
+// read then).
 func (o *output) emit(e nadine.Event) {
-	o.mu.Lock()
 	var sent chan struct{}
+	o.mu.Lock()
 	if o.queue != nil && !o.closed {
-		p := published{e: e, seq: o.seq}
-		switch e.Kind {
-		case nadine.EventSpeech:
-			o.seq++
-			if e.Filler {
-				// A filler is said before the slow wait it announces:
-				// the engine goes on once it is out.
-				sent = make(chan struct{})
-				p.sent = sent
-				defer func() { <-sent }()
-			}
-		case nadine.EventDone:
-			if e.Reply != nil {
-				p.lang = e.Reply.Language
-			}
-			// The reply is over when its last message is out: what runs
-			// after the reply (memory writes) comes after it. The queue
-			// stays open until the turn returns, for what the engine does
-			// after the reply (the gesture of a category read then).
+		p := published{e: e}
+		if e.Kind == nadine.EventDone {
 			sent = make(chan struct{})
 			p.sent = sent
 		}
 		o.queue <- p
 	}
-	if sent != nil && e.Kind == nadine.EventDone {
-		o.mu.Unlock()
+	o.mu.Unlock()
+	if sent != nil {
 		<-sent
-		o.mu.Lock()
 	}
-	defer o.mu.Unlock()
 	o.r.broadcast(Update{Kind: UpdateEvent, TurnID: o.turnID, Event: &e})
 	if o.forward != nil {
 		o.forward(e)
