@@ -297,7 +297,7 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
 		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(), FirstSpeech: a.cfg.firstSpeech(),
-		Speech:        dialogue.SpeechBudget{MaxSentences: a.cfg.Speech.MaxSentences, MaxWords: a.cfg.Speech.MaxWords},
+		Speech:   dialogue.SpeechBudget{MaxSentences: a.cfg.Speech.MaxSentences, MaxWords: a.cfg.Speech.MaxWords},
 		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
