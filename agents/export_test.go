@@ -6,3 +6,6 @@ func WithSeedWiring(o *Options) { o.SeedWiring = true }
 
 // ParseAppraisal exposes the appraisal parser to the tests.
 var ParseAppraisal = parseAppraisal
+
+// SameFeelings exposes the speculation's feelings rule to the tests.
+var SameFeelings = sameFeelings

@@ -205,6 +205,30 @@ func (t *turn) setSpeculation(sp *speculation) bool {
 	return true
 }
 
+// speculation returns the turn's speculative response, if any, without
+// taking it.
+func (t *turn) speculation() *speculation {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spec
+}
+
+// dropSpeculation takes sp, when it is still the turn's speculative
+// response, so that another can start; it reports false when the
+// response node took it meanwhile.
+func (t *turn) dropSpeculation(sp *speculation) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.spec != sp || t.took {
+		return false
+	}
+	t.spec = nil
+	return true
+}
+
 // takeSpeculation returns the speculative response, once; none is started
 // after.
 func (t *turn) takeSpeculation() *speculation {
