@@ -31,7 +31,7 @@ func (m *memoryRecall) run(ctx context.Context, s State) (State, error) {
 	group := s.Intent == "" && m.speculate != nil
 	s = m.person(ctx, s)
 	if group {
-		m.speculate(ctx, s)
+		m.speculate(ctx, m.predict(ctx, s))
 	}
 	s, err := m.recall(ctx, s)
 	if err == nil && group {
@@ -63,6 +63,52 @@ func (m *memoryRecall) person(ctx context.Context, s State) State {
 		s.UserInfo.Profile = nil
 	default:
 		nadine.TraceFrom(ctx).Fail("memory_retrieve_agent", err)
+	}
+	return s
+}
+
+// vectorCache is an embedder that tells the vectors it keeps without a
+// call (embedcache.Cache).
+type vectorCache interface {
+	Cached(text string) ([]float32, bool)
+}
+
+// predict returns s with the memories the person's previous message
+// finds, when its vector is still in the query cache: what the turn
+// knows before its own embedding, for the speculative response to start
+// with (a store search, no model call). Consecutive messages on one topic
+// find the same memories; when the new message finds others, the
+// speculation is restarted with them. The memories come from the store as
+// it is now: nothing of an earlier turn is kept.
+func (m *memoryRecall) predict(ctx context.Context, s State) State {
+	c, ok := m.embedder.(vectorCache)
+	if !ok || !m.on || !realID(s.UserInfo.ID) || !s.UserInfo.Known() {
+		return s
+	}
+	prev := ""
+	for i := len(s.Messages) - 2; i >= 0 && prev == ""; i-- {
+		if s.Messages[i].Role == nadine.RoleUser {
+			prev = s.Messages[i].Content
+		}
+	}
+	v, ok := c.Cached(prev)
+	if prev == "" || !ok {
+		return s
+	}
+	for _, typ := range []nadine.MemoryType{nadine.MemoryEpisode, nadine.MemoryConversation} {
+		if !m.has(ctx, s.live, s.UserInfo.ID, typ) {
+			continue
+		}
+		res, err := m.store.SearchMemories(ctx, s.UserInfo.ID, nadine.MemoryQuery{Embedding: v, Embedder: m.embedder.Name(),
+			Types: []nadine.MemoryType{typ}, K: 1})
+		if err != nil || len(res) == 0 {
+			continue
+		}
+		if typ == nadine.MemoryEpisode {
+			s.EpisodeMemory = res[0].Text
+		} else {
+			s.ConversationMemory = res[0].Text
+		}
 	}
 	return s
 }

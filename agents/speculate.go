@@ -23,9 +23,12 @@ import (
 // docs/output.md for what they measure):
 //
 //   - When: as soon as the person is known (their profile read), before
-//     the memory search's embedding. The guess has no memories; when the
-//     search finds some that the packet will show (speculationMemories),
-//     the speculation is restarted with them, as early as they are known.
+//     the memory search's embedding. The guess has the memories the
+//     person's previous message finds when its vector is still in the
+//     query cache (memoryRecall.predict), else none; a memory the window
+//     already holds is not shown (heldInWindow). When the search finds
+//     memories that change the packet, the speculation is restarted with
+//     them, as soon as they are known.
 //   - The intent: a greeting or farewell alone is guessed as the
 //     classifier would label it after seed 001's corrections (guessIntent);
 //     anything else as continue_conversation with an empty plan. A plan
