@@ -19,11 +19,11 @@ import (
 // function and by the fake search tool and camera.
 type fillerLog struct{ orderlog.Log }
 
+// emit logs the reply's sentences as they go out; the filler is logged
+// when the turn's output says it (words it: see fillerTurn), which is
+// when it is queued ahead of everything still to go out.
 func (l *fillerLog) emit(ev nadine.Event) {
-	switch {
-	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		l.Add("filler:" + string(ev.Language) + ":" + ev.Text)
-	case ev.Kind == nadine.EventSpeech:
+	if ev.Kind == nadine.EventSpeech && !ev.Filler {
 		l.Add("speech:" + ev.Text)
 	}
 }
@@ -50,15 +50,19 @@ func (c loggedCamera) Capture(context.Context) (nadine.Image, error) {
 }
 
 // fillerTurn runs one turn of h's engine through a dialogue Output whose
-// filler lines are f's (none when nil) and whose events go to emit, as the
+// filler lines are f's (none when nil) and whose events go to log, as the
 // dialogue manager would, and returns the reply.
-func fillerTurn(t *testing.T, h *harness, f *tools.Filler, text string, emit nadine.EmitFunc) nadine.Reply {
+func fillerTurn(t *testing.T, h *harness, f *tools.Filler, text string, log *fillerLog) nadine.Reply {
 	t.Helper()
 	tr := nadine.NewTrace("t-"+text, text, time.Now())
 	ctx := nadine.WithTrace(context.Background(), tr)
-	opts := dialogue.OutputOptions{To: emit, Language: h.lang}
+	opts := dialogue.OutputOptions{To: log.emit, Language: h.lang}
 	if f != nil {
-		opts.Filler = f.Line
+		opts.Filler = func(l nadine.Language) (string, nadine.Language) {
+			line, lang := f.Line(l)
+			log.Add("filler:" + string(lang) + ":" + line)
+			return line, lang
+		}
 	}
 	out := dialogue.NewOutput(ctx, opts)
 	r, err := h.eng.Respond(ctx, out.Bind(nadine.Request{
@@ -112,7 +116,7 @@ func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 				Reply("The Swiss president is Karin Keller-Sutter. She is from Wil.")
 			h.start()
 
-			r := fillerTurn(t, h, f, "Who is the Swiss president?", log.emit)
+			r := fillerTurn(t, h, f, "Who is the Swiss president?", log)
 			got := log.Lines()
 			search, speech := log.Index("search:"), log.Index("speech:")
 			if search < 0 || speech < 0 {
@@ -160,7 +164,7 @@ func TestVisionTurnSaysAFillerFirst(t *testing.T) {
 			planFor(h, "holding", `{"plan":[{"agent":"vision_agent","message":"What is the person holding?"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleVision)).Reply("The person holds a blue book.")
 			h.start()
-			fillerTurn(t, h, f, "What am I holding?", log.emit)
+			fillerTurn(t, h, f, "What am I holding?", log)
 			got := log.Lines()
 			if !on {
 				if log.Count("filler:") != 0 {

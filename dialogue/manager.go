@@ -437,6 +437,7 @@ func (m *Manager) applyEvent(e nadine.Event) {
 // streamed, and makes the reply what was said (a sentence translated, or
 // cut by the speech budget, is in the history as said).
 func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
+	out.Wait() // the session has taken what the engine's events change
 	s := m.Session()
 	if !r.Emotion.Valid() {
 		var intensity float64

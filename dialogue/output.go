@@ -27,9 +27,11 @@ import (
 // A reply sentence is checked on the goroutine that emitted it, outside
 // the lock: a slow check (a translation) delays only what comes after
 // that sentence, never a filler, which goes ahead of a sentence not yet
-// checked. Events go out in the order they came; whoever finds nobody
-// delivering delivers, so an emitter never waits behind another one's
-// delivery.
+// checked. Events go out in the order they came, from the Output's own
+// goroutine (the deliverer), started when there is something to deliver
+// and ended when there is nothing left: the caller's emit function may
+// block (the runtime publishes each event and waits for the broker's
+// acknowledgment) without holding back the engine or a filler request.
 type Output struct {
 	ctx    context.Context
 	trace  *nadine.Trace
@@ -45,7 +47,7 @@ type Output struct {
 	held    bool // an early turn's output: nothing goes out before Release
 	dropped bool // Drop: nothing goes out any more
 	ended   bool // End: the turn is over, no filler any more
-	sending bool // a goroutine delivers the queue's head
+	sending bool // the deliverer runs
 	queue   []*outEntry
 	gen     int // the current engine attempt
 	seq     int // the next spoken line's number
@@ -286,23 +288,40 @@ func (o *Output) remove(en *outEntry) {
 	o.changed.Broadcast()
 }
 
-// flush delivers the queue's ready head, in order, unless another
-// goroutine is delivering (it then delivers what was queued too), the
-// output is held, or dropped.
+// flush starts the deliverer when the queue's head can go out and it
+// does not run already (it then delivers what was queued too).
 func (o *Output) flush() {
 	o.mu.Lock()
-	if o.sending {
-		o.mu.Unlock()
+	defer o.mu.Unlock()
+	if o.sending || !o.deliverable() {
 		return
 	}
 	o.sending = true
-	for !o.held && !o.dropped && len(o.queue) > 0 && o.queue[0].ready {
+	go o.deliver()
+}
+
+// deliverable reports whether the queue's head can go out (o.mu is held):
+// it is ready, and the output neither held nor dropped.
+func (o *Output) deliverable() bool {
+	return !o.held && !o.dropped && len(o.queue) > 0 && o.queue[0].ready
+}
+
+// deliver is the deliverer: it passes the queue's ready head on, in order,
+// outside the lock, until nothing can go out, then ends.
+func (o *Output) deliver() {
+	o.mu.Lock()
+	for o.deliverable() {
 		en := o.queue[0]
 		o.queue = o.queue[1:]
 		out, to := o.speak(en), o.to
 		o.mu.Unlock()
 		if out {
-			o.deliver(en, to)
+			if en.apply {
+				o.apply(en.e)
+			}
+			if en.forward && to != nil {
+				to(en.e)
+			}
 		}
 		o.mu.Lock()
 	}
@@ -394,16 +413,6 @@ func countWords(s string) int {
 		}
 	}
 	return n
-}
-
-// deliver applies an event to the session and passes it to the caller.
-func (o *Output) deliver(en *outEntry, to nadine.EmitFunc) {
-	if en.apply {
-		o.apply(en.e)
-	}
-	if en.forward && to != nil {
-		to(en.e)
-	}
 }
 
 // fill asks for a filler line on behalf of attempt gen (-1: the turn's
@@ -509,6 +518,13 @@ func (o *Output) Release(to nadine.EmitFunc) bool {
 	return true
 }
 
+// Close ends the turn's output once its events went out: later ones are
+// dropped (the turn returned; its runtime publishes no more).
+func (o *Output) Close() {
+	o.Wait()
+	o.Drop()
+}
+
 // Drop discards everything not yet out, and every later event.
 func (o *Output) Drop() {
 	o.mu.Lock()
@@ -519,8 +535,8 @@ func (o *Output) Drop() {
 }
 
 // Wait returns once everything accepted so far went out (the queue is
-// empty, its sentences checked, and no delivery is in progress), or at
-// once while held.
+// empty, its sentences checked, and the deliverer has ended), or at once
+// while held.
 func (o *Output) Wait() {
 	o.mu.Lock()
 	defer o.mu.Unlock()

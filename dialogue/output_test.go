@@ -223,6 +223,7 @@ func TestOutputBranch(t *testing.T) {
 			b.Emit(say("Held one."))
 			a.emit(nadine.Event{Kind: nadine.EventGesture, Gesture: nadine.Wave})
 			b.Emit(say("Held two."))
+			o.Wait()
 			if got, want := lines(recorded(rec)), []string{"gesture"}; !slices.Equal(got, want) {
 				t.Fatalf("before the verdict: out %q, want %q", got, want)
 			}

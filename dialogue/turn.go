@@ -153,6 +153,7 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	for _, fn := range queued {
 		fn(bg)
 	}
+	out.Close() // what the deferred work emitted (a gesture read late) is out; nothing after
 	reply = out.lateFields(reply)
 	if keep {
 		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)

@@ -21,11 +21,11 @@ import (
 // emitted and the requests the Serper server received.
 type fillerOrder struct{ orderlog.Log }
 
+// emit logs the reply's sentences as they go out; the filler is logged
+// when the turn's output words it, which is when it is queued ahead of
+// everything still to go out.
 func (o *fillerOrder) emit(ev nadine.Event) {
-	switch {
-	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		o.Add("filler:" + ev.Text)
-	case ev.Kind == nadine.EventSpeech:
+	if ev.Kind == nadine.EventSpeech && !ev.Filler {
 		o.Add("speech:" + ev.Text)
 	}
 }
@@ -79,7 +79,12 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	// The turn's output says the filler, as in a dialogue manager's turn.
 	tr := nadine.NewTrace("t-filler", "Who is the Swiss president?", time.Now())
 	ctx := nadine.WithTrace(context.Background(), tr)
-	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: order.emit, Language: nadine.English, Filler: f.Line})
+	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: order.emit, Language: nadine.English,
+		Filler: func(l nadine.Language) (string, nadine.Language) {
+			line, lang := f.Line(l)
+			order.Add("filler:" + line)
+			return line, lang
+		}})
 	r, err := eng.Respond(ctx, out.Bind(nadine.Request{
 		Turn: nadine.Turn{Text: "Who is the Swiss president?", Language: nadine.English, UserID: nadine.UnknownUser},
 	}))
