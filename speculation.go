@@ -155,6 +155,9 @@ func (s *Speculative) Wait() {
 	}
 }
 
+// Started is when the speculation started, on the turn's clock.
+func (s *Speculative) Started() time.Time { return s.start }
+
 // Settled reports whether the verdict was given.
 func (s *Speculative) Settled() bool {
 	if s == nil {

@@ -69,7 +69,7 @@ func fillerTurn(t *testing.T, h *harness, f *tools.Filler, text string, log *fil
 		Turn:           nadine.Turn{Text: text, Language: h.lang, UserID: h.user.ID, Time: h.now},
 		ConversationID: h.conv,
 	}))
-	out.Wait()
+	out.Close()
 	h.eng.Wait()
 	if err != nil {
 		t.Fatalf("turn %q: %v", text, err)

@@ -204,7 +204,7 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 		Session:        h.sessionNow(),
 	})
 	reply, err := h.eng.Respond(ctx, req)
-	out.Wait()
+	out.Close()
 	trace.Finish(time.Now())
 	if !h.async {
 		h.eng.Wait()

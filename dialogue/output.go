@@ -28,10 +28,10 @@ import (
 // the lock: a slow check (a translation) delays only what comes after
 // that sentence, never a filler, which goes ahead of a sentence not yet
 // checked. Events go out in the order they came, from the Output's own
-// goroutine (the deliverer), started when there is something to deliver
-// and ended when there is nothing left: the caller's emit function may
-// block (the runtime publishes each event and waits for the broker's
-// acknowledgment) without holding back the engine or a filler request.
+// goroutine (the deliverer, started at the first event and stopped by
+// Close or Drop): the caller's emit function may block (the runtime
+// publishes each event and waits for the broker's acknowledgment) without
+// holding back the engine or a filler request.
 type Output struct {
 	ctx    context.Context
 	trace  *nadine.Trace
@@ -44,10 +44,12 @@ type Output struct {
 	mu      sync.Mutex
 	changed sync.Cond // broadcast when the queue drains or a delivery ends
 	to      nadine.EmitFunc
-	held    bool // an early turn's output: nothing goes out before Release
-	dropped bool // Drop: nothing goes out any more
-	ended   bool // End: the turn is over, no filler any more
-	sending bool // the deliverer runs
+	held    bool           // an early turn's output: nothing goes out before Release
+	dropped bool           // Drop: nothing goes out any more
+	ended   bool           // End: the turn is over, no filler any more
+	running bool           // the deliverer was started
+	sending bool           // the deliverer is handing an event on
+	stopped sync.WaitGroup // the deliverer, until dropped or closed
 	queue   []*outEntry
 	gen     int // the current engine attempt
 	seq     int // the next spoken line's number
@@ -288,16 +290,21 @@ func (o *Output) remove(en *outEntry) {
 	o.changed.Broadcast()
 }
 
-// flush starts the deliverer when the queue's head can go out and it
-// does not run already (it then delivers what was queued too).
+// flush wakes the deliverer, starting it at the turn's first event that
+// can go out.
 func (o *Output) flush() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.sending || !o.deliverable() {
+	if !o.deliverable() {
 		return
 	}
-	o.sending = true
-	go o.deliver()
+	if !o.running {
+		o.running = true
+		o.stopped.Add(1)
+		go o.deliver()
+		return
+	}
+	o.changed.Broadcast()
 }
 
 // deliverable reports whether the queue's head can go out (o.mu is held):
@@ -306,14 +313,24 @@ func (o *Output) deliverable() bool {
 	return !o.held && !o.dropped && len(o.queue) > 0 && o.queue[0].ready
 }
 
-// deliver is the deliverer: it passes the queue's ready head on, in order,
-// outside the lock, until nothing can go out, then ends.
+// deliver is the deliverer, the turn's one goroutine that hands its events
+// on: the queue's ready head, in order, outside the lock, as it becomes
+// ready, until the output is dropped or closed.
 func (o *Output) deliver() {
+	defer o.stopped.Done()
 	o.mu.Lock()
-	for o.deliverable() {
+	defer o.mu.Unlock()
+	for {
+		for !o.dropped && !o.deliverable() {
+			o.changed.Wait()
+		}
+		if o.dropped {
+			return
+		}
 		en := o.queue[0]
 		o.queue = o.queue[1:]
 		out, to := o.speak(en), o.to
+		o.sending = true
 		o.mu.Unlock()
 		if out {
 			if en.apply {
@@ -324,10 +341,9 @@ func (o *Output) deliver() {
 			}
 		}
 		o.mu.Lock()
+		o.sending = false
+		o.changed.Broadcast()
 	}
-	o.sending = false
-	o.changed.Broadcast()
-	o.mu.Unlock()
 }
 
 // speak decides whether a spoken line goes out, numbers it and records it
@@ -519,13 +535,16 @@ func (o *Output) Release(to nadine.EmitFunc) bool {
 }
 
 // Close ends the turn's output once its events went out: later ones are
-// dropped (the turn returned; its runtime publishes no more).
+// dropped (the turn returned; its runtime publishes no more), and the
+// deliverer has stopped when Close returns.
 func (o *Output) Close() {
 	o.Wait()
 	o.Drop()
+	o.stopped.Wait()
 }
 
-// Drop discards everything not yet out, and every later event.
+// Drop discards everything not yet out, and every later event; the
+// deliverer stops after the event it is handing on, if any.
 func (o *Output) Drop() {
 	o.mu.Lock()
 	o.dropped = true
@@ -535,8 +554,8 @@ func (o *Output) Drop() {
 }
 
 // Wait returns once everything accepted so far went out (the queue is
-// empty, its sentences checked, and the deliverer has ended), or at once
-// while held.
+// empty, its sentences checked, and nothing is being handed on), or at
+// once while held.
 func (o *Output) Wait() {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -34,8 +34,8 @@ func lines(evs []nadine.Event) []string {
 }
 
 // newTestOutput returns an Output that words fillers as "Hmm." and records
-// what goes out.
-func newTestOutput(opts dialogue.OutputOptions) (*dialogue.Output, *recorder) {
+// what goes out; it is closed when the test ends.
+func newTestOutput(t *testing.T, opts dialogue.OutputOptions) (*dialogue.Output, *recorder) {
 	rec := &recorder{}
 	if opts.To == nil && !opts.Held {
 		opts.To = rec.emit
@@ -44,7 +44,9 @@ func newTestOutput(opts dialogue.OutputOptions) (*dialogue.Output, *recorder) {
 		opts.Filler = func(l nadine.Language) (string, nadine.Language) { return "Hmm.", l }
 	}
 	tr := nadine.NewTrace("t", "hi", time.Now())
-	return dialogue.NewOutput(nadine.WithTrace(context.Background(), tr), opts), rec
+	o := dialogue.NewOutput(nadine.WithTrace(context.Background(), tr), opts)
+	t.Cleanup(o.Close)
+	return o, rec
 }
 
 func say(text string) nadine.Event {
@@ -92,7 +94,7 @@ func TestOutputFillerRule(t *testing.T) {
 			if tt.none {
 				opts.Filler = func(l nadine.Language) (string, nadine.Language) { return "", l }
 			}
-			o, rec := newTestOutput(opts)
+			o, rec := newTestOutput(t, opts)
 			a := newAttemptOf(o)
 			for _, s := range tt.steps {
 				s(o, a, rec)
@@ -145,7 +147,7 @@ func TestOutputFillerIsNotBlockedBySentenceBeingChecked(t *testing.T) {
 		start := time.Now()
 		var fillerAt time.Time
 		rec := &recorder{}
-		o, _ := newTestOutput(dialogue.OutputOptions{Check: h.check, To: func(e nadine.Event) {
+		o, _ := newTestOutput(t, dialogue.OutputOptions{Check: h.check, To: func(e nadine.Event) {
 			if e.Filler {
 				fillerAt = time.Now()
 			}
@@ -190,7 +192,7 @@ func TestOutputKeepsOrder(t *testing.T) {
 			}
 			return text, stated.Or(want), false
 		}
-		o, rec := newTestOutput(dialogue.OutputOptions{Check: check})
+		o, rec := newTestOutput(t, dialogue.OutputOptions{Check: check})
 		a := newAttemptOf(o)
 		a.emit(nadine.Event{Kind: nadine.EventAffect, Affect: &nadine.AffectState{Label: nadine.Joy}})
 		go a.emit(say("One."))
@@ -217,7 +219,7 @@ func TestOutputKeepsOrder(t *testing.T) {
 func TestOutputBranch(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		t.Run(fmt.Sprint("keep=", keep), func(t *testing.T) {
-			o, rec := newTestOutput(dialogue.OutputOptions{})
+			o, rec := newTestOutput(t, dialogue.OutputOptions{})
 			a := newAttemptOf(o)
 			b := a.hold()
 			b.Emit(say("Held one."))
@@ -254,7 +256,7 @@ func TestOutputBranch(t *testing.T) {
 func TestOutputHeld(t *testing.T) {
 	for _, release := range []bool{true, false} {
 		t.Run(fmt.Sprint("release=", release), func(t *testing.T) {
-			o, _ := newTestOutput(dialogue.OutputOptions{Held: true})
+			o, _ := newTestOutput(t, dialogue.OutputOptions{Held: true})
 			a := newAttemptOf(o)
 			a.emit(nadine.Event{Kind: nadine.EventAffect, Affect: &nadine.AffectState{Label: nadine.Joy}})
 			a.emit(say("Hello."))
@@ -308,7 +310,7 @@ func TestOutputSpeechBudget(t *testing.T) {
 				for _, b := range []dialogue.SpeechBudget{{MaxSentences: 2, MaxWords: 60}, {MaxSentences: 3, MaxWords: 20}, {MaxSentences: -1, MaxWords: -1}} {
 					name := fmt.Sprintf("%s/%d×%dw/%d-%d", sc.name, n, words, b.MaxSentences, b.MaxWords)
 					t.Run(name, func(t *testing.T) {
-						o, rec := newTestOutput(dialogue.OutputOptions{Budget: b})
+						o, rec := newTestOutput(t, dialogue.OutputOptions{Budget: b})
 						a := newAttemptOf(o)
 						var all []string
 						for i := range n {
@@ -346,7 +348,7 @@ func TestOutputSpeechBudget(t *testing.T) {
 // TestOutputRecitalLiftsTheBudget: a tool that gives the reply a text to
 // recite (a song's lyrics) lifts the budget for the turn.
 func TestOutputRecitalLiftsTheBudget(t *testing.T) {
-	o, rec := newTestOutput(dialogue.OutputOptions{Budget: dialogue.SpeechBudget{MaxSentences: 2, MaxWords: 60}})
+	o, rec := newTestOutput(t, dialogue.OutputOptions{Budget: dialogue.SpeechBudget{MaxSentences: 2, MaxWords: 60}})
 	a := newAttemptOf(o)
 	a.emit(nadine.Event{Kind: nadine.EventRecital})
 	for _, s := range []string{"The sea is wide.", "The sky is blue.", "I sing for you.", "And so do you."} {

@@ -106,10 +106,11 @@ func (e *events) kinds(k nadine.EventKind) []nadine.Event {
 
 // withOutput binds req to a dialogue Output whose events go to emit, as
 // in the dialogue manager's turn (it holds a speculation's events until
-// the verdict), and returns the function that waits until they are out.
+// the verdict), and returns the function that waits until they are out
+// and closes it.
 func withOutput(ctx context.Context, emit nadine.EmitFunc, req nadine.Request) (nadine.Request, func()) {
 	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: emit, Language: req.Turn.Language})
-	return out.Bind(req), out.Wait
+	return out.Bind(req), out.Close
 }
 
 func (f *fixture) respond(t *testing.T, text string, history []nadine.Message) (nadine.Reply, *events, *nadine.Trace) {

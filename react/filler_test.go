@@ -91,7 +91,7 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out.Wait()
+	out.Close()
 	got := order.Lines()
 	want := "filler:" + tools.DefaultFillerLines()[nadine.English][0]
 	filler, first := order.Index("filler:"), order.Index("serper:")

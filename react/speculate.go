@@ -85,10 +85,7 @@ func (s *speculation) confirm(ctx context.Context, msgs []nadine.ChatMessage) *p
 		verdict = "discarded: retrieval differed"
 		s.Discard("the standalone question retrieved other texts", s.cost)
 	}
-	start := s.agent.start
-	if start.IsZero() {
-		start = tr.Now()
-	}
+	start := s.Started()
 	tr.AddStep(nadine.Step{Name: "speculate", Start: start, Duration: tr.Now().Sub(start), Detail: verdict})
 	if !kept {
 		return nil
