@@ -75,11 +75,13 @@ func waitsForFiller(f *onceFiller, asked chan struct{}) engineFunc {
 // the transcript gets a filler line said for it, in the session language,
 // before its reply, once. The engine here waits for that line: without it
 // the turn would only end with the test's context.
-func TestSilenceIsFilled(t *testing.T) {
+func TestSilenceIsFilled(t *testing.T) { synctest.Test(t, testSilenceIsFilled) }
+
+func testSilenceIsFilled(t *testing.T) {
 	f := &onceFiller{said: make(chan struct{})}
 	slow := waitsForFiller(f, nil)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
-		o.FirstSpeech, o.Filler, o.Language = 20*time.Millisecond, f.line, nadine.French
+		o.FirstSpeech, o.Filler, o.Language = 2*time.Second, f.line, nadine.French
 		o.TurnTimeout = time.Minute
 	}, slow, offline.New(offline.Options{}))
 	rec := &recorder{}
@@ -183,13 +185,17 @@ func TestEngineIgnoringTheBudgetIsAbandoned(t *testing.T) {
 // after the interim), before the reply, once (issue 17's gap: an adopted
 // turn said none, and stayed silent past limits.first_speech).
 func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
-	const firstSpeech = 20 * time.Millisecond
+	synctest.Test(t, testAdoptedEarlyTurnFillsItsSilence)
+}
+
+func testAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
+	const firstSpeech = 2 * time.Second
 	f := &onceFiller{said: make(chan struct{})}
 	asked := make(chan struct{})
 	hanging := waitsForFiller(f, asked)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
 		o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.line, nadine.French
-		o.TurnTimeout, o.EarlyWait = 5*time.Second, time.Minute
+		o.TurnTimeout, o.EarlyWait = time.Minute, time.Minute
 	}, hanging, offline.New(offline.Options{}))
 	ctx := context.Background()
 	e := m.Preempt(ctx, nadine.Turn{ID: "interim", Text: "parle-moi de genève"})
@@ -200,6 +206,7 @@ func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
 	// Several times FirstSpeech go by before the final transcript: a
 	// filler said now would be said before the person finished speaking.
 	time.Sleep(5 * firstSpeech)
+	synctest.Wait()
 	f.mu.Lock()
 	before := f.calls
 	f.mu.Unlock()
@@ -227,8 +234,8 @@ func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
 	if len(fillers) != 1 || len(sentences) != 1 || !evs[0].Filler {
 		t.Errorf("events %v: fillers %q, sentences %q; want the filler first, then the reply", rec.kinds(), fillers, sentences)
 	}
-	if got := fillerAt.Sub(final); got < firstSpeech {
-		t.Errorf("the filler came %s after the final transcript, before FirstSpeech (%s): counted from the interim", got, firstSpeech)
+	if got := fillerAt.Sub(final); got != firstSpeech {
+		t.Errorf("the filler came %s after the final transcript, want FirstSpeech (%s), counted from the final", got, firstSpeech)
 	}
 	if notes := strings.Join(r.Trace.Snapshot().Notes, "\n"); !strings.Contains(notes, "a filler line was said") {
 		t.Errorf("trace notes = %s", notes)
