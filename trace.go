@@ -14,8 +14,9 @@ import (
 // CLI, the web monitor and the logs all show the same trace. Its methods are
 // safe for concurrent use and do nothing on a nil *Trace.
 type Trace struct {
-	mu  sync.Mutex
-	end time.Time // set by Finish
+	mu    sync.Mutex
+	end   time.Time        // set by Finish
+	clock func() time.Time // the turn's clock (SetClock); nil: time.Now
 	// prompts are what the engines wrote into the turn's model calls, for
 	// the echo check (AddPrompt); never serialized.
 	prompts    []Prompt
@@ -120,15 +121,42 @@ func NewTrace(id, input string, start time.Time) *Trace {
 	return &Trace{TraceData: TraceData{ID: id, Input: input, Start: start}}
 }
 
+// SetClock makes now the clock of everything the turn measures through
+// its trace (the dialogue manager's injected clock), so that a turn's
+// times are on one clock.
+func (t *Trace) SetClock(now func() time.Time) {
+	if t == nil || now == nil {
+		return
+	}
+	t.mu.Lock()
+	t.clock = now
+	t.mu.Unlock()
+}
+
+// Now reads the turn's clock (time.Now for a nil trace or one without a
+// clock).
+func (t *Trace) Now() time.Time {
+	if t == nil {
+		return time.Now()
+	}
+	t.mu.Lock()
+	c := t.clock
+	t.mu.Unlock()
+	if c == nil {
+		return time.Now()
+	}
+	return c()
+}
+
 // StartStep records the start of a step and returns the function that ends
 // it; pass the step's error (or nil) to the returned function.
 func (t *Trace) StartStep(name string) func(err error) {
 	if t == nil {
 		return func(error) {}
 	}
-	start := time.Now()
+	start := t.Now()
 	return func(err error) {
-		s := Step{Name: name, Start: start, Duration: time.Since(start)}
+		s := Step{Name: name, Start: start, Duration: t.Now().Sub(start)}
 		if err != nil {
 			s.Error = err.Error()
 		}

@@ -9,3 +9,6 @@ var ParseAppraisal = parseAppraisal
 
 // IntentFormat is the intent role's response format.
 var IntentFormat = intentFormat
+
+// SameFeelings exposes the speculation's feelings rule to the tests.
+var SameFeelings = sameFeelings

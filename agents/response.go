@@ -29,7 +29,6 @@ type responder struct {
 	now         func() time.Time
 	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
 	speculating bool                  // Options.Speculate, never with seed 001's wiring
-	work        *work                 // runs the speculative response
 }
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -43,7 +42,7 @@ func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	s.PlanSteps = nil
 	if s.confirmationPending() {
 		if sp := t.takeSpeculation(); sp != nil {
-			sp.settle(nadine.TraceFrom(ctx), false, "a name question")
+			sp.settle(false, "a name question")
 		}
 		q := confirmQuestion(s.Language, s.NameConfirmation.SimilarNames[0])
 		t.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
@@ -75,7 +74,7 @@ func (r *responder) speculated(ctx context.Context, s State) (string, error, boo
 		return "", nil, false
 	}
 	keep, reason := r.matches(ctx, sp, s)
-	sp.settle(nadine.TraceFrom(ctx), keep, reason)
+	sp.settle(keep, reason)
 	if !keep {
 		return "", nil, false
 	}
@@ -266,6 +265,13 @@ func (r *responder) responseMessagesAt(ctx context.Context, s State, now time.Ti
 }
 
 func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet, []string) {
+	conversation := s.ConversationMemory
+	if heldInWindow(conversation, s.Messages) {
+		// Every line of it is in the conversation the prompt carries: it
+		// tells the response nothing new (and a speculation started
+		// before the search stays valid).
+		conversation = ""
+	}
 	pk := packet{
 		Date:         now.Format("Monday, 2 January 2006"),
 		Time:         now.Format("15:04"),
@@ -273,7 +279,7 @@ func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet,
 		Greeting:     s.Intent == IntentFirstGreeting,
 		Farewell:     s.Intent == IntentEndConversation,
 		Episode:      dataSection(fence.Episode, s.EpisodeMemory),
-		Conversation: dataSection(fence.Conversation, s.ConversationMemory),
+		Conversation: dataSection(fence.Conversation, conversation),
 		Search:       dataSection(fence.Search, s.SearchResults),
 		Vision:       dataSection(fence.Vision, s.VisionResults),
 		Knowledge:    dataSection(fence.Knowledge, s.KnowledgeRetrieval),
@@ -316,6 +322,48 @@ func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet,
 	}
 	return pk, images
 }
+
+// heldInWindow reports whether every line of a conversation memory (a
+// transcript: "[date time] Speaker: words", one message a line) is a
+// message of window, the conversation the prompt carries, its words alike
+// once case and spacing are set aside. Such a memory repeats what the
+// response reads anyway.
+func heldInWindow(memory string, window []nadine.Message) bool {
+	if strings.TrimSpace(memory) == "" || len(window) == 0 {
+		return false
+	}
+	said := make(map[string]bool, len(window))
+	for _, m := range window {
+		said[lineWords(m.Content)] = true
+	}
+	for _, line := range strings.Split(memory, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !said[lineWords(transcriptText(line))] {
+			return false
+		}
+	}
+	return true
+}
+
+// transcriptText is a transcript line without its "[date time] " stamp
+// and "Speaker: " name.
+func transcriptText(line string) string {
+	line = strings.TrimSpace(line)
+	if strings.HasPrefix(line, "[") {
+		if i := strings.Index(line, "] "); i > 0 {
+			line = line[i+2:]
+		}
+	}
+	if i := strings.Index(line, ": "); i > 0 && i <= 40 && !strings.ContainsAny(line[:i], ".!?") {
+		line = line[i+2:]
+	}
+	return line
+}
+
+// lineWords is text lowercased, its runs of white space one space.
+func lineWords(text string) string { return strings.ToLower(strings.Join(strings.Fields(text), " ")) }
 
 // dataSection fences text from outside as the named data section; empty
 // text has none.

@@ -153,7 +153,7 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 		knowledge, memories := e.retrieve(ctx, req, question, "retrieve")
 		msgs = e.messages(req, knowledge, memories, now)
 	}
-	return e.loop(ctx, req, msgs, spec.confirm(msgs))
+	return e.loop(ctx, req, msgs, spec.confirm(ctx, msgs))
 }
 
 // rewrites reports whether the turn's input goes to the contextualizer:
@@ -640,8 +640,7 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 			tool = t
 		}
 	}
-	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID,
-		Emit: req.Emit, AfterReply: req.AfterReply})
+	out, err := tool.Call(ctx, req.ToolInput(s.Input))
 	if err != nil {
 		if ctx.Err() == nil { // not a cancelled turn's
 			e.log.Warn("tool failed", "tool", s.Action, "err", err)

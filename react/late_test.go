@@ -170,9 +170,11 @@ func TestKeptSpeculationRepliesEarly(t *testing.T) {
 	tr := nadine.NewTrace("t", "And tomorrow?", time.Now())
 	returned := make(chan nadine.Reply, 1)
 	go func() {
-		r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+		ctx := nadine.WithTrace(context.Background(), tr)
+		req, _ := withOutput(ctx, func(nadine.Event) {}, nadine.Request{
 			Turn:    nadine.Turn{Text: "And tomorrow?", Language: nadine.English, UserID: "alex-1", UserName: "Alex"},
-			History: specHistory, Emit: func(nadine.Event) {}, AfterReply: func(func(context.Context)) {}})
+			History: specHistory, AfterReply: func(func(context.Context)) {}})
+		r, err := eng.Respond(ctx, req)
 		if err != nil {
 			t.Error(err)
 		}

@@ -767,7 +767,6 @@ func (r *Runtime) run(ctx context.Context, j job) {
 			sctx, emit = nadine.WithTrace(f.ctx, trace), r.watchSpeech(f, out.emit)
 		}
 		reply, err = r.m.Stream(sctx, t, emit)
-		out.close()
 		if errors.Is(err, dialogue.ErrAbandoned) {
 			r.abandoned(ctx, j)
 			return
@@ -796,138 +795,79 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	}
 }
 
-// output publishes one turn's events on the body as they happen. A
-// publisher goroutine sends them in order, so the engine does not wait for
-// each message's acknowledgment before it goes on; the turn's end waits
-// until everything before it is published.
+// output publishes one turn's events on the body as they happen, in the
+// order the turn's dialogue Output hands them, numbered by it (Event.Seq),
+// and tells the monitor and the caller. The Output calls it from its own
+// goroutine, one event at a time: a publication that waits for the
+// broker's acknowledgment holds back no engine and no filler request, and
+// the turn's end (the done event) is published before the turn returns.
+// The inbox marks the transcript spoken as its first reply sentence goes
+// out: a filler line is not a reply, and a turn that said only a filler
+// is answered after a restart.
 type output struct {
 	r       *Runtime
 	ctx     context.Context
 	turnID  string
 	forward nadine.EmitFunc
-
-	mu      sync.Mutex // events may come from parallel branches; publish in order
-	seq     int
-	inbox   int64 // the transcript's inbox seq, marked spoken before the first sentence
-	said    bool  // a sentence was published
-	queue   chan published
-	drained chan struct{}
-	closed  bool
-}
-
-// published is an event with what it is published with.
-type published struct {
-	e    nadine.Event
-	seq  int
-	lang nadine.Language // the final marker's language
-	sent chan struct{}   // closed once published, when someone waits for it
+	inbox   int64 // the transcript's inbox seq, marked spoken before the first reply sentence
+	replied bool  // a reply sentence was published
 }
 
 func newOutput(r *Runtime, ctx context.Context, turnID string, forward nadine.EmitFunc) *output {
-	o := &output{r: r, ctx: ctx, turnID: turnID, forward: forward}
-	if r.opts.Body != nil {
-		o.queue, o.drained = make(chan published, 64), make(chan struct{})
-		go o.publish()
-	}
-	return o
+	return &output{r: r, ctx: ctx, turnID: turnID, forward: forward}
 }
 
-// close ends the publisher once it has sent everything queued.
-func (o *output) close() {
-	o.mu.Lock()
-	if o.queue != nil && !o.closed {
-		o.closed = true
-		close(o.queue)
-	}
-	o.mu.Unlock()
-	if o.drained != nil {
-		<-o.drained
-	}
-}
-
-// publish sends the queued events in order.
-func (o *output) publish() {
-	defer close(o.drained)
-	b := o.r.opts.Body
-	for p := range o.queue {
-		e := p.e
-		var err error
-		switch e.Kind {
-		case nadine.EventSpeech:
-			if !o.said {
-				// From now on the turn has been heard: a restart must
-				// not answer it again.
-				o.said = true
-				o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
-			}
-			// A filler line (said while the turn waits on a tool) is
-			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
-		case nadine.EventGesture:
-			err = b.Animate(o.ctx, e.Gesture)
-		case nadine.EventAffect:
-			if e.Affect != nil {
-				err = b.PublishAffect(o.ctx, *e.Affect)
-			}
-		case nadine.EventUser:
-			if e.User != nil {
-				err = b.PublishUserInfo(o.ctx, *e.User)
-			}
-		case nadine.EventLanguage:
-			err = b.PublishLanguage(o.ctx, e.Language)
-		case nadine.EventSong:
-			if e.Song != nil {
-				err = b.PlaySong(o.ctx, *e.Song)
-			}
-		case nadine.EventDone:
-			err = b.Speak(o.ctx, nadine.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
-		}
-		if err != nil {
-			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
-			nadine.TraceFrom(o.ctx).Fail("bus:"+string(e.Kind), err)
-		}
-		if p.sent != nil {
-			close(p.sent)
-		}
-	}
-}
-
+// emit publishes an event, tells the monitor and passes it to the caller.
 func (o *output) emit(e nadine.Event) {
-	o.mu.Lock()
-	var sent chan struct{}
-	if o.queue != nil && !o.closed {
-		p := published{e: e, seq: o.seq}
-		switch e.Kind {
-		case nadine.EventSpeech:
-			o.seq++
-			if e.Filler {
-				// A filler is said before the slow wait it announces:
-				// the engine goes on once it is out.
-				sent = make(chan struct{})
-				p.sent = sent
-				defer func() { <-sent }()
-			}
-		case nadine.EventDone:
-			if e.Reply != nil {
-				p.lang = e.Reply.Language
-			}
-			// The reply is over when its last message is out: what runs
-			// after the reply (memory writes) comes after it. The queue
-			// stays open until the turn returns, for what the engine does
-			// after the reply (the gesture of a category read then).
-			sent = make(chan struct{})
-			p.sent = sent
-		}
-		o.queue <- p
+	if o.r.opts.Body != nil {
+		o.publish(e)
 	}
-	if sent != nil && e.Kind == nadine.EventDone {
-		o.mu.Unlock()
-		<-sent
-		o.mu.Lock()
-	}
-	defer o.mu.Unlock()
 	o.r.broadcast(Update{Kind: UpdateEvent, TurnID: o.turnID, Event: &e})
 	if o.forward != nil {
 		o.forward(e)
+	}
+}
+
+// publish sends an event on the body.
+func (o *output) publish(e nadine.Event) {
+	b := o.r.opts.Body
+	var err error
+	switch e.Kind {
+	case nadine.EventSpeech:
+		if !e.Filler && !o.replied {
+			// From now on the turn has been heard: a restart must not
+			// answer it again.
+			o.replied = true
+			o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
+		}
+		// A filler line (said while the turn waits) is spoken like a
+		// sentence, with its own seq, marked as such.
+		err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: e.Seq, TurnID: o.turnID, Filler: e.Filler})
+	case nadine.EventGesture:
+		err = b.Animate(o.ctx, e.Gesture)
+	case nadine.EventAffect:
+		if e.Affect != nil {
+			err = b.PublishAffect(o.ctx, *e.Affect)
+		}
+	case nadine.EventUser:
+		if e.User != nil {
+			err = b.PublishUserInfo(o.ctx, *e.User)
+		}
+	case nadine.EventLanguage:
+		err = b.PublishLanguage(o.ctx, e.Language)
+	case nadine.EventSong:
+		if e.Song != nil {
+			err = b.PlaySong(o.ctx, *e.Song)
+		}
+	case nadine.EventDone:
+		var lang nadine.Language
+		if e.Reply != nil {
+			lang = e.Reply.Language
+		}
+		err = b.Speak(o.ctx, nadine.Speech{Language: lang, Seq: e.Seq, Final: true, TurnID: o.turnID})
+	}
+	if err != nil {
+		o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
+		nadine.TraceFrom(o.ctx).Fail("bus:"+string(e.Kind), err)
 	}
 }

@@ -311,14 +311,16 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
 		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(), FirstSpeech: a.cfg.firstSpeech(),
+		Speech:   dialogue.SpeechBudget{MaxSentences: a.cfg.Speech.MaxSentences, MaxWords: a.cfg.Speech.MaxWords},
 		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
 		Forget: a.forgetID,
 	}
 	if a.filler.Enabled() {
-		// The same Filler as the tools': a turn says one filler at most.
-		opts.Filler = a.filler.Emit
+		// The words of the filler lines; each turn's Output says one at
+		// most, when the silence lasts or a tool asks for it.
+		opts.Filler = a.filler.Line
 	}
 	m, err := dialogue.NewManager(opts)
 	if err != nil {
@@ -528,7 +530,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 		return eng, nil
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: model, Store: a.store, Embedder: a.queries, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
+			Models: model, Store: a.store, Embedder: a.queries, Tools: a.tools, Camera: spec.Camera,
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && spec.Camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
 			NewUserID: nadine.NewUserID, Logger: a.log.With("robot", spec.Name), SeedWiring: a.cfg.Features.SeedWiring,
@@ -612,9 +614,8 @@ func (a *app) erasePath(session func(*dialogue.Manager) nadine.UserEraser) *nadi
 
 // newTools registers seed 000's tools: search, news and weather only when
 // their keys are present. A turn that waits on search, news, weather or a
-// new song says a filler line first (filler.enabled); the tools, the song
-// composer and the graph's tool agents share one Filler, so a turn says
-// one at most.
+// new song asks for a filler line first; the turn's Output says one at
+// most (filler.enabled), in the words of the app's Filler.
 func (a *app) newTools() []nadine.Tool {
 	t := a.cfg.Tools
 	songs := t.SongsDir
@@ -630,12 +631,12 @@ func (a *app) newTools() []nadine.Tool {
 		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL, HTTPClient: a.httpClient(0)},
 		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL, HTTPClient: a.httpClient(0)},
 		Behaviour: tools.BehaviourConfig{Wait: time.Duration(a.cfg.Limits.BehaviourWait)},
-		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter"), Filler: a.filler},
+		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter")},
 	}, a.log)
 	for i, tool := range ts {
 		switch tool.Name() {
 		case tools.NameSearch, tools.NameNews, tools.NameWeather:
-			ts[i] = tools.WithFiller(tool, a.filler)
+			ts[i] = tools.WithFiller(tool)
 		}
 	}
 	return ts

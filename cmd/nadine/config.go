@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/tools"
@@ -46,6 +47,7 @@ type Config struct {
 	Visual     VisualConfig     `yaml:"visual"`
 	Tools      ToolsConfig      `yaml:"tools"`
 	Filler     FillerConfig     `yaml:"filler"`
+	Speech     SpeechConfig     `yaml:"speech"`
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
@@ -200,6 +202,14 @@ type FillerConfig struct {
 	Lines map[string][]string `yaml:"lines" envsep:"|"`
 }
 
+// SpeechConfig bounds what one turn says (seed 000's rule: two
+// sentences): the turn's output cuts the reply at a sentence boundary
+// once either bound is reached, and the history keeps what was said.
+type SpeechConfig struct {
+	MaxSentences int `yaml:"max_sentences"` // reply sentences said (2)
+	MaxWords     int `yaml:"max_words"`     // words said (60); the first sentence always goes out whole
+}
+
 // MQTTConfig connects to the robot's broker.
 type MQTTConfig struct {
 	URL         string `yaml:"url"` // empty: start an embedded broker on Listen
@@ -320,6 +330,7 @@ func defaultConfig(getenv func(string) string) Config {
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
 		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes(), SkipStandalone: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
+		Speech:     SpeechConfig{MaxSentences: dialogue.DefaultMaxSentences, MaxWords: dialogue.DefaultMaxWords},
 		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, MaxToolCalls: 4, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
 			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,

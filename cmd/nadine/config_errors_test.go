@@ -49,6 +49,8 @@ func TestConfigRules(t *testing.T) {
 		{"limits.max_tool_calls", "limits: {max_tool_calls: 0}\n", "0 is below 1"},
 		{"limits.parse_retries", "limits: {parse_retries: -1}\n", "-1 is negative"},
 		{"turns.preemptive_attempts", "turns: {preemptive_attempts: 0}\n", "0 is below 1"},
+		{"speech.max_sentences", "speech: {max_sentences: 0}\n", "0 is below 1"},
+		{"speech.max_words", "speech: {max_words: -4}\n", "-4 is below 1"},
 		{"memory.window", "memory: {window: 1, stride: 1}\n", "1 is below 2"},
 		{"memory.stride", "memory: {stride: 0}\n", "0 is below 1"},
 		{"memory.stride", "memory: {stride: 30}\n", "30 is above memory.window (20)"},

@@ -61,6 +61,8 @@ var configRules = []rule{
 	{"limits.max_tool_calls", atLeast(1)},
 	{"limits.parse_retries", atLeast(0)},
 	{"turns.preemptive_attempts", atLeast(1)},
+	{"speech.max_sentences", atLeast(1)},
+	{"speech.max_words", atLeast(1)},
 	{"memory.window", atLeast(2)},
 	{"memory.stride", atLeast(1)},
 	{"memory.stride", atMostField("memory.window")},
