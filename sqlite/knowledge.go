@@ -107,6 +107,31 @@ func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocumen
 	return s.wrap("put knowledge", err)
 }
 
+// RemoveKnowledge deletes sources and their chunks.
+func (s *Store) RemoveKnowledge(ctx context.Context, keys ...string) (int, error) {
+	removed := 0
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		removed = 0
+		for _, k := range keys {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge WHERE source_key = ?`, k); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM knowledge_sources WHERE key = ?`, k)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			removed += int(n)
+		}
+		return nil
+	})
+	s.cache.invalidate(knowledgeKey)
+	return removed, wrap("remove knowledge", err)
+}
+
 // KnowledgeSources lists the recorded sources by key, with their chunk
 // counts and embedders.
 func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource, error) {

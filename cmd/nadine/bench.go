@@ -134,7 +134,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots and --fleet runs")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	tracesPath := fs.String("traces", "", "write every turn's trace to this file, one JSON object per line")
-	lat := addLatencyFlags(fs)
+	lat := addLatencyFlags(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func (w *webServer) Close(ctx context.Context) {
 // webInfo describes the engine and models for the monitor: model names and
 // hosts only, never keys.
 func (a *app) webInfo() web.Info {
-	info := web.Info{Version: version, Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
+	info := web.Info{Version: currentVersion().Short(), Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
 	if a.embedder != nil {
 		info.Embedder = a.embedder.Name()
 	}
