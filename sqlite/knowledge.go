@@ -129,7 +129,7 @@ func (s *Store) RemoveKnowledge(ctx context.Context, keys ...string) (int, error
 		return nil
 	})
 	s.cache.invalidate(knowledgeKey)
-	return removed, wrap("remove knowledge", err)
+	return removed, s.wrap("remove knowledge", err)
 }
 
 // KnowledgeSources lists the recorded sources by key, with their chunk
