@@ -204,6 +204,10 @@ type KnowledgeStore interface {
 	// KnowledgeSources lists the recorded sources, ordered by key, with
 	// how many chunks each has and their embedder.
 	KnowledgeSources(ctx context.Context) ([]KnowledgeSource, error)
+	// RemoveKnowledge deletes sources (by key) and their chunks, in every
+	// embedding space, in one transaction, and returns how many of the keys
+	// were recorded. An unknown key is not an error.
+	RemoveKnowledge(ctx context.Context, keys ...string) (int, error)
 	// KnowledgeChunks returns the chunks of one source with their vectors,
 	// in the order they were stored; an unknown key has none.
 	KnowledgeChunks(ctx context.Context, key string) ([]KnowledgeChunk, error)

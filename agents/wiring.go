@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"github.com/nadine-robot/nadine/speakable"
 
 	"github.com/nadine-robot/nadine/graph"
 )
@@ -23,8 +24,8 @@ func isToolNode(name string) bool {
 func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
-	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, instructions: responseInstructions(e.prompts),
-		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring, work: e.work}
+	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, static: staticResponsePrompt(e.prompts), gates: &speakable.Cache{},
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
@@ -54,7 +55,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
 		g.AddEdge(graph.Start, NodeIntent).
-			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve).
+			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve, graph.End).
 			AddEdge(NodeMemoryRetrieve, NodeAppraisal).
 			AddEdge(NodeAppraisal, NodeOrchestrator).
 			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeMemoryRetrieve), graph.End, NodeResponse, NodeMemoryRetrieve).
@@ -64,7 +65,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		// side by side.
 		g.AddParallel(NodeUnderstand, mergeUnderstanding, NodeIntent, NodeMemoryRetrieve, NodeAppraisal, NodeOrchestrator).
 			AddEdge(graph.Start, NodeUnderstand).
-			AddRouter(NodeUnderstand, afterUnderstand, NodeMemoryUpdate, NodeOrchestrator).
+			AddRouter(NodeUnderstand, afterUnderstand, NodeMemoryUpdate, NodeOrchestrator, graph.End).
 			AddEdge(NodeMemoryRetrieve, NodeOrchestrator).
 			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeOrchestrator), graph.End, NodeResponse, NodeMemoryRetrieve, NodeOrchestrator).
 			AddRouter(NodeNameConfirm, afterConfirm(NodeUnderstand), NodeResponse, NodeUnderstand)
@@ -101,15 +102,23 @@ func mergeUnderstanding(base State, r []State) State {
 	return out
 }
 
+// afterUnderstand: a request to be forgotten ends the run (the dialogue
+// manager answers it), a personal fact goes to the memory update.
 func afterUnderstand(_ context.Context, s State) (string, error) {
-	if s.Intent == IntentUpdateUserInfo {
+	switch s.Intent {
+	case IntentForgetMe:
+		return graph.End, nil
+	case IntentUpdateUserInfo:
 		return NodeMemoryUpdate, nil
 	}
 	return NodeOrchestrator, nil
 }
 
 func afterIntentSeed(_ context.Context, s State) (string, error) {
-	if s.Intent == IntentUpdateUserInfo {
+	switch s.Intent {
+	case IntentForgetMe:
+		return graph.End, nil
+	case IntentUpdateUserInfo:
 		return NodeMemoryUpdate, nil
 	}
 	return NodeMemoryRetrieve, nil

@@ -47,13 +47,17 @@ type ManagerOptions struct {
 	// is abandoned (see respond).
 	TurnTimeout time.Duration
 	// FirstSpeech is how long a turn may stay silent: when no reply
-	// sentence has been published FirstSpeech after the transcript, Filler
-	// says a line (DefaultFirstSpeech).
+	// sentence is ready FirstSpeech after the transcript, a filler line is
+	// said (DefaultFirstSpeech).
 	FirstSpeech time.Duration
-	// Filler says a short line ("Hmm, let me see.") in lang through emit,
-	// at most once per turn (the trace of ctx), and reports whether it did
-	// (tools.Filler.Emit). Nil: the silence is not filled.
-	Filler func(ctx context.Context, lang nadine.Language, emit nadine.EmitFunc) bool
+	// Filler words the filler lines ("Hmm, let me see.") a turn's Output
+	// says, at most once per turn, when the silence lasts or a tool or
+	// engine asks for one (tools.Filler.Line). Nil: no filler is said.
+	Filler FillerLine
+	// Speech bounds what one turn says, cut at a sentence boundary
+	// (DefaultMaxSentences and DefaultMaxWords for zero bounds; a negative
+	// bound is none).
+	Speech SpeechBudget
 	// Language is the session language at start and after each end of
 	// interaction (default English).
 	Language nadine.Language
@@ -72,9 +76,14 @@ type ManagerOptions struct {
 	// EarlyWait is how long an early turn (Preempt) waits for its final
 	// transcript before it is cancelled (DefaultEarlyWait).
 	EarlyWait time.Duration
-	Now       func() time.Time
-	NewID     func() string
-	Logger    *slog.Logger
+	// Forget erases a person everywhere they are kept (the
+	// nadine.Forgetter's ForgetID: the erase path of the CLI and the API),
+	// for a spoken "forget me" the person confirmed (forget.go). Nil: Nadine
+	// says she cannot erase here and that the staff can.
+	Forget func(ctx context.Context, userID string) error
+	Now    func() time.Time
+	NewID  func() string
+	Logger *slog.Logger
 }
 
 // Manager turns transcripts into replies, one turn at a time. It owns the
@@ -83,7 +92,7 @@ type ManagerOptions struct {
 type Manager struct {
 	opts  ManagerOptions
 	log   *slog.Logger
-	guard languageGuard // each turn's collector checks its sentences with it
+	guard languageGuard // each turn's Output checks its sentences with it (checkSentence)
 
 	turnMu sync.Mutex // one turn at a time, in arrival order
 
@@ -92,6 +101,8 @@ type Manager struct {
 	mood         nadine.AffectState // the mood as last shown on the bus
 	personStored bool               // the person's part of the session is in the store
 	forgot       string             // a person erased while in front of the robot
+	erased       []string           // people erased while the process runs, the last maxErased
+	erasing      string             // the person this manager's turn is erasing (forgetPerson)
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
 	waiters      int                // callers of lockTurn waiting for turnMu
@@ -118,6 +129,7 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	if opts.FirstSpeech <= 0 {
 		opts.FirstSpeech = DefaultFirstSpeech
 	}
+	opts.Speech = opts.Speech.withDefaults()
 	opts.Language = opts.Language.Or(nadine.DefaultLanguage)
 	if opts.Follow == "" {
 		opts.Follow = FollowInput
@@ -172,6 +184,12 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 // emitted (the runtime publishes the final marker on it); long-term memory
 // chunks, the engines' deferred work and the session's save come after.
 // An early turn (Preempt) runs the same path with its output held.
+//
+// A turn whose context is cancelled before it said a sentence of its reply
+// is abandoned: nothing more is said (no apology), committed or run after
+// it, and Stream returns ErrAbandoned. The robot runtime cancels so a turn
+// a newer transcript superseded; at shutdown the transcript stays in the
+// inbox, to be answered after the restart.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -185,8 +203,20 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	}
 	t := m.prepare(ctx, turn, text, truncated, start, emit, false)
 	t.change()
-	return t.complete(t.answer()), nil
+	reply := t.answer()
+	if ctx.Err() != nil && !t.out.spoke() {
+		t.out.End()
+		t.out.Drop() // nothing more is said
+		t.out.Close()
+		t.trace.Notef("abandoned: the turn was cancelled before it said anything")
+		return nadine.Reply{}, ErrAbandoned
+	}
+	return t.complete(reply), nil
 }
+
+// ErrAbandoned is Stream's error for a turn cancelled before it said
+// anything of its reply: nothing of it was committed.
+var ErrAbandoned error = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the turn was cancelled before it said anything")
 
 // errClosed refuses a turn once the manager is closed.
 var errClosed = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the manager is closed")
@@ -270,7 +300,7 @@ func (m *Manager) Close(ctx context.Context) error {
 // caller to apply: at once, or when an early turn is adopted. A turn that
 // names its person (Turn.UserID, UserEmotion) settles them at once; an
 // early turn names nobody.
-func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *collector) (nadine.Request, func()) {
+func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *Output) (nadine.Request, func()) {
 	tr := nadine.TraceFrom(ctx)
 	if turn.UserID != "" {
 		if end, err := m.setUserLocked(ctx, nadine.UserRef{ID: turn.UserID, Name: turn.UserName}); err != nil {
@@ -316,7 +346,7 @@ func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, no
 		}
 	}
 	if switched {
-		out.forward(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
+		out.Emit(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
 	}
 
 	user := s.User
@@ -369,7 +399,40 @@ func (m *Manager) setUserLocked(ctx context.Context, u nadine.UserRef) (Ending, 
 	if aerr := m.adopt(ctx, u); aerr != nil {
 		m.log.Warn("dialogue: stranger's conversation not kept", "user", u.ID, "err", aerr)
 	}
+	m.nameNewPerson(ctx, u)
 	return end, err
+}
+
+// nameNewPerson records the name a person arrived with when nobody named
+// their id yet (perception's user_detected comes with the face's name
+// before its face_stored does), so that the people listed, the API and the
+// monitor know them by it, and a later turn naming them finds them.
+func (m *Manager) nameNewPerson(ctx context.Context, u nadine.UserRef) {
+	name := strings.TrimSpace(u.Name)
+	if m.opts.Profiles == nil || name == "" || strings.EqualFold(name, nadine.UnknownUser) {
+		return
+	}
+	p, err := m.opts.Profiles.Profile(ctx, u.ID)
+	switch {
+	case err == nil && p.UserName != "":
+		return
+	case err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND:
+		m.log.Warn("dialogue: the name of the person in front of the robot not checked", "err", err)
+		return
+	}
+	users, err := m.opts.Profiles.Users(ctx)
+	if err != nil {
+		m.log.Warn("dialogue: the name of the person in front of the robot not checked", "err", err)
+		return
+	}
+	for _, x := range users {
+		if x.ID == u.ID && x.Name != "" {
+			return
+		}
+	}
+	if err := m.opts.Profiles.SetUserName(ctx, u.ID, name); err != nil {
+		m.log.Warn("dialogue: the name of a new person not recorded", "err", err)
+	}
 }
 
 // turnLanguage returns the language of the turn and where it comes from.
@@ -428,9 +491,11 @@ func (m *Manager) applyEvent(e nadine.Event) {
 	}
 }
 
-// finish fills what the engine left out and speaks a reply that was not
-// streamed.
-func (m *Manager) finish(r nadine.Reply, out *collector) nadine.Reply {
+// finish fills what the engine left out, speaks a reply that was not
+// streamed, and makes the reply what was said (a sentence translated, or
+// cut by the speech budget, is in the history as said).
+func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
+	out.Wait() // the session has taken what the engine's events change
 	s := m.Session()
 	if !r.Emotion.Valid() {
 		var intensity float64
@@ -449,26 +514,28 @@ func (m *Manager) finish(r nadine.Reply, out *collector) nadine.Reply {
 	if !out.spokeThisAttempt() {
 		lang := r.Language
 		if !lang.Valid() {
-			lang = out.language()
+			lang = out.Language()
 		}
 		for _, sent := range nadine.SplitSentences(r.Text) {
-			out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
+			out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}
-	said, translated, lang := out.spokenText()
-	if translated {
-		// Some sentences were translated before they were spoken: the reply
-		// is what Nadine said.
+	out.Wait()
+	said, changed, lang := out.said()
+	if changed {
+		// Some sentences were changed before they were spoken (cleaned,
+		// translated) or left unsaid by the speech budget: the reply is
+		// what Nadine said.
 		r.Text = strings.Join(said, " ")
 	}
 	// The reply's language is the language its sentences were spoken in.
-	r.Language = lang.Or(out.language())
+	r.Language = lang.Or(out.Language())
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
 	if !out.affectThisAttempt() {
 		// Engines without an affect model (react, offline) still move
 		// Nadine's mood: her reply's emotion is appraised on the PAD state.
 		a := m.appraise(r)
-		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
+		out.Emit(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
 	return r
 }

@@ -258,7 +258,11 @@ func TestConnect_TLS(t *testing.T) {
 }
 
 func TestBroker_Addr(t *testing.T) {
-	b := startBroker(t, ":0")
+	// Every interface: with users (anonymous access is for loopback only).
+	b, err := mqtt.StartBroker(context.Background(), mqtt.BrokerOptions{Addr: ":0", Users: map[string]string{"u": "p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, port, err := net.SplitHostPort(b.Addr())
 	if err != nil || port == "0" || port == "" {
 		t.Fatalf("Addr() = %q, want the real port", b.Addr())
@@ -300,6 +304,7 @@ func TestBus_OutboundValidation(t *testing.T) {
 		{"affect label", mqtt.TopicAffect, func() error { return b.PublishAffect(ctx, nadine.AffectState{Label: "happy"}) }},
 		{"affect NaN", mqtt.TopicAffect, func() error { return b.PublishAffect(ctx, nadine.AffectState{Arousal: math.NaN()}) }},
 		{"user info id", mqtt.TopicUserInfo, func() error { return b.PublishUserInfo(ctx, nadine.UserRef{Name: "Alice"}) }},
+		{"forget face id", mqtt.TopicUserInfo, func() error { return b.ForgetFace(ctx, " ") }},
 		{"capture path", mqtt.TopicCapture, func() error { return b.RequestCapture(ctx, "  ") }},
 		{"song path", mqtt.TopicSong, func() error { return b.PlaySong(ctx, nadine.Song{Title: "x"}) }},
 		{"song language", mqtt.TopicSong, func() error { return b.PlaySong(ctx, nadine.Song{Path: "/a.wav", Language: "xx"}) }},

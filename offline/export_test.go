@@ -4,4 +4,5 @@ package offline
 var (
 	BuiltinSections = builtinSections
 	Facts           = facts
+	AsksToForget    = asksToForget
 )

@@ -161,6 +161,14 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if t.userID == "" {
 		t.userID = nadine.UnknownUser
 	}
+	if asksToForget(req.Turn.Text) {
+		// The dialogue manager asks for confirmation and answers.
+		if req.Emit != nil {
+			req.Emit(nadine.Event{Kind: nadine.EventForgetRequest})
+		}
+		nadine.TraceFrom(ctx).AddStep(nadine.Step{Name: "offline:forget_me", Start: start, Duration: time.Since(start)})
+		return nadine.Reply{Language: t.session, UserID: t.userID, Emotion: nadine.Neutral, Category: nadine.CategoryOther}, nil
+	}
 	h := t.readHistory()
 	c := e.classify(req.Turn.Text, t.session, h)
 	reply := t.answer(c)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
@@ -20,6 +21,9 @@ const (
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
 	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+	// UpdateFailed is a turn the manager refused (Reason: its error
+	// code); only Options.Observe receives it.
+	UpdateFailed UpdateKind = "failed"
 )
 
 // Why a heard transcript was not answered (Update.Reason).
@@ -28,6 +32,7 @@ const (
 	ReasonQueueFull   = "queue_full"  // the oldest of a full queue
 	ReasonSpeaking    = "speaking"    // heard while Nadine spoke (her own voice)
 	ReasonInterrupted = "interrupted" // its turn had spoken when the process stopped
+	ReasonSuperseded  = "superseded"  // a newer one came while the turn queue was overloaded (see Options.Backlog)
 )
 
 // Update is what the monitor sees of the runtime.
@@ -65,9 +70,10 @@ func (r *Runtime) Recent() []Update {
 var _ nadine.UserEraser = (*Runtime)(nil)
 
 // EraseUser drops what the runtime keeps of an erased person (their recent
-// turns, shown by the monitor), for nadine.Forgetter; the dialogue manager
-// erases them from the session.
-func (r *Runtime) EraseUser(_ context.Context, userID string) error {
+// turns, shown by the monitor) and tells face recognition to forget their
+// face, for nadine.Forgetter; the dialogue manager erases them from the
+// session.
+func (r *Runtime) EraseUser(ctx context.Context, userID string) error {
 	r.mu.Lock()
 	kept := r.recent[:0]
 	for _, u := range r.recent {
@@ -81,6 +87,12 @@ func (r *Runtime) EraseUser(_ context.Context, userID string) error {
 	// The monitor shows the session as it is now (the manager, erased
 	// before the runtime, may have made it a stranger's).
 	r.broadcastSession()
+	if r.opts.Body == nil || userID == "" || userID == nadine.UnknownUser {
+		return nil
+	}
+	if err := r.opts.Body.ForgetFace(ctx, userID); err != nil {
+		return fmt.Errorf("robot: tell face recognition to forget: %w", err)
+	}
 	return nil
 }
 
@@ -107,7 +119,15 @@ func (r *Runtime) Subscribe(buffer int) (<-chan Update, func()) {
 	}
 }
 
+// observe hands an update to Options.Observe.
+func (r *Runtime) observe(u Update) {
+	if r.opts.Observe != nil {
+		r.opts.Observe(u)
+	}
+}
+
 func (r *Runtime) broadcast(u Update) {
+	r.observe(u)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ch := range r.subs {

@@ -86,6 +86,8 @@ type fixtureOptions struct {
 	// limits (web.Options' defaults when zero)
 	maxStreams, maxTokenFailures int
 	now                          func() time.Time
+	stats                        web.StatsFunc // the Today view's figures
+	metrics                      http.Handler  // GET /metrics
 }
 
 // fixture is `nadine serve` as the command wires it, offline: a SQLite
@@ -173,6 +175,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		Addr: "127.0.0.1:0", Token: o.token, Runtime: rt, Store: st, Info: o.info, Checks: checks,
 		Heartbeat: 50 * time.Millisecond, Logger: log,
 		MaxStreams: o.maxStreams, MaxTokenFailures: o.maxTokenFailures, Now: o.now,
+		Stats: o.stats, Metrics: o.metrics,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range securityHeaders {
 		h.Set(kv[0], kv[1])
 	}
-	api := r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/")
+	// /metrics has the API's access rules (a scraper sends the token).
+	api := r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics"
 	sw := &statusWriter{ResponseWriter: w, api: api, method: r.Method, path: r.URL.Path}
 	w = sw
 	switch {

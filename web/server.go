@@ -141,6 +141,11 @@ type Options struct {
 	Info      Info
 	// Checks are the readiness checks besides the store's.
 	Checks []Check
+	// Metrics, when set, serves GET /metrics (Prometheus) with the API's
+	// access rules: the token when one is set, loopback host names.
+	Metrics http.Handler
+	// Stats, when set, serves the Today view's figures (GET /api/today).
+	Stats StatsFunc
 	// MaxBodyBytes caps a request body (DefaultMaxBodyBytes).
 	MaxBodyBytes int64
 	// Heartbeat is the period of keep-alive comments on event streams

@@ -169,8 +169,9 @@ type child struct {
 
 // childOptions say how the child connects and what it may do.
 type childOptions struct {
-	brokerURL string        // an external broker; empty: the embedded one
-	maxAge    time.Duration // limits.transcript_max_age; 0: the default
+	brokerURL string         // an external broker; empty: the embedded one
+	maxAge    time.Duration  // limits.transcript_max_age; 0: the default
+	mqtt      map[string]any // more mqtt settings (the embedded broker's limits)
 }
 
 // startChild writes the child's configuration (the bench's, plus a stable
@@ -191,6 +192,9 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 		if o.brokerURL != "" {
 			m["url"] = o.brokerURL
 			mqttAddr = hostPort(o.brokerURL)
+		}
+		for k, v := range o.mqtt {
+			m[k] = v
 		}
 		cfg["mqtt"] = m
 		if o.maxAge > 0 {

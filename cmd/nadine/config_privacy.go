@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/nadine-robot/nadine/mqtt"
 )
 
 // BrokerUser is one client the embedded broker accepts (mqtt.broker_users):
@@ -126,28 +128,11 @@ func (c *Config) brokerUsers(getenv func(string) string) (users map[string]strin
 // BrokerCredentials are a user name and password of the broker.
 type BrokerCredentials struct{ Username, Password string }
 
-// brokerOpenWarning is the warning serve logs when the embedded broker
-// listens off the loopback interface without users, or "" when it does
-// not.
-func (c *Config) brokerOpenWarning() string {
-	if c.MQTT.URL != "" || len(c.MQTT.BrokerUsers) > 0 || loopbackAddr(c.MQTT.Listen) {
-		return ""
-	}
-	return "the embedded MQTT broker listens on " + c.MQTT.Listen + " without users: anyone on the network can read what people say and make Nadine speak; set mqtt.broker_users, or mqtt.listen: 127.0.0.1:1883"
-}
-
 // loopbackAddr reports whether a listen address is on the loopback
 // interface only ("127.0.0.1:1883", "localhost:1883", "[::1]:1883").
 func loopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return err == nil && mqtt.LoopbackHost(host)
 }
 
 // dsnPasswordRE matches a password in a key=value connection string

@@ -48,6 +48,7 @@ var configRules = []rule{
 	{"models.profiles.*.temperature", between(0, 2)},
 	{"models.profiles.*.max_tokens", atLeast(0)},
 	{"models.profiles.*.max_retries", atLeast(0)},
+	{"models.profiles.*.structured", structuredMode},
 	{"models.roles.*", knownRole},
 	{"models.roles.*", profileName},
 	{"models.fallback[*]", profileName},
@@ -57,8 +58,11 @@ var configRules = []rule{
 	{"embeddings.dimensions", atLeast(0)},
 	{"limits.max_input_chars", atLeast(1)},
 	{"limits.max_steps", atLeast(1)},
+	{"limits.max_tool_calls", atLeast(1)},
 	{"limits.parse_retries", atLeast(0)},
 	{"turns.preemptive_attempts", atLeast(1)},
+	{"speech.max_sentences", atLeast(1)},
+	{"speech.max_words", atLeast(1)},
 	{"memory.window", atLeast(2)},
 	{"memory.stride", atLeast(1)},
 	{"memory.stride", atMostField("memory.window")},
@@ -94,11 +98,13 @@ func (c *Config) validate() error {
 	c.validateFiller(bad)
 	c.validateFailover(bad)
 	c.validatePrivacy(bad)
+	c.validateBroker(bad)
 	c.validateInbound(bad)
 	c.validateTurns(bad)
 	c.validatePersona(bad)
 	c.validateStore(bad)
 	c.validateRobots(bad)
+	c.validateTelemetry(bad)
 	return errors.Join(errs...)
 }
 
@@ -233,6 +239,14 @@ func oneOf(words ...string) check {
 		}
 		return fmt.Sprintf("%q is not %s%s", s, orList(words), didYouMean(s, words))
 	}
+}
+
+// structuredMode checks a profile's structured mode; unset is auto.
+func structuredMode(f field) string {
+	if f.v.String() == "" {
+		return ""
+	}
+	return oneOf(string(nadine.StructuredAuto), string(nadine.StructuredJSONSchema), string(nadine.StructuredTools), string(nadine.StructuredText))(f)
 }
 
 // orList writes "a, b or c".

@@ -38,7 +38,7 @@ func TestFallbackProfileIsAskedByTheSameEngine(t *testing.T) {
 	}
 	r := decodeTurns(t, out)[0].Reply
 	d := r.Trace.Snapshot()
-	if r.Text != "Hello! I am Nadine. Nice to meet you." || d.Engine != "react" || r.Fallback {
+	if r.Text != helloSaid || d.Engine != "react" || r.Fallback {
 		t.Fatalf("reply %q by %s (fallback %v), want the model's by react", r.Text, d.Engine, r.Fallback)
 	}
 	asked := false

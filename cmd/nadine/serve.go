@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
@@ -50,6 +51,7 @@ type server struct {
 	inboxes *sqlite.Inboxes
 	robots  []*servedRobot
 	web     *webServer
+	tel     *telemetry
 	e       env
 }
 
@@ -69,15 +71,14 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log, Users: users})
+		bo := cfg.brokerOptions(users)
+		bo.Logger = log
+		b, err := mqtt.StartBroker(ctx, bo)
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
 		s.broker, url = b, b.URL()
 		log.Info("embedded MQTT broker started", "url", url, "users", len(cfg.MQTT.BrokerUsers))
-		if w := cfg.brokerOpenWarning(); w != "" {
-			log.Warn(w)
-		}
 	}
 	// The inbox: a transcript is acknowledged to the broker once it is
 	// there, and taken from there (one inbox per robot, by topic prefix).
@@ -87,6 +88,12 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
 	s.inboxes = inboxes
+	tel, err := startTelemetry(ctx, cfg, e.getenv, log)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.tel = tel
 	captures := cfg.Visual.CaptureDir
 	if captures == "" {
 		captures = filepath.Join(cfg.DataDir, "captures")
@@ -111,7 +118,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		}
 		specs[i].Camera = &robot.Camera{Bus: bus, Dir: dir}
 	}
-	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs))
+	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs), withStoreErrors(tel.storeError))
 	if err != nil {
 		s.close()
 		return nil, err
@@ -123,8 +130,9 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, WarmPerson: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
-			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
+			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
+			Observe: tel.observer(r.name),
 		})
 		if err != nil {
 			s.close()
@@ -132,8 +140,22 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		}
 		r.rt = rt
 	}
+	// The erase path (the API's, and each robot's spoken "forget me")
+	// erases the transcript inboxes and every robot's recent turns, and
+	// tells every robot's face recognition.
+	a.holders = []nadine.UserEraser{inboxes}
+	for _, r := range s.robots {
+		a.holders = append(a.holders, r.rt)
+	}
+	if cfg.Telemetry.Metrics {
+		engines := make([]string, len(s.robots))
+		for i := range s.robots {
+			engines[i] = a.robots[i].engine
+		}
+		tel.addMetrics(s.robots, engines, inboxes, a.pool)
+	}
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, s.robots, inboxes, log)
+		w, err := startWeb(ctx, cfg, e, a, s.robots, tel, log)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -195,6 +217,7 @@ func (s *server) close() {
 	if s.inboxes != nil {
 		_ = s.inboxes.Close()
 	}
+	s.tel.close()
 	if s.app != nil {
 		_ = s.app.Close()
 	}
