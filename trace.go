@@ -241,6 +241,16 @@ func (t *Trace) SetInput(input string) {
 	t.mu.Unlock()
 }
 
+// TurnID returns the trace's turn id.
+func (t *Trace) TurnID() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ID
+}
+
 // SetID renames the trace's turn (an early turn adopted by the final
 // transcript takes its id).
 func (t *Trace) SetID(id string) {

@@ -139,6 +139,7 @@ func (e *EarlyTurn) work(ctx context.Context, turn nadine.Turn, text string, tru
 	adopted := e.state == earlyAdopted
 	e.mu.Unlock()
 	if !adopted {
+		m.turnDone(t.trace.TurnID())
 		t.out.Drop() // and the deferred work is never run
 		return
 	}
@@ -194,6 +195,7 @@ func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.Em
 	}
 	e.state = earlyAdopted
 	if final.ID != "" {
+		e.m.renameTurn(e.trace.TurnID(), final.ID)
 		e.trace.SetID(final.ID)
 	}
 	waited := arrived.Sub(e.start)

@@ -105,6 +105,9 @@ type Manager struct {
 	erasing      string             // the person this manager's turn is erasing (forgetPerson)
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
+	current      *interruptible     // the turn an interruption cancels
+	amend        *amendment         // what the history is to hold of a reply cut short
+	lastReply    committed          // the last reply put in the history
 	waiters      int                // callers of lockTurn waiting for turnMu
 	closed       bool               // Close was called: no turn starts any more (set under turnMu too)
 	running      int                // goroutines started by goOwned still running
@@ -205,6 +208,7 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	t.change()
 	reply := t.answer()
 	if ctx.Err() != nil && !t.out.spoke() {
+		m.turnDone(t.trace.TurnID())
 		t.out.End()
 		t.out.Drop() // nothing more is said
 		t.out.Close()
@@ -604,13 +608,19 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 		m.personStored = false
 		m.mu.Unlock()
 	}
+	// A reply the person cut short is kept as far as it was said (Amend).
+	turnID := nadine.TraceFrom(ctx).TurnID()
+	said := m.amendedText(turnID, r.Text)
 	msgs := []nadine.Message{
 		{Role: nadine.RoleUser, Content: req.Turn.Text, Name: user.Name, Time: req.Turn.Time.Unix()},
-		{Role: nadine.RoleAssistant, Content: r.Text, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
+		{Role: nadine.RoleAssistant, Content: said, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
 	}
 	if err := h.Record(ctx, user.ID, user.Name, conv, msgs...); err != nil {
 		m.log.Error("history: append", "user", user.ID, "err", err)
 	}
+	m.mu.Lock()
+	m.lastReply = committed{turnID: turnID, userID: user.ID, convID: conv, text: said}
+	m.mu.Unlock()
 	return user, conv, true
 }
 

@@ -62,6 +62,10 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	if m.checkForgotten(ctx) {
 		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
 	}
+	// What Nadine really said of the last reply, when the person cut it
+	// short, is in the history before this turn reads it.
+	m.settleAmendment(ctx)
+	ctx = m.interruptibleTurn(ctx, trace.TurnID())
 	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held}
 	t.out = NewOutput(ctx, OutputOptions{To: emit, Held: held, Language: m.Language(), Apply: m.applyEvent,
 		Check: m.sentenceCheck(), Filler: m.opts.Filler, Budget: m.opts.Speech, Now: m.opts.Now})
@@ -136,6 +140,13 @@ func (t *turnRun) answer() nadine.Reply {
 		trace.SetEngine(eng.Name())
 		return r
 	}
+	if interrupted(ctx) {
+		// The person talked over Nadine: the reply is what she said of it.
+		said, _, lang := out.said()
+		trace.Notef("interrupted by the person: the reply is what was said")
+		return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(out.Language()), Emotion: nadine.Neutral,
+			Category: nadine.CategoryOther}
+	}
 	trace.SetEngine("apology")
 	return nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3,
 		Category: nadine.CategoryOther, Fallback: true}
@@ -146,6 +157,8 @@ func (t *turnRun) answer() nadine.Reply {
 // event, then the deferred work and the session's save.
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
+	defer m.turnDone(trace.TurnID())
+	m.settleAmendment(context.WithoutCancel(t.ctx)) // the previous reply's, before this one is added
 	reply = t.settleForget(context.WithoutCancel(t.ctx), reply)
 	reply = m.finish(reply, out)
 	out.End() // no filler after the reply

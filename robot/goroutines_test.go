@@ -24,6 +24,7 @@ func (quietBody) PublishUserInfo(context.Context, nadine.UserRef) error   { retu
 func (quietBody) PlaySong(context.Context, nadine.Song) error             { return nil }
 func (quietBody) PublishLanguage(context.Context, nadine.Language) error  { return nil }
 func (quietBody) ForgetFace(context.Context, string) error                { return nil }
+func (quietBody) StopSpeaking(context.Context, string, string) error      { return nil }
 
 // chattyEngine answers every turn as a model engine does, without a
 // model: it asks for a filler, announces an emotion and a gesture and

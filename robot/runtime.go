@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/bargein"
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
@@ -23,6 +24,9 @@ type Body interface {
 	ForgetFace(ctx context.Context, userID string) error
 	PlaySong(ctx context.Context, s nadine.Song) error
 	PublishLanguage(ctx context.Context, l nadine.Language) error
+	// StopSpeaking tells text-to-speech to stop the turn's speech now and
+	// drop what it queued (the person interrupted Nadine).
+	StopSpeaking(ctx context.Context, turnID, reason string) error
 }
 
 // Options configures a Runtime. Manager is required.
@@ -80,6 +84,9 @@ type Options struct {
 	// (the query embedding: embedcache.Cache.Warm) is computed while the
 	// person finishes. It must return at once.
 	WarmWords func(text string)
+	// Interruptions says whether and how a person talking over Nadine
+	// stops her (interrupt.go); the zero value is off.
+	Interruptions Interruptions
 	// Observe, when set, receives every update the monitor gets, and the
 	// turns refused (UpdateFailed), synchronously and none lost, for
 	// metrics and traces. It must return at once.
@@ -122,6 +129,11 @@ type Runtime struct {
 	overload  bool      // see overloaded
 	lastHeard time.Time // when the last final transcript came
 	flight    *flight   // the heard turn in flight
+
+	// Interruptions (interrupt.go).
+	judge        *bargein.Judge // nil when off
+	talk         *talk          // what Nadine says, or said last
+	reports      bool           // text-to-speech reported a line said in this run
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -184,8 +196,24 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Interruptions.Mode == "" {
+		opts.Interruptions.Mode = InterruptOff
+	}
+	if !opts.Interruptions.Mode.Valid() {
+		return nil, nadine.Errorf(nadine.EINVALID, "robot: interruption mode %q: want off, words or speech", opts.Interruptions.Mode)
+	}
+	if opts.Interruptions.MinDuration <= 0 {
+		opts.Interruptions.MinDuration = DefaultInterruptMinDuration
+	}
+	if opts.Interruptions.FalseTimeout <= 0 {
+		opts.Interruptions.FalseTimeout = DefaultFalseInterruptionTimeout
+	}
+	judge, err := newJudge(opts.Interruptions)
+	if err != nil {
+		return nil, err
+	}
 	return &Runtime{opts: opts, log: opts.Logger, m: opts.Manager, wake: make(chan struct{}, 1), subs: map[int]chan Update{},
-		marks: map[nadine.InboxState][]int64{}}, nil
+		marks: map[nadine.InboxState][]int64{}, judge: judge}, nil
 }
 
 // Run handles inbound messages until ctx is done or in is closed, then
@@ -425,10 +453,15 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		if resumed {
 			return // already taken from the inbox at start
 		}
-		if speaking && !tr.Final {
+		if r.judge != nil {
+			// What is heard while she speaks is judged: a real
+			// interruption stops her and is heard as any transcript.
+			if !r.heardWhileSpeaking(ctx, tr) {
+				return
+			}
+		} else if speaking && !tr.Final {
 			return // Nadine hears herself
-		}
-		if speaking {
+		} else if speaking {
 			r.log.Info("transcript dropped: listening is suspended while Nadine speaks", "id", tr.ID, "chars", len(tr.Text))
 			r.queueMark(nadine.InboxDropped, tr.Seq)
 			r.broadcast(Update{Kind: UpdateDropped, TurnID: tr.ID, Input: tr.Text, Reason: ReasonSpeaking})
@@ -476,6 +509,10 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.mu.Lock()
 		r.speaking = r.opts.Now().Add(r.opts.SpeakTimeout)
 		r.mu.Unlock()
+	case nadine.InboundSpoken:
+		r.spokenReport(msg.Spoken)
+	case nadine.InboundSpeechStarted:
+		r.voiceStarted(ctx)
 	case nadine.InboundEndSpeak:
 		r.mu.Lock()
 		r.speaking = time.Time{}
@@ -748,6 +785,8 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		err     error
 		adopted bool
 	)
+	r.beginTalk(t.ID)
+	defer r.turnReturned(t.ID)
 	if early != nil {
 		if reply, adopted = r.answerEarly(ctx, early, t, seq, j.emit); !adopted {
 			if sp, ok := early.Discarded(); ok {
@@ -768,6 +807,13 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		}
 		reply, err = r.m.Stream(sctx, t, emit)
 		if errors.Is(err, dialogue.ErrAbandoned) {
+			if r.talkInterrupted(t.ID) {
+				// The person talked over its filler: their words are
+				// the next turn.
+				r.mark(ctx, nadine.InboxAnswered, seq)
+				r.broadcast(Update{Kind: UpdateDropped, TurnID: t.ID, Input: t.Text, Reason: ReasonInterrupted})
+				return
+			}
 			r.abandoned(ctx, j)
 			return
 		}
@@ -834,6 +880,10 @@ func (o *output) publish(e nadine.Event) {
 	var err error
 	switch e.Kind {
 	case nadine.EventSpeech:
+		seq, ok := o.r.line(o.turnID, e)
+		if !ok {
+			return // the person interrupted Nadine: withheld
+		}
 		if !e.Filler && !o.replied {
 			// From now on the turn has been heard: a restart must not
 			// answer it again.
@@ -842,7 +892,7 @@ func (o *output) publish(e nadine.Event) {
 		}
 		// A filler line (said while the turn waits) is spoken like a
 		// sentence, with its own seq, marked as such.
-		err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: e.Seq, TurnID: o.turnID, Filler: e.Filler})
+		err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: seq, TurnID: o.turnID, Filler: e.Filler})
 	case nadine.EventGesture:
 		err = b.Animate(o.ctx, e.Gesture)
 	case nadine.EventAffect:
@@ -864,7 +914,11 @@ func (o *output) publish(e nadine.Event) {
 		if e.Reply != nil {
 			lang = e.Reply.Language
 		}
-		err = b.Speak(o.ctx, nadine.Speech{Language: lang, Seq: e.Seq, Final: true, TurnID: o.turnID})
+		seq, ok := o.r.done(o.turnID, e)
+		if !ok {
+			return
+		}
+		err = b.Speak(o.ctx, nadine.Speech{Language: lang, Seq: seq, Final: true, TurnID: o.turnID})
 	}
 	if err != nil {
 		o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)

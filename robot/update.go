@@ -21,6 +21,10 @@ const (
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
 	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+	// UpdateInterrupted: the person talked over Nadine (Reason
+	// "interrupted" by words, "speech" by voice alone, "resumed" after a
+	// false interruption).
+	UpdateInterrupted UpdateKind = "interrupted"
 	// UpdateFailed is a turn the manager refused (Reason: its error
 	// code); only Options.Observe receives it.
 	UpdateFailed UpdateKind = "failed"
