@@ -314,6 +314,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		s.log.Info("web monitor listening", "url", s.url, "token", false)
 	} else {
 		s.log.Info("web monitor listening", "url", s.url, "token", true)
+		if w := TokenWarning(s.opts.Token); w != "" {
+			s.log.Warn(w)
+		}
 	}
 	return s, nil
 }
