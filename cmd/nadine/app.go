@@ -229,7 +229,8 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	sort.Strings(names)
 	var warm []*openai.Client
 	for _, name := range names {
-		pr := failover.Profile{Name: name, Retries: cfg.Models.Profiles[name].retries()}
+		pc := cfg.Models.Profiles[name]
+		pr := failover.Profile{Name: name, Retries: pc.retries(), Server: pc.server()}
 		if chat[name] {
 			pr.Chat = a.clients[name]
 			warm = append(warm, a.clients[name])

@@ -297,7 +297,7 @@ func defaultConfig(getenv func(string) string) Config {
 			}},
 			Roles:    roles,
 			Timeouts: defaultTimeouts(),
-			Breaker: BreakerConfig{Failures: failover.DefaultFailures, Cooldown: Duration(failover.DefaultCooldown),
+			Breaker: BreakerConfig{Failures: failover.DefaultFailures, ServerFailures: failover.DefaultServerFailures, Cooldown: Duration(failover.DefaultCooldown),
 				ProbeTimeout: Duration(failover.DefaultProbeTimeout)},
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},

@@ -41,6 +41,7 @@ func TestConfigRules(t *testing.T) {
 		{"models.fallback[1]", "models: {profiles: {big: {base_url: 'http://x/v1', model: m}}, fallback: [big, bigg]}\n", `no profile named "bigg" (did you mean big?)`},
 		{"models.timeouts.respons", "models: {timeouts: {respons: {attempt: 3s}}}\n", "(did you mean response?)"},
 		{"models.breaker.failures", "models: {breaker: {failures: -1}}\n", "-1 is negative"},
+		{"models.breaker.server_failures", "models: {breaker: {server_failures: -8}}\n", "-8 is negative"},
 		{"embeddings.provider", "embeddings: {provider: cohere}\n", `"cohere" is not auto, lexical or openai`},
 		{"embeddings.dimensions", "embeddings: {dimensions: -3}\n", "-3 is negative"},
 		{"limits.max_input_chars", "limits: {max_input_chars: 0}\n", "0 is below 1"},

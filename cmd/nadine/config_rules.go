@@ -53,6 +53,7 @@ var configRules = []rule{
 	{"models.fallback[*]", profileName},
 	{"models.timeouts.*", knownRole},
 	{"models.breaker.failures", atLeast(0)},
+	{"models.breaker.server_failures", atLeast(0)},
 	{"embeddings.provider", oneOf("auto", "lexical", "openai")},
 	{"embeddings.dimensions", atLeast(0)},
 	{"limits.max_input_chars", atLeast(1)},
