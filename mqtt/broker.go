@@ -68,8 +68,8 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if opts.Addr == "" {
 		opts.Addr = DefaultBrokerAddr
 	}
-	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-		return nil, nadine.Errorf(nadine.EINVALID, "mqtt: broker Addr %q: %w", opts.Addr, err)
+	if err := opts.Check(); err != nil {
+		return nil, err
 	}
 	log := opts.Logger
 	if log == nil {

@@ -381,11 +381,9 @@ func (a *app) translator() nadine.Translator {
 // client makes one attempt per call: the failover pool retries, within the
 // turn's budget (max_retries).
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	return openai.Config{
-		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
-		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
-	}
+	c := profileClientConfig(name, p, a.getenv)
+	c.HTTPClient, c.Logger = a.httpClient(0), a.log
+	return c
 }
 
 // httpClient is a client over the app's transport, with timeout (0: none
