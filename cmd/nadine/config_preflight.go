@@ -71,6 +71,17 @@ func (c *Config) where(path string) string {
 	return ""
 }
 
+// given reports whether the file or a variable set the field at path, or
+// a field inside it.
+func (c *Config) given(path string) bool {
+	for p := range c.origin {
+		if p == path || under(p, path) {
+			return true
+		}
+	}
+	return false
+}
+
 // warn adds a warning about the field at path.
 func (c *Config) warn(path, format string, args ...any) {
 	c.warnings = append(c.warnings, (&fieldError{path: path, where: c.where(path), msg: fmt.Sprintf(format, args...)}).Error())
@@ -288,11 +299,12 @@ func checkWeb(c *Config, getenv func(string) string, bad func(string, string, ..
 }
 
 // preflightWarnings notes what serve accepts but probably is not meant: a
-// profile no role uses, a short API token, a folder that does not exist.
+// profile the file or a variable defines that no role uses, a short API
+// token, a folder that does not exist.
 func (c *Config) preflightWarnings(getenv func(string) string) {
 	used := c.usedProfiles()
 	for _, name := range slices.Sorted(maps.Keys(c.Models.Profiles)) {
-		if !used[name] {
+		if c.given("models.profiles."+name) && !used[name] { // not the built-in default
 			c.warn("models.profiles."+name, "no role uses this profile (models.roles, models.fallback, robots[*].models, visual.clip_profile)")
 		}
 	}

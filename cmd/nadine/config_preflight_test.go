@@ -292,4 +292,15 @@ http:
 	if !strings.Contains(out, "spare:") {
 		t.Errorf("the configuration is not printed:\n%s", out)
 	}
+
+	// Every role on a profile of the file: the built-in default profile,
+	// which nobody defined, is not warned about.
+	roles := ""
+	for _, r := range roleNames {
+		roles += r + ": local, "
+	}
+	file = writeConfig(t, "models:\n  profiles: {local: {base_url: 'http://127.0.0.1:11434/v1', model: llama}}\n  roles: {"+roles+"}\n")
+	if _, stderr, err = runNadine(t, map[string]string{"HOME": t.TempDir()}, "", "config", "--config", file); err != nil || stderr != "" {
+		t.Errorf("every role on one profile: err %v, warnings %q; want none", err, stderr)
+	}
 }
