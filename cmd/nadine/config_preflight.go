@@ -116,19 +116,15 @@ func (e env) preflight(path string) (Config, error) {
 	return cfg, errors.Join(errs...)
 }
 
-// fieldPaths lists the fields err blames.
+// fieldPaths lists the fields err (a fieldError, or errors joined) blames.
 func fieldPaths(err error) []string {
+	if fe, ok := err.(*fieldError); ok {
+		return []string{fe.path}
+	}
 	var out []string
-	var fe *fieldError
-	switch {
-	case err == nil:
-	case errors.As(err, &fe) && fe == err:
-		out = append(out, fe.path)
-	default:
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				out = append(out, fieldPaths(e)...)
-			}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, fieldPaths(e)...)
 		}
 	}
 	return out
