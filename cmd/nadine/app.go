@@ -243,7 +243,8 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	sort.Strings(names)
 	var warm []*openai.Client
 	for _, name := range names {
-		pr := failover.Profile{Name: name, Retries: cfg.Models.Profiles[name].retries()}
+		pc := cfg.Models.Profiles[name]
+		pr := failover.Profile{Name: name, Retries: pc.retries(), Server: pc.server()}
 		if chat[name] {
 			pr.Chat = a.clients[name]
 			warm = append(warm, a.clients[name])
@@ -397,11 +398,9 @@ func (a *app) translator() nadine.Translator {
 // client makes one attempt per call: the failover pool retries, within the
 // turn's budget (max_retries).
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	return openai.Config{
-		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
-		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log, Structured: nadine.StructuredMode(p.Structured),
-	}
+	c := profileClientConfig(name, p, a.getenv)
+	c.HTTPClient, c.Logger = a.httpClient(0), a.log
+	return c
 }
 
 // httpClient is a client over the app's transport, with timeout (0: none

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -63,9 +64,13 @@ type Config struct {
 	// topic prefix (see config_robots.go); empty, one robot on mqtt.prefix.
 	Robots Robots `yaml:"robots"`
 
-	// warnings are what loading noticed but did not refuse (unknown
-	// NADINE_ variables), logged at start.
+	// warnings are what loading and the pre-flight noticed but did not
+	// refuse (unknown NADINE_ variables, a profile no role uses), logged
+	// at start.
 	warnings []string
+	// origin says where each field given was set, by path: "FILE:LINE"
+	// or "$VARIABLE"; nil when the configuration could not be read.
+	origin map[string]string
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
@@ -324,7 +329,7 @@ func defaultConfig(getenv func(string) string) Config {
 			}},
 			Roles:    roles,
 			Timeouts: defaultTimeouts(),
-			Breaker: BreakerConfig{Failures: failover.DefaultFailures, Cooldown: Duration(failover.DefaultCooldown),
+			Breaker: BreakerConfig{Failures: failover.DefaultFailures, ServerFailures: failover.DefaultServerFailures, Cooldown: Duration(failover.DefaultCooldown),
 				ProbeTimeout: Duration(failover.DefaultProbeTimeout)},
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
@@ -377,26 +382,36 @@ func (e env) loadConfig(path string) (Config, error) {
 	return loadConfigFrom(path, environment{getenv: e.getenv, environ: e.environ})
 }
 
+// loadConfigFrom reports every error in one pass: the file's fields that
+// cannot be decoded, the variables that cannot be read, and what
+// validation refuses of the rest, each with the file:line or variable that
+// gave the value. The configuration returned holds what could be read;
+// its origin is nil when nothing could (no file, not YAML).
 func loadConfigFrom(path string, ev environment) (Config, error) {
 	cfg := defaultConfig(ev.getenv)
+	origin := map[string]string{}
+	cfg.origin = origin
+	var errs []error
 	if path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
+			cfg.origin = nil
 			return cfg, fmt.Errorf("config: %w", err)
 		}
-		if err := decodeFile(path, b, &cfg); err != nil {
-			return cfg, err
+		fieldErrs, err := decodeFile(path, b, &cfg)
+		if err != nil {
+			cfg.origin = nil
+			return cfg, errors.Join(append(fieldErrs, err)...)
 		}
+		errs = fieldErrs
 	}
-	o := &envOverrides{ev: ev, known: map[string]bool{}}
-	if err := o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", ""); err != nil {
-		return cfg, err
-	}
+	o := &envOverrides{ev: ev, known: map[string]bool{}, origin: origin}
+	o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", "")
+	errs = append(errs, o.errs...)
+	cfg.origin = origin
 	cfg.warnings = o.unknownVariables(&cfg)
-	if err := cfg.validate(); err != nil {
-		return cfg, err
-	}
-	return cfg, nil
+	errs = append(errs, cfg.validate())
+	return cfg, errors.Join(errs...)
 }
 
 // setScalar sets a field from a variable's text; lists are split at sep

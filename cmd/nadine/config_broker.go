@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"net"
 	"time"
 
 	"github.com/nadine-robot/nadine/mqtt"
@@ -46,16 +47,7 @@ func (c *Config) validateBroker(bad func(field, format string, args ...any)) {
 	if m.WriteTimeout <= 0 {
 		bad("mqtt.write_timeout", "must be positive (got %s)", time.Duration(m.WriteTimeout))
 	}
-	if m.URL == "" && len(m.BrokerUsers) == 0 && !loopbackAddr(m.Listen) {
+	if _, _, err := net.SplitHostPort(m.Listen); err == nil && m.URL == "" && len(m.BrokerUsers) == 0 && !loopbackAddr(m.Listen) {
 		bad("mqtt.listen", "%s is not a loopback address: the embedded broker needs mqtt.broker_users to listen there (anyone on the network could read what people say and make Nadine speak)", m.Listen)
 	}
-}
-
-// brokerOptions are the embedded broker's options from the configuration.
-func (c *Config) brokerOptions(users map[string]string) mqtt.BrokerOptions {
-	m := c.MQTT
-	return mqtt.BrokerOptions{Addr: m.Listen, Users: users,
-		MaxPacketSize: m.MaxPacketSize, MaxClients: m.MaxClients, MaxInflight: m.MaxInflight,
-		MaxQueued: m.MaxQueued, MaxQueuedBytes: m.MaxQueuedBytes, MaxRetained: m.MaxRetained, MaxRetainedBytes: m.MaxRetainedBytes,
-		WriteTimeout: time.Duration(m.WriteTimeout)}
 }

@@ -20,7 +20,7 @@ func TestBrokerLimitsConfig(t *testing.T) {
 	want := mqtt.BrokerOptions{Addr: "127.0.0.1:1883", MaxPacketSize: mqtt.DefaultBrokerMaxPacketSize, MaxClients: mqtt.DefaultBrokerMaxClients,
 		MaxInflight: mqtt.DefaultBrokerMaxInflight, MaxQueued: mqtt.DefaultBrokerMaxQueued, MaxQueuedBytes: mqtt.DefaultBrokerMaxQueuedBytes,
 		MaxRetained: mqtt.DefaultBrokerMaxRetained, MaxRetainedBytes: mqtt.DefaultBrokerMaxRetainedBytes, WriteTimeout: mqtt.DefaultBrokerWriteTimeout}
-	if got := cfg.brokerOptions(nil); got.Addr != want.Addr || got.MaxPacketSize != want.MaxPacketSize || got.MaxClients != want.MaxClients ||
+	if got := cfg.brokerOptions(nil, nil); got.Addr != want.Addr || got.MaxPacketSize != want.MaxPacketSize || got.MaxClients != want.MaxClients ||
 		got.MaxInflight != want.MaxInflight || got.MaxQueued != want.MaxQueued || got.MaxQueuedBytes != want.MaxQueuedBytes ||
 		got.MaxRetained != want.MaxRetained || got.MaxRetainedBytes != want.MaxRetainedBytes || got.WriteTimeout != want.WriteTimeout {
 		t.Errorf("defaults: %+v, want %+v", got, want)
@@ -30,7 +30,7 @@ func TestBrokerLimitsConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := cfg.brokerOptions(nil); o.MaxPacketSize != 4096 || o.MaxRetained != 5 || o.MaxClients != 7 || o.WriteTimeout != 250*time.Millisecond || o.MaxQueuedBytes != 1000000 {
+	if o := cfg.brokerOptions(nil, nil); o.MaxPacketSize != 4096 || o.MaxRetained != 5 || o.MaxClients != 7 || o.WriteTimeout != 250*time.Millisecond || o.MaxQueuedBytes != 1000000 {
 		t.Errorf("file and environment: %+v", o)
 	}
 	for _, tt := range []struct{ yaml, field string }{
@@ -46,7 +46,7 @@ func TestBrokerLimitsConfig(t *testing.T) {
 		{"mqtt: {listen: '0.0.0.0:1883'}", "mqtt.listen"},
 	} {
 		_, err := loadConfig(writeConfig(t, tt.yaml+"\n"), envMap(map[string]string{"HOME": home}))
-		if err == nil || !strings.Contains(err.Error(), "config: "+tt.field+":") {
+		if err == nil || !strings.Contains(err.Error(), ": "+tt.field+":") {
 			t.Errorf("%s: error %v, want one naming %s", tt.yaml, err, tt.field)
 		}
 	}

@@ -106,14 +106,14 @@ func (c *Config) brokerUsers(getenv func(string) string) (users map[string]strin
 	for i, u := range c.MQTT.BrokerUsers {
 		p := getenv(u.passwordEnv())
 		if p == "" {
-			return nil, self, fmt.Errorf("config: mqtt.broker_users[%d]: $%s holds no password for %q", i, u.passwordEnv(), u.Username)
+			return nil, self, &fieldError{path: fmt.Sprintf("mqtt.broker_users[%d]", i), msg: fmt.Sprintf("$%s holds no password for %q", u.passwordEnv(), u.Username)}
 		}
 		users[u.Username] = p
 	}
 	switch {
 	case self.Username != "" && self.Password != "":
 		if p, ok := users[self.Username]; ok && p != self.Password {
-			return nil, self, fmt.Errorf("config: mqtt.username: %q is a broker user with another password than $%s", self.Username, c.MQTT.PasswordEnv)
+			return nil, self, &fieldError{path: "mqtt.username", msg: fmt.Sprintf("%q is a broker user with another password than $%s", self.Username, c.MQTT.PasswordEnv)}
 		}
 		users[self.Username] = self.Password
 	default:

@@ -94,7 +94,7 @@ func TestPrivacyConfig(t *testing.T) {
 		{"mqtt: {url: 'mqtt://x:1883', broker_users: [{username: a}]}", "mqtt.broker_users"},
 	} {
 		_, err := loadConfig(writeConfig(t, tt.yaml), envMap(map[string]string{"HOME": home}))
-		if err == nil || !strings.Contains(err.Error(), "config: "+tt.field+":") {
+		if err == nil || !strings.Contains(unlocated(err), "config: "+tt.field+":") {
 			t.Errorf("%s: error %v, want one naming %s", tt.yaml, err, tt.field)
 		}
 	}

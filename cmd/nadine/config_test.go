@@ -149,7 +149,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 				path = writeConfig(t, tt.file)
 			}
 			_, err := loadConfigFrom(path, envOf(tt.env))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || (!strings.Contains(unlocated(err), tt.want) && !strings.Contains(err.Error(), tt.want)) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
 		})
@@ -265,7 +265,7 @@ func TestConfigFillerErrorsNameTheField(t *testing.T) {
 				path = writeConfig(t, tt.file)
 			}
 			_, err := loadConfigFrom(path, envOf(tt.env))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || (!strings.Contains(unlocated(err), tt.want) && !strings.Contains(err.Error(), tt.want)) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
 		})

@@ -7,7 +7,7 @@
 //
 //	nadine chat [--json]         talk to Nadine in the terminal
 //	nadine serve                 run on the robot: MQTT bus and web monitor
-//	nadine config                print the effective configuration
+//	nadine config                check the configuration as serve does; print it
 //	nadine memory users|show|forget|reembed
 //	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
 //	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
@@ -96,7 +96,7 @@ func commands() []command {
 	return []command{
 		{"chat", "", "talk to Nadine in the terminal (the default command)", runChat},
 		{"serve", "", "run on the robot: MQTT bus and web monitor", runServe},
-		{"config", "", "print the effective configuration (secrets redacted)", runConfig},
+		{"config", "", "check the configuration as serve does (every error at once), then print it (secrets redacted)", runConfig},
 		{"memory", "users | show USER | forget USER | reembed", "list, show or erase users' memories; re-embed them", runMemory},
 		{"kb", "ingest DIR | sources | search QUESTION | rebuild", "knowledge base: add files, list sources, search, re-embed", runKB},
 		{"eval", "[AGENT | ROLE]", "run the agents' test samples against the models", runEval},
@@ -268,18 +268,21 @@ func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// runConfig prints the effective configuration with secrets redacted.
+// runConfig is the pre-flight of `nadine serve` (config_preflight.go): it
+// prints every error at once and fails exactly when serve would refuse
+// the configuration; otherwise it prints the warnings and the effective
+// configuration with secrets redacted.
 func runConfig(_ context.Context, args []string, e env) error {
 	fs, path := flags("config", e)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := e.loadConfig(*path)
-	if err != nil {
-		return err
-	}
+	cfg, err := e.preflight(*path)
 	for _, w := range cfg.warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if err != nil {
+		return err
 	}
 	return printConfig(e.stdout, cfg, e.getenv)
 }

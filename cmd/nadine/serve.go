@@ -23,7 +23,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := e.loadConfig(*path)
+	// The pre-flight `nadine config` runs: nothing starts when it fails.
+	cfg, err := e.preflight(*path)
 	if err != nil {
 		return err
 	}
@@ -71,9 +72,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	if url == "" {
-		bo := cfg.brokerOptions(users)
-		bo.Logger = log
-		b, err := mqtt.StartBroker(ctx, bo)
+		b, err := mqtt.StartBroker(ctx, cfg.brokerOptions(users, log))
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
@@ -100,11 +99,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	}
 	specs := cfg.robotSpecs()
 	for i, spec := range specs {
-		bus, err := mqtt.Connect(ctx, mqtt.Options{
-			URL: url, ClientID: spec.ClientID, Username: self.Username, Password: self.Password,
-			TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
-			Prefix: spec.Name, Logger: log.With("robot", spec.Name), Persist: inboxes.Inbox(spec.Name).Add,
-		})
+		bus, err := mqtt.Connect(ctx, cfg.busOptions(spec, url, self, log.With("robot", spec.Name), inboxes.Inbox(spec.Name).Add))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("mqtt: robot %s: %w", spec.Name, err)
