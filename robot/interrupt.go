@@ -224,6 +224,11 @@ func (r *Runtime) spokenReport(rep nadine.SpokenReport) {
 		} else {
 			l.said, l.cut = true, -1
 		}
+		if t.stopped && t.byWords {
+			// Where the stop cut her: the history is to hold it, before
+			// the person's words are answered.
+			r.m.Amend(t.turnID, t.said(true, r.opts.Now()), true)
+		}
 		return
 	}
 }
@@ -405,37 +410,23 @@ func (r *Runtime) interrupt(ctx context.Context, turnID string, byWords bool) {
 }
 
 // amendInterrupted has the manager remember turn turnID's reply as far as
-// it was said (cancelling the turn if it runs), now and again once
-// text-to-speech reported where the stop cut it.
+// it was said (cancelling the turn if it runs), and write it in the
+// history once text-to-speech had time to report where the stop cut it
+// (spokenReport refines it meanwhile), unless a turn does first.
 func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) {
 	r.mu.Lock()
 	said := r.talk.said(r.reports, r.opts.Now())
+	closed := r.closed
+	if !closed {
+		r.timers.Add(1)
+	}
 	r.mu.Unlock()
 	r.m.Amend(turnID, said, true)
-	if !r.reports {
-		r.m.SettleAmendment(context.WithoutCancel(ctx))
+	if closed {
 		return
 	}
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return
-	}
-	r.timers.Add(1)
-	r.mu.Unlock()
 	time.AfterFunc(reportWait, func() {
 		defer r.timers.Done()
-		r.mu.Lock()
-		t := r.talk
-		if t == nil || t.turnID != turnID {
-			r.mu.Unlock()
-			return
-		}
-		again := t.said(true, r.opts.Now())
-		r.mu.Unlock()
-		if again != said {
-			r.m.Amend(turnID, again, true)
-		}
 		r.m.SettleAmendment(context.WithoutCancel(ctx))
 	})
 }
