@@ -131,9 +131,9 @@ type Runtime struct {
 	flight    *flight   // the heard turn in flight
 
 	// Interruptions (interrupt.go).
-	judge        *bargein.Judge // nil when off
-	talk         *talk          // what Nadine says, or said last
-	reports      bool           // text-to-speech reported a line said in this run
+	judge   *bargein.Judge // nil when off
+	talk    *talk          // what Nadine says, or said last
+	reports bool           // text-to-speech reported a line said in this run
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.

@@ -128,7 +128,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
 			Interruptions: cfg.interruptions(),
-			Observe: tel.observer(r.name),
+			Observe:       tel.observer(r.name),
 		})
 		if err != nil {
 			s.close()
