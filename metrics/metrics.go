@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,6 +82,7 @@ type Metrics struct {
 	firstToken   *prometheus.HistogramVec
 	tokens       *prometheus.CounterVec
 	fillers      *prometheus.CounterVec
+	interrupts   *prometheus.CounterVec
 	sessions     *prometheus.CounterVec
 	interaction  *prometheus.HistogramVec
 	languageCtr  *prometheus.CounterVec
@@ -123,6 +125,9 @@ func New(opts Options) *Metrics {
 		Help: "Tokens of model calls, by type: input (prompt) or output (completion)."}, []string{"role", "profile", "type"})
 	m.fillers = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nadine_filler_total",
 		Help: "Filler lines said while a turn waited."}, robot)
+	m.interrupts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nadine_interruptions_total",
+		Help: "Times a person talked over Nadine, by what stopped her (interrupted: words; speech: voice alone) or resumed (a false interruption)."},
+		[]string{"robot", "reason"})
 	m.sessions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nadine_sessions_total",
 		Help: "Interactions ended, by reason (left, idle, api, another_person, forgotten, ...)."}, []string{"robot", "reason"})
 	m.interaction = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "nadine_session_duration_seconds",
@@ -132,7 +137,7 @@ func New(opts Options) *Metrics {
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nadine_store_errors_total",
 		Help: "Failed operations of the memory store, the inbox and the stats file, by store."}, []string{"store"})
 	m.reg.MustRegister(m.turns, m.firstSpeech, m.turnDuration, m.criticalPath, m.calls, m.callSeconds, m.firstToken, m.tokens,
-		m.fillers, m.sessions, m.interaction, m.languageCtr, m.storeErrors,
+		m.fillers, m.interrupts, m.sessions, m.interaction, m.languageCtr, m.storeErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&runtimeCollector{robots: opts.Robots, breakers: opts.Breakers, lost: opts.Lost, log: opts.Logger})
 	// Every outcome of every robot exists from the start at 0, so that
@@ -142,6 +147,9 @@ func New(opts Options) *Metrics {
 			m.turns.WithLabelValues(r.Name, r.Engine, string(o))
 		}
 		m.fillers.WithLabelValues(r.Name)
+		for _, reason := range InterruptReasons() {
+			m.interrupts.WithLabelValues(r.Name, reason)
+		}
 	}
 	for _, s := range []string{"memory"} {
 		m.storeErrors.WithLabelValues(s)
@@ -213,6 +221,18 @@ func (m *Metrics) ModelCall(c nadine.ModelCall) {
 	if c.CompletionTokens > 0 {
 		m.tokens.WithLabelValues(role, profile, "output").Add(float64(c.CompletionTokens))
 	}
+}
+
+// InterruptReasons are the reason label values of
+// nadine_interruptions_total (robot.UpdateInterrupted's reasons).
+func InterruptReasons() []string { return []string{"interrupted", "speech", "resumed"} }
+
+// Interruption counts a person talking over Nadine, or her resuming.
+func (m *Metrics) Interruption(robot, reason string) {
+	if !slices.Contains(InterruptReasons(), reason) {
+		reason = "other"
+	}
+	m.interrupts.WithLabelValues(robot, reason).Inc()
 }
 
 // Filler counts a filler line said.

@@ -83,6 +83,9 @@ const (
 	ReasonBackchannel = "backchannel" // an acknowledgement ("uh-huh", "d'accord")
 	ReasonEcho        = "echo"        // her own sentence, heard back
 	ReasonNoise       = "noise"       // a sound, a filler word
+	// ReasonTalkedOver: the person talked over the turn before it said
+	// anything but a filler; their words are the next turn.
+	ReasonTalkedOver = "talked_over"
 )
 
 // talk is what Nadine says of one turn: its lines as published to
@@ -403,17 +406,18 @@ func (r *Runtime) interrupt(ctx context.Context, turnID string, byWords bool) {
 		}
 	}
 	r.log.Info("Nadine interrupted", "turn", turnID, "by_words", byWords)
-	r.broadcast(Update{Kind: UpdateInterrupted, TurnID: turnID, Reason: map[bool]string{true: stopReasonWords, false: stopReasonSpeech}[byWords]})
+	u := Update{Kind: UpdateInterrupted, TurnID: turnID, Reason: stopReasonSpeech}
 	if byWords {
-		r.amendInterrupted(ctx, turnID)
+		u.Reason, u.Said = stopReasonWords, r.amendInterrupted(ctx, turnID)
 	}
+	r.broadcast(u)
 }
 
 // amendInterrupted has the manager remember turn turnID's reply as far as
 // it was said (cancelling the turn if it runs), and write it in the
 // history once text-to-speech had time to report where the stop cut it
 // (spokenReport refines it meanwhile), unless a turn does first.
-func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) {
+func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) string {
 	r.mu.Lock()
 	said := r.talk.said(r.reports, r.opts.Now())
 	closed := r.closed
@@ -422,13 +426,13 @@ func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) {
 	}
 	r.mu.Unlock()
 	r.m.Amend(turnID, said, true)
-	if closed {
-		return
+	if !closed {
+		time.AfterFunc(reportWait, func() {
+			defer r.timers.Done()
+			r.m.SettleAmendment(context.WithoutCancel(ctx))
+		})
 	}
-	time.AfterFunc(reportWait, func() {
-		defer r.timers.Done()
-		r.m.SettleAmendment(context.WithoutCancel(ctx))
-	})
+	return said
 }
 
 // said is the talk's reply as far as it was said (r.mu is held): with

@@ -811,7 +811,7 @@ func (r *Runtime) run(ctx context.Context, j job) {
 				// The person talked over its filler: their words are
 				// the next turn.
 				r.mark(ctx, nadine.InboxAnswered, seq)
-				r.broadcast(Update{Kind: UpdateDropped, TurnID: t.ID, Input: t.Text, Reason: ReasonInterrupted})
+				r.broadcast(Update{Kind: UpdateDropped, TurnID: t.ID, Input: t.Text, Reason: ReasonTalkedOver})
 				return
 			}
 			r.abandoned(ctx, j)

@@ -48,7 +48,10 @@ type Update struct {
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
 	Session *dialogue.SessionState `json:"session,omitempty"`
 	Ending  *dialogue.Ending       `json:"ending,omitempty"`
-	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped
+	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped, UpdateInterrupted
+	// Said is, for UpdateInterrupted by words, what Nadine said of the
+	// reply before she was stopped.
+	Said string `json:"said,omitempty"`
 }
 
 // keep broadcasts a finished turn or an end of interaction and keeps it

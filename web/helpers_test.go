@@ -145,6 +145,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 			_ = bus.Close(cctx)
 		})
 		f.bus, in, ropts.Body = bus, bus.Inbound(), bus
+		ropts.Interruptions = robot.Interruptions{Mode: robot.InterruptWords} // as serve's default
 		checks = append(checks, web.Check{Name: "mqtt", Check: func(context.Context) error {
 			if !bus.Connected() {
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected")

@@ -187,6 +187,10 @@ func (t *telemetry) observe(robotName string, u robot.Update, now time.Time) {
 		if t.otel != nil {
 			t.otel.Export(otelexport.Turn{Robot: robotName, Outcome: string(rec.Outcome), Language: u.Reply.Language, Reply: u.Reply.Text}, d)
 		}
+	case robot.UpdateInterrupted:
+		if t.metrics != nil {
+			t.metrics.Interruption(robotName, u.Reason)
+		}
 	case robot.UpdateExpired:
 		t.record(turnstats.Turn{Time: now, Robot: robotName, Outcome: turnstats.Expired}, nil)
 	case robot.UpdateDropped:

@@ -279,7 +279,25 @@
     superseded: 'not answered: a newer transcript came first (the turn queue was overloaded)',
     speaking: 'not answered: heard while Nadine was speaking',
     interrupted: 'not answered again: interrupted by a restart',
+    backchannel: 'heard while Nadine spoke: a backchannel, she went on',
+    echo: 'heard while Nadine spoke: her own voice, ignored',
+    noise: 'heard while Nadine spoke: noise, ignored',
+    talked_over: 'not answered: the person talked over it; their words came next',
   };
+
+  // onInterrupted marks a reply the person talked over: what she had said
+  // when she stopped, or that she resumed after a false interruption.
+  function onInterrupted(u) {
+    const t = state.turns.get(u.turn_id);
+    if (!t) return;
+    t.el.dataset.interrupted = u.reason || 'interrupted';
+    let text = 'interrupted by the person';
+    if (u.reason === 'speech') text = 'stopped: someone started to speak';
+    else if (u.reason === 'resumed') text = 'resumed: it was a false interruption';
+    else if (u.said) text = 'interrupted; the person heard: “' + u.said + '”';
+    else text = 'interrupted before the person heard anything';
+    t.nadineMsg.appendChild(h('div', { class: 'muted interrupted', text: '⏹ ' + text }));
+  }
 
   function onSkipped(u) {
     const t = busTurn(u.turn_id || 'skipped-' + Date.now());
@@ -565,6 +583,7 @@
           else if (u.kind === 'turn') onTurnDone(u);
           else if (u.kind === 'ended') renderEnded(u.ending);
           else if (u.kind === 'expired' || u.kind === 'dropped') onSkipped(u);
+          else if (u.kind === 'interrupted') onInterrupted(u);
         });
       } catch (_) {
         // The server restarted or the network dropped: try again.
