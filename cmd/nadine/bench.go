@@ -110,6 +110,9 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if len(args) > 0 && args[0] == "inbox" {
 		return runInboxBench(ctx, args[1:], e) // benchinbox.go
 	}
+	if len(args) > 0 && args[0] == "interrupt" {
+		return runInterruptBench(ctx, args[1:], e) // benchinterrupt.go
+	}
 	if len(args) > 0 && args[0] == "bus" {
 		return runBusBench(ctx, args[1:], e) // benchbus.go
 	}

@@ -146,7 +146,7 @@ func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer, wpm int)
 		if err != nil {
 			return err
 		}
-		sp = &speaker{wpm: wpm, judge: judge, lines: lines, out: out, now: time.Now, wait: time.After}
+		sp = &speaker{wpm: wpm, judge: judge, lines: lines, out: out, wait: time.After}
 		fmt.Fprintf(out, "Nadine speaks at %d words a minute: type while she speaks to interrupt her.\n", wpm)
 	}
 	var last *nadine.Reply

@@ -24,7 +24,6 @@ type speaker struct {
 	judge *bargein.Judge
 	lines <-chan string // lines typed, read by the chat's reader
 	out   io.Writer
-	now   func() time.Time
 	wait  func(d time.Duration) <-chan time.Time
 }
 
