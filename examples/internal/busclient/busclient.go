@@ -32,6 +32,8 @@ const (
 	TopicUserDetected = "graph/user_detected"
 	TopicUserEmotion  = "user/emotion"
 	TopicUserLeft     = "user/left"
+	TopicTranscript   = "stt/transcript"
+	TopicSpeechStart  = "stt/speech_started"
 )
 
 // Main runs an example's program until SIGINT or SIGTERM and exits 1 with
