@@ -109,7 +109,13 @@ func TestKillAfterAFillerIsAnswered(t *testing.T) {
 		t.Fatalf("the transcript was not answered after the restart: %v\n%s", err, second.logs.String())
 	}
 	got := peer.result(w2)
-	if said := strings.Join(got.texts, " "); said != reply || got.finals != 1 {
+	texts := got.texts
+	if !got.filler.IsZero() && len(texts) > 0 {
+		// A restart slower than first_speech says the silence filler
+		// again, before the reply: that is the filler rule, not a repeat.
+		texts = texts[1:]
+	}
+	if said := strings.Join(texts, " "); said != reply || got.finals != 1 {
 		t.Errorf("after the restart the turn said %q (%d final markers), want %q once", said, got.finals, reply)
 	}
 	if logs := second.logs.String(); strings.Contains(logs, "interrupted by a restart") {
