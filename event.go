@@ -18,6 +18,14 @@ const (
 	// the model writes after the reply text. The dialogue manager adds
 	// them to the reply it returns; nothing is published.
 	EventReplyFields EventKind = "reply_fields"
+	// EventForgetRequest says the person asked to be forgotten ("forget
+	// me", "delete what you know about me"). The dialogue manager owns
+	// what follows: it asks them to confirm, in their language, and erases
+	// them on a clear yes (docs/privacy-forget.md). An engine that
+	// understands the request emits it before any speech of the turn and
+	// need say nothing: its reply may be empty, and what it says after the
+	// event is not spoken. Nothing is published.
+	EventForgetRequest EventKind = "forget_request"
 )
 
 // Event is one piece of a turn's output. Engines emit events as soon as they

@@ -1,0 +1,363 @@
+package intents
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Options are the training settings; the zero value of a field takes the
+// default's.
+type Options struct {
+	Epochs   int     // passes over the examples
+	Rate     float64 // initial learning rate, divided by 1+epoch
+	L2       float64 // weight decay per step
+	Variants int     // how many instances of each example are trained (see Set.expand)
+	Dropout  float64 // the share of words hidden in every instance but the first
+	Weights  Weights
+	Seed     uint64   // the order of the examples in each pass
+	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
+}
+
+// DefaultOptions were chosen by cross-validation on the examples (see
+// docs/offline.md).
+var DefaultOptions = Options{Epochs: 6, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions
+	if o.Epochs > 0 {
+		d.Epochs = o.Epochs
+	}
+	if o.Rate > 0 {
+		d.Rate = o.Rate
+	}
+	if o.L2 > 0 {
+		d.L2 = o.L2
+	}
+	if o.Variants > 0 {
+		d.Variants = o.Variants
+	}
+	if o.Dropout > 0 {
+		d.Dropout = o.Dropout
+	}
+	if o.Weights != (Weights{}) {
+		d.Weights = o.Weights
+	}
+	if o.Seed != 0 {
+		d.Seed = o.Seed
+	}
+	if o.Lookup != nil {
+		d.Lookup = o.Lookup
+	}
+	return d
+}
+
+// Model is a trained classifier: a multinomial logistic regression over
+// the features of an utterance for the intents, a second one over the same
+// features for the language, and the contexts the slots were seen in. It
+// is immutable and safe for concurrent use.
+type Model struct {
+	labels []string
+	langs  []nadine.Language
+	feat   featurizer
+	index  map[uint64]int32 // feature hash → row
+	w      []float32        // rows × len(labels)
+	b      []float32
+	lw     []float32 // rows × len(langs)
+	lb     []float32
+	slots  slotContexts
+	stems  map[string]bool // every prefix of five letters or more of a known word
+}
+
+// Scored is a label and its probability.
+type Scored struct {
+	Label string
+	Prob  float64
+}
+
+// Result is what the model says about an utterance: every label by
+// decreasing probability, and its languages likewise.
+type Result struct {
+	Labels    []Scored
+	Languages []LanguageScore
+}
+
+// LanguageScore is a language and its probability.
+type LanguageScore struct {
+	Language nadine.Language
+	Prob     float64
+}
+
+// Top returns the most probable label.
+func (r Result) Top() Scored {
+	if len(r.Labels) == 0 {
+		return Scored{}
+	}
+	return r.Labels[0]
+}
+
+// Prob returns the probability of label.
+func (r Result) Prob(label string) float64 {
+	for _, s := range r.Labels {
+		if s.Label == label {
+			return s.Prob
+		}
+	}
+	return 0
+}
+
+// LanguageProb returns the probability of lang.
+func (r Result) LanguageProb(lang nadine.Language) float64 {
+	for _, s := range r.Languages {
+		if s.Language == lang {
+			return s.Prob
+		}
+	}
+	return 0
+}
+
+// sample is a training instance as rows and values.
+type sample struct {
+	rows  []int32
+	vals  []float32
+	label int
+	lang  int
+}
+
+// Train fits a model to the examples of s.
+func Train(s *Set, o Options) (*Model, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if len(s.Examples) == 0 {
+		return nil, fmt.Errorf("intents: train: no examples")
+	}
+	return train(s, allIndexes(len(s.Examples)), o.withDefaults()), nil
+}
+
+func allIndexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// train fits a model to the examples of s at the given indexes.
+func train(s *Set, use []int, o Options) *Model {
+	m := &Model{index: make(map[uint64]int32), feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
+	var insts []instance
+	for _, i := range use {
+		insts = append(insts, s.expand(i, o.Variants, o.Dropout)...)
+	}
+	for _, in := range insts {
+		if !slices.Contains(m.labels, in.label) {
+			m.labels = append(m.labels, in.label)
+		}
+		if !slices.Contains(m.langs, in.lang) {
+			m.langs = append(m.langs, in.lang)
+		}
+		for _, t := range in.toks {
+			if !t.Slot && !t.Hidden {
+				m.feat.known[t.Norm] = true
+			}
+		}
+	}
+	slices.Sort(m.labels)
+	slices.Sort(m.langs)
+	m.stems = make(map[string]bool)
+	for w := range m.feat.known {
+		r := []rune(w)
+		for n := 5; n <= len(r); n++ {
+			m.stems[string(r[:n])] = true
+		}
+	}
+	m.slots = learnContexts(s, use)
+	for _, slot := range o.Lookup {
+		for _, lang := range nadine.Languages() {
+			m.feat.addLookup(slot, s.Values[lang][slot])
+		}
+	}
+
+	samples := make([]sample, len(insts))
+	for i, in := range insts {
+		fs := m.feat.features(in.toks)
+		sm := sample{label: slices.Index(m.labels, in.label), lang: slices.Index(m.langs, in.lang)}
+		for _, f := range fs {
+			row, ok := m.index[f.h]
+			if !ok {
+				row = int32(len(m.index))
+				m.index[f.h] = row
+			}
+			sm.rows = append(sm.rows, row)
+			sm.vals = append(sm.vals, f.v)
+		}
+		samples[i] = sm
+	}
+	rows := len(m.index)
+	k, kl := len(m.labels), len(m.langs)
+	m.w, m.b = make([]float32, rows*k), make([]float32, k)
+	m.lw, m.lb = make([]float32, rows*kl), make([]float32, kl)
+	fitSoftmax(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
+	fitSoftmax(samples, m.lw, m.lb, kl, o, func(s *sample) int { return s.lang })
+	return m
+}
+
+// fitSoftmax trains a multinomial logistic regression by stochastic
+// gradient descent with weight decay (kept as a scale of w, so that a step
+// touches only the rows of its sample).
+func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
+	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
+	order := allIndexes(len(samples))
+	scores := make([]float64, k)
+	type step struct {
+		c int
+		d float32
+	}
+	steps := make([]step, 0, k)
+	scale := 1.0
+	for epoch := range o.Epochs {
+		rate := o.Rate / float64(1+epoch)
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			s := &samples[i]
+			score(s.rows, s.vals, w, b, k, scale, scores)
+			softmax(scores)
+			scale *= 1 - rate*o.L2
+			y := class(s)
+			steps = steps[:0]
+			for c := range k {
+				g := scores[c]
+				if c == y {
+					g--
+				}
+				if math.Abs(g) < 1e-3 {
+					continue // a class the sample barely moves
+				}
+				b[c] -= float32(rate * g)
+				steps = append(steps, step{c, float32(rate * g / scale)})
+			}
+			for j, r := range s.rows {
+				row := w[int(r)*k : int(r)*k+k]
+				v := s.vals[j]
+				for _, st := range steps {
+					row[st.c] -= st.d * v
+				}
+			}
+			if scale < 1e-3 {
+				for i := range w {
+					w[i] *= float32(scale)
+				}
+				scale = 1
+			}
+		}
+	}
+	for i := range w {
+		w[i] *= float32(scale)
+	}
+}
+
+// score computes the raw scores of k classes.
+func score(rows []int32, vals []float32, w, b []float32, k int, scale float64, out []float64) {
+	for c := range k {
+		out[c] = 0
+	}
+	for j, r := range rows {
+		row := w[int(r)*k : int(r)*k+k]
+		v := float64(vals[j])
+		for c, x := range row {
+			out[c] += float64(x) * v
+		}
+	}
+	for c := range k {
+		out[c] = out[c]*scale + float64(b[c])
+	}
+}
+
+// softmax turns scores into probabilities in place.
+func softmax(s []float64) {
+	maxv := math.Inf(-1)
+	for _, x := range s {
+		maxv = max(maxv, x)
+	}
+	var sum float64
+	for i, x := range s {
+		s[i] = math.Exp(x - maxv)
+		sum += s[i]
+	}
+	for i := range s {
+		s[i] /= sum
+	}
+}
+
+// Classify scores an utterance.
+func (m *Model) Classify(text string) Result { return m.ClassifyTokens(Tokenize(text)) }
+
+// ClassifyTokens scores the tokens of an utterance (or a part of one).
+func (m *Model) ClassifyTokens(toks []Token) Result {
+	var rows []int32
+	var vals []float32
+	for _, f := range m.feat.features(toks) {
+		if r, ok := m.index[f.h]; ok {
+			rows = append(rows, r)
+			vals = append(vals, f.v)
+		}
+	}
+	var res Result
+	s := make([]float64, len(m.labels))
+	score(rows, vals, m.w, m.b, len(m.labels), 1, s)
+	softmax(s)
+	for i, l := range m.labels {
+		res.Labels = append(res.Labels, Scored{Label: l, Prob: s[i]})
+	}
+	slices.SortStableFunc(res.Labels, func(a, b Scored) int { return cmpProb(a.Prob, b.Prob) })
+	ls := make([]float64, len(m.langs))
+	score(rows, vals, m.lw, m.lb, len(m.langs), 1, ls)
+	softmax(ls)
+	for i, l := range m.langs {
+		res.Languages = append(res.Languages, LanguageScore{Language: l, Prob: ls[i]})
+	}
+	slices.SortStableFunc(res.Languages, func(a, b LanguageScore) int { return cmpProb(a.Prob, b.Prob) })
+	return res
+}
+
+// cmpProb orders by decreasing probability.
+func cmpProb(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// Labels returns the model's labels, sorted.
+func (m *Model) Labels() []string { return slices.Clone(m.labels) }
+
+// Known reports whether a folded word occurs in the examples outside a
+// slot: a word the examples use is not a name.
+func (m *Model) Known(norm string) bool { return m.feat.known[norm] }
+
+// KnownStem reports whether a folded word is a word of the examples or
+// another form of one: it shares all but its last two letters, and at
+// least five, with one ("lehrerin" and "lehrer", "studentin" and
+// "student").
+func (m *Model) KnownStem(norm string) bool {
+	if m.feat.known[norm] {
+		return true
+	}
+	r := []rune(norm)
+	n := max(5, len(r)-2)
+	return n <= len(r) && m.stems[string(r[:n])]
+}
+
+// Tags returns, for each token, "<slot>" when it is part of a value of a
+// lookup slot ("<lang>" for "Spanish"), else "".
+func (m *Model) Tags(toks []Token) []string { return m.feat.tag(toks) }
+
+// Size returns the number of features the model has weights for.
+func (m *Model) Size() int { return len(m.index) }
