@@ -75,9 +75,9 @@ func Decide(top Scored, threshold float64, none string) string {
 // intents) and over those whose answer is none (how much of what is out of
 // scope is recognized as such).
 type ThresholdPoint struct {
-	Threshold            float64
-	Accuracy             float64
-	InScope, OutOfScope  float64
+	Threshold             float64
+	Accuracy              float64
+	InScope, OutOfScope   float64
 	InScopeN, OutOfScopeN int
 }
 

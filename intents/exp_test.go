@@ -3,8 +3,8 @@ package intents
 import (
 	"fmt"
 	"os"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 

@@ -12,16 +12,16 @@ import (
 // own (Chinese is written without spaces, and the classifier reads its
 // character n-grams).
 type Token struct {
-	Text   string // as written: a slice of the utterance
-	Norm   string // lowercase, accents folded, apostrophes dropped ("I'm" → "im")
-	Start  int    // byte offset of Text in the utterance
-	End    int
-	Clause int  // clauses are split at , . ! ? ; … and their CJK forms
-	Han    bool // a Chinese character
-	Hyphen bool // joined to the previous word by a hyphen ("Jean-Pierre")
+	Text     string // as written: a slice of the utterance
+	Norm     string // lowercase, accents folded, apostrophes dropped ("I'm" → "im")
+	Start    int    // byte offset of Text in the utterance
+	End      int
+	Clause   int    // clauses are split at , . ! ? ; … and their CJK forms
+	Han      bool   // a Chinese character
+	Hyphen   bool   // joined to the previous word by a hyphen ("Jean-Pierre")
 	Slot     bool   // training only: the word fills a {slot}
 	SlotName string // training only: which
-	Hidden bool // training only: the word is dropped out (read as unknown)
+	Hidden   bool   // training only: the word is dropped out (read as unknown)
 }
 
 // Tokenize splits text into words and clauses. Text that is not valid UTF-8
