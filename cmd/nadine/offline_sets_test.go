@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// offlineSetIntents are the intents the fresh and sealed offline sets may
+// name: the outcomes the offline engine's trace is asked to report.
+var offlineSetIntents = strings.Fields(`greeting farewell thanks compliment insult how_are_you
+	feeling_sad feeling_good feeling_tired feeling_sick feeling_stress feeling_news_bad feeling_news_good
+	name remember persona_name persona_identity persona_creator persona_age persona_origin persona_place
+	persona_modeled persona_human persona_emotions abilities knowledge time date smile wave song language
+	forget_me forget_yes forget_no default`)
+
+// offlineSetFile mirrors the offline eval's file format, strictly, so that
+// a set that drifts from it fails here rather than in the eval.
+type offlineSetFile struct {
+	Language     string `json:"language"`
+	Interactions []struct {
+		Name  string `json:"name"`
+		Turns []struct {
+			Say      string   `json:"say"`
+			Category string   `json:"category"`
+			Intent   string   `json:"intent"`
+			Contains []string `json:"contains"`
+			Avoid    []string `json:"avoid,omitempty"`
+			Language string   `json:"language,omitempty"`
+		} `json:"turns"`
+	} `json:"interactions"`
+}
+
+// TestOfflineSetsWellFormed checks the fresh (tuned) and sealed offline
+// sets are valid data: the eval's format, known intents and languages, at
+// least 40 utterances per file, the same intent mix in both halves, and no
+// utterance shared between the halves. It reads the sealed files only as
+// data; it never looks at the engine's replies to them.
+func TestOfflineSetsWellFormed(t *testing.T) {
+	known := map[string]bool{}
+	for _, in := range offlineSetIntents {
+		known[in] = true
+	}
+	langs := []string{"en", "fr", "de", "zh"}
+	mix := map[string]map[string]map[string]int{} // half → language → intent → count
+	said := map[string]string{}                   // utterance → file
+	for _, half := range []string{"fresh", "sealed"} {
+		mix[half] = map[string]map[string]int{}
+		for _, lang := range langs {
+			file := filepath.Join("testdata", "offline_eval", half, lang+".json")
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.Valid(b) {
+				t.Fatalf("%s: not UTF-8", file)
+			}
+			var s offlineSetFile
+			dec := json.NewDecoder(strings.NewReader(string(b)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&s); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if s.Language != lang {
+				t.Errorf("%s: language %q", file, s.Language)
+			}
+			counts := map[string]int{}
+			for _, in := range s.Interactions {
+				if in.Name == "" || len(in.Turns) < 2 || len(in.Turns) > 7 {
+					t.Errorf("%s: interaction %q has %d turns, want 2 to 7", file, in.Name, len(in.Turns))
+				}
+				for _, turn := range in.Turns {
+					where := file + ": " + turn.Say
+					if strings.TrimSpace(turn.Say) == "" || turn.Category == "" {
+						t.Errorf("%s: empty say or category", where)
+					}
+					if !known[turn.Intent] {
+						t.Errorf("%s: intent %q", where, turn.Intent)
+					}
+					if turn.Language != "" && !slices.Contains(langs, turn.Language) {
+						t.Errorf("%s: language %q", where, turn.Language)
+					}
+					if len(turn.Contains) == 0 && len(turn.Avoid) == 0 && turn.Intent != "how_are_you" {
+						t.Errorf("%s: neither contains nor avoid", where)
+					}
+					for _, c := range turn.Contains {
+						for _, alt := range strings.Split(c, "|") {
+							if alt == "" {
+								t.Errorf("%s: empty alternative in %q", where, c)
+							}
+						}
+					}
+					key := strings.ToLower(strings.TrimSpace(turn.Say))
+					if prev, ok := said[key]; ok && prev != file {
+						t.Errorf("%s: also in %s", where, prev)
+					}
+					said[key] = file
+					counts[turn.Intent]++
+				}
+			}
+			total := 0
+			for _, n := range counts {
+				total += n
+			}
+			if total < 40 {
+				t.Errorf("%s: %d utterances, want at least 40", file, total)
+			}
+			mix[half][lang] = counts
+		}
+	}
+	for _, lang := range langs {
+		if f, s := mix["fresh"][lang], mix["sealed"][lang]; !maps.Equal(f, s) {
+			t.Errorf("%s: the halves have different intent mixes: fresh %v, sealed %v", lang, f, s)
+		}
+		for _, in := range offlineSetIntents {
+			if mix["fresh"][lang][in] == 0 {
+				t.Errorf("%s: no %s utterance", lang, in)
+			}
+		}
+	}
+}
