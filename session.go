@@ -36,6 +36,10 @@ type Session struct {
 	// interaction, as JSON only that engine reads. It is cleared at the
 	// end of every interaction.
 	Engine json.RawMessage `json:"engine,omitempty"`
+	// ConfirmForget says Nadine asked the person whether to forget them
+	// (EventForgetRequest): their next answer decides. The dialogue
+	// manager sets and clears it.
+	ConfirmForget bool `json:"confirm_forget,omitempty"`
 	// Turns counts the turns of this interaction.
 	Turns int `json:"turns"`
 	// Started is when this interaction's first turn or person arrived;

@@ -14,6 +14,7 @@
 //
 //	START → understand = { intention_classifier ‖ memory_retrieve_agent ‖ affective_appraisal ‖ orchestrator }
 //	understand ─ update_user_info → memory_update_agent
+//	           ─ forget_me        → END (the dialogue manager asks for confirmation)
 //	           ─ otherwise        → orchestrator (dispatch)
 //	memory_update_agent ─ name to confirm   → response_agent ("Is your name Alice?")
 //	                    ─ identity changed  → memory_retrieve_agent → orchestrator

@@ -156,3 +156,41 @@ func TestNameQuestionToKnownID(t *testing.T) {
 		})
 	}
 }
+
+// TestForgetMeIntent: the intent classifier's forget_me (its label or a
+// synonym) emits a forget request and ends the run with no reply of the
+// graph's own: no response is asked for, nothing is spoken (the dialogue
+// manager asks for confirmation). Both wirings.
+func TestForgetMeIntent(t *testing.T) {
+	for _, wiring := range []struct {
+		name string
+		edit []func(*agents.Options)
+	}{{"parallel", nil}, {"seed", []func(*agents.Options){agents.WithSeedWiring}}} {
+		for _, label := range []string{"forget_me", "Intent: Forget Me", `{"intent": "delete my data"}`} {
+			t.Run(wiring.name+"/"+label, func(t *testing.T) {
+				h := newHarness(t, wiring.edit...)
+				intentFor(h, "Vergessen Sie mich", label)
+				h.start().as("zora-1", "Zora")
+				h.lang = nadine.German
+				responses := len(h.requests(agents.RoleResponse))
+				reply, tr := h.turn("Vergessen Sie mich bitte")
+				if got := h.eventsOf(nadine.EventForgetRequest); len(got) != 1 {
+					t.Errorf("forget requests %d, want 1 (events %+v)", len(got), h.emitted())
+				}
+				if reply.Text != "" || h.spoken() != "" {
+					t.Errorf("the graph said %q / %q; the manager answers", reply.Text, h.spoken())
+				}
+				// The parallel wiring may start a speculative response
+				// beside the group; it is discarded unheard.
+				if n := len(h.requests(agents.RoleResponse)) - responses; n != 0 && wiring.name == "seed" {
+					t.Errorf("%d response calls for a forget request", n)
+				}
+				for _, s := range tr.Steps {
+					if s.Name == agents.NodeResponse || s.Name == agents.NodeMemoryUpdate {
+						t.Errorf("the run went on to %s", s.Name)
+					}
+				}
+			})
+		}
+	}
+}

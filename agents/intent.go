@@ -44,6 +44,11 @@ func (c intentClassifier) run(ctx context.Context, s State) (State, error) {
 		tr.Notef("intent: %s", n)
 	}
 	s.Intent = label
+	if label == IntentForgetMe {
+		// The dialogue manager asks for confirmation and erases; the
+		// run ends after the group (afterUnderstand).
+		s.live.send(nadine.Event{Kind: nadine.EventForgetRequest})
+	}
 	return s, nil
 }
 
@@ -90,7 +95,8 @@ func hasNameIntroduction(text string) bool {
 //     greeting is never suppressed.
 //
 // Last, a pending name confirmation whose name is unchecked forces
-// update_user_info, so the memory update resolves it.
+// update_user_info, so the memory update resolves it (a request to be
+// forgotten comes first).
 func Override(label Intent, message string, s State) (Intent, State, []string) {
 	var notes []string
 	change := func(to Intent, why string) {
@@ -118,7 +124,7 @@ func Override(label Intent, message string, s State) (Intent, State, []string) {
 			s.FirstGreetingDone, s.GreetedUserID = true, id
 		}
 	}
-	if s.confirmationPending() && label != IntentUpdateUserInfo {
+	if s.confirmationPending() && label != IntentUpdateUserInfo && label != IntentForgetMe {
 		change(IntentUpdateUserInfo, "a name confirmation is pending")
 	}
 	return label, s, notes

@@ -23,7 +23,7 @@ import (
 // intents are the intent labels and their synonyms.
 var intents = labels.NewTable(
 	[]string{string(IntentFirstGreeting), string(IntentUpdateUserInfo), string(IntentEndConversation),
-		string(IntentLanguageChange), string(IntentContinue)},
+		string(IntentLanguageChange), string(IntentForgetMe), string(IntentContinue)},
 	map[string][]string{
 		string(IntentFirstGreeting): {"greeting", "greet", "greets", "greetings", "hello", "first greeting", "salutation",
 			"start conversation", "start_conversation", "opening"},
@@ -34,6 +34,8 @@ var intents = labels.NewTable(
 			"conversation end", "end of conversation", "exit", "closing"},
 		string(IntentLanguageChange): {"change language", "switch language", "language switch", "language",
 			"language change request", "change_language", "switch_language"},
+		string(IntentForgetMe): {"forget me", "forget user", "erase me", "delete me", "delete my data", "erase user",
+			"delete user", "right to be forgotten", "data deletion", "forget_user", "delete_user_data"},
 		string(IntentContinue): {"continue", "continue conversation", "conversation", "chat", "small talk", "question",
 			"other", "general", "information request", "request", "none", "continue_chat"},
 	})

@@ -11,21 +11,26 @@ import (
 // Intent is the label the intention classifier gives the latest message.
 type Intent string
 
-// The five intents of seed 001.
+// The five intents of seed 001, and forget_me.
 const (
 	IntentFirstGreeting   Intent = "first_greeting"
 	IntentUpdateUserInfo  Intent = "update_user_info"
 	IntentEndConversation Intent = "end_conversation"
 	IntentLanguageChange  Intent = "language_change"
 	IntentContinue        Intent = "continue_conversation"
+	// IntentForgetMe: the person asks Nadine to forget them. The turn
+	// emits nadine.EventForgetRequest and ends; the dialogue manager asks
+	// for confirmation and erases.
+	IntentForgetMe Intent = "forget_me"
 )
 
-// Intents returns the five intents, in the order the prompt lists them.
+// Intents returns the intents, in the order the prompt lists them: seed
+// 001's five and forget_me.
 func Intents() []Intent {
-	return []Intent{IntentFirstGreeting, IntentUpdateUserInfo, IntentEndConversation, IntentLanguageChange, IntentContinue}
+	return []Intent{IntentFirstGreeting, IntentUpdateUserInfo, IntentEndConversation, IntentLanguageChange, IntentForgetMe, IntentContinue}
 }
 
-// Valid reports whether i is one of the five intents.
+// Valid reports whether i is one of the intents.
 func (i Intent) Valid() bool {
 	for _, x := range Intents() {
 		if i == x {

@@ -54,7 +54,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 	if e.opts.SeedWiring {
 		// Seed 001 as written: one node after the other.
 		g.AddEdge(graph.Start, NodeIntent).
-			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve).
+			AddRouter(NodeIntent, afterIntentSeed, NodeMemoryUpdate, NodeMemoryRetrieve, graph.End).
 			AddEdge(NodeMemoryRetrieve, NodeAppraisal).
 			AddEdge(NodeAppraisal, NodeOrchestrator).
 			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeMemoryRetrieve), graph.End, NodeResponse, NodeMemoryRetrieve).
@@ -64,7 +64,7 @@ func (e *Engine) build() (*graph.Runnable[State], error) {
 		// side by side.
 		g.AddParallel(NodeUnderstand, mergeUnderstanding, NodeIntent, NodeMemoryRetrieve, NodeAppraisal, NodeOrchestrator).
 			AddEdge(graph.Start, NodeUnderstand).
-			AddRouter(NodeUnderstand, afterUnderstand, NodeMemoryUpdate, NodeOrchestrator).
+			AddRouter(NodeUnderstand, afterUnderstand, NodeMemoryUpdate, NodeOrchestrator, graph.End).
 			AddEdge(NodeMemoryRetrieve, NodeOrchestrator).
 			AddRouter(NodeMemoryUpdate, afterMemoryUpdate(NodeOrchestrator), graph.End, NodeResponse, NodeMemoryRetrieve, NodeOrchestrator).
 			AddRouter(NodeNameConfirm, afterConfirm(NodeUnderstand), NodeResponse, NodeUnderstand)
@@ -101,15 +101,23 @@ func mergeUnderstanding(base State, r []State) State {
 	return out
 }
 
+// afterUnderstand: a request to be forgotten ends the run (the dialogue
+// manager answers it), a personal fact goes to the memory update.
 func afterUnderstand(_ context.Context, s State) (string, error) {
-	if s.Intent == IntentUpdateUserInfo {
+	switch s.Intent {
+	case IntentForgetMe:
+		return graph.End, nil
+	case IntentUpdateUserInfo:
 		return NodeMemoryUpdate, nil
 	}
 	return NodeOrchestrator, nil
 }
 
 func afterIntentSeed(_ context.Context, s State) (string, error) {
-	if s.Intent == IntentUpdateUserInfo {
+	switch s.Intent {
+	case IntentForgetMe:
+		return graph.End, nil
+	case IntentUpdateUserInfo:
 		return NodeMemoryUpdate, nil
 	}
 	return NodeMemoryRetrieve, nil

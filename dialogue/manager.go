@@ -72,9 +72,14 @@ type ManagerOptions struct {
 	// EarlyWait is how long an early turn (Preempt) waits for its final
 	// transcript before it is cancelled (DefaultEarlyWait).
 	EarlyWait time.Duration
-	Now       func() time.Time
-	NewID     func() string
-	Logger    *slog.Logger
+	// Forget erases a person everywhere they are kept (the
+	// nadine.Forgetter's ForgetID: the erase path of the CLI and the API),
+	// for a spoken "forget me" the person confirmed (forget.go). Nil: Nadine
+	// says she cannot erase here and that the staff can.
+	Forget func(ctx context.Context, userID string) error
+	Now    func() time.Time
+	NewID  func() string
+	Logger *slog.Logger
 }
 
 // Manager turns transcripts into replies, one turn at a time. It owns the
@@ -92,6 +97,7 @@ type Manager struct {
 	mood         nadine.AffectState // the mood as last shown on the bus
 	personStored bool               // the person's part of the session is in the store
 	forgot       string             // a person erased while in front of the robot
+	erased       []string           // people erased while the process runs, the last maxErased
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
 	waiters      int                // callers of lockTurn waiting for turnMu

@@ -84,6 +84,7 @@ type personPart struct {
 	ConversationID string          `json:"conversation_id,omitempty"`
 	Greeted        string          `json:"greeted,omitempty"`
 	Engine         json.RawMessage `json:"engine,omitempty"`
+	ConfirmForget  bool            `json:"confirm_forget,omitempty"`
 	Turns          int             `json:"turns"`
 	Started        time.Time       `json:"started,omitzero"`
 	Active         time.Time       `json:"active,omitzero"`
@@ -179,10 +180,14 @@ func (m *Manager) SetMood(a nadine.AffectState) {
 // previous person's memory), then starts a new one: a new visitor never
 // inherits the last. An unknown sighting while someone is known is
 // ignored (faces turn away); they leave by user/left or the idle timeout.
+// A person erased while the process runs is an unknown sighting: face
+// recognition may name them until it handled the forget. A person named
+// for the first time (user_detected with a user_name, before any
+// face_stored) is recorded under that name.
 // The returned Ending says whether an interaction ended.
 func (m *Manager) SetUser(ctx context.Context, u nadine.UserRef) (Ending, error) {
-	if u.ID == "" {
-		u.ID = nadine.UnknownUser
+	if u.ID == "" || m.Erased(u.ID) {
+		u = nadine.UserRef{ID: nadine.UnknownUser}
 	}
 	m.lockTurn()
 	defer m.turnMu.Unlock()
@@ -340,7 +345,7 @@ func (m *Manager) save(ctx context.Context) {
 		return
 	}
 	p := personPart{User: s.User, UserEmotion: s.UserEmotion, ConversationID: s.ConversationID, Greeted: s.Greeted,
-		Engine: s.Engine, Turns: s.Turns, Started: s.Started, Active: s.Active}
+		Engine: s.Engine, ConfirmForget: s.ConfirmForget, Turns: s.Turns, Started: s.Started, Active: s.Active}
 	if err := m.saveJSON(ctx, PersonSessionKey(s.User.ID, m.opts.Robot), p); err != nil {
 		m.log.Warn("dialogue: session not saved", "user", s.User.ID, "err", err)
 		return
@@ -417,6 +422,7 @@ func (m *Manager) restore(ctx context.Context) error {
 	m.mu.Lock()
 	m.sess.User, m.sess.UserEmotion, m.sess.ConversationID = p.User, p.UserEmotion, p.ConversationID
 	m.sess.Greeted, m.sess.Engine, m.sess.Turns, m.sess.Started, m.sess.Active = p.Greeted, p.Engine, p.Turns, p.Started, p.Active
+	m.sess.ConfirmForget = p.ConfirmForget
 	if m.sess.UserEmotion == "" {
 		m.sess.UserEmotion = "neutral"
 	}

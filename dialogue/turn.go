@@ -33,6 +33,14 @@ type turnRun struct {
 
 	laterMu sync.Mutex
 	later   []func(context.Context) // the engines' work for after the reply
+
+	// The spoken forget (forget.go): which engine attempts asked to
+	// forget the person, whether the answering one did, and how the turn
+	// answered a pending confirmation.
+	forgetMu    sync.Mutex
+	forgetBy    map[int]bool
+	forgetAsked bool
+	answered    Answer
 }
 
 // prepare starts a turn: the trace (the context's, else a new one), the
@@ -57,7 +65,7 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	if m.checkForgotten(ctx) {
 		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
 	}
-	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held, stopFiller: func() {}}
+	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held, stopFiller: func() {}, forgetBy: map[int]bool{}}
 	t.out = newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.guard.ensure)
 	t.out.holding = held
 	t.req, t.change = m.request(ctx, turn, text, start, t.out)
@@ -75,6 +83,9 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 // reply, or the apology when none did.
 func (t *turnRun) answer() nadine.Reply {
 	m, ctx, trace, req, out := t.m, t.ctx, t.trace, t.req, t.out
+	if r, ok := t.confirmationAnswer(); ok {
+		return r // a yes or no to "shall I forget you?": the manager's
+	}
 	if !t.held {
 		// An early turn says nothing before its final transcript, not
 		// even a filler: Adopt starts its filler.
@@ -94,11 +105,14 @@ func (t *turnRun) answer() nadine.Reply {
 			req.FallbackReason = fallbackReason(lastErr)
 		}
 		stepDone := trace.StartStep("engine:" + eng.Name())
-		req.Emit = out.attempt()
+		req.Emit = t.watchForget(out.attempt(), i)
 		r, err := m.respond(engCtx, eng, req, !last)
-		if err == nil && strings.TrimSpace(r.Text) == "" {
+		// An engine that heard "forget me" may say nothing: the
+		// manager's line is the reply (settleForget).
+		asked := err == nil && t.forgetAskedBy(i)
+		if err == nil && strings.TrimSpace(r.Text) == "" && !asked {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
-		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() {
+		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() && !asked {
 			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)
@@ -121,6 +135,7 @@ func (t *turnRun) answer() nadine.Reply {
 			continue
 		}
 		r.Fallback = i > 0
+		t.forgetAsked = asked
 		trace.SetEngine(eng.Name())
 		return r
 	}
@@ -134,6 +149,7 @@ func (t *turnRun) answer() nadine.Reply {
 // event, then the deferred work and the session's save.
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
+	reply = t.settleForget(context.WithoutCancel(t.ctx), reply)
 	reply = m.finish(reply, out)
 	t.stopFiller() // set by answer, or by Adopt before adopted is closed
 	bg := context.WithoutCancel(t.ctx)

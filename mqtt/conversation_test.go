@@ -199,6 +199,9 @@ func checkOutbound(t *testing.T, b *mqtt.Bus, control *mqtttest.Peer) {
 		{"user info", func() error { return b.PublishUserInfo(ctx, nadine.UserRef{ID: "alice", Name: "Alice"}) }, []outboundWant{
 			{mqtt.TopicUserInfo, `{"user_id":"alice","user_name":"Alice"}`, mqtt.ContentTypeJSON, nil},
 		}},
+		{"forget face", func() error { return b.ForgetFace(ctx, "alice") }, []outboundWant{
+			{mqtt.TopicUserInfo, `{"user_id":"alice","user_name":"","forget":true}`, mqtt.ContentTypeJSON, nil},
+		}},
 		{"capture", func() error { return b.RequestCapture(ctx, "/tmp/nadine/view-1.jpg") }, []outboundWant{
 			{mqtt.TopicCapture, "/tmp/nadine/view-1.jpg", mqtt.ContentTypeText, nil},
 		}},

@@ -300,6 +300,7 @@ func TestBus_OutboundValidation(t *testing.T) {
 		{"affect label", mqtt.TopicAffect, func() error { return b.PublishAffect(ctx, nadine.AffectState{Label: "happy"}) }},
 		{"affect NaN", mqtt.TopicAffect, func() error { return b.PublishAffect(ctx, nadine.AffectState{Arousal: math.NaN()}) }},
 		{"user info id", mqtt.TopicUserInfo, func() error { return b.PublishUserInfo(ctx, nadine.UserRef{Name: "Alice"}) }},
+		{"forget face id", mqtt.TopicUserInfo, func() error { return b.ForgetFace(ctx, " ") }},
 		{"capture path", mqtt.TopicCapture, func() error { return b.RequestCapture(ctx, "  ") }},
 		{"song path", mqtt.TopicSong, func() error { return b.PlaySong(ctx, nadine.Song{Title: "x"}) }},
 		{"song language", mqtt.TopicSong, func() error { return b.PlaySong(ctx, nadine.Song{Path: "/a.wav", Language: "xx"}) }},

@@ -165,6 +165,24 @@ func (b *Bus) PublishUserInfo(ctx context.Context, u nadine.UserRef) error {
 	return b.publishJSON(ctx, TopicUserInfo, u, false)
 }
 
+// forgetPayload is TopicUserInfo's payload for an erased person.
+type forgetPayload struct {
+	ID     string `json:"user_id"`
+	Name   string `json:"user_name"`
+	Forget bool   `json:"forget"`
+}
+
+// ForgetFace tells face recognition that a person was erased, as JSON
+// {"user_id","user_name":"","forget":true} on TopicUserInfo, so that it
+// deletes the face it stored under that id and stops naming it.
+func (b *Bus) ForgetFace(ctx context.Context, userID string) error {
+	userID = strings.TrimSpace(userID)
+	if userID == "" {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: empty user id", b.Topic(TopicUserInfo))
+	}
+	return b.publishJSON(ctx, TopicUserInfo, forgetPayload{ID: userID, Forget: true}, false)
+}
+
 // RequestCapture asks perception to write the current view to path,
 // publishing the path as plain text on TopicCapture. Perception writes the
 // image there; the caller waits for the file.

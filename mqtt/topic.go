@@ -54,7 +54,8 @@ const (
 	// "intensity"} plus the PAD mood.
 	TopicAffect = "affect/state"
 	// TopicUserInfo tells face recognition who the person is (seed 001):
-	// JSON {"user_name","user_id"}.
+	// JSON {"user_name","user_id"}; with "forget": true, that the person
+	// was erased (their face is to be deleted).
 	TopicUserInfo = "face_recognition/user_info"
 	// TopicCapture asks perception to write the current view to a path
 	// (plain-text payload: the path).

@@ -18,6 +18,8 @@ type Body interface {
 	Animate(ctx context.Context, g nadine.Gesture) error
 	PublishAffect(ctx context.Context, a nadine.AffectState) error
 	PublishUserInfo(ctx context.Context, u nadine.UserRef) error
+	// ForgetFace tells face recognition that a person was erased.
+	ForgetFace(ctx context.Context, userID string) error
 	PlaySong(ctx context.Context, s nadine.Song) error
 	PublishLanguage(ctx context.Context, l nadine.Language) error
 }
@@ -422,6 +424,10 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.enqueue(job{user: &u})
 		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)
 	case nadine.InboundFaceStored:
+		if r.m.Erased(msg.User.ID) {
+			r.log.Debug("face_stored of a person erased meanwhile: ignored")
+			return
+		}
 		if r.opts.Names != nil && msg.User.ID != "" && msg.User.Name != "" {
 			if err := r.opts.Names.SetUserName(ctx, msg.User.ID, msg.User.Name); err != nil {
 				r.log.Warn("face_stored: name not recorded", "user", msg.User.ID, "err", err)

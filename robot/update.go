@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
@@ -65,9 +66,10 @@ func (r *Runtime) Recent() []Update {
 var _ nadine.UserEraser = (*Runtime)(nil)
 
 // EraseUser drops what the runtime keeps of an erased person (their recent
-// turns, shown by the monitor), for nadine.Forgetter; the dialogue manager
-// erases them from the session.
-func (r *Runtime) EraseUser(_ context.Context, userID string) error {
+// turns, shown by the monitor) and tells face recognition to forget their
+// face, for nadine.Forgetter; the dialogue manager erases them from the
+// session.
+func (r *Runtime) EraseUser(ctx context.Context, userID string) error {
 	r.mu.Lock()
 	kept := r.recent[:0]
 	for _, u := range r.recent {
@@ -81,6 +83,12 @@ func (r *Runtime) EraseUser(_ context.Context, userID string) error {
 	// The monitor shows the session as it is now (the manager, erased
 	// before the runtime, may have made it a stranger's).
 	r.broadcastSession()
+	if r.opts.Body == nil || userID == "" || userID == nadine.UnknownUser {
+		return nil
+	}
+	if err := r.opts.Body.ForgetFace(ctx, userID); err != nil {
+		return fmt.Errorf("robot: tell face recognition to forget: %w", err)
+	}
 	return nil
 }
 

@@ -21,10 +21,10 @@ type Config struct {
 
 // New returns the tools of seed 000 in a stable order, each wrapped with
 // Traced: Google Search and Google News (only with cfg.Search.APIKey),
-// Weather App (only with cfg.Weather.APIKey), Nadine behaviour, Sing a song
-// and Languages Switcher (always). A song library that cannot be loaded is
-// logged and leaves Sing a song with no songs. Call CloseAll on the result
-// to stop background work.
+// Weather App (only with cfg.Weather.APIKey), Nadine behaviour, Sing a
+// song, Languages Switcher and Forget me (always). A song library that
+// cannot be loaded is logged and leaves Sing a song with no songs. Call
+// CloseAll on the result to stop background work.
 func New(cfg Config, logger *slog.Logger) []nadine.Tool {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -45,7 +45,7 @@ func New(cfg Config, logger *slog.Logger) []nadine.Tool {
 	if err != nil {
 		logger.Error("tools: song library not loaded; Sing a song knows no songs", "dir", cfg.Songs.Dir, "err", err)
 	}
-	ts = append(ts, singer, NewLanguageSwitcher(logger))
+	ts = append(ts, singer, NewLanguageSwitcher(logger), NewForget(logger))
 	for i, t := range ts {
 		ts[i] = Traced(t)
 	}

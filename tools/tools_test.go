@@ -25,15 +25,15 @@ func TestNewRegistersByKeys(t *testing.T) {
 		cfg  tools.Config
 		want []string
 	}{
-		{"no keys", tools.Config{}, []string{"Nadine behaviour", "Sing a song", "Languages Switcher"}},
+		{"no keys", tools.Config{}, []string{"Nadine behaviour", "Sing a song", "Languages Switcher", "Forget me"}},
 		{"serper only", tools.Config{Search: tools.SearchConfig{APIKey: "k"}},
-			[]string{"Google Search", "Google News", "Nadine behaviour", "Sing a song", "Languages Switcher"}},
+			[]string{"Google Search", "Google News", "Nadine behaviour", "Sing a song", "Languages Switcher", "Forget me"}},
 		{"weather only", tools.Config{Weather: tools.WeatherConfig{APIKey: "k"}},
-			[]string{"Weather App", "Nadine behaviour", "Sing a song", "Languages Switcher"}},
+			[]string{"Weather App", "Nadine behaviour", "Sing a song", "Languages Switcher", "Forget me"}},
 		{"blank key", tools.Config{Weather: tools.WeatherConfig{APIKey: "  "}},
-			[]string{"Nadine behaviour", "Sing a song", "Languages Switcher"}},
+			[]string{"Nadine behaviour", "Sing a song", "Languages Switcher", "Forget me"}},
 		{"both keys", tools.Config{Search: tools.SearchConfig{APIKey: "k"}, Weather: tools.WeatherConfig{APIKey: "k"}},
-			[]string{"Google Search", "Google News", "Weather App", "Nadine behaviour", "Sing a song", "Languages Switcher"}},
+			[]string{"Google Search", "Google News", "Weather App", "Nadine behaviour", "Sing a song", "Languages Switcher", "Forget me"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,253 @@
+package dialogue
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Answer is what a reply to a yes/no question says.
+type Answer int
+
+// The answers ReadAnswer tells apart.
+const (
+	// AnswerUnclear: neither a clear yes nor a clear no (a hesitation, a
+	// counter-question, both, or something else entirely).
+	AnswerUnclear Answer = iota
+	AnswerYes
+	AnswerNo
+)
+
+// String returns "yes", "no" or "unclear".
+func (a Answer) String() string {
+	switch a {
+	case AnswerYes:
+		return "yes"
+	case AnswerNo:
+		return "no"
+	}
+	return "unclear"
+}
+
+// ReadAnswer reads a spoken answer to a yes/no question, in any of the
+// supported languages. It is conservative, for questions whose yes cannot
+// be undone: yes only when the answer affirms and nothing in it negates,
+// hesitates or asks back; no when it negates and does not affirm;
+// otherwise unclear. The words are a small lexicon of markers (affirm,
+// negate, hesitate, ask, filler), matched longest first over the
+// utterance's units (words; Han characters one by one), so that "no
+// problem", "not sure" and "不知道" are read as wholes. An affirmation next
+// to a negation ("of course not", "不是", "not ok") is a negation.
+// docs/privacy-forget.md describes the rules and their evaluation.
+func ReadAnswer(text string) Answer {
+	units := answerUnits(text)
+	var yes, no, hesitate int
+	asks := strings.ContainsAny(text, "?？")
+	prev, content := markerNone, 0
+	for i := 0; i < len(units); {
+		kind, n := matchMarker(units, i)
+		if kind == markerNone {
+			// An unknown word stands between markers: they are not
+			// adjacent.
+			prev = markerNone
+			content++
+			i++
+			continue
+		}
+		switch kind {
+		case markerYes:
+			if prev == markerNo {
+				kind = markerNo // "not ok", "不好": the negation was counted
+			} else {
+				yes++
+			}
+		case markerNo:
+			if prev == markerYes {
+				yes-- // "of course not": the affirmation is negated
+			}
+			no++
+		case markerHesitate:
+			hesitate++
+		case markerAskZh:
+			asks = true
+		case markerAsk:
+			// An interrogative opens a question (en, fr, de); later in
+			// the sentence it is a relative ("that's what I asked").
+			if content == 0 && yes == 0 && no == 0 {
+				asks = true
+			}
+		}
+		if kind != markerFiller {
+			content++
+		}
+		prev = kind
+		i += n
+	}
+	switch {
+	case asks || hesitate > 0:
+		return AnswerUnclear
+	case yes > 0 && no == 0:
+		return AnswerYes
+	case no > 0 && yes <= 0:
+		return AnswerNo
+	}
+	return AnswerUnclear
+}
+
+// markerKind is what a lexicon entry marks.
+type markerKind int
+
+const (
+	markerNone markerKind = iota
+	markerYes
+	markerNo
+	markerHesitate
+	markerAsk   // an interrogative that opens a question (en, fr, de)
+	markerAskZh // a Chinese question word or particle, anywhere
+	markerFiller
+)
+
+// matchMarker returns the kind of the longest lexicon entry that starts at
+// units[i], and how many units it covers (1 for an unknown unit).
+func matchMarker(units []string, i int) (markerKind, int) {
+	for n := min(answerLexicon.longest, len(units)-i); n > 0; n-- {
+		if k, ok := answerLexicon.entries[strings.Join(units[i:i+n], " ")]; ok {
+			return k, n
+		}
+	}
+	return markerNone, 1
+}
+
+// answerUnits splits an utterance into the units the lexicon is written
+// in: lowercase words (accents composed; hyphens and punctuation separate
+// them), English clitics ("n't", "'s", "'m") and French elisions ("n'",
+// "d'") as units of their own, and each Han character alone.
+func answerUnits(text string) []string {
+	var units []string
+	var word []rune
+	flush := func() {
+		if len(word) > 0 {
+			units = append(units, splitClitics(string(word))...)
+			word = word[:0]
+		}
+	}
+	for _, r := range strings.ToLower(norm.NFC.String(text)) {
+		switch {
+		case unicode.Is(unicode.Han, r):
+			flush()
+			units = append(units, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			word = append(word, r)
+		case r == '\'' || r == '’':
+			if len(word) > 0 {
+				word = append(word, '\'')
+			}
+		default:
+			flush()
+		}
+	}
+	flush()
+	return units
+}
+
+// splitClitics splits "don't" into "do" "n't", "what's" into "what" "'s",
+// and "n'oublie" into "n'" "oublie".
+func splitClitics(w string) []string {
+	before, after, ok := strings.Cut(w, "'")
+	if !ok || after == "" {
+		return []string{w}
+	}
+	switch {
+	case after == "t" && strings.HasSuffix(before, "n"):
+		if before == "n" {
+			return []string{"n't"}
+		}
+		return []string{strings.TrimSuffix(before, "n"), "n't"}
+	case len([]rune(before)) <= 2 || before == "qu" || before == "jusqu" || before == "lorsqu" || before == "puisqu":
+		// French elision: n', m', t', s', j', l', d', c', qu'.
+		return append([]string{before + "'"}, splitClitics(after)...)
+	}
+	return []string{before, "'" + after}
+}
+
+// lexicon is the answer markers, by the space-joined units of each entry.
+type lexicon struct {
+	entries map[string]markerKind
+	longest int // the most units an entry has
+}
+
+// newLexicon builds a lexicon from word lists per kind; each phrase is
+// split into units as utterances are.
+func newLexicon(lists map[markerKind][]string) lexicon {
+	l := lexicon{entries: map[string]markerKind{}}
+	for kind, phrases := range lists {
+		for _, p := range phrases {
+			units := answerUnits(p)
+			l.entries[strings.Join(units, " ")] = kind
+			l.longest = max(l.longest, len(units))
+		}
+	}
+	return l
+}
+
+// answerLexicon holds the markers of the four languages together: a
+// visitor may answer in another language than the question's ("OK"), and
+// the markers of different languages do not collide.
+var answerLexicon = newLexicon(map[markerKind][]string{
+	markerYes: {
+		// English
+		"yes", "yeah", "yea", "yep", "yup", "ya", "sure", "ok", "okay", "alright", "all right", "right",
+		"absolutely", "definitely", "certainly", "of course", "indeed", "correct", "exactly", "affirmative",
+		"go ahead", "do it", "please do", "go on", "fine", "no problem", "sounds good", "i am sure", "that's right",
+		"but of course",
+		// French
+		"oui", "ouais", "ouaip", "bien sûr", "bien entendu", "d'accord", "ok d'accord", "vas-y", "allez-y",
+		"absolument", "exactement", "tout à fait", "certainement", "évidemment", "volontiers", "sûr", "sûre",
+		"c'est ça", "si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
+		// German
+		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
+		"einverstanden", "richtig", "stimmt", "korrekt", "selbstverständlich", "auf jeden fall", "doch",
+		"mach das", "mach es", "mach ruhig", "los", "kein problem", "aber ja", "aber klar", "aber sicher",
+		// Chinese
+		"是", "是的", "对", "对的", "好", "好的", "好吧", "可以", "行", "确定", "当然", "没问题", "同意", "嗯嗯",
+	},
+	markerNo: {
+		// English
+		"no", "nope", "nah", "not", "n't", "never", "never mind", "cancel", "stop", "keep it", "keep everything",
+		"changed my mind", "no thanks", "no thank you",
+		// French
+		"non", "ne", "n'", "pas", "jamais", "annule", "annuler", "arrête", "garde", "gardez", "changé d'avis",
+		"laisse tomber", "mais non", "bien sûr que non",
+		// German
+		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
+		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
+		// Chinese
+		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
+	},
+	markerHesitate: {
+		// English
+		"maybe", "perhaps", "possibly", "not sure", "n't know", "no idea", "let me think", "think", "wait",
+		"hold on", "but", "unless", "depends", "later", "why not",
+		// French
+		"peut-être", "ne sais pas", "sais pas", "pas sûr", "pas sûre", "aucune idée", "attends", "attendez",
+		"réfléchis", "réfléchir", "je réfléchis", "hésite", "mais", "plus tard", "pourquoi pas",
+		// German
+		"vielleicht", "weiß nicht", "weiß ich nicht", "nicht sicher", "keine ahnung", "moment", "warte",
+		"überlege", "überlegen", "mal sehen", "aber", "eventuell", "später", "warum nicht",
+		// Chinese
+		"也许", "可能", "大概", "不知道", "不确定", "不清楚", "想想", "想一想", "等等", "等一下", "但是", "再说",
+	},
+	markerAsk: {
+		"what", "why", "how", "which", "who", "when", "where", "huh", "pardon", "sorry",
+		"quoi", "pourquoi", "comment", "quel", "quelle", "quels", "quelles", "qui", "quand", "où", "hein",
+		"was", "warum", "wieso", "weshalb", "wie", "welche", "welcher", "wer", "wann", "wo", "bitte was",
+	},
+	markerAskZh: {"什么", "为什么", "怎么", "吗", "呢", "几", "哪"},
+	markerFiller: {
+		"please", "thanks", "thank you", "nadine", "well", "uh", "um", "hmm", "so", "oh",
+		"s'il te plaît", "s'il vous plaît", "merci", "euh", "ben", "bon", "alors", "eh bien",
+		"bitte", "danke", "äh", "ähm", "also", "na",
+		"请", "谢谢", "嗯", "啊", "吧", "呀", "哦", "了",
+	},
+})
