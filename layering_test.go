@@ -45,7 +45,7 @@ var packageLayers = map[string]string{
 	"": layerRoot,
 
 	"affect": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
-	"langid": layerPure, "lexical": layerPure, "names": layerPure,
+	"langid": layerPure, "lexical": layerPure, "names": layerPure, "intents": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 

@@ -16,16 +16,22 @@ type Prediction struct {
 	Language nadine.Language
 }
 
-// CrossValidate splits the examples into folds (each label spread evenly
-// over them), trains on all folds but one and predicts the held-out one,
-// for each fold. An example's filled variants stay in its fold, so that no
-// prediction has seen its own sentence.
-func CrossValidate(s *Set, o Options, folds int) ([]Prediction, error) {
+// HeldOut is an example held out of a fold's training, its slots filled.
+type HeldOut struct {
+	Example Example
+	Text    string
+}
+
+// Folds splits the examples into folds (each label of each language spread
+// evenly over them), trains a model on all folds but one and calls f with
+// it and the held-out fold, for each fold. An example's filled variants
+// stay in its fold, so that no prediction has seen its own sentence.
+func Folds(s *Set, o Options, folds int, f func(m *Model, held []HeldOut)) error {
 	if err := s.Check(); err != nil {
-		return nil, err
+		return err
 	}
 	if folds < 2 {
-		return nil, fmt.Errorf("intents: cross-validate: %d folds", folds)
+		return fmt.Errorf("intents: cross-validate: %d folds", folds)
 	}
 	o = o.withDefaults()
 	fold := make([]int, len(s.Examples))
@@ -35,30 +41,38 @@ func CrossValidate(s *Set, o Options, folds int) ([]Prediction, error) {
 		fold[i] = count[key] % folds
 		count[key]++
 	}
-	var out []Prediction
-	for f := range folds {
-		var use, held []int
+	for k := range folds {
+		var use []int
+		var held []HeldOut
 		for i := range s.Examples {
-			if fold[i] == f {
-				held = append(held, i)
-			} else {
+			if fold[i] != k {
 				use = append(use, i)
+				continue
 			}
+			held = append(held, HeldOut{Example: s.Examples[i], Text: s.expand(i, 1, 0)[0].text})
 		}
-		m := train(s, use, o)
-		for _, i := range held {
-			in := s.expand(i, 1, 0)[0]
+		f(train(s, use, o), held)
+	}
+	return nil
+}
+
+// CrossValidate predicts each example with the model of the fold that held
+// it out (Folds).
+func CrossValidate(s *Set, o Options, folds int) ([]Prediction, error) {
+	var out []Prediction
+	err := Folds(s, o, folds, func(m *Model, held []HeldOut) {
+		for _, h := range held {
 			// What the model did not see is unknown to it, as a visitor's
 			// new words are: the held-out text is tokenized afresh.
-			res := m.Classify(in.text)
-			p := Prediction{Example: s.Examples[i], Text: in.text, Got: res.Top()}
+			res := m.Classify(h.Text)
+			p := Prediction{Example: h.Example, Text: h.Text, Got: res.Top()}
 			if len(res.Languages) > 0 {
 				p.Language = res.Languages[0].Language
 			}
 			out = append(out, p)
 		}
-	}
-	return out, nil
+	})
+	return out, err
 }
 
 // Decide is the calibrated decision: the most probable label when its

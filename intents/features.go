@@ -10,10 +10,12 @@ import (
 // character n-gram with the same letters are different features.
 const (
 	nsWord    = 'w' // a word, "<unk>" for a word no example has, "<num>" for a number
-	nsNegated = 'n' // a word in the scope of a negation ("not happy")
+	nsNegated = 'n' // a word in the scope of a negation ("not happy"), instead of nsWord
 	nsBigram  = 'b' // two consecutive words, "^" and "$" marking the ends
 	nsChar    = 'c' // a character 3-, 4- or 5-gram of a Latin word padded with spaces
+	nsNegChar = 'C' // the same in the scope of a negation
 	nsHan     = 't' // three consecutive Chinese characters
+	nsNegHan  = 'T' // the same in the scope of a negation
 )
 
 // Words standing for what the examples cannot list.
@@ -170,10 +172,14 @@ func (f *featurizer) features(toks []Token) []feature {
 	tags := f.tag(toks)
 	for i, t := range toks {
 		w := f.wordOf(t, tags[i])
-		words = append(words, feature{hash(nsWord, w, ""), 1})
-		if negLeft > 0 && t.Clause == negClause && !negations[t.Norm] {
-			words = append(words, feature{hash(nsNegated, w, ""), 1})
+		// A word in the scope of a negation is another feature than the
+		// word ("not stupid" is no insult), its letters too.
+		neg := negLeft > 0 && t.Clause == negClause && !negations[t.Norm]
+		if neg {
 			negLeft--
+			words = append(words, feature{hash(nsNegated, w, ""), 1})
+		} else {
+			words = append(words, feature{hash(nsWord, w, ""), 1})
 		}
 		if negations[t.Norm] {
 			negLeft, negClause = negationScope, t.Clause
@@ -186,11 +192,19 @@ func (f *featurizer) features(toks []Token) []feature {
 		prev = w
 		if t.Han {
 			if i >= 2 && toks[i-1].Han && toks[i-2].Han && toks[i-2].Clause == t.Clause {
-				chars = append(chars, feature{hash(nsHan, toks[i-2].Norm+toks[i-1].Norm, t.Norm), 1})
+				ns := byte(nsHan)
+				if neg {
+					ns = nsNegHan
+				}
+				chars = append(chars, feature{hash(ns, toks[i-2].Norm+toks[i-1].Norm, t.Norm), 1})
 			}
 			continue
 		}
-		chars = appendCharGrams(chars, t.Norm, f.weights.MaxGram)
+		ns := byte(nsChar)
+		if neg {
+			ns = nsNegChar
+		}
+		chars = appendCharGrams(chars, ns, t.Norm, f.weights.MaxGram)
 	}
 	if len(toks) > 0 {
 		bigrams = append(bigrams, feature{hash(nsBigram, prev, "$"), 1})
@@ -203,7 +217,7 @@ func (f *featurizer) features(toks []Token) []feature {
 }
 
 // appendCharGrams adds the 3- to maxGram-grams of " word ".
-func appendCharGrams(dst []feature, w string, maxGram int) []feature {
+func appendCharGrams(dst []feature, ns byte, w string, maxGram int) []feature {
 	var buf [64]rune
 	r := buf[:0]
 	r = append(r, ' ')
@@ -218,7 +232,7 @@ func appendCharGrams(dst []feature, w string, maxGram int) []feature {
 			for _, c := range r[i : i+n] {
 				b = utf8.AppendRune(b, c)
 			}
-			dst = append(dst, feature{hash(nsChar, string(b), ""), 1})
+			dst = append(dst, feature{hash(ns, string(b), ""), 1})
 		}
 	}
 	return dst

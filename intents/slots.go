@@ -158,7 +158,7 @@ const maxValueWords = 4
 // contexts of the examples in lang (every language's when lang is ""), the
 // span with the longest matching context first. A context matches whole
 // words within a clause; an example that is the slot alone ("{name}")
-// matches an utterance of at most maxValueWords words with Context 0.
+// matches a clause of at most maxValueWords words with Context 0.
 func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Span {
 	var out []Span
 	add := func(sp Span) {
@@ -206,8 +206,14 @@ func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Spa
 				}
 			}
 		default:
-			if len(toks) > 0 && len(toks) <= maxValueWords && toks[0].Clause == toks[len(toks)-1].Clause {
-				add(Span{From: 0, To: len(toks)})
+			// The slot alone: a clause that is only the value ("Alex",
+			// "Je me présente : Aurélie Dubois.").
+			for i := 0; i < len(toks); {
+				end := clauseEnd(toks, i)
+				if end-i <= maxValueWords {
+					add(Span{From: i, To: end})
+				}
+				i = end
 			}
 		}
 	}

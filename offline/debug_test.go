@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // TestDebugClassify prints how the classifier reads the utterances in
@@ -35,4 +36,17 @@ func TestDebugProb(t *testing.T) {
 	for _, l := range parts[1:] {
 		fmt.Printf("%s %.4f\n", l, r.Prob(l))
 	}
+}
+
+func TestDebugParts(t *testing.T) {
+	in := os.Getenv("PARTS")
+	if in == "" {
+		t.Skip("set PARTS")
+	}
+	e := New(Options{})
+	toks := intents.Tokenize(in)
+	for _, p := range e.parts(toks, hints{}) {
+		fmt.Printf("%d-%d clause=%v %v\n", p.from, p.to, p.clause, p.top)
+	}
+	fmt.Println(e.candidates(e.model.ClassifyTokens(toks), e.parts(toks, hints{})))
 }

@@ -25,15 +25,24 @@ const (
 // "ich bin", which mostly come before other words.
 const strongContext = 0.5
 
+// bareName says when a clause that is only a name is one.
+type bareName int
+
+const (
+	bareNever  bareName = iota
+	bareClause          // a clause of a longer utterance ("Je me présente : Aurélie Dubois.")
+	bareAny             // the whole utterance too: the answer to her question ("Alex")
+)
+
 // personName returns the name a person gives in an utterance in lang: the
-// words after (or before) a context the examples put around {name}. bare
-// accepts an utterance that is only a name ("Alex"), which answers her
-// question. sure reports a name the words show plainly: after a strong
-// context, or capitalized inside the sentence where capitals mark names
-// (not in German, which capitalizes every noun).
-func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bool) (name string, sure bool) {
+// words after (or before) a context the examples put around {name}, or a
+// clause that is only a name when bare allows it. sure reports a name the
+// words show plainly: after a strong context, or capitalized inside the
+// sentence where capitals mark names (not in German, which capitalizes
+// every noun).
+func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
 	for _, sp := range e.model.SlotSpans("name", lang, toks) {
-		if sp.Context == 0 && !bare {
+		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
 			continue
 		}
 		strong := sp.Strength >= strongContext
@@ -46,8 +55,12 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			}
 			continue
 		}
-		if name = e.latinName(toks, sp.From, sp.To, lang); name != "" {
-			capital := sp.From > 0 && startsUpper(toks[sp.From].Text) && lang != nadine.German && e.model.Tags(toks)[sp.From] == ""
+		from := sp.From
+		if strong && from+1 < sp.To && e.model.Known(toks[from].Norm) && !startsUpper(toks[from].Text) {
+			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
+		}
+		if name = e.latinName(toks, from, sp.To, lang); name != "" {
+			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
 			return name, strong || capital
 		}
 	}

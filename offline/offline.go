@@ -62,6 +62,7 @@ type Engine struct {
 	songs        func(nadine.Language) []nadine.Song
 	log          *slog.Logger
 	model        *intents.Model // the classifier, trained on the examples
+	threshold    float64        // see the constant of understand.go
 	replies      map[nadine.Language]map[string][]string
 	calendars    map[nadine.Language]wordTable
 	langNames    map[nadine.Language]map[nadine.Language]string
@@ -85,6 +86,7 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{
 		model:        model,
+		threshold:    threshold,
 		store:        opts.Store,
 		persona:      opts.Persona,
 		kb:           opts.Knowledge,

@@ -99,7 +99,7 @@ func germanReplies() map[string][]string {
 			"Oh, das tut mir leid. Mir geht es gut, danke, aber ich höre lieber Ihnen zu.",
 			"Schade. Mir geht es gut, danke, und ich hoffe, Sie fühlen sich bald besser."},
 		tTired: {"Sie klingen müde. Ich hoffe, Sie können sich bald ausruhen.", "Müdigkeit ist anstrengend. Vielleicht hilft eine kleine Pause?",
-			"Dann fasse ich mich kurz für Sie.", "Ich wünsche Ihnen heute Nacht einen guten Schlaf!",
+			"Dann fasse ich mich kurz, damit Sie sich bald ausruhen können.", "Ich wünsche Ihnen heute Nacht einen guten Schlaf!",
 			"Müde? Atmen Sie tief durch und ruhen Sie sich ein wenig aus."},
 		tStress: {"Das klingt stressig. Atmen Sie tief durch, eins nach dem anderen.", "Das tut mir leid. Macht Ihnen etwas Sorgen?",
 			"Stress ist schwer. Ich hoffe, Sie finden heute einen ruhigen Moment.",

@@ -97,7 +97,7 @@ func englishReplies() map[string][]string {
 			"Oh, I am sorry. I am well, thank you, but I would rather hear about you.",
 			"That is a pity. I am doing fine, thank you, and I hope you feel better soon."},
 		tTired: {"You sound tired. I hope you can get some rest soon.", "Being tired is hard. Maybe a short break would help?",
-			"Oh, then I will keep it short and sweet for you.", "I hope you get a good night's sleep tonight!",
+			"Then I will keep it short, so that you can rest soon.", "I hope you get a good night's sleep tonight!",
 			"Tired? Take a deep breath and rest a little."},
 		tStress: {"That sounds stressful. Take a deep breath, one thing at a time.", "I am sorry you feel that way. Is something worrying you?",
 			"Stress is hard. I hope you can find a moment of calm today.",

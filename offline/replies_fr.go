@@ -102,7 +102,7 @@ func frenchReplies() map[string][]string {
 			"Oh, je suis désolée. Je vais bien, merci, mais je préfère vous écouter.",
 			"C'est dommage. Je vais bien, merci, et j'espère que vous vous sentirez mieux bientôt."},
 		tTired: {"Vous avez l'air fatigué. J'espère que vous pourrez vous reposer bientôt.", "La fatigue, c'est dur. Une petite pause vous ferait peut-être du bien ?",
-			"Alors je serai brève, pour vous ménager.", "Je vous souhaite une bonne nuit de sommeil ce soir !",
+			"Alors je serai brève, pour que vous puissiez vous reposer.", "Je vous souhaite une bonne nuit de sommeil ce soir !",
 			"Fatigué ? Respirez profondément et reposez-vous un peu."},
 		tStress: {"Cela semble stressant. Respirez profondément, une chose à la fois.", "Je suis désolée. Quelque chose vous inquiète ?",
 			"Le stress, c'est difficile. J'espère que vous trouverez un moment de calme aujourd'hui.",

@@ -1,8 +1,10 @@
 package offline
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -42,8 +44,12 @@ var trainedModel = sync.OnceValues(func() (*intents.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return intents.Train(s, intents.Options{Lookup: []string{"lang", "place"}})
+	return intents.Train(s, intents.Options{Lookup: lookupSlots})
 })
+
+// lookupSlots are the slots whose values the classifier reads as lookup
+// tables: a language's name is one wherever it occurs.
+var lookupSlots = []string{"lang", "place"}
 
 // The classifier's decisions (docs/offline.md says how they were
 // calibrated).
@@ -52,7 +58,7 @@ const (
 	noneLabel = "none"
 	// threshold is the probability an intent needs: below it the utterance
 	// is none of them, and gets the knowledge base or the honest limit.
-	threshold = 0.2
+	threshold = 0.25
 	// partSure is the probability that makes a part of an utterance a
 	// greeting ("Hello, …") or an "and you?" along with its main act.
 	partSure = 0.35
@@ -61,6 +67,9 @@ const (
 	// Marie": "marie" is also the French for married, and the examples
 	// are written without capitals).
 	nameFloor = 0.005
+	// bareNameSure is the probability of an introduction from which a
+	// clause that is only a name is the name.
+	bareNameSure = 0.5
 	// priorBoost multiplies the probability of the intents the
 	// conversation expects: a feeling after "how are you?", the worry's
 	// continuation after her empathy, a name after she asked for it.
@@ -197,15 +206,15 @@ func parseLabel(label string) (classified, bool) {
 	return c, true
 }
 
-// social are the acts that come along with another ("Hello, who are you?",
-// "I'm fine, and you?"): another act in the utterance is its main one.
-func social(label string) bool {
-	switch label {
-	case "greeting", "farewell", "thanks", "how_are_you":
-		return true
-	}
-	return false
-}
+// socialRank ranks the acts that come along with another ("Hello, who are
+// you?", "I'm fine, and you?"): another act in the utterance is its main
+// one; among themselves, a farewell ends the conversation whatever came
+// with it ("Thanks, bye!"), and a question asks more than a greeting does
+// ("Hello, how are you?"); an apology is often only a way to start
+// ("Excuse me, where are we?").
+var socialRank = map[string]int{"farewell": 1, "how_are_you": 2, "thanks": 3, "greeting": 4, "apology": 5}
+
+func social(label string) bool { return socialRank[label] > 0 }
 
 // classified is the outcome of understanding a turn.
 type classified struct {
@@ -249,6 +258,7 @@ type hints struct {
 type part struct {
 	from, to int
 	top      intents.Scored
+	clause   bool // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
 }
 
 // classify understands a turn: the classifier's reading of the whole
@@ -263,9 +273,9 @@ func (e *Engine) classify(text string, session nadine.Language, h hints) classif
 	whole := e.expect(e.model.ClassifyTokens(toks), h)
 	parts := e.parts(toks, h)
 	out := classified{lang: e.language(whole, toks, text, session)}
-	cands := candidates(whole, parts)
+	cands := e.candidates(whole, parts)
 	if whole.Prob("name") >= nameFloor {
-		if _, sure := e.personName(toks, text, out.lang, h.pendingName != ""); sure {
+		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
 		}
 	}
@@ -283,7 +293,7 @@ func (e *Engine) classify(text string, session nadine.Language, h hints) classif
 	// None of the intents: a name the person was asked for, else what
 	// the conversation was about, else the knowledge base or the limit.
 	if h.pendingName != "" {
-		if name, _ := e.personName(toks, text, h.pendingName, true); name != "" {
+		if name, _ := e.personName(toks, text, h.pendingName, bareAny); name != "" {
 			out.intent, out.name, out.lang = iName, name, h.pendingName
 			return out
 		}
@@ -299,14 +309,15 @@ type candidate struct {
 }
 
 // candidates orders what the utterance may mean: the whole utterance's
-// intents that reach the threshold, most probable first, then its parts'
-// (a question after a greeting) unless the whole is plainly an act that
-// comes along with others ("Ça va ?"); those acts ("Hello", "and you?")
-// only after every other.
-func candidates(whole intents.Result, parts []part) []candidate {
+// intents that reach the threshold, most probable first, then its clauses'
+// (a question after a greeting, most probable first), and the rest of an
+// unpunctuated utterance after a greeting or before an "and you?" unless
+// the whole is plainly such an act ("ça va"); those acts ("Hello", "and
+// you?") only after every other.
+func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 	var main, along []candidate
 	add := func(label string, p float64) {
-		if p < threshold || label == noneLabel {
+		if p < e.threshold || label == noneLabel {
 			return
 		}
 		for _, c := range append(main, along...) {
@@ -326,11 +337,16 @@ func candidates(whole intents.Result, parts []part) []candidate {
 		}
 		add(s.Label, s.Prob)
 	}
-	if top := whole.Top(); !social(top.Label) || top.Prob < partSure {
-		for _, p := range parts {
+	plain := !social(whole.Top().Label) || whole.Top().Prob < partSure
+	byProb := slices.Clone(parts)
+	slices.SortStableFunc(byProb, func(a, b part) int { return cmp.Compare(b.top.Prob, a.top.Prob) })
+	for _, p := range byProb {
+		// A clause of one word ("So, I must go") says little on its own.
+		if (p.clause || plain) && (p.to-p.from > 1 || p.top.Prob >= 2*partSure || social(p.top.Label)) {
 			add(p.top.Label, p.top.Prob)
 		}
 	}
+	slices.SortStableFunc(along, func(a, b candidate) int { return socialRank[a.label] - socialRank[b.label] })
 	return append(main, along...)
 }
 
@@ -367,7 +383,7 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyTokens(c), h).Top()})
+			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyTokens(c), h).Top(), clause: true})
 			from += len(c)
 		}
 		return out
@@ -394,16 +410,16 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 // expect weighs the classifier's reading with what the conversation
 // expects: Bayes' rule with a prior that favors the expected intents.
 func (e *Engine) expect(r intents.Result, h hints) intents.Result {
-	boost := func(label string) bool {
+	boost := func(label string) float64 {
 		switch {
-		case h.pendingHow:
-			return strings.HasPrefix(label, "feeling.")
-		case h.listening:
-			return label == "share" || strings.HasPrefix(label, "feeling.")
-		case h.pendingName != "":
-			return label == "name"
+		case h.pendingHow && strings.HasPrefix(label, "feeling."):
+			return priorBoost
+		case h.listening && (label == "share" || strings.HasPrefix(label, "feeling.")):
+			return priorBoost
+		case h.pendingName != "" && label == "name":
+			return priorBoost
 		}
-		return false
+		return 1
 	}
 	if !h.pendingHow && !h.listening && h.pendingName == "" {
 		return r
@@ -411,9 +427,7 @@ func (e *Engine) expect(r intents.Result, h hints) intents.Result {
 	var sum float64
 	out := intents.Result{Languages: r.Languages, Labels: make([]intents.Scored, len(r.Labels))}
 	for i, s := range r.Labels {
-		if boost(s.Label) {
-			s.Prob *= priorBoost
-		}
+		s.Prob *= boost(s.Label)
 		out.Labels[i] = s
 		sum += s.Prob
 	}
@@ -442,9 +456,19 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if h.pendingName != "" {
 			lang = h.pendingName
 		}
-		c.name, _ = e.personName(toks, text, lang, h.pendingName != "")
+		// A clause that is only a name counts when she asked for it, or
+		// when the classifier is sure the person introduces themself
+		// ("Je me présente : Aurélie Dubois.").
+		bare := bareNever
+		switch {
+		case h.pendingName != "":
+			bare = bareAny
+		case c.prob >= bareNameSure:
+			bare = bareClause
+		}
+		c.name, _ = e.personName(toks, text, lang, bare)
 		if c.name == "" && lang != c.lang {
-			c.name, _ = e.personName(toks, text, c.lang, true)
+			c.name, _ = e.personName(toks, text, c.lang, bare)
 		}
 		if h.pendingName != "" && c.name != "" {
 			c.lang = h.pendingName
@@ -463,7 +487,7 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		return c, true
 	case iTime, iDate:
 		// Both asked at once ("what time is it and what day?").
-		if other := map[intent]string{iTime: "date", iDate: "time"}[c.intent]; whole.Prob(other)+whole.Prob("datetime") >= threshold {
+		if other := map[intent]string{iTime: "date", iDate: "time"}[c.intent]; whole.Prob(other)+whole.Prob("datetime") >= e.threshold {
 			c.intent = iDateTime
 		}
 	case iSong:
@@ -474,7 +498,7 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		// What continues the worry, unless it is news or a feeling of its
 		// own ("my cat died too").
 		for _, s := range whole.Labels {
-			if strings.HasPrefix(s.Label, "feeling.") && s.Prob >= threshold {
+			if strings.HasPrefix(s.Label, "feeling.") && s.Prob >= e.threshold {
 				return c, false
 			}
 		}

@@ -439,7 +439,7 @@ func TestEvalOfflineReportsMisses(t *testing.T) {
 			rep.Results = append(rep.Results, r)
 		}
 	}
-	err := rep.check()
+	err := rep.check(0.9)
 	if err == nil || !strings.Contains(err.Error(), "de 8/10 80%") || !strings.Contains(err.Error(), "1 repeats") {
 		t.Errorf("check = %v", err)
 	}
