@@ -24,7 +24,7 @@ type Options struct {
 
 // DefaultOptions were chosen by cross-validation on the examples (see
 // docs/offline.md).
-var DefaultOptions = Options{Epochs: 6, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29}
+var DefaultOptions = Options{Epochs: 4, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29}
 
 func (o Options) withDefaults() Options {
 	d := DefaultOptions
@@ -206,13 +206,20 @@ func train(s *Set, use []int, o Options) *Model {
 	return m
 }
 
+// easy is the probability of its class from which a sample is skipped in
+// the next pass: it already has what it can teach (passes skip it at most
+// every other time, so that decay and the other samples cannot undo it
+// unseen).
+const easy = 0.98
+
 // fitSoftmax trains a multinomial logistic regression by stochastic
 // gradient descent with weight decay (kept as a scale of w, so that a step
 // touches only the rows of its sample).
 func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
 	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
 	order := allIndexes(len(samples))
-	scores := make([]float64, k)
+	scores := make([]float32, k)
+	skip := make([]bool, len(samples))
 	type step struct {
 		c int
 		d float32
@@ -223,22 +230,27 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 		rate := o.Rate / float64(1+epoch)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, i := range order {
+			if skip[i] {
+				skip[i] = false
+				continue
+			}
 			s := &samples[i]
-			score(s.rows, s.vals, w, b, k, scale, scores)
+			score(s.rows, s.vals, w, b, k, float32(scale), scores)
 			softmax(scores)
 			scale *= 1 - rate*o.L2
 			y := class(s)
+			skip[i] = scores[y] >= easy
 			steps = steps[:0]
 			for c := range k {
 				g := scores[c]
 				if c == y {
 					g--
 				}
-				if math.Abs(g) < 1e-3 {
+				if g > -1e-3 && g < 1e-3 {
 					continue // a class the sample barely moves
 				}
-				b[c] -= float32(rate * g)
-				steps = append(steps, step{c, float32(rate * g / scale)})
+				b[c] -= float32(rate) * g
+				steps = append(steps, step{c, float32(rate/scale) * g})
 			}
 			for j, r := range s.rows {
 				row := w[int(r)*k : int(r)*k+k]
@@ -261,35 +273,34 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 }
 
 // score computes the raw scores of k classes.
-func score(rows []int32, vals []float32, w, b []float32, k int, scale float64, out []float64) {
-	for c := range k {
-		out[c] = 0
-	}
+func score(rows []int32, vals []float32, w, b []float32, k int, scale float32, out []float32) {
+	clear(out)
 	for j, r := range rows {
 		row := w[int(r)*k : int(r)*k+k]
-		v := float64(vals[j])
+		v := vals[j]
 		for c, x := range row {
-			out[c] += float64(x) * v
+			out[c] += x * v
 		}
 	}
-	for c := range k {
-		out[c] = out[c]*scale + float64(b[c])
+	for c := range out {
+		out[c] = out[c]*scale + b[c]
 	}
 }
 
 // softmax turns scores into probabilities in place.
-func softmax(s []float64) {
-	maxv := math.Inf(-1)
+func softmax(s []float32) {
+	maxv := float32(math.Inf(-1))
 	for _, x := range s {
 		maxv = max(maxv, x)
 	}
 	var sum float64
 	for i, x := range s {
-		s[i] = math.Exp(x - maxv)
-		sum += s[i]
+		e := math.Exp(float64(x - maxv))
+		s[i] = float32(e)
+		sum += e
 	}
 	for i := range s {
-		s[i] /= sum
+		s[i] = float32(float64(s[i]) / sum)
 	}
 }
 
@@ -307,18 +318,18 @@ func (m *Model) ClassifyTokens(toks []Token) Result {
 		}
 	}
 	var res Result
-	s := make([]float64, len(m.labels))
+	s := make([]float32, len(m.labels))
 	score(rows, vals, m.w, m.b, len(m.labels), 1, s)
 	softmax(s)
 	for i, l := range m.labels {
-		res.Labels = append(res.Labels, Scored{Label: l, Prob: s[i]})
+		res.Labels = append(res.Labels, Scored{Label: l, Prob: float64(s[i])})
 	}
 	slices.SortStableFunc(res.Labels, func(a, b Scored) int { return cmpProb(a.Prob, b.Prob) })
-	ls := make([]float64, len(m.langs))
+	ls := make([]float32, len(m.langs))
 	score(rows, vals, m.lw, m.lb, len(m.langs), 1, ls)
 	softmax(ls)
 	for i, l := range m.langs {
-		res.Languages = append(res.Languages, LanguageScore{Language: l, Prob: ls[i]})
+		res.Languages = append(res.Languages, LanguageScore{Language: l, Prob: float64(ls[i])})
 	}
 	slices.SortStableFunc(res.Languages, func(a, b LanguageScore) int { return cmpProb(a.Prob, b.Prob) })
 	return res

@@ -50,3 +50,15 @@ func TestDebugParts(t *testing.T) {
 	}
 	fmt.Println(e.candidates(e.model.ClassifyTokens(toks), e.parts(toks, hints{})))
 }
+
+func BenchmarkTrain(b *testing.B) {
+	s, err := Examples()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := intents.Train(s, intents.Options{Lookup: lookupSlots}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

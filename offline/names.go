@@ -270,15 +270,26 @@ func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.La
 	for _, sp := range e.model.SlotSpans("lang", lang, toks) {
 		t := toks[sp.From]
 		if t.Han {
-			if hanLanguageName(text[t.Start:]) {
+			if hanLanguageName(text[t.Start:]) && !hanSupported(text[t.Start:]) {
 				return true
 			}
 			continue
 		}
-		if sp.Context == 0 || !isNameWord(t.Text) || utf8.RuneCountInString(t.Norm) < 3 {
+		if sp.Context == 0 || !isNameWord(t.Text) || utf8.RuneCountInString(t.Norm) < 3 || isLanguageWord(t) {
 			continue
 		}
 		if tags[sp.From] == "<lang>" || !e.model.KnownStem(t.Norm) {
+			return true
+		}
+	}
+	return false
+}
+
+// hanSupported reports whether s starts with the Chinese name of a
+// language Nadine speaks.
+func hanSupported(s string) bool {
+	for name := range hanLanguages {
+		if strings.HasPrefix(s, name) {
 			return true
 		}
 	}

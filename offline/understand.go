@@ -58,7 +58,7 @@ const (
 	noneLabel = "none"
 	// threshold is the probability an intent needs: below it the utterance
 	// is none of them, and gets the knowledge base or the honest limit.
-	threshold = 0.25
+	threshold = 0.3
 	// partSure is the probability that makes a part of an utterance a
 	// greeting ("Hello, …") or an "and you?" along with its main act.
 	partSure = 0.35
