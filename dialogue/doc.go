@@ -15,6 +15,11 @@
 // the manager. The one way the manager offers an engine to defer work is
 // Request.AfterReply; that work runs once the reply is out.
 //
+// A spoken "forget me" is the manager's too (forget.go): an engine emits
+// nadine.EventForgetRequest, the manager asks for confirmation, reads the
+// answer with ReadAnswer (confirm.go) before any engine, and erases
+// through ManagerOptions.Forget (docs/privacy-forget.md).
+//
 // Every goroutine the manager starts is its own and waited for: a turn's
 // silence filler by the turn, an early turn (Preempt) by whoever cancels or
 // adopts it, and an engine abandoned past a turn's budget by Close.

@@ -17,27 +17,19 @@ var _ nadine.UserEraser = (*Manager)(nil)
 // Forgetter after this. (An erase by another process is noticed at the
 // next turn: the person's session is gone from the store.)
 //
-// Called by a spoken forget (see forgetRequested), whose manager holds its
-// turn: that manager forgets the person without waiting for itself, and
-// another manager waits for its turn only when the person is in front of
-// its robot (a manager erasing someone has a stranger's session, so two
-// spoken forgets never wait for each other).
-func (m *Manager) EraseUser(ctx context.Context, userID string) error {
+// Called back by the erase path of this manager's own spoken forget
+// (forgetPerson), whose turn it would wait for, it returns at once: that
+// turn made the session a stranger's already.
+func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
 	}
 	m.rememberErased(userID)
-	if by, ok := ctx.Value(erasingKey{}).(*Manager); ok {
-		if by == m {
-			m.Forgotten(userID)
-			return nil
-		}
-		m.mu.Lock()
-		present := m.sess.User.ID == userID
-		m.mu.Unlock()
-		if !present {
-			return nil
-		}
+	m.mu.Lock()
+	self := m.erasing == userID
+	m.mu.Unlock()
+	if self {
+		return nil
 	}
 	m.lockTurn()
 	defer m.turnMu.Unlock()
@@ -50,9 +42,25 @@ func (m *Manager) EraseUser(ctx context.Context, userID string) error {
 	return nil
 }
 
-// erasingKey marks the context of the erase a manager's turn started: its
-// value is that *Manager.
-type erasingKey struct{}
+// ErasePresent is EraseUser for the erase path of a spoken forget on
+// another robot: it waits for this robot's turn in flight only when the
+// person is in front of it, so that robots do not wait for each other's
+// turns (a robot that is erasing someone has a stranger's session, so two
+// spoken forgets never wait for each other), and it remembers the id
+// against late sightings either way.
+func (m *Manager) ErasePresent(ctx context.Context, userID string) error {
+	if !knownUser(userID) {
+		return nil
+	}
+	m.rememberErased(userID)
+	m.mu.Lock()
+	present := m.sess.User.ID == userID
+	m.mu.Unlock()
+	if !present {
+		return nil
+	}
+	return m.EraseUser(ctx, userID)
+}
 
 // maxErased bounds how many erased ids a manager remembers.
 const maxErased = 256
@@ -292,8 +300,14 @@ func (t *turnRun) forgetPerson(ctx context.Context) forgetLine {
 	m.rememberErased(id)
 	m.Forgotten(id)
 	m.save(ctx)
+	m.mu.Lock()
+	m.erasing = id // EraseUser, called back by the erase path, does not wait for this turn
+	m.mu.Unlock()
 	done := t.trace.StartStep("forget")
-	err := m.opts.Forget(context.WithValue(ctx, erasingKey{}, m), id)
+	err := m.opts.Forget(ctx, id)
+	m.mu.Lock()
+	m.erasing = ""
+	m.mu.Unlock()
 	if err != nil {
 		// The error names the erased id: it is kept out of the log and
 		// the trace.

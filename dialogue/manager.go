@@ -98,6 +98,7 @@ type Manager struct {
 	personStored bool               // the person's part of the session is in the store
 	forgot       string             // a person erased while in front of the robot
 	erased       []string           // people erased while the process runs, the last maxErased
+	erasing      string             // the person this manager's turn is erasing (forgetPerson)
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
 	waiters      int                // callers of lockTurn waiting for turnMu
@@ -375,7 +376,40 @@ func (m *Manager) setUserLocked(ctx context.Context, u nadine.UserRef) (Ending, 
 	if aerr := m.adopt(ctx, u); aerr != nil {
 		m.log.Warn("dialogue: stranger's conversation not kept", "user", u.ID, "err", aerr)
 	}
+	m.nameNewPerson(ctx, u)
 	return end, err
+}
+
+// nameNewPerson records the name a person arrived with when nobody named
+// their id yet (perception's user_detected comes with the face's name
+// before its face_stored does), so that the people listed, the API and the
+// monitor know them by it, and a later turn naming them finds them.
+func (m *Manager) nameNewPerson(ctx context.Context, u nadine.UserRef) {
+	name := strings.TrimSpace(u.Name)
+	if m.opts.Profiles == nil || name == "" || strings.EqualFold(name, nadine.UnknownUser) {
+		return
+	}
+	p, err := m.opts.Profiles.Profile(ctx, u.ID)
+	switch {
+	case err == nil && p.UserName != "":
+		return
+	case err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND:
+		m.log.Warn("dialogue: the name of the person in front of the robot not checked", "err", err)
+		return
+	}
+	users, err := m.opts.Profiles.Users(ctx)
+	if err != nil {
+		m.log.Warn("dialogue: the name of the person in front of the robot not checked", "err", err)
+		return
+	}
+	for _, x := range users {
+		if x.ID == u.ID && x.Name != "" {
+			return
+		}
+	}
+	if err := m.opts.Profiles.SetUserName(ctx, u.ID, name); err != nil {
+		m.log.Warn("dialogue: the name of a new person not recorded", "err", err)
+	}
 }
 
 // turnLanguage returns the language of the turn and where it comes from.

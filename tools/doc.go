@@ -1,7 +1,8 @@
 // Package tools holds the tools of seed 000 that the ReAct engine (and the
 // tool agents of seed 001) can call: Google Search and Google News over the
 // Serper API, the Weather App over OpenWeatherMap, Nadine behaviour
-// (smile, anger, wave), Sing a song, and the Languages Switcher.
+// (smile, anger, wave), Sing a song, the Languages Switcher, and Forget me
+// (a spoken request to be forgotten, for the dialogue manager).
 //
 // Every tool implements nadine.Tool. Its result is an instruction to Nadine
 // ("Tell the human 'I am smiling now'"), so that a physical action and its
@@ -12,8 +13,8 @@
 // New builds the registered tools from a Config in a stable order: Google
 // Search and Google News only when a Serper API key is configured, the
 // Weather App only when an OpenWeatherMap key is configured, and Nadine
-// behaviour, Sing a song and the Languages Switcher always. The tools New
-// returns are wrapped with Traced, which records each call as a
+// behaviour, Sing a song, the Languages Switcher and Forget me always. The
+// tools New returns are wrapped with Traced, which records each call as a
 // nadine.ToolCallRecord in the context's trace (nadine.TraceFrom), so
 // engines get tracing for free. CloseAll stops their background work.
 //

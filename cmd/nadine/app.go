@@ -53,6 +53,11 @@ type app struct {
 	warmups   []func(context.Context) error
 	history   *dialogue.History
 	detector  nadine.LanguageDetector
+	// holders are the holders of personal data besides the store, scenes,
+	// query cache and sessions that serve adds (the transcript inboxes,
+	// every robot's runtime), for the erase path (forgetter). Set before
+	// any turn or request runs.
+	holders []nadine.UserEraser
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
@@ -300,6 +305,7 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
+		Forget: a.forgetID,
 	}
 	if a.filler.Enabled() {
 		// The same Filler as the tools': a turn says one filler at most.
@@ -566,15 +572,33 @@ func (a *app) scenesDir() string {
 	return filepath.Join(a.cfg.DataDir, "scenes")
 }
 
-// forgetter is the one erase path of the CLI, the API and the monitor: the
-// store, perception's scene folders, and the other holders given (serve:
-// the session in memory).
-func (a *app) forgetter(also ...nadine.UserEraser) *nadine.Forgetter {
+// forgetter is the one erase path of the CLI, the API and the monitor:
+// the store, perception's scene folders, the query cache, every robot's
+// session, and the holders serve adds (the inboxes, every robot's runtime,
+// which tells face recognition).
+func (a *app) forgetter() *nadine.Forgetter {
+	return a.erasePath(func(m *dialogue.Manager) nadine.UserEraser { return m })
+}
+
+// forgetID erases a person a robot's dialogue manager was asked to forget
+// aloud (dialogue.ManagerOptions.Forget): forgetter's path, where each
+// robot's session is erased with Manager.ErasePresent, which waits for a
+// robot's turn in flight only when the person is in front of it.
+func (a *app) forgetID(ctx context.Context, userID string) error {
+	return a.erasePath(func(m *dialogue.Manager) nadine.UserEraser { return nadine.UserEraserFunc(m.ErasePresent) }).ForgetID(ctx, userID)
+}
+
+// erasePath is the erase path, with each robot's session erased by the
+// eraser session gives for its manager.
+func (a *app) erasePath(session func(*dialogue.Manager) nadine.UserEraser) *nadine.Forgetter {
 	erasers := []nadine.UserEraser{visual.SceneFolders{Root: a.scenesDir()}}
 	if a.queries != nil {
 		erasers = append(erasers, a.queries) // the words of recent turns
 	}
-	return &nadine.Forgetter{Store: a.store, Also: append(erasers, also...)}
+	for _, r := range a.robots {
+		erasers = append(erasers, session(r.manager))
+	}
+	return &nadine.Forgetter{Store: a.store, Also: append(erasers, a.holders...)}
 }
 
 // newTools registers seed 000's tools: search, news and weather only when

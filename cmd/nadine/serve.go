@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
@@ -132,8 +133,15 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		}
 		r.rt = rt
 	}
+	// The erase path (the API's, and each robot's spoken "forget me")
+	// erases the transcript inboxes and every robot's recent turns, and
+	// tells every robot's face recognition.
+	a.holders = []nadine.UserEraser{inboxes}
+	for _, r := range s.robots {
+		a.holders = append(a.holders, r.rt)
+	}
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, s.robots, inboxes, log)
+		w, err := startWeb(ctx, cfg, e, a, s.robots, log)
 		if err != nil {
 			s.close()
 			return nil, err

@@ -22,13 +22,9 @@ type webServer struct {
 // startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
 // comes from the variable cfg.HTTP.TokenEnv names; without one the server
 // only binds to a loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, inboxes nadine.UserEraser, log *slog.Logger) (*webServer, error) {
-	// The erase path of `nadine memory forget`, every robot's session and
-	// recent turns, and the transcript inbox.
-	erasers := []nadine.UserEraser{inboxes}
+func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, log *slog.Logger) (*webServer, error) {
 	robots := make([]web.Robot, len(served))
 	for i, r := range served {
-		erasers = append(erasers, a.robots[i].manager, r.rt)
 		robots[i] = web.Robot{Name: r.name, Runtime: r.rt, Engine: a.robots[i].engine, Offline: a.robots[i].offline}
 	}
 	srv, err := web.Start(ctx, web.Options{
@@ -36,7 +32,7 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRo
 		Token:     e.getenv(cfg.HTTP.TokenEnv),
 		Robots:    robots,
 		Store:     a.store,
-		Forgetter: a.forgetter(erasers...),
+		Forgetter: a.forgetter(), // with every robot's session and runtime, and the inboxes (startServer)
 		Info:      a.webInfo(),
 		// Limits at the edge.
 		MaxStreams: cfg.HTTP.MaxStreams, MaxTokenFailures: cfg.HTTP.MaxTokenFailures,
