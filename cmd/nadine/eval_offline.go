@@ -244,7 +244,7 @@ func evalOfflineSet(ctx context.Context, set offlineEvalSet, rep *offlineReport)
 		n := 0
 		m, err := dialogue.NewManager(dialogue.ManagerOptions{
 			Engines: engines, History: a.history, Profiles: a.store, Detector: a.detector,
-			Language: set.Language, Logger: a.log, Forget: a.forgetter().ForgetID,
+			Language: set.Language, Logger: a.log, Forget: a.forgetID,
 			NewID: func() string { n++; return fmt.Sprintf("eval-%s-%d-%d", set.Language, i, n) },
 		})
 		if err != nil {
