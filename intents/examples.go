@@ -173,6 +173,7 @@ func pieces(text string) []piece {
 // tokens fill a slot.
 type instance struct {
 	example int // index in Set.Examples
+	variant int
 	label   string
 	lang    nadine.Language
 	text    string
@@ -222,7 +223,7 @@ func (s *Set) expand(i, variants int, dropout float64) []instance {
 				}
 			}
 		}
-		out = append(out, instance{example: i, label: ex.Label, lang: ex.Lang, text: text, toks: toks})
+		out = append(out, instance{example: i, variant: k, label: ex.Label, lang: ex.Lang, text: text, toks: toks})
 	}
 	return out
 }

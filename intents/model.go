@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/lexical"
 )
 
 // Options are the training settings; the zero value of a field takes the
@@ -20,11 +22,18 @@ type Options struct {
 	Weights  Weights
 	Seed     uint64   // the order of the examples in each pass
 	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
+	// Neighbours is the share of the probabilities given by the nearest
+	// examples in the lexical embedder's space (0: none); NeighbourTemp
+	// is the temperature that turns their similarities into
+	// probabilities.
+	Neighbours    float64
+	NeighbourTemp float64
 }
 
 // DefaultOptions were chosen by cross-validation on the examples (see
 // docs/offline.md).
-var DefaultOptions = Options{Epochs: 4, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29}
+var DefaultOptions = Options{Epochs: 4, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29,
+	NeighbourTemp: 0.03}
 
 func (o Options) withDefaults() Options {
 	d := DefaultOptions
@@ -52,6 +61,12 @@ func (o Options) withDefaults() Options {
 	if o.Lookup != nil {
 		d.Lookup = o.Lookup
 	}
+	if o.Neighbours > 0 {
+		d.Neighbours = o.Neighbours
+	}
+	if o.NeighbourTemp > 0 {
+		d.NeighbourTemp = o.NeighbourTemp
+	}
 	return d
 }
 
@@ -70,6 +85,13 @@ type Model struct {
 	lb     []float32
 	slots  slotContexts
 	stems  map[string]bool // every prefix of five letters or more of a known word
+
+	// The examples in the lexical embedder's space, for Neighbours.
+	neighbours float64
+	temp       float64
+	emb        *lexical.Embedder
+	vecs       [][]float32
+	vecLabel   []int
 }
 
 // Scored is a label and its probability.
@@ -202,6 +224,16 @@ func train(s *Set, use []int, o Options) *Model {
 	m.w, m.b = make([]float32, rows*k), make([]float32, k)
 	m.lw, m.lb = make([]float32, rows*kl), make([]float32, kl)
 	fitSoftmax(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
+	if o.Neighbours > 0 {
+		m.neighbours, m.temp, m.emb = o.Neighbours, o.NeighbourTemp, lexical.New(neighbourDims)
+		for _, in := range insts {
+			if in.variant > 0 {
+				continue // a dropout copy is the same sentence
+			}
+			m.vecs = append(m.vecs, m.emb.Vector(in.text))
+			m.vecLabel = append(m.vecLabel, slices.Index(m.labels, in.label))
+		}
+	}
 	fitSoftmax(samples, m.lw, m.lb, kl, o, func(s *sample) int { return s.lang })
 	return m
 }
@@ -304,11 +336,19 @@ func softmax(s []float32) {
 	}
 }
 
-// Classify scores an utterance.
-func (m *Model) Classify(text string) Result { return m.ClassifyTokens(Tokenize(text)) }
+// Classify scores an utterance, with the nearest examples when the model
+// was trained with Neighbours.
+func (m *Model) Classify(text string) Result { return m.classify(Tokenize(text), true) }
 
-// ClassifyTokens scores the tokens of an utterance (or a part of one).
-func (m *Model) ClassifyTokens(toks []Token) Result {
+// ClassifyTokens scores the tokens of an utterance, with the nearest
+// examples (Neighbours).
+func (m *Model) ClassifyTokens(toks []Token) Result { return m.classify(toks, true) }
+
+// ClassifyPart scores the tokens of a part of an utterance ("Hello" in
+// "Hello, who are you?") by the linear model alone, which is cheaper.
+func (m *Model) ClassifyPart(toks []Token) Result { return m.classify(toks, false) }
+
+func (m *Model) classify(toks []Token, near bool) Result {
 	var rows []int32
 	var vals []float32
 	for _, f := range m.feat.features(toks) {
@@ -321,6 +361,9 @@ func (m *Model) ClassifyTokens(toks []Token) Result {
 	s := make([]float32, len(m.labels))
 	score(rows, vals, m.w, m.b, len(m.labels), 1, s)
 	softmax(s)
+	if near && m.neighbours > 0 {
+		m.mixNeighbours(toks, s)
+	}
 	for i, l := range m.labels {
 		res.Labels = append(res.Labels, Scored{Label: l, Prob: float64(s[i])})
 	}
@@ -333,6 +376,43 @@ func (m *Model) ClassifyTokens(toks []Token) Result {
 	}
 	slices.SortStableFunc(res.Languages, func(a, b LanguageScore) int { return cmpProb(a.Prob, b.Prob) })
 	return res
+}
+
+// neighbourDims is the dimension of the lexical vectors of the examples.
+const neighbourDims = 128
+
+// mixNeighbours mixes into p the probabilities the nearest examples give:
+// each label's best cosine similarity to the utterance, through a softmax
+// at temperature m.temp.
+func (m *Model) mixNeighbours(toks []Token, p []float32) {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	v := m.emb.Vector(b.String())
+	best := make([]float32, len(m.labels))
+	for i := range best {
+		best[i] = -1
+	}
+	for i, x := range m.vecs {
+		var dot float32
+		for j, a := range x {
+			dot += a * v[j]
+		}
+		if l := m.vecLabel[i]; dot > best[l] {
+			best[l] = dot
+		}
+	}
+	for i := range best {
+		best[i] /= float32(m.temp)
+	}
+	softmax(best)
+	for i := range p {
+		p[i] = float32(1-m.neighbours)*p[i] + float32(m.neighbours)*best[i]
+	}
 }
 
 // cmpProb orders by decreasing probability.

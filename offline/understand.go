@@ -44,12 +44,19 @@ var trainedModel = sync.OnceValues(func() (*intents.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return intents.Train(s, intents.Options{Lookup: lookupSlots})
+	return intents.Train(s, trainOptions)
 })
 
 // lookupSlots are the slots whose values the classifier reads as lookup
 // tables: a language's name is one wherever it occurs.
 var lookupSlots = []string{"lang", "place"}
+
+// trainOptions are the classifier's training settings.
+var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours}
+
+// neighbours is the share of the nearest examples in the classifier's
+// probabilities.
+const neighbours = 0.2
 
 // The classifier's decisions (docs/offline.md says how they were
 // calibrated).
@@ -265,15 +272,41 @@ type part struct {
 // utterance and of its parts, the conversation's expectations, and the
 // entities the intent needs. session is the language of the session.
 func (e *Engine) classify(text string, session nadine.Language, h hints) classified {
+	r, ok := e.read(text, session, h)
+	if !ok {
+		return classified{}
+	}
+	return e.decide(r, h)
+}
+
+// reading is what the classifier makes of an utterance, before the
+// threshold decides.
+type reading struct {
+	text  string
+	toks  []intents.Token
+	whole intents.Result
+	parts []part
+	lang  nadine.Language
+}
+
+// read classifies an utterance and its parts; ok is false for what has no
+// words to read.
+func (e *Engine) read(text string, session nadine.Language, h hints) (reading, bool) {
 	text = strings.TrimSpace(strings.ToValidUTF8(text, ""))
 	toks := intents.Tokenize(text)
 	if len(toks) == 0 || !hasLetters(toks) || utf8.RuneCountInString(text) > maxInputRunes {
-		return classified{}
+		return reading{}, false
 	}
 	whole := e.expect(e.model.ClassifyTokens(toks), h)
-	parts := e.parts(toks, h)
-	out := classified{lang: e.language(whole, toks, text, session)}
-	cands := e.candidates(whole, parts)
+	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: e.language(whole, toks, text, session)}, true
+}
+
+// decide takes the first candidate intent that reaches the threshold and
+// has what it needs.
+func (e *Engine) decide(r reading, h hints) classified {
+	toks, text, whole := r.toks, r.text, r.whole
+	out := classified{lang: r.lang}
+	cands := e.candidates(whole, r.parts)
 	if whole.Prob("name") >= nameFloor {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
@@ -286,7 +319,7 @@ func (e *Engine) classify(text string, session nadine.Language, h hints) classif
 		}
 		c.label, c.prob, c.lang = cand.label, cand.prob, out.lang
 		if c, ok = e.complete(c, whole, toks, text, h); ok {
-			c.greeting, c.andYou = alongWith(c, parts)
+			c.greeting, c.andYou = alongWith(c, r.parts)
 			return c
 		}
 	}
@@ -383,7 +416,7 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyTokens(c), h).Top(), clause: true})
+			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyPart(c), h).Top(), clause: true})
 			from += len(c)
 		}
 		return out
@@ -391,15 +424,15 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	n := len(toks)
 	var out []part
 	for k := 1; k <= maxHead && k < n; k++ {
-		if top := e.model.ClassifyTokens(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
+		if top := e.model.ClassifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
 			out = append(out, part{from: 0, to: k, top: top},
-				part{from: k, to: n, top: e.expect(e.model.ClassifyTokens(toks[k:]), h).Top()})
+				part{from: k, to: n, top: e.expect(e.model.ClassifyPart(toks[k:]), h).Top()})
 			break
 		}
 	}
 	for k := 1; k <= maxTail && k < n; k++ {
-		if top := e.model.ClassifyTokens(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
-			out = append(out, part{from: 0, to: n - k, top: e.expect(e.model.ClassifyTokens(toks[:n-k]), h).Top()},
+		if top := e.model.ClassifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
+			out = append(out, part{from: 0, to: n - k, top: e.expect(e.model.ClassifyPart(toks[:n-k]), h).Top()},
 				part{from: n - k, to: n, top: top})
 			break
 		}
