@@ -50,10 +50,6 @@ func facts() []string {
 		fMemory, fRecognize, fExpressions, fRealWorld, fPersonality, fAnswering, fSinging}
 }
 
-// personaFacts are answered as persona questions; the others are knowledge.
-var personaFacts = map[string]bool{fName: true, fIdentity: true, fCreator: true, fAge: true, fPlace: true,
-	fOrigin: true, fModeled: true, fHuman: true, fEmotions: true}
-
 func aboutKey(fact string) string { return "about_" + fact }
 
 // builtinSource is how the sources of the built-in knowledge base start.
