@@ -90,8 +90,7 @@ type Model struct {
 	neighbours float64
 	temp       float64
 	emb        *lexical.Embedder
-	vecs       [][]float32
-	vecLabel   []int
+	vecs       [][][]float32 // by label
 }
 
 // Scored is a label and its probability.
@@ -226,12 +225,13 @@ func train(s *Set, use []int, o Options) *Model {
 	fitSoftmax(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
 	if o.Neighbours > 0 {
 		m.neighbours, m.temp, m.emb = o.Neighbours, o.NeighbourTemp, lexical.New(neighbourDims)
+		m.vecs = make([][][]float32, k)
 		for _, in := range insts {
 			if in.variant > 0 {
 				continue // a dropout copy is the same sentence
 			}
-			m.vecs = append(m.vecs, m.emb.Vector(in.text))
-			m.vecLabel = append(m.vecLabel, slices.Index(m.labels, in.label))
+			l := slices.Index(m.labels, in.label)
+			m.vecs[l] = append(m.vecs[l], m.emb.Vector(in.text))
 		}
 	}
 	fitSoftmax(samples, m.lw, m.lb, kl, o, func(s *sample) int { return s.lang })
@@ -381,9 +381,13 @@ func (m *Model) classify(toks []Token, near bool) Result {
 // neighbourDims is the dimension of the lexical vectors of the examples.
 const neighbourDims = 128
 
-// mixNeighbours mixes into p the probabilities the nearest examples give:
-// each label's best cosine similarity to the utterance, through a softmax
-// at temperature m.temp.
+// neighbourLabels is how many of the linear model's most probable labels
+// the nearest examples weigh again: the others keep their probability.
+const neighbourLabels = 8
+
+// mixNeighbours mixes into p the probabilities the nearest examples give
+// among the linear model's most probable labels: each label's best cosine
+// similarity to the utterance, through a softmax at temperature m.temp.
 func (m *Model) mixNeighbours(toks []Token, p []float32) {
 	var b strings.Builder
 	for i, t := range toks {
@@ -393,25 +397,29 @@ func (m *Model) mixNeighbours(toks []Token, p []float32) {
 		b.WriteString(t.Text)
 	}
 	v := m.emb.Vector(b.String())
-	best := make([]float32, len(m.labels))
-	for i := range best {
+	top := make([]int, len(p))
+	for i := range top {
+		top[i] = i
+	}
+	slices.SortStableFunc(top, func(a, b int) int { return cmpProb(float64(p[a]), float64(p[b])) })
+	top = top[:min(neighbourLabels, len(top))]
+	var mass float32
+	best := make([]float32, len(top))
+	for i, l := range top {
+		mass += p[l]
 		best[i] = -1
-	}
-	for i, x := range m.vecs {
-		var dot float32
-		for j, a := range x {
-			dot += a * v[j]
+		for _, x := range m.vecs[l] {
+			var dot float32
+			for j, a := range x {
+				dot += a * v[j]
+			}
+			best[i] = max(best[i], dot)
 		}
-		if l := m.vecLabel[i]; dot > best[l] {
-			best[l] = dot
-		}
-	}
-	for i := range best {
 		best[i] /= float32(m.temp)
 	}
 	softmax(best)
-	for i := range p {
-		p[i] = float32(1-m.neighbours)*p[i] + float32(m.neighbours)*best[i]
+	for i, l := range top {
+		p[l] = float32(1-m.neighbours)*p[l] + float32(m.neighbours)*mass*best[i]
 	}
 }
 

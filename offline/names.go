@@ -47,11 +47,13 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 		strong := sp.Strength >= strongContext
 		if toks[sp.From].Han {
-			if hanCallsSomeone(toks, sp.From) {
+			// One character is no context in Chinese ("的" comes before
+			// anything); nor is "帮我叫" ("call for me").
+			if sp.Context == 1 || hanCallsSomeone(toks, sp.From) {
 				continue
 			}
 			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
-				return name, strong || !hanAmbiguous(toks, sp.From)
+				return name, strong // Chinese has no capitals to show a name
 			}
 			continue
 		}

@@ -255,11 +255,15 @@ func (t *turn) readHistory() hints {
 	return h
 }
 
-// priorInsults counts the insults the person said earlier in the window.
+// priorInsults counts the insults the person said earlier in the window,
+// by the classifier alone (their words, not their context).
 func (t *turn) priorInsults() int {
 	n := 0
 	for _, m := range t.req.History {
-		if m.Role == nadine.RoleUser && t.e.classify(m.Content, t.session, hints{}).intent == iInsult {
+		if m.Role != nadine.RoleUser {
+			continue
+		}
+		if top := t.e.model.ClassifyPart(intents.Tokenize(m.Content)).Top(); strings.HasPrefix(top.Label, "insult") && top.Prob >= t.e.threshold {
 			n++
 		}
 	}
