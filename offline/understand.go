@@ -69,6 +69,9 @@ const (
 	// partSure is the probability that makes a part of an utterance a
 	// greeting ("Hello, …") or an "and you?" along with its main act.
 	partSure = 0.35
+	// wholeSure is the probability from which the whole utterance's act
+	// comes before its clauses' ("Thanks, that was lovely" thanks).
+	wholeSure = 0.5
 	// nameFloor is the probability of an introduction from which a name
 	// the words show plainly makes the utterance one ("Bonjour, je suis
 	// Marie": "marie" is also the French for married, and the examples
@@ -81,9 +84,10 @@ const (
 	// conversation expects: a feeling after "how are you?", the worry's
 	// continuation after her empathy, a name after she asked for it.
 	priorBoost = 4.0
-	// sessionLanguageSure is the probability of the session language that
-	// keeps it for an utterance several languages share ("Hi", "Super").
-	sessionLanguageSure = 0.15
+	// sessionLanguageOdds keeps the session language for an utterance
+	// several languages share ("Hi", "Super", "Idiot!"): unless another
+	// language is that many times likelier.
+	sessionLanguageOdds = 6
 	// languageSure is the probability that makes a language the
 	// utterance's.
 	languageSure = 0.6
@@ -217,9 +221,8 @@ func parseLabel(label string) (classified, bool) {
 // you?", "I'm fine, and you?"): another act in the utterance is its main
 // one; among themselves, a farewell ends the conversation whatever came
 // with it ("Thanks, bye!"), and a question asks more than a greeting does
-// ("Hello, how are you?"); an apology is often only a way to start
-// ("Excuse me, where are we?").
-var socialRank = map[string]int{"farewell": 1, "how_are_you": 2, "thanks": 3, "greeting": 4, "apology": 5}
+// ("Hello, how are you?").
+var socialRank = map[string]int{"farewell": 1, "how_are_you": 2, "thanks": 3, "greeting": 4}
 
 func social(label string) bool { return socialRank[label] > 0 }
 
@@ -380,6 +383,11 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 		}
 	}
 	slices.SortStableFunc(along, func(a, b candidate) int { return socialRank[a.label] - socialRank[b.label] })
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure {
+		// The whole utterance is plainly that act ("Thanks, that was
+		// lovely"): its clauses only colour it.
+		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
+	}
 	return append(main, along...)
 }
 
@@ -541,16 +549,16 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 }
 
 // language decides the language of the utterance: Chinese when it has
-// Chinese characters; the session's when the classifier finds it likely
-// enough (many short words are shared); else the one the classifier is sure
-// of, else what the detector is sure of, else the session's.
+// Chinese characters; the session's unless the classifier finds another
+// much likelier (many short words are shared); else the one the classifier
+// is sure of, else what the detector is sure of, else the session's.
 func (e *Engine) language(r intents.Result, toks []intents.Token, text string, session nadine.Language) nadine.Language {
 	for _, t := range toks {
 		if t.Han {
 			return nadine.Chinese
 		}
 	}
-	if session != nadine.Chinese && r.LanguageProb(session) >= sessionLanguageSure {
+	if session != nadine.Chinese && len(r.Languages) > 0 && sessionLanguageOdds*r.LanguageProb(session) >= r.Languages[0].Prob {
 		return session
 	}
 	if len(r.Languages) > 0 && r.Languages[0].Prob >= languageSure && r.Languages[0].Language != nadine.Chinese {
