@@ -16,6 +16,12 @@ const (
 	InboundStartSpeak   InboundKind = "start_speak"   // nothing else
 	InboundEndSpeak     InboundKind = "end_speak"     // nothing else
 	InboundLanguage     InboundKind = "language"      // Language
+	// InboundSpoken: text-to-speech said one sentence (Spoken), or was cut
+	// in it.
+	InboundSpoken InboundKind = "spoken"
+	// InboundSpeechStarted: speech-to-text's voice activity started
+	// (SpeechAt, the time it carried, else the arrival).
+	InboundSpeechStarted InboundKind = "speech_started"
 )
 
 // Inbound is one parsed and validated message from the robot bus
@@ -23,13 +29,26 @@ const (
 // the others are zero.
 type Inbound struct {
 	Kind       InboundKind
-	Transcript Transcript // InboundTranscript
-	User       UserRef    // InboundUserName, InboundUserDetected, InboundFaceStored, InboundUserLeft
-	Confidence float64    // InboundUserDetected, 0 to 1
-	Status     string     // InboundFaceStored, as perception wrote it
-	Emotion    string     // InboundUserEmotion, lowercased ("happy", "neutral")
-	Language   Language   // InboundLanguage
-	Received   time.Time  // when the bus received the message
+	Transcript Transcript   // InboundTranscript
+	User       UserRef      // InboundUserName, InboundUserDetected, InboundFaceStored, InboundUserLeft
+	Confidence float64      // InboundUserDetected, 0 to 1
+	Status     string       // InboundFaceStored, as perception wrote it
+	Emotion    string       // InboundUserEmotion, lowercased ("happy", "neutral")
+	Language   Language     // InboundLanguage
+	Spoken     SpokenReport // InboundSpoken
+	SpeechAt   time.Time    // InboundSpeechStarted: when the voice started; zero when not given
+	Received   time.Time    // when the bus received the message
+}
+
+// SpokenReport is text-to-speech's report of one sentence said: the whole
+// sentence, or, when it was cut, how many of its words were said.
+type SpokenReport struct {
+	TurnID string
+	Seq    int
+	// Words, when Cut, is how many words of the sentence were said before
+	// the cut; -1 when the speaker cannot tell.
+	Words int
+	Cut   bool
 }
 
 // Transcript is one speech-to-text result: final (a turn), or interim

@@ -28,6 +28,16 @@ type Request struct {
 	Session Session
 	// Emit receives the turn's events; never nil, safe for concurrent use.
 	Emit EmitFunc
+	// Filler, when set, asks the turn's output for a filler line ("Let me
+	// check that for you.") as the turn starts waiting on something slow;
+	// the output decides whether one is said (see dialogue.Output).
+	// Engines call AskFiller rather than this field.
+	Filler func()
+	// Hold, when set, opens a held branch of the turn's output for
+	// speculative work: its events are kept until the branch is released
+	// or dropped. Engines call StartSpeculation rather than this field;
+	// without it nothing is speculated.
+	Hold func() Branch
 	// AfterReply, when set, queues work the reply does not need (memory
 	// and state writes, the next turn's context summary) to run once the
 	// reply has been published, before the next turn starts, in the order
@@ -40,6 +50,21 @@ type Request struct {
 	// the first asked (for example offline by configuration), so that
 	// what a fallback says about why is true.
 	FallbackReason string
+}
+
+// AskFiller asks the turn's output for a filler line; without an output it
+// does nothing.
+func (req Request) AskFiller() {
+	if req.Filler != nil {
+		req.Filler()
+	}
+}
+
+// ToolInput returns the input of a call of a tool with text, for this
+// turn: its language, person, events, filler and deferred work.
+func (req Request) ToolInput(text string) ToolInput {
+	return ToolInput{Text: text, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit,
+		Filler: req.Filler, AfterReply: req.AfterReply}
 }
 
 // RunAfterReply queues fn with req.AfterReply, or runs it now when the
@@ -77,12 +102,24 @@ type ToolInput struct {
 	Language Language // the session language (the singing tool offers only songs in it)
 	UserID   string
 	Emit     EmitFunc // never nil
+	// Filler is the turn's Request.Filler: a tool the turn waits on (a
+	// search, a new song) asks for a filler line as it starts. Tools call
+	// AskFiller rather than this field.
+	Filler func()
 	// AfterReply is the turn's Request.AfterReply: work a tool starts
 	// that outlives the turn (composing a song) waits for the reply, so
 	// that a turn that is never heard (an early turn whose final
 	// transcript said something else) starts none. Tools call
 	// RunAfterReply rather than this field.
 	AfterReply func(fn func(ctx context.Context))
+}
+
+// AskFiller asks the turn's output for a filler line; without one it does
+// nothing.
+func (in ToolInput) AskFiller() {
+	if in.Filler != nil {
+		in.Filler()
+	}
 }
 
 // RunAfterReply queues fn with in.AfterReply, or runs it now when the

@@ -26,6 +26,10 @@ const (
 	// need say nothing: its reply may be empty, and what it says after the
 	// event is not spoken. Nothing is published.
 	EventForgetRequest EventKind = "forget_request"
+	// EventRecital says a tool gave the reply a text to recite whole (a
+	// song's lyrics): the turn's speech budget does not cut it. Nothing
+	// is published.
+	EventRecital EventKind = "recital"
 )
 
 // Event is one piece of a turn's output. Engines emit events as soon as they
@@ -44,9 +48,15 @@ type Event struct {
 	// applied by the dialogue manager, never published.
 	Session *SessionUpdate `json:"session,omitempty"`
 	// Filler marks an EventSpeech that is not part of the reply: a short
-	// line ("Let me check…") said while the turn waits on a slow tool, so
-	// the robot is not silent. It is published but not collected.
+	// line ("Let me check…") said while the turn waits on something slow,
+	// so the robot is not silent. It is published but not collected. Only
+	// the turn's output says one (engines and tools ask for it:
+	// Request.AskFiller).
 	Filler bool `json:"filler,omitempty"`
+	// Seq numbers the spoken lines of a turn as they go out (EventSpeech,
+	// fillers included), and is the number of lines for EventDone (the
+	// final marker's seq). The turn's output sets it.
+	Seq int `json:"seq,omitempty"`
 }
 
 // EmitFunc receives a turn's events. Implementations must be safe for

@@ -44,8 +44,9 @@ const (
 var packageLayers = map[string]string{
 	"": layerRoot,
 
-	"affect": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
-	"langid": layerPure, "lexical": layerPure, "names": layerPure, "intents": layerPure,
+	"affect": layerPure, "answer": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
+	"langid": layerPure, "lexical": layerPure, "names": layerPure, "intents": layerPure, "bargein": layerPure,
+	"speakable": layerPure, "turnstats": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 
@@ -53,13 +54,13 @@ var packageLayers = map[string]string{
 
 	"tools": layerAdapter, "knowledge": layerAdapter, "visual": layerAdapter, "openai": layerAdapter,
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
-	"web": layerAdapter,
+	"web": layerAdapter, "metrics": layerAdapter, "otelexport": layerAdapter,
 
 	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
-	"internal/leaktest": layerTestkit,
+	"internal/leaktest": layerTestkit, "internal/speechcorpus": layerTestkit,
 
 	"cmd/":      layerCmd,
 	"examples/": layerExample,

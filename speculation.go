@@ -1,7 +1,9 @@
 package nadine
 
 import (
+	"context"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -27,7 +29,7 @@ type Speculation struct {
 	Start    time.Time     `json:"start"`
 	Duration time.Duration `json:"duration_ns"` // until the verdict
 	Kept     bool          `json:"kept"`
-	Reason   string        `json:"reason,omitempty"` // why it was discarded
+	Reason   string        `json:"reason,omitempty"` // why it was discarded, or what a kept one let pass
 	// PromptTokens and CompletionTokens are what a discarded speculation's
 	// model calls cost: the server's counts when it gave them, else
 	// estimated at four bytes a token (a cancelled stream has no counts).
@@ -43,6 +45,150 @@ func (t *Trace) AddSpeculation(s Speculation) {
 	t.mu.Lock()
 	t.Speculations = append(t.Speculations, s)
 	t.mu.Unlock()
+}
+
+// Branch is part of a turn's output held for speculative work: the turn's
+// output keeps what is emitted through it until Release, when it goes out
+// in order and every later event straight through, or Drop, when none of
+// it ever does. The dialogue manager's Output implements it
+// (Request.Hold).
+type Branch interface {
+	Emit(Event)
+	// Release lets the branch's events out; false when it was dropped.
+	Release() bool
+	// Drop discards them; false when it was released.
+	Drop() bool
+}
+
+// Speculative is one speculation in flight: work started on its own
+// goroutine before the turn knows it wants it, its events held in a branch
+// of the turn's output. The engine gives the verdict once: Keep releases
+// the held events and lets the work go on as if it had started then;
+// Discard drops them, cancels the work and waits for it. Either records
+// the verdict in the turn's trace. Both engines speculate through it.
+type Speculative struct {
+	kind   string
+	tr     *Trace
+	start  time.Time
+	branch Branch
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	settled bool
+	kept    bool
+}
+
+// StartSpeculation starts run on its own goroutine under a context that
+// Discard cancels, its events held in a branch of the turn's output (hold:
+// the request's Hold), and returns it; the turn's trace clock dates it.
+// It returns nil, running nothing, without a hold (the engine runs
+// outside a dialogue manager's turn). The caller gives the verdict (Keep
+// or Discard) before its turn ends.
+func StartSpeculation(ctx context.Context, hold func() Branch, kind string, run func(ctx context.Context, emit EmitFunc)) *Speculative {
+	if hold == nil {
+		return nil
+	}
+	tr := TraceFrom(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Speculative{kind: kind, tr: tr, start: tr.Now(), branch: hold(), cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		run(ctx, s.branch.Emit)
+	}()
+	return s
+}
+
+// Keep releases the held events and records the speculation kept; why,
+// when not empty, says what it let pass (an emotion of the same family).
+// It reports false when the branch had been dropped (the turn's output
+// was dropped meanwhile): the speculation is then discarded.
+func (s *Speculative) Keep(why string) bool {
+	if s == nil || !s.settle(true) {
+		return s != nil && s.wasKept()
+	}
+	if !s.branch.Release() {
+		s.mu.Lock()
+		s.kept = false
+		s.mu.Unlock()
+		s.cancel()
+		<-s.done
+		s.record(false, "the turn's output was dropped", 0, 0)
+		return false
+	}
+	s.tr.Notef("speculative %s kept", speculationNoun(s.kind))
+	s.record(true, why, 0, 0)
+	return true
+}
+
+// Discard drops the held events, cancels the work, waits for it and
+// records why, with what it cost: cost, when not nil, is asked once the
+// work has ended. A speculation already settled is left as it is.
+func (s *Speculative) Discard(reason string, cost func() (prompt, completion int)) {
+	if s == nil || !s.settle(false) {
+		return
+	}
+	s.branch.Drop()
+	s.cancel()
+	<-s.done
+	var p, c int
+	if cost != nil {
+		p, c = cost()
+	}
+	s.tr.Notef("speculative %s discarded: %s", speculationNoun(s.kind), reason)
+	s.record(false, reason, p, c)
+}
+
+// speculationNoun names what a speculation of kind started, for the
+// trace's notes.
+func speculationNoun(kind string) string {
+	if kind == SpeculateAgent {
+		return "agent call"
+	}
+	return kind
+}
+
+// Wait returns once the speculative work has returned.
+func (s *Speculative) Wait() {
+	if s != nil {
+		<-s.done
+	}
+}
+
+// Started is when the speculation started, on the turn's clock.
+func (s *Speculative) Started() time.Time { return s.start }
+
+// Settled reports whether the verdict was given.
+func (s *Speculative) Settled() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settled
+}
+
+// settle marks the verdict given, once; it reports false when it was
+// given before.
+func (s *Speculative) settle(keep bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.settled {
+		return false
+	}
+	s.settled, s.kept = true, keep
+	return true
+}
+
+func (s *Speculative) wasKept() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kept
+}
+
+func (s *Speculative) record(kept bool, reason string, prompt, completion int) {
+	s.tr.AddSpeculation(Speculation{Kind: s.kind, Start: s.start, Duration: s.tr.Now().Sub(s.start), Kept: kept,
+		Reason: reason, PromptTokens: prompt, CompletionTokens: completion})
 }
 
 // EstimateTokens estimates the tokens of text at four bytes a token (at

@@ -2,6 +2,7 @@ package nadine
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"unicode"
@@ -175,7 +176,9 @@ func joinLines(s string) string {
 		}
 	}
 	for i := range len(parts) - 1 {
-		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !unicode.IsPunct(r) {
+		// A line that does not end a sentence (or a clause) ends one:
+		// "… (intensity 0.6)" then "Hello" are two sentences.
+		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !strings.ContainsRune(".!?…:;,。！？；：，", r) {
 			parts[i] += "."
 		}
 	}
@@ -254,6 +257,20 @@ func isEmoji(r rune) bool {
 	return false
 }
 
+// SentenceCheck decides one sentence of a reply: the sentence as it is
+// to be spoken ("" for nothing to say), or an EBADOUTPUT error saying why
+// it is not speech. An error that wraps ErrLeftOut leaves the sentence out
+// of a reply that goes on; any other says the text is not a reply at all.
+// Package speakable provides the check the engines and the dialogue
+// manager use (see CheckedSpeech and SpeechStream.Check).
+type SentenceCheck func(sentence string) (string, error)
+
+// ErrLeftOut marks a sentence a SentenceCheck left out of a reply that goes
+// on (a web address it could not rewrite, an assistant-ism), unlike a
+// sentence that shows the text is not a reply (JSON, an echo of the
+// prompt), which stops a stream.
+var ErrLeftOut = errors.New("left out of the reply")
+
 // Instructions are a prompt's own texts (rules, formats, headings; not the
 // data it carries), prepared once for the echo check of every sentence
 // spoken: a sentence made mostly of runs of their words, or holding one of
@@ -298,6 +315,11 @@ func SpeechSentence(sentence string) (string, error) {
 // Sentences of a reply that are not speech are dropped (and returned) when
 // others are; the reply is refused when none is left.
 func (in *Instructions) Speech(text string) (spoken string, dropped []string, err error) {
+	return CheckedSpeech(text, in.Sentence)
+}
+
+// CheckedSpeech is Instructions.Speech with check deciding each sentence.
+func CheckedSpeech(text string, check SentenceCheck) (spoken string, dropped []string, err error) {
 	raw := strings.TrimSpace(StripThinking(text))
 	if looksLikeJSON(raw) {
 		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is JSON")
@@ -318,7 +340,7 @@ func (in *Instructions) Speech(text string) (spoken string, dropped []string, er
 	var kept []string
 	var first error
 	for _, sent := range SplitSentences(clean) {
-		s, err := in.Sentence(sent)
+		s, err := check(sent)
 		switch {
 		case err != nil:
 			dropped = append(dropped, sent)
@@ -484,6 +506,10 @@ type SpeechStream struct {
 	// Instructions are the prompt's own texts, for the echo check (nil:
 	// none).
 	Instructions *Instructions
+	// Check, when set, decides each sentence instead of Instructions: a
+	// sentence it leaves out (ErrLeftOut) is skipped, any other error
+	// holds the stream.
+	Check SentenceCheck
 
 	pending strings.Builder // text not yet decided or not yet past a tag
 	inThink string          // the open reasoning tag, while in one
@@ -608,7 +634,15 @@ func (s *SpeechStream) speak(sents []string) []string {
 			s.dropped = append(s.dropped, sent)
 			continue
 		}
-		clean, err := s.Instructions.Sentence(sent)
+		check := s.Check
+		if check == nil {
+			check = s.Instructions.Sentence
+		}
+		clean, err := check(sent)
+		if errors.Is(err, ErrLeftOut) {
+			s.dropped = append(s.dropped, sent)
+			continue
+		}
 		if err != nil {
 			s.held = err
 			s.dropped = append(s.dropped, sent)

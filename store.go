@@ -132,6 +132,11 @@ type HistoryStore interface {
 	// AppendMessage appends a message to a conversation, creating it if
 	// needed, and returns the conversation's state after the append.
 	AppendMessage(ctx context.Context, userID, convID string, m Message) (Conversation, error)
+	// AmendMessage replaces the content of the message at position in an
+	// open conversation (a reply cut short when the person interrupted
+	// Nadine is remembered as far as it was said); ENOTFOUND when there is
+	// no such message.
+	AmendMessage(ctx context.Context, userID, convID string, position int, content string) error
 	// RecentMessages returns the last n messages of a conversation, oldest
 	// first (all when n <= 0). Messages of an ended conversation are gone.
 	RecentMessages(ctx context.Context, userID, convID string, n int) ([]Message, error)
@@ -199,6 +204,10 @@ type KnowledgeStore interface {
 	// KnowledgeSources lists the recorded sources, ordered by key, with
 	// how many chunks each has and their embedder.
 	KnowledgeSources(ctx context.Context) ([]KnowledgeSource, error)
+	// RemoveKnowledge deletes sources (by key) and their chunks, in every
+	// embedding space, in one transaction, and returns how many of the keys
+	// were recorded. An unknown key is not an error.
+	RemoveKnowledge(ctx context.Context, keys ...string) (int, error)
 	// KnowledgeChunks returns the chunks of one source with their vectors,
 	// in the order they were stored; an unknown key has none.
 	KnowledgeChunks(ctx context.Context, key string) ([]KnowledgeChunk, error)

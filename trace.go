@@ -14,8 +14,13 @@ import (
 // CLI, the web monitor and the logs all show the same trace. Its methods are
 // safe for concurrent use and do nothing on a nil *Trace.
 type Trace struct {
-	mu  sync.Mutex
-	end time.Time // set by Finish
+	mu    sync.Mutex
+	end   time.Time        // set by Finish
+	clock func() time.Time // the turn's clock (SetClock); nil: time.Now
+	// prompts are what the engines wrote into the turn's model calls, for
+	// the echo check (AddPrompt); never serialized.
+	prompts    []Prompt
+	promptSeen map[string]bool
 	TraceData
 }
 
@@ -65,8 +70,17 @@ type ModelCall struct {
 	CompletionTokens int           `json:"completion_tokens"`
 	Attempts         int           `json:"attempts"` // 1 plus retries
 	Stream           bool          `json:"stream,omitempty"`
-	Error            string        `json:"error,omitempty"`
+	// FirstToken is when the first piece of a streamed answer reached the
+	// caller, from Start (0: not streamed, or nothing came).
+	FirstToken time.Duration `json:"first_token_ns,omitempty"`
+	Error      string        `json:"error,omitempty"`
+	// Code is a failed call's error code (ErrorCode), or CallCanceled.
+	Code string `json:"code,omitempty"`
 }
+
+// CallCanceled is the Code of a model call its caller gave up (a discarded
+// speculation, a replaced early turn, a shutdown): no fault of the model's.
+const CallCanceled = "canceled"
 
 // ToolCallRecord is one tool call.
 type ToolCallRecord struct {
@@ -107,15 +121,42 @@ func NewTrace(id, input string, start time.Time) *Trace {
 	return &Trace{TraceData: TraceData{ID: id, Input: input, Start: start}}
 }
 
+// SetClock makes now the clock of everything the turn measures through
+// its trace (the dialogue manager's injected clock), so that a turn's
+// times are on one clock.
+func (t *Trace) SetClock(now func() time.Time) {
+	if t == nil || now == nil {
+		return
+	}
+	t.mu.Lock()
+	t.clock = now
+	t.mu.Unlock()
+}
+
+// Now reads the turn's clock (time.Now for a nil trace or one without a
+// clock).
+func (t *Trace) Now() time.Time {
+	if t == nil {
+		return time.Now()
+	}
+	t.mu.Lock()
+	c := t.clock
+	t.mu.Unlock()
+	if c == nil {
+		return time.Now()
+	}
+	return c()
+}
+
 // StartStep records the start of a step and returns the function that ends
 // it; pass the step's error (or nil) to the returned function.
 func (t *Trace) StartStep(name string) func(err error) {
 	if t == nil {
 		return func(error) {}
 	}
-	start := time.Now()
+	start := t.Now()
 	return func(err error) {
-		s := Step{Name: name, Start: start, Duration: time.Since(start)}
+		s := Step{Name: name, Start: start, Duration: t.Now().Sub(start)}
 		if err != nil {
 			s.Error = err.Error()
 		}
@@ -198,6 +239,16 @@ func (t *Trace) SetInput(input string) {
 	t.mu.Lock()
 	t.Input = input
 	t.mu.Unlock()
+}
+
+// TurnID returns the trace's turn id.
+func (t *Trace) TurnID() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ID
 }
 
 // SetID renames the trace's turn (an early turn adopted by the final

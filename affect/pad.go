@@ -160,3 +160,18 @@ func sameOctant(a, b PAD) bool {
 	o := Octant(a)
 	return o != NeutralMood && o == Octant(b)
 }
+
+// Valence is the sign of an emotion's pleasure (its PAD point's P): 1 for
+// joy and surprise, -1 for sadness, fear, disgust and anger, 0 for neutral
+// and unknown emotions. Emotions of one valence are one family: a reply
+// written feeling one suits another of its family.
+func Valence(e nadine.Emotion) int {
+	p, _ := EmotionPAD(e)
+	switch {
+	case p.P > 0:
+		return 1
+	case p.P < 0:
+		return -1
+	}
+	return 0
+}

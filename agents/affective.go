@@ -69,7 +69,7 @@ func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, fa
 	if facial == "neutral" {
 		facial = ""
 	}
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, MaxTokens: 20, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleAppraisal, MaxTokens: 20, Format: appraisalFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("appraisal", nil)},
 		{Role: nadine.RoleUser, Content: p.render("appraisal_input", newAppraisalInput(msg, facial, episode))},
 	}})

@@ -48,10 +48,6 @@ type Options struct {
 	Tools []nadine.Tool
 	// Camera captures what the robot sees, for the vision agent.
 	Camera nadine.Camera
-	// Filler says a short line ("Let me check that for you.") before the
-	// search agent looks something up and before the vision agent takes a
-	// picture, at most once per turn; nil says none (tools.Filler).
-	Filler nadine.Filler
 	// Visual recalls memorable scenes and reads their pictures for the
 	// response (optional; visual.Retriever).
 	Visual nadine.SceneRetriever
@@ -213,7 +209,7 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if req.Emit == nil {
 		req.Emit = func(nadine.Event) {}
 	}
-	t := newTurn(ctx, req.Emit)
+	t := newTurn(ctx, req)
 	r, err := e.runTurn(ctx, req, t)
 	// What the reply does not need (saving the state and profiles, the
 	// next turn's context summary, episodes) runs once it is published:
@@ -245,7 +241,7 @@ func (e *Engine) runTurn(ctx context.Context, req nadine.Request, t *turn) (nadi
 		// A speculative response the run never reached (it failed, or
 		// stopped at a name question) is never heard.
 		if sp := t.takeSpeculation(); sp != nil {
-			sp.settle(tr, false, "the turn ended without its response")
+			sp.settle(false, "the turn ended without its response")
 		}
 	}()
 

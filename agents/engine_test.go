@@ -69,8 +69,11 @@ func TestGreetingFastPathOncePerUser(t *testing.T) {
 	if got := h.spoken(); got != "Hello Alex! How nice to see you." {
 		t.Errorf("spoken %q", got)
 	}
-	if tr.CriticalPath != 2 {
-		t.Errorf("critical path %d, want 2", tr.CriticalPath)
+	// The greeting's response was speculated beside the group and kept:
+	// one response call, started with the group (how many calls the turn
+	// waited on in sequence then depends on which of them ended first).
+	if sp := tr.Speculations; len(sp) != 1 || !sp[0].Kept || len(h.requests(agents.RoleResponse)) != 1 {
+		t.Errorf("speculations %+v, %d response calls; want the greeting's response speculated and kept", sp, len(h.requests(agents.RoleResponse)))
 	}
 	if sys := h.lastRequest(agents.RoleResponse).System(); !strings.Contains(sys, "You are Nadine") {
 		t.Errorf("response system prompt: %q", sys)
@@ -350,7 +353,14 @@ func TestVisionThenResponse(t *testing.T) {
 			h.start()
 			_, tr := h.turn("What am I holding?")
 			checkVisited(t, tr, group, "orchestrator", "vision_agent", "response_agent", "affective_update")
-			packet := h.lastRequest(agents.RoleResponse).LastUser()
+			// The response written after the vision agent (a cancelled
+			// speculative request may reach the server after it).
+			var packet string
+			for _, r := range h.requests(agents.RoleResponse) {
+				if u := r.LastUser(); strings.Contains(u, "WHAT YOU SEE NOW") || strings.Contains(u, agents.VisionUnavailable) {
+					packet = u
+				}
+			}
 			if !on {
 				if !strings.Contains(packet, agents.VisionUnavailable) || len(h.requests(agents.RoleVision)) != 0 {
 					t.Errorf("vision off: packet %q, %d vision requests", packet, len(h.requests(agents.RoleVision)))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/tools"
@@ -18,11 +19,11 @@ import (
 // function and by the fake search tool and camera.
 type fillerLog struct{ orderlog.Log }
 
+// emit logs the reply's sentences as they go out; the filler is logged
+// when the turn's output says it (words it: see fillerTurn), which is
+// when it is queued ahead of everything still to go out.
 func (l *fillerLog) emit(ev nadine.Event) {
-	switch {
-	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		l.Add("filler:" + string(ev.Language) + ":" + ev.Text)
-	case ev.Kind == nadine.EventSpeech:
+	if ev.Kind == nadine.EventSpeech && !ev.Filler {
 		l.Add("speech:" + ev.Text)
 	}
 }
@@ -48,16 +49,27 @@ func (c loggedCamera) Capture(context.Context) (nadine.Image, error) {
 	return readJPEG(c.path)
 }
 
-// fillerTurn runs one turn of h's engine with emit, as the dialogue
-// manager would, and returns the reply.
-func fillerTurn(t *testing.T, h *harness, text string, emit nadine.EmitFunc) nadine.Reply {
+// fillerTurn runs one turn of h's engine through a dialogue Output whose
+// filler lines are f's (none when nil) and whose events go to log, as the
+// dialogue manager would, and returns the reply.
+func fillerTurn(t *testing.T, h *harness, f *tools.Filler, text string, log *fillerLog) nadine.Reply {
 	t.Helper()
 	tr := nadine.NewTrace("t-"+text, text, time.Now())
-	r, err := h.eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+	ctx := nadine.WithTrace(context.Background(), tr)
+	opts := dialogue.OutputOptions{To: log.emit, Language: h.lang}
+	if f != nil {
+		opts.Filler = func(l nadine.Language) (string, nadine.Language) {
+			line, lang := f.Line(l)
+			log.Add("filler:" + string(lang) + ":" + line)
+			return line, lang
+		}
+	}
+	out := dialogue.NewOutput(ctx, opts)
+	r, err := h.eng.Respond(ctx, out.Bind(nadine.Request{
 		Turn:           nadine.Turn{Text: text, Language: h.lang, UserID: h.user.ID, Time: h.now},
 		ConversationID: h.conv,
-		Emit:           emit,
-	})
+	}))
+	out.Close()
 	h.eng.Wait()
 	if err != nil {
 		t.Fatalf("turn %q: %v", text, err)
@@ -65,22 +77,22 @@ func fillerTurn(t *testing.T, h *harness, text string, emit nadine.EmitFunc) nad
 	return r
 }
 
-// TestSearchTurnSaysAFillerFirst: a turn whose plan searches says one
-// filler line (from Options.Filler, or from a search tool wrapped with
-// tools.WithFiller, or both sharing one Filler) before the search tool
-// runs, and the filler is not part of the reply.
+// TestSearchTurnSaysAFillerFirst: a turn whose plan searches asks for a
+// filler line before the search tool runs (the search agent asks, and a
+// search tool wrapped with tools.WithFiller asks too); the turn's output
+// says one, in the session language, and the filler is not part of the
+// reply. Without filler lines none is said.
 func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 	tests := []struct {
 		name          string
-		option, wrap  bool
+		lines, wrap   bool
 		lang          nadine.Language
 		wantFillerPfx string // "" for no filler
 	}{
-		{"option", true, false, nadine.English, "filler:en:" + tools.DefaultFillerLines()[nadine.English][0]},
-		{"option in French", true, false, nadine.French, "filler:fr:" + tools.DefaultFillerLines()[nadine.French][0]},
-		{"wrapped tool", false, true, nadine.English, "filler:en:" + tools.DefaultFillerLines()[nadine.English][0]},
-		{"both", true, true, nadine.German, "filler:de:" + tools.DefaultFillerLines()[nadine.German][0]},
-		{"none", false, false, nadine.English, ""},
+		{"search agent", true, false, nadine.English, "filler:en:" + tools.DefaultFillerLines()[nadine.English][0]},
+		{"search agent in French", true, false, nadine.French, "filler:fr:" + tools.DefaultFillerLines()[nadine.French][0]},
+		{"and a wrapped tool", true, true, nadine.German, "filler:de:" + tools.DefaultFillerLines()[nadine.German][0]},
+		{"no lines", false, true, nadine.English, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,14 +103,12 @@ func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 			log := &fillerLog{}
 			var tool nadine.Tool = loggedSearch{log}
 			if tt.wrap {
-				tool = tools.WithFiller(tool, f)
+				tool = tools.WithFiller(tool)
 			}
-			h := newHarness(t, func(o *agents.Options) {
-				o.Tools = []nadine.Tool{tool}
-				if tt.option {
-					o.Filler = f
-				}
-			})
+			if !tt.lines {
+				f = nil
+			}
+			h := newHarness(t, func(o *agents.Options) { o.Tools = []nadine.Tool{tool} })
 			h.lang = tt.lang
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"Swiss president"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchAnswer)).Reply("The Swiss president is Karin Keller-Sutter.")
@@ -106,7 +116,7 @@ func TestSearchTurnSaysAFillerFirst(t *testing.T) {
 				Reply("The Swiss president is Karin Keller-Sutter. She is from Wil.")
 			h.start()
 
-			r := fillerTurn(t, h, "Who is the Swiss president?", log.emit)
+			r := fillerTurn(t, h, f, "Who is the Swiss president?", log)
 			got := log.Lines()
 			search, speech := log.Index("search:"), log.Index("speech:")
 			if search < 0 || speech < 0 {
@@ -150,11 +160,11 @@ func TestVisionTurnSaysAFillerFirst(t *testing.T) {
 			}
 			log := &fillerLog{}
 			cam := loggedCamera{path: filepath.Join("testdata", "camera.jpg"), log: log}
-			h := newHarness(t, func(o *agents.Options) { o.Camera, o.VisionAgent, o.Filler = cam, on, f })
+			h := newHarness(t, func(o *agents.Options) { o.Camera, o.VisionAgent = cam, on })
 			planFor(h, "holding", `{"plan":[{"agent":"vision_agent","message":"What is the person holding?"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleVision)).Reply("The person holds a blue book.")
 			h.start()
-			fillerTurn(t, h, "What am I holding?", log.emit)
+			fillerTurn(t, h, f, "What am I holding?", log)
 			got := log.Lines()
 			if !on {
 				if log.Count("filler:") != 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/lexical"
 	"github.com/nadine-robot/nadine/openai"
@@ -183,18 +184,36 @@ func (h *harness) try(text string) (nadine.Reply, nadine.TraceData, error) {
 	h.now = h.now.Add(time.Minute)
 	trace := nadine.NewTrace("t", text, time.Now())
 	ctx := nadine.WithTrace(context.Background(), trace)
-	req := nadine.Request{
+	// The turn's events go through a dialogue Output, as in the manager's
+	// turn: it holds a speculation's until its verdict. The session's
+	// changes are applied (here: recorded), the rest published.
+	record := func(ev nadine.Event) {
+		h.mu.Lock()
+		h.events = append(h.events, ev)
+		h.mu.Unlock()
+	}
+	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{Language: h.lang, To: record, Apply: func(ev nadine.Event) {
+		if ev.Kind == nadine.EventSession {
+			record(ev)
+		}
+	}})
+	req := out.Bind(nadine.Request{
 		Turn:           nadine.Turn{Text: text, Language: h.lang, UserID: h.user.ID, UserName: h.user.Name, Time: h.now},
 		ConversationID: h.conv,
 		History:        slices.Clone(h.history),
 		Session:        h.sessionNow(),
-		Emit: func(ev nadine.Event) {
-			h.mu.Lock()
-			h.events = append(h.events, ev)
-			h.mu.Unlock()
-		},
+	})
+	// A forget request is the manager's (the Output passes it on to no
+	// one): it is recorded as the engine emits it.
+	bound := req.Emit
+	req.Emit = func(ev nadine.Event) {
+		if ev.Kind == nadine.EventForgetRequest {
+			record(ev)
+		}
+		bound(ev)
 	}
 	reply, err := h.eng.Respond(ctx, req)
+	out.Close()
 	trace.Finish(time.Now())
 	if !h.async {
 		h.eng.Wait()

@@ -55,7 +55,7 @@ func (c intentClassifier) run(ctx context.Context, s State) (State, error) {
 // classifyIntent asks the intent model for the label of msg, read by
 // parseIntent ("" when the answer names none); raw is the model's answer.
 func classifyIntent(ctx context.Context, m nadine.ChatModel, p prompts, msg string) (label Intent, raw string, err error) {
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleIntent, Messages: []nadine.ChatMessage{
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleIntent, Format: intentFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("intent", nil)},
 		{Role: nadine.RoleUser, Content: msg},
 	}})

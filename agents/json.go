@@ -22,6 +22,28 @@ var (
 		`"required":["observation","thought","action","result"],"additionalProperties":false}`)
 )
 
+// The formats of the roles whose prompt asks for a compact text answer
+// ("continue_conversation", "joy 4", "Google News: Geneva news today"),
+// for servers that constrain answers: the schemas keep them as short (a
+// plan stays its lines), and the readers take both.
+var (
+	intentFormat = schema("intent", `{"type":"object","properties":{"intent":{"type":"string","enum":`+
+		intentEnum()+`}},"required":["intent"],"additionalProperties":false}`)
+	appraisalFormat = schema("appraisal", `{"type":"object","properties":{`+
+		`"emotion":{"type":"string","enum":["joy","sadness","fear","disgust","anger","surprise","neutral"]},`+
+		`"intensity":{"type":"integer","description":"0 to 10"}},"required":["emotion","intensity"],"additionalProperties":false}`)
+	planFormat = schema("plan", `{"type":"object","properties":{"plan":{"type":"array","description":`+
+		`"one step per item, as the prompt writes a line; empty when no agent is needed","items":{"type":"string"}}},`+
+		`"required":["plan"],"additionalProperties":false}`)
+)
+
+// intentEnum is the intent labels as a JSON list, so that a label added to
+// Intents is one the schema lets the model answer.
+func intentEnum() string {
+	enum, _ := json.Marshal(Intents())
+	return string(enum)
+}
+
 // routerFormat is the search router's format, its tool an enum of names.
 func routerFormat(names []string) nadine.ResponseFormat {
 	enum, _ := json.Marshal(names)

@@ -45,8 +45,10 @@ var intentKeys = []string{"intent", "label", "classification", "category", "clas
 
 // parseIntent reads an intent from a classifier's answer: the label alone
 // (any case or spelling, quoted, after "intent:"), a synonym, JSON
-// {"intent": ...}, or a sentence that names one ("The intent of this
-// message is first_greeting."). It returns "" when none is found.
+// {"intent": ...}, or reasoning that names one, read as its conclusion
+// (labels.Table.Conclusion: "The person says hello, but … so
+// continue_conversation" is continue_conversation). It returns "" when
+// none is found.
 func parseIntent(text string) Intent {
 	t := nadine.StripThinking(text)
 	if raw, ok := labels.ExtractJSON(t); ok {
@@ -64,10 +66,7 @@ func parseIntent(text string) Intent {
 			t = t[len(prefix):]
 		}
 	}
-	if l, ok := intents.Lookup(t); ok {
-		return Intent(l)
-	}
-	if l, ok := intents.Find(t); ok {
+	if l, ok := intents.Conclusion(t); ok {
 		return Intent(l)
 	}
 	return ""
@@ -175,7 +174,7 @@ var (
 // Only an answer that is neither is an error; an empty or unreadable JSON
 // plan is no step.
 func parsePlan(text string) ([]PlanStep, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	if j := bytes.TrimSpace(raw); !ok || (!bytes.HasPrefix(j, []byte("{")) && !bytes.HasPrefix(j, []byte("["))) {
 		// No JSON object or list in the answer (a quoted request is not
 		// one): the lines the prompt asks for.
@@ -321,9 +320,15 @@ func planItems(list []json.RawMessage) []PlanStep {
 			out = append(out, st)
 			continue
 		}
-		if s := strings.TrimSpace(labels.Text(item)); !nothingValues[labels.Key(s)] {
-			out = append(out, PlanStep{Agent: s})
+		s := strings.TrimSpace(labels.Text(item))
+		if nothingValues[labels.Key(s)] || noPlanAnswers[labels.Key(s)] {
+			continue
 		}
+		if st, ok := planLine(s); ok && strings.ContainsAny(s, ":|-–—→>") {
+			out = append(out, st) // a step written as the prompt's line
+			continue
+		}
+		out = append(out, PlanStep{Agent: s})
 	}
 	return out
 }
@@ -365,7 +370,7 @@ var (
 // wrapper object or not; lists as arrays or comma-separated strings; "N/A"
 // and the like as nothing.
 func parseExtraction(text string) (Extraction, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
 		return Extraction{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
@@ -414,7 +419,7 @@ var (
 // names or others; it needs an observation or a result, and a missing
 // thought or action is left empty.
 func parseEpisode(text string) (episode, error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
 	if !ok || !isObj {
 		return episode{}, nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", nadine.Shorten(text, 120))
@@ -442,7 +447,7 @@ var (
 // those names or others, or a tool named in plain text; the tool is
 // matched against names (case, spacing and near spellings aside).
 func parseRoute(text string, names []string) (tool, query string, err error) {
-	raw, ok := labels.ExtractJSON(text)
+	raw, ok := labels.ExtractCompleteJSON(text)
 	if f, isObj := labels.Fields(raw); ok && isObj {
 		if v, ok := labels.Get(f, routeToolKeys...); ok {
 			tool = strings.TrimSpace(labels.Text(v))

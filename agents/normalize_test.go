@@ -23,8 +23,14 @@ func TestParseIntent(t *testing.T) {
 		"<think>They say hi.</think>\nfirst_greeting":          agents.IntentFirstGreeting,
 		"**update_user_info** — the person gives their name.":  agents.IntentUpdateUserInfo,
 		"This is a question, so: continue_conversation":        agents.IntentContinue,
-		"order_pizza": "",
-		"":            "",
+		// Reasoning first: the label it concludes with, not the first it names.
+		"The person says hello, which looks like a first_greeting, but they were greeted already, so the answer is continue_conversation.": agents.IntentContinue,
+		"They say 'bye' but only to the topic; this is continue_conversation, not end_conversation.":                                       agents.IntentContinue,
+		"Thought: it could be a greeting.\nIntent: update_user_info":                                                                       agents.IntentUpdateUserInfo,
+		"end_conversation. The person says goodbye, not first_greeting.":                                                                   agents.IntentEndConversation,
+		"{'intent': 'language_change',}": agents.IntentLanguageChange,
+		"order_pizza":                    "",
+		"":                               "",
 	}
 	for in, want := range tests {
 		if got := agents.ParseIntent(in); got != want {
@@ -88,6 +94,16 @@ func TestParsePlan(t *testing.T) {
 			want: []agents.PlanStep{{Agent: agents.NodeSearch, Message: "capital of Peru", Tool: "Google Search"}}},
 		{in: "Google News (Google Search): CERN news",
 			want: []agents.PlanStep{{Agent: agents.NodeSearch, Message: "CERN news", Tool: "Google News"}}},
+		// The schema's shape: the prompt's lines in a list.
+		{in: `{"plan": ["Google News: Geneva news today", "knowledge_rag_agent: MIRALab"]}`,
+			want: []agents.PlanStep{{Agent: agents.NodeSearch, Message: "Geneva news today", Tool: "Google News"},
+				{Agent: agents.NodeKnowledge, Message: "MIRALab"}}},
+		{in: `{"plan": []}`, want: nil},
+		{in: `{"plan": ["none"]}`, want: nil},
+		// The same step twice runs once.
+		{in: "Google News: Geneva news\nGoogle News: geneva news.",
+			want:      []agents.PlanStep{{Agent: agents.NodeSearch, Message: "Geneva news", Tool: "Google News"}},
+			wantNotes: []string{"planned twice"}},
 		{in: "response_agent: say hello", bad: true},
 		{in: "I think Nadine can answer this herself.", bad: true},
 	}

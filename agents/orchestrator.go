@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,10 +95,12 @@ func conversationData(msgs []nadine.Message) string {
 // planSteps asks the orchestrator model for a plan. The steps are not
 // checked.
 func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools routerPrompt, context, msg string) ([]PlanStep, error) {
-	// One line per step, not a JSON object: "Google News: Geneva news
-	// today" is 5 tokens where the JSON plan was 23, and a search turn
-	// waits for all of them.
-	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Messages: []nadine.ChatMessage{
+	// One line per step, not a JSON object of fields: "Google News:
+	// Geneva news today" is 5 tokens where the JSON plan was 23, and a
+	// search turn waits for all of them. Where the server constrains
+	// answers, the schema keeps the lines (a list of them, a few tokens
+	// more).
+	content, err := ask(ctx, m, nadine.ChatRequest{Role: RoleOrchestrator, Format: planFormat, Messages: []nadine.ChatMessage{
 		{Role: nadine.RoleSystem, Content: p.render("orchestrator", searchTools)},
 		{Role: nadine.RoleUser, Content: p.render("orchestrator_input", newOrchestratorInput(context, msg))},
 	}})
@@ -112,7 +115,8 @@ func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools r
 // "knowledge" or "wikipedia_agent"; a search tool's name is the search
 // agent with that tool), unknown agents are dropped and response_agent is
 // ignored (it always comes last), each with a note; an empty message
-// becomes msg.
+// becomes msg; a step the same as one before (the same agent, tool and
+// request) is dropped.
 func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) {
 	var out []PlanStep
 	var notes []string
@@ -142,7 +146,14 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 				tool = m
 			}
 		}
-		out = append(out, PlanStep{Agent: agent, Message: m, Tool: tool})
+		step := PlanStep{Agent: agent, Message: m, Tool: tool}
+		if slices.ContainsFunc(out, func(o PlanStep) bool {
+			return o.Agent == step.Agent && o.Tool == step.Tool && labels.Key(o.Message) == labels.Key(step.Message)
+		}) {
+			notes = append(notes, "a step planned twice runs once: "+agent+" "+quote(m))
+			continue
+		}
+		out = append(out, step)
 	}
 	return out, notes
 }

@@ -17,29 +17,36 @@ type memoryRecall struct {
 	store    nadine.Store
 	embedder nadine.Embedder
 	scenes   nadine.SceneRetriever // nil: no visual memory
-	// speculate starts the speculative response once the memories are
-	// known, in the parallel group (see speculate.go).
+	// speculate starts the speculative response in the parallel group
+	// (see speculate.go): once the person is known, before the memory
+	// search, and again once their memories are.
 	speculate func(ctx context.Context, s State)
 }
 
 // run is the node. The previous user's memories are always cleared first.
-// In the parallel group (the intent is not known yet) it then starts the
-// speculative response.
+// In the parallel group (the intent is not known yet) it starts the
+// speculative response as soon as the person is known, before the memory
+// search's embedding, and gives it the memories once found.
 func (m *memoryRecall) run(ctx context.Context, s State) (State, error) {
+	group := s.Intent == "" && m.speculate != nil
+	s = m.person(ctx, s)
+	if group {
+		m.speculate(ctx, m.predict(ctx, s))
+	}
 	s, err := m.recall(ctx, s)
-	if err == nil && s.Intent == "" && m.speculate != nil {
+	if err == nil && group {
 		m.speculate(ctx, s)
 	}
 	return s, err
 }
 
-// recall finds what run returns.
-func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
+// person clears the memories and reads the person's profile: what the
+// turn knows of them before any search.
+func (m *memoryRecall) person(ctx context.Context, s State) State {
 	s.ConversationMemory, s.EpisodeMemory, s.VisualMemory = "", "", nil
 	if !m.on || !realID(s.UserInfo.ID) {
-		return s, nil
+		return s
 	}
-	tr := nadine.TraceFrom(ctx)
 	id := s.UserInfo.ID
 	if s.UserInfo.Profile != nil && s.UserInfo.Profile.UserID != id {
 		s.UserInfo.Profile = nil
@@ -55,11 +62,64 @@ func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
 		// profile kept in the state is stale.
 		s.UserInfo.Profile = nil
 	default:
-		tr.Fail("memory_retrieve_agent", err)
+		nadine.TraceFrom(ctx).Fail("memory_retrieve_agent", err)
 	}
-	if !s.UserInfo.Known() {
+	return s
+}
+
+// vectorCache is an embedder that tells the vectors it keeps without a
+// call (embedcache.Cache).
+type vectorCache interface {
+	Cached(text string) ([]float32, bool)
+}
+
+// predict returns s with the memories the person's previous message
+// finds, when its vector is still in the query cache: what the turn
+// knows before its own embedding, for the speculative response to start
+// with (a store search, no model call). Consecutive messages on one topic
+// find the same memories; when the new message finds others, the
+// speculation is restarted with them. The memories come from the store as
+// it is now: nothing of an earlier turn is kept.
+func (m *memoryRecall) predict(ctx context.Context, s State) State {
+	c, ok := m.embedder.(vectorCache)
+	if !ok || !m.on || !realID(s.UserInfo.ID) || !s.UserInfo.Known() {
+		return s
+	}
+	prev := ""
+	for i := len(s.Messages) - 2; i >= 0 && prev == ""; i-- {
+		if s.Messages[i].Role == nadine.RoleUser {
+			prev = s.Messages[i].Content
+		}
+	}
+	v, ok := c.Cached(prev)
+	if prev == "" || !ok {
+		return s
+	}
+	for _, typ := range []nadine.MemoryType{nadine.MemoryEpisode, nadine.MemoryConversation} {
+		if !m.has(ctx, s.live, s.UserInfo.ID, typ) {
+			continue
+		}
+		res, err := m.store.SearchMemories(ctx, s.UserInfo.ID, nadine.MemoryQuery{Embedding: v, Embedder: m.embedder.Name(),
+			Types: []nadine.MemoryType{typ}, K: 1})
+		if err != nil || len(res) == 0 {
+			continue
+		}
+		if typ == nadine.MemoryEpisode {
+			s.EpisodeMemory = res[0].Text
+		} else {
+			s.ConversationMemory = res[0].Text
+		}
+	}
+	return s
+}
+
+// recall finds the person's memories (person read them first).
+func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
+	if !m.on || !realID(s.UserInfo.ID) || !s.UserInfo.Known() {
 		return s, nil
 	}
+	tr := nadine.TraceFrom(ctx)
+	id := s.UserInfo.ID
 	msg := s.latest()
 	if hit, err := m.best(ctx, s.live, id, nadine.MemoryEpisode, msg); err == nil && hit.ok {
 		s.EpisodeMemory = hit.m.Text

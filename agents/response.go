@@ -9,21 +9,26 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/speakable"
 )
 
 // responder is the response_agent node: the reply, streamed sentence by
 // sentence over the composite packet, and its speculative start (see
 // speculate.go).
 type responder struct {
-	model        nadine.ChatModel // role response (required)
-	prompts      prompts
-	instructions *nadine.Instructions // the prompt's own texts: a reply repeating them is an echo
-	now          func() time.Time
-	scenes       nadine.SceneRetriever // reads a recalled scene's picture; nil: none
-	speculating  bool                  // Options.Speculate, never with seed 001's wiring
-	work         *work                 // runs the speculative response
+	model   nadine.ChatModel // role response (required)
+	prompts prompts
+	// static is every text the response prompt can hold, without data
+	// (staticResponsePrompt): the echo check knows them all.
+	static nadine.Prompt
+	// gates prepares the prompts for the check once.
+	gates       *speakable.Cache
+	now         func() time.Time
+	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
+	speculating bool                  // Options.Speculate, never with seed 001's wiring
 }
 
 // respond is the response_agent node. With a pending name confirmation it
@@ -37,7 +42,7 @@ func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	s.PlanSteps = nil
 	if s.confirmationPending() {
 		if sp := t.takeSpeculation(); sp != nil {
-			sp.settle(nadine.TraceFrom(ctx), false, "a name question")
+			sp.settle(false, "a name question")
 		}
 		q := confirmQuestion(s.Language, s.NameConfirmation.SimilarNames[0])
 		t.send(nadine.Event{Kind: nadine.EventSpeech, Text: q, Language: s.Language})
@@ -69,7 +74,7 @@ func (r *responder) speculated(ctx context.Context, s State) (string, error, boo
 		return "", nil, false
 	}
 	keep, reason := r.matches(ctx, sp, s)
-	sp.settle(nadine.TraceFrom(ctx), keep, reason)
+	sp.settle(keep, reason)
 	if !keep {
 		return "", nil, false
 	}
@@ -85,8 +90,10 @@ var responseKeys = []string{"response", "reply", "text", "answer", "message", "c
 const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the person again, as Nadine, in plain spoken sentences only: no JSON, no markup, no lists, no code."
 
 // speakResponse streams the response model's reply and speaks each
-// sentence once it is complete and checked as speech: plain spoken text,
-// no JSON, markup, code or echo of the prompt (nadine.SpeechStream). A
+// sentence once it is complete and checked as speech by the turn's
+// sentence gate (package speakable, over the prompt sent, which is
+// recorded on the trace): plain spoken text, no JSON, markup, code or
+// echo of the prompt, no address or assistant-ism. A
 // reply that did not stream as speech is read whole: the text of a JSON or
 // fenced answer is spoken, and an answer with no reply in it is asked for
 // again once (while the turn's budget lasts), then refused with EBADOUTPUT
@@ -97,7 +104,11 @@ const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the
 func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
 	m := r.model
+	pr := recordedPrompt(req.Messages)
 	for attempt := 1; ; attempt++ {
+		tr.AddPrompt(r.static)
+		tr.AddPrompt(pr)
+		gate := r.gates.New([]nadine.Prompt{r.static, pr})
 		var spoken []string
 		say := func(sents []string) {
 			for _, sent := range sents {
@@ -105,7 +116,7 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
-		stream := nadine.SpeechStream{Instructions: r.instructions}
+		stream := nadine.SpeechStream{Check: gate.Check(lang)}
 		resp, err := m.ChatStream(ctx, req, func(delta string) {
 			if onDelta != nil {
 				onDelta(delta)
@@ -113,6 +124,20 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			say(stream.Write(delta))
 		})
 		say(stream.Flush())
+		if held := stream.Held(); held != nil && len(spoken) > 0 && err == nil {
+			// The stream stopped at a JSON answer after a sentence of
+			// prose ("Sure! {"response": …}"): its reply is said too.
+			if text := jsonReply(resp.Content); text != "" {
+				if said, _, serr := gate.Reply(text, lang); serr == nil {
+					rest := nadine.SplitSentences(said)
+					for len(rest) > 0 && slices.Contains(spoken, rest[0]) {
+						rest = rest[1:] // said already, before the stream stopped
+					}
+					tr.Notef("response_agent: the reply in the JSON after the first sentences was read")
+					say(rest)
+				}
+			}
+		}
 		if len(spoken) > 0 {
 			if err != nil {
 				tr.Fail("response_agent", err)
@@ -127,10 +152,12 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			return "", fmt.Errorf("agents: response: %w", err)
 		}
 		whole := resp.Content
-		if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
-			whole = labels.AnswerText(whole, responseKeys...) // a reply in JSON: its text (a code block stays code)
+		if text := jsonReply(whole); text != "" {
+			whole = text // a reply in JSON, fenced or within prose: its text
+		} else if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
+			whole = labels.AnswerText(whole, responseKeys...) // JSON without a reply: nothing (a code block stays code)
 		}
-		said, dropped, serr := r.instructions.Speech(whole)
+		said, dropped, serr := gate.Reply(whole, lang)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
 			say(nadine.SplitSentences(said))
@@ -140,23 +167,64 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		if attempt > 1 || ctx.Err() != nil {
 			return "", nadine.Errorf(nadine.EBADOUTPUT, "agents: response: the model's answer is not a reply: %v", serr)
 		}
+		feedback := fmt.Sprintf(notSpeechFeedback, serr)
+		pr.Instructions = append(slices.Clone(pr.Instructions), feedback)
 		req.Messages = append(slices.Clone(req.Messages),
 			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content},
-			nadine.ChatMessage{Role: nadine.RoleUser, Content: fmt.Sprintf(notSpeechFeedback, serr)})
+			nadine.ChatMessage{Role: nadine.RoleUser, Content: feedback})
 	}
 }
 
-// responseInstructions are the response prompt's own texts, without the
-// persona (whose facts a reply may well repeat) and without data: a
-// sentence of the reply found in them, or one of their headings, is an
-// echo, never spoken.
-func responseInstructions(p prompts) *nadine.Instructions {
-	sys := p.render("response_system", responsePrompt{Language: "English"})
-	if i := strings.Index(sys, "How you answer:"); i >= 0 {
-		sys = sys[i:]
+// jsonReply returns the reply a response model wrote in JSON (fenced,
+// within prose, with the defects package answer reads), or "".
+func jsonReply(content string) string {
+	for _, v := range answer.Read(content).Values {
+		if t := strings.TrimSpace(labels.Field(v.JSON, responseKeys...)); t != "" {
+			return t
+		}
 	}
-	return nadine.NewInstructions(sys, p.render("response_packet", packet{Greeting: true, Farewell: true, Named: true, Person: " ",
-		Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "}))
+	return ""
+}
+
+// staticResponsePrompt renders every text the response prompt can hold,
+// without data: the system message (its first paragraph is Nadine's
+// persona), the packet with every part present, the labels of the
+// person's lines, the feedback.
+func staticResponsePrompt(p prompts) nadine.Prompt {
+	person, _ := fence.Block(fence.Person, []string{"Name: -", "What you know about them: -", "Facial expression: -", "Note: -"}, 0)
+	pr := recordedPrompt([]nadine.ChatMessage{
+		{Role: nadine.RoleSystem, Content: p.render("response_system", responsePrompt{Language: "English", Formal: true})},
+		{Role: nadine.RoleUser, Content: p.render("response_packet", packet{Greeting: true, Farewell: true, Named: true, Person: person,
+			Episode: " ", Conversation: " ", Visual: " ", Search: " ", Vision: " ", Knowledge: " "})},
+	})
+	pr.Instructions = append(pr.Instructions, notSpeechFeedback)
+	pr.Said = nil
+	return pr
+}
+
+// recordedPrompt is what the graph wrote into a response request, for the
+// echo check of what is spoken: the system message, whose first paragraph
+// is Nadine's persona, and the packet (the last message), whose MESSAGE
+// line is the person's own words; the chat history in between is not the
+// prompt's.
+func recordedPrompt(msgs []nadine.ChatMessage) nadine.Prompt {
+	pr := nadine.Prompt{Role: RoleResponse}
+	if len(msgs) == 0 {
+		return pr
+	}
+	sys := msgs[0].Content
+	pr.Instructions = append(pr.Instructions, sys)
+	if persona, _, ok := strings.Cut(sys, "\n\n"); ok {
+		pr.Persona = append(pr.Persona, persona)
+	}
+	if len(msgs) > 1 {
+		packet := msgs[len(msgs)-1].Content
+		pr.Instructions = append(pr.Instructions, packet)
+		if i := strings.LastIndex(packet, "MESSAGE: "); i >= 0 {
+			pr.Said = append(pr.Said, strings.TrimSpace(packet[i+len("MESSAGE: "):]))
+		}
+	}
+	return pr
 }
 
 // responsePrompt fills the response's system prompt.
@@ -197,6 +265,13 @@ func (r *responder) responseMessagesAt(ctx context.Context, s State, now time.Ti
 }
 
 func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet, []string) {
+	conversation := s.ConversationMemory
+	if heldInWindow(conversation, s.Messages) {
+		// Every line of it is in the conversation the prompt carries: it
+		// tells the response nothing new (and a speculation started
+		// before the search stays valid).
+		conversation = ""
+	}
 	pk := packet{
 		Date:         now.Format("Monday, 2 January 2006"),
 		Time:         now.Format("15:04"),
@@ -204,7 +279,7 @@ func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet,
 		Greeting:     s.Intent == IntentFirstGreeting,
 		Farewell:     s.Intent == IntentEndConversation,
 		Episode:      dataSection(fence.Episode, s.EpisodeMemory),
-		Conversation: dataSection(fence.Conversation, s.ConversationMemory),
+		Conversation: dataSection(fence.Conversation, conversation),
 		Search:       dataSection(fence.Search, s.SearchResults),
 		Vision:       dataSection(fence.Vision, s.VisionResults),
 		Knowledge:    dataSection(fence.Knowledge, s.KnowledgeRetrieval),
@@ -247,6 +322,48 @@ func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet,
 	}
 	return pk, images
 }
+
+// heldInWindow reports whether every line of a conversation memory (a
+// transcript: "[date time] Speaker: words", one message a line) is a
+// message of window, the conversation the prompt carries, its words alike
+// once case and spacing are set aside. Such a memory repeats what the
+// response reads anyway.
+func heldInWindow(memory string, window []nadine.Message) bool {
+	if strings.TrimSpace(memory) == "" || len(window) == 0 {
+		return false
+	}
+	said := make(map[string]bool, len(window))
+	for _, m := range window {
+		said[lineWords(m.Content)] = true
+	}
+	for _, line := range strings.Split(memory, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !said[lineWords(transcriptText(line))] {
+			return false
+		}
+	}
+	return true
+}
+
+// transcriptText is a transcript line without its "[date time] " stamp
+// and "Speaker: " name.
+func transcriptText(line string) string {
+	line = strings.TrimSpace(line)
+	if strings.HasPrefix(line, "[") {
+		if i := strings.Index(line, "] "); i > 0 {
+			line = line[i+2:]
+		}
+	}
+	if i := strings.Index(line, ": "); i > 0 && i <= 40 && !strings.ContainsAny(line[:i], ".!?") {
+		line = line[i+2:]
+	}
+	return line
+}
+
+// lineWords is text lowercased, its runs of white space one space.
+func lineWords(text string) string { return strings.ToLower(strings.Join(strings.Fields(text), " ")) }
 
 // dataSection fences text from outside as the named data section; empty
 // text has none.

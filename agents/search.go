@@ -25,7 +25,6 @@ type searchAgent struct {
 	tools          []nadine.Tool    // the search tools configured, in searchToolNames order
 	router, answer nadine.ChatModel // roles search_router and search_answer; nil falls back
 	prompts        prompts
-	filler         nadine.Filler
 	summary        bool // the answer model sums the results up (Options.SearchSummary)
 	seedWiring     bool // seed 001's wiring: the router always chooses
 }
@@ -34,7 +33,7 @@ type searchAgent struct {
 // models.
 func newSearchAgent(e *Engine) *searchAgent {
 	a := &searchAgent{router: e.model(RoleSearchRouter), answer: e.model(RoleSearchAnswer), prompts: e.prompts,
-		filler: e.opts.Filler, summary: e.opts.SearchSummary || e.opts.SeedWiring, seedWiring: e.opts.SeedWiring}
+		summary: e.opts.SearchSummary || e.opts.SeedWiring, seedWiring: e.opts.SeedWiring}
 	for _, n := range searchToolNames {
 		if t, ok := nadine.LookupTool(e.tools, n); ok {
 			a.tools = append(a.tools, t)
@@ -77,7 +76,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 		return SearchUnavailable
 	}
 	// The router, the tool and the answer model take a while: say so.
-	sayFiller(ctx, s.live, a.filler, s.Language)
+	s.live.askFiller()
 	tool, input := avail[0], query
 	if t, ok := nadine.LookupTool(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !a.seedWiring {
 		// The plan named the tool: no router call.
@@ -96,8 +95,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 			tr.Notef("search_router: unknown tool %s; using %s", quote(name), tool.Name())
 		}
 	}
-	out, err := tool.Call(ctx, nadine.ToolInput{Text: input, Language: s.Language, UserID: s.UserInfo.ID,
-		Emit: s.live.send, AfterReply: func(fn func(context.Context)) { s.live.afterReply(ctx, fn) }})
+	out, err := tool.Call(ctx, s.live.toolInput(ctx, input, s.Language, s.UserInfo.ID))
 	if err != nil {
 		tr.Fail("search_agent", err)
 		return fmt.Sprintf("The search for %q failed; Nadine could not find the answer.", nadine.Shorten(query, 80))

@@ -13,32 +13,42 @@ import (
 // Speculative response. A plain turn would wait on two model calls in
 // sequence: the parallel group (whose slowest member is a model call:
 // intent, appraisal or the plan), then the response. Yet the response of
-// most turns is the one an empty plan gives: so as soon as the person's
-// memories are retrieved, the response agent starts beside the group on
-// the inputs an empty plan gives (intent continue_conversation, no tool
-// results), its sentences held. When the response node is reached, the
-// prompt the turn's real state gives is compared with the one the
-// speculation sent: the same prompt releases the held sentences and the
-// call goes on as if it had started then (the turn waited on one model
-// call); any other (a plan with tools, a greeting, a farewell, a name
-// question or a new name, another language) cancels it, and nothing of it
-// is ever said. The feelings in the prompt are the one exception: the
-// speculation cannot wait for the appraisal, so it describes how Nadine
-// felt when the person spoke; it is kept when the appraisal leaves the
-// same emotion and mood (only their intensities moved), and the comparison
-// then reads the real state with the speculation's feelings. The trace
-// records the verdict (nadine.Speculation) and what a discarded
-// speculation cost.
+// most turns is the one the group's inputs can be guessed to give: so the
+// response agent starts beside the group on a guess, its sentences held
+// (nadine.Speculative), and when the response node is reached the prompt
+// the turn's real state gives is compared with the one the speculation
+// sent: the same prompt releases the held sentences and the call goes on
+// as if it had started then (the turn waited on one model call); any
+// other cancels it, and nothing of it is ever said. The rules (see
+// docs/output.md for what they measure):
+//
+//   - When: as soon as the person is known (their profile read), before
+//     the memory search's embedding. The guess has the memories the
+//     person's previous message finds when its vector is still in the
+//     query cache (memoryRecall.predict), else none; a memory the window
+//     already holds is not shown (heldInWindow). When the search finds
+//     memories that change the packet, the speculation is restarted with
+//     them, as soon as they are known.
+//   - The intent: a greeting or farewell alone is guessed as the
+//     classifier would label it after seed 001's corrections (guessIntent);
+//     anything else as continue_conversation with an empty plan. A plan
+//     with tools, a name question or a new name discard it.
+//   - The feelings: the speculation cannot wait for the appraisal, so it
+//     describes how Nadine felt when the person spoke; it is kept when the
+//     appraisal leaves the mood pleasant (or unpleasant) and the emotion
+//     in its family (friendly or negative), or changes only its intensity
+//     (sameFeelings), and the comparison then reads the real state with
+//     the speculation's feelings.
+//
+// The trace records each verdict (nadine.Speculation), what a kept one let
+// pass, and what a discarded one cost.
 
 // speculation is the response agent started before the plan was known.
 type speculation struct {
-	start  time.Time
-	state  State     // the state it answered
-	now    time.Time // the clock reading its packet was dated with
-	msgs   []nadine.ChatMessage
-	hold   *nadine.Hold
-	cancel context.CancelFunc
-	done   chan struct{}
+	*nadine.Speculative
+	state State     // the state it answered
+	now   time.Time // the clock reading its packet was dated with
+	msgs  []nadine.ChatMessage
 
 	mu       sync.Mutex
 	streamed strings.Builder // what the model wrote, for the cost estimate
@@ -49,36 +59,45 @@ type speculation struct {
 // speculates reports whether the engine starts speculative responses.
 func (r *responder) speculates() bool { return r.speculating }
 
-// speculate starts the speculative response of state s (the group's input
-// with the person's memories), unless the turn is one whose response will
-// surely differ: a pending name question, a name introduction, a greeting
-// or farewell alone (which the orchestrator does not plan either). Called
-// from the retrieval node of the parallel group.
+// speculate starts the speculative response of state s (the group's input,
+// with the person's memories once they are known), unless the turn is one
+// whose response will surely differ: a pending name question or a name
+// introduction. Called from the retrieval node of the parallel group:
+// before the memory search, then after it; a speculation already running
+// whose prompt the memories leave as it was goes on, another is restarted.
 func (r *responder) speculate(ctx context.Context, s State) {
 	t := s.live
 	msg := s.latest()
-	if !r.speculates() || t == nil || s.confirmationPending() || hasNameIntroduction(msg) || looksLikeGreetingOnly(msg) {
+	if !r.speculates() || t == nil || s.confirmationPending() || hasNameIntroduction(msg) {
 		return
 	}
-	s.Intent, s.PlanSteps = IntentContinue, nil
+	s.Intent, s.PlanSteps = guessIntent(s, msg), nil
 	now := r.now()
-	sctx, cancel := context.WithCancel(t.ctx)
-	sp := &speculation{start: time.Now(), state: s, now: now, msgs: r.responseMessagesAt(sctx, s, now),
-		hold: nadine.NewHold(t.send), cancel: cancel, done: make(chan struct{})}
+	old := t.speculation()
+	if old != nil {
+		now = old.now
+	}
+	sp := &speculation{state: s, now: now, msgs: r.responseMessagesAt(t.ctx, s, now)}
+	if old != nil {
+		if nadine.SameMessages(old.msgs, sp.msgs) {
+			return // the memories change nothing the response reads
+		}
+		if !t.dropSpeculation(old) {
+			return // the response node took it meanwhile
+		}
+		old.settle(false, "the person's memories change the prompt: restarted with them")
+	}
 	if !t.setSpeculation(sp) {
-		cancel()
 		return
 	}
-	started := r.work.inTurn(func() {
-		defer close(sp.done)
-		text, err := r.speakResponse(sctx, sp.hold.Emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
+	sp.Speculative = nadine.StartSpeculation(t.ctx, t.out.Hold, nadine.SpeculateResponse, func(ctx context.Context, emit nadine.EmitFunc) {
+		text, err := r.speakResponse(ctx, emit, s.Language, nadine.ChatRequest{Role: RoleResponse, Messages: sp.msgs}, sp.write)
 		sp.mu.Lock()
 		sp.text, sp.err = text, err
 		sp.mu.Unlock()
 	})
-	if !started { // the engine is closing: the response node answers itself
+	if sp.Speculative == nil { // no output to hold it: the response node answers itself
 		t.takeSpeculation()
-		cancel()
 	}
 }
 
@@ -91,62 +110,104 @@ func (sp *speculation) write(delta string) {
 
 // wait returns the speculation's reply once its call has ended.
 func (sp *speculation) wait() (string, error) {
-	<-sp.done
+	sp.Wait()
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	return sp.text, sp.err
 }
 
+// cost estimates what a discarded speculation's call cost: its prompt, and
+// what it wrote before it was cancelled.
+func (sp *speculation) cost() (prompt, completion int) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return nadine.EstimateTokens(nadine.PromptText(sp.msgs)), nadine.EstimateTokens(sp.streamed.String())
+}
+
+// guessIntent is the intent a speculation answers for msg: a greeting or
+// farewell alone as the classifier's label would be after seed 001's
+// corrections (Override: a greeting once per person, a farewell only with
+// a farewell word), anything else continue_conversation.
+func guessIntent(s State, msg string) Intent {
+	if !looksLikeGreetingOnly(msg) {
+		return IntentContinue
+	}
+	guess := IntentFirstGreeting
+	if HasFarewell(msg) {
+		guess = IntentEndConversation
+	}
+	label, _, _ := Override(guess, msg, s)
+	return label
+}
+
 // matches reports whether s, the state the response node received, gives
 // the prompt the speculation sent (with the speculation's feelings and
-// clock), and if not, why.
+// clock), and why: what a kept one let pass, or why it is discarded.
 func (r *responder) matches(ctx context.Context, sp *speculation, s State) (bool, string) {
 	switch {
 	case s.confirmationPending():
 		return false, "a name question"
-	case s.Intent.fastPath():
-		return false, "intent " + string(s.Intent)
+	case s.Intent != sp.state.Intent && (s.Intent.fastPath() || sp.state.Intent.fastPath()):
+		// A greeting or farewell answers otherwise (the packet says so).
+		return false, "intent " + string(s.Intent) + ", not " + string(sp.state.Intent)
 	case len(s.Dispatched) > 0:
 		return false, "the plan ran " + strings.Join(s.Dispatched, ", ")
 	}
-	if !closeFeelings(sp.state.Affect, s.Affect) {
-		return false, "the appraisal changed Nadine's feelings"
+	same, why := sameFeelings(sp.state.Affect, s.Affect)
+	if !same {
+		return false, why
 	}
 	real := s
 	real.Affect = sp.state.Affect
 	if !nadine.SameMessages(r.responseMessagesAt(ctx, real, sp.now), sp.msgs) {
 		return false, "the turn's inputs differ"
 	}
-	return true, ""
+	return true, why
 }
 
-// closeFeelings reports whether the feelings the speculation described
-// (before the appraisal) and the appraised ones name the same emotion and
-// the same mood: then only their intensities differ, and the reply written
-// with the first suits the second.
-func closeFeelings(before, after affect.State) bool {
+// mildIntensity is the intensity under which a negative emotion is mild:
+// a reply written feeling nothing in particular suits it, and the other
+// way round.
+const mildIntensity = 0.5
+
+// sameFeelings reports whether a reply written with the feelings the
+// speculation described (before the appraisal) suits the appraised ones,
+// and says why (what it let pass, or what changed). Emotions are grouped
+// by their pleasure (affect.Valence): joy and surprise, with nothing in
+// particular, are the friendly family; sadness, fear, disgust and anger
+// the negative one, where the reply must react (seed 000: "react
+// emotionally, and more sharply when insulted"). The reply suits the same
+// emotion at another intensity, another of its family, and neutral
+// against a mild negative emotion; and the mood must keep the sign of its
+// pleasure (a pleasant mood stays pleasant, whatever its arousal,
+// dominance and strength).
+func sameFeelings(before, after affect.State) (bool, string) {
 	b, a := affect.ToBus(before), affect.ToBus(after)
-	return b.Label == a.Label && b.MoodLabel == a.MoodLabel
+	vb, va := affect.Valence(b.Label), affect.Valence(a.Label)
+	why := ""
+	switch {
+	case b.Label == a.Label:
+	case vb >= 0 && va >= 0:
+		why = "feelings " + string(b.Label) + " → " + string(a.Label) + ", the friendly family"
+	case vb < 0 && va < 0:
+		why = "feelings " + string(b.Label) + " → " + string(a.Label) + ", the negative family"
+	case vb == 0 && a.Intensity < mildIntensity, va == 0 && b.Intensity < mildIntensity:
+		why = "feelings " + string(b.Label) + " → " + string(a.Label) + ", mild"
+	default:
+		return false, "the appraisal changed Nadine's feelings from " + string(b.Label) + " to " + string(a.Label)
+	}
+	if (before.Mood.P < 0) != (after.Mood.P < 0) {
+		return false, "the appraisal changed Nadine's feelings: her mood from " + affect.MoodLabel(before.Mood) + " to " + affect.MoodLabel(after.Mood)
+	}
+	return true, why
 }
 
 // settle gives the speculation its verdict, once, and records it: a kept
 // one's held sentences go out and the call goes on; a discarded one is
 // cancelled and waited for, its sentences dropped.
-func (sp *speculation) settle(tr *nadine.Trace, keep bool, reason string) {
-	rec := nadine.Speculation{Kind: nadine.SpeculateResponse, Start: sp.start, Duration: time.Since(sp.start), Kept: keep, Reason: reason}
-	if keep && sp.hold.Release() {
-		tr.Notef("speculative response kept")
-		tr.AddSpeculation(rec)
+func (sp *speculation) settle(keep bool, reason string) {
+	if keep && sp.Keep(reason) {
 		return
 	}
-	sp.hold.Drop()
-	sp.cancel()
-	<-sp.done
-	rec.Kept = false
-	rec.PromptTokens = nadine.EstimateTokens(nadine.PromptText(sp.msgs))
-	sp.mu.Lock()
-	rec.CompletionTokens = nadine.EstimateTokens(sp.streamed.String())
-	sp.mu.Unlock()
-	tr.Notef("speculative response discarded: %s", reason)
-	tr.AddSpeculation(rec)
+	sp.Discard(reason, sp.cost)
 }

@@ -1,10 +1,7 @@
 package agents
 
 import (
-	"context"
 	"strings"
-
-	"github.com/nadine-robot/nadine"
 )
 
 // Fallback results of the tool agents, for the response agent to word.
@@ -37,13 +34,4 @@ func appendResult(field, result string) string {
 		return result
 	}
 	return field + "\n" + result
-}
-
-// sayFiller says f's filler line, at most once per turn (a search tool
-// wrapped with the same Filler then says none). It is not part of the
-// reply and does not count as Nadine having spoken. A nil f says none.
-func sayFiller(ctx context.Context, t *turn, f nadine.Filler, lang nadine.Language) {
-	if f != nil {
-		f.Emit(ctx, lang, t.send)
-	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // turn is what the nodes of one turn share outside the (serializable)
-// state: the emit function, what was emitted, work parallel nodes share
+// state: the request's output (its events, filler requests and held
+// branches), what was emitted, work parallel nodes share
 // (the query vector, the best memories), each done once, the work queued
 // for after the reply, and the speculative response. Respond makes it and
 // beginTurn puts it in the state (State.live), so that every node of the
@@ -21,11 +22,10 @@ import (
 type turn struct {
 	// ctx is the turn's context, which speculative work runs under: a
 	// node's own context ends with the node.
-	ctx  context.Context
-	emit nadine.EmitFunc
+	ctx context.Context
+	out nadine.Request // Emit, Filler and Hold of the turn's output
 
 	mu       sync.Mutex
-	said     bool // some speech was emitted
 	gests    []nadine.Gesture
 	emotion  *affect.Emotion
 	memories map[string]*lazy[memoryHit]
@@ -51,39 +51,42 @@ type lazy[T any] struct {
 	err  error
 }
 
-// newTurn returns the shared part of a turn running under ctx.
-func newTurn(ctx context.Context, emit nadine.EmitFunc) *turn {
-	return &turn{ctx: ctx, emit: emit, memories: map[string]*lazy[memoryHit]{}, vectors: map[string]*lazy[[]float32]{}}
+// newTurn returns the shared part of a turn running under ctx, whose
+// output is req's.
+func newTurn(ctx context.Context, req nadine.Request) *turn {
+	return &turn{ctx: ctx, out: nadine.Request{Emit: req.Emit, Filler: req.Filler, Hold: req.Hold},
+		memories: map[string]*lazy[memoryHit]{}, vectors: map[string]*lazy[[]float32]{}}
 }
 
-// send emits an event and remembers the gestures and whether Nadine spoke.
+// send emits an event and remembers the gestures.
 func (t *turn) send(ev nadine.Event) {
 	if t == nil {
 		return
 	}
-	switch ev.Kind {
-	case nadine.EventGesture:
+	if ev.Kind == nadine.EventGesture {
 		t.mu.Lock()
 		t.gests = append(t.gests, ev.Gesture)
 		t.mu.Unlock()
-	case nadine.EventSpeech:
-		if !ev.Filler {
-			t.mu.Lock()
-			t.said = true
-			t.mu.Unlock()
-		}
 	}
-	t.emit(ev)
+	t.out.Emit(ev)
 }
 
-// spoke reports whether the turn emitted speech.
-func (t *turn) spoke() bool {
-	if t == nil {
-		return false
+// askFiller asks the turn's output for a filler line (a search, a
+// capture: the output decides whether one is said).
+func (t *turn) askFiller() {
+	if t != nil {
+		t.out.AskFiller()
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.said
+}
+
+// toolInput is the input of a tool call of the turn.
+func (t *turn) toolInput(ctx context.Context, text string, lang nadine.Language, user string) nadine.ToolInput {
+	in := nadine.ToolInput{Text: text, Language: lang, UserID: user, Emit: t.send}
+	if t != nil {
+		in.Filler = t.out.Filler
+		in.AfterReply = func(fn func(context.Context)) { t.afterReply(ctx, fn) }
+	}
+	return in
 }
 
 func (t *turn) gestures() []nadine.Gesture {
@@ -199,6 +202,30 @@ func (t *turn) setSpeculation(sp *speculation) bool {
 		return false
 	}
 	t.spec = sp
+	return true
+}
+
+// speculation returns the turn's speculative response, if any, without
+// taking it.
+func (t *turn) speculation() *speculation {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spec
+}
+
+// dropSpeculation takes sp, when it is still the turn's speculative
+// response, so that another can start; it reports false when the
+// response node took it meanwhile.
+func (t *turn) dropSpeculation(sp *speculation) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.spec != sp || t.took {
+		return false
+	}
+	t.spec = nil
 	return true
 }
 

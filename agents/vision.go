@@ -13,14 +13,13 @@ type visionAgent struct {
 	camera  nadine.Camera
 	model   nadine.ChatModel // role vision
 	prompts prompts
-	filler  nadine.Filler
 }
 
 // newVisionAgent returns the vision agent of the engine's camera and
 // vision model.
 func newVisionAgent(e *Engine) *visionAgent {
 	return &visionAgent{enabled: e.opts.VisionAgent && e.opts.Camera != nil, camera: e.opts.Camera,
-		model: e.model(RoleVision), prompts: e.prompts, filler: e.opts.Filler}
+		model: e.model(RoleVision), prompts: e.prompts}
 }
 
 // run is the node.
@@ -37,7 +36,7 @@ func (a *visionAgent) look(ctx context.Context, t *turn, lang nadine.Language, q
 		return VisionUnavailable
 	}
 	// The capture and the vision model take a while: say so.
-	sayFiller(ctx, t, a.filler, lang)
+	t.askFiller()
 	img, err := a.camera.Capture(ctx)
 	if err != nil {
 		tr.Fail("camera", err)

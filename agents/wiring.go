@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"github.com/nadine-robot/nadine/speakable"
 
 	"github.com/nadine-robot/nadine/graph"
 )
@@ -23,8 +24,8 @@ func isToolNode(name string) bool {
 func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
-	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, instructions: responseInstructions(e.prompts),
-		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring, work: e.work}
+	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, static: staticResponsePrompt(e.prompts), gates: &speakable.Cache{},
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,

@@ -13,15 +13,16 @@ import (
 //     a farewell) run to their end, bounded by their timeout: Close waits
 //     for them, since what they write is the person's memory;
 //   - precomputations (the next turn's context summary) are useful only to
-//     a next turn: Close cancels them, then waits;
-//   - a turn's speculative response runs under the turn's context (it ends
-//     with the turn at the latest) and is waited for by Close too.
+//     a next turn: Close cancels them, then waits.
+//
+// A turn's speculative response is the turn's own (nadine.Speculative):
+// its verdict is given, and a discarded one waited for, before the turn
+// ends, and Close waits for the turn.
 //
 // Every goroutine is started by one of its methods, and none once Close
 // has begun.
 type work struct {
-	bg    sync.WaitGroup // saves and precomputations
-	turns sync.WaitGroup // speculative responses
+	bg sync.WaitGroup // saves and precomputations
 
 	saves       context.Context // cancelled once Close has waited
 	cancelSaves context.CancelFunc
@@ -38,10 +39,6 @@ func newWork() *work {
 	w.spare, w.cancelSpare = context.WithCancel(context.Background())
 	return w
 }
-
-// inTurn runs fn, work of the running turn, on a goroutine Close waits
-// for; it reports false (and runs nothing) once Close has begun.
-func (w *work) inTurn(fn func()) bool { return w.start(&w.turns, fn) }
 
 func (w *work) start(wg *sync.WaitGroup, fn func()) bool {
 	w.mu.Lock()
@@ -82,7 +79,6 @@ func (w *work) close() {
 	w.closed = true
 	w.mu.Unlock()
 	w.cancelSpare()
-	w.turns.Wait()
 	w.bg.Wait()
 	w.cancelSaves()
 }

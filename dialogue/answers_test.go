@@ -37,6 +37,7 @@ type answerCase struct {
 	Always  bool                `yaml:"always"`  // the answers below apply to the turns before too
 	User    string              `yaml:"user"`    // a recognized user's name ("" for nobody)
 	French  bool                `yaml:"french"`  // the session language is French (the translator checks each sentence)
+	Lang    nadine.Language     `yaml:"-"`       // the session language, without a translator (French sets its own)
 	Options []string            `yaml:"options"` // graph: search_summary, vision
 	Answers map[string][]string `yaml:"answers"` // role → answers, in order (the last one repeats)
 	Want    answerWant          `yaml:"want"`
@@ -304,6 +305,9 @@ func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *a
 	mo := dialogue.ManagerOptions{
 		Engines: []nadine.Engine{eng, offline.New(offline.Options{Store: st})},
 		History: dialogue.NewHistory(st, rig.emb, dialogue.HistoryOptions{}), Profiles: st,
+	}
+	if c.Lang.Valid() {
+		mo.Language = c.Lang
 	}
 	if c.French {
 		det, err := langid.New()

@@ -87,7 +87,8 @@ func (m *Manager) Preempt(ctx context.Context, turn nadine.Turn) *EarlyTurn {
 	}
 	trace := nadine.NewTrace(turn.ID, text, start)
 	ectx, stop := context.WithCancel(nadine.WithTrace(ctx, trace))
-	e := &EarlyTurn{m: m, text: text, start: time.Now(), trace: trace, stop: stop,
+	trace.SetClock(m.opts.Now)
+	e := &EarlyTurn{m: m, text: text, start: start, trace: trace, stop: stop,
 		prepared: make(chan struct{}), adopted: make(chan struct{}), cancelled: make(chan struct{}),
 		ended: make(chan struct{}), result: make(chan nadine.Reply, 1)}
 	m.early = e
@@ -138,7 +139,8 @@ func (e *EarlyTurn) work(ctx context.Context, turn nadine.Turn, text string, tru
 	adopted := e.state == earlyAdopted
 	e.mu.Unlock()
 	if !adopted {
-		t.out.drop() // and the deferred work is never run
+		m.turnDone(t.trace.TurnID())
+		t.out.Drop() // and the deferred work is never run
 		return
 	}
 	e.result <- t.complete(reply)
@@ -193,17 +195,19 @@ func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.Em
 	}
 	e.state = earlyAdopted
 	if final.ID != "" {
+		e.m.renameTurn(e.trace.TurnID(), final.ID)
 		e.trace.SetID(final.ID)
 	}
-	e.trace.Notef("early turn adopted: the final transcript is the interim one it answered, %v later", time.Since(e.start).Round(time.Millisecond))
-	e.trace.AddSpeculation(nadine.Speculation{Kind: nadine.SpeculateTurn, Start: e.start, Duration: time.Since(e.start), Kept: true})
+	waited := arrived.Sub(e.start)
+	e.trace.Notef("early turn adopted: the final transcript is the interim one it answered, %v later", waited.Round(time.Millisecond))
+	e.trace.AddSpeculation(nadine.Speculation{Kind: nadine.SpeculateTurn, Start: e.start, Duration: waited, Kept: true})
 	t.change()
-	t.out.release(emit)
+	t.out.Release(emit)
 	// Held, the early turn said no filler; adopted, it is the final's turn,
 	// whose silence is filled as any turn's, counted from the final's
-	// arrival (a sentence already said, held, leaves the filler nothing
-	// to do). complete, after adopted, stops it.
-	t.stopFiller = e.m.fillSilence(t.ctx, t.trace, arrived, t.out)
+	// arrival (a sentence already held leaves the filler nothing to do).
+	// complete, after adopted, ends it.
+	e.m.fillSilence(t.out, arrived)
 	close(e.adopted)
 	e.mu.Unlock()
 	return <-e.result, true

@@ -17,8 +17,15 @@ import (
 
 const fillerLine = "Let me check that for you."
 
-// fillerEngine emits a filler line, then its sentences, then answers (or
-// fails). probe, when set, runs right after the filler was emitted.
+// englishFiller words every filler line as fillerLine, in English.
+func englishFiller(nadine.Language) (string, nadine.Language) { return fillerLine, nadine.English }
+
+// withFiller gives a manager englishFiller.
+func withFiller(o *dialogue.ManagerOptions) { o.Filler = englishFiller }
+
+// fillerEngine asks for a filler line, then emits its sentences, then
+// answers (or fails). probe, when set, runs right after the filler was
+// asked for.
 type fillerEngine struct {
 	name  string
 	speak []string
@@ -29,7 +36,7 @@ type fillerEngine struct {
 
 func (f *fillerEngine) Name() string { return f.name }
 func (f *fillerEngine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
-	req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: fillerLine, Language: nadine.English, Filler: true})
+	req.AskFiller()
 	if f.probe != nil {
 		f.probe(ctx)
 	}
@@ -77,7 +84,7 @@ func TestFillerReachesEmitButNotTheReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, _ := newManager(t, tt.eng)
+			m := managerWith(t, withFiller, tt.eng)
 			rec := &recorder{}
 			r, err := m.Stream(context.Background(), nadine.Turn{Text: "How is the weather in Geneva?"}, rec.emit)
 			if err != nil {
@@ -139,7 +146,7 @@ func TestFillerIsNotTranslated(t *testing.T) {
 	eng := &fillerEngine{name: "x", speak: []string{"It is sunny in Geneva today."}, reply: "It is sunny in Geneva today."}
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
 		History:  dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}),
-		Detector: det, Translator: tr, Language: nadine.French})
+		Detector: det, Translator: tr, Language: nadine.French, Filler: englishFiller})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +157,7 @@ func TestFillerIsNotTranslated(t *testing.T) {
 	}
 	fillers, sentences := speechOf(recorded(rec))
 	if !slices.Equal(fillers, []string{fillerLine}) {
-		t.Errorf("fillers %q, want the English filler as the engine emitted it", fillers)
+		t.Errorf("fillers %q, want the English filler as worded", fillers)
 	}
 	// The reply's sentence was translated (the check is on), the filler
 	// was never sent to the translator.
@@ -171,7 +178,7 @@ func TestFillerIsNotTranslated(t *testing.T) {
 func TestEngineFailingAfterAFillerFallsBack(t *testing.T) {
 	broken := &fillerEngine{name: "broken", err: nadine.Errorf(nadine.EUNAVAILABLE, "search timed out")}
 	next := &fillerEngine{name: "next", reply: "I could not find out, sorry."}
-	m, _ := newManager(t, broken, next)
+	m := managerWith(t, withFiller, broken, next)
 	rec := &recorder{}
 	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Who won the match?"}, rec.emit)
 	if err != nil {
@@ -202,7 +209,7 @@ func TestFillerIsNotTheFirstSpeech(t *testing.T) {
 	eng := &fillerEngine{name: "x", reply: "It is sunny.", probe: func(ctx context.Context) {
 		afterFiller = nadine.TraceFrom(ctx).Snapshot().FirstSpeech
 	}}
-	m, _ := newManager(t, eng)
+	m := managerWith(t, withFiller, eng)
 	// The trace started an hour ago: any first speech is far from zero.
 	tr := nadine.NewTrace("t1", "weather", time.Now().Add(-time.Hour))
 	ctx := nadine.WithTrace(context.Background(), tr)

@@ -169,9 +169,10 @@ func (t *turnRun) sayForget(r nadine.Reply, line forgetLine, lang nadine.Languag
 		text = strings.ReplaceAll(text, "{name}", name)
 	}
 	for _, s := range nadine.SplitSentences(text) {
-		t.out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: lang})
+		t.out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: lang})
 	}
-	said, _, _ := t.out.spokenText()
+	t.out.Wait()
+	said, _, _ := t.out.said()
 	r.Text, r.Language = strings.Join(said, " "), lang
 	r.Emotion, r.EmotionIntensity, r.Category = nadine.Neutral, 0, nadine.CategoryOther
 	return r
@@ -193,39 +194,6 @@ func (t *turnRun) confirmationAnswer() (nadine.Reply, bool) {
 	t.trace.Notef("forget: the answer to the confirmation is %s", t.answered)
 	t.trace.SetEngine(forgetEngine)
 	return nadine.Reply{Language: t.req.Turn.Language}, true
-}
-
-// watchForget returns the emit function of engine attempt i: a forget
-// request is recorded for the attempt (and not passed on), and the
-// speech the engine emits after it is not spoken, since the manager's
-// line replaces it.
-func (t *turnRun) watchForget(emit nadine.EmitFunc, i int) nadine.EmitFunc {
-	return func(e nadine.Event) {
-		t.forgetMu.Lock()
-		asked := t.forgetBy[i]
-		if e.Kind == nadine.EventForgetRequest && t.forgetBy != nil {
-			t.forgetBy[i] = true
-		}
-		t.forgetMu.Unlock()
-		switch {
-		case e.Kind == nadine.EventForgetRequest:
-			if !asked {
-				t.trace.Notef("forget: the person asked to be forgotten")
-			}
-		case asked && e.Kind == nadine.EventSpeech && !e.Filler:
-			t.trace.Notef("forget: a sentence of the engine after the request is not spoken")
-		default:
-			emit(e)
-		}
-	}
-}
-
-// forgetAskedBy reports whether engine attempt i asked to forget the
-// person.
-func (t *turnRun) forgetAskedBy(i int) bool {
-	t.forgetMu.Lock()
-	defer t.forgetMu.Unlock()
-	return t.forgetBy[i]
 }
 
 // settleForget finishes a turn that was about forgetting, once it is the

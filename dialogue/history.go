@@ -229,6 +229,39 @@ func (h *History) Adopt(ctx context.Context, convID, userID, userName string) er
 	return nil
 }
 
+// AmendLast replaces the content of a conversation's last message when it
+// is Nadine's reply reading was (a reply the person cut short, remembered
+// as far as it was said); a conversation that moved on is left alone.
+func (h *History) AmendLast(ctx context.Context, userID, convID, was, now string) error {
+	if convID == "" {
+		return nil
+	}
+	if !historyRemembers(userID) {
+		h.memMu.Lock()
+		defer h.memMu.Unlock()
+		msgs := h.mem[convID]
+		if n := len(msgs); n > 0 && msgs[n-1].Role == nadine.RoleAssistant && msgs[n-1].Content == was {
+			msgs[n-1].Content = now
+		}
+		return nil
+	}
+	c, err := h.store.Conversation(ctx, userID, convID)
+	if err != nil {
+		return fmt.Errorf("dialogue: history: amend %s/%s: %w", userID, convID, err)
+	}
+	last, err := h.store.MessageRange(ctx, userID, convID, c.Count-1, c.Count)
+	if err != nil {
+		return fmt.Errorf("dialogue: history: amend %s/%s: %w", userID, convID, err)
+	}
+	if len(last) != 1 || last[0].Role != nadine.RoleAssistant || last[0].Content != was {
+		return nil
+	}
+	if err := h.store.AmendMessage(ctx, userID, convID, c.Count-1, now); err != nil {
+		return fmt.Errorf("dialogue: history: amend %s/%s: %w", userID, convID, err)
+	}
+	return nil
+}
+
 // Window returns the last Window messages of a conversation, oldest first.
 // An ended or unknown conversation has none.
 func (h *History) Window(ctx context.Context, userID, convID string) ([]nadine.Message, error) {

@@ -47,13 +47,17 @@ type ManagerOptions struct {
 	// is abandoned (see respond).
 	TurnTimeout time.Duration
 	// FirstSpeech is how long a turn may stay silent: when no reply
-	// sentence has been published FirstSpeech after the transcript, Filler
-	// says a line (DefaultFirstSpeech).
+	// sentence is ready FirstSpeech after the transcript, a filler line is
+	// said (DefaultFirstSpeech).
 	FirstSpeech time.Duration
-	// Filler says a short line ("Hmm, let me see.") in lang through emit,
-	// at most once per turn (the trace of ctx), and reports whether it did
-	// (tools.Filler.Emit). Nil: the silence is not filled.
-	Filler func(ctx context.Context, lang nadine.Language, emit nadine.EmitFunc) bool
+	// Filler words the filler lines ("Hmm, let me see.") a turn's Output
+	// says, at most once per turn, when the silence lasts or a tool or
+	// engine asks for one (tools.Filler.Line). Nil: no filler is said.
+	Filler FillerLine
+	// Speech bounds what one turn says, cut at a sentence boundary
+	// (DefaultMaxSentences and DefaultMaxWords for zero bounds; a negative
+	// bound is none).
+	Speech SpeechBudget
 	// Language is the session language at start and after each end of
 	// interaction (default English).
 	Language nadine.Language
@@ -88,7 +92,7 @@ type ManagerOptions struct {
 type Manager struct {
 	opts  ManagerOptions
 	log   *slog.Logger
-	guard languageGuard // each turn's collector checks its sentences with it
+	guard languageGuard // each turn's Output checks its sentences with it (checkSentence)
 
 	turnMu sync.Mutex // one turn at a time, in arrival order
 
@@ -101,6 +105,9 @@ type Manager struct {
 	erasing      string             // the person this manager's turn is erasing (forgetPerson)
 	restored     bool               // the persisted session was loaded (under turnMu)
 	early        *EarlyTurn         // the early turn holding turnMu, if any
+	current      *interruptible     // the turn an interruption cancels
+	amend        *amendment         // what the history is to hold of a reply cut short
+	lastReply    committed          // the last reply put in the history
 	waiters      int                // callers of lockTurn waiting for turnMu
 	closed       bool               // Close was called: no turn starts any more (set under turnMu too)
 	running      int                // goroutines started by goOwned still running
@@ -125,6 +132,7 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	if opts.FirstSpeech <= 0 {
 		opts.FirstSpeech = DefaultFirstSpeech
 	}
+	opts.Speech = opts.Speech.withDefaults()
 	opts.Language = opts.Language.Or(nadine.DefaultLanguage)
 	if opts.Follow == "" {
 		opts.Follow = FollowInput
@@ -179,6 +187,12 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 // emitted (the runtime publishes the final marker on it); long-term memory
 // chunks, the engines' deferred work and the session's save come after.
 // An early turn (Preempt) runs the same path with its output held.
+//
+// A turn whose context is cancelled before it said a sentence of its reply
+// is abandoned: nothing more is said (no apology), committed or run after
+// it, and Stream returns ErrAbandoned. The robot runtime cancels so a turn
+// a newer transcript superseded; at shutdown the transcript stays in the
+// inbox, to be answered after the restart.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -192,8 +206,21 @@ func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.Emit
 	}
 	t := m.prepare(ctx, turn, text, truncated, start, emit, false)
 	t.change()
-	return t.complete(t.answer()), nil
+	reply := t.answer()
+	if ctx.Err() != nil && !t.out.spoke() {
+		m.turnDone(t.trace.TurnID())
+		t.out.End()
+		t.out.Drop() // nothing more is said
+		t.out.Close()
+		t.trace.Notef("abandoned: the turn was cancelled before it said anything")
+		return nadine.Reply{}, ErrAbandoned
+	}
+	return t.complete(reply), nil
 }
+
+// ErrAbandoned is Stream's error for a turn cancelled before it said
+// anything of its reply: nothing of it was committed.
+var ErrAbandoned error = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the turn was cancelled before it said anything")
 
 // errClosed refuses a turn once the manager is closed.
 var errClosed = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the manager is closed")
@@ -277,7 +304,7 @@ func (m *Manager) Close(ctx context.Context) error {
 // caller to apply: at once, or when an early turn is adopted. A turn that
 // names its person (Turn.UserID, UserEmotion) settles them at once; an
 // early turn names nobody.
-func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *collector) (nadine.Request, func()) {
+func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *Output) (nadine.Request, func()) {
 	tr := nadine.TraceFrom(ctx)
 	if turn.UserID != "" {
 		if end, err := m.setUserLocked(ctx, nadine.UserRef{ID: turn.UserID, Name: turn.UserName}); err != nil {
@@ -323,7 +350,7 @@ func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, no
 		}
 	}
 	if switched {
-		out.forward(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
+		out.Emit(nadine.Event{Kind: nadine.EventLanguage, Language: lang})
 	}
 
 	user := s.User
@@ -468,9 +495,11 @@ func (m *Manager) applyEvent(e nadine.Event) {
 	}
 }
 
-// finish fills what the engine left out and speaks a reply that was not
-// streamed.
-func (m *Manager) finish(r nadine.Reply, out *collector) nadine.Reply {
+// finish fills what the engine left out, speaks a reply that was not
+// streamed, and makes the reply what was said (a sentence translated, or
+// cut by the speech budget, is in the history as said).
+func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
+	out.Wait() // the session has taken what the engine's events change
 	s := m.Session()
 	if !r.Emotion.Valid() {
 		var intensity float64
@@ -489,26 +518,28 @@ func (m *Manager) finish(r nadine.Reply, out *collector) nadine.Reply {
 	if !out.spokeThisAttempt() {
 		lang := r.Language
 		if !lang.Valid() {
-			lang = out.language()
+			lang = out.Language()
 		}
 		for _, sent := range nadine.SplitSentences(r.Text) {
-			out.forward(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
+			out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}
-	said, translated, lang := out.spokenText()
-	if translated {
-		// Some sentences were translated before they were spoken: the reply
-		// is what Nadine said.
+	out.Wait()
+	said, changed, lang := out.said()
+	if changed {
+		// Some sentences were changed before they were spoken (cleaned,
+		// translated) or left unsaid by the speech budget: the reply is
+		// what Nadine said.
 		r.Text = strings.Join(said, " ")
 	}
 	// The reply's language is the language its sentences were spoken in.
-	r.Language = lang.Or(out.language())
+	r.Language = lang.Or(out.Language())
 	r.Gestures = mergeGestures(r.Gestures, out.gestures())
 	if !out.affectThisAttempt() {
 		// Engines without an affect model (react, offline) still move
 		// Nadine's mood: her reply's emotion is appraised on the PAD state.
 		a := m.appraise(r)
-		out.forward(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
+		out.Emit(nadine.Event{Kind: nadine.EventAffect, Affect: &a})
 	}
 	return r
 }
@@ -577,13 +608,19 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 		m.personStored = false
 		m.mu.Unlock()
 	}
+	// A reply the person cut short is kept as far as it was said (Amend).
+	turnID := nadine.TraceFrom(ctx).TurnID()
+	said := m.amendedText(turnID, r.Text)
 	msgs := []nadine.Message{
 		{Role: nadine.RoleUser, Content: req.Turn.Text, Name: user.Name, Time: req.Turn.Time.Unix()},
-		{Role: nadine.RoleAssistant, Content: r.Text, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
+		{Role: nadine.RoleAssistant, Content: said, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
 	}
 	if err := h.Record(ctx, user.ID, user.Name, conv, msgs...); err != nil {
 		m.log.Error("history: append", "user", user.ID, "err", err)
 	}
+	m.mu.Lock()
+	m.lastReply = committed{turnID: turnID, userID: user.ID, convID: conv, text: said}
+	m.mu.Unlock()
 	return user, conv, true
 }
 

@@ -242,6 +242,7 @@ func (m *Manager) endLocked(ctx context.Context, reason string) (Ending, error) 
 	if reason == "" {
 		reason = "left"
 	}
+	m.settleAmendment(ctx) // the conversation is stored as it was said
 	now := m.opts.Now()
 	m.mu.Lock()
 	s := m.sess

@@ -25,7 +25,7 @@ const abandonGrace = 250 * time.Millisecond
 // an engine that has not returned abandonGrace after ctx ended is given up
 // on: its goroutine is the manager's (see goOwned) and ends when the engine
 // returns (its context is canceled), its late events are dropped by the
-// collector, and the next engine answers. Close waits for it.
+// turn's Output, and the next engine answers. Close waits for it.
 func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Request, bounded bool) (nadine.Reply, error) {
 	if !bounded {
 		return eng.Respond(ctx, req)
@@ -66,31 +66,14 @@ func fallbackReason(err error) string {
 	return nadine.ErrorCode(err)
 }
 
-// fillSilence says a filler line, once, if no reply sentence has been
-// published FirstSpeech after origin (when the turn's transcript came);
-// the returned function cancels it and returns once its timer's function,
-// if it started, has returned. Without a Filler it does nothing.
-func (m *Manager) fillSilence(ctx context.Context, trace *nadine.Trace, origin time.Time, out *collector) (stop func()) {
+// fillSilence has out say a filler line, once, if no reply sentence is
+// ready FirstSpeech after origin (when the turn's transcript came); the
+// Output's End stops it. Without a Filler it does nothing.
+func (m *Manager) fillSilence(out *Output, origin time.Time) {
 	if m.opts.Filler == nil {
-		return func() {}
+		return
 	}
-	wait := max(m.opts.FirstSpeech-m.opts.Now().Sub(origin), 0)
-	fired := make(chan struct{})
-	t := time.AfterFunc(wait, func() {
-		defer close(fired)
-		said := out.sayIfSilent(func(emit nadine.EmitFunc) bool {
-			return m.opts.Filler(ctx, out.language(), emit)
-		})
-		if said {
-			trace.Notef("no reply sentence %s after the transcript: a filler line was said", m.opts.FirstSpeech)
-		}
-	})
-	return func() {
-		if !t.Stop() {
-			<-fired // the filler is being said: the turn ends after it
-		}
-		out.end()
-	}
+	out.Silence(m.opts.FirstSpeech-m.opts.Now().Sub(origin), m.opts.FirstSpeech.String())
 }
 
 // fillerOrigin is when a turn's silence starts: the turn's start, or the
@@ -100,25 +83,4 @@ func fillerOrigin(trace *nadine.Trace, start time.Time) time.Time {
 		return s
 	}
 	return start
-}
-
-// sayIfSilent calls say with the collector's emit function unless a reply
-// sentence was published or the turn ended, and reports what say did. It
-// holds the lock that reply sentences take, so the filler never comes
-// after the reply's first sentence nor after the turn's end.
-func (c *collector) sayIfSilent(say func(emit nadine.EmitFunc) bool) bool {
-	c.speakMu.Lock()
-	defer c.speakMu.Unlock()
-	if c.ended || c.spoke() {
-		return false
-	}
-	return say(c.forward)
-}
-
-// end marks the turn over for sayIfSilent: it waits for a filler being
-// said.
-func (c *collector) end() {
-	c.speakMu.Lock()
-	c.ended = true
-	c.speakMu.Unlock()
 }

@@ -3,9 +3,11 @@ package dialogue_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -32,7 +34,7 @@ func managerWith(t *testing.T, edit func(*dialogue.ManagerOptions), engines ...n
 	return m
 }
 
-// onceFiller is a Filler that says one line per call and counts the calls.
+// onceFiller words filler lines and counts how often it was asked.
 type onceFiller struct {
 	mu    sync.Mutex
 	calls int
@@ -40,17 +42,15 @@ type onceFiller struct {
 	said  chan struct{} // closed at the first line
 }
 
-func (f *onceFiller) emit(_ context.Context, lang nadine.Language, emit nadine.EmitFunc) bool {
+func (f *onceFiller) line(lang nadine.Language) (string, nadine.Language) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls++
 	f.langs = append(f.langs, lang)
-	first := f.calls == 1
-	f.mu.Unlock()
-	emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Hmm, voyons voir.", Language: lang, Filler: true})
-	if first {
+	if f.calls == 1 {
 		close(f.said)
 	}
-	return true
+	return "Hmm, voyons voir.", lang
 }
 
 // waitsForFiller is an engine whose model answers only once a filler line
@@ -75,11 +75,13 @@ func waitsForFiller(f *onceFiller, asked chan struct{}) engineFunc {
 // the transcript gets a filler line said for it, in the session language,
 // before its reply, once. The engine here waits for that line: without it
 // the turn would only end with the test's context.
-func TestSilenceIsFilled(t *testing.T) {
+func TestSilenceIsFilled(t *testing.T) { synctest.Test(t, testSilenceIsFilled) }
+
+func testSilenceIsFilled(t *testing.T) {
 	f := &onceFiller{said: make(chan struct{})}
 	slow := waitsForFiller(f, nil)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
-		o.FirstSpeech, o.Filler, o.Language = 20*time.Millisecond, f.emit, nadine.French
+		o.FirstSpeech, o.Filler, o.Language = 2*time.Second, f.line, nadine.French
 		o.TurnTimeout = time.Minute
 	}, slow, offline.New(offline.Options{}))
 	rec := &recorder{}
@@ -111,7 +113,7 @@ func TestSilenceIsFilled(t *testing.T) {
 func TestNoFillerForAQuickReply(t *testing.T) {
 	f := &onceFiller{said: make(chan struct{})}
 	quick := &scriptedEngine{name: "quick", speak: []string{"Hello Robin."}, reply: nadine.Reply{Text: "Hello Robin."}}
-	m := managerWith(t, func(o *dialogue.ManagerOptions) { o.FirstSpeech, o.Filler = time.Hour, f.emit }, quick, offline.New(offline.Options{}))
+	m := managerWith(t, func(o *dialogue.ManagerOptions) { o.FirstSpeech, o.Filler = time.Hour, f.line }, quick, offline.New(offline.Options{}))
 	rec := &recorder{}
 	if _, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello"}, rec.emit); err != nil {
 		t.Fatal(err)
@@ -183,13 +185,17 @@ func TestEngineIgnoringTheBudgetIsAbandoned(t *testing.T) {
 // after the interim), before the reply, once (issue 17's gap: an adopted
 // turn said none, and stayed silent past limits.first_speech).
 func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
-	const firstSpeech = 20 * time.Millisecond
+	synctest.Test(t, testAdoptedEarlyTurnFillsItsSilence)
+}
+
+func testAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
+	const firstSpeech = 2 * time.Second
 	f := &onceFiller{said: make(chan struct{})}
 	asked := make(chan struct{})
 	hanging := waitsForFiller(f, asked)
 	m := managerWith(t, func(o *dialogue.ManagerOptions) {
-		o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.emit, nadine.French
-		o.TurnTimeout, o.EarlyWait = 5*time.Second, time.Minute
+		o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.line, nadine.French
+		o.TurnTimeout, o.EarlyWait = time.Minute, time.Minute
 	}, hanging, offline.New(offline.Options{}))
 	ctx := context.Background()
 	e := m.Preempt(ctx, nadine.Turn{ID: "interim", Text: "parle-moi de genève"})
@@ -200,6 +206,7 @@ func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
 	// Several times FirstSpeech go by before the final transcript: a
 	// filler said now would be said before the person finished speaking.
 	time.Sleep(5 * firstSpeech)
+	synctest.Wait()
 	f.mu.Lock()
 	before := f.calls
 	f.mu.Unlock()
@@ -227,8 +234,8 @@ func TestAdoptedEarlyTurnFillsItsSilence(t *testing.T) {
 	if len(fillers) != 1 || len(sentences) != 1 || !evs[0].Filler {
 		t.Errorf("events %v: fillers %q, sentences %q; want the filler first, then the reply", rec.kinds(), fillers, sentences)
 	}
-	if got := fillerAt.Sub(final); got < firstSpeech {
-		t.Errorf("the filler came %s after the final transcript, before FirstSpeech (%s): counted from the interim", got, firstSpeech)
+	if got := fillerAt.Sub(final); got != firstSpeech {
+		t.Errorf("the filler came %s after the final transcript, want FirstSpeech (%s), counted from the final", got, firstSpeech)
 	}
 	if notes := strings.Join(r.Trace.Snapshot().Notes, "\n"); !strings.Contains(notes, "a filler line was said") {
 		t.Errorf("trace notes = %s", notes)
@@ -270,5 +277,110 @@ func TestCloseWaitsForAbandonedEngines(t *testing.T) {
 	}
 	if e := m.Preempt(context.Background(), nadine.Turn{Text: "hello there"}); e != nil {
 		t.Error("an early turn started after Close")
+	}
+}
+
+// englishDetector says every sentence is English, sure of it.
+type englishDetector struct{}
+
+func (englishDetector) Detect(string) (nadine.Language, float64, bool) {
+	return nadine.English, 1, true
+}
+
+// hangingTranslator is a translation model that does not answer until
+// released (or its context ends).
+type hangingTranslator struct{ release chan struct{} }
+
+func (h hangingTranslator) Translate(ctx context.Context, text string, _, _ nadine.Language) (string, error) {
+	select {
+	case <-h.release:
+		return "Genève est au bord du lac.", nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// TestSilenceFilledWhileASentenceIsBeingSent is the issue's silent turn
+// through the manager: the reply's first sentence is in the wrong language
+// and its translation's model hangs; the silence filler is said
+// FirstSpeech after the transcript all the same (within 100 ms), ahead of
+// the sentence, which follows once translated. The collector held the
+// lock the filler needed while it translated: the robot stayed silent.
+func TestSilenceFilledWhileASentenceIsBeingSent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const firstSpeech = 2 * time.Second
+		tr := hangingTranslator{release: make(chan struct{})}
+		eng := engineFunc(func(_ context.Context, req nadine.Request) (nadine.Reply, error) {
+			req.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Geneva lies on the lake.", Language: nadine.French})
+			return nadine.Reply{Text: "Geneva lies on the lake.", Language: nadine.French}, nil
+		})
+		f := &onceFiller{said: make(chan struct{})}
+		m := managerWith(t, func(o *dialogue.ManagerOptions) {
+			o.FirstSpeech, o.Filler, o.Language = firstSpeech, f.line, nadine.French
+			o.Detector, o.Translator = englishDetector{}, tr
+		}, eng)
+		start := time.Now()
+		var fillerAt time.Time
+		rec := &recorder{}
+		done := make(chan nadine.Reply)
+		go func() {
+			r, err := m.Stream(context.Background(), nadine.Turn{Text: "Parle-moi de Genève.", Language: nadine.French}, func(e nadine.Event) {
+				if e.Filler && fillerAt.IsZero() {
+					fillerAt = time.Now()
+				}
+				rec.emit(e)
+			})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- r
+		}()
+		time.Sleep(firstSpeech + 100*time.Millisecond)
+		synctest.Wait()
+		if fillerAt.IsZero() {
+			t.Fatalf("silent %s after the transcript while the first sentence was translated; out %q", firstSpeech+100*time.Millisecond, lines(recorded(rec)))
+		}
+		if got := fillerAt.Sub(start); got > firstSpeech+100*time.Millisecond {
+			t.Errorf("the filler came %s after the transcript, want within FirstSpeech + 100 ms", got)
+		}
+		close(tr.release)
+		r := <-done
+		fillers, sentences := speechOf(recorded(rec))
+		if len(fillers) != 1 || !slices.Equal(sentences, []string{"Genève est au bord du lac."}) {
+			t.Errorf("fillers %q, sentences %q; want one filler, then the translated sentence", fillers, sentences)
+		}
+		if r.Text != "Genève est au bord du lac." {
+			t.Errorf("reply %q, want what was said", r.Text)
+		}
+	})
+}
+
+// TestFirstSpeechOnTheInjectedClock: the trace's first speech is measured
+// on the manager's clock, like the trace's start (the collector read the
+// wall clock: on a turn started by an injected clock years away, its first
+// speech came years after its start).
+func TestFirstSpeechOnTheInjectedClock(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2020, 3, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { // each reading is 10 ms after the last
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(10 * time.Millisecond)
+		return now
+	}
+	eng := &scriptedEngine{name: "quick", speak: []string{"Hello Robin."}, reply: nadine.Reply{Text: "Hello Robin."}}
+	m := managerWith(t, func(o *dialogue.ManagerOptions) { o.Now = clock }, eng)
+	r, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Trace.Snapshot()
+	if d.Start.Year() != 2020 || d.FirstSpeech <= 0 || d.FirstSpeech > time.Second {
+		t.Errorf("trace start %v, first speech %v after it; want both on the injected clock (a few of its 10 ms steps)", d.Start, d.FirstSpeech)
+	}
+	for _, s := range d.Steps {
+		if s.Start.Year() != 2020 || s.Duration < 0 || s.Duration > time.Second {
+			t.Errorf("step %s at %v for %v, want it on the injected clock", s.Name, s.Start, s.Duration)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // turnRun is one turn on its one path through the manager: prepare (the
 // request from the session), answer (the engines), complete (the reply
 // finished, committed to the history, the done event, the deferred work,
-// the session saved). A turn's output goes through its collector, which
+// the session saved). A turn's output goes through its Output, which
 // holds it for an early turn until the turn is adopted (see Preempt); the
 // session changes of the request are applied by change, at once or at
 // adoption. The caller holds turnMu.
@@ -23,28 +23,24 @@ type turnRun struct {
 	trace  *nadine.Trace
 	text   string
 	start  time.Time
-	out    *collector
+	out    *Output
 	held   bool // an early turn's: its output held until adopted
 	req    nadine.Request
 	change func()
-	// stopFiller cancels the silence filler (see fillSilence) once the
-	// reply is out: started by answer, or for an early turn by Adopt.
-	stopFiller func()
 
 	laterMu sync.Mutex
 	later   []func(context.Context) // the engines' work for after the reply
 
-	// The spoken forget (forget.go): which engine attempts asked to
-	// forget the person, whether the answering one did, and how the turn
-	// answered a pending confirmation.
-	forgetMu    sync.Mutex
-	forgetBy    map[int]bool
+	// The spoken forget (forget.go): whether the answering engine asked
+	// to forget the person, and how the turn answered a pending
+	// confirmation.
 	forgetAsked bool
 	answered    Answer
 }
 
-// prepare starts a turn: the trace (the context's, else a new one), the
-// collector (holding its output when held is set) and the request.
+// prepare starts a turn: the trace (the context's, else a new one, both on
+// the manager's clock), the Output (held when held is set) and the
+// request.
 func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, truncated bool, start time.Time, emit nadine.EmitFunc, held bool) *turnRun {
 	m.ensureRestored(ctx)
 	// A caller that publishes the turn's events (the robot runtime) may
@@ -59,15 +55,20 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	} else {
 		trace.SetInput(text)
 	}
+	trace.SetClock(m.opts.Now)
 	if truncated {
 		trace.Notef("input cut to %d characters", m.opts.MaxInputChars)
 	}
 	if m.checkForgotten(ctx) {
 		trace.Notef("the person in front of the robot was erased: the session is a stranger's")
 	}
-	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held, stopFiller: func() {}, forgetBy: map[int]bool{}}
-	t.out = newCollector(ctx, trace, m.Language(), emit, m.applyEvent, m.guard.ensure)
-	t.out.holding = held
+	// What Nadine really said of the last reply, when the person cut it
+	// short, is in the history before this turn reads it.
+	m.settleAmendment(ctx)
+	ctx = m.interruptibleTurn(ctx, trace.TurnID())
+	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held}
+	t.out = NewOutput(ctx, OutputOptions{To: emit, Held: held, Language: m.Language(), Apply: m.applyEvent,
+		Check: m.sentenceCheck(), Filler: m.opts.Filler, Budget: m.opts.Speech, Now: m.opts.Now})
 	t.req, t.change = m.request(ctx, turn, text, start, t.out)
 	// Work the reply does not need (memory and state writes, the next
 	// turn's context summary) runs once the reply is published.
@@ -88,8 +89,8 @@ func (t *turnRun) answer() nadine.Reply {
 	}
 	if !t.held {
 		// An early turn says nothing before its final transcript, not
-		// even a filler: Adopt starts its filler.
-		t.stopFiller = m.fillSilence(ctx, trace, fillerOrigin(trace, t.start), out)
+		// even a filler: Adopt starts its silence timer.
+		m.fillSilence(out, fillerOrigin(trace, t.start))
 	}
 	budget, cancelBudget := context.WithDeadline(ctx, t.start.Add(m.opts.TurnTimeout))
 	defer cancelBudget()
@@ -105,11 +106,11 @@ func (t *turnRun) answer() nadine.Reply {
 			req.FallbackReason = fallbackReason(lastErr)
 		}
 		stepDone := trace.StartStep("engine:" + eng.Name())
-		req.Emit = t.watchForget(out.attempt(), i)
+		req = out.Bind(req)
 		r, err := m.respond(engCtx, eng, req, !last)
 		// An engine that heard "forget me" may say nothing: the
 		// manager's line is the reply (settleForget).
-		asked := err == nil && t.forgetAskedBy(i)
+		asked := err == nil && out.forgetAsked()
 		if err == nil && strings.TrimSpace(r.Text) == "" && !asked {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
 		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() && !asked {
@@ -139,6 +140,13 @@ func (t *turnRun) answer() nadine.Reply {
 		trace.SetEngine(eng.Name())
 		return r
 	}
+	if interrupted(ctx) {
+		// The person talked over Nadine: the reply is what she said of it.
+		said, _, lang := out.said()
+		trace.Notef("interrupted by the person: the reply is what was said")
+		return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(out.Language()), Emotion: nadine.Neutral,
+			Category: nadine.CategoryOther}
+	}
 	trace.SetEngine("apology")
 	return nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3,
 		Category: nadine.CategoryOther, Fallback: true}
@@ -149,9 +157,11 @@ func (t *turnRun) answer() nadine.Reply {
 // event, then the deferred work and the session's save.
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
+	defer m.turnDone(trace.TurnID())
+	m.settleAmendment(context.WithoutCancel(t.ctx)) // the previous reply's, before this one is added
 	reply = t.settleForget(context.WithoutCancel(t.ctx), reply)
 	reply = m.finish(reply, out)
-	t.stopFiller() // set by answer, or by Adopt before adopted is closed
+	out.End() // no filler after the reply
 	bg := context.WithoutCancel(t.ctx)
 	user, conv, keep := m.commit(bg, t.req, reply)
 	trace.Finish(m.opts.Now())
@@ -160,7 +170,8 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	// The done event carries its own copy: its consumers (the monitor's
 	// stream) read it while the late fields are added to reply below.
 	done := reply
-	out.forward(nadine.Event{Kind: nadine.EventDone, Reply: &done})
+	out.Emit(nadine.Event{Kind: nadine.EventDone, Reply: &done})
+	out.Wait() // the reply is out before what runs after it
 	m.translateForMonitor(bg, t.text, reply)
 	t.laterMu.Lock()
 	queued := t.later
@@ -169,6 +180,7 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	for _, fn := range queued {
 		fn(bg)
 	}
+	out.Close() // what the deferred work emitted (a gesture read late) is out; nothing after
 	reply = out.lateFields(reply)
 	if keep {
 		m.opts.History.StoreDue(bg, user.ID, user.Name, conv)

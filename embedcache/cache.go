@@ -116,6 +116,19 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	return [][]float32{append([]float32(nil), e.v...)}, nil
 }
 
+// Cached returns text's vector when it is kept and fresh, without calling
+// anything: a turn asks whether what it already knows (the previous
+// message's words) can be searched with at no cost.
+func (c *Cache) Cached(text string) ([]float32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[text]
+	if !ok || !e.ready || e.err != nil || c.opts.Now().Sub(e.at) >= c.opts.TTL {
+		return nil, false
+	}
+	return append([]float32(nil), e.v...), true
+}
+
 // Warm starts embedding text unless it is cached or being embedded; it
 // returns at once. The call is bounded by Options.WarmTimeout and stopped
 // by Close.

@@ -170,3 +170,27 @@ func TestSizeResetAndClose(t *testing.T) {
 	close(inner.hold)
 	embed(t, c, "a hanging call") // the cut call was not kept; Embed still works
 }
+
+// TestCached: Cached tells a kept, fresh vector without calling the
+// embedder, and nothing for a text never embedded, a failed call or an
+// expired entry.
+func TestCached(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	inner := &counting{inner: lexical.New(0)}
+	c := embedcache.New(inner, embedcache.Options{TTL: 10 * time.Second, Now: func() time.Time { return now }})
+	if _, ok := c.Cached("hello"); ok {
+		t.Fatal("Cached before any call")
+	}
+	if _, err := c.Embed(context.Background(), []string{"hello"}); err != nil {
+		t.Fatal(err)
+	}
+	calls := inner.n()
+	v, ok := c.Cached("hello")
+	if !ok || len(v) == 0 || inner.n() != calls {
+		t.Errorf("Cached = %v, %v after %d calls (now %d); want the vector, no call", v, ok, calls, inner.n())
+	}
+	now = now.Add(10 * time.Second)
+	if _, ok := c.Cached("hello"); ok {
+		t.Error("Cached answered an expired entry")
+	}
+}

@@ -10,9 +10,10 @@ import (
 
 // Defaults of BreakerConfig.
 const (
-	DefaultFailures     = 3
-	DefaultCooldown     = 5 * time.Second
-	DefaultProbeTimeout = 5 * time.Second
+	DefaultFailures       = 3
+	DefaultServerFailures = 8
+	DefaultCooldown       = 5 * time.Second
+	DefaultProbeTimeout   = 5 * time.Second
 )
 
 // BreakerConfig sets when a profile is skipped and how it is probed. Zero
@@ -22,6 +23,12 @@ type BreakerConfig struct {
 	// (DefaultFailures). A call is one Chat, ChatStream or Embed on the
 	// profile, its retries included; a success resets the count.
 	Failures int
+	// ServerFailures is how many failed attempts in a row, retries
+	// included, on the profiles of one server (Profile.Server) open all
+	// their circuits (DefaultServerFailures): a server failing everything
+	// is skipped within a turn or two, while one failing some requests at
+	// random almost never strings so many together (docs/operations.md).
+	ServerFailures int
 	// Cooldown is how long an open circuit waits before each probe
 	// (DefaultCooldown): the profile is used again at most about Cooldown
 	// plus ProbeTimeout after it recovers.
@@ -33,6 +40,9 @@ type BreakerConfig struct {
 func (c BreakerConfig) withDefaults() BreakerConfig {
 	if c.Failures <= 0 {
 		c.Failures = DefaultFailures
+	}
+	if c.ServerFailures <= 0 {
+		c.ServerFailures = DefaultServerFailures
 	}
 	if c.Cooldown <= 0 {
 		c.Cooldown = DefaultCooldown
@@ -68,6 +78,7 @@ type BreakerStatus struct {
 // Pool runs the probe when ProbeDue says so (see Pool).
 //
 //	Closed --Failures consecutive failed calls--> Open
+//	Closed --Trip (ServerFailures failed attempts on its server)--> Open
 //	Open --Cooldown passed, StartProbe--> Probing
 //	Probing --EndProbe(nil)--> Closed
 //	Probing --EndProbe(err)--> Open (another Cooldown)
@@ -140,10 +151,28 @@ func (b *Breaker) Failure(err error) bool {
 	if b.failures < b.cfg.Failures {
 		return false
 	}
+	b.open(err)
+	return true
+}
+
+// Trip opens a closed circuit at once, whatever its count: the server the
+// profile runs on failed too many attempts in a row (see Pool). It reports
+// whether it opened the circuit.
+func (b *Breaker) Trip(err error) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state != Closed {
+		return false
+	}
+	b.open(err)
+	return true
+}
+
+// open opens the circuit after err; it runs under b.mu.
+func (b *Breaker) open(err error) {
 	now := b.now()
 	b.state, b.since, b.next = Open, now, now.Add(b.cfg.Cooldown)
 	b.last, b.code = err.Error(), nadine.ErrorCode(err)
-	return true
 }
 
 // ProbeDue reports whether the circuit is open and, if so, how long until

@@ -22,6 +22,13 @@
 //     (calls fail at once with EUNAVAILABLE) while a background probe asks
 //     it a tiny question every Cooldown, and it is used again as soon as a
 //     probe or a call succeeds;
+//   - every attempt counts for the profile's server (Profile.Server): after
+//     BreakerConfig.ServerFailures failed attempts in a row on its
+//     profiles, every profile of the server is skipped and probed the same
+//     way, so a server failing everything (a proxy answering 500 for a
+//     dead model) is skipped within a turn or two, whatever the number of
+//     roles on it, while random failures are almost never so many in a
+//     row;
 //   - when a profile fails or is skipped, the next profile of the chain is
 //     asked; once a streamed answer has delivered text nothing is retried.
 //

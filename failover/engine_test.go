@@ -189,10 +189,9 @@ func TestHangingReplyIsNeverSilent(t *testing.T) {
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
 		Engines: []nadine.Engine{eng, told}, History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}),
 		TurnTimeout: 10 * time.Second, FirstSpeech: 20 * time.Millisecond,
-		Filler: func(_ context.Context, lang nadine.Language, emit nadine.EmitFunc) bool {
+		Filler: func(lang nadine.Language) (string, nadine.Language) {
 			fillers++
-			emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Hmm, let me see.", Language: lang, Filler: true})
-			return true
+			return "Hmm, let me see.", lang
 		},
 	})
 	if err != nil {

@@ -86,6 +86,11 @@ type Profile struct {
 	// Retries is how many times a failed attempt is retried on this
 	// profile, while the caller's deadline allows (0: never).
 	Retries int
+	// Server names the server the profile runs on (a base URL's scheme
+	// and host): the profiles of one server share the run of failed
+	// attempts that opens all their circuits (BreakerConfig.
+	// ServerFailures). Empty: the profile is a server of its own.
+	Server string
 }
 
 // Pool guards model profiles with one Breaker each and hands out chat
@@ -103,6 +108,7 @@ type Pool struct {
 
 	mu       sync.Mutex
 	profiles map[string]*profile
+	servers  map[string]*server // by Profile.Server
 	closed   bool
 }
 
@@ -110,7 +116,19 @@ type Pool struct {
 type profile struct {
 	Profile
 	breaker *Breaker
+	srv     *server
 	probing bool // a probe loop runs for it (under Pool.mu)
+}
+
+// server is what the profiles of one server share: the failed attempts
+// in a row on any of them (under Pool.mu). A server that fails everything
+// (down behind a proxy answering 500) fails each role's first calls; the
+// run of attempts ends that within a turn or two, where each profile's
+// count of failed calls would take a few turns per role.
+type server struct {
+	name     string
+	run      int
+	profiles []*profile
 }
 
 // New returns an empty pool.
@@ -126,7 +144,8 @@ func New(opts Options) *Pool {
 	}
 	opts.Breaker = opts.Breaker.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Pool{opts: opts, clock: opts.Clock, log: opts.Logger, ctx: ctx, cancel: cancel, profiles: map[string]*profile{}}
+	return &Pool{opts: opts, clock: opts.Clock, log: opts.Logger, ctx: ctx, cancel: cancel,
+		profiles: map[string]*profile{}, servers: map[string]*server{}}
 }
 
 // jitter is the default backoff: a random wait under 200 ms × 2^(n-1),
@@ -151,7 +170,17 @@ func (p *Pool) Add(pr Profile) error {
 		return nadine.Errorf(nadine.EINVALID, "failover: profile %q added twice", pr.Name)
 	}
 	pr.Retries = max(pr.Retries, 0)
-	p.profiles[pr.Name] = &profile{Profile: pr, breaker: NewBreaker(pr.Name, p.opts.Breaker, p.clock.Now)}
+	if pr.Server == "" {
+		pr.Server = "profile " + pr.Name
+	}
+	s := p.servers[pr.Server]
+	if s == nil {
+		s = &server{name: pr.Server}
+		p.servers[pr.Server] = s
+	}
+	added := &profile{Profile: pr, breaker: NewBreaker(pr.Name, p.opts.Breaker, p.clock.Now), srv: s}
+	s.profiles = append(s.profiles, added)
+	p.profiles[pr.Name] = added
 	return nil
 }
 
@@ -256,6 +285,15 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 		}
 		start := p.clock.Now()
 		delivered, err, cut := p.attempt(ctx, t, stream, attempt)
+		// The caller giving up says nothing of the server, unless the
+		// attempt had outlived its own deadline.
+		gaveUp := ctx.Err() != nil && (delivered || p.clock.Now().Sub(start) < t.least(stream))
+		switch {
+		case err == nil:
+			p.attempted(pr, nil)
+		case !gaveUp:
+			p.attempted(pr, err)
+		}
 		switch {
 		case err == nil:
 			pr.breaker.Success()
@@ -268,9 +306,9 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			// speculation): it says nothing about the profile, unless
 			// the attempt had already outlived its own deadline (the
 			// budget ended at the moment the cut was due).
-			if own := t.least(stream); !delivered && p.clock.Now().Sub(start) >= own {
+			if !gaveUp {
 				p.failed(pr, err)
-				p.step(tr, role, start, err, "profile %s, attempt %d ended by the caller's deadline, past its own %s", pr.Name, n, own)
+				p.step(tr, role, start, err, "profile %s, attempt %d ended by the caller's deadline, past its own %s", pr.Name, n, t.least(stream))
 			}
 			return delivered, err
 		case cut != nil && (cut.whole || delivered):
@@ -376,6 +414,47 @@ func (p *Pool) failed(pr *profile, err error) {
 	}
 	p.log.Warn("failover: profile skipped until a probe succeeds", "profile", pr.Name,
 		"failures", p.opts.Breaker.Failures, "code", nadine.ErrorCode(err), "err", err)
+	p.startProbe(pr)
+}
+
+// attempted records an attempt's outcome (err nil: it answered) in the
+// run of its server; when ServerFailures attempts in a row failed there,
+// every profile of the server is skipped and probed.
+func (p *Pool) attempted(pr *profile, err error) {
+	if err != nil && !counts(err) {
+		return
+	}
+	p.mu.Lock()
+	s := pr.srv
+	if err == nil {
+		s.run = 0
+		p.mu.Unlock()
+		return
+	}
+	s.run++
+	if s.run < p.opts.Breaker.ServerFailures {
+		p.mu.Unlock()
+		return
+	}
+	s.run = 0
+	profiles := append([]*profile(nil), s.profiles...)
+	p.mu.Unlock()
+	var opened []string
+	for _, o := range profiles {
+		if o.breaker.Trip(err) {
+			opened = append(opened, o.Name)
+			p.startProbe(o)
+		}
+	}
+	if len(opened) > 0 {
+		p.log.Warn("failover: every profile of a server skipped until probes succeed", "server", s.name,
+			"failed_attempts", p.opts.Breaker.ServerFailures, "profiles", opened, "code", nadine.ErrorCode(err), "err", err)
+	}
+}
+
+// startProbe starts the probe loop of an open profile, unless one runs or
+// the pool is closed.
+func (p *Pool) startProbe(pr *profile) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed || pr.probing {
@@ -433,6 +512,7 @@ func (p *Pool) probeLoop(pr *profile) {
 		}
 		pr.breaker.EndProbe(err)
 		if err == nil {
+			p.attempted(pr, nil)
 			p.log.Info("failover: profile answers again", "profile", pr.Name)
 		} else {
 			p.log.Debug("failover: probe failed", "profile", pr.Name, "code", nadine.ErrorCode(err), "err", err)

@@ -240,6 +240,10 @@ func Text(name Name, text string) string {
 	return b
 }
 
+// HasDelimiter reports whether s holds anything that looks like a data
+// section's delimiter or its note: text that is never said aloud.
+func HasDelimiter(s string) bool { return delimiterRE.MatchString(s) || noteRE.MatchString(s) }
+
 // Sections returns the data sections of a prompt, in order, as
 // [begin, end) byte offsets of each whole block (delimiters included).
 // Tests use it to check that outside text appears only inside them.

@@ -88,6 +88,22 @@ func (m *memStore) PutKnowledge(_ context.Context, docs []nadine.KnowledgeDocume
 	return nil
 }
 
+func (m *memStore) RemoveKnowledge(_ context.Context, keys ...string) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return 0, m.err
+	}
+	n := 0
+	for _, k := range keys {
+		if _, ok := m.sources[k]; ok {
+			n++
+		}
+		m.drop(k)
+	}
+	return n, nil
+}
+
 func (m *memStore) KnowledgeSources(context.Context) ([]nadine.KnowledgeSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -6,67 +6,31 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/answer"
 )
 
-var (
-	fenceRE         = regexp.MustCompile("(?s)```[a-zA-Z0-9_-]*[ \t]*\r?\n?(.*?)(?:```|$)")
-	trailingCommaRE = regexp.MustCompile(`,\s*([}\]])`)
-	pythonRE        = regexp.MustCompile(`\b(True|False|None)\b`)
-)
+var fenceRE = regexp.MustCompile("(?s)```[a-zA-Z0-9_-]*[ \t]*\r?\n?(.*?)(?:```|$)")
 
-// ExtractJSON finds the JSON value in a model's answer: reasoning blocks
-// skipped, the first fenced code block that holds one, else the first
-// object or array in the text. Sloppy JSON is repaired when it does not
-// decode: trailing commas, Python's single quotes and True/False/None.
+// ExtractJSON finds the JSON value in a model's answer with the lenient
+// reader (package answer): reasoning skipped, the first object or list
+// in the text (fenced or not), its defects repaired (single quotes,
+// True/False/None, comments, trailing commas, raw newlines and unescaped
+// quotes in strings, double escapes), a value cut off kept without the
+// member that was cut.
 func ExtractJSON(text string) (json.RawMessage, bool) {
-	s := nadine.StripThinking(text)
-	var candidates []string
-	for _, m := range fenceRE.FindAllStringSubmatch(s, 4) {
-		if strings.ContainsAny(m[1], "{[") {
-			candidates = append(candidates, m[1])
-		}
-	}
-	candidates = append(candidates, s)
-	for _, c := range candidates {
-		if raw, ok := firstValue(c); ok {
-			return raw, true
+	v, ok := answer.Read(text).First()
+	return v.JSON, ok
+}
+
+// ExtractCompleteJSON is ExtractJSON for answers acted on as a whole (a
+// plan, facts to store): a value cut off is not one.
+func ExtractCompleteJSON(text string) (json.RawMessage, bool) {
+	for _, v := range answer.Read(text).Values {
+		if v.Complete {
+			return v.JSON, true
 		}
 	}
 	return nil, false
-}
-
-// firstValue decodes the first JSON object or array of s, trying up to
-// eight starting points, each as is and then repaired.
-func firstValue(s string) (json.RawMessage, bool) {
-	for range 8 {
-		i := strings.IndexAny(s, "{[")
-		if i < 0 {
-			return nil, false
-		}
-		s = s[i:]
-		for _, try := range []string{s, repair(s)} {
-			dec := json.NewDecoder(strings.NewReader(try))
-			var raw json.RawMessage
-			if dec.Decode(&raw) == nil {
-				return raw, true
-			}
-		}
-		s = s[1:]
-	}
-	return nil, false
-}
-
-// repair fixes what models commonly get wrong in JSON.
-func repair(s string) string {
-	s = trailingCommaRE.ReplaceAllString(s, "$1")
-	if !strings.Contains(s, `"`) && strings.Contains(s, "'") {
-		s = strings.ReplaceAll(s, "'", `"`)
-		s = pythonRE.ReplaceAllStringFunc(s, func(w string) string {
-			return map[string]string{"True": "true", "False": "false", "None": "null"}[w]
-		})
-	}
-	return s
 }
 
 // Fields returns the members of a JSON object by key (see Key), so that
@@ -275,8 +239,8 @@ func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
 // answer that is JSON (bare or fenced) gives the field named by one of
 // keys (see Field), or "" when it has none; a fenced answer its content;
 // any other answer itself, trimmed.
-func AnswerText(answer string, keys ...string) string {
-	s := strings.TrimSpace(nadine.StripThinking(answer))
+func AnswerText(text string, keys ...string) string {
+	s := strings.TrimSpace(answer.Preamble(text))
 	body := s
 	if strings.HasPrefix(s, "```") {
 		if m := fenceRE.FindStringSubmatch(s); m != nil {
@@ -284,8 +248,8 @@ func AnswerText(answer string, keys ...string) string {
 		}
 	}
 	if strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
-		if raw, ok := firstValue(body); ok {
-			return strings.TrimSpace(Field(raw, keys...))
+		if v, ok := answer.Read(body).First(); ok {
+			return strings.TrimSpace(Field(v.JSON, keys...))
 		}
 	}
 	return body

@@ -171,9 +171,10 @@ var emotionsInProse = NewTable(emotions.Labels(), map[string][]string{
 })
 
 // FindEmotion returns the emotion a sentence names ("It makes me happy",
-// "Nadine feels joy").
+// "Nadine feels joy"), read as its conclusion when it names several (see
+// Table.Conclusion).
 func FindEmotion(text string) (nadine.Emotion, bool) {
-	l, ok := emotionsInProse.Find(text)
+	l, ok := emotionsInProse.Conclusion(text)
 	return nadine.Emotion(l), ok
 }
 

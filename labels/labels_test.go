@@ -1,6 +1,7 @@
 package labels_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -162,13 +163,26 @@ func TestExtractJSON(t *testing.T) {
 		{`{smiles} then {"a": 1}`, `{"a": 1}`},
 		{"no json", ""},
 		{`{"cut": `, ""},
+		{`{"reply": "Hello!", "cut": "x`, `{"reply": "Hello!"}`},
 	}
 	for _, tt := range tests {
 		raw, ok := labels.ExtractJSON(tt.in)
-		if string(raw) != tt.want || ok != (tt.want != "") {
+		if compact(string(raw)) != compact(tt.want) || ok != (tt.want != "") {
 			t.Errorf("ExtractJSON(%q) = %s, %v; want %s", tt.in, raw, ok, tt.want)
 		}
 	}
+	if raw, ok := labels.ExtractCompleteJSON(`{"reply": "Hello!", "cut": "x`); ok {
+		t.Errorf("ExtractCompleteJSON of a cut value = %s", raw)
+	}
+}
+
+// compact removes the white space between JSON tokens.
+func compact(s string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(s)) != nil {
+		return s
+	}
+	return b.String()
 }
 
 func TestText(t *testing.T) {

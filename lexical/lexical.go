@@ -352,3 +352,14 @@ func hash2(ns byte, a, b string) uint64 {
 	}
 	return mix(h)
 }
+
+// Words returns text's words as the embedder sees them: accent- and
+// case-folded, each CJK character a word of its own.
+func (e *Embedder) Words(text string) []string {
+	toks := e.tokenize(nil, text)
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = t.s
+	}
+	return out
+}

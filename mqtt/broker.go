@@ -3,10 +3,15 @@ package mqtt
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
+	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
@@ -21,42 +26,162 @@ import (
 const DefaultBrokerAddr = "127.0.0.1:1883"
 
 // BrokerOptions configure the embedded broker. The zero value listens on
-// 127.0.0.1:1883 without TLS and discards logs.
+// 127.0.0.1:1883 without TLS, with the default limits, and discards logs.
+//
+// Every limit has a default (the Default* constants), so that no client,
+// bad or broken, can make the broker hold unbounded memory or make other
+// clients wait on it; docs/bus-limits.md gives the reasons and figures.
 type BrokerOptions struct {
 	// Addr is the TCP address to listen on; port 0 picks a free port (see
-	// Broker.Addr). Default DefaultBrokerAddr.
+	// Broker.Addr). Default DefaultBrokerAddr. An address that is not on
+	// the loopback interface needs Users.
 	Addr string
 	// TLSConfig, when set, makes the listener speak TLS (mqtts://).
 	TLSConfig *tls.Config
 	// Logger receives the broker's logs; nil discards them.
 	Logger *slog.Logger
 	// Users, when not empty, are the only clients accepted: user name →
-	// password. Empty, every client may connect.
+	// password. Empty, every client may connect: allowed on the loopback
+	// interface only.
 	Users map[string]string
-	// WriteTimeout bounds each write to a client: a client that takes no
-	// data for that long (it stopped reading, or its network is gone and
-	// its socket is full) is disconnected, so that it holds nothing of
-	// the broker (its reconnection under the same client id, Close).
+	// WriteTimeout bounds how long a write to a client may make no
+	// progress: a client that takes no data for that long (it stopped
+	// reading, or its network is gone and its socket is full) is
+	// disconnected. A write that makes progress, however slowly, goes on.
 	// Default DefaultBrokerWriteTimeout.
 	WriteTimeout time.Duration
+	// MaxPacketSize bounds each packet a client sends, header included: a
+	// larger one is refused from its header, before its body is read, and
+	// the client is disconnected (MQTT 5: reason 0x95, packet too large).
+	// The CONNACK announces it. Default DefaultBrokerMaxPacketSize.
+	MaxPacketSize int
+	// MaxClients bounds the clients connected and the sessions kept for
+	// clients gone (MaxSessionExpiry): a client with a new id is refused
+	// beyond it (server busy); a known id may always reconnect. Default
+	// DefaultBrokerMaxClients.
+	MaxClients int
+	// MaxInflight is how many QoS 1 and 2 messages a client may send
+	// before the broker acknowledges them (the receive maximum announced
+	// in the CONNACK); a client that sends more is disconnected. Default
+	// DefaultBrokerMaxInflight.
+	MaxInflight int
+	// MaxQueued and MaxQueuedBytes bound, per client, the QoS 1 and 2
+	// messages held for it (sent and not yet acknowledged, waiting for its
+	// receive maximum, or kept while it is away), in number and payload
+	// bytes: further messages to it are dropped and counted, as
+	// Mosquitto's max_queued_messages and max_queued_bytes do. Its queue
+	// of packets to write holds at most MaxQueued + MaxRetained packets
+	// and MaxQueuedBytes: a client whose queue is full is disconnected.
+	// Defaults DefaultBrokerMaxQueued and DefaultBrokerMaxQueuedBytes.
+	MaxQueued      int
+	MaxQueuedBytes int
+	// MaxRetained and MaxRetainedBytes bound the retained messages, in
+	// number and in bytes (topic and payload): a retained message beyond
+	// is refused (an MQTT 5 publisher at QoS 1 or 2 gets reason 0x97,
+	// quota exceeded; any other is dropped) and logged. Replacing or
+	// clearing a retained message is always allowed within the bounds.
+	// Defaults DefaultBrokerMaxRetained and DefaultBrokerMaxRetainedBytes.
+	MaxRetained      int
+	MaxRetainedBytes int
 }
 
-// DefaultBrokerWriteTimeout is BrokerOptions.WriteTimeout's default.
-const DefaultBrokerWriteTimeout = 10 * time.Second
+// The embedded broker's default limits (see BrokerOptions).
+const (
+	DefaultBrokerWriteTimeout     = time.Second
+	DefaultBrokerMaxPacketSize    = 128 << 10
+	DefaultBrokerMaxClients       = 128
+	DefaultBrokerMaxInflight      = 64
+	DefaultBrokerMaxQueued        = 10000
+	DefaultBrokerMaxQueuedBytes   = 16 << 20
+	DefaultBrokerMaxRetained      = 1000
+	DefaultBrokerMaxRetainedBytes = 1 << 20
+)
+
+// MaxSessionExpiry bounds how long the embedded broker keeps the session
+// of a client gone (its subscriptions and queued messages), whatever the
+// client asked: a slot of MaxClients is freed then.
+const MaxSessionExpiry = time.Hour
+
+// maxMQTTPacket is the largest packet MQTT can encode (a remaining length
+// of 268,435,455 bytes and its fixed header).
+const maxMQTTPacket = 268_435_460
+
+// minPacketSize is the smallest MaxPacketSize: room for a transcript and
+// a sentence with their topics and properties.
+const minPacketSize = 1024
+
+// withDefaults fills in the defaults and checks the options; each error
+// names the field.
+func (o BrokerOptions) withDefaults() (BrokerOptions, error) {
+	if o.Addr == "" {
+		o.Addr = DefaultBrokerAddr
+	}
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker Addr %q: %w", o.Addr, err)
+	}
+	if len(o.Users) == 0 && !LoopbackHost(host) {
+		return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker Addr %q is not a loopback address and no Users are set: anyone on the network could read what people say and make Nadine speak", o.Addr)
+	}
+	for _, f := range []struct {
+		name     string
+		v        *int
+		def, max int
+	}{
+		{"MaxPacketSize", &o.MaxPacketSize, DefaultBrokerMaxPacketSize, maxMQTTPacket},
+		{"MaxClients", &o.MaxClients, DefaultBrokerMaxClients, math.MaxInt32},
+		{"MaxInflight", &o.MaxInflight, DefaultBrokerMaxInflight, math.MaxUint16},
+		{"MaxQueued", &o.MaxQueued, DefaultBrokerMaxQueued, math.MaxUint16},
+		{"MaxQueuedBytes", &o.MaxQueuedBytes, DefaultBrokerMaxQueuedBytes, math.MaxInt},
+		{"MaxRetained", &o.MaxRetained, DefaultBrokerMaxRetained, math.MaxUint16},
+		{"MaxRetainedBytes", &o.MaxRetainedBytes, DefaultBrokerMaxRetainedBytes, math.MaxInt},
+	} {
+		switch {
+		case *f.v < 0:
+			return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker %s: must not be negative (got %d)", f.name, *f.v)
+		case *f.v == 0:
+			*f.v = f.def
+		case *f.v > f.max:
+			return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker %s: at most %d (got %d)", f.name, f.max, *f.v)
+		}
+	}
+	if o.MaxPacketSize < minPacketSize {
+		return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker MaxPacketSize: at least %d (got %d)", minPacketSize, o.MaxPacketSize)
+	}
+	if o.WriteTimeout < 0 {
+		return o, nadine.Errorf(nadine.EINVALID, "mqtt: broker WriteTimeout: must not be negative (got %v)", o.WriteTimeout)
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = DefaultBrokerWriteTimeout
+	}
+	return o, nil
+}
+
+// LoopbackHost reports whether a listening host is on the loopback
+// interface only ("127.0.0.1", "::1", "localhost"); an empty host (every
+// interface) is not.
+func LoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
 
 // Broker is an embedded MQTT 3.1.1/5 broker (mochi-mqtt), used by
 // "nadine serve" when no broker is configured so that perception and control
 // processes on the robot have somewhere to connect.
 //
-// Without Users it lets every client connect, subscribe and publish: keep
-// it on the loopback interface then. With Users only those user names, with
-// their passwords, may connect; off the loopback interface, add TLS too, or
-// the passwords cross the network in clear.
+// Without Users it lets every client connect, subscribe and publish, and
+// listens on the loopback interface only. With Users only those user
+// names, with their passwords, may connect; off the loopback interface,
+// add TLS too, or the passwords cross the network in clear.
 type Broker struct {
-	srv   *mochi.Server
-	addr  string
-	tls   bool
-	close sync.Once
+	srv    *mochi.Server
+	retain *retainLimits
+	addr   string
+	tls    bool
+	close  sync.Once
 }
 
 // StartBroker starts a broker listening on opts.Addr. ctx bounds only the
@@ -65,17 +190,27 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("mqtt: start broker: %w", err)
 	}
-	if opts.Addr == "" {
-		opts.Addr = DefaultBrokerAddr
-	}
-	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-		return nil, nadine.Errorf(nadine.EINVALID, "mqtt: broker Addr %q: %w", opts.Addr, err)
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := mochi.New(&mochi.Options{Logger: log.With("component", "mqtt-broker")})
+	caps := mochi.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = uint32(opts.MaxPacketSize)
+	caps.MaximumClients = int64(opts.MaxClients)
+	caps.ReceiveMaximum = uint16(opts.MaxInflight)
+	caps.MaximumInflight = uint16(opts.MaxQueued)
+	caps.MaximumClientWritesPending = int32(opts.MaxQueued + opts.MaxRetained) // each at most 65,535
+	caps.MaximumClientQueuedBytes = int64(opts.MaxQueuedBytes)
+	caps.MaximumSessionExpiryInterval = uint32(MaxSessionExpiry / time.Second)
+	srv := mochi.New(&mochi.Options{Logger: log.With("component", "mqtt-broker"), Capabilities: caps})
+	limits := newRetainLimits(srv, opts.MaxRetained, opts.MaxRetainedBytes)
+	if err := srv.AddHook(limits, nil); err != nil {
+		return nil, fmt.Errorf("mqtt: start broker: limits hook: %w", err)
+	}
 	var hook mochi.Hook = new(auth.AllowHook)
 	if len(opts.Users) > 0 {
 		hook = newPasswordHook(opts.Users)
@@ -88,13 +223,7 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if err != nil {
 		return nil, nadine.Errorf(nadine.EUNAVAILABLE, "mqtt: start broker on %s: %w", opts.Addr, err)
 	}
-	if opts.TLSConfig != nil {
-		ln = tls.NewListener(ln, opts.TLSConfig)
-	}
-	if opts.WriteTimeout <= 0 {
-		opts.WriteTimeout = DefaultBrokerWriteTimeout
-	}
-	tcp := &tcpListener{id: "tcp", ln: ln, writeTimeout: opts.WriteTimeout, served: make(chan struct{}), open: map[*boundedConn]struct{}{}}
+	tcp := &tcpListener{id: "tcp", ln: ln, tls: opts.TLSConfig, writeTimeout: opts.WriteTimeout, served: make(chan struct{}), open: map[*boundedConn]struct{}{}}
 	if err := srv.AddListener(tcp); err != nil {
 		_ = ln.Close()
 		_ = srv.Close()
@@ -107,9 +236,30 @@ func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	tcp.mu.Lock()
 	tcp.serving = true
 	tcp.mu.Unlock()
-	b := &Broker{srv: srv, addr: tcp.Address(), tls: opts.TLSConfig != nil}
+	b := &Broker{srv: srv, retain: limits, addr: tcp.Address(), tls: opts.TLSConfig != nil}
 	log.Info("mqtt: broker listening", "addr", b.addr, "tls", b.tls, "users", len(opts.Users))
 	return b, nil
+}
+
+// BrokerStats are what the embedded broker holds and what it dropped.
+type BrokerStats struct {
+	Clients       int   // connected now
+	Sessions      int   // kept, of clients connected or gone
+	Retained      int   // retained messages (the broker's own $SYS ones aside)
+	RetainedBytes int   // their topics and payloads
+	Dropped       int64 // messages not delivered to a client: its queue was full, or its QoS 1/2 messages held were at MaxQueued
+}
+
+// Stats returns the broker's figures now.
+func (b *Broker) Stats() BrokerStats {
+	count, size := b.retain.held()
+	return BrokerStats{
+		Clients:       int(atomic.LoadInt64(&b.srv.Info.ClientsConnected)),
+		Sessions:      b.srv.Clients.Len(),
+		Retained:      count,
+		RetainedBytes: size,
+		Dropped:       atomic.LoadInt64(&b.srv.Info.MessagesDropped) + atomic.LoadInt64(&b.srv.Info.InflightDropped),
+	}
 }
 
 // Addr returns the address the broker listens on, with the real port when
@@ -160,6 +310,7 @@ func (b *Broker) Close() error {
 type tcpListener struct {
 	id           string
 	ln           net.Listener
+	tls          *tls.Config // BrokerOptions.TLSConfig: TLS over the bounded connection
 	log          *slog.Logger
 	writeTimeout time.Duration // BrokerOptions.WriteTimeout
 
@@ -193,13 +344,20 @@ func (l *tcpListener) Serve(establish listeners.EstablishFn) {
 			_ = conn.Close()
 			return
 		}
-		bc := &boundedConn{Conn: conn, timeout: l.writeTimeout}
+		bc := &boundedConn{Conn: conn, timeout: l.writeTimeout, log: l.log}
 		l.open[bc] = struct{}{}
 		l.conns.Add(1) // under mu: never after Close waits
 		l.mu.Unlock()
 		go func() {
 			defer l.conns.Done()
-			if err := establish(l.id, bc); err != nil {
+			var c net.Conn = bc
+			if l.tls != nil {
+				// Under TLS, so that a slow write's progress is seen
+				// (a TLS connection fails for good at its first
+				// deadline).
+				c = tls.Server(bc, l.tls)
+			}
+			if err := establish(l.id, c); err != nil {
 				l.log.Debug("mqtt: broker connection ended", "error", err)
 			}
 			l.mu.Lock()
@@ -224,17 +382,19 @@ func (l *tcpListener) Protocol() string { return "tcp" }
 // for a client that stopped reading.
 const closeWriteGrace = time.Second
 
-// boundedConn is a client's connection whose every write ends within its
-// timeout. mochi writes to a client under the client's lock with no
-// deadline, so a write blocked on a full socket (a client that stopped
-// reading, a network gone) held that lock for as long as TCP kept the
-// connection: the DISCONNECT of a session taken over by the client's
-// reconnection, or of Close, waited on it; Close for ever. A write that
-// fails closes the connection: the client is gone, and half a packet must
-// not be followed by another.
+// boundedConn is a client's connection whose writes fail once they make no
+// progress for its timeout. mochi writes to a client with no deadline, so
+// a write blocked on a full socket (a client that stopped reading, a
+// network gone) lasted as long as TCP kept the connection: the DISCONNECT
+// of a session taken over by the client's reconnection, or of Close,
+// waited on it; Close for ever. A write that fails closes the connection:
+// the client is gone, and half a packet must not be followed by another.
+// A write that makes progress, however slowly (a large packet on a slow
+// link), has its deadline moved on.
 type boundedConn struct {
 	net.Conn
 	timeout time.Duration
+	log     *slog.Logger // says when a stalled client is disconnected; nil: nothing
 
 	mu      sync.Mutex // orders the deadlines Write and closeBy set
 	closing time.Time  // Close's deadline: no write lasts beyond it
@@ -242,18 +402,29 @@ type boundedConn struct {
 
 // Write implements net.Conn.
 func (c *boundedConn) Write(b []byte) (int, error) {
-	c.mu.Lock()
-	d := time.Now().Add(c.timeout)
-	if !c.closing.IsZero() && c.closing.Before(d) {
-		d = c.closing
+	written := 0
+	for {
+		c.mu.Lock()
+		d := time.Now().Add(c.timeout)
+		closing := !c.closing.IsZero()
+		if closing && c.closing.Before(d) {
+			d = c.closing
+		}
+		_ = c.Conn.SetWriteDeadline(d)
+		c.mu.Unlock()
+		n, err := c.Conn.Write(b[written:])
+		written += n
+		if err != nil && n > 0 && !closing && errors.Is(err, os.ErrDeadlineExceeded) {
+			continue // slow, not stalled
+		}
+		if err != nil {
+			if !closing && errors.Is(err, os.ErrDeadlineExceeded) && c.log != nil {
+				c.log.Warn("client disconnected: it took no data", "remote", c.RemoteAddr().String(), "write_timeout", c.timeout)
+			}
+			_ = c.Conn.Close()
+		}
+		return written, err
 	}
-	_ = c.Conn.SetWriteDeadline(d)
-	c.mu.Unlock()
-	n, err := c.Conn.Write(b)
-	if err != nil {
-		_ = c.Conn.Close()
-	}
-	return n, err
 }
 
 // closeBy makes the writes in progress and to come end by deadline.

@@ -74,7 +74,10 @@ func rawConnect(t *testing.T, addr, id, filter string) net.Conn {
 }
 
 // dialRaw is rawConnect, with an error.
-func dialRaw(addr, id, filter string) (net.Conn, error) {
+func dialRaw(addr, id, filter string) (net.Conn, error) { return dialRawQoS(addr, id, filter, 0) }
+
+// dialRawQoS is dialRaw subscribing at qos.
+func dialRawQoS(addr, id, filter string, qos byte) (net.Conn, error) {
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func dialRaw(addr, id, filter string) (net.Conn, error) {
 	connect = append(connect, id...)
 	sub := []byte{0x00, 0x01, 0x00, byte(len(filter))}
 	sub = append(sub, filter...)
-	sub = append(sub, 0x00)
+	sub = append(sub, qos)
 	pkt := append([]byte{0x10, byte(len(connect))}, connect...)
 	pkt = append(pkt, 0x82, byte(len(sub)))
 	pkt = append(pkt, sub...)

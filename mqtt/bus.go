@@ -55,6 +55,7 @@ type Bus struct {
 	readyOnce sync.Once
 	lastErr   error      // the last connection or subscription failure
 	failures  int        // connection attempts failed since the last success
+	connects  uint64     // connections established: the first, then each reconnection
 	fatal     chan error // a failure that retrying cannot fix, for Connect
 	closing   bool       // Close was called: no subscribe goroutine starts
 }
@@ -205,6 +206,14 @@ func (b *Bus) Connected() bool {
 	return b.ready
 }
 
+// Reconnects returns how many times the bus connected again after losing
+// its connection, for metrics.
+func (b *Bus) Reconnects() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(b.connects, 1) - 1
+}
+
 // Prefix returns the topic prefix, without the trailing slash.
 func (b *Bus) Prefix() string { return strings.TrimSuffix(b.prefix, "/") }
 
@@ -251,6 +260,7 @@ func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
 	gen := b.gen
 	b.up = true
 	b.failures = 0
+	b.connects++
 	closing := b.closing
 	if !closing {
 		b.subs.Add(1) // under mu: never after Close set closing and waits

@@ -85,6 +85,11 @@ func inboundCases() []inboundCase {
 		{"user left empty", mqtt.TopicUserLeft, "", user(nadine.InboundUserLeft, "", "")},
 		{"start speak", mqtt.TopicStartSpeak, "1", &nadine.Inbound{Kind: nadine.InboundStartSpeak, Received: fixedNow}},
 		{"end speak", mqtt.TopicEndSpeak, "", &nadine.Inbound{Kind: nadine.InboundEndSpeak, Received: fixedNow}},
+		{"spoken", mqtt.TopicSpoken, `{"turn_id":"t1","seq":2}`, &nadine.Inbound{Kind: nadine.InboundSpoken, Spoken: nadine.SpokenReport{TurnID: "t1", Seq: 2, Words: -1}, Received: fixedNow}},
+		{"spoken cut", mqtt.TopicSpoken, `{"turn_id":"t1","seq":3,"cut":true,"words":4}`, &nadine.Inbound{Kind: nadine.InboundSpoken, Spoken: nadine.SpokenReport{TurnID: "t1", Seq: 3, Words: 4, Cut: true}, Received: fixedNow}},
+		{"spoken words without cut", mqtt.TopicSpoken, `{"turn_id":"t1","seq":3,"words":4}`, &nadine.Inbound{Kind: nadine.InboundSpoken, Spoken: nadine.SpokenReport{TurnID: "t1", Seq: 3, Words: -1}, Received: fixedNow}},
+		{"speech started", mqtt.TopicSpeechStarted, "", &nadine.Inbound{Kind: nadine.InboundSpeechStarted, Received: fixedNow}},
+		{"speech started at", mqtt.TopicSpeechStarted, `{"time":"2026-12-01T10:00:00Z"}`, &nadine.Inbound{Kind: nadine.InboundSpeechStarted, SpeechAt: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Received: fixedNow}},
 		{"language JSON", mqtt.TopicLanguage, `{"language":"de"}`, &nadine.Inbound{Kind: nadine.InboundLanguage, Language: nadine.German, Received: fixedNow}},
 		{"language name", mqtt.TopicLanguage, "français", &nadine.Inbound{Kind: nadine.InboundLanguage, Language: nadine.French, Received: fixedNow}},
 	}
@@ -208,6 +213,9 @@ func checkOutbound(t *testing.T, b *mqtt.Bus, control *mqtttest.Peer) {
 		{"stt language", func() error { return b.PublishLanguage(ctx, nadine.German) }, []outboundWant{
 			{mqtt.TopicSTTLanguage, `{"language":"de","locale":"de-DE"}`, mqtt.ContentTypeJSON, nil},
 		}},
+		{"stop", func() error { return b.StopSpeaking(ctx, "t-42", "interrupted") }, []outboundWant{
+			{mqtt.TopicStop, `{"turn_id":"t-42","reason":"interrupted"}`, mqtt.ContentTypeJSON, nil},
+		}},
 		{"raw", func() error { return b.Publish(ctx, "debug/raw", []byte("anything")) }, []outboundWant{
 			{"debug/raw", "anything", "", nil},
 		}},
@@ -257,7 +265,8 @@ func conversation(t *testing.T, env brokerEnv) {
 			mqtt.TopicUserEmotion: nadine.InboundUserEmotion, mqtt.TopicUserDetected: nadine.InboundUserDetected,
 			mqtt.TopicFaceStored: nadine.InboundFaceStored, mqtt.TopicUserLeft: nadine.InboundUserLeft,
 			mqtt.TopicStartSpeak: nadine.InboundStartSpeak, mqtt.TopicEndSpeak: nadine.InboundEndSpeak,
-			mqtt.TopicLanguage: nadine.InboundLanguage,
+			mqtt.TopicLanguage: nadine.InboundLanguage, mqtt.TopicSpoken: nadine.InboundSpoken,
+			mqtt.TopicSpeechStarted: nadine.InboundSpeechStarted,
 		}
 		isMarker := func(in nadine.Inbound) bool { return in.Kind == nadine.InboundUserLeft && in.User.ID == "marker" }
 		examples := loadSpec(t).inboundExamples(t)

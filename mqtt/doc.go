@@ -137,11 +137,23 @@
 // # Embedded broker
 //
 // StartBroker runs mochi-mqtt on a TCP address (127.0.0.1:1883 by
-// default). It allows every client (no authentication, no ACL): it is meant
-// for the processes of one robot talking over the loopback interface. Do
-// not bind it to a public interface; use a real broker (Mosquitto) with
-// authentication and TLS for anything else. The broker is mochi-mqtt
-// v2.7.9 with a patch carried in third_party/mochi-server (see its
-// README): v2.7.9 deadlocked, reordered and lost messages once a client's
-// receive quota was used up under a burst.
+// default). Without users it allows every client (no authentication, no
+// ACL), and then listens on the loopback interface only: it is meant for
+// the processes of one robot. Beyond loopback it needs users
+// (BrokerOptions.Users); use TLS, or a real broker (Mosquitto), for
+// anything crossing a network.
+//
+// Nobody waits on someone else's bad client: every limit has a default
+// (BrokerOptions). A packet larger than MaxPacketSize is refused from its
+// header; retained messages are bounded in number and bytes; each client
+// has a bounded queue of packets to write, and is disconnected when it is
+// full or when a write makes no progress for WriteTimeout (1 s); a
+// publisher never waits on a subscriber's write. docs/bus-limits.md gives
+// the reasons and the measured figures.
+//
+// The broker is mochi-mqtt v2.7.9 with a patch carried in
+// third_party/mochi-server (see its README): v2.7.9 deadlocked, reordered
+// and lost messages once a client's receive quota was used up under a
+// burst, and made every publisher wait on a subscriber that stopped
+// reading.
 package mqtt

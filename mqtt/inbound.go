@@ -48,6 +48,10 @@ func parseInbound(kind nadine.InboundKind, payload []byte) (nadine.Inbound, erro
 		// Any payload: the message itself is the signal.
 	case nadine.InboundLanguage:
 		in.Language, err = parseLanguage(payload)
+	case nadine.InboundSpoken:
+		in.Spoken, err = parseSpoken(payload)
+	case nadine.InboundSpeechStarted:
+		in.SpeechAt = parseSpeechStarted(payload)
 	default:
 		err = fmt.Errorf("unknown kind %q", kind)
 	}
@@ -364,4 +368,54 @@ func parseLanguage(payload []byte) (nadine.Language, error) {
 		return "", errors.New("unsupported language")
 	}
 	return l, nil
+}
+
+// maxSpokenSeq bounds a reported sentence position (a turn has far fewer).
+const maxSpokenSeq = 1 << 20
+
+// parseSpoken: {"turn_id","seq"} for a sentence said whole, plus
+// "cut": true and "words" when text-to-speech stopped inside it.
+func parseSpoken(payload []byte) (nadine.SpokenReport, error) {
+	if !isJSONObject(payload) {
+		return nadine.SpokenReport{}, errors.New("want a JSON object")
+	}
+	var m struct {
+		TurnID optString `json:"turn_id"`
+		Seq    *int      `json:"seq"`
+		Cut    *bool     `json:"cut"`
+		Words  *int      `json:"words"`
+	}
+	if err := decodeObject(payload, &m); err != nil {
+		return nadine.SpokenReport{}, err
+	}
+	r := nadine.SpokenReport{TurnID: str(m.TurnID), Words: -1}
+	switch {
+	case r.TurnID == "":
+		return r, errors.New("no turn_id")
+	case m.Seq == nil:
+		return r, errors.New("no seq")
+	case *m.Seq < 0 || *m.Seq > maxSpokenSeq:
+		return r, errors.New("seq out of range")
+	}
+	r.Seq = *m.Seq
+	r.Cut = m.Cut != nil && *m.Cut
+	if r.Cut && m.Words != nil && *m.Words >= 0 {
+		r.Words = *m.Words
+	}
+	return r, nil
+}
+
+// parseSpeechStarted reads the optional time of a voice activity start;
+// any other payload is the signal alone.
+func parseSpeechStarted(payload []byte) time.Time {
+	if !isJSONObject(payload) {
+		return time.Time{}
+	}
+	var m struct {
+		Time json.RawMessage `json:"time"`
+	}
+	if json.Unmarshal(payload, &m) != nil {
+		return time.Time{}
+	}
+	return parseTime(m.Time)
 }

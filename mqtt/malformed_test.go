@@ -40,6 +40,8 @@ func TestBus_MalformedDropped(t *testing.T) {
 		{mqtt.TopicStartSpeak, nil, badJSON, nadine.InboundStartSpeak}, // the payload is not read
 		{mqtt.TopicEndSpeak, nil, "", nadine.InboundEndSpeak},
 		{mqtt.TopicLanguage, []string{badJSON, "Klingon", `{"language":1}`, "", `{"language":"` + secret + `"}`}, "fr", nadine.InboundLanguage},
+		{mqtt.TopicSpoken, []string{badJSON, secret, `{"seq":0}`, `{"turn_id":"t"}`, `{"turn_id":"t","seq":-1}`, `{"turn_id":"t","seq":"0"}`}, `{"turn_id":"t","seq":0}`, nadine.InboundSpoken},
+		{mqtt.TopicSpeechStarted, nil, badJSON, nadine.InboundSpeechStarted}, // a payload without a time is the signal alone
 	}
 	if got, want := len(tests), len(mqtt.InboundTopics()); got != want {
 		t.Fatalf("%d topics tested, want every inbound topic (%d)", got, want)

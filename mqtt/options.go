@@ -10,7 +10,6 @@ import (
 	"math"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine"
@@ -123,25 +122,9 @@ func (t TLSOptions) isZero() bool { return t == TLSOptions{} }
 // broker URL and TLS configuration (nil for plain connections). Errors are
 // EINVALID and name the field.
 func (o Options) config() (Options, *url.URL, *tls.Config, error) {
-	if o.URL == "" {
-		o.URL = DefaultURL
-	}
-	u, err := url.Parse(o.URL)
+	u, secure, err := brokerURL(o.URL)
 	if err != nil {
-		// url.Parse errors quote the URL, which may hold a password.
-		return o, nil, nil, nadine.Errorf(nadine.EINVALID, "mqtt: URL: cannot parse")
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	secure := false
-	switch u.Scheme {
-	case "mqtt", "tcp", "ws":
-	case "mqtts", "tls", "ssl", "wss":
-		secure = true
-	default:
-		return o, nil, nil, nadine.Errorf(nadine.EINVALID, "mqtt: URL: unsupported scheme %q (want mqtt, mqtts, ws or wss)", u.Scheme)
-	}
-	if u.Hostname() == "" {
-		return o, nil, nil, nadine.Errorf(nadine.EINVALID, "mqtt: URL: no host in %s", u.Redacted())
+		return o, nil, nil, err
 	}
 	if u.Port() == "" {
 		port := map[string]string{"mqtt": "1883", "tcp": "1883", "mqtts": "8883", "tls": "8883", "ssl": "8883", "ws": "80", "wss": "443"}[u.Scheme]
@@ -171,8 +154,8 @@ func (o Options) config() (Options, *url.URL, *tls.Config, error) {
 	if o.Prefix == "" {
 		o.Prefix = DefaultPrefix
 	}
-	if why := validPrefix(o.Prefix); why != "" {
-		return o, nil, nil, nadine.Errorf(nadine.EINVALID, "mqtt: Prefix %q: %s", o.Prefix, why)
+	if err := CheckPrefix(o.Prefix); err != nil {
+		return o, nil, nil, err
 	}
 	positive := []struct {
 		name string

@@ -258,7 +258,11 @@ func TestConnect_TLS(t *testing.T) {
 }
 
 func TestBroker_Addr(t *testing.T) {
-	b := startBroker(t, ":0")
+	// Every interface: with users (anonymous access is for loopback only).
+	b, err := mqtt.StartBroker(context.Background(), mqtt.BrokerOptions{Addr: ":0", Users: map[string]string{"u": "p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, port, err := net.SplitHostPort(b.Addr())
 	if err != nil || port == "0" || port == "" {
 		t.Fatalf("Addr() = %q, want the real port", b.Addr())

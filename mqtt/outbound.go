@@ -117,6 +117,21 @@ func spokenKey(topic string, s nadine.Speech) string {
 	return topic + "\x00" + s.TurnID + "\x00" + strconv.Itoa(s.Seq)
 }
 
+// stopPayload is the JSON payload of TopicStop.
+type stopPayload struct {
+	TurnID string `json:"turn_id"`
+	Reason string `json:"reason"`
+}
+
+// StopSpeaking tells text-to-speech to stop the turn's speech now and drop
+// the sentences it queued, on TopicStop as JSON {"turn_id","reason"}.
+func (b *Bus) StopSpeaking(ctx context.Context, turnID, reason string) error {
+	if !utf8.ValidString(turnID) || !utf8.ValidString(reason) {
+		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: invalid UTF-8", b.Topic(TopicStop))
+	}
+	return b.publishJSON(ctx, TopicStop, stopPayload{TurnID: turnID, Reason: reason}, false)
+}
+
 // Animate asks control to play an animation, publishing its name as plain
 // text on TopicAnimation (seed 000's names: smile, wave, anger).
 func (b *Bus) Animate(ctx context.Context, g nadine.Gesture) error {

@@ -34,6 +34,13 @@ const (
 	TopicStartSpeak = "agent/feedback/start_speak"
 	// TopicEndSpeak says text-to-speech finished speaking (any payload).
 	TopicEndSpeak = "agent/feedback/end_speak"
+	// TopicSpoken is text-to-speech's report of each sentence said: JSON
+	// {"turn_id","seq"}, with "cut": true and "words" (how many were said)
+	// when it stopped inside the sentence.
+	TopicSpoken = "agent/feedback/spoken"
+	// TopicSpeechStarted is speech-to-text's voice activity start: any
+	// payload, or JSON {"time"}.
+	TopicSpeechStarted = "stt/speech_started"
 	// TopicLanguage sets the session language from outside (optional):
 	// JSON {"language"} or plain text ("fr", "French").
 	TopicLanguage = "agent/control/language"
@@ -60,6 +67,9 @@ const (
 	// TopicCapture asks perception to write the current view to a path
 	// (plain-text payload: the path).
 	TopicCapture = "perception/capture_current_view"
+	// TopicStop tells text-to-speech to stop speaking now and drop the
+	// sentences it queued: JSON {"turn_id","reason"}.
+	TopicStop = "agent/control/stop"
 	// TopicSTTLanguage tells speech-to-text which language to listen for:
 	// JSON {"language","locale"}, retained so a restarted STT picks it up.
 	TopicSTTLanguage = "stt/language"
@@ -71,6 +81,7 @@ func InboundTopics() []string {
 	return []string{
 		TopicTranscript, TopicUserName, TopicUserEmotion, TopicUserDetected,
 		TopicFaceStored, TopicUserLeft, TopicStartSpeak, TopicEndSpeak, TopicLanguage,
+		TopicSpoken, TopicSpeechStarted,
 	}
 }
 
@@ -79,7 +90,7 @@ func InboundTopics() []string {
 func OutboundTopics() []string {
 	return []string{
 		TopicSpeak, TopicSpeakText, TopicAnimation, TopicSong, TopicAffect,
-		TopicUserInfo, TopicCapture, TopicSTTLanguage,
+		TopicUserInfo, TopicCapture, TopicSTTLanguage, TopicStop,
 	}
 }
 
@@ -105,6 +116,10 @@ func inboundKind(topic string) (nadine.InboundKind, bool) {
 		return nadine.InboundEndSpeak, true
 	case TopicLanguage:
 		return nadine.InboundLanguage, true
+	case TopicSpoken:
+		return nadine.InboundSpoken, true
+	case TopicSpeechStarted:
+		return nadine.InboundSpeechStarted, true
 	}
 	return "", false
 }

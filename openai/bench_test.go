@@ -37,7 +37,7 @@ func realisticRequest() nadine.ChatRequest {
 }
 
 func BenchmarkChatRequestBuild(b *testing.B) {
-	c, err := openai.New(openai.Config{Model: "bench", BaseURL: "http://localhost:1/v1"})
+	c, err := openai.New(openai.Config{Model: "bench", BaseURL: "http://localhost:1/v1", Structured: nadine.StructuredTools})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -52,6 +52,13 @@ type Config struct {
 	// Sleep waits between attempts (default: a timer that honours ctx).
 	// Tests inject it to observe the waits without waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Structured says how the server constrains answers (see
+	// nadine.StructuredMode; "" is auto: tools on api.openai.com,
+	// json_schema elsewhere). A request's JSON schema is sent in
+	// json_schema and tools modes, its tools in tools mode only; a server
+	// that answers HTTP 400 naming either is asked again at once without
+	// it, and never sent it again (see structured.go).
+	Structured nadine.StructuredMode
 }
 
 // Client is a nadine.ChatModel over an OpenAI-compatible server. It is safe
@@ -66,6 +73,10 @@ type Client struct {
 	// stream_options. Both are learned from the server's answers.
 	maxCompletion   atomic.Bool
 	noStreamOptions atomic.Bool
+	// structured is the configured mode, resolved; noFormat and noTools
+	// that the server refused response_format or tools (structured.go).
+	structured        nadine.StructuredMode
+	noFormat, noTools atomic.Bool
 }
 
 var _ nadine.ChatModel = (*Client)(nil)
@@ -88,11 +99,16 @@ func New(cfg Config) (*Client, error) {
 	if t := cfg.Temperature; t != nil && (*t < 0 || *t > 2) {
 		return nil, nadine.Errorf(nadine.EINVALID, "openai: config: Temperature must be between 0 and 2 (got %g)", *t)
 	}
+	mode, err := nadine.ParseStructuredMode(string(cfg.Structured))
+	if err != nil {
+		return nil, nadine.Errorf(nadine.EINVALID, "openai: config: Structured: %v", err)
+	}
 	c := &Client{
 		core:        newCore(cfg.Profile, cfg.Model, cfg.APIKey, cfg.Timeout, cfg.MaxRetries, cfg.HTTPClient, cfg.Logger, cfg.Sleep),
 		temperature: cfg.Temperature,
 		maxTokens:   cfg.MaxTokens,
 		chatURL:     base + "/chat/completions",
+		structured:  resolveStructured(mode, host),
 	}
 	if t := cfg.Temperature; t != nil {
 		v := *t
@@ -142,6 +158,16 @@ func (c *Client) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta
 
 func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, onDelta func(string)) (nadine.ChatResponse, error) {
 	start := time.Now()
+	var first time.Duration // when the first piece of a streamed answer reached the caller
+	if onDelta != nil {
+		inner := onDelta
+		onDelta = func(s string) {
+			if first == 0 && s != "" {
+				first = max(time.Since(start), 1)
+			}
+			inner(s)
+		}
+	}
 	resp, attempts, err := c.run(ctx, req, stream, onDelta)
 	call := nadine.ModelCall{
 		Role:             req.Role,
@@ -153,9 +179,10 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 		CompletionTokens: resp.CompletionTokens,
 		Attempts:         attempts,
 		Stream:           stream,
+		FirstToken:       first,
 	}
 	if err != nil {
-		call.Error = err.Error()
+		call.Error, call.Code = err.Error(), callCode(ctx, err)
 		c.log.Log(ctx, failureLevel(ctx), "openai: chat failed", "profile", c.profile, "model", c.model, "role", req.Role,
 			"stream", stream, "attempts", attempts, "latency", call.Latency, "code", nadine.ErrorCode(err), "error", call.Error)
 	} else {
@@ -164,6 +191,16 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 	}
 	nadine.TraceFrom(ctx).AddModelCall(call)
 	return resp, err
+}
+
+// callCode is the error code a failed call is counted under: canceled
+// when its caller gave it up (a discarded speculation, a shutdown), else
+// the error's code.
+func callCode(ctx context.Context, err error) string {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nadine.CallCanceled
+	}
+	return nadine.ErrorCode(err)
 }
 
 // failureLevel is the level a failed call is logged at: a warning, but
@@ -181,7 +218,8 @@ func failureLevel(ctx context.Context) slog.Level {
 
 // run builds the request and makes the attempts.
 func (c *Client) run(ctx context.Context, req nadine.ChatRequest, stream bool, onDelta func(string)) (nadine.ChatResponse, int, error) {
-	w, names, err := c.build(req)
+	sendFormat, sendTools := c.sends()
+	w, names, err := c.build(req, sendFormat, sendTools)
 	if err != nil {
 		return nadine.ChatResponse{}, 0, err
 	}
@@ -239,6 +277,15 @@ func (c *Client) run(ctx context.Context, req nadine.ChatRequest, stream bool, o
 		if !ok {
 			return false
 		}
+		if c.refused(ctx, se, &sendFormat, &sendTools, req) {
+			rebuilt, n, err := c.build(req, sendFormat, sendTools)
+			if err != nil {
+				return false
+			}
+			rebuilt.Stream = stream
+			w, names = rebuilt, n
+			return true
+		}
 		sent := "max_tokens"
 		if maxCompletion {
 			sent = "max_completion_tokens"
@@ -280,11 +327,19 @@ func isEventStream(r *http.Response) bool {
 }
 
 // build turns a nadine request into the wire request (without the token
-// limit and the stream fields, which run sets per attempt). names maps wire
-// function names back to the caller's when they differ.
-func (c *Client) build(req nadine.ChatRequest) (*chatRequest, map[string]string, error) {
+// limit and the stream fields, which run sets per attempt), with its
+// response format and its tools when the profile sends them (see
+// structured.go). names maps wire function names back to the caller's
+// when they differ.
+func (c *Client) build(req nadine.ChatRequest, sendFormat, sendTools bool) (*chatRequest, map[string]string, error) {
 	if len(req.Messages) == 0 {
 		return nil, nil, nadine.Errorf(nadine.EINVALID, "%sno messages", c.prefix())
+	}
+	if !sendTools || len(req.Tools) == 0 {
+		// Tool messages go with tools only (some servers refuse them
+		// alone): without, the calls are kept as text.
+		req.Tools = nil
+		req.Messages = textToolMessages(req.Messages)
 	}
 	w := &chatRequest{Model: c.model, Temperature: c.temperature, Messages: make([]wireMessage, len(req.Messages))}
 
@@ -360,20 +415,25 @@ func (c *Client) build(req nadine.ChatRequest) (*chatRequest, map[string]string,
 
 	switch req.Format.Type {
 	case nadine.FormatText:
-	case nadine.FormatJSONObject:
+	case nadine.FormatJSONObject, nadine.FormatJSONSchema:
+		if !sendFormat {
+			break
+		}
+		if req.Format.Type == nadine.FormatJSONSchema {
+			if len(req.Format.Schema) == 0 {
+				return nil, nil, nadine.Errorf(nadine.EINVALID, "%sformat json_schema needs a schema", c.prefix())
+			}
+			if !json.Valid(req.Format.Schema) {
+				return nil, nil, nadine.Errorf(nadine.EINVALID, "%sformat json_schema: the schema is not valid JSON", c.prefix())
+			}
+			name := "response"
+			if req.Format.Name != "" {
+				name = wireName(req.Format.Name)
+			}
+			w.ResponseFormat = &wireResponseFormat{Type: "json_schema", JSONSchema: &wireJSONSchema{Name: name, Schema: req.Format.Schema, Strict: req.Format.Strict}}
+			break
+		}
 		w.ResponseFormat = &wireResponseFormat{Type: "json_object"}
-	case nadine.FormatJSONSchema:
-		if len(req.Format.Schema) == 0 {
-			return nil, nil, nadine.Errorf(nadine.EINVALID, "%sformat json_schema needs a schema", c.prefix())
-		}
-		if !json.Valid(req.Format.Schema) {
-			return nil, nil, nadine.Errorf(nadine.EINVALID, "%sformat json_schema: the schema is not valid JSON", c.prefix())
-		}
-		name := "response"
-		if req.Format.Name != "" {
-			name = wireName(req.Format.Name)
-		}
-		w.ResponseFormat = &wireResponseFormat{Type: "json_schema", JSONSchema: &wireJSONSchema{Name: name, Schema: req.Format.Schema, Strict: req.Format.Strict}}
 	default:
 		return nil, nil, nadine.Errorf(nadine.EINVALID, "%sunknown response format %q", c.prefix(), req.Format.Type)
 	}

@@ -111,7 +111,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		Latency: time.Since(start), PromptTokens: tokens, Attempts: attempts,
 	}
 	if err != nil {
-		call.Error = err.Error()
+		call.Error, call.Code = err.Error(), callCode(ctx, err)
 		e.log.Log(ctx, failureLevel(ctx), "openai: embed failed", "profile", e.profile, "model", e.model, "texts", len(texts),
 			"attempts", attempts, "latency", call.Latency, "code", nadine.ErrorCode(err), "error", call.Error)
 	} else {

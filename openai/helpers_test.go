@@ -34,12 +34,13 @@ func (s *sleeper) waits() []time.Duration {
 	return append([]time.Duration(nil), s.ds...)
 }
 
-// newClient returns a client for srv with a recording sleeper; edit
-// adjusts the config.
+// newClient returns a client for srv with a recording sleeper, in tools
+// mode (every field of a request goes over the wire); edit adjusts the
+// config.
 func newClient(t testing.TB, srv *llmtest.Server, edit func(*openai.Config)) (*openai.Client, *sleeper) {
 	t.Helper()
 	s := &sleeper{}
-	cfg := openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model", Sleep: s.Sleep}
+	cfg := openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model", Sleep: s.Sleep, Structured: nadine.StructuredTools}
 	if edit != nil {
 		edit(&cfg)
 	}

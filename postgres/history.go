@@ -61,6 +61,25 @@ func (s *Store) AppendMessage(ctx context.Context, userID, convID string, m nadi
 	return c, nil
 }
 
+// AmendMessage replaces a message's content.
+func (s *Store) AmendMessage(ctx context.Context, userID, convID string, position int, content string) error {
+	if err := needConversation("amend message", userID, convID); err != nil {
+		return err
+	}
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		tag, err := exec(ctx, tx, `UPDATE messages SET content = $1
+			WHERE user_id = $2 AND conversation_id = $3 AND position = $4`, content, userID, convID, position)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return nadine.Errorf(nadine.ENOTFOUND, "postgres: no message %d in conversation %q of user %q", position, convID, userID)
+		}
+		return nil
+	})
+	return s.wrap("amend message", err)
+}
+
 // conversation reads a conversation's state (FOR UPDATE when lock is set),
 // or returns ENOTFOUND.
 func conversation(ctx context.Context, q db, userID, convID string, lock bool) (nadine.Conversation, error) {

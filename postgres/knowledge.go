@@ -122,6 +122,23 @@ func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocumen
 }
 
 // KnowledgeSources lists the recorded sources by key, with their chunk
+// RemoveKnowledge deletes sources and their chunks.
+func (s *Store) RemoveKnowledge(ctx context.Context, keys ...string) (int, error) {
+	removed := 0
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := exec(ctx, tx, `DELETE FROM knowledge WHERE source_key = ANY($1)`, keys); err != nil {
+			return err
+		}
+		tag, err := exec(ctx, tx, `DELETE FROM knowledge_sources WHERE key = ANY($1)`, keys)
+		if err != nil {
+			return err
+		}
+		removed = int(tag.RowsAffected())
+		return nil
+	})
+	return removed, s.wrap("remove knowledge", err)
+}
+
 // counts and embedders.
 func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource, error) {
 	rows, err := query(ctx, s.pool, `SELECT src.key, src.name, src.builtin, src.hash, src.ingested,

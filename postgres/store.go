@@ -37,6 +37,10 @@ const (
 type Options struct {
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
+	// OnError, when set, is told of each failed operation of the store (a
+	// database error, not a missing row or invalid input), for metrics. It
+	// must return at once.
+	OnError func(op string, err error)
 	// Now is the clock for times the store fills in; nil means time.Now.
 	Now func() time.Time
 	// MaxConns is the size of the connection pool; 0 keeps the URL's
@@ -68,14 +72,15 @@ type Options struct {
 // Store is a nadine.Store on PostgreSQL, shared by every robot and process
 // of a fleet. It is safe for concurrent use.
 type Store struct {
-	pool   *pgxpool.Pool
-	log    *slog.Logger
-	now    func() time.Time
-	vector bool   // the pgvector schema (migration 2) is in place
-	vecVer [2]int // pgvector's major and minor version, when vector
-	vecIn  string // SQL cast of a vector parameter (see vecArg) to the embedding column's type
-	vecOut string // SQL cast of the embedding column to what vecCol reads
-	where  string // host and database, for messages
+	onError func(op string, err error)
+	pool    *pgxpool.Pool
+	log     *slog.Logger
+	now     func() time.Time
+	vector  bool   // the pgvector schema (migration 2) is in place
+	vecVer  [2]int // pgvector's major and minor version, when vector
+	vecIn   string // SQL cast of a vector parameter (see vecArg) to the embedding column's type
+	vecOut  string // SQL cast of the embedding column to what vecCol reads
+	where   string // host and database, for messages
 
 	exactLimit int      // Options.ExactLimit, defaulted
 	efSearch   int      // Options.EfSearch, defaulted
@@ -135,6 +140,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		opts.EfSearch = 100
 	}
 	s := &Store{
+		onError:    opts.OnError,
 		exactLimit: opts.ExactLimit,
 		efSearch:   opts.EfSearch,
 		log:        opts.Logger,
@@ -291,6 +297,9 @@ func (s *Store) wrap(op string, err error) error {
 	c := code(err)
 	if c == nadine.EUNAVAILABLE {
 		s.log.Warn("postgres: server unavailable", "op", op, "err", err)
+	}
+	if s.onError != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		s.onError(op, err)
 	}
 	return &nadine.Error{Code: c, Message: fmt.Sprintf("postgres: %s: %v", op, err), Err: err}
 }

@@ -41,13 +41,15 @@ func (m *pausedModel) ChatStream(ctx context.Context, req nadine.ChatRequest, on
 
 // TestReplyEndsWithItsText: with a dialogue manager to publish the reply
 // before the turn's deferred work, the turn ends as soon as the reply text
-// closes, while the model has not written category and causing_person yet:
-// the final marker does not wait for them. They are read after the reply,
+// is known to be closed (the next member's key came after its quotation
+// mark: an unescaped quote inside the text is text), while the model has
+// not written category and causing_person yet: the final marker does not
+// wait for them. They are read after the reply,
 // the category's gesture goes out then, and the trace notes them.
 func TestReplyEndsWithItsText(t *testing.T) {
 	var agent *pausedModel
 	f := newFixture(t, func(o *react.Options) {
-		agent = &pausedModel{ChatModel: o.Agent, after: `this week?"`, release: make(chan struct{})}
+		agent = &pausedModel{ChatModel: o.Agent, after: `this week?", "category":`, release: make(chan struct{})}
 		o.Agent = agent
 	})
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, "Hello Alex, how nice to see you. Did you ski this week?", "greeting", "Alex"))

@@ -1,6 +1,7 @@
 package react
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/speakable"
 )
 
 // Options configures the engine. Agent is required; the rest is optional.
@@ -29,8 +32,12 @@ type Options struct {
 	Embedder  nadine.Embedder
 	// MemoryK and KnowledgeK are how many texts reach the prompt (5 and 3).
 	MemoryK, KnowledgeK int
-	// MaxSteps bounds the model calls of the agent loop (default 8).
+	// MaxSteps bounds the model calls of the agent loop (default 8); the
+	// last is asked for the final answer.
 	MaxSteps int
+	// MaxToolCalls bounds the tool calls of a turn (default 4): then the
+	// agent answers with what it knows.
+	MaxToolCalls int
 	// ParseRetries bounds how often an unusable answer is fed back
 	// (default 3).
 	ParseRetries int
@@ -58,9 +65,13 @@ type Engine struct {
 	opts    Options
 	prompts *prompts
 	log     *slog.Logger
-	// instructions are the prompt's own texts, without the turn's data: a
-	// reply that repeats them is an echo, never spoken.
-	instructions *nadine.Instructions
+	// static is every text the engine's prompts can hold, without data
+	// (staticPrompt): the echo check knows them all, whatever this turn's
+	// prompt left out.
+	static nadine.Prompt
+	// gates prepares the prompts for the check once (the static texts, the
+	// same system message call after call).
+	gates speakable.Cache
 	// calls are the agent's calls in flight, so that none outlives its
 	// owner (late.go).
 	calls calls
@@ -81,6 +92,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 8
+	}
+	if opts.MaxToolCalls <= 0 {
+		opts.MaxToolCalls = 4
 	}
 	if opts.ParseRetries < 0 {
 		opts.ParseRetries = 0
@@ -108,7 +122,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	opts.Tools = traced
 	e := &Engine{opts: opts, prompts: p, log: opts.Logger}
-	e.instructions = e.promptInstructions()
+	e.static = e.staticPrompt()
 	return e, nil
 }
 
@@ -139,7 +153,7 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 		knowledge, memories := e.retrieve(ctx, req, question, "retrieve")
 		msgs = e.messages(req, knowledge, memories, now)
 	}
-	return e.loop(ctx, req, msgs, spec.confirm(msgs))
+	return e.loop(ctx, req, msgs, spec.confirm(ctx, msgs))
 }
 
 // rewrites reports whether the turn's input goes to the contextualizer:
@@ -243,8 +257,9 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, sta
 func (e *Engine) messages(req nadine.Request, knowledge, memories []string, now time.Time) []nadine.ChatMessage {
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.system, struct{ Place string }{e.opts.Place})}}
 	msgs = append(msgs, historyMessages(req.History)...)
-	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser,
-		Content: render(e.prompts.human, humanInput(req, e.opts.Tools, knowledge, memories, now))})
+	d := humanInput(req, e.opts.Tools, knowledge, memories, now)
+	d.NativeTools = e.nativeTools()
+	return append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.human, d)})
 }
 
 // agentCall is one streamed call of the agent model and what came of it.
@@ -300,9 +315,9 @@ func (p *pendingCall) wait() agentCall {
 }
 
 // startAgent starts one streamed call of the agent on another goroutine.
-func (e *Engine) startAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc) *pendingCall {
+func (e *Engine) startAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts, emit nadine.EmitFunc) *pendingCall {
 	p := newPendingCall()
-	go e.runAgent(ctx, req, msgs, emit, p)
+	go e.runAgentWith(ctx, req, msgs, o, emit, p)
 	return p
 }
 
@@ -310,7 +325,12 @@ func (e *Engine) startAgent(ctx context.Context, req nadine.Request, msgs []nadi
 // sentences of a streamed final answer go to emit as they arrive, and p
 // learns when the reply text is complete.
 func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc, p *pendingCall) {
-	c := agentCall{start: time.Now(), st: &streamer{p: e.parser(req),
+	e.runAgentWith(ctx, req, msgs, callOpts{}, emit, p)
+}
+
+// runAgentWith is runAgent for a call of the loop (see callOpts).
+func (e *Engine) runAgentWith(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts, emit nadine.EmitFunc, p *pendingCall) {
+	c := agentCall{start: time.Now(), st: &streamer{p: e.parser(ctx, req, msgs, o),
 		onMeta:     func(s step) { emit(affectEvent(s)) },
 		onSent:     func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
 		onComplete: func() { p.markReplied(true) },
@@ -336,34 +356,68 @@ func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine
 		}
 	})
 	defer stop()
-	c.resp, c.err = e.opts.Agent.ChatStream(callCtx, nadine.ChatRequest{Role: "react_agent", Messages: msgs}, c.st.write)
+	c.resp, c.err = e.opts.Agent.ChatStream(callCtx, e.agentRequest(msgs, o), c.st.write)
 	p.end(c)
 }
 
-// parser returns the parser of req's answers.
-func (e *Engine) parser(req nadine.Request) parser {
-	return parser{user: displayName(req.Turn), tools: e.toolNames(), instructions: e.instructions}
+// parser returns the parser of the answer to msgs, req's prompt, whose
+// engine-written texts it records on the turn's trace for the echo check
+// of what is spoken (see promptOf).
+func (e *Engine) parser(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts) parser {
+	pr := e.promptOf(req, msgs, o)
+	tr := nadine.TraceFrom(ctx)
+	tr.AddPrompt(e.static)
+	tr.AddPrompt(pr)
+	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: e.gates.New([]nadine.Prompt{e.static, pr}), lang: req.Turn.Language}
+}
+
+// promptOf returns what the engine wrote into msgs, req's prompt: the
+// system message (its situation is Nadine's persona) and every message
+// after the chat history (the human turn, the observations and the
+// feedback), the person's input and the tools' words being theirs.
+func (e *Engine) promptOf(req nadine.Request, msgs []nadine.ChatMessage, o callOpts) nadine.Prompt {
+	pr := nadine.Prompt{Role: "react_agent", Said: append([]string{req.Turn.Text}, o.said...)}
+	for i, m := range msgs {
+		if m.Role == nadine.RoleAssistant || (i > 0 && i <= len(req.History)) {
+			continue
+		}
+		pr.Instructions = append(pr.Instructions, m.Content)
+		if i == 0 {
+			if _, persona, ok := strings.Cut(m.Content, "\n"); ok {
+				pr.Persona = append(pr.Persona, persona)
+			}
+		}
+	}
+	return pr
 }
 
 // loop runs the agent: each model answer is a tool call, whose observation
-// goes back to the model, or the final answer. Answers are normalized
-// rather than refused (see parser); one that cannot be used is fed back
-// with the reason: a plain-prose answer once (the second is spoken as the
-// reply), output that is not a reply at all once (then the engine gives
-// up with EBADOUTPUT and the dialogue manager falls back), anything else
-// up to ParseRetries times. first, when not nil, is the first agent call,
-// already started on msgs (a kept speculation).
+// goes back to the model, or the final answer. A tool call comes as a
+// native call (structured mode tools) or in the answer's text; each is run
+// once per turn (the same tool with the same input again is not run: the
+// agent is told it has the result already), at most MaxToolCalls times,
+// after which (or after a repeated call, or at the last step) the agent is
+// asked for its final answer with what it knows and offered no tool.
+// Answers are normalized rather than refused (see parser); one that cannot
+// be used is fed back with the reason: a plain-prose answer once (the
+// second is spoken as the reply), output that is not a reply at all once
+// (then the engine gives up with EBADOUTPUT and the dialogue manager falls
+// back), anything else up to ParseRetries times. first, when not nil, is
+// the first agent call, already started on msgs (a kept speculation).
 func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, first *pendingCall) (nadine.Reply, error) {
 	tr := nadine.TraceFrom(ctx)
-	p := e.parser(req)
+	t := toolTurn{ran: map[string]bool{}}
 	parseErrors, proseAnswers, junkAnswers := 0, 0, 0
 	for n := 1; n <= e.opts.MaxSteps; n++ {
 		if err := ctx.Err(); err != nil {
 			return nadine.Reply{}, nadine.Errorf(nadine.EUNAVAILABLE, "react: %w", err)
 		}
+		t.last = t.last || n == e.opts.MaxSteps
+		o := callOpts{said: t.said, last: t.last}
+		p := e.parser(ctx, req, msgs, o)
 		pc := first
 		if n > 1 || pc == nil {
-			pc = e.startAgent(ctx, req, msgs, req.Emit)
+			pc = e.startAgent(ctx, req, msgs, o, req.Emit)
 		}
 		// With someone to publish the reply before the turn's deferred
 		// work (the dialogue manager), the turn ends with the reply text.
@@ -386,6 +440,11 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 		if c.err != nil {
 			done(c.err)
 			return nadine.Reply{}, fmt.Errorf("react: agent: %w", c.err)
+		}
+		if len(c.resp.ToolCalls) > 0 && strings.TrimSpace(c.resp.Content) == "" {
+			done(nil)
+			msgs = e.nativeCalls(ctx, req, p, c.resp, msgs, &t)
+			continue
 		}
 		s, notes, perr := p.parse(c.resp.Content)
 		var pe *parseError
@@ -424,12 +483,101 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 			req.Emit(affectEvent(s))
 			return e.reply(req, s), nil
 		}
-		obs := e.callTool(ctx, req, s)
+		obs := e.runTool(ctx, req, s.Action, s.Input, &t)
 		msgs = append(msgs,
 			nadine.ChatMessage{Role: nadine.RoleAssistant, Content: c.resp.Content},
-			nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.observation, struct{ Tool, Observation, Input string }{s.Action, obs, req.Turn.Text})})
+			nadine.ChatMessage{Role: nadine.RoleUser, Content: render(e.prompts.observation, observationData{s.Action, obs, req.Turn.Text, t.last})})
 	}
 	return nadine.Reply{}, nadine.Errorf(nadine.EBADOUTPUT, "react: no final answer after %d steps", e.opts.MaxSteps)
+}
+
+// toolTurn is what a turn's loop knows of its tool calls.
+type toolTurn struct {
+	ran   map[string]bool // the calls run (see callKey)
+	calls int             // how many were run
+	said  []string        // their observations: the tools' words, which Nadine may repeat
+	last  bool            // no tool may be called any more: the next answer is the final one
+}
+
+// runTool runs a tool call of the turn, once: the same tool with the same
+// input (case, spacing and punctuation aside) is not run again, the agent
+// is told it has the result already, and the next answer must be the
+// final one, as after MaxToolCalls calls. A call once no tool may be
+// called is not run either.
+func (e *Engine) runTool(ctx context.Context, req nadine.Request, tool, input string, t *toolTurn) string {
+	tr := nadine.TraceFrom(ctx)
+	key := tool + "\x00" + labels.Key(input)
+	switch {
+	case t.ran[key]:
+		tr.Notef("agent: %s called again with the same input: not run; the agent answers with what it has", tool)
+		t.last = true
+		return render(e.prompts.repeated, nil)
+	case t.last:
+		tr.Notef("agent: %s called after the last tool call of the turn: not run", tool)
+		return render(e.prompts.repeated, nil)
+	}
+	t.ran[key] = true
+	obs := e.callTool(ctx, req, step{Action: tool, Input: input})
+	t.said = append(t.said, obs)
+	if t.calls++; t.calls >= e.opts.MaxToolCalls {
+		tr.Notef("agent: %d tool calls, the most in a turn: the agent answers with what it has", t.calls)
+		t.last = true
+	}
+	return obs
+}
+
+// nativeCalls runs the tool calls of an answer made of native calls, and
+// returns msgs with the answer and one tool message per call.
+func (e *Engine) nativeCalls(ctx context.Context, req nadine.Request, p parser, resp nadine.ChatResponse, msgs []nadine.ChatMessage, t *toolTurn) []nadine.ChatMessage {
+	tr := nadine.TraceFrom(ctx)
+	msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+	for _, tc := range resp.ToolCalls {
+		input := strings.TrimSpace(tc.Arguments)
+		if raw, ok := labels.ExtractJSON(tc.Arguments); ok {
+			input = strings.TrimSpace(labels.Text(raw, toolKeys...))
+		}
+		var obs string
+		tool, ok := labels.Match(tc.Name, p.tools)
+		if ok {
+			if tool != tc.Name {
+				tr.Notef("agent answer: tool call %q read as the tool %q", tc.Name, tool)
+			}
+			obs = e.runTool(ctx, req, tool, input, t)
+		} else {
+			tr.Notef("agent answer: tool call %q names no tool", tc.Name)
+			obs = fmt.Sprintf("There is no tool named %q: use one of %s, or answer.", tc.Name, strings.Join(p.tools, ", "))
+		}
+		msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleTool, ToolCallID: tc.ID,
+			Content: render(e.prompts.observation, observationData{cmp.Or(tool, tc.Name), obs, req.Turn.Text, t.last})})
+	}
+	return msgs
+}
+
+// callOpts are what one agent call needs to know of its turn's loop: the
+// tools' words so far (sayable, see parser) and whether no tool may be
+// called any more. The first call's are the zero value.
+type callOpts struct {
+	said []string
+	last bool
+}
+
+// agentRequest is the request of one agent call on msgs: the answer's
+// schema, and the tools as native calls when the model takes them and a
+// tool may still be called (the model's profile sends what its server
+// accepts, see nadine.StructuredMode).
+func (e *Engine) agentRequest(msgs []nadine.ChatMessage, o callOpts) nadine.ChatRequest {
+	native := e.nativeTools()
+	req := nadine.ChatRequest{Role: "react_agent", Messages: msgs, Format: stepFormat(e.toolNames(), o.last || native)}
+	if native && !o.last {
+		req.Tools = e.toolSpecs()
+	}
+	return req
+}
+
+// nativeTools reports whether the tools are offered as native calls: the
+// agent's model runs in structured mode tools, and there are tools.
+func (e *Engine) nativeTools() bool {
+	return len(e.opts.Tools) > 0 && nadine.StructuredOf(e.opts.Agent) == nadine.StructuredTools
 }
 
 // replyEarly ends the turn once a final answer's reply text is complete
@@ -492,8 +640,7 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 			tool = t
 		}
 	}
-	out, err := tool.Call(ctx, nadine.ToolInput{Text: s.Input, Language: req.Turn.Language, UserID: req.Turn.UserID,
-		Emit: req.Emit, AfterReply: req.AfterReply})
+	out, err := tool.Call(ctx, req.ToolInput(s.Input))
 	if err != nil {
 		if ctx.Err() == nil { // not a cancelled turn's
 			e.log.Warn("tool failed", "tool", s.Action, "err", err)

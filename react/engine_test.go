@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
@@ -103,16 +104,27 @@ func (e *events) kinds(k nadine.EventKind) []nadine.Event {
 	return out
 }
 
+// withOutput binds req to a dialogue Output whose events go to emit, as
+// in the dialogue manager's turn (it holds a speculation's events until
+// the verdict), and returns the function that waits until they are out
+// and closes it.
+func withOutput(ctx context.Context, emit nadine.EmitFunc, req nadine.Request) (nadine.Request, func()) {
+	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: emit, Language: req.Turn.Language})
+	return out.Bind(req), out.Close
+}
+
 func (f *fixture) respond(t *testing.T, text string, history []nadine.Message) (nadine.Reply, *events, *nadine.Trace) {
 	t.Helper()
 	ev := &events{}
 	tr := nadine.NewTrace("t", text, time.Now())
 	ctx := nadine.WithTrace(context.Background(), tr)
-	r, err := f.engine.Respond(ctx, nadine.Request{
+	req, wait := withOutput(ctx, ev.emit, nadine.Request{
 		Turn: nadine.Turn{Text: text, Language: nadine.English, UserID: "alex-1", UserName: "Alex", UserEmotion: "Happy",
 			Time: time.Date(2026, 11, 30, 14, 5, 0, 0, time.UTC)},
-		History: history, Emit: ev.emit,
+		History: history,
 	})
+	r, err := f.engine.Respond(ctx, req)
+	wait()
 	if err != nil {
 		t.Fatalf("Respond(%q): %v", text, err)
 	}

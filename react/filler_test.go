@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/openai"
@@ -20,19 +21,20 @@ import (
 // emitted and the requests the Serper server received.
 type fillerOrder struct{ orderlog.Log }
 
+// emit logs the reply's sentences as they go out; the filler is logged
+// when the turn's output words it, which is when it is queued ahead of
+// everything still to go out.
 func (o *fillerOrder) emit(ev nadine.Event) {
-	switch {
-	case ev.Kind == nadine.EventSpeech && ev.Filler:
-		o.Add("filler:" + ev.Text)
-	case ev.Kind == nadine.EventSpeech:
+	if ev.Kind == nadine.EventSpeech && !ev.Filler {
 		o.Add("speech:" + ev.Text)
 	}
 }
 
 // TestSearchSaysAFillerBeforeSerperIsAsked: with the search tools wrapped
 // WithFiller (as cmd/nadine registers them), a ReAct turn that calls
-// Google Search twice says one filler line before Serper receives the
-// first request, and the reply does not contain it.
+// Google Search twice asks for a filler line twice; its output says one,
+// before Serper receives the first request, and the reply does not
+// contain it.
 func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	order := &fillerOrder{}
 	serper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,7 +56,7 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 	for i, tool := range ts {
 		switch tool.Name() {
 		case tools.NameSearch, tools.NameNews, tools.NameWeather:
-			ts[i] = tools.WithFiller(tool, f)
+			ts[i] = tools.WithFiller(tool)
 		}
 	}
 
@@ -74,14 +76,22 @@ func TestSearchSaysAFillerBeforeSerperIsAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The turn's output says the filler, as in a dialogue manager's turn.
 	tr := nadine.NewTrace("t-filler", "Who is the Swiss president?", time.Now())
-	r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+	ctx := nadine.WithTrace(context.Background(), tr)
+	out := dialogue.NewOutput(ctx, dialogue.OutputOptions{To: order.emit, Language: nadine.English,
+		Filler: func(l nadine.Language) (string, nadine.Language) {
+			line, lang := f.Line(l)
+			order.Add("filler:" + line)
+			return line, lang
+		}})
+	r, err := eng.Respond(ctx, out.Bind(nadine.Request{
 		Turn: nadine.Turn{Text: "Who is the Swiss president?", Language: nadine.English, UserID: nadine.UnknownUser},
-		Emit: order.emit,
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out.Close()
 	got := order.Lines()
 	want := "filler:" + tools.DefaultFillerLines()[nadine.English][0]
 	filler, first := order.Index("filler:"), order.Index("serper:")

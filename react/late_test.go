@@ -83,7 +83,7 @@ func heldFixture(t *testing.T) (*fixture, *heldModel) {
 	t.Helper()
 	var agent *heldModel
 	f := newFixture(t, func(o *react.Options) {
-		agent = newHeldModel(o.Agent, heldReply+`"`)
+		agent = newHeldModel(o.Agent, heldReply+`", "category":`)
 		o.Agent = agent
 	})
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, heldReply, "greeting", "Alex"))
@@ -161,7 +161,7 @@ func TestKeptSpeculationRepliesEarly(t *testing.T) {
 	f.addKnowledge(t, "Geneva weather is mild in autumn.")
 	f.ctxSrv.On(nil).Reply(standalone)
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 6, heldReply, "information request", "Alex"))
-	agent := newHeldModel(f.agent, heldReply+`"`)
+	agent := newHeldModel(f.agent, heldReply+`", "category":`)
 	eng, err := react.New(react.Options{Agent: agent, Contextualizer: f.ctxModel, Memories: f.store, Knowledge: f.store,
 		Embedder: f.emb, Speculate: true})
 	if err != nil {
@@ -170,9 +170,11 @@ func TestKeptSpeculationRepliesEarly(t *testing.T) {
 	tr := nadine.NewTrace("t", "And tomorrow?", time.Now())
 	returned := make(chan nadine.Reply, 1)
 	go func() {
-		r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+		ctx := nadine.WithTrace(context.Background(), tr)
+		req, _ := withOutput(ctx, func(nadine.Event) {}, nadine.Request{
 			Turn:    nadine.Turn{Text: "And tomorrow?", Language: nadine.English, UserID: "alex-1", UserName: "Alex"},
-			History: specHistory, Emit: func(nadine.Event) {}, AfterReply: func(func(context.Context)) {}})
+			History: specHistory, AfterReply: func(func(context.Context)) {}})
+		r, err := eng.Respond(ctx, req)
 		if err != nil {
 			t.Error(err)
 		}

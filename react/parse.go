@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/speakable"
 )
 
 // finalAction is the action name of a final answer.
@@ -90,12 +91,19 @@ func kindOf(err error) parseKind {
 }
 
 // parser holds what parsing a step needs: the user's display name (the
-// user when causing_person names them), the registered tool names and
-// the prompt's instructions (a reply that echoes them is not speech).
+// user when causing_person names them), the registered tool names, and
+// the turn's sentence gate (package speakable: a reply that echoes the
+// prompt, or is not speech, is not a reply) in the turn's language.
 type parser struct {
-	user         string
-	tools        []string
-	instructions *nadine.Instructions
+	user  string
+	tools []string
+	check *speakable.Checker
+	lang  nadine.Language
+}
+
+// speech returns a reply as it is to be spoken (see speakable.Checker).
+func (p parser) speech(text string) (string, []string, error) {
+	return p.check.Reply(text, p.lang)
 }
 
 // parse reads a model answer. Names and values are normalized rather than
@@ -108,7 +116,7 @@ func (p parser) parse(text string) (step, []string, error) {
 		if s, notes, ok := p.classic(text); ok {
 			return s, notes, nil
 		}
-		spoken, _, err := p.instructions.Speech(text)
+		spoken, _, err := p.speech(text)
 		if err != nil {
 			return step{}, nil, failf(junk, "no JSON object found in your answer, and it is not a reply (%v)", err)
 		}
@@ -189,7 +197,7 @@ func (p parser) final(f map[string]json.RawMessage, input json.RawMessage, notes
 	if text == "" {
 		return step{}, nil, failf(unusable, "\"action_input\" must hold your reply")
 	}
-	spoken, dropped, err := p.instructions.Speech(text)
+	spoken, dropped, err := p.speech(text)
 	if err != nil {
 		return step{}, nil, failf(junk, "your reply in \"action_input\" is not plain spoken text (%v)", err)
 	}
@@ -323,7 +331,7 @@ func (p parser) classic(text string) (step, []string, bool) {
 }
 
 func (p parser) classicFinal(reply string) (step, []string, bool) {
-	spoken, _, err := p.instructions.Speech(reply)
+	spoken, _, err := p.speech(reply)
 	if err != nil {
 		return step{}, nil, false
 	}

@@ -36,7 +36,7 @@ func FuzzParseStep(f *testing.F) {
 		f.Add(s, nadine.UnknownUser)
 	}
 	f.Fuzz(func(t *testing.T, answer, user string) {
-		p := parser{user: user, tools: testTools, instructions: testParser(user).instructions}
+		p := testParser(user)
 		s, _, err := p.parse(answer)
 		if err != nil {
 			if pe, ok := err.(*parseError); ok && pe.kind == prose {

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/speakable"
 )
 
 var testTools = []string{"Weather App", "Nadine behaviour", "Google Search"}
 
 func testParser(user string) parser {
-	return parser{user: user, tools: testTools, instructions: nadine.NewInstructions(
-		"RULES\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block, in one of these two formats.")}
+	return parser{user: user, tools: testTools, lang: nadine.English, check: speakable.New([]nadine.Prompt{{Instructions: []string{
+		"RULES\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block, in one of these two formats."}}})}
 }
 
 func TestParseStep(t *testing.T) {

@@ -17,14 +17,14 @@ var promptFS embed.FS
 
 // prompts holds the parsed templates. It is built once per engine.
 type prompts struct {
-	system, human, observation, parseError, contextualize *template.Template
+	system, human, observation, parseError, contextualize, repeated *template.Template
 }
 
 func loadPrompts() (*prompts, error) {
 	p := &prompts{}
 	for name, dst := range map[string]**template.Template{
 		"system": &p.system, "human": &p.human, "observation": &p.observation,
-		"parse_error": &p.parseError, "contextualize": &p.contextualize,
+		"parse_error": &p.parseError, "contextualize": &p.contextualize, "repeated": &p.repeated,
 	} {
 		t, err := template.ParseFS(promptFS, "prompts/"+name+".tmpl")
 		if err != nil {
@@ -42,14 +42,17 @@ type toolInfo struct{ Name, Description string }
 // Person are data sections (package fence): everything in them comes from
 // outside the rules.
 type humanData struct {
-	Tools      []toolInfo
-	ToolNames  string
-	Knowledge  string // the knowledge base section, "" when nothing was retrieved
-	Memories   string // the long-term memory section, "" when none was retrieved
-	Person     string // the user's name and facial emotion
-	Mood       string
-	Date, Time string
-	Input      string
+	Tools     []toolInfo
+	ToolNames string
+	// NativeTools says the tools are offered as native tool calls
+	// (structured mode tools): a tool is called, not written as JSON.
+	NativeTools bool
+	Knowledge   string // the knowledge base section, "" when nothing was retrieved
+	Memories    string // the long-term memory section, "" when none was retrieved
+	Person      string // the user's name and facial emotion
+	Mood        string
+	Date, Time  string
+	Input       string
 }
 
 func render(t *template.Template, data any) string {
@@ -59,6 +62,13 @@ func render(t *template.Template, data any) string {
 		panic(fmt.Sprintf("react: render %s: %v", t.Name(), err))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// observationData fills the observation template; Last says no more tool
+// may be called in the turn.
+type observationData struct {
+	Tool, Observation, Input string
+	Last                     bool
 }
 
 // humanInput builds the data of the human turn.
@@ -118,18 +128,26 @@ func displayName(t nadine.Turn) string {
 	return nadine.UnknownUser
 }
 
-// promptInstructions renders the prompt's own texts without the turn's
-// data (no knowledge, memories, names or input): the rules, the tools, the
-// format instructions, the feedback messages, and the situation's
-// heading only (its facts about Nadine are hers to say).
-func (e *Engine) promptInstructions() *nadine.Instructions {
+// staticPrompt renders every text the engine's prompts can hold, without
+// the turn's data (no knowledge, memories, names or input): the system
+// message (its situation is Nadine's persona), the human turn in both
+// answer formats, the feedback messages.
+func (e *Engine) staticPrompt() nadine.Prompt {
 	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
 	d.Person, d.Date, d.Time = "", "", ""
-	system, _, _ := strings.Cut(render(e.prompts.system, struct{ Place string }{}), "\n")
-	return nadine.NewInstructions(
+	native := d
+	native.NativeTools = true
+	system := render(e.prompts.system, struct{ Place string }{e.opts.Place})
+	pr := nadine.Prompt{Role: "react_agent", Instructions: []string{
 		system,
 		render(e.prompts.human, d),
-		render(e.prompts.observation, struct{ Tool, Observation, Input string }{}),
+		render(e.prompts.human, native),
+		render(e.prompts.observation, observationData{Last: true}),
 		render(e.prompts.parseError, struct{ Error, Input string }{}),
-	)
+		render(e.prompts.repeated, nil),
+	}}
+	if _, persona, ok := strings.Cut(system, "\n"); ok {
+		pr.Persona = []string{persona}
+	}
+	return pr
 }

@@ -41,7 +41,11 @@ func TestPromptGolden(t *testing.T) {
 		[]string{"[2026-11-29 10:00:00] Alex: I love skiing.\n[2026-11-29 10:00:05] Nadine: How wonderful!"}, now))
 	golden(t, "human", human)
 	golden(t, "system", render(p.system, struct{ Place string }{"at MIRALab, University of Geneva, in Switzerland"}))
-	golden(t, "observation", render(p.observation, struct{ Tool, Observation, Input string }{"Weather App", "Tell the human: 12 degrees Celsius, light rain.", "And tomorrow?"}))
+	golden(t, "observation", render(p.observation, observationData{"Weather App", "Tell the human: 12 degrees Celsius, light rain.", "And tomorrow?", false}))
+	golden(t, "observation_last", render(p.observation, observationData{"Weather App", render(p.repeated, nil), "And tomorrow?", true}))
+	native := humanInput(req, tools, nil, nil, now)
+	native.NativeTools = true
+	golden(t, "human_tools", render(p.human, native))
 	golden(t, "parse_error", render(p.parseError, struct{ Error, Input string }{`invalid emotion "glee"`, "Hi"}))
 	golden(t, "contextualize", render(p.contextualize, nil))
 

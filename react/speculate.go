@@ -25,40 +25,35 @@ import (
 // retrieval. Its methods do nothing on a nil *speculation, the turn
 // without speculation.
 type speculation struct {
-	tr     *nadine.Trace
-	start  time.Time
-	cancel context.CancelFunc
-	hold   *nadine.Hold
-	query  string        // the raw input it retrieved with
-	ready  chan struct{} // closed once msgs is set
-	msgs   []nadine.ChatMessage
-	agent  *pendingCall
+	*nadine.Speculative
+	query string        // the raw input it retrieved with
+	ready chan struct{} // closed once msgs is set
+	msgs  []nadine.ChatMessage
+	agent *pendingCall
 }
 
 // speculate starts the speculative branch when it can save time: the
 // contextualizer runs (rewrite: the turn has history, retrieval is
-// configured so its question matters, and the input may refer back). It
-// returns nil otherwise.
+// configured so its question matters, and the input may refer back) and
+// the turn's output can hold it. It returns nil otherwise.
 func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time, rewrite bool) *speculation {
 	if !e.opts.Speculate || !rewrite {
 		return nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	s := &speculation{
-		tr: nadine.TraceFrom(ctx), start: time.Now(), cancel: cancel,
-		hold: nadine.NewHold(req.Emit), query: req.Turn.Text,
-		ready: make(chan struct{}), agent: newPendingCall(),
-	}
-	go func() {
+	s := &speculation{query: req.Turn.Text, ready: make(chan struct{}), agent: newPendingCall()}
+	s.Speculative = nadine.StartSpeculation(ctx, req.Hold, nadine.SpeculateAgent, func(ctx context.Context, emit nadine.EmitFunc) {
 		knowledge, memories := e.retrieve(ctx, req, s.query, "speculate:retrieve")
 		s.msgs = e.messages(req, knowledge, memories, now)
 		close(s.ready)
 		if err := ctx.Err(); err != nil { // discarded before the call started
-			s.agent.end(agentCall{start: time.Now(), st: &streamer{}, err: err})
+			s.agent.end(agentCall{start: nadine.TraceFrom(ctx).Now(), st: &streamer{}, err: err})
 			return
 		}
-		e.runAgent(ctx, req, s.msgs, s.hold.Emit, s.agent)
-	}()
+		e.runAgent(ctx, req, s.msgs, emit, s.agent)
+	})
+	if s.Speculative == nil {
+		return nil
+	}
 	return s
 }
 
@@ -76,56 +71,55 @@ func (s *speculation) prompt(question string) ([]nadine.ChatMessage, bool) {
 // confirm compares the speculation's prompt with msgs, the prompt of the
 // standalone question. When they are equal the speculation is kept: its
 // held events are released and its call is returned for the loop to use.
-// Otherwise it is cancelled, its events are dropped, and confirm returns
-// nil.
-func (s *speculation) confirm(msgs []nadine.ChatMessage) *pendingCall {
+// Otherwise it is discarded (its events dropped, its call cancelled), and
+// confirm returns nil.
+func (s *speculation) confirm(ctx context.Context, msgs []nadine.ChatMessage) *pendingCall {
 	if s == nil {
 		return nil
 	}
 	<-s.ready
-	kept := nadine.SameMessages(s.msgs, msgs)
+	tr := nadine.TraceFrom(ctx)
+	kept := nadine.SameMessages(s.msgs, msgs) && s.Keep("")
 	verdict := "kept"
-	if kept {
-		s.hold.Release()
-	} else {
-		s.hold.Drop()
-		s.cancel()
-		verdict = "discarded: retrieval differed"
-	}
-	s.tr.AddStep(nadine.Step{Name: "speculate", Start: s.start, Duration: time.Since(s.start), Detail: verdict})
-	s.tr.Notef("speculative agent call %s", verdict)
-	rec := nadine.Speculation{Kind: nadine.SpeculateAgent, Start: s.start, Duration: time.Since(s.start), Kept: kept}
 	if !kept {
-		// What the discarded call cost: its prompt, and what it wrote
-		// before it was cancelled.
-		c := s.agent.wait()
-		rec.Reason = "the standalone question retrieved other texts"
-		rec.PromptTokens, rec.CompletionTokens = c.resp.PromptTokens, c.resp.CompletionTokens
-		if rec.PromptTokens == 0 {
-			rec.PromptTokens = nadine.EstimateTokens(nadine.PromptText(s.msgs))
-		}
-		if rec.CompletionTokens == 0 {
-			rec.CompletionTokens = nadine.EstimateTokens(c.st.buf.String())
-		}
+		verdict = "discarded: retrieval differed"
+		s.Discard("the standalone question retrieved other texts", s.cost)
 	}
-	s.tr.AddSpeculation(rec)
+	start := s.Started()
+	tr.AddStep(nadine.Step{Name: "speculate", Start: start, Duration: tr.Now().Sub(start), Detail: verdict})
 	if !kept {
 		return nil
 	}
 	return s.agent
 }
 
-// stop ends the speculation and waits for its goroutine, so that nothing of
-// it outlives the turn. A kept call has ended by then (the loop waited for
-// it) unless the turn replied early, when the call is detached and owned by
-// the engine's calls (late.go) like any reply that ended early; anything
-// else is cancelled and never heard.
+// cost is what the discarded call cost: the server's counts, else its
+// prompt and what it wrote before it was cancelled, estimated.
+func (s *speculation) cost() (prompt, completion int) {
+	c := s.agent.wait()
+	prompt, completion = c.resp.PromptTokens, c.resp.CompletionTokens
+	if prompt == 0 {
+		prompt = nadine.EstimateTokens(nadine.PromptText(s.msgs))
+	}
+	if completion == 0 && c.st != nil {
+		completion = nadine.EstimateTokens(c.st.buf.String())
+	}
+	return prompt, completion
+}
+
+// stop ends the speculation so that nothing of it outlives the turn: one
+// without a verdict (the turn failed first) is discarded; a kept call has
+// ended by then (the loop waited for it) unless the turn replied early,
+// when the call is detached and owned by the engine's calls (late.go)
+// like any reply that ended early.
 func (s *speculation) stop(c *calls) {
 	if s == nil {
 		return
 	}
-	s.hold.Drop()
-	s.cancel()
+	if !s.Settled() {
+		s.Discard("the turn ended before its verdict", s.cost)
+		return
+	}
 	if !c.isDetached(s.agent) {
 		<-s.agent.done
 	}

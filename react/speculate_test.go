@@ -172,11 +172,14 @@ func respondWith(t *testing.T, eng *react.Engine, text string, history []nadine.
 	t.Helper()
 	ev := &events{}
 	tr := nadine.NewTrace("t", text, time.Now())
-	r, err := eng.Respond(nadine.WithTrace(context.Background(), tr), nadine.Request{
+	ctx := nadine.WithTrace(context.Background(), tr)
+	req, wait := withOutput(ctx, ev.emit, nadine.Request{
 		Turn: nadine.Turn{Text: text, Language: nadine.English, UserID: "alex-1", UserName: "Alex",
 			Time: time.Date(2026, 11, 30, 14, 5, 0, 0, time.UTC)},
-		History: history, Emit: ev.emit,
+		History: history,
 	})
+	r, err := eng.Respond(ctx, req)
+	wait()
 	if err != nil {
 		t.Fatalf("Respond(%q): %v", text, err)
 	}
@@ -402,7 +405,7 @@ func TestSpeculationDiscarded(t *testing.T) {
 				t.Errorf("the two calls did not retrieve different memories")
 			}
 			d := tr.Snapshot()
-			if !contains(d.Notes, "speculative agent call discarded: retrieval differed") {
+			if !contains(d.Notes, "speculative agent call discarded: the standalone question retrieved other texts") {
 				t.Errorf("notes = %q", d.Notes)
 			}
 			if s, ok := step(d, "speculate"); !ok || s.Detail != "discarded: retrieval differed" {

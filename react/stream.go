@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/labels"
 )
 
@@ -57,7 +58,7 @@ func (s *streamer) write(delta string) {
 		s.decide()
 	}
 	if s.state == streaming {
-		s.decode()
+		s.decode(false)
 	}
 }
 
@@ -160,7 +161,7 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 		meta.CausingPerson, n = readCause(head, s.p.user)
 		s.notes = append(s.notes, n...)
 	}
-	s.speech.Instructions = s.p.instructions
+	s.speech.Check = s.p.check.Check(s.p.lang)
 	s.head, s.meta, s.state, s.pos = head, meta, streaming, len(b)-len(val)+1
 	if s.onMeta != nil {
 		s.onMeta(meta)
@@ -180,15 +181,15 @@ func (s *streamer) finish(tr *nadine.Trace) step {
 	for k, v := range s.head {
 		f[k] = v
 	}
-	if raw, ok := labels.ExtractJSON(s.buf.String()); ok {
-		if all, ok := labels.Fields(raw); ok {
-			for k, v := range all {
-				if _, ok := f[k]; !ok {
-					f[k] = v
-				}
+	v, ok := answer.Read(s.buf.String()).First()
+	if all, isObj := labels.Fields(v.JSON); ok && isObj {
+		for k, v := range all {
+			if _, ok := f[k]; !ok {
+				f[k] = v
 			}
 		}
-	} else {
+	}
+	if !ok || !v.Complete {
 		tr.Notef("agent answer was streamed but its JSON did not close")
 	}
 	notes := s.notes
@@ -211,51 +212,48 @@ func (s *streamer) finish(tr *nadine.Trace) step {
 	return out
 }
 
-// decode turns the JSON string content that has arrived into text.
-func (s *streamer) decode() {
+// decode turns the JSON string content that has arrived into text, read
+// as the lenient reader reads it (package answer): a quotation mark ends
+// the reply only where what follows can follow it (an unescaped quote in
+// the text is text), raw newlines are kept, escapes decoded (twice when
+// the model escaped them twice). With final set the answer is over: a
+// mark whose end could not be told ends the text.
+func (s *streamer) decode(final bool) {
 	b := s.buf.String()
 	i := s.pos
 	end := -1
+scan:
 	for i < len(b) {
-		c := b[i]
-		if c == '"' {
-			end = i
-			break
-		}
-		if c == '\\' {
-			if i+1 >= len(b) {
-				break
+		switch b[i] {
+		case '"':
+			ends, known := answer.StringEnds(b, i+1)
+			if !known && !final {
+				break scan // wait for what follows the mark
 			}
-			if b[i+1] == 'u' {
-				if i+6 > len(b) {
-					break
-				}
-				// Keep a high surrogate with its pair.
-				if h := strings.ToLower(b[i+2 : i+6]); h >= "d800" && h <= "dbff" {
-					if i+12 > len(b) {
-						break
-					}
-					i += 12
-					continue
-				}
-				i += 6
-				continue
+			if ends || !known {
+				end = i
+				break scan
 			}
-			i += 2
-			continue
+			i++
+		case '\\':
+			n := escapeLen(b[i:])
+			if n == 0 {
+				break scan // cut inside an escape
+			}
+			i += n
+		default:
+			i++
 		}
-		i++
 	}
 	stop := i
 	if end >= 0 {
 		stop = end
+	} else {
+		stop = holdDoubleEscape(b, s.pos, stop)
 	}
 	if stop > s.pos {
-		var piece string
-		if json.Unmarshal([]byte(`"`+b[s.pos:stop]+`"`), &piece) == nil {
-			for _, sent := range s.speech.Write(piece) {
-				s.say(sent)
-			}
+		for _, sent := range s.speech.Write(answer.Unescape(b[s.pos:stop])) {
+			s.say(sent)
 		}
 		s.pos = stop
 	}
@@ -268,6 +266,42 @@ func (s *streamer) decode() {
 	}
 }
 
+// escapeLen returns the length of the escape at the start of s, or 0 when
+// it is cut off (a \u escape waits for its four digits, and a high
+// surrogate for its pair).
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	if s[1] != 'u' {
+		return 2
+	}
+	if len(s) < 6 {
+		return 0
+	}
+	if h := strings.ToLower(s[2:6]); h >= "d800" && h <= "dbff" {
+		if len(s) < 12 {
+			return 0
+		}
+		return 12
+	}
+	return 6
+}
+
+// holdDoubleEscape moves stop back before a double escape that may not be
+// whole yet (the raw text ends with a backslash pair, or one and "u00"),
+// so that it is decoded in one piece.
+func holdDoubleEscape(b string, from, stop int) int {
+	tail := b[max(from, stop-7):stop]
+	if i := strings.LastIndex(tail, `\\`); i >= 0 {
+		after := tail[i+2:]
+		if len(after) < 5 && (after == "" || after[0] == 'u') {
+			return stop - len(tail) + i
+		}
+	}
+	return stop
+}
+
 func (s *streamer) say(sent string) {
 	s.sentences = append(s.sentences, sent)
 	if s.onSent != nil {
@@ -275,8 +309,12 @@ func (s *streamer) say(sent string) {
 	}
 }
 
-// flush hands out the last, unterminated sentence.
+// flush hands out the last, unterminated sentence, once the answer is
+// over.
 func (s *streamer) flush() {
+	if s.state == streaming {
+		s.decode(true)
+	}
 	if s.state != streaming && s.state != complete {
 		return
 	}

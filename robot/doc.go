@@ -16,10 +16,12 @@
 // pending transcripts first, and each transcript's progress is recorded
 // (taken, spoken before its first sentence, answered), so that after a
 // crash a silent turn is answered and one that had spoken is not answered
-// again. A transcript older than Options.MaxAge when its turn comes
-// expires; at most Options.Queue heard transcripts wait, the oldest going
-// first. Expired and dropped transcripts are logged and sent to
-// subscribers (UpdateExpired, UpdateDropped).
+// again. A transcript leaves the queue as expired as soon as it is older
+// than Options.MaxAge; at most Options.Queue heard transcripts wait, the
+// oldest going first; when more than Options.Backlog wait, the newest is
+// answered next and the older ones are superseded (fresh.go). Expired and
+// dropped transcripts are logged and sent to subscribers (UpdateExpired,
+// UpdateDropped).
 //
 // A turn's events go out on the bus as they happen: each sentence (already
 // checked for language by the dialogue manager, which translates a sentence

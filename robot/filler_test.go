@@ -57,7 +57,7 @@ type searchEngine struct{ search nadine.Tool }
 
 func (e searchEngine) Name() string { return "search" }
 func (e searchEngine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
-	out, err := e.search.Call(ctx, nadine.ToolInput{Text: req.Turn.Text, Language: req.Turn.Language, UserID: req.Turn.UserID, Emit: req.Emit})
+	out, err := e.search.Call(ctx, req.ToolInput(req.Turn.Text))
 	if err != nil {
 		return nadine.Reply{}, err
 	}
@@ -73,8 +73,8 @@ func (e searchEngine) Respond(ctx context.Context, req nadine.Request) (nadine.R
 
 // TestSearchTurnPublishesAFillerFirst: on the embedded broker, a turn that
 // searches publishes a filler line on the speak topic ("filler": true, its
-// own seq) before the search tool is called; the reply's sentences and the
-// end-of-turn marker follow.
+// own seq 0), asked for as the search tool is called; the reply's
+// sentences and the end-of-turn marker follow.
 func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
 	addr := mqtttest.HostPort(broker.URL())
@@ -91,7 +91,7 @@ func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := dialogue.NewManager(dialogue.ManagerOptions{
-		Engines: []nadine.Engine{searchEngine{search: tools.Traced(tools.WithFiller(fillerSearch{log}, f))}},
+		Engines: []nadine.Engine{searchEngine{search: tools.Traced(tools.WithFiller(fillerSearch{log}))}}, Filler: f.Line,
 		History: dialogue.NewHistory(st, lexical.New(0), dialogue.HistoryOptions{}), Profiles: st,
 	})
 	if err != nil {
@@ -172,12 +172,16 @@ func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 		t.Errorf("speak/text filler %q, want %q with the user property filler=true", fillerText, line)
 	}
 
-	// The body published the filler before the tool ran; the reply came
-	// after it. (Control may hear the end marker before Speak returns.)
+	// The body published the filler before the reply; the tool did not
+	// wait for its publication (the turn's Output queued it first, and
+	// nothing of the turn waits on the bus). (Control may hear the end
+	// marker before Speak returns.)
 	mqtttest.Eventually(t, "the end marker to be logged", func() bool { return slices.Contains(log.Lines(), "final") })
-	want := []string{"filler:" + line, "search:Who is the Swiss president?",
-		"speak:The Swiss president is Karin Keller-Sutter.", "speak:She was elected in 2022.", "final"}
-	if got := log.Lines(); !slices.Equal(got, want) {
-		t.Errorf("order\n got %q\nwant %q", got, want)
+	got := log.Lines()
+	filler, search, first := slices.Index(got, "filler:"+line), slices.Index(got, "search:Who is the Swiss president?"),
+		slices.Index(got, "speak:The Swiss president is Karin Keller-Sutter.")
+	if filler < 0 || search < 0 || first < 0 || filler > first || search > first ||
+		!slices.Equal(got[first:], []string{"speak:The Swiss president is Karin Keller-Sutter.", "speak:She was elected in 2022.", "final"}) {
+		t.Errorf("order %q: want the filler and the search before the reply, then the reply's sentences and the marker", got)
 	}
 }

@@ -231,7 +231,5 @@ func (r *Runtime) stopEarly(why string) []nadine.Speculation {
 func (r *Runtime) answerEarly(ctx context.Context, e *dialogue.EarlyTurn, t nadine.Turn, seq int64, emit nadine.EmitFunc) (nadine.Reply, bool) {
 	out := newOutput(r, nadine.WithTrace(ctx, e.Trace()), t.ID, emit)
 	out.inbox = seq
-	reply, ok := e.Adopt(ctx, t, out.emit)
-	out.close()
-	return reply, ok
+	return e.Adopt(ctx, t, out.emit)
 }

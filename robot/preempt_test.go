@@ -326,10 +326,9 @@ func TestAdoptedEarlyTurnFillsItsSilenceOnTheBus(t *testing.T) {
 	var once sync.Once
 	r := newPreemptRigWith(t, time.Minute, func(o *dialogue.ManagerOptions) {
 		o.Engines, o.FirstSpeech = []nadine.Engine{eng}, firstSpeech
-		o.Filler = func(_ context.Context, lang nadine.Language, emit nadine.EmitFunc) bool {
-			emit(nadine.Event{Kind: nadine.EventSpeech, Text: "Hmm, let me see.", Language: lang, Filler: true})
+		o.Filler = func(lang nadine.Language) (string, nadine.Language) {
 			once.Do(func() { close(eng.filled) })
-			return true
+			return "Hmm, let me see.", lang
 		}
 	})
 	r.say(t, map[string]any{"text": "where are you", "final": false, "stable": true, "id": "utt-1"})

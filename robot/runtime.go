@@ -2,12 +2,14 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/bargein"
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
@@ -22,6 +24,9 @@ type Body interface {
 	ForgetFace(ctx context.Context, userID string) error
 	PlaySong(ctx context.Context, s nadine.Song) error
 	PublishLanguage(ctx context.Context, l nadine.Language) error
+	// StopSpeaking tells text-to-speech to stop the turn's speech now and
+	// drop what it queued (the person interrupted Nadine).
+	StopSpeaking(ctx context.Context, turnID, reason string) error
 }
 
 // Options configures a Runtime. Manager is required.
@@ -54,14 +59,18 @@ type Options struct {
 	// expired, dropped), so that none is lost or answered twice across
 	// restarts.
 	Inbox nadine.Inbox
-	// MaxAge is how old a heard transcript may be when its turn comes
-	// (from the time it carries, else from its arrival); an older one is
-	// dropped as expired (10 s).
+	// MaxAge is how old a heard transcript may be (from the time it
+	// carries, else from its arrival): it leaves the queue as expired as
+	// soon as it is older, while it waits or when its turn comes (10 s).
 	MaxAge time.Duration
 	// Queue bounds how many heard transcripts wait for their turn; when a
 	// new one comes to a full queue the oldest waiting is dropped (32).
 	// Operator turns (Submit) are not counted and never dropped.
 	Queue int
+	// Backlog is how many heard transcripts may wait before Nadine is
+	// overloaded: a final transcript that comes then supersedes the older
+	// ones, and the newest is answered next (fresh.go; 3).
+	Backlog int
 	// Preempt starts early turns on interim transcripts (see preempt.go):
 	// on one speech-to-text marks stable, or whose words stayed the same
 	// for PreemptAfter (DefaultPreemptAfter), at most PreemptAttempts
@@ -75,8 +84,15 @@ type Options struct {
 	// (the query embedding: embedcache.Cache.Warm) is computed while the
 	// person finishes. It must return at once.
 	WarmWords func(text string)
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Interruptions says whether and how a person talking over Nadine
+	// stops her (interrupt.go); the zero value is off.
+	Interruptions Interruptions
+	// Observe, when set, receives every update the monitor gets, and the
+	// turns refused (UpdateFailed), synchronously and none lost, for
+	// metrics and traces. It must return at once.
+	Observe func(Update)
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Runtime runs turns from the bus and from operators, one at a time.
@@ -105,6 +121,19 @@ type Runtime struct {
 	// timers counts the interim timers' functions not yet done (see
 	// interim): added under mu while not closed, waited by Run.
 	timers sync.WaitGroup
+
+	// Fresh first (fresh.go).
+	expiry    *time.Timer // set for the first heard transcript to expire
+	expiryAt  time.Time
+	expiryGen uint64
+	overload  bool      // see overloaded
+	lastHeard time.Time // when the last final transcript came
+	flight    *flight   // the heard turn in flight
+
+	// Interruptions (interrupt.go).
+	judge   *bargein.Judge // nil when off
+	talk    *talk          // what Nadine says, or said last
+	reports bool           // text-to-speech reported a line said in this run
 }
 
 // job is one entry of the turn queue: a turn or a user leaving.
@@ -117,6 +146,8 @@ type job struct {
 	// heard is set for a transcript from the bus (or the inbox): it may
 	// expire or be dropped from a full queue.
 	heard *nadine.Transcript
+	// flight is a heard job's, once the worker took it.
+	flight *flight
 }
 
 type result struct {
@@ -150,6 +181,9 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
 	}
+	if opts.Backlog <= 0 {
+		opts.Backlog = DefaultBacklog
+	}
 	if opts.PreemptAfter <= 0 {
 		opts.PreemptAfter = DefaultPreemptAfter
 	}
@@ -162,8 +196,24 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Interruptions.Mode == "" {
+		opts.Interruptions.Mode = InterruptOff
+	}
+	if !opts.Interruptions.Mode.Valid() {
+		return nil, nadine.Errorf(nadine.EINVALID, "robot: interruption mode %q: want off, words or speech", opts.Interruptions.Mode)
+	}
+	if opts.Interruptions.MinDuration <= 0 {
+		opts.Interruptions.MinDuration = DefaultInterruptMinDuration
+	}
+	if opts.Interruptions.FalseTimeout <= 0 {
+		opts.Interruptions.FalseTimeout = DefaultFalseInterruptionTimeout
+	}
+	judge, err := newJudge(opts.Interruptions)
+	if err != nil {
+		return nil, err
+	}
 	return &Runtime{opts: opts, log: opts.Logger, m: opts.Manager, wake: make(chan struct{}, 1), subs: map[int]chan Update{},
-		marks: map[nadine.InboxState][]int64{}}, nil
+		marks: map[nadine.InboxState][]int64{}, judge: judge}, nil
 }
 
 // Run handles inbound messages until ctx is done or in is closed, then
@@ -210,6 +260,7 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	r.closed = true
 	dropped := r.queue
 	r.queue = nil
+	r.stopTimerOf(&r.expiry)
 	r.mu.Unlock()
 	r.stopEarly("shutting down")
 	r.timers.Wait()
@@ -300,14 +351,22 @@ func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 	}
 }
 
-// hear queues a transcript from the bus or the inbox. When the queue
-// already holds Options.Queue heard transcripts, the oldest is dropped.
+// hear queues a transcript from the bus or the inbox. One already too old
+// expires at once. While Nadine is overloaded it supersedes the heard
+// transcripts before it (fresh.go); otherwise, when the queue already
+// holds Options.Queue heard transcripts, the oldest is dropped.
 func (r *Runtime) hear(t nadine.Transcript) {
 	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		return // it stays in the inbox
+	}
+	now := r.opts.Now()
+	if r.expired(t, now) {
+		r.mu.Unlock()
+		r.report([]skipped{{h: &t, state: nadine.InboxExpired, kind: UpdateExpired, why: ReasonExpired}})
+		return
 	}
 	waiting := 0
 	oldest := -1
@@ -319,22 +378,23 @@ func (r *Runtime) hear(t nadine.Transcript) {
 			}
 		}
 	}
-	var dropped *job
-	if waiting >= r.opts.Queue && oldest >= 0 {
-		d := r.queue[oldest]
-		dropped = &d
+	var skips []skipped
+	switch {
+	case r.overloaded(waiting):
+		skips = r.supersede()
+	case waiting >= r.opts.Queue && oldest >= 0:
+		h := r.queue[oldest].heard
 		r.queue = append(r.queue[:oldest], r.queue[oldest+1:]...)
+		skips = []skipped{{h: h, state: nadine.InboxDropped, kind: UpdateDropped, why: ReasonQueueFull}}
+		r.log.Warn("transcript dropped: the turn queue is full; the oldest goes", "id", h.ID, "seq", h.Seq, "queue", r.opts.Queue,
+			"age", now.Sub(heardAt(*h)).Round(time.Millisecond))
 	}
 	r.queue = append(r.queue, job{turn: &turn, heard: &t})
+	r.lastHeard = now
+	r.scheduleExpiry()
 	r.mu.Unlock()
 	r.signal()
-	if dropped != nil {
-		h := dropped.heard
-		r.log.Warn("transcript dropped: the turn queue is full; the oldest goes", "id", h.ID, "seq", h.Seq, "queue", r.opts.Queue,
-			"age", r.opts.Now().Sub(heardAt(*h)).Round(time.Millisecond))
-		r.queueMark(nadine.InboxDropped, h.Seq)
-		r.broadcast(Update{Kind: UpdateDropped, TurnID: h.ID, Input: h.Text, Reason: ReasonQueueFull})
-	}
+	r.report(skips)
 }
 
 // heardAt is when a transcript was spoken: the time it carries, else its
@@ -393,10 +453,15 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		if resumed {
 			return // already taken from the inbox at start
 		}
-		if speaking && !tr.Final {
+		if r.judge != nil {
+			// What is heard while she speaks is judged: a real
+			// interruption stops her and is heard as any transcript.
+			if !r.heardWhileSpeaking(ctx, tr) {
+				return
+			}
+		} else if speaking && !tr.Final {
 			return // Nadine hears herself
-		}
-		if speaking {
+		} else if speaking {
 			r.log.Info("transcript dropped: listening is suspended while Nadine speaks", "id", tr.ID, "chars", len(tr.Text))
 			r.queueMark(nadine.InboxDropped, tr.Seq)
 			r.broadcast(Update{Kind: UpdateDropped, TurnID: tr.ID, Input: tr.Text, Reason: ReasonSpeaking})
@@ -444,6 +509,10 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.mu.Lock()
 		r.speaking = r.opts.Now().Add(r.opts.SpeakTimeout)
 		r.mu.Unlock()
+	case nadine.InboundSpoken:
+		r.spokenReport(msg.Spoken)
+	case nadine.InboundSpeechStarted:
+		r.voiceStarted(ctx)
 	case nadine.InboundEndSpeak:
 		r.mu.Lock()
 		r.speaking = time.Time{}
@@ -465,6 +534,20 @@ func (r *Runtime) ended(ctx context.Context, end dialogue.Ending) {
 		r.keep(Update{Kind: UpdateEnded, Ending: &end})
 	}
 	r.broadcastSession()
+}
+
+// Waiting returns how many heard transcripts wait for their turn (the turn
+// queue's depth, operator turns and other jobs aside).
+func (r *Runtime) Waiting() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, j := range r.queue {
+		if j.heard != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Listening reports whether heard transcripts are taken: false between
@@ -597,11 +680,36 @@ func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 			continue
 		}
 		j := r.queue[0]
+		if wait := r.settling(j); wait > 0 {
+			r.mu.Unlock()
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-r.wake:
+			case <-ctx.Done():
+				t.Stop()
+				return
+			}
+			t.Stop()
+			continue
+		}
 		r.queue = r.queue[1:]
 		r.busy = true
+		if j.heard != nil {
+			fctx, cancel := context.WithCancel(ctx)
+			j.flight = &flight{ctx: fctx, cancel: cancel}
+			r.flight = j.flight
+		}
+		r.scheduleExpiry()
 		r.mu.Unlock()
 		r.run(ctx, j)
 		r.mu.Lock()
+		if j.flight != nil {
+			j.flight.cancel()
+			if r.flight == j.flight {
+				r.flight = nil
+			}
+		}
 		r.busy = false
 		if j.turn != nil {
 			// The person's silence is counted from the end of the reply.
@@ -647,7 +755,8 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	var seq int64
 	if h := j.heard; h != nil {
 		seq = h.Seq
-		if age := r.opts.Now().Sub(heardAt(*h)); age > r.opts.MaxAge {
+		if now := r.opts.Now(); r.expired(*h, now) {
+			age := now.Sub(heardAt(*h))
 			if early != nil {
 				early.Cancel()
 			}
@@ -657,6 +766,18 @@ func (r *Runtime) run(ctx context.Context, j job) {
 			r.broadcast(Update{Kind: UpdateExpired, TurnID: t.ID, Input: t.Text, Reason: ReasonExpired})
 			return
 		}
+		if f := j.flight; f != nil {
+			r.mu.Lock()
+			superseded := f.superseded
+			r.mu.Unlock()
+			if superseded {
+				if early != nil {
+					early.Cancel()
+				}
+				r.abandoned(ctx, j)
+				return
+			}
+		}
 		r.mark(ctx, nadine.InboxTaken, seq)
 	}
 	var (
@@ -664,6 +785,8 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		err     error
 		adopted bool
 	)
+	r.beginTalk(t.ID)
+	defer r.turnReturned(t.ID)
 	if early != nil {
 		if reply, adopted = r.answerEarly(ctx, early, t, seq, j.emit); !adopted {
 			if sp, ok := early.Discarded(); ok {
@@ -672,11 +795,28 @@ func (r *Runtime) run(ctx context.Context, j job) {
 		}
 	}
 	if !adopted {
-		tctx := nadine.WithTrace(ctx, nadine.NewTrace(t.ID, t.Text, r.opts.Now()))
+		trace := nadine.NewTrace(t.ID, t.Text, r.opts.Now())
+		tctx := nadine.WithTrace(ctx, trace)
 		out := newOutput(r, tctx, t.ID, j.emit)
 		out.inbox = seq
-		reply, err = r.m.Stream(tctx, t, out.emit)
-		out.close()
+		sctx, emit := tctx, out.emit
+		if f := j.flight; f != nil {
+			// Only the turn is cancelled when it is superseded: what it
+			// publishes, if it spoke meanwhile, goes out.
+			sctx, emit = nadine.WithTrace(f.ctx, trace), r.watchSpeech(f, out.emit)
+		}
+		reply, err = r.m.Stream(sctx, t, emit)
+		if errors.Is(err, dialogue.ErrAbandoned) {
+			if r.talkInterrupted(t.ID) {
+				// The person talked over its filler: their words are
+				// the next turn.
+				r.mark(ctx, nadine.InboxAnswered, seq)
+				r.broadcast(Update{Kind: UpdateDropped, TurnID: t.ID, Input: t.Text, Reason: ReasonTalkedOver})
+				return
+			}
+			r.abandoned(ctx, j)
+			return
+		}
 	}
 	for _, sp := range discarded {
 		reply.Trace.AddSpeculation(sp) // what the utterance's cancelled early turns cost
@@ -687,146 +827,101 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	if err == nil {
 		r.keep(Update{Kind: UpdateTurn, TurnID: t.ID, Input: t.Text, Reply: &reply})
 		r.broadcastSession()
+		if j.heard != nil {
+			r.mu.Lock()
+			r.caughtUp()
+			r.mu.Unlock()
+		}
 	} else {
 		r.log.Warn("turn refused", "err", err)
+		r.observe(Update{Kind: UpdateFailed, TurnID: t.ID, Reason: nadine.ErrorCode(err), Reply: &reply})
 	}
 	if j.result != nil {
 		j.result <- result{reply, err}
 	}
 }
 
-// output publishes one turn's events on the body as they happen. A
-// publisher goroutine sends them in order, so the engine does not wait for
-// each message's acknowledgment before it goes on; the turn's end waits
-// until everything before it is published.
+// output publishes one turn's events on the body as they happen, in the
+// order the turn's dialogue Output hands them, numbered by it (Event.Seq),
+// and tells the monitor and the caller. The Output calls it from its own
+// goroutine, one event at a time: a publication that waits for the
+// broker's acknowledgment holds back no engine and no filler request, and
+// the turn's end (the done event) is published before the turn returns.
+// The inbox marks the transcript spoken as its first reply sentence goes
+// out: a filler line is not a reply, and a turn that said only a filler
+// is answered after a restart.
 type output struct {
 	r       *Runtime
 	ctx     context.Context
 	turnID  string
 	forward nadine.EmitFunc
-
-	mu      sync.Mutex // events may come from parallel branches; publish in order
-	seq     int
-	inbox   int64 // the transcript's inbox seq, marked spoken before the first sentence
-	said    bool  // a sentence was published
-	queue   chan published
-	drained chan struct{}
-	closed  bool
-}
-
-// published is an event with what it is published with.
-type published struct {
-	e    nadine.Event
-	seq  int
-	lang nadine.Language // the final marker's language
-	sent chan struct{}   // closed once published, when someone waits for it
+	inbox   int64 // the transcript's inbox seq, marked spoken before the first reply sentence
+	replied bool  // a reply sentence was published
 }
 
 func newOutput(r *Runtime, ctx context.Context, turnID string, forward nadine.EmitFunc) *output {
-	o := &output{r: r, ctx: ctx, turnID: turnID, forward: forward}
-	if r.opts.Body != nil {
-		o.queue, o.drained = make(chan published, 64), make(chan struct{})
-		go o.publish()
-	}
-	return o
+	return &output{r: r, ctx: ctx, turnID: turnID, forward: forward}
 }
 
-// close ends the publisher once it has sent everything queued.
-func (o *output) close() {
-	o.mu.Lock()
-	if o.queue != nil && !o.closed {
-		o.closed = true
-		close(o.queue)
-	}
-	o.mu.Unlock()
-	if o.drained != nil {
-		<-o.drained
-	}
-}
-
-// publish sends the queued events in order.
-func (o *output) publish() {
-	defer close(o.drained)
-	b := o.r.opts.Body
-	for p := range o.queue {
-		e := p.e
-		var err error
-		switch e.Kind {
-		case nadine.EventSpeech:
-			if !o.said {
-				// From now on the turn has been heard: a restart must
-				// not answer it again.
-				o.said = true
-				o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
-			}
-			// A filler line (said while the turn waits on a tool) is
-			// spoken like a sentence, with its own seq, marked as such.
-			err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: p.seq, TurnID: o.turnID, Filler: e.Filler})
-		case nadine.EventGesture:
-			err = b.Animate(o.ctx, e.Gesture)
-		case nadine.EventAffect:
-			if e.Affect != nil {
-				err = b.PublishAffect(o.ctx, *e.Affect)
-			}
-		case nadine.EventUser:
-			if e.User != nil {
-				err = b.PublishUserInfo(o.ctx, *e.User)
-			}
-		case nadine.EventLanguage:
-			err = b.PublishLanguage(o.ctx, e.Language)
-		case nadine.EventSong:
-			if e.Song != nil {
-				err = b.PlaySong(o.ctx, *e.Song)
-			}
-		case nadine.EventDone:
-			err = b.Speak(o.ctx, nadine.Speech{Language: p.lang, Seq: p.seq, Final: true, TurnID: o.turnID})
-		}
-		if err != nil {
-			o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
-			nadine.TraceFrom(o.ctx).Fail("bus:"+string(e.Kind), err)
-		}
-		if p.sent != nil {
-			close(p.sent)
-		}
-	}
-}
-
+// emit publishes an event, tells the monitor and passes it to the caller.
 func (o *output) emit(e nadine.Event) {
-	o.mu.Lock()
-	var sent chan struct{}
-	if o.queue != nil && !o.closed {
-		p := published{e: e, seq: o.seq}
-		switch e.Kind {
-		case nadine.EventSpeech:
-			o.seq++
-			if e.Filler {
-				// A filler is said before the slow wait it announces:
-				// the engine goes on once it is out.
-				sent = make(chan struct{})
-				p.sent = sent
-				defer func() { <-sent }()
-			}
-		case nadine.EventDone:
-			if e.Reply != nil {
-				p.lang = e.Reply.Language
-			}
-			// The reply is over when its last message is out: what runs
-			// after the reply (memory writes) comes after it. The queue
-			// stays open until the turn returns, for what the engine does
-			// after the reply (the gesture of a category read then).
-			sent = make(chan struct{})
-			p.sent = sent
-		}
-		o.queue <- p
+	if o.r.opts.Body != nil {
+		o.publish(e)
 	}
-	if sent != nil && e.Kind == nadine.EventDone {
-		o.mu.Unlock()
-		<-sent
-		o.mu.Lock()
-	}
-	defer o.mu.Unlock()
 	o.r.broadcast(Update{Kind: UpdateEvent, TurnID: o.turnID, Event: &e})
 	if o.forward != nil {
 		o.forward(e)
+	}
+}
+
+// publish sends an event on the body.
+func (o *output) publish(e nadine.Event) {
+	b := o.r.opts.Body
+	var err error
+	switch e.Kind {
+	case nadine.EventSpeech:
+		seq, ok := o.r.line(o.turnID, e)
+		if !ok {
+			return // the person interrupted Nadine: withheld
+		}
+		if !e.Filler && !o.replied {
+			// From now on the turn has been heard: a restart must not
+			// answer it again.
+			o.replied = true
+			o.r.mark(o.ctx, nadine.InboxSpoken, o.inbox)
+		}
+		// A filler line (said while the turn waits) is spoken like a
+		// sentence, with its own seq, marked as such.
+		err = b.Speak(o.ctx, nadine.Speech{Text: e.Text, Language: e.Language, Seq: seq, TurnID: o.turnID, Filler: e.Filler})
+	case nadine.EventGesture:
+		err = b.Animate(o.ctx, e.Gesture)
+	case nadine.EventAffect:
+		if e.Affect != nil {
+			err = b.PublishAffect(o.ctx, *e.Affect)
+		}
+	case nadine.EventUser:
+		if e.User != nil {
+			err = b.PublishUserInfo(o.ctx, *e.User)
+		}
+	case nadine.EventLanguage:
+		err = b.PublishLanguage(o.ctx, e.Language)
+	case nadine.EventSong:
+		if e.Song != nil {
+			err = b.PlaySong(o.ctx, *e.Song)
+		}
+	case nadine.EventDone:
+		var lang nadine.Language
+		if e.Reply != nil {
+			lang = e.Reply.Language
+		}
+		seq, ok := o.r.done(o.turnID, e)
+		if !ok {
+			return
+		}
+		err = b.Speak(o.ctx, nadine.Speech{Language: lang, Seq: seq, Final: true, TurnID: o.turnID})
+	}
+	if err != nil {
+		o.r.log.Warn("bus: event not published", "kind", e.Kind, "turn", o.turnID, "err", err)
+		nadine.TraceFrom(o.ctx).Fail("bus:"+string(e.Kind), err)
 	}
 }

@@ -21,6 +21,13 @@ const (
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
 	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
+	// UpdateInterrupted: the person talked over Nadine (Reason
+	// "interrupted" by words, "speech" by voice alone, "resumed" after a
+	// false interruption).
+	UpdateInterrupted UpdateKind = "interrupted"
+	// UpdateFailed is a turn the manager refused (Reason: its error
+	// code); only Options.Observe receives it.
+	UpdateFailed UpdateKind = "failed"
 )
 
 // Why a heard transcript was not answered (Update.Reason).
@@ -29,6 +36,7 @@ const (
 	ReasonQueueFull   = "queue_full"  // the oldest of a full queue
 	ReasonSpeaking    = "speaking"    // heard while Nadine spoke (her own voice)
 	ReasonInterrupted = "interrupted" // its turn had spoken when the process stopped
+	ReasonSuperseded  = "superseded"  // a newer one came while the turn queue was overloaded (see Options.Backlog)
 )
 
 // Update is what the monitor sees of the runtime.
@@ -40,7 +48,10 @@ type Update struct {
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
 	Session *dialogue.SessionState `json:"session,omitempty"`
 	Ending  *dialogue.Ending       `json:"ending,omitempty"`
-	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped
+	Reason  string                 `json:"reason,omitempty"` // UpdateExpired, UpdateDropped, UpdateInterrupted
+	// Said is, for UpdateInterrupted by words, what Nadine said of the
+	// reply before she was stopped.
+	Said string `json:"said,omitempty"`
 }
 
 // keep broadcasts a finished turn or an end of interaction and keeps it
@@ -115,7 +126,15 @@ func (r *Runtime) Subscribe(buffer int) (<-chan Update, func()) {
 	}
 }
 
+// observe hands an update to Options.Observe.
+func (r *Runtime) observe(u Update) {
+	if r.opts.Observe != nil {
+		r.opts.Observe(u)
+	}
+}
+
 func (r *Runtime) broadcast(u Update) {
+	r.observe(u)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ch := range r.subs {

@@ -24,7 +24,7 @@ func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) err
 			key, data, toMicros(s.now()))
 		return err
 	})
-	return wrap("save checkpoint", err)
+	return s.wrap("save checkpoint", err)
 }
 
 // LoadCheckpoint returns the checkpoint stored under key, or ENOTFOUND.
@@ -38,7 +38,7 @@ func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) 
 		return nil, nadine.Errorf(nadine.ENOTFOUND, "sqlite: no checkpoint %q", key)
 	}
 	if err != nil {
-		return nil, wrap("load checkpoint", err)
+		return nil, s.wrap("load checkpoint", err)
 	}
 	if data == nil {
 		data = []byte{}
@@ -56,5 +56,5 @@ func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE key = ?`, key)
 		return err
 	})
-	return wrap("delete checkpoint", err)
+	return s.wrap("delete checkpoint", err)
 }

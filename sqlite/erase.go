@@ -63,10 +63,10 @@ func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	})
 	s.cache.invalidate(userKey(userID))
 	if err != nil {
-		return wrap("forget user", err)
+		return s.wrap("forget user", err)
 	}
 	if err := s.truncateWAL(ctx); err != nil {
-		return wrap("forget user", err)
+		return s.wrap("forget user", err)
 	}
 	s.log.Info("sqlite: forgot user", "user_id", userID)
 	return nil
@@ -85,18 +85,18 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	}
 	rows, err := s.r.QueryContext(ctx, q+" ORDER BY 1")
 	if err != nil {
-		return nil, wrap("user ids", err)
+		return nil, s.wrap("user ids", err)
 	}
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, wrap("user ids", err)
+			return nil, s.wrap("user ids", err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, wrap("user ids", rows.Err())
+	return ids, s.wrap("user ids", rows.Err())
 }
 
 // truncateWALAttempts bounds how often truncateWAL asks again while a

@@ -56,7 +56,7 @@ func (s *Store) AppendMessage(ctx context.Context, userID, convID string, m nadi
 		return err
 	})
 	if err != nil {
-		return nadine.Conversation{}, wrap("append message", err)
+		return nadine.Conversation{}, s.wrap("append message", err)
 	}
 	return c, nil
 }
@@ -90,7 +90,29 @@ func (s *Store) Conversation(ctx context.Context, userID, convID string) (nadine
 		return nadine.Conversation{}, err
 	}
 	c, err := conversation(ctx, s.r, userID, convID)
-	return c, wrap("conversation", err)
+	return c, s.wrap("conversation", err)
+}
+
+// AmendMessage replaces a message's content.
+func (s *Store) AmendMessage(ctx context.Context, userID, convID string, position int, content string) error {
+	if err := needConversation("amend message", userID, convID); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET content = ?
+			WHERE user_id = ? AND conversation_id = ? AND position = ?`, content, userID, convID, position)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				err = nadine.Errorf(nadine.ENOTFOUND, "sqlite: no message %d in conversation %q of user %q", position, convID, userID)
+			}
+			return err
+		}
+		return nil
+	})
+	return s.wrap("amend message", err)
 }
 
 // RecentMessages returns the last n messages of a conversation, oldest
@@ -108,10 +130,10 @@ func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int
 		WHERE user_id = ? AND conversation_id = ? ORDER BY position DESC LIMIT ?)
 		ORDER BY position`, userID, convID, limit)
 	if err != nil {
-		return nil, wrap("recent messages", err)
+		return nil, s.wrap("recent messages", err)
 	}
 	ms, err := scanMessages(rows)
-	return ms, wrap("recent messages", err)
+	return ms, s.wrap("recent messages", err)
 }
 
 // MessageRange returns messages [from, to) by position in the conversation,
@@ -127,10 +149,10 @@ func (s *Store) MessageRange(ctx context.Context, userID, convID string, from, t
 		WHERE user_id = ? AND conversation_id = ? AND position >= ? AND position < ?
 		ORDER BY position`, userID, convID, from, to)
 	if err != nil {
-		return nil, wrap("message range", err)
+		return nil, s.wrap("message range", err)
 	}
 	ms, err := scanMessages(rows)
-	return ms, wrap("message range", err)
+	return ms, s.wrap("message range", err)
 }
 
 func scanMessages(rows *sql.Rows) ([]nadine.Message, error) {
@@ -154,7 +176,7 @@ func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, e
 	rows, err := s.r.QueryContext(ctx, `SELECT user_id, conversation_id, count, chunks_stored,
 		started_us, updated_us FROM conversations WHERE ended = 0 ORDER BY user_id, conversation_id`)
 	if err != nil {
-		return nil, wrap("open conversations", err)
+		return nil, s.wrap("open conversations", err)
 	}
 	defer rows.Close()
 	var cs []nadine.Conversation
@@ -162,12 +184,12 @@ func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, e
 		var c nadine.Conversation
 		var started, updated int64
 		if err := rows.Scan(&c.UserID, &c.ID, &c.Count, &c.ChunksStored, &started, &updated); err != nil {
-			return nil, wrap("open conversations", err)
+			return nil, s.wrap("open conversations", err)
 		}
 		c.Started, c.Updated = fromMicros(started), fromMicros(updated)
 		cs = append(cs, c)
 	}
-	return cs, wrap("open conversations", rows.Err())
+	return cs, s.wrap("open conversations", rows.Err())
 }
 
 // StoreChunk stores m as window chunk number index of the conversation and
@@ -212,7 +234,7 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 	if ids != nil {
 		s.cacheAdded(mark, []memoryRow{row}, ids, err)
 	}
-	return wrap("store chunk", err)
+	return s.wrap("store chunk", err)
 }
 
 // EndConversation stores final (when not nil) as the last chunk, deletes the
@@ -261,5 +283,5 @@ func (s *Store) EndConversation(ctx context.Context, userID, convID string, fina
 	if ids != nil {
 		s.cacheAdded(mark, []memoryRow{row}, ids, err)
 	}
-	return wrap("end conversation", err)
+	return s.wrap("end conversation", err)
 }

@@ -296,6 +296,43 @@ func InboxStates(ctx context.Context, path, robot string) (map[string]nadine.Inb
 	return inboxStates(ctx, db, robot)
 }
 
+// InboxRecord is where a transcript of an inbox stands and since when.
+type InboxRecord struct {
+	State   nadine.InboxState
+	Updated time.Time // when it came to this state
+}
+
+// InboxRecords reads, without writing, the state of every transcript with
+// an id in one robot's inbox in the file at path, and when it came to it:
+// the bus bench measures how soon a transcript expires.
+func InboxRecords(ctx context.Context, path, robot string) (map[string]InboxRecord, error) {
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: records: %w", robot, err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT id, state, updated_ns FROM inbox WHERE robot = ? AND id <> ''`, robot)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: records: %w", robot, err)
+	}
+	defer rows.Close()
+	out := map[string]InboxRecord{}
+	for rows.Next() {
+		var (
+			id, state string
+			updated   int64
+		)
+		if err := rows.Scan(&id, &state, &updated); err != nil {
+			return nil, fmt.Errorf("sqlite: inbox %s: records: %w", robot, err)
+		}
+		out[id] = InboxRecord{State: nadine.InboxState(state), Updated: time.Unix(0, updated)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: records: %w", robot, err)
+	}
+	return out, nil
+}
+
 // States returns the state of every transcript with an id in one robot's
 // inbox, by id.
 func (in *Inboxes) States(ctx context.Context, robot string) (map[string]nadine.InboxState, error) {
@@ -352,4 +389,28 @@ func IntegrityCheck(ctx context.Context, path string) error {
 		return fmt.Errorf("sqlite: integrity check %s: %s", path, strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// Counts returns how many transcripts one robot's inbox holds in each
+// state: those waiting or in their turn, and the finished ones of the last
+// Retain (their ids only), for metrics.
+func (in *Inboxes) Counts(ctx context.Context, robot string) (map[nadine.InboxState]int, error) {
+	rows, err := in.db.QueryContext(ctx, `SELECT state, count(*) FROM inbox WHERE robot = ? GROUP BY state`, robot)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+	}
+	defer rows.Close()
+	out := map[nadine.InboxState]int{}
+	for rows.Next() {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+		}
+		out[nadine.InboxState(state)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: inbox %s: counts: %w", robot, err)
+	}
+	return out, nil
 }

@@ -110,3 +110,32 @@ func TestInboxAcrossRestart(t *testing.T) {
 		t.Error("the text of an answered transcript is still in the file")
 	}
 }
+
+// TestInboxRecords: the records read from the file say each transcript's
+// state and when it came to it.
+func TestInboxRecords(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "inbox.db")
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	in, err := sqlite.OpenInboxes(ctx, path, sqlite.InboxOptions{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	b := in.Inbox("lobby")
+	kept, err := b.Add(ctx, []nadine.Transcript{{ID: "a", Text: "Hello", Received: now}, {ID: "b", Text: "Hi", Received: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(3 * time.Second)
+	if err := b.Mark(ctx, nadine.InboxExpired, kept[1].Seq); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sqlite.InboxRecords(ctx, path, "lobby")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, bb := recs["a"], recs["b"]; a.State != nadine.InboxPending || bb.State != nadine.InboxExpired || !bb.Updated.Equal(now) || len(recs) != 2 {
+		t.Errorf("records: %+v", recs)
+	}
+}

@@ -29,7 +29,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 		return insertChunks(ctx, tx, chunks, mds, func(c nadine.KnowledgeChunk) string { return c.Source })
 	})
 	s.cache.invalidate(knowledgeKey)
-	return wrap("add knowledge", err)
+	return s.wrap("add knowledge", err)
 }
 
 // knowledgeMetadata encodes each chunk's metadata as JSON.
@@ -104,7 +104,32 @@ func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocumen
 		return nil
 	})
 	s.cache.invalidate(knowledgeKey)
-	return wrap("put knowledge", err)
+	return s.wrap("put knowledge", err)
+}
+
+// RemoveKnowledge deletes sources and their chunks.
+func (s *Store) RemoveKnowledge(ctx context.Context, keys ...string) (int, error) {
+	removed := 0
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		removed = 0
+		for _, k := range keys {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge WHERE source_key = ?`, k); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM knowledge_sources WHERE key = ?`, k)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			removed += int(n)
+		}
+		return nil
+	})
+	s.cache.invalidate(knowledgeKey)
+	return removed, s.wrap("remove knowledge", err)
 }
 
 // KnowledgeSources lists the recorded sources by key, with their chunk
@@ -115,7 +140,7 @@ func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource,
 		FROM knowledge_sources s LEFT JOIN knowledge k ON k.source_key = s.key
 		GROUP BY s.key ORDER BY s.key`)
 	if err != nil {
-		return nil, wrap("knowledge sources", err)
+		return nil, s.wrap("knowledge sources", err)
 	}
 	defer rows.Close()
 	var out []nadine.KnowledgeSource
@@ -125,12 +150,12 @@ func (s *Store) KnowledgeSources(ctx context.Context) ([]nadine.KnowledgeSource,
 			us  int64
 		)
 		if err := rows.Scan(&src.Key, &src.Name, &src.Builtin, &src.Hash, &us, &src.Chunks, &src.Embedder); err != nil {
-			return nil, wrap("knowledge sources", err)
+			return nil, s.wrap("knowledge sources", err)
 		}
 		src.Ingested = fromMicros(us)
 		out = append(out, src)
 	}
-	return out, wrap("knowledge sources", rows.Err())
+	return out, s.wrap("knowledge sources", rows.Err())
 }
 
 // KnowledgeChunks returns one source's chunks, in the order stored.
@@ -138,7 +163,7 @@ func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.Knowl
 	rows, err := s.r.QueryContext(ctx, `SELECT id, source, title, text, metadata, embedder, embedding
 		FROM knowledge WHERE source_key = ? ORDER BY id`, key)
 	if err != nil {
-		return nil, wrap("knowledge chunks", err)
+		return nil, s.wrap("knowledge chunks", err)
 	}
 	defer rows.Close()
 	var out []nadine.KnowledgeChunk
@@ -149,7 +174,7 @@ func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.Knowl
 		}
 		out = append(out, c)
 	}
-	return out, wrap("knowledge chunks", rows.Err())
+	return out, s.wrap("knowledge chunks", rows.Err())
 }
 
 // scanChunk reads a row of id, source, title, text, metadata, embedder and
@@ -194,7 +219,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 		return scanVectors(rows)
 	})
 	if err != nil {
-		return nil, wrap("search knowledge", err)
+		return nil, s.wrap("search knowledge", err)
 	}
 	best := set.topK(embedding, embedder, k, allKinds)
 	if len(best) == 0 {
@@ -207,7 +232,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 	rows, err := s.r.QueryContext(ctx, `SELECT id, source, title, text, metadata, embedder, embedding
 		FROM knowledge WHERE id IN (?`+strings.Repeat(", ?", len(best)-1)+`)`, args...)
 	if err != nil {
-		return nil, wrap("search knowledge", err)
+		return nil, s.wrap("search knowledge", err)
 	}
 	defer rows.Close()
 	byID := map[int64]nadine.KnowledgeChunk{}
@@ -219,7 +244,7 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 		byID[c.ID] = c
 	}
 	if err := rows.Err(); err != nil {
-		return nil, wrap("search knowledge", err)
+		return nil, s.wrap("search knowledge", err)
 	}
 	out := make([]nadine.ScoredChunk, 0, len(best))
 	for _, b := range best {
@@ -234,12 +259,12 @@ func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedd
 func (s *Store) KnowledgeCount(ctx context.Context) (int, error) {
 	var n int
 	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM knowledge`).Scan(&n)
-	return n, wrap("knowledge count", err)
+	return n, s.wrap("knowledge count", err)
 }
 
 // KnowledgeEmbedders counts knowledge vectors per embedder name.
 func (s *Store) KnowledgeEmbedders(ctx context.Context) (map[string]int, error) {
-	return countByEmbedder(ctx, s.u, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
+	return s.countByEmbedder(ctx, s.u, "knowledge embedders", `SELECT embedder, count(*) FROM knowledge GROUP BY embedder`)
 }
 
 // ClearKnowledge deletes the whole knowledge base and its sources.
@@ -252,5 +277,5 @@ func (s *Store) ClearKnowledge(ctx context.Context) error {
 		return err
 	})
 	s.cache.invalidate(knowledgeKey)
-	return wrap("clear knowledge", err)
+	return s.wrap("clear knowledge", err)
 }

@@ -113,7 +113,7 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	})
 	s.cacheAdded(mark, rows, ids, err)
 	if err != nil {
-		return nil, wrap("add memory", err)
+		return nil, s.wrap("add memory", err)
 	}
 	return ids, nil
 }
@@ -230,7 +230,7 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	if s.cache.enabled() {
 		set, err := s.userVectors(ctx, userID)
 		if err != nil {
-			return nil, wrap("search memories", err)
+			return nil, s.wrap("search memories", err)
 		}
 		if !set.quantized {
 			return s.memoriesOf(ctx, userID, set.topK(q.Embedding, q.Embedder, q.K, kindMask(q.Types)))
@@ -243,7 +243,7 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 	}
 	best, err := s.searchIndex(ctx, userID, q.Embedding, q.Embedder, q.K, kindMask(q.Types))
 	if err != nil {
-		return nil, wrap("search memories", err)
+		return nil, s.wrap("search memories", err)
 	}
 	return s.memoriesOf(ctx, userID, best)
 }
@@ -264,7 +264,7 @@ func (s *Store) memoriesOf(ctx context.Context, userID string, best []scored) ([
 	}
 	ms, err := s.memoriesByID(ctx, userID, ids, false)
 	if err != nil {
-		return nil, wrap("search memories", err)
+		return nil, s.wrap("search memories", err)
 	}
 	byID := make(map[int64]nadine.Memory, len(ms))
 	for _, m := range ms {
@@ -288,7 +288,7 @@ func (s *Store) rerank(ctx context.Context, userID string, q nadine.MemoryQuery,
 	}
 	ms, err := s.memoriesByID(ctx, userID, ids, true)
 	if err != nil {
-		return nil, wrap("search memories", err)
+		return nil, s.wrap("search memories", err)
 	}
 	qn := float64(norm(q.Embedding))
 	var best topHeap
@@ -401,10 +401,10 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 	}
 	rows, err := s.r.QueryContext(ctx, query+` ORDER BY time_us DESC, id DESC`, args...)
 	if err != nil {
-		return nil, wrap("memories", err)
+		return nil, s.wrap("memories", err)
 	}
 	ms, err := scanMemories(rows, true)
-	return ms, wrap("memories", err)
+	return ms, s.wrap("memories", err)
 }
 
 // HasMemories reports whether the user has a memory of one of the types
@@ -424,7 +424,7 @@ func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.
 	}
 	var found bool
 	if err := s.r.QueryRowContext(ctx, query+`)`, args...).Scan(&found); err != nil {
-		return false, wrap("has memories", err)
+		return false, s.wrap("has memories", err)
 	}
 	return found, nil
 }
@@ -446,7 +446,7 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	if err == nil {
 		err = s.truncateWAL(ctx)
 	}
-	return wrap("delete memories", err)
+	return s.wrap("delete memories", err)
 }
 
 // MemoryEmbedders counts stored memory vectors (of all users) per embedder
@@ -458,14 +458,14 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 // into the process). They are read without the map, whose pages (and the
 // kernel's neighbours of each) would stay resident.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
-	return countByEmbedder(ctx, s.u, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
+	return s.countByEmbedder(ctx, s.u, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
 }
 
 // countByEmbedder runs a query of (embedder, count) rows into a map.
-func countByEmbedder(ctx context.Context, db queryer, op, query string) (map[string]int, error) {
+func (s *Store) countByEmbedder(ctx context.Context, db queryer, op, query string) (map[string]int, error) {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
-		return nil, wrap(op, err)
+		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
 	out := map[string]int{}
@@ -473,11 +473,11 @@ func countByEmbedder(ctx context.Context, db queryer, op, query string) (map[str
 		var name string
 		var n int
 		if err := rows.Scan(&name, &n); err != nil {
-			return nil, wrap(op, err)
+			return nil, s.wrap(op, err)
 		}
 		out[name] = n
 	}
-	return out, wrap(op, rows.Err())
+	return out, s.wrap(op, rows.Err())
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A
@@ -516,7 +516,7 @@ func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int
 		return s.reindexMemory(ctx, tx, userID, oldEmbedder, oldDims, embedder, len(v), entry)
 	})
 	s.cache.invalidate(userKey(userID))
-	return wrap("update memory embedding", err)
+	return s.wrap("update memory embedding", err)
 }
 
 // reindexMemory moves a memory's index entry from the group (oldEmbedder,

@@ -17,7 +17,7 @@ func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, err
 		return nadine.Profile{}, err
 	}
 	p, err := readProfile(ctx, s.r, userID)
-	return p, wrap("profile", err)
+	return p, s.wrap("profile", err)
 }
 
 // readProfile reads a user's profile through q, or returns ENOTFOUND.
@@ -59,7 +59,7 @@ func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 		p.LastUpdated = s.now()
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error { return writeProfile(ctx, tx, p) })
-	return wrap("save profile", err)
+	return s.wrap("save profile", err)
 }
 
 // writeProfile upserts p and records its name, in the caller's transaction.
@@ -105,25 +105,25 @@ func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
 		return nadine.Errorf(nadine.EINVALID, "sqlite: set user name: empty name for user %q", userID)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error { return setUserName(ctx, tx, userID, name) })
-	return wrap("set user name", err)
+	return s.wrap("set user name", err)
 }
 
 // Users lists every user in the id → name map, ordered by id.
 func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT user_id, user_name FROM users ORDER BY user_id`)
 	if err != nil {
-		return nil, wrap("users", err)
+		return nil, s.wrap("users", err)
 	}
 	defer rows.Close()
 	var us []nadine.UserRef
 	for rows.Next() {
 		var u nadine.UserRef
 		if err := rows.Scan(&u.ID, &u.Name); err != nil {
-			return nil, wrap("users", err)
+			return nil, s.wrap("users", err)
 		}
 		us = append(us, u)
 	}
-	return us, wrap("users", rows.Err())
+	return us, s.wrap("users", rows.Err())
 }
 
 func encodeStrings(v []string) (string, error) {

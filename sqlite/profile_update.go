@@ -39,7 +39,7 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		return nadine.Profile{}, fe.Err
 	}
 	if err != nil {
-		return nadine.Profile{}, wrap("update profile", err)
+		return nadine.Profile{}, s.wrap("update profile", err)
 	}
 	return out, nil
 }

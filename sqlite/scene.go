@@ -56,7 +56,7 @@ func (s *Store) UpsertScenes(ctx context.Context, scenes []nadine.Scene) error {
 		}
 		return nil
 	})
-	return wrap("upsert scenes", err)
+	return s.wrap("upsert scenes", err)
 }
 
 // Scenes lists a user's scenes, newest first (by Time, then scene id).
@@ -68,7 +68,7 @@ func (s *Store) Scenes(ctx context.Context, userID string) ([]nadine.Scene, erro
 		emotion_probs, description, image_embedding, description_embedding, description_embedder
 		FROM scenes WHERE user_id = ? ORDER BY time_us DESC, scene_id`, userID)
 	if err != nil {
-		return nil, wrap("scenes", err)
+		return nil, s.wrap("scenes", err)
 	}
 	defer rows.Close()
 	var out []nadine.Scene
@@ -81,7 +81,7 @@ func (s *Store) Scenes(ctx context.Context, userID string) ([]nadine.Scene, erro
 		)
 		if err := rows.Scan(&sc.SceneID, &timeUS, &sc.ImagePath, &sc.Memorability, &probs,
 			&sc.Description, &image, &descVec, &sc.DescriptionEmbedder); err != nil {
-			return nil, wrap("scenes", err)
+			return nil, s.wrap("scenes", err)
 		}
 		sc.Time = fromMicros(timeUS)
 		if probs != "" && probs != "{}" {
@@ -101,5 +101,5 @@ func (s *Store) Scenes(ctx context.Context, userID string) ([]nadine.Scene, erro
 		}
 		out = append(out, sc)
 	}
-	return out, wrap("scenes", rows.Err())
+	return out, s.wrap("scenes", rows.Err())
 }

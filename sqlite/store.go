@@ -54,6 +54,10 @@ type Options struct {
 	// reads that touch pages once (a large person's stored codes, the rows
 	// of a search's candidates).
 	MmapSize int64
+	// OnError, when set, is told of each failed operation of the store (a
+	// database error, not a missing row or invalid input), for metrics. It
+	// must return at once.
+	OnError func(op string, err error)
 }
 
 // Defaults of Options.CacheBytes and Options.QuantizeAbove: 64 MiB hold
@@ -76,6 +80,7 @@ type Store struct {
 	cache    *vectorCache
 	quantize int64 // Options.QuantizeAbove
 	mmap     int64 // Options.MmapSize
+	onError  func(op string, err error)
 
 	// The loads WarmMemories starts: they end with warm's context, which
 	// Close cancels before it waits for them.
@@ -142,6 +147,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 
 	s := &Store{
 		path:     path,
+		onError:  opts.OnError,
 		w:        w,
 		log:      opts.Logger,
 		now:      opts.Now,
@@ -293,14 +299,18 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func needUser(op, userID string) error { return records.NeedUser("sqlite", op, userID) }
 
 // wrap prefixes err with the package and the operation, keeping *nadine.Error
-// values (which already carry the prefix) as they are.
-func wrap(op string, err error) error {
+// values (which already carry the prefix) as they are; a database error
+// (not one of ours, not the caller's cancellation) goes to Options.OnError.
+func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var ne *nadine.Error
 	if errors.As(err, &ne) {
 		return err
+	}
+	if s.onError != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		s.onError(op, err)
 	}
 	return fmt.Errorf("sqlite: %s: %w", op, err)
 }

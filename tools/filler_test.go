@@ -3,7 +3,6 @@ package tools_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -14,11 +13,6 @@ import (
 	"github.com/nadine-robot/nadine/tools"
 )
 
-// turnCtx returns a context carrying a new trace: one turn.
-func turnCtx(id string) context.Context {
-	return nadine.WithTrace(context.Background(), nadine.NewTrace(id, "input", time.Now()))
-}
-
 func newFiller(t *testing.T, cfg tools.FillerConfig) *tools.Filler {
 	t.Helper()
 	f, err := tools.NewFiller(cfg)
@@ -28,92 +22,29 @@ func newFiller(t *testing.T, cfg tools.FillerConfig) *tools.Filler {
 	return f
 }
 
-// fillers returns the texts of the filler events in evs, failing on a
-// filler that is not a speech event.
-func fillers(t *testing.T, evs []nadine.Event) []string {
-	t.Helper()
-	var out []string
-	for _, ev := range evs {
-		if !ev.Filler {
-			continue
-		}
-		if ev.Kind != nadine.EventSpeech || strings.TrimSpace(ev.Text) == "" {
-			t.Errorf("filler event %+v, want a non-empty speech event", ev)
-		}
-		out = append(out, ev.Text)
-	}
-	return out
-}
-
-func TestFillerOncePerTurn(t *testing.T) {
-	f := newFiller(t, tools.FillerConfig{})
-	rec := &recorder{}
-	turn1 := turnCtx("t1")
-	for i := range 3 {
-		emitted := f.Emit(turn1, nadine.English, rec.emit)
-		if got, want := emitted, i == 0; got != want {
-			t.Errorf("call %d of turn 1: Emit = %v, want %v", i, got, want)
-		}
-	}
-	if got := fillers(t, rec.all()); len(got) != 1 {
-		t.Fatalf("turn 1 with three tool calls said %q, want one filler", got)
-	}
-	// Another turn (even one with the same id, as two robots may send)
-	// says its own filler.
-	if !f.Emit(turnCtx("t1"), nadine.English, rec.emit) {
-		t.Error("a second turn said no filler")
-	}
-	if !f.Emit(turnCtx("t2"), nadine.English, rec.emit) {
-		t.Error("a third turn said no filler")
-	}
-	if got := fillers(t, rec.all()); len(got) != 3 {
-		t.Errorf("three turns said %d fillers, want 3: %q", len(got), got)
-	}
-	ev := rec.all()[0]
-	if ev.Kind != nadine.EventSpeech || !ev.Filler || ev.Language != nadine.English {
-		t.Errorf("event = %+v, want an English filler speech event", ev)
-	}
-}
-
-func TestFillerWithoutTraceAlwaysEmits(t *testing.T) {
-	f := newFiller(t, tools.FillerConfig{})
-	rec := &recorder{}
-	for range 2 {
-		f.Emit(context.Background(), nadine.English, rec.emit)
-	}
-	if got := fillers(t, rec.all()); len(got) != 2 {
-		t.Errorf("two calls without a trace said %q, want two fillers", got)
-	}
-}
-
+// TestFillerRotation: each language's lines come in rotation, so that
+// consecutive turns do not repeat, each language with its own.
 func TestFillerRotation(t *testing.T) {
 	f := newFiller(t, tools.FillerConfig{})
 	want := tools.DefaultFillerLines()[nadine.English]
 	if len(want) < 3 {
 		t.Fatalf("only %d default English lines", len(want))
 	}
-	rec := &recorder{}
-	n := 2*len(want) + 1
-	for i := range n {
-		f.Emit(turnCtx(fmt.Sprint(i)), nadine.English, rec.emit)
-	}
-	got := fillers(t, rec.all())
-	if len(got) != n {
-		t.Fatalf("said %d fillers in %d turns", len(got), n)
+	var got []string
+	for range 2*len(want) + 1 {
+		line, lang := f.Line(nadine.English)
+		if lang != nadine.English {
+			t.Errorf("line %q in %s, want English", line, lang)
+		}
+		got = append(got, line)
 	}
 	for i, line := range got {
 		if line != want[i%len(want)] {
-			t.Errorf("turn %d said %q, want %q (the lines in rotation)", i, line, want[i%len(want)])
-		}
-		if i > 0 && got[i-1] == line {
-			t.Errorf("turns %d and %d said the same line %q", i-1, i, line)
+			t.Errorf("line %d %q, want %q (the lines in rotation)", i, line, want[i%len(want)])
 		}
 	}
-	// Each language has its own rotation.
-	rec = &recorder{}
-	f.Emit(turnCtx("fr"), nadine.French, rec.emit)
-	if got, want := fillers(t, rec.all()), tools.DefaultFillerLines()[nadine.French][0]; len(got) != 1 || got[0] != want {
-		t.Errorf("first French filler %q, want %q", got, want)
+	if line, _ := f.Line(nadine.French); line != tools.DefaultFillerLines()[nadine.French][0] {
+		t.Errorf("first French line %q, want the first of French's own rotation", line)
 	}
 }
 
@@ -135,13 +66,9 @@ func TestFillerLanguage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.lang), func(t *testing.T) {
-			rec := &recorder{}
-			if !f.Emit(turnCtx("t"), tt.lang, rec.emit) {
-				t.Fatal("no filler")
-			}
-			ev := rec.all()[0]
-			if ev.Language != tt.wantLang || !slices.Contains(tt.wantLines, ev.Text) {
-				t.Errorf("filler %q in %q, want one of %q in %s", ev.Text, ev.Language, tt.wantLines, tt.wantLang)
+			line, lang := f.Line(tt.lang)
+			if lang != tt.wantLang || !slices.Contains(tt.wantLines, line) {
+				t.Errorf("filler %q in %q, want one of %q in %s", line, lang, tt.wantLines, tt.wantLang)
 			}
 		})
 	}
@@ -165,28 +92,16 @@ func TestFillerDisabledOrNil(t *testing.T) {
 	var none *tools.Filler
 	for name, f := range map[string]*tools.Filler{"disabled": off, "nil": none} {
 		t.Run(name, func(t *testing.T) {
-			rec := &recorder{}
-			if f.Emit(turnCtx("t"), nadine.English, rec.emit) || len(rec.all()) != 0 {
-				t.Errorf("emitted %+v", rec.all())
+			if line, _ := f.Line(nadine.English); line != "" {
+				t.Errorf("Line = %q", line)
 			}
 			if f.Enabled() {
 				t.Error("Enabled() = true")
 			}
-			tool := tools.WithFiller(&loggingTool{name: "Google Search"}, f)
-			if _, err := tool.Call(turnCtx("t"), input("x", nadine.English, rec)); err != nil {
-				t.Fatal(err)
-			}
-			if len(rec.all()) != 0 {
-				t.Errorf("wrapped tool emitted %+v", rec.all())
-			}
 		})
 	}
-	on := newFiller(t, tools.FillerConfig{})
-	if !on.Enabled() {
+	if !newFiller(t, tools.FillerConfig{}).Enabled() {
 		t.Error("default Filler not enabled")
-	}
-	if on.Emit(turnCtx("t"), nadine.English, nil) {
-		t.Error("Emit with a nil emit function reported an emission")
 	}
 }
 
@@ -216,40 +131,27 @@ func TestNewFillerValidates(t *testing.T) {
 	}
 }
 
-func TestFillerRemembersBoundedTurns(t *testing.T) {
-	f := newFiller(t, tools.FillerConfig{Remember: 2})
-	rec := &recorder{}
-	a, b, c := turnCtx("a"), turnCtx("b"), turnCtx("c")
-	for _, ctx := range []context.Context{a, b, c} {
-		if !f.Emit(ctx, nadine.English, rec.emit) {
-			t.Fatal("a new turn said no filler")
-		}
-	}
-	if f.Emit(c, nadine.English, rec.emit) || f.Emit(b, nadine.English, rec.emit) {
-		t.Error("a remembered turn said a second filler")
-	}
-	// a was forgotten when c came: only the last two turns are kept.
-	if !f.Emit(a, nadine.English, rec.emit) {
-		t.Error("the oldest turn was not forgotten")
-	}
-}
-
-func TestFillerConcurrentTurns(t *testing.T) {
-	// More turns in flight than it remembers would let a turn be forgotten
-	// before its last call: remember them all.
-	f := newFiller(t, tools.FillerConfig{Remember: 64})
-	rec := &recorder{}
-	const turns, calls = 20, 5
+// TestFillerConcurrentLines: lines asked for by many robots' turns at once
+// keep each language's rotation whole.
+func TestFillerConcurrentLines(t *testing.T) {
+	f := newFiller(t, tools.FillerConfig{})
+	want := tools.DefaultFillerLines()[nadine.German]
+	var mu sync.Mutex
+	count := map[string]int{}
 	var wg sync.WaitGroup
-	for i := range turns {
-		ctx := turnCtx(fmt.Sprint(i))
-		for range calls {
-			wg.Go(func() { f.Emit(ctx, nadine.Language([]string{"en", "fr", "de", "zh"}[i%4]), rec.emit) })
-		}
+	for range 8 * len(want) {
+		wg.Go(func() {
+			line, _ := f.Line(nadine.German)
+			mu.Lock()
+			count[line]++
+			mu.Unlock()
+		})
 	}
 	wg.Wait()
-	if got := len(fillers(t, rec.all())); got != turns {
-		t.Errorf("%d turns of %d parallel tool calls said %d fillers, want %d", turns, calls, got, turns)
+	for _, line := range want {
+		if count[line] != 8 {
+			t.Errorf("line %q came %d times in 8 rotations, want 8: %v", line, count[line], count)
+		}
 	}
 }
 
@@ -297,27 +199,25 @@ func (o *orderLog) emit(ev nadine.Event) {
 	o.add("event:" + string(ev.Kind))
 }
 
+// TestWithFillerOrder: a tool wrapped WithFiller asks the turn for a
+// filler before each call runs (the turn's output says one at most), in
+// any composition with Traced, each call traced once.
 func TestWithFillerOrder(t *testing.T) {
-	first := tools.DefaultFillerLines()[nadine.English][0]
 	wraps := []struct {
 		name string
-		wrap func(nadine.Tool, *tools.Filler) nadine.Tool
+		wrap func(nadine.Tool) nadine.Tool
 	}{
-		{"WithFiller", func(t nadine.Tool, f *tools.Filler) nadine.Tool { return tools.WithFiller(t, f) }},
-		{"WithFiller(Traced)", func(t nadine.Tool, f *tools.Filler) nadine.Tool { return tools.WithFiller(tools.Traced(t), f) }},
-		{"Traced(WithFiller)", func(t nadine.Tool, f *tools.Filler) nadine.Tool { return tools.Traced(tools.WithFiller(t, f)) }},
-		{"Traced(WithFiller(Traced))", func(t nadine.Tool, f *tools.Filler) nadine.Tool {
-			return tools.Traced(tools.WithFiller(tools.Traced(t), f))
-		}},
-		{"WithFiller twice", func(t nadine.Tool, f *tools.Filler) nadine.Tool {
-			return tools.WithFiller(tools.WithFiller(t, f), f)
-		}},
+		{"WithFiller", tools.WithFiller},
+		{"WithFiller(Traced)", func(t nadine.Tool) nadine.Tool { return tools.WithFiller(tools.Traced(t)) }},
+		{"Traced(WithFiller)", func(t nadine.Tool) nadine.Tool { return tools.Traced(tools.WithFiller(t)) }},
+		{"Traced(WithFiller(Traced))", func(t nadine.Tool) nadine.Tool { return tools.Traced(tools.WithFiller(tools.Traced(t))) }},
+		{"WithFiller twice", func(t nadine.Tool) nadine.Tool { return tools.WithFiller(tools.WithFiller(t)) }},
 	}
 	for _, w := range wraps {
 		t.Run(w.name, func(t *testing.T) {
 			log := &orderLog{}
 			base := &loggingTool{name: tools.NameSearch, log: log}
-			tool := w.wrap(base, newFiller(t, tools.FillerConfig{}))
+			tool := w.wrap(base)
 			if tool.Name() != tools.NameSearch || tool.Description() != base.Description() {
 				t.Errorf("wrapper shows %q / %q, want the wrapped tool's name and description", tool.Name(), tool.Description())
 			}
@@ -327,14 +227,15 @@ func TestWithFillerOrder(t *testing.T) {
 			tr := nadine.NewTrace("t", "who is the Swiss president", time.Now())
 			ctx := nadine.WithTrace(context.Background(), tr)
 			for _, q := range []string{"Swiss president", "Swiss capital"} {
-				out, err := tool.Call(ctx, nadine.ToolInput{Text: q, Language: nadine.English, Emit: log.emit})
+				in := nadine.ToolInput{Text: q, Language: nadine.English, Emit: log.emit, Filler: func() { log.add("asked") }}
+				out, err := tool.Call(ctx, in)
 				if err != nil || out != "result of "+q {
 					t.Fatalf("Call = %q, %v", out, err)
 				}
 			}
-			want := []string{"filler:" + first, "call:Swiss president", "call:Swiss capital"}
+			want := []string{"asked", "call:Swiss president", "asked", "call:Swiss capital"}
 			if got := log.all(); !slices.Equal(got, want) {
-				t.Errorf("log %q, want %q (one filler, before the tool runs)", got, want)
+				t.Errorf("log %q, want %q (a filler asked for before each call runs)", got, want)
 			}
 			traced := strings.HasPrefix(w.name, "Traced") || strings.Contains(w.name, "(Traced")
 			if n := len(tr.Snapshot().ToolCalls); traced && n != 2 {
@@ -343,24 +244,14 @@ func TestWithFillerOrder(t *testing.T) {
 			if err := tools.CloseAll([]nadine.Tool{tool}); err == nil || !base.closed {
 				t.Errorf("Close not forwarded: %v, closed %v", err, base.closed)
 			}
-			// Without a trace the double wrapper would show: still one
-			// filler per call.
-			log2 := &orderLog{}
-			if _, err := tool.Call(context.Background(), nadine.ToolInput{Text: "x", Emit: log2.emit}); err != nil {
+			// Without a turn to ask, the call runs.
+			if _, err := tool.Call(context.Background(), nadine.ToolInput{Text: "x"}); err != nil {
 				t.Fatal(err)
-			}
-			if got := log2.all(); len(got) != 1 || !strings.HasPrefix(got[0], "filler:") {
-				t.Errorf("call without a trace logged %q, want one filler (the tool logs elsewhere)", got)
 			}
 		})
 	}
-	f := newFiller(t, tools.FillerConfig{})
-	if got := tools.WithFiller(nil, f); got != nil {
+	if got := tools.WithFiller(nil); got != nil {
 		t.Errorf("WithFiller(nil) = %v", got)
-	}
-	base := &loggingTool{name: "x"}
-	if got := tools.WithFiller(base, nil); got != nadine.Tool(base) {
-		t.Errorf("WithFiller(t, nil) = %T, want t", got)
 	}
 }
 

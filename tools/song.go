@@ -39,10 +39,6 @@ type SongConfig struct {
 	MaxLyricsChars int
 	// MaxListed caps how many titles the song list offers; default 10.
 	MaxListed int
-	// Filler, when set, says a filler line (see Filler) when a call starts
-	// composing a new song with Model; playing a song of the library is
-	// instant and says none.
-	Filler *Filler
 }
 
 // Lyrics is a song Nadine made up.
@@ -64,7 +60,6 @@ type Singer struct {
 	timeout    time.Duration
 	maxLyrics  int
 	maxListed  int
-	filler     *Filler
 	logger     *slog.Logger
 
 	base   context.Context // ends at Close; parent of compositions
@@ -105,7 +100,6 @@ func NewSinger(cfg SongConfig, logger *slog.Logger) (*Singer, error) {
 		maxLyrics:  cfg.MaxLyricsChars,
 		maxListed:  cfg.MaxListed,
 		rand:       cfg.Rand,
-		filler:     cfg.Filler,
 		logger:     logger,
 	}
 	if s.timeout <= 0 {
@@ -171,7 +165,7 @@ func (s *Singer) Call(ctx context.Context, in nadine.ToolInput) (string, error) 
 	case "":
 		return s.list(lang, ""), nil
 	case "lyrics", "the lyrics", "last lyrics", "recite lyrics", "recite the lyrics":
-		return s.recite(), nil
+		return s.recite(in), nil
 	case "any", "random", "any song", "a song", "anything", "random song":
 		return s.random(ctx, in, lang), nil
 	case "list", "songs", "list songs", "song list", "which songs":
@@ -255,8 +249,9 @@ func (s *Singer) noSongs(lang nadine.Language) string {
 }
 
 // recite returns the last made-up lyrics as an instruction, the lyrics (a
-// model's writing) fenced as data.
-func (s *Singer) recite() string {
+// model's writing) fenced as data; the turn is told that its reply recites
+// them, so that the speech budget does not cut the song short.
+func (s *Singer) recite(in nadine.ToolInput) string {
 	s.mu.Lock()
 	last, composing := s.last, s.composing
 	s.mu.Unlock()
@@ -271,15 +266,16 @@ func (s *Singer) recite() string {
 		}
 	}
 	lyrics, _ := fence.Block(fence.Lyrics, strings.Split(last.Text, "\n"), 0)
+	emit(in, nadine.Event{Kind: nadine.EventRecital})
 	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %q, exactly as written:\n%s", last.Topic, lyrics)
 }
 
 // compose starts a composition in the background and returns at once with
 // an instruction to say so. args are what followed "new|": a language and
 // a topic, or only a topic (in the session language). When a composition
-// starts, the filler is said in the session language.
+// starts, the turn is asked for a filler line (playing a song of the
+// library is instant and asks for none).
 func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string, lang nadine.Language) string {
-	session := lang
 	var topic string
 	if len(args) >= 2 {
 		if l, err := nadine.ParseLanguage(strings.TrimSpace(args[0])); err == nil {
@@ -306,7 +302,7 @@ func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string
 		return fmt.Sprintf("Tell the human that you are still making up the song about %s; ask them to wait a moment.", busy)
 	}
 	s.mu.Unlock()
-	s.filler.Emit(ctx, session, in.Emit)
+	in.AskFiller()
 	// The composition starts once the reply is out: a turn never heard (an
 	// early turn whose final transcript said something else) starts none,
 	// and leaves the singer free for the song the person did ask for.

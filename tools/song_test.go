@@ -555,51 +555,46 @@ func TestSingerCloseWaitsForComposition(t *testing.T) {
 	<-closed
 }
 
-// TestSingerFiller: composing a new song says a filler line first;
-// playing a song of the library, listing, or asking for a song that cannot
-// be composed says none.
+// TestSingerFiller: composing a new song asks the turn for a filler line
+// first; playing a song of the library, listing, or asking for a song that
+// cannot be composed asks for none.
 func TestSingerFiller(t *testing.T) {
-	f, err := tools.NewFiller(tools.FillerConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := &orderLog{}
 	model := &loggingModel{fakeModel: fakeModel{reply: "La la la."}, log: log}
-	s := newSinger(t, tools.SongConfig{Dir: songDir(t), Model: model, Filler: f})
-	silent := newSinger(t, tools.SongConfig{Dir: songDir(t), Filler: f}) // no model: cannot compose
+	s := newSinger(t, tools.SongConfig{Dir: songDir(t), Model: model})
+	silent := newSinger(t, tools.SongConfig{Dir: songDir(t)}) // no model: cannot compose
 
 	tests := []struct {
-		name       string
-		singer     *tools.Singer
-		in         string
-		lang       nadine.Language
-		wantFiller string
+		name   string
+		singer *tools.Singer
+		in     string
+		lang   nadine.Language
+		asks   bool
 	}{
-		{"library hit", s, "Frère Jacques", nadine.French, ""},
-		{"any song", s, "any", nadine.English, ""},
-		{"list", s, "", nadine.English, ""},
-		{"lyrics", s, "lyrics", nadine.English, ""},
-		{"no model", silent, "new|en|the sea", nadine.English, ""},
-		{"compose", s, "new|en|the sea", nadine.French, tools.DefaultFillerLines()[nadine.French][0]},
+		{"library hit", s, "Frère Jacques", nadine.French, false},
+		{"any song", s, "any", nadine.English, false},
+		{"list", s, "", nadine.English, false},
+		{"lyrics", s, "lyrics", nadine.English, false},
+		{"no model", silent, "new|en|the sea", nadine.English, false},
+		{"compose", s, "new|en|the sea", nadine.French, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			log.reset()
-			if _, err := tt.singer.Call(turnCtx(tt.name), nadine.ToolInput{Text: tt.in, Language: tt.lang, Emit: log.emit}); err != nil {
+			in := nadine.ToolInput{Text: tt.in, Language: tt.lang, Emit: log.emit, Filler: func() { log.add("asked") }}
+			if _, err := tt.singer.Call(t.Context(), in); err != nil {
 				t.Fatal(err)
 			}
-			if tt.wantFiller == "" {
-				for _, l := range log.all() {
-					if strings.HasPrefix(l, "filler:") {
-						t.Errorf("said a filler: %q", log.all())
-					}
+			if !tt.asks {
+				if slices.Contains(log.all(), "asked") {
+					t.Errorf("asked for a filler: %q", log.all())
 				}
 				return
 			}
 			s.Close() // waits for the composition
-			// The filler, in the session language, comes before the model
-			// is asked for the lyrics.
-			if got, want := log.all(), []string{"filler:" + tt.wantFiller, "compose"}; !slices.Equal(got, want) {
+			// The filler is asked for before the model is asked for the
+			// lyrics.
+			if got, want := log.all(), []string{"asked", "compose"}; !slices.Equal(got, want) {
 				t.Errorf("log %q, want %q", got, want)
 			}
 		})

@@ -38,6 +38,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/ready", s.handleReady)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
 	s.mux.HandleFunc("GET /api/robots", s.handleRobots)
+	s.mux.HandleFunc("GET /api/today", s.handleToday)
+	if s.opts.Metrics != nil {
+		s.mux.Handle("GET /metrics", s.opts.Metrics)
+	}
 	// A robot's own URLs: /api/X acts on the default robot (the first),
 	// /api/robots/{robot}/X on the one named.
 	for _, route := range []struct {

@@ -284,6 +284,18 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("bus turn reply = %q", got)
 	}
 
+	// The person talks over that reply while text-to-speech says it: the
+	// turn shows that she was interrupted and what had been said.
+	stt.Publish("nadine/agent/feedback/start_speak", nil)
+	stt.Publish("nadine/stt/transcript", []byte(`{"text":"attends une seconde j'ai une question","final":false}`))
+	do("see the reply marked interrupted",
+		chromedp.WaitVisible(css(heard+`[data-interrupted="interrupted"] .msg.nadine .interrupted`)),
+	)
+	if got := text(heard + ` .msg.nadine .interrupted`); !strings.Contains(got, "Il est") {
+		t.Errorf("interrupted reply shown as %q", got)
+	}
+	stt.Publish("nadine/agent/feedback/end_speak", nil)
+
 	// The user list shows Alex's profile; the mood plot is drawn.
 	do("open Alex's profile",
 		chromedp.Click(css(`#user-list button`)),

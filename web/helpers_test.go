@@ -86,6 +86,8 @@ type fixtureOptions struct {
 	// limits (web.Options' defaults when zero)
 	maxStreams, maxTokenFailures int
 	now                          func() time.Time
+	stats                        web.StatsFunc // the Today view's figures
+	metrics                      http.Handler  // GET /metrics
 }
 
 // fixture is `nadine serve` as the command wires it, offline: a SQLite
@@ -143,6 +145,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 			_ = bus.Close(cctx)
 		})
 		f.bus, in, ropts.Body = bus, bus.Inbound(), bus
+		ropts.Interruptions = robot.Interruptions{Mode: robot.InterruptWords} // as serve's default
 		checks = append(checks, web.Check{Name: "mqtt", Check: func(context.Context) error {
 			if !bus.Connected() {
 				return nadine.Errorf(nadine.EUNAVAILABLE, "not connected")
@@ -173,6 +176,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		Addr: "127.0.0.1:0", Token: o.token, Runtime: rt, Store: st, Info: o.info, Checks: checks,
 		Heartbeat: 50 * time.Millisecond, Logger: log,
 		MaxStreams: o.maxStreams, MaxTokenFailures: o.maxTokenFailures, Now: o.now,
+		Stats: o.stats, Metrics: o.metrics,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,14 @@
 package web
 
 import (
+	"fmt"
 	"math"
 	"net"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults of the limits at the edge.
@@ -17,10 +19,23 @@ const (
 	// DefaultMaxTokenFailures is how many wrong or missing tokens a client
 	// may send per minute before it is refused with 429.
 	DefaultMaxTokenFailures = 10
+	// MinTokenChars is the shortest token the server starts with without
+	// a warning: the right token is never refused, so only its length
+	// stops a guesser (16 random characters: 2^64 tries and more).
+	MinTokenChars = 16
 	// maxTrackedClients bounds the memory of the failure limiter: beyond,
 	// the clients whose failures are the oldest are forgotten.
 	maxTrackedClients = 4096
 )
+
+// TokenWarning says why a token is too short to stop a guesser, or "" when
+// it is long enough (or unset).
+func TokenWarning(token string) string {
+	if n := utf8.RuneCountInString(token); n > 0 && n < MinTokenChars {
+		return fmt.Sprintf("web: the API token has %d characters: the right token is never locked out, so only its length stops guessing; use %d or more random characters (openssl rand -hex 16)", n, MinTokenChars)
+	}
+	return ""
+}
 
 // streamSlots counts open event streams against a cap.
 type streamSlots struct {
@@ -48,8 +63,10 @@ func (s *streamSlots) release() {
 
 // failureLimiter is a token bucket per client address: each failed token
 // attempt takes one; the bucket refills at max per minute, up to max. A
-// client with an empty bucket is refused (429) until one refills, whatever
-// token it sends, so that guessing the token costs a minute per max tries.
+// client with an empty bucket has its wrong or missing tokens refused with
+// 429 until one refills; a request with the right token is served whatever
+// the bucket holds, so that nobody sharing the address is locked out (the
+// token's length, MinTokenChars, is what stops guessing).
 type failureLimiter struct {
 	mu      sync.Mutex
 	max     float64

@@ -52,8 +52,8 @@ func TestEventStreamsAreCapped(t *testing.T) {
 
 // TestTokenFailuresAreRateLimited: a client sending wrong tokens is
 // refused with 429 (and Retry-After) after http.max_token_failures per
-// minute, even with the right token, until an attempt comes back (other
-// clients: limits_internal_test.go).
+// minute, until an attempt comes back; the right token is still served
+// (other clients: limits_internal_test.go).
 func TestTokenFailuresAreRateLimited(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
@@ -81,10 +81,12 @@ func TestTokenFailuresAreRateLimited(t *testing.T) {
 	if s, _ := strconv.Atoi(res.Header.Get("Retry-After")); s < 1 || s > 20 {
 		t.Errorf("Retry-After %q, want 1 to 20 seconds", res.Header.Get("Retry-After"))
 	}
-	got, b := f.send(f.request("GET", "/api/session", ""))
+	got, b := f.send(wrong())
 	if e := decode[errorBody](t, string(b)); got != http.StatusTooManyRequests || e.Code != nadine.ERATELIMIT {
-		t.Errorf("the right token while blocked: %d %s, want 429", got, b)
+		t.Errorf("a wrong token while blocked: %d %s, want 429", got, b)
 	}
+	// The right token is served all the same (TestOperatorNeverLockedOut).
+	f.call("GET", "/api/session", "", http.StatusOK, nil)
 	f.call("GET", "/api/health", "", http.StatusOK, nil) // health needs no token
 	advance(20 * time.Second)                            // one attempt back (3 per minute)
 	f.call("GET", "/api/session", "", http.StatusOK, nil)

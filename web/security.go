@@ -28,7 +28,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range securityHeaders {
 		h.Set(kv[0], kv[1])
 	}
-	api := r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/")
+	// /metrics has the API's access rules (a scraper sends the token).
+	api := r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics"
 	sw := &statusWriter{ResponseWriter: w, api: api, method: r.Method, path: r.URL.Path}
 	w = sw
 	switch {
@@ -40,9 +41,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("web: cross-origin request refused", "method", r.Method, "path", r.URL.Path,
 			"origin", r.Header.Get("Origin"), "remote", r.RemoteAddr)
 		writeErrorStatus(w, http.StatusForbidden, "forbidden", "cross-origin request refused")
-	case api && r.URL.Path != "/api/health" && s.opts.Token != "" && s.tooManyFailures(w, r):
-		// Refused with 429 before the token is looked at.
 	case api && r.URL.Path != "/api/health" && !s.authorized(r):
+		// The token is looked at first: the right one is always served, and
+		// the failure limit slows the sender of wrong ones only, never
+		// whoever shares its address (docs/operations.md).
+		if s.tooManyFailures(w, r) {
+			break
+		}
 		s.failures.fail(clientKey(r))
 		h.Set("WWW-Authenticate", `Bearer realm="nadine"`)
 		msg := "missing token: send Authorization: Bearer <token>"
@@ -60,9 +65,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log.Debug("web: request", "method", r.Method, "path", r.URL.Path, "status", sw.status())
 }
 
-// tooManyFailures refuses a client that sent too many wrong or missing
-// tokens lately (429 with Retry-After), before its token is even looked
-// at; it reports whether it did.
+// tooManyFailures refuses a request without the right token from a client
+// that sent too many wrong or missing tokens lately (429 with Retry-After);
+// it reports whether it did.
 func (s *Server) tooManyFailures(w http.ResponseWriter, r *http.Request) bool {
 	blocked, wait := s.failures.blocked(clientKey(r))
 	if !blocked {

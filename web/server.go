@@ -141,6 +141,11 @@ type Options struct {
 	Info      Info
 	// Checks are the readiness checks besides the store's.
 	Checks []Check
+	// Metrics, when set, serves GET /metrics (Prometheus) with the API's
+	// access rules: the token when one is set, loopback host names.
+	Metrics http.Handler
+	// Stats, when set, serves the Today view's figures (GET /api/today).
+	Stats StatsFunc
 	// MaxBodyBytes caps a request body (DefaultMaxBodyBytes).
 	MaxBodyBytes int64
 	// Heartbeat is the period of keep-alive comments on event streams
@@ -253,15 +258,11 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	host, _, err := net.SplitHostPort(opts.Addr)
-	if err != nil {
-		return nil, nadine.Errorf(nadine.EINVALID, "web: address %q: %w", opts.Addr, err)
+	if err := CheckAddr(opts.Addr, opts.Token); err != nil {
+		return nil, err
 	}
+	host, _, _ := net.SplitHostPort(opts.Addr)
 	loopback := isLoopbackHost(host)
-	if !loopback && opts.Token == "" {
-		return nil, nadine.Errorf(nadine.EINVALID,
-			"web: address %q is not a loopback address and no token is set: set a token, or bind to 127.0.0.1", opts.Addr)
-	}
 	s := &Server{
 		opts:     opts,
 		log:      opts.Logger,
@@ -280,6 +281,25 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	s.quit, s.cancel = context.WithCancel(ctx)
 	s.routes()
 	return s, nil
+}
+
+// CheckAddr makes the checks New and Start make of the address to listen
+// on and the token, before anything listens: host:port with a port number
+// or a known service name, and a token when the host is not a loopback
+// one. Errors are EINVALID.
+func CheckAddr(addr, token string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return nadine.Errorf(nadine.EINVALID, "web: address %q: %w", addr, err)
+	}
+	if !isLoopbackHost(host) && token == "" {
+		return nadine.Errorf(nadine.EINVALID,
+			"web: address %q is not a loopback address and no token is set: set a token, or bind to 127.0.0.1", addr)
+	}
+	return nil
 }
 
 // Start listens on opts.Addr and serves in the background until Close, or

@@ -58,6 +58,9 @@ type app struct {
 	// every robot's runtime), for the erase path (forgetter). Set before
 	// any turn or request runs.
 	holders []nadine.UserEraser
+	// storeErrors, when set (withStoreErrors), is told of the store's
+	// failed operations.
+	storeErrors func(op string, err error)
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
@@ -103,6 +106,12 @@ type appOption func(*app)
 // (serve: every robot of robots:, each with its camera).
 func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = specs } }
 
+// withStoreErrors tells fn of the store's failed operations (serve's
+// metrics).
+func withStoreErrors(fn func(op string, err error)) appOption {
+	return func(a *app) { a.storeErrors = fn }
+}
+
 // newApp opens the store and builds the engines named by cfg.
 func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
@@ -117,7 +126,7 @@ func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *sl
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
-	st, kind, err := openStore(ctx, cfg, log)
+	st, kind, err := openStore(ctx, cfg, log, a.storeErrors)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +243,8 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	sort.Strings(names)
 	var warm []*openai.Client
 	for _, name := range names {
-		pr := failover.Profile{Name: name, Retries: cfg.Models.Profiles[name].retries()}
+		pc := cfg.Models.Profiles[name]
+		pr := failover.Profile{Name: name, Retries: pc.retries(), Server: pc.server()}
 		if chat[name] {
 			pr.Chat = a.clients[name]
 			warm = append(warm, a.clients[name])
@@ -302,14 +312,16 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
 		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(), FirstSpeech: a.cfg.firstSpeech(),
+		Speech:   dialogue.SpeechBudget{MaxSentences: a.cfg.Speech.MaxSentences, MaxWords: a.cfg.Speech.MaxWords},
 		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
 		Forget: a.forgetID,
 	}
 	if a.filler.Enabled() {
-		// The same Filler as the tools': a turn says one filler at most.
-		opts.Filler = a.filler.Emit
+		// The words of the filler lines; each turn's Output says one at
+		// most, when the silence lasts or a tool asks for it.
+		opts.Filler = a.filler.Line
 	}
 	m, err := dialogue.NewManager(opts)
 	if err != nil {
@@ -386,11 +398,9 @@ func (a *app) translator() nadine.Translator {
 // client makes one attempt per call: the failover pool retries, within the
 // turn's budget (max_retries).
 func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	return openai.Config{
-		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: p.Model,
-		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
-		MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
-	}
+	c := profileClientConfig(name, p, a.getenv)
+	c.HTTPClient, c.Logger = a.httpClient(0), a.log
+	return c
 }
 
 // httpClient is a client over the app's transport, with timeout (0: none
@@ -508,7 +518,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 			Agent: model("react_agent"), Contextualizer: contextualizer, Tools: a.tools,
 			Memories: a.store, Knowledge: a.store, Embedder: a.queries,
 			MemoryK: a.cfg.Memory.TopK, KnowledgeK: a.cfg.Knowledge.TopK,
-			MaxSteps: a.cfg.Limits.MaxSteps, ParseRetries: a.cfg.Limits.ParseRetries,
+			MaxSteps: a.cfg.Limits.MaxSteps, MaxToolCalls: a.cfg.Limits.MaxToolCalls, ParseRetries: a.cfg.Limits.ParseRetries,
 			Speculate: *a.cfg.Features.Speculate, SkipStandalone: *a.cfg.Features.SkipStandalone,
 			Place: spec.Place, Logger: a.log,
 		})
@@ -519,7 +529,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 		return eng, nil
 	case "graph":
 		eng, err := agents.New(agents.Options{
-			Models: model, Store: a.store, Embedder: a.queries, Tools: a.tools, Camera: spec.Camera, Filler: a.filler,
+			Models: model, Store: a.store, Embedder: a.queries, Tools: a.tools, Camera: spec.Camera,
 			Visual: a.visualRetriever(), MemoryAgents: *a.cfg.Features.MemoryAgents, VisionAgent: *a.cfg.Features.VisionAgent && spec.Camera != nil,
 			NameHigh: a.cfg.Memory.NameHigh, NameLow: a.cfg.Memory.NameLow, ConversationLimit: a.cfg.Memory.ConversationLimit,
 			NewUserID: nadine.NewUserID, Logger: a.log.With("robot", spec.Name), SeedWiring: a.cfg.Features.SeedWiring,
@@ -603,9 +613,8 @@ func (a *app) erasePath(session func(*dialogue.Manager) nadine.UserEraser) *nadi
 
 // newTools registers seed 000's tools: search, news and weather only when
 // their keys are present. A turn that waits on search, news, weather or a
-// new song says a filler line first (filler.enabled); the tools, the song
-// composer and the graph's tool agents share one Filler, so a turn says
-// one at most.
+// new song asks for a filler line first; the turn's Output says one at
+// most (filler.enabled), in the words of the app's Filler.
 func (a *app) newTools() []nadine.Tool {
 	t := a.cfg.Tools
 	songs := t.SongsDir
@@ -621,12 +630,12 @@ func (a *app) newTools() []nadine.Tool {
 		Search:    tools.SearchConfig{APIKey: a.getenv(t.SerperKeyEnv), BaseURL: t.SerperURL, HTTPClient: a.httpClient(0)},
 		Weather:   tools.WeatherConfig{APIKey: a.getenv(t.OpenWeatherKeyEnv), BaseURL: t.OpenWeatherURL, HTTPClient: a.httpClient(0)},
 		Behaviour: tools.BehaviourConfig{Wait: time.Duration(a.cfg.Limits.BehaviourWait)},
-		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter"), Filler: a.filler},
+		Songs:     tools.SongConfig{Dir: songs, Model: a.model("songwriter")},
 	}, a.log)
 	for i, tool := range ts {
 		switch tool.Name() {
 		case tools.NameSearch, tools.NameNews, tools.NameWeather:
-			ts[i] = tools.WithFiller(tool, a.filler)
+			ts[i] = tools.WithFiller(tool)
 		}
 	}
 	return ts

@@ -33,6 +33,10 @@ type benchSettings struct {
 	EmbedLatency time.Duration `json:"embedding_latency_ns"`
 	ToolLatency  time.Duration `json:"search_latency_ns"`
 	Pause        time.Duration `json:"pause_ns"`
+	// Appraiser is how the graph's scripted appraisal answers: fixed
+	// ("joy 5" every turn), or a label changing on half the turns
+	// (benchAppraisers).
+	Appraiser string `json:"appraiser"`
 
 	// The extra runs' knobs (benchlatency.go), reported in their rows.
 	interim       time.Duration // interim transcripts this long before the final
@@ -57,6 +61,10 @@ type kindStats struct {
 	ModelCalls   float64       `json:"model_calls"`       // mean per turn
 	CriticalPath float64       `json:"critical_path"`     // mean model calls waited on in sequence
 	CriticalMax  int           `json:"critical_path_max"` // the most of any turn
+	// Kept and Discarded count the turns' speculative model calls (the
+	// graph's response, ReAct's agent call) by verdict.
+	Kept      int `json:"speculations_kept"`
+	Discarded int `json:"speculations_discarded"`
 }
 
 // engineReport is one engine's figures.
@@ -102,6 +110,12 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if len(args) > 0 && args[0] == "inbox" {
 		return runInboxBench(ctx, args[1:], e) // benchinbox.go
 	}
+	if len(args) > 0 && args[0] == "interrupt" {
+		return runInterruptBench(ctx, args[1:], e) // benchinterrupt.go
+	}
+	if len(args) > 0 && args[0] == "bus" {
+		return runBusBench(ctx, args[1:], e) // benchbus.go
+	}
 	if i := slices.IndexFunc(args, isFaultsFlag); i >= 0 {
 		// nadine bench --faults: the fault bench (benchfaults.go).
 		return runFaultBench(ctx, slices.Delete(slices.Clone(args), i, i+1), e)
@@ -113,6 +127,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 	rate := fs.Float64("rate", 50, "tokens per second every model generates (about four bytes of text per token)")
 	embed := fs.Duration("embed-latency", 100*time.Millisecond, "latency of an embedding request")
 	tool := fs.Duration("search-latency", 300*time.Millisecond, "latency of a web search")
+	appraiser := fs.String("appraiser", "fixed", "the graph's scripted appraisal: fixed (joy 5 every turn), small-talk (joy, neutral or surprise, the label changing on half the turns) or friendly (mostly those, now and then sadness, fear, anger or disgust, changing on half the turns)")
 	pause := fs.Duration("pause", time.Second, "time between the end of a reply and the next transcript (the person listens and answers)")
 	zeroTurns := fs.Int("zero-turns", 20, "turns of the zero-latency run (0 skips it)")
 	robots := fs.String("robots", "", "also serve this many robots at once from one process, e.g. 10,100,1000")
@@ -122,12 +137,15 @@ func runBench(ctx context.Context, args []string, e env) error {
 	robotTurns := fs.Int("robot-turns", 4, "turns of each robot's conversation in the --robots and --fleet runs")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	tracesPath := fs.String("traces", "", "write every turn's trace to this file, one JSON object per line")
-	lat := addLatencyFlags(fs)
+	lat := addLatencyFlags(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := lat.check(); err != nil {
 		return err
+	}
+	if _, ok := benchAppraisers[*appraiser]; !ok {
+		return usageError{fmt.Sprintf("--appraiser: %q is not fixed, small-talk or friendly", *appraiser)}
 	}
 	names, err := parseEngines(*engines)
 	if err != nil {
@@ -149,7 +167,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if *turns < 0 || (*turns == 0 && len(tops) == 0 && *lat.memories == 0) || *rate < 0 || *robotTurns < 1 {
 		return usageError{"--turns and --robot-turns must be at least 1 (--turns 0 with --robots or --fleet runs those only, with --memories the memories run), --rate positive (0: instant)"}
 	}
-	set := benchSettings{Turns: *turns, TTFT: *ttft, TokenRate: *rate, EmbedLatency: *embed, ToolLatency: *tool, Pause: *pause}
+	set := benchSettings{Turns: *turns, TTFT: *ttft, TokenRate: *rate, EmbedLatency: *embed, ToolLatency: *tool, Pause: *pause, Appraiser: *appraiser}
 	dir, err := os.MkdirTemp("", "nadine-bench-")
 	if err != nil {
 		return err
@@ -182,7 +200,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 		}
 		if *zeroTurns > 0 {
 			progress("bench: %s at zero model latency, %d turns…", name, *zeroTurns)
-			zero := benchSettings{Turns: *zeroTurns}
+			zero := benchSettings{Turns: *zeroTurns, Appraiser: set.Appraiser}
 			z, err := benchServed(ctx, name, zero, filepath.Join(dir, name+"-zero"), *zeroTurns, 100*time.Millisecond, nil)
 			if err != nil {
 				return fmt.Errorf("bench %s at zero latency: %w", name, err)
@@ -231,7 +249,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 func startBenchServers(set benchSettings) (*llmtest.Server, *loopback.Server) {
 	srv := llmtest.Start(llmtest.WithLatency(set.TTFT), llmtest.WithTokenRate(set.TokenRate),
 		llmtest.WithEmbeddingLatency(set.EmbedLatency), llmtest.WithDimensions(256))
-	scriptBenchModels(srv)
+	scriptBenchModels(srv, set.Appraiser)
 	return srv, startSerper(set.ToolLatency)
 }
 
@@ -254,7 +272,7 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 		return engineReport{}, err
 	}
 	r := engineReport{Engine: name, RSS: run.RSS, MaxRSS: run.MaxRSS, Twice: run.Twice, Turns: run.Turns, seeded: run.Seeded}
-	for _, kind := range []string{turnGreeting, turnPlain, turnSearch} {
+	for _, kind := range []string{turnGreeting, turnPlain, turnPlainMemory, turnSearch} {
 		var first, last, end, filler []time.Duration
 		k := kindStats{Kind: kind}
 		for _, t := range run.Turns {
@@ -272,6 +290,8 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 			k.ModelCalls += float64(t.ModelCalls)
 			k.CriticalPath += float64(t.CriticalPath)
 			k.CriticalMax = max(k.CriticalMax, t.CriticalPath)
+			k.Kept += t.Kept
+			k.Discarded += t.Discarded
 		}
 		if k.Turns == 0 {
 			continue
@@ -290,27 +310,28 @@ func benchServed(ctx context.Context, name string, set benchSettings, dir string
 func printBench(w io.Writer, r benchReport) error {
 	s := r.Settings
 	fmt.Fprintf(w, "nadine bench on %s\n", r.Machine["summary"])
-	fmt.Fprintf(w, "models: %v to first token, %.0f tokens/s; embeddings %v; web search %v; %d turns per engine, %v between a reply and the next transcript\n",
-		s.TTFT, s.TokenRate, s.EmbedLatency, s.ToolLatency, s.Turns, s.Pause)
+	fmt.Fprintf(w, "models: %v to first token, %.0f tokens/s; embeddings %v; web search %v; %d turns per engine, %v between a reply and the next transcript; appraiser %s\n",
+		s.TTFT, s.TokenRate, s.EmbedLatency, s.ToolLatency, s.Turns, s.Pause, s.Appraiser)
 	if len(r.Engines) == 0 { // --turns 0: the memories and fleet runs only
 		if err := printLatencyRows(w, r); err != nil {
 			return err
 		}
 		return printFleet(w, r.Fleet)
 	}
-	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded); END: the final speak message after the last sentence")
+	fmt.Fprintln(w, "times from the transcript on MQTT to the reply's speak messages (fillers excluded); END: the final speak message after the last sentence;")
+	fmt.Fprintln(w, "plain, memories: plain turns that found a memory of the person; SPECULATIONS: the speculative model calls kept / discarded")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENGINE\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tEND p50\tp95\tFILLER p50\tMODEL CALLS\tIN SEQUENCE (max)")
+	fmt.Fprintln(tw, "ENGINE\tTURN\tN\tFIRST SPEAK p50\tp95\tLAST SPEAK p50\tp95\tEND p50\tp95\tFILLER p50\tMODEL CALLS\tIN SEQUENCE (max)\tSPECULATIONS")
 	for _, e := range r.Engines {
 		for _, k := range e.Kinds {
 			filler := "-"
 			if k.FillerP50 > 0 {
 				filler = round(k.FillerP50).String()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t%s\t%.1f\t%.1f (%d)\n", e.Engine, k.Kind, k.Turns,
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t%s\t%.1f\t%.1f (%d)\t%d / %d\n", e.Engine, k.Kind, k.Turns,
 				round(k.FirstP50), round(k.FirstP95), round(k.LastP50), round(k.LastP95), round(k.EndP50), round(k.EndP95),
-				filler, k.ModelCalls, k.CriticalPath, k.CriticalMax)
+				filler, k.ModelCalls, k.CriticalPath, k.CriticalMax, k.Kept, k.Discarded)
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -60,7 +60,7 @@ func TestFaultBenchCommand(t *testing.T) {
 			t.Errorf("target %q has no figure", tg.Target)
 		}
 	}
-	if targets["graph"] != 4 { // down ×2, back, junk
+	if targets["graph"] != 5 { // down ×3, back, junk
 		t.Errorf("targets = %+v", r.Targets)
 	}
 	text, _, err := runNadine(t, nil, "", "bench", "--faults", "--engines", "react", "--scenarios", "down",

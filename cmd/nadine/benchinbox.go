@@ -169,8 +169,10 @@ type child struct {
 
 // childOptions say how the child connects and what it may do.
 type childOptions struct {
-	brokerURL string        // an external broker; empty: the embedded one
-	maxAge    time.Duration // limits.transcript_max_age; 0: the default
+	brokerURL string         // an external broker; empty: the embedded one
+	maxAge    time.Duration  // limits.transcript_max_age; 0: the default
+	mqtt      map[string]any // more mqtt settings (the embedded broker's limits)
+	turns     map[string]any // the turns block (interruptions)
 }
 
 // startChild writes the child's configuration (the bench's, plus a stable
@@ -192,9 +194,15 @@ func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuf
 			m["url"] = o.brokerURL
 			mqttAddr = hostPort(o.brokerURL)
 		}
+		for k, v := range o.mqtt {
+			m[k] = v
+		}
 		cfg["mqtt"] = m
 		if o.maxAge > 0 {
 			cfg["limits"] = map[string]any{"transcript_max_age": o.maxAge.String()}
+		}
+		if o.turns != nil {
+			cfg["turns"] = o.turns
 		}
 		raw, err := yaml.Marshal(cfg)
 		if err != nil {

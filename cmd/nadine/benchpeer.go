@@ -138,6 +138,16 @@ func (p *benchPeer) say(ctx context.Context, prefix, id, text string) (*turnWatc
 	return w, nil
 }
 
+// watch returns the watch of a turn id said before this peer connected
+// (a transcript answered after a restart), registering it.
+func (p *benchPeer) watch(prefix, id string) *turnWatch {
+	w := &turnWatch{prefix: prefix, sent: time.Now(), done: make(chan struct{})}
+	p.mu.Lock()
+	p.turns[id] = w
+	p.mu.Unlock()
+	return w
+}
+
 // publish sends a perception message.
 func (p *benchPeer) publish(ctx context.Context, topic string, v any) error {
 	body, _ := json.Marshal(v)

@@ -19,12 +19,24 @@ const (
 	benchUserName = "Robin"
 )
 
-// Turn types, as reported.
+// Turn types, as reported: a plain turn that found a memory of the
+// person (a chunk of the conversation stored once it is long enough) is
+// reported apart.
 const (
-	turnGreeting = "greeting"
-	turnPlain    = "plain"
-	turnSearch   = "search"
+	turnGreeting    = "greeting"
+	turnPlain       = "plain"
+	turnPlainMemory = "plain, memories"
+	turnSearch      = "search"
 )
+
+// benchAppraisers are the scripted appraisals of --appraiser: nil answers
+// "joy 5" every turn; the others a label that changes on half the turns
+// (llmtest.Appraiser), from small talk's labels or a friendly visit's.
+var benchAppraisers = map[string]map[string]float64{
+	"fixed":      nil,
+	"small-talk": llmtest.SmallTalkWeights,
+	"friendly":   llmtest.FriendlyWeights,
+}
 
 var (
 	benchPlain = []string{
@@ -76,7 +88,7 @@ const (
 // scriptBenchModels answers every role of both engines. Each role has its
 // own model name (the bench's configuration gives each role a profile whose
 // model is the role), so answers can be told apart.
-func scriptBenchModels(srv *llmtest.Server) {
+func scriptBenchModels(srv *llmtest.Server, appraiser string) {
 	// Only the new input decides: memories and history in a prompt may
 	// quote earlier questions.
 	search := func(r llmtest.Request) bool { return isSearchInput(latestInput(r)) }
@@ -102,7 +114,12 @@ func scriptBenchModels(srv *llmtest.Server) {
 	// Graph.
 	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), greeting)).Reply("first_greeting")
 	srv.On(llmtest.MatchModel(agents.RoleIntent)).Reply("continue_conversation")
-	srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("joy 5")
+	if w := benchAppraisers[appraiser]; w != nil {
+		a := &llmtest.Appraiser{Seed: 26, Change: 0.5, Weights: w}
+		srv.On(llmtest.MatchModel(agents.RoleAppraisal)).ReplyFunc(func(llmtest.Request) string { return a.Next() })
+	} else {
+		srv.On(llmtest.MatchModel(agents.RoleAppraisal)).Reply("joy 5")
+	}
 	// The plan in the format the orchestrator's prompt asks for.
 	srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleOrchestrator), search)).Reply("Google News: Geneva news today")
 	srv.On(llmtest.MatchModel(agents.RoleOrchestrator)).Reply("none")

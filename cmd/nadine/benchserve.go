@@ -65,6 +65,9 @@ type servedTurn struct {
 	External     time.Duration `json:"external_ns"`     // time inside model and tool calls (their union)
 	Traced       time.Duration `json:"traced_ns"`       // the turn in nadine: from taking the transcript to the reply (the trace)
 	Early        string        `json:"early,omitempty"` // its early turn on an interim transcript: kept, discarded or none
+	// Kept and Discarded count its speculative model calls by verdict.
+	Kept      int `json:"speculations_kept"`
+	Discarded int `json:"speculations_discarded"`
 }
 
 // servedRun is one conversation through `nadine serve`.
@@ -274,6 +277,10 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 		}
 		t.ModelCalls, t.CriticalPath, t.External, t.Traced = chatCalls(tr.ModelCalls), tr.CriticalPath, externalTime(tr), tr.Duration
 		t.Early = earlyOf(tr)
+		t.Kept, t.Discarded = speculationsOf(tr)
+		if kind == turnPlain && foundMemory(tr) {
+			t.Kind = turnPlainMemory
+		}
 		if s.traces != nil {
 			if err := json.NewEncoder(s.traces).Encode(map[string]any{"engine": s.engine, "seed_wiring": s.seedWiring, "contextualize": !s.raw, "kind": kind, "trace": tr}); err != nil {
 				return run, c.fail(err)
@@ -287,6 +294,32 @@ func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (s
 	run.Seeded = c.seeded
 	run.RSS, run.MaxRSS, run.Twice, err = c.stop()
 	return run, err
+}
+
+// speculationsOf counts a turn's speculative model calls (not its early
+// turns) kept and discarded.
+func speculationsOf(tr nadine.TraceData) (kept, discarded int) {
+	for _, sp := range tr.Speculations {
+		switch {
+		case sp.Kind == nadine.SpeculateTurn:
+		case sp.Kept:
+			kept++
+		default:
+			discarded++
+		}
+	}
+	return kept, discarded
+}
+
+// foundMemory reports whether a turn's memory search found a memory of
+// the person.
+func foundMemory(tr nadine.TraceData) bool {
+	for _, r := range tr.Retrievals {
+		if r.Kind != "knowledge" && len(r.Results) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // waitHealthy polls /api/health until the child answers.

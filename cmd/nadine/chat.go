@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/bargein"
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
@@ -20,6 +22,7 @@ func runChat(ctx context.Context, args []string, e env) error {
 	user := fs.String("user", "", "name of the user talking")
 	lang := fs.String("lang", "", "session language (en, fr, de, zh)")
 	verbose := fs.Bool("v", false, "log to stderr at the configured level (default: warnings only)")
+	speak := fs.Int("speak", 0, "say replies at this many words a minute (150 is a voice's pace); a line typed meanwhile interrupts Nadine")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +65,10 @@ func runChat(ctx context.Context, args []string, e env) error {
 	if *asJSON {
 		return chatJSON(ctx, a, e.stdin, e.stdout)
 	}
-	return chatREPL(ctx, a, e.stdin, e.stdout)
+	if *speak < 0 {
+		return usageError{"--speak: words a minute must not be negative"}
+	}
+	return chatREPL(ctx, a, e.stdin, e.stdout, *speak)
 }
 
 // chatTurn is one line of `nadine chat --json` output: a turn's reply, or
@@ -128,11 +134,21 @@ func chatJSON(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 	return nil
 }
 
-func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
+func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer, wpm int) error {
 	fmt.Fprint(out, a.banner())
 	fmt.Fprintln(out, "Commands: /lang fr, /user NAME, /emotion happy, /trace, /bye, /quit")
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	stop := make(chan struct{})
+	defer close(stop)
+	lines, readErr := readLines(in, stop)
+	var sp *speaker
+	if wpm > 0 {
+		judge, err := bargein.New(0)
+		if err != nil {
+			return err
+		}
+		sp = &speaker{wpm: wpm, judge: judge, lines: lines, out: out, wait: time.After}
+		fmt.Fprintf(out, "Nadine speaks at %d words a minute: type while she speaks to interrupt her.\n", wpm)
+	}
 	var last *nadine.Reply
 	prompt := func() {
 		s := a.manager.Session()
@@ -143,8 +159,17 @@ func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 		fmt.Fprintf(out, "%s> ", who)
 	}
 	prompt()
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	next := ""
+	for {
+		line := next
+		next = ""
+		if line == "" {
+			l, ok := <-lines
+			if !ok {
+				break
+			}
+			line = strings.TrimSpace(l)
+		}
 		switch {
 		case line == "":
 		case strings.HasPrefix(line, "/"):
@@ -162,15 +187,53 @@ func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer) error {
 				break
 			}
 			last = &r
-			fmt.Fprintln(out, formatReply(r))
+			if sp == nil {
+				fmt.Fprintln(out, formatReply(r))
+				break
+			}
+			var said []string
+			var cut bool
+			next, said, cut = sp.say(ctx, r)
+			if cut {
+				// The rest was not said: the history keeps what was.
+				a.manager.Amend(r.Trace.TurnID(), strings.Join(said, " "), true)
+			}
+			next = strings.TrimSpace(next)
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		prompt()
+		if next == "" {
+			prompt()
+		}
 	}
 	fmt.Fprintln(out)
-	return sc.Err()
+	return readErr()
+}
+
+// readLines reads in's lines into a channel, closed at its end; the
+// returned function gives the read error once the channel is closed.
+// The reading goroutine ends at in's end, or once stop is closed and its
+// read returns.
+func readLines(in io.Reader, stop <-chan struct{}) (<-chan string, func() error) {
+	lines := make(chan string)
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(lines)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-stop:
+				return
+			}
+		}
+		err = sc.Err()
+	}()
+	return lines, func() error { <-done; return err }
 }
 
 // formatReply renders a reply for the terminal:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -155,6 +156,17 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 		st, statErr := os.Stat(filepath.Join(strings.TrimSpace(string(top)), ".git"))
 		if gitErr == nil && statErr == nil && st.IsDir() && !strings.Contains(string(out), "revision  "+strings.TrimSpace(string(head))) {
 			t.Errorf("nadine %s does not name the checkout's revision %s:\n%s", flag, head, out)
+		}
+	}
+	// A bad flag is a usage error: exit 2, said once, with the usage.
+	for _, args := range [][]string{{"chat", "--bogus"}, {"--bogus"}, {"kb", "sources", "--nope"}} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("nadine %v: %v, want exit status 2", args, err)
+		}
+		if n := strings.Count(string(out), "flag provided but not defined"); n != 1 || !strings.Contains(string(out), "Usage: nadine") {
+			t.Errorf("nadine %v printed the error %d times (want once, with the usage):\n%s", args, n, out)
 		}
 	}
 }

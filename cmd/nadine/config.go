@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/tools"
@@ -46,10 +48,13 @@ type Config struct {
 	Visual     VisualConfig     `yaml:"visual"`
 	Tools      ToolsConfig      `yaml:"tools"`
 	Filler     FillerConfig     `yaml:"filler"`
+	Speech     SpeechConfig     `yaml:"speech"`
 	MQTT       MQTTConfig       `yaml:"mqtt"`
 	HTTP       HTTPConfig       `yaml:"http"`
 	Log        LogConfig        `yaml:"log"`
 	Store      StoreConfig      `yaml:"store"`
+	// Telemetry: metrics, turn records, traces (config_telemetry.go).
+	Telemetry TelemetryConfig `yaml:"telemetry"`
 
 	// PlaceTranslations says the place in the other languages, for the
 	// offline engine's "where are you?" (see config_persona.go).
@@ -59,9 +64,13 @@ type Config struct {
 	// topic prefix (see config_robots.go); empty, one robot on mqtt.prefix.
 	Robots Robots `yaml:"robots"`
 
-	// warnings are what loading noticed but did not refuse (unknown
-	// NADINE_ variables), logged at start.
+	// warnings are what loading and the pre-flight noticed but did not
+	// refuse (unknown NADINE_ variables, a profile no role uses), logged
+	// at start.
 	warnings []string
+	// origin says where each field given was set, by path: "FILE:LINE"
+	// or "$VARIABLE"; nil when the configuration could not be read.
+	origin map[string]string
 }
 
 // ModelsConfig names the model profiles, which profile each role uses, and
@@ -89,6 +98,10 @@ type ProfileConfig struct {
 	Timeout     Duration `yaml:"timeout"`
 	MaxTokens   int      `yaml:"max_tokens"`
 	MaxRetries  *int     `yaml:"max_retries"`
+	// Structured says how the server constrains answers: auto (tools on
+	// api.openai.com, json_schema elsewhere), json_schema, tools or text
+	// (docs/speech.md); "" is auto.
+	Structured string `yaml:"structured"`
 }
 
 // EmbeddingsConfig chooses the embedder: "lexical" (offline, built in) or a
@@ -131,6 +144,7 @@ type FeaturesConfig struct {
 type LimitsConfig struct {
 	MaxInputChars int      `yaml:"max_input_chars"`
 	MaxSteps      int      `yaml:"max_steps"`      // ReAct steps and graph steps per turn
+	MaxToolCalls  int      `yaml:"max_tool_calls"` // ReAct tool calls per turn; then the agent answers with what it has
 	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
 	FirstSpeech   Duration `yaml:"first_speech"`   // silence after which a filler line is said
@@ -139,6 +153,7 @@ type LimitsConfig struct {
 	// Heard transcripts: see config_inbound.go.
 	TranscriptMaxAge Duration `yaml:"transcript_max_age"` // older ones are not answered
 	Queue            int      `yaml:"queue"`              // heard transcripts waiting; the oldest goes
+	Backlog          int      `yaml:"backlog"`            // heard transcripts waiting before the newest goes first
 }
 
 // MemoryConfig sets the conversation window and name matching.
@@ -192,6 +207,14 @@ type FillerConfig struct {
 	Lines map[string][]string `yaml:"lines" envsep:"|"`
 }
 
+// SpeechConfig bounds what one turn says (seed 000's rule: two
+// sentences): the turn's output cuts the reply at a sentence boundary
+// once either bound is reached, and the history keeps what was said.
+type SpeechConfig struct {
+	MaxSentences int `yaml:"max_sentences"` // reply sentences said (2)
+	MaxWords     int `yaml:"max_words"`     // words said (60); the first sentence always goes out whole
+}
+
 // MQTTConfig connects to the robot's broker.
 type MQTTConfig struct {
 	URL         string `yaml:"url"` // empty: start an embedded broker on Listen
@@ -207,6 +230,15 @@ type MQTTConfig struct {
 	// BrokerUsers are the only clients the embedded broker accepts (see
 	// config_privacy.go); empty, any client may connect.
 	BrokerUsers BrokerUsers `yaml:"broker_users"`
+	// The embedded broker's limits (config_broker.go; 0 is refused).
+	MaxPacketSize    int      `yaml:"max_packet_size"`
+	MaxClients       int      `yaml:"max_clients"`
+	MaxInflight      int      `yaml:"max_inflight"`
+	MaxQueued        int      `yaml:"max_queued"`
+	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
+	MaxRetained      int      `yaml:"max_retained"`
+	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
+	WriteTimeout     Duration `yaml:"write_timeout"`
 }
 
 // HTTPConfig serves the web monitor and the JSON API.
@@ -293,28 +325,32 @@ func defaultConfig(getenv func(string) string) Config {
 		Models: ModelsConfig{
 			Profiles: map[string]ProfileConfig{"default": {
 				BaseURL: base, Model: "gpt-5.4-mini", APIKeyEnv: "OPENAI_API_KEY",
-				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries,
+				Temperature: &one, Timeout: Duration(60 * time.Second), MaxRetries: &retries, Structured: string(nadine.StructuredAuto),
 			}},
 			Roles:    roles,
 			Timeouts: defaultTimeouts(),
-			Breaker: BreakerConfig{Failures: failover.DefaultFailures, Cooldown: Duration(failover.DefaultCooldown),
+			Breaker: BreakerConfig{Failures: failover.DefaultFailures, ServerFailures: failover.DefaultServerFailures, Cooldown: Duration(failover.DefaultCooldown),
 				ProbeTimeout: Duration(failover.DefaultProbeTimeout)},
 		},
 		Embeddings: EmbeddingsConfig{Provider: "auto", Model: "text-embedding-3-large"},
 		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes(), SkipStandalone: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
-		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, ParseRetries: 3,
+		Speech:     SpeechConfig{MaxSentences: dialogue.DefaultMaxSentences, MaxWords: dialogue.DefaultMaxWords},
+		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, MaxToolCalls: 4, ParseRetries: 3,
 			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
-			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue},
+			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,
+			Backlog: robot.DefaultBacklog},
 		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
 		Knowledge: KnowledgeConfig{TopK: 3},
 		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
 		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: "https://google.serper.dev",
 			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
-		MQTT: MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"},
+		MQTT: withBrokerLimits(MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"}),
 		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
 		Log:  LogConfig{Level: "info", Format: "text"},
+
+		Telemetry: defaultTelemetry(),
 	}
 }
 
@@ -346,26 +382,36 @@ func (e env) loadConfig(path string) (Config, error) {
 	return loadConfigFrom(path, environment{getenv: e.getenv, environ: e.environ})
 }
 
+// loadConfigFrom reports every error in one pass: the file's fields that
+// cannot be decoded, the variables that cannot be read, and what
+// validation refuses of the rest, each with the file:line or variable that
+// gave the value. The configuration returned holds what could be read;
+// its origin is nil when nothing could (no file, not YAML).
 func loadConfigFrom(path string, ev environment) (Config, error) {
 	cfg := defaultConfig(ev.getenv)
+	origin := map[string]string{}
+	cfg.origin = origin
+	var errs []error
 	if path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
+			cfg.origin = nil
 			return cfg, fmt.Errorf("config: %w", err)
 		}
-		if err := decodeFile(path, b, &cfg); err != nil {
-			return cfg, err
+		fieldErrs, err := decodeFile(path, b, &cfg)
+		if err != nil {
+			cfg.origin = nil
+			return cfg, errors.Join(append(fieldErrs, err)...)
 		}
+		errs = fieldErrs
 	}
-	o := &envOverrides{ev: ev, known: map[string]bool{}}
-	if err := o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", ""); err != nil {
-		return cfg, err
-	}
+	o := &envOverrides{ev: ev, known: map[string]bool{}, origin: origin}
+	o.apply(reflect.ValueOf(&cfg).Elem(), "NADINE", "")
+	errs = append(errs, o.errs...)
+	cfg.origin = origin
 	cfg.warnings = o.unknownVariables(&cfg)
-	if err := cfg.validate(); err != nil {
-		return cfg, err
-	}
-	return cfg, nil
+	errs = append(errs, cfg.validate())
+	return cfg, errors.Join(errs...)
 }
 
 // setScalar sets a field from a variable's text; lists are split at sep

@@ -57,11 +57,15 @@ func (ev environment) lookup(name string) (string, bool) {
 type envOverrides struct {
 	ev    environment
 	known map[string]bool
+	// origin records the variable that set each path; errs, the
+	// variables that could not be read (all of them, in one pass).
+	origin map[string]string
+	errs   []error
 }
 
 // apply overrides the fields of v, at path, from the variables named
 // prefix_FIELD.
-func (o *envOverrides) apply(v reflect.Value, prefix, path string) error {
+func (o *envOverrides) apply(v reflect.Value, prefix, path string) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		tag := yamlName(t.Field(i))
@@ -69,15 +73,24 @@ func (o *envOverrides) apply(v reflect.Value, prefix, path string) error {
 			continue
 		}
 		name := prefix + "_" + strings.ToUpper(tag)
-		if err := o.field(v.Field(i), name, join(path, tag), t.Field(i).Tag.Get("envsep")); err != nil {
-			return err
-		}
+		o.field(v.Field(i), name, join(path, tag), t.Field(i).Tag.Get("envsep"))
 	}
-	return nil
+}
+
+// set records that the variable name set the field at path, or why it
+// could not.
+func (o *envOverrides) set(name, path string, err error) {
+	if err != nil {
+		o.errs = append(o.errs, &fieldError{path: path, where: "$" + name, msg: err.Error()})
+		return
+	}
+	if o.origin != nil {
+		o.origin[path] = "$" + name
+	}
 }
 
 // field overrides one field (of any kind) from the variable name.
-func (o *envOverrides) field(fv reflect.Value, name, path, sep string) error {
+func (o *envOverrides) field(fv reflect.Value, name, path, sep string) {
 	switch {
 	case fv.Kind() == reflect.Struct && fv.Type() != durationType:
 		// A block with a scalar shorthand (language: fr) takes
@@ -85,30 +98,25 @@ func (o *envOverrides) field(fv reflect.Value, name, path, sep string) error {
 		if sv, ok := fv.Addr().Interface().(interface{ SetEnvScalar(string) error }); ok {
 			o.known[name] = true
 			if s, ok := o.ev.lookup(name); ok {
-				if err := sv.SetEnvScalar(s); err != nil {
-					return fmt.Errorf("config: %s (%s): %w", name, path, err)
-				}
+				o.set(name, path, sv.SetEnvScalar(s))
 			}
 		}
-		return o.apply(fv, name, path)
+		o.apply(fv, name, path)
+		return
 	case fv.Kind() == reflect.Map:
-		return o.mapField(fv, name, path, sep)
+		o.mapField(fv, name, path, sep)
+		return
 	}
 	o.known[name] = true
-	s, ok := o.ev.lookup(name)
-	if !ok {
-		return nil
+	if s, ok := o.ev.lookup(name); ok {
+		o.set(name, path, setScalar(fv, s, sep))
 	}
-	if err := setScalar(fv, s, sep); err != nil {
-		return fmt.Errorf("config: %s (%s): %w", name, path, err)
-	}
-	return nil
 }
 
 // mapField overrides the entries of a map: those it holds, and those the
 // environment names (NAME_<KEY> for a map of values, NAME_<KEY>_<FIELD>
 // for a map of structs).
-func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) error {
+func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) {
 	elem := fv.Type().Elem()
 	keys := map[string]string{} // upper-cased → key as written
 	for _, k := range fv.MapKeys() {
@@ -152,9 +160,7 @@ func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) error 
 			cur.Set(existing)
 		}
 		before := fmt.Sprint(cur.Interface())
-		if err := o.field(cur, name+"_"+u, join(path, k), sep); err != nil {
-			return err
-		}
+		o.field(cur, name+"_"+u, join(path, k), sep)
 		if existing.IsValid() || fmt.Sprint(cur.Interface()) != before {
 			if fv.IsNil() {
 				fv.Set(reflect.MakeMap(fv.Type()))
@@ -162,7 +168,6 @@ func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) error 
 			fv.SetMapIndex(reflect.ValueOf(k), cur)
 		}
 	}
-	return nil
 }
 
 // envSuffixes lists the variable suffixes of a struct's fields

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -19,12 +20,35 @@ func errorLines(err error) []string {
 	return strings.Split(err.Error(), "\n")
 }
 
+// whereRE matches where an error says a value came from: "config: FILE:LINE: "
+// or "config: $VARIABLE: ".
+var whereRE = regexp.MustCompile(`(?m)^config: (\S+:\d+|\$[A-Z0-9_]+): `)
+
+// unlocated is an error's text without where each value came from, for
+// tests of the messages alone.
+func unlocated(err error) string {
+	if err == nil {
+		return ""
+	}
+	return whereRE.ReplaceAllString(err.Error(), "config: ")
+}
+
 // TestConfigRules gives every rule of configRules a configuration that
 // breaks it, and checks that the error blames that rule's field and no
 // other.
 func TestConfigRules(t *testing.T) {
+	testRules(t, configRules, configRuleCases())
+	// The defaults break no rule.
+	if _, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir()})); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
+}
+
+// configRuleCases break each rule of configRules (TestConfigRules), and
+// are refused by serve and config alike (TestPreflightWalksTheRules).
+func configRuleCases() []ruleCase {
 	profile := "models: {profiles: {default: {base_url: 'http://x/v1', model: m, %s}}}\n"
-	tests := []ruleCase{
+	return []ruleCase{
 		{"engine", "engine: langchain\n", `"langchain" is not react, graph or offline`},
 		{"engine", "engine: grahp\n", `(did you mean graph?)`},
 		{"data_dir", "data_dir: ''\n", "must not be empty"},
@@ -35,18 +59,23 @@ func TestConfigRules(t *testing.T) {
 		{"models.profiles.default.temperature", strings.Replace(profile, "%s", "temperature: 3", 1), "3 is not between 0 and 2"},
 		{"models.profiles.default.max_tokens", strings.Replace(profile, "%s", "max_tokens: -1", 1), "-1 is negative"},
 		{"models.profiles.default.max_retries", strings.Replace(profile, "%s", "max_retries: -2", 1), "-2 is negative"},
+		{"models.profiles.default.structured", strings.Replace(profile, "%s", "structured: json", 1), `"json" is not auto, json_schema, tools or text`},
 		{"models.roles.poet", "models: {roles: {poet: default}}\n", "unknown role"},
 		{"models.roles.intent_clasifier", "models: {roles: {intent_clasifier: default}}\n", "(did you mean intent_classifier?)"},
 		{"models.roles.response", "models: {roles: {response: huge}}\n", `no profile named "huge" (profiles: default)`},
 		{"models.fallback[1]", "models: {profiles: {big: {base_url: 'http://x/v1', model: m}}, fallback: [big, bigg]}\n", `no profile named "bigg" (did you mean big?)`},
 		{"models.timeouts.respons", "models: {timeouts: {respons: {attempt: 3s}}}\n", "(did you mean response?)"},
 		{"models.breaker.failures", "models: {breaker: {failures: -1}}\n", "-1 is negative"},
+		{"models.breaker.server_failures", "models: {breaker: {server_failures: -8}}\n", "-8 is negative"},
 		{"embeddings.provider", "embeddings: {provider: cohere}\n", `"cohere" is not auto, lexical or openai`},
 		{"embeddings.dimensions", "embeddings: {dimensions: -3}\n", "-3 is negative"},
 		{"limits.max_input_chars", "limits: {max_input_chars: 0}\n", "0 is below 1"},
 		{"limits.max_steps", "limits: {max_steps: 0}\n", "0 is below 1"},
+		{"limits.max_tool_calls", "limits: {max_tool_calls: 0}\n", "0 is below 1"},
 		{"limits.parse_retries", "limits: {parse_retries: -1}\n", "-1 is negative"},
 		{"turns.preemptive_attempts", "turns: {preemptive_attempts: 0}\n", "0 is below 1"},
+		{"speech.max_sentences", "speech: {max_sentences: 0}\n", "0 is below 1"},
+		{"speech.max_words", "speech: {max_words: -4}\n", "-4 is below 1"},
 		{"memory.window", "memory: {window: 1, stride: 1}\n", "1 is below 2"},
 		{"memory.stride", "memory: {stride: 0}\n", "0 is below 1"},
 		{"memory.stride", "memory: {stride: 30}\n", "30 is above memory.window (20)"},
@@ -63,11 +92,6 @@ func TestConfigRules(t *testing.T) {
 		{"log.level", "log: {level: verbose}\n", `"verbose" is not debug, info, warn or error`},
 		{"log.format", "log: {format: xml}\n", `"xml" is not text or json`},
 	}
-	testRules(t, configRules, tests)
-	// The defaults break no rule.
-	if _, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir()})); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
 }
 
 // ruleCase is a configuration file that breaks a rule at path, with the
@@ -81,10 +105,13 @@ func testRules(t *testing.T, rules []rule, tests []ruleCase) {
 	fired := make([]bool, len(rules))
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			cfg, err := loadConfigFrom(writeConfig(t, tt.file), envOf(map[string]string{"HOME": t.TempDir()}))
+			file := writeConfig(t, tt.file)
+			cfg, err := loadConfigFrom(file, envOf(map[string]string{"HOME": t.TempDir()}))
 			lines := errorLines(err)
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "config: "+tt.path+": ") || !strings.Contains(lines[0], tt.want) {
-				t.Fatalf("err = %v, want only %q blamed, with %q", err, tt.path, tt.want)
+			// The file gave the value: the error says where.
+			at := regexp.MustCompile(`^config: ` + regexp.QuoteMeta(file) + `:\d+: ` + regexp.QuoteMeta(tt.path) + `: `)
+			if len(lines) != 1 || !at.MatchString(lines[0]) || !strings.Contains(lines[0], tt.want) {
+				t.Fatalf("err = %v, want only %q blamed, at %s:LINE, with %q", err, tt.path, file, tt.want)
 			}
 			for i, r := range rules {
 				for _, f := range fieldsAt(&cfg, r.path) {
@@ -112,7 +139,10 @@ func TestConfigFileErrors(t *testing.T) {
 	}{
 		{"typo", "mqtt:\n  prefx: robot1\n", []string{"nadine.yaml:2: mqtt.prefx: unknown field (did you mean mqtt.prefix?)"}},
 		{"typo at the top", "engien: react\n", []string{"nadine.yaml:1: engien: unknown field (did you mean engine?)"}},
-		{"typo in a profile", "models: {profiles: {big: {modle: x}}}\n", []string{"models.profiles.big.modle: unknown field (did you mean models.profiles.big.model?)"}},
+		// In the same pass, what validation says of the rest: the profile
+		// has neither model nor base URL.
+		{"typo in a profile", "models: {profiles: {big: {modle: x}}}\n", []string{"models.profiles.big.modle: unknown field (did you mean models.profiles.big.model?)",
+			"nadine.yaml:1: models.profiles.big.model: must not be empty", "nadine.yaml:1: models.profiles.big.base_url: must be an http(s) URL"}},
 		{"field at the wrong level", "prefix: robot1\n", []string{"prefix: unknown field (did you mean mqtt.prefix or robots[*].prefix?)"}},
 		{"unknown, nothing close", "colour: blue\n", []string{"colour: unknown field"}},
 		{"integer", "limits:\n  max_steps: lots\n", []string{`nadine.yaml:2: limits.max_steps: "lots" is not an integer`}},
@@ -120,7 +150,8 @@ func TestConfigFileErrors(t *testing.T) {
 		{"number", "memory: {name_high: high}\n", []string{`memory.name_high: "high" is not a number`}},
 		{"boolean", "features: {vision_agent: perhaps}\n", []string{`features.vision_agent: "perhaps" is not a boolean (true or false)`}},
 		{"duration", "limits: {turn_timeout: soon}\n", []string{`limits.turn_timeout: invalid duration "soon" (use 30s, 2m, 500ms)`}},
-		{"duration in a profile", "models: {profiles: {default: {timeout: [1]}}}\n", []string{"models.profiles.default.timeout: must be a duration such as 30s"}},
+		{"duration in a profile", "models: {profiles: {default: {timeout: [1]}}}\n", []string{"models.profiles.default.timeout: must be a duration such as 30s",
+			"models.profiles.default.model: must not be empty", "models.profiles.default.base_url: must be an http(s) URL"}},
 		{"list", "models: {fallback: big}\n", []string{`models.fallback: must be a list, not "big"`}},
 		{"mapping", "mqtt: robot\n", []string{`mqtt: must be a mapping of fields, not "robot"`}},
 		{"text", "engine: [react]\n", []string{"engine: must be a text, not a list"}},
@@ -169,12 +200,12 @@ func TestNegativeDurationsRefused(t *testing.T) {
 	for _, p := range paths {
 		name := "NADINE_" + strings.ToUpper(strings.ReplaceAll(p, ".", "_"))
 		_, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir(), name: "-1s"}))
-		if want := "config: " + p + ": -1s is negative"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "config: $" + name + ": " + p + ": -1s is negative"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=-1s: err = %v, want %q", name, err, want)
 		}
 	}
 	_, err := loadConfigFrom(writeConfig(t, "limits: {turn_timeout: -5s}\n"), envOf(map[string]string{"HOME": t.TempDir()}))
-	if err == nil || !strings.Contains(err.Error(), "config: limits.turn_timeout: -5s is negative") {
+	if err == nil || !strings.Contains(unlocated(err), "config: limits.turn_timeout: -5s is negative") {
 		t.Errorf("turn_timeout: -5s in the file: %v", err)
 	}
 }
@@ -258,10 +289,10 @@ func TestConfigEnvironment(t *testing.T) {
 	}
 
 	tests := []struct{ name, value, want string }{
-		{"NADINE_LIMITS_MAX_STEPS", "lots", `config: NADINE_LIMITS_MAX_STEPS (limits.max_steps): "lots" is not an integer`},
-		{"NADINE_FEATURES_VISION_AGENT", "perhaps", `(features.vision_agent): "perhaps" is not a boolean`},
-		{"NADINE_MEMORY_NAME_HIGH", "1.7", "config: memory.name_high: 1.7 is not between 0 and 1"},
-		{"NADINE_MODELS_PROFILES_DEFAULT_TEMPERATURE", "hot", `(models.profiles.default.temperature): "hot" is not a number`},
+		{"NADINE_LIMITS_MAX_STEPS", "lots", `config: $NADINE_LIMITS_MAX_STEPS: limits.max_steps: "lots" is not an integer`},
+		{"NADINE_FEATURES_VISION_AGENT", "perhaps", `config: $NADINE_FEATURES_VISION_AGENT: features.vision_agent: "perhaps" is not a boolean`},
+		{"NADINE_MEMORY_NAME_HIGH", "1.7", "config: $NADINE_MEMORY_NAME_HIGH: memory.name_high: 1.7 is not between 0 and 1"},
+		{"NADINE_MODELS_PROFILES_DEFAULT_TEMPERATURE", "hot", `config: $NADINE_MODELS_PROFILES_DEFAULT_TEMPERATURE: models.profiles.default.temperature: "hot" is not a number`},
 	}
 	for _, tt := range tests {
 		_, err := loadConfigFrom("", envOf(map[string]string{"HOME": t.TempDir(), tt.name: tt.value}))

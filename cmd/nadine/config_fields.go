@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -48,33 +47,97 @@ func join(path, key string) string {
 }
 
 // decodeFile decodes a YAML configuration over cfg (which holds the
-// defaults). Before anything is decoded it checks the document against
-// Config's fields and reports every unknown field (with the closest known
-// one), every value of the wrong type and every invalid duration, each
-// with the file, the line and the field's full path:
+// defaults). It first checks the document against Config's fields and
+// reports every unknown field (with the closest known one), every value of
+// the wrong type and every invalid duration, each with the file, the line
+// and the field's full path:
 //
 //	config: nadine.yaml:4: mqtt.prefx: unknown field (did you mean mqtt.prefix?)
 //	config: nadine.yaml:7: limits.max_steps: "lots" is not an integer
-func decodeFile(name string, b []byte, cfg *Config) error {
+//
+// then decodes the rest (the refused fields keep their defaults), so that
+// validation reports its errors in the same pass. It records where each
+// field was given in cfg.origin. err is what stops the loading: a file that
+// is not YAML.
+func decodeFile(name string, b []byte, cfg *Config) (fieldErrs []error, err error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("config: %s: %w", name, err)
+		return nil, fmt.Errorf("config: %s: %w", name, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil // empty, or only comments
+		return nil, nil // empty, or only comments
 	}
 	root := doc.Content[0]
-	var errs []error
+	nodeLines(root, "", func(path string, line int) { cfg.origin[path] = fmt.Sprintf("%s:%d", name, line) })
+	refused := map[*yaml.Node]bool{}
 	checkNode(root, reflect.TypeOf(*cfg), "", func(n *yaml.Node, path, msg string) {
-		errs = append(errs, fmt.Errorf("config: %s:%d: %s: %s", name, n.Line, path, msg))
+		refused[n] = true
+		fieldErrs = append(fieldErrs, &fieldError{path: path, where: fmt.Sprintf("%s:%d", name, n.Line), msg: msg})
 	})
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	if refused[root] {
+		return fieldErrs, nil
 	}
+	prune(root, refused)
 	if err := root.Decode(cfg); err != nil {
-		return fmt.Errorf("config: %s: %w", name, err)
+		return fieldErrs, fmt.Errorf("config: %s: %w", name, err)
 	}
-	return nil
+	return fieldErrs, nil
+}
+
+// nodeLines calls at with the path and line of every key and list element
+// under n.
+func nodeLines(n *yaml.Node, path string, at func(path string, line int)) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			at(join(path, k.Value), k.Line)
+			nodeLines(n.Content[i+1], join(path, k.Value), at)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			at(p, v.Line)
+			nodeLines(v, p, at)
+		}
+	}
+}
+
+// prune removes from n the nodes checkNode refused, with their keys, so
+// that what is left decodes.
+func prune(n *yaml.Node, refused map[*yaml.Node]bool) {
+	target := func(v *yaml.Node) *yaml.Node {
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			return v.Alias
+		}
+		return v
+	}
+	n = target(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if refused[k] || refused[target(v)] {
+				continue
+			}
+			prune(v, refused)
+			kept = append(kept, k, v)
+		}
+		n.Content = kept
+	case yaml.SequenceNode:
+		kept := n.Content[:0]
+		for _, v := range n.Content {
+			if !refused[target(v)] {
+				prune(v, refused)
+				kept = append(kept, v)
+			}
+		}
+		n.Content = kept
+	}
 }
 
 // checkNode checks that n can be decoded into a value of type t and

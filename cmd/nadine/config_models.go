@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nadine-robot/nadine/failover"
@@ -21,12 +23,16 @@ type RoleTimeoutConfig struct {
 
 // BreakerConfig sets the circuit breaker of every profile
 // (models.breaker): after Failures consecutive failed calls a profile is
-// skipped, and probed every Cooldown until it answers. Zero values are
-// the defaults.
+// skipped, after ServerFailures failed attempts in a row on its server
+// every profile there is, and each is probed every Cooldown until it
+// answers. Zero values are the defaults.
 type BreakerConfig struct {
-	Failures     int      `yaml:"failures"`
-	Cooldown     Duration `yaml:"cooldown"`
-	ProbeTimeout Duration `yaml:"probe_timeout"`
+	Failures int `yaml:"failures"`
+	// ServerFailures is how many failed attempts in a row on one server
+	// (every profile with the same base URL host) skip all its profiles.
+	ServerFailures int      `yaml:"server_failures"`
+	Cooldown       Duration `yaml:"cooldown"`
+	ProbeTimeout   Duration `yaml:"probe_timeout"`
 }
 
 // Defaults of the failover settings.
@@ -94,7 +100,8 @@ func (c *Config) roleTimeouts(role string) failover.Timeouts {
 // breaker returns the breaker settings for the failover pool.
 func (c *Config) breaker() failover.BreakerConfig {
 	b := c.Models.Breaker
-	return failover.BreakerConfig{Failures: b.Failures, Cooldown: time.Duration(b.Cooldown), ProbeTimeout: time.Duration(b.ProbeTimeout)}
+	return failover.BreakerConfig{Failures: b.Failures, ServerFailures: b.ServerFailures,
+		Cooldown: time.Duration(b.Cooldown), ProbeTimeout: time.Duration(b.ProbeTimeout)}
 }
 
 // retries returns how often a failed attempt is retried on the profile.
@@ -103,6 +110,17 @@ func (p ProfileConfig) retries() int {
 		return max(*p.MaxRetries, 0)
 	}
 	return defaultRetries
+}
+
+// server is the server the profile runs on, its base URL's scheme and
+// host: the profiles of one server share its breaker's run of failed
+// attempts (models.breaker.server_failures).
+func (p ProfileConfig) server() string {
+	u, err := url.Parse(p.BaseURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
 // turnTimeout and firstSpeech are limits.turn_timeout and
@@ -147,5 +165,9 @@ func (c *Config) describeFailover() string {
 	if b.Cooldown == 0 {
 		b.Cooldown = failover.DefaultCooldown
 	}
-	return fmt.Sprintf("a profile is skipped after %d failed calls and probed every %s; turn budget %s", b.Failures, b.Cooldown, c.turnTimeout())
+	if b.ServerFailures == 0 {
+		b.ServerFailures = failover.DefaultServerFailures
+	}
+	return fmt.Sprintf("a profile is skipped after %d failed calls, a server after %d failed attempts in a row, and probed every %s; turn budget %s",
+		b.Failures, b.ServerFailures, b.Cooldown, c.turnTimeout())
 }

@@ -34,7 +34,7 @@ func TestFailoverConfigDefaults(t *testing.T) {
 	if cfg.turnTimeout() != 10*time.Second || cfg.firstSpeech() != 2*time.Second {
 		t.Errorf("turn %v, first speech %v", cfg.turnTimeout(), cfg.firstSpeech())
 	}
-	want := failover.BreakerConfig{Failures: failover.DefaultFailures, Cooldown: failover.DefaultCooldown, ProbeTimeout: failover.DefaultProbeTimeout}
+	want := failover.BreakerConfig{Failures: failover.DefaultFailures, ServerFailures: failover.DefaultServerFailures, Cooldown: failover.DefaultCooldown, ProbeTimeout: failover.DefaultProbeTimeout}
 	if b := cfg.breaker(); b != want {
 		t.Errorf("breaker = %+v, want the package's defaults %+v (shown by nadine config)", b, want)
 	}

@@ -49,7 +49,7 @@ func TestConfigPersonaErrorsNameTheField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadConfig(writeConfig(t, tt.file), envMap(tt.env))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || !strings.Contains(unlocated(err), tt.want) {
 				t.Fatalf("err = %v, want it to name %q", err, tt.want)
 			}
 		})

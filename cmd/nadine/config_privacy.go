@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/nadine-robot/nadine/mqtt"
 )
 
 // BrokerUser is one client the embedded broker accepts (mqtt.broker_users):
@@ -104,14 +106,14 @@ func (c *Config) brokerUsers(getenv func(string) string) (users map[string]strin
 	for i, u := range c.MQTT.BrokerUsers {
 		p := getenv(u.passwordEnv())
 		if p == "" {
-			return nil, self, fmt.Errorf("config: mqtt.broker_users[%d]: $%s holds no password for %q", i, u.passwordEnv(), u.Username)
+			return nil, self, &fieldError{path: fmt.Sprintf("mqtt.broker_users[%d]", i), msg: fmt.Sprintf("$%s holds no password for %q", u.passwordEnv(), u.Username)}
 		}
 		users[u.Username] = p
 	}
 	switch {
 	case self.Username != "" && self.Password != "":
 		if p, ok := users[self.Username]; ok && p != self.Password {
-			return nil, self, fmt.Errorf("config: mqtt.username: %q is a broker user with another password than $%s", self.Username, c.MQTT.PasswordEnv)
+			return nil, self, &fieldError{path: "mqtt.username", msg: fmt.Sprintf("%q is a broker user with another password than $%s", self.Username, c.MQTT.PasswordEnv)}
 		}
 		users[self.Username] = self.Password
 	default:
@@ -126,28 +128,11 @@ func (c *Config) brokerUsers(getenv func(string) string) (users map[string]strin
 // BrokerCredentials are a user name and password of the broker.
 type BrokerCredentials struct{ Username, Password string }
 
-// brokerOpenWarning is the warning serve logs when the embedded broker
-// listens off the loopback interface without users, or "" when it does
-// not.
-func (c *Config) brokerOpenWarning() string {
-	if c.MQTT.URL != "" || len(c.MQTT.BrokerUsers) > 0 || loopbackAddr(c.MQTT.Listen) {
-		return ""
-	}
-	return "the embedded MQTT broker listens on " + c.MQTT.Listen + " without users: anyone on the network can read what people say and make Nadine speak; set mqtt.broker_users, or mqtt.listen: 127.0.0.1:1883"
-}
-
 // loopbackAddr reports whether a listen address is on the loopback
 // interface only ("127.0.0.1:1883", "localhost:1883", "[::1]:1883").
 func loopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return err == nil && mqtt.LoopbackHost(host)
 }
 
 // dsnPasswordRE matches a password in a key=value connection string

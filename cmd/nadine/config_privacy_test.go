@@ -94,7 +94,7 @@ func TestPrivacyConfig(t *testing.T) {
 		{"mqtt: {url: 'mqtt://x:1883', broker_users: [{username: a}]}", "mqtt.broker_users"},
 	} {
 		_, err := loadConfig(writeConfig(t, tt.yaml), envMap(map[string]string{"HOME": home}))
-		if err == nil || !strings.Contains(err.Error(), "config: "+tt.field+":") {
+		if err == nil || !strings.Contains(unlocated(err), "config: "+tt.field+":") {
 			t.Errorf("%s: error %v, want one naming %s", tt.yaml, err, tt.field)
 		}
 	}
@@ -131,11 +131,14 @@ func TestBrokerUsers(t *testing.T) {
 	}
 }
 
-func TestBrokerOpenWarning(t *testing.T) {
+// TestBrokerOffLoopbackNeedsUsers: the embedded broker listens beyond
+// the loopback interface only with mqtt.broker_users (it used to start
+// with a warning, open to anyone on the network).
+func TestBrokerOffLoopbackNeedsUsers(t *testing.T) {
 	for _, tt := range []struct {
 		listen, url string
 		users       bool
-		warn        bool
+		refused     bool
 	}{
 		{"127.0.0.1:1883", "", false, false},
 		{"localhost:1883", "", false, false},
@@ -143,6 +146,7 @@ func TestBrokerOpenWarning(t *testing.T) {
 		{"0.0.0.0:1883", "", false, true},
 		{":1883", "", false, true},
 		{"192.168.1.10:1883", "", false, true},
+		{"robot.local:1883", "", false, true},
 		{"0.0.0.0:1883", "", true, false},
 		{"0.0.0.0:1883", "mqtt://broker:1883", false, false},
 	} {
@@ -151,8 +155,9 @@ func TestBrokerOpenWarning(t *testing.T) {
 		if tt.users {
 			cfg.MQTT.BrokerUsers = BrokerUsers{{Username: "perception"}}
 		}
-		if got := cfg.brokerOpenWarning() != ""; got != tt.warn {
-			t.Errorf("listen %s, url %q, users %v: warning %v, want %v", tt.listen, tt.url, tt.users, got, tt.warn)
+		err := cfg.validate()
+		if refused := err != nil && strings.Contains(err.Error(), "mqtt.listen"); refused != tt.refused {
+			t.Errorf("listen %s, url %q, users %v: %v, want refused %v", tt.listen, tt.url, tt.users, err, tt.refused)
 		}
 	}
 }

@@ -71,7 +71,7 @@ var sharedRoles = []string{"embeddings", "translator", "songwriter"}
 
 // robotRules are the rules of each robot's fields (see configRules).
 var robotRules = []rule{
-	{"robots[*].prefix", topicLevel},
+	{"robots[*].prefix", topicPrefix},
 	{"robots[*].language", optional(languageCode)},
 	{"robots[*].engine", optional(oneOf("react", "graph", "offline"))},
 	{"robots[*].models.roles.*", knownRole},
@@ -111,9 +111,6 @@ func (c *Config) validateRobots(bad func(field, format string, args ...any)) {
 	prefixes, clients := map[string]int{}, map[string]int{}
 	for i, r := range c.Robots {
 		field := fmt.Sprintf("robots[%d]", i)
-		if strings.HasPrefix(r.Prefix, "/") || strings.HasSuffix(r.Prefix, "/") {
-			bad(field+".prefix", "must not start or end with \"/\", not %q", r.Prefix)
-		}
 		if j, ok := prefixes[r.Prefix]; ok && r.Prefix != "" {
 			bad(field+".prefix", "%q is robots[%d]'s prefix too: each robot needs its own topics", r.Prefix, j)
 		}

@@ -105,11 +105,22 @@ func TestRobotsFromTheEnvironment(t *testing.T) {
 // TestRobotRules gives every rule of robots: a configuration that breaks
 // it, and checks that the error blames that field and no other.
 func TestRobotRules(t *testing.T) {
+	testRules(t, robotRules, robotRuleCases())
+	// A typo in a robot's field is found with the file's line.
+	_, err := loadConfigFrom(writeConfig(t, "robots:\n  - prefix: a\n    langauge: fr\n"), envOf(map[string]string{"HOME": t.TempDir()}))
+	if err == nil || !strings.Contains(err.Error(), "nadine.yaml:3: robots[0].langauge: unknown field (did you mean robots[0].language?)") {
+		t.Errorf("typo: err = %v", err)
+	}
+}
+
+// robotRuleCases break each rule of robotRules and the other checks of
+// robots: (TestRobotRules, TestPreflightWalksTheRules).
+func robotRuleCases() []ruleCase {
 	profiles := "models: {profiles: {big: {base_url: 'http://x/v1', model: big}}}\n"
-	tests := []ruleCase{
+	return []ruleCase{
 		{"robots[1].prefix", "robots: [{prefix: a}, {prefix: ''}]\n", "without wildcards"},
 		{"robots[0].prefix", "robots: [{prefix: 'lobby/+'}]\n", "without wildcards"},
-		{"robots[0].prefix", "robots: [{prefix: '/lobby'}]\n", `must not start or end with "/"`},
+		{"robots[0].prefix", "robots: [{prefix: '/lobby'}]\n", "has an empty topic level"},
 		{"robots[1].prefix", "robots: [{prefix: a}, {prefix: a, client_id: b}]\n", "robots[0]'s prefix too"},
 		{"robots[1].client_id", "robots: [{prefix: a, client_id: x}, {prefix: b, client_id: x}]\n", "the broker would disconnect one of them"},
 		{"robots[0].language", "robots: [{prefix: a, language: klingon}]\n", "klingon"},
@@ -120,11 +131,5 @@ func TestRobotRules(t *testing.T) {
 		{"robots[0].models.fallback[1]", profiles + "robots: [{prefix: a, models: {fallback: [big, bigg]}}]\n", `(did you mean big?)`},
 		{"robots[0].place", "robots: [{prefix: a, place: \"x\\ny\"}]\n", "must be one line"},
 		{"robots[0].place_translations.de", "place: here\nrobots: [{prefix: a, place_translations: {de: hier}}]\n", "needs robots[0].place"},
-	}
-	testRules(t, robotRules, tests)
-	// A typo in a robot's field is found with the file's line.
-	_, err := loadConfigFrom(writeConfig(t, "robots:\n  - prefix: a\n    langauge: fr\n"), envOf(map[string]string{"HOME": t.TempDir()}))
-	if err == nil || !strings.Contains(err.Error(), "nadine.yaml:3: robots[0].langauge: unknown field (did you mean robots[0].language?)") {
-		t.Errorf("typo: err = %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/mqtt"
 )
 
 // A rule checks the fields at one YAML path and blames that path when they
@@ -48,17 +49,22 @@ var configRules = []rule{
 	{"models.profiles.*.temperature", between(0, 2)},
 	{"models.profiles.*.max_tokens", atLeast(0)},
 	{"models.profiles.*.max_retries", atLeast(0)},
+	{"models.profiles.*.structured", structuredMode},
 	{"models.roles.*", knownRole},
 	{"models.roles.*", profileName},
 	{"models.fallback[*]", profileName},
 	{"models.timeouts.*", knownRole},
 	{"models.breaker.failures", atLeast(0)},
+	{"models.breaker.server_failures", atLeast(0)},
 	{"embeddings.provider", oneOf("auto", "lexical", "openai")},
 	{"embeddings.dimensions", atLeast(0)},
 	{"limits.max_input_chars", atLeast(1)},
 	{"limits.max_steps", atLeast(1)},
+	{"limits.max_tool_calls", atLeast(1)},
 	{"limits.parse_retries", atLeast(0)},
 	{"turns.preemptive_attempts", atLeast(1)},
+	{"speech.max_sentences", atLeast(1)},
+	{"speech.max_words", atLeast(1)},
 	{"memory.window", atLeast(2)},
 	{"memory.stride", atLeast(1)},
 	{"memory.stride", atMostField("memory.window")},
@@ -71,7 +77,7 @@ var configRules = []rule{
 	{"visual.similarity_threshold", between(-1, 1)},
 	{"visual.retrieval_alpha", between(0, 1)},
 	{"mqtt.url", brokerURL},
-	{"mqtt.prefix", topicLevel},
+	{"mqtt.prefix", topicPrefix},
 	{"log.level", oneOf("debug", "info", "warn", "error")},
 	{"log.format", oneOf("text", "json")},
 }
@@ -80,9 +86,7 @@ var configRules = []rule{
 // and the filler lines. Each error names the field.
 func (c *Config) validate() error {
 	var errs []error
-	bad := func(path, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("config: %s: %s", path, fmt.Sprintf(format, args...)))
-	}
+	bad := c.blame(&errs)
 	checkDurations(reflect.ValueOf(*c), "", bad)
 	for _, r := range configRules {
 		for _, f := range fieldsAt(c, r.path) {
@@ -94,11 +98,13 @@ func (c *Config) validate() error {
 	c.validateFiller(bad)
 	c.validateFailover(bad)
 	c.validatePrivacy(bad)
+	c.validateBroker(bad)
 	c.validateInbound(bad)
 	c.validateTurns(bad)
 	c.validatePersona(bad)
 	c.validateStore(bad)
 	c.validateRobots(bad)
+	c.validateTelemetry(bad)
 	return errors.Join(errs...)
 }
 
@@ -235,6 +241,14 @@ func oneOf(words ...string) check {
 	}
 }
 
+// structuredMode checks a profile's structured mode; unset is auto.
+func structuredMode(f field) string {
+	if f.v.String() == "" {
+		return ""
+	}
+	return oneOf(string(nadine.StructuredAuto), string(nadine.StructuredJSONSchema), string(nadine.StructuredTools), string(nadine.StructuredText))(f)
+}
+
 // orList writes "a, b or c".
 func orList(words []string) string {
 	if len(words) < 2 {
@@ -265,21 +279,25 @@ func httpURL(f field) string {
 	return ""
 }
 
-// brokerURL wants an MQTT broker URL, or nothing (the embedded broker).
+// brokerURL wants an MQTT broker URL the bus accepts (its own check), or
+// nothing (the embedded broker).
 func brokerURL(f field) string {
 	s := f.v.String()
 	if s == "" {
 		return ""
 	}
-	if u, err := url.Parse(s); err != nil || u.Host == "" {
-		return fmt.Sprintf("must look like mqtt://host:1883, not %q", s)
+	if err := mqtt.CheckURL(s); err != nil {
+		return fmt.Sprintf("must look like mqtt://host:1883, not %q: %v", redactURL(s), err)
 	}
 	return ""
 }
 
-func topicLevel(f field) string {
-	if s := f.v.String(); s == "" || strings.ContainsAny(s, "#+") {
-		return fmt.Sprintf("must be a topic level without wildcards, not %q", s)
+// topicPrefix wants a topic prefix the bus accepts (its own check): no
+// wildcard, no empty level, not the broker's $ topics.
+func topicPrefix(f field) string {
+	s := f.v.String()
+	if err := mqtt.CheckPrefix(s); err != nil {
+		return fmt.Sprintf("must be a topic prefix without wildcards or empty levels, not %q: %v", s, err)
 	}
 	return ""
 }

@@ -64,16 +64,17 @@ func (c *Config) validateStore(bad func(field, format string, args ...any)) {
 }
 
 // openStore opens the store the configuration names, and says in a few
-// words which it is (for the banner).
-func openStore(ctx context.Context, cfg Config, log *slog.Logger) (nadine.Store, string, error) {
+// words which it is (for the banner); onError (may be nil) is told of its
+// failed operations (metrics).
+func openStore(ctx context.Context, cfg Config, log *slog.Logger, onError func(op string, err error)) (nadine.Store, string, error) {
 	if cfg.Store.URL == "" {
 		path := filepath.Join(cfg.DataDir, "nadine.db")
-		st, err := sqlite.Open(ctx, path, sqlite.Options{Logger: log})
+		st, err := sqlite.Open(ctx, path, sqlite.Options{Logger: log, OnError: onError})
 		return st, "SQLite " + path, err
 	}
 	mode := map[string]postgres.VectorMode{"": postgres.VectorAuto, "auto": postgres.VectorAuto,
 		"on": postgres.VectorRequired, "off": postgres.VectorOff}[cfg.Store.Vector]
-	st, err := postgres.Open(ctx, cfg.Store.URL, postgres.Options{Logger: log,
+	st, err := postgres.Open(ctx, cfg.Store.URL, postgres.Options{Logger: log, OnError: onError,
 		MaxConns: int32(cfg.Store.MaxConns), Vector: mode, Schema: cfg.Store.Schema})
 	if err != nil {
 		return nil, "", fmt.Errorf("store.url: %w", err)

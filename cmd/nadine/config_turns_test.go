@@ -37,7 +37,7 @@ func TestConfigTurns(t *testing.T) {
 		{"turns: {preemptive_attempts: -2}\n", "config: turns.preemptive_attempts: -2 is below 1"},
 		{"turns: {preemptive: sometimes}\n", "turns.preemptive"},
 	} {
-		if _, err := loadConfig(writeConfig(t, tt.file), envMap(nil)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := loadConfig(writeConfig(t, tt.file), envMap(nil)); err == nil || !strings.Contains(unlocated(err), tt.want) {
 			t.Errorf("%q: err = %v, want %q", tt.file, err, tt.want)
 		}
 	}

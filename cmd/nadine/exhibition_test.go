@@ -188,7 +188,7 @@ func startExhibitionModel(t *testing.T) *exhibitionModel {
 // exhibitionConfig writes the configuration of the run: every role on its
 // own profile (the model name is the role's), lexical embeddings, a short
 // idle timeout.
-func exhibitionConfig(t *testing.T, engine, modelURL string) string {
+func exhibitionConfig(t testing.TB, engine, modelURL string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine: %s\ndata_dir: %s\nembeddings: {provider: lexical}\nsession: {idle_timeout: 1500ms}\n", engine, t.TempDir())
 	b.WriteString("features: {vision_agent: false}\nlimits: {turn_timeout: 30s}\nmodels:\n  profiles:\n")

@@ -38,7 +38,7 @@ func TestFallbackProfileIsAskedByTheSameEngine(t *testing.T) {
 	}
 	r := decodeTurns(t, out)[0].Reply
 	d := r.Trace.Snapshot()
-	if r.Text != "Hello! I am Nadine. Nice to meet you." || d.Engine != "react" || r.Fallback {
+	if r.Text != helloSaid || d.Engine != "react" || r.Fallback {
 		t.Fatalf("reply %q by %s (fallback %v), want the model's by react", r.Text, d.Engine, r.Fallback)
 	}
 	asked := false
@@ -102,5 +102,52 @@ http: {addr: "off"}
 	}
 	if got := warmed(); got["small-model"] != 1 || got["big-model"] != 1 || got["embed-model"] != 0 {
 		t.Errorf("warm-up requests by model = %v, want one each for small-model and big-model", got)
+	}
+}
+
+// TestPersistent500OpensEveryBreaker: behind a proxy that answers HTTP 500
+// to everything, with every role on its own profile of that server (as in
+// nadine bench), both engines stop asking it by the third turn: from then
+// on no request of the turn reaches the server and nothing waits for a
+// retry; the offline engine answers every turn.
+func TestPersistent500OpensEveryBreaker(t *testing.T) {
+	for _, engine := range []string{"react", "graph"} {
+		t.Run(engine, func(t *testing.T) {
+			srv := llmtest.New(t)
+			srv.Default().Reply(finalHello)
+			srv.InjectFaults(llmtest.FaultPlan{Error500: 1, Embeddings: true})
+			vars := map[string]string{"NADINE_ENGINE": engine, "NADINE_HTTP_ADDR": "off", "NADINE_EMBEDDINGS_PROVIDER": "openai"}
+			for _, r := range roleNames {
+				up := strings.ToUpper(r)
+				vars["NADINE_MODELS_PROFILES_"+up+"_BASE_URL"] = srv.URL()
+				vars["NADINE_MODELS_PROFILES_"+up+"_MODEL"] = r
+				vars["NADINE_MODELS_ROLES_"+up] = r
+			}
+			lines := []string{"Hello", "How are you?", "What is your name?", "Tell me about Geneva.", "And what about it?", "Thank you"}
+			out, _, err := runNadine(t, vars, strings.Join(lines, "\n")+"\n", "chat", "--json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			turns := decodeTurns(t, out)
+			if len(turns) != len(lines) {
+				t.Fatalf("%d turns, want %d", len(turns), len(lines))
+			}
+			for i, turn := range turns {
+				d := turn.Reply.Trace.Snapshot()
+				var retries []string
+				for _, s := range d.Steps {
+					if strings.Contains(s.Detail, "retrying in") {
+						retries = append(retries, s.Name+": "+s.Detail)
+					}
+				}
+				t.Logf("turn %d: %s answered; %d requests reached the server, %d retries", i+1, d.Engine, len(d.ModelCalls), len(retries))
+				if d.Engine != "offline" {
+					t.Errorf("turn %d answered by %s, want offline", i+1, d.Engine)
+				}
+				if i >= 2 && (len(d.ModelCalls) > 0 || len(retries) > 0) {
+					t.Errorf("turn %d: %d requests reached the dead server, retries %v; want none from the third turn", i+1, len(d.ModelCalls), retries)
+				}
+			}
+		})
 	}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/nadine-robot/nadine"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,7 +24,7 @@ func runKB(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	usage := usageError{"usage: nadine kb ingest DIR [--replace] | kb sources | kb search QUESTION | kb rebuild"}
+	usage := usageError{"usage: nadine kb ingest DIR [--replace] | kb sources | kb search QUESTION | kb remove SOURCE... | kb rebuild"}
 	if len(rest) == 0 {
 		return usage
 	}
@@ -31,7 +33,7 @@ func runKB(ctx context.Context, args []string, e env) error {
 		if len(rest) != 2 {
 			return usage
 		}
-	case "search":
+	case "search", "remove":
 		if len(rest) < 2 {
 			return usage
 		}
@@ -40,7 +42,7 @@ func runKB(ctx context.Context, args []string, e env) error {
 			return usage
 		}
 	default:
-		return usageError{fmt.Sprintf("unknown kb command %q%s; %s", rest[0], didYouMean(rest[0], []string{"ingest", "sources", "search", "rebuild"}), usage.msg)}
+		return usageError{fmt.Sprintf("unknown kb command %q%s; %s", rest[0], didYouMean(rest[0], []string{"ingest", "sources", "search", "remove", "rebuild"}), usage.msg)}
 	}
 	a, err := openTool(ctx, *path, e)
 	if err != nil {
@@ -52,6 +54,8 @@ func runKB(ctx context.Context, args []string, e env) error {
 		return a.kbIngest(ctx, e, rest[1], *replace)
 	case "sources":
 		return a.kbSources(ctx, e)
+	case "remove":
+		return a.kbRemove(ctx, e, rest[1:])
 	case "rebuild":
 		r, err := a.rebuildKnowledge(ctx)
 		if err != nil {
@@ -114,6 +118,48 @@ func (a *app) kbSources(ctx context.Context, e env) error {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Key, kind, s.Chunks, s.Embedder, when, hash)
 	}
 	return w.Flush()
+}
+
+// kbRemove removes documents from the knowledge base: each named by its
+// key (as kb sources lists it) or its name (the path relative to the
+// folder it was ingested from), which must name one document.
+func (a *app) kbRemove(ctx context.Context, e env, names []string) error {
+	srcs, err := a.store.KnowledgeSources(ctx)
+	if err != nil {
+		return err
+	}
+	var keys []string
+	for _, n := range names {
+		var match []string
+		for _, s := range srcs {
+			if s.Key == n {
+				match = []string{s.Key}
+				break
+			}
+			if s.Name == n || s.Name == filepath.ToSlash(n) {
+				match = append(match, s.Key)
+			}
+		}
+		switch len(match) {
+		case 0:
+			return nadine.Errorf(nadine.ENOTFOUND, "kb remove: no document %q in the knowledge base (kb sources lists them)", n)
+		case 1:
+			keys = append(keys, match[0])
+		default:
+			return nadine.Errorf(nadine.EINVALID, "kb remove: %q names %d documents; give one of their keys: %s", n, len(match), strings.Join(match, ", "))
+		}
+	}
+	removed, err := a.store.RemoveKnowledge(ctx, keys...)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		fmt.Fprintf(e.stdout, "removed %s\n", k)
+	}
+	if removed != len(keys) {
+		fmt.Fprintf(e.stdout, "(%d of them were already gone)\n", len(keys)-removed)
+	}
+	return nil
 }
 
 // rebuildKnowledge re-embeds the knowledge base with the current embedder:

@@ -62,6 +62,26 @@ func TestKnowledgeBaseKeepsWhatItWasGiven(t *testing.T) {
 		}
 	}
 
+	// One document removed on its own: gone from the sources and from
+	// search, the other kept; a name that is no document is an error.
+	writeKB("leaflet.md", "# Leaflet\n\nThe Zorblax leaflet is printed in Carouge.\n")
+	must("kb", "ingest", kb)
+	if out := must("kb", "remove", "leaflet.md"); !strings.Contains(out, "removed "+filepath.Join(kb, "leaflet.md")) {
+		t.Errorf("kb remove:\n%s", out)
+	}
+	if out := must("kb", "sources"); strings.Contains(out, "leaflet.md") || !strings.Contains(out, "zorblax.md") {
+		t.Errorf("kb sources after the removal:\n%s", out)
+	}
+	if out := must("kb", "search", "Zorblax", "leaflet", "printed"); strings.Contains(out, "leaflet is printed") {
+		t.Errorf("kb search still finds the removed document:\n%s", out)
+	}
+	if _, _, err := runNadine(t, vars, "", "kb", "remove", "nothing.md"); err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "no document") {
+		t.Errorf("kb remove of no document: %v", err)
+	}
+	if err := os.Remove(filepath.Join(kb, "leaflet.md")); err != nil {
+		t.Fatal(err)
+	}
+
 	// The folder goes away, the embedder changes: the rebuild keeps all.
 	if err := os.RemoveAll(kb); err != nil {
 		t.Fatal(err)
@@ -91,7 +111,7 @@ func TestKnowledgeBaseKeepsWhatItWasGiven(t *testing.T) {
 }
 
 func TestKBUsage(t *testing.T) {
-	for _, args := range [][]string{{"kb"}, {"kb", "ingest"}, {"kb", "search"}, {"kb", "rebuild", "now"}, {"kb", "sorces"}} {
+	for _, args := range [][]string{{"kb"}, {"kb", "ingest"}, {"kb", "search"}, {"kb", "rebuild", "now"}, {"kb", "sorces"}, {"kb", "remove"}} {
 		_, _, err := runNadine(t, nil, "", args...)
 		if err == nil || exitCode(err) != 2 {
 			t.Errorf("nadine %v: %v, want a usage error", args, err)

@@ -7,11 +7,12 @@
 //
 //	nadine chat [--json]         talk to Nadine in the terminal
 //	nadine serve                 run on the robot: MQTT bus and web monitor
-//	nadine config                print the effective configuration
+//	nadine config                check the configuration as serve does; print it
 //	nadine memory users|show|forget|reembed
 //	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
 //	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
 //	nadine bench                 measure whole turns against a scripted model server
+//	nadine report [--from DATE]  the day's figures as one HTML file and a JSON summary
 //	nadine version               version, VCS revision and date of this build
 //	nadine help [COMMAND]        the commands, or one command's flags
 package main
@@ -54,7 +55,8 @@ func main() {
 	defer stop()
 	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
 	if err := run(ctx, os.Args[1:], e); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		var f flagError
+		if !errors.Is(err, flag.ErrHelp) && !errors.As(err, &f) {
 			fmt.Fprintln(os.Stderr, "nadine:", err)
 		}
 		os.Exit(exitCode(err))
@@ -64,11 +66,19 @@ func main() {
 // exitCode is 2 for usage errors and 1 for everything else.
 func exitCode(err error) int {
 	var u usageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+	var f flagError
+	if errors.As(err, &u) || errors.As(err, &f) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
 	return 1
 }
+
+// flagError is a bad flag: a usage error the flag package already printed,
+// with the command's usage.
+type flagError struct{ err error }
+
+func (f flagError) Error() string { return f.err.Error() }
+func (f flagError) Unwrap() error { return f.err }
 
 type usageError struct{ msg string }
 
@@ -86,11 +96,12 @@ func commands() []command {
 	return []command{
 		{"chat", "", "talk to Nadine in the terminal (the default command)", runChat},
 		{"serve", "", "run on the robot: MQTT bus and web monitor", runServe},
-		{"config", "", "print the effective configuration (secrets redacted)", runConfig},
+		{"config", "", "check the configuration as serve does (every error at once), then print it (secrets redacted)", runConfig},
 		{"memory", "users | show USER | forget USER | reembed", "list, show or erase users' memories; re-embed them", runMemory},
 		{"kb", "ingest DIR | sources | search QUESTION | rebuild", "knowledge base: add files, list sources, search, re-embed", runKB},
 		{"eval", "[AGENT | ROLE]", "run the agents' test samples against the models", runEval},
 		{"bench", "", "measure whole turns against a scripted model server", runBench},
+		{"report", "", "write the figures of a day (or a date range) as one HTML file and a JSON summary", runReport},
 		{"version", "", "version, VCS revision and date of this build", runVersion},
 		{"help", "[COMMAND]", "list the commands, or give one command's flags", nil},
 	}
@@ -197,9 +208,22 @@ func commandHelp(ctx context.Context, name string, e env) error {
 	return nil
 }
 
+// cmdFlags is a command's flag set, whose Parse gives a flagError for a
+// bad flag.
+type cmdFlags struct{ *flag.FlagSet }
+
+// Parse parses args.
+func (f cmdFlags) Parse(args []string) error {
+	err := f.FlagSet.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return flagError{err}
+}
+
 // flags returns a flag set with the global flags of every command; its
 // usage names the command's arguments and what it does.
-func flags(name string, e env) (*flag.FlagSet, *string) {
+func flags(name string, e env) (cmdFlags, *string) {
 	fs := flag.NewFlagSet("nadine "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	cfg := fs.String("config", e.getenv("NADINE_CONFIG"), "YAML configuration file (default: $NADINE_CONFIG)")
@@ -208,12 +232,12 @@ func flags(name string, e env) (*flag.FlagSet, *string) {
 		fmt.Fprintf(fs.Output(), "Usage: nadine %s [FLAGS] %s\n\n%s.\n\nFlags:\n", name, c.args, c.summary)
 		fs.PrintDefaults()
 	}
-	return fs, cfg
+	return cmdFlags{fs}, cfg
 }
 
 // parseInterspersed parses flags wherever they stand among the arguments
 // ("kb ingest DIR --replace") and returns the positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs cmdFlags, args []string) ([]string, error) {
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -244,18 +268,21 @@ func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// runConfig prints the effective configuration with secrets redacted.
+// runConfig is the pre-flight of `nadine serve` (config_preflight.go): it
+// prints every error at once and fails exactly when serve would refuse
+// the configuration; otherwise it prints the warnings and the effective
+// configuration with secrets redacted.
 func runConfig(_ context.Context, args []string, e env) error {
 	fs, path := flags("config", e)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := e.loadConfig(*path)
-	if err != nil {
-		return err
-	}
+	cfg, err := e.preflight(*path)
 	for _, w := range cfg.warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if err != nil {
+		return err
 	}
 	return printConfig(e.stdout, cfg, e.getenv)
 }

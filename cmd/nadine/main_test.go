@@ -101,7 +101,13 @@ func modelEnv(t *testing.T, srv *llmtest.Server, extra map[string]string) map[st
 	return vars
 }
 
+// finalHello is a final answer of three sentences; the speech budget
+// (speech.max_sentences: 2) says the first two, and the reply is what was
+// said (helloSaid).
 const finalHello = "```json\n{\"action\": \"Final Answer\", \"category\": \"greeting\", \"emotion\": \"joy\", \"emotion_intensity\": 6, \"causing_person\": \"human\", \"action_input\": \"Hello! I am Nadine. Nice to meet you.\"}\n```"
+
+// helloSaid is what Nadine says of finalHello: two sentences.
+const helloSaid = "Hello! I am Nadine."
 
 func TestChatWithModel(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithAPIKey("sk-test-secret-0000"))
@@ -111,7 +117,7 @@ func TestChatWithModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := decodeTurns(t, out)[0].Reply
-	if r.Text != "Hello! I am Nadine. Nice to meet you." || r.Trace.Engine != "react" || r.Fallback || len(r.Gestures) != 1 {
+	if r.Text != helloSaid || r.Trace.Engine != "react" || r.Fallback || len(r.Gestures) != 1 {
 		t.Errorf("reply = %+v", r)
 	}
 	calls := r.Trace.Snapshot().ModelCalls

@@ -23,7 +23,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := e.loadConfig(*path)
+	// The pre-flight `nadine config` runs: nothing starts when it fails.
+	cfg, err := e.preflight(*path)
 	if err != nil {
 		return err
 	}
@@ -51,6 +52,7 @@ type server struct {
 	inboxes *sqlite.Inboxes
 	robots  []*servedRobot
 	web     *webServer
+	tel     *telemetry
 	e       env
 }
 
@@ -70,15 +72,12 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, err
 	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, mqtt.BrokerOptions{Addr: cfg.MQTT.Listen, Logger: log, Users: users})
+		b, err := mqtt.StartBroker(ctx, cfg.brokerOptions(users, log))
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
 		s.broker, url = b, b.URL()
 		log.Info("embedded MQTT broker started", "url", url, "users", len(cfg.MQTT.BrokerUsers))
-		if w := cfg.brokerOpenWarning(); w != "" {
-			log.Warn(w)
-		}
 	}
 	// The inbox: a transcript is acknowledged to the broker once it is
 	// there, and taken from there (one inbox per robot, by topic prefix).
@@ -88,17 +87,19 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
 	s.inboxes = inboxes
+	tel, err := startTelemetry(ctx, cfg, e.getenv, log)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.tel = tel
 	captures := cfg.Visual.CaptureDir
 	if captures == "" {
 		captures = filepath.Join(cfg.DataDir, "captures")
 	}
 	specs := cfg.robotSpecs()
 	for i, spec := range specs {
-		bus, err := mqtt.Connect(ctx, mqtt.Options{
-			URL: url, ClientID: spec.ClientID, Username: self.Username, Password: self.Password,
-			TLS:    mqtt.TLSOptions{CAFile: cfg.MQTT.CAFile, CertFile: cfg.MQTT.CertFile, KeyFile: cfg.MQTT.KeyFile, InsecureSkipVerify: cfg.MQTT.Insecure},
-			Prefix: spec.Name, Logger: log.With("robot", spec.Name), Persist: inboxes.Inbox(spec.Name).Add,
-		})
+		bus, err := mqtt.Connect(ctx, cfg.busOptions(spec, url, self, log.With("robot", spec.Name), inboxes.Inbox(spec.Name).Add))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("mqtt: robot %s: %w", spec.Name, err)
@@ -112,7 +113,7 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 		}
 		specs[i].Camera = &robot.Camera{Bus: bus, Dir: dir}
 	}
-	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs))
+	a, err := newApp(ctx, cfg, e.getenv, log, withRobots(specs), withStoreErrors(tel.storeError))
 	if err != nil {
 		s.close()
 		return nil, err
@@ -124,8 +125,10 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, WarmPerson: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
-			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue,
+			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
+			Interruptions: cfg.interruptions(),
+			Observe:       tel.observer(r.name),
 		})
 		if err != nil {
 			s.close()
@@ -140,8 +143,15 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	for _, r := range s.robots {
 		a.holders = append(a.holders, r.rt)
 	}
+	if cfg.Telemetry.Metrics {
+		engines := make([]string, len(s.robots))
+		for i := range s.robots {
+			engines[i] = a.robots[i].engine
+		}
+		tel.addMetrics(s.robots, engines, inboxes, a.pool)
+	}
 	if cfg.HTTP.Addr != "off" {
-		w, err := startWeb(ctx, cfg, e, a, s.robots, log)
+		w, err := startWeb(ctx, cfg, e, a, s.robots, tel, log)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -203,6 +213,7 @@ func (s *server) close() {
 	if s.inboxes != nil {
 		_ = s.inboxes.Close()
 	}
+	s.tel.close()
 	if s.app != nil {
 		_ = s.app.Close()
 	}

@@ -138,14 +138,15 @@ func TestServeBrokerUsers(t *testing.T) {
 	}
 }
 
-// TestServeWarnsOfAnOpenBroker: an embedded broker off the loopback
-// interface without users is announced with a warning.
-func TestServeWarnsOfAnOpenBroker(t *testing.T) {
-	p := startServe(t, map[string]string{"NADINE_MQTT_LISTEN": "0.0.0.0:0", "NADINE_HTTP_ADDR": "off"})
-	if err := p.stop(); err != nil {
-		t.Fatal(err)
-	}
-	if logs := p.stderr.String(); !strings.Contains(logs, "without users") || !strings.Contains(logs, "level=WARN") {
-		t.Errorf("no warning about the open broker:\n%s", logs)
+// TestServeRefusesAnOpenBroker: an embedded broker off the loopback
+// interface without users does not start: serve refuses the configuration,
+// naming the field.
+func TestServeRefusesAnOpenBroker(t *testing.T) {
+	var out syncBuffer
+	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &out,
+		getenv: envMap(map[string]string{"HOME": t.TempDir(), "NADINE_MQTT_LISTEN": "0.0.0.0:0", "NADINE_HTTP_ADDR": "off"})}
+	err := run(context.Background(), []string{"serve"}, e)
+	if err == nil || !strings.Contains(err.Error(), "mqtt.listen") || !strings.Contains(err.Error(), "mqtt.broker_users") {
+		t.Errorf("serve with an open broker: %v\n%s", err, out.String())
 	}
 }

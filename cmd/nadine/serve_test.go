@@ -58,6 +58,19 @@ func TestServe(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
+	// The API gives the version the banner gives.
+	if resp, err := http.Get(monitor + "/api/info"); err != nil {
+		t.Error(err)
+	} else {
+		var info struct {
+			Version string `json:"version"`
+		}
+		err := json.NewDecoder(resp.Body).Decode(&info)
+		resp.Body.Close()
+		if want := currentVersion().Short(); err != nil || info.Version != want || !strings.Contains(stderr.String(), "Nadine "+want) {
+			t.Errorf("/api/info version %q (%v), want the banner's %q:\n%s", info.Version, err, want, stderr.String())
+		}
+	}
 	stt.Publish("nadine/stt/transcript", []byte(`{"text":"Hello Nadine","language":"en","final":true,"id":"serve-1"}`))
 	var s struct {
 		Text   string `json:"text"`

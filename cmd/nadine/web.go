@@ -22,7 +22,7 @@ type webServer struct {
 // startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
 // comes from the variable cfg.HTTP.TokenEnv names; without one the server
 // only binds to a loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, log *slog.Logger) (*webServer, error) {
+func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, tel *telemetry, log *slog.Logger) (*webServer, error) {
 	robots := make([]web.Robot, len(served))
 	for i, r := range served {
 		robots[i] = web.Robot{Name: r.name, Runtime: r.rt, Engine: a.robots[i].engine, Offline: a.robots[i].offline}
@@ -51,7 +51,9 @@ func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRo
 			}
 			return nadine.Errorf(nadine.EUNAVAILABLE, "robots not connected to the MQTT broker: %s", strings.Join(off, ", "))
 		}}},
-		Logger: log,
+		Logger:  log,
+		Metrics: tel.metricsHandler(),
+		Stats:   tel.statsFunc(),
 	})
 	if err != nil {
 		if nadine.ErrorCode(err) == nadine.EINVALID && cfg.HTTP.TokenEnv != "" {
@@ -76,7 +78,7 @@ func (w *webServer) Close(ctx context.Context) {
 // webInfo describes the engine and models for the monitor: model names and
 // hosts only, never keys.
 func (a *app) webInfo() web.Info {
-	info := web.Info{Version: version, Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
+	info := web.Info{Version: currentVersion().Short(), Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
 	if a.embedder != nil {
 		info.Embedder = a.embedder.Name()
 	}

@@ -1,17 +1,22 @@
 // Command perception-sim plays nadine's perception process on a schedule,
 // so that a lab can run `nadine serve` without a camera: a person is
 // recognized, their facial emotion changes every few seconds, and they
-// leave; then the next person comes.
+// leave; then the next person comes. With --say, each person also speaks,
+// as speech-to-text would publish it, and with --talk-over talks over her.
 //
 //	<prefix>/graph/user_detected  {"user_name","user_id","confidence"}
 //	<prefix>/user/emotion         {"emotion"}
 //	<prefix>/user/left            {"user_id"}
+//	<prefix>/stt/speech_started   {"time"}                  (--say)
+//	<prefix>/stt/transcript       {"text","language","final","id"} (--say)
 //
 // Usage:
 //
 //	perception-sim [--url mqtt://127.0.0.1:1883] [--prefix nadine]
 //	    [--people "Alex,Robin"] [--emotions happy,neutral,surprise]
 //	    [--every 5s] [--stay 30s] [--gap 10s] [--rounds 0]
+//	    [--say "Hello|Tell me about you|Wait, what is your name?"]
+//	    [--language en] [--talk-over 1.5s]
 //
 // See README.md.
 package main
@@ -19,6 +24,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -52,6 +58,7 @@ type schedule struct {
 	stay     time.Duration // how long a person stays
 	gap      time.Duration // between a person leaving and the next coming
 	rounds   int           // people to play, 0 = forever
+	voice    *voice        // what each person says; nil: nothing
 }
 
 // run is the program, until ctx is done or the rounds are played.
@@ -63,15 +70,24 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	stay := fs.Duration("stay", 30*time.Second, "how long each person stays")
 	gap := fs.Duration("gap", 10*time.Second, "time between a person leaving and the next coming")
 	rounds := fs.Int("rounds", 0, "people to play before stopping (0: forever)")
+	say := fs.String("say", "", "what each person says, line after line, separated by |")
+	language := fs.String("language", "en", "the language of the lines said (en, fr, de, zh)")
+	talkOver := fs.Duration("talk-over", 0, "say the next line this long after Nadine starts answering, interrupting her (0: wait until she has finished)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	s := schedule{people: split(*people), emotions: split(*emotions), every: *every, stay: *stay, gap: *gap, rounds: *rounds}
-	if len(s.people) == 0 || s.every <= 0 || s.stay <= 0 || s.gap < 0 || s.rounds < 0 {
-		return fmt.Errorf("need at least one person, positive --every and --stay, --gap and --rounds not negative")
+	if len(s.people) == 0 || s.every <= 0 || s.stay <= 0 || s.gap < 0 || s.rounds < 0 || *talkOver < 0 {
+		return fmt.Errorf("need at least one person, positive --every and --stay, --gap, --rounds and --talk-over not negative")
+	}
+	var topics []string
+	var heard busclient.Handler
+	if lines := splitBy(*say, "|"); len(lines) > 0 {
+		s.voice = newVoice(lines, *language, *talkOver)
+		topics, heard = []string{busclient.TopicSpeak, busclient.TopicStop}, s.voice.heard
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	c, err := busclient.Connect(ctx, *url, *prefix, "perception-sim", nil, nil)
+	c, err := busclient.Connect(ctx, *url, *prefix, "perception-sim", topics, heard)
 	if err != nil {
 		return err
 	}
@@ -107,6 +123,7 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 		if err := pub(busclient.TopicUserDetected, detected{UserName: name, UserID: id, Confidence: 0.93}); err != nil {
 			return err
 		}
+		stopTalking := s.speak(ctx, c, id, log)
 		for i, shown := 0, time.Duration(0); shown < s.stay; i, shown = i+1, shown+s.every {
 			if len(s.emotions) > 0 {
 				if err := pub(busclient.TopicUserEmotion, emotion{Emotion: s.emotions[i%len(s.emotions)]}); err != nil {
@@ -114,8 +131,12 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 				}
 			}
 			if err := wait(min(s.every, s.stay-shown)); err != nil {
+				stopTalking()
 				return err
 			}
+		}
+		if err := stopTalking(); err != nil {
+			return err
 		}
 		if err := pub(busclient.TopicUserLeft, left{UserID: id}); err != nil {
 			return err
@@ -130,15 +151,36 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 	return nil
 }
 
+// speak has the person say the lines while they stay, if any; the
+// function returned stops them (they left) and returns the error that
+// stopped them otherwise.
+func (s schedule) speak(ctx context.Context, c *busclient.Client, who string, log *slog.Logger) func() error {
+	if s.voice == nil {
+		return func() error { return nil }
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- s.voice.talk(ctx, c, who, log) }()
+	return func() error {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		return nil
+	}
+}
+
 // userID is the id perception would give a name: lower case, spaces as
 // underscores.
 func userID(name string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "_")
 }
 
-func split(s string) []string {
+func split(s string) []string { return splitBy(s, ",") }
+
+func splitBy(s, sep string) []string {
 	var out []string
-	for _, p := range strings.Split(s, ",") {
+	for _, p := range strings.Split(s, sep) {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}

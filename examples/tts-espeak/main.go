@@ -1,29 +1,36 @@
 // Command tts-espeak is a reference text-to-speech bridge for nadine: it
 // speaks each sentence nadine publishes on <prefix>/agent/control/speak
 // with espeak-ng (Debian: apt-get install espeak-ng), in the voice of the
-// sentence's locale, and tells nadine when it speaks, so that listening is
-// suspended meanwhile:
+// sentence's locale, tells nadine when it speaks and what it said, and
+// stops when nadine is interrupted:
 //
 //	<prefix>/agent/feedback/start_speak   before the first sentence of a turn
-//	<prefix>/agent/feedback/end_speak     after the turn's final sentence
+//	<prefix>/agent/feedback/spoken        after each sentence: {"turn_id","seq"}, or where it was cut
+//	<prefix>/agent/feedback/end_speak     after the turn's final sentence, or a stop
+//	<prefix>/agent/control/stop           (in) stop now and drop the turn's queued sentences
 //
 // Usage:
 //
 //	tts-espeak [--url mqtt://127.0.0.1:1883] [--prefix nadine] [--out DIR]
 //
 // With --out the sentences are written as WAV files into DIR instead of
-// played (a machine without a sound card, or tests). See README.md.
+// played (a machine without a sound card, or tests); --pace then takes as
+// long as the audio would to play, so that a stop cuts a sentence as on a
+// robot. See README.md.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/nadine-robot/nadine/examples/internal/busclient"
 )
@@ -52,6 +59,7 @@ func main() { busclient.Main("tts-espeak", run) }
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs, url, prefix := busclient.Flags("tts-espeak", stderr)
 	out := fs.String("out", "", "write each sentence as a WAV file in this folder instead of playing it")
+	pace := fs.Bool("pace", false, "with --out, take as long as each WAV file would take to play (a stop then cuts it, as on a robot)")
 	espeak := fs.String("espeak", "espeak-ng", "the espeak-ng program")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,9 +69,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sp := &speaker{espeak: *espeak, out: *out, voices: voices, log: log}
+	sp := &speaker{espeak: *espeak, out: *out, pace: *pace, voices: voices, log: log}
 	queue := make(chan sentence, 64)
-	c, err := busclient.Connect(ctx, *url, *prefix, "tts-espeak", []string{busclient.TopicSpeak}, func(_ string, payload []byte) {
+	stops := make(chan stopCommand, 8)
+	c, err := busclient.Connect(ctx, *url, *prefix, "tts-espeak", []string{busclient.TopicSpeak, busclient.TopicStop}, func(topic string, payload []byte) {
+		if strings.HasSuffix(topic, "/"+busclient.TopicStop) {
+			var st stopCommand
+			if err := json.Unmarshal(payload, &st); err != nil {
+				log.Warn("stop: not a stop command", "err", err, "bytes", len(payload))
+				return
+			}
+			select {
+			case stops <- st:
+			case <-ctx.Done():
+			}
+			return
+		}
 		var s sentence
 		if err := json.Unmarshal(payload, &s); err != nil {
 			log.Warn("speak: not a sentence", "err", err, "bytes", len(payload))
@@ -78,32 +99,149 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	log.Info("tts-espeak: listening", "topic", c.Topic(busclient.TopicSpeak), "voices", len(voices))
-	// One sentence at a time, in the order they came.
-	speaking := false
+	b := &bridge{c: c, sp: sp, log: log}
+	err = b.loop(ctx, queue, stops)
+	return errors.Join(err, c.Close(context.Background()))
+}
+
+// stopCommand is the JSON payload of agent/control/stop.
+type stopCommand struct {
+	TurnID string `json:"turn_id"`
+	Reason string `json:"reason"`
+}
+
+// report is the JSON payload of agent/feedback/spoken.
+type report struct {
+	TurnID string `json:"turn_id"`
+	Seq    int    `json:"seq"`
+	Cut    bool   `json:"cut,omitempty"`
+	Words  *int   `json:"words,omitempty"`
+}
+
+// bridge speaks one sentence at a time, in the order they came, and stops
+// when nadine says so.
+type bridge struct {
+	c        *busclient.Client
+	sp       *speaker
+	log      *slog.Logger
+	pending  []sentence // arrived, not yet spoken, in order
+	speaking string     // the turn spoken now, between start_speak and end_speak
+}
+
+// loop speaks the queued sentences until ctx is done. A stop for a turn
+// cuts its sentence being said, drops its sentences already queued (later
+// ones, a resumed reply, are spoken) and ends the turn.
+func (b *bridge) loop(ctx context.Context, queue <-chan sentence, stops <-chan stopCommand) error {
 	for {
-		select {
-		case <-ctx.Done():
-			return c.Close(context.Background())
-		case s := <-queue:
-			if !speaking && strings.TrimSpace(s.Text) != "" {
-				speaking = true
-				publishFeedback(ctx, c, busclient.TopicStartSpeak, s, log)
+		if len(b.pending) == 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case st := <-stops:
+				b.stop(ctx, st, nil, queue)
+			case s := <-queue:
+				b.pending = append(b.pending, s)
 			}
-			if err := sp.say(ctx, s); err != nil {
-				log.Warn("speak failed", "seq", s.Seq, "err", err)
-			}
-			if speaking && s.Final {
-				speaking = false
-				publishFeedback(ctx, c, busclient.TopicEndSpeak, s, log)
-			}
+			continue
+		}
+		s := b.pending[0]
+		b.pending = b.pending[1:]
+		if b.speaking != "" && b.speaking != s.TurnID {
+			b.feedback(ctx, busclient.TopicEndSpeak, feedback{TurnID: b.speaking})
+			b.speaking = ""
+		}
+		if b.speaking == "" && strings.TrimSpace(s.Text) != "" {
+			b.speaking = s.TurnID
+			b.feedback(ctx, busclient.TopicStartSpeak, feedback{TurnID: s.TurnID, Seq: s.Seq})
+		}
+		if cut := b.say(ctx, s, stops, queue); cut {
+			continue
+		}
+		if b.speaking != "" && s.Final {
+			b.feedback(ctx, busclient.TopicEndSpeak, feedback{TurnID: s.TurnID, Seq: s.Seq})
+			b.speaking = ""
 		}
 	}
 }
 
-func publishFeedback(ctx context.Context, c *busclient.Client, topic string, s sentence, log *slog.Logger) {
-	b, _ := json.Marshal(feedback{TurnID: s.TurnID, Seq: s.Seq})
-	if err := c.Publish(ctx, topic, b); err != nil {
-		log.Warn("feedback not published", "topic", topic, "err", err)
+// say speaks s while taking new sentences and watching for a stop; it
+// reports whether s was cut.
+func (b *bridge) say(ctx context.Context, s sentence, stops <-chan stopCommand, queue <-chan sentence) bool {
+	if strings.TrimSpace(s.Text) == "" {
+		return false
+	}
+	sayCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- b.sp.say(sayCtx, s) }()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				b.log.Warn("speak failed", "seq", s.Seq, "err", err)
+				return false
+			}
+			b.report(ctx, report{TurnID: s.TurnID, Seq: s.Seq})
+			return false
+		case n := <-queue:
+			b.pending = append(b.pending, n)
+		case st := <-stops:
+			if st.TurnID != s.TurnID {
+				b.stop(ctx, st, nil, queue)
+				continue
+			}
+			cancel()
+			<-done
+			b.stop(ctx, st, &cutAt{seq: s.Seq, words: b.sp.wordsSaid(s.Text, time.Since(start))}, queue)
+			return true
+		}
+	}
+}
+
+// cutAt is where a stop cut a sentence.
+type cutAt struct{ seq, words int }
+
+// stop ends the turn st names: the sentence being said reported cut (with
+// the words said), its queued sentences dropped, end_speak sent.
+func (b *bridge) stop(ctx context.Context, st stopCommand, cut *cutAt, queue <-chan sentence) {
+	if cut != nil {
+		b.report(ctx, report{TurnID: st.TurnID, Seq: cut.seq, Cut: true, Words: &cut.words})
+	}
+	for more := true; more; {
+		select {
+		case s := <-queue:
+			b.pending = append(b.pending, s)
+		default:
+			more = false
+		}
+	}
+	kept := b.pending[:0]
+	for _, s := range b.pending {
+		if s.TurnID != st.TurnID {
+			kept = append(kept, s)
+		}
+	}
+	dropped := len(b.pending) - len(kept)
+	b.pending = kept
+	b.log.Info("stopped", "turn", st.TurnID, "reason", st.Reason, "dropped", dropped, "cut", cut != nil)
+	if b.speaking == st.TurnID {
+		b.feedback(ctx, busclient.TopicEndSpeak, feedback{TurnID: st.TurnID})
+		b.speaking = ""
+	}
+}
+
+func (b *bridge) feedback(ctx context.Context, topic string, f feedback) {
+	p, _ := json.Marshal(f)
+	if err := b.c.Publish(ctx, topic, p); err != nil {
+		b.log.Warn("feedback not published", "topic", topic, "err", err)
+	}
+}
+
+func (b *bridge) report(ctx context.Context, r report) {
+	p, _ := json.Marshal(r)
+	if err := b.c.Publish(ctx, busclient.TopicSpoken, p); err != nil {
+		b.log.Warn("spoken report not published", "err", err)
 	}
 }
 
@@ -111,8 +249,18 @@ func publishFeedback(ctx context.Context, c *busclient.Client, topic string, s s
 type speaker struct {
 	espeak string
 	out    string
+	pace   bool // with out: wait as long as the audio lasts
 	voices map[string]bool
 	log    *slog.Logger
+}
+
+// wordsPerSecond is espeak-ng's default speaking rate (175 words a
+// minute), for how much of a cut sentence was said.
+const wordsPerSecond = 175.0 / 60
+
+// wordsSaid estimates how many words of text were said in d.
+func (sp *speaker) wordsSaid(text string, d time.Duration) int {
+	return min(len(strings.Fields(text)), int(d.Seconds()*wordsPerSecond))
 }
 
 // say speaks one sentence (or writes it to a WAV file); an empty sentence,
@@ -134,8 +282,31 @@ func (sp *speaker) say(ctx context.Context, s sentence) error {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s %s: %w: %s", sp.espeak, strings.Join(args[:2], " "), err, strings.TrimSpace(string(b)))
 	}
+	if sp.out != "" && sp.pace {
+		if err := sp.play(ctx, filepath.Join(sp.out, fmt.Sprintf("%s-%03d.wav", safeName(s.TurnID), s.Seq))); err != nil {
+			return err
+		}
+	}
 	sp.log.Info("spoke", "voice", voice, "seq", s.Seq, "filler", s.Filler, "chars", len(text))
 	return nil
+}
+
+// play waits as long as a WAV file lasts (espeak-ng writes 16-bit mono
+// at 22,050 Hz), or until ctx is done.
+func (sp *speaker) play(ctx context.Context, wav string) error {
+	st, err := os.Stat(wav)
+	if err != nil {
+		return err
+	}
+	const bytesPerSecond = 22050 * 2
+	t := time.NewTimer(time.Duration(float64(max(st.Size()-44, 0)) / bytesPerSecond * float64(time.Second)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // chooseVoice picks espeak-ng's voice for a locale ("fr-FR" → "fr-fr",

@@ -63,8 +63,13 @@ func TestBridge(t *testing.T) {
 	say(sentence{Text: "Hello again.", Language: "en", Locale: "en-US", Seq: 1, Final: true, TurnID: "t2"})
 
 	var got []string
-	for range 4 {
+	spoken := 0
+	for len(got) < 4 {
 		m := peer.Next()
+		if strings.HasSuffix(m.Topic, "/spoken") {
+			spoken++
+			continue
+		}
 		var f feedback
 		if err := json.Unmarshal(m.Payload, &f); err != nil {
 			t.Fatalf("%s: %q: %v", m.Topic, m.Payload, err)
@@ -74,6 +79,9 @@ func TestBridge(t *testing.T) {
 	want := []string{"start_speak t1", "end_speak t1", "start_speak t2", "end_speak t2"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("feedback = %q, want %q", got, want)
+	}
+	if spoken != 4 {
+		t.Errorf("%d sentences reported spoken, want 4", spoken)
 	}
 	for _, name := range []string{"t1-001.wav", "t1-002.wav", "t1-003.wav", "t2-001.wav"} {
 		st, err := os.Stat(filepath.Join(out, name))
@@ -89,5 +97,66 @@ func TestBridge(t *testing.T) {
 	l := logs.String()
 	if strings.Count(l, "voice=fr-fr") != 3 || strings.Count(l, "voice=en-us") != 1 {
 		t.Errorf("voices chosen:\n%s", l)
+	}
+}
+
+// TestBridgeStop runs the bridge paced like a real speaker: the first
+// sentence is reported said, a stop cuts the second (reported with the
+// words said), the third is dropped, end_speak follows, and a sentence of
+// the same turn sent after the stop (a resumed reply) is spoken.
+func TestBridgeStop(t *testing.T) {
+	examplestest.NeedProgram(t, "espeak-ng", "espeak-ng")
+	b := mqtttest.StartBroker(t, "127.0.0.1:0")
+	out := t.TempDir()
+	var logs examplestest.SyncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"--url", b.URL(), "--prefix", "r", "--out", out, "--pace"}, &logs) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	mqtttest.Eventually(t, "the bridge listening", func() bool { return strings.Contains(logs.String(), "listening") })
+	peer := mqtttest.NewPeer(t, mqtttest.HostPort(b.URL()), "r/agent/feedback/#")
+	say := func(s sentence) {
+		p, _ := json.Marshal(s)
+		peer.Publish("r/agent/control/speak", p)
+	}
+	next := func() (string, report) {
+		m := peer.Next()
+		var r report
+		if err := json.Unmarshal(m.Payload, &r); err != nil {
+			t.Fatalf("%s: %q: %v", m.Topic, m.Payload, err)
+		}
+		return strings.TrimPrefix(m.Topic, "r/agent/feedback/"), r
+	}
+	say(sentence{Text: "Hello.", Language: "en", Locale: "en-US", Seq: 0, TurnID: "t1"})
+	say(sentence{Text: "I was built in Singapore by a team at Nanyang Technological University, a long time ago, and I have been in Geneva since then.", Language: "en", Locale: "en-US", Seq: 1, TurnID: "t1"})
+	say(sentence{Text: "This sentence is never said.", Language: "en", Locale: "en-US", Seq: 2, TurnID: "t1"})
+	if topic, _ := next(); topic != "start_speak" {
+		t.Fatalf("first feedback %s, want start_speak", topic)
+	}
+	if topic, r := next(); topic != "spoken" || r.Seq != 0 || r.Cut {
+		t.Fatalf("got %s %+v, want seq 0 spoken whole", topic, r)
+	}
+	peer.Publish("r/agent/control/stop", []byte(`{"turn_id":"t1","reason":"interrupted"}`))
+	topic, r := next()
+	if topic != "spoken" || r.Seq != 1 || !r.Cut || r.Words == nil || *r.Words >= 26 {
+		t.Fatalf("got %s %+v, want seq 1 cut before its end", topic, r)
+	}
+	if topic, _ := next(); topic != "end_speak" {
+		t.Fatalf("got %s, want end_speak after the stop", topic)
+	}
+	say(sentence{Text: "As I was saying.", Language: "en", Locale: "en-US", Seq: 3, TurnID: "t1"})
+	if topic, _ := next(); topic != "start_speak" {
+		t.Fatalf("got %s, want start_speak for the resumed reply", topic)
+	}
+	if topic, r := next(); topic != "spoken" || r.Seq != 3 {
+		t.Fatalf("got %s %+v, want the resumed sentence spoken", topic, r)
+	}
+	if _, err := os.Stat(filepath.Join(out, "t1-002.wav")); err == nil {
+		t.Error("the dropped sentence was spoken")
 	}
 }

@@ -22,6 +22,14 @@
 // error handling. Requests returns every request received, decoded, for
 // assertions on what went over the wire.
 //
+// Structured outputs speak both wire formats: a rule may answer with
+// tool calls (ReplyToolCall; streamed as tool_calls deltas, the name then
+// the arguments in pieces), and requests are decoded with their
+// response_format, schema and tools. RejectFormat and RejectTools answer
+// HTTP 400 as OpenAI, Ollama, vLLM and llama.cpp word their refusals, and
+// a tool message that answers no call of the assistant message before it
+// gets OpenAI's 400.
+//
 // Outages are scripted too, for failover tests and nadine bench --faults:
 // InjectFaults draws faults at rates on top of the rules (HTTP 500 with
 // OpenAI's error body, a hang that never answers, a reset connection, a

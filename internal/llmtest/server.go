@@ -39,6 +39,8 @@ type Server struct {
 	tokenRate      float64
 	models         []string
 	reject         map[string]bool
+	formatRefusal  string // RejectFormat
+	toolsRefusal   string // RejectTools
 	reverseEmbed   bool
 
 	mu       sync.Mutex
@@ -272,6 +274,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.Model == "" {
 		writeError(w, http.StatusBadRequest, "you must provide a model parameter", "invalid_request_error", "model", "")
+		return
+	}
+	if req.IsChat() && s.refuseStructured(w, req) {
 		return
 	}
 

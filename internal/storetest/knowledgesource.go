@@ -119,6 +119,37 @@ func testKnowledgeSources(t *testing.T, s nadine.Store) {
 	}
 	wantCode(t, "PutKnowledge without a key", s.PutKnowledge(ctx, []nadine.KnowledgeDocument{{Source: nadine.KnowledgeSource{Name: "x"}}}), nadine.EINVALID)
 
+	// One source removed on its own: its chunks in every space, not the
+	// others'.
+	must(t, "PutKnowledge c again", s.PutKnowledge(ctx, []nadine.KnowledgeDocument{
+		{Source: c, Chunks: []nadine.KnowledgeChunk{sourceChunk("a.md", "C1", "Moved.", 1, 1, 0),
+			{Source: "a.md", Title: "C1 lexical", Text: "Moved.", Embedder: "e2", Embedding: []float32{1, 0}}}},
+	}))
+	n, err := s.RemoveKnowledge(ctx, c.Key, "/no/such/file.md")
+	must(t, "RemoveKnowledge", err)
+	if n != 1 {
+		t.Errorf("RemoveKnowledge = %d, want 1 (one key was recorded)", n)
+	}
+	got = sourcesByKey(t, s)
+	if _, ok := got[c.Key]; ok || len(chunkTitles(t, s, c.Key)) != 0 {
+		t.Errorf("the removed source is still there: %+v", got)
+	}
+	if _, ok := got[b.Key]; !ok || !slices.Equal(chunkTitles(t, s, b.Key), []string{"B1"}) {
+		t.Errorf("another source lost with the removed one: %+v", got)
+	}
+	for _, e := range []string{"e1", "e2"} {
+		res, err := s.SearchKnowledge(ctx, []float32{1, 1, 0}[:map[string]int{"e1": 3, "e2": 2}[e]], e, 5)
+		must(t, "SearchKnowledge "+e, err)
+		for _, r := range res {
+			if r.Text == "Moved." {
+				t.Errorf("a chunk of the removed source is still found in %s: %+v", e, r)
+			}
+		}
+	}
+	if n, err := s.RemoveKnowledge(ctx); err != nil || n != 0 {
+		t.Errorf("RemoveKnowledge of nothing = %d, %v", n, err)
+	}
+
 	must(t, "ClearKnowledge", s.ClearKnowledge(ctx))
 	if got := sourcesByKey(t, s); len(got) != 0 {
 		t.Errorf("sources after ClearKnowledge = %+v", got)

@@ -256,6 +256,17 @@ func testHistory(t *testing.T, s nadine.Store) {
 	must(t, "RecentMessages of bob", err)
 	wantMessages(t, "RecentMessages of bob", got, 0, 2)
 
+	// A reply cut short is amended in place; nobody else's is touched.
+	must(t, "AmendMessage", s.AmendMessage(ctx, "bob", "c1", 1, "message 1 cut… [interrupted]"))
+	got, err = s.RecentMessages(ctx, "bob", "c1", 0)
+	must(t, "RecentMessages of bob", err)
+	if len(got) != 2 || got[1].Content != "message 1 cut… [interrupted]" || got[1].Role != nadine.RoleAssistant || got[1].Time != message(1).Time {
+		t.Errorf("after AmendMessage: %v", got)
+	}
+	wantCode(t, "AmendMessage of no message", s.AmendMessage(ctx, "bob", "c1", 2, "x"), nadine.ENOTFOUND)
+	wantCode(t, "AmendMessage of another user's", s.AmendMessage(ctx, "carol", "c1", 1, "x"), nadine.ENOTFOUND)
+	must(t, "AmendMessage back", s.AmendMessage(ctx, "bob", "c1", 1, message(1).Content))
+
 	c, err := s.Conversation(ctx, "alice", "c1")
 	must(t, "Conversation", err)
 	if c.Count != 5 || c.ChunksStored != 0 || c.Ended {
@@ -1195,6 +1206,7 @@ func testEmptyUserID(t *testing.T, s nadine.Store) {
 		{"ForgetUser", func() error { return s.ForgetUser(ctx, "") }},
 		{"AppendMessage", func() error { _, err := s.AppendMessage(ctx, "", "c1", message(0)); return err }},
 		{"RecentMessages", func() error { _, err := s.RecentMessages(ctx, "", "c1", 5); return err }},
+		{"AmendMessage", func() error { return s.AmendMessage(ctx, "", "c1", 0, "x") }},
 		{"MessageRange", func() error { _, err := s.MessageRange(ctx, "", "c1", 0, 5); return err }},
 		{"Conversation", func() error { _, err := s.Conversation(ctx, "", "c1"); return err }},
 		{"StoreChunk", func() error { return s.StoreChunk(ctx, "", "c1", 0, m) }},

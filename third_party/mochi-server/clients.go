@@ -116,6 +116,7 @@ type ClientConnection struct {
 	Conn     net.Conn      // the net.Conn used to establish the connection
 	bconn    *bufio.Reader // a buffered net.Conn for reading packets
 	outbuf   *bytes.Buffer // a buffer for writing packets
+	writeMu  sync.Mutex    // nadine patch: orders the writes to Conn (and outbuf), apart from the client's lock
 	Remote   string        // the remote address of the client
 	Listener string        // listener id of the client
 	Inline   bool          // if true, the client is the built-in 'inline' embedded client
@@ -155,6 +156,7 @@ type ClientState struct {
 	open            context.Context      // indicate that the client is open for packet exchange
 	cancelOpen      context.CancelFunc   // cancel function for open context
 	outboundQty     int32                // number of messages currently in the outbound queue
+	outboundBytes   int64                // nadine patch: the payload bytes in the outbound queue
 	Keepalive       uint16               // the number of seconds the connection can wait
 	ServerKeepalive bool                 // keepalive was set by the server
 }
@@ -200,6 +202,7 @@ func (cl *Client) WriteLoop() {
 				cl.ops.log.Debug("failed publishing packet", "error", err, "client", cl.ID, "packet", pk)
 			}
 			atomic.AddInt32(&cl.State.outboundQty, -1)
+			atomic.AddInt64(&cl.State.outboundBytes, -int64(len(pk.Payload)))
 		case <-cl.State.open.Done():
 			return
 		}
@@ -344,6 +347,25 @@ func (cl *Client) ClearInflights() {
 	}
 }
 
+// queue puts a packet in the client's outbound queue and reports whether
+// it did: not when the queue holds MaximumClientWritesPending packets, or
+// when the packet's payload would take its bytes beyond
+// MaximumClientQueuedBytes (nadine patch).
+func (cl *Client) queue(pk *packets.Packet) bool {
+	size := int64(len(pk.Payload))
+	if max := cl.ops.options.Capabilities.MaximumClientQueuedBytes; max > 0 && atomic.LoadInt64(&cl.State.outboundBytes)+size > max {
+		return false
+	}
+	select {
+	case cl.State.outbound <- pk:
+		atomic.AddInt32(&cl.State.outboundQty, 1)
+		atomic.AddInt64(&cl.State.outboundBytes, size)
+		return true
+	default:
+		return false
+	}
+}
+
 // ClearExpiredInflights deletes any inflight messages which have expired.
 func (cl *Client) ClearExpiredInflights(now, maximumExpiry int64) []uint16 {
 	deleted := []uint16{}
@@ -460,6 +482,10 @@ func (cl *Client) ReadFixedHeader(fh *packets.FixedHeader) error {
 	}
 
 	if cl.ops.options.Capabilities.MaximumPacketSize > 0 && uint32(fh.Remaining+1) > cl.ops.options.Capabilities.MaximumPacketSize {
+		// nadine patch: say who and how large (the packet is refused
+		// before any of its body is read).
+		cl.ops.log.Warn("client disconnected: packet too large", "client", cl.ID, "remote", cl.Net.Remote,
+			"size", fh.Remaining+1, "maximum", cl.ops.options.Capabilities.MaximumPacketSize)
 		return packets.ErrPacketTooLarge // [MQTT-3.2.2-15]
 	}
 
@@ -606,8 +632,13 @@ func (cl *Client) WritePacket(pk packets.Packet) error {
 	}
 
 	n, err := func() (int64, error) {
-		cl.Lock()
-		defer cl.Unlock()
+		// nadine patch: the writes have a lock of their own. They took
+		// the client's lock, which NextPacketID takes too: a write blocked
+		// on the full socket of a client that stopped reading held every
+		// QoS 1 or 2 delivery to that client, and so the read loop of
+		// every client publishing to it, until the write failed.
+		cl.Net.writeMu.Lock()
+		defer cl.Net.writeMu.Unlock()
 		if len(cl.State.outbound) == 0 {
 			if cl.Net.outbuf == nil {
 				return buf.WriteTo(cl.Net.Conn)

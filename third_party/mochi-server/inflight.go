@@ -23,6 +23,15 @@ type Inflight struct {
 	order               map[uint16]uint64         // nadine patch: insertion order of each packet, to keep FIFO order within a second
 	last                uint64                    // nadine patch: the last order given
 	waiting             int                       // nadine patch: packets waiting for send quota (Expiry < 0)
+	bytes               int64                     // nadine patch: the payload bytes the packets hold
+	waitq               []waitEntry               // nadine patch: the packets waiting for send quota, in the order they came
+}
+
+// waitEntry is a packet waiting for send quota (nadine patch): its id, and
+// its insertion order, which tells it from a later packet with the same id.
+type waitEntry struct {
+	id  uint16
+	ord uint64
 }
 
 // NewInflights returns a new instance of an Inflight packets map.
@@ -42,12 +51,19 @@ func (i *Inflight) Set(m packets.Packet) bool {
 	if ok && old.Expiry < 0 {
 		i.waiting--
 	}
+	if ok {
+		i.bytes -= int64(len(old.Payload))
+	}
+	i.bytes += int64(len(m.Payload))
 	if !ok {
 		i.last++
 		i.order[m.PacketID] = i.last
 	}
 	if m.Expiry < 0 {
 		i.waiting++
+		if !ok || old.Expiry >= 0 {
+			i.waitq = append(i.waitq, waitEntry{m.PacketID, i.order[m.PacketID]})
+		}
 	}
 	i.internal[m.PacketID] = m
 	return !ok
@@ -59,6 +75,14 @@ func (i *Inflight) Waiting() int {
 	i.RLock()
 	defer i.RUnlock()
 	return i.waiting
+}
+
+// Bytes returns the payload bytes the packets hold (nadine patch), which
+// Capabilities.MaximumClientQueuedBytes bounds.
+func (i *Inflight) Bytes() int64 {
+	i.RLock()
+	defer i.RUnlock()
+	return i.bytes
 }
 
 // before reports whether a comes before b: by creation time, then by
@@ -101,7 +125,8 @@ func (i *Inflight) Clone() *Inflight {
 	for k, v := range i.order {
 		c.order[k] = v
 	}
-	c.last, c.waiting = i.last, i.waiting
+	c.last, c.waiting, c.bytes = i.last, i.waiting, i.bytes
+	c.waitq = append([]waitEntry(nil), i.waitq...)
 	return c
 }
 
@@ -128,21 +153,23 @@ func (i *Inflight) GetAll(immediate bool) []packets.Packet {
 // This typically occurs when the quota has been exhausted, and we need to wait until new quota
 // is free to continue sending.
 func (i *Inflight) NextImmediate() (packets.Packet, bool) {
-	i.RLock()
-	defer i.RUnlock()
+	i.Lock()
+	defer i.Unlock()
 
 	// nadine patch: this used to call GetAll, which read-locks again: with
 	// a writer waiting in between (publishToClient's Set), Go's RWMutex
-	// deadlocks. One scan for the first waiting packet, under one lock.
-	var next packets.Packet
-	found := false
-	for _, v := range i.internal {
-		if v.Expiry < 0 && (!found || i.before(v, next)) {
-			next, found = v, true
+	// deadlocks; and it sorted every packet in flight at each call, which
+	// a burst of thousands made quadratic. The waiting packets are a queue
+	// in the order they came; those sent or deleted since leave it here.
+	for len(i.waitq) > 0 {
+		e := i.waitq[0]
+		if v, ok := i.internal[e.id]; ok && v.Expiry < 0 && i.order[e.id] == e.ord {
+			return v, true
 		}
+		i.waitq = i.waitq[1:]
 	}
 
-	return next, found
+	return packets.Packet{}, false
 }
 
 // Delete removes an in-flight message from the map. Returns true if the message existed.
@@ -153,6 +180,9 @@ func (i *Inflight) Delete(id uint16) bool {
 	old, ok := i.internal[id]
 	if ok && old.Expiry < 0 {
 		i.waiting--
+	}
+	if ok {
+		i.bytes -= int64(len(old.Payload))
 	}
 	delete(i.internal, id)
 	delete(i.order, id)

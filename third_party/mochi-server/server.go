@@ -50,6 +50,7 @@ type Capabilities struct {
 	MaximumClientWritesPending   int32           `yaml:"maximum_client_writes_pending" json:"maximum_client_writes_pending"`     // maximum number of pending message writes for a client
 	MaximumSessionExpiryInterval uint32          `yaml:"maximum_session_expiry_interval" json:"maximum_session_expiry_interval"` // maximum number of seconds to keep disconnected sessions
 	MaximumPacketSize            uint32          `yaml:"maximum_packet_size" json:"maximum_packet_size"`                         // maximum packet size, no limit if 0
+	MaximumClientQueuedBytes     int64           `yaml:"maximum_client_queued_bytes" json:"maximum_client_queued_bytes"`         // nadine patch: maximum payload bytes held for a client, in flight and in its outbound queue each; no limit if 0
 	maximumPacketID              uint32          // unexported, used for testing only
 	ReceiveMaximum               uint16          `yaml:"receive_maximum" json:"receive_maximum"`                   // maximum number of concurrent qos messages per client
 	MaximumInflight              uint16          `yaml:"maximum_inflight" json:"maximum_inflight"`                 // maximum number of qos > 0 messages can be stored, 0(=8192)-65535
@@ -416,7 +417,15 @@ func (s *Server) attachClient(cl *Client, listener string) error {
 	}
 
 	cl.ParseConnect(listener, pk)
-	if atomic.LoadInt64(&s.Info.ClientsConnected) >= s.Options.Capabilities.MaximumClients {
+	// nadine patch: the sessions kept for disconnected clients count
+	// too, so that clients connecting under ever new ids cannot pile up
+	// sessions (each holding its queued messages); a known id may always
+	// take its session back.
+	_, known := s.Clients.Get(cl.ID)
+	if atomic.LoadInt64(&s.Info.ClientsConnected) >= s.Options.Capabilities.MaximumClients ||
+		(!known && int64(s.Clients.Len()) >= s.Options.Capabilities.MaximumClients) {
+		s.Log.Warn("client refused: the broker holds its maximum of clients", "client", cl.ID, "remote", cl.Net.Remote,
+			"maximum", s.Options.Capabilities.MaximumClients)
 		if cl.Properties.ProtocolVersion < 5 {
 			s.SendConnack(cl, packets.ErrServerUnavailable, false, nil)
 		} else {
@@ -475,6 +484,11 @@ func (s *Server) attachClient(cl *Client, listener string) error {
 
 	err = cl.Read(s.receivePacket)
 	if err != nil {
+		if errors.Is(err, packets.ErrPacketTooLarge) && cl.Properties.ProtocolVersion == 5 {
+			// nadine patch: tell the client why, as MQTT 5 allows
+			// (its packet's body was never read).
+			_ = s.DisconnectClient(cl, packets.ErrPacketTooLarge)
+		}
 		s.sendLWT(cl)
 		cl.Stop(err)
 	} else {
@@ -612,7 +626,10 @@ func (s *Server) SendConnack(cl *Client, reason packets.Code, present bool, prop
 	}
 
 	properties.ReceiveMaximum = s.Options.Capabilities.ReceiveMaximum // 3.2.2.3.3 Receive Maximum
-	if cl.State.ServerKeepalive {                                     // You can set this dynamically using the OnConnect hook.
+	// nadine patch: announce the maximum packet size (3.2.2.3.6), so that
+	// a client knows the limit before the broker disconnects it for it.
+	properties.MaximumPacketSize = s.Options.Capabilities.MaximumPacketSize
+	if cl.State.ServerKeepalive { // You can set this dynamically using the OnConnect hook.
 		properties.ServerKeepAlive = cl.State.Keepalive // [MQTT-3.1.2-21]
 		properties.ServerKeepAliveFlag = true
 	}
@@ -741,10 +758,7 @@ func (s *Server) sendWaiting(cl *Client) bool {
 		next.Expiry = next.Created + expiry
 	}
 	out := next
-	select {
-	case cl.State.outbound <- &out:
-		atomic.AddInt32(&cl.State.outboundQty, 1)
-	default:
+	if !cl.queue(&out) {
 		return false // the outbound queue is full: it waits for the next packet
 	}
 	cl.State.Inflight.Set(next)
@@ -1084,7 +1098,11 @@ func (s *Server) publishToClient(cl *Client, sub packets.Subscription, pk packet
 	}
 
 	if out.FixedHeader.Qos > 0 {
-		if cl.State.Inflight.Len() >= int(s.Options.Capabilities.MaximumInflight) {
+		// nadine patch: the payload bytes held for the client are
+		// bounded too (MaximumClientQueuedBytes).
+		if cl.State.Inflight.Len() >= int(s.Options.Capabilities.MaximumInflight) ||
+			(s.Options.Capabilities.MaximumClientQueuedBytes > 0 &&
+				cl.State.Inflight.Bytes()+int64(len(out.Payload)) > s.Options.Capabilities.MaximumClientQueuedBytes) {
 			// add hook?
 			atomic.AddInt64(&s.Info.InflightDropped, 1)
 			s.Log.Warn("client store quota reached", "client", cl.ID, "listener", cl.Net.Listener)
@@ -1129,15 +1147,20 @@ func (s *Server) publishToClient(cl *Client, sub packets.Subscription, pk packet
 		return out, packets.CodeDisconnect
 	}
 
-	select {
-	case cl.State.outbound <- &out:
-		atomic.AddInt32(&cl.State.outboundQty, 1)
-	default:
+	if !cl.queue(&out) {
+		// nadine patch: a client whose outbound queue is full is not
+		// taking what it is sent (it stopped reading, or its network
+		// cannot carry it): it is disconnected, instead of losing
+		// messages one by one while it holds a full queue. A QoS 1 or 2
+		// packet stays in flight, for its session to resend it if the
+		// client comes back. Stop only closes the connection: the
+		// publisher does not wait on it.
 		atomic.AddInt64(&s.Info.MessagesDropped, 1)
 		cl.ops.hooks.OnPublishDropped(cl, pk)
-		if out.FixedHeader.Qos > 0 {
-			cl.State.Inflight.Delete(out.PacketID) // packet was dropped due to irregular circumstances, so rollback inflight.
-			cl.State.Inflight.IncreaseSendQuota()
+		if !cl.Closed() {
+			s.Log.Warn("client disconnected: its outbound queue is full", "client", cl.ID, "remote", cl.Net.Remote,
+				"queued", len(cl.State.outbound), "queued_bytes", atomic.LoadInt64(&cl.State.outboundBytes))
+			cl.Stop(packets.ErrPendingClientWritesExceeded)
 		}
 		return out, packets.ErrPendingClientWritesExceeded
 	}

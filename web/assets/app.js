@@ -270,14 +270,34 @@
   }
 
   // onSkipped shows a heard transcript that is not answered: expired (too
-  // old when its turn came), dropped from a full queue, heard while Nadine
-  // spoke, or interrupted by a restart.
+  // old), dropped from a full queue, superseded by a newer one while the
+  // queue was overloaded, heard while Nadine spoke, or interrupted by a
+  // restart.
   const skippedText = {
-    expired: 'not answered: expired (too old when its turn came)',
+    expired: 'not answered: expired (too old to answer)',
     queue_full: 'not answered: dropped, the turn queue was full',
+    superseded: 'not answered: a newer transcript came first (the turn queue was overloaded)',
     speaking: 'not answered: heard while Nadine was speaking',
     interrupted: 'not answered again: interrupted by a restart',
+    backchannel: 'heard while Nadine spoke: a backchannel, she went on',
+    echo: 'heard while Nadine spoke: her own voice, ignored',
+    noise: 'heard while Nadine spoke: noise, ignored',
+    talked_over: 'not answered: the person talked over it; their words came next',
   };
+
+  // onInterrupted marks a reply the person talked over: what she had said
+  // when she stopped, or that she resumed after a false interruption.
+  function onInterrupted(u) {
+    const t = state.turns.get(u.turn_id);
+    if (!t) return;
+    t.el.dataset.interrupted = u.reason || 'interrupted';
+    let text = 'interrupted by the person';
+    if (u.reason === 'speech') text = 'stopped: someone started to speak';
+    else if (u.reason === 'resumed') text = 'resumed: it was a false interruption';
+    else if (u.said) text = 'interrupted; the person heard: “' + u.said + '”';
+    else text = 'interrupted before the person heard anything';
+    t.nadineMsg.appendChild(h('div', { class: 'muted interrupted', text: '⏹ ' + text }));
+  }
 
   function onSkipped(u) {
     const t = busTurn(u.turn_id || 'skipped-' + Date.now());
@@ -563,6 +583,7 @@
           else if (u.kind === 'turn') onTurnDone(u);
           else if (u.kind === 'ended') renderEnded(u.ending);
           else if (u.kind === 'expired' || u.kind === 'dropped') onSkipped(u);
+          else if (u.kind === 'interrupted') onInterrupted(u);
         });
       } catch (_) {
         // The server restarted or the network dropped: try again.
@@ -696,6 +717,7 @@
     document.body.dataset.live = 'off';
     $('#live').textContent = 'connecting…';
     if (state.live) state.live.abort(); // connectLive follows the new robot
+    if (document.body.dataset.view === 'today') showToday(true);
     try {
       await loadRobotView();
     } catch (e) {
@@ -703,7 +725,54 @@
     }
   }
 
+  // ---------------------------------------------------------------- today
+
+  // The Today view: the day's figures and charts from GET /api/today (the
+  // charts are the SVG drawings nadine report puts in its file, parsed as
+  // SVG, never as HTML), refreshed every minute while it is shown.
+  let todayTimer = null;
+
+  function showToday(on) {
+    document.body.dataset.view = on ? 'today' : '';
+    $('#today').hidden = !on;
+    $('#today-toggle').setAttribute('aria-pressed', on ? 'true' : 'false');
+    $('#today-toggle').textContent = on ? 'Conversation' : 'Today';
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (on) params.set('today', '');
+    else params.delete('today');
+    history.replaceState(null, '', '#' + params.toString().replace('today=', 'today'));
+    clearInterval(todayTimer);
+    todayTimer = null;
+    if (on) {
+      loadToday();
+      todayTimer = setInterval(loadToday, 60000);
+    }
+  }
+
+  async function loadToday() {
+    const err = $('#today-error');
+    try {
+      const q = state.robots.length > 1 && state.robot ? '?robot=' + encodeURIComponent(state.robot) : '';
+      const t = await api('GET', '/api/today' + q);
+      $('#today-period').textContent = t.period + (q ? ' · ' + state.robot : '');
+      $('#today-updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+      fill($('#today-figures'), (t.figures || []).map((f) => h('div', {}, h('dt', { text: f.name.trim() }), h('dd', { text: f.value }))));
+      const parser = new DOMParser();
+      fill($('#today-charts'), (t.charts || []).map((c) => {
+        const svg = parser.parseFromString(c.svg, 'image/svg+xml').documentElement;
+        return h('figure', { id: 'chart-' + c.id, 'data-chart': c.id },
+          h('h3', { text: c.title }), document.importNode(svg, true), h('figcaption', { text: c.caption }));
+      }));
+      err.hidden = true;
+      document.body.dataset.today = 'ready';
+    } catch (e) {
+      err.textContent = e.message;
+      err.hidden = false;
+    }
+  }
+
   async function init() {
+    $('#today-toggle').addEventListener('click', () => showToday(document.body.dataset.view !== 'today'));
     $('#composer').addEventListener('submit', send);
     $('#language').addEventListener('change', setLanguage);
     $('#end-session').addEventListener('click', endSession);
@@ -718,6 +787,7 @@
     } catch (e) {
       showError(e.message);
     }
+    if (new URLSearchParams(location.hash.slice(1)).has('today')) showToday(true);
     connectLive();
   }
 

@@ -27,9 +27,13 @@ const (
 	TopicSpeak        = "agent/control/speak"
 	TopicStartSpeak   = "agent/feedback/start_speak"
 	TopicEndSpeak     = "agent/feedback/end_speak"
+	TopicSpoken       = "agent/feedback/spoken"
+	TopicStop         = "agent/control/stop"
 	TopicUserDetected = "graph/user_detected"
 	TopicUserEmotion  = "user/emotion"
 	TopicUserLeft     = "user/left"
+	TopicTranscript   = "stt/transcript"
+	TopicSpeechStart  = "stt/speech_started"
 )
 
 // Main runs an example's program until SIGINT or SIGTERM and exits 1 with

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nadine-robot/nadine/internal/mqtttest"
+)
+
+// outcome is what a command did with a configuration.
+type outcome struct {
+	err     error
+	started bool // serve: it started (and was stopped)
+}
+
+// serveOnce runs `nadine serve` in-process on the configuration file with
+// the variables: it is refused (err) or it starts, and is then stopped.
+func serveOnce(t *testing.T, file string, vars map[string]string) outcome {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var stderr syncBuffer
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envMap(vars), environ: environList(vars)}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve", "--config", file}, e) }()
+	deadline := time.After(mqtttest.Failsafe)
+	for {
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Fatalf("serve ended without error before it was stopped:\n%s", stderr.String())
+			}
+			return outcome{err: err}
+		case <-deadline:
+			t.Fatalf("serve neither started nor refused:\n%s", stderr.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+		if strings.Contains(stderr.String(), "MQTT: ") {
+			stop()
+			if err := <-done; err != nil {
+				t.Fatalf("serve started, then failed: %v", err)
+			}
+			return outcome{started: true}
+		}
+	}
+}
+
+// configOnce runs `nadine config` on the configuration file.
+func configOnce(t *testing.T, file string, vars map[string]string) outcome {
+	t.Helper()
+	_, _, err := runNadine(t, vars, "", "config", "--config", file)
+	return outcome{err: err}
+}
+
+// startRuleCases break each part's check of startRules; path is a field
+// the error must blame, under the part's path.
+func startRuleCases(t *testing.T) []ruleCase {
+	notADir := filepath.Join(t.TempDir(), "nadine.db")
+	if err := os.WriteFile(notADir, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []ruleCase{
+		{"mqtt.broker_users[0]", "mqtt: {broker_users: [{username: perception}]}\n", "holds no password"},
+		{"mqtt.listen", "mqtt: {listen: 'not an address'}\n", "missing port"},
+		{"mqtt.listen", "mqtt: {listen: '127.0.0.1:eighteen'}\n", "unknown port"},
+		{"mqtt.ca_file", "mqtt: {url: 'mqtts://127.0.0.1:1', ca_file: " + filepath.Join(t.TempDir(), "ca.pem") + "}\n", "TLS.CAFile"},
+		{"mqtt", "mqtt: {insecure_skip_verify: true}\n", "is not TLS"},
+		{"data_dir", "data_dir: " + notADir + "\n", "is not a directory"},
+		{"data_dir", "data_dir: " + filepath.Join(notADir, "under") + "\n", "is not a directory"},
+		{"models.profiles.default.temperature", "models: {profiles: {default: {base_url: 'http://x/v1', model: m, temperature: 3}}}\n", "between 0 and 2"},
+		{"embeddings.model", "embeddings: {provider: openai, model: ''}\n", "Model is required"},
+		{"http.addr", "http: {addr: '0.0.0.0:0'}\n", "no token is set"},
+		{"http.addr", "http: {addr: '127.0.0.1:eighty'}\n", "unknown port"},
+	}
+}
+
+// issueCases are the configurations issue 28 found `nadine config`
+// passing and serve refusing.
+var issueCases = []ruleCase{
+	{"mqtt.url", "mqtt: {url: 'htp://broker.local:1883'}\n", `unsupported scheme "htp"`},
+	{"http.addr", "http: {addr: 'not an address'}\n", "missing port"},
+	{"mqtt.prefix", "mqtt: {prefix: '/'}\n", "empty topic level"},
+}
+
+// serveVars are the variables serve runs with in these tests: one home
+// (its data directory, its knowledge base built once), and free ports
+// for the broker and the monitor unless the file sets them.
+func serveVars(t *testing.T, home, file string) map[string]string {
+	t.Helper()
+	vars := map[string]string{"HOME": home}
+	var doc map[string]map[string]any
+	b, err := os.ReadFile(file)
+	if err == nil {
+		_ = yaml.Unmarshal(b, &doc) // a case that is not such a map sets neither
+	}
+	if _, ok := doc["mqtt"]["listen"]; !ok {
+		vars["NADINE_MQTT_LISTEN"] = "127.0.0.1:0"
+	}
+	if _, ok := doc["http"]["addr"]; !ok {
+		vars["NADINE_HTTP_ADDR"] = "127.0.0.1:0"
+	}
+	return vars
+}
+
+// TestPreflightWalksTheRules walks every rule — configRules, the rules of
+// robots:, startRules — and issue 28's configurations: for each case
+// breaking one, `nadine serve` refuses to start, `nadine config` exits
+// with an error, both say the same, and it blames the case's field where
+// the file gave it.
+func TestPreflightWalksTheRules(t *testing.T) {
+	home := t.TempDir()
+	var cases []ruleCase
+	cases = append(cases, configRuleCases()...)
+	cases = append(cases, robotRuleCases()...)
+	cases = append(cases, startRuleCases(t)...)
+	cases = append(cases, issueCases...)
+	parts := map[string]bool{}
+	for _, tt := range cases {
+		file := writeConfig(t, tt.file)
+		vars := serveVars(t, home, file)
+		cfg, srv := configOnce(t, file, vars), serveOnce(t, file, vars)
+		switch {
+		case cfg.err == nil || srv.err == nil:
+			t.Errorf("%s (%q): config error %v, serve error %v (started %v); want both refused", tt.path, tt.file, cfg.err, srv.err, srv.started)
+			continue
+		case cfg.err.Error() != srv.err.Error():
+			t.Errorf("%s: config and serve disagree:\nconfig: %v\nserve:  %v", tt.path, cfg.err, srv.err)
+		}
+		at := regexp.MustCompile(`(?m)^config: ` + regexp.QuoteMeta(file) + `:\d+: ` + regexp.QuoteMeta(tt.path) + `: .*` + regexp.QuoteMeta(tt.want))
+		if !at.MatchString(cfg.err.Error()) {
+			t.Errorf("%s: error %v\nwant %q blamed at %s:LINE with %q", tt.path, cfg.err, tt.path, file, tt.want)
+		}
+		for _, r := range startRules {
+			if tt.path == r.path || under(tt.path, r.path) {
+				parts[r.path] = true
+			}
+		}
+	}
+	for _, r := range startRules {
+		if !parts[r.path] {
+			t.Errorf("start rule %s has no case", r.path)
+		}
+	}
+	t.Logf("%d configurations: each refused by config and by serve, alike", len(cases))
+}
+
+// TestPreflightAgreesWithServe combines, without any tuning, every text,
+// number and duration field of the configuration with hostile values (a
+// misspelt scheme, no port, a lone slash, a wildcard, a bad port, a path
+// under a file, negative, zero, huge, tiny...), set through the
+// environment, and runs both commands on each: `nadine config` refuses
+// exactly the ones serve refuses, with the same error. It prints how many
+// each refused.
+func TestPreflightAgreesWithServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts nadine serve a few hundred times")
+	}
+	home := t.TempDir()
+	file := writeConfig(t, "# the defaults\n")
+	if o := serveOnce(t, file, serveVars(t, home, file)); !o.started { // builds the knowledge base once
+		t.Fatalf("the defaults: %v", o.err)
+	}
+	aFile := filepath.Join(t.TempDir(), "afile")
+	if err := os.WriteFile(aFile, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"htp://broker.local:1883", "not an address", "/", "nadine/#", "127.0.0.1:eighty", "$SYS"}
+	paths := []string{aFile, filepath.Join(aFile, "under")} // for the fields naming files and folders
+	numbers := []string{"-1", "0", "1e9"}
+	durations := []string{"-1s", "0s", "1ms"}
+	refused, started, n := 0, 0, 0
+	for _, p := range configPaths(reflect.TypeOf(Config{}), "") {
+		if strings.Contains(p, "[*]") || strings.HasPrefix(p, "models.roles.") || strings.HasPrefix(p, "models.timeouts.") ||
+			strings.HasPrefix(p, "filler.lines.") {
+			continue // lists of structures, and maps whose keys the rules check
+		}
+		fields := fieldsAt(&Config{Models: ModelsConfig{Profiles: map[string]ProfileConfig{"default": {}}}}, p)
+		if len(fields) != 1 {
+			continue
+		}
+		p = fields[0].path
+		var values []string
+		switch v := fields[0].v; {
+		case v.Type() == durationType:
+			values = durations
+		case v.Kind() == reflect.String && (strings.HasSuffix(p, "dir") || strings.HasSuffix(p, "file")):
+			values = paths
+		case v.Kind() == reflect.String:
+			values = texts
+		case v.Kind() == reflect.Int || v.Kind() == reflect.Float64:
+			values = numbers
+		}
+		name := "NADINE_" + strings.ToUpper(strings.ReplaceAll(p, ".", "_"))
+		for _, v := range values {
+			n++
+			vars := serveVars(t, home, file)
+			vars[name] = v
+			cfg, srv := configOnce(t, file, vars), serveOnce(t, file, vars)
+			switch {
+			case srv.started && cfg.err != nil:
+				t.Errorf("%s=%q: serve started, config refused: %v", name, v, cfg.err)
+			case srv.err != nil && cfg.err == nil:
+				t.Errorf("%s=%q: serve refused, config passed: %v", name, v, srv.err)
+			case srv.err != nil && srv.err.Error() != cfg.err.Error():
+				t.Errorf("%s=%q: they disagree:\nconfig: %v\nserve:  %v", name, v, cfg.err, srv.err)
+			case srv.err != nil:
+				refused++
+				// Blamed on its field, the value is said to come from the
+				// variable (a rule across fields may blame the other one).
+				if msg := cfg.err.Error(); strings.Contains(msg, " "+p+": ") && !strings.Contains(msg, "config: $"+name+": "+p+": ") {
+					t.Errorf("%s=%q: the error does not name the variable: %v", name, v, cfg.err)
+				}
+			default:
+				started++
+			}
+		}
+	}
+	t.Logf("%d configurations: %d refused by both, %d started by serve and passed by config", n, refused, started)
+}
+
+// TestConfigReportsEverythingInOnePass: `nadine config` reports every
+// error of a configuration at once — an unknown field, a wrong type, a
+// rule, a part's check, a bad variable — each with the file:line or the
+// variable that gave it, and fails; a profile no role uses is a warning
+// with its line, and does not fail.
+func TestConfigReportsEverythingInOnePass(t *testing.T) {
+	file := writeConfig(t, `engine: react
+mqtt:
+  prefx: lobby
+  url: htp://broker.local:1883
+limits:
+  max_steps: lots
+memory: {top_k: -1}
+http:
+  addr: not an address
+`)
+	vars := map[string]string{"HOME": t.TempDir(), "NADINE_LIMITS_TURN_TIMEOUT": "soon"}
+	_, stderr, err := runNadine(t, vars, "", "config", "--config", file)
+	if err == nil {
+		t.Fatal("nadine config passed")
+	}
+	want := []string{
+		file + ":3: mqtt.prefx: unknown field (did you mean mqtt.prefix?)",
+		file + `:4: mqtt.url: must look like mqtt://host:1883, not "htp://broker.local:1883"`,
+		file + `:6: limits.max_steps: "lots" is not an integer`,
+		file + ":7: memory.top_k: -1 is negative",
+		file + `:9: http.addr: web: address "not an address"`,
+		`$NADINE_LIMITS_TURN_TIMEOUT: limits.turn_timeout: invalid duration "soon"`,
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), "config: "+w) {
+			t.Errorf("missing %q in:\n%v", w, err)
+		}
+	}
+	if n := len(errorLines(err)); n != len(want) {
+		t.Errorf("%d errors, want %d:\n%v", n, len(want), err)
+	}
+	if stderr != "" {
+		t.Errorf("warnings on a refused configuration: %s", stderr)
+	}
+
+	// Valid, with a profile nobody uses: a warning, exit 0.
+	file = writeConfig(t, `models:
+  profiles:
+    default: {base_url: "http://127.0.0.1:11434/v1", model: llama}
+    spare: {base_url: "http://127.0.0.1:11434/v1", model: qwen}
+`)
+	out, stderr, err := runNadine(t, map[string]string{"HOME": t.TempDir(), "NADINE_HTTP_TOKEN": "s3cret-token"}, "", "config", "--config", file)
+	if err != nil {
+		t.Fatalf("a valid configuration: %v", err)
+	}
+	for _, w := range []string{
+		"warning: config: " + file + ":4: models.profiles.spare: no role uses this profile",
+		"warning: config: http.token_env: web: the API token has 12 characters",
+	} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("warnings:\n%s\nwant %q", stderr, w)
+		}
+	}
+	if strings.Contains(stderr, "s3cret") || strings.Contains(out, "s3cret") {
+		t.Error("the token is printed")
+	}
+	if !strings.Contains(out, "spare:") {
+		t.Errorf("the configuration is not printed:\n%s", out)
+	}
+
+	// Every role on a profile of the file: the built-in default profile,
+	// which nobody defined, is not warned about.
+	roles := ""
+	for _, r := range roleNames {
+		roles += r + ": local, "
+	}
+	file = writeConfig(t, "models:\n  profiles: {local: {base_url: 'http://127.0.0.1:11434/v1', model: llama}}\n  roles: {"+roles+"}\n")
+	if _, stderr, err = runNadine(t, map[string]string{"HOME": t.TempDir()}, "", "config", "--config", file); err != nil || stderr != "" {
+		t.Errorf("every role on one profile: err %v, warnings %q; want none", err, stderr)
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/internal/mqtttest"
+)
+
+// fillerThenKillConfig is a react robot whose silence filler comes after
+// 300 ms, on data directory dir, talking to the scripted model at
+// modelURL and to the broker at brokerURL; transcripts stay answerable for
+// a minute across the restart.
+func fillerThenKillConfig(dir, modelURL, brokerURL, httpAddr string) ([]byte, error) {
+	profiles, roles := map[string]any{}, map[string]string{}
+	for _, r := range roleNames {
+		profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "30s"}
+		roles[r] = r
+	}
+	return yaml.Marshal(map[string]any{"engine": "react", "data_dir": filepath.Join(dir, "data"), "language": "en",
+		"models": map[string]any{"profiles": profiles, "roles": roles}, "embeddings": map[string]any{"provider": "openai", "dimensions": 64},
+		"limits": map[string]any{"first_speech": "300ms", "transcript_max_age": "1m"},
+		"mqtt":   map[string]any{"url": brokerURL, "prefix": "nadine"}, "http": map[string]any{"addr": httpAddr}})
+}
+
+// startFillerChild starts `nadine serve` on dir (a new or a killed one's),
+// on the test's broker at brokerURL.
+func startFillerChild(t *testing.T, ctx context.Context, dir, modelURL, brokerURL string) *serveProcess {
+	t.Helper()
+	var proc *serveProcess
+	err := onFreePorts(func(_, h string) error {
+		cfg, err := fillerThenKillConfig(dir, modelURL, brokerURL, h)
+		if err != nil {
+			return err
+		}
+		p, err := startServeChild(dir, cfg, &syncBuffer{})
+		if err != nil {
+			return err
+		}
+		if err := waitHealthy(ctx, "http://"+h, p); err != nil {
+			p.kill()
+			return fmt.Errorf("%w\n%s", err, p.logs.String())
+		}
+		proc = p
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proc.kill)
+	return proc
+}
+
+// TestKillAfterAFillerIsAnswered: the transcript's turn says only the
+// silence filler (the model hangs) when the process is killed (kill -9);
+// restarted on the same data directory, nadine answers the transcript. The
+// filler used to mark the transcript spoken in the inbox, so the restart
+// marked it interrupted and the visitor never got an answer (3 of 3 kills
+// in the issue's probe).
+func TestKillAfterAFillerIsAnswered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts nadine serve as a child process, twice")
+	}
+	const reply = "Geneva lies on its lake. It is a lovely city."
+	srv := llmtest.New(t, llmtest.WithAPIKey("bench"))
+	// The first life's agent call hangs; the second life's answers.
+	srv.On(llmtest.MatchModel("react_agent")).Once().Hang()
+	srv.On(llmtest.MatchModel("react_agent")).Reply("```json\n" + orderedFinal(reply, "information request") + "\n```")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	// The broker outlives both lives, and the peer (speech-to-text and
+	// text-to-speech) listens throughout: it hears what the restart says
+	// however soon it says it.
+	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
+	peer, err := dialPeer(ctx, mqtttest.HostPort(broker.URL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.close()
+
+	first := startFillerChild(t, ctx, dir, srv.URL(), broker.URL())
+	w, err := peer.say(ctx, "nadine", "kill-after-filler", "Tell me about Geneva.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for peer.result(w).filler.IsZero() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no filler within 30 s of the transcript\n%s", first.logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := peer.result(w); got.sentences != 0 || got.finals != 0 {
+		t.Fatalf("the turn said %q before the kill, want only the filler", got.texts)
+	}
+	first.kill() // SIGKILL: no shutdown, no inbox write after the filler
+	w2 := peer.watch("nadine", "kill-after-filler")
+
+	second := startFillerChild(t, ctx, dir, srv.URL(), broker.URL())
+	if err := peer.wait(ctx, w2, time.Minute); err != nil {
+		t.Fatalf("the transcript was not answered after the restart: %v\n%s", err, second.logs.String())
+	}
+	got := peer.result(w2)
+	if said := strings.Join(got.texts, " "); said != reply || got.finals != 1 {
+		t.Errorf("after the restart the turn said %q (%d final markers), want %q once", said, got.finals, reply)
+	}
+	if logs := second.logs.String(); strings.Contains(logs, "interrupted by a restart") {
+		t.Errorf("the restart called the transcript interrupted:\n%s", logs)
+	}
+}

@@ -1,0 +1,98 @@
+package dialogue
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// A turn's events go one way: from the engine, through the turn's Output
+// (output.go), to the session (apply) and to the caller (emit: the robot
+// runtime, which publishes them and tells the monitor). The Output
+// depends on what it is given, never on the Manager: the session language
+// at the turn's start, the function that applies an event to the session
+// (the manager's applyEvent, which only writes the session and calls
+// nothing), and the sentence check below. Nothing on that path calls back
+// into the manager or asks the runtime: the runtime reads the session at
+// start and after each turn, never from inside emit.
+
+// sessionApply applies the change one event makes to the session, as the
+// event goes out (the manager's applyEvent); it calls nothing back.
+type sessionApply func(nadine.Event)
+
+// sentenceCheck returns one turn's check, the stage every reply sentence
+// passes before it is spoken (the Output's SentenceCheck): the speech gate
+// (speakgate.go: only speech reaches speak, nothing of the prompts sent
+// this turn, spoken-form cleanup), then the language check against the
+// session language (languageGuard.ensure).
+func (m *Manager) sentenceCheck() SentenceCheck {
+	gate := &speechGate{}
+	return func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+		return m.checkSentence(ctx, gate, text, stated, want)
+	}
+}
+
+// checkSentence checks one sentence of the turn whose speech gate is gate.
+func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+	tr := nadine.TraceFrom(ctx)
+	clean, err := gate.sentence(tr, text, stated.Or(want))
+	if err != nil {
+		tr.Notef("a sentence was not spoken: %v", err)
+	}
+	changed := clean != strings.TrimSpace(text)
+	if strings.TrimSpace(clean) == "" {
+		return "", stated.Or(want), changed
+	}
+	// Checked against the session language (where this turn switched it,
+	// the new one), and tagged with the language it is in.
+	said, lang, translated := m.guard.ensure(ctx, clean, stated, want)
+	return said, lang, changed || translated
+}
+
+// languageGuard checks a sentence's language before it is spoken (seed
+// 000's ensure_language). It holds the manager's detector and translator,
+// and nothing of the session.
+type languageGuard struct {
+	detector   nadine.LanguageDetector
+	translator nadine.Translator
+	log        *slog.Logger
+}
+
+// ensure returns the sentence to speak and the language it is in.
+// A sentence the detector is sure is in another language than want is
+// translated into want when a translator is configured; otherwise (or
+// when the translation fails) it is spoken as it is, tagged with its real
+// language, so that text-to-speech never reads it with the wrong voice.
+// A sentence the detector cannot tell ("OK", "Alex!"), or any sentence
+// without a detector, is taken to be in the language the engine says it
+// is in (stated), else in want.
+func (g languageGuard) ensure(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+	if g.detector == nil {
+		return text, stated.Or(want), false
+	}
+	got, _, ok := g.detector.Detect(text)
+	if !ok || !got.Valid() {
+		return text, stated.Or(want), false
+	}
+	if got == want {
+		return text, want, false
+	}
+	tr := nadine.TraceFrom(ctx)
+	if g.translator == nil {
+		tr.Notef("a sentence in %s was spoken as %s (no translator)", got.Name(), got.Name())
+		return text, got, false
+	}
+	out, err := g.translator.Translate(ctx, text, got, want)
+	if err != nil || strings.TrimSpace(out) == "" {
+		if err == nil {
+			err = nadine.Errorf(nadine.EBADOUTPUT, "dialogue: empty translation")
+		}
+		tr.Fail("translate", err)
+		g.log.Warn("sentence spoken untranslated, tagged with its own language", "language", got, "want", want, "err", err)
+		return text, got, false
+	}
+	tr.Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
+	return out, want, true
+}

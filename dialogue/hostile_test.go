@@ -1,0 +1,209 @@
+package dialogue_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
+)
+
+// hostileSet is a table of hostile model outputs (testdata/hostile, written
+// apart from the code that reads them): the raw text the role that writes
+// what Nadine says returned, what must never be heard, and what should be
+// when the reply is salvageable.
+type hostileSet struct {
+	Cases []hostileCase `json:"cases"`
+}
+
+type hostileCase struct {
+	ID           string   `json:"id"`
+	Engine       string   `json:"engine"` // react, graph or both
+	Kind         string   `json:"kind"`
+	Language     string   `json:"language"`
+	Output       string   `json:"output"`
+	MustNotSpeak []string `json:"must_not_speak"`
+	ShouldSpeak  []string `json:"should_speak"`
+}
+
+// retryReplies are what the model answers when it is asked again (an
+// engine that cannot speak an output asks once more): a plain reply, in
+// each engine's format.
+var retryReplies = map[string]string{
+	"react": `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 3, "action_input": "Let me put it simply: it is lovely to meet you.", "category": "other", "causing_person": "human"}`,
+	"graph": "Let me put it simply: it is lovely to meet you.",
+}
+
+// hostileResult is what one case spoke on one engine.
+type hostileResult struct {
+	id, engine, kind string
+	spoken           string
+	heard            []string // must_not_speak substrings that were spoken
+	salvaged         bool     // every should_speak was spoken
+	hasShould        bool
+	fallback         bool
+}
+
+// runHostile runs every case through the engines it names, with the real
+// engine, the dialogue manager and the scripted server: the output is the
+// model's first answer, the retry reply every later one.
+func runHostile(t *testing.T, set hostileSet) []hostileResult {
+	var out []hostileResult
+	for _, c := range set.Cases {
+		engines := []string{c.Engine}
+		if c.Engine == "both" {
+			engines = []string{"react", "graph"}
+		}
+		for _, engine := range engines {
+			out = append(out, runHostileCase(t, c, engine))
+		}
+	}
+	return out
+}
+
+func runHostileCase(t *testing.T, c hostileCase, engine string) hostileResult {
+	role := roleAgent
+	if engine == "graph" {
+		role = agents.RoleResponse
+	}
+	lang, _ := nadine.ParseLanguage(c.Language)
+	rig := newAnswerRig(t, answerCase{Engine: engine, Lang: lang, Answers: map[string][]string{role: {c.Output, retryReplies[engine]}}})
+	phase.Store(1)
+	var mu sync.Mutex
+	var said []string
+	reply, err := rig.mgr.Stream(context.Background(), nadine.Turn{Text: "Tell me about yourself.", Language: lang}, func(e nadine.Event) {
+		if e.Kind == nadine.EventSpeech && !e.Filler {
+			mu.Lock()
+			said = append(said, e.Text)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatalf("%s on %s: %v", c.ID, engine, err)
+	}
+	rig.wait()
+	r := hostileResult{id: c.ID, engine: engine, kind: c.Kind, spoken: strings.Join(said, " "), fallback: reply.Fallback}
+	low := strings.ToLower(r.spoken)
+	for _, s := range said {
+		for _, bad := range c.MustNotSpeak {
+			if bad != "" && strings.Contains(strings.ToLower(s), strings.ToLower(bad)) {
+				r.heard = append(r.heard, bad)
+			}
+		}
+	}
+	r.hasShould = len(c.ShouldSpeak) > 0
+	r.salvaged = r.hasShould
+	for _, good := range c.ShouldSpeak {
+		if !strings.Contains(low, strings.ToLower(good)) {
+			r.salvaged = false
+		}
+	}
+	return r
+}
+
+func loadHostile(t *testing.T, name string) hostileSet {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/hostile/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set hostileSet
+	if err := json.Unmarshal(b, &set); err != nil {
+		t.Fatalf("testdata/hostile/%s.json: %v", name, err)
+	}
+	return set
+}
+
+// hostileScore sums results up per engine: outputs, outputs of which
+// something that must not be heard was spoken, and the salvageable ones
+// whose good part was spoken.
+func hostileScore(rs []hostileResult, skip func(hostileResult) bool) string {
+	type tally struct{ n, spoke, should, salvaged, fallback int }
+	by := map[string]*tally{}
+	for _, r := range rs {
+		if skip != nil && skip(r) {
+			continue
+		}
+		tl := by[r.engine]
+		if tl == nil {
+			tl = &tally{}
+			by[r.engine] = tl
+		}
+		tl.n++
+		if len(r.heard) > 0 {
+			tl.spoke++
+		}
+		if r.hasShould {
+			tl.should++
+			if r.salvaged {
+				tl.salvaged++
+			}
+		}
+		if r.fallback {
+			tl.fallback++
+		}
+	}
+	var engines []string
+	for e := range by {
+		engines = append(engines, e)
+	}
+	sort.Strings(engines)
+	var parts []string
+	for _, e := range engines {
+		tl := by[e]
+		parts = append(parts, fmt.Sprintf("%s: %d outputs, %d with something that must not be heard spoken, good part spoken %d/%d, offline fallback %d",
+			e, tl.n, tl.spoke, tl.salvaged, tl.should, tl.fallback))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// overLong is the kind whose limit is the speech budget of the turn's
+// output (speech.max_sentences, issue 26): this branch does not cut
+// replies, so its cases are counted apart.
+func overLong(r hostileResult) bool { return r.kind == "over_long" }
+
+// knownMisses are the tuned cases text mode does not catch, and why
+// (docs/speech.md, "What text mode cannot guarantee").
+var knownMisses = map[string]string{
+	"t-echo-zh-01 graph": "a sentence of the persona translated into Chinese that neither names Nadine nor what she is: no word of it is the prompt's",
+}
+
+// TestHostileOutputsTuned runs the tuned table of hostile outputs through
+// both engines: nothing a case says must not be heard is spoken.
+func TestHostileOutputsTuned(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
+	}
+	rs := runHostile(t, loadHostile(t, "tuned"))
+	for _, r := range rs {
+		if len(r.heard) > 0 && !overLong(r) {
+			if why, known := knownMisses[r.id+" "+r.engine]; known {
+				t.Logf("%s on %s (%s) spoke %q: a known miss (%s)", r.id, r.engine, r.kind, r.heard, why)
+				continue
+			}
+			t.Errorf("%s on %s (%s) spoke %q: %q", r.id, r.engine, r.kind, r.heard, r.spoken)
+		}
+		if r.hasShould && !r.salvaged && testing.Verbose() {
+			t.Logf("%s on %s (%s): the good part was not spoken: %q", r.id, r.engine, r.kind, r.spoken)
+		}
+	}
+	t.Logf("tuned hostile outputs: %s", hostileScore(rs, overLong))
+	t.Logf("over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
+}
+
+// TestHostileOutputsSealed runs the sealed table, which was never read
+// while the checks were written, and prints its score only: never a case.
+func TestHostileOutputsSealed(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
+	}
+	rs := runHostile(t, loadHostile(t, "sealed"))
+	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))
+	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
+}

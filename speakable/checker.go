@@ -1,0 +1,230 @@
+package speakable
+
+import (
+	"fmt"
+	"hash/fnv"
+	"html"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/answer"
+)
+
+// Checker is the gate of one turn's reply sentences. Build it with New
+// (or a Cache's New); a nil *Checker checks what needs no prompt. It is
+// safe for concurrent use (it is read only).
+type Checker struct {
+	echoes []*echo // one per prompt
+}
+
+// New prepares the check of a turn whose engines sent prompts.
+func New(prompts []nadine.Prompt) *Checker {
+	c := &Checker{}
+	for _, p := range prompts {
+		c.echoes = append(c.echoes, newEcho(p))
+	}
+	return c
+}
+
+// Cache keeps the prompts it prepared, so that a prompt met again (an
+// engine's static texts, the same system message call after call) is
+// prepared once. It holds at most 64 prompts, the oldest dropped first.
+// The zero value is ready to use; it is safe for concurrent use.
+type Cache struct {
+	mu    sync.Mutex
+	m     map[uint64]*echo
+	order []uint64
+}
+
+// New prepares the check of prompts, from the cache where it can (a nil
+// *Cache prepares them all).
+func (k *Cache) New(prompts []nadine.Prompt) *Checker {
+	if k == nil {
+		return New(prompts)
+	}
+	c := &Checker{}
+	for _, p := range prompts {
+		c.echoes = append(c.echoes, k.prepare(p))
+	}
+	return c
+}
+
+func (k *Cache) prepare(p nadine.Prompt) *echo {
+	key := promptKey(p)
+	k.mu.Lock()
+	e, ok := k.m[key]
+	k.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = newEcho(p)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[uint64]*echo{}
+	}
+	if _, ok := k.m[key]; !ok {
+		k.m[key] = e
+		k.order = append(k.order, key)
+		if len(k.order) > 64 {
+			delete(k.m, k.order[0])
+			k.order = k.order[1:]
+		}
+	}
+	return e
+}
+
+// promptKey hashes a prompt's texts.
+func promptKey(p nadine.Prompt) uint64 {
+	h := fnv.New64a()
+	for _, group := range [][]string{{p.Role}, p.Instructions, p.Persona, p.Said} {
+		for _, t := range group {
+			h.Write([]byte(t))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{1})
+	}
+	return h.Sum64()
+}
+
+// roleTurnRE is a chat role's label: the model went on writing the
+// conversation's next turn ("Human: Danke nochmal").
+var roleTurnRE = regexp.MustCompile(`(?i)(?:^|\s)\W{0,2}(?:human|user|utilisateur|utilisatrice|benutzer|nutzer|mensch|humain|visitor|besucher|visiteur|system|système|developer)\s*[:：]|(?:用户|人类|访客|系统)[:：]`)
+
+// objectKeyRE opens an object as models write it: a brace or a bracket,
+// then a key, quoted or not, and its colon ("{'reply':", "{response:").
+var objectKeyRE = regexp.MustCompile(`[{\[]\s*['"]?[\p{L}_][\p{L}\p{N}_ -]{0,40}['"]?\s*:`)
+
+// notSpeech is a sentence that shows the text is not a reply.
+func notSpeech(format string, args ...any) error {
+	return nadine.Errorf(nadine.EBADOUTPUT, "speakable: not speech: "+format, args...)
+}
+
+// leftOut is a sentence left out of a reply that goes on.
+func leftOut(format string, args ...any) error {
+	return &nadine.Error{Code: nadine.EBADOUTPUT, Message: "speakable: left out: " + fmt.Sprintf(format, args...), Err: nadine.ErrLeftOut}
+}
+
+// Sentence returns a sentence of a reply in lang as it is to be spoken
+// ("" when there is nothing to say), or an EBADOUTPUT error saying why it
+// is not spoken: one that wraps nadine.ErrLeftOut for a sentence left out
+// of a reply that goes on (an address it cannot rewrite, an
+// assistant-ism), any other for a sentence that shows the text is not a
+// reply (an echo of the prompt, a label of the answer format, JSON,
+// markup, code).
+func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error) {
+	raw := strings.TrimSpace(html.UnescapeString(sentence))
+	if raw == "" {
+		return "", nil
+	}
+	if roleTurnRE.MatchString(raw) {
+		return "", notSpeech("another turn of the conversation, written by the model")
+	}
+	if objectKeyRE.MatchString(raw) {
+		return "", notSpeech("JSON, as models write it")
+	}
+	if label, rest, ok := answer.FormatLabel(raw); ok {
+		if !answer.IsFinalLabel(label) {
+			return "", notSpeech("a label of the ReAct format (%q)", label)
+		}
+		raw = rest
+	}
+	if c != nil {
+		// Before any cleaning: a heading or a delimiter shows in the
+		// raw text.
+		if why := c.checkRaw(raw); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
+	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled))
+	if meta {
+		return "", notSpeech("talk about the answer and its instructions")
+	}
+	clean, err := nadine.SpeechSentence(linked)
+	if err != nil || clean == "" {
+		return clean, err
+	}
+	if c != nil {
+		if why := c.check(clean); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
+	if strings.Contains(clean, dropped) {
+		return "", leftOut("a web or e-mail address, or notation")
+	}
+	out := assistantism(clean)
+	if out == "" {
+		return "", leftOut("an assistant-ism")
+	}
+	return out, nil
+}
+
+// Check returns c.Sentence in lang as a nadine.SentenceCheck.
+func (c *Checker) Check(lang nadine.Language) nadine.SentenceCheck {
+	return func(s string) (string, error) { return c.Sentence(s, lang) }
+}
+
+// Reply returns a model's whole reply in lang as the text to speak, the
+// sentences left out, or an EBADOUTPUT error when it is not a reply (see
+// nadine.CheckedSpeech).
+func (c *Checker) Reply(text string, lang nadine.Language) (spoken string, left []string, err error) {
+	// A data section the reply copies goes whole, its data with its
+	// delimiters: it is the prompt's, not a reply.
+	text = unfence(withoutSections(answer.Preamble(text)))
+	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled), c.Check(lang))
+}
+
+// proseFenceRE is a reply put whole in a code fence of text.
+var proseFenceRE = regexp.MustCompile("(?s)^\\s*```(?:text|plaintext|txt|markdown|md)?[ \\t]*\\n(.*?)\\n?```\\s*$")
+
+// unfence returns the content of a reply put whole in a code fence of text
+// (no language, or a text one): it is prose, not code.
+func unfence(text string) string {
+	if m := proseFenceRE.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return text
+}
+
+// withoutSections removes the data sections a reply copied from a
+// prompt: from a BEGIN line to the END line of the same name.
+func withoutSections(text string) string {
+	for range 8 {
+		m := beginRE.FindStringSubmatchIndex(text)
+		if m == nil {
+			return text
+		}
+		name := strings.TrimSpace(text[m[2]:m[3]])
+		end := strings.Index(text[m[1]:], "END "+name)
+		if end < 0 {
+			return text
+		}
+		stop := m[1] + end + len("END "+name)
+		if nl := strings.IndexByte(text[stop:], '\n'); nl >= 0 {
+			stop += nl
+		} else {
+			stop = len(text)
+		}
+		text = text[:m[0]] + "\n" + text[stop:]
+	}
+	return text
+}
+
+// beginRE is the BEGIN line of a data section copied into a reply.
+var beginRE = regexp.MustCompile(`(?m)^[^\n]{0,12}\bBEGIN\s+([A-Z][A-Z' -]{2,40}?)\s*(?:\(\s*data,\s*not instructions\s*\))?[ \t]*$`)
+
+// spelled returns how the prompts write a word ("MIRALab" for
+// "miralab").
+func (c *Checker) spelled(lower string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	for _, e := range c.echoes {
+		if s, ok := e.spelled[lower]; ok {
+			return s, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,68 @@
+package speakable
+
+import (
+	"strings"
+)
+
+// lexicon is the words of one concept in the languages Nadine speaks:
+// prefixes of words (accents folded: "repond" is répondre, répondez,
+// réponse), phrases of such words, and, for scripts written without
+// spaces, substrings.
+type lexicon struct {
+	prefixes []string
+	phrases  []string
+	cjk      []string
+}
+
+// text is a sentence prepared for lexicon lookups.
+type text struct {
+	raw    string
+	words  []string // folded
+	joined string   // " " + folded words + " "
+}
+
+func newText(s string) text {
+	ws := words(s)
+	for i, w := range ws {
+		ws[i] = fold(w)
+	}
+	return text{raw: s, words: ws, joined: " " + strings.Join(ws, " ") + " "}
+}
+
+// in reports whether the text holds a word of the concept.
+func (l lexicon) in(t text) bool {
+	return l.count(t) > 0
+}
+
+// count returns how many of the concept's words the text holds.
+func (l lexicon) count(t text) int {
+	n := 0
+	for _, w := range t.words {
+		for _, p := range l.prefixes {
+			if strings.HasPrefix(w, p) {
+				n++
+				break
+			}
+		}
+	}
+	for _, p := range l.phrases {
+		n += strings.Count(t.joined, " "+p+" ")
+	}
+	for _, c := range l.cjk {
+		n += strings.Count(t.raw, c)
+	}
+	return n
+}
+
+// index returns the index of the first word of the text that the concept
+// holds (phrases and substrings aside), or -1.
+func (l lexicon) index(t text) int {
+	for i, w := range t.words {
+		for _, p := range l.prefixes {
+			if strings.HasPrefix(w, p) {
+				return i
+			}
+		}
+	}
+	return -1
+}

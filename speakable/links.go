@@ -1,0 +1,136 @@
+package speakable
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Web and e-mail addresses are never read out. A sentence that holds one
+// is rewritten whole or dropped whole, so that it is never left with a
+// hole ("You can read all about me at or on").
+
+// topLevel are the domain endings a bare address ends with ("miralab.ch"):
+// without a scheme or "www." an address is told from an abbreviation
+// ("e.g.", "St.Gallen") by its ending.
+const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
+
+var (
+	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*([^)\s]+)\s*\)`)
+	emailRE    = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`)
+	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?`)
+	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
+	// spokenAddressRE is an address spelled out as it would be read ("h t
+	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
+	spokenAddressRE = regexp.MustCompile(`(?i)\b(?:h\s+t\s+t\s+p\s*s?|w\s+w\s+w)\b|\b(?:slash|schrägstrich|barre oblique)\s+(?:slash|schrägstrich)\b|` +
+		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt|point)\s+(?:` + topLevel + `)\b|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
+	// mathRE is mathematical notation (LaTeX), which cannot be read out.
+	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
+	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
+	// address without a scheme holds.
+	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
+	// apposedRE is an address given as the object of "address", "link":
+	// "at the address https://…" cannot take a website's name instead.
+	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
+)
+
+// dropped marks a sentence that held what is never said and cannot be
+// rewritten: the whole sentence goes.
+const dropped = "⟦not-spoken⟧"
+
+// websiteNames says "the X website" in each language where the phrase
+// fits any place of the sentence's address (a German one would take the
+// case of the preposition before it: the sentence is dropped instead).
+var websiteNames = map[nadine.Language]string{
+	nadine.English: "the %s website",
+	nadine.French:  "le site %s",
+	nadine.Chinese: "%s网站",
+}
+
+// rewriteLinks rewrites the addresses of text (one sentence or a whole
+// reply): a Markdown link keeps its words; an address in parentheses goes
+// with them; any other address becomes its website's name, spelled as
+// the prompts spell it (spelled), when its host has one and the language
+// a phrase for it, else the sentence is marked dropped; an e-mail address
+// marks its sentence dropped.
+func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
+	s := text
+	lower := strings.ToLower(s)
+	if strings.Contains(s, "@") {
+		s = emailRE.ReplaceAllString(s, dropped)
+	}
+	for _, w := range []string{"slash", "dot", "punkt", "point", "h t t p", "w w w", "点"} {
+		if strings.Contains(lower, w) {
+			s = spokenAddressRE.ReplaceAllString(s, dropped)
+			break
+		}
+	}
+	if strings.ContainsAny(s, "$\\") {
+		s = mathRE.ReplaceAllString(s, dropped)
+	}
+	if !strings.Contains(s, "://") && !strings.Contains(lower, "www.") && !dotLetterRE.MatchString(s) {
+		return s // no address left to find
+	}
+	s = mdLinkRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := mdLinkRE.FindStringSubmatch(m)
+		if urlRE.MatchString(sub[1]) {
+			return sub[2] // the words are an address too: the address is handled below
+		}
+		return sub[1]
+	})
+	s = parenURLRE.ReplaceAllString(s, "")
+	var b strings.Builder
+	last := 0
+	for _, loc := range urlRE.FindAllStringIndex(s, -1) {
+		for loc[1] > loc[0] && strings.IndexByte(".,;:!?", s[loc[1]-1]) >= 0 {
+			loc[1]-- // the sentence's punctuation, not the address's
+		}
+		b.WriteString(s[last:loc[0]])
+		last = loc[1]
+		if apposedRE.MatchString(s[:loc[0]]) {
+			b.WriteString(dropped)
+			continue
+		}
+		b.WriteString(website(s[loc[0]:loc[1]], lang, spelled))
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// website names the website of an address ("the MIRALab website"), or
+// returns dropped.
+func website(addr string, lang nadine.Language, spelled func(string) (string, bool)) string {
+	phrase, ok := websiteNames[lang.Or(nadine.English)]
+	if !ok {
+		return dropped
+	}
+	host := strings.ToLower(addr)
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = host[i+3:]
+	}
+	if i := strings.IndexAny(host, "/?#:"); i >= 0 {
+		host = host[:i]
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "www."), ".")
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return dropped
+	}
+	name := labels[len(labels)-2]
+	if len(labels) >= 3 && len(name) <= 3 && (name == "co" || name == "com" || name == "ac" || name == "gov" || name == "org" || name == "edu") {
+		name = labels[len(labels)-3] // bbc.co.uk
+	}
+	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
+		return dropped // a shortener or a code, not a name
+	}
+	if s, ok := spelled(name); ok {
+		name = s
+	} else {
+		r, size := utf8.DecodeRuneInString(name)
+		name = string(unicode.ToUpper(r)) + name[size:]
+	}
+	return strings.Replace(phrase, "%s", name, 1)
+}

@@ -1,0 +1,93 @@
+package speakable
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// words returns the words of s, lowercased: runs of letters and digits,
+// and each character of the scripts written without spaces (Chinese,
+// Japanese, Korean, Thai) on its own.
+func words(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case isIdeographic(r):
+			flush()
+			out = append(out, string(r))
+		case r < 0x80 && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+			b.WriteByte(byte(r))
+		case r < 0x80 && 'A' <= r && r <= 'Z':
+			b.WriteByte(byte(r) + 'a' - 'A')
+		case r >= 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isIdeographic(r rune) bool {
+	return r >= 0x0E00 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai)
+}
+
+// fold removes the accents of a lowercased word ("humanoïde" →
+// "humanoide"), to compare words across languages.
+func fold(w string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(w) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// cognate reports whether two words are the same word in two languages as
+// far as their spelling shows: equal without accents, or sharing their
+// first five letters ("robot" and "Roboter", "humanoid" and "humanoïde").
+func cognate(a, b string) bool {
+	a, b = fold(a), fold(b)
+	if a == b {
+		return true
+	}
+	const n = 5
+	return len(a) >= n && len(b) >= n && a[:n] == b[:n]
+}
+
+// secondPerson are the words that address the listener: the prompt speaks
+// to the model in the second person, Nadine of herself in the first.
+var secondPerson = set("you", "your", "yours", "yourself", "vous", "votre", "vos", "tu", "ton", "ta", "tes", "toi", "te",
+	"du", "dein", "deine", "deinen", "deinem", "deiner", "dich", "dir", "euch", "euer", "你", "您")
+
+// copulas are "you are" and "you were" in the languages Nadine speaks, as
+// word pairs.
+var copulas = [][2]string{
+	{"you", "are"}, {"you", "re"}, {"you", "were"}, {"vous", "êtes"}, {"vous", "etes"}, {"tu", "es"}, {"vous", "étiez"},
+	{"du", "bist"}, {"sie", "sind"}, {"ihr", "seid"}, {"du", "warst"}, {"你", "是"}, {"您", "是"},
+}
+
+// articles may stand between "you are" and what follows.
+var articles = set("a", "an", "the", "un", "une", "le", "la", "ein", "eine", "einen", "der", "die", "das", "一", "个", "位", "名", "台")
+
+// firstPerson are the words by which a speaker means herself.
+var firstPerson = set("i", "me", "my", "mine", "myself", "je", "j", "me", "moi", "mon", "ma", "mes", "ich", "mich", "mir", "mein", "meine", "meinen", "meinem", "我")
+
+func set(xs ...string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}

@@ -1,0 +1,98 @@
+package nadine
+
+import "fmt"
+
+// StructuredMode says how a model profile's server constrains answers: the
+// roles whose answer is JSON send a strict JSON schema, the ReAct loop may
+// run on native tool calling, or everything is asked for in the prompt's
+// words only (seed 000's format, and the fallback). docs/speech.md says
+// which servers were checked for each.
+type StructuredMode string
+
+// The structured modes. Auto chooses per server (see the openai package).
+const (
+	StructuredAuto       StructuredMode = "auto"
+	StructuredJSONSchema StructuredMode = "json_schema" // response_format json_schema, strict
+	StructuredTools      StructuredMode = "tools"       // json_schema, and tools / tool_calls / tool messages
+	StructuredText       StructuredMode = "text"        // the prompt's format only
+)
+
+// ParseStructuredMode reads a configured mode; "" is auto.
+func ParseStructuredMode(s string) (StructuredMode, error) {
+	switch m := StructuredMode(s); m {
+	case "":
+		return StructuredAuto, nil
+	case StructuredAuto, StructuredJSONSchema, StructuredTools, StructuredText:
+		return m, nil
+	}
+	return "", Errorf(EINVALID, "structured mode %q: want auto, json_schema, tools or text", s)
+}
+
+// StructuredModel is a ChatModel that says how its server constrains
+// answers now: what was configured, less what the server refused (an HTTP
+// 400 naming response_format or tools is remembered).
+type StructuredModel interface {
+	StructuredMode() StructuredMode
+}
+
+// StructuredOf returns how m constrains answers now; a model that does not
+// say is text.
+func StructuredOf(m ChatModel) StructuredMode {
+	if s, ok := m.(StructuredModel); ok {
+		switch mode := s.StructuredMode(); mode {
+		case StructuredJSONSchema, StructuredTools, StructuredText:
+			return mode
+		}
+	}
+	return StructuredText
+}
+
+// Prompt is what an engine wrote into one model call of a turn, kept on
+// the turn's trace for the echo check of every sentence spoken (see
+// Trace.AddPrompt): it is never serialized or shown.
+type Prompt struct {
+	// Role is the caller ("react_agent", "response").
+	Role string
+	// Instructions are the texts the engine wrote for the call: its system
+	// message, its human turn with the data fenced (package fence), the
+	// feedback after a tool or an unusable answer. The chat history is not
+	// in them.
+	Instructions []string
+	// Persona are the texts among them that describe Nadine: facts she may
+	// say in her own words (the first person), but not in the prompt's
+	// (the second).
+	Persona []string
+	// Said are texts inside Instructions that are the person's own words
+	// (the turn's input): repeating them is no echo.
+	Said []string
+}
+
+// AddPrompt records a prompt of the turn (texts already recorded are not
+// kept twice).
+func (t *Trace) AddPrompt(p Prompt) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.promptSeen == nil {
+		t.promptSeen = map[string]bool{}
+	}
+	key := fmt.Sprintf("%s\x00%q\x00%q\x00%q", p.Role, p.Instructions, p.Persona, p.Said)
+	if t.promptSeen[key] {
+		return
+	}
+	t.promptSeen[key] = true
+	t.prompts = append(t.prompts, p)
+}
+
+// Prompts returns the prompts recorded for the turn, in order, and a
+// version that grows with each new one (to cache what is built from them).
+func (t *Trace) Prompts() ([]Prompt, int) {
+	if t == nil {
+		return nil, 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Prompt(nil), t.prompts...), len(t.prompts)
+}
