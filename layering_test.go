@@ -45,7 +45,8 @@ var packageLayers = map[string]string{
 	"": layerRoot,
 
 	"affect": layerPure, "answer": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
-	"langid": layerPure, "lexical": layerPure, "names": layerPure, "bargein": layerPure, "speakable": layerPure, "turnstats": layerPure,
+	"langid": layerPure, "lexical": layerPure, "names": layerPure, "intents": layerPure, "bargein": layerPure,
+	"speakable": layerPure, "turnstats": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 

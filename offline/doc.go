@@ -25,7 +25,9 @@
 //     what they say after it; "and you?" follow-ups;
 //   - insults and compliments, graded by their words, insults sharper each
 //     time they come again in the conversation; apologies, thanks, jokes,
-//     the weather (honestly: she cannot look it up), small talk.
+//     the weather (honestly: she cannot look it up), small talk;
+//   - a request to be forgotten, which the dialogue manager confirms and
+//     carries out (nadine.EventForgetRequest).
 //
 // Everything else gets an honest limit: one sentence that says she cannot
 // answer that and what she can do instead. What she says about why is
@@ -35,20 +37,25 @@
 // went wrong" when its answer was unusable, said once per conversation;
 // offline by configuration she never claims a failure.
 //
-// Matching works on a normalized copy of the input: lowercase, accents
-// folded (German umlauts become ae, oe, ue), punctuation splitting the text
-// into clauses. Latin phrases match whole words; Chinese phrases match
-// substrings. The phrase tables (phrases.go, phrases_social.go, the fact
-// cues in facts.go) and the reply templates (replies_en.go, replies_fr.go,
-// replies_de.go, replies_zh.go) are plain maps.
+// Understanding is learned from examples, not matched against phrases:
+// examples/*.txt hold what visitors say for each intent, in each language,
+// and a classifier trained on them (package intents) reads each utterance,
+// its clauses and the greeting or "and you?" that comes along; entities
+// (a name, a language, a place) are read where the examples put their
+// slots; what is none of the intents goes to the knowledge base, then to
+// the honest limit. One handler per intent answers (handlers.go). What the
+// conversation expects (a name she asked for, a feeling after "how are
+// you?", more about a worry) weighs the reading and lets go when the person
+// talks about something else. docs/offline.md gives the design, the
+// calibration and the evaluation.
 //
-// Replies follow seed 000's rules: the language of the phrase that matched
-// (else what the language detector is sure of, else the session language),
-// formal address (vous, Sie, 您), at most two sentences and 30 words, never
-// "I don't understand", never the same reply twice in a conversation
-// unless it states a fact. A key has several wordings; the engine says one
-// it has not said in the conversation, read from the history window and
-// from a bounded memory of its own replies per conversation (variety.go
-// says why the window alone is not enough). With a nadine.ProfileStore the
+// Replies follow seed 000's rules: the language of the utterance (else what
+// the language detector is sure of, else the session language), formal
+// address (vous, Sie, 您), at most two sentences and 30 words, never "I
+// don't understand". A key has several wordings; the engine says one it has
+// not said in the conversation, read from the history window and from a
+// bounded memory of its own replies per conversation (variety.go says why
+// the window alone is not enough), and once it said them all, one again
+// behind "As I said:" (or "Here is a classic:" for a joke). With a nadine.ProfileStore the
 // names people give are persisted, and a later run recognizes them.
 package offline

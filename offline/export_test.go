@@ -4,5 +4,4 @@ package offline
 var (
 	BuiltinSections = builtinSections
 	Facts           = facts
-	AsksToForget    = asksToForget
 )

@@ -8,10 +8,12 @@ import (
 	"github.com/nadine-robot/nadine/offline"
 )
 
-// TestAsksToForget: the minimal recognition of "forget me" (until the
-// classifier's forget_me intent), in the four languages; a negated request
-// and look-alikes ("forget it") are not requests.
+// TestAsksToForget: the classifier's forget_me intent, on cases written
+// for the first, phrase-based recognition (by the dialogue's forget work),
+// in the four languages; a negated request and look-alikes ("forget it")
+// are not requests.
 func TestAsksToForget(t *testing.T) {
+	e := offline.New(offline.Options{})
 	for _, tt := range []struct {
 		text string
 		want bool
@@ -33,8 +35,14 @@ func TestAsksToForget(t *testing.T) {
 		{"What is your name?", false},
 		{"I forgot my umbrella", false},
 	} {
-		if got := offline.AsksToForget(tt.text); got != tt.want {
-			t.Errorf("AsksToForget(%q) = %v, want %v", tt.text, got, tt.want)
+		var asked bool
+		r, err := e.Respond(context.Background(), nadine.Request{Turn: nadine.Turn{Text: tt.text, UserID: "anna-1", UserName: "Anna"},
+			Emit: func(ev nadine.Event) { asked = asked || ev.Kind == nadine.EventForgetRequest }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asked != tt.want || (asked && r.Text != "") {
+			t.Errorf("%q: forget request %v (reply %q), want %v", tt.text, asked, r.Text, tt.want)
 		}
 	}
 }

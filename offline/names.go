@@ -6,7 +6,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
 )
+
+// The entities an intent needs are read by small rules, each tested on its
+// own (entities_test.go): where the value is comes from the contexts the
+// examples put around their slots ("my name is {name}", "speak {lang}",
+// "I'm from {place}"); what may be a value is checked here.
 
 // maxNameWords and maxNameRunes bound an extracted name.
 const (
@@ -14,40 +20,94 @@ const (
 	maxNameRunes = 40
 )
 
-// latinName reads the name that starts at token i, in the given clause:
-// "Alex", "Jean-Pierre", "Alex Smith" (later words only when capitalized,
-// since "my name is alex how are you" has no punctuation). With ambiguous
-// set ("I'm …", "je suis …"), a word that is common after such a trigger
-// ("tired", "fatigué", "müde") is no name. It returns "" when there is no
-// name.
-func (e *Engine) latinName(toks []token, i, clause int, ambiguous bool, lang nadine.Language) string {
-	if i >= len(toks) || toks[i].clause != clause {
+// strongContext is the strength (intents.Span) from which the words before
+// a name announce one ("my name is", "je m'appelle"), unlike "I'm" or
+// "ich bin", which mostly come before other words.
+const strongContext = 0.5
+
+// bareName says when a clause that is only a name is one.
+type bareName int
+
+const (
+	bareNever  bareName = iota
+	bareClause          // a clause of a longer utterance ("Je me présente : Aurélie Dubois.")
+	bareAny             // the whole utterance too: the answer to her question ("Alex")
+)
+
+// personName returns the name a person gives in an utterance in lang: the
+// words after (or before) a context the examples put around {name}, or a
+// clause that is only a name when bare allows it. sure reports a name the
+// words show plainly: after a strong context, or capitalized inside the
+// sentence where capitals mark names (not in German, which capitalizes
+// every noun).
+func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
+	for _, sp := range e.model.SlotSpans("name", lang, toks) {
+		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
+			continue
+		}
+		strong := sp.Strength >= strongContext
+		if toks[sp.From].Han {
+			// One character is no context in Chinese ("的" comes before
+			// anything); nor is "帮我叫" ("call for me").
+			if sp.Context == 1 || hanCallsSomeone(toks, sp.From) {
+				continue
+			}
+			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
+				return name, strong // Chinese has no capitals to show a name
+			}
+			continue
+		}
+		from := sp.From
+		if strong && from+1 < sp.To && e.model.Known(toks[from].Norm) && !startsUpper(toks[from].Text) {
+			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
+		}
+		if name = e.latinName(toks, from, sp.To, lang); name != "" {
+			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
+			return name, strong || capital
+		}
+	}
+	return "", false
+}
+
+// latinName reads the name that starts at token i and ends before token
+// end at the latest: "Alex", "Jean-Pierre", "Sarah Connor" (later words only
+// when capitalized, since "my name is alex how are you" has no
+// punctuation). A word the examples use outside a slot, or another form of
+// one ("tired", "going", "Lehrerin" for "Lehrer"), is no name, unless it is
+// capitalized inside the sentence ("I'm Will", "je suis Marie"; not in
+// German, which capitalizes nouns); nor is a language's name ("I'm
+// French").
+func (e *Engine) latinName(toks []intents.Token, i, end int, lang nadine.Language) string {
+	if i >= end || i >= len(toks) {
 		return ""
 	}
-	first := toks[i]
-	if !isNameWord(first.orig) || e.notNames[first.norm] || e.notNames[strings.ToLower(first.orig)] ||
-		e.nameStops[first.norm] || isLanguageWord(first) {
-		return ""
+	ok := func(j int) bool {
+		t := toks[j]
+		if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
+			return false
+		}
+		return !e.model.KnownStem(t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
 	}
-	if ambiguous && lang == nadine.English && strings.HasSuffix(first.norm, "ing") {
-		return "" // "I am going", "I'm looking"
+	if !ok(i) {
+		return ""
 	}
 	var b strings.Builder
 	words := 0
-	for i < len(toks) && toks[i].clause == clause && words < maxNameWords {
+	clause := toks[i].Clause
+	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (!isNameWord(t.orig) || !startsUpper(t.orig) || e.notNames[t.norm] || e.nameStops[t.norm]) {
+		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !ok(i) || e.model.KnownStem(t.Norm)) {
 			break
 		}
 		if words > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(titleCase(t.orig))
+		b.WriteString(titleCase(t.Text))
 		words++
 		i++
-		for i < len(toks) && toks[i].hyphen && toks[i].clause == clause && isNameWord(toks[i].orig) {
+		for i < len(toks) && toks[i].Hyphen && toks[i].Clause == clause && isNameWord(toks[i].Text) {
 			b.WriteByte('-')
-			b.WriteString(titleCase(toks[i].orig))
+			b.WriteString(titleCase(toks[i].Text))
 			i++
 		}
 	}
@@ -59,46 +119,55 @@ func (e *Engine) latinName(toks []token, i, clause int, ambiguous bool, lang nad
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.
-const hanStops = "很我你您他她是和在的了呢吧啊呀哦嗯来从住但也就请谢今"
+const hanStops = "很我你您他她是和在的了呢吧啊呀哦嗯来从住但也就请谢今姓叫名"
 
-// hanNotName reports whether what follows "我叫" asks a question ("我叫什么")
-// rather than giving a name.
-func hanNotName(name string) bool {
-	for _, p := range []string{"什么", "啥", "谁", "甚么", "名字"} {
-		if strings.HasPrefix(name, p) {
+// hanQuestions start what follows "我叫" when it asks rather than tells
+// ("我叫什么").
+var hanQuestions = []string{"什么", "啥", "谁", "甚么", "名字", "几", "哪"}
+
+// surnames are common Chinese family names: after the ambiguous "我是" a
+// name is only accepted when it starts with one of them.
+const surnames = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+
+// hanAmbiguous reports whether the name at token i follows "是" ("我是",
+// "这是"): "我是学生" says what one is, not who.
+func hanAmbiguous(toks []intents.Token, i int) bool {
+	return i > 0 && toks[i-1].Text == "是"
+}
+
+// hanCallsSomeone reports whether the context before token i follows a
+// verb that makes "我叫" mean "call for me" ("帮我叫辆出租车", "给我叫").
+func hanCallsSomeone(toks []intents.Token, i int) bool {
+	for j := max(0, i-3); j < i; j++ {
+		if strings.Contains("帮给替为让", toks[j].Text) {
 			return true
 		}
 	}
 	return false
 }
 
-// hanName reads the name that follows a Chinese trigger ending at byte
-// offset at: Chinese characters ("我叫王小明") or Latin words ("我叫Alex").
-// After the ambiguous "我是", a Chinese name must be two or three
-// characters starting with a common family name.
-func (e *Engine) hanName(a *analysis, at int, ambiguous bool) string {
-	rest := strings.TrimLeft(a.text[at:], " \t:：")
+// hanName reads the name at the start of rest: Chinese characters
+// ("王小明很高兴…") up to a stop, or Latin words ("Alex"). After an
+// ambiguous context a Chinese name must be two or three characters starting
+// with a common family name.
+func hanName(rest string, ambiguous bool) string {
+	rest = strings.TrimLeft(rest, " \t:：")
 	r, _ := utf8.DecodeRuneInString(rest)
 	if r == utf8.RuneError {
 		return ""
 	}
 	if !unicode.Is(unicode.Han, r) {
-		// Latin words: find the token that starts where rest starts.
-		off := len(a.text) - len(rest)
-		for i, t := range a.tokens {
-			if t.start == off {
-				return e.latinName(a.tokens, i, t.clause, ambiguous, nadine.Chinese)
-			}
-		}
 		return ""
+	}
+	for _, q := range hanQuestions {
+		if strings.HasPrefix(rest, q) {
+			return ""
+		}
 	}
 	var runes []rune
 	ended := true // the name ends at a non-Han character or the end
 	for _, r := range rest {
-		if !unicode.Is(unicode.Han, r) {
-			break
-		}
-		if strings.ContainsRune(hanStops, r) {
+		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, r) {
 			break
 		}
 		if len(runes) == 4 {
@@ -110,14 +179,10 @@ func (e *Engine) hanName(a *analysis, at int, ambiguous bool) string {
 	if len(runes) == 4 && !ended {
 		runes = runes[:3]
 	}
-	name := string(runes)
-	if name == "" || hanNotName(name) {
+	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, runes[0]))) {
 		return ""
 	}
-	if ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, runes[0])) {
-		return ""
-	}
-	return name
+	return string(runes)
 }
 
 // isNameWord reports whether w can be part of a name: letters, with
@@ -138,23 +203,148 @@ func isNameWord(w string) bool {
 
 // isLanguageWord reports whether t names a supported language ("English",
 // "français"): "I'm French" is no name. Codes ("en", "de") do not count.
-func isLanguageWord(t token) bool {
+func isLanguageWord(t intents.Token) bool {
 	_, ok := languageOf(t)
 	return ok
 }
 
 // languageOf returns the supported language t names, if any.
-func languageOf(t token) (nadine.Language, bool) {
-	if utf8.RuneCountInString(t.norm) < 3 {
+func languageOf(t intents.Token) (nadine.Language, bool) {
+	if t.Han || utf8.RuneCountInString(t.Norm) < 3 {
 		return "", false
 	}
-	if l, err := nadine.ParseLanguage(t.orig); err == nil {
+	if l, err := nadine.ParseLanguage(t.Text); err == nil {
 		return l, true
 	}
-	if l, err := nadine.ParseLanguage(t.norm); err == nil {
+	if l, err := nadine.ParseLanguage(t.Norm); err == nil {
+		return l, true
+	}
+	if l, ok := languageAdjectives[t.Norm]; ok {
 		return l, true
 	}
 	return "", false
+}
+
+// languageAdjectives are the forms of the languages' names that agree with
+// a noun ("une chanson allemande", "ein französisches Lied"), which
+// nadine.ParseLanguage does not take for names. Folded spelling.
+var languageAdjectives = map[string]nadine.Language{
+	"anglaise": nadine.English, "anglaises": nadine.English, "francaise": nadine.French, "francaises": nadine.French,
+	"allemande": nadine.German, "allemandes": nadine.German, "chinoise": nadine.Chinese, "chinoises": nadine.Chinese,
+	"englisches": nadine.English, "englische": nadine.English, "englischen": nadine.English,
+	"franzoesisches": nadine.French, "franzoesische": nadine.French, "franzoesischen": nadine.French,
+	"deutsches": nadine.German, "deutschen": nadine.German, "deutsche": nadine.German,
+	"chinesisches": nadine.Chinese, "chinesische": nadine.Chinese, "chinesischen": nadine.Chinese,
+	"mandarin": nadine.Chinese,
+}
+
+// hanLanguages are Chinese names of the supported languages that
+// nadine.ParseLanguage may not know.
+var hanLanguages = map[string]nadine.Language{
+	"英语": nadine.English, "英文": nadine.English, "法语": nadine.French, "法文": nadine.French,
+	"德语": nadine.German, "德文": nadine.German, "中文": nadine.Chinese, "汉语": nadine.Chinese,
+	"普通话": nadine.Chinese, "华语": nadine.Chinese, "国语": nadine.Chinese,
+}
+
+// namedLanguage returns a supported language named in the utterance:
+// "speak French", "parlez-vous anglais", "auf Deutsch", "说英语", "une
+// chanson allemande".
+func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
+	for _, t := range toks {
+		if l, ok := languageOf(t); ok {
+			return l, true
+		}
+	}
+	for name, l := range hanLanguages {
+		if strings.Contains(text, name) {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// otherLanguage reports whether the utterance names a language Nadine does
+// not speak, where the examples put {lang}: "speak Klingon", "parlez-vous
+// espagnol", "你会说日语吗": a language of the examples' {lang} values, or
+// a word they do not use otherwise ("speak slowly" names no language).
+func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.Language) bool {
+	tags := e.model.Tags(toks)
+	for _, sp := range e.model.SlotSpans("lang", lang, toks) {
+		t := toks[sp.From]
+		if t.Han {
+			if hanLanguageName(text[t.Start:]) && !hanSupported(text[t.Start:]) {
+				return true
+			}
+			continue
+		}
+		if sp.Context == 0 || !isNameWord(t.Text) || utf8.RuneCountInString(t.Norm) < 3 || isLanguageWord(t) {
+			continue
+		}
+		if tags[sp.From] == "<lang>" || !e.model.KnownStem(t.Norm) {
+			return true
+		}
+	}
+	return false
+}
+
+// hanSupported reports whether s starts with the Chinese name of a
+// language Nadine speaks.
+func hanSupported(s string) bool {
+	for name := range hanLanguages {
+		if strings.HasPrefix(s, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hanLanguageName reports whether s starts with the name of a language in
+// Chinese: a few characters ending in 语 or 文 ("日语", "西班牙语"), but not
+// 语言 ("language").
+func hanLanguageName(s string) bool {
+	n := 0
+	for i, r := range s {
+		if !unicode.Is(unicode.Han, r) || n >= 6 {
+			return false
+		}
+		if n > 0 && (r == '语' || r == '文') {
+			next, _ := utf8.DecodeRuneInString(s[i+len(string(r)):])
+			return next != '言'
+		}
+		n++
+	}
+	return false
+}
+
+// place returns where the person says they come from: the words where the
+// examples put {place} ("I'm from Bern", "je viens de Lyon", "我来自北京"),
+// as written.
+func (e *Engine) place(toks []intents.Token, lang nadine.Language) string {
+	for _, sp := range e.model.SlotSpans("place", lang, toks) {
+		if sp.Context == 0 {
+			continue
+		}
+		var words []string
+		han := toks[sp.From].Han
+		for i := sp.From; i < sp.To && len(words) < maxNameWords+2; i++ {
+			t := toks[i]
+			if t.Han != han || (!han && e.model.Known(t.Norm) && !startsUpper(t.Text)) {
+				break
+			}
+			words = append(words, t.Text)
+		}
+		sep := " "
+		if han {
+			sep = ""
+			if len(words) > 4 {
+				words = words[:4]
+			}
+		}
+		if p := strings.Join(words, sep); p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 func startsUpper(w string) bool {

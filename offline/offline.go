@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // Options configures an Engine. The zero value is a working engine that
@@ -60,14 +61,12 @@ type Engine struct {
 	loc          *time.Location
 	songs        func(nadine.Language) []nadine.Song
 	log          *slog.Logger
-	match        *matcher
+	model        *intents.Model // the classifier, trained on the examples
+	threshold    float64        // see the constant of understand.go
 	replies      map[nadine.Language]map[string][]string
 	calendars    map[nadine.Language]wordTable
 	langNames    map[nadine.Language]map[nadine.Language]string
 	ordinals     [31]string
-	notNames     map[string]bool
-	nameStops    map[string]bool
-	langNotNames map[string]bool
 	sections     map[string]string          // built-in knowledge section title → fact
 	nameQuestion map[nadine.Language]string // the sentence that asks for a name
 	howQuestions []string                   // the sentences that ask "how are you?"
@@ -77,9 +76,17 @@ type Engine struct {
 
 var _ nadine.Engine = (*Engine)(nil)
 
-// New returns an engine configured by opts.
+// New returns an engine configured by opts. The first engine of a process
+// trains the classifier on the embedded examples; it panics if they do not
+// parse, which their tests rule out.
 func New(opts Options) *Engine {
+	model, err := trainedModel()
+	if err != nil {
+		panic(err)
+	}
 	e := &Engine{
+		model:        model,
+		threshold:    threshold,
 		store:        opts.Store,
 		persona:      opts.Persona,
 		kb:           opts.Knowledge,
@@ -90,14 +97,10 @@ func New(opts Options) *Engine {
 		loc:          opts.Location,
 		songs:        opts.Songs,
 		log:          opts.Logger,
-		match:        newMatcher(phraseTable(), factCues()),
 		replies:      replyTable(),
 		calendars:    calendars(),
 		langNames:    languageNames(),
 		ordinals:     germanOrdinals(),
-		notNames:     notNames(),
-		nameStops:    nameStops(),
-		langNotNames: langNotNames(),
 		sections:     builtinSections(),
 		nameQuestion: make(map[nadine.Language]string),
 		empathy:      make(map[string]bool),
@@ -124,14 +127,14 @@ func New(opts Options) *Engine {
 				e.nameQuestion[lang] = s[len(s)-1]
 			}
 		}
-		for _, key := range []string{tHow, tHowName, tHowUpset} {
+		for _, key := range []string{tHow, tHowName, tHowUpset, tHowCaring} {
 			for _, l := range table[key] {
 				if s := nadine.SplitSentences(l); len(s) > 0 && !strings.Contains(s[len(s)-1], "{") {
 					e.howQuestions = append(e.howQuestions, s[len(s)-1])
 				}
 			}
 		}
-		for _, key := range []string{tFeelBad, tNewsBad, tStress, tAngryUser, tSick, tListen} {
+		for _, key := range []string{tFeelSad, tNewsBad, tStress, tAngryUser, tSick, tListen} {
 			for _, l := range table[key] {
 				e.empathy[l] = true
 			}
@@ -161,16 +164,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if t.userID == "" {
 		t.userID = nadine.UnknownUser
 	}
-	if asksToForget(req.Turn.Text) {
-		// The dialogue manager asks for confirmation and answers.
-		if req.Emit != nil {
-			req.Emit(nadine.Event{Kind: nadine.EventForgetRequest})
-		}
-		nadine.TraceFrom(ctx).AddStep(nadine.Step{Name: "offline:forget_me", Start: start, Duration: time.Since(start)})
-		return nadine.Reply{Language: t.session, UserID: t.userID, Emotion: nadine.Neutral, Category: nadine.CategoryOther}, nil
-	}
-	h := t.readHistory()
-	c := e.classify(req.Turn.Text, t.session, h)
+	t.hints = t.readHistory()
+	c := e.classify(req.Turn.Text, t.session, t.hints)
 	reply := t.answer(c)
 	detail := "language=" + string(reply.Language)
 	if t.detail != "" {
@@ -195,9 +190,11 @@ type turn struct {
 	userID   string
 	userName string
 
-	said    []uint64   // Nadine's replies in this conversation, newest first
-	outcome classified // what the turn was answered as
-	detail  string     // for the trace step: the fact, the knowledge source
+	hints   hints           // what the conversation so far says about the turn
+	lang    nadine.Language // the language of the reply
+	said    []uint64        // Nadine's replies in this conversation, newest first
+	outcome classified      // what the turn was answered as
+	detail  string          // for the trace step: the fact, the knowledge source
 	songs   map[nadine.Language][]nadine.Song
 
 	nameLoaded    bool
@@ -211,19 +208,25 @@ type turn struct {
 	gestures []nadine.Gesture
 }
 
+// worryWindow is how many of her last replies an empathy line colours:
+// asked how she is, she asks back how the person is holding up.
+const worryWindow = 3
+
 // readHistory reads the conversation window: Nadine's replies (to vary her
-// wording), what her last message asked, and what the person said before
-// (to grade a repeated insult).
+// wording), what her last message asked, whether she met a worry lately,
+// and what the person said before (to grade a repeated insult).
 func (t *turn) readHistory() hints {
 	var h hints
 	last := ""
 	var lastHash uint64
 	var window []uint64
+	var mine []string
 	for _, m := range t.req.History {
 		if m.Role == nadine.RoleAssistant {
 			last = strings.TrimSpace(m.Content)
 			lastHash = replyHash(last)
 			window = append(window, lastHash)
+			mine = append(mine, last)
 		}
 	}
 	for i := len(window) - 1; i >= 0; i-- {
@@ -244,14 +247,23 @@ func (t *turn) readHistory() hints {
 		}
 		h.listening = t.e.empathy[last]
 	}
+	for i := len(mine) - 1; i >= 0 && i >= len(mine)-worryWindow; i-- {
+		if t.e.empathy[mine[i]] {
+			h.worried = true
+		}
+	}
 	return h
 }
 
-// priorInsults counts the insults the person said earlier in the window.
+// priorInsults counts the insults the person said earlier in the window,
+// by the classifier alone (their words, not their context).
 func (t *turn) priorInsults() int {
 	n := 0
 	for _, m := range t.req.History {
-		if m.Role == nadine.RoleUser && t.e.classify(m.Content, t.session, hints{}).intent == iInsult {
+		if m.Role != nadine.RoleUser {
+			continue
+		}
+		if top := t.e.model.ClassifyPart(intents.Tokenize(m.Content)).Top(); strings.HasPrefix(top.Label, "insult") && top.Prob >= t.e.threshold {
 			n++
 		}
 	}
@@ -261,143 +273,7 @@ func (t *turn) priorInsults() int {
 // slots are the values a template's placeholders take.
 type slots struct {
 	name, time, date, song, fact, lang string
-}
-
-// answer builds, checks and emits the reply for c.
-func (t *turn) answer(c classified) nadine.Reply {
-	lang := c.lang.Or(t.session)
-	r := nadine.Reply{Category: nadine.CategoryOther, Emotion: nadine.Joy}
-	var key string
-	var s slots
-	withName := func(plain, named string) string {
-		if s.name = t.name(); s.name != "" {
-			return named
-		}
-		return plain
-	}
-	t.outcome = c
-	switch c.intent {
-	case iGreeting:
-		key = withName(tGreet, tGreetName)
-		r.Category, r.EmotionIntensity = nadine.CategoryGreeting, 5
-		t.gesture(nadine.Wave)
-	case iFarewell:
-		key = withName(tFarewell, tFarewellName)
-		r.Category, r.EmotionIntensity = nadine.CategoryFarewell, 3
-		t.gesture(nadine.Wave)
-	case iName:
-		key, s.fact = t.introduce(c.name, lang)
-		if key == tNameSaved && c.andYou {
-			key = tNameSavedYou
-		}
-		s.name = t.userName
-		r.EmotionIntensity = 6
-		if c.greeting {
-			r.Category = nadine.CategoryGreeting
-			t.gesture(nadine.Wave)
-		}
-	case iRemember:
-		key, s.name, s.fact = t.remember(lang)
-		r.Emotion, r.EmotionIntensity = nadine.Joy, 6
-		if s.name == "" {
-			r.Emotion, r.EmotionIntensity = nadine.Neutral, 0
-		}
-	case iTime, iDate, iDateTime:
-		now := t.e.now().In(t.e.loc)
-		s.time = formatTime(now, lang)
-		s.date = formatDate(now, lang, t.e.calendars[lang], &t.e.ordinals)
-		switch c.intent {
-		case iTime:
-			key = tTime
-		case iDate:
-			key = tDate
-		default:
-			key = tDateTime
-		}
-		r.Category, r.Emotion, r.EmotionIntensity = nadine.CategoryInformation, nadine.Neutral, 0
-	case iHowAreYou:
-		key = withName(tHow, tHowName)
-		if m := t.req.Mood; (m.Label == nadine.Sadness || m.Label == nadine.Anger) && m.Intensity >= 0.4 {
-			key, r.Emotion = tHowUpset, nadine.Sadness
-		}
-		r.EmotionIntensity = 5
-		if c.greeting {
-			r.Category = nadine.CategoryGreeting
-			t.gesture(nadine.Wave)
-		}
-	case iSmile:
-		key, r.EmotionIntensity = tSmile, 6
-		t.gesture(nadine.Smile)
-	case iWave:
-		key, r.EmotionIntensity = tWave, 4
-		t.gesture(nadine.Wave)
-	case iAnger:
-		key, r.Emotion, r.EmotionIntensity = tAnger, nadine.Anger, 6
-		t.gesture(nadine.AngerFace)
-	case iCalm:
-		key, r.EmotionIntensity = tCalm, 3
-	case iSong:
-		key, s.song, s.lang = t.song(c.songLang.Or(lang), lang)
-		r.EmotionIntensity = 5
-		if key != tSong && key != tSongOtherLang {
-			r.Emotion, r.EmotionIntensity = nadine.Sadness, 2
-		}
-	case iLangSwitch:
-		lang = c.target
-		key, r.EmotionIntensity = tLangSwitch, 3
-		t.before = append(t.before, nadine.Event{Kind: nadine.EventLanguage, Language: lang})
-	case iLangUnsupported:
-		key, r.Emotion, r.EmotionIntensity = tLangUnsupported, nadine.Sadness, 2
-	case iLanguages:
-		key, r.EmotionIntensity = tLanguages, 2
-		r.Category = nadine.CategoryInformation
-	case iAbilities:
-		key, r.EmotionIntensity = t.abilities(), 3
-		r.Category = nadine.CategoryInformation
-	case iInsult:
-		key = t.insult(c, &r)
-	case iCompliment:
-		key = []string{tComplimentMild, tCompliment, tComplimentHigh}[clampGrade(c.grade)-1]
-		r.Category, r.EmotionIntensity = nadine.CategoryComplement, 2+2*clampGrade(c.grade)
-		t.gesture(nadine.Smile)
-	case iThanks:
-		key, r.EmotionIntensity = tThanks, 4
-	case iApology:
-		key, r.EmotionIntensity = tNoNeedSorry, 3
-		if t.priorInsults() > 0 {
-			key, r.EmotionIntensity = tForgive, 4
-		}
-	case iFeeling:
-		key = t.feeling(c, &r)
-	case iListen:
-		key, r.Emotion, r.EmotionIntensity = tListen, nadine.Sadness, 2
-	case iWeather:
-		key, r.Emotion, r.EmotionIntensity = tWeather, nadine.Neutral, 0
-		r.Category = nadine.CategoryInformation
-	case iJoke:
-		key, r.EmotionIntensity = tJoke, 5
-		t.gesture(nadine.Smile)
-	case iFavorite:
-		key, r.EmotionIntensity = tFavorite, 4
-	case iDoing:
-		key, r.EmotionIntensity = tDoing, 4
-	case iFromUser:
-		key, r.EmotionIntensity = tFromUser, 5
-	case iOfflineWhy:
-		key, r.Emotion, r.EmotionIntensity = t.whyOffline(), nadine.Neutral, 0
-		r.Category = nadine.CategoryInformation
-	case iPersona:
-		key, s = t.fact(c.fact, lang)
-		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
-		t.detail = "fact=" + c.fact
-	default: // iKnowledge, iDefault
-		var said string
-		key, s, said, lang = t.knowledge(c, lang, &r)
-		if said != "" {
-			return t.finish(r, splitReply(said), lang)
-		}
-	}
-	return t.finish(r, limitSentences(t.choose(lang, key, s)), lang)
+	from                               string // where the person comes from
 }
 
 // finish fills the reply from its sentences, remembers it and emits the
@@ -439,63 +315,6 @@ func (t *turn) finish(r nadine.Reply, sentences []string, lang nadine.Language) 
 func splitReply(text string) []string { return limitSentences(text) }
 
 func clampGrade(g int) int { return max(1, min(3, g)) }
-
-// insult answers an insult: sharper for a strong word, and sharper again
-// each time the person insults her in the same conversation.
-func (t *turn) insult(c classified, r *nadine.Reply) string {
-	grade := clampGrade(clampGrade(c.grade) + t.priorInsults())
-	r.Category = nadine.CategoryInsult
-	switch grade {
-	case 1:
-		r.Emotion, r.EmotionIntensity = nadine.Sadness, 3
-		return tInsultMild
-	case 2:
-		r.Emotion, r.EmotionIntensity = nadine.Anger, 7
-		t.gesture(nadine.AngerFace)
-		return tInsult
-	}
-	r.Emotion, r.EmotionIntensity = nadine.Anger, 9
-	t.gesture(nadine.AngerFace)
-	return tInsultSevere
-}
-
-// feelingReplies says how Nadine meets each feeling: the template (and
-// the one after "and you?"), her emotion and its intensity, and whether she
-// smiles.
-var feelingReplies = map[string]struct {
-	key, andYou string
-	emotion     nadine.Emotion
-	intensity   int
-	smile       bool
-}{
-	feelGood:     {tFeelGood, tFeelGoodYou, nadine.Joy, 6, false},
-	feelBad:      {tFeelBad, tFeelBadYou, nadine.Sadness, 5, false},
-	feelTired:    {tTired, "", nadine.Sadness, 2, false},
-	feelStress:   {tStress, "", nadine.Sadness, 3, false},
-	feelSick:     {tSick, "", nadine.Sadness, 4, false},
-	feelBored:    {tBored, "", nadine.Joy, 3, false},
-	feelAngry:    {tAngryUser, "", nadine.Sadness, 3, false},
-	feelNewsBad:  {tNewsBad, "", nadine.Sadness, 7, false},
-	feelNewsGood: {tNewsGood, "", nadine.Joy, 8, true},
-	feelBirthday: {tBirthday, "", nadine.Joy, 8, true},
-}
-
-// feeling answers what the person feels or tells: empathy, joy for good
-// news.
-func (t *turn) feeling(c classified, r *nadine.Reply) string {
-	f, ok := feelingReplies[c.feel]
-	if !ok {
-		f = feelingReplies[feelGood]
-	}
-	r.Emotion, r.EmotionIntensity = f.emotion, f.intensity
-	if f.smile {
-		t.gesture(nadine.Smile)
-	}
-	if c.andYou && f.andYou != "" {
-		return f.andYou
-	}
-	return f.key
-}
 
 // fallbackDown reports whether an earlier engine failed because its model
 // could not be reached: only then may Nadine say that her language model
@@ -556,67 +375,6 @@ func (t *turn) saidLead(key string) bool {
 	return false
 }
 
-// knowledge answers a question from the knowledge base: a built-in
-// section's fact in lang, an ingested section in its own words and
-// language (quoted is then what to say). A question no section answers
-// gets the honest limit.
-func (t *turn) knowledge(c classified, lang nadine.Language, r *nadine.Reply) (key string, s slots, quoted string, out nadine.Language) {
-	out = lang
-	if ans, ok := t.searchKnowledge(t.req.Turn.Text, c.fact); ok {
-		t.outcome.intent = iKnowledge
-		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
-		t.detail = "source=" + strconv.Quote(ans.source)
-		if ans.text != "" {
-			return "", slots{}, ans.text, ans.lang.Or(lang)
-		}
-		t.outcome.fact = ans.fact
-		t.detail = "fact=" + ans.fact + " " + t.detail
-		key, s = t.fact(ans.fact, lang)
-		return key, s, "", out
-	}
-	if c.fact != "" {
-		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
-		t.detail = "fact=" + c.fact
-		key, s = t.fact(c.fact, lang)
-		return key, s, "", out
-	}
-	t.outcome.intent = iDefault
-	r.Emotion, r.EmotionIntensity = nadine.Neutral, 0
-	return t.limit(), slots{}, "", out
-}
-
-// fact returns the template and slots of a fact in lang. The facts other
-// intents answer (the languages she speaks, what she can do) use theirs.
-func (t *turn) fact(f string, lang nadine.Language) (string, slots) {
-	switch f {
-	case fLanguages:
-		return tLanguages, slots{}
-	case fAbilities:
-		return t.abilities(), slots{}
-	case fSinging:
-		if !t.hasSongs() {
-			return aboutKey(fSingingNone), slots{}
-		}
-	case fAge:
-		if t.e.persona.Age(t.e.now().In(t.e.loc).Year()) == 0 {
-			return aboutKey(fAgeNew), slots{}
-		}
-	case fPlace:
-		if t.e.persona.Place.In(lang) == "" {
-			return aboutKey(fPlaceOther), slots{}
-		}
-	}
-	return aboutKey(f), slots{}
-}
-
-// abilities is what Nadine says she can do: singing only with songs.
-func (t *turn) abilities() string {
-	if t.hasSongs() {
-		return tAbilities
-	}
-	return tAbilitiesNoSong
-}
-
 // choose renders the wording of key in lang that Nadine has not said in
 // this conversation, trying them in an order that depends on the
 // conversation (so that visitors hear different first lines); when she has
@@ -647,17 +405,18 @@ func (t *turn) choose(lang nadine.Language, key string, s slots) string {
 			best, bestAge = text, age
 		}
 	}
-	// Every wording was said: a joke or a gesture once more, announced.
-	if pk, ok := againKeys[key]; ok {
-		for _, p := range t.e.replies[lang][pk] {
-			for i := range lines {
-				text := t.render(lines[(start+i)%len(lines)], s, lang)
-				if len(nadine.SplitSentences(text)) > 2 || (len(nadine.SplitSentences(text)) == 2 && key != tJoke) {
-					continue // the prefix would push a sentence out
-				}
-				if again := p + sentenceSeparator(lang) + text; t.age(again) < 0 {
-					return again
-				}
+	// Every wording was said: once more, announced ("Here is a classic:
+	// …", "As I said: …"), within the two sentences and the words a reply
+	// may have.
+	pk, ok := againKeys[key]
+	if !ok {
+		pk = tAgainFact
+	}
+	for _, p := range t.e.replies[lang][pk] {
+		for i := range lines {
+			again := p + sentenceSeparator(lang) + t.render(lines[(start+i)%len(lines)], s, lang)
+			if len(nadine.SplitSentences(again)) <= 2 && spokenWords(again) <= maxWords && t.age(again) < 0 {
+				return again
 			}
 		}
 	}
@@ -686,7 +445,7 @@ func (t *turn) render(tmpl string, s slots, lang nadine.Language) string {
 		place = placeName(p.Place.In(nadine.English))
 	}
 	values := map[string]string{
-		"name": s.name, "time": s.time, "date": s.date, "song": s.song, "fact": s.fact, "lang": s.lang,
+		"name": s.name, "time": s.time, "date": s.date, "song": s.song, "fact": s.fact, "lang": s.lang, "from": s.from,
 		"me": p.Name, "kind": p.Kind.In(lang), "team": p.Team.In(lang), "made_at": p.MadeAt.In(lang),
 		"city": p.City.In(lang), "year": strconv.Itoa(p.FirstPresented), "age": strconv.Itoa(p.Age(year)),
 		"home": p.Home.In(lang), "place": place, "creator": p.Creator, "modeled": p.ModeledOn,

@@ -196,8 +196,6 @@ func factOf(p nadine.Profile) (key, value string) {
 	return "", ""
 }
 
-// song picks the first song of the library in lang and queues it after
-
 // song picks the first song of the library in want and queues it after
 // the announcement. Without one in want, it sings one in the language of
 // the conversation, else in another, and says so; without any song, it
@@ -216,14 +214,16 @@ func (t *turn) song(want, replyLang nadine.Language) (key, title, langName strin
 		}
 	}
 	for i, l := range langs {
-		for _, s := range t.songsIn(l) {
-			song := s
-			t.after = append(t.after, nadine.Event{Kind: nadine.EventSong, Song: &song})
-			if i == 0 {
-				return tSong, strings.TrimSpace(s.Title), ""
-			}
-			return tSongOtherLang, strings.TrimSpace(s.Title), t.e.langNames[replyLang][want]
+		songs := t.songsIn(l)
+		if len(songs) == 0 {
+			continue
 		}
+		song := songs[0]
+		t.after = append(t.after, nadine.Event{Kind: nadine.EventSong, Song: &song})
+		if i == 0 {
+			return tSong, strings.TrimSpace(song.Title), ""
+		}
+		return tSongOtherLang, strings.TrimSpace(song.Title), t.e.langNames[replyLang][want]
 	}
 	return tSongEmpty, "", ""
 }

@@ -26,7 +26,8 @@ const (
 	tDateTime        = "datetime"
 	tHow             = "how"
 	tHowName         = "how_name"
-	tHowUpset        = "how_upset" // her mood is sad or angry
+	tHowUpset        = "how_upset"  // her mood is sad or angry
+	tHowCaring       = "how_caring" // asked after the person told her a worry
 	tSmile           = "smile"
 	tWave            = "wave"
 	tAnger           = "anger"
@@ -51,8 +52,8 @@ const (
 	tNoNeedSorry     = "no_need_sorry" // an apology for nothing
 	tFeelGood        = "feel_good"
 	tFeelGoodYou     = "feel_good_you" // "I'm fine, and you?"
-	tFeelBad         = "feel_bad"
-	tFeelBadYou      = "feel_bad_you"
+	tFeelSad         = "feel_sad"
+	tFeelSadYou      = "feel_sad_you"
 	tTired           = "tired"
 	tStress          = "stress"
 	tSick            = "sick"
@@ -67,6 +68,8 @@ const (
 	tFavorite        = "favorite"
 	tDoing           = "doing"
 	tFromUser        = "from_user"
+	tFromUserPlace   = "from_user_place" // {from}: where the person comes from
+	tAgainFact       = "again_fact"      // "As I said:", before a fact said again
 	tWhyConfig       = "why_config"      // offline by configuration
 	tWhyUnavailable  = "why_unavailable" // the model cannot be reached
 	tWhyError        = "why_error"       // the model's answer was unusable
@@ -96,11 +99,11 @@ var composedKeys = []string{tDefault, tDefaultSongs, tDefaultDown, tDefaultDownS
 func templateKeys() []string {
 	keys := []string{tGreet, tGreetName, tFarewell, tFarewellName, tNameNew, tNameSaved, tNameSavedYou, tNameBack,
 		tNameBackFact, tRememberName, tRememberFact, tRememberUnknown, tFactCompany, tFactPosition, tFactLocation,
-		tFactHobby, tFactInterest, tTime, tDate, tDateTime, tHow, tHowName, tHowUpset, tSmile, tWave, tAnger, tCalm,
+		tFactHobby, tFactInterest, tTime, tDate, tDateTime, tHow, tHowName, tHowUpset, tHowCaring, tSmile, tWave, tAnger, tCalm,
 		tSong, tSongOtherLang, tSongEmpty, tSongNoLibrary, tLangSwitch, tLangUnsupported, tLanguages, tAbilities,
 		tAbilitiesNoSong, tInsultMild, tInsult, tInsultSevere, tComplimentMild, tCompliment, tComplimentHigh, tThanks,
-		tForgive, tNoNeedSorry, tFeelGood, tFeelGoodYou, tFeelBad, tFeelBadYou, tTired, tStress, tSick, tBored,
-		tAngryUser, tNewsGood, tNewsBad, tBirthday, tListen, tWeather, tJoke, tFavorite, tDoing, tFromUser,
+		tForgive, tNoNeedSorry, tFeelGood, tFeelGoodYou, tFeelSad, tFeelSadYou, tTired, tStress, tSick, tBored,
+		tAngryUser, tNewsGood, tNewsBad, tBirthday, tListen, tWeather, tJoke, tFavorite, tDoing, tFromUser, tFromUserPlace, tAgainFact,
 		tWhyConfig, tWhyUnavailable, tWhyError, tLimitLead, tLimitLeadDown, tLimitLeadError, tLimitOffer,
 		tLimitOfferSong, tLimitJoin, tLimitEnd, tAgainJoke, tAgainAction}
 	keys = append(keys, composedKeys...)
@@ -113,7 +116,7 @@ func templateKeys() []string {
 // partKeys are templates that are only pieces of others; they are never
 // said alone.
 var partKeys = map[string]bool{tLimitLead: true, tLimitLeadDown: true, tLimitLeadError: true, tLimitOffer: true,
-	tLimitOfferSong: true, tLimitJoin: true, tLimitEnd: true, tAgainJoke: true, tAgainAction: true, tFactCompany: true, tFactPosition: true,
+	tLimitOfferSong: true, tLimitJoin: true, tLimitEnd: true, tAgainJoke: true, tAgainAction: true, tAgainFact: true, tFactCompany: true, tFactPosition: true,
 	tFactLocation: true, tFactHobby: true, tFactInterest: true}
 
 // replyTable holds Nadine's lines per language and template key. A key may

@@ -35,6 +35,7 @@ func renderAll(t *testing.T) map[nadine.Language]map[string][]string {
 			song: "Frère Jacques",
 			fact: e.line(lang, tFactCompany, slots{fact: "Acme"}),
 			lang: e.langNames[lang][nadine.German],
+			from: "Lyon",
 		}
 		tr := &turn{e: e}
 		for _, key := range templateKeys() {
@@ -54,7 +55,7 @@ func TestTemplatesComplete(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[^}]*\}`)
 	known := map[string]bool{}
 	for _, p := range []string{"name", "time", "date", "song", "fact", "lang", "me", "kind", "team", "made_at", "city",
-		"year", "age", "home", "place", "creator", "modeled"} {
+		"year", "age", "home", "place", "creator", "modeled", "from"} {
 		known["{"+p+"}"] = true
 	}
 	for _, lang := range nadine.Languages() {

@@ -109,7 +109,7 @@ func TestChatOfflineCategories(t *testing.T) {
 			{say: "Where are we?", intent: "persona_place", contains: []string{"MIRALab"}},
 			{say: "Tell me about the University of Geneva", intent: "knowledge", contains: []string{"1559"}},
 			{say: "What do you know about social robots?", intent: "knowledge", contains: []string{"social"}},
-			{say: "I'm feeling really down today", intent: "feeling_bad", contains: []string{"sorry|sad|hard"}},
+			{say: "I'm feeling really down today", intent: "feeling_sad", contains: []string{"sorry|sad|hard"}},
 			{say: "I got a new job!", intent: "feeling_news_good", contains: []string{"congratulations|wonderful|well done|news|bravo|exciting"}},
 			{say: "You are useless", intent: "insult", contains: []string{"kind|polite|hurt|rude|respect"}},
 			{say: "You're awesome", intent: "compliment", contains: []string{"thank"}},
@@ -126,7 +126,7 @@ func TestChatOfflineCategories(t *testing.T) {
 			{say: "Où sommes-nous ?", intent: "persona_place", contains: []string{"MIRALab", "Genève"}},
 			{say: "C'est quoi le MIRALab ?", intent: "knowledge", contains: []string{"1989"}},
 			{say: "Parlez-moi des robots sociaux", intent: "knowledge", contains: []string{"social"}},
-			{say: "Je me sens seule", intent: "feeling_bad", contains: []string{"désolée|triste|difficile"}},
+			{say: "Je me sens seule", intent: "feeling_sad", contains: []string{"désolée|triste|difficile"}},
 			{say: "J'ai perdu mon travail", intent: "feeling_news_bad", contains: []string{"désolée|triste"}},
 			{say: "Vous êtes nulle", intent: "insult", contains: []string{"gentil|poli|bless|respect|aimable|méchant|triste|mieux|mal"}},
 			{say: "Vous êtes magnifique", intent: "compliment", contains: []string{"merci"}},
@@ -143,7 +143,7 @@ func TestChatOfflineCategories(t *testing.T) {
 			{say: "Wo sind wir hier?", intent: "persona_place", contains: []string{"MIRALab", "Genf"}},
 			{say: "Was ist das MIRALab?", intent: "knowledge", contains: []string{"1989"}},
 			{say: "Was weißt du über soziale Roboter?", intent: "knowledge", contains: []string{"sozial"}},
-			{say: "Ich fühle mich heute einsam", intent: "feeling_bad", contains: []string{"leid|traurig|schwer"}},
+			{say: "Ich fühle mich heute einsam", intent: "feeling_sad", contains: []string{"leid|traurig|schwer"}},
 			{say: "Ich habe eine neue Stelle bekommen!", intent: "feeling_news_good", contains: []string{"glückwunsch|gut gemacht|nachricht|bravo"}},
 			{say: "Du bist blöd", intent: "insult", contains: []string{"nett|höflich|verletz|respekt|freundlich|gemein|traurig|mühe|bestes"}},
 			{say: "Du bist wunderschön", intent: "compliment", contains: []string{"dank"}},
@@ -160,7 +160,7 @@ func TestChatOfflineCategories(t *testing.T) {
 			{say: "我们在哪里？", intent: "persona_place", contains: []string{"MIRALab", "日内瓦"}},
 			{say: "MIRALab是什么？", intent: "knowledge", contains: []string{"1989"}},
 			{say: "给我讲讲社交机器人", intent: "knowledge", contains: []string{"社交"}},
-			{say: "我今天很伤心", intent: "feeling_bad", contains: []string{"难过|抱歉|不容易|伤心"}},
+			{say: "我今天很伤心", intent: "feeling_sad", contains: []string{"难过|抱歉|不容易|伤心"}},
 			{say: "我找到新工作了！", intent: "feeling_news_good", contains: []string{"恭喜|消息|干得好|了不起"}},
 			{say: "你真蠢", intent: "insult", contains: []string{"礼貌|尊重|伤|难过|友|刻薄|努力|生气|好"}},
 			{say: "你真厉害", intent: "compliment", contains: []string{"谢"}},
@@ -379,13 +379,15 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 }
 
 // TestEvalOffline runs `nadine eval offline`: the table, the target in
-// every language, no repeat.
+// every language, no repeat, on the main set; the fresh (tuned) and sealed
+// sets' scores are printed (t.Log), and the sealed set's utterances never
+// appear in the output.
 func TestEvalOffline(t *testing.T) {
-	out, errOut, err := runNadine(t, nil, "", "eval", "offline")
+	out, errOut, err := runNadine(t, nil, "", "eval", "offline", "--set", "main")
 	if err != nil {
 		t.Fatalf("eval offline: %v\n%s\n%s", err, out, errOut)
 	}
-	for _, want := range []string{"CATEGORY", "EN", "FR", "DE", "ZH", "persona", "knowledge", "feelings", "insults",
+	for _, want := range []string{"== main set", "CATEGORY", "EN", "FR", "DE", "ZH", "persona", "knowledge", "feelings", "insults",
 		"compliments", "gestures", "songs", "time", "language", "out-of-scope", "within an interaction: 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval output lacks %q:\n%s", want, out)
@@ -418,11 +420,48 @@ func TestEvalOffline(t *testing.T) {
 	if _, _, err := runNadine(t, nil, "", "eval", "offline", "--set", "other"); exitCode(err) != 2 {
 		t.Errorf("eval offline --set other: %v, want a usage error", err)
 	}
-	// The held-out set runs the same way; its figure is reported, not
-	// asserted (see the README).
-	out, _, _ = runNadine(t, nil, "", "eval", "offline", "--set", "heldout")
-	if !strings.Contains(out, "CATEGORY") || !strings.Contains(out, "all") {
-		t.Errorf("held-out eval output:\n%s", out)
+	// The other sets run the same way; their figures are reported (the
+	// eval exits 1 when one misses its target). They measure, and the race
+	// detector adds nothing to a measurement but minutes.
+	if raceDetector {
+		t.Log("the held-out, fresh and sealed sets are measured without the race detector")
+		return
+	}
+	for _, set := range []string{"heldout", "fresh", "sealed"} {
+		out, _, err = runNadine(t, nil, "", "eval", "offline", "--set", set, "-v")
+		if !strings.Contains(out, "== "+set+" set") || !strings.Contains(out, "all") {
+			t.Errorf("%s eval output:\n%s", set, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "all ") {
+				t.Logf("%s set: %s (%v)", set, line, err)
+			}
+		}
+		if set == "sealed" {
+			checkSealedStaysSealed(t, out)
+		}
+	}
+}
+
+// checkSealedStaysSealed fails when an utterance of the sealed set appears
+// in the eval's output: only scores and confusions are printed.
+func checkSealedStaysSealed(t *testing.T, out string) {
+	t.Helper()
+	sets, err := loadOfflineEval(offlineEvalFS, "testdata/offline_eval/sealed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "INTENT") || strings.Contains(out, "FAIL ") {
+		t.Error("the sealed set's output has no confusion table, or lists failures")
+	}
+	for _, s := range sets {
+		for _, in := range s.Interactions {
+			for _, turn := range in.Turns {
+				if len(turn.Say) > 12 && strings.Contains(out, turn.Say) {
+					t.Errorf("the sealed set's output shows one of its utterances (%s, %d bytes)", s.Language, len(turn.Say))
+				}
+			}
+		}
 	}
 }
 
@@ -439,7 +478,7 @@ func TestEvalOfflineReportsMisses(t *testing.T) {
 			rep.Results = append(rep.Results, r)
 		}
 	}
-	err := rep.check()
+	err := rep.check(0.9)
 	if err == nil || !strings.Contains(err.Error(), "de 8/10 80%") || !strings.Contains(err.Error(), "1 repeats") {
 		t.Errorf("check = %v", err)
 	}
@@ -463,8 +502,8 @@ func containsAny(s, alts string) bool {
 	return false
 }
 
-// TestREADMEShowsTheOfflineEval keeps the README's table in step with what
-// `nadine eval offline` measures.
+// TestREADMEShowsTheOfflineEval keeps the main set's table in
+// docs/offline.md in step with what `nadine eval offline` measures.
 func TestREADMEShowsTheOfflineEval(t *testing.T) {
 	sets, err := loadOfflineEval(offlineEvalFS, offlineSetMain)
 	if err != nil {
@@ -474,7 +513,7 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "docs", "offline.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +536,7 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 		}
 		row += " | " + pct(rs...) + " |"
 		if !strings.Contains(string(readme), row) {
-			t.Errorf("README lacks the row %q", row)
+			t.Errorf("docs/offline.md lacks the row %q", row)
 		}
 	}
 	all := "| **all**"
@@ -508,9 +547,9 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 	}
 	all += " | **" + pct(rs...) + "** |"
 	if !strings.Contains(string(readme), all) {
-		t.Errorf("README lacks the row %q", all)
+		t.Errorf("docs/offline.md lacks the row %q", all)
 	}
 	if want := fmt.Sprintf("Verbatim repeats of a non-fact reply within an interaction: %d.", rep.Repeats); !strings.Contains(string(readme), want) {
-		t.Errorf("README lacks %q", want)
+		t.Errorf("docs/offline.md lacks %q", want)
 	}
 }

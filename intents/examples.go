@@ -1,0 +1,229 @@
+package intents
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// Example is one utterance of an intent, written in a language. Its text
+// may hold slots ("my name is {name}"), filled when the model is trained.
+type Example struct {
+	Label string
+	Lang  nadine.Language
+	Text  string
+	Line  int // in its file, for error messages and evaluation reports
+}
+
+// Set is the examples of every language, and the values each slot takes
+// per language.
+type Set struct {
+	Examples []Example
+	Values   map[nadine.Language]map[string][]string
+}
+
+// Parse reads one language's example file: a line "## label" starts an
+// intent, each following line is an example, "## @slot" starts the list of
+// values of {slot}; blank lines and lines starting with "#" are skipped. It
+// adds them to s.
+func (s *Set) Parse(lang nadine.Language, text string) error {
+	if !lang.Valid() {
+		return fmt.Errorf("intents: examples: language %q", lang)
+	}
+	if s.Values == nil {
+		s.Values = make(map[nadine.Language]map[string][]string)
+	}
+	if s.Values[lang] == nil {
+		s.Values[lang] = make(map[string][]string)
+	}
+	label, slot := "", ""
+	sc := bufio.NewScanner(strings.NewReader(text))
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
+			continue
+		case strings.HasPrefix(line, "## "):
+			name := strings.TrimSpace(line[3:])
+			label, slot = "", ""
+			if v, ok := strings.CutPrefix(name, "@"); ok {
+				slot = v
+			} else {
+				label = name
+			}
+			if name == "" || name == "@" {
+				return fmt.Errorf("intents: examples %s:%d: empty name", lang, n)
+			}
+			continue
+		case strings.HasPrefix(line, "#"):
+			continue
+		}
+		switch {
+		case slot != "":
+			s.Values[lang][slot] = append(s.Values[lang][slot], line)
+		case label != "":
+			if err := checkSlots(line); err != nil {
+				return fmt.Errorf("intents: examples %s:%d: %w", lang, n, err)
+			}
+			s.Examples = append(s.Examples, Example{Label: label, Lang: lang, Text: line, Line: n})
+		default:
+			return fmt.Errorf("intents: examples %s:%d: an example before any \"## label\"", lang, n)
+		}
+	}
+	return sc.Err()
+}
+
+// Check reports an example whose slot has no values in its language.
+func (s *Set) Check() error {
+	for _, ex := range s.Examples {
+		for _, name := range slotNames(ex.Text) {
+			if len(s.Values[ex.Lang][name]) == 0 {
+				return fmt.Errorf("intents: examples %s:%d: slot {%s} has no values", ex.Lang, ex.Line, name)
+			}
+		}
+	}
+	return nil
+}
+
+// Labels returns the labels of the examples, sorted.
+func (s *Set) Labels() []string {
+	var out []string
+	for _, ex := range s.Examples {
+		if !slices.Contains(out, ex.Label) {
+			out = append(out, ex.Label)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkSlots reports an unbalanced brace.
+func checkSlots(line string) error {
+	open := false
+	for _, r := range line {
+		switch r {
+		case '{':
+			if open {
+				return fmt.Errorf("nested slot in %q", line)
+			}
+			open = true
+		case '}':
+			if !open {
+				return fmt.Errorf("unopened slot in %q", line)
+			}
+			open = false
+		}
+	}
+	if open {
+		return fmt.Errorf("unclosed slot in %q", line)
+	}
+	return nil
+}
+
+// slotNames returns the slots of an example's text, in order.
+func slotNames(text string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(text[i:], '}')
+		if j < 0 {
+			return out
+		}
+		out = append(out, text[i+1:i+j])
+		text = text[i+j+1:]
+	}
+}
+
+// piece is a part of an example's text: literal words or a slot.
+type piece struct {
+	text string
+	slot string
+}
+
+func pieces(text string) []piece {
+	var out []piece
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(text[i:], '}')
+		if i > 0 {
+			out = append(out, piece{text: text[:i]})
+		}
+		out = append(out, piece{slot: text[i+1 : i+j]})
+		text = text[i+j+1:]
+	}
+	if text != "" {
+		out = append(out, piece{text: text})
+	}
+	return out
+}
+
+// instance is an example with its slots filled: the text and which of its
+// tokens fill a slot.
+type instance struct {
+	example int // index in Set.Examples
+	variant int
+	label   string
+	lang    nadine.Language
+	text    string
+	toks    []Token
+}
+
+// expand makes variants instances of example i. Its slots take values at
+// positions that depend on the example and the variant, so that the
+// examples of an intent together see every value. Every variant but the
+// first hides some of its words (dropout: the word becomes unknown, its
+// letters stay), so that the model learns what an unknown word says beside
+// the words around it rather than taking every unknown word for a name.
+func (s *Set) expand(i, variants int, dropout float64) []instance {
+	ex := s.Examples[i]
+	ps := pieces(ex.Text)
+	rng := rand.New(rand.NewPCG(uint64(i), 0x29))
+	out := make([]instance, 0, variants)
+	for k := range variants {
+		var b strings.Builder
+		var slotSpans [][2]int
+		var slotNames []string
+		for pi, p := range ps {
+			if p.slot == "" {
+				b.WriteString(p.text)
+				continue
+			}
+			vals := s.Values[ex.Lang][p.slot]
+			v := vals[(i*7+k*13+pi*3)%len(vals)]
+			start := b.Len()
+			b.WriteString(v)
+			slotSpans = append(slotSpans, [2]int{start, b.Len()})
+			slotNames = append(slotNames, p.slot)
+		}
+		text := b.String()
+		toks := Tokenize(text)
+		for t := range toks {
+			for si, sp := range slotSpans {
+				if toks[t].Start >= sp[0] && toks[t].End <= sp[1] {
+					toks[t].Slot, toks[t].SlotName = true, slotNames[si]
+				}
+			}
+		}
+		if k > 0 {
+			for t := range toks {
+				if !toks[t].Slot && rng.Float64() < dropout {
+					toks[t].Hidden = true
+				}
+			}
+		}
+		out = append(out, instance{example: i, variant: k, label: ex.Label, lang: ex.Lang, text: text, toks: toks})
+	}
+	return out
+}

@@ -1,0 +1,299 @@
+package intents
+
+import (
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// Feature namespaces, hashed in front of a feature so that a word and a
+// character n-gram with the same letters are different features.
+const (
+	nsWord    = 'w' // a word, "<unk>" for a word no example has, "<num>" for a number
+	nsNegated = 'n' // a word in the scope of a negation ("not happy"), instead of nsWord
+	nsBigram  = 'b' // two consecutive words, "^" and "$" marking the ends
+	nsChar    = 'c' // a character 3-, 4- or 5-gram of a Latin word padded with spaces
+	nsNegChar = 'C' // the same in the scope of a negation
+	nsHan     = 't' // three consecutive Chinese characters
+	nsNegHan  = 'T' // the same in the scope of a negation
+)
+
+// Words standing for what the examples cannot list.
+const (
+	unknownWord = "<unk>" // a word no example has outside a slot: a name, a place, a topic
+	numberWord  = "<num>"
+)
+
+// negations open the scope of a negation over the next words of the clause
+// (folded spelling): "not happy", "pas triste", "nicht gut", "不开心".
+var negations = map[string]bool{
+	"not": true, "no": true, "never": true, "dont": true, "doesnt": true, "didnt": true, "isnt": true,
+	"arent": true, "wasnt": true, "cant": true, "cannot": true, "wont": true, "nt": true,
+	"pas": true, "ne": true, "jamais": true,
+	"nicht": true, "kein": true, "keine": true, "keinen": true, "keiner": true, "nie": true, "niemals": true,
+	"不": true, "没": true, "别": true, "未": true,
+}
+
+// negationScope is how many words (Chinese: characters) after a negation it
+// applies to.
+const negationScope = 3
+
+// Weights of the feature groups: each group's vector is scaled to this
+// length, so that the many character n-grams of an utterance count about
+// as much as its few words.
+type Weights struct {
+	Words, Bigrams, Chars float64
+	MaxGram               int // the longest character n-gram (3 to 5)
+}
+
+// DefaultWeights were chosen by cross-validation on the examples (see
+// docs/offline.md).
+var DefaultWeights = Weights{Words: 1, Bigrams: 0.8, Chars: 1, MaxGram: 4}
+
+// feature is a hashed feature and its value.
+type feature struct {
+	h uint64
+	v float32
+}
+
+// featurizer turns tokens into features. known is the vocabulary of the
+// examples (slot values excluded): a word outside it is "<unk>". lookup
+// holds the values of the lookup slots: a word of one is "<slot>"
+// wherever it occurs, as a lookup table does in Rasa.
+type featurizer struct {
+	known   map[string]bool
+	lookup  map[string][]lookupValue // by first folded word
+	weights Weights
+}
+
+// lookupValue is a value of a lookup slot, as folded words.
+type lookupValue struct {
+	words []string
+	slot  string
+}
+
+// addLookup adds the values of a slot to the lookup table.
+func (f *featurizer) addLookup(slot string, values []string) {
+	if f.lookup == nil {
+		f.lookup = make(map[string][]lookupValue)
+	}
+	for _, v := range values {
+		var ws []string
+		for _, t := range Tokenize(v) {
+			ws = append(ws, t.Norm)
+		}
+		if len(ws) > 0 {
+			f.lookup[ws[0]] = append(f.lookup[ws[0]], lookupValue{words: ws, slot: slot})
+		}
+	}
+}
+
+// tag marks the tokens that are a value of a lookup slot (the longest
+// value wins) with "<slot>"; a training token that fills a lookup slot is
+// one by construction.
+func (f *featurizer) tag(toks []Token) []string {
+	tags := make([]string, len(toks))
+	for i := 0; i < len(toks); {
+		best, slot := 0, ""
+		for _, v := range f.lookup[toks[i].Norm] {
+			if len(v.words) > best && i+len(v.words) <= len(toks) && matchWords(toks[i:i+len(v.words)], v.words) {
+				best, slot = len(v.words), v.slot
+			}
+		}
+		if best == 0 {
+			i++
+			continue
+		}
+		for j := i; j < i+best; j++ {
+			tags[j] = "<" + slot + ">"
+		}
+		i += best
+	}
+	for i, t := range toks {
+		if t.SlotName != "" && f.isLookup(t.SlotName) {
+			tags[i] = "<" + t.SlotName + ">"
+		}
+	}
+	return tags
+}
+
+func (f *featurizer) isLookup(slot string) bool {
+	for _, vs := range f.lookup {
+		for _, v := range vs {
+			if v.slot == slot {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func matchWords(toks []Token, ws []string) bool {
+	for j, w := range ws {
+		if toks[j].Norm != w {
+			return false
+		}
+	}
+	return true
+}
+
+// wordOf is the word feature a token stands for.
+func (f *featurizer) wordOf(t Token, tag string) string {
+	if tag != "" {
+		return tag
+	}
+	if t.Slot || t.Hidden {
+		return unknownWord
+	}
+	if isNumber(t.Norm) {
+		return numberWord
+	}
+	if f.known != nil && !f.known[t.Norm] {
+		return unknownWord
+	}
+	return t.Norm
+}
+
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// features returns the features of toks, each group L2-normalized and
+// weighted, sorted by hash with duplicates merged.
+func (f *featurizer) features(toks []Token) []feature {
+	var words, bigrams, chars []feature
+	prev := "^"
+	negLeft, negClause := 0, -1
+	tags := f.tag(toks)
+	for i, t := range toks {
+		w := f.wordOf(t, tags[i])
+		// A word in the scope of a negation is another feature than the
+		// word ("not stupid" is no insult), its letters too.
+		neg := negLeft > 0 && t.Clause == negClause && !negations[t.Norm]
+		if neg {
+			negLeft--
+			words = append(words, feature{hash(nsNegated, w, ""), 1})
+		} else {
+			words = append(words, feature{hash(nsWord, w, ""), 1})
+		}
+		if negations[t.Norm] {
+			negLeft, negClause = negationScope, t.Clause
+		}
+		if i > 0 && toks[i-1].Clause != t.Clause {
+			bigrams = append(bigrams, feature{hash(nsBigram, prev, "$"), 1})
+			prev = "^"
+		}
+		bigrams = append(bigrams, feature{hash(nsBigram, prev, w), 1})
+		prev = w
+		if t.Han {
+			if i >= 2 && toks[i-1].Han && toks[i-2].Han && toks[i-2].Clause == t.Clause {
+				ns := byte(nsHan)
+				if neg {
+					ns = nsNegHan
+				}
+				chars = append(chars, feature{hash(ns, toks[i-2].Norm+toks[i-1].Norm, t.Norm), 1})
+			}
+			continue
+		}
+		ns := byte(nsChar)
+		if neg {
+			ns = nsNegChar
+		}
+		chars = appendCharGrams(chars, ns, t.Norm, f.weights.MaxGram)
+	}
+	if len(toks) > 0 {
+		bigrams = append(bigrams, feature{hash(nsBigram, prev, "$"), 1})
+	}
+	out := make([]feature, 0, len(words)+len(bigrams)+len(chars))
+	out = appendGroup(out, words, f.weights.Words)
+	out = appendGroup(out, bigrams, f.weights.Bigrams)
+	out = appendGroup(out, chars, f.weights.Chars)
+	return merge(out)
+}
+
+// appendCharGrams adds the 3- to maxGram-grams of " word ".
+func appendCharGrams(dst []feature, ns byte, w string, maxGram int) []feature {
+	var buf [64]rune
+	r := buf[:0]
+	r = append(r, ' ')
+	for _, c := range w {
+		r = append(r, c)
+	}
+	r = append(r, ' ')
+	var b []byte
+	for n := 3; n <= max(3, maxGram); n++ {
+		for i := 0; i+n <= len(r); i++ {
+			b = b[:0]
+			for _, c := range r[i : i+n] {
+				b = utf8.AppendRune(b, c)
+			}
+			dst = append(dst, feature{hash(ns, string(b), ""), 1})
+		}
+	}
+	return dst
+}
+
+// appendGroup merges a group's duplicates, scales it to length weight and
+// appends it.
+func appendGroup(dst, group []feature, weight float64) []feature {
+	group = merge(group)
+	var n float64
+	for _, f := range group {
+		n += float64(f.v) * float64(f.v)
+	}
+	if n == 0 || weight == 0 {
+		return dst
+	}
+	s := float32(weight / math.Sqrt(n))
+	for _, f := range group {
+		dst = append(dst, feature{f.h, f.v * s})
+	}
+	return dst
+}
+
+// merge sorts features by hash and adds up the values of equal hashes.
+func merge(fs []feature) []feature {
+	slices.SortFunc(fs, func(a, b feature) int {
+		switch {
+		case a.h < b.h:
+			return -1
+		case a.h > b.h:
+			return 1
+		}
+		return 0
+	})
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && out[n-1].h == f.h {
+			out[n-1].v += f.v
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// FNV-1a over the namespace and the parts, with a final avalanche.
+func hash(ns byte, a, b string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	h = (h ^ uint64(ns)) * prime
+	for i := 0; i < len(a); i++ {
+		h = (h ^ uint64(a[i])) * prime
+	}
+	h = (h ^ 0xff) * prime
+	for i := 0; i < len(b); i++ {
+		h = (h ^ uint64(b[i])) * prime
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}

@@ -1,0 +1,349 @@
+package intents
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+func TestTokenize(t *testing.T) {
+	toks := Tokenize("Hello, je m'appelle Jean-Pierre! 我叫Alex  GRÜSS Gott")
+	var got []string
+	for _, tok := range toks {
+		s := tok.Norm
+		if tok.Hyphen {
+			s = "-" + s
+		}
+		if tok.Han {
+			s = "^" + s
+		}
+		got = append(got, s+"@"+string(rune('0'+tok.Clause)))
+	}
+	want := []string{"hello@0", "je@1", "mappelle@1", "jean@1", "-pierre@1", "^我@2", "^叫@2", "alex@2", "gruess@2", "gott@2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens = %v, want %v", got, want)
+	}
+	if toks[2].Text != "m'appelle" || toks[7].Text != "Alex" {
+		t.Errorf("texts %q %q, want the words as written", toks[2].Text, toks[7].Text)
+	}
+	if len(Tokenize("")) != 0 || len(Tokenize("?!,.")) != 0 || len(Tokenize("\xff\xfe")) != 0 {
+		t.Error("no words, no tokens")
+	}
+	if cl := Clauses(Tokenize("Hi, how are you? Fine.")); len(cl) != 3 || len(cl[1]) != 3 {
+		t.Errorf("clauses %v", cl)
+	}
+}
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"Hello": "hello", "Tschüss": "tschuess", "heiße": "heisse", "Fâchez": "fachez", "m’appelle": "mappelle",
+		"I'm": "im", "Ça": "ca", "Œuvre": "oeuvre", "e\u0301te\u0301": "ete", "ＡＢＣ": "abc", "你好": "你好",
+	} {
+		if got := Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+const tiny = `# a comment
+## greet
+hello
+hi there
+good morning
+## ask_time
+what time is it
+tell me the time
+do you know the time
+## name
+my name is {name}
+call me {name}
+{name} here
+## none
+what is the capital of france
+i like pizza
+the weather is nice
+## @name
+Alex
+Maria
+`
+
+const tinyFR = `## greet
+bonjour
+salut
+## ask_time
+quelle heure est il
+vous avez l'heure
+## name
+je m'appelle {name}
+moi c'est {name}
+## none
+j'aime la pizza
+## @name
+Julien
+`
+
+func tinySet(t *testing.T) *Set {
+	t.Helper()
+	var s Set
+	if err := s.Parse(nadine.English, tiny); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Parse(nadine.French, tinyFR); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+func TestParse(t *testing.T) {
+	s := tinySet(t)
+	if got, want := s.Labels(), []string{"ask_time", "greet", "name", "none"}; !slices.Equal(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
+	}
+	if len(s.Examples) != 19 || s.Examples[0].Line != 3 || s.Examples[0].Lang != nadine.English {
+		t.Errorf("%d examples, first %+v", len(s.Examples), s.Examples[0])
+	}
+	if got := s.Values[nadine.English]["name"]; !slices.Equal(got, []string{"Alex", "Maria"}) {
+		t.Errorf("name values %v", got)
+	}
+	for _, tt := range []struct{ text, err string }{
+		{"hello\n", "before any"},
+		{"## x\nmy {name\n", "unclosed"},
+		{"## x\nmy name}\n", "unopened"},
+		{"## x\n{a{b}}\n", "nested"},
+		{"## @\n", "empty name"},
+	} {
+		var s Set
+		if err := s.Parse(nadine.English, tt.text); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("Parse(%q) = %v, want %q", tt.text, err, tt.err)
+		}
+	}
+	var bad Set
+	if err := bad.Parse(nadine.English, "## name\nI am {name}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "{name} has no values") {
+		t.Errorf("Check = %v, want the slot without values", err)
+	}
+	if _, err := Train(&bad, Options{}); err == nil {
+		t.Error("Train accepted a slot without values")
+	}
+	if err := bad.Parse("xx", "## a\nb\n"); err == nil {
+		t.Error("Parse accepted an unknown language")
+	}
+}
+
+func TestTrainGeneralizes(t *testing.T) {
+	m, err := Train(tinySet(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		text  string
+		label string
+		lang  nadine.Language
+	}{
+		{"hello there", "greet", nadine.English},
+		{"what's the time", "ask_time", nadine.English},
+		{"my name is Zoltan", "name", nadine.English},
+		{"quelle heure il est", "ask_time", nadine.French},
+		{"moi c'est Bérénice", "name", nadine.French},
+	} {
+		r := m.Classify(tt.text)
+		if r.Top().Label != tt.label || r.Languages[0].Language != tt.lang {
+			t.Errorf("%q: %v %v, want %s in %s", tt.text, r.Labels[:2], r.Languages[0], tt.label, tt.lang)
+		}
+		var sum float64
+		for _, s := range r.Labels {
+			sum += s.Prob
+		}
+		if math.Abs(sum-1) > 1e-4 || r.Prob(tt.label) != r.Top().Prob {
+			t.Errorf("%q: probabilities sum to %f", tt.text, sum)
+		}
+	}
+	// The same examples train the same model.
+	m2, _ := Train(tinySet(t), Options{})
+	a, b := m.Classify("tell me the time please"), m2.Classify("tell me the time please")
+	for i := range a.Labels {
+		if a.Labels[i] != b.Labels[i] {
+			t.Fatalf("two trainings differ: %v %v", a.Labels, b.Labels)
+		}
+	}
+	if !m.Known("time") || m.Known("alex") || m.Known("zoltan") {
+		t.Error("the vocabulary is the examples' words outside slots")
+	}
+}
+
+// TestNegation: a word in the scope of a negation is another feature, so
+// that "not good" can mean what "good" does not.
+func TestNegation(t *testing.T) {
+	var s Set
+	err := s.Parse(nadine.English, `## good
+i am good
+i feel good
+good
+i am happy
+i am not sad
+not sad at all
+## sad
+i am sad
+i feel sad
+sad
+i am not good
+not good at all
+i am not happy
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(&s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{"i am not feeling good": "sad", "i feel not sad": "good"} {
+		if got := m.Classify(text).Top().Label; got != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
+		}
+	}
+	f := featurizer{weights: DefaultWeights}
+	neg := f.features(Tokenize("not good"))
+	word := []feature{{hash(nsWord, "good", ""), 1}}
+	for _, x := range appendCharGrams(word, nsChar, "good", DefaultWeights.MaxGram) {
+		if slices.ContainsFunc(neg, func(y feature) bool { return y.h == x.h }) {
+			t.Errorf("\"not good\" has a feature of the word \"good\" or its letters")
+		}
+	}
+}
+
+func TestSlotSpans(t *testing.T) {
+	var s Set
+	err := s.Parse(nadine.English, `## name
+my name is {name}
+i'm {name}
+{name} here
+{name}
+## feel
+i'm tired
+i'm happy
+i'm sad
+## @name
+Alex
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Parse(nadine.German, "## name\nich heiße {name}\n## @name\nAnna\n"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(&s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(text string, lang nadine.Language) (string, Span) {
+		toks := Tokenize(text)
+		sp := m.SlotSpans("name", lang, toks)
+		if len(sp) == 0 {
+			return "", Span{}
+		}
+		var w []string
+		for _, tk := range toks[sp[0].From:sp[0].To] {
+			w = append(w, tk.Text)
+		}
+		return strings.Join(w, " "), sp[0]
+	}
+	if v, sp := span("Hello, my name is Jean Dupont", nadine.English); v != "Jean Dupont" || sp.Context != 3 || sp.Strength != 1 {
+		t.Errorf("my name is: %q %+v", v, sp)
+	}
+	// "i'm" comes before a name once in four examples.
+	if v, sp := span("I'm Zoe", nadine.English); v != "Zoe" || sp.Strength != 0.25 || sp.Context != 1 {
+		t.Errorf("i'm: %q %+v", v, sp)
+	}
+	if v, _ := span("Alex here", nadine.English); v != "Alex" {
+		t.Errorf("a context after the slot: %q", v)
+	}
+	if v, sp := span("Nope", nadine.English); v != "Nope" || sp.Context != 0 {
+		t.Errorf("the slot alone: %q %+v", v, sp)
+	}
+	// Contexts are the language's: German's "ich heiße", not English's.
+	if v, _ := span("ich heiße Lena", nadine.German); v != "Lena" {
+		t.Errorf("German context: %q", v)
+	}
+	if v, sp := span("my name is Lena and more words follow", nadine.German); sp.Context != 0 && v != "" {
+		t.Errorf("an English context read as German: %q %+v", v, sp)
+	}
+}
+
+func TestLookupAndStems(t *testing.T) {
+	var s Set
+	err := s.Parse(nadine.English, `## speak
+speak {lang}
+can you speak {lang}
+## song
+sing a song
+sing a {lang} song
+## none
+i am a teacher
+## @lang
+French
+Klingon
+Swiss German
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(&s, Options{Lookup: []string{"lang"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := m.Tags(Tokenize("do you know Swiss German or klingon"))
+	if !slices.Equal(tags, []string{"", "", "", "<lang>", "<lang>", "", "<lang>"}) {
+		t.Errorf("tags %q", tags)
+	}
+	if got := m.Classify("could you speak Klingon").Top().Label; got != "speak" {
+		t.Errorf("speak Klingon: %s", got)
+	}
+	for w, want := range map[string]bool{"teacher": true, "teachers": true, "teacherin": true, "teach": true, "tea": false, "alex": false} {
+		if got := m.KnownStem(w); got != want {
+			t.Errorf("KnownStem(%q) = %v", w, got)
+		}
+	}
+}
+
+func TestCrossValidation(t *testing.T) {
+	s := tinySet(t)
+	preds, err := CrossValidate(s, Options{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(preds) != len(s.Examples) {
+		t.Fatalf("%d predictions of %d examples", len(preds), len(s.Examples))
+	}
+	for _, p := range preds {
+		if strings.Contains(p.Text, "{") {
+			t.Errorf("held-out text %q has a slot", p.Text)
+		}
+	}
+	if _, err := CrossValidate(s, Options{}, 1); err == nil {
+		t.Error("one fold accepted")
+	}
+	points := Sweep(preds, "none", []float64{0, 0.5, 1.01}, nil)
+	if points[2].OutOfScope != 1 || points[2].InScope != 0 {
+		t.Errorf("a threshold above every probability: %+v", points[2])
+	}
+	if b := Best(points); b.Accuracy < points[2].Accuracy {
+		t.Errorf("best %+v", b)
+	}
+	if got := Decide(Scored{"greet", 0.4}, 0.5, "none"); got != "none" {
+		t.Errorf("Decide below the threshold: %s", got)
+	}
+	c := Confusion{}
+	c.Add("a", "a")
+	c.Add("a", "b")
+	c.Add("a", "b")
+	c.Add("b", "c")
+	if got := c.Mistakes(); !slices.Equal(got, []string{"a → b ×2", "b → c ×1"}) {
+		t.Errorf("mistakes %v", got)
+	}
+}

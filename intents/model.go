@@ -1,0 +1,471 @@
+package intents
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/lexical"
+)
+
+// Options are the training settings; the zero value of a field takes the
+// default's.
+type Options struct {
+	Epochs   int     // passes over the examples
+	Rate     float64 // initial learning rate, divided by 1+epoch
+	L2       float64 // weight decay per step
+	Variants int     // how many instances of each example are trained (see Set.expand)
+	Dropout  float64 // the share of words hidden in every instance but the first
+	Weights  Weights
+	Seed     uint64   // the order of the examples in each pass
+	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
+	// Neighbours is the share of the probabilities given by the nearest
+	// examples in the lexical embedder's space (0: none); NeighbourTemp
+	// is the temperature that turns their similarities into
+	// probabilities.
+	Neighbours    float64
+	NeighbourTemp float64
+}
+
+// DefaultOptions were chosen by cross-validation on the examples (see
+// docs/offline.md).
+var DefaultOptions = Options{Epochs: 4, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29,
+	NeighbourTemp: 0.03}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions
+	if o.Epochs > 0 {
+		d.Epochs = o.Epochs
+	}
+	if o.Rate > 0 {
+		d.Rate = o.Rate
+	}
+	if o.L2 > 0 {
+		d.L2 = o.L2
+	}
+	if o.Variants > 0 {
+		d.Variants = o.Variants
+	}
+	if o.Dropout > 0 {
+		d.Dropout = o.Dropout
+	}
+	if o.Weights != (Weights{}) {
+		d.Weights = o.Weights
+	}
+	if o.Seed != 0 {
+		d.Seed = o.Seed
+	}
+	if o.Lookup != nil {
+		d.Lookup = o.Lookup
+	}
+	if o.Neighbours > 0 {
+		d.Neighbours = o.Neighbours
+	}
+	if o.NeighbourTemp > 0 {
+		d.NeighbourTemp = o.NeighbourTemp
+	}
+	return d
+}
+
+// Model is a trained classifier: a multinomial logistic regression over
+// the features of an utterance for the intents, a second one over the same
+// features for the language, and the contexts the slots were seen in. It
+// is immutable and safe for concurrent use.
+type Model struct {
+	labels []string
+	langs  []nadine.Language
+	feat   featurizer
+	index  map[uint64]int32 // feature hash → row
+	w      []float32        // rows × len(labels)
+	b      []float32
+	lw     []float32 // rows × len(langs)
+	lb     []float32
+	slots  slotContexts
+	stems  map[string]bool // every prefix of five letters or more of a known word
+
+	// The examples in the lexical embedder's space, for Neighbours.
+	neighbours float64
+	temp       float64
+	emb        *lexical.Embedder
+	vecs       [][][]float32 // by label
+}
+
+// Scored is a label and its probability.
+type Scored struct {
+	Label string
+	Prob  float64
+}
+
+// Result is what the model says about an utterance: every label by
+// decreasing probability, and its languages likewise.
+type Result struct {
+	Labels    []Scored
+	Languages []LanguageScore
+}
+
+// LanguageScore is a language and its probability.
+type LanguageScore struct {
+	Language nadine.Language
+	Prob     float64
+}
+
+// Top returns the most probable label.
+func (r Result) Top() Scored {
+	if len(r.Labels) == 0 {
+		return Scored{}
+	}
+	return r.Labels[0]
+}
+
+// Prob returns the probability of label.
+func (r Result) Prob(label string) float64 {
+	for _, s := range r.Labels {
+		if s.Label == label {
+			return s.Prob
+		}
+	}
+	return 0
+}
+
+// LanguageProb returns the probability of lang.
+func (r Result) LanguageProb(lang nadine.Language) float64 {
+	for _, s := range r.Languages {
+		if s.Language == lang {
+			return s.Prob
+		}
+	}
+	return 0
+}
+
+// sample is a training instance as rows and values.
+type sample struct {
+	rows  []int32
+	vals  []float32
+	label int
+	lang  int
+}
+
+// Train fits a model to the examples of s.
+func Train(s *Set, o Options) (*Model, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if len(s.Examples) == 0 {
+		return nil, fmt.Errorf("intents: train: no examples")
+	}
+	return train(s, allIndexes(len(s.Examples)), o.withDefaults()), nil
+}
+
+func allIndexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// train fits a model to the examples of s at the given indexes.
+func train(s *Set, use []int, o Options) *Model {
+	m := &Model{index: make(map[uint64]int32), feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
+	var insts []instance
+	for _, i := range use {
+		insts = append(insts, s.expand(i, o.Variants, o.Dropout)...)
+	}
+	for _, in := range insts {
+		if !slices.Contains(m.labels, in.label) {
+			m.labels = append(m.labels, in.label)
+		}
+		if !slices.Contains(m.langs, in.lang) {
+			m.langs = append(m.langs, in.lang)
+		}
+		for _, t := range in.toks {
+			if !t.Slot && !t.Hidden {
+				m.feat.known[t.Norm] = true
+			}
+		}
+	}
+	slices.Sort(m.labels)
+	slices.Sort(m.langs)
+	m.stems = make(map[string]bool)
+	for w := range m.feat.known {
+		r := []rune(w)
+		for n := 5; n <= len(r); n++ {
+			m.stems[string(r[:n])] = true
+		}
+	}
+	m.slots = learnContexts(s, use)
+	for _, slot := range o.Lookup {
+		for _, lang := range nadine.Languages() {
+			m.feat.addLookup(slot, s.Values[lang][slot])
+		}
+	}
+
+	samples := make([]sample, len(insts))
+	for i, in := range insts {
+		fs := m.feat.features(in.toks)
+		sm := sample{label: slices.Index(m.labels, in.label), lang: slices.Index(m.langs, in.lang)}
+		for _, f := range fs {
+			row, ok := m.index[f.h]
+			if !ok {
+				row = int32(len(m.index))
+				m.index[f.h] = row
+			}
+			sm.rows = append(sm.rows, row)
+			sm.vals = append(sm.vals, f.v)
+		}
+		samples[i] = sm
+	}
+	rows := len(m.index)
+	k, kl := len(m.labels), len(m.langs)
+	m.w, m.b = make([]float32, rows*k), make([]float32, k)
+	m.lw, m.lb = make([]float32, rows*kl), make([]float32, kl)
+	fitSoftmax(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
+	if o.Neighbours > 0 {
+		m.neighbours, m.temp, m.emb = o.Neighbours, o.NeighbourTemp, lexical.New(neighbourDims)
+		m.vecs = make([][][]float32, k)
+		for _, in := range insts {
+			if in.variant > 0 {
+				continue // a dropout copy is the same sentence
+			}
+			l := slices.Index(m.labels, in.label)
+			m.vecs[l] = append(m.vecs[l], m.emb.Vector(in.text))
+		}
+	}
+	fitSoftmax(samples, m.lw, m.lb, kl, o, func(s *sample) int { return s.lang })
+	return m
+}
+
+// easy is the probability of its class from which a sample is skipped in
+// the next pass: it already has what it can teach (passes skip it at most
+// every other time, so that decay and the other samples cannot undo it
+// unseen).
+const easy = 0.98
+
+// fitSoftmax trains a multinomial logistic regression by stochastic
+// gradient descent with weight decay (kept as a scale of w, so that a step
+// touches only the rows of its sample). It works on its own slices in one
+// goroutine; the race detector would only make every engine's first start
+// ten times slower (go:norace, go:nocheckptr).
+//
+//go:norace
+//go:nocheckptr
+func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
+	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
+	order := allIndexes(len(samples))
+	scores := make([]float32, k)
+	skip := make([]bool, len(samples))
+	type step struct {
+		c int
+		d float32
+	}
+	steps := make([]step, 0, k)
+	scale := 1.0
+	for epoch := range o.Epochs {
+		rate := o.Rate / float64(1+epoch)
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			if skip[i] {
+				skip[i] = false
+				continue
+			}
+			s := &samples[i]
+			score(s.rows, s.vals, w, b, k, float32(scale), scores)
+			softmax(scores)
+			scale *= 1 - rate*o.L2
+			y := class(s)
+			skip[i] = scores[y] >= easy
+			steps = steps[:0]
+			for c := range k {
+				g := scores[c]
+				if c == y {
+					g--
+				}
+				if g > -1e-3 && g < 1e-3 {
+					continue // a class the sample barely moves
+				}
+				b[c] -= float32(rate) * g
+				steps = append(steps, step{c, float32(rate/scale) * g})
+			}
+			for j, r := range s.rows {
+				row := w[int(r)*k : int(r)*k+k]
+				v := s.vals[j]
+				for _, st := range steps {
+					row[st.c] -= st.d * v
+				}
+			}
+			if scale < 1e-3 {
+				for i := range w {
+					w[i] *= float32(scale)
+				}
+				scale = 1
+			}
+		}
+	}
+	for i := range w {
+		w[i] *= float32(scale)
+	}
+}
+
+// score computes the raw scores of k classes. It reads weights nobody
+// writes once trained, or its caller's own (go:norace, go:nocheckptr).
+//
+//go:norace
+//go:nocheckptr
+func score(rows []int32, vals []float32, w, b []float32, k int, scale float32, out []float32) {
+	clear(out)
+	for j, r := range rows {
+		row := w[int(r)*k : int(r)*k+k]
+		v := vals[j]
+		for c, x := range row {
+			out[c] += x * v
+		}
+	}
+	for c := range out {
+		out[c] = out[c]*scale + b[c]
+	}
+}
+
+// softmax turns scores into probabilities in place.
+func softmax(s []float32) {
+	maxv := float32(math.Inf(-1))
+	for _, x := range s {
+		maxv = max(maxv, x)
+	}
+	var sum float64
+	for i, x := range s {
+		e := math.Exp(float64(x - maxv))
+		s[i] = float32(e)
+		sum += e
+	}
+	for i := range s {
+		s[i] = float32(float64(s[i]) / sum)
+	}
+}
+
+// Classify scores an utterance, with the nearest examples when the model
+// was trained with Neighbours.
+func (m *Model) Classify(text string) Result { return m.classify(Tokenize(text), true) }
+
+// ClassifyTokens scores the tokens of an utterance, with the nearest
+// examples (Neighbours).
+func (m *Model) ClassifyTokens(toks []Token) Result { return m.classify(toks, true) }
+
+// ClassifyPart scores the tokens of a part of an utterance ("Hello" in
+// "Hello, who are you?") by the linear model alone, which is cheaper.
+func (m *Model) ClassifyPart(toks []Token) Result { return m.classify(toks, false) }
+
+func (m *Model) classify(toks []Token, near bool) Result {
+	var rows []int32
+	var vals []float32
+	for _, f := range m.feat.features(toks) {
+		if r, ok := m.index[f.h]; ok {
+			rows = append(rows, r)
+			vals = append(vals, f.v)
+		}
+	}
+	var res Result
+	s := make([]float32, len(m.labels))
+	score(rows, vals, m.w, m.b, len(m.labels), 1, s)
+	softmax(s)
+	if near && m.neighbours > 0 {
+		m.mixNeighbours(toks, s)
+	}
+	for i, l := range m.labels {
+		res.Labels = append(res.Labels, Scored{Label: l, Prob: float64(s[i])})
+	}
+	slices.SortStableFunc(res.Labels, func(a, b Scored) int { return cmpProb(a.Prob, b.Prob) })
+	ls := make([]float32, len(m.langs))
+	score(rows, vals, m.lw, m.lb, len(m.langs), 1, ls)
+	softmax(ls)
+	for i, l := range m.langs {
+		res.Languages = append(res.Languages, LanguageScore{Language: l, Prob: float64(ls[i])})
+	}
+	slices.SortStableFunc(res.Languages, func(a, b LanguageScore) int { return cmpProb(a.Prob, b.Prob) })
+	return res
+}
+
+// neighbourDims is the dimension of the lexical vectors of the examples.
+const neighbourDims = 128
+
+// neighbourLabels is how many of the linear model's most probable labels
+// the nearest examples weigh again: the others keep their probability.
+const neighbourLabels = 8
+
+// mixNeighbours mixes into p the probabilities the nearest examples give
+// among the linear model's most probable labels: each label's best cosine
+// similarity to the utterance, through a softmax at temperature m.temp.
+func (m *Model) mixNeighbours(toks []Token, p []float32) {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	v := m.emb.Vector(b.String())
+	top := make([]int, len(p))
+	for i := range top {
+		top[i] = i
+	}
+	slices.SortStableFunc(top, func(a, b int) int { return cmpProb(float64(p[a]), float64(p[b])) })
+	top = top[:min(neighbourLabels, len(top))]
+	var mass float32
+	best := make([]float32, len(top))
+	for i, l := range top {
+		mass += p[l]
+		best[i] = -1
+		for _, x := range m.vecs[l] {
+			var dot float32
+			for j, a := range x {
+				dot += a * v[j]
+			}
+			best[i] = max(best[i], dot)
+		}
+		best[i] /= float32(m.temp)
+	}
+	softmax(best)
+	for i, l := range top {
+		p[l] = float32(1-m.neighbours)*p[l] + float32(m.neighbours)*mass*best[i]
+	}
+}
+
+// cmpProb orders by decreasing probability.
+func cmpProb(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// Labels returns the model's labels, sorted.
+func (m *Model) Labels() []string { return slices.Clone(m.labels) }
+
+// Known reports whether a folded word occurs in the examples outside a
+// slot: a word the examples use is not a name.
+func (m *Model) Known(norm string) bool { return m.feat.known[norm] }
+
+// KnownStem reports whether a folded word is a word of the examples or
+// another form of one: it shares all but its last two letters, and at
+// least five, with one ("lehrerin" and "lehrer", "studentin" and
+// "student").
+func (m *Model) KnownStem(norm string) bool {
+	if m.feat.known[norm] {
+		return true
+	}
+	r := []rune(norm)
+	n := max(5, len(r)-2)
+	return n <= len(r) && m.stems[string(r[:n])]
+}
+
+// Tags returns, for each token, "<slot>" when it is part of a value of a
+// lookup slot ("<lang>" for "Spanish"), else "".
+func (m *Model) Tags(toks []Token) []string { return m.feat.tag(toks) }
+
+// Size returns the number of features the model has weights for.
+func (m *Model) Size() int { return len(m.index) }

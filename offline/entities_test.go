@@ -1,0 +1,112 @@
+package offline
+
+import (
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
+)
+
+// The entity rules on their own: where the examples put a slot, and what
+// may fill it.
+
+func TestPersonName(t *testing.T) {
+	e := New(Options{})
+	const en, fr, de, zh = nadine.English, nadine.French, nadine.German, nadine.Chinese
+	tests := []struct {
+		text string
+		lang nadine.Language
+		bare bareName
+		want string
+		sure bool
+	}{
+		{"my name is Alex", en, bareNever, "Alex", true},
+		{"my name is alex how are you", en, bareNever, "Alex", true},
+		{"Hello, my name is Sarah Connor.", en, bareNever, "Sarah Connor", true},
+		{"I'm Priya, by the way", en, bareNever, "Priya", true},
+		{"im zoltan", en, bareNever, "Zoltan", false},
+		{"I'm tired", en, bareNever, "", false},
+		{"I'm looking for the exit", en, bareNever, "", false},
+		{"I'm French", en, bareNever, "", false},
+		{"Call me Theo.", en, bareNever, "Theo", true},
+		{"Alex", en, bareNever, "", false},
+		{"Alex", en, bareAny, "Alex", false},
+		{"Moi c'est Margaux", fr, bareNever, "Margaux", true},
+		{"Bonjour, je m'appelle Jean-Pierre.", fr, bareNever, "Jean-Pierre", true},
+		{"je m'appelle euh Julien", fr, bareNever, "Julien", true},
+		{"Bonjour, je suis Marie", fr, bareNever, "Marie", true},
+		{"je suis fatiguée", fr, bareNever, "", false},
+		{"Je me présente : Aurélie Dubois.", fr, bareClause, "Aurélie Dubois", true},
+		{"Aurélie Dubois", fr, bareClause, "", false},
+		{"Ich bin die Lena", de, bareNever, "Lena", true},
+		{"Nenn mich einfach Jonas", de, bareNever, "Jonas", true},
+		{"ich heiße jürgen", de, bareNever, "Jürgen", true},
+		{"Ich bin Lehrerin", de, bareNever, "", false},
+		{"Ich bin müde", de, bareNever, "", false},
+		{"我叫王小明", zh, bareNever, "王小明", true},
+		{"你好，我叫Alex。", zh, bareNever, "Alex", true},
+		{"我是张伟", zh, bareNever, "张伟", false},
+		{"我的秘密词是Flamingo，请记住它。", zh, bareNever, "", false},
+		{"我是学生", zh, bareNever, "", false},
+		{"我叫什么名字？", zh, bareNever, "", false},
+		{"你能帮我叫辆出租车吗？", zh, bareNever, "", false},
+	}
+	for _, tt := range tests {
+		toks := intents.Tokenize(tt.text)
+		name, sure := e.personName(toks, tt.text, tt.lang, tt.bare)
+		if name != tt.want || (name != "" && sure != tt.sure) {
+			t.Errorf("personName(%q, %s) = %q sure=%v, want %q sure=%v", tt.text, tt.lang, name, sure, tt.want, tt.sure)
+		}
+	}
+}
+
+func TestNamedLanguage(t *testing.T) {
+	e := New(Options{})
+	for _, tt := range []struct {
+		text  string
+		lang  nadine.Language
+		want  nadine.Language
+		other bool // names a language she does not speak
+	}{
+		{"speak French", nadine.English, nadine.French, false},
+		{"Parlez-vous anglais ?", nadine.French, nadine.English, false},
+		{"Kannst du Französisch sprechen?", nadine.German, nadine.French, false},
+		{"sing an English song", nadine.English, nadine.English, false},
+		{"une chanson allemande", nadine.French, nadine.German, false},
+		{"说中文", nadine.Chinese, nadine.Chinese, false},
+		{"请用英语回答", nadine.Chinese, nadine.English, false},
+		{"speak Klingon", nadine.English, "", true},
+		{"Parlez-vous espagnol ?", nadine.French, "", true},
+		{"Kannst du Klingonisch sprechen?", nadine.German, "", true},
+		{"你会说日语吗？", nadine.Chinese, "", true},
+		{"could you speak more slowly", nadine.English, "", false},
+		{"change the language", nadine.English, "", false},
+	} {
+		toks := intents.Tokenize(tt.text)
+		got, _ := namedLanguage(toks, tt.text)
+		other := e.otherLanguage(toks, tt.text, tt.lang)
+		if got != tt.want || other != tt.other {
+			t.Errorf("%q: language %q other %v, want %q %v", tt.text, got, other, tt.want, tt.other)
+		}
+	}
+}
+
+func TestPlace(t *testing.T) {
+	e := New(Options{})
+	for _, tt := range []struct {
+		text string
+		lang nadine.Language
+		want string
+	}{
+		{"I'm from Bern", nadine.English, "Bern"},
+		{"I come from New York, and you?", nadine.English, "New York"},
+		{"je viens de Lyon", nadine.French, "Lyon"},
+		{"Ich komme aus Hamburg", nadine.German, "Hamburg"},
+		{"我来自北京", nadine.Chinese, "北京"},
+		{"I'm from", nadine.English, ""},
+	} {
+		if got := e.place(intents.Tokenize(tt.text), tt.lang); got != tt.want {
+			t.Errorf("place(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,584 @@
+package offline
+
+import (
+	"cmp"
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
+)
+
+// The examples that define the intents, one file per language
+// (examples/README.md says how they are written).
+//
+//go:embed examples/*.txt
+var exampleFiles embed.FS
+
+// Examples returns the example utterances of every intent and language.
+func Examples() (*intents.Set, error) {
+	var s intents.Set
+	for _, lang := range nadine.Languages() {
+		b, err := exampleFiles.ReadFile("examples/" + string(lang) + ".txt")
+		if err != nil {
+			return nil, fmt.Errorf("offline: examples: %w", err)
+		}
+		if err := s.Parse(lang, string(b)); err != nil {
+			return nil, fmt.Errorf("offline: %w", err)
+		}
+	}
+	return &s, s.Check()
+}
+
+// trainedModel is the classifier trained on the embedded examples. It is
+// trained once per process, on first use (a few hundred milliseconds), and
+// shared by every engine: the examples never change while the process runs,
+// and the model is immutable.
+var trainedModel = sync.OnceValues(func() (*intents.Model, error) {
+	s, err := Examples()
+	if err != nil {
+		return nil, err
+	}
+	return intents.Train(s, trainOptions)
+})
+
+// lookupSlots are the slots whose values the classifier reads as lookup
+// tables: a language's name is one wherever it occurs.
+var lookupSlots = []string{"lang", "place"}
+
+// trainOptions are the classifier's training settings.
+var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours}
+
+// neighbours is the share of the nearest examples in the classifier's
+// probabilities.
+const neighbours = 0.2
+
+// The classifier's decisions (docs/offline.md says how they were
+// calibrated).
+const (
+	// noneLabel is the examples' label of what is none of the intents.
+	noneLabel = "none"
+	// threshold is the probability an intent needs: below it the utterance
+	// is none of them, and gets the knowledge base or the honest limit.
+	threshold = 0.3
+	// partSure is the probability that makes a part of an utterance a
+	// greeting ("Hello, …") or an "and you?" along with its main act.
+	partSure = 0.35
+	// wholeSure is the probability from which the whole utterance's act
+	// comes before its clauses' ("Thanks, that was lovely" thanks).
+	wholeSure = 0.5
+	// nameFloor is the probability of an introduction from which a name
+	// the words show plainly makes the utterance one ("Bonjour, je suis
+	// Marie": "marie" is also the French for married, and the examples
+	// are written without capitals).
+	nameFloor = 0.005
+	// bareNameSure is the probability of an introduction from which a
+	// clause that is only a name is the name.
+	bareNameSure = 0.5
+	// priorBoost multiplies the probability of the intents the
+	// conversation expects: a feeling after "how are you?", the worry's
+	// continuation after her empathy, a name after she asked for it.
+	priorBoost = 4.0
+	// sessionLanguageOdds keeps the session language for an utterance
+	// several languages share ("Hi", "Super", "Idiot!"): unless another
+	// language is that many times likelier.
+	sessionLanguageOdds = 6
+	// languageSure is the probability that makes a language the
+	// utterance's.
+	languageSure = 0.6
+)
+
+// intent is what the engine understood the turn to ask for.
+type intent int
+
+const (
+	iDefault intent = iota
+	iGreeting
+	iFarewell
+	iName
+	iRemember
+	iForgetMe
+	iTime
+	iDate
+	iDateTime
+	iHowAreYou
+	iSmile
+	iWave
+	iAnger
+	iCalm // "don't be angry"
+	iSong
+	iLangSwitch
+	iLangUnsupported
+	iLanguages
+	iAbilities
+	iInsult
+	iCompliment
+	iThanks
+	iPersona   // a question about Nadine: classified.fact
+	iKnowledge // a question the knowledge base may answer: classified.fact when known
+	iFeeling   // the person tells how they feel or what happened: classified.feel
+	iApology
+	iOfflineWhy
+	iWeather
+	iJoke
+	iFavorite
+	iDoing
+	iFromUser
+	iListen // what the person says after Nadine's empathy
+)
+
+// intentNames name the intents in traces ("offline:greeting") and, for
+// those with a label of their own, in the examples.
+var intentNames = map[intent]string{
+	iDefault: "default", iGreeting: "greeting", iFarewell: "farewell", iName: "name", iRemember: "remember",
+	iForgetMe: "forget_me", iTime: "time", iDate: "date", iDateTime: "datetime", iHowAreYou: "how_are_you",
+	iSmile: "smile", iWave: "wave", iAnger: "anger", iCalm: "calm", iSong: "song", iLangSwitch: "language",
+	iLangUnsupported: "language_unsupported", iLanguages: "languages", iAbilities: "abilities", iInsult: "insult",
+	iCompliment: "compliment", iThanks: "thanks", iPersona: "persona", iKnowledge: "knowledge", iFeeling: "feeling",
+	iApology: "apology", iOfflineWhy: "offline_why", iWeather: "weather", iJoke: "joke", iFavorite: "favorite",
+	iDoing: "doing", iFromUser: "from_user", iListen: "listen",
+}
+
+// String names the intent in traces ("offline:greeting").
+func (i intent) String() string {
+	if n, ok := intentNames[i]; ok {
+		return n
+	}
+	return "default"
+}
+
+// labelIntents maps the examples' labels without a sub-label to intents;
+// "persona.<fact>", "knowledge.<fact>", "feeling.<feel>",
+// "compliment.<grade>" and "insult.<grade>" are read by parseLabel.
+var labelIntents = func() map[string]intent {
+	m := map[string]intent{"share": iListen}
+	for i, n := range intentNames {
+		switch i {
+		case iDefault, iPersona, iKnowledge, iFeeling, iLangUnsupported, iListen:
+			continue
+		}
+		m[n] = i
+	}
+	return m
+}()
+
+// Feelings and news a person tells about (classified.feel): the sub-labels
+// of "feeling.".
+const (
+	feelGood     = "good"
+	feelSad      = "sad"
+	feelTired    = "tired"
+	feelStress   = "stress"
+	feelSick     = "sick"
+	feelBored    = "bored"
+	feelAngry    = "angry"
+	feelNewsGood = "news_good"
+	feelNewsBad  = "news_bad"
+	feelBirthday = "birthday"
+)
+
+// grades of insults and compliments: "insult.mild", "insult", "insult.strong".
+var grades = map[string]int{"mild": 1, "": 2, "strong": 3}
+
+// parseLabel reads a label of the examples.
+func parseLabel(label string) (classified, bool) {
+	kind, sub, _ := strings.Cut(label, ".")
+	var c classified
+	switch kind {
+	case "persona":
+		c.intent, c.fact = iPersona, sub
+	case "knowledge":
+		c.intent, c.fact = iKnowledge, sub
+	case "feeling":
+		c.intent, c.feel = iFeeling, sub
+	case "insult", "compliment":
+		g, ok := grades[sub]
+		if !ok {
+			return c, false
+		}
+		c.intent, c.grade = iInsult, g
+		if kind == "compliment" {
+			c.intent = iCompliment
+		}
+	case noneLabel:
+		c.intent = iDefault
+	default:
+		i, ok := labelIntents[label]
+		if !ok || sub != "" {
+			return c, false
+		}
+		c.intent = i
+	}
+	return c, true
+}
+
+// socialRank ranks the acts that come along with another ("Hello, who are
+// you?", "I'm fine, and you?"): another act in the utterance is its main
+// one; among themselves, a farewell ends the conversation whatever came
+// with it ("Thanks, bye!"), and a question asks more than a greeting does
+// ("Hello, how are you?").
+var socialRank = map[string]int{"farewell": 1, "how_are_you": 2, "thanks": 3, "greeting": 4}
+
+func social(label string) bool { return socialRank[label] > 0 }
+
+// classified is the outcome of understanding a turn.
+type classified struct {
+	intent   intent
+	label    string          // the classifier's label ("" for a rule's outcome)
+	prob     float64         // its probability
+	lang     nadine.Language // the utterance's language; "" for the session's
+	greeting bool            // a greeting came along ("Hello, I'm Alex")
+	andYou   bool            // "and you?" came along ("I'm fine, and you?")
+	name     string          // iName: the name given
+	target   nadine.Language // iLangSwitch: the language asked for
+	songLang nadine.Language // iSong: a language named in the request
+	fact     string          // iPersona, iKnowledge: the fact asked for
+	feel     string          // iFeeling: what the person feels
+	grade    int             // iInsult, iCompliment: 1 mild, 2 plain, 3 strong
+	place    string          // iFromUser: where the person comes from
+}
+
+// traceName names the outcome in the trace: the intent, with the fact or
+// the feeling ("persona_creator", "feeling_sad").
+func (c classified) traceName() string {
+	switch c.intent {
+	case iPersona:
+		return "persona_" + c.fact
+	case iFeeling:
+		return "feeling_" + c.feel
+	}
+	return c.intent.String()
+}
+
+// hints is what the conversation so far says about this turn.
+type hints struct {
+	pendingName nadine.Language // Nadine just asked for the person's name, in this language
+	pendingHow  bool            // Nadine just asked "how are you?"
+	listening   bool            // Nadine just answered a worry or sad news with empathy
+	worried     bool            // she did so in one of her last few replies
+}
+
+// part is a stretch of an utterance the classifier read on its own: a
+// clause, or a greeting before the rest.
+type part struct {
+	from, to int
+	top      intents.Scored
+	clause   bool // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
+}
+
+// classify understands a turn: the classifier's reading of the whole
+// utterance and of its parts, the conversation's expectations, and the
+// entities the intent needs. session is the language of the session.
+func (e *Engine) classify(text string, session nadine.Language, h hints) classified {
+	r, ok := e.read(text, session, h)
+	if !ok {
+		return classified{}
+	}
+	return e.decide(r, h)
+}
+
+// reading is what the classifier makes of an utterance, before the
+// threshold decides.
+type reading struct {
+	text  string
+	toks  []intents.Token
+	whole intents.Result
+	parts []part
+	lang  nadine.Language
+}
+
+// read classifies an utterance and its parts; ok is false for what has no
+// words to read.
+func (e *Engine) read(text string, session nadine.Language, h hints) (reading, bool) {
+	text = strings.TrimSpace(strings.ToValidUTF8(text, ""))
+	toks := intents.Tokenize(text)
+	if len(toks) == 0 || !hasLetters(toks) || utf8.RuneCountInString(text) > maxInputRunes {
+		return reading{}, false
+	}
+	whole := e.expect(e.model.ClassifyTokens(toks), h)
+	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: e.language(whole, toks, text, session)}, true
+}
+
+// decide takes the first candidate intent that reaches the threshold and
+// has what it needs.
+func (e *Engine) decide(r reading, h hints) classified {
+	toks, text, whole := r.toks, r.text, r.whole
+	out := classified{lang: r.lang}
+	cands := e.candidates(whole, r.parts)
+	if whole.Prob("name") >= nameFloor {
+		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
+			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
+		}
+	}
+	for _, cand := range cands {
+		c, ok := parseLabel(cand.label)
+		if !ok {
+			continue
+		}
+		c.label, c.prob, c.lang = cand.label, cand.prob, out.lang
+		if c, ok = e.complete(c, whole, toks, text, h); ok {
+			c.greeting, c.andYou = alongWith(c, r.parts)
+			return c
+		}
+	}
+	// None of the intents: a name the person was asked for, else what
+	// the conversation was about, else the knowledge base or the limit.
+	if h.pendingName != "" {
+		if name, _ := e.personName(toks, text, h.pendingName, bareAny); name != "" {
+			out.intent, out.name, out.lang = iName, name, h.pendingName
+			return out
+		}
+	}
+	out.label = noneLabel
+	return out
+}
+
+// candidate is a label the utterance may mean.
+type candidate struct {
+	label string
+	prob  float64
+}
+
+// candidates orders what the utterance may mean: the whole utterance's
+// intents that reach the threshold, most probable first, then its clauses'
+// (a question after a greeting, most probable first), and the rest of an
+// unpunctuated utterance after a greeting or before an "and you?" unless
+// the whole is plainly such an act ("ça va"); those acts ("Hello", "and
+// you?") only after every other.
+func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
+	var main, along []candidate
+	add := func(label string, p float64) {
+		if p < e.threshold || label == noneLabel {
+			return
+		}
+		for _, c := range append(main, along...) {
+			if c.label == label {
+				return
+			}
+		}
+		if social(label) {
+			along = append(along, candidate{label, p})
+		} else {
+			main = append(main, candidate{label, p})
+		}
+	}
+	for _, s := range whole.Labels {
+		if s.Label == noneLabel {
+			break // what is likelier none than an intent is none
+		}
+		add(s.Label, s.Prob)
+	}
+	plain := !social(whole.Top().Label) || whole.Top().Prob < partSure
+	byProb := slices.Clone(parts)
+	slices.SortStableFunc(byProb, func(a, b part) int { return cmp.Compare(b.top.Prob, a.top.Prob) })
+	for _, p := range byProb {
+		// A clause of one word ("So, I must go") says little on its own.
+		if (p.clause || plain) && (p.to-p.from > 1 || p.top.Prob >= 2*partSure || social(p.top.Label)) {
+			add(p.top.Label, p.top.Prob)
+		}
+	}
+	slices.SortStableFunc(along, func(a, b candidate) int { return socialRank[a.label] - socialRank[b.label] })
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure {
+		// The whole utterance is plainly that act ("Thanks, that was
+		// lovely"): its clauses only colour it.
+		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
+	}
+	return append(main, along...)
+}
+
+// alongWith reports whether a greeting or an "and you?" came along with
+// the main act c, in another part of the utterance.
+func alongWith(c classified, parts []part) (greeting, andYou bool) {
+	for i, p := range parts {
+		if p.top.Prob < partSure || p.top.Label == c.label {
+			continue
+		}
+		switch p.top.Label {
+		case "greeting":
+			greeting = c.intent != iGreeting
+		case "how_are_you":
+			andYou = i > 0 && c.intent != iHowAreYou
+		}
+	}
+	return greeting, andYou
+}
+
+// maxHead is how many words (Chinese: characters) a greeting before the
+// rest of an unpunctuated utterance may have ("hello my name is Alex",
+// "你好我叫王小明"); maxTail likewise for "and you?" after it.
+const (
+	maxHead = 3
+	maxTail = 3
+)
+
+// parts reads the parts of an utterance: its clauses when punctuation
+// splits it; else a greeting at its start and an "and you?" at its end,
+// when the classifier is sure of them.
+func (e *Engine) parts(toks []intents.Token, h hints) []part {
+	if cl := intents.Clauses(toks); len(cl) > 1 {
+		var out []part
+		from := 0
+		for _, c := range cl {
+			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyPart(c), h).Top(), clause: true})
+			from += len(c)
+		}
+		return out
+	}
+	n := len(toks)
+	var out []part
+	for k := 1; k <= maxHead && k < n; k++ {
+		if top := e.model.ClassifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
+			out = append(out, part{from: 0, to: k, top: top},
+				part{from: k, to: n, top: e.expect(e.model.ClassifyPart(toks[k:]), h).Top()})
+			break
+		}
+	}
+	for k := 1; k <= maxTail && k < n; k++ {
+		if top := e.model.ClassifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
+			out = append(out, part{from: 0, to: n - k, top: e.expect(e.model.ClassifyPart(toks[:n-k]), h).Top()},
+				part{from: n - k, to: n, top: top})
+			break
+		}
+	}
+	return out
+}
+
+// expect weighs the classifier's reading with what the conversation
+// expects: Bayes' rule with a prior that favors the expected intents.
+func (e *Engine) expect(r intents.Result, h hints) intents.Result {
+	boost := func(label string) float64 {
+		switch {
+		case h.pendingHow && strings.HasPrefix(label, "feeling."):
+			return priorBoost
+		case h.listening && (label == "share" || strings.HasPrefix(label, "feeling.")):
+			return priorBoost
+		case h.pendingName != "" && label == "name":
+			return priorBoost
+		}
+		return 1
+	}
+	if !h.pendingHow && !h.listening && h.pendingName == "" {
+		return r
+	}
+	var sum float64
+	out := intents.Result{Languages: r.Languages, Labels: make([]intents.Scored, len(r.Labels))}
+	for i, s := range r.Labels {
+		s.Prob *= boost(s.Label)
+		out.Labels[i] = s
+		sum += s.Prob
+	}
+	for i := range out.Labels {
+		out.Labels[i].Prob /= sum
+	}
+	sortScored(out.Labels)
+	return out
+}
+
+func sortScored(s []intents.Scored) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Prob > s[j-1].Prob; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// complete fills in what an intent needs beyond its label, and reports
+// whether the utterance has it: a name to introduce oneself, a language to
+// switch to. An intent without what it needs is not the utterance's.
+func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Token, text string, h hints) (classified, bool) {
+	switch c.intent {
+	case iName:
+		lang := c.lang
+		if h.pendingName != "" {
+			lang = h.pendingName
+		}
+		// A clause that is only a name counts when she asked for it, or
+		// when the classifier is sure the person introduces themself
+		// ("Je me présente : Aurélie Dubois.").
+		bare := bareNever
+		switch {
+		case h.pendingName != "":
+			bare = bareAny
+		case c.prob >= bareNameSure:
+			bare = bareClause
+		}
+		c.name, _ = e.personName(toks, text, lang, bare)
+		if c.name == "" && lang != c.lang {
+			c.name, _ = e.personName(toks, text, c.lang, bare)
+		}
+		if h.pendingName != "" && c.name != "" {
+			c.lang = h.pendingName
+		}
+		return c, c.name != ""
+	case iLangSwitch:
+		if l, ok := namedLanguage(toks, text); ok {
+			c.target = l
+			return c, true
+		}
+		if e.otherLanguage(toks, text, c.lang) {
+			c.intent = iLangUnsupported
+			return c, true
+		}
+		c.intent = iLanguages // "change the language": which ones she speaks
+		return c, true
+	case iTime, iDate:
+		// Both asked at once ("what time is it and what day?").
+		if other := map[intent]string{iTime: "date", iDate: "time"}[c.intent]; whole.Prob(other)+whole.Prob("datetime") >= e.threshold {
+			c.intent = iDateTime
+		}
+	case iSong:
+		c.songLang, _ = namedLanguage(toks, text)
+	case iFromUser:
+		c.place = e.place(toks, c.lang)
+	case iListen:
+		// What continues the worry, unless it is news or a feeling of its
+		// own ("my cat died too").
+		for _, s := range whole.Labels {
+			if strings.HasPrefix(s.Label, "feeling.") && s.Prob >= e.threshold {
+				return c, false
+			}
+		}
+		return c, h.listening
+	}
+	return c, true
+}
+
+// language decides the language of the utterance: Chinese when it has
+// Chinese characters; the session's unless the classifier finds another
+// much likelier (many short words are shared); else the one the classifier
+// is sure of, else what the detector is sure of, else the session's.
+func (e *Engine) language(r intents.Result, toks []intents.Token, text string, session nadine.Language) nadine.Language {
+	for _, t := range toks {
+		if t.Han {
+			return nadine.Chinese
+		}
+	}
+	if session != nadine.Chinese && len(r.Languages) > 0 && sessionLanguageOdds*r.LanguageProb(session) >= r.Languages[0].Prob {
+		return session
+	}
+	if len(r.Languages) > 0 && r.Languages[0].Prob >= languageSure && r.Languages[0].Language != nadine.Chinese {
+		return r.Languages[0].Language
+	}
+	if e.detector != nil {
+		if l, _, ok := e.detector.Detect(text); ok {
+			return l
+		}
+	}
+	return session
+}
+
+func hasLetters(toks []intents.Token) bool {
+	for _, t := range toks {
+		for _, r := range t.Text {
+			if unicode.IsLetter(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
