@@ -101,7 +101,8 @@ func (t *turnRun) answer() nadine.Reply {
 		if i > 0 {
 			req.FallbackReason = fallbackReason(lastErr)
 		}
-		stepDone := trace.StartStep("engine:" + eng.Name())
+		// The engine's work hangs from its attempt's step.
+		engCtx, stepDone := nadine.BeginStep(engCtx, "engine:"+eng.Name())
 		req = out.Bind(req)
 		r, err := m.respond(engCtx, eng, req, !last)
 		// An engine that heard "forget me" may say nothing: the

@@ -150,6 +150,8 @@ func (e *Engine) Name() string { return "offline" }
 // emit EventDone.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
 	start := time.Now()
+	ctx = nadine.OpenStep(ctx) // its searches hang from the step that says what it answered
+	step := nadine.StepOf(ctx)
 	t := &turn{
 		e:        e,
 		ctx:      ctx,
@@ -166,7 +168,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 		if req.Emit != nil {
 			req.Emit(nadine.Event{Kind: nadine.EventForgetRequest})
 		}
-		nadine.TraceFrom(ctx).AddStep(nadine.Step{Name: "offline:forget_me", Start: start, Duration: time.Since(start)})
+		step.Name, step.Start, step.Duration = "offline:forget_me", start, time.Since(start)
+		nadine.TraceFrom(ctx).AddStep(step)
 		return nadine.Reply{Language: t.session, UserID: t.userID, Emotion: nadine.Neutral, Category: nadine.CategoryOther}, nil
 	}
 	h := t.readHistory()
@@ -176,12 +179,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if t.detail != "" {
 		detail += " " + t.detail
 	}
-	nadine.TraceFrom(ctx).AddStep(nadine.Step{
-		Name:     "offline:" + t.outcome.traceName(),
-		Start:    start,
-		Duration: time.Since(start),
-		Detail:   detail,
-	})
+	step.Name, step.Start, step.Duration, step.Detail = "offline:"+t.outcome.traceName(), start, time.Since(start), detail
+	nadine.TraceFrom(ctx).AddStep(step)
 	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", reply.UserID)
 	return reply, nil
 }
