@@ -175,7 +175,7 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 		m.save(bg)
 	}
 	d := trace.Snapshot()
-	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
+	m.log.Info("turn", "user", nadine.PersonID(reply.UserID), "language", reply.Language, "engine", d.Engine,
 		"input", nadine.Content(t.text), "reply", nadine.Content(reply.Text), "elapsed", d.Duration.Round(time.Millisecond),
 		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
 	return reply

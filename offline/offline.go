@@ -181,7 +181,7 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	}
 	step.Name, step.Start, step.Duration, step.Detail = "offline:"+t.outcome.traceName(), start, time.Since(start), detail
 	nadine.TraceFrom(ctx).AddStep(step)
-	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", reply.UserID)
+	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", nadine.PersonID(reply.UserID))
 	return reply, nil
 }
 
