@@ -16,7 +16,7 @@ import (
 // the text itself when the operator asked for it (ContentReplacer). It is
 // deliberately no slog.LogValuer, so that ReplaceAttr sees it as such.
 //
-//	log.Info("turn", "user", id, "input", nadine.Content(text))
+//	log.Info("turn", "user", nadine.PersonID(id), "input", nadine.Content(text))
 type Content string
 
 // String returns the length of the text, never the text.
@@ -26,6 +26,25 @@ func (c Content) String() string {
 
 // MarshalJSON writes String, for JSON handlers.
 func (c Content) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
+// PersonID is a person's user id as a log attribute value. An id names
+// someone (it is made from their name), so logs carry none by default: a
+// PersonID prints as "[person]" through any handler ("unknown" for the
+// stranger, who is nobody in particular), and as the id itself where
+// ContentReplacer shows conversation text. Like Content, no slog.LogValuer.
+type PersonID string
+
+// String returns "[person]", "unknown" or "", never the id.
+func (p PersonID) String() string {
+	switch p {
+	case "", UnknownUser:
+		return string(p)
+	}
+	return "[person]"
+}
+
+// MarshalJSON writes String, for JSON handlers.
+func (p PersonID) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }
 
 // quotedRE matches a Go-quoted string (%q), the form in which errors of
 // this module quote what a model or a person wrote.
@@ -58,17 +77,23 @@ func RedactText(s string) string {
 var errorKeys = map[string]bool{"err": true, "error": true, "reason": true}
 
 // ContentReplacer returns a slog.HandlerOptions.ReplaceAttr that decides
-// whether logs carry conversation text. With show false (the default of
-// `log.content`), Content values print as their length and errors (any
-// error value, and strings under the keys err, error and reason) have
-// their quoted parts hidden (RedactText); with show true, Content values
-// print as the text itself and errors in full.
+// whether logs carry conversation text and who said it. With show false
+// (the default of `log.content`), Content values print as their length,
+// PersonID values as "[person]", and errors (any error value, and strings
+// under the keys err, error and reason) have their quoted parts hidden
+// (RedactText); with show true, Content values print as the text itself,
+// PersonID values as the id and errors in full.
 func ContentReplacer(show bool) func(groups []string, a slog.Attr) slog.Attr {
 	return func(_ []string, a slog.Attr) slog.Attr {
 		switch a.Value.Kind() {
 		case slog.KindAny:
 			switch v := a.Value.Any().(type) {
 			case Content:
+				if show {
+					return slog.String(a.Key, string(v))
+				}
+				return slog.String(a.Key, v.String())
+			case PersonID:
 				if show {
 					return slog.String(a.Key, string(v))
 				}
