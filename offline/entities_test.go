@@ -110,3 +110,38 @@ func TestPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestCodesAreNoIntroductions: a code, password or PIN a visitor asks her
+// to keep, phrased as none of the examples is, is not taken for their name
+// (the name rule's "it is X" shows a name plainly; the classifier is sure
+// the whole is none of the intents), while introductions still are.
+func TestCodesAreNoIntroductions(t *testing.T) {
+	e := New(Options{})
+	const en, fr, de, zh = nadine.English, nadine.French, nadine.German, nadine.Chinese
+	tests := []struct {
+		text string
+		lang nadine.Language
+		name string // "" when it is no introduction
+	}{
+		{"Please remember my PIN, it is CANARY-PIN-4242-ZEBRA.", en, ""},
+		{"Please remember my PIN it is CANARY-PIN-4242-ZEBRA", en, ""},
+		{"Could you keep my door code for me? It is Orchid-77.", en, ""},
+		{"Retiens mon code de porte, c'est Orchidée-77.", fr, ""},
+		{"Merk dir bitte meine PIN, sie lautet Zebra-4242.", de, ""},
+		{"请帮我记住我的密码，是Zebra4242。", zh, ""},
+		{"Hello, my name is Sarah Connor.", en, "Sarah Connor"},
+		{"Bonjour, je suis Marie", fr, "Marie"},
+		{"Ich bin die Lena", de, "Lena"},
+		{"你好，我叫Alex。", zh, "Alex"},
+	}
+	for _, tt := range tests {
+		r, ok := e.read(tt.text, tt.lang, hints{})
+		if !ok {
+			t.Fatalf("%q: not read", tt.text)
+		}
+		c := e.decide(r, hints{})
+		if got := c.name; (c.label == "name") != (tt.name != "") || got != tt.name {
+			t.Errorf("%q read as %q with name %q, want name %q", tt.text, c.label, got, tt.name)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		if strong && from+1 < sp.To && e.model.Known(toks[from].Norm) && !startsUpper(toks[from].Text) {
 			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
 		}
-		if name = e.latinName(toks, from, sp.To, lang); name != "" {
+		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
 			return name, strong || capital
 		}
@@ -77,7 +77,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 // capitalized inside the sentence ("I'm Will", "je suis Marie"; not in
 // German, which capitalizes nouns); nor is a language's name ("I'm
 // French").
-func (e *Engine) latinName(toks []intents.Token, i, end int, lang nadine.Language) string {
+func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang nadine.Language) string {
 	if i >= end || i >= len(toks) {
 		return ""
 	}
@@ -110,6 +110,10 @@ func (e *Engine) latinName(toks []intents.Token, i, end int, lang nadine.Languag
 			b.WriteString(titleCase(toks[i].Text))
 			i++
 		}
+	}
+	if i < len(toks) && strings.ContainsFunc(toks[i].Text, unicode.IsDigit) &&
+		!strings.ContainsFunc(text[toks[i-1].End:toks[i].Start], unicode.IsSpace) {
+		return "" // "Orchid-77", "Zebra4242": a word written with digits is a code
 	}
 	name := b.String()
 	if utf8.RuneCountInString(name) > maxNameRunes {

@@ -310,7 +310,10 @@ func (e *Engine) decide(r reading, h hints) classified {
 	toks, text, whole := r.toks, r.text, r.whole
 	out := classified{lang: r.lang}
 	cands := e.candidates(whole, r.parts)
-	if whole.Prob("name") >= nameFloor {
+	// A name the words show plainly makes an introduction of what the
+	// classifier reads weakly, not of what it is sure is none of the
+	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
+	if top := whole.Top(); whole.Prob("name") >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
 		}
