@@ -14,6 +14,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // ManagerOptions configures a Manager. Zero values are sane defaults except
@@ -520,7 +521,7 @@ func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
 		if !lang.Valid() {
 			lang = out.Language()
 		}
-		for _, sent := range nadine.SplitSentences(r.Text) {
+		for _, sent := range spoken.SplitSentences(r.Text) {
 			out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/langid"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // forbidden are the ways of saying "I don't understand" that seed 000 rules
@@ -124,7 +125,7 @@ func TestTemplatesAtMostTwoSentences(t *testing.T) {
 	for lang, keys := range renderAll(t) {
 		for key, lines := range keys {
 			for _, l := range lines {
-				if got := nadine.SplitSentences(l); len(got) > 2 || len(got) == 0 {
+				if got := spoken.SplitSentences(l); len(got) > 2 || len(got) == 0 {
 					t.Errorf("%s %s: %d sentences in %q: %q", lang, key, len(got), l, got)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/speakable"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // finalAction is the action name of a final answer.
@@ -309,7 +310,7 @@ var (
 // "Action: ..." then "Action Input: ..."), the fields of a final answer
 // defaulted.
 func (p parser) classic(text string) (step, []string, bool) {
-	text = nadine.StripThinking(text)
+	text = spoken.StripThinking(text)
 	if m := classicActionRE.FindStringSubmatch(text); m != nil {
 		action := strings.TrimSpace(m[1])
 		input := ""

@@ -1,4 +1,4 @@
-package nadine
+package spoken
 
 import (
 	"strings"
