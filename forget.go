@@ -33,9 +33,9 @@ type UserEraserFunc func(ctx context.Context, userID string) error
 func (f UserEraserFunc) EraseUser(ctx context.Context, userID string) error { return f(ctx, userID) }
 
 // People lists every person the store knows, ordered by id: the id → name
-// map, and the ids known only from their data (seed 000's plain names on
-// user/name, a face-recognition id nobody named), each named after its id
-// as seed 000 does. The unknown user is no person and is not listed.
+// map, and the ids known only from their data (plain names on
+// user/name, a face-recognition id nobody named), each named after its id.
+// The unknown user is no person and is not listed.
 func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 	users, err := st.Users(ctx)
 	if err != nil {
@@ -64,7 +64,7 @@ func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 }
 
 // ResolvePerson finds the one person who names: a user id exactly (a
-// profile id, a face-recognition id, a seed 000 plain name used as an id),
+// profile id, a face-recognition id, a plain name used as an id),
 // else a display name or an id compared case-insensitively. It returns
 // ENOTFOUND when nobody matches and EINVALID when several people do (the
 // message lists their ids).

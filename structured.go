@@ -5,7 +5,7 @@ import "fmt"
 // StructuredMode says how a model profile's server constrains answers: the
 // roles whose answer is JSON send a strict JSON schema, the ReAct loop may
 // run on native tool calling, or everything is asked for in the prompt's
-// words only (seed 000's format, and the fallback). docs/speech.md says
+// words only (the ReAct format, and the fallback). docs/speech.md says
 // which servers were checked for each.
 type StructuredMode string
 

@@ -19,7 +19,7 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// The sample sets of the test harnesses (seed 001's agent_test_samples.py),
+// The sample sets of the test harnesses (agent_test_samples.py of the graph's original harness),
 // one JSON file per agent, with the images of the vision samples.
 //
 //go:embed testdata/samples/*.json testdata/samples/images/*

@@ -107,7 +107,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 	}
 	if !a.summary {
 		// The response agent reads the results itself: one model call
-		// less in sequence than seed 001's search_answer summary.
+		// less in sequence than the search_answer model's summary.
 		return fmt.Sprintf("%s results for %q:\n%s", tool.Name(), nadine.Shorten(query, 120), nadine.Shorten(out, maxSearchResult))
 	}
 	ans, err := answerSearch(ctx, a.answer, a.prompts, query, tool.Name(), out)

@@ -512,7 +512,7 @@ func fill(tmpl string, values map[string]string) string {
 	}
 }
 
-// limitSentences enforces seed 000's two-sentence rule on a rendered line
+// limitSentences enforces the two-sentence rule on a rendered line
 // (a title or a remembered fact may carry its own full stop).
 func limitSentences(text string) []string {
 	s := spoken.SplitSentences(text)

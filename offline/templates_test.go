@@ -11,12 +11,12 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// forbidden are the ways of saying "I don't understand" that seed 000 rules
-// out, in every language.
+// forbidden are the ways of saying "I don't understand" that the dialogue rules
+// rule out, in every language.
 var forbidden = []string{"understand", "comprends", "comprend pas", "verstehe", "不明白", "不懂", "不理解"}
 
-// informal are French words of informal address (seed 000: formal address
-// in French).
+// informal are French words of informal address (the rules ask for formal
+// address in French).
 var informal = map[string]bool{"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "t'": true}
 
 // renderAll renders every wording of every template of every language with

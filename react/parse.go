@@ -131,7 +131,7 @@ func (p parser) parse(text string) (step, []string, error) {
 		if len(list) == 0 {
 			return step{}, nil, failf(unusable, "empty list of actions")
 		}
-		raw = list[0] // seed 000: a list of actions yields its first
+		raw = list[0] // a list of actions yields its first
 	}
 	f, ok := labels.Fields(raw)
 	if !ok {
