@@ -18,12 +18,8 @@ var quotedRE = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
 // name (graph nodes, roles, labels): lowercase, digits and underscores.
 var identifierRE = regexp.MustCompile(`^"[a-z][a-z0-9_]{0,39}"$`)
 
-// Quoted hides what is quoted in an error message: every Go-quoted
-// string ("...", as %q writes it) becomes its length, so that an error
-// quoting a model's answer or a person's words can be logged without them.
-// A quoted lowercase identifier ("response_agent") is kept:
-//
-//	graph: node "response_agent": agents: answer is not the JSON asked for: "[412 chars]"
+// Quoted hides each Go-quoted string of an error message behind its length
+// (lowercase identifiers kept), so the error can be logged without words.
 func Quoted(s string) string {
 	return quotedRE.ReplaceAllStringFunc(s, func(q string) string {
 		if identifierRE.MatchString(q) {
@@ -40,12 +36,8 @@ func Quoted(s string) string {
 // errorKeys are the attribute keys whose string values are error texts.
 var errorKeys = map[string]bool{"err": true, "error": true, "reason": true}
 
-// ContentReplacer returns a slog.HandlerOptions.ReplaceAttr that decides
-// whether logs carry conversation text. With show false (the default of
-// `log.content`), Content values print as their length and errors (any
-// error value, and strings under the keys err, error and reason) have
-// their quoted parts hidden (Quoted); with show true, Content values
-// print as the text itself and errors in full.
+// ContentReplacer is a slog ReplaceAttr: unless show, Content prints as its
+// length and errors (and err, error, reason strings) pass through Quoted.
 func ContentReplacer(show bool) func(groups []string, a slog.Attr) slog.Attr {
 	return func(_ []string, a slog.Attr) slog.Attr {
 		switch a.Value.Kind() {

@@ -11,17 +11,9 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// MaxRunes is the length past which a reply, once cleaned, is no
-// longer a spoken answer but runaway output: far past every engine's
-// length rule (two short sentences; a recited song stays under 1,500
-// characters).
+// MaxRunes is the cleaned length past which a reply is runaway output: far
+// past two short sentences, and past a recited song (under 1,500).
 const MaxRunes = 2000
-
-// Only speech reaches speak: whatever the engine, the text the robot says
-// is plain spoken sentences. Clean turns what a model wrote into
-// such sentences; Speech and Sentence also say when the text is not
-// a reply at all (JSON, markup, code, an echo of the prompt, far past the
-// length rules), which is never spoken.
 
 var (
 	thinkOpenRE  = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
@@ -50,11 +42,8 @@ var quotePairs = [...][2]string{
 	{"„", "“"}, {"„", "”"}, {"‹", "›"}, {"「", "」"}, {"『", "』"}, {"`", "`"},
 }
 
-// StripThinking removes reasoning blocks (<think>…</think>, also
-// <thinking>, <reasoning>, <reflection>) that reasoning models write
-// before their answer; an unclosed block is cut with everything after it.
-// A stray closing tag (the opening one was in the prompt's template) drops
-// what comes before it.
+// StripThinking removes the reasoning blocks (<think>…</think> and kin)
+// that reasoning models write before their answer, closed or not.
 func StripThinking(text string) string {
 	s := text
 	for {
@@ -92,13 +81,8 @@ func ASCIILower(s string) string {
 	return string(b)
 }
 
-// Clean returns text as plain spoken sentences: reasoning blocks,
-// code blocks, URLs, chat-template tokens, HTML tags and emoji removed;
-// Markdown reduced to its words (headings, bullets, quotes, bold and
-// italics, links); a speaker prefix ("Nadine:"), a leading stage direction
-// ("*smiles*") and quotation marks around the whole text dropped;
-// whitespace collapsed. It does not judge whether the result is a reply:
-// see Speech.
+// Clean returns text as plain spoken sentences, markup, Markdown, emoji and
+// wrapping removed; it does not judge whether the result is a reply (Reply).
 func Clean(text string) string {
 	// Peeling one layer can bare another ("\"# Hello\"" loses its quotes,
 	// then its heading mark): clean until nothing changes.
@@ -497,13 +481,9 @@ func fold(s string) string {
 	return b.String()
 }
 
-// Stream turns a streamed model reply into sentences fit to speak,
-// as soon as each is complete: reasoning blocks are skipped, each sentence
-// is cleaned (see Instructions.Sentence), and the stream stops speaking for good
-// (Held) when the text shows it is not a reply: it starts like JSON,
-// markup or code, a sentence is not speech, or the whole goes far past the
-// length rules. The zero value is ready to use; set Instructions for the
-// echo check.
+// Stream turns a streamed model reply into sentences fit to speak as soon
+// as each is complete, and holds for good once the text shows it is no
+// reply. The zero value is ready to use.
 type Stream struct {
 	// Instructions are the prompt's own texts, for the echo check (nil:
 	// none).
