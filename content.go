@@ -6,14 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// Content is conversation text as a log attribute value: what a person
-// said, Nadine's reply, a model's output, a song's topic, a place asked
-// about. Logs carry no conversation by default, so a Content prints as its
-// length only ("[23 chars]") through any handler; the process logger shows
-// the text itself when the operator asked for it (ContentReplacer). It is
-// deliberately no slog.LogValuer, so that ReplaceAttr sees it as such.
+// Content is conversation text as a log attribute value: it prints as its
+// length unless redact.ContentReplacer shows it (no slog.LogValuer, on purpose).
 //
-//	log.Info("turn", "user", id, "input", nadine.Content(text))
+//	log.Info("turn", "user", nadine.PersonID(id), "input", nadine.Content(text))
 type Content string
 
 // String returns the length of the text, never the text.
@@ -23,3 +19,19 @@ func (c Content) String() string {
 
 // MarshalJSON writes String, for JSON handlers.
 func (c Content) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
+// PersonID is a person's user id as a log attribute value: an id names
+// someone, so it prints as "[person]" unless redact.ContentReplacer shows it.
+type PersonID string
+
+// String returns "[person]", "unknown" or "", never the id.
+func (p PersonID) String() string {
+	switch p {
+	case "", UnknownUser:
+		return string(p)
+	}
+	return "[person]"
+}
+
+// MarshalJSON writes String, for JSON handlers.
+func (p PersonID) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }

@@ -33,7 +33,7 @@ func RetrieveKnowledge(ctx context.Context, store KnowledgeStore, emb Embedder, 
 	}
 	tr := TraceFrom(ctx)
 	start := time.Now()
-	rec := Retrieval{Kind: "knowledge", Query: query, Start: start}
+	rec := Retrieval{Kind: "knowledge", Query: query, Start: start, Step: StepOf(ctx).ID}
 	res, err := retrieveKnowledge(ctx, store, emb, query, k)
 	rec.Duration = time.Since(start)
 	if err != nil {

@@ -46,6 +46,7 @@ func (t *tracedTool) Call(ctx context.Context, in ToolInput) (out string, err er
 			Output:   out,
 			Start:    start,
 			Duration: time.Since(start),
+			Step:     StepOf(ctx).ID,
 		}
 		if err != nil {
 			rec.Error = err.Error()

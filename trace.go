@@ -16,6 +16,7 @@ import (
 type Trace struct {
 	mu    sync.Mutex
 	end   time.Time        // set by Finish
+	steps int              // the last step ID given (OpenStep, AddStep)
 	clock func() time.Time // the turn's clock (SetClock); nil: time.Now
 	// prompts are what the engines wrote into the turn's model calls, for
 	// the echo check (AddPrompt); never serialized.
@@ -51,7 +52,11 @@ type TraceData struct {
 }
 
 // Step is one stage of a turn (a graph node, "contextualize", "retrieve").
+// ID and Parent give the trace its tree: they are set where the step runs
+// (OpenStep), never guessed from times.
 type Step struct {
+	ID       int           `json:"id,omitempty"`     // unique in the trace, from 1
+	Parent   int           `json:"parent,omitempty"` // the step it ran in; 0: the turn itself
 	Name     string        `json:"name"`
 	Start    time.Time     `json:"start"`
 	Duration time.Duration `json:"duration_ns"`
@@ -76,6 +81,8 @@ type ModelCall struct {
 	Error      string        `json:"error,omitempty"`
 	// Code is a failed call's error code (ErrorCode), or CallCanceled.
 	Code string `json:"code,omitempty"`
+	// Step is the ID of the step that made the call (StepOf); 0: the turn.
+	Step int `json:"step,omitempty"`
 }
 
 // CallCanceled is the Code of a model call its caller gave up (a discarded
@@ -90,6 +97,7 @@ type ToolCallRecord struct {
 	Start    time.Time     `json:"start"`
 	Duration time.Duration `json:"duration_ns"`
 	Error    string        `json:"error,omitempty"`
+	Step     int           `json:"step,omitempty"` // the step that made the call (StepOf); 0: the turn
 }
 
 // Retrieval is one similarity search.
@@ -100,6 +108,7 @@ type Retrieval struct {
 	Start    time.Time       `json:"start"`
 	Duration time.Duration   `json:"duration_ns"`
 	Note     string          `json:"note,omitempty"`
+	Step     int             `json:"step,omitempty"` // the step that searched (StepOf); 0: the turn
 }
 
 // RetrievedItem is one search result, its text shortened for display.
@@ -148,8 +157,9 @@ func (t *Trace) Now() time.Time {
 	return c()
 }
 
-// StartStep records the start of a step and returns the function that ends
-// it; pass the step's error (or nil) to the returned function.
+// StartStep records the start of a step of the turn itself (no parent)
+// and returns the function that ends it; pass the step's error (or nil) to
+// the returned function. BeginStep is the one whose work hangs from it.
 func (t *Trace) StartStep(name string) func(err error) {
 	if t == nil {
 		return func(error) {}
@@ -160,20 +170,81 @@ func (t *Trace) StartStep(name string) func(err error) {
 		if err != nil {
 			s.Error = err.Error()
 		}
-		t.mu.Lock()
-		t.Steps = append(t.Steps, s)
-		t.mu.Unlock()
+		t.AddStep(s)
 	}
 }
 
-// AddStep records a finished step.
+// AddStep records a finished step; one without an ID gets a new one (a
+// step that holds nothing: see OpenStep for one that does).
 func (t *Trace) AddStep(s Step) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
+	if s.ID == 0 {
+		t.steps++
+		s.ID = t.steps
+	}
 	t.Steps = append(t.Steps, s)
 	t.mu.Unlock()
+}
+
+type stepKey struct{}
+
+// stepScope is the step a context is in, in which trace.
+type stepScope struct {
+	t    *Trace
+	step Step // its ID and Parent
+}
+
+// OpenStep returns a context inside a new step of ctx's trace, within the
+// step ctx is in: the model calls, tool calls, retrievals and steps
+// recorded with it name that step (StepOf), so the trace's tree is known
+// where the work runs, whatever the clocks say. Whoever ends the step
+// records it with AddStep(StepOf(ctx) with its name and times). Without a
+// trace, ctx is returned as is.
+func OpenStep(ctx context.Context) context.Context {
+	t := TraceFrom(ctx)
+	if t == nil {
+		return ctx
+	}
+	parent := StepOf(ctx).ID
+	t.mu.Lock()
+	t.steps++
+	id := t.steps
+	t.mu.Unlock()
+	return context.WithValue(ctx, stepKey{}, stepScope{t: t, step: Step{ID: id, Parent: parent}})
+}
+
+// StepOf returns the step ctx is in (OpenStep) with its ID and Parent set,
+// to record when it ends; its ID is what work done with ctx is recorded
+// under. The zero Step: ctx is in the turn itself.
+func StepOf(ctx context.Context) Step {
+	sc, ok := ctx.Value(stepKey{}).(stepScope)
+	if !ok || sc.t == nil || sc.t != TraceFrom(ctx) {
+		return Step{} // another trace's step: this one starts at its turn
+	}
+	return sc.step
+}
+
+// BeginStep opens a step named name (OpenStep) on the trace's clock and
+// returns its context and the function that records it when it ends;
+// pass the step's error (or nil).
+func BeginStep(ctx context.Context, name string) (context.Context, func(err error)) {
+	t := TraceFrom(ctx)
+	if t == nil {
+		return ctx, func(error) {}
+	}
+	ctx = OpenStep(ctx)
+	s := StepOf(ctx)
+	s.Name, s.Start = name, t.Now()
+	return ctx, func(err error) {
+		s.Duration = t.Now().Sub(s.Start)
+		if err != nil {
+			s.Error = err.Error()
+		}
+		t.AddStep(s)
+	}
 }
 
 // AddModelCall records a model call. A call that ends after the turn was

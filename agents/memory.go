@@ -188,7 +188,7 @@ func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex
 			})
 			if err != nil {
 				tr.Fail("memory_update_agent", err)
-				m.log.Error("agents: save profile", "user", saved.UserID, "err", err)
+				m.log.Error("agents: save profile", "user", nadine.PersonID(saved.UserID), "err", err)
 			}
 		})
 	}
@@ -381,7 +381,7 @@ func (m *memoryUpdater) scheduleEpisode(ctx context.Context, s State) {
 	tr.Notef("memory_update_agent: the episode is saved in the background")
 	s.live.afterReply(ctx, func(ctx context.Context) {
 		if !m.work.save(2*time.Minute, func(ctx context.Context) { m.saveEpisode(ctx, user, conv, msgs, now) }) {
-			m.log.Warn("agents: the engine closed before the episode was saved", "user", user.ID)
+			m.log.Warn("agents: the engine closed before the episode was saved", "user", nadine.PersonID(user.ID))
 		}
 	})
 }
@@ -400,12 +400,12 @@ func (m *memoryUpdater) saveEpisode(ctx context.Context, user UserInfo, conv str
 				Time: now, Metadata: meta, Embedder: emb.Name(), Embedding: v})
 		}
 		if err != nil {
-			m.log.Error("agents: save memory", "type", typ, "user", user.ID, "err", err)
+			m.log.Error("agents: save memory", "type", typ, "user", nadine.PersonID(user.ID), "err", err)
 		}
 	}
 	ep, err := summarizeEpisode(ctx, m.model, m.prompts, conversationData(msgs))
 	if err != nil {
-		m.log.Warn("agents: episode summary failed; only the conversation is saved", "user", user.ID, "err", err)
+		m.log.Warn("agents: episode summary failed; only the conversation is saved", "user", nadine.PersonID(user.ID), "err", err)
 	} else {
 		store(nadine.MemoryEpisode, ep.text(), map[string]string{"user_name": user.Name,
 			"observation": ep.Observation, "thought": ep.Thought, "action": ep.Action, "result": ep.Result})

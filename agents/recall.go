@@ -163,7 +163,7 @@ func (m *memoryRecall) best(ctx context.Context, t *turn, userID string, typ nad
 		}
 		tr := nadine.TraceFrom(ctx)
 		start := time.Now()
-		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start}
+		rec := nadine.Retrieval{Kind: string(typ), Query: query, Start: start, Step: nadine.StepOf(ctx).ID}
 		defer func() { rec.Duration = time.Since(start); tr.AddRetrieval(rec) }()
 		v, err := once(t, (*turn).queryVectors, query, func() ([]float32, error) { return nadine.EmbedOne(ctx, emb, query) })
 		if err != nil {

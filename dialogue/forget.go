@@ -272,8 +272,8 @@ func (t *turnRun) forgetPerson(ctx context.Context) forgetLine {
 	m.mu.Lock()
 	m.erasing = id // EraseUser, called back by the erase path, does not wait for this turn
 	m.mu.Unlock()
-	done := t.trace.StartStep("forget")
-	err := m.opts.Forget(ctx, id)
+	fctx, done := nadine.BeginStep(ctx, "forget")
+	err := m.opts.Forget(fctx, id)
 	m.mu.Lock()
 	m.erasing = ""
 	m.mu.Unlock()

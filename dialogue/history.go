@@ -200,7 +200,7 @@ func (h *History) StoreDue(ctx context.Context, userID, userName, convID string)
 	unlock := h.locks.lock(userID, convID)
 	defer unlock()
 	if err := h.storeDue(ctx, userID, userName, convID); err != nil {
-		h.log.Warn("dialogue: history: window chunk left pending", "user_id", userID,
+		h.log.Warn("dialogue: history: window chunk left pending", "user_id", nadine.PersonID(userID),
 			"conversation_id", convID, "err", err)
 	}
 }

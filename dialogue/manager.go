@@ -363,7 +363,7 @@ func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, no
 	history, err := m.opts.History.Window(ctx, user.ID, s.ConversationID)
 	if err != nil {
 		tr.Fail("history", err)
-		m.log.Warn("history window unavailable", "user", user.ID, "err", err)
+		m.log.Warn("history window unavailable", "user", nadine.PersonID(user.ID), "err", err)
 	}
 	if turn.Time.IsZero() {
 		turn.Time = now
@@ -402,7 +402,7 @@ func (m *Manager) setUserLocked(ctx context.Context, u nadine.UserRef) (Ending, 
 		end, err = m.endLocked(ctx, "another person")
 	}
 	if aerr := m.adopt(ctx, u); aerr != nil {
-		m.log.Warn("dialogue: stranger's conversation not kept", "user", u.ID, "err", aerr)
+		m.log.Warn("dialogue: stranger's conversation not kept", "user", nadine.PersonID(u.ID), "err", aerr)
 	}
 	m.nameNewPerson(ctx, u)
 	return end, err
@@ -596,14 +596,14 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 			// A known person turned out to be someone else: their
 			// conversation ends, the new person's starts.
 			if err := h.End(ctx, prev, req.Turn.UserName, conv); err != nil {
-				m.log.Warn("history: end superseded conversation", "user", prev, "err", err)
+				m.log.Warn("history: end superseded conversation", "user", nadine.PersonID(prev), "err", err)
 			}
 			conv = m.opts.NewID()
 			m.mu.Lock()
 			m.sess.ConversationID = conv
 			m.mu.Unlock()
 		} else if err := h.Adopt(ctx, conv, user.ID, user.Name); err != nil {
-			m.log.Warn("history: the stranger's conversation not moved", "user", user.ID, "err", err)
+			m.log.Warn("history: the stranger's conversation not moved", "user", nadine.PersonID(user.ID), "err", err)
 		}
 		m.mu.Lock()
 		m.personStored = false
@@ -617,7 +617,7 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 		{Role: nadine.RoleAssistant, Content: said, Name: HistoryAssistantName, Time: m.opts.Now().Unix()},
 	}
 	if err := h.Record(ctx, user.ID, user.Name, conv, msgs...); err != nil {
-		m.log.Error("history: append", "user", user.ID, "err", err)
+		m.log.Error("history: append", "user", nadine.PersonID(user.ID), "err", err)
 	}
 	m.mu.Lock()
 	m.lastReply = committed{turnID: turnID, userID: user.ID, convID: conv, text: said}

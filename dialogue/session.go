@@ -273,11 +273,11 @@ func (m *Manager) endLocked(ctx context.Context, reason string) (Ending, error) 
 	}
 	if knownUser(s.User.ID) && m.opts.Checkpoints != nil {
 		if derr := m.opts.Checkpoints.DeleteCheckpoint(ctx, PersonSessionKey(s.User.ID, m.opts.Robot)); derr != nil {
-			m.log.Warn("dialogue: session of the person who left not deleted", "user", s.User.ID, "err", derr)
+			m.log.Warn("dialogue: session of the person who left not deleted", "user", nadine.PersonID(s.User.ID), "err", derr)
 		}
 	}
 	m.save(ctx)
-	m.log.Info("interaction ended", "robot", m.opts.Robot, "user", s.User.ID, "reason", reason, "turns", s.Turns,
+	m.log.Info("interaction ended", "robot", m.opts.Robot, "user", nadine.PersonID(s.User.ID), "reason", reason, "turns", s.Turns,
 		"duration", end.Duration.Round(time.Second), "stored", end.Stored, "language", reset.Language)
 	return end, err
 }
@@ -348,7 +348,7 @@ func (m *Manager) save(ctx context.Context) {
 	p := personPart{User: s.User, UserEmotion: s.UserEmotion, ConversationID: s.ConversationID, Greeted: s.Greeted,
 		Engine: s.Engine, ConfirmForget: s.ConfirmForget, Turns: s.Turns, Started: s.Started, Active: s.Active}
 	if err := m.saveJSON(ctx, PersonSessionKey(s.User.ID, m.opts.Robot), p); err != nil {
-		m.log.Warn("dialogue: session not saved", "user", s.User.ID, "err", err)
+		m.log.Warn("dialogue: session not saved", "user", nadine.PersonID(s.User.ID), "err", err)
 		return
 	}
 	m.mu.Lock()
@@ -417,7 +417,7 @@ func (m *Manager) restore(ctx context.Context) error {
 	}
 	var p personPart
 	if err := json.Unmarshal(b, &p); err != nil || p.User.ID != r.UserID {
-		m.log.Warn("dialogue: saved session of the person unreadable; starting fresh", "user", r.UserID)
+		m.log.Warn("dialogue: saved session of the person unreadable; starting fresh", "user", nadine.PersonID(r.UserID))
 		return nil
 	}
 	m.mu.Lock()

@@ -106,7 +106,8 @@ func (t *turnRun) answer() nadine.Reply {
 		if i > 0 {
 			req.FallbackReason = fallbackReason(lastErr)
 		}
-		stepDone := trace.StartStep("engine:" + eng.Name())
+		// The engine's work hangs from its attempt's step.
+		engCtx, stepDone := nadine.BeginStep(engCtx, "engine:"+eng.Name())
 		req = out.Bind(req)
 		r, err := m.respond(engCtx, eng, req, !last)
 		// An engine that heard "forget me" may say nothing: the
@@ -188,7 +189,7 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 		m.save(bg)
 	}
 	d := trace.Snapshot()
-	m.log.Info("turn", "user", reply.UserID, "language", reply.Language, "engine", d.Engine,
+	m.log.Info("turn", "user", nadine.PersonID(reply.UserID), "language", reply.Language, "engine", d.Engine,
 		"input", nadine.Content(t.text), "reply", nadine.Content(reply.Text), "elapsed", d.Duration.Round(time.Millisecond),
 		"model_calls", len(d.ModelCalls), "critical_path", d.CriticalPath, "fallback", reply.Fallback)
 	return reply

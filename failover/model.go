@@ -59,7 +59,7 @@ func (m *chatModel) run(ctx context.Context, req nadine.ChatRequest, stream bool
 			return resp, chainError(m.role, errs)
 		}
 		next := m.chain[i+1]
-		m.pool.step(nadine.TraceFrom(ctx), m.role, m.pool.clock.Now(), nil, "profile %s failed (%s); asking profile %s",
+		m.pool.step(ctx, m.role, m.pool.clock.Now(), nil, "profile %s failed (%s); asking profile %s",
 			pr.Name, nadine.ErrorCode(err), next.Name)
 	}
 	return nadine.ChatResponse{}, chainError(m.role, errs) // an empty chain is never built

@@ -277,10 +277,9 @@ type try func(ctx context.Context, first func()) error
 // delivered reports that output reached the caller (nothing may be retried
 // or asked elsewhere then).
 func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, stream bool, attempt try) (delivered bool, err error) {
-	tr := nadine.TraceFrom(ctx)
 	for n := 1; ; n++ {
 		if err := pr.breaker.Allow(); err != nil {
-			p.step(tr, role, p.clock.Now(), err, "profile %s skipped: circuit %s", pr.Name, pr.breaker.State())
+			p.step(ctx, role, p.clock.Now(), err, "profile %s skipped: circuit %s", pr.Name, pr.breaker.State())
 			return false, err
 		}
 		start := p.clock.Now()
@@ -298,7 +297,7 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 		case err == nil:
 			pr.breaker.Success()
 			if n > 1 {
-				p.step(tr, role, start, nil, "profile %s answered on attempt %d", pr.Name, n)
+				p.step(ctx, role, start, nil, "profile %s answered on attempt %d", pr.Name, n)
 			}
 			return delivered, nil
 		case ctx.Err() != nil:
@@ -308,14 +307,14 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			// budget ended at the moment the cut was due).
 			if !gaveUp {
 				p.failed(pr, err)
-				p.step(tr, role, start, err, "profile %s, attempt %d ended by the caller's deadline, past its own %s", pr.Name, n, t.least(stream))
+				p.step(ctx, role, start, err, "profile %s, attempt %d ended by the caller's deadline, past its own %s", pr.Name, n, t.least(stream))
 			}
 			return delivered, err
 		case cut != nil && (cut.whole || delivered):
 			err = &nadine.Error{Code: nadine.EUNAVAILABLE, Err: err,
 				Message: fmt.Sprintf("failover: %s: profile %s: attempt %d cut at its %s %s", role, pr.Name, n, cut.limit, cut.what)}
 			p.failed(pr, err)
-			p.step(tr, role, start, err, "profile %s, attempt %d cut at its %s %s; not retried there", pr.Name, n, cut.limit, cut.what)
+			p.step(ctx, role, start, err, "profile %s, attempt %d cut at its %s %s; not retried there", pr.Name, n, cut.limit, cut.what)
 			return delivered, err
 		case cut != nil:
 			// No first token: the reply may come on another attempt, if
@@ -324,7 +323,7 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 				Message: fmt.Sprintf("failover: %s: profile %s: attempt %d cut at its %s %s", role, pr.Name, n, cut.limit, cut.what)}
 		case delivered:
 			p.failed(pr, err)
-			p.step(tr, role, start, err, "profile %s, attempt %d broke off after delivering text; not retried", pr.Name, n)
+			p.step(ctx, role, start, err, "profile %s, attempt %d broke off after delivering text; not retried", pr.Name, n)
 			return true, err
 		}
 		what := fmt.Sprintf("attempt %d failed (%s)", n, nadine.ErrorCode(err))
@@ -347,10 +346,10 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 		}
 		if why != "" {
 			p.failed(pr, err)
-			p.step(tr, role, start, err, "profile %s, %s; not retried: %s", pr.Name, what, why)
+			p.step(ctx, role, start, err, "profile %s, %s; not retried: %s", pr.Name, what, why)
 			return false, err
 		}
-		p.step(tr, role, start, err, "profile %s, %s; retrying in %s", pr.Name, what, wait.Round(time.Millisecond))
+		p.step(ctx, role, start, err, "profile %s, %s; retrying in %s", pr.Name, what, wait.Round(time.Millisecond))
 		if sleep(ctx, p.clock, wait) != nil {
 			return false, err
 		}
@@ -476,13 +475,15 @@ func (p *Pool) wait(err error, n int) time.Duration {
 	return p.opts.Backoff(n)
 }
 
-// step records what the pool decided in the turn's trace.
-func (p *Pool) step(tr *nadine.Trace, role string, start time.Time, err error, format string, args ...any) {
-	s := nadine.Step{Name: "failover:" + role, Start: start, Duration: p.clock.Now().Sub(start), Detail: fmt.Sprintf(format, args...)}
+// step records what the pool decided in the turn's trace, in the step
+// that made the call.
+func (p *Pool) step(ctx context.Context, role string, start time.Time, err error, format string, args ...any) {
+	s := nadine.Step{Parent: nadine.StepOf(ctx).ID, Name: "failover:" + role, Start: start, Duration: p.clock.Now().Sub(start),
+		Detail: fmt.Sprintf(format, args...)}
 	if err != nil {
 		s.Error = err.Error()
 	}
-	tr.AddStep(s)
+	nadine.TraceFrom(ctx).AddStep(s)
 }
 
 // probeLoop probes an open profile every Cooldown until it answers (or a

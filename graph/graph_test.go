@@ -424,11 +424,17 @@ func (c *clock) Now() time.Time {
 	return c.now
 }
 
+// TestTraceHook: each node is a step of the trace, named, timed, with its
+// error or interrupt, and hangs from the step the run was in (a group's
+// members from their group's), as does what a node records.
 func TestTraceHook(t *testing.T) {
 	boom := errors.New("boom")
 	g := graph.New[state]().
 		AddNode("a", node("a")).
-		AddNode("m1", node("m1")).
+		AddNode("m1", func(ctx context.Context, s state) (state, error) {
+			nadine.TraceFrom(ctx).AddToolCall(nadine.ToolCallRecord{Tool: "tool", Step: nadine.StepOf(ctx).ID})
+			return node("m1")(ctx, s)
+		}).
 		AddNode("m2", node("m2")).
 		AddParallel("p", func(base state, rs []state) state { return base }, "m1", "m2").
 		AddNode("ask", func(_ context.Context, s state) (state, error) {
@@ -443,11 +449,15 @@ func TestTraceHook(t *testing.T) {
 	r := compile(t, g, graph.Options[state]{Hooks: []graph.Hook[state]{graph.TraceHook[state]()}, Now: clk.Now, Checkpoints: cps})
 
 	tr := nadine.NewTrace("t1", "hi", clk.now)
-	_, err := r.Run(nadine.WithTrace(context.Background(), tr), "k", state{})
+	ctx, engine := nadine.BeginStep(nadine.WithTrace(context.Background(), tr), "engine:test")
+	_, err := r.Run(ctx, "k", state{})
 	if !errors.Is(err, graph.ErrInterrupted) {
 		t.Fatalf("err = %v, want an interrupt", err)
 	}
+	engine(nil)
 	steps := tr.Snapshot().Steps
+	engineID := steps[len(steps)-1].ID
+	steps = steps[:len(steps)-1]
 	var names []string
 	for _, s := range steps {
 		names = append(names, s.Name)
@@ -472,6 +482,20 @@ func TestTraceHook(t *testing.T) {
 	}
 	if got := byName["ask"]; got.Error != "" || got.Detail != "interrupted: what is your name?" {
 		t.Errorf("step ask = %+v, want an interrupt detail and no error", got)
+	}
+	ids := map[int]bool{}
+	for _, s := range steps {
+		want := engineID
+		if s.Name == "m1" || s.Name == "m2" {
+			want = byName["p"].ID
+		}
+		if s.ID == 0 || ids[s.ID] || s.ID == engineID || s.Parent != want {
+			t.Errorf("step %s: id %d, parent %d; want a new id and parent %d", s.Name, s.ID, s.Parent, want)
+		}
+		ids[s.ID] = true
+	}
+	if calls := tr.Snapshot().ToolCalls; len(calls) != 1 || calls[0].Step != byName["m1"].ID {
+		t.Errorf("tool calls %+v, want one under m1's step %d", calls, byName["m1"].ID)
 	}
 
 	tr2 := nadine.NewTrace("t2", "Ann", clk.now)

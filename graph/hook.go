@@ -26,13 +26,16 @@ type NodeEvent struct {
 	Err      error
 }
 
-// Hook watches a run. Either function may be nil. Hooks are called
+// Hook watches a run. Any function may be nil. Hooks are called
 // synchronously, in the order of Options.Hooks; the members of a parallel
 // group call them from their own goroutines, so a hook must be safe for
 // concurrent use. A parallel group's start comes before its members' and
 // its end after theirs. OnNodeEnd receives the state the node returned (the
 // state it received when it failed).
 type Hook[S any] struct {
+	// Enter returns the context the node runs in (a group's members run
+	// in their group's), which its OnNodeStart and OnNodeEnd receive too.
+	Enter       func(ctx context.Context, ev NodeEvent) context.Context
 	OnNodeStart func(ctx context.Context, ev NodeEvent, s S)
 	OnNodeEnd   func(ctx context.Context, ev NodeEvent, s S)
 }
@@ -42,11 +45,16 @@ type Hook[S any] struct {
 // appear in the order nodes finish, with their start times, so a parallel
 // group's members (finishing in any order) come before the group's own
 // step, whose Detail says "parallel group" and whose duration covers them;
-// each member's Detail names its group. A node's error goes to the step's
-// Error; an interrupt is noted in Detail, as it is not a failure.
+// each member's Detail names its group. Each node runs in its step
+// (nadine.OpenStep): what it records hangs from it, a member's step from
+// its group's. A node's error goes to the step's Error; an interrupt is
+// noted in Detail, as it is not a failure.
 func TraceHook[S any]() Hook[S] {
-	return Hook[S]{OnNodeEnd: func(ctx context.Context, ev NodeEvent, _ S) {
-		step := nadine.Step{Name: ev.Name, Start: ev.Start, Duration: ev.Duration}
+	return Hook[S]{Enter: func(ctx context.Context, _ NodeEvent) context.Context {
+		return nadine.OpenStep(ctx)
+	}, OnNodeEnd: func(ctx context.Context, ev NodeEvent, _ S) {
+		step := nadine.StepOf(ctx)
+		step.Name, step.Start, step.Duration = ev.Name, ev.Start, ev.Duration
 		switch {
 		case ev.Group:
 			step.Detail = "parallel group"

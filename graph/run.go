@@ -108,6 +108,7 @@ func (r *Runnable[S]) exec(ctx context.Context, name string, step int, s S) (S, 
 // *InterruptError naming the node, and wraps any other error.
 func (r *Runnable[S]) execNode(ctx context.Context, name, parallel string, step int, s S) (S, error) {
 	ev := NodeEvent{Name: name, Parallel: parallel, Step: step, Start: r.opts.Now()}
+	ctx = r.enter(ctx, ev)
 	r.start(ctx, ev, s)
 	out, err := call(ctx, r.nodes[name], s)
 	ev.Duration, ev.Err = r.opts.Now().Sub(ev.Start), err
@@ -142,6 +143,7 @@ func call[S any](ctx context.Context, fn NodeFunc[S], s S) (out S, err error) {
 // execGroup runs a parallel group's members concurrently and merges them.
 func (r *Runnable[S]) execGroup(ctx context.Context, name string, g group[S], step int, s S) (out S, err error) {
 	ev := NodeEvent{Name: name, Group: true, Step: step, Start: r.opts.Now()}
+	ctx = r.enter(ctx, ev)
 	r.start(ctx, ev, s)
 	defer func() {
 		ev.Duration, ev.Err = r.opts.Now().Sub(ev.Start), err
@@ -194,6 +196,17 @@ func firstError(ctx context.Context, errs []error) error {
 		return err
 	}
 	return first
+}
+
+// enter returns the context a node (or group) runs in: ctx as each hook's
+// Enter makes it.
+func (r *Runnable[S]) enter(ctx context.Context, ev NodeEvent) context.Context {
+	for _, h := range r.opts.Hooks {
+		if h.Enter != nil {
+			ctx = h.Enter(ctx, ev)
+		}
+	}
+	return ctx
 }
 
 func (r *Runnable[S]) start(ctx context.Context, ev NodeEvent, s S) {

@@ -46,7 +46,7 @@ func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 	}
 	tr := nadine.TraceFrom(t.ctx)
 	start := time.Now()
-	rec := nadine.Retrieval{Kind: "knowledge", Query: text, Start: start}
+	rec := nadine.Retrieval{Kind: "knowledge", Query: text, Start: start, Step: nadine.StepOf(t.ctx).ID}
 	chunks, err := t.retrieve(text)
 	rec.Duration = time.Since(start)
 	if err != nil {

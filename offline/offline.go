@@ -154,6 +154,8 @@ func (e *Engine) Name() string { return "offline" }
 // emit EventDone.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
 	start := time.Now()
+	ctx = nadine.OpenStep(ctx) // its searches hang from the step that says what it answered
+	step := nadine.StepOf(ctx)
 	t := &turn{
 		e:        e,
 		ctx:      ctx,
@@ -172,13 +174,9 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	if t.detail != "" {
 		detail += " " + t.detail
 	}
-	nadine.TraceFrom(ctx).AddStep(nadine.Step{
-		Name:     "offline:" + t.outcome.traceName(),
-		Start:    start,
-		Duration: time.Since(start),
-		Detail:   detail,
-	})
-	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", reply.UserID)
+	step.Name, step.Start, step.Duration, step.Detail = "offline:"+t.outcome.traceName(), start, time.Since(start), detail
+	nadine.TraceFrom(ctx).AddStep(step)
+	e.log.Debug("offline reply", "intent", t.outcome.traceName(), "language", reply.Language, "user", nadine.PersonID(reply.UserID))
 	return reply, nil
 }
 

@@ -15,7 +15,7 @@ func (t *turn) fail(op string, err error) {
 	t.storeFailed = true
 	nadine.TraceFrom(t.ctx).Fail("offline:store", err)
 	if t.ctx.Err() == nil { // a cancelled turn's write is no store failure
-		t.e.log.Warn("offline: store failed", "op", op, "user", t.userID, "err", err)
+		t.e.log.Warn("offline: store failed", "op", op, "user", nadine.PersonID(t.userID), "err", err)
 	}
 }
 
@@ -152,7 +152,7 @@ func (t *turn) saveNameAfterReply(id, name string, current bool) {
 		}
 		if err != nil {
 			tr.Fail("offline:store", err)
-			log.Warn("offline: store failed", "op", "save profile", "user", id, "err", err)
+			log.Warn("offline: store failed", "op", "save profile", "user", nadine.PersonID(id), "err", err)
 		}
 	})
 }

@@ -180,6 +180,7 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 		Attempts:         attempts,
 		Stream:           stream,
 		FirstToken:       first,
+		Step:             nadine.StepOf(ctx).ID,
 	}
 	if err != nil {
 		call.Error, call.Code = err.Error(), callCode(ctx, err)

@@ -108,7 +108,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	out, attempts, tokens, err := e.run(ctx, texts)
 	call := nadine.ModelCall{
 		Role: "embeddings", Profile: e.profile, Model: e.model, Start: start,
-		Latency: time.Since(start), PromptTokens: tokens, Attempts: attempts,
+		Latency: time.Since(start), PromptTokens: tokens, Attempts: attempts, Step: nadine.StepOf(ctx).ID,
 	}
 	if err != nil {
 		call.Error, call.Code = err.Error(), callCode(ctx, err)

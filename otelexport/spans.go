@@ -33,14 +33,12 @@ type node struct {
 	attrs      []attribute.KeyValue
 	err        string // the span's error (its status), if any
 	errType    string
-	step       bool   // a step: may hold other spans
-	role       string // a model call's role, to find its step
 }
 
 // Export makes the spans of one finished turn: the turn, its steps (graph
-// nodes, parallel groups, ReAct stages, engine attempts) nested by their
-// times, and under them each model call (GenAI client spans), tool call
-// and retrieval. It returns at once; the spans are sent in the background.
+// nodes, parallel groups, ReAct stages, engine attempts) nested as they
+// ran, and under them each model call (GenAI client spans), tool call and
+// retrieval. It returns at once; the spans are sent in the background.
 func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 	nodes := e.nodes(d)
 	end := d.Start.Add(d.Duration)
@@ -101,93 +99,69 @@ func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 }
 
 // nodes lists the spans under the turn's, each parent before its
-// children. A member of a parallel group hangs from its group (the step
-// names it); another step from the innermost step that started before it
-// and holds its time; a call, a tool call or a retrieval from the step
-// named for its role among those that hold it (the graph node
-// "intention_classifier" for the role "intent_classifier"), else from the
-// innermost one. Where two steps side by side (siblings) both hold a span,
-// which of them made it is not known: a span that started while a sibling
-// of its innermost holder ran too hangs from their parent, unless its
-// name points at one.
+// children. The tree is the one the trace recorded where the work ran
+// (nadine.OpenStep): a step hangs from its Parent, a call, tool call or
+// retrieval from its Step; times place nothing, so clocks read in
+// different places, calls that outlive their step and steps a moment long
+// cannot misplace a span. What names no recorded step hangs from the turn.
 func (e *Exporter) nodes(d nadine.TraceData) []node {
-	var steps []node
-	var groups []string // the parallel group each step belongs to, if any
-	for _, s := range d.Steps {
-		n := node{start: s.Start, end: s.Start.Add(s.Duration), parent: -1, name: s.Name, kind: trace.SpanKindInternal, step: true, err: s.Error}
+	steps := make([]node, 0, len(d.Steps))
+	index := map[int]int{} // step ID → its index in d.Steps
+	for i, s := range d.Steps {
+		if s.ID != 0 {
+			index[s.ID] = i
+		}
+	}
+	// depth is a step's distance from the turn, to order parents first; a
+	// parent chain that loops (a trace built by hand) is cut at the turn.
+	depth := make([]int, len(d.Steps))
+	parent := make([]int, len(d.Steps))
+	for i, s := range d.Steps {
+		parent[i] = -1
+		if j, ok := index[s.Parent]; ok && s.Parent != 0 && j != i {
+			parent[i] = j
+		}
+	}
+	for i := range d.Steps {
+		for j := parent[i]; j >= 0 && depth[i] <= len(d.Steps); j = parent[j] {
+			depth[i]++
+		}
+		if depth[i] > len(d.Steps) {
+			parent[i], depth[i] = -1, 0
+		}
+	}
+	order := make([]int, len(d.Steps))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if depth[i] != depth[j] {
+			return depth[i] < depth[j]
+		}
+		return d.Steps[i].Start.Before(d.Steps[j].Start)
+	})
+	at := make([]int, len(d.Steps)) // a step's index in d.Steps → in steps
+	for k, i := range order {
+		at[i] = k
+	}
+	for _, i := range order {
+		s := d.Steps[i]
+		n := node{start: s.Start, end: s.Start.Add(s.Duration), parent: -1, name: s.Name, kind: trace.SpanKindInternal, err: s.Error}
+		if parent[i] >= 0 {
+			n.parent = at[parent[i]]
+		}
 		if s.Detail != "" && (e.opts.Content || strings.Contains(s.Detail, "parallel group")) {
 			n.attrs = append(n.attrs, attribute.String("nadine.step.detail", s.Detail))
 		}
 		steps = append(steps, n)
 	}
-	sort.SliceStable(steps, func(i, j int) bool {
-		if !steps[i].start.Equal(steps[j].start) {
-			return steps[i].start.Before(steps[j].start)
-		}
-		return steps[i].end.After(steps[j].end)
-	})
-	for _, n := range steps {
-		g := ""
-		for _, a := range n.attrs {
-			if a.Key == "nadine.step.detail" {
-				g = groupOf(a.Value.AsString())
-			}
-		}
-		groups = append(groups, g)
-	}
-	// place returns the parent of a span among the steps that hold it:
-	// the preferred one (or the innermost), unless a sibling holds it too.
-	// Only the first placed steps have their parent yet.
-	place := func(n node, holders []int, placed int, prefer func(j int) int) int {
-		best, bestScore := -1, 0
-		for _, j := range holders {
-			score := prefer(j)*1_000_000_000_000 - int(steps[j].end.Sub(steps[j].start)/time.Microsecond)
-			if best < 0 || score > bestScore {
-				best, bestScore = j, score
-			}
-		}
-		for best >= 0 && prefer(best) == 0 {
-			ambiguous := false
-			for j := range placed {
-				if j != best && steps[j].parent == steps[best].parent && running(steps[j], n.start) {
-					ambiguous = true
-				}
-			}
-			if !ambiguous {
-				break
-			}
-			best = steps[best].parent
-		}
-		return best
-	}
-	for i := range steps {
-		var holders []int
-		for j := 0; j < i; j++ {
-			if holds(steps[j], steps[i]) {
-				holders = append(holders, j)
-			}
-		}
-		if g := groups[i]; g != "" {
-			for _, j := range holders {
-				if steps[j].name == g {
-					steps[i].parent = j
-				}
-			}
-			if steps[i].parent >= 0 {
-				continue
-			}
-		}
-		steps[i].parent = place(steps[i], holders, i, func(int) int { return 0 })
-	}
 	out := steps
-	leaf := func(n node) {
-		var holders []int
-		for j := range steps {
-			if holds(steps[j], n) {
-				holders = append(holders, j)
-			}
+	leaf := func(n node, step int) {
+		n.parent = -1
+		if i, ok := index[step]; ok && step != 0 {
+			n.parent = at[i]
 		}
-		n.parent = place(n, holders, len(steps), func(j int) int { return affinity(steps[j].name, n.role) })
 		out = append(out, n)
 	}
 	for _, c := range d.ModelCalls {
@@ -195,7 +169,7 @@ func (e *Exporter) nodes(d nadine.TraceData) []node {
 		if c.Role == "embeddings" {
 			op = semconv.GenAIOperationNameEmbeddings
 		}
-		n := node{start: c.Start, end: c.Start.Add(c.Latency), name: op.Value.AsString() + " " + c.Model, kind: trace.SpanKindClient, role: c.Role,
+		n := node{start: c.Start, end: c.Start.Add(c.Latency), name: op.Value.AsString() + " " + c.Model, kind: trace.SpanKindClient,
 			attrs: []attribute.KeyValue{op, semconv.GenAIProviderNameOpenAI, semconv.GenAIRequestModelKey.String(c.Model),
 				semconv.GenAIUsageInputTokensKey.Int(c.PromptTokens), semconv.GenAIUsageOutputTokensKey.Int(c.CompletionTokens),
 				attribute.String("nadine.model.role", c.Role), attribute.String("nadine.model.profile", c.Profile),
@@ -209,78 +183,23 @@ func (e *Exporter) nodes(d nadine.TraceData) []node {
 				n.errType = nadine.EINTERNAL
 			}
 		}
-		leaf(n)
+		leaf(n, c.Step)
 	}
 	for _, c := range d.ToolCalls {
-		n := node{start: c.Start, end: c.Start.Add(c.Duration), name: "execute_tool " + c.Tool, kind: trace.SpanKindInternal, role: c.Tool,
+		n := node{start: c.Start, end: c.Start.Add(c.Duration), name: "execute_tool " + c.Tool, kind: trace.SpanKindInternal,
 			attrs: []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolNameKey.String(c.Tool)}, err: c.Error}
 		if e.opts.Content {
 			n.attrs = append(n.attrs, attribute.String("nadine.tool.input", c.Input), attribute.String("nadine.tool.output", c.Output))
 		}
-		leaf(n)
+		leaf(n, c.Step)
 	}
 	for _, r := range d.Retrievals {
-		n := node{start: r.Start, end: r.Start.Add(r.Duration), name: "retrieve " + r.Kind, kind: trace.SpanKindInternal, role: r.Kind,
+		n := node{start: r.Start, end: r.Start.Add(r.Duration), name: "retrieve " + r.Kind, kind: trace.SpanKindInternal,
 			attrs: []attribute.KeyValue{attribute.String("nadine.retrieval.kind", r.Kind), attribute.Int("nadine.retrieval.results", len(r.Results))}}
 		if e.opts.Content {
 			n.attrs = append(n.attrs, attribute.String("nadine.retrieval.query", r.Query))
 		}
-		leaf(n)
+		leaf(n, r.Step)
 	}
 	return out
-}
-
-// running reports whether step p ran at t.
-func running(p node, t time.Time) bool {
-	return !t.Before(p.start.Add(-slack)) && !t.After(p.end.Add(slack))
-}
-
-// groupOf reads the parallel group a graph node ran in from its step's
-// detail ("in parallel group understand").
-func groupOf(detail string) string {
-	const in = "in parallel group "
-	i := strings.Index(detail, in)
-	if i < 0 {
-		return ""
-	}
-	g := detail[i+len(in):]
-	if j := strings.IndexByte(g, ';'); j >= 0 {
-		g = g[:j]
-	}
-	return strings.TrimSpace(g)
-}
-
-// slack absorbs the clock readings of a step and of the calls it made,
-// taken in different places.
-const slack = 2 * time.Millisecond
-
-// holds reports whether step p's time holds n's.
-func holds(p, n node) bool {
-	return !n.start.Before(p.start.Add(-slack)) && !n.end.After(p.end.Add(slack))
-}
-
-// affinity says how much a step's name and a role have in common: the
-// length of their longest common prefix, or of a shared word, when it is
-// at least 5 letters ("intention_classifier" and "intent_classifier" share
-// "inten", "affective_appraisal" and "appraisal" "appraisal").
-func affinity(step, role string) int {
-	if role == "" {
-		return 0
-	}
-	step = strings.TrimPrefix(step, "failover:")
-	n := 0
-	for n < len(step) && n < len(role) && step[n] == role[n] {
-		n++
-	}
-	for _, w := range strings.FieldsFunc(step, func(r rune) bool { return r == '_' || r == ':' || r == ' ' }) {
-		for _, v := range strings.FieldsFunc(role, func(r rune) bool { return r == '_' || r == ' ' }) {
-			if w == v && len(w) > n {
-				n = len(w)
-			}
-		}
-	}
-	if n < 5 {
-		return 0
-	}
-	return n
 }

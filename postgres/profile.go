@@ -209,7 +209,7 @@ func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 		return err
 	})
 	if err == nil {
-		s.log.Info("postgres: forgot user", "user_id", userID)
+		s.log.Info("postgres: forgot a user") // who is not logged: erased means unrecoverable
 	}
 	return s.wrap("forget user", err)
 }

@@ -175,7 +175,7 @@ func (e *Engine) rewrites(ctx context.Context, req nadine.Request) bool {
 // chat history, for retrieval (only when rewrites says so); a failure
 // keeps the input as is.
 func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
-	done := nadine.TraceFrom(ctx).StartStep("contextualize")
+	ctx, done := nadine.BeginStep(ctx, "contextualize")
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.contextualize, nil)}}
 	msgs = append(msgs, historyMessages(req.History)...)
 	msgs = append(msgs, nadine.ChatMessage{Role: nadine.RoleUser, Content: req.Turn.Text})
@@ -204,8 +204,8 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, sta
 	if !e.retrieves() {
 		return nil, nil
 	}
+	ctx, done := nadine.BeginStep(ctx, stage)
 	tr := nadine.TraceFrom(ctx)
-	done := tr.StartStep(stage)
 	vec, err := nadine.EmbedOne(ctx, e.opts.Embedder, question)
 	if err != nil {
 		done(err)
@@ -223,7 +223,7 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, sta
 				tr.Fail(stage+":memory", err)
 				return
 			}
-			r := nadine.Retrieval{Kind: "memory", Query: question, Start: start, Duration: time.Since(start)}
+			r := nadine.Retrieval{Kind: "memory", Query: question, Start: start, Duration: time.Since(start), Step: nadine.StepOf(ctx).ID}
 			for _, m := range res {
 				memories = append(memories, m.Text)
 				r.Results = append(r.Results, nadine.RetrievedItem{ID: fmt.Sprint(m.ID), Text: short(m.Text), Score: m.Score})
@@ -239,7 +239,7 @@ func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, sta
 				tr.Fail(stage+":knowledge", err)
 				return
 			}
-			r := nadine.Retrieval{Kind: "knowledge", Query: question, Start: start, Duration: time.Since(start)}
+			r := nadine.Retrieval{Kind: "knowledge", Query: question, Start: start, Duration: time.Since(start), Step: nadine.StepOf(ctx).ID}
 			for _, c := range res {
 				knowledge = append(knowledge, c.Text)
 				r.Results = append(r.Results, nadine.RetrievedItem{ID: fmt.Sprint(c.ID), Text: short(c.Text), Score: c.Score})
@@ -265,6 +265,7 @@ func (e *Engine) messages(req nadine.Request, knowledge, memories []string, now 
 // agentCall is one streamed call of the agent model and what came of it.
 type agentCall struct {
 	start time.Time
+	step  nadine.Step // its agent:n step, which the call hangs from
 	st    *streamer
 	resp  nadine.ChatResponse
 	err   error
@@ -277,10 +278,11 @@ type pendingCall struct {
 	replied chan struct{}
 	done    chan struct{}
 	once    sync.Once
-	early   bool      // replied came before the end: the reply text is complete
-	start   time.Time // set before the call starts
-	st      *streamer // set before the call starts
-	call    agentCall // set before done is closed
+	early   bool        // replied came before the end: the reply text is complete
+	start   time.Time   // set before the call starts
+	step    nadine.Step // set before the call starts
+	st      *streamer   // set before the call starts
+	call    agentCall   // set before done is closed
 
 	// Its ownership, under the engine's calls lock (late.go).
 	cancel   context.CancelFunc // ends the call
@@ -330,12 +332,13 @@ func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine
 
 // runAgentWith is runAgent for a call of the loop (see callOpts).
 func (e *Engine) runAgentWith(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts, emit nadine.EmitFunc, p *pendingCall) {
-	c := agentCall{start: time.Now(), st: &streamer{p: e.parser(ctx, req, msgs, o),
+	ctx = nadine.OpenStep(ctx) // the call hangs from its agent:n step (endStep)
+	c := agentCall{start: time.Now(), step: nadine.StepOf(ctx), st: &streamer{p: e.parser(ctx, req, msgs, o),
 		onMeta:     func(s step) { emit(affectEvent(s)) },
 		onSent:     func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
 		onComplete: func() { p.markReplied(true) },
 	}}
-	p.st, p.start = c.st, c.start
+	p.st, p.start, p.step = c.st, c.start, c.step
 	// Once the reply text is complete the engine returns and the turn's
 	// context ends; the fields after the text (category, causing_person)
 	// still stream in, and are read after the reply (see replyEarly). So
@@ -425,7 +428,7 @@ func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.Cha
 			return e.replyEarly(ctx, req, pc, n), nil
 		}
 		c := pc.wait()
-		done := endStep(tr, fmt.Sprintf("agent:%d", n), c.start)
+		done := endStep(tr, c.step, fmt.Sprintf("agent:%d", n), c.start)
 		if c.st.spoke() {
 			// The reply was spoken as it streamed: keep what was said,
 			// even if the stream broke or the JSON after the text is
@@ -588,7 +591,7 @@ func (e *Engine) nativeTools() bool {
 // reply carries the emotion announced before the text.
 func (e *Engine) replyEarly(ctx context.Context, req nadine.Request, p *pendingCall, n int) nadine.Reply {
 	tr := nadine.TraceFrom(ctx)
-	endStep(tr, fmt.Sprintf("agent:%d", n), p.start)(nil)
+	endStep(tr, p.step, fmt.Sprintf("agent:%d", n), p.start)(nil)
 	tr.Notef("agent answer: the reply is complete; the fields after it are read after the reply")
 	s := p.st.meta
 	s.Input = strings.Join(p.st.sentences, " ")
@@ -620,10 +623,11 @@ func (e *Engine) toolNames() []string {
 	return names
 }
 
-// endStep returns the function that records a step begun at start.
-func endStep(tr *nadine.Trace, name string, start time.Time) func(error) {
+// endStep returns the function that records step s (its ID and Parent
+// from nadine.StepOf), named name and begun at start.
+func endStep(tr *nadine.Trace, s nadine.Step, name string, start time.Time) func(error) {
 	return func(err error) {
-		s := nadine.Step{Name: name, Start: start, Duration: time.Since(start)}
+		s.Name, s.Start, s.Duration = name, start, time.Since(start)
 		if err != nil {
 			s.Error = err.Error()
 		}

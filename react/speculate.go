@@ -27,6 +27,7 @@ import (
 type speculation struct {
 	*nadine.Speculative
 	query string        // the raw input it retrieved with
+	step  nadine.Step   // the speculate step its work hangs from
 	ready chan struct{} // closed once msgs is set
 	msgs  []nadine.ChatMessage
 	agent *pendingCall
@@ -40,7 +41,8 @@ func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Tim
 	if !e.opts.Speculate || !rewrite {
 		return nil
 	}
-	s := &speculation{query: req.Turn.Text, ready: make(chan struct{}), agent: newPendingCall()}
+	ctx = nadine.OpenStep(ctx)
+	s := &speculation{query: req.Turn.Text, step: nadine.StepOf(ctx), ready: make(chan struct{}), agent: newPendingCall()}
 	s.Speculative = nadine.StartSpeculation(ctx, req.Hold, nadine.SpeculateAgent, func(ctx context.Context, emit nadine.EmitFunc) {
 		knowledge, memories := e.retrieve(ctx, req, s.query, "speculate:retrieve")
 		s.msgs = e.messages(req, knowledge, memories, now)
@@ -86,7 +88,9 @@ func (s *speculation) confirm(ctx context.Context, msgs []nadine.ChatMessage) *p
 		s.Discard("the standalone question retrieved other texts", s.cost)
 	}
 	start := s.Started()
-	tr.AddStep(nadine.Step{Name: "speculate", Start: start, Duration: tr.Now().Sub(start), Detail: verdict})
+	st := s.step
+	st.Name, st.Start, st.Duration, st.Detail = "speculate", start, tr.Now().Sub(start), verdict
+	tr.AddStep(st)
 	if !kept {
 		return nil
 	}

@@ -314,6 +314,24 @@ func TestSpeculationKept(t *testing.T) {
 	if !agentCall.Start.Before(ctxCall.Start.Add(ctxCall.Latency)) {
 		t.Errorf("the agent call did not start before the contextualizer ended")
 	}
+	// Each call and search hangs from the step it ran in: the kept call
+	// from its agent:1 step, made in the speculation's.
+	spec, _ := step(d, "speculate")
+	ctxStep, _ := step(d, "contextualize")
+	agentStep, _ := step(d, "agent:1")
+	retrieve, _ := step(d, "speculate:retrieve")
+	if ctxCall.Step == 0 || ctxCall.Step != ctxStep.ID || agentCall.Step == 0 || agentCall.Step != agentStep.ID ||
+		agentStep.Parent != spec.ID || retrieve.Parent != spec.ID || spec.ID == 0 {
+		t.Errorf("steps %+v, calls %+v: want the contextualizer's call in contextualize, the agent's in agent:1, agent:1 and speculate:retrieve in speculate", d.Steps, d.ModelCalls)
+	}
+	plain, _ := step(d, "retrieve") // the standalone question's
+	in := map[int]int{}
+	for _, r := range d.Retrievals {
+		in[r.Step]++
+	}
+	if in[retrieve.ID] != 2 || in[plain.ID] != 2 || plain.Parent != 0 || len(d.Retrievals) != 4 {
+		t.Errorf("retrievals by step %v, want 2 in speculate:retrieve (%d), 2 in retrieve (%d)", in, retrieve.ID, plain.ID)
+	}
 }
 
 // TestSpeculationDiscarded: with one memory in the prompt, the raw input

@@ -37,13 +37,18 @@ func Quoted(s string) string {
 var errorKeys = map[string]bool{"err": true, "error": true, "reason": true}
 
 // ContentReplacer is a slog ReplaceAttr: unless show, Content prints as its
-// length and errors (and err, error, reason strings) pass through Quoted.
+// length, PersonID as "[person]", and errors pass through Quoted.
 func ContentReplacer(show bool) func(groups []string, a slog.Attr) slog.Attr {
 	return func(_ []string, a slog.Attr) slog.Attr {
 		switch a.Value.Kind() {
 		case slog.KindAny:
 			switch v := a.Value.Any().(type) {
 			case nadine.Content:
+				if show {
+					return slog.String(a.Key, string(v))
+				}
+				return slog.String(a.Key, v.String())
+			case nadine.PersonID:
 				if show {
 					return slog.String(a.Key, string(v))
 				}

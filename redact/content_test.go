@@ -21,7 +21,8 @@ func logLine(mk func(*bytes.Buffer) slog.Handler) string {
 	inner := nadine.Errorf(nadine.EBADOUTPUT, "agents: answer is not the JSON asked for: %q", "Sure! "+secret)
 	err := fmt.Errorf("graph: node %q: %w", "intent", inner)
 	slog.New(mk(&b)).With("input", nadine.Content(secret)).Info("turn", "reply", nadine.Content("Noted, "+secret),
-		"err", err, "error", "openai: it starts "+fmt.Sprintf("%q", secret), "user", "robin-1", "model_calls", 2)
+		"err", err, "error", "openai: it starts "+fmt.Sprintf("%q", secret), "user", nadine.PersonID("robin-1"),
+		"stranger", nadine.PersonID(nadine.UnknownUser), "model_calls", 2)
 	return b.String()
 }
 
@@ -33,6 +34,9 @@ func TestContentIsHiddenByDefault(t *testing.T) {
 		line := logLine(mk)
 		if !strings.Contains(line, "[14 chars]") || !strings.Contains(line, "[21 chars]") {
 			t.Errorf("%s: Content is not shown as its length: %s", name, line)
+		}
+		if strings.Contains(line, "robin-1") || !strings.Contains(line, "[person]") || !strings.Contains(line, "unknown") {
+			t.Errorf("%s: the user id is not hidden (the stranger named): %s", name, line)
 		}
 		if strings.Count(line, "4242") != 2 {
 			// Errors are shown in full by a handler without the replacer;
@@ -65,10 +69,13 @@ func TestContentReplacer(t *testing.T) {
 			if got := strings.Count(line, "4242"); got != tt.count {
 				t.Errorf("%d occurrences of the secret, want %d: %s", got, tt.count, line)
 			}
-			for _, want := range []string{"robin-1", "model_calls", "agents: answer is not the JSON asked for", "intent"} {
+			for _, want := range []string{"model_calls", "agents: answer is not the JSON asked for", "intent", "unknown"} {
 				if !strings.Contains(line, want) {
 					t.Errorf("the line lost %q: %s", want, line)
 				}
+			}
+			if strings.Contains(line, "robin-1") != tt.show || strings.Contains(line, "[person]") == tt.show {
+				t.Errorf("the user id shown: %v, want %v: %s", strings.Contains(line, "robin-1"), tt.show, line)
 			}
 			if !tt.show && !strings.Contains(line, "[20 chars]") {
 				t.Errorf("the quoted answer is not replaced by its length: %s", line)

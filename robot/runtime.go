@@ -487,7 +487,7 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		}
 		r.touch()
 		r.enqueue(job{user: &u})
-		r.log.Debug("user in front of the robot", "user", msg.User.ID, "confidence", msg.Confidence)
+		r.log.Debug("user in front of the robot", "user", nadine.PersonID(msg.User.ID), "confidence", msg.Confidence)
 	case nadine.InboundFaceStored:
 		if r.m.Erased(msg.User.ID) {
 			r.log.Debug("face_stored of a person erased meanwhile: ignored")
@@ -495,7 +495,7 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		}
 		if r.opts.Names != nil && msg.User.ID != "" && msg.User.Name != "" {
 			if err := r.opts.Names.SetUserName(ctx, msg.User.ID, msg.User.Name); err != nil {
-				r.log.Warn("face_stored: name not recorded", "user", msg.User.ID, "err", err)
+				r.log.Warn("face_stored: name not recorded", "user", nadine.PersonID(msg.User.ID), "err", err)
 			}
 		}
 	case nadine.InboundUserEmotion:

@@ -68,7 +68,7 @@ func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	if err := s.truncateWAL(ctx); err != nil {
 		return s.wrap("forget user", err)
 	}
-	s.log.Info("sqlite: forgot user", "user_id", userID)
+	s.log.Info("sqlite: forgot a user") // who is not logged: erased means unrecoverable
 	return nil
 }
 

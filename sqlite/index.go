@@ -408,7 +408,7 @@ func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 			}
 			v, err := decodeVector(r.embedding, nil)
 			if err != nil || len(v) == 0 {
-				s.log.Warn("sqlite: memory vector left out of the index", "user_id", u, "id", id, "bytes", len(r.embedding))
+				s.log.Warn("sqlite: memory vector left out of the index", "user_id", nadine.PersonID(u), "id", id, "bytes", len(r.embedding))
 				continue
 			}
 			r.dims, r.norm = len(v), norm(v)

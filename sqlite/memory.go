@@ -182,7 +182,7 @@ func (s *Store) WarmMemories(userID string) {
 			_, err = s.userVectors(s.warm, userID)
 		}
 		if err != nil && s.warm.Err() == nil {
-			s.log.Warn("sqlite: memory vectors not loaded ahead", "user_id", userID, "err", err)
+			s.log.Warn("sqlite: memory vectors not loaded ahead", "user_id", nadine.PersonID(userID), "err", err)
 		}
 	})
 }
@@ -531,7 +531,7 @@ func (s *Store) reindexMemory(ctx context.Context, tx *sql.Tx, userID, oldEmbedd
 		if err != nil || found {
 			return err
 		}
-		s.log.Warn("sqlite: memory vector missing from the index", "user_id", userID, "id", e.id)
+		s.log.Warn("sqlite: memory vector missing from the index", "user_id", nadine.PersonID(userID), "id", e.id)
 		return indexAppend(ctx, tx, userID, embedder, dims, []indexEntry{e})
 	}
 	if oldDims > 0 {
@@ -540,7 +540,7 @@ func (s *Store) reindexMemory(ctx context.Context, tx *sql.Tx, userID, oldEmbedd
 			return err
 		}
 		if !found {
-			s.log.Warn("sqlite: memory vector missing from the index", "user_id", userID, "id", e.id)
+			s.log.Warn("sqlite: memory vector missing from the index", "user_id", nadine.PersonID(userID), "id", e.id)
 		}
 	}
 	if dims > 0 {

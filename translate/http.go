@@ -94,7 +94,8 @@ func (h *HTTP) Translate(ctx context.Context, text string, from, to nadine.Langu
 	start := now()
 	var status int
 	defer func() {
-		rec := nadine.ToolCallRecord{Tool: "translate", Input: string(traced), Output: out, Start: start, Duration: now().Sub(start)}
+		rec := nadine.ToolCallRecord{Tool: "translate", Input: string(traced), Output: out, Start: start, Duration: now().Sub(start),
+			Step: nadine.StepOf(ctx).ID}
 		if err != nil {
 			rec.Error = err.Error()
 		}

@@ -99,7 +99,7 @@ func (ix *Indexer) Index(ctx context.Context, root, userID string) (int, error) 
 	if err := validUserID(userID); err != nil {
 		return 0, err
 	}
-	log := ix.logger().With("user_id", userID)
+	log := ix.logger().With("user_id", nadine.PersonID(userID))
 	base := filepath.Join(root, userID, scenesDir)
 	entries, err := os.ReadDir(filepath.Join(base, metadataDir))
 	if errors.Is(err, fs.ErrNotExist) {

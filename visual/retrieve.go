@@ -93,7 +93,7 @@ func (r *Retriever) Best(ctx context.Context, userID, question string) (*nadine.
 	}
 	tr := nadine.TraceFrom(ctx)
 	start := time.Now()
-	rec := nadine.Retrieval{Kind: "visual", Query: question, Start: start}
+	rec := nadine.Retrieval{Kind: "visual", Query: question, Start: start, Step: nadine.StepOf(ctx).ID}
 	var notes []string
 	defer func() {
 		rec.Duration = time.Since(start)

@@ -466,7 +466,7 @@ func (s *Server) handleDeleteMemories(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("web: memories deleted", "user", u.ID)
+	s.log.Info("web: memories deleted", "user", nadine.PersonID(u.ID))
 	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "memories"})
 }
 
@@ -483,7 +483,7 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("web: user forgotten", "user", u.ID)
+	s.log.Info("web: user forgotten") // who is not logged: erased means unrecoverable
 	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "user"})
 }
 

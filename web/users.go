@@ -61,7 +61,7 @@ func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.Use
 	if err := nadine.CreateProfile(ctx, s.opts.Store, u, s.opts.Now()); err != nil {
 		return nadine.UserRef{}, false, fmt.Errorf("web: create user %q: %w", name, err)
 	}
-	s.log.Info("web: new user", "user", u.ID)
+	s.log.Info("web: new user", "user", nadine.PersonID(u.ID))
 	return u, true, nil
 }
 

@@ -502,9 +502,9 @@ func containsAny(s, alts string) bool {
 	return false
 }
 
-// TestREADMEShowsTheOfflineEval keeps the main set's table in
+// TestOfflineDocShowsTheEval keeps the main set's table in
 // docs/offline.md in step with what `nadine eval offline` measures.
-func TestREADMEShowsTheOfflineEval(t *testing.T) {
+func TestOfflineDocShowsTheEval(t *testing.T) {
 	sets, err := loadOfflineEval(offlineEvalFS, offlineSetMain)
 	if err != nil {
 		t.Fatal(err)
@@ -513,7 +513,7 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "docs", "offline.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "offline.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +535,7 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 			rs = append(rs, byCat[c][l])
 		}
 		row += " | " + pct(rs...) + " |"
-		if !strings.Contains(string(readme), row) {
+		if !strings.Contains(string(doc), row) {
 			t.Errorf("docs/offline.md lacks the row %q", row)
 		}
 	}
@@ -546,10 +546,10 @@ func TestREADMEShowsTheOfflineEval(t *testing.T) {
 		rs = append(rs, byLang[l])
 	}
 	all += " | **" + pct(rs...) + "** |"
-	if !strings.Contains(string(readme), all) {
+	if !strings.Contains(string(doc), all) {
 		t.Errorf("docs/offline.md lacks the row %q", all)
 	}
-	if want := fmt.Sprintf("Verbatim repeats of a non-fact reply within an interaction: %d.", rep.Repeats); !strings.Contains(string(readme), want) {
+	if want := fmt.Sprintf("Verbatim repeats of a non-fact reply within an interaction: %d.", rep.Repeats); !strings.Contains(string(doc), want) {
 		t.Errorf("docs/offline.md lacks %q", want)
 	}
 }

@@ -51,7 +51,7 @@ var offlineSets = []offlineSet{
 	{name: "sealed", dir: "testdata/offline_eval/sealed", target: 0.9, sealed: true},
 }
 
-// The main set's directory, which the README test reads.
+// The main set's directory, which TestOfflineDocShowsTheEval reads.
 const offlineSetMain = "testdata/offline_eval"
 
 // offlineEvalSet is one language's file of the test set.

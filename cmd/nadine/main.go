@@ -256,8 +256,8 @@ func parseInterspersed(fs cmdFlags, args []string) ([]string, error) {
 }
 
 // newLogger builds the process logger from the configuration. Logs carry
-// conversation text (nadine.Content, quoted parts of errors) only with
-// log.content or at level debug.
+// conversation text (nadine.Content, quoted parts of errors) and user ids
+// (nadine.PersonID) only with log.content or at level debug.
 func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Level))

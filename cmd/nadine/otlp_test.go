@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -161,7 +162,8 @@ func (tr *spanTree) named(name string) []*tracepb.Span {
 // the span tree of one turn: the turn, the engine attempt, the parallel
 // group and its nodes, and each model call as a GenAI client span under
 // the node that made it, with model and token usage; every span of the
-// trace hangs from the turn. Without log.content no attribute carries what
+// trace hangs from the turn, each from the step it ran in, however close
+// the steps' times. Without log.content no attribute carries what
 // the person said; with it the turn's span does.
 func TestOTLPExportOfAGraphTurn(t *testing.T) {
 	for _, content := range []bool{false, true} {
@@ -240,16 +242,36 @@ func TestOTLPExportOfAGraphTurn(t *testing.T) {
 					t.Errorf("no span %q under %q", child, parent)
 				}
 			}
-			// The response speculated beside the orchestrator
-			// (features.speculate) was made by no node alone: it hangs
-			// from their group, or from the engine when it outlived the
-			// group (a kept speculation is the turn's only response call);
-			// the response agent's own call, when the speculation was
-			// discarded, hangs from it.
+			// The group holds its members, once each, and nothing else:
+			// the nodes after it (the orchestrator's dispatch, the
+			// response, however soon they start and short they are)
+			// hang from the engine.
+			var members []string
+			for _, s := range tr.children[string(tr.named("understand")[0].SpanId)] {
+				if s.Kind == tracepb.Span_SPAN_KIND_INTERNAL {
+					members = append(members, s.Name)
+				}
+			}
+			sort.Strings(members)
+			if want := []string{"affective_appraisal", "intention_classifier", "memory_retrieve_agent", "orchestrator"}; !slices.Equal(members, want) {
+				t.Errorf("the group holds %q, want its members %q", members, want)
+			}
+			for _, name := range []string{"response_agent", "affective_update"} {
+				for _, s := range tr.named(name) {
+					if tr.parent(s) != "engine:graph" {
+						t.Errorf("%s hangs from %q, want the engine", name, tr.parent(s))
+					}
+				}
+			}
+			// The response speculated beside the group
+			// (features.speculate) runs in the turn, not in a node: it
+			// hangs from the engine (a kept speculation is the turn's
+			// only response call); the response agent's own call, when
+			// the speculation was discarded, hangs from it.
 			good := 0
 			for _, s := range tr.named("chat response") {
 				switch tr.parent(s) {
-				case "understand", "engine:graph", "response_agent":
+				case "engine:graph", "response_agent":
 				default:
 					t.Errorf("a response call hangs from %q", tr.parent(s))
 				}

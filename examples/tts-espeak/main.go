@@ -279,15 +279,42 @@ func (sp *speaker) say(ctx context.Context, s sentence) error {
 	// "--" so that a sentence starting with "-" is not read as a flag.
 	args = append(args, "--", text)
 	cmd := exec.CommandContext(ctx, sp.espeak, args...)
-	if b, err := cmd.CombinedOutput(); err != nil {
+	b, err := cmd.CombinedOutput()
+	if err == nil {
+		err = espeakFailed(b)
+	}
+	if err != nil {
 		return fmt.Errorf("%s %s: %w: %s", sp.espeak, strings.Join(args[:2], " "), err, strings.TrimSpace(string(b)))
 	}
-	if sp.out != "" && sp.pace {
-		if err := sp.play(ctx, filepath.Join(sp.out, fmt.Sprintf("%s-%03d.wav", safeName(s.TurnID), s.Seq))); err != nil {
-			return err
+	if sp.out != "" {
+		wav := filepath.Join(sp.out, fmt.Sprintf("%s-%03d.wav", safeName(s.TurnID), s.Seq))
+		if st, err := os.Stat(wav); err != nil || st.Size() <= wavHeader {
+			return fmt.Errorf("%s wrote no audio to %s", sp.espeak, wav)
+		}
+		if sp.pace {
+			if err := sp.play(ctx, wav); err != nil {
+				return err
+			}
 		}
 	}
 	sp.log.Info("spoke", "voice", voice, "seq", s.Seq, "filler", s.Filler, "chars", len(text))
+	return nil
+}
+
+// wavHeader is the size of the header of espeak-ng's WAV files: a file no
+// larger holds no audio.
+const wavHeader = 44
+
+// espeakFailed reads espeak-ng's output: it exits 0 when it cannot open the
+// sound device or write its WAV file, and says so only in its output (it
+// prints nothing when it speaks).
+func espeakFailed(out []byte) error {
+	for _, line := range strings.Split(string(out), "\n") {
+		l := strings.ToLower(strings.TrimSpace(line))
+		if strings.HasPrefix(l, "error") || strings.HasPrefix(l, "can't") || strings.HasPrefix(l, "alsa lib") {
+			return errors.New("exit status 0, but it reported a failure")
+		}
+	}
 	return nil
 }
 
@@ -299,7 +326,7 @@ func (sp *speaker) play(ctx context.Context, wav string) error {
 		return err
 	}
 	const bytesPerSecond = 22050 * 2
-	t := time.NewTimer(time.Duration(float64(max(st.Size()-44, 0)) / bytesPerSecond * float64(time.Second)))
+	t := time.NewTimer(time.Duration(float64(max(st.Size()-wavHeader, 0)) / bytesPerSecond * float64(time.Second)))
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,4 +160,56 @@ func TestBridgeStop(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "t1-002.wav")); err == nil {
 		t.Error("the dropped sentence was spoken")
 	}
+}
+
+// TestSayFailure: espeak-ng exits 0 when it cannot open the sound device
+// or write its WAV file; the bridge must not take that for speech (no
+// "spoke" in its log, an error instead, so no spoken report follows).
+func TestSayFailure(t *testing.T) {
+	tests := []struct {
+		name, espeak, out string
+	}{
+		// espeak-ng's own words on a machine without a sound card.
+		{name: "no sound device", espeak: fakeEspeak(t, "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\nerror: No such file or directory"), out: ""},
+		{name: "WAV not written", espeak: fakeEspeak(t, "Can't write to: '/nowhere/t-001.wav'"), out: t.TempDir()},
+		{name: "silent but no file", espeak: fakeEspeak(t, ""), out: t.TempDir()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs examplestest.SyncBuffer
+			sp := &speaker{espeak: tt.espeak, out: tt.out, voices: map[string]bool{"en-us": true}, log: slog.New(slog.NewTextHandler(&logs, nil))}
+			err := sp.say(t.Context(), sentence{Text: "Hello there.", Language: "en", Locale: "en-US", Seq: 1, TurnID: "t"})
+			if err == nil {
+				t.Fatal("say succeeded, want an error")
+			}
+			if strings.Contains(logs.String(), "spoke") {
+				t.Errorf("logged spoke after a failure:\n%s", logs.String())
+			}
+		})
+	}
+	t.Run("real espeak-ng, unwritable folder", func(t *testing.T) {
+		examplestest.NeedProgram(t, "espeak-ng", "espeak-ng")
+		var logs examplestest.SyncBuffer
+		sp := &speaker{espeak: "espeak-ng", out: filepath.Join(t.TempDir(), "missing"), voices: map[string]bool{"en-us": true}, log: slog.New(slog.NewTextHandler(&logs, nil))}
+		if err := sp.say(t.Context(), sentence{Text: "Hello there.", Language: "en", Seq: 1, TurnID: "t"}); err == nil {
+			t.Error("say succeeded, want an error")
+		}
+		if strings.Contains(logs.String(), "spoke") {
+			t.Errorf("logged spoke after a failure:\n%s", logs.String())
+		}
+	})
+}
+
+// fakeEspeak is a program that prints msg on standard error and exits 0,
+// as espeak-ng does when it fails.
+func fakeEspeak(t *testing.T, msg string) string {
+	p := filepath.Join(t.TempDir(), "espeak-ng")
+	script := "#!/bin/sh\n"
+	if msg != "" {
+		script += "cat >&2 <<'EOF'\n" + msg + "\nEOF\n"
+	}
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
