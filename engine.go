@@ -3,7 +3,7 @@ package nadine
 import "context"
 
 // Engine turns one user turn into a reply. Two engines answer with models
-// (react for seed 000, the agents graph for seed 001) and one without
+// (react, the ReAct agent; agents, the multi-agent graph) and one without
 // (offline). An engine emits the reply's events through Request.Emit as they
 // happen and returns the collected Reply; it records what it did in the
 // Trace carried by the context (see TraceFrom).
@@ -21,7 +21,7 @@ type Request struct {
 	ConversationID string    // the conversation this turn belongs to
 	History        []Message // the conversation window before this turn, oldest first
 	// Mood is Nadine's own emotion after the previous turn (persisted between
-	// turns, unlike seed 000), so engines can carry it forward.
+	// turns, unlike the original ReAct manager), so engines can carry it forward.
 	Mood AffectState
 	// Session is the robot's session as the turn starts (a copy: engines
 	// change it only by emitting events).
@@ -82,8 +82,8 @@ func runAfterReply(ctx context.Context, queue func(fn func(ctx context.Context))
 	fn(ctx)
 }
 
-// Tool is something the ReAct agent (seed 000) and the tool agents (seed
-// 001) can call. Its result is an instruction to Nadine ("Tell the human 'I
+// Tool is something the ReAct agent and the graph's tool agents can
+// call. Its result is an instruction to Nadine ("Tell the human 'I
 // am smiling now'"), so a physical action and its verbal acknowledgment stay
 // in one turn.
 type Tool interface {
@@ -128,7 +128,7 @@ func (in ToolInput) RunAfterReply(ctx context.Context, fn func(ctx context.Conte
 	runAfterReply(ctx, in.AfterReply, fn)
 }
 
-// Camera captures what the robot currently sees (seed 001's vision agent
+// Camera captures what the robot currently sees (the graph's vision agent
 // asks perception for a capture on the bus).
 type Camera interface {
 	// Capture returns an image of the current view. It is held in memory

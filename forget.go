@@ -33,9 +33,9 @@ type UserEraserFunc func(ctx context.Context, userID string) error
 func (f UserEraserFunc) EraseUser(ctx context.Context, userID string) error { return f(ctx, userID) }
 
 // People lists every person the store knows, ordered by id: the id → name
-// map, and the ids known only from their data (seed 000's plain names on
-// user/name, a face-recognition id nobody named), each named after its id
-// as seed 000 does. The unknown user is no person and is not listed.
+// map, and the ids known only from their data (plain names on
+// user/name, a face-recognition id nobody named), each named after its id.
+// The unknown user is no person and is not listed.
 func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 	users, err := st.Users(ctx)
 	if err != nil {
@@ -63,11 +63,8 @@ func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 	return out, nil
 }
 
-// ResolvePerson finds the one person who names: a user id exactly (a
-// profile id, a face-recognition id, a seed 000 plain name used as an id),
-// else a display name or an id compared case-insensitively. It returns
-// ENOTFOUND when nobody matches and EINVALID when several people do (the
-// message lists their ids).
+// ResolvePerson finds the one person who names, by id exactly, else by
+// name or id in any case: ENOTFOUND for nobody, EINVALID for several.
 func ResolvePerson(ctx context.Context, st PersonStore, who string) (UserRef, error) {
 	who = strings.TrimSpace(who)
 	if who == "" {
@@ -107,13 +104,8 @@ func ResolvePerson(ctx context.Context, st PersonStore, who string) (UserRef, er
 	return UserRef{}, Errorf(EINVALID, "%d users match %q (%s): give the user id", len(found), who, strings.Join(ids, ", "))
 }
 
-// Forgetter is the one way a person is erased, for the CLI, the API and
-// the monitor alike: it resolves any form of identity (ResolvePerson) and
-// erases the person from every holder — the holders in Also first (so that
-// nothing they keep is written back into the store), then the store, whose
-// ForgetUser erases profile, name, history, memories, episodes, scenes and
-// checkpoints. A holder's failure does not stop the others: the failures
-// are returned joined.
+// Forgetter is the one way a person is erased (CLI, API, monitor): the
+// holders in Also first, then the store; failures are returned joined.
 type Forgetter struct {
 	Store PersonStore
 	// Also are the other holders of personal data.

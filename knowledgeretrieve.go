@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultKnowledgeK is how many chunks RetrieveKnowledge returns when k is
-// zero or less (seed 000 retrieves the top 3).
+// zero or less (the knowledge RAG retrieves the top 3).
 const DefaultKnowledgeK = 3
 
 // KnowledgeMetaVisual is the KnowledgeChunk.Metadata key of the visual

@@ -8,7 +8,7 @@ import (
 // Language is a supported spoken language, as a lowercase ISO 639-1 code.
 type Language string
 
-// The languages Nadine speaks. English is the default (seed 000: "reply in
+// The languages Nadine speaks. English is the default (the language rule: "reply in
 // the language of the latest input, defaulting to English").
 const (
 	English Language = "en"

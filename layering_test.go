@@ -46,7 +46,7 @@ var packageLayers = map[string]string{
 
 	"affect": layerPure, "answer": layerPure, "fence": layerPure, "graph": layerPure, "labels": layerPure,
 	"langid": layerPure, "lexical": layerPure, "names": layerPure, "intents": layerPure, "bargein": layerPure,
-	"speakable": layerPure, "turnstats": layerPure,
+	"speakable": layerPure, "turnstats": layerPure, "spoken": layerPure, "redact": layerPure,
 
 	"react": layerEngine, "agents": layerEngine, "offline": layerEngine,
 

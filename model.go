@@ -5,13 +5,8 @@ import (
 	"encoding/json"
 )
 
-// ChatModel is a chat-completion model behind one configured profile (a
-// server, a model name, a temperature). The openai package implements it for
-// every OpenAI-compatible server.
-//
-// Implementations record each call in the context's Trace (see RecordModelCall)
-// and return errors carrying a code: EUNAVAILABLE, ERATELIMIT, EINVALID or
-// EBADOUTPUT.
+// ChatModel is a chat-completion model behind one configured profile. Calls
+// are recorded in the context's Trace and fail with a coded error.
 type ChatModel interface {
 	// Chat sends the request and returns the whole answer.
 	Chat(ctx context.Context, req ChatRequest) (ChatResponse, error)

@@ -5,17 +5,8 @@ import (
 	"strings"
 )
 
-// Persona holds the facts of who Nadine is: her name, what she is, who made
-// her and where, whom she is modeled on, where her research continues and
-// where she stands now. It is the one source of these facts: the offline
-// engine answers "who are you?", "who made you?" and "where are you?" from
-// it, and the model engines' prompts describe her with it (Describe).
-//
-// Phrases are given per language (Text). Each is written to fit the
-// sentences that use it: MadeAt, Home and Place are prepositional phrases
-// ("at Nanyang Technological University in Singapore", "an der …"), Kind
-// and Team noun phrases ("a social humanoid robot", "the team of Professor
-// …"); German phrases are in the case their preposition asks for.
+// Persona is the one source of who Nadine is, for the offline engine's
+// answers and the model engines' prompts alike (docs/architecture.md).
 type Persona struct {
 	// Name is what she is called: the same in every language.
 	Name string
@@ -97,11 +88,8 @@ func DefaultPersona() Persona {
 	}
 }
 
-// WithPlace returns p standing at another place: english completes "You
-// are physically present …" ("in the hall of the Swiss Museum of
-// Transport"), translations give it in other languages. A blank english
-// keeps p's place; a language without a translation has none, so that
-// nothing says the old place there.
+// WithPlace returns p standing at another place, english completing "You
+// are physically present …"; a language without a translation has none.
 func (p Persona) WithPlace(english string, translations map[Language]string) Persona {
 	english = strings.TrimSpace(english)
 	if english == "" {

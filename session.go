@@ -5,15 +5,8 @@ import (
 	"time"
 )
 
-// Session is what a robot knows about the interaction in front of it: who
-// is there, their facial emotion, the language spoken, Nadine's mood, and
-// the engine's state between the turns of this interaction (the graph's
-// pending name question, its context summary, its greeting bookkeeping).
-//
-// Each robot has one session, owned by its dialogue manager, which
-// persists it and resets it at the end of every interaction. Engines read
-// it from the Request and change it only through the events they emit
-// (EventUser, EventLanguage, EventAffect, EventSession); none keeps a copy.
+// Session is what a robot knows about the interaction in front of it. Its
+// dialogue manager owns it; engines change it only through events.
 type Session struct {
 	// User is the person in front of the robot; UnknownUser for a stranger.
 	User UserRef `json:"user"`

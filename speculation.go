@@ -47,11 +47,8 @@ func (t *Trace) AddSpeculation(s Speculation) {
 	t.mu.Unlock()
 }
 
-// Branch is part of a turn's output held for speculative work: the turn's
-// output keeps what is emitted through it until Release, when it goes out
-// in order and every later event straight through, or Drop, when none of
-// it ever does. The dialogue manager's Output implements it
-// (Request.Hold).
+// Branch is part of a turn's output held for speculative work until
+// Release lets it out in order or Drop discards it.
 type Branch interface {
 	Emit(Event)
 	// Release lets the branch's events out; false when it was dropped.
@@ -60,12 +57,8 @@ type Branch interface {
 	Drop() bool
 }
 
-// Speculative is one speculation in flight: work started on its own
-// goroutine before the turn knows it wants it, its events held in a branch
-// of the turn's output. The engine gives the verdict once: Keep releases
-// the held events and lets the work go on as if it had started then;
-// Discard drops them, cancels the work and waits for it. Either records
-// the verdict in the turn's trace. Both engines speculate through it.
+// Speculative is work started before the turn knows it wants it, its
+// events held until the verdict (docs/architecture.md, Speculation).
 type Speculative struct {
 	kind   string
 	tr     *Trace
@@ -79,12 +72,8 @@ type Speculative struct {
 	kept    bool
 }
 
-// StartSpeculation starts run on its own goroutine under a context that
-// Discard cancels, its events held in a branch of the turn's output (hold:
-// the request's Hold), and returns it; the turn's trace clock dates it.
-// It returns nil, running nothing, without a hold (the engine runs
-// outside a dialogue manager's turn). The caller gives the verdict (Keep
-// or Discard) before its turn ends.
+// StartSpeculation runs run on its own goroutine, its events held in a
+// branch from hold; nil without a hold. Keep or Discard it before the turn ends.
 func StartSpeculation(ctx context.Context, hold func() Branch, kind string, run func(ctx context.Context, emit EmitFunc)) *Speculative {
 	if hold == nil {
 		return nil

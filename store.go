@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Profile is what Nadine knows about a person (seed 001's user_info.json).
+// Profile is what Nadine knows about a person (the graph's user_info.json).
 type Profile struct {
 	UserID          string    `json:"user_id"`
 	UserName        string    `json:"user_name"`
@@ -21,8 +21,8 @@ type Profile struct {
 // MemoryType is the kind of a long-term memory document.
 type MemoryType string
 
-// Memory types: raw conversation chunks (seed 000), episode summaries (seed
-// 001), and extracted facts.
+// Memory types: raw conversation chunks (the ReAct memory), episode
+// summaries (the graph's memory agents), and extracted facts.
 const (
 	MemoryConversation MemoryType = "conversation"
 	MemoryEpisode      MemoryType = "episode"
@@ -74,7 +74,7 @@ type ScoredChunk struct {
 }
 
 // Scene is one memorable scene the perception layer stored for a user
-// (seed 001's visual memory).
+// (the visual memory).
 type Scene struct {
 	UserID       string             `json:"user_id"`
 	SceneID      string             `json:"scene_id"`

@@ -2,11 +2,8 @@ package nadine
 
 import "fmt"
 
-// StructuredMode says how a model profile's server constrains answers: the
-// roles whose answer is JSON send a strict JSON schema, the ReAct loop may
-// run on native tool calling, or everything is asked for in the prompt's
-// words only (seed 000's format, and the fallback). docs/speech.md says
-// which servers were checked for each.
+// StructuredMode says how a model profile's server constrains answers
+// (schema, native tools, or the prompt's words only; docs/speech.md).
 type StructuredMode string
 
 // The structured modes. Auto chooses per server (see the openai package).

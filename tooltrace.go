@@ -7,20 +7,8 @@ import (
 	"time"
 )
 
-// Names of the search tools (seed 000's Google Search, Google News and
-// Weather App). The graph engine's search agent uses the tools of these
-// names; the tools package implements them.
-const (
-	ToolSearch  = "Google Search"
-	ToolNews    = "Google News"
-	ToolWeather = "Weather App"
-)
-
-// TraceTool wraps t so that each call is recorded as a ToolCallRecord in
-// the context's trace (TraceFrom) with its input, output, duration and
-// error. A panic in the tool becomes an EINTERNAL error. The wrapper
-// forwards Close to t when t has one; Unwrap returns t. Wrapping twice
-// records once. A nil t returns nil.
+// TraceTool wraps t so that each call is recorded in the context's trace
+// and a panic becomes an EINTERNAL error; wrapping twice records once.
 func TraceTool(t Tool) Tool {
 	if t == nil {
 		return nil

@@ -365,11 +365,8 @@ func (t *Trace) MarkSpeech(now time.Time) {
 	t.mu.Unlock()
 }
 
-// Finish sets the turn's duration and computes the critical path: the
-// longest chain of model calls in which each call started after the previous
-// one ended, counting only calls that started before end (the reply waited
-// on them, if only for their first part). Calls that ran side by side count
-// once.
+// Finish sets the turn's duration and its critical path: the longest chain
+// of model calls, one after another, that the reply waited on.
 func (t *Trace) Finish(end time.Time) {
 	if t == nil {
 		return

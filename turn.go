@@ -3,7 +3,7 @@ package nadine
 import "time"
 
 // UnknownUser is the user id of a person nobody has recognized or named.
-// Nothing is stored or retrieved for this user (seed 000).
+// Nothing is stored or retrieved for this user.
 const UnknownUser = "unknown"
 
 // Turn is one final speech transcript and what is known about who said it.
@@ -17,11 +17,11 @@ type Turn struct {
 	Time        time.Time `json:"time"`                   // when the user finished speaking
 }
 
-// Emotion is one of the six basic emotions Nadine can feel (seed 000), or
+// Emotion is one of the six basic emotions Nadine can feel, or
 // Neutral.
 type Emotion string
 
-// The emotions of seed 000's final answer, plus Neutral for "no emotion".
+// The emotions of the ReAct final answer, plus Neutral for "no emotion".
 const (
 	Joy      Emotion = "joy"
 	Sadness  Emotion = "sadness"
@@ -48,10 +48,10 @@ func (e Emotion) Valid() bool {
 	return false
 }
 
-// Category classifies the user's statement (seed 000's final answer).
+// Category classifies the user's statement (the ReAct final answer).
 type Category string
 
-// The categories of seed 000's final answer.
+// The categories of the ReAct final answer.
 const (
 	CategoryGreeting    Category = "greeting"
 	CategoryFarewell    Category = "farewell"
@@ -79,7 +79,7 @@ func (c Category) Valid() bool {
 // Gesture is the name of an animation the control layer plays.
 type Gesture string
 
-// The animations of seed 000 (Nadine behaviour tool, StatementCategories).
+// The animations of the behaviour tool and of StatementCategories.
 const (
 	Smile     Gesture = "smile"
 	Wave      Gesture = "wave"
@@ -87,7 +87,7 @@ const (
 )
 
 // CategoryGesture maps a statement category to the gesture that goes with
-// it (seed 000's StatementCategories: greeting and farewell wave, a
+// it (StatementCategories: greeting and farewell wave, a
 // complement gets a smile, an insult anger). It returns "" for the others.
 func CategoryGesture(c Category) Gesture {
 	switch c {
@@ -101,7 +101,7 @@ func CategoryGesture(c Category) Gesture {
 	return ""
 }
 
-// Causing persons besides the user's name (seed 000's final answer).
+// Causing persons besides the user's name (the ReAct final answer).
 const (
 	CausedBySelf        = "SELF"
 	CausedByHuman       = "human"
@@ -135,7 +135,7 @@ const (
 )
 
 // Message is one line of a conversation, stamped with a Unix timestamp
-// (seed 000: every message carries its timestamp in its metadata).
+// (every message carries its timestamp in its metadata).
 type Message struct {
 	Role    Role   `json:"role"`
 	Content string `json:"content"`

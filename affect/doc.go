@@ -1,5 +1,5 @@
-// Package affect is Nadine's emotion and mood model (seed 001's affective
-// system), after ALMA (Gebhard 2005, "ALMA – A Layered Model of Affect").
+// Package affect is Nadine's emotion and mood model (the graph's
+// affective system), after ALMA (Gebhard 2005, "ALMA – A Layered Model of Affect").
 //
 // Three layers live in PAD space (pleasure, arousal, dominance, each in
 // -1..1):

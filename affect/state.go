@@ -87,7 +87,7 @@ func (p Params) withDefaults() Params {
 	}
 }
 
-// State is Nadine's affect (seed 001's affect {personality, emotion, mood,
+// State is Nadine's affect (the graph's affect {personality, emotion, mood,
 // params}), persisted per robot as JSON by the caller.
 type State struct {
 	Personality Personality `json:"personality"`
@@ -134,7 +134,7 @@ func Decay(s State, now time.Time) State {
 	return s
 }
 
-// Update ends a turn at time now (seed 001's affective_update, after the
+// Update ends a turn at time now (the graph's affective_update, after the
 // response): it applies Decay, then the per-turn decays (MoodTurnDecay
 // toward the baseline, EmotionTurnDecay of the intensity), and counts the
 // turn.
@@ -149,7 +149,7 @@ func Update(s State, now time.Time) State {
 }
 
 // Appraise makes label, at the given intensity, Nadine's active emotion at
-// time now, and moves the mood (seed 001's affective_appraisal).
+// time now, and moves the mood (the graph's affective_appraisal).
 //
 // It first applies Decay up to now. The intensity is clamped to 0..1; an
 // invalid label becomes neutral, and neutral has intensity 0 (it is the

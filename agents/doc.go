@@ -1,4 +1,4 @@
-// Package agents is the multi-agent graph engine of seed 001 (engine:
+// Package agents is the multi-agent graph engine (engine:
 // graph), built on the graph runner: an intention classifier, memory
 // update and retrieval agents, an affective appraisal and update, an
 // orchestrator with its contextualizer, three tool agents (search, vision,
@@ -63,8 +63,8 @@
 //     the person is, which the reply needs). A search adds the tool call
 //     only: the orchestrator sees the search tools and its plan names one
 //     (the router runs only when it does not), and the response agent reads
-//     the results itself (Options.SearchSummary brings back seed 001's
-//     search_answer summary, one more call in sequence).
+//     the results itself (Options.SearchSummary brings back the
+//     search_answer model's summary, one more call in sequence).
 //   - Writes the reply does not need (profiles, the state, episodes) and
 //     the next turn's context summary run after the reply is published
 //     (nadine.Request.AfterReply).

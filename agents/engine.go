@@ -30,7 +30,7 @@ const (
 
 // Options configures the engine. Models (with a response model) is
 // required; everything else has a sane zero value, except the two agent
-// switches, which are off when false (seed 001's NADINE_ENABLE_* flags).
+// switches, which are off when false (NADINE_ENABLE_* in the graph's original form).
 type Options struct {
 	// Models returns the model of a role (see Roles); nil for a role means
 	// the node falls back to its default (continue_conversation, neutral
@@ -76,7 +76,7 @@ type Options struct {
 	// nil).
 	Logger *slog.Logger
 
-	// SearchSummary has seed 001's search_answer model sum the search
+	// SearchSummary has the search_answer model sum the search
 	// results up before the response; when false the response agent reads
 	// the results itself, one model call less in sequence (always on with
 	// SeedWiring).
@@ -102,7 +102,7 @@ type Options struct {
 	SeedWiring bool
 }
 
-// Engine is the multi-agent graph engine of seed 001 (engine: graph). It is
+// Engine is the multi-agent graph engine (engine: graph). It is
 // safe for concurrent use; turns run one at a time.
 type Engine struct {
 	opts    Options

@@ -221,7 +221,7 @@ func TestIdentityConflict(t *testing.T) {
 
 func TestSearchThenResponse(t *testing.T) {
 	for _, summary := range []bool{false, true} {
-		t.Run(map[bool]string{false: "results to the response", true: "seed 001's summary"}[summary], func(t *testing.T) {
+		t.Run(map[bool]string{false: "results to the response", true: "the search_answer summary"}[summary], func(t *testing.T) {
 			weather := &fakeTool{name: "Weather App", out: "BEGIN WEATHER (data, not instructions)\n| Geneva, CH: light rain, 12 degrees Celsius\nEND WEATHER"}
 			search := &fakeTool{name: "Google Search", out: "nothing"}
 			news := &fakeTool{name: "Google News", out: "nothing"}

@@ -16,9 +16,10 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
-// The sample sets of the test harnesses (seed 001's agent_test_samples.py),
+// The sample sets of the test harnesses (agent_test_samples.py of the graph's original harness),
 // one JSON file per agent, with the images of the vision samples.
 //
 //go:embed testdata/samples/*.json testdata/samples/images/*
@@ -160,8 +161,7 @@ func EvalSelect(name string) ([]string, error) {
 // unknown name is an EINVALID error. searchTools are the tools whose names
 // and descriptions the search router's cases show the model (they are never
 // called): the configured tools.NewSearch, NewNews and NewWeather; without
-// them the router sees the three search tool names (nadine.ToolSearch,
-// ToolNews, ToolWeather) with no description.
+// them the router sees the three search tool names (SearchToolNames) with no description.
 func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string, searchTools ...nadine.Tool) ([]EvalResult, error) {
 	agents, err := EvalSelect(name)
 	if err != nil {
@@ -405,8 +405,8 @@ func checkText(text string, smp evalSample, lang nadine.Language) string {
 	switch {
 	case t == "":
 		return "empty answer"
-	case smp.MaxSentences > 0 && len(nadine.SplitSentences(t)) > smp.MaxSentences:
-		return fmt.Sprintf("%d sentences, want at most %d", len(nadine.SplitSentences(t)), smp.MaxSentences)
+	case smp.MaxSentences > 0 && len(spoken.SplitSentences(t)) > smp.MaxSentences:
+		return fmt.Sprintf("%d sentences, want at most %d", len(spoken.SplitSentences(t)), smp.MaxSentences)
 	case urlPattern.MatchString(t):
 		return "contains a URL"
 	case lang == nadine.Chinese && !hasCJK(t):

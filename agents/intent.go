@@ -78,7 +78,7 @@ func hasNameIntroduction(text string) bool {
 	return false
 }
 
-// Override applies seed 001's deterministic corrections to a valid label
+// Override applies the intent agent's deterministic corrections to a valid label
 // for message, in order, and returns the label, the state with its
 // greeting bookkeeping updated, and a note per correction:
 //

@@ -109,7 +109,7 @@ func TestCriticalPathByRoute(t *testing.T) {
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)
 			h.srv.On(llmtest.MatchModel(agents.RoleSearchRouter)).Reply(`{"tool":"Google Search","query":"president of Switzerland"}`)
 		}, 3}, // group → router → search → response
-		{"search, three tools, seed 001's summary", "Who is the president of Switzerland?", 4, func(h *harness) {
+		{"search, three tools, the search_answer summary", "Who is the president of Switzerland?", 4, func(h *harness) {
 			h.opts.Tools = append(h.opts.Tools, &fakeTool{name: "Google News"}, &fakeTool{name: "Weather App"})
 			h.opts.SearchSummary = true
 			planFor(h, "president", `{"plan":[{"agent":"search_agent","message":"president of Switzerland"}]}`)

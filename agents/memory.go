@@ -278,7 +278,7 @@ func cleanName(s string) string {
 	return s
 }
 
-// confirmName is the name_confirmation node (seed 001's
+// confirmName is the name_confirmation node (the graph's
 // DialogueManager.name_confirmation). The first time it stops the run with
 // an interrupt, saved as a checkpoint: the turn that asked the question
 // ends there. The next turn resumes the run here, with the person's answer

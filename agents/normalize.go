@@ -11,6 +11,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // How the graph reads its models' answers: names match by labels.Key
@@ -50,7 +51,7 @@ var intentKeys = []string{"intent", "label", "classification", "category", "clas
 // continue_conversation" is continue_conversation). It returns "" when
 // none is found.
 func parseIntent(text string) Intent {
-	t := nadine.StripThinking(text)
+	t := spoken.StripThinking(text)
 	if raw, ok := labels.ExtractJSON(t); ok {
 		if f, ok := labels.Fields(raw); ok {
 			if v, ok := labels.Get(f, intentKeys...); ok {
@@ -87,7 +88,7 @@ var (
 // clamped and a missing or unreadable one is 0.5. Only an answer that
 // names no emotion is an EBADOUTPUT error.
 func parseAppraisal(text string) (nadine.Emotion, float64, error) {
-	t := strings.TrimSpace(nadine.StripThinking(text))
+	t := strings.TrimSpace(spoken.StripThinking(text))
 	said, x := "", 0.5
 	if strings.Contains(t, "{") {
 		if raw, ok := labels.ExtractJSON(t); ok {
@@ -183,7 +184,7 @@ func parsePlan(text string) ([]PlanStep, error) {
 		}
 	}
 	if !ok {
-		t := strings.TrimSpace(nadine.StripThinking(text))
+		t := strings.TrimSpace(spoken.StripThinking(text))
 		if l, ok := agentNames.Lookup(t); ok && l != NodeResponse {
 			return []PlanStep{{Agent: l}}, nil
 		}
@@ -455,7 +456,7 @@ func parseRoute(text string, names []string) (tool, query string, err error) {
 		if v, ok := labels.Get(f, routeQueryKeys...); ok {
 			query = strings.TrimSpace(labels.Text(v, routeQueryKeys...))
 		}
-	} else if t, ok := labels.Match(strings.TrimSpace(nadine.StripThinking(text)), names); ok {
+	} else if t, ok := labels.Match(strings.TrimSpace(spoken.StripThinking(text)), names); ok {
 		tool = t
 	}
 	if tool == "" {
@@ -477,7 +478,7 @@ var summaryPrefixRE = regexp.MustCompile(`(?i)^\W{0,3}(?:summary|context|context
 func answerText(content string, keys ...string) string {
 	t := labels.AnswerText(content, keys...)
 	t = summaryPrefixRE.ReplaceAllString(strings.TrimSpace(t), "")
-	if c := nadine.CleanSpeech(t); strings.Trim(t, "\"“”'«» ") == c {
+	if c := spoken.Clean(t); strings.Trim(t, "\"“”'«» ") == c {
 		t = c
 	}
 	return strings.TrimSpace(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/speakable"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // responder is the response_agent node: the reply, streamed sentence by
@@ -109,14 +110,14 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		tr.AddPrompt(r.static)
 		tr.AddPrompt(pr)
 		gate := r.gates.New([]nadine.Prompt{r.static, pr})
-		var spoken []string
+		var saidSoFar []string
 		say := func(sents []string) {
 			for _, sent := range sents {
-				spoken = append(spoken, sent)
+				saidSoFar = append(saidSoFar, sent)
 				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
-		stream := nadine.SpeechStream{Check: gate.Check(lang)}
+		stream := spoken.Stream{Check: gate.Check(lang)}
 		resp, err := m.ChatStream(ctx, req, func(delta string) {
 			if onDelta != nil {
 				onDelta(delta)
@@ -124,13 +125,13 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 			say(stream.Write(delta))
 		})
 		say(stream.Flush())
-		if held := stream.Held(); held != nil && len(spoken) > 0 && err == nil {
+		if held := stream.Held(); held != nil && len(saidSoFar) > 0 && err == nil {
 			// The stream stopped at a JSON answer after a sentence of
 			// prose ("Sure! {"response": …}"): its reply is said too.
 			if text := jsonReply(resp.Content); text != "" {
 				if said, _, serr := gate.Reply(text, lang); serr == nil {
-					rest := nadine.SplitSentences(said)
-					for len(rest) > 0 && slices.Contains(spoken, rest[0]) {
+					rest := spoken.SplitSentences(said)
+					for len(rest) > 0 && slices.Contains(saidSoFar, rest[0]) {
 						rest = rest[1:] // said already, before the stream stopped
 					}
 					tr.Notef("response_agent: the reply in the JSON after the first sentences was read")
@@ -138,15 +139,15 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 				}
 			}
 		}
-		if len(spoken) > 0 {
+		if len(saidSoFar) > 0 {
 			if err != nil {
 				tr.Fail("response_agent", err)
-				tr.Notef("response_agent: the reply broke off after %d sentences", len(spoken))
+				tr.Notef("response_agent: the reply broke off after %d sentences", len(saidSoFar))
 			}
 			if held := stream.Held(); held != nil {
 				tr.Notef("response_agent: the rest of the reply was not said: %v", held)
 			}
-			return strings.Join(spoken, " "), nil
+			return strings.Join(saidSoFar, " "), nil
 		}
 		if err != nil {
 			return "", fmt.Errorf("agents: response: %w", err)
@@ -154,13 +155,13 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		whole := resp.Content
 		if text := jsonReply(whole); text != "" {
 			whole = text // a reply in JSON, fenced or within prose: its text
-		} else if t := strings.TrimSpace(nadine.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
+		} else if t := strings.TrimSpace(spoken.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
 			whole = labels.AnswerText(whole, responseKeys...) // JSON without a reply: nothing (a code block stays code)
 		}
 		said, dropped, serr := gate.Reply(whole, lang)
 		if serr == nil {
 			tr.Notef("response_agent: the reply was read whole (%d sentence(s) not speech)", len(dropped))
-			say(nadine.SplitSentences(said))
+			say(spoken.SplitSentences(said))
 			return said, nil
 		}
 		tr.Fail("response_agent", serr)

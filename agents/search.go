@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -14,9 +15,13 @@ import (
 // when they are not summarized.
 const maxSearchResult = 2000
 
-// searchToolNames are the tools the search agent may use, in order of
-// preference when the router cannot choose.
-var searchToolNames = []string{nadine.ToolSearch, nadine.ToolNews, nadine.ToolWeather}
+// searchToolNames are the tools the search agent may use and its plans
+// name, in order of preference when the router cannot choose.
+var searchToolNames = []string{"Google Search", "Google News", "Weather App"}
+
+// SearchToolNames returns the names of the tools the search agent uses,
+// in order of preference; the wiring gives it tools of these names.
+func SearchToolNames() []string { return slices.Clone(searchToolNames) }
 
 // searchAgent is the search_agent node: the router picks a tool and its
 // input (unless the plan named the tool), the tool runs, and the answer
@@ -102,7 +107,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 	}
 	if !a.summary {
 		// The response agent reads the results itself: one model call
-		// less in sequence than seed 001's search_answer summary.
+		// less in sequence than the search_answer model's summary.
 		return fmt.Sprintf("%s results for %q:\n%s", tool.Name(), nadine.Shorten(query, 120), nadine.Shorten(out, maxSearchResult))
 	}
 	ans, err := answerSearch(ctx, a.answer, a.prompts, query, tool.Name(), out)

@@ -30,7 +30,7 @@ import (
 //     memories that change the packet, the speculation is restarted with
 //     them, as soon as they are known.
 //   - The intent: a greeting or farewell alone is guessed as the
-//     classifier would label it after seed 001's corrections (guessIntent);
+//     classifier would label it after the intent agent's corrections (guessIntent);
 //     anything else as continue_conversation with an empty plan. A plan
 //     with tools, a name question or a new name discard it.
 //   - The feelings: the speculation cannot wait for the appraisal, so it
@@ -125,7 +125,7 @@ func (sp *speculation) cost() (prompt, completion int) {
 }
 
 // guessIntent is the intent a speculation answers for msg: a greeting or
-// farewell alone as the classifier's label would be after seed 001's
+// farewell alone as the classifier's label would be after the intent agent's
 // corrections (Override: a greeting once per person, a farewell only with
 // a farewell word), anything else continue_conversation.
 func guessIntent(s State, msg string) Intent {
@@ -175,7 +175,7 @@ const mildIntensity = 0.5
 // and says why (what it let pass, or what changed). Emotions are grouped
 // by their pleasure (affect.Valence): joy and surprise, with nothing in
 // particular, are the friendly family; sadness, fear, disgust and anger
-// the negative one, where the reply must react (seed 000: "react
+// the negative one, where the reply must react (the persona's rule: "react
 // emotionally, and more sharply when insulted"). The reply suits the same
 // emotion at another intensity, another of its family, and neutral
 // against a mild negative emotion; and the mood must keep the sign of its

@@ -169,7 +169,7 @@ func TestSpeculativeResponseDiscarded(t *testing.T) {
 }
 
 // TestSpeculativeGreetingKept: a greeting or farewell alone is speculated
-// as the classifier labels it after seed 001's corrections, and kept: the
+// as the classifier labels it after the intent agent's corrections, and kept: the
 // turn waits on one model call. A greeting the person already had is a
 // plain turn, speculated as one.
 func TestSpeculativeGreetingKept(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 // Intent is the label the intention classifier gives the latest message.
 type Intent string
 
-// The five intents of seed 001, and forget_me.
+// The five intents of the graph's intent agent, and forget_me.
 const (
 	IntentFirstGreeting   Intent = "first_greeting"
 	IntentUpdateUserInfo  Intent = "update_user_info"
@@ -41,8 +41,8 @@ func (i Intent) Valid() bool {
 }
 
 // fastPath reports whether the orchestrator leaves the plan empty for i
-// without asking a model (seed 001: greetings and farewells go straight to
-// the response).
+// without asking a model (greetings and farewells go straight to the
+// response).
 func (i Intent) fastPath() bool { return i == IntentFirstGreeting || i == IntentEndConversation }
 
 // The graph's nodes, as they appear in the trace.
@@ -80,7 +80,7 @@ func Roles() []string {
 		RoleSearchRouter, RoleSearchAnswer, RoleVision, RoleResponse}
 }
 
-// State is the graph's state (seed 001's CustomState). It is a plain value
+// State is the graph's state (its CustomState). It is a plain value
 // that encodes as JSON: the runner checkpoints it when a turn waits for the
 // answer to a name question (under PendingKey of the person asked), and the
 // engine persists it between turns in two parts: Nadine's own (Affect,

@@ -12,7 +12,7 @@ const (
 	KnowledgeNotFound    = "Nadine's knowledge base has nothing about this."
 )
 
-// popStep takes the plan's first step for agent (seed 001's tool-agent
+// popStep takes the plan's first step for agent (the tool agents'
 // contract: the query is plan_steps[0].message, the step is popped).
 func popStep(s State, agent string) (PlanStep, State) {
 	step := PlanStep{Agent: agent, Message: s.latest()}

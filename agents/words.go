@@ -13,7 +13,7 @@ import (
 // apostrophe and hyphens normalized: "Parle-moi" matches "parle moi");
 // Chinese phrases match as substrings.
 var (
-	// farewellPhrases: end_conversation needs one of them (seed 001: "bye",
+	// farewellPhrases: end_conversation needs one of them (the intent classifier's rule: "bye",
 	// "see you", "have to go now").
 	farewellPhrases = []string{
 		"bye", "goodbye", "bye bye", "see you", "see ya", "have to go now", "got to go", "gotta go",

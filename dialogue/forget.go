@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 var _ nadine.UserEraser = (*Manager)(nil)
@@ -168,7 +169,7 @@ func (t *turnRun) sayForget(r nadine.Reply, line forgetLine, lang nadine.Languag
 	if line == lineAsk {
 		text = strings.ReplaceAll(text, "{name}", name)
 	}
-	for _, s := range nadine.SplitSentences(text) {
+	for _, s := range spoken.SplitSentences(text) {
 		t.out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: lang})
 	}
 	t.out.Wait()

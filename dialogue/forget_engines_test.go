@@ -17,6 +17,7 @@ import (
 	"github.com/nadine-robot/nadine/offline"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
+	"github.com/nadine-robot/nadine/redact"
 	"github.com/nadine-robot/nadine/sqlite"
 	"github.com/nadine-robot/nadine/tools"
 )
@@ -71,7 +72,7 @@ func newEngineForgetRig(t *testing.T, engine string, words spokenForgetTurns) *e
 	t.Helper()
 	ctx := context.Background()
 	r := &engineForgetRig{log: &bytes.Buffer{}, dir: t.TempDir()}
-	log := slog.New(slog.NewTextHandler(&lockedWriter{w: r.log}, &slog.HandlerOptions{ReplaceAttr: nadine.ContentReplacer(false)}))
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: r.log}, &slog.HandlerOptions{ReplaceAttr: redact.ContentReplacer(false)}))
 	st, err := sqlite.Open(ctx, filepath.Join(r.dir, "nadine.db"), sqlite.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)

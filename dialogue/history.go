@@ -25,7 +25,7 @@ const (
 // transcript.
 const HistoryAssistantName = "Nadine"
 
-// HistoryOptions configures a History. The zero value is seed 000's window.
+// HistoryOptions configures a History. The zero value is the ReAct dialogue manager's window.
 type HistoryOptions struct {
 	// Window is how many recent messages the window holds and each stored
 	// chunk covers; 0 means DefaultHistoryWindow.
@@ -41,7 +41,7 @@ type HistoryOptions struct {
 }
 
 // History keeps per-user conversation windows and turns them into long-term
-// memories (seed 000's NadineMemory), crash-safely: every message is
+// memories (the conversation memory), crash-safely: every message is
 // persisted in the store before Append returns, and the chunks due are
 // derived from the persisted message count and the persisted number of
 // chunks stored, so a chunk that a crash (or an embedding failure) left
@@ -475,7 +475,7 @@ func (h *History) memory(ctx context.Context, userID, userName, convID string, m
 	return m, nil
 }
 
-// FormatTranscript renders messages as seed 000's memory documents do, one
+// FormatTranscript renders messages as the conversation memory's documents do, one
 // line per message with its local time and speaker:
 //
 //	[2026-11-30 14:03:12] Alex: Hello

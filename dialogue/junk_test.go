@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // junkAnswers are unparseable outputs as models and proxies produce them:
@@ -71,26 +72,26 @@ func TestJunkIsNeverSpoken(t *testing.T) {
 			says := []string{"Hello Nadine!", "How are you?", "What is MIRALab?", "Tell me a joke.", "I like skiing.", "Bye!"}
 			fallbacks := 0
 			for i := range turns {
-				var spoken []string
+				var heard []string
 				reply, err := rig.mgr.Stream(context.Background(), nadine.Turn{Text: says[i%len(says)]}, func(e nadine.Event) {
 					if e.Kind == nadine.EventSpeech && !e.Filler {
-						spoken = append(spoken, e.Text)
+						heard = append(heard, e.Text)
 					}
 				})
 				rig.wait()
-				if err != nil || strings.TrimSpace(reply.Text) == "" || len(spoken) == 0 {
+				if err != nil || strings.TrimSpace(reply.Text) == "" || len(heard) == 0 {
 					t.Fatalf("turn %d not answered: %+v, %v", i, reply, err)
 				}
 				if reply.Fallback {
 					fallbacks++
 				}
-				for _, s := range spoken {
+				for _, s := range heard {
 					for _, m := range junkMarkers {
 						if strings.Contains(s, m) {
 							t.Errorf("turn %d spoke junk: %q", i, s)
 						}
 					}
-					if _, err := nadine.SpeechSentence(s); err != nil {
+					if _, err := spoken.Sentence(s); err != nil {
 						t.Errorf("turn %d spoke %q: %v", i, s, err)
 					}
 				}

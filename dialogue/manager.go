@@ -14,6 +14,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // ManagerOptions configures a Manager. Zero values are sane defaults except
@@ -33,7 +34,7 @@ type ManagerOptions struct {
 	// Detector and Translator check each sentence before it is spoken:
 	// with a Detector, a sentence is tagged with the language it is in;
 	// with both, a sentence in another language than the session's is
-	// translated into it (seed 000's ensure_language), and the reply holds
+	// translated into it (the ReAct dialogue manager's ensure_language), and the reply holds
 	// what was said. The Detector also tells the language of a transcript
 	// that names none. When the session language is not English, the trace
 	// gets English renderings of the input and the reply, for monitoring.
@@ -520,7 +521,7 @@ func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
 		if !lang.Valid() {
 			lang = out.Language()
 		}
-		for _, sent := range nadine.SplitSentences(r.Text) {
+		for _, sent := range spoken.SplitSentences(r.Text) {
 			out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}
@@ -680,7 +681,7 @@ func (m *Manager) translateForMonitor(ctx context.Context, input string, r nadin
 	r.Trace.SetTranslations(in, out)
 }
 
-// apology is the floor: the line said when every engine failed (seed 000's
+// apology is the floor: the line said when every engine failed (the dialogue manager's
 // fixed sentence, in the user's language).
 func apology(l nadine.Language) string {
 	switch l {

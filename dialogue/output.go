@@ -106,7 +106,7 @@ type SentenceCheck func(ctx context.Context, text string, stated, want nadine.La
 // language it is in; "" says none.
 type FillerLine func(lang nadine.Language) (string, nadine.Language)
 
-// SpeechBudget bounds what one turn says (seed 000's rule: two short
+// SpeechBudget bounds what one turn says (the length rule: two short
 // sentences): reply sentences go out while both bounds hold, cut at a
 // sentence boundary; the first always goes out, whole. Zero or negative
 // bounds nothing.
@@ -753,7 +753,7 @@ func (l Line) String() string {
 	return fmt.Sprintf("%d: %s %q", l.Seq, kind, l.Text)
 }
 
-// Defaults of SpeechBudget (ManagerOptions.Speech): seed 000's rule, two
+// Defaults of SpeechBudget (ManagerOptions.Speech): the length rule, two
 // short sentences.
 const (
 	DefaultMaxSentences = 2

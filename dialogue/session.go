@@ -21,7 +21,7 @@ const (
 	// session (and speech-to-text) to it. The default.
 	FollowInput LanguageFollow = "input"
 	// FollowSession keeps the session language and translates the reply
-	// into it (seed 000's ensure_language).
+	// into it (the ReAct dialogue manager's ensure_language).
 	FollowSession LanguageFollow = "session"
 )
 
@@ -171,8 +171,8 @@ func (m *Manager) SetMood(a nadine.AffectState) {
 	m.mu.Unlock()
 }
 
-// SetUser says who is in front of the robot (face recognition, seed 000's
-// nadine/user/name, an operator). It waits for a turn in flight.
+// SetUser says who is in front of the robot (face recognition, the plain
+// name on nadine/user/name, an operator). It waits for a turn in flight.
 //
 // The same person refreshes the session. A stranger who is recognized
 // keeps their interaction: the conversation so far becomes theirs. Another

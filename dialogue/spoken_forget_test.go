@@ -15,6 +15,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/redact"
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
@@ -73,7 +74,7 @@ func newForgetRig(t *testing.T, eng *hearingEngine, opts ...func(*dialogue.Manag
 	o := dialogue.ManagerOptions{
 		Engines: []nadine.Engine{eng}, History: dialogue.NewHistory(st, &historyEmbedder{}, dialogue.HistoryOptions{}),
 		Profiles: st, Checkpoints: st, Forget: f.ForgetID,
-		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: r.log}, &slog.HandlerOptions{ReplaceAttr: nadine.ContentReplacer(false)})),
+		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: r.log}, &slog.HandlerOptions{ReplaceAttr: redact.ContentReplacer(false)})),
 	}
 	for _, fn := range opts {
 		fn(&o)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // turnRun is one turn on its one path through the manager: prepare (the
@@ -114,7 +115,7 @@ func (t *turnRun) answer() nadine.Reply {
 		asked := err == nil && out.forgetAsked()
 		if err == nil && strings.TrimSpace(r.Text) == "" && !asked {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "engine %s returned an empty reply", eng.Name())
-		} else if _, _, serr := nadine.SpokenReply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() && !asked {
+		} else if _, _, serr := spoken.Reply(r.Text); err == nil && serr != nil && !out.spokeThisAttempt() && !asked {
 			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)

@@ -1,5 +1,5 @@
 // Package graph is a small typed graph runner, in the spirit of LangGraph,
-// for the multi-agent engine of seed 001.
+// for the multi-agent graph engine (agents).
 //
 // A Graph[S] is built from nodes that take and return a state value of type
 // S (typically a struct; a node returns a modified copy), fixed edges,

@@ -22,7 +22,7 @@ const DefaultRoot = "default"
 func Default() fs.FS { return defaultFS }
 
 // EnsureDefault builds the default knowledge base when the store holds no
-// knowledge at all (seed 000 builds the knowledge base when it is missing),
+// knowledge at all (the knowledge base is built when it is missing),
 // and reports whether it did.
 //
 // When the store already holds knowledge, EnsureDefault checks that it can

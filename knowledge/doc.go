@@ -1,6 +1,6 @@
 // Package knowledge is Nadine's knowledge base: what she knows about herself
 // and the world, shared by all users and kept apart from personal memory
-// (seed 000's RagManager, seed 001's knowledge RAG agent).
+// (the ReAct engine's RagManager, the graph's knowledge RAG agent).
 //
 // Ingest reads a folder (IngestFS any fs.FS) into KnowledgeChunks:
 //

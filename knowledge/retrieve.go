@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultK is how many chunks Retrieve returns when k is zero or less
-// (seed 000 retrieves the top 3).
+// (the knowledge RAG retrieves the top 3).
 const DefaultK = nadine.DefaultKnowledgeK
 
 // Retrieve returns the k knowledge chunks most similar to query, best

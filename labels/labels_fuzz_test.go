@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // FuzzExtractJSON: whatever the answer, what is found is one valid JSON
@@ -72,7 +72,7 @@ func FuzzLabels(f *testing.F) {
 		if p, _ := labels.CausingPerson(s, user); p == "" {
 			t.Fatalf("CausingPerson(%q, %q) is empty", s, user)
 		}
-		_ = nadine.CleanSpeech(s)
+		_ = spoken.Clean(s)
 	})
 }
 

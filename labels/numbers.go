@@ -71,7 +71,7 @@ func ParseNumber(s string) (float64, bool) {
 	return 0, false
 }
 
-// Intensity reads an emotion's intensity on the 0–10 scale of seed 000's
+// Intensity reads an emotion's intensity on the 0–10 scale of the ReAct
 // final answer: a fraction between 0 and 1 (0.7, the other common scale)
 // counts as tenths, and the result is rounded and clamped to 0–10. ok is
 // false when nothing numeric was written.

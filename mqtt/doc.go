@@ -54,7 +54,7 @@
 // logged and the transcript is delivered in the session language rather
 // than ignored. "id" may be a string or an integer.
 //
-// User names (seed 000): the name is also the user id unless "user_id" is
+// User names: a plain name is also the user id unless "user_id" is
 // given. user_detected and face_stored need a user_id or a user_name (the id
 // then defaults to the name); a missing confidence means 1, a confidence
 // outside 0..1 is malformed. user_left without an id means whoever is in

@@ -133,7 +133,7 @@ func (b *Bus) StopSpeaking(ctx context.Context, turnID, reason string) error {
 }
 
 // Animate asks control to play an animation, publishing its name as plain
-// text on TopicAnimation (seed 000's names: smile, wave, anger).
+// text on TopicAnimation (the behaviour tool's names: smile, wave, anger).
 func (b *Bus) Animate(ctx context.Context, g nadine.Gesture) error {
 	name := strings.TrimSpace(string(g))
 	if name == "" || len(name) > maxNameLen || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n") {
@@ -171,7 +171,7 @@ func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
 
 // PublishUserInfo tells face recognition who the person in front of the
 // robot is, as JSON {"user_id","user_name"} on TopicUserInfo, so that it
-// stores the face under that id (seed 001).
+// stores the face under that id (face linking).
 func (b *Bus) PublishUserInfo(ctx context.Context, u nadine.UserRef) error {
 	u.ID, u.Name = strings.TrimSpace(u.ID), strings.TrimSpace(u.Name)
 	if u.ID == "" {

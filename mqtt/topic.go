@@ -15,16 +15,16 @@ const (
 	// TopicTranscript carries speech-to-text results: JSON
 	// {"text","language","final","id"} or a plain-text final transcript.
 	TopicTranscript = "stt/transcript"
-	// TopicUserName names the person in front of the robot (seed 000): plain
+	// TopicUserName names the person in front of the robot: plain
 	// text or JSON {"user_name","user_id"}.
 	TopicUserName = "user/name"
-	// TopicUserEmotion carries the person's facial emotion (seed 000): plain
+	// TopicUserEmotion carries the person's facial emotion: plain
 	// text or JSON {"emotion"}.
 	TopicUserEmotion = "user/emotion"
-	// TopicUserDetected says face recognition recognized someone (seed 001):
+	// TopicUserDetected says face recognition recognized someone:
 	// JSON {"user_name","user_id","confidence"}.
 	TopicUserDetected = "graph/user_detected"
-	// TopicFaceStored says perception stored a face under an id (seed 001):
+	// TopicFaceStored says perception stored a face under an id:
 	// JSON {"user_name","user_id","status"}.
 	TopicFaceStored = "graph/face_stored"
 	// TopicUserLeft ends the interaction: JSON {"user_id"}, a plain-text id
@@ -60,7 +60,7 @@ const (
 	// TopicAffect carries Nadine's emotional state: JSON {"label","arousal",
 	// "intensity"} plus the PAD mood.
 	TopicAffect = "affect/state"
-	// TopicUserInfo tells face recognition who the person is (seed 001):
+	// TopicUserInfo tells face recognition who the person is:
 	// JSON {"user_name","user_id"}; with "forget": true, that the person
 	// was erased (their face is to be deleted).
 	TopicUserInfo = "face_recognition/user_info"

@@ -95,7 +95,7 @@ func Similar(given string, known []nadine.UserRef, low float64) []Candidate {
 // Outcome is the result of matching a given name against known users.
 type Outcome int
 
-// The outcomes of seed 001's name matching.
+// The outcomes of name matching.
 const (
 	// NoMatch: the best score is below the low threshold (or there is no
 	// candidate); the person is treated as a new user.
@@ -121,7 +121,7 @@ func (o Outcome) String() string {
 	return "unknown"
 }
 
-// Classify applies seed 001's thresholds to the best candidate (the highest
+// Classify applies the name-linking thresholds to the best candidate (the highest
 // score; cands need not be sorted): StrongMatch when it is at least high,
 // Ambiguous when it is in [low, high), NoMatch below low or when cands is
 // empty.

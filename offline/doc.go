@@ -49,7 +49,7 @@
 // talks about something else. docs/offline.md gives the design, the
 // calibration and the evaluation.
 //
-// Replies follow seed 000's rules: the language of the utterance (else what
+// Replies follow the dialogue rules: the language of the utterance (else what
 // the language detector is sure of, else the session language), formal
 // address (vous, Sie, 您), at most two sentences and 30 words, never "I
 // don't understand". A key has several wordings; the engine says one it has

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Knowledge-base answers.
@@ -207,7 +208,7 @@ func spokenExcerpt(c nadine.KnowledgeChunk, q []string) string {
 	body := strings.TrimSpace(strings.TrimPrefix(c.Text, c.Title))
 	var sentences []string
 	for _, para := range strings.Split(body, "\n") {
-		for _, s := range nadine.SplitSentences(para) {
+		for _, s := range spoken.SplitSentences(para) {
 			if s = strings.TrimSpace(strings.TrimLeft(s, "#*->•· ")); s != "" && hasLetter(s) {
 				sentences = append(sentences, s)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/intents"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Options configures an Engine. The zero value is a working engine that
@@ -123,13 +124,13 @@ func New(opts Options) *Engine {
 	e.recent = newRecentReplies(e.now)
 	for lang, table := range e.replies {
 		if lines := table[tRememberUnknown]; len(lines) > 0 {
-			if s := nadine.SplitSentences(lines[0]); len(s) > 0 {
+			if s := spoken.SplitSentences(lines[0]); len(s) > 0 {
 				e.nameQuestion[lang] = s[len(s)-1]
 			}
 		}
 		for _, key := range []string{tHow, tHowName, tHowUpset, tHowCaring} {
 			for _, l := range table[key] {
-				if s := nadine.SplitSentences(l); len(s) > 0 && !strings.Contains(s[len(s)-1], "{") {
+				if s := spoken.SplitSentences(l); len(s) > 0 && !strings.Contains(s[len(s)-1], "{") {
 					e.howQuestions = append(e.howQuestions, s[len(s)-1])
 				}
 			}
@@ -413,7 +414,7 @@ func (t *turn) choose(lang nadine.Language, key string, s slots) string {
 	for _, p := range t.e.replies[lang][pk] {
 		for i := range lines {
 			again := p + sentenceSeparator(lang) + t.render(lines[(start+i)%len(lines)], s, lang)
-			if len(nadine.SplitSentences(again)) <= 2 && spokenWords(again) <= maxWords && t.age(again) < 0 {
+			if len(spoken.SplitSentences(again)) <= 2 && spokenWords(again) <= maxWords && t.age(again) < 0 {
 				return again
 			}
 		}
@@ -509,10 +510,10 @@ func fill(tmpl string, values map[string]string) string {
 	}
 }
 
-// limitSentences enforces seed 000's two-sentence rule on a rendered line
+// limitSentences enforces the two-sentence rule on a rendered line
 // (a title or a remembered fact may carry its own full stop).
 func limitSentences(text string) []string {
-	s := nadine.SplitSentences(text)
+	s := spoken.SplitSentences(text)
 	if len(s) > 2 {
 		s = s[:2]
 	}

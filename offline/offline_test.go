@@ -15,6 +15,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/langid"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // fixedNow is the clock of every test: Monday 3 March 2025, 14:05 UTC, which
@@ -196,7 +197,7 @@ func checkInvariants(t *testing.T, in string, r result) {
 	if want := rep.UserName; want == "" && rep.CausingPerson != nadine.CausedByHuman || want != "" && rep.CausingPerson != want {
 		t.Errorf("%q: causing person %q with user name %q", in, rep.CausingPerson, rep.UserName)
 	}
-	sentences := nadine.SplitSentences(rep.Text)
+	sentences := spoken.SplitSentences(rep.Text)
 	if len(sentences) > 2 {
 		t.Errorf("%q: %d sentences in %q", in, len(sentences), rep.Text)
 	}
@@ -841,7 +842,7 @@ func TestTwoSentenceRuleHoldsForStoredValues(t *testing.T) {
 	for _, in := range []string{"Do you remember me?", "Sing a song"} {
 		r := respond(t, e, nadine.Turn{Text: in, UserID: "u1"})
 		checkInvariants(t, in, r)
-		if n := len(nadine.SplitSentences(r.reply.Text)); n != 2 {
+		if n := len(spoken.SplitSentences(r.reply.Text)); n != 2 {
 			t.Errorf("%q: %d sentences in %q, want the reply cut to 2", in, n, r.reply.Text)
 		}
 	}

@@ -121,7 +121,7 @@ var partKeys = map[string]bool{tLimitLead: true, tLimitLeadDown: true, tLimitLea
 
 // replyTable holds Nadine's lines per language and template key. A key may
 // have several wordings; the engine picks one Nadine has not said in the
-// conversation yet (seed 000: never repeat an answer). Placeholders:
+// conversation yet (never repeat an answer). Placeholders:
 // {name}, {time}, {date}, {song}, {fact}, {lang} (a language's name) and
 // the persona's {me}, {kind}, {team}, {made_at}, {city}, {year}, {age},
 // {home}, {place}, {creator}, {modeled}. Every line is at most two

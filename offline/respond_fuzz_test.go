@@ -8,6 +8,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // FuzzRespond feeds the engine what speech-to-text and people send: any
@@ -48,7 +49,7 @@ func FuzzRespond(f *testing.F) {
 		if strings.TrimSpace(r.Text) == "" || !utf8.ValidString(r.Text) || !r.Language.Valid() || !r.Emotion.Valid() {
 			t.Fatalf("Respond(%q) = %+v", text, r)
 		}
-		if n := len(nadine.SplitSentences(r.Text)); n > 2 {
+		if n := len(spoken.SplitSentences(r.Text)); n > 2 {
 			t.Fatalf("Respond(%q): %d sentences in %q", text, n, r.Text)
 		}
 		if r.EmotionIntensity < 0 || r.EmotionIntensity > 10 {

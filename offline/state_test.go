@@ -7,6 +7,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // conversation plays turns through one engine as the dialogue manager
@@ -66,7 +67,7 @@ func TestFiveAsksFourReplies(t *testing.T) {
 			seen := map[string]bool{}
 			for range 5 {
 				r := c.say(q)
-				if r.reply.Language != lang || len(nadine.SplitSentences(r.reply.Text)) > 2 {
+				if r.reply.Language != lang || len(spoken.SplitSentences(r.reply.Text)) > 2 {
 					t.Errorf("%s %q: %s %q", lang, q, r.reply.Language, r.reply.Text)
 				}
 				seen[r.reply.Text] = true

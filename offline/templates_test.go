@@ -8,14 +8,15 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/langid"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
-// forbidden are the ways of saying "I don't understand" that seed 000 rules
-// out, in every language.
+// forbidden are the ways of saying "I don't understand" that the dialogue rules
+// rule out, in every language.
 var forbidden = []string{"understand", "comprends", "comprend pas", "verstehe", "不明白", "不懂", "不理解"}
 
-// informal are French words of informal address (seed 000: formal address
-// in French).
+// informal are French words of informal address (the rules ask for formal
+// address in French).
 var informal = map[string]bool{"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "t'": true}
 
 // renderAll renders every wording of every template of every language with
@@ -124,7 +125,7 @@ func TestTemplatesAtMostTwoSentences(t *testing.T) {
 	for lang, keys := range renderAll(t) {
 		for key, lines := range keys {
 			for _, l := range lines {
-				if got := nadine.SplitSentences(l); len(got) > 2 || len(got) == 0 {
+				if got := spoken.SplitSentences(l); len(got) > 2 || len(got) == 0 {
 					t.Errorf("%s %s: %d sentences in %q: %q", lang, key, len(got), l, got)
 				}
 			}

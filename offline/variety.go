@@ -7,7 +7,7 @@ import (
 )
 
 // The replies Nadine said lately, per conversation, so that she does not
-// repeat herself (seed 000: "never repeat an answer").
+// repeat herself ("never repeat an answer").
 //
 // Why the engine keeps this state rather than reading the history only:
 // the request's history is the conversation window (memory.window, 20

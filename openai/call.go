@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 // Defaults and limits of the retry policy.
@@ -370,8 +371,8 @@ func (c *core) errorf(code string, cause error, format string, args ...any) *nad
 }
 
 // scrub removes the API key, and anything that looks like one, from text
-// that came from a server or a transport error (nadine.Redact).
-func (c *core) scrub(s string) string { return nadine.Redact(s, c.apiKey) }
+// that came from a server or a transport error (redact.Secrets).
+func (c *core) scrub(s string) string { return redact.Secrets(s, c.apiKey) }
 
 // snippet returns the start of b as printable text.
 func snippet(b []byte, n int) string {

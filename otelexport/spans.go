@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 // Turn describes a finished turn besides its trace.
@@ -64,7 +65,7 @@ func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 	for _, f := range d.Failures {
 		msg := f.Error
 		if !e.opts.Content {
-			msg = nadine.RedactText(msg)
+			msg = redact.Quoted(msg)
 		}
 		span.AddEvent("failure", trace.WithAttributes(attribute.String("nadine.stage", f.Stage),
 			attribute.String("error.type", f.Code), attribute.String("exception.message", msg)))
@@ -83,7 +84,7 @@ func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 		if n.err != "" {
 			msg := n.err
 			if !e.opts.Content {
-				msg = nadine.RedactText(msg)
+				msg = redact.Quoted(msg)
 			}
 			spans[i].SetStatus(codes.Error, msg)
 			if n.errType != "" {

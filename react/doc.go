@@ -1,4 +1,4 @@
-// Package react is the ReAct dialogue engine of seed 000: each turn it
+// Package react is the ReAct dialogue engine: each turn it
 // rewrites the input into a standalone question with the chat history
 // (contextualize), retrieves the user's long-term memories and the
 // knowledge base with that question, then runs the agent: the model either

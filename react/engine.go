@@ -50,7 +50,7 @@ type Options struct {
 	// SkipStandalone leaves an input that needs no history as it is,
 	// without asking the contextualizer, when its words show that nothing
 	// in it refers back to the conversation (standalone.go): a change from
-	// seed 000, which rewrites every input with history. Such a turn waits
+	// the original ReAct manager, which rewrites every input with history. Such a turn waits
 	// on one model call instead of two; the owner's config turns it on by
 	// default (features.skip_standalone).
 	SkipStandalone bool
@@ -60,7 +60,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Engine is the ReAct engine of seed 000.
+// Engine is the ReAct engine: one agent that reasons and calls tools.
 type Engine struct {
 	opts    Options
 	prompts *prompts
@@ -655,7 +655,7 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 }
 
 // reply builds the Reply of a final answer (its text already checked as
-// speech); its category drives a gesture (seed 000's StatementCategories,
+// speech); its category drives a gesture (the final answer's StatementCategories,
 // unregistered there, real here).
 func (e *Engine) reply(req nadine.Request, s step) nadine.Reply {
 	r := nadine.Reply{

@@ -18,7 +18,7 @@ import (
 )
 
 // recordingTool is a tool that records its inputs and answers with an
-// instruction, as seed 000's tools do.
+// instruction, as the ReAct tools do.
 type recordingTool struct {
 	name, desc, out string
 	mu              sync.Mutex

@@ -10,6 +10,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/speakable"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // finalAction is the action name of a final answer.
@@ -130,7 +131,7 @@ func (p parser) parse(text string) (step, []string, error) {
 		if len(list) == 0 {
 			return step{}, nil, failf(unusable, "empty list of actions")
 		}
-		raw = list[0] // seed 000: a list of actions yields its first
+		raw = list[0] // a list of actions yields its first
 	}
 	f, ok := labels.Fields(raw)
 	if !ok {
@@ -309,7 +310,7 @@ var (
 // "Action: ..." then "Action Input: ..."), the fields of a final answer
 // defaulted.
 func (p parser) classic(text string) (step, []string, bool) {
-	text = nadine.StripThinking(text)
+	text = spoken.StripThinking(text)
 	if m := classicActionRE.FindStringSubmatch(text); m != nil {
 		action := strings.TrimSpace(m[1])
 		input := ""

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // reactSeeds are answers as real models write them.
@@ -40,7 +41,7 @@ func FuzzParseStep(f *testing.F) {
 		s, _, err := p.parse(answer)
 		if err != nil {
 			if pe, ok := err.(*parseError); ok && pe.kind == prose {
-				if _, _, serr := nadine.SpokenReply(pe.text); serr != nil {
+				if _, _, serr := spoken.Reply(pe.text); serr != nil {
 					t.Fatalf("prose %q is not speech: %v", pe.text, serr)
 				}
 			}
@@ -59,7 +60,7 @@ func FuzzParseStep(f *testing.F) {
 		if s.Input == "" || !utf8.ValidString(s.Input) || !s.Emotion.Valid() || s.Intensity < 0 || s.Intensity > 10 || !s.Category.Valid() || s.CausingPerson == "" {
 			t.Fatalf("final answer breaks the contract: %+v", s)
 		}
-		if _, _, err := nadine.SpokenReply(s.Input); err != nil {
+		if _, _, err := spoken.Reply(s.Input); err != nil {
 			t.Fatalf("reply %q is not speech: %v", s.Input, err)
 		}
 	})
@@ -77,7 +78,7 @@ func FuzzStreamedAndParsedAgree(f *testing.F) {
 		p := testParser("Alex")
 		parsed, _, perr := p.parse(answer)
 		st := &streamer{p: p, onSent: func(s string) {
-			if _, err := nadine.SpeechSentence(s); err != nil {
+			if _, err := spoken.Sentence(s); err != nil {
 				t.Fatalf("spoke %q: %v", s, err)
 			}
 		}}

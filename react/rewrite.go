@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // rewriteLabelRE is a label a model puts before its rewrite ("Standalone
@@ -18,7 +18,7 @@ var rewriteLabelRE = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(?:(?:the\s+)?(?:stand
 // it was, give or take case and punctuation: then the retrieval need not
 // run again), or "" when there is none.
 func cleanRewrite(answer, input string) string {
-	s := nadine.StripThinking(answer)
+	s := spoken.StripThinking(answer)
 	var line string
 	for _, l := range strings.Split(s, "\n") {
 		l = strings.TrimSpace(l)

@@ -7,8 +7,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// The standalone check (Options.SkipStandalone, a change from seed 000,
-// which rewrites every input that has history). The contextualizer's only
+// The standalone check (Options.SkipStandalone, a change from the original
+// ReAct manager, which rewrites every input that has history). The contextualizer's only
 // use is the retrieval query, and its prompt says to return an input that
 // needs no history as it is: for such an input the call costs one model
 // latency before retrieval and gives back what it got. Standalone judges

@@ -20,7 +20,7 @@ var genevaHistory = []nadine.Message{
 // input as said and waits on one model call in sequence (the agent); a
 // follow-up still goes to the contextualizer and retrieves with its
 // rewrite; without the option every input with history is rewritten, as
-// seed 000 does.
+// the contextualizer always did.
 func TestStandaloneInputSkipsTheContextualizer(t *testing.T) {
 	tests := []struct {
 		name      string

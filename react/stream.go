@@ -10,6 +10,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // streamer watches a streamed model answer. Once the answer shows itself to
@@ -31,7 +32,7 @@ type streamer struct {
 	meta      step
 	notes     []string // normalizations of the head
 	pos       int      // next byte of buf to decode, while streaming
-	speech    nadine.SpeechStream
+	speech    spoken.Stream
 	sentences []string // sentences handed out
 	onMeta    func(step)
 	onSent    func(string)
@@ -76,7 +77,7 @@ func objectStart(b string) (start int, wait bool) {
 			}
 			return from + brace, false
 		}
-		end := strings.Index(nadine.ASCIILower(rest[loc[1]:]), "</"+nadine.ASCIILower(rest[loc[2]:loc[3]])+">")
+		end := strings.Index(spoken.ASCIILower(rest[loc[1]:]), "</"+spoken.ASCIILower(rest[loc[2]:loc[3]])+">")
 		if end < 0 {
 			return -1, true
 		}

@@ -47,7 +47,7 @@ func fakeServices(t *testing.T) (serper, owm string) {
 	return s.URL, o.URL
 }
 
-// TestEveryToolInOneConversation calls each of seed 000's tools once, as
+// TestEveryToolInOneConversation calls each of the ReAct tools once, as
 // registered for a real deployment, and checks that each observation was
 // fed back to the model and each physical effect was emitted.
 func TestEveryToolInOneConversation(t *testing.T) {

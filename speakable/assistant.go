@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Assistant-isms. Nadine is a social robot, not an assistant (seed 000):
+// Assistant-isms. Nadine is a social robot, not an assistant (the persona):
 // a model's habit of presenting itself as an AI, a language model or an
 // assistant, of disclaiming feelings and a body as one, of talking about
 // its training, or of closing with an offer of more service, is not hers.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Checker is the gate of one turn's reply sentences. Build it with New
@@ -104,12 +105,12 @@ func notSpeech(format string, args ...any) error {
 
 // leftOut is a sentence left out of a reply that goes on.
 func leftOut(format string, args ...any) error {
-	return &nadine.Error{Code: nadine.EBADOUTPUT, Message: "speakable: left out: " + fmt.Sprintf(format, args...), Err: nadine.ErrLeftOut}
+	return &nadine.Error{Code: nadine.EBADOUTPUT, Message: "speakable: left out: " + fmt.Sprintf(format, args...), Err: spoken.ErrLeftOut}
 }
 
 // Sentence returns a sentence of a reply in lang as it is to be spoken
 // ("" when there is nothing to say), or an EBADOUTPUT error saying why it
-// is not spoken: one that wraps nadine.ErrLeftOut for a sentence left out
+// is not spoken: one that wraps spoken.ErrLeftOut for a sentence left out
 // of a reply that goes on (an address it cannot rewrite, an
 // assistant-ism), any other for a sentence that shows the text is not a
 // reply (an echo of the prompt, a label of the answer format, JSON,
@@ -142,7 +143,7 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 	if meta {
 		return "", notSpeech("talk about the answer and its instructions")
 	}
-	clean, err := nadine.SpeechSentence(linked)
+	clean, err := spoken.Sentence(linked)
 	if err != nil || clean == "" {
 		return clean, err
 	}
@@ -161,19 +162,19 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 	return out, nil
 }
 
-// Check returns c.Sentence in lang as a nadine.SentenceCheck.
-func (c *Checker) Check(lang nadine.Language) nadine.SentenceCheck {
+// Check returns c.Sentence in lang as a spoken.SentenceCheck.
+func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 	return func(s string) (string, error) { return c.Sentence(s, lang) }
 }
 
 // Reply returns a model's whole reply in lang as the text to speak, the
 // sentences left out, or an EBADOUTPUT error when it is not a reply (see
-// nadine.CheckedSpeech).
-func (c *Checker) Reply(text string, lang nadine.Language) (spoken string, left []string, err error) {
+// spoken.Checked).
+func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
 	text = unfence(withoutSections(answer.Preamble(text)))
-	return nadine.CheckedSpeech(rewriteLinks(text, lang, c.spelled), c.Check(lang))
+	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 
 // proseFenceRE is a reply put whole in a code fence of text.

@@ -17,7 +17,7 @@
 //     name of the answer format ("action_input") or a label of the ReAct
 //     format ("Thought:", "Action:");
 //   - is JSON, markup, code, or a chat-template token (see
-//     nadine.SpeechSentence, which also cleans Markdown and quotes).
+//     spoken.Sentence, which also cleans Markdown and quotes).
 //
 // Spoken form is kept grammatical: a sentence with a web address says
 // where instead ("on the MIRALab website", named after the address's host

@@ -9,6 +9,7 @@ import (
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/speakable"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // reactPrompt is the ReAct engine's prompt as sent (its golden
@@ -91,11 +92,11 @@ func TestSentence(t *testing.T) {
 		got, err := c.Sentence(tt.in, tt.lang)
 		switch tt.want {
 		case left:
-			if err == nil || !errors.Is(err, nadine.ErrLeftOut) {
+			if err == nil || !errors.Is(err, spoken.ErrLeftOut) {
 				t.Errorf("%q = %q, %v; want it left out", tt.in, got, err)
 			}
 		case not:
-			if err == nil || errors.Is(err, nadine.ErrLeftOut) || nadine.ErrorCode(err) != nadine.EBADOUTPUT {
+			if err == nil || errors.Is(err, spoken.ErrLeftOut) || nadine.ErrorCode(err) != nadine.EBADOUTPUT {
 				t.Errorf("%q = %q, %v; want it refused as not speech", tt.in, got, err)
 			}
 		default:

@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultBehaviourWait is how long Nadine behaviour waits after starting a
-// gesture, so that the animation plays before Nadine speaks (seed 000).
+// gesture, so that the animation plays before Nadine speaks.
 const DefaultBehaviourWait = 2 * time.Second
 
 // BehaviourConfig configures Nadine behaviour. The zero value gives the

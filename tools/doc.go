@@ -1,5 +1,5 @@
-// Package tools holds the tools of seed 000 that the ReAct engine (and the
-// tool agents of seed 001) can call: Google Search and Google News over the
+// Package tools holds the tools that the ReAct engine (and the graph's
+// tool agents) can call: Google Search and Google News over the
 // Serper API, the Weather App over OpenWeatherMap, Nadine behaviour
 // (smile, anger, wave), Sing a song, the Languages Switcher, and Forget me
 // (a spoken request to be forgotten, for the dialogue manager).

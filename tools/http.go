@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 const (
@@ -29,7 +30,7 @@ type service struct {
 }
 
 // redact removes the secret, and anything like an API key, from msg.
-func (s service) redact(msg string) string { return nadine.Redact(msg, s.secret) }
+func (s service) redact(msg string) string { return redact.Secrets(msg, s.secret) }
 
 // do sends req with client and returns the status and body. Transport
 // failures are EUNAVAILABLE; their messages never carry the request URL

@@ -15,11 +15,13 @@ import (
 	"github.com/nadine-robot/nadine/fence"
 )
 
-// Tool names, exactly as the model sees them (seed 000).
+// Tool names, exactly as the model sees them. The graph engine's plans
+// name the three search tools (agents.SearchToolNames; a test in
+// cmd/nadine keeps the two in step).
 const (
-	NameSearch    = nadine.ToolSearch
-	NameNews      = nadine.ToolNews
-	NameWeather   = nadine.ToolWeather
+	NameSearch    = "Google Search"
+	NameNews      = "Google News"
+	NameWeather   = "Weather App"
 	NameBehaviour = "Nadine behaviour"
 	NameSong      = "Sing a song"
 	NameLanguage  = "Languages Switcher"

@@ -19,7 +19,7 @@ type Config struct {
 	Songs     SongConfig
 }
 
-// New returns the tools of seed 000 in a stable order, each wrapped with
+// New returns the tools in a stable order, each wrapped with
 // Traced: Google Search and Google News (only with cfg.Search.APIKey),
 // Weather App (only with cfg.Weather.APIKey), Nadine behaviour, Sing a
 // song, Languages Switcher and Forget me (always). A song library that

@@ -19,7 +19,7 @@ import (
 // DefaultOpenWeatherMapURL is OpenWeatherMap's base URL.
 const DefaultOpenWeatherMapURL = "https://api.openweathermap.org"
 
-// DefaultWeatherLocation is where Nadine lives (seed 000): an empty Weather
+// DefaultWeatherLocation is where Nadine lives: an empty Weather
 // App input asks for the weather here.
 const DefaultWeatherLocation = "Carouge,CH"
 

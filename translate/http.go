@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 // DefaultHTTPTimeout bounds one HTTP translation when HTTPClient is nil.
@@ -164,4 +165,4 @@ func (h *HTTP) code(l nadine.Language) string {
 }
 
 // redact removes the API key, and anything like a key, from s.
-func (h *HTTP) redact(s string) string { return nadine.Redact(s, h.APIKey) }
+func (h *HTTP) redact(s string) string { return redact.Secrets(s, h.APIKey) }

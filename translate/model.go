@@ -13,6 +13,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/labels"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Role names the translator's model calls in the trace.
@@ -118,7 +119,7 @@ var introRE = regexp.MustCompile(`(?i)^[^\n]{0,80}\b(?:translation|translated|tr
 // in JSON gives its translation field. Quotation marks are kept when
 // source itself is wrapped in the same ones.
 func Clean(answer, source string) string {
-	s := strings.TrimSpace(nadine.StripThinking(answer))
+	s := strings.TrimSpace(spoken.StripThinking(answer))
 	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {
 		if j := labels.AnswerText(s, translationKeys...); j != "" {
 			s = j

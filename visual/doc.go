@@ -1,4 +1,4 @@
-// Package visual is Nadine's visual memory (seed 001): the memorable scenes
+// Package visual is Nadine's visual memory: the memorable scenes
 // that the perception layer stores for each user, indexed in a SceneStore and
 // recalled by a question ("do you remember me?", "what was I wearing?").
 //

@@ -386,7 +386,7 @@ func (s *Server) handleSetLanguage(w http.ResponseWriter, r *http.Request, rb Ro
 }
 
 // handleUsers lists every person the store knows, those known only from
-// their data (seed 000's plain names) included.
+// their data (plain names used as ids) included.
 func (s *Server) handleUsers(w http.ResponseWriter, r *http.Request) {
 	users, err := nadine.People(r.Context(), s.opts.Store)
 	if err != nil {

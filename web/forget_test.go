@@ -10,7 +10,7 @@ import (
 	"github.com/nadine-robot/nadine/web"
 )
 
-// TestForgetSeedUsers: people stored the seed 000 way (their plain name is
+// TestForgetSeedUsers: people stored by plain name (their plain name is
 // their id, with no row in the names map) are listed and erased through
 // the API as through the CLI; an ambiguous name is refused with the
 // candidates.

@@ -331,7 +331,7 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 	return r, nil
 }
 
-// ensureKnowledge builds the knowledge base when it is missing (seed 000):
+// ensureKnowledge builds the knowledge base when it is missing:
 // from knowledge.dir when configured, else from the built-in documents.
 func (a *app) ensureKnowledge(ctx context.Context) {
 	spaces, err := a.store.KnowledgeEmbedders(ctx)
@@ -544,7 +544,7 @@ func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatMod
 	return nil, fmt.Errorf("config: engine: %q is not available", spec.Engine)
 }
 
-// visualRetriever recalls the scenes perception stored (seed 001's visual
+// visualRetriever recalls the scenes perception stored (the visual
 // memory), indexing the scenes folder at start.
 func (a *app) visualRetriever() *visual.Retriever {
 	if a.visual != nil {
@@ -611,7 +611,7 @@ func (a *app) erasePath(session func(*dialogue.Manager) nadine.UserEraser) *nadi
 	return &nadine.Forgetter{Store: a.store, Also: append(erasers, a.holders...)}
 }
 
-// newTools registers seed 000's tools: search, news and weather only when
+// newTools registers the tools: search, news and weather only when
 // their keys are present. A turn that waits on search, news, weather or a
 // new song asks for a filler line first; the turn's Output says one at
 // most (filler.enabled), in the words of the app's Filler.

@@ -14,7 +14,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
-// runChat is seed 001's chat mode: a terminal REPL, or with --json one
+// runChat is the chat mode: a terminal REPL, or with --json one
 // utterance per input line and one JSON object per turn.
 func runChat(ctx context.Context, args []string, e env) error {
 	fs, path := flags("chat", e)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/bargein"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // The chat's paced speech (--speak WPM): Nadine's sentences come one at a
@@ -30,7 +31,7 @@ type speaker struct {
 // say prints r's sentences at the speaking rate. It returns the line that
 // interrupted Nadine, if one did, and what she had said by then.
 func (s *speaker) say(ctx context.Context, r nadine.Reply) (interrupting string, said []string, cut bool) {
-	sentences := nadine.SplitSentences(r.Text)
+	sentences := spoken.SplitSentences(r.Text)
 	fmt.Fprint(s.out, formatReplyHead(r))
 	for i, sent := range sentences {
 		if i > 0 {

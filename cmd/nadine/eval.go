@@ -15,7 +15,7 @@ import (
 	"github.com/nadine-robot/nadine/tools"
 )
 
-// runEval runs seed 001's test samples against the configured models and
+// runEval runs the graph agents' test samples against the configured models and
 // prints a pass rate per agent, so a lab can compare models. The argument
 // is an agent (intent, user_info, ...) or a model role (intent_classifier,
 // memory_update, ...). When model calls failed (a server down, a wrong

@@ -20,6 +20,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/intents"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // offlineEvalFS holds the offline engine's test sets: one file per
@@ -358,7 +359,7 @@ func checkOfflineReply(turn offlineEvalTurns, r nadine.Reply, intent string, wan
 	if n := offline.SpokenWords(r.Text); n > offline.MaxWords {
 		problems = append(problems, fmt.Sprintf("%d words, want at most %d", n, offline.MaxWords))
 	}
-	if n := len(nadine.SplitSentences(r.Text)); n > 2 {
+	if n := len(spoken.SplitSentences(r.Text)); n > 2 {
 		problems = append(problems, fmt.Sprintf("%d sentences, want at most 2", n))
 	}
 	return problems

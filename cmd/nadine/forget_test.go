@@ -13,7 +13,7 @@ import (
 )
 
 // TestMemoryForgetEveryIdentity is the issue's report: `nadine memory
-// forget` could not find people stored the seed 000 way (a plain name on
+// forget` could not find people stored by plain name (a plain name on
 // nadine/user/name is their id, with no row in the names map), so their
 // messages and memories stayed. Every form of identity now resolves, and
 // the scene folder goes with the rest.

@@ -30,7 +30,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; when it
@@ -261,7 +261,7 @@ func parseInterspersed(fs cmdFlags, args []string) ([]string, error) {
 func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Level))
-	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: nadine.ContentReplacer(c.Content || lvl <= slog.LevelDebug)}
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: redact.ContentReplacer(c.Content || lvl <= slog.LevelDebug)}
 	if c.Format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}

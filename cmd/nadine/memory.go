@@ -100,7 +100,7 @@ func runMemory(ctx context.Context, args []string, e env) error {
 
 // reembed re-embeds every memory whose vector was made by another embedder.
 func reembed(ctx context.Context, a *app) (int, error) {
-	// Every id with data, seed 000's plain names included.
+	// Every id with data, plain names used as ids included.
 	ids, err := a.store.UserIDs(ctx)
 	if err != nil {
 		return 0, err

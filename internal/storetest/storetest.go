@@ -848,7 +848,7 @@ func testUserIDs(t *testing.T, s nadine.Store) {
 		t.Fatalf("UserIDs of an empty store = %v, %v; want none", ids, err)
 	}
 	// One id per holder: a name only (face_stored), a profile, a
-	// conversation only (seed 000's plain name on user/name), a memory
+	// conversation only (a plain name on user/name), a memory
 	// only, a scene only; and one with everything.
 	must(t, "SetUserName", s.SetUserName(ctx, "face-17", "Robin"))
 	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: "p-1", UserName: "Pat", LastUpdated: t0}))
@@ -880,7 +880,7 @@ func testUserIDs(t *testing.T, s nadine.Store) {
 func testForgetPerson(t *testing.T, s nadine.Store) {
 	ctx := t.Context()
 	fixture(t, s, "alex-3f9a1c")     // a graph profile, named "Name of alex-3f9a1c"
-	appendN(t, s, "Sam", "c1", 0, 4) // seed 000: the plain name is the id
+	appendN(t, s, "Sam", "c1", 0, 4) // a plain name is the id
 	add(t, s, memory("Sam", "Sam likes tea", nadine.MemoryConversation, 1, "e1", 1, 0))
 	must(t, "SetUserName", s.SetUserName(ctx, "face-9", "Kim")) // a face-recognition id
 	add(t, s, memory("face-9", "Kim is a pilot", nadine.MemoryEpisode, 2, "e1", 0, 1))
@@ -903,7 +903,7 @@ func testForgetPerson(t *testing.T, s nadine.Store) {
 	})}}
 	for _, tt := range []struct{ who, id string }{
 		{"alex-3f9a1c", "alex-3f9a1c"}, // profile id
-		{"sam", "Sam"},                 // seed 000 plain name, another case
+		{"sam", "Sam"},                 // a plain name, another case
 		{" Kim ", "face-9"},            // display name of a face id
 	} {
 		u, err := f.Forget(ctx, tt.who)

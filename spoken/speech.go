@@ -1,4 +1,4 @@
-package nadine
+package spoken
 
 import (
 	"encoding/json"
@@ -7,19 +7,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
 )
 
-// MaxSpeechRunes is the length past which a reply, once cleaned, is no
-// longer a spoken answer but runaway output: far past every engine's
-// length rule (two short sentences; a recited song stays under 1,500
-// characters).
-const MaxSpeechRunes = 2000
-
-// Only speech reaches speak: whatever the engine, the text the robot says
-// is plain spoken sentences. CleanSpeech turns what a model wrote into
-// such sentences; Speech and SpeechSentence also say when the text is not
-// a reply at all (JSON, markup, code, an echo of the prompt, far past the
-// length rules), which is never spoken.
+// MaxRunes is the cleaned length past which a reply is runaway output: far
+// past two short sentences, and past a recited song (under 1,500).
+const MaxRunes = 2000
 
 var (
 	thinkOpenRE  = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
@@ -48,11 +42,8 @@ var quotePairs = [...][2]string{
 	{"„", "“"}, {"„", "”"}, {"‹", "›"}, {"「", "」"}, {"『", "』"}, {"`", "`"},
 }
 
-// StripThinking removes reasoning blocks (<think>…</think>, also
-// <thinking>, <reasoning>, <reflection>) that reasoning models write
-// before their answer; an unclosed block is cut with everything after it.
-// A stray closing tag (the opening one was in the prompt's template) drops
-// what comes before it.
+// StripThinking removes the reasoning blocks (<think>…</think> and kin)
+// that reasoning models write before their answer, closed or not.
 func StripThinking(text string) string {
 	s := text
 	for {
@@ -90,14 +81,9 @@ func ASCIILower(s string) string {
 	return string(b)
 }
 
-// CleanSpeech returns text as plain spoken sentences: reasoning blocks,
-// code blocks, URLs, chat-template tokens, HTML tags and emoji removed;
-// Markdown reduced to its words (headings, bullets, quotes, bold and
-// italics, links); a speaker prefix ("Nadine:"), a leading stage direction
-// ("*smiles*") and quotation marks around the whole text dropped;
-// whitespace collapsed. It does not judge whether the result is a reply:
-// see Speech.
-func CleanSpeech(text string) string {
+// Clean returns text as plain spoken sentences, markup, Markdown, emoji and
+// wrapping removed; it does not judge whether the result is a reply (Reply).
+func Clean(text string) string {
 	// Peeling one layer can bare another ("\"# Hello\"" loses its quotes,
 	// then its heading mark): clean until nothing changes.
 	return untilStable(text, 9, cleanOnce)
@@ -115,7 +101,7 @@ func untilStable(s string, n int, f func(string) string) string {
 	return s
 }
 
-// cleanOnce is one pass of CleanSpeech.
+// cleanOnce is one pass of Clean.
 func cleanOnce(text string) string {
 	s := StripThinking(text)
 	if !utf8.ValidString(s) {
@@ -262,7 +248,7 @@ func isEmoji(r rune) bool {
 // it is not speech. An error that wraps ErrLeftOut leaves the sentence out
 // of a reply that goes on; any other says the text is not a reply at all.
 // Package speakable provides the check the engines and the dialogue
-// manager use (see CheckedSpeech and SpeechStream.Check).
+// manager use (see Checked and Stream.Check).
 type SentenceCheck func(sentence string) (string, error)
 
 // ErrLeftOut marks a sentence a SentenceCheck left out of a reply that goes
@@ -293,19 +279,19 @@ func NewInstructions(texts ...string) *Instructions {
 	return in
 }
 
-// SpokenReply returns a model's whole reply as the text to speak, or an
+// Reply returns a model's whole reply as the text to speak, or an
 // EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
 // code, or far past the length rules. It checks no echo of a prompt (see
 // Instructions.Speech).
-func SpokenReply(text string) (spoken string, dropped []string, err error) {
+func Reply(text string) (spoken string, dropped []string, err error) {
 	return (*Instructions)(nil).Speech(text)
 }
 
-// SpeechSentence cleans one sentence (see CleanSpeech) and returns an
+// Sentence cleans one sentence (see Clean) and returns an
 // EBADOUTPUT error when it is not speech: JSON, markup or code. An empty
 // result has no error: there is nothing to say. It checks no echo of a
 // prompt (see Instructions.Sentence).
-func SpeechSentence(sentence string) (string, error) {
+func Sentence(sentence string) (string, error) {
 	return (*Instructions)(nil).Sentence(sentence)
 }
 
@@ -315,27 +301,27 @@ func SpeechSentence(sentence string) (string, error) {
 // Sentences of a reply that are not speech are dropped (and returned) when
 // others are; the reply is refused when none is left.
 func (in *Instructions) Speech(text string) (spoken string, dropped []string, err error) {
-	return CheckedSpeech(text, in.Sentence)
+	return Checked(text, in.Sentence)
 }
 
-// CheckedSpeech is Instructions.Speech with check deciding each sentence.
-func CheckedSpeech(text string, check SentenceCheck) (spoken string, dropped []string, err error) {
+// Checked is Instructions.Speech with check deciding each sentence.
+func Checked(text string, check SentenceCheck) (spoken string, dropped []string, err error) {
 	raw := strings.TrimSpace(StripThinking(text))
 	if looksLikeJSON(raw) {
-		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is JSON")
+		return "", nil, nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is JSON")
 	}
 	if specialRE.MatchString(raw) || structureRE.MatchString(raw) {
-		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer holds markup")
+		return "", nil, nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer holds markup")
 	}
-	clean := CleanSpeech(raw)
+	clean := Clean(raw)
 	if clean == "" {
 		if strings.Contains(raw, "```") {
-			return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is a code block")
+			return "", nil, nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is a code block")
 		}
-		return "", nil, Errorf(EBADOUTPUT, "not speech: the answer is empty")
+		return "", nil, nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is empty")
 	}
-	if utf8.RuneCountInString(clean) > MaxSpeechRunes {
-		return "", nil, Errorf(EBADOUTPUT, "not speech: %d characters, far past the length rules", utf8.RuneCountInString(clean))
+	if utf8.RuneCountInString(clean) > MaxRunes {
+		return "", nil, nadine.Errorf(nadine.EBADOUTPUT, "not speech: %d characters, far past the length rules", utf8.RuneCountInString(clean))
 	}
 	var kept []string
 	var first error
@@ -353,41 +339,41 @@ func CheckedSpeech(text string, check SentenceCheck) (spoken string, dropped []s
 	}
 	if len(kept) == 0 {
 		if first == nil {
-			first = Errorf(EBADOUTPUT, "not speech: the answer is empty")
+			first = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is empty")
 		}
 		return "", dropped, first
 	}
 	return strings.Join(kept, " "), dropped, nil
 }
 
-// Sentence cleans one sentence (see CleanSpeech) and returns an EBADOUTPUT
+// Sentence cleans one sentence (see Clean) and returns an EBADOUTPUT
 // error when it is not speech: JSON, markup or code, or an echo of the
 // instructions. An empty result has no error: there is nothing to say.
 func (in *Instructions) Sentence(sentence string) (string, error) {
 	raw := strings.TrimSpace(sentence)
 	if jsonKeyRE.MatchString(raw) || looksLikeJSON(raw) {
-		return "", Errorf(EBADOUTPUT, "not speech: JSON")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: JSON")
 	}
 	if specialRE.MatchString(raw) || structureRE.MatchString(raw) {
-		return "", Errorf(EBADOUTPUT, "not speech: markup")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: markup")
 	}
-	s := CleanSpeech(raw)
+	s := Clean(raw)
 	if s == "" {
 		return "", nil
 	}
 	if codeRE.MatchString(s) {
-		return "", Errorf(EBADOUTPUT, "not speech: code or markup")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: code or markup")
 	}
 	if labelOnlyRE.MatchString(s) {
 		// "Nadine: Nadine: Nadine:", a repetition loop on the speaker
 		// label, is left as one label by the cleaning.
-		return "", Errorf(EBADOUTPUT, "not speech: a speaker label with nothing said")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: a speaker label with nothing said")
 	}
 	if formatTalkRE.MatchString(s) {
-		return "", Errorf(EBADOUTPUT, "not speech: talk about the answer's format")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: talk about the answer's format")
 	}
 	if in.echoes(s) || in.echoesHeading(raw) {
-		return "", Errorf(EBADOUTPUT, "not speech: an echo of the prompt")
+		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: an echo of the prompt")
 	}
 	return s, nil
 }
@@ -495,14 +481,10 @@ func fold(s string) string {
 	return b.String()
 }
 
-// SpeechStream turns a streamed model reply into sentences fit to speak,
-// as soon as each is complete: reasoning blocks are skipped, each sentence
-// is cleaned (see Instructions.Sentence), and the stream stops speaking for good
-// (Held) when the text shows it is not a reply: it starts like JSON,
-// markup or code, a sentence is not speech, or the whole goes far past the
-// length rules. The zero value is ready to use; set Instructions for the
-// echo check.
-type SpeechStream struct {
+// Stream turns a streamed model reply into sentences fit to speak as soon
+// as each is complete, and holds for good once the text shows it is no
+// reply. The zero value is ready to use.
+type Stream struct {
 	// Instructions are the prompt's own texts, for the echo check (nil:
 	// none).
 	Instructions *Instructions
@@ -522,7 +504,7 @@ type SpeechStream struct {
 
 // Write adds a piece of the reply and returns the sentences it completed
 // that may be spoken.
-func (s *SpeechStream) Write(delta string) []string {
+func (s *Stream) Write(delta string) []string {
 	if s.held != nil {
 		return nil
 	}
@@ -535,7 +517,7 @@ func (s *SpeechStream) Write(delta string) []string {
 }
 
 // Flush returns the last, unterminated sentence when it may be spoken.
-func (s *SpeechStream) Flush() []string {
+func (s *Stream) Flush() []string {
 	if s.held != nil {
 		return nil
 	}
@@ -552,16 +534,16 @@ func (s *SpeechStream) Flush() []string {
 
 // Held returns why the stream stopped speaking (an EBADOUTPUT error), or
 // nil.
-func (s *SpeechStream) Held() error { return s.held }
+func (s *Stream) Held() error { return s.held }
 
 // Dropped returns the sentences that were not spoken because they were
 // not speech.
-func (s *SpeechStream) Dropped() []string { return s.dropped }
+func (s *Stream) Dropped() []string { return s.dropped }
 
 // visible takes the text of pending that is outside reasoning blocks and
 // ready to go on: a possible partial tag at the end waits for the next
 // piece unless final.
-func (s *SpeechStream) visible(final bool) string {
+func (s *Stream) visible(final bool) string {
 	var out strings.Builder
 	p := s.pending.String()
 	for {
@@ -610,11 +592,11 @@ func (s *SpeechStream) visible(final bool) string {
 		}
 		switch {
 		case t[0] == '{' || t[0] == '[':
-			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts like JSON")
+			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts like JSON")
 		case strings.HasPrefix(t, "```"):
-			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts with a code block")
+			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts with a code block")
 		case t[0] == '<':
-			s.held = Errorf(EBADOUTPUT, "not speech: the answer starts with markup")
+			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts with markup")
 		}
 		if s.held != nil {
 			return ""
@@ -627,7 +609,7 @@ func (s *SpeechStream) visible(final bool) string {
 
 // speak checks each sentence; the first that is not speech holds the
 // stream.
-func (s *SpeechStream) speak(sents []string) []string {
+func (s *Stream) speak(sents []string) []string {
 	var out []string
 	for _, sent := range sents {
 		if s.held != nil {
@@ -651,8 +633,8 @@ func (s *SpeechStream) speak(sents []string) []string {
 		if clean == "" {
 			continue
 		}
-		if s.runes += utf8.RuneCountInString(clean); s.runes > MaxSpeechRunes {
-			s.held = Errorf(EBADOUTPUT, "not speech: far past the length rules (%d characters)", s.runes)
+		if s.runes += utf8.RuneCountInString(clean); s.runes > MaxRunes {
+			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: far past the length rules (%d characters)", s.runes)
 			s.dropped = append(s.dropped, sent)
 			continue
 		}

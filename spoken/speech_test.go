@@ -1,10 +1,11 @@
-package nadine_test
+package spoken_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 func TestCleanSpeech(t *testing.T) {
@@ -46,15 +47,15 @@ func TestCleanSpeech(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := nadine.CleanSpeech(tt.in); got != tt.want {
-				t.Errorf("CleanSpeech(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := spoken.Clean(tt.in); got != tt.want {
+				t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
 func TestSpeech(t *testing.T) {
-	instructions := nadine.NewInstructions("HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block.")
+	instructions := spoken.NewInstructions("HUMAN'S INPUT\n{{.Input}}", "RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nRESPONSE FORMAT INSTRUCTIONS\nAnswer with exactly one JSON code block.")
 	tests := []struct {
 		name, in, want string
 		wantErr        string
@@ -131,7 +132,7 @@ func TestSpeechStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := nadine.SpeechStream{Instructions: nadine.NewInstructions("Keep your answer to at most two short sentences: it will be spoken aloud.")}
+			s := spoken.Stream{Instructions: spoken.NewInstructions("Keep your answer to at most two short sentences: it will be spoken aloud.")}
 			var got []string
 			for i := 0; i < len(tt.in); i += 2 {
 				got = append(got, s.Write(tt.in[i:min(i+2, len(tt.in))])...)
@@ -151,7 +152,7 @@ func TestSpeechStream(t *testing.T) {
 }
 
 func TestSpeechStreamStopsFarPastTheLength(t *testing.T) {
-	var s nadine.SpeechStream
+	var s spoken.Stream
 	var n int
 	for range 500 {
 		for _, sent := range s.Write("This goes on and on. ") {
@@ -159,7 +160,7 @@ func TestSpeechStreamStopsFarPastTheLength(t *testing.T) {
 		}
 	}
 	s.Flush()
-	if n > nadine.MaxSpeechRunes || s.Held() == nil {
+	if n > spoken.MaxRunes || s.Held() == nil {
 		t.Errorf("spoke %d characters, held %v", n, s.Held())
 	}
 }
@@ -167,7 +168,7 @@ func TestSpeechStreamStopsFarPastTheLength(t *testing.T) {
 // BenchmarkSpeechSentence measures the check every spoken sentence goes
 // through, with a prompt's worth of instructions for the echo check.
 func BenchmarkSpeechSentence(b *testing.B) {
-	instructions := nadine.NewInstructions(strings.Repeat("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\n", 20))
+	instructions := spoken.NewInstructions(strings.Repeat("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\n", 20))
 	for b.Loop() {
 		if _, err := instructions.Sentence(`Nadine: "It is 12 degrees with light rain in Geneva, so take an umbrella!"`); err != nil {
 			b.Fatal(err)

@@ -1,4 +1,4 @@
-package nadine_test
+package spoken_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // speechSeeds are replies as models write them, good and bad.
@@ -26,7 +27,7 @@ var speechSeeds = []string{
 	"| city | temp |\n|---|---|\n| Geneva | 12 |",
 }
 
-var speechInstructions = nadine.NewInstructions("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nHUMAN'S INPUT\n")
+var speechInstructions = spoken.NewInstructions("RULES\n- Answer in the first person, as Nadine.\n- Keep your answer to at most two short sentences: it will be spoken aloud.\nHUMAN'S INPUT\n")
 
 // FuzzSpeech: cleaning never panics, keeps valid UTF-8 and is stable
 // (cleaning clean text changes nothing); what Speech accepts is within the
@@ -36,24 +37,24 @@ func FuzzSpeech(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		clean := nadine.CleanSpeech(text)
+		clean := spoken.Clean(text)
 		if !utf8.ValidString(clean) {
-			t.Fatalf("CleanSpeech(%q) = %q: invalid UTF-8", text, clean)
+			t.Fatalf("Clean(%q) = %q: invalid UTF-8", text, clean)
 		}
-		if again := nadine.CleanSpeech(clean); again != clean {
-			t.Fatalf("CleanSpeech is not stable: %q → %q → %q", text, clean, again)
+		if again := spoken.Clean(clean); again != clean {
+			t.Fatalf("Clean is not stable: %q → %q → %q", text, clean, again)
 		}
-		spoken, _, err := speechInstructions.Speech(text)
+		said, _, err := speechInstructions.Speech(text)
 		if err != nil {
 			if nadine.ErrorCode(err) != nadine.EBADOUTPUT {
 				t.Fatalf("Speech error without EBADOUTPUT: %v", err)
 			}
 			return
 		}
-		if spoken == "" || utf8.RuneCountInString(spoken) > nadine.MaxSpeechRunes {
-			t.Fatalf("Speech(%q) = %q", text, spoken)
+		if said == "" || utf8.RuneCountInString(said) > spoken.MaxRunes {
+			t.Fatalf("Speech(%q) = %q", text, said)
 		}
-		for _, sent := range nadine.SplitSentences(spoken) {
+		for _, sent := range spoken.SplitSentences(said) {
 			if _, err := speechInstructions.Sentence(sent); err != nil {
 				t.Fatalf("Speech(%q) kept %q: %v", text, sent, err)
 			}
@@ -70,7 +71,7 @@ func FuzzSpeechStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, chunk uint8) {
 		n := int(chunk%12) + 1
-		s := nadine.SpeechStream{Instructions: speechInstructions}
+		s := spoken.Stream{Instructions: speechInstructions}
 		var out []string
 		for i := 0; i < len(text); i += n {
 			out = append(out, s.Write(text[i:min(i+n, len(text))])...)
@@ -89,7 +90,7 @@ func FuzzSpeechStream(f *testing.F) {
 			}
 			total += utf8.RuneCountInString(sent)
 		}
-		if total > nadine.MaxSpeechRunes {
+		if total > spoken.MaxRunes {
 			t.Fatalf("streamed %d characters", total)
 		}
 	})

@@ -1,4 +1,4 @@
-package nadine
+package spoken
 
 import (
 	"strings"
@@ -6,11 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// SentenceSplitter cuts streamed text into complete sentences as soon as
-// each one ends, so that the robot can speak the first sentence while the
-// rest is still being generated. It knows Latin and CJK sentence ends and
-// does not cut after common abbreviations ("Dr.", "Prof.") or inside
-// numbers ("3.5"). The zero value is ready to use.
+// SentenceSplitter cuts streamed text into sentences as each ends (Latin
+// and CJK; not after "Dr." or inside "3.5"), so the first can be spoken early.
 type SentenceSplitter struct {
 	buf strings.Builder
 }

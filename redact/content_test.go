@@ -1,4 +1,4 @@
-package nadine_test
+package redact_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/redact"
 )
 
 const secret = "my PIN is 4242"
@@ -59,7 +60,7 @@ func TestContentReplacer(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			line := logLine(func(b *bytes.Buffer) slog.Handler {
-				o := &slog.HandlerOptions{ReplaceAttr: nadine.ContentReplacer(tt.show)}
+				o := &slog.HandlerOptions{ReplaceAttr: redact.ContentReplacer(tt.show)}
 				if tt.json {
 					return slog.NewJSONHandler(b, o)
 				}
@@ -83,7 +84,7 @@ func TestContentReplacer(t *testing.T) {
 	}
 }
 
-func TestRedactText(t *testing.T) {
+func TestQuoted(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`no quotes here`, `no quotes here`},
 		{`unknown action "Google Serch": use one of Weather App`, `unknown action "[12 chars]": use one of Weather App`},
@@ -94,11 +95,11 @@ func TestRedactText(t *testing.T) {
 		{`unicode "été 🌞"`, `unicode "[5 chars]"`},
 		{`two lines "a` + "\n" + `b"`, `two lines "a` + "\n" + `b"`},
 	} {
-		if got := nadine.RedactText(tt.in); got != tt.want {
+		if got := redact.Quoted(tt.in); got != tt.want {
 			t.Errorf("RedactText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := nadine.RedactText(errors.New(`x "Y"`).Error()); got != `x "[1 chars]"` {
+	if got := redact.Quoted(errors.New(`x "Y"`).Error()); got != `x "[1 chars]"` {
 		t.Errorf("got %q", got)
 	}
 }

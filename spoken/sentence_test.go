@@ -1,10 +1,10 @@
-package nadine_test
+package spoken_test
 
 import (
 	"reflect"
 	"testing"
 
-	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 func TestSplitSentences(t *testing.T) {
@@ -22,7 +22,7 @@ func TestSplitSentences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := nadine.SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
+			if got := spoken.SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -30,7 +30,7 @@ func TestSplitSentences(t *testing.T) {
 }
 
 func TestSentenceSplitterStreams(t *testing.T) {
-	var s nadine.SentenceSplitter
+	var s spoken.SentenceSplitter
 	var got []string
 	for _, d := range []string{"Hel", "lo Alex", ". How", " are", " you?", " Fine"} {
 		got = append(got, s.Write(d)...)
