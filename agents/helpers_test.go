@@ -100,7 +100,7 @@ func (h *harness) openStore() {
 // that requests tell which role sent them. The roles of the parallel group
 // (and the response, which may start beside it) go through the gate.
 func (h *harness) models(role string) nadine.ChatModel {
-	cfg := openai.Config{BaseURL: h.srv.URL(), Model: role, Profile: "small", MaxRetries: -1}
+	cfg := openai.Config{BaseURL: h.srv.URL(), Model: role, Profile: "small"}
 	switch role {
 	case agents.RoleIntent, agents.RoleAppraisal, agents.RoleOrchestrator, agents.RoleResponse:
 		cfg.HTTPClient = &http.Client{Transport: h.gate}
