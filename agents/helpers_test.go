@@ -2,7 +2,6 @@ package agents_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -400,15 +399,6 @@ func hasNote(tr nadine.TraceData, substr string) bool {
 
 func hasFailure(tr nadine.TraceData, stage string) bool {
 	return slices.ContainsFunc(tr.Failures, func(f nadine.Failure) bool { return f.Stage == stage })
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // gate holds the requests that pass through it until n of them wait, then
