@@ -89,4 +89,3 @@ func TestOpenAIEmbeddingRetried(t *testing.T) {
 		t.Errorf("steps %q", steps(tr, "embeddings"))
 	}
 }
-
