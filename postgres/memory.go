@@ -361,16 +361,11 @@ func (s *Store) countByEmbedder(ctx context.Context, op, sql string) (map[string
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var name string
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		out[name] = n
+	out, err := records.Counts(rows)
+	if err != nil {
+		return nil, s.wrap(op, err)
 	}
-	return out, s.wrap(op, rows.Err())
+	return out, nil
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A

@@ -202,3 +202,24 @@ func One[T any](xs []T, err error) (T, error) {
 	}
 	return xs[0], nil
 }
+
+// Scanner is what a database's result rows (database/sql's, pgx's) offer.
+type Scanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Counts reads rows of (name, count) into a map.
+func Counts(rows Scanner) (map[string]int, error) {
+	out := map[string]int{}
+	for rows.Next() {
+		var name string
+		var n int
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, err
+		}
+		out[name] = n
+	}
+	return out, rows.Err()
+}
