@@ -20,7 +20,7 @@ func TestNewUserID(t *testing.T) {
 			t.Errorf("NewUserID(%q) = %q, want %s", name, got, want)
 		}
 	}
-	if nadine.NewUserID("Alex") == nadine.NewUserID("Alex") {
+	if a, b := nadine.NewUserID("Alex"), nadine.NewUserID("Alex"); a == b {
 		t.Errorf("two new users named Alex got the same id")
 	}
 }

@@ -23,9 +23,6 @@ func (m PAD) add(o PAD) PAD       { return PAD{m.P + o.P, m.A + o.A, m.D + o.D} 
 func (m PAD) sub(o PAD) PAD       { return PAD{m.P - o.P, m.A - o.A, m.D - o.D} }
 func (m PAD) scale(k float64) PAD { return PAD{m.P * k, m.A * k, m.D * k} }
 
-// distance returns the Euclidean distance between m and o.
-func (m PAD) distance(o PAD) float64 { return m.sub(o).Norm() }
-
 // clamp bounds x to lo..hi; NaN becomes 0 (then clamped).
 func clamp(x, lo, hi float64) float64 {
 	if math.IsNaN(x) {

@@ -350,13 +350,13 @@ func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpoi
 	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
 		s = s.resetConversation()
 		_ = cps.DeleteCheckpoint(ctx, pendingKey)
-	case !e.opts.SeedWiring && s.FinalMessage != "":
+	case s.FinalMessage != "":
 		if text, key, ok := t.lateResult(); ok {
 			// The summary this turn could not wait for is the last known
 			// one, should the next turn not wait for its own either.
 			s.ContextSummary, s.ContextKey = text, key
 		}
-		e.orchestratorNode.startSummary(s)
+		e.orchestratorNode.turnEnded(s)
 	}
 	t.send(e.sessionUpdate(ctx, s, cps))
 }

@@ -81,7 +81,7 @@ func evalServer(t *testing.T, wrong map[string]string) func(role string) nadine.
 		})
 	}
 	return func(role string) nadine.ChatModel {
-		c, err := openai.New(openai.Config{BaseURL: srv.URL(), Model: role, Profile: "small", MaxRetries: -1})
+		c, err := openai.New(openai.Config{BaseURL: srv.URL(), Model: role, Profile: "small"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package agents_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -100,7 +99,7 @@ func (h *harness) openStore() {
 // that requests tell which role sent them. The roles of the parallel group
 // (and the response, which may start beside it) go through the gate.
 func (h *harness) models(role string) nadine.ChatModel {
-	cfg := openai.Config{BaseURL: h.srv.URL(), Model: role, Profile: "small", MaxRetries: -1}
+	cfg := openai.Config{BaseURL: h.srv.URL(), Model: role, Profile: "small"}
 	switch role {
 	case agents.RoleIntent, agents.RoleAppraisal, agents.RoleOrchestrator, agents.RoleResponse:
 		cfg.HTTPClient = &http.Client{Transport: h.gate}
@@ -400,15 +399,6 @@ func hasNote(tr nadine.TraceData, substr string) bool {
 
 func hasFailure(tr nadine.TraceData, stage string) bool {
 	return slices.ContainsFunc(tr.Failures, func(f nadine.Failure) bool { return f.Stage == stage })
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // gate holds the requests that pass through it until n of them wait, then

@@ -23,15 +23,20 @@ import (
 type orchestrator struct {
 	planner, summarizer nadine.ChatModel // roles orchestrator and context_summary
 	prompts             prompts
-	search              *searchAgent // the search tools the plan may name
-	maxSteps            int          // Options.MaxSteps
-	seedWiring          bool
+	search              *searchAgent  // the search tools the plan may name
+	maxSteps            int           // Options.MaxSteps
 	summaryWait         time.Duration // Options.SummaryWait
 	conversationLimit   int           // Options.ConversationLimit
 	now                 func() time.Time
 	log                 *slog.Logger
 	// work runs the next turn's summary.
 	work *work
+	// contextOf and turnEnded are the context summary's wiring, set once
+	// by New: awaited from the background (backgroundContext,
+	// startSummary) or made inline on the critical path (inlineContext,
+	// nothing after the turn) by the sequential wiring.
+	contextOf func(ctx context.Context, s State, key string, hist []nadine.Message) (State, string)
+	turnEnded func(State)
 
 	mu      sync.Mutex
 	summary *summaryJob // the latest background summary
@@ -165,9 +170,7 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 // The background summary is awaited at most Options.SummaryWait; when it
 // is late (the person spoke right after the reply), failed, or covers
 // another history (after a restart), the context is the last known
-// summary and the last exchange, and nothing waits. Seed 001's wiring
-// computes the summary inline instead, on the critical path, as the seed
-// does.
+// summary and the last exchange, and nothing waits (backgroundContext).
 func (o *orchestrator) contextualize(ctx context.Context, s State) (State, string) {
 	tr := nadine.TraceFrom(ctx)
 	hist := s.history()
@@ -180,23 +183,34 @@ func (o *orchestrator) contextualize(ctx context.Context, s State) (State, strin
 		tr.Notef("context summary: ready in the state")
 		return s, s.ContextSummary
 	}
-	if !o.seedWiring {
-		job, text, ok := o.awaitSummary(ctx, key)
-		if ok {
-			s.ContextSummary, s.ContextKey = text, key
-			tr.Notef("context summary: computed in the background after the previous turn")
-			return s, text
-		}
-		if job != nil {
-			// Still running: its summary becomes the last known one for
-			// the next turn, if it is done by the end of this one.
-			s.live.lateSummary(job)
-			tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", o.summaryWait)
-		} else {
-			tr.Notef("context summary: none for this history; the last known summary and the last exchange are used")
-		}
-		return s, lastKnownContext(s.ContextSummary, hist)
+	return o.contextOf(ctx, s, key, hist)
+}
+
+// backgroundContext is the context of hist from the summary the previous
+// turn started in the background, or the last known one.
+func (o *orchestrator) backgroundContext(ctx context.Context, s State, key string, hist []nadine.Message) (State, string) {
+	tr := nadine.TraceFrom(ctx)
+	job, text, ok := o.awaitSummary(ctx, key)
+	if ok {
+		s.ContextSummary, s.ContextKey = text, key
+		tr.Notef("context summary: computed in the background after the previous turn")
+		return s, text
 	}
+	if job != nil {
+		// Still running: its summary becomes the last known one for
+		// the next turn, if it is done by the end of this one.
+		s.live.lateSummary(job)
+		tr.Notef("context summary: not ready within %v; the last known summary and the last exchange are used", o.summaryWait)
+	} else {
+		tr.Notef("context summary: none for this history; the last known summary and the last exchange are used")
+	}
+	return s, lastKnownContext(s.ContextSummary, hist)
+}
+
+// inlineContext summarizes hist on the critical path, as the sequential
+// wiring does.
+func (o *orchestrator) inlineContext(ctx context.Context, s State, key string, hist []nadine.Message) (State, string) {
+	tr := nadine.TraceFrom(ctx)
 	tr.Notef("context summary: computed inline")
 	text, err := summarize(ctx, o.summarizer, o.prompts, hist)
 	if err != nil {

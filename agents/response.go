@@ -29,7 +29,7 @@ type responder struct {
 	gates       *speakable.Cache
 	now         func() time.Time
 	scenes      nadine.SceneRetriever // reads a recalled scene's picture; nil: none
-	speculating bool                  // Options.Speculate, never with seed 001's wiring
+	speculating bool                  // Options.Speculate, off in the sequential wiring
 }
 
 // respond is the response_agent node. With a pending name confirmation it

@@ -31,18 +31,24 @@ type searchAgent struct {
 	router, answer nadine.ChatModel // roles search_router and search_answer; nil falls back
 	prompts        prompts
 	summary        bool // the answer model sums the results up (Options.SearchSummary)
-	seedWiring     bool // seed 001's wiring: the router always chooses
+	// planTools are the tools a plan may name, sparing the router's call:
+	// none with fewer than two (nothing to choose) or in the sequential
+	// wiring, where the router always chooses.
+	planTools []nadine.Tool
 }
 
 // newSearchAgent returns the search agent of the engine's tools and
 // models.
 func newSearchAgent(e *Engine) *searchAgent {
 	a := &searchAgent{router: e.model(RoleSearchRouter), answer: e.model(RoleSearchAnswer), prompts: e.prompts,
-		summary: e.opts.SearchSummary || e.opts.SeedWiring, seedWiring: e.opts.SeedWiring}
+		summary: e.opts.SearchSummary}
 	for _, n := range searchToolNames {
 		if t, ok := nadine.LookupTool(e.tools, n); ok {
 			a.tools = append(a.tools, t)
 		}
+	}
+	if len(a.tools) > 1 {
+		a.planTools = a.tools
 	}
 	return a
 }
@@ -54,17 +60,15 @@ func (a *searchAgent) run(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// toolsPrompt describes the search tools to the orchestrator, so its plan
-// can name one and spare the router's call (none with fewer than two
-// tools: there is nothing to choose; none with seed 001's wiring, where
-// the router always chooses).
+// toolsPrompt describes the plan's tools to the orchestrator, so its plan
+// can name one and spare the router's call.
 func (a *searchAgent) toolsPrompt() routerPrompt {
 	var p routerPrompt
-	if len(a.tools) < 2 || a.seedWiring {
+	if len(a.planTools) == 0 {
 		return p
 	}
 	var names []string
-	for _, t := range a.tools {
+	for _, t := range a.planTools {
 		p.Tools = append(p.Tools, toolInfo{t.Name(), t.Description()})
 		names = append(names, t.Name())
 	}
@@ -83,7 +87,7 @@ func (a *searchAgent) search(ctx context.Context, s State, step PlanStep) string
 	// The router, the tool and the answer model take a while: say so.
 	s.live.askFiller()
 	tool, input := avail[0], query
-	if t, ok := nadine.LookupTool(avail, strings.TrimSpace(step.Tool)); ok && len(avail) > 1 && !a.seedWiring {
+	if t, ok := nadine.LookupTool(a.planTools, strings.TrimSpace(step.Tool)); ok {
 		// The plan named the tool: no router call.
 		tool = t
 		tr.Notef("search_router: the plan chose %s", t.Name())

@@ -25,7 +25,7 @@ func (e *Engine) makeNodes() {
 	o := e.opts
 	e.intentNode = intentClassifier{model: e.model(RoleIntent), prompts: e.prompts}
 	e.responseNode = &responder{model: e.model(RoleResponse), prompts: e.prompts, static: staticResponsePrompt(e.prompts), gates: &speakable.Cache{},
-		now: o.Now, scenes: o.Visual, speculating: o.Speculate && !o.SeedWiring}
+		now: o.Now, scenes: o.Visual, speculating: o.Speculate}
 	e.recallNode = &memoryRecall{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, scenes: o.Visual, speculate: e.responseNode.speculate}
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
@@ -34,8 +34,22 @@ func (e *Engine) makeNodes() {
 	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
 	e.knowledgeNode = &knowledgeAgent{store: o.Store, embedder: o.Embedder}
 	e.orchestratorNode = &orchestrator{planner: e.model(RoleOrchestrator), summarizer: e.model(RoleContextSummary), prompts: e.prompts,
-		search: e.searchNode, maxSteps: o.MaxSteps, seedWiring: o.SeedWiring, summaryWait: o.SummaryWait,
+		search: e.searchNode, maxSteps: o.MaxSteps, summaryWait: o.SummaryWait,
 		conversationLimit: o.ConversationLimit, now: o.Now, log: e.log, work: e.work}
+	e.orchestratorNode.contextOf, e.orchestratorNode.turnEnded = e.orchestratorNode.backgroundContext, e.orchestratorNode.startSummary
+	if o.SeedWiring {
+		e.sequential()
+	}
+}
+
+// sequential turns the nodes into the original sequential wiring's, for
+// comparison (Options.SeedWiring): no speculation, the context summary
+// made inline, the router choosing every search tool and the answer model
+// summing the results up. build wires the graph's edges to match.
+func (e *Engine) sequential() {
+	e.responseNode.speculating = false
+	e.searchNode.summary, e.searchNode.planTools = true, nil
+	e.orchestratorNode.contextOf, e.orchestratorNode.turnEnded = e.orchestratorNode.inlineContext, func(State) {}
 }
 
 // build wires the graph (see the package documentation for the picture).

@@ -275,7 +275,7 @@ func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *a
 	}
 	slices.SortFunc(tools, func(a, b nadine.Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	client := func(role string) nadine.ChatModel {
-		m, err := openai.New(openai.Config{Profile: "test", BaseURL: rig.srv.URL(), Model: role, Timeout: 10 * time.Second, MaxRetries: -1})
+		m, err := openai.New(openai.Config{Profile: "test", BaseURL: rig.srv.URL(), Model: role, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -88,7 +88,7 @@ func newEngineForgetRig(t *testing.T, engine string, words spokenForgetTurns) *e
 		srv := llmtest.New(t)
 		scriptSpokenForget(srv, words)
 		client := func(role string) nadine.ChatModel {
-			m, err := openai.New(openai.Config{Profile: "test", BaseURL: srv.URL(), Model: role, Timeout: 10 * time.Second, MaxRetries: -1, Logger: log})
+			m, err := openai.New(openai.Config{Profile: "test", BaseURL: srv.URL(), Model: role, Timeout: 10 * time.Second, Logger: log})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,7 +27,7 @@ func roleClients(t *testing.T, srv *llmtest.Server, p *failover.Pool, timeouts m
 	t.Helper()
 	models := map[string]nadine.ChatModel{}
 	for _, r := range roles {
-		c, err := openai.New(openai.Config{Profile: r, BaseURL: srv.URL(), Model: r, MaxRetries: -1})
+		c, err := openai.New(openai.Config{Profile: r, BaseURL: srv.URL(), Model: r})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -283,7 +283,7 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 			return false, err
 		}
 		start := p.clock.Now()
-		delivered, err, cut := p.attempt(ctx, t, stream, attempt)
+		delivered, cut, err := p.attempt(ctx, t, stream, attempt)
 		// The caller giving up says nothing of the server, unless the
 		// attempt had outlived its own deadline.
 		gaveUp := ctx.Err() != nil && (delivered || p.clock.Now().Sub(start) < t.least(stream))
@@ -358,7 +358,7 @@ func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, s
 
 // attempt runs one attempt under t's deadlines. cut is the deadline that
 // ended it, if one did.
-func (p *Pool) attempt(ctx context.Context, t Timeouts, stream bool, attempt try) (delivered bool, err error, cut *cutError) {
+func (p *Pool) attempt(ctx context.Context, t Timeouts, stream bool, attempt try) (delivered bool, cut *cutError, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	limit := t.limit()
@@ -392,7 +392,7 @@ func (p *Pool) attempt(ctx context.Context, t Timeouts, stream bool, attempt try
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	return got, err, cut
+	return got, cut, err
 }
 
 // counts reports whether an error says something about the profile's

@@ -346,7 +346,7 @@ func hash2(ns byte, a, b string) uint64 {
 	for i := 0; i < len(a); i++ {
 		h = (h ^ uint64(a[i])) * fnvPrime
 	}
-	h = (h ^ 0) * fnvPrime
+	h *= fnvPrime // a zero byte between a and b
 	for i := 0; i < len(b); i++ {
 		h = (h ^ uint64(b[i])) * fnvPrime
 	}

@@ -44,6 +44,24 @@ func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 	if e.kb == nil || e.emb == nil || strings.TrimSpace(text) == "" {
 		return knowledgeAnswer{}, false
 	}
+	chunks, ok := t.retrieveTraced(text)
+	if !ok {
+		return knowledgeAnswer{}, false
+	}
+	q := contentWords(text)
+	best, ok := e.bestSection(chunks, q, cueFact)
+	if !ok {
+		return knowledgeAnswer{}, false
+	}
+	if fact, builtin := e.builtinFact(best.KnowledgeChunk); builtin {
+		return knowledgeAnswer{fact: fact, source: best.Source + " > " + best.Title, score: best.Score}, true
+	}
+	return t.excerpt(best, q)
+}
+
+// retrieveTraced is retrieve, recorded in the turn's trace; a failure is
+// logged (unless the turn was cancelled) and is no answer.
+func (t *turn) retrieveTraced(text string) ([]nadine.ScoredChunk, bool) {
 	tr := nadine.TraceFrom(t.ctx)
 	start := time.Now()
 	rec := nadine.Retrieval{Kind: "knowledge", Query: text, Start: start, Step: nadine.StepOf(t.ctx).ID}
@@ -54,49 +72,60 @@ func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 		tr.AddRetrieval(rec)
 		tr.Fail("offline:knowledge", err)
 		if t.ctx.Err() == nil { // a cancelled turn's search is no outage
-			e.log.Warn("offline: knowledge base unavailable", "err", err)
+			t.e.log.Warn("offline: knowledge base unavailable", "err", err)
 		}
-		return knowledgeAnswer{}, false
+		return nil, false
 	}
 	for _, c := range chunks {
 		rec.Results = append(rec.Results, nadine.RetrievedItem{ID: strconv.FormatInt(c.ID, 10), Text: c.Title, Score: c.Score})
 	}
 	tr.AddRetrieval(rec)
+	return chunks, true
+}
 
-	q := contentWords(text)
+// bestSection picks the section that answers the content words q: the
+// first close enough that shares content with q, none when a cue already
+// named a fact and a built-in section ranks first. Of sections of one
+// document close in score, the earlier one, which usually says what the
+// subject is ("What is a Zorblax?").
+func (e *Engine) bestSection(chunks []nadine.ScoredChunk, q []string, cueFact string) (nadine.ScoredChunk, bool) {
 	var cands []nadine.ScoredChunk
 	for _, c := range chunks {
 		_, builtin := e.builtinFact(c.KnowledgeChunk)
 		if cueFact != "" && builtin && len(cands) == 0 {
-			return knowledgeAnswer{}, false // a built-in section ranks first: the cue's fact answers
+			return nadine.ScoredChunk{}, false // a built-in section ranks first: the cue's fact answers
 		}
 		if c.Score >= minKnowledgeScore && sharesContent(q, c.Text) {
 			cands = append(cands, c)
 		}
 	}
 	if len(cands) == 0 {
-		return knowledgeAnswer{}, false
+		return nadine.ScoredChunk{}, false
 	}
 	best := cands[0]
-	if fact, builtin := e.builtinFact(best.KnowledgeChunk); builtin {
-		return knowledgeAnswer{fact: fact, source: best.Source + " > " + best.Title, score: best.Score}, true
+	if _, builtin := e.builtinFact(best.KnowledgeChunk); builtin {
+		return best, true
 	}
-	// Sections of one document close in score: the earlier one, which
-	// usually says what the subject is ("What is a Zorblax?").
 	for _, c := range cands[1:] {
 		if c.Source == best.Source && c.Score >= best.Score-0.15 && c.ID < best.ID && overlap(q, c.Text) >= overlap(q, best.Text) {
 			best = c
 		}
 	}
+	return best, true
+}
+
+// excerpt is the spoken answer of an ingested section, in the language it
+// is written in.
+func (t *turn) excerpt(best nadine.ScoredChunk, q []string) (knowledgeAnswer, bool) {
 	say := spokenExcerpt(best.KnowledgeChunk, q)
 	if say == "" {
 		return knowledgeAnswer{}, false
 	}
 	lang := t.session
-	if e.detector != nil {
-		if l, _, ok := e.detector.Detect(say); ok {
+	if d := t.e.detector; d != nil {
+		if l, _, ok := d.Detect(say); ok {
 			lang = l
-		} else if l, _, ok := e.detector.Detect(best.Text); ok {
+		} else if l, _, ok := d.Detect(best.Text); ok {
 			lang = l
 		}
 	}

@@ -81,14 +81,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	if i >= end || i >= len(toks) {
 		return ""
 	}
-	ok := func(j int) bool {
-		t := toks[j]
-		if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
-			return false
-		}
-		return !e.model.KnownStem(t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
-	}
-	if !ok(i) {
+	if !e.nameWord(toks, i, lang) {
 		return ""
 	}
 	var b strings.Builder
@@ -96,7 +89,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !ok(i) || e.model.KnownStem(t.Norm)) {
+		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(t.Norm)) {
 			break
 		}
 		if words > 0 {
@@ -120,6 +113,17 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 		return ""
 	}
 	return name
+}
+
+// nameWord reports whether token j may be a word of a name: Latin, no
+// language's name nor hers, and unknown to the examples or capitalized
+// inside the sentence (not in German, which capitalizes nouns).
+func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
+	t := toks[j]
+	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
+		return false
+	}
+	return !e.model.KnownStem(t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.

@@ -57,7 +57,7 @@ func BenchmarkChatRequestBuild(b *testing.B) {
 func BenchmarkChatRoundTrip(b *testing.B) {
 	srv := llmtest.New(b)
 	srv.Default().ReplyJSON(map[string]any{"answer": "It is sunny in Singapore today.", "emotion": "joy", "emotion_intensity": 5})
-	c, _ := newClient(b, srv, nil)
+	c := newClient(b, srv, nil)
 	req := realisticRequest()
 	ctx := context.Background()
 	b.ReportAllocs()

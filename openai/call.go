@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,41 +18,31 @@ import (
 	"github.com/nadine-robot/nadine/redact"
 )
 
-// Defaults and limits of the retry policy.
+// Defaults and limits. Retries belong to the caller (the failover layer),
+// which reads a server's Retry-After from the errors.
 const (
-	defaultTimeout    = 60 * time.Second
-	defaultMaxRetries = 3
-	backoffBase       = 500 * time.Millisecond // ceiling of the first jittered wait
-	backoffMax        = 10 * time.Second       // ceiling of any jittered wait
-	maxRetryAfter     = 30 * time.Second       // cap on a server's Retry-After
-	maxBody           = 64 << 20               // largest answer read
+	defaultTimeout = 60 * time.Second
+	maxRetryAfter  = 30 * time.Second // cap on a server's Retry-After
+	maxBody        = 64 << 20         // largest answer read
 )
 
 // errTimeout is the cause of the per-call timeout's context.
 var errTimeout = errors.New("openai: call timed out")
 
-// core is what a Client and an Embedder share: one server, one model, the
-// retry policy and the error rules.
+// core is what a Client and an Embedder share: one server, one model and
+// the error rules.
 type core struct {
-	profile    string
-	model      string
-	apiKey     string
-	timeout    time.Duration
-	maxRetries int
-	httpc      *http.Client
-	log        *slog.Logger
-	sleep      func(context.Context, time.Duration) error
+	profile string
+	model   string
+	apiKey  string
+	timeout time.Duration
+	httpc   *http.Client
+	log     *slog.Logger
 }
 
-func newCore(profile, model, apiKey string, timeout time.Duration, maxRetries int, httpc *http.Client, log *slog.Logger, sleep func(context.Context, time.Duration) error) core {
+func newCore(profile, model, apiKey string, timeout time.Duration, httpc *http.Client, log *slog.Logger) core {
 	if timeout <= 0 {
 		timeout = defaultTimeout
-	}
-	switch {
-	case maxRetries == 0:
-		maxRetries = defaultMaxRetries
-	case maxRetries < 0:
-		maxRetries = 0
 	}
 	if httpc == nil {
 		httpc = &http.Client{}
@@ -61,22 +50,7 @@ func newCore(profile, model, apiKey string, timeout time.Duration, maxRetries in
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if sleep == nil {
-		sleep = sleepCtx
-	}
-	return core{profile, model, apiKey, timeout, maxRetries, httpc, log, sleep}
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return core{profile, model, apiKey, timeout, httpc, log}
 }
 
 // withTimeout applies the per-call timeout on top of the caller's context.
@@ -230,64 +204,18 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// retryable reports whether another attempt may succeed.
-func retryable(err error) bool {
-	var se *statusError
-	if errors.As(err, &se) {
-		return se.status == http.StatusTooManyRequests || se.status >= 500
-	}
-	var ce *connError
-	return errors.As(err, &ce)
-}
-
-// wait returns how long to wait before retry number n (1-based): the
-// server's Retry-After when it gave one, capped, or a full-jitter
-// exponential backoff.
-func wait(err error, n int) time.Duration {
-	var se *statusError
-	if errors.As(err, &se) && se.hasRetry {
-		return min(se.retryAfter, maxRetryAfter)
-	}
-	ceil := backoffBase << (n - 1)
-	if ceil > backoffMax || ceil <= 0 {
-		ceil = backoffMax
-	}
-	return time.Duration(rand.Int64N(int64(ceil) + 1))
-}
-
 // attemptFunc makes one exchange. delivered reports that output reached the
-// caller (a streamed delta), after which the call is not retried.
+// caller (a streamed delta).
 type attemptFunc func(ctx context.Context) (delivered bool, err error)
 
-// retry runs attempt until it succeeds, fails for good, or the retry budget
-// or the deadline runs out. adapt, when not nil, may change the request
-// after a failure and return true to try again at once (outside the retry
-// budget). It returns the number of attempts and the last error.
-func (c *core) retry(ctx context.Context, what string, attempt attemptFunc, adapt func(error) bool) (int, error) {
-	attempts, retries := 0, 0
-	for {
-		attempts++
+// exchange runs attempt, and again at once each time adapt, when not nil,
+// changes the request after a refusal (a field the server does not
+// support) and returns true. It returns the number of attempts and the
+// last error; any other failure is the caller's to retry.
+func exchange(ctx context.Context, attempt attemptFunc, adapt func(error) bool) (int, error) {
+	for attempts := 1; ; attempts++ {
 		delivered, err := attempt(ctx)
-		if err == nil {
-			return attempts, nil
-		}
-		if ctx.Err() != nil || delivered {
-			return attempts, err
-		}
-		if adapt != nil && adapt(err) {
-			continue
-		}
-		if !retryable(err) || retries >= c.maxRetries {
-			return attempts, err
-		}
-		retries++
-		d := wait(err, retries)
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
-			c.log.Warn("openai: not retrying: the wait would pass the deadline", "profile", c.profile, "model", c.model, "call", what, "wait", d, "error", c.scrub(err.Error()))
-			return attempts, err
-		}
-		c.log.Warn("openai: retrying", "profile", c.profile, "model", c.model, "call", what, "attempt", attempts, "wait", d, "error", c.scrub(err.Error()))
-		if serr := c.sleep(ctx, d); serr != nil {
+		if err == nil || ctx.Err() != nil || delivered || adapt == nil || !adapt(err) {
 			return attempts, err
 		}
 	}

@@ -35,23 +35,17 @@ type Config struct {
 	// Temperature is sent when not nil (0 included); nil leaves the
 	// server's default.
 	Temperature *float64
-	// Timeout bounds each call, retries included (default 60s), on top of
+	// Timeout bounds each call (default 60s), on top of
 	// the caller's context.
 	Timeout time.Duration
 	// MaxTokens limits the answer's length when positive; a request's own
 	// MaxTokens overrides it.
 	MaxTokens int
-	// MaxRetries is how many times a failed attempt is retried (default 3;
-	// negative: never).
-	MaxRetries int
 	// HTTPClient sends the requests (default: a client over
 	// http.DefaultTransport, without its own timeout).
 	HTTPClient *http.Client
-	// Logger receives retries and failures (default: discarded).
+	// Logger receives failures (default: discarded).
 	Logger *slog.Logger
-	// Sleep waits between attempts (default: a timer that honours ctx).
-	// Tests inject it to observe the waits without waiting.
-	Sleep func(ctx context.Context, d time.Duration) error
 	// Structured says how the server constrains answers (see
 	// nadine.StructuredMode; "" is auto: tools on api.openai.com,
 	// json_schema elsewhere). A request's JSON schema is sent in
@@ -104,7 +98,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, nadine.Errorf(nadine.EINVALID, "openai: config: Structured: %v", err)
 	}
 	c := &Client{
-		core:        newCore(cfg.Profile, cfg.Model, cfg.APIKey, cfg.Timeout, cfg.MaxRetries, cfg.HTTPClient, cfg.Logger, cfg.Sleep),
+		core:        newCore(cfg.Profile, cfg.Model, cfg.APIKey, cfg.Timeout, cfg.HTTPClient, cfg.Logger),
 		temperature: cfg.Temperature,
 		maxTokens:   cfg.MaxTokens,
 		chatURL:     base + "/chat/completions",
@@ -306,11 +300,7 @@ func (c *Client) run(ctx context.Context, req nadine.ChatRequest, stream bool, o
 		}
 		return false
 	}
-	what := "chat"
-	if stream {
-		what = "chat stream"
-	}
-	attempts, err := c.retry(ctx, what, attempt, adapt)
+	attempts, err := exchange(ctx, attempt, adapt)
 	if err != nil {
 		return nadine.ChatResponse{}, attempts, c.fail(ctx, err, attempts)
 	}

@@ -34,12 +34,9 @@
 //     naming it) gets the request again without it, and the client stops
 //     sending it.
 //
-// Retries: up to MaxRetries (default 3) on HTTP 429, 5xx and connection
-// failures before an answer (dial errors, resets, EOF), with exponential
-// backoff and full jitter, or the server's Retry-After (seconds or an HTTP
-// date; 429 and 503) capped at 30 seconds. A wait that would pass the
-// call's deadline is not started. Other 4xx answers are not retried, nor is
-// a stream once content has reached the caller.
+// A call makes one attempt (again at once only to drop a refused field):
+// retries are the failover layer's. Errors of a 429 or 503 carry the
+// server's Retry-After (seconds or an HTTP date) capped at 30 seconds.
 //
 // Errors carry nadine codes: ERATELIMIT for 429; EUNAVAILABLE for 5xx,
 // connection failures and timeouts; EINVALID for other 4xx (for 401 and

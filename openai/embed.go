@@ -33,19 +33,13 @@ type EmbedderConfig struct {
 	Dimensions int
 	// BatchSize is how many texts go in one request (default 64).
 	BatchSize int
-	// Timeout bounds each Embed call, all batches and retries included
-	// (default 60s).
+	// Timeout bounds each Embed call, all batches included (default 60s).
 	Timeout time.Duration
-	// MaxRetries is how many times a failed request is retried (default 3;
-	// negative: never).
-	MaxRetries int
 	// HTTPClient sends the requests (default: a client over
 	// http.DefaultTransport).
 	HTTPClient *http.Client
-	// Logger receives retries and failures (default: discarded).
+	// Logger receives failures (default: discarded).
 	Logger *slog.Logger
-	// Sleep waits between attempts (default: a timer that honours ctx).
-	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Embedder is a nadine.Embedder over an OpenAI-compatible /embeddings
@@ -77,7 +71,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		return nil, nadine.Errorf(nadine.EINVALID, "openai: embedder config: Timeout must not be negative (got %s)", cfg.Timeout)
 	}
 	e := &Embedder{
-		core:      newCore(cfg.Profile, cfg.Model, cfg.APIKey, cfg.Timeout, cfg.MaxRetries, cfg.HTTPClient, cfg.Logger, cfg.Sleep),
+		core:      newCore(cfg.Profile, cfg.Model, cfg.APIKey, cfg.Timeout, cfg.HTTPClient, cfg.Logger),
 		url:       base + "/embeddings",
 		dims:      cfg.Dimensions,
 		batchSize: cfg.BatchSize,
@@ -122,7 +116,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, err
 }
 
-// run embeds every batch; attempts is 1 plus the retries of all batches.
+// run embeds every batch, one request each; attempts is 0 when the texts
+// were refused before any request, else 1 (a call, as the trace counts).
 func (e *Embedder) run(ctx context.Context, texts []string) ([][]float32, int, int, error) {
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
@@ -132,36 +127,34 @@ func (e *Embedder) run(ctx context.Context, texts []string) ([][]float32, int, i
 	ctx, cancel := e.withTimeout(ctx)
 	defer cancel()
 	out := make([][]float32, 0, len(texts))
-	attempts, tokens := 1, 0
+	tokens := 0
 	for lo := 0; lo < len(texts); lo += e.batchSize {
 		batch := texts[lo:min(lo+e.batchSize, len(texts))]
-		body, err := json.Marshal(embeddingRequest{Model: e.model, Input: batch, Dimensions: e.dims})
-		if err != nil {
-			return nil, attempts, tokens, fmt.Errorf("openai: encode embedding request: %w", err)
+		vecs, used, err := e.batch(ctx, batch)
+		tokens += used
+		if err == nil && len(out) > 0 && len(vecs[0]) != len(out[0]) {
+			err = &badOutputError{fmt.Sprintf("batch at text %d has %d dimensions, the first batch %d", lo, len(vecs[0]), len(out[0]))}
 		}
-		var vecs [][]float32
-		n, err := e.retry(ctx, "embed", func(ctx context.Context) (bool, error) {
-			hr, err := e.post(ctx, e.url, body, false)
-			if err != nil {
-				return false, err
-			}
-			defer hr.Body.Close()
-			var used int
-			vecs, used, err = e.read(hr, len(batch))
-			tokens += used
-			return false, err
-		}, nil)
-		attempts += n - 1
 		if err != nil {
-			return nil, attempts, tokens, e.fail(ctx, err, attempts)
-		}
-		if len(out) > 0 && len(vecs[0]) != len(out[0]) {
-			err := &badOutputError{fmt.Sprintf("batch at text %d has %d dimensions, the first batch %d", lo, len(vecs[0]), len(out[0]))}
-			return nil, attempts, tokens, e.fail(ctx, err, attempts)
+			return nil, 1, tokens, e.fail(ctx, err, 1)
 		}
 		out = append(out, vecs...)
 	}
-	return out, attempts, tokens, nil
+	return out, 1, tokens, nil
+}
+
+// batch sends one request of texts.
+func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, int, error) {
+	body, err := json.Marshal(embeddingRequest{Model: e.model, Input: texts, Dimensions: e.dims})
+	if err != nil {
+		return nil, 0, fmt.Errorf("openai: encode embedding request: %w", err)
+	}
+	hr, err := e.post(ctx, e.url, body, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer hr.Body.Close()
+	return e.read(hr, len(texts))
 }
 
 // read decodes an embedding answer for n texts and orders the vectors by

@@ -5,17 +5,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/openai"
 )
 
-func newEmbedder(t *testing.T, srv *llmtest.Server, edit func(*openai.EmbedderConfig)) (*openai.Embedder, *sleeper) {
+func newEmbedder(t *testing.T, srv *llmtest.Server, edit func(*openai.EmbedderConfig)) *openai.Embedder {
 	t.Helper()
-	s := &sleeper{}
-	cfg := openai.EmbedderConfig{Profile: "embed", BaseURL: srv.URL(), Model: "emb-1", Sleep: s.Sleep}
+	cfg := openai.EmbedderConfig{Profile: "embed", BaseURL: srv.URL(), Model: "emb-1"}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -23,7 +21,7 @@ func newEmbedder(t *testing.T, srv *llmtest.Server, edit func(*openai.EmbedderCo
 	if err != nil {
 		t.Fatalf("NewEmbedder: %v", err)
 	}
-	return e, s
+	return e
 }
 
 func TestEmbedBatches(t *testing.T) {
@@ -41,7 +39,7 @@ func TestEmbedBatches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.EmbeddingsOutOfOrder())
-			e, _ := newEmbedder(t, srv, func(c *openai.EmbedderConfig) { c.BatchSize, c.Dimensions = tt.batch, tt.dims })
+			e := newEmbedder(t, srv, func(c *openai.EmbedderConfig) { c.BatchSize, c.Dimensions = tt.batch, tt.dims })
 			if got := e.Name(); got != tt.wantName {
 				t.Errorf("Name: got %q, want %q", got, tt.wantName)
 			}
@@ -91,7 +89,7 @@ func TestEmbedBatches(t *testing.T) {
 
 func TestEmbedEmpty(t *testing.T) {
 	srv := llmtest.New(t)
-	e, _ := newEmbedder(t, srv, nil)
+	e := newEmbedder(t, srv, nil)
 	ctx, tr := traced()
 	got, err := e.Embed(ctx, nil)
 	if got != nil || err != nil {
@@ -116,9 +114,10 @@ func TestEmbedErrors(t *testing.T) {
 		wantCode     string
 		wantAttempts int
 	}{
-		{"500 then success", nil, func(r *llmtest.Rule) { r.Once().Fail(500) }, "", "", 2},
-		{"429 retry after", nil, func(r *llmtest.Rule) { r.Once().Fail(429).RetryAfter(3) }, "", "", 2},
-		{"503 always", nil, func(r *llmtest.Rule) { r.Fail(503) }, "", nadine.EUNAVAILABLE, 4},
+		{"success", nil, nil, "", "", 1},
+		{"500", nil, func(r *llmtest.Rule) { r.Once().Fail(500) }, "", nadine.EUNAVAILABLE, 1},
+		{"429", nil, func(r *llmtest.Rule) { r.Once().Fail(429).RetryAfter(3) }, "", nadine.ERATELIMIT, 1},
+		{"503 always", nil, func(r *llmtest.Rule) { r.Fail(503) }, "", nadine.EUNAVAILABLE, 1},
 		{"garbage", nil, func(r *llmtest.Rule) { r.Garbage() }, "", nadine.EBADOUTPUT, 1},
 		{"401", []llmtest.Option{llmtest.WithAPIKey("sk-embed-key-123456")}, nil, "sk-other-key-987654", nadine.EINVALID, 1},
 	}
@@ -128,7 +127,7 @@ func TestEmbedErrors(t *testing.T) {
 			if tt.fault != nil {
 				tt.fault(srv.OnEmbeddings(nil))
 			}
-			e, sl := newEmbedder(t, srv, func(c *openai.EmbedderConfig) { c.APIKey = tt.key })
+			e := newEmbedder(t, srv, func(c *openai.EmbedderConfig) { c.APIKey = tt.key })
 			ctx, tr := traced()
 			got, err := e.Embed(ctx, []string{"a", "b"})
 			call := onlyCall(t, tr)
@@ -139,14 +138,12 @@ func TestEmbedErrors(t *testing.T) {
 				if err != nil || len(got) != 2 {
 					t.Fatalf("got %d vectors, %v; want 2", len(got), err)
 				}
-				if tt.name == "429 retry after" {
-					if w := sl.waits(); len(w) != 1 || w[0] != 3*time.Second {
-						t.Errorf("waits: got %v, want [3s]", w)
-					}
-				}
 				return
 			}
 			wantCode(t, err, tt.wantCode)
+			if len(srv.Requests()) != 1 {
+				t.Errorf("%d requests, want 1: retries are the failover layer's", len(srv.Requests()))
+			}
 			if !strings.HasPrefix(err.Error(), "openai: profile embed, model emb-1: ") || (tt.key != "" && strings.Contains(err.Error(), tt.key)) {
 				t.Errorf("message: %q", err)
 			}
@@ -159,7 +156,7 @@ func TestEmbedErrors(t *testing.T) {
 
 func TestEmbedOne(t *testing.T) {
 	srv := llmtest.New(t)
-	e, _ := newEmbedder(t, srv, nil)
+	e := newEmbedder(t, srv, nil)
 	v, err := nadine.EmbedOne(context.Background(), e, "hello world")
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,134 +16,101 @@ import (
 	"github.com/nadine-robot/nadine/openai"
 )
 
-func TestRetryThenSuccess(t *testing.T) {
+// TestFailuresAreOneAttempt: a server error, a rate limit, a dropped
+// connection or a truncated body ends the call after one request, with
+// the code the failover layer retries on (it owns the retries).
+func TestFailuresAreOneAttempt(t *testing.T) {
 	tests := []struct {
 		name   string
 		fault  func(*llmtest.Rule)
 		stream bool
+		code   string
 	}{
-		{"500", func(r *llmtest.Rule) { r.Fail(500) }, false},
-		{"502 stream", func(r *llmtest.Rule) { r.Fail(502) }, true},
-		{"connection dropped", func(r *llmtest.Rule) { r.Disconnect() }, false},
-		{"connection dropped stream", func(r *llmtest.Rule) { r.Disconnect() }, true},
-		{"429 without Retry-After", func(r *llmtest.Rule) { r.Fail(429) }, false},
+		{"500", func(r *llmtest.Rule) { r.Fail(500) }, false, nadine.EUNAVAILABLE},
+		{"502 stream", func(r *llmtest.Rule) { r.Fail(502) }, true, nadine.EUNAVAILABLE},
+		{"503", func(r *llmtest.Rule) { r.Fail(503) }, false, nadine.EUNAVAILABLE},
+		{"connection dropped", func(r *llmtest.Rule) { r.Disconnect() }, false, nadine.EUNAVAILABLE},
+		{"connection dropped stream", func(r *llmtest.Rule) { r.Disconnect() }, true, nadine.EUNAVAILABLE},
+		{"truncated body", func(r *llmtest.Rule) { r.Reply("cut short").AbortAfter(1) }, false, nadine.EUNAVAILABLE},
+		{"429 without Retry-After", func(r *llmtest.Rule) { r.Fail(429) }, false, nadine.ERATELIMIT},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t)
 			tt.fault(srv.On(nil).Once())
-			srv.Default().Reply("recovered")
-			c, sl := newClient(t, srv, nil)
+			srv.Default().Reply("not asked")
+			c := newClient(t, srv, nil)
 			ctx, tr := traced()
-			var resp nadine.ChatResponse
 			var err error
 			if tt.stream {
-				resp, err = c.ChatStream(ctx, user("hi"), nil)
+				_, err = c.ChatStream(ctx, user("hi"), nil)
 			} else {
-				resp, err = c.Chat(ctx, user("hi"))
+				_, err = c.Chat(ctx, user("hi"))
 			}
-			if err != nil {
-				t.Fatalf("got %v, want success after a retry", err)
+			wantCode(t, err, tt.code)
+			if !strings.HasPrefix(err.Error(), "openai: profile small, model test-model: ") {
+				t.Errorf("message: got %q, want the profile and model named", err)
 			}
-			if resp.Content != "recovered" {
-				t.Errorf("content: got %q", resp.Content)
+			if call := onlyCall(t, tr); call.Attempts != 1 || call.Error != err.Error() {
+				t.Errorf("trace: attempts %d error %q, want 1 and %q", call.Attempts, call.Error, err)
 			}
-			call := onlyCall(t, tr)
-			if call.Attempts != 2 || call.Error != "" {
-				t.Errorf("trace: attempts %d error %q, want 2 and none", call.Attempts, call.Error)
+			if got := len(srv.ChatRequests()); got != 1 {
+				t.Errorf("requests: got %d, want 1", got)
 			}
-			w := sl.waits()
-			if len(w) != 1 || w[0] < 0 || w[0] > 500*time.Millisecond {
-				t.Errorf("waits: got %v, want one jittered wait within [0, 500ms]", w)
-			}
-			if got := len(srv.ChatRequests()); got != 2 {
-				t.Errorf("requests: got %d, want 2", got)
+			var ra interface{ RetryAfter() (time.Duration, bool) }
+			if errors.As(err, &ra) {
+				if d, ok := ra.RetryAfter(); ok {
+					t.Errorf("Retry-After %v without the header", d)
+				}
 			}
 		})
 	}
 }
 
+// TestRetryAfter: a 429 or 503's Retry-After (seconds, a fraction, an HTTP
+// date, or retry-after-ms) reaches the failover layer through the error,
+// capped at 30 seconds.
 func TestRetryAfter(t *testing.T) {
 	tests := []struct {
 		name     string
 		status   int
 		header   string
-		timeout  time.Duration
-		wantWait []time.Duration
-		wantErr  string // code when the call fails
+		wantWait time.Duration
 	}{
-		{"429 seconds", 429, "1", 0, []time.Duration{time.Second}, ""},
-		{"503 seconds", 503, "2", 0, []time.Duration{2 * time.Second}, ""},
-		{"429 fraction", 429, "0.25", 0, []time.Duration{250 * time.Millisecond}, ""},
-		{"429 http date capped", 429, "Wed, 01 Jan 2099 00:00:00 GMT", 0, []time.Duration{30 * time.Second}, ""},
-		{"429 http date in the past", 429, "Mon, 01 Jan 2001 00:00:00 GMT", 0, []time.Duration{0}, ""},
-		{"429 beyond the deadline", 429, "20", 5 * time.Second, nil, nadine.ERATELIMIT},
+		{"429 seconds", 429, "1", time.Second},
+		{"503 seconds", 503, "2", 2 * time.Second},
+		{"429 fraction", 429, "0.25", 250 * time.Millisecond},
+		{"429 capped", 429, "120", 30 * time.Second},
+		{"429 http date capped", 429, "Wed, 01 Jan 2099 00:00:00 GMT", 30 * time.Second},
+		{"429 http date in the past", 429, "Mon, 01 Jan 2001 00:00:00 GMT", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.On(nil).Once().Fail(tt.status).RetryAfterHeader(tt.header)
-			srv.Default().Reply("ok")
-			c, sl := newClient(t, srv, func(c *openai.Config) { c.Timeout = tt.timeout })
-			ctx, tr := traced()
-			_, err := c.Chat(ctx, user("hi"))
-			if tt.wantErr != "" {
-				wantCode(t, err, tt.wantErr)
-				if got := onlyCall(t, tr).Attempts; got != 1 {
-					t.Errorf("attempts: got %d, want 1", got)
-				}
-			} else if err != nil {
-				t.Fatalf("got %v, want success", err)
+			c := newClient(t, srv, nil)
+			_, err := c.Chat(context.Background(), user("hi"))
+			var ra interface{ RetryAfter() (time.Duration, bool) }
+			if !errors.As(err, &ra) {
+				t.Fatalf("%v carries no Retry-After", err)
 			}
-			if got := sl.waits(); len(got) != len(tt.wantWait) || (len(got) == 1 && got[0] != tt.wantWait[0]) {
-				t.Errorf("waits: got %v, want %v", got, tt.wantWait)
+			if d, ok := ra.RetryAfter(); !ok || d != tt.wantWait {
+				t.Errorf("Retry-After: got %v, %v; want %v", d, ok, tt.wantWait)
 			}
 		})
 	}
-}
-
-func TestRetriesExhausted(t *testing.T) {
-	tests := []struct {
-		name         string
-		status       int
-		maxRetries   int
-		wantCode     string
-		wantAttempts int
-	}{
-		{"503 default budget", 503, 0, nadine.EUNAVAILABLE, 4},
-		{"500 two retries", 500, 2, nadine.EUNAVAILABLE, 3},
-		{"429 no retries", 429, -1, nadine.ERATELIMIT, 1},
-		{"429 one retry", 429, 1, nadine.ERATELIMIT, 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.New(t)
-			srv.Default().Fail(tt.status)
-			c, sl := newClient(t, srv, func(c *openai.Config) { c.MaxRetries = tt.maxRetries })
-			ctx, tr := traced()
-			_, err := c.Chat(ctx, user("hi"))
-			wantCode(t, err, tt.wantCode)
-			if !strings.HasPrefix(err.Error(), "openai: profile small, model test-model: ") {
-				t.Errorf("message: got %q, want the profile and model named", err)
-			}
-			call := onlyCall(t, tr)
-			if call.Attempts != tt.wantAttempts || call.Error != err.Error() {
-				t.Errorf("trace: attempts %d error %q, want %d and %q", call.Attempts, call.Error, tt.wantAttempts, err)
-			}
-			if got := len(srv.ChatRequests()); got != tt.wantAttempts {
-				t.Errorf("requests: got %d, want %d", got, tt.wantAttempts)
-			}
-			w := sl.waits()
-			if len(w) != tt.wantAttempts-1 {
-				t.Fatalf("waits: got %v, want %d", w, tt.wantAttempts-1)
-			}
-			for i, d := range w {
-				if ceil := 500 * time.Millisecond << i; d < 0 || d > ceil {
-					t.Errorf("wait %d: got %v, want within [0, %v]", i, d, ceil)
-				}
-			}
-		})
-	}
+	t.Run("embeddings", func(t *testing.T) {
+		srv := llmtest.New(t)
+		srv.OnEmbeddings(nil).Fail(429).RetryAfter(3)
+		_, err := newEmbedder(t, srv, nil).Embed(context.Background(), []string{"a"})
+		var ra interface{ RetryAfter() (time.Duration, bool) }
+		if !errors.As(err, &ra) {
+			t.Fatalf("%v carries no Retry-After", err)
+		}
+		if d, ok := ra.RetryAfter(); !ok || d != 3*time.Second {
+			t.Errorf("Retry-After: got %v, %v; want 3s", d, ok)
+		}
+	})
 }
 
 func TestNoRetryOnClientErrors(t *testing.T) {
@@ -158,21 +126,21 @@ func TestNoRetryOnClientErrors(t *testing.T) {
 	for _, tt := range tests {
 		srv := llmtest.New(t)
 		srv.Default().Fail(tt.status).Message("model not here")
-		c, sl := newClient(t, srv, nil)
+		c := newClient(t, srv, nil)
 		_, err := c.Chat(context.Background(), user("hi"))
 		wantCode(t, err, nadine.EINVALID)
 		if !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%d: message %q, want it to contain %q", tt.status, err, tt.want)
 		}
-		if got := len(srv.ChatRequests()); got != 1 || len(sl.waits()) != 0 {
-			t.Errorf("%d: %d requests and waits %v, want 1 and none", tt.status, got, sl.waits())
+		if got := len(srv.ChatRequests()); got != 1 {
+			t.Errorf("%d: %d requests, want 1", tt.status, got)
 		}
 	}
 }
 
 func TestUnmatchedRuleIsVisible(t *testing.T) {
 	srv := llmtest.New(t)
-	c, _ := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 	_, err := c.Chat(context.Background(), user("sing me a song"))
 	wantCode(t, err, nadine.EINVALID)
 	if !strings.Contains(err.Error(), "llmtest: no rule matched: sing me a song") {
@@ -184,7 +152,7 @@ func TestTimeout(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		srv := llmtest.New(t)
 		srv.Default().Hang()
-		c, _ := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
+		c := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
 		ctx, tr := traced()
 		var err error
 		if stream {
@@ -208,7 +176,7 @@ func TestTimeout(t *testing.T) {
 func TestStreamTimeoutMidway(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Default().Reply("one two three four five six").Delay(time.Hour)
-	c, _ := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
+	c := newClient(t, srv, func(c *openai.Config) { c.Timeout = 200 * time.Millisecond })
 	var deltas []string
 	_, err := c.ChatStream(context.Background(), user("hi"), func(d string) { deltas = append(deltas, d) })
 	wantCode(t, err, nadine.EUNAVAILABLE)
@@ -220,7 +188,7 @@ func TestStreamTimeoutMidway(t *testing.T) {
 func TestCallerCancel(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Default().Hang()
-	c, _ := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for len(srv.ChatRequests()) == 0 {
@@ -239,7 +207,7 @@ func TestStreamNotRetriedAfterOutput(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.On(nil).Once().Reply("one two three four").AbortAfter(2)
 	srv.Default().Reply("should not be asked")
-	c, sl := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 	ctx, tr := traced()
 	var deltas []string
 	_, err := c.ChatStream(ctx, user("hi"), func(d string) { deltas = append(deltas, d) })
@@ -247,26 +215,11 @@ func TestStreamNotRetriedAfterOutput(t *testing.T) {
 	if got := strings.Join(deltas, ""); got != "one two " {
 		t.Errorf("deltas: got %q, want %q", got, "one two ")
 	}
-	if got := len(srv.ChatRequests()); got != 1 || len(sl.waits()) != 0 {
-		t.Errorf("got %d requests, waits %v; want 1 and none", got, sl.waits())
+	if got := len(srv.ChatRequests()); got != 1 {
+		t.Errorf("got %d requests, want 1", got)
 	}
 	if call := onlyCall(t, tr); call.Attempts != 1 || !call.Stream || call.Error == "" {
 		t.Errorf("trace: got %+v", call)
-	}
-}
-
-func TestTruncatedBodyIsRetried(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.On(nil).Once().Reply("cut short").AbortAfter(1)
-	srv.Default().Reply("whole")
-	c, _ := newClient(t, srv, nil)
-	ctx, tr := traced()
-	resp, err := c.Chat(ctx, user("hi"))
-	if err != nil || resp.Content != "whole" {
-		t.Fatalf("got %+v, %v; want the retried answer", resp, err)
-	}
-	if got := onlyCall(t, tr).Attempts; got != 2 {
-		t.Errorf("attempts: got %d, want 2", got)
 	}
 }
 
@@ -275,7 +228,7 @@ func TestBadOutput(t *testing.T) {
 		for _, stream := range []bool{false, true} {
 			srv := llmtest.New(t)
 			srv.Default().Garbage()
-			c, _ := newClient(t, srv, nil)
+			c := newClient(t, srv, nil)
 			ctx, tr := traced()
 			var err error
 			if stream {
@@ -364,7 +317,7 @@ func TestStreamEvents(t *testing.T) {
 				w.Write([]byte(tt.body))
 			}))
 			defer hs.Close()
-			c, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", Model: "m", MaxRetries: -1})
+			c, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", Model: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -390,19 +343,18 @@ func TestConnectionRefused(t *testing.T) {
 	hs := httptest.NewServer(http.NotFoundHandler())
 	base := hs.URL + "/v1"
 	hs.Close()
-	sl := &sleeper{}
-	c, err := openai.New(openai.Config{Profile: "small", BaseURL: base, Model: "m", MaxRetries: 2, Sleep: sl.Sleep})
+	c, err := openai.New(openai.Config{Profile: "small", BaseURL: base, Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, tr := traced()
 	_, err = c.Chat(ctx, user("hi"))
 	wantCode(t, err, nadine.EUNAVAILABLE)
-	if !strings.Contains(err.Error(), "connection failed after 3 attempts") {
-		t.Errorf("message: got %q", err)
+	if !strings.Contains(err.Error(), "connection failed: ") || !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("message: got %q, want a refused connection the failover layer can tell", err)
 	}
-	if got := onlyCall(t, tr).Attempts; got != 3 || len(sl.waits()) != 2 {
-		t.Errorf("attempts %d, waits %v; want 3 and 2", got, sl.waits())
+	if got := onlyCall(t, tr).Attempts; got != 1 {
+		t.Errorf("attempts %d, want 1", got)
 	}
 }
 
@@ -415,8 +367,8 @@ func TestAPIKeyNeverShown(t *testing.T) {
 	srv.Default().Reply("ok")
 
 	var logs logBuffer
-	good, _ := newClient(t, srv, func(c *openai.Config) { c.APIKey = key; c.Logger = logs.logger() })
-	wrong, _ := newClient(t, srv, func(c *openai.Config) { c.APIKey = key + "-old"; c.Logger = logs.logger() })
+	good := newClient(t, srv, func(c *openai.Config) { c.APIKey = key; c.Logger = logs.logger() })
+	wrong := newClient(t, srv, func(c *openai.Config) { c.APIKey = key + "-old"; c.Logger = logs.logger() })
 
 	ctx, tr := traced()
 	if _, err := good.Chat(ctx, user("hello")); err != nil {
@@ -449,8 +401,8 @@ func TestAPIKeyNeverShown(t *testing.T) {
 			t.Errorf("%s show the key:\n%s", what, text)
 		}
 	}
-	if !strings.Contains(logs.String(), "retrying") {
-		t.Errorf("logs: want the retries of the 500 logged, got:\n%s", logs.String())
+	if !strings.Contains(logs.String(), "chat failed") {
+		t.Errorf("logs: want the failure of the 500 logged, got:\n%s", logs.String())
 	}
 }
 
@@ -502,7 +454,7 @@ func TestInvalidRequests(t *testing.T) {
 	}
 	srv := llmtest.New(t)
 	srv.Default().Reply("ok")
-	c, _ := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 	for _, tt := range tests {
 		ctx, tr := traced()
 		_, err := c.Chat(ctx, tt.req)
@@ -535,7 +487,7 @@ func TestFailureLogLevels(t *testing.T) {
 			srv := llmtest.New(t)
 			tc.fault(srv.Default())
 			logs := &logBuffer{}
-			c, _ := newClient(t, srv, func(c *openai.Config) { c.Logger = logs.logger() })
+			c := newClient(t, srv, func(c *openai.Config) { c.Logger = logs.logger() })
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
 			if tc.cancel {

@@ -17,7 +17,7 @@ import (
 func TestCallTimesAndCodes(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithLatency(40*time.Millisecond), llmtest.WithDelay(10*time.Millisecond))
 	srv.Default().Reply("one two three four five")
-	c, _ := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 
 	ctx, tr := traced()
 	if _, err := c.ChatStream(ctx, user("hi"), nil); err != nil {
@@ -37,7 +37,7 @@ func TestCallTimesAndCodes(t *testing.T) {
 
 	failing := llmtest.New(t)
 	failing.Default().Fail(http.StatusServiceUnavailable)
-	fc, _ := newClient(t, failing, nil)
+	fc := newClient(t, failing, nil)
 	ctx, tr = traced()
 	if _, err := fc.Chat(ctx, user("hi")); err == nil {
 		t.Fatal("no error from a 503")

@@ -15,32 +15,11 @@ import (
 	"github.com/nadine-robot/nadine/openai"
 )
 
-// sleeper records the waits between attempts instead of waiting.
-type sleeper struct {
-	mu sync.Mutex
-	ds []time.Duration
-}
-
-func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	s.ds = append(s.ds, d)
-	s.mu.Unlock()
-	return ctx.Err()
-}
-
-func (s *sleeper) waits() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.ds...)
-}
-
-// newClient returns a client for srv with a recording sleeper, in tools
-// mode (every field of a request goes over the wire); edit adjusts the
-// config.
-func newClient(t testing.TB, srv *llmtest.Server, edit func(*openai.Config)) (*openai.Client, *sleeper) {
+// newClient returns a client for srv in tools mode (every field of a
+// request goes over the wire); edit adjusts the config.
+func newClient(t testing.TB, srv *llmtest.Server, edit func(*openai.Config)) *openai.Client {
 	t.Helper()
-	s := &sleeper{}
-	cfg := openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model", Sleep: s.Sleep, Structured: nadine.StructuredTools}
+	cfg := openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model", Structured: nadine.StructuredTools}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -48,7 +27,7 @@ func newClient(t testing.TB, srv *llmtest.Server, edit func(*openai.Config)) (*o
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	return c, s
+	return c
 }
 
 // traced returns a context with a fresh trace.

@@ -30,7 +30,7 @@ type toolAcc struct {
 // readStream reads server-sent events until [DONE] (or the end of the body
 // after a finish reason), calling onDelta with each content delta.
 // delivered reports whether onDelta was called, after which the call must
-// not be retried.
+// not be made again.
 func (c *Client) readStream(body io.Reader, names map[string]string, onDelta func(string)) (resp nadine.ChatResponse, delivered bool, err error) {
 	br := bufio.NewReaderSize(body, 4096)
 	var (

@@ -19,7 +19,7 @@ import (
 // The prompts ask for the same format in words in every mode, so that a
 // request the server cannot constrain still gets a readable answer. A
 // server that answers HTTP 400 (or 422) naming response_format, or tools,
-// is asked again at once without the field, outside the retry budget, and
+// is asked again at once without the field, and
 // the client never sends it again: the turn loses one round trip, not its
 // answer.
 

@@ -48,7 +48,7 @@ func TestStructuredModes(t *testing.T) {
 		t.Run(string(tt.mode), func(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Default().Reply(`{"action": "Final Answer"}`)
-			c, _ := newClient(t, srv, func(c *openai.Config) { c.Structured = tt.mode })
+			c := newClient(t, srv, func(c *openai.Config) { c.Structured = tt.mode })
 			if got := c.StructuredMode(); got != tt.effective {
 				t.Errorf("StructuredMode = %q, want %q", got, tt.effective)
 			}
@@ -110,7 +110,7 @@ func TestStructuredRefusalFallsBackToText(t *testing.T) {
 			t.Run(tt.name+map[bool]string{false: "", true: " stream"}[stream], func(t *testing.T) {
 				srv := llmtest.New(t, tt.opt)
 				srv.Default().Reply(`{"action": "Final Answer"}`)
-				c, _ := newClient(t, srv, func(c *openai.Config) { c.Structured = tt.mode })
+				c := newClient(t, srv, func(c *openai.Config) { c.Structured = tt.mode })
 				ctx, tr := traced()
 				var err error
 				if stream {
@@ -152,7 +152,7 @@ func TestStructuredRefusalFallsBackToText(t *testing.T) {
 func TestToolsRefusalThenFormatRefusal(t *testing.T) {
 	srv := llmtest.New(t, llmtest.RejectTools(llmtest.VLLMToolsRefusal), llmtest.RejectFormat(llmtest.OpenAIFormatRefusal))
 	srv.Default().Reply("Final Answer: Hello!")
-	c, _ := newClient(t, srv, func(c *openai.Config) { c.Structured = nadine.StructuredTools })
+	c := newClient(t, srv, func(c *openai.Config) { c.Structured = nadine.StructuredTools })
 	resp, err := c.Chat(context.Background(), structuredRequest())
 	if err != nil || resp.Content != "Final Answer: Hello!" {
 		t.Fatalf("got %+v, %v", resp, err)
@@ -167,7 +167,7 @@ func TestToolsRefusalThenFormatRefusal(t *testing.T) {
 func TestOtherBadRequestsAreNotFallbacks(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.On(nil).Fail(400).Message("This model's maximum context length is 8192 tokens.")
-	c, _ := newClient(t, srv, nil)
+	c := newClient(t, srv, nil)
 	_, err := c.Chat(context.Background(), structuredRequest())
 	wantCode(t, err, nadine.EINVALID)
 	if c.StructuredMode() != nadine.StructuredTools || len(srv.ChatRequests()) != 1 {

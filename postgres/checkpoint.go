@@ -7,14 +7,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // SaveCheckpoint stores data under key, replacing what was there. Keys of a
 // user's state start with "<userID>/" so that ForgetUser erases them. An
 // empty key is EINVALID.
 func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
-	if key == "" {
-		return nadine.Errorf(nadine.EINVALID, "postgres: save checkpoint: empty key")
+	if err := records.NeedKey("postgres", "save checkpoint", key); err != nil {
+		return err
 	}
 	if data == nil {
 		data = []byte{}
@@ -27,8 +28,8 @@ func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) err
 
 // LoadCheckpoint returns the checkpoint stored under key, or ENOTFOUND.
 func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) {
-	if key == "" {
-		return nil, nadine.Errorf(nadine.EINVALID, "postgres: load checkpoint: empty key")
+	if err := records.NeedKey("postgres", "load checkpoint", key); err != nil {
+		return nil, err
 	}
 	var data []byte
 	err := queryRow(ctx, s.pool, `SELECT data FROM checkpoints WHERE key = $1`, key).Scan(&data)
@@ -47,8 +48,8 @@ func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) 
 // DeleteCheckpoint deletes the checkpoint stored under key; deleting a
 // missing one is not an error.
 func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
-	if key == "" {
-		return nadine.Errorf(nadine.EINVALID, "postgres: delete checkpoint: empty key")
+	if err := records.NeedKey("postgres", "delete checkpoint", key); err != nil {
+		return err
 	}
 	_, err := exec(ctx, s.pool, `DELETE FROM checkpoints WHERE key = $1`, key)
 	return s.wrap("delete checkpoint", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // AddKnowledge stores knowledge chunks in one transaction, each under a
@@ -18,7 +19,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	if len(chunks) == 0 {
 		return nil
 	}
-	mds, err := knowledgeMetadata(chunks)
+	mds, err := records.KnowledgeMetadata(chunks, encodeMetadata)
 	if err != nil {
 		return fmt.Errorf("postgres: add knowledge: %w", err)
 	}
@@ -36,19 +37,6 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 		s.remember(seen)
 	}
 	return s.wrap("add knowledge", err)
-}
-
-// knowledgeMetadata encodes each chunk's metadata as JSON.
-func knowledgeMetadata(chunks []nadine.KnowledgeChunk) ([]string, error) {
-	mds := make([]string, len(chunks))
-	for i, c := range chunks {
-		md, err := encodeMetadata(c.Metadata)
-		if err != nil {
-			return nil, fmt.Errorf("metadata of %q: %w", c.Title, err)
-		}
-		mds[i] = md
-	}
-	return mds, nil
 }
 
 // insertChunks inserts chunks, each under the source key that key gives,
@@ -78,19 +66,12 @@ func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocumen
 	if len(docs) == 0 {
 		return nil
 	}
-	mds := make([][]string, len(docs))
-	for i, d := range docs {
-		if d.Source.Key == "" {
-			return nadine.Errorf(nadine.EINVALID, "postgres: put knowledge: a source without a key")
-		}
-		md, err := knowledgeMetadata(d.Chunks)
-		if err != nil {
-			return fmt.Errorf("postgres: put knowledge: %s: %w", d.Source.Key, err)
-		}
-		mds[i] = md
+	mds, err := records.KnowledgeDocuments("postgres", docs, encodeMetadata)
+	if err != nil {
+		return err
 	}
 	var seen newIndexes
-	err := s.tx(ctx, func(tx pgx.Tx) error {
+	err = s.tx(ctx, func(tx pgx.Tx) error {
 		seen = seen[:0]
 		for i, d := range docs {
 			keys := append([]string{d.Source.Key}, d.Replaces...)

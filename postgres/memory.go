@@ -78,32 +78,21 @@ func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *
 // AddMemory stores a memory of m.UserID and returns its id. A zero Time is
 // set to Now; the type must be conversation, episode or fact.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
-	ids, err := s.AddMemories(ctx, []nadine.Memory{m})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
 // AddMemories stores memories (of any users) in one transaction and returns
 // their ids in order. It is the batch form of AddMemory, for imports.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
-	rows := make([]memoryRow, len(ms))
-	for i, m := range ms {
-		r, err := s.memoryRow("add memory", m.UserID, m)
-		if err != nil {
-			return nil, err
-		}
-		rows[i] = r
-	}
-	if len(ms) == 0 {
-		return nil, nil
+	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
+	if err != nil || len(ms) == 0 {
+		return nil, err
 	}
 	var (
 		ids  []int64
 		seen newIndexes
 	)
-	err := s.tx(ctx, func(tx pgx.Tx) error {
+	err = s.tx(ctx, func(tx pgx.Tx) error {
 		ids, seen = make([]int64, len(rows)), seen[:0]
 		for i, r := range rows {
 			var err error
@@ -282,7 +271,7 @@ func rank(rows pgx.Rows, q []float32, k int) ([]scored, error) {
 			continue
 		}
 		var err error
-		if v, err = decodeVector(raw, v[:0]); err != nil {
+		if v, err = records.DecodeVector(raw, v[:0]); err != nil {
 			return nil, fmt.Errorf("vector of memory %d: %w", id, err)
 		}
 		t.offer(scored{id, cosine(q, v)})
@@ -372,16 +361,11 @@ func (s *Store) countByEmbedder(ctx context.Context, op, sql string) (map[string
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var name string
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		out[name] = n
+	out, err := records.Counts(rows)
+	if err != nil {
+		return nil, s.wrap(op, err)
 	}
-	return out, s.wrap(op, rows.Err())
+	return out, nil
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/migrations"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 //go:embed migrations/*.sql
@@ -201,7 +202,7 @@ func copyVectors(ctx context.Context, tx pgx.Tx) error {
 					return x, err
 				}
 				var err error
-				x.vec, err = decodeVector(b, nil)
+				x.vec, err = records.DecodeVector(b, nil)
 				return x, err
 			})
 			if err != nil {

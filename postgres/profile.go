@@ -124,9 +124,8 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		out = p
 		return nil
 	})
-	var fe *records.FnError
-	if errors.As(err, &fe) {
-		return nadine.Profile{}, fe.Err
+	if fe := records.FnCause(err); fe != nil {
+		return nadine.Profile{}, fe
 	}
 	if err != nil {
 		return nadine.Profile{}, s.wrap("update profile", err)
@@ -145,11 +144,8 @@ func setUserName(ctx context.Context, tx pgx.Tx, userID, name string) error {
 // SetUserName records a name in the id → name map; the user need not have a
 // profile. An empty name is an EINVALID error.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
-	if err := needUser("set user name", userID); err != nil {
+	if err := records.NeedName("postgres", "set user name", userID, name); err != nil {
 		return err
-	}
-	if name == "" {
-		return nadine.Errorf(nadine.EINVALID, "postgres: set user name: empty name for user %q", userID)
 	}
 	err := s.tx(ctx, func(tx pgx.Tx) error { return setUserName(ctx, tx, userID, name) })
 	return s.wrap("set user name", err)

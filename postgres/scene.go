@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // UpsertScenes stores scenes in one transaction, replacing a stored scene
@@ -14,11 +15,8 @@ import (
 func (s *Store) UpsertScenes(ctx context.Context, scenes []nadine.Scene) error {
 	probs := make([]string, len(scenes))
 	for i, sc := range scenes {
-		if err := needUser("upsert scenes", sc.UserID); err != nil {
+		if err := records.NeedScene("postgres", "upsert scenes", sc); err != nil {
 			return err
-		}
-		if sc.SceneID == "" {
-			return nadine.Errorf(nadine.EINVALID, "postgres: upsert scenes: empty scene id for user %q", sc.UserID)
 		}
 		p, err := encodeMetadata(sc.EmotionProbs)
 		if err != nil {

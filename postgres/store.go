@@ -190,7 +190,7 @@ func (s *Store) vecArg(v []float32) any {
 	case s.vector:
 		return v
 	}
-	return encodeVector(v)
+	return records.EncodeVector(v)
 }
 
 // Vector reports whether the store uses pgvector.

@@ -1,12 +1,13 @@
 package postgres
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // cosine returns the cosine similarity of a and b (of one length), 0 when
@@ -85,29 +86,6 @@ func scoreTop[T, S any](q []float32, items []T, k int, id func(T) int64, vec fun
 	return out
 }
 
-// encodeVector returns v as float32 little-endian bytes, nil for an empty v.
-func encodeVector(v []float32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// decodeVector decodes float32 little-endian bytes, appending to dst.
-func decodeVector(b []byte, dst []float32) ([]float32, error) {
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("vector of %d bytes is not a multiple of 4", len(b))
-	}
-	for ; len(b) > 0; b = b[4:] {
-		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b)))
-	}
-	return dst, nil
-}
-
 // vecCol scans an embedding column: bytea (stock) or pgvector's text form
 // "[1,2,3]" (selected as embedding::text). NULL is no vector.
 type vecCol []float32
@@ -119,7 +97,7 @@ func (v *vecCol) Scan(src any) error {
 	case nil:
 		*v = nil
 	case []byte:
-		*v, err = decodeVector(x, nil)
+		*v, err = records.DecodeVector(x, nil)
 	case string:
 		*v, err = parseVectorText(x)
 	default:

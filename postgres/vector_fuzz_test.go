@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // FuzzParseVectorText feeds pgvector's text form, as servers write it and
@@ -39,7 +41,7 @@ func FuzzParseVectorText(f *testing.F) {
 // without a panic, and that a vector encodes and decodes unchanged.
 func FuzzVectorBytes(f *testing.F) {
 	f.Add([]byte{})
-	f.Add(encodeVector([]float32{1, -2, 0.5}))
+	f.Add(records.EncodeVector([]float32{1, -2, 0.5}))
 	f.Add([]byte{0, 0, 128})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var v vecCol
@@ -52,7 +54,7 @@ func FuzzVectorBytes(f *testing.F) {
 		if len(v) != len(b)/4 {
 			t.Fatalf("%d bytes decoded to %d values", len(b), len(v))
 		}
-		if got := encodeVector(v); len(b) > 0 && string(got) != string(b) {
+		if got := records.EncodeVector(v); len(b) > 0 && string(got) != string(b) {
 			t.Fatalf("bytes %x decoded and encoded again to %x", b, got)
 		}
 	})

@@ -90,7 +90,7 @@ func runReactSources(t *testing.T, planted bool) reactRun {
 
 	srv := llmtest.New(t)
 	model := func(name string) nadine.ChatModel {
-		c, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: name, Timeout: 5 * time.Second, MaxRetries: -1})
+		c, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: name, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

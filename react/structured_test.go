@@ -19,7 +19,7 @@ func structuredFixture(t *testing.T, mode nadine.StructuredMode, opts ...llmtest
 	t.Helper()
 	srv := llmtest.New(t, opts...)
 	agent, err := openai.New(openai.Config{Profile: "default", BaseURL: srv.URL(), Model: "agent-model", Timeout: 5 * time.Second,
-		MaxRetries: -1, Structured: mode})
+		Structured: mode})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			srv.On(llmtest.MatchModel("contextualizer")).Reply("What is Geneva like?")
 			srv.On(llmtest.MatchModel("react_agent")).Reply("```json\n" + `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": "Geneva is lovely. The lake is right there.", "category": "other", "causing_person": "human"}` + "\n```")
 			models := func(role string) nadine.ChatModel {
-				c, err := openai.New(openai.Config{Profile: "test", BaseURL: srv.URL(), Model: role, MaxRetries: -1})
+				c, err := openai.New(openai.Config{Profile: "test", BaseURL: srv.URL(), Model: role})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,14 +6,15 @@ import (
 	"errors"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // SaveCheckpoint stores data under key, replacing what was there. Keys of a
 // user's state start with "<userID>/" so that ForgetUser erases them. An
 // empty key is EINVALID.
 func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
-	if key == "" {
-		return nadine.Errorf(nadine.EINVALID, "sqlite: save checkpoint: empty key")
+	if err := records.NeedKey("sqlite", "save checkpoint", key); err != nil {
+		return err
 	}
 	if data == nil {
 		data = []byte{}
@@ -29,8 +30,8 @@ func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) err
 
 // LoadCheckpoint returns the checkpoint stored under key, or ENOTFOUND.
 func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) {
-	if key == "" {
-		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: load checkpoint: empty key")
+	if err := records.NeedKey("sqlite", "load checkpoint", key); err != nil {
+		return nil, err
 	}
 	var data []byte
 	err := s.r.QueryRowContext(ctx, `SELECT data FROM checkpoints WHERE key = ?`, key).Scan(&data)
@@ -49,8 +50,8 @@ func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) 
 // DeleteCheckpoint deletes the checkpoint stored under key; deleting a
 // missing one is not an error.
 func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
-	if key == "" {
-		return nadine.Errorf(nadine.EINVALID, "sqlite: delete checkpoint: empty key")
+	if err := records.NeedKey("sqlite", "delete checkpoint", key); err != nil {
+		return err
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE key = ?`, key)

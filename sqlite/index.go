@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // The packed vector index (table memory_vectors, schema 2) holds a copy of
@@ -406,7 +407,7 @@ func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 				rows.Close()
 				return err
 			}
-			v, err := decodeVector(r.embedding, nil)
+			v, err := records.DecodeVector(r.embedding, nil)
 			if err != nil || len(v) == 0 {
 				s.log.Warn("sqlite: memory vector left out of the index", "user_id", nadine.PersonID(u), "id", id, "bytes", len(r.embedding))
 				continue
@@ -498,10 +499,10 @@ func readBlocks(ctx context.Context, db queryer, userID string) (*vecSet, error)
 		}
 		blk.ids = decodeIDs(ids, nil)
 		blk.kinds = slices.Clone([]uint8(kinds))
-		if blk.norms, err = decodeVector(norms, nil); err != nil {
+		if blk.norms, err = records.DecodeVector(norms, nil); err != nil {
 			return nil, err
 		}
-		if blk.vecs, err = decodeVector(vecs, nil); err != nil {
+		if blk.vecs, err = records.DecodeVector(vecs, nil); err != nil {
 			return nil, err
 		}
 		set.blocks = append(set.blocks, blk)
@@ -539,7 +540,7 @@ func readCodes(ctx context.Context, db queryer, userID string, values, entries i
 		a.block(&blk, n)
 		decodeIDs(ids, blk.ids)
 		copy(blk.kinds, kinds)
-		if _, err := decodeVector(norms, blk.norms); err != nil {
+		if _, err := records.DecodeVector(norms, blk.norms); err != nil {
 			return nil, err
 		}
 		for i := range n {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/migrations"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // wideDims is a dimension whose blocks hold few vectors, so that a handful
@@ -104,11 +105,11 @@ func checkIndex(t *testing.T, db *sql.DB) {
 		if count == 0 || count > blockEntries(dims) {
 			t.Errorf("%s holds %d vectors, want 1 to %d", where, count, blockEntries(dims))
 		}
-		vs, err := decodeVector(vecs_, nil)
+		vs, err := records.DecodeVector(vecs_, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ns, err := decodeVector(norms, nil)
+		ns, err := records.DecodeVector(norms, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -453,7 +454,7 @@ func TestMigrationBuildsIndex(t *testing.T) {
 	insert := func(user, typ, embedder string, v []float32) {
 		t.Helper()
 		if _, err := db.Exec(`INSERT INTO memories (user_id, type, text, embedder, dims, embedding)
-			VALUES (?, ?, ?, ?, ?, ?)`, user, typ, user+" memory", embedder, len(v), encodeVector(v)); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?)`, user, typ, user+" memory", embedder, len(v), records.EncodeVector(v)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 func TestWriterPragmas(t *testing.T) {
@@ -47,20 +49,20 @@ func TestVectorEncoding(t *testing.T) {
 		{1, -2.5, float32(math.Inf(1)), math.SmallestNonzeroFloat32, math.MaxFloat32},
 	}
 	for _, v := range tests {
-		b := encodeVector(v)
+		b := records.EncodeVector(v)
 		if len(b) != 4*len(v) {
-			t.Errorf("encodeVector(%v) = %d bytes, want %d", v, len(b), 4*len(v))
+			t.Errorf("records.EncodeVector(%v) = %d bytes, want %d", v, len(b), 4*len(v))
 		}
-		got, err := decodeVector(b, nil)
+		got, err := records.DecodeVector(b, nil)
 		if err != nil || !slices.Equal(got, v) && len(v) > 0 {
-			t.Errorf("decodeVector(encodeVector(%v)) = %v, %v", v, got, err)
+			t.Errorf("records.DecodeVector(records.EncodeVector(%v)) = %v, %v", v, got, err)
 		}
 	}
 	// Little-endian: 1.0 is 0x3f800000.
-	if got := encodeVector([]float32{1}); !slices.Equal(got, []byte{0, 0, 0x80, 0x3f}) {
-		t.Errorf("encodeVector(1) = % x, want 00 00 80 3f", got)
+	if got := records.EncodeVector([]float32{1}); !slices.Equal(got, []byte{0, 0, 0x80, 0x3f}) {
+		t.Errorf("records.EncodeVector(1) = % x, want 00 00 80 3f", got)
 	}
-	if _, err := decodeVector([]byte{1, 2, 3}, nil); err == nil {
+	if _, err := records.DecodeVector([]byte{1, 2, 3}, nil); err == nil {
 		t.Error("decodeVector of 3 bytes succeeded, want an error")
 	}
 }
@@ -142,10 +144,10 @@ func BenchmarkDecodeBlock(b *testing.B) {
 	for i := range v {
 		v[i] = float32(i)
 	}
-	blob := encodeVector(v)
+	blob := records.EncodeVector(v)
 	dst := make([]float32, len(v))
 	for b.Loop() {
-		if _, err := decodeVector(blob, dst); err != nil {
+		if _, err := records.DecodeVector(blob, dst); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -161,7 +163,7 @@ func TestMigrationRecordsKnowledgeSources(t *testing.T) {
 	db := oldSchema(t, path)
 	for _, src := range []string{"default/nadine.md", "default/nadine.md", "museum.txt"} {
 		if _, err := db.Exec(`INSERT INTO knowledge (source, title, text, embedder, dims, embedding) VALUES (?, 't', 'text', 'e1', 2, ?)`,
-			src, encodeVector([]float32{1, 0})); err != nil {
+			src, records.EncodeVector([]float32{1, 0})); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // AddKnowledge stores knowledge chunks in one transaction, each under a
@@ -16,7 +17,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	if len(chunks) == 0 {
 		return nil
 	}
-	mds, err := knowledgeMetadata(chunks)
+	mds, err := records.KnowledgeMetadata(chunks, encodeMetadata)
 	if err != nil {
 		return fmt.Errorf("sqlite: add knowledge: %w", err)
 	}
@@ -32,22 +33,6 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	return s.wrap("add knowledge", err)
 }
 
-// knowledgeMetadata encodes each chunk's metadata as JSON.
-func knowledgeMetadata(chunks []nadine.KnowledgeChunk) ([]string, error) {
-	mds := make([]string, len(chunks))
-	for i, c := range chunks {
-		mds[i] = "{}"
-		if len(c.Metadata) > 0 {
-			b, err := json.Marshal(c.Metadata)
-			if err != nil {
-				return nil, fmt.Errorf("metadata of %q: %w", c.Title, err)
-			}
-			mds[i] = string(b)
-		}
-	}
-	return mds, nil
-}
-
 // insertChunks inserts chunks, each under the source key that key gives.
 func insertChunks(ctx context.Context, tx *sql.Tx, chunks []nadine.KnowledgeChunk, mds []string, key func(nadine.KnowledgeChunk) string) error {
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO knowledge
@@ -58,7 +43,7 @@ func insertChunks(ctx context.Context, tx *sql.Tx, chunks []nadine.KnowledgeChun
 	defer stmt.Close()
 	for i, c := range chunks {
 		if _, err := stmt.ExecContext(ctx, c.Source, c.Title, c.Text, mds[i], c.Embedder,
-			len(c.Embedding), encodeVector(c.Embedding), key(c)); err != nil {
+			len(c.Embedding), records.EncodeVector(c.Embedding), key(c)); err != nil {
 			return err
 		}
 	}
@@ -71,18 +56,11 @@ func (s *Store) PutKnowledge(ctx context.Context, docs []nadine.KnowledgeDocumen
 	if len(docs) == 0 {
 		return nil
 	}
-	mds := make([][]string, len(docs))
-	for i, d := range docs {
-		if d.Source.Key == "" {
-			return nadine.Errorf(nadine.EINVALID, "sqlite: put knowledge: a source without a key")
-		}
-		md, err := knowledgeMetadata(d.Chunks)
-		if err != nil {
-			return fmt.Errorf("sqlite: put knowledge: %s: %w", d.Source.Key, err)
-		}
-		mds[i] = md
+	mds, err := records.KnowledgeDocuments("sqlite", docs, encodeMetadata)
+	if err != nil {
+		return err
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		for i, d := range docs {
 			for _, k := range append([]string{d.Source.Key}, d.Replaces...) {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM knowledge WHERE source_key = ?`, k); err != nil {
@@ -193,7 +171,7 @@ func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
 			return c, fmt.Errorf("metadata of chunk %d: %w", c.ID, err)
 		}
 	}
-	v, err := decodeVector(blob, nil)
+	v, err := records.DecodeVector(blob, nil)
 	if err != nil {
 		return c, fmt.Errorf("chunk %d: %w", c.ID, err)
 	}
@@ -278,4 +256,13 @@ func (s *Store) ClearKnowledge(ctx context.Context) error {
 	})
 	s.cache.invalidate(knowledgeKey)
 	return s.wrap("clear knowledge", err)
+}
+
+// encodeMetadata returns a map as a JSON object, "{}" when empty.
+func encodeMetadata[V any](m map[string]V) (string, error) {
+	if len(m) == 0 {
+		return "{}", nil
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
 }

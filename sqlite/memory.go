@@ -43,7 +43,7 @@ func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error)
 		metadata:  string(b),
 		embedder:  m.Embedder,
 		dims:      len(m.Embedding),
-		embedding: encodeVector(m.Embedding),
+		embedding: records.EncodeVector(m.Embedding),
 		norm:      norm(m.Embedding),
 	}, nil
 }
@@ -83,30 +83,19 @@ func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64,
 // AddMemory stores a memory of m.UserID and returns its id. A zero Time is
 // set to Now; the type must be conversation, episode or fact.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
-	ids, err := s.AddMemories(ctx, []nadine.Memory{m})
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
 // AddMemories stores memories (of any users) in one transaction and returns
 // their ids in order. It is the batch form of AddMemory, for imports.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
-	rows := make([]memoryRow, len(ms))
-	for i, m := range ms {
-		r, err := s.memoryRow("add memory", m.UserID, m)
-		if err != nil {
-			return nil, err
-		}
-		rows[i] = r
-	}
-	if len(ms) == 0 {
-		return nil, nil
+	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
+	if err != nil || len(ms) == 0 {
+		return nil, err
 	}
 	var ids []int64
 	mark := s.cache.mark()
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		ids, err = insertMemories(ctx, tx, rows)
 		return err
@@ -127,7 +116,7 @@ func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error
 	for i, r := range rows {
 		es := byUser[r.userID]
 		if err == nil && r.dims > 0 {
-			v, derr := decodeVector(r.embedding, nil)
+			v, derr := records.DecodeVector(r.embedding, nil)
 			if derr != nil {
 				err = derr // never: memoryRow encoded it
 			}
@@ -203,7 +192,7 @@ func scanVectors(rows *sql.Rows) (*vecSet, error) {
 			return nil, err
 		}
 		var err error
-		if v, err = decodeVector(blob, v); err != nil {
+		if v, err = records.DecodeVector(blob, v); err != nil {
 			return nil, fmt.Errorf("vector of row %d: %w", id, err)
 		}
 		if len(v) > 0 {
@@ -376,7 +365,7 @@ func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 			}
 		}
 		if len(blob) > 0 {
-			if m.Embedding, embedErr = decodeVector(blob, nil); embedErr != nil {
+			if m.Embedding, embedErr = records.DecodeVector(blob, nil); embedErr != nil {
 				return nil, fmt.Errorf("memory %d: %w", m.ID, embedErr)
 			}
 		}
@@ -468,16 +457,11 @@ func (s *Store) countByEmbedder(ctx context.Context, db queryer, op, query strin
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var name string
-		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		out[name] = n
+	out, err := records.Counts(rows)
+	if err != nil {
+		return nil, s.wrap(op, err)
 	}
-	return out, s.wrap(op, rows.Err())
+	return out, nil
 }
 
 // UpdateMemoryEmbedding replaces the vector of the user's memory id. A
@@ -487,7 +471,7 @@ func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int
 	if err := needUser("update memory embedding", userID); err != nil {
 		return err
 	}
-	entry := indexEntry{id: id, norm: norm(v), vec: encodeVector(v)}
+	entry := indexEntry{id: id, norm: norm(v), vec: records.EncodeVector(v)}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var (
 			typ, oldEmbedder string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // Profile returns a user's profile, or an ENOTFOUND error (also for a user
@@ -98,11 +99,8 @@ func setUserName(ctx context.Context, tx *sql.Tx, userID, name string) error {
 // SetUserName records a name in the id → name map; the user need not have a
 // profile. An empty name is an EINVALID error.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
-	if err := needUser("set user name", userID); err != nil {
+	if err := records.NeedName("sqlite", "set user name", userID, name); err != nil {
 		return err
-	}
-	if name == "" {
-		return nadine.Errorf(nadine.EINVALID, "sqlite: set user name: empty name for user %q", userID)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error { return setUserName(ctx, tx, userID, name) })
 	return s.wrap("set user name", err)

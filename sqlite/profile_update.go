@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/records"
@@ -34,9 +33,8 @@ func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine
 		out = p
 		return nil
 	})
-	var fe *records.FnError
-	if errors.As(err, &fe) {
-		return nadine.Profile{}, fe.Err
+	if fe := records.FnCause(err); fe != nil {
+		return nadine.Profile{}, fe
 	}
 	if err != nil {
 		return nadine.Profile{}, s.wrap("update profile", err)

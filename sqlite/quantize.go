@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // A large user's vectors are kept in memory quantized: each vector as int8
@@ -101,7 +103,7 @@ func encodeCodes(vecs []byte, dims int) (bounds, codes []byte, err error) {
 // stored bounds (its scale, residual and ratio as float32 little-endian
 // values) and codes (its int8 steps).
 func appendCode(bounds, codes, vec []byte) ([]byte, []byte) {
-	v, _ := decodeVector(vec, nil)
+	v, _ := records.DecodeVector(vec, nil)
 	q8, scale, resid, ratio := quantizeVector(make([]int8, 0, len(v)), v)
 	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(scale))
 	bounds = binary.LittleEndian.AppendUint32(bounds, math.Float32bits(resid))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
 
 // UpsertScenes stores scenes in one transaction, replacing a stored scene
@@ -14,19 +15,12 @@ import (
 func (s *Store) UpsertScenes(ctx context.Context, scenes []nadine.Scene) error {
 	probs := make([]string, len(scenes))
 	for i, sc := range scenes {
-		if err := needUser("upsert scenes", sc.UserID); err != nil {
+		if err := records.NeedScene("sqlite", "upsert scenes", sc); err != nil {
 			return err
 		}
-		if sc.SceneID == "" {
-			return nadine.Errorf(nadine.EINVALID, "sqlite: upsert scenes: empty scene id for user %q", sc.UserID)
-		}
-		p := "{}"
-		if len(sc.EmotionProbs) > 0 {
-			b, err := json.Marshal(sc.EmotionProbs)
-			if err != nil {
-				return fmt.Errorf("sqlite: upsert scenes: emotion probabilities of %q: %w", sc.SceneID, err)
-			}
-			p = string(b)
+		p, err := encodeMetadata(sc.EmotionProbs)
+		if err != nil {
+			return fmt.Errorf("sqlite: upsert scenes: emotion probabilities of %q: %w", sc.SceneID, err)
 		}
 		probs[i] = p
 	}
@@ -49,8 +43,8 @@ func (s *Store) UpsertScenes(ctx context.Context, scenes []nadine.Scene) error {
 		defer stmt.Close()
 		for i, sc := range scenes {
 			if _, err := stmt.ExecContext(ctx, sc.UserID, sc.SceneID, toMicros(sc.Time), sc.ImagePath,
-				sc.Memorability, probs[i], sc.Description, encodeVector(sc.ImageEmbedding),
-				encodeVector(sc.DescriptionEmbedding), sc.DescriptionEmbedder); err != nil {
+				sc.Memorability, probs[i], sc.Description, records.EncodeVector(sc.ImageEmbedding),
+				records.EncodeVector(sc.DescriptionEmbedding), sc.DescriptionEmbedder); err != nil {
 				return err
 			}
 		}
@@ -90,12 +84,12 @@ func (s *Store) Scenes(ctx context.Context, userID string) ([]nadine.Scene, erro
 			}
 		}
 		if len(image) > 0 {
-			if sc.ImageEmbedding, err = decodeVector(image, nil); err != nil {
+			if sc.ImageEmbedding, err = records.DecodeVector(image, nil); err != nil {
 				return nil, fmt.Errorf("sqlite: scenes: image vector of %q: %w", sc.SceneID, err)
 			}
 		}
 		if len(descVec) > 0 {
-			if sc.DescriptionEmbedding, err = decodeVector(descVec, nil); err != nil {
+			if sc.DescriptionEmbedding, err = records.DecodeVector(descVec, nil); err != nil {
 				return nil, fmt.Errorf("sqlite: scenes: description vector of %q: %w", sc.SceneID, err)
 			}
 		}

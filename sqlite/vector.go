@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -11,43 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/records"
 )
-
-// encodeVector returns v as float32 little-endian bytes, nil for an empty v.
-func encodeVector(v []float32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// decodeVector decodes float32 little-endian bytes into dst (reused when
-// large enough) and returns it.
-func decodeVector(b []byte, dst []float32) ([]float32, error) {
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("vector blob of %d bytes is not a multiple of 4", len(b))
-	}
-	n := len(b) / 4
-	if cap(dst) < n {
-		dst = make([]float32, n)
-	}
-	dst = dst[:n]
-	if n > 0 && hostLittleEndian() {
-		// The stored layout is the memory layout: one bulk copy, which
-		// matters for the blocks of the vector index (megabytes per user).
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*n), b)
-		return dst, nil
-	}
-	for i := range dst {
-		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b))
-		b = b[4:]
-	}
-	return dst, nil
-}
 
 // floatView returns the float32 little-endian values of b, as a view of b's
 // own memory when the host layout and b's alignment allow it (valid as long
@@ -56,21 +20,14 @@ func floatView(b []byte, scratch *[]float32) ([]float32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("vector blob of %d bytes is not a multiple of 4", len(b))
 	}
-	if len(b) > 0 && hostLittleEndian() && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+	if len(b) > 0 && records.HostLittleEndian() && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
 		return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4), nil
 	}
-	v, err := decodeVector(b, *scratch)
+	v, err := records.DecodeVector(b, *scratch)
 	if err == nil {
 		*scratch = v
 	}
 	return v, err
-}
-
-// hostLittleEndian reports whether this machine stores a uint32 least
-// significant byte first, as the vector encoding does.
-func hostLittleEndian() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
 
 // dot returns the dot product of a and the first len(a) values of b. The

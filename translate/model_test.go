@@ -206,7 +206,7 @@ func TestModelOverWire(t *testing.T) {
 	srv.On(llmtest.MatchAll(llmtest.MatchSystem("into German"), llmtest.MatchLastUser("I am smiling now."))).
 		Reply("\"Ich lächle jetzt.\"")
 	srv.On(llmtest.MatchSystem("into English")).Reply("")
-	client, err := openai.New(openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model", MaxRetries: -1})
+	client, err := openai.New(openai.Config{Profile: "small", BaseURL: srv.URL(), Model: "test-model"})
 	if err != nil {
 		t.Fatal(err)
 	}

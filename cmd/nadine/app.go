@@ -429,7 +429,7 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	// One attempt per call: the failover pool retries (see guardModels).
 	return openai.NewEmbedder(openai.EmbedderConfig{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
-		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), MaxRetries: -1, HTTPClient: a.httpClient(0), Logger: a.log,
+		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), HTTPClient: a.httpClient(0), Logger: a.log,
 	})
 }
 

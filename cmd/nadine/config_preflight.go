@@ -372,7 +372,7 @@ func (c *Config) busOptions(spec robotSpec, url string, self BrokerCredentials, 
 func profileClientConfig(name string, p ProfileConfig, getenv func(string) string) openai.Config {
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(getenv), Model: p.Model,
-		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens, MaxRetries: -1,
+		Temperature: p.Temperature, Timeout: time.Duration(p.Timeout), MaxTokens: p.MaxTokens,
 		Structured: nadine.StructuredMode(p.Structured),
 	}
 }
