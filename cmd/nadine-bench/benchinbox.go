@@ -87,7 +87,7 @@ type inboxReport struct {
 
 // runInboxBench runs `nadine bench inbox`.
 func runInboxBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench inbox", e)
+	fs := flags("bench inbox", e)
 	burst := fs.Int("burst", 5000, "transcripts in the burst (0 skips it)")
 	kills := fs.Int("kills", 20, "kill -9 at this many random moments of a conversation (0 skips it; needs Mosquitto)")
 	pending := fs.Int("pending", 10, "transcripts pending when SIGTERM comes (0 skips it; needs Mosquitto)")

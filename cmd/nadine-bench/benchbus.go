@@ -93,7 +93,7 @@ type busReport struct {
 
 // runBusBench runs `nadine bench bus`.
 func runBusBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench bus", e)
+	fs := flags("bench bus", e)
 	burst := fs.Int("burst", 5000, "transcripts in the burst before the live one (0 skips it)")
 	liveAfter := fs.Duration("live-after", 500*time.Millisecond, "the live transcript comes this long after the burst")
 	stalledTurns := fs.Int("stalled-turns", 5, "turns with and without a stalled subscriber (0 skips them)")

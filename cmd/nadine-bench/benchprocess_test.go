@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -34,12 +33,12 @@ func within(t *testing.T, d time.Duration, what string, f func()) {
 // to hand their exit to whoever received it first, so the health check
 // took it and the kill after it waited for ever.
 func TestServeProcessExitAtStart(t *testing.T) {
-	exe, err := os.Executable()
+	exe, err := nadineBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "serve", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
-	cmd.Env = []string{"HOME=" + t.TempDir(), benchChildEnv + "=1"}
+	cmd.Env = []string{"HOME=" + t.TempDir()}
 	p, err := startProcess(cmd, &syncBuffer{})
 	if err != nil {
 		t.Fatal(err)

@@ -351,7 +351,7 @@ func parseFleet(s, url string, pool int) ([]fleetTopology, error) {
 		}
 		out = append(out, fleetTopology{Processes: p, Robots: r, Mosquitto: true, StoreURL: url, MaxConns: pool})
 	}
-	if len(out) > 0 && !postgresURL(url) {
+	if len(out) > 0 && !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
 		return nil, usageError{"--fleet needs --postgres postgres://user@host:5432/db: the processes share one memory"}
 	}
 	if pool < 0 {

@@ -19,8 +19,12 @@ import (
 // modelURL and to the broker at brokerURL; transcripts stay answerable for
 // a minute across the restart.
 func fillerThenKillConfig(dir, modelURL, brokerURL, httpAddr string) ([]byte, error) {
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	profiles, roles := map[string]any{}, map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range d.Roles {
 		profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "30s"}
 		roles[r] = r
 	}

@@ -24,11 +24,6 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// benchChildEnv makes a test binary behave as nadine (see TestMain), so
-// that the bench can start `nadine serve` from tests too. The real binary
-// ignores it.
-const benchChildEnv = "NADINE_BENCH_CHILD"
-
 // benchKeyEnv holds the (fake) key of the bench's model and search servers.
 const benchKeyEnv = "NADINE_BENCH_KEY"
 
@@ -83,9 +78,13 @@ type servedRun struct {
 // profile whose model is the role's name, so the scripted server tells them
 // apart; the embedded broker and the monitor on free ports.
 func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	profiles := map[string]any{}
 	roles := map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range d.Roles {
 		p := map[string]any{"base_url": s.modelURL, "model": r, "api_key_env": benchKeyEnv}
 		if !s.retries {
 			p["max_retries"] = 0

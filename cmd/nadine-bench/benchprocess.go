@@ -23,20 +23,20 @@ type serveProcess struct {
 	err  error         // how it exited; set before done is closed
 }
 
-// startServeChild writes cfg as dir/bench.yaml and starts this program as
-// `nadine serve` on it, with the bench's environment (HOME=dir, the model
+// startServeChild writes cfg as dir/bench.yaml and starts nadine
+// (nadineBinary) as `nadine serve` on it, with the bench's environment (HOME=dir, the model
 // key the configuration names) plus env, its output going to logs.
 func startServeChild(dir string, cfg []byte, logs *syncBuffer, env ...string) (*serveProcess, error) {
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, cfg, 0o600); err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
+	exe, err := nadineBinary()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(exe, "serve", "--config", path)
-	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}, env...)
+	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=bench"}, env...)
 	return startProcess(cmd, logs)
 }
 

@@ -63,7 +63,7 @@ type interruptReport struct {
 
 // runInterruptBench runs `nadine bench interrupt`.
 func runInterruptBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench interrupt", e)
+	fs := flags("bench interrupt", e)
 	rounds := fs.Int("rounds", 24, "replies the visitors talk over (each: three backchannels, echoes or noises, then a real interruption, a false one, or none)")
 	wpm := fs.Int("wpm", 150, "the text-to-speech stand-in's pace, in words a minute")
 	sets := fs.String("sets", "testdata/interruptions", "folder of the independent interruption sets (tuned.json, sealed.json), from the repository's root")
