@@ -63,8 +63,8 @@ func benchCommand(self, path string) ([]string, error) {
 			return []string{goBin, "run", benchModule}, nil
 		}
 	}
-	return nil, errors.New("bench: nadine-bench is not installed: build it next to nadine with `go build -o " +
-		filepath.Join(filepath.Dir(self), "nadine-bench") + " " + benchModule + "` (or put it on PATH), or run nadine bench from a checkout of nadine with go on PATH")
+	return nil, errors.New("bench: nadine-bench is not installed: in a checkout of nadine, build it next to nadine with `go build -o " +
+		filepath.Join(filepath.Dir(self), "nadine-bench") + " ./cmd/nadine-bench` (or put it on PATH), or run nadine bench from the checkout's root with go on PATH")
 }
 
 // findExecutable returns the first dir/name that is an executable file.

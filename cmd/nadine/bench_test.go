@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +83,21 @@ func TestBenchCommandLookup(t *testing.T) {
 				t.Errorf("benchCommand = %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNoTestkitLinked: the production binary links none of the scripted
+// peers (llmtest, mqtttest, …): the bench that needs them is nadine-bench.
+func TestNoTestkitLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		for _, kit := range []string{"/internal/llmtest", "/internal/mqtttest", "/internal/storetest", "/internal/golden", "/internal/leaktest"} {
+			if strings.HasSuffix(p, kit) {
+				t.Errorf("nadine links %s", p)
+			}
+		}
 	}
 }
