@@ -16,6 +16,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/jackc/pgx/v5"
 	"go.yaml.in/yaml/v3"
 )
@@ -243,7 +245,7 @@ func startFleetChild(s benchSetup, top fleetTopology, p int, brokerAddr string) 
 			env = append(env, v+"="+x)
 		}
 	}
-	if c.proc, err = startServeChild(dir, b, &syncBuffer{}, env...); err != nil {
+	if c.proc, err = startServeChild(dir, b, &syncbuf.Buffer{}, env...); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/nadine-robot/nadine"
@@ -113,7 +115,7 @@ func benchInterrupt(ctx context.Context, dir string, cases []interruptCase, roun
 	if err := seedUser(ctx, dir); err != nil {
 		return r, err
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, benchSetup{dir: dir, engine: "offline", modelURL: "http://127.0.0.1:1/v1"}, childOptions{turns: map[string]any{
 		"interruptions": "speech", "interrupt_min_duration": "300ms", "false_interruption_timeout": "1s"}}, logs)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/syncbuf"
 )
 
 // within fails the test unless f returns within d: the waits on a child
@@ -39,7 +41,7 @@ func TestServeProcessExitAtStart(t *testing.T) {
 	}
 	cmd := exec.Command(exe, "serve", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
 	cmd.Env = []string{"HOME=" + t.TempDir()}
-	p, err := startProcess(cmd, &syncBuffer{})
+	p, err := startProcess(cmd, &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestServeProcessStopStuck(t *testing.T) {
 		t.Skip("no sh")
 	}
 	cmd := exec.Command(sh, "-c", `trap "" INT; echo ready; exec sleep 60`)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	p, err := startProcess(cmd, logs)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +98,7 @@ func TestServeProcessStop(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	p, err := startProcess(exec.Command(sh, "-c", `trap "exit 3" INT; echo ready; while :; do sleep 0.05; done`), &syncBuffer{})
+	p, err := startProcess(exec.Command(sh, "-c", `trap "exit 3" INT; echo ready; while :; do sleep 0.05; done`), &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

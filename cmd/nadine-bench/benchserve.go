@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
@@ -177,7 +179,7 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 		if err != nil {
 			return err
 		}
-		proc, err := startServeChild(s.dir, cfg, &syncBuffer{})
+		proc, err := startServeChild(s.dir, cfg, &syncbuf.Buffer{})
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -112,7 +114,7 @@ func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 	}
 	cmd := exec.Command(exe, "serve", "--config", cfg)
 	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}
-	p, err := startProcess(cmd, &syncBuffer{})
+	p, err := startProcess(cmd, &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -44,7 +46,7 @@ func startFillerChild(t *testing.T, ctx context.Context, dir, modelURL, brokerUR
 		if err != nil {
 			return err
 		}
-		p, err := startServeChild(dir, cfg, &syncBuffer{})
+		p, err := startServeChild(dir, cfg, &syncbuf.Buffer{})
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -202,23 +201,4 @@ func TestEvalCommand(t *testing.T) {
 	if _, _, err := runNadine(t, nil, "", "eval"); err == nil || !strings.Contains(err.Error(), "no model") {
 		t.Errorf("eval offline: err = %v", err)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a child's two output streams, or
-// a server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(b)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
