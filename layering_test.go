@@ -57,6 +57,7 @@ var packageLayers = map[string]string{
 	"web": layerAdapter, "metrics": layerAdapter, "otelexport": layerAdapter,
 
 	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
+	"internal/syncbuf": layerSupport,
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,

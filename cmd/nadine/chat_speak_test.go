@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 )
 
@@ -14,7 +16,7 @@ import (
 // next; a backchannel typed meanwhile does not stop her.
 func TestChatSpeakInterrupted(t *testing.T) {
 	in, w := io.Pipe()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	vars := map[string]string{"HOME": t.TempDir()}
 	e := env{stdin: in, stdout: &out, stderr: io.Discard, getenv: envMap(vars), environ: environList(vars)}
 	done := make(chan error, 1)

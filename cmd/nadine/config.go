@@ -16,10 +16,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/agents"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/failover"
+	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/tools"
+	"github.com/nadine-robot/nadine/visual"
+	"github.com/nadine-robot/nadine/web"
 )
 
 // Config is the whole configuration: one YAML file (--config or
@@ -336,18 +340,19 @@ func defaultConfig(getenv func(string) string) Config {
 		Features:   FeaturesConfig{MemoryAgents: yes(), VisionAgent: yes(), Speculate: yes(), Contextualize: yes(), SkipStandalone: yes()},
 		Filler:     FillerConfig{Enabled: yes()},
 		Speech:     SpeechConfig{MaxSentences: dialogue.DefaultMaxSentences, MaxWords: dialogue.DefaultMaxWords},
-		Limits: LimitsConfig{MaxInputChars: 4000, MaxSteps: 8, MaxToolCalls: 4, ParseRetries: 3,
-			TurnTimeout: Duration(defaultTurnTimeout), FirstSpeech: Duration(defaultFirstSpeech), BehaviourWait: Duration(2 * time.Second),
+		Limits: LimitsConfig{MaxInputChars: dialogue.DefaultMaxInputChars, MaxSteps: 8, MaxToolCalls: 4, ParseRetries: 3,
+			TurnTimeout: Duration(dialogue.DefaultTurnTimeout), FirstSpeech: Duration(dialogue.DefaultFirstSpeech), BehaviourWait: Duration(tools.DefaultBehaviourWait),
 			SpeakTimeout: Duration(30 * time.Second), TranscriptMaxAge: Duration(robot.DefaultMaxAge), Queue: robot.DefaultQueue,
 			Backlog: robot.DefaultBacklog},
-		Memory:    MemoryConfig{Window: 20, Stride: 14, TopK: 5, NameHigh: 0.85, NameLow: 0.6, ConversationLimit: 20},
-		Knowledge: KnowledgeConfig{TopK: 3},
-		Visual:    VisualConfig{SimilarityThreshold: 0.6, RetrievalAlpha: 0.7},
-		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: "https://google.serper.dev",
-			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: "https://api.openweathermap.org",
+		Memory: MemoryConfig{Window: dialogue.DefaultHistoryWindow, Stride: dialogue.DefaultHistoryStride, TopK: 5,
+			NameHigh: agents.DefaultNameHigh, NameLow: agents.DefaultNameLow, ConversationLimit: agents.DefaultConversationLimit},
+		Knowledge: KnowledgeConfig{TopK: nadine.DefaultKnowledgeK},
+		Visual:    VisualConfig{SimilarityThreshold: visual.DefaultThreshold, RetrievalAlpha: visual.DefaultAlpha},
+		Tools: ToolsConfig{SerperKeyEnv: "SERPER_API_KEY", SerperURL: tools.DefaultSerperURL,
+			OpenWeatherKeyEnv: "OPENWEATHERMAP_API_KEY", OpenWeatherURL: tools.DefaultOpenWeatherMapURL,
 			TranslateKeyEnv: "TRANSLATE_API_KEY"},
-		MQTT: withBrokerLimits(MQTTConfig{Listen: "127.0.0.1:1883", ClientID: "nadine", Prefix: "nadine", PasswordEnv: "NADINE_MQTT_PASSWORD"}),
-		HTTP: HTTPConfig{Addr: "127.0.0.1:8080", TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: 64, MaxTokenFailures: 10},
+		MQTT: withBrokerLimits(MQTTConfig{Listen: mqtt.DefaultBrokerAddr, ClientID: "nadine", Prefix: mqtt.DefaultPrefix, PasswordEnv: "NADINE_MQTT_PASSWORD"}),
+		HTTP: HTTPConfig{Addr: web.DefaultAddr, TokenEnv: "NADINE_HTTP_TOKEN", MaxStreams: web.DefaultMaxStreams, MaxTokenFailures: web.DefaultMaxTokenFailures},
 		Log:  LogConfig{Level: "info", Format: "text"},
 
 		Telemetry: defaultTelemetry(),

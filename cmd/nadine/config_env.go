@@ -20,7 +20,7 @@ import (
 // but are read by the program or its tests.
 var otherVariables = map[string]bool{
 	"NADINE_CONFIG":                true, // the configuration file
-	benchChildEnv:                  true, // nadine bench's child process
+	"NADINE_BENCH_NADINE":          true, // the nadine that nadine-bench measures
 	"NADINE_SQLITE_CRASH_CHILD_DB": true, // sqlite's crash test child
 	"NADINE_WEB_SCREENSHOTS":       true, // the browser test's screenshots
 }

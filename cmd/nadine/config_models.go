@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/failover"
 )
 
@@ -35,25 +36,9 @@ type BreakerConfig struct {
 	ProbeTimeout   Duration `yaml:"probe_timeout"`
 }
 
-// Defaults of the failover settings.
-const (
-	// defaultRetries is how often a failed attempt is retried on the same
-	// profile (models.profiles.NAME.max_retries), within the turn's
-	// budget.
-	defaultRetries = 2
-	// defaultTurnTimeout is limits.turn_timeout: the model engine's whole
-	// turn. The slowest healthy turn the bench measures (a ReAct search
-	// turn: four model calls and a search in sequence) ends in about 3 s,
-	// and a retry of each of its calls still fits in 10 s; past that, a
-	// person in front of a robot that said "one moment" repeats themself
-	// or walks away, and the offline engine's answer now is better than
-	// the model's later. The original 90 s let a hanging model hold the
-	// robot silent for a minute and a half.
-	defaultTurnTimeout = 10 * time.Second
-	// defaultFirstSpeech is limits.first_speech: silence after which a
-	// filler line is said.
-	defaultFirstSpeech = 2 * time.Second
-)
+// defaultRetries is how often a failed attempt is retried on the same
+// profile (models.profiles.NAME.max_retries), within the turn's budget.
+const defaultRetries = 2
 
 // defaultRoleTimeouts are the attempt timeouts of each role: a few seconds
 // for the classifiers, rewrites and summaries that can be on the reply's
@@ -63,7 +48,7 @@ const (
 // (songs) and for images.
 var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 	"contextualizer":    {Attempt: Duration(3 * time.Second)},
-	"react_agent":       {Attempt: Duration(30 * time.Second), FirstToken: Duration(4 * time.Second)},
+	"react_agent":       {Attempt: Duration(failover.DefaultAttempt), FirstToken: Duration(4 * time.Second)},
 	"intent_classifier": {Attempt: Duration(3 * time.Second)},
 	"memory_update":     {Attempt: Duration(5 * time.Second)},
 	"appraisal":         {Attempt: Duration(3 * time.Second)},
@@ -72,7 +57,7 @@ var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 	"search_router":     {Attempt: Duration(3 * time.Second)},
 	"search_answer":     {Attempt: Duration(6 * time.Second)},
 	"vision":            {Attempt: Duration(15 * time.Second)},
-	"response":          {Attempt: Duration(30 * time.Second), FirstToken: Duration(4 * time.Second)},
+	"response":          {Attempt: Duration(failover.DefaultAttempt), FirstToken: Duration(4 * time.Second)},
 	"translator":        {Attempt: Duration(4 * time.Second)},
 	"songwriter":        {Attempt: Duration(45 * time.Second)},
 	"embeddings":        {Attempt: Duration(3 * time.Second)},
@@ -127,14 +112,14 @@ func (p ProfileConfig) server() string {
 // limits.first_speech, zero meaning the default.
 func (c *Config) turnTimeout() time.Duration {
 	if c.Limits.TurnTimeout == 0 {
-		return defaultTurnTimeout
+		return dialogue.DefaultTurnTimeout
 	}
 	return time.Duration(c.Limits.TurnTimeout)
 }
 
 func (c *Config) firstSpeech() time.Duration {
 	if c.Limits.FirstSpeech == 0 {
-		return defaultFirstSpeech
+		return dialogue.DefaultFirstSpeech
 	}
 	return time.Duration(c.Limits.FirstSpeech)
 }

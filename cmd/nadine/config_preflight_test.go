@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine/internal/mqtttest"
@@ -28,7 +30,7 @@ func serveOnce(t *testing.T, file string, vars map[string]string) outcome {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envMap(vars), environ: environList(vars)}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"serve", "--config", file}, e) }()

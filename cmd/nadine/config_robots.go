@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/web"
 )
 
 // RobotConfig is one robot that `nadine serve` serves (robots:). Each robot
@@ -165,7 +166,7 @@ func (c *Config) robotSpecs() []robotSpec {
 		Fallback: c.Models.Fallback, Language: c.sessionLanguage(), Place: c.Place,
 		PlaceTranslations: c.PlaceTranslations.byLanguage()}
 	if one.Name == "" {
-		one.Name = "nadine"
+		one.Name = web.DefaultRobotName
 	}
 	if len(c.Robots) == 0 {
 		one.Persona = c.persona()

@@ -11,7 +11,7 @@
 //	nadine memory users|show|forget|reembed
 //	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
 //	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
-//	nadine bench                 measure whole turns against a scripted model server
+//	nadine bench                 measure whole turns against a scripted model server (runs nadine-bench)
 //	nadine report [--from DATE]  the day's figures as one HTML file and a JSON summary
 //	nadine version               version, VCS revision and date of this build
 //	nadine help [COMMAND]        the commands, or one command's flags
@@ -56,17 +56,23 @@ func main() {
 	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ()}
 	if err := run(ctx, os.Args[1:], e); err != nil {
 		var f flagError
-		if !errors.Is(err, flag.ErrHelp) && !errors.As(err, &f) {
+		var x exitStatus
+		if !errors.Is(err, flag.ErrHelp) && !errors.As(err, &f) && !errors.As(err, &x) {
 			fmt.Fprintln(os.Stderr, "nadine:", err)
 		}
 		os.Exit(exitCode(err))
 	}
 }
 
-// exitCode is 2 for usage errors and 1 for everything else.
+// exitCode is 2 for usage errors, a child's own for its exit (nadine
+// bench), and 1 for everything else.
 func exitCode(err error) int {
 	var u usageError
 	var f flagError
+	var x exitStatus
+	if errors.As(err, &x) {
+		return x.code
+	}
 	if errors.As(err, &u) || errors.As(err, &f) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}

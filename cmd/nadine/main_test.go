@@ -4,23 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
-
-// TestMain lets the bench start this test binary as `nadine serve`.
-func TestMain(m *testing.M) {
-	if os.Getenv(benchChildEnv) == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // runNadine runs the real program in-process with the given environment
 // and standard input, and returns standard output.
@@ -195,90 +184,6 @@ func TestUnknownCommand(t *testing.T) {
 	_, _, err := runNadine(t, nil, "", "fly")
 	if err == nil || exitCode(err) != 2 {
 		t.Errorf("err = %v, want a usage error", err)
-	}
-}
-
-// TestBenchCommand runs the bench end to end at (nearly) zero latency:
-// each engine's conversation through a real `nadine serve` child process
-// (this test binary, see TestMain) and a small fleet, and checks the
-// structure of what it reports, not its timings.
-func TestBenchCommand(t *testing.T) {
-	out, errOut, err := runNadine(t, nil, "", "bench", "--json", "--engines", "react,react-raw,graph,graph-seed", "--turns", "5",
-		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
-		"--zero-turns", "2", "--robots", "3", "--robot-turns", "4")
-	if err != nil {
-		t.Fatalf("bench: %v\n%s", err, errOut)
-	}
-	var r benchReport
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("bench JSON: %v\n%s", err, out)
-	}
-	if len(r.Engines) != 4 {
-		t.Fatalf("%d engines reported, want 4", len(r.Engines))
-	}
-	for _, e := range r.Engines {
-		kinds := map[string]kindStats{}
-		for _, k := range e.Kinds {
-			kinds[k.Kind] = k
-		}
-		for _, k := range e.Kinds {
-			// The final marker's delay is what the turns' own times say.
-			var worst time.Duration
-			for _, turn := range e.Turns {
-				if turn.Kind == k.Kind {
-					worst = max(worst, turn.Total-turn.LastSpeak)
-				}
-			}
-			if k.EndP50 < 0 || k.EndP95 < k.EndP50 || k.EndP95 > worst {
-				t.Errorf("%s %s: end after the last sentence p50 %v, p95 %v; the turns' worst %v", e.Engine, k.Kind, k.EndP50, k.EndP95, worst)
-			}
-		}
-		// 5 turns: a greeting, plain turns 1, 2 and 4, a search at 3.
-		if kinds[turnGreeting].Turns != 1 || kinds[turnPlain].Turns != 3 || kinds[turnSearch].Turns != 1 {
-			t.Errorf("%s: turn kinds %+v", e.Engine, e.Kinds)
-		}
-		for _, turn := range e.Turns {
-			if turn.FirstSpeak <= 0 || turn.LastSpeak < turn.FirstSpeak || turn.Total < turn.LastSpeak || turn.ModelCalls == 0 {
-				t.Errorf("%s: turn %+v lacks its measures", e.Engine, turn)
-			}
-			if turn.Kind == turnSearch && (turn.Filler <= 0 || turn.Filler > turn.FirstSpeak) {
-				t.Errorf("%s: the search turn's filler (%v) did not come before the reply (%v)", e.Engine, turn.Filler, turn.FirstSpeak)
-			}
-			if turn.Kind != turnSearch && turn.Filler != 0 {
-				t.Errorf("%s: a %s turn said a filler", e.Engine, turn.Kind)
-			}
-		}
-		if e.RSS <= 0 || e.ZeroTurnP50 <= 0 || e.FrameworkP50 <= 0 || e.Twice != 0 {
-			t.Errorf("%s: rss %d, zero-latency turn %v, framework %v, answered twice %d", e.Engine, e.RSS, e.ZeroTurnP50, e.FrameworkP50, e.Twice)
-		}
-	}
-	react, raw, g, seed := r.Engines[0], r.Engines[1], r.Engines[2], r.Engines[3]
-	if g.Engine != "graph" || g.Kinds[1].CriticalMax > 2 || g.Kinds[2].CriticalMax > 2 {
-		t.Errorf("graph plain and search turns wait on %d and %d model calls in sequence, want at most 2", g.Kinds[1].CriticalMax, g.Kinds[2].CriticalMax)
-	}
-	if seed.Kinds[1].CriticalPath <= g.Kinds[1].CriticalPath {
-		t.Errorf("seed wiring's plain turns wait on %.1f calls in sequence, the parallel wiring's %.1f", seed.Kinds[1].CriticalPath, g.Kinds[1].CriticalPath)
-	}
-	if raw.Kinds[1].CriticalPath >= react.Kinds[1].CriticalPath {
-		t.Errorf("without the contextualizer plain ReAct turns wait on %.1f calls in sequence, with it %.1f", raw.Kinds[1].CriticalPath, react.Kinds[1].CriticalPath)
-	}
-	if len(r.Fleet) != 2 {
-		t.Fatalf("%d fleet runs, want one per engine (graph-seed is skipped)", len(r.Fleet))
-	}
-	for _, f := range r.Fleet {
-		if f.Processes != 1 || f.Robots != 3 || f.Turns != 12 || f.Missing != 0 || f.Twice != 0 || f.Crossed != 0 || f.TurnsPerSec <= 0 {
-			t.Errorf("fleet %+v: want 12 turns of 3 robots of one process, none missing, answered twice or crossed", f)
-		}
-	}
-	text, _, err := runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",
-		"--embed-latency", "0s", "--search-latency", "0s", "--zero-turns", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"FIRST SPEAK p50", "graph", "greeting", "RSS AFTER THE CONVERSATION"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("bench table lacks %q:\n%s", want, text)
-		}
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/metrics"
@@ -78,7 +80,7 @@ scrape_configs:
 	addr := freePort(t)
 	cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"), "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--log.level=warn")
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/nadine-robot/nadine/internal/mqtttest"
@@ -18,7 +20,7 @@ import (
 // servedProcess is `nadine serve` running in-process.
 type servedProcess struct {
 	mqttURL, monitor string
-	stderr           *syncBuffer
+	stderr           *syncbuf.Buffer
 	stop             func() error
 }
 
@@ -31,7 +33,7 @@ func startServe(t *testing.T, vars map[string]string) *servedProcess {
 		all[k] = v
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &servedProcess{stderr: &syncBuffer{}}
+	p := &servedProcess{stderr: &syncbuf.Buffer{}}
 	e := env{stdin: strings.NewReader(""), stdout: p.stderr, stderr: p.stderr, getenv: envMap(all)}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"serve"}, e) }()
@@ -142,7 +144,7 @@ func TestServeBrokerUsers(t *testing.T) {
 // interface without users does not start: serve refuses the configuration,
 // naming the field.
 func TestServeRefusesAnOpenBroker(t *testing.T) {
-	var out syncBuffer
+	var out syncbuf.Buffer
 	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &out,
 		getenv: envMap(map[string]string{"HOME": t.TempDir(), "NADINE_MQTT_LISTEN": "0.0.0.0:0", "NADINE_HTTP_ADDR": "off"})}
 	err := run(context.Background(), []string{"serve"}, e)

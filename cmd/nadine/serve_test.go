@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 )
 
@@ -20,7 +22,7 @@ import (
 func TestServe(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envMap(map[string]string{
 		"HOME": t.TempDir(), "NADINE_MQTT_LISTEN": "127.0.0.1:0", "NADINE_HTTP_ADDR": "127.0.0.1:0",
 	})}

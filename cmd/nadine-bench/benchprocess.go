@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/syncbuf"
 )
 
 // serveProcess is a `nadine serve` child process of a bench run. Its exit
@@ -18,30 +18,30 @@ import (
 // used to leave the next wait blocked for ever.
 type serveProcess struct {
 	cmd  *exec.Cmd
-	logs *syncBuffer   // what it wrote on its standard output and error
-	done chan struct{} // closed once it has exited
-	err  error         // how it exited; set before done is closed
+	logs *syncbuf.Buffer // what it wrote on its standard output and error
+	done chan struct{}   // closed once it has exited
+	err  error           // how it exited; set before done is closed
 }
 
-// startServeChild writes cfg as dir/bench.yaml and starts this program as
-// `nadine serve` on it, with the bench's environment (HOME=dir, the model
+// startServeChild writes cfg as dir/bench.yaml and starts nadine
+// (nadineBinary) as `nadine serve` on it, with the bench's environment (HOME=dir, the model
 // key the configuration names) plus env, its output going to logs.
-func startServeChild(dir string, cfg []byte, logs *syncBuffer, env ...string) (*serveProcess, error) {
+func startServeChild(dir string, cfg []byte, logs *syncbuf.Buffer, env ...string) (*serveProcess, error) {
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, cfg, 0o600); err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
+	exe, err := nadineBinary()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(exe, "serve", "--config", path)
-	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=bench"}, env...)
+	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=bench"}, env...)
 	return startProcess(cmd, logs)
 }
 
 // startProcess starts cmd, its output going to logs.
-func startProcess(cmd *exec.Cmd, logs *syncBuffer) (*serveProcess, error) {
+func startProcess(cmd *exec.Cmd, logs *syncbuf.Buffer) (*serveProcess, error) {
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: start nadine serve: %w", err)
@@ -100,22 +100,4 @@ func (p *serveProcess) stop(sig os.Signal, grace time.Duration) error {
 		p.kill()
 	}
 	return fmt.Errorf("bench: nadine serve did not stop within %s of %v; its goroutines follow\nnadine serve said:\n%s", grace, sig, p.logs.String())
-}
-
-// syncBuffer is a bytes.Buffer safe for the child's two output streams.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(b)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

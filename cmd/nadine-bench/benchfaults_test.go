@@ -14,7 +14,7 @@ func TestFaultBenchCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve children; skipped with -short")
 	}
-	out, errOut, err := runNadine(t, nil, "", "bench", "--faults", "--json", "--turn-list", "--engines", "graph",
+	out, errOut, err := runBenchArgs(t, "--faults", "--json", "--turn-list", "--engines", "graph",
 		"--scenarios", "down,back,junk", "--turns", "4", "--outage-turns", "2", "--back-after", "500ms",
 		"--ttft", "20ms", "--rate", "0", "--pause", "50ms")
 	if err != nil {
@@ -63,7 +63,7 @@ func TestFaultBenchCommand(t *testing.T) {
 	if targets["graph"] != 5 { // down ×3, back, junk
 		t.Errorf("targets = %+v", r.Targets)
 	}
-	text, _, err := runNadine(t, nil, "", "bench", "--faults", "--engines", "react", "--scenarios", "down",
+	text, _, err := runBenchArgs(t, "--faults", "--engines", "react", "--scenarios", "down",
 		"--outage-turns", "2", "--ttft", "0s", "--rate", "0", "--pause", "0s")
 	if err != nil {
 		t.Fatal(err)

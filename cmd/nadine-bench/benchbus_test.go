@@ -16,7 +16,7 @@ func TestBenchBus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four nadine serve processes")
 	}
-	out, errOut, err := runNadine(t, nil, "", "bench", "bus", "--json", "--engine", "graph",
+	out, errOut, err := runBenchArgs(t, "bus", "--json", "--engine", "graph",
 		"--burst", "300", "--stalled-turns", "1", "--oversized-mb", "40")
 	if err != nil {
 		t.Fatalf("bench bus: %v\n%s", err, errOut)

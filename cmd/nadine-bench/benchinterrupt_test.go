@@ -15,7 +15,7 @@ func TestBenchInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve and speaks at a voice's pace")
 	}
-	out, errOut, err := runNadine(t, nil, "", "bench", "interrupt", "--json", "--rounds", "3", "--sets", "../../testdata/interruptions")
+	out, errOut, err := runBenchArgs(t, "interrupt", "--json", "--rounds", "3", "--sets", "../../testdata/interruptions")
 	if err != nil {
 		t.Fatalf("bench interrupt: %v\n%s", err, errOut)
 	}

@@ -122,7 +122,7 @@ func isFaultsFlag(a string) bool {
 // the time from the model's return to its first answered turn, and checks
 // them against issue 12's targets.
 func runFaultBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench --faults", e)
+	fs := flags("bench --faults", e)
 	engines := fs.String("engines", "react,graph", "engines to measure: react, graph")
 	scenarios := fs.String("scenarios", strings.Join(faultScenarios, ","), "scenarios: down, down500, back, hang, http500, junk, hangs")
 	rateTurns := fs.Int("turns", 200, "turns of the http500, junk and hangs scenarios")

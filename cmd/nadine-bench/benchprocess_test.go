@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/syncbuf"
 )
 
 // within fails the test unless f returns within d: the waits on a child
@@ -34,13 +35,13 @@ func within(t *testing.T, d time.Duration, what string, f func()) {
 // to hand their exit to whoever received it first, so the health check
 // took it and the kill after it waited for ever.
 func TestServeProcessExitAtStart(t *testing.T) {
-	exe, err := os.Executable()
+	exe, err := nadineBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "serve", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
-	cmd.Env = []string{"HOME=" + t.TempDir(), benchChildEnv + "=1"}
-	p, err := startProcess(cmd, &syncBuffer{})
+	cmd.Env = []string{"HOME=" + t.TempDir()}
+	p, err := startProcess(cmd, &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestServeProcessStopStuck(t *testing.T) {
 		t.Skip("no sh")
 	}
 	cmd := exec.Command(sh, "-c", `trap "" INT; echo ready; exec sleep 60`)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	p, err := startProcess(cmd, logs)
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestServeProcessStop(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	p, err := startProcess(exec.Command(sh, "-c", `trap "exit 3" INT; echo ready; while :; do sleep 0.05; done`), &syncBuffer{})
+	p, err := startProcess(exec.Command(sh, "-c", `trap "exit 3" INT; echo ready; while :; do sleep 0.05; done`), &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

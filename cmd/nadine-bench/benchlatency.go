@@ -224,8 +224,11 @@ const benchDimensions = 256
 // configuration (the default embedding model at benchDimensions), which
 // the seeded memories' vectors must carry to be searched.
 func benchEmbedderName() (string, error) {
-	e, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: "http://127.0.0.1/v1", Model: defaultConfig(func(string) string { return "" }).Embeddings.Model,
-		Dimensions: benchDimensions})
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		return "", err
+	}
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: "http://127.0.0.1/v1", Model: d.EmbedModel, Dimensions: benchDimensions})
 	if err != nil {
 		return "", err
 	}

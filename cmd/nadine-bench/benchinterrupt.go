@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/nadine-robot/nadine"
@@ -63,7 +65,7 @@ type interruptReport struct {
 
 // runInterruptBench runs `nadine bench interrupt`.
 func runInterruptBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench interrupt", e)
+	fs := flags("bench interrupt", e)
 	rounds := fs.Int("rounds", 24, "replies the visitors talk over (each: three backchannels, echoes or noises, then a real interruption, a false one, or none)")
 	wpm := fs.Int("wpm", 150, "the text-to-speech stand-in's pace, in words a minute")
 	sets := fs.String("sets", "testdata/interruptions", "folder of the independent interruption sets (tuned.json, sealed.json), from the repository's root")
@@ -113,7 +115,7 @@ func benchInterrupt(ctx context.Context, dir string, cases []interruptCase, roun
 	if err := seedUser(ctx, dir); err != nil {
 		return r, err
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, benchSetup{dir: dir, engine: "offline", modelURL: "http://127.0.0.1:1/v1"}, childOptions{turns: map[string]any{
 		"interruptions": "speech", "interrupt_min_duration": "300ms", "false_interruption_timeout": "1s"}}, logs)
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/jackc/pgx/v5"
 	"go.yaml.in/yaml/v3"
 )
@@ -243,7 +245,7 @@ func startFleetChild(s benchSetup, top fleetTopology, p int, brokerAddr string) 
 			env = append(env, v+"="+x)
 		}
 	}
-	if c.proc, err = startServeChild(dir, b, &syncBuffer{}, env...); err != nil {
+	if c.proc, err = startServeChild(dir, b, &syncbuf.Buffer{}, env...); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -351,7 +353,7 @@ func parseFleet(s, url string, pool int) ([]fleetTopology, error) {
 		}
 		out = append(out, fleetTopology{Processes: p, Robots: r, Mosquitto: true, StoreURL: url, MaxConns: pool})
 	}
-	if len(out) > 0 && !postgresURL(url) {
+	if len(out) > 0 && !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
 		return nil, usageError{"--fleet needs --postgres postgres://user@host:5432/db: the processes share one memory"}
 	}
 	if pool < 0 {

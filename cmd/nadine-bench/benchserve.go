@@ -17,17 +17,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
-
-// benchChildEnv makes a test binary behave as nadine (see TestMain), so
-// that the bench can start `nadine serve` from tests too. The real binary
-// ignores it.
-const benchChildEnv = "NADINE_BENCH_CHILD"
 
 // benchKeyEnv holds the (fake) key of the bench's model and search servers.
 const benchKeyEnv = "NADINE_BENCH_KEY"
@@ -83,9 +80,13 @@ type servedRun struct {
 // profile whose model is the role's name, so the scripted server tells them
 // apart; the embedded broker and the monitor on free ports.
 func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	profiles := map[string]any{}
 	roles := map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range d.Roles {
 		p := map[string]any{"base_url": s.modelURL, "model": r, "api_key_env": benchKeyEnv}
 		if !s.retries {
 			p["max_retries"] = 0
@@ -178,7 +179,7 @@ func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 		if err != nil {
 			return err
 		}
-		proc, err := startServeChild(s.dir, cfg, &syncBuffer{})
+		proc, err := startServeChild(s.dir, cfg, &syncbuf.Buffer{})
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
@@ -93,7 +95,7 @@ type busReport struct {
 
 // runBusBench runs `nadine bench bus`.
 func runBusBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench bus", e)
+	fs := flags("bench bus", e)
 	burst := fs.Int("burst", 5000, "transcripts in the burst before the live one (0 skips it)")
 	liveAfter := fs.Duration("live-after", 500*time.Millisecond, "the live transcript comes this long after the burst")
 	stalledTurns := fs.Int("stalled-turns", 5, "turns with and without a stalled subscriber (0 skips them)")
@@ -174,7 +176,7 @@ func benchBurstLive(ctx context.Context, s benchSetup, n int, liveAfter time.Dur
 	if err := seedUser(ctx, s.dir); err != nil {
 		return r, err
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, s, childOptions{}, logs)
 	if err != nil {
 		return r, err
@@ -303,7 +305,7 @@ func benchStalled(ctx context.Context, s benchSetup, turns int, writeTimeout tim
 	if writeTimeout > 0 {
 		o.mqtt = map[string]any{"write_timeout": writeTimeout.String()}
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, s, o, logs)
 	if err != nil {
 		return r, err
@@ -391,7 +393,7 @@ func benchOversized(ctx context.Context, s benchSetup, size int64) (oversizedRes
 	if err := seedUser(ctx, s.dir); err != nil {
 		return r, err
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, s, childOptions{}, logs)
 	if err != nil {
 		return r, err

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +21,7 @@ import (
 // with stored memories is measured. It checks the structure of the
 // report, not its timings.
 func TestBenchLatencyRows(t *testing.T) {
-	out, errOut, err := runNadine(t, nil, "", "bench", "--json", "--engines", "graph,react", "--turns", "3",
+	out, errOut, err := runBenchArgs(t, "--json", "--engines", "graph,react", "--turns", "3",
 		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
 		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "3000", "--memory-turns", "3")
 	if err != nil {
@@ -51,7 +53,7 @@ func TestBenchLatencyRows(t *testing.T) {
 			t.Errorf("memories run %+v lacks its measures", m)
 		}
 	}
-	text, _, err := runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",
+	text, _, err := runBenchArgs(t, "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",
 		"--embed-latency", "0s", "--search-latency", "0s", "--zero-turns", "0", "--interim", "100ms", "--memories", "10", "--memory-turns", "1")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +64,7 @@ func TestBenchLatencyRows(t *testing.T) {
 		}
 	}
 	// --turns 0 with --memories: the memories run only.
-	text, _, err = runNadine(t, nil, "", "bench", "--engines", "graph", "--turns", "0", "--interim", "100ms",
+	text, _, err = runBenchArgs(t, "--engines", "graph", "--turns", "0", "--interim", "100ms",
 		"--memories", "10", "--memory-turns", "2")
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +73,7 @@ func TestBenchLatencyRows(t *testing.T) {
 		t.Errorf("bench --turns 0 --memories 10 printed more or less than the memories run:\n%s", text)
 	}
 	for _, args := range [][]string{{"--interim", "-1s"}, {"--memories", "-5"}, {"--memory-turns", "0"}} {
-		_, _, err := runNadine(t, nil, "", append([]string{"bench"}, args...)...)
+		_, _, err := runBenchArgs(t, args...)
 		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--interim and --memories") {
 			t.Errorf("bench %v: err = %v, want a usage error", args, err)
 		}
@@ -88,19 +90,6 @@ func TestBenchSeededMemories(t *testing.T) {
 	body, err := benchConfig(benchSetup{modelURL: "http://127.0.0.1:1/v1", serperURL: "http://127.0.0.1:2", dir: dir, engine: "graph"}, "127.0.0.1:0", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
-	}
-	getenv := envMap(map[string]string{"HOME": dir, benchKeyEnv: "bench"})
-	cfg, err := loadConfig(writeConfig(t, string(body)), getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := (&app{cfg: cfg, getenv: getenv, log: slog.New(slog.DiscardHandler)}).newEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name, err := benchEmbedderName()
-	if err != nil || name != emb.Name() {
-		t.Fatalf("seeded memories' embedder %q (%v), serve's %q", name, err, emb.Name())
 	}
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "nadine.db"), sqlite.Options{})
 	if err != nil {
@@ -119,8 +108,36 @@ func TestBenchSeededMemories(t *testing.T) {
 			t.Errorf("no %s memory (%v)", typ, err)
 		}
 	}
+	name, err := benchEmbedderName()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	// nadine re-embeds what another embedder made: on the bench's
+	// configuration it finds nothing to re-embed (the model server it
+	// names does not listen) and names its own embedder.
+	cfg := filepath.Join(dir, "bench.yaml")
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := nadineBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "memory", "reembed", "--config", cfg)
+	cmd.Env = []string{"HOME=" + dir, benchKeyEnv + "=bench"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if want := "re-embedded 0 memories with " + name + "\n"; err != nil || string(out) != want {
+		t.Fatalf("nadine memory reembed: %v\n%s%s\nwant %q: the seeded memories are in serve's vector space", err, out, stderr.String(), want)
+	}
+	if st, err = sqlite.Open(ctx, filepath.Join(dir, "nadine.db"), sqlite.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	q := "Robin felt happy after a concert at the Victoria Hall on day 3, memory 153."
-	res, err := st.SearchMemories(ctx, benchUserID, nadine.MemoryQuery{Embedding: llmtest.Vector(q, benchDimensions), Embedder: emb.Name(), K: 1})
+	res, err := st.SearchMemories(ctx, benchUserID, nadine.MemoryQuery{Embedding: llmtest.Vector(q, benchDimensions), Embedder: name, K: 1})
 	if err != nil || len(res) != 1 || res[0].Text != q {
 		t.Errorf("search for one memory's text: %+v (%v)", res, err)
 	}

@@ -18,6 +18,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
@@ -87,7 +89,7 @@ type inboxReport struct {
 
 // runInboxBench runs `nadine bench inbox`.
 func runInboxBench(ctx context.Context, args []string, e env) error {
-	fs, _ := flags("bench inbox", e)
+	fs := flags("bench inbox", e)
 	burst := fs.Int("burst", 5000, "transcripts in the burst (0 skips it)")
 	kills := fs.Int("kills", 20, "kill -9 at this many random moments of a conversation (0 skips it; needs Mosquitto)")
 	pending := fs.Int("pending", 10, "transcripts pending when SIGTERM comes (0 skips it; needs Mosquitto)")
@@ -179,7 +181,7 @@ type childOptions struct {
 // client id so that an external broker keeps its session across kills)
 // and starts `nadine serve` on s.dir, which keeps its store and inbox
 // from one start to the next.
-func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncBuffer) (*child, error) {
+func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncbuf.Buffer) (*child, error) {
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return nil, err
 	}
@@ -357,7 +359,7 @@ func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstR
 		defer m.stop()
 		o.brokerURL = "mqtt://" + m.addr
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	c, err := startChild(ctx, s, o, logs)
 	if err != nil {
 		return r, err
@@ -521,7 +523,7 @@ func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error
 			_ = peer.wait(ctx, w, 2500*time.Millisecond)
 		}
 	})
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	o := childOptions{brokerURL: "mqtt://" + m.addr}
 	for k := range kills {
 		c, err := startChild(ctx, s, o, logs)
@@ -611,7 +613,7 @@ func benchTerm(ctx context.Context, s benchSetup, pending int) (termResult, erro
 	}
 	defer peer.close()
 	spoken := watchSpeech(peer)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	// Transcripts must not expire while the bench restarts the child: this
 	// run counts losses, not expiry.
 	o := childOptions{brokerURL: "mqtt://" + m.addr, maxAge: 5 * time.Minute}

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -65,8 +67,8 @@ func scriptCanary(srv *llmtest.Server) {
 	})
 }
 
-// childServe is `nadine serve` running as a child process (the test
-// binary, as the bench starts it), with its log.
+// childServe is `nadine serve` running as a child process (the nadine
+// TestMain built, as the bench starts it), with its log.
 type childServe struct {
 	*serveProcess
 	base string // the monitor
@@ -86,8 +88,12 @@ func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 	if err != nil {
 		t.Fatal(err)
 	}
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	profiles, roles := map[string]any{}, map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range d.Roles {
 		profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "10s"}
 		roles[r] = r
 	}
@@ -102,13 +108,13 @@ func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 	if err := os.WriteFile(cfg, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
+	exe, err := nadineBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "serve", "--config", cfg)
-	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchChildEnv + "=1", benchKeyEnv + "=k"}
-	p, err := startProcess(cmd, &syncBuffer{})
+	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}
+	p, err := startProcess(cmd, &syncbuf.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

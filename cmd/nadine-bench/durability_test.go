@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine/internal/llmtest"
@@ -19,8 +21,12 @@ import (
 // modelURL and to the broker at brokerURL; transcripts stay answerable for
 // a minute across the restart.
 func fillerThenKillConfig(dir, modelURL, brokerURL, httpAddr string) ([]byte, error) {
+	d, err := askDefaults(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	profiles, roles := map[string]any{}, map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range d.Roles {
 		profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "30s"}
 		roles[r] = r
 	}
@@ -40,7 +46,7 @@ func startFillerChild(t *testing.T, ctx context.Context, dir, modelURL, brokerUR
 		if err != nil {
 			return err
 		}
-		p, err := startServeChild(dir, cfg, &syncBuffer{})
+		p, err := startServeChild(dir, cfg, &syncbuf.Buffer{})
 		if err != nil {
 			return err
 		}
