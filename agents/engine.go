@@ -86,7 +86,7 @@ type Options struct {
 	// gives, while the orchestrator plans, and keeps it when the plan is
 	// empty: a plain turn then waits on one model call instead of two (see
 	// speculate.go). The owner's config turns it on (features.speculate);
-	// seed 001's wiring never speculates.
+	// the sequential wiring never speculates.
 	Speculate bool
 
 	// SummaryWait bounds how long a turn waits for the context summary
@@ -95,7 +95,7 @@ type Options struct {
 	// the last known summary and the last exchange.
 	SummaryWait time.Duration
 
-	// SeedWiring builds the original sequential wiring of seed 001
+	// SeedWiring builds the original sequential wiring of the graph
 	// (classifier → memory → appraisal → contextualizer → orchestrator →
 	// response, no background summary), to measure what the parallel
 	// wiring saves (nadine bench, tests). Leave it false.

@@ -1,6 +1,6 @@
 package agents
 
-// WithSeedWiring makes New build seed 001's original sequential wiring, to
+// WithSeedWiring makes New build the graph's original sequential wiring, to
 // measure what the parallel wiring saves.
 func WithSeedWiring(o *Options) { o.SeedWiring = true }
 

@@ -16,7 +16,7 @@ import (
 // calls a plain continue_conversation turn waits on in sequence before its
 // reply: 1 with the parallel wiring and the speculative response (started
 // beside the group, kept because the plan is empty), 2 without the
-// speculation (the group, then the response), 5 with seed 001's
+// speculation (the group, then the response), 5 with the sequential
 // sequential wiring (intent, appraisal, contextualizer, orchestrator,
 // response).
 func TestCriticalPath(t *testing.T) {

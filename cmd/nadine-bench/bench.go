@@ -21,7 +21,7 @@ import (
 
 // benchEngines are the engines nadine bench can run: react-raw is the ReAct
 // engine without the contextualizer (features.contextualize: false),
-// graph-seed the graph engine with seed 001's sequential wiring, for
+// graph-seed the graph engine with its original sequential wiring, for
 // comparison.
 var benchEngines = []string{"react", "react-raw", "graph", "graph-seed"}
 
@@ -121,7 +121,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 		return runFaultBench(ctx, slices.Delete(slices.Clone(args), i, i+1), e)
 	}
 	fs := flags("bench", e)
-	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, react-raw (no contextualizer), graph, graph-seed (seed 001's sequential wiring)")
+	engines := fs.String("engines", strings.Join(benchEngines, ","), "engines to measure: react, react-raw (no contextualizer), graph, graph-seed (the graph's original sequential wiring)")
 	turns := fs.Int("turns", 40, "turns of the conversation with each engine")
 	ttft := fs.Duration("ttft", 300*time.Millisecond, "time to first token of every model call")
 	rate := fs.Float64("rate", 50, "tokens per second every model generates (about four bytes of text per token)")

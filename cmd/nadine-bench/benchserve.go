@@ -34,7 +34,7 @@ type benchSetup struct {
 	modelURL, serperURL string
 	dir                 string // a new data directory
 	engine              string
-	seedWiring          bool      // graph: seed 001's wiring (features.seed_wiring)
+	seedWiring          bool      // graph: the original sequential wiring (features.seed_wiring)
 	raw                 bool      // react: no contextualizer (features.contextualize: false)
 	traces              io.Writer // receives each turn's trace as a JSON line (optional)
 	// retries keeps the profiles' default retries (the fault bench); the

@@ -30,7 +30,7 @@ import (
 // NADINE_CONFIG) whose every field an environment variable can override
 // (see config_env.go). Zero values mean defaults.
 type Config struct {
-	// Engine is react (seed 000), graph (seed 001) or offline.
+	// Engine is react (ReAct with tools), graph (the multi-agent graph) or offline.
 	Engine string `yaml:"engine"`
 	// DataDir holds the database, the song library and the scenes.
 	DataDir string `yaml:"data_dir"`
@@ -116,17 +116,17 @@ type EmbeddingsConfig struct {
 	Dimensions int    `yaml:"dimensions"`
 }
 
-// FeaturesConfig switches optional agents (seed 001's flags).
+// FeaturesConfig switches optional agents (the graph's flags).
 type FeaturesConfig struct {
 	MemoryAgents *bool `yaml:"memory_agents"`
 	VisionAgent  *bool `yaml:"vision_agent"`
 	// Contextualize (ReAct) rewrites a follow-up into a standalone question
-	// before retrieval, as seed 000 does (default true); off, retrieval uses
+	// before retrieval, as the ReAct design does (default true); off, retrieval uses
 	// the input as said and the reply waits on one model call less.
 	Contextualize *bool `yaml:"contextualize"`
 	// SkipStandalone (ReAct) leaves an input whose words refer to nothing
 	// in the history as it is, without the contextualizer's call (default
-	// true; a change from seed 000, which rewrites every input with
+	// true; a change from the ReAct design, which rewrites every input with
 	// history): such a turn waits on one model call instead of two.
 	SkipStandalone *bool `yaml:"skip_standalone"`
 	// Speculate starts model calls before they are known to be wanted,
@@ -135,11 +135,11 @@ type FeaturesConfig struct {
 	// the rewrite retrieves the same texts), the graph's response while the
 	// orchestrator plans (kept when the plan is empty).
 	Speculate *bool `yaml:"speculate"`
-	// SearchSummary (graph) has seed 001's search_answer model sum the
+	// SearchSummary (graph) has the search_answer model sum the
 	// search results up before the response (one more model call in
 	// sequence); by default the response agent reads them itself.
 	SearchSummary bool `yaml:"search_summary"`
-	// SeedWiring (graph) runs seed 001's sequential wiring instead of the
+	// SeedWiring (graph) runs the graph's original sequential wiring instead of the
 	// parallel one: slower, for comparison (nadine bench).
 	SeedWiring bool `yaml:"seed_wiring"`
 }
@@ -152,7 +152,7 @@ type LimitsConfig struct {
 	ParseRetries  int      `yaml:"parse_retries"`  // unparseable model answers fed back
 	TurnTimeout   Duration `yaml:"turn_timeout"`   // whole turn, all engines
 	FirstSpeech   Duration `yaml:"first_speech"`   // silence after which a filler line is said
-	BehaviourWait Duration `yaml:"behaviour_wait"` // seed 000: the behaviour tool waits 2 s
+	BehaviourWait Duration `yaml:"behaviour_wait"` // the behaviour tool waits 2 s by default
 	SpeakTimeout  Duration `yaml:"speak_timeout"`  // listening resumes if end_speak never comes
 	// Heard transcripts: see config_inbound.go.
 	TranscriptMaxAge Duration `yaml:"transcript_max_age"` // older ones are not answered
@@ -176,7 +176,7 @@ type KnowledgeConfig struct {
 	TopK int    `yaml:"top_k"` // chunks in the ReAct prompt (3)
 }
 
-// VisualConfig configures seed 001's visual memory.
+// VisualConfig configures the graph's visual memory.
 type VisualConfig struct {
 	ScenesDir           string  `yaml:"scenes_dir"`
 	SimilarityThreshold float64 `yaml:"similarity_threshold"`
@@ -187,7 +187,7 @@ type VisualConfig struct {
 }
 
 // ToolsConfig holds the tools' service settings. Keys come from the
-// environment variables named here (seed 000: a tool is registered only when
+// environment variables named here (a tool is registered only when
 // its key is present).
 type ToolsConfig struct {
 	SerperKeyEnv      string `yaml:"serper_api_key_env"`
@@ -211,7 +211,7 @@ type FillerConfig struct {
 	Lines map[string][]string `yaml:"lines" envsep:"|"`
 }
 
-// SpeechConfig bounds what one turn says (seed 000's rule: two
+// SpeechConfig bounds what one turn says (the ReAct rule: two
 // sentences): the turn's output cuts the reply at a sentence boundary
 // once either bound is reached, and the history keeps what was said.
 type SpeechConfig struct {
@@ -304,7 +304,7 @@ var roleNames = []string{
 	"response", "translator", "songwriter", "embeddings",
 }
 
-// defaultConfig is seed 000's setup: every role on one OpenAI profile
+// defaultConfig is the ReAct setup: every role on one OpenAI profile
 // (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
 func defaultConfig(getenv func(string) string) Config {
 	one, retries := 1.0, defaultRetries

@@ -18,7 +18,7 @@ type LanguageConfig struct {
 	// after every end of interaction.
 	Default string `yaml:"default"`
 	// Follow is "input" (answer in the visitor's language and switch the
-	// session and speech-to-text to it) or "session" (seed 000: keep the
+	// session and speech-to-text to it) or "session" (the ReAct design: keep the
 	// session language and translate the reply into it).
 	Follow string `yaml:"follow"`
 	// ResetOnLeave puts the session language back to Default at the end
