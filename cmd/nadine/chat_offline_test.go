@@ -383,6 +383,7 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 // sets' scores are printed (t.Log), and the sealed set's utterances never
 // appear in the output.
 func TestEvalOffline(t *testing.T) {
+	t.Parallel() // in-process and deterministic: it runs beside the rest
 	out, errOut, err := runNadine(t, nil, "", "eval", "offline", "--set", "main")
 	if err != nil {
 		t.Fatalf("eval offline: %v\n%s\n%s", err, out, errOut)
@@ -505,6 +506,7 @@ func containsAny(s, alts string) bool {
 // TestOfflineDocShowsTheEval keeps the main set's table in
 // docs/offline.md in step with what `nadine eval offline` measures.
 func TestOfflineDocShowsTheEval(t *testing.T) {
+	t.Parallel() // in-process and deterministic: it runs beside the rest
 	sets, err := loadOfflineEval(offlineEvalFS, offlineSetMain)
 	if err != nil {
 		t.Fatal(err)

@@ -166,6 +166,7 @@ func TestPreflightAgreesWithServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve a few hundred times")
 	}
+	t.Parallel() // in-process, free ports, its own variables: it runs beside the rest
 	home := t.TempDir()
 	file := writeConfig(t, "# the defaults\n")
 	if o := serveOnce(t, file, serveVars(t, home, file)); !o.started { // builds the knowledge base once

@@ -119,8 +119,10 @@ func TestNoPersonReachesAnotherPersonsPrompt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 people through both engines")
 	}
+	t.Parallel() // in-process, no timing: it runs beside the rest of the package
 	for _, engine := range []string{"react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			srv := llmtest.New(t)
 			scriptIsolation(srv)
 			a, closeApp := isolationApp(t, srv, engine)
