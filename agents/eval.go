@@ -124,11 +124,8 @@ func loadSamples(agent string) ([]evalSample, error) {
 	return out, nil
 }
 
-// EvalSelect returns the agents a name selects, in order: every agent for
-// "" or "all", the agent of that name, or every agent measuring the model
-// role of that name (RoleIntent, "intent_classifier", selects EvalIntent;
-// RoleMemoryUpdate selects EvalUserInfo and EvalEpisodicMemory). Anything
-// else is an EINVALID error listing both.
+// EvalSelect returns the agents a name selects: all, one agent, or the
+// agents of one model role; anything else is EINVALID.
 func EvalSelect(name string) ([]string, error) {
 	all := EvalAgents()
 	if name == "" || name == "all" {
@@ -153,15 +150,9 @@ func EvalSelect(name string) ([]string, error) {
 	return byRole, nil
 }
 
-// Eval runs the sample sets of the agents name selects (see EvalSelect:
-// every agent, one agent, or the agents of one model role) against the
-// models of their roles, through the same prompts and parsers the engine
-// uses, and returns each agent's pass count and failures, so that a lab
-// can compare models. A role without a model fails all its cases. An
-// unknown name is an EINVALID error. searchTools are the tools whose names
-// and descriptions the search router's cases show the model (they are never
-// called): the configured tools.NewSearch, NewNews and NewWeather; without
-// them the router sees the three search tool names (SearchToolNames) with no description.
+// Eval runs the selected agents' sample sets against their roles' models,
+// through the engine's own prompts and parsers, so a lab can compare models.
+// searchTools are only shown to the router, never called.
 func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string, searchTools ...nadine.Tool) ([]EvalResult, error) {
 	agents, err := EvalSelect(name)
 	if err != nil {

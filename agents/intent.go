@@ -78,25 +78,8 @@ func hasNameIntroduction(text string) bool {
 	return false
 }
 
-// Override applies the intent agent's deterministic corrections to a valid label
-// for message, in order, and returns the label, the state with its
-// greeting bookkeeping updated, and a note per correction:
-//
-//  1. first_greeting becomes update_user_info when the message introduces
-//     a name ("I'm Alex", "my name is", "call me", "je m'appelle", ...).
-//  2. update_user_info becomes continue_conversation when the message asks
-//     about Nadine ("tell me about yourself", "who are you", ...), unless it
-//     also introduces a name ("I'm Alex, who are you?").
-//  3. end_conversation becomes continue_conversation without an explicit
-//     farewell (HasFarewell), so "I'm going to Paris" ends nothing.
-//  4. first_greeting is accepted once per user: the first time sets
-//     FirstGreetingDone and GreetedUserID, and a repeated greeting of the
-//     same user becomes continue_conversation. Without a known user id a
-//     greeting is never suppressed.
-//
-// Last, a pending name confirmation whose name is unchecked forces
-// update_user_info, so the memory update resolves it (a request to be
-// forgotten comes first).
+// Override applies the intent agent's deterministic corrections to a valid
+// label, with a note per correction (docs/architecture.md, agents).
 func Override(label Intent, message string, s State) (Intent, State, []string) {
 	var notes []string
 	change := func(to Intent, why string) {

@@ -278,11 +278,8 @@ func cleanName(s string) string {
 	return s
 }
 
-// confirmName is the name_confirmation node (the graph's
-// DialogueManager.name_confirmation). The first time it stops the run with
-// an interrupt, saved as a checkpoint: the turn that asked the question
-// ends there. The next turn resumes the run here, with the person's answer
-// as the latest message, and resolves it.
+// confirmName is the name_confirmation node: it interrupts the turn that
+// asks, and resolves the answer when the next turn resumes it.
 func (m *memoryUpdater) confirmName(ctx context.Context, s State) (State, error) {
 	if !s.confirmationPending() {
 		s.AwaitingAnswer = false
@@ -298,15 +295,8 @@ func (m *memoryUpdater) confirmName(ctx context.Context, s State) (State, error)
 	return s, err
 }
 
-// resolveName applies the answer to "Is your name <top>?":
-//
-//   - the top candidate's name, or yes / correct / that's me (oui, ja, 是):
-//     the top candidate is the person, with their stored profile;
-//   - another name ("No, I'm Alice Smith"): that name's profile, a known
-//     user's when it matches one strongly, else a new one;
-//   - no confirmation with one candidate left: the given name becomes a new
-//     user's canonical name;
-//   - otherwise the next candidate is asked about.
+// resolveName applies the answer to "Is your name <top>?": yes links the top
+// candidate, another name its own profile, else the next candidate is asked.
 func (m *memoryUpdater) resolveName(ctx context.Context, s State, answer string) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	c := s.NameConfirmation

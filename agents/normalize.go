@@ -44,12 +44,8 @@ var intents = labels.NewTable(
 // intentKeys are the fields a JSON answer may hold the intent in.
 var intentKeys = []string{"intent", "label", "classification", "category", "class", "intention"}
 
-// parseIntent reads an intent from a classifier's answer: the label alone
-// (any case or spelling, quoted, after "intent:"), a synonym, JSON
-// {"intent": ...}, or reasoning that names one, read as its conclusion
-// (labels.Table.Conclusion: "The person says hello, but … so
-// continue_conversation" is continue_conversation). It returns "" when
-// none is found.
+// parseIntent reads an intent from a classifier's answer in any of the
+// shapes models write it; "" when none is found.
 func parseIntent(text string) Intent {
 	t := spoken.StripThinking(text)
 	if raw, ok := labels.ExtractJSON(t); ok {
@@ -80,13 +76,8 @@ var (
 	appraisalIntensityKeys = []string{"intensity", "emotion_intensity", "level", "strength", "score", "value"}
 )
 
-// parseAppraisal reads "<emotion> <intensity from 0 to 10>" ("joy 4", the
-// prompt's compact answer: two tokens where JSON takes ten), {"emotion",
-// "intensity"} (0–1, or 0–10 brought to 0–1) or a sentence that names an
-// emotion and maybe a number ("Nadine feels happy, about 6 out of 10").
-// Synonyms of the emotions are accepted; an intensity out of range is
-// clamped and a missing or unreadable one is 0.5. Only an answer that
-// names no emotion is an EBADOUTPUT error.
+// parseAppraisal reads "joy 4", JSON or a sentence; only an answer naming
+// no emotion is EBADOUTPUT.
 func parseAppraisal(text string) (nadine.Emotion, float64, error) {
 	t := strings.TrimSpace(spoken.StripThinking(text))
 	said, x := "", 0.5
@@ -166,14 +157,8 @@ var (
 	stepToolKeys    = []string{"tool", "tool_name", "search_tool"}
 )
 
-// parsePlan reads the orchestrator's plan: the lines the prompt asks for
-// ("Google News: Geneva news today", "knowledge_rag_agent: What is
-// MIRALab?", "none"; see parsePlanLines), or JSON as models also write
-// it: {"plan": [...]} (or "steps", "agents", ...), a bare array, a single
-// step object, or a step given as an agent's name only
-// ("knowledge_rag_agent"). Agent names are normalized by validatePlan.
-// Only an answer that is neither is an error; an empty or unreadable JSON
-// plan is no step.
+// parsePlan reads the orchestrator's plan as lines (parsePlanLines) or as
+// JSON in the layouts models write; only an answer that is neither is an error.
 func parsePlan(text string) ([]PlanStep, error) {
 	raw, ok := labels.ExtractCompleteJSON(text)
 	if j := bytes.TrimSpace(raw); !ok || (!bytes.HasPrefix(j, []byte("{")) && !bytes.HasPrefix(j, []byte("["))) {
@@ -222,15 +207,9 @@ var noPlanAnswers = map[string]bool{"none": true, "noplan": true, "emptyplan": t
 // request, in a line that has none ("Google News - Geneva news today").
 var planSeparators = []string{" | ", " -> ", " → ", " => ", " – ", " — ", " - "}
 
-// parsePlanLines reads a plan written one step per line, as the prompt
-// asks: "<tool or agent>: <request>", the agent a search tool's name (the
-// search agent with that tool), an agent's name or synonym, or an agent
-// with its tool ("search_agent (Google News): …", "search_agent: Google
-// News: …"); with bullets, numbers, "Step 1:" or a "Plan:" heading, quotes
-// around the request, other separators, and prose lines around the steps.
-// A part before the agent ("Step 1: Google News: …", "Plan: …") is
-// skipped. "none" (or "No agent needed", "empty plan") is no step. ok is
-// false when the text holds neither a step nor a "none".
+// parsePlanLines reads "<tool or agent>: <request>" lines, tolerating
+// bullets, numbering and prose around them; ok is false with neither a step
+// nor a "none".
 func parsePlanLines(text string) (steps []PlanStep, ok bool) {
 	if noPlanAnswers[labels.Key(text)] {
 		return nil, true

@@ -115,13 +115,8 @@ func planSteps(ctx context.Context, m nadine.ChatModel, p prompts, searchTools r
 	return parsePlan(content)
 }
 
-// validatePlan keeps the steps of known tool agents, at most max of them:
-// agent names are normalized (case, spelling, synonyms such as
-// "knowledge" or "wikipedia_agent"; a search tool's name is the search
-// agent with that tool), unknown agents are dropped and response_agent is
-// ignored (it always comes last), each with a note; an empty message
-// becomes msg; a step the same as one before (the same agent, tool and
-// request) is dropped.
+// validatePlan normalizes agent names, drops unknown agents and repeated
+// steps, and keeps at most max, each change with a note.
 func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) {
 	var out []PlanStep
 	var notes []string
@@ -163,14 +158,9 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 	return out, notes
 }
 
-// contextualize fills the context summary of the history before the latest
-// message and returns the state with the context the orchestrator reads:
-// none without history; the summary in the state, or the one computed in
-// the background after the previous turn, when they cover this history.
-// The background summary is awaited at most Options.SummaryWait; when it
-// is late (the person spoke right after the reply), failed, or covers
-// another history (after a restart), the context is the last known
-// summary and the last exchange, and nothing waits (backgroundContext).
+// contextualize returns the context the orchestrator reads: the background
+// summary when it covers this history and arrives within SummaryWait, else
+// the last known summary and the last exchange, so nothing waits.
 func (o *orchestrator) contextualize(ctx context.Context, s State) (State, string) {
 	tr := nadine.TraceFrom(ctx)
 	hist := s.history()

@@ -24,12 +24,8 @@ func requestUser(req nadine.Request) string {
 	return req.Turn.UserID
 }
 
-// sessionState is what the engine keeps between the turns of one
-// interaction, in the session the dialogue manager owns
-// (nadine.Session.Engine); the manager persists it with the person (never
-// for a stranger) and clears it at the end of every interaction. The
-// engine keeps no copy of its own. Nadine's affect is the session's Affect,
-// the language the session's language, the greeting its Greeted.
+// sessionState is what the engine keeps between turns, in the session the
+// dialogue manager owns; the engine keeps no copy of its own.
 type sessionState struct {
 	UserInfo         UserInfo         `json:"user_info"`
 	ConversationID   string           `json:"conversation_id,omitempty"`
@@ -63,11 +59,8 @@ func (p sessionState) into(s State) State {
 	return s
 }
 
-// stateFrom returns the state req's turn starts from: the session's
-// engine part, Nadine's affect, the language and the greeting
-// bookkeeping, and the interrupted run's checkpoint, if any. A session
-// part that belongs to another person (it never should: the manager resets
-// the session between people) is not used.
+// stateFrom returns the state req's turn starts from; a session part
+// belonging to another person is not used.
 func (e *Engine) stateFrom(ctx context.Context, req nadine.Request) (State, []byte) {
 	tr := nadine.TraceFrom(ctx)
 	var s State

@@ -73,13 +73,8 @@ type vectorCache interface {
 	Cached(text string) ([]float32, bool)
 }
 
-// predict returns s with the memories the person's previous message
-// finds, when its vector is still in the query cache: what the turn
-// knows before its own embedding, for the speculative response to start
-// with (a store search, no model call). Consecutive messages on one topic
-// find the same memories; when the new message finds others, the
-// speculation is restarted with them. The memories come from the store as
-// it is now: nothing of an earlier turn is kept.
+// predict returns s with the memories the previous message's cached vector
+// finds, so the speculative response starts before this turn's embedding.
 func (m *memoryRecall) predict(ctx context.Context, s State) State {
 	c, ok := m.embedder.(vectorCache)
 	if !ok || !m.on || !realID(s.UserInfo.ID) || !s.UserInfo.Known() {

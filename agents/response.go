@@ -32,12 +32,8 @@ type responder struct {
 	speculating bool                  // Options.Speculate, off in the sequential wiring
 }
 
-// respond is the response_agent node. With a pending name confirmation it
-// asks "Is your name Alice?" (a fixed sentence in the session language: no
-// model call, so the question is exact and immediate). Otherwise it streams
-// the response model's reply over the composite packet, emitting each
-// sentence as soon as it is complete and checked as speech (see
-// speakResponse), and resets the per-turn results.
+// respond is the response_agent node: a pending name question is a fixed
+// sentence (exact and immediate), else the streamed, checked reply.
 func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	t := s.live
 	s.PlanSteps = nil
@@ -90,18 +86,9 @@ var responseKeys = []string{"response", "reply", "text", "answer", "message", "c
 // could not be spoken.
 const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the person again, as Nadine, in plain spoken sentences only: no JSON, no markup, no lists, no code."
 
-// speakResponse streams the response model's reply and speaks each
-// sentence once it is complete and checked as speech by the turn's
-// sentence gate (package speakable, over the prompt sent, which is
-// recorded on the trace): plain spoken text, no JSON, markup, code or
-// echo of the prompt, no address or assistant-ism. A
-// reply that did not stream as speech is read whole: the text of a JSON or
-// fenced answer is spoken, and an answer with no reply in it is asked for
-// again once (while the turn's budget lasts), then refused with EBADOUTPUT
-// so that the dialogue manager falls back. It returns what was said.
-//
-// Each sentence goes to send; onDelta, when not nil, sees what the model
-// streams.
+// speakResponse streams the reply and speaks each sentence once it passes
+// the turn's sentence gate. A reply with no speech in it is asked for once
+// more, then refused with EBADOUTPUT so the dialogue manager falls back.
 func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
 	m := r.model
@@ -203,11 +190,8 @@ func staticResponsePrompt(p prompts) nadine.Prompt {
 	return pr
 }
 
-// recordedPrompt is what the graph wrote into a response request, for the
-// echo check of what is spoken: the system message, whose first paragraph
-// is Nadine's persona, and the packet (the last message), whose MESSAGE
-// line is the person's own words; the chat history in between is not the
-// prompt's.
+// recordedPrompt is what the graph wrote into a response request (persona
+// and packet, not the chat history), for the echo check of what is spoken.
 func recordedPrompt(msgs []nadine.ChatMessage) nadine.Prompt {
 	pr := nadine.Prompt{Role: RoleResponse}
 	if len(msgs) == 0 {
@@ -324,11 +308,8 @@ func (r *responder) packet(ctx context.Context, s State, now time.Time) (packet,
 	return pk, images
 }
 
-// heldInWindow reports whether every line of a conversation memory (a
-// transcript: "[date time] Speaker: words", one message a line) is a
-// message of window, the conversation the prompt carries, its words alike
-// once case and spacing are set aside. Such a memory repeats what the
-// response reads anyway.
+// heldInWindow reports whether a conversation memory only repeats messages
+// of window, which the response reads anyway.
 func heldInWindow(memory string, window []nadine.Message) bool {
 	if strings.TrimSpace(memory) == "" || len(window) == 0 {
 		return false

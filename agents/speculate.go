@@ -59,12 +59,9 @@ type speculation struct {
 // speculates reports whether the engine starts speculative responses.
 func (r *responder) speculates() bool { return r.speculating }
 
-// speculate starts the speculative response of state s (the group's input,
-// with the person's memories once they are known), unless the turn is one
-// whose response will surely differ: a pending name question or a name
-// introduction. Called from the retrieval node of the parallel group:
-// before the memory search, then after it; a speculation already running
-// whose prompt the memories leave as it was goes on, another is restarted.
+// speculate starts the speculative response of s unless its response will
+// surely differ (a name question or introduction); one whose prompt the
+// memories leave unchanged goes on, another is restarted.
 func (r *responder) speculate(ctx context.Context, s State) {
 	t := s.live
 	msg := s.latest()
@@ -170,17 +167,8 @@ func (r *responder) matches(ctx context.Context, sp *speculation, s State) (bool
 // way round.
 const mildIntensity = 0.5
 
-// sameFeelings reports whether a reply written with the feelings the
-// speculation described (before the appraisal) suits the appraised ones,
-// and says why (what it let pass, or what changed). Emotions are grouped
-// by their pleasure (affect.Valence): joy and surprise, with nothing in
-// particular, are the friendly family; sadness, fear, disgust and anger
-// the negative one, where the reply must react (the persona's rule: "react
-// emotionally, and more sharply when insulted"). The reply suits the same
-// emotion at another intensity, another of its family, and neutral
-// against a mild negative emotion; and the mood must keep the sign of its
-// pleasure (a pleasant mood stays pleasant, whatever its arousal,
-// dominance and strength).
+// sameFeelings reports whether a reply written before the appraisal suits
+// the appraised feelings, and why (docs/architecture.md, agents).
 func sameFeelings(before, after affect.State) (bool, string) {
 	b, a := affect.ToBus(before), affect.ToBus(after)
 	vb, va := affect.Valence(b.Label), affect.Valence(a.Label)

@@ -80,17 +80,10 @@ func Roles() []string {
 		RoleSearchRouter, RoleSearchAnswer, RoleVision, RoleResponse}
 }
 
-// State is the graph's state (its CustomState). It is a plain value
-// that encodes as JSON: the runner checkpoints it when a turn waits for the
-// answer to a name question (under PendingKey of the person asked), and the
-// engine persists it between turns in two parts: Nadine's own (Affect,
-// Language) under StateKey, and the person's (UserInfo, Messages, the
-// context summary, the greeting and name bookkeeping, ...) under
-// PersonStateKey of a real user id, which the store's ForgetUser erases.
-// A field in neither part is kept in memory only.
-//
-// Nodes receive a copy and return a modified copy; slices, maps and pointers
-// are replaced, never changed in place, because parallel nodes share them.
+// State is the graph's state, a JSON value: checkpointed under PendingKey,
+// persisted under StateKey (Nadine's) and PersonStateKey (erased with the person).
+// Nodes return modified copies; slices, maps and pointers are replaced, never
+// changed in place, because parallel nodes share them.
 type State struct {
 	// Messages is the conversation window, oldest first; the last message
 	// is the latest user input.

@@ -8,17 +8,9 @@ import (
 	"github.com/nadine-robot/nadine/affect"
 )
 
-// turn is what the nodes of one turn share outside the (serializable)
-// state: the request's output (its events, filler requests and held
-// branches), what was emitted, work parallel nodes share
-// (the query vector, the best memories), each done once, the work queued
-// for after the reply, and the speculative response. Respond makes it and
-// beginTurn puts it in the state (State.live), so that every node of the
-// turn reaches it through its state, never through its context.
-//
-// A nil *turn is a node run outside a turn (Eval, a test calling a node):
-// it emits nothing, shares nothing, and runs work for after the reply at
-// once.
+// turn is what the nodes of one turn share outside the serializable state,
+// reached through the state (State.live), never the context. A nil *turn
+// emits nothing and runs after-reply work at once.
 type turn struct {
 	// ctx is the turn's context, which speculative work runs under: a
 	// node's own context ends with the node.

@@ -6,21 +6,9 @@ import (
 	"time"
 )
 
-// work owns the goroutines the engine starts beside or after its turns,
-// so that Close can stop them and wait for them:
-//
-//   - saves (an episode's summary and memories, started after the reply of
-//     a farewell) run to their end, bounded by their timeout: Close waits
-//     for them, since what they write is the person's memory;
-//   - precomputations (the next turn's context summary) are useful only to
-//     a next turn: Close cancels them, then waits.
-//
-// A turn's speculative response is the turn's own (nadine.Speculative):
-// its verdict is given, and a discarded one waited for, before the turn
-// ends, and Close waits for the turn.
-//
-// Every goroutine is started by one of its methods, and none once Close
-// has begun.
+// work owns the goroutines the engine starts beside or after its turns:
+// Close waits for saves (they write the person's memory) and cancels
+// precomputations, then waits; none starts once Close has begun.
 type work struct {
 	bg sync.WaitGroup // saves and precomputations
 

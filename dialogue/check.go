@@ -22,11 +22,8 @@ import (
 // event goes out (the manager's applyEvent); it calls nothing back.
 type sessionApply func(nadine.Event)
 
-// sentenceCheck returns one turn's check, the stage every reply sentence
-// passes before it is spoken (the Output's SentenceCheck): the speech gate
-// (speakgate.go: only speech reaches speak, nothing of the prompts sent
-// this turn, spoken-form cleanup), then the language check against the
-// session language (languageGuard.ensure).
+// sentenceCheck returns the stage every reply sentence passes before it is
+// spoken: the speech gate, then the language check.
 func (m *Manager) sentenceCheck() SentenceCheck {
 	gate := &speechGate{}
 	return func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
@@ -60,14 +57,9 @@ type languageGuard struct {
 	log        *slog.Logger
 }
 
-// ensure returns the sentence to speak and the language it is in.
-// A sentence the detector is sure is in another language than want is
-// translated into want when a translator is configured; otherwise (or
-// when the translation fails) it is spoken as it is, tagged with its real
-// language, so that text-to-speech never reads it with the wrong voice.
-// A sentence the detector cannot tell ("OK", "Alex!"), or any sentence
-// without a detector, is taken to be in the language the engine says it
-// is in (stated), else in want.
+// ensure returns the sentence to speak and its language: translated when the
+// detector is sure it is not in want, else tagged with its real language, so
+// that text-to-speech never reads it with the wrong voice.
 func (g languageGuard) ensure(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
 	if g.detector == nil {
 		return text, stated.Or(want), false

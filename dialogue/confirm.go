@@ -30,16 +30,8 @@ func (a Answer) String() string {
 	return "unclear"
 }
 
-// ReadAnswer reads a spoken answer to a yes/no question, in any of the
-// supported languages. It is conservative, for questions whose yes cannot
-// be undone: yes only when the answer affirms and nothing in it negates,
-// hesitates or asks back; no when it negates and does not affirm;
-// otherwise unclear. The words are a small lexicon of markers (affirm,
-// negate, hesitate, ask, filler), matched longest first over the
-// utterance's units (words; Han characters one by one), so that "no
-// problem", "not sure" and "不知道" are read as wholes. An affirmation next
-// to a negation ("of course not", "不是", "not ok") is a negation.
-// docs/privacy-forget.md describes the rules and their evaluation.
+// ReadAnswer reads a spoken yes/no answer conservatively, for questions whose
+// yes cannot be undone (docs/privacy-forget.md gives the rules).
 func ReadAnswer(text string) Answer {
 	units := answerUnits(text)
 	var yes, no, hesitate int

@@ -61,12 +61,8 @@ const (
 	earlyCancelled
 )
 
-// Preempt starts an early turn on an interim transcript and returns it, or
-// nil when none can start: the text is unusable, the turn names its
-// person (those settle the session first), or the manager is busy (a turn
-// in flight, or someone waiting for one). The early turn holds the turn
-// lock until it is adopted and done, or cancelled; the manager cancels it
-// as soon as anything else needs the lock.
+// Preempt starts an early turn on an interim transcript, or returns nil when
+// none can start. It holds the turn lock until adopted and done, or cancelled.
 func (m *Manager) Preempt(ctx context.Context, turn nadine.Turn) *EarlyTurn {
 	if turn.UserID != "" || turn.UserEmotion != "" {
 		return nil
@@ -152,13 +148,8 @@ func (e *EarlyTurn) Text() string { return e.text }
 // Trace is the early turn's trace, which becomes the adopted turn's.
 func (e *EarlyTurn) Trace() *nadine.Trace { return e.trace }
 
-// Adopt makes the early turn the answer to final, when final's normalized
-// text is the same utterance, in the language the early turn answered in,
-// and the session is still the one it answered:
-// the held events go out to emit, in order, then the rest of the turn as
-// it comes, and Adopt returns the reply once the turn is done, as Stream
-// would. Otherwise it cancels the early turn and returns ok=false: nothing
-// of it happened, and the caller runs final as a turn of its own.
+// Adopt makes the early turn the answer to final when it is the same
+// utterance, language and session; otherwise it cancels it and returns false.
 func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.EmitFunc) (reply nadine.Reply, ok bool) {
 	arrived := e.m.opts.Now() // the final transcript's turn: its silence counts from now
 	text, _, err := Normalize(final.Text, e.m.opts.MaxInputChars)
@@ -239,11 +230,8 @@ func (e *EarlyTurn) markCancelled(reason string) bool {
 	return e.state == earlyCancelled
 }
 
-// Discarded returns, for a cancelled early turn, what it cost (the tokens
-// the server counted for its model calls: a call cancelled before its end
-// has none; its own discarded speculations' estimates) and why it was
-// cancelled, for the trace of the turn that replaced it; ok is false while
-// it runs or when it was adopted.
+// Discarded returns what a cancelled early turn cost and why it was
+// cancelled, for the trace of the turn that replaced it.
 func (e *EarlyTurn) Discarded() (nadine.Speculation, bool) {
 	e.mu.Lock()
 	st, reason := e.state, e.reason

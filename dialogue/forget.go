@@ -10,17 +10,9 @@ import (
 
 var _ nadine.UserEraser = (*Manager)(nil)
 
-// EraseUser forgets a person in the session, for nadine.Forgetter: it
-// waits for the turn in flight (whose history is written before the turn
-// ends), and when the person is the one in front of the robot the session
-// becomes a stranger's at once, so that nothing more is stored under the
-// erased id unless they are named again. The store's data is erased by the
-// Forgetter after this. (An erase by another process is noticed at the
-// next turn: the person's session is gone from the store.)
-//
-// Called back by the erase path of this manager's own spoken forget
-// (forgetPerson), whose turn it would wait for, it returns at once: that
-// turn made the session a stranger's already.
+// EraseUser forgets a person in the session for nadine.Forgetter, after the
+// turn in flight, so nothing more is stored under the erased id. Called back
+// by this manager's own spoken forget, it returns at once.
 func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
@@ -43,12 +35,9 @@ func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	return nil
 }
 
-// ErasePresent is EraseUser for the erase path of a spoken forget on
-// another robot: it waits for this robot's turn in flight only when the
-// person is in front of it, so that robots do not wait for each other's
-// turns (a robot that is erasing someone has a stranger's session, so two
-// spoken forgets never wait for each other), and it remembers the id
-// against late sightings either way.
+// ErasePresent is EraseUser for another robot's spoken forget: it waits for
+// this robot's turn only when the person is in front of it, so robots never
+// wait for each other's turns.
 func (m *Manager) ErasePresent(ctx context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
@@ -246,12 +235,8 @@ func (m *Manager) setConfirmForget(userID string, on bool) {
 	}
 }
 
-// forgetPerson erases the session's person after their yes, and returns
-// the line that says how it went. The session becomes a stranger's first
-// and is saved naming nobody, so that nothing of this turn is stored for
-// them and the erase, which then truncates the store's log, leaves no
-// trace of their id in the robot's session either. The log says that an
-// erasure happened, without who or what.
+// forgetPerson erases the session's person after their yes. The session is
+// saved naming nobody first, so the erase leaves no trace of their id.
 func (t *turnRun) forgetPerson(ctx context.Context) forgetLine {
 	m := t.m
 	m.mu.Lock()

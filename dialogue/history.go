@@ -40,21 +40,10 @@ type HistoryOptions struct {
 	Logger *slog.Logger
 }
 
-// History keeps per-user conversation windows and turns them into long-term
-// memories (the conversation memory), crash-safely: every message is
-// persisted in the store before Append returns, and the chunks due are
-// derived from the persisted message count and the persisted number of
-// chunks stored, so a chunk that a crash (or an embedding failure) left
-// unstored is stored by the next Append, End or Recover. Chunk k covers the
-// messages [k*Stride, k*Stride+Window) of the conversation.
-//
-// Nothing of the unknown user (nadine.UnknownUser, or an empty user id) is
-// written to the store: a stranger's window is kept in memory only, for the
-// interaction, and End drops it. When the stranger introduces themself,
-// Adopt makes the conversation so far the named person's.
-//
-// A History is safe for concurrent use. At a chunk boundary Append waits for
-// one embedding call, so callers append after the reply was spoken.
+// History turns per-user conversation windows into long-term memories,
+// crash-safely: what is due derives from persisted counts, so a chunk a crash
+// left unstored is stored by the next Append, End or Recover. Strangers'
+// windows stay in memory. Safe for concurrent use.
 type History struct {
 	store  nadine.HistoryStore
 	emb    nadine.Embedder
@@ -132,14 +121,9 @@ func historyCovered(stored, window, stride int) int {
 	return (stored-1)*stride + window
 }
 
-// Append persists one message of a conversation and stores the window
-// chunks that became due (Record, then StoreDue). A message without a
-// time is stamped with Now; a message without a speaker name gets userName
-// (user messages) or "Nadine" (assistant messages). The error is about the
-// message only: when a chunk cannot be stored (embedder or store failure)
-// Append logs a warning and returns nil, and the chunk stays pending for
-// the next Append, End or Recover. Appending to an ended conversation is an
-// EINVALID error from the store: the caller starts a new conversation id.
+// Append persists one message and stores the chunks that became due. A chunk
+// that cannot be stored is logged and stays pending; the error is about the
+// message only.
 func (h *History) Append(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
 	if err := h.Record(ctx, userID, userName, convID, m); err != nil {
 		return err
@@ -281,15 +265,8 @@ func (h *History) Window(ctx context.Context, userID, convID string) ([]nadine.M
 	return msgs, nil
 }
 
-// End ends a conversation (the user left): the pending chunks are stored,
-// then the messages not yet covered by a stored chunk are stored as a final
-// chunk (the last up-to-Window messages, so that it overlaps like the
-// others; nothing when no message came after the last chunk), and the
-// conversation's messages are cleared. For the unknown user it drops the
-// conversation kept in memory (and clears one an earlier version stored).
-// Ending an unknown or ended conversation does nothing. When a chunk cannot
-// be embedded or stored End returns the error and leaves the conversation
-// open, with every message kept, so that End can be called again.
+// End stores what is pending and a final overlapping chunk, then clears the
+// conversation; on error the conversation stays open so End can be retried.
 func (h *History) End(ctx context.Context, userID, userName, convID string) error {
 	if convID == "" {
 		return nil
@@ -475,17 +452,8 @@ func (h *History) memory(ctx context.Context, userID, userName, convID string, m
 	return m, nil
 }
 
-// FormatTranscript renders messages as the conversation memory's documents do, one
-// line per message with its local time and speaker:
-//
-//	[2026-11-30 14:03:12] Alex: Hello
-//	[2026-11-30 14:03:15] Nadine: Hi Alex
-//
-// The speaker is the message's Name; a user message without one is
-// userName's ("User" when that is empty too), an assistant message
-// without one is Nadine's. Runs of white space inside a message, line
-// breaks included, become one space; a message without a time has no
-// timestamp.
+// FormatTranscript renders messages as the conversation memory's documents
+// do: one "[2006-01-02 15:04:05] Name: text" line per message.
 func FormatTranscript(msgs []nadine.Message, userName string) string {
 	var b strings.Builder
 	for i, m := range msgs {

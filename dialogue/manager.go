@@ -177,23 +177,9 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 	return m.Stream(ctx, turn, nil)
 }
 
-// Stream answers one turn, passing each event to emit as soon as it exists
-// (sentences, gestures, affect, language and user changes, then done), and
-// returns the collected reply. emit may be nil. The turn is recorded in the
-// context's trace when there is one, else in a new trace. An error is returned only
-// for bad input (EINVALID); when engines fail the reply is a fallback line
-// in the user's language and the trace says why.
-//
-// The turn's input and reply are in the history before the done event is
-// emitted (the runtime publishes the final marker on it); long-term memory
-// chunks, the engines' deferred work and the session's save come after.
-// An early turn (Preempt) runs the same path with its output held.
-//
-// A turn whose context is cancelled before it said a sentence of its reply
-// is abandoned: nothing more is said (no apology), committed or run after
-// it, and Stream returns ErrAbandoned. The robot runtime cancels so a turn
-// a newer transcript superseded; at shutdown the transcript stays in the
-// inbox, to be answered after the restart.
+// Stream answers one turn, passing each event to emit as soon as it exists.
+// Only bad input is an error; failing engines give a fallback line. A turn
+// cancelled before its first sentence is abandoned (ErrAbandoned).
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -259,13 +245,8 @@ func (m *Manager) isClosed() bool {
 	return m.closed
 }
 
-// Close stops the manager's work: it waits for the turn in flight, cancels
-// an early turn (Preempt), refuses later turns (EUNAVAILABLE), then waits
-// until ctx is done for the goroutines it started that may outlive a turn:
-// engines abandoned past a turn's budget (see respond), whose contexts are
-// already canceled. It returns an EUNAVAILABLE error naming how many still
-// run when ctx ends first. The session's changes (SetUser,
-// EndInteraction...) and Recover still work after Close.
+// Close waits for the turn in flight, refuses later turns, then waits until
+// ctx ends for engines abandoned past a turn's budget.
 func (m *Manager) Close(ctx context.Context) error {
 	m.lockTurn()
 	m.mu.Lock()
@@ -293,18 +274,9 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 }
 
-// request builds the engine request from the turn and the session. It
-// settles the turn's person (a turn naming another known person starts a
-// new interaction) and its language: the transcript's own language when
-// it names one, else the detected one when the detector is sure, else the
-// session's. With FollowInput a visitor speaking another language
-// switches the session to it (an EventLanguage tells speech-to-text).
-//
-// The session changes the turn makes (a new conversation id, its start and
-// activity times, the followed language) are returned as change, for the
-// caller to apply: at once, or when an early turn is adopted. A turn that
-// names its person (Turn.UserID, UserEmotion) settles them at once; an
-// early turn names nobody.
+// request builds the engine request and settles the turn's person and
+// language. Session changes come back as change, applied at once or when an
+// early turn is adopted.
 func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *Output) (nadine.Request, func()) {
 	tr := nadine.TraceFrom(ctx)
 	if turn.UserID != "" {
@@ -567,13 +539,8 @@ func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
 	return bus
 }
 
-// commit records the turn in the session and the exchange in the history
-// of the person the turn ended with, before the reply's done event. When
-// the turn started with a stranger who introduced themself, the
-// conversation so far becomes the named person's; when one known person
-// turned out to be another, the first one's conversation is ended. It
-// returns who the exchange was recorded for, and keep=false when nothing
-// may be stored (the person was erased during the turn).
+// commit records the turn for the person it ended with, before the done
+// event; keep is false when that person was erased during the turn.
 func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply) (nadine.UserRef, string, bool) {
 	m.mu.Lock()
 	forgot := m.forgot // cleared when the next turn starts

@@ -13,13 +13,8 @@ import (
 // DefaultMaxInputChars caps a transcript before it reaches a model.
 const DefaultMaxInputChars = 4000
 
-// Normalize prepares a transcript: invalid UTF-8 is repaired (each bad
-// sequence becomes U+FFFD), control characters are dropped, whitespace runs
-// collapse to one space, text longer than max runes is cut at a word
-// boundary, and accents are composed (NFC: a recognizer's "e" followed by
-// a combining acute is "é", as the phrase tables and the models expect).
-// It returns an EINVALID error for input with nothing left to say. It
-// reports whether the text was truncated.
+// Normalize repairs, cleans, cuts and composes (NFC) a transcript so the
+// phrase tables and models see one spelling; EINVALID when nothing is left.
 func Normalize(text string, max int) (string, bool, error) {
 	if max <= 0 {
 		max = DefaultMaxInputChars

@@ -11,27 +11,10 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Output is one turn's output. Every event of the turn goes into it: the
-// engines' sentences, emotions, gestures and state (Emit), the requests
-// for a filler line of the tools, the engines and the silence timer
-// (Filler, Silence), and the events of speculative work (Hold). It alone
-// decides what goes out, in which order and when: it numbers the spoken
-// lines (seq), holds an early turn's output until it is adopted, holds a
-// speculation's events until its verdict and drops a discarded one's,
-// drops what an abandoned engine attempt says late, applies the filler
-// rule (fillerRule), checks each reply sentence before it is spoken
-// (SentenceCheck), applies the speech budget (speak), applies each event
-// to the session and hands the caller one ordered stream. Its methods are
-// safe for concurrent use; nothing it calls out to holds its lock.
-//
-// A reply sentence is checked on the goroutine that emitted it, outside
-// the lock: a slow check (a translation) delays only what comes after
-// that sentence, never a filler, which goes ahead of a sentence not yet
-// checked. Events go out in the order they came, from the Output's own
-// goroutine (the deliverer, started at the first event and stopped by
-// Close or Drop): the caller's emit function may block (the runtime
-// publishes each event and waits for the broker's acknowledgment) without
-// holding back the engine or a filler request.
+// Output is one turn's output and alone decides what goes out, in which
+// order and when (docs/output.md). Safe for concurrent use; nothing it calls
+// out to holds its lock, and its own goroutine delivers so a blocking emit
+// holds back neither the engine nor a filler.
 type Output struct {
 	ctx    context.Context
 	trace  *nadine.Trace
@@ -96,10 +79,7 @@ type Line struct {
 }
 
 // SentenceCheck is the one stage each reply sentence passes before it is
-// spoken. It returns the sentence as it is to be said and the language it
-// is in, with changed set when that is not what the engine wrote (cleaned,
-// translated); an empty text is not said. stated is the language the
-// engine says the sentence is in, want the session language.
+// spoken; changed says the engine's text was cleaned or translated.
 type SentenceCheck func(ctx context.Context, text string, stated, want nadine.Language) (said string, lang nadine.Language, changed bool)
 
 // FillerLine chooses a filler line in lang ("Hmm, let me see."), and the
@@ -466,11 +446,8 @@ func (o *Output) fill(gen int) {
 	}
 }
 
-// fillerRule is the filler rule: a line at most once per turn, never once
-// a reply sentence is ready to go or went out, never after the turn's
-// end, and only with filler lines configured (o.mu is held). That it is
-// never blocked behind a sentence being checked or sent is the queue's
-// doing (queueFiller, flush).
+// fillerRule: a filler at most once per turn, never after a reply sentence
+// or the turn's end (o.mu is held).
 func (o *Output) fillerRule() bool {
 	return o.filler != nil && !o.fillerSaid && !o.replied && !o.ended && !o.dropped
 }

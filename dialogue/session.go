@@ -171,20 +171,8 @@ func (m *Manager) SetMood(a nadine.AffectState) {
 	m.mu.Unlock()
 }
 
-// SetUser says who is in front of the robot (face recognition, the plain
-// name on nadine/user/name, an operator). It waits for a turn in flight.
-//
-// The same person refreshes the session. A stranger who is recognized
-// keeps their interaction: the conversation so far becomes theirs. Another
-// known person ends the current interaction first (stored as the
-// previous person's memory), then starts a new one: a new visitor never
-// inherits the last. An unknown sighting while someone is known is
-// ignored (faces turn away); they leave by user/left or the idle timeout.
-// A person erased while the process runs is an unknown sighting: face
-// recognition may name them until it handled the forget. A person named
-// for the first time (user_detected with a user_name, before any
-// face_stored) is recorded under that name.
-// The returned Ending says whether an interaction ended.
+// SetUser says who is in front of the robot, after the turn in flight; a new
+// visitor never inherits the last one's interaction (docs/architecture.md).
 func (m *Manager) SetUser(ctx context.Context, u nadine.UserRef) (Ending, error) {
 	if u.ID == "" || m.Erased(u.ID) {
 		u = nadine.UserRef{ID: nadine.UnknownUser}
@@ -223,13 +211,8 @@ func (m *Manager) adopt(ctx context.Context, u nadine.UserRef) error {
 	return m.opts.History.Adopt(ctx, conv, u.ID, u.Name)
 }
 
-// EndInteraction ends the interaction in front of the robot (the person
-// left, an operator ended it, the idle timeout): the conversation is
-// stored as the person's long-term memory (a stranger's is dropped), and
-// the session is reset to a stranger's — user unknown, emotion neutral, no
-// pending name question, greeting bookkeeping and the engine's state
-// cleared, language back to the configured default unless KeepLanguage.
-// It waits for a turn in flight. reason is logged and returned.
+// EndInteraction stores the conversation as the person's memory and resets
+// the session to a stranger's, after the turn in flight.
 func (m *Manager) EndInteraction(ctx context.Context, reason string) (Ending, error) {
 	m.lockTurn()
 	defer m.turnMu.Unlock()

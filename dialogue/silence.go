@@ -21,11 +21,8 @@ const (
 // engine to return before it gives up on it and asks the next one.
 const abandonGrace = 250 * time.Millisecond
 
-// respond asks eng for the turn. When bounded (every engine but the last),
-// an engine that has not returned abandonGrace after ctx ended is given up
-// on: its goroutine is the manager's (see goOwned) and ends when the engine
-// returns (its context is canceled), its late events are dropped by the
-// turn's Output, and the next engine answers. Close waits for it.
+// respond asks eng for the turn. A bounded engine still running abandonGrace
+// after ctx ended is given up on; its goroutine is the manager's (goOwned).
 func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Request, bounded bool) (nadine.Reply, error) {
 	if !bounded {
 		return eng.Respond(ctx, req)

@@ -7,12 +7,8 @@ import (
 	"github.com/nadine-robot/nadine/speakable"
 )
 
-// speechGate is the last check of every reply sentence before it is
-// spoken, for both engines (package speakable): the sentence cleaned to
-// its spoken form, or left out because it echoes the prompts the engines
-// sent this turn (recorded on the trace), holds an address, an
-// assistant-ism, JSON, markup or code. The checker is rebuilt when the
-// engines recorded another prompt.
+// speechGate is the last check of every reply sentence, for both engines;
+// it is rebuilt when the engines recorded another prompt.
 type speechGate struct {
 	mu      sync.Mutex
 	version int

@@ -11,13 +11,8 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// turnRun is one turn on its one path through the manager: prepare (the
-// request from the session), answer (the engines), complete (the reply
-// finished, committed to the history, the done event, the deferred work,
-// the session saved). A turn's output goes through its Output, which
-// holds it for an early turn until the turn is adopted (see Preempt); the
-// session changes of the request are applied by change, at once or at
-// adoption. The caller holds turnMu.
+// turnRun is one turn on its one path: prepare, answer, complete. The caller
+// holds turnMu.
 type turnRun struct {
 	m      *Manager
 	ctx    context.Context

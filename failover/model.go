@@ -111,12 +111,9 @@ func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, err
 }
 
-// noRetry says why an attempt that failed with err is not retried on the
-// same profile, or "" when it may be: only unavailability and rate limits
-// are worth another attempt, and not a refused connection (nothing listens
-// there: the server is down) nor a timeout (another attempt would take as
-// long) — except a streamed attempt cut at its first-token deadline: the
-// reply may come on another attempt, when the budget leaves one.
+// noRetry says why a failed attempt is not retried on its profile, or "":
+// only unavailability and rate limits are, not a refused connection or a
+// timeout, except a stream cut at its first-token deadline.
 func noRetry(err error) string {
 	var cr *cutRetry
 	switch {

@@ -25,12 +25,9 @@ import (
 // loopback interface only.
 const DefaultBrokerAddr = "127.0.0.1:1883"
 
-// BrokerOptions configure the embedded broker. The zero value listens on
-// 127.0.0.1:1883 without TLS, with the default limits, and discards logs.
-//
-// Every limit has a default (the Default* constants), so that no client,
-// bad or broken, can make the broker hold unbounded memory or make other
-// clients wait on it; docs/bus-limits.md gives the reasons and figures.
+// BrokerOptions configure the embedded broker; the zero value listens on
+// 127.0.0.1:1883. Every limit has a default so no bad client can make the
+// broker hold unbounded memory or others wait (docs/bus-limits.md).
 type BrokerOptions struct {
 	// Addr is the TCP address to listen on; port 0 picks a free port (see
 	// Broker.Addr). Default DefaultBrokerAddr. An address that is not on
@@ -168,14 +165,9 @@ func LoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Broker is an embedded MQTT 3.1.1/5 broker (mochi-mqtt), used by
-// "nadine serve" when no broker is configured so that perception and control
-// processes on the robot have somewhere to connect.
-//
-// Without Users it lets every client connect, subscribe and publish, and
-// listens on the loopback interface only. With Users only those user
-// names, with their passwords, may connect; off the loopback interface,
-// add TLS too, or the passwords cross the network in clear.
+// Broker is the embedded MQTT broker (mochi-mqtt) "nadine serve" runs when
+// none is configured. Without Users it listens on loopback only; off
+// loopback use TLS too, or passwords cross the network in clear.
 type Broker struct {
 	srv    *mochi.Server
 	retain *retainLimits
@@ -283,12 +275,9 @@ func (b *Broker) URL() string {
 	return "mqtt://" + addr
 }
 
-// Close disconnects every client and stops listening. It waits for the
-// clients to be gone, so that the address can be listened on again, and
-// for the listener's goroutines (accepting, one per connection). mochi's
-// own housekeeping goroutines (its event loop, each client's write loop)
-// end as Close stops the server and the clients; mochi does not wait for
-// them.
+// Close disconnects every client and stops listening, waiting for the
+// clients and the listener's goroutines so the address can be reused.
+// mochi's own goroutines end with it unwaited.
 func (b *Broker) Close() error {
 	var err error
 	b.close.Do(func() {
@@ -299,14 +288,9 @@ func (b *Broker) Close() error {
 	return err
 }
 
-// tcpListener is the broker's TCP listener. Unlike mochi's own, it stops
-// accepting connections before it disconnects the clients, so that a client
-// reconnecting while the broker shuts down is refused at once instead of
-// being accepted and never answered.
-//
-// Its goroutines are the broker's: Serve's (which mochi starts), and one
-// per connection; Close ends and waits for them all, closing the
-// connections mochi did not disconnect (one still in its handshake).
+// tcpListener stops accepting before it disconnects the clients, unlike
+// mochi's, so a client reconnecting during shutdown is refused at once. Its
+// goroutines are the broker's; Close ends and waits for them.
 type tcpListener struct {
 	id           string
 	ln           net.Listener
@@ -382,15 +366,9 @@ func (l *tcpListener) Protocol() string { return "tcp" }
 // for a client that stopped reading.
 const closeWriteGrace = time.Second
 
-// boundedConn is a client's connection whose writes fail once they make no
-// progress for its timeout. mochi writes to a client with no deadline, so
-// a write blocked on a full socket (a client that stopped reading, a
-// network gone) lasted as long as TCP kept the connection: the DISCONNECT
-// of a session taken over by the client's reconnection, or of Close,
-// waited on it; Close for ever. A write that fails closes the connection:
-// the client is gone, and half a packet must not be followed by another.
-// A write that makes progress, however slowly (a large packet on a slow
-// link), has its deadline moved on.
+// boundedConn fails writes that make no progress for its timeout: mochi
+// writes with no deadline, so a client that stopped reading held Close for
+// ever. A failed write closes the connection, never leaving half a packet.
 type boundedConn struct {
 	net.Conn
 	timeout time.Duration

@@ -9,12 +9,9 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
-// retainLimits keeps the embedded broker's retained messages within a
-// number and a size (BrokerOptions.MaxRetained, MaxRetainedBytes): a
-// retained message that would go beyond is refused. It counts what it let
-// be retained, topic by topic; when a message would not fit, it first
-// counts again from the broker's store (a retained message that expired, a
-// delayed will that never came), so that it refuses only on what is there.
+// retainLimits bounds the embedded broker's retained messages in number and
+// bytes; before refusing, it recounts from the store so it refuses only on
+// what is there.
 type retainLimits struct {
 	mochi.HookBase
 	srv               *mochi.Server
@@ -37,11 +34,8 @@ func (h *retainLimits) Provides(b byte) bool {
 	return bytes.Contains([]byte{mochi.OnPublish, mochi.OnWill, mochi.OnRetainedExpired}, []byte{b})
 }
 
-// OnPublish refuses a retained message that does not fit: an MQTT 5
-// publisher at QoS 1 or 2 is told so (PUBACK reason 0x97, quota
-// exceeded); for any other the message is dropped (QoS 1 is still
-// acknowledged: MQTT 3.1.1 cannot say no), neither retained nor
-// delivered.
+// OnPublish refuses a retained message that does not fit: MQTT 5 QoS 1/2
+// publishers get PUBACK 0x97; others lose it silently (3.1.1 cannot say no).
 func (h *retainLimits) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
 	if !pk.FixedHeader.Retain || h.take(pk.TopicName, len(pk.Payload)) {
 		return pk, nil

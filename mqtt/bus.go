@@ -60,16 +60,9 @@ type Bus struct {
 	closing   bool       // Close was called: no subscribe goroutine starts
 }
 
-// Connect connects to the broker, subscribes to the inbound topics and
-// returns once both are done. Invalid options yield an EINVALID error naming
-// the field.
-//
-// ctx bounds only this first connection: if it ends first, Connect gives up
-// with an EUNAVAILABLE error carrying the last failure. A failure that
-// retrying cannot fix (the broker's certificate does not verify, the broker
-// refuses the credentials or the client id) ends Connect at once with an
-// EINVALID error. Afterwards the Bus lives until Close, reconnecting with
-// backoff and resubscribing after every reconnection.
+// Connect connects, subscribes and returns once both are done; ctx bounds
+// only this first connection, and a failure retrying cannot fix is EINVALID
+// at once. The Bus then reconnects and resubscribes until Close.
 func Connect(ctx context.Context, opts Options) (*Bus, error) {
 	o, u, tlsCfg, err := opts.config()
 	if err != nil {
@@ -220,11 +213,8 @@ func (b *Bus) Prefix() string { return strings.TrimSuffix(b.prefix, "/") }
 // Topic returns the full topic of a topic relative to the prefix.
 func (b *Bus) Topic(rel string) string { return b.prefix + rel }
 
-// Close disconnects cleanly (the broker keeps the session for
-// Options.SessionExpiry) and closes the Inbound channel. ctx bounds the
-// wait for the disconnection (paho's connection goroutines); the bus's own
-// goroutines (the pump, the subscriptions after each connection) have
-// returned when Close does. Close may be called more than once.
+// Close disconnects cleanly, keeping the broker's session, and closes
+// Inbound; the bus's own goroutines have returned when it does. Idempotent.
 func (b *Bus) Close(ctx context.Context) error {
 	var err error
 	b.close.Do(func() {
@@ -420,11 +410,9 @@ func (r received) ack(log *slog.Logger) {
 	}
 }
 
-// onPublish handles one inbound PUBLISH on paho's receive goroutine: it
-// validates and parses the message and passes it on to pump, which
-// acknowledges it once it is handled. When pump falls behind, this waits,
-// and the broker, seeing no acknowledgment, stops sending at the receive
-// maximum.
+// onPublish parses one inbound PUBLISH on paho's receive goroutine and hands
+// it to pump; waiting here is the backpressure (the broker stops at the
+// receive maximum).
 func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 	b.recvMu.Lock()
 	defer b.recvMu.Unlock()
@@ -477,11 +465,9 @@ func (b *Bus) parse(p *paho.Publish) *nadine.Inbound {
 	return &in
 }
 
-// pump delivers parsed messages on the Inbound channel in arrival order
-// and acknowledges them, in batches of what has arrived: with
-// Options.Persist, the batch's transcripts are persisted in one call
-// before any of them is acknowledged or delivered. It returns when the
-// bus closes; what it had not acknowledged the broker delivers again.
+// pump delivers and acknowledges messages in arrival order, in batches;
+// with Options.Persist a batch's transcripts are kept before any is
+// acknowledged, so nothing acknowledged is lost.
 func (b *Bus) pump() {
 	defer close(b.pumped)
 	for {

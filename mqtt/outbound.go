@@ -35,14 +35,9 @@ type speechPayload struct {
 	Filler   bool            `json:"filler,omitempty"` // only present (true) on fillers
 }
 
-// Speak publishes one sentence on TopicSpeak as JSON
-// {"text","language","locale","seq","final","turn_id"} and, when the text is
-// not blank, mirrors it on TopicSpeakText as the bare sentence with content
-// type "text/plain; charset=utf-8" and user properties locale, language,
-// seq, final and turn_id. An empty final Speech marks the end of a turn on
-// TopicSpeak only. A filler line (Speech.Filler) carries "filler": true in
-// the JSON and the user property filler=true on TopicSpeakText; the field
-// and the property are left out for the reply's own sentences.
+// Speak publishes one sentence as JSON on TopicSpeak and, when not blank,
+// as plain text on TopicSpeakText with the fields in user properties
+// (docs/mqtt.md); an empty final Speech ends the turn on TopicSpeak only.
 func (b *Bus) Speak(ctx context.Context, s nadine.Speech) error {
 	topic := b.Topic(TopicSpeak)
 	if s.Language == "" {

@@ -123,14 +123,9 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 	return tNameNew, ""
 }
 
-// saveNameAfterReply records, once the reply is out, that id is called
-// name, keeping the rest of their profile: like every write of a turn it
-// waits for the reply, so that an early turn that no final transcript
-// adopts stores nothing. With a store that updates profiles in one
-// transaction (nadine.ProfileUpdater, every nadine.Store), what another
-// robot of the fleet writes to the same profile meanwhile is kept;
-// otherwise the profile this turn read (for the current person) is saved
-// with the name. A failure is traced and logged.
+// saveNameAfterReply records id's name once the reply is out, so an early
+// turn nobody adopts stores nothing; with a ProfileUpdater other robots'
+// concurrent writes to the profile are kept.
 func (t *turn) saveNameAfterReply(id, name string, current bool) {
 	now, st, log := t.e.now(), t.e.store, t.e.log
 	u, updates := st.(nadine.ProfileUpdater)

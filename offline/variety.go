@@ -6,16 +6,8 @@ import (
 	"time"
 )
 
-// The replies Nadine said lately, per conversation, so that she does not
-// repeat herself ("never repeat an answer").
-//
-// Why the engine keeps this state rather than reading the history only:
-// the request's history is the conversation window (memory.window, 20
-// messages by default, so 10 turns), while the promise is no repeat within
-// a 30-turn interaction. The window is read first, so a restarted process
-// still avoids what it can see; this memory covers the turns beyond it. It
-// holds hashes of Nadine's own replies, never what people said, for at most
-// maxConversations conversations that spoke in the last conversationTTL.
+// The replies Nadine said lately, per conversation, as hashes only: the
+// history window holds 10 turns, the promise is no repeat within 30.
 const (
 	recentPerConversation = 40
 	maxConversations      = 4096

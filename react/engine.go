@@ -394,19 +394,9 @@ func (e *Engine) promptOf(req nadine.Request, msgs []nadine.ChatMessage, o callO
 	return pr
 }
 
-// loop runs the agent: each model answer is a tool call, whose observation
-// goes back to the model, or the final answer. A tool call comes as a
-// native call (structured mode tools) or in the answer's text; each is run
-// once per turn (the same tool with the same input again is not run: the
-// agent is told it has the result already), at most MaxToolCalls times,
-// after which (or after a repeated call, or at the last step) the agent is
-// asked for its final answer with what it knows and offered no tool.
-// Answers are normalized rather than refused (see parser); one that cannot
-// be used is fed back with the reason: a plain-prose answer once (the
-// second is spoken as the reply), output that is not a reply at all once
-// (then the engine gives up with EBADOUTPUT and the dialogue manager falls
-// back), anything else up to ParseRetries times. first, when not nil, is
-// the first agent call, already started on msgs (a kept speculation).
+// loop runs the agent until its final answer. Answers are normalized rather
+// than refused; an unusable one is fed back with the reason a bounded number
+// of times. first is an already started first call (a kept speculation).
 func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, first *pendingCall) (nadine.Reply, error) {
 	tr := nadine.TraceFrom(ctx)
 	t := toolTurn{ran: map[string]bool{}}
@@ -502,11 +492,8 @@ type toolTurn struct {
 	last  bool            // no tool may be called any more: the next answer is the final one
 }
 
-// runTool runs a tool call of the turn, once: the same tool with the same
-// input (case, spacing and punctuation aside) is not run again, the agent
-// is told it has the result already, and the next answer must be the
-// final one, as after MaxToolCalls calls. A call once no tool may be
-// called is not run either.
+// runTool runs a tool call once per turn: a repeated call is not run, and
+// the next answer must be the final one, as after MaxToolCalls calls.
 func (e *Engine) runTool(ctx context.Context, req nadine.Request, tool, input string, t *toolTurn) string {
 	tr := nadine.TraceFrom(ctx)
 	key := tool + "\x00" + labels.Key(input)
@@ -583,12 +570,8 @@ func (e *Engine) nativeTools() bool {
 	return len(e.opts.Tools) > 0 && nadine.StructuredOf(e.opts.Agent) == nadine.StructuredTools
 }
 
-// replyEarly ends the turn once a final answer's reply text is complete
-// and spoken, while the model still writes the fields after it (category,
-// causing_person): the robot is not held for them. They are read once the
-// call ends, after the reply, by the parser's rules (step.finish); the
-// category's gesture goes out then, and the trace notes what was read. The
-// reply carries the emotion announced before the text.
+// replyEarly ends the turn once the reply text is spoken, while the model
+// still writes the fields after it; those are read when the call ends.
 func (e *Engine) replyEarly(ctx context.Context, req nadine.Request, p *pendingCall, n int) nadine.Reply {
 	tr := nadine.TraceFrom(ctx)
 	endStep(tr, p.step, fmt.Sprintf("agent:%d", n), p.start)(nil)

@@ -11,12 +11,9 @@ import (
 // question: ...", "Question autonome : ...", "Frage: ...").
 var rewriteLabelRE = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(?:(?:the\s+)?(?:standalone|rewritten|reformulated|rephrased)\s+(?:question|input|text|statement)|standalone|rewritten|rewrite|question|question\s+autonome|reformulation|frage|umformulierte\s+frage|eigenständige\s+frage)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*`)
 
-// cleanRewrite reads the contextualizer's answer the way models write it:
-// reasoning first, a label, quotes or a code fence around it, an
-// explanation on the lines after it. It returns the rewrite, or input
-// itself when the rewrite has the input's words (the model returned it as
-// it was, give or take case and punctuation: then the retrieval need not
-// run again), or "" when there is none.
+// cleanRewrite reads the contextualizer's answer around reasoning, labels
+// and fences; it returns input itself when unchanged (no second retrieval),
+// or "" when there is none.
 func cleanRewrite(answer, input string) string {
 	s := spoken.StripThinking(answer)
 	var line string

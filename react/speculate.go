@@ -70,11 +70,8 @@ func (s *speculation) prompt(question string) ([]nadine.ChatMessage, bool) {
 	return slices.Clone(s.msgs), true
 }
 
-// confirm compares the speculation's prompt with msgs, the prompt of the
-// standalone question. When they are equal the speculation is kept: its
-// held events are released and its call is returned for the loop to use.
-// Otherwise it is discarded (its events dropped, its call cancelled), and
-// confirm returns nil.
+// confirm keeps the speculation when its prompt equals msgs (the standalone
+// question's) and returns its call; otherwise it discards it and returns nil.
 func (s *speculation) confirm(ctx context.Context, msgs []nadine.ChatMessage) *pendingCall {
 	if s == nil {
 		return nil
@@ -111,11 +108,8 @@ func (s *speculation) cost() (prompt, completion int) {
 	return prompt, completion
 }
 
-// stop ends the speculation so that nothing of it outlives the turn: one
-// without a verdict (the turn failed first) is discarded; a kept call has
-// ended by then (the loop waited for it) unless the turn replied early,
-// when the call is detached and owned by the engine's calls (late.go)
-// like any reply that ended early.
+// stop ends the speculation so nothing of it outlives the turn; a call
+// detached by an early reply is owned by the engine's calls (late.go).
 func (s *speculation) stop(c *calls) {
 	if s == nil {
 		return

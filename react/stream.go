@@ -13,16 +13,9 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// streamer watches a streamed model answer. Once the answer shows itself to
-// be a final answer that names Nadine's emotion and its intensity before
-// the reply text (the prompt puts action, emotion and emotion_intensity
-// before action_input, category and causing_person after it), it decodes
-// the reply text as it arrives and hands out each sentence, checked as
-// speech, as soon as it is complete. Everything it reads goes through the
-// parser's rules (parser.fields and its readers), so a streamed answer and
-// the same answer parsed at the end give the same step: the stream only
-// changes when the reply is spoken. Tool calls and answers that do not
-// follow the format are not streamed; they are parsed at the end.
+// streamer speaks a final answer's reply sentence by sentence as it streams,
+// once its emotion is known. It reads with the parser's own rules, so the
+// stream changes only when the reply is spoken, never what it is.
 type streamer struct {
 	p parser
 
@@ -169,11 +162,8 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	}
 }
 
-// finish completes a final answer whose reply text was spoken as it
-// streamed. What was said cannot be unsaid, so the reply is what was said
-// and the fields after the text are never retried: they are read by the
-// parser's rules, defaults included, and the trace says what was
-// normalized. The emotion is the one announced before the text.
+// finish completes a final answer spoken as it streamed: what was said
+// cannot be unsaid, so the trailing fields are never retried, only read.
 func (s *streamer) finish(tr *nadine.Trace) step {
 	s.flush()
 	out := s.meta
@@ -213,12 +203,8 @@ func (s *streamer) finish(tr *nadine.Trace) step {
 	return out
 }
 
-// decode turns the JSON string content that has arrived into text, read
-// as the lenient reader reads it (package answer): a quotation mark ends
-// the reply only where what follows can follow it (an unescaped quote in
-// the text is text), raw newlines are kept, escapes decoded (twice when
-// the model escaped them twice). With final set the answer is over: a
-// mark whose end could not be told ends the text.
+// decode turns the arrived JSON string content into text as the lenient
+// reader does (package answer); with final set, an undecided mark ends it.
 func (s *streamer) decode(final bool) {
 	b := s.buf.String()
 	i := s.pos

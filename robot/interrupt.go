@@ -236,11 +236,8 @@ func (r *Runtime) spokenReport(rep nadine.SpokenReport) {
 	}
 }
 
-// speakingNow returns the talk Nadine is in the middle of saying, if any
-// (r.mu is held): with text-to-speech's reports, one with a published
-// line not reported yet (for at most SpeakTimeout past when it should have
-// been said); with start_speak and end_speak only, one between them. With
-// neither, she is never known to be speaking.
+// speakingNow returns the talk Nadine is in the middle of saying, from
+// text-to-speech's reports or start/end_speak; nil with neither (r.mu is held).
 func (r *Runtime) speakingNow(now time.Time) *talk {
 	t := r.talk
 	if t == nil || t.stopped || len(t.lines) == 0 {
@@ -363,11 +360,9 @@ func (r *Runtime) voiceStarted(ctx context.Context) {
 	})
 }
 
-// interrupt stops Nadine in turn turnID: text-to-speech is told to stop
-// now and drop what it queued, her later lines are withheld. By words, the
-// turn is cancelled if it still runs and the manager remembers the reply
-// as far as it was said; by voice activity alone, both wait for words
-// (or she resumes after FalseTimeout).
+// interrupt stops Nadine in turn turnID and withholds her later lines. By
+// words the turn is cancelled now; by voice activity alone both wait for
+// words or FalseTimeout.
 func (r *Runtime) interrupt(ctx context.Context, turnID string, byWords bool) {
 	r.mu.Lock()
 	t := r.talk

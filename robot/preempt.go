@@ -96,14 +96,8 @@ func (r *Runtime) whenHeld(tm **time.Timer, d time.Duration, t nadine.Transcript
 }
 
 // startEarly starts an early turn on t when nothing runs or waits and the
-// utterance has attempts left, cancelling one on other words.
-//
-// Starts are one at a time, and takeEarly waits for the one in progress
-// (startMu): an early turn may answer before its start has recorded it. A
-// newer interim's start that came in between found none to cancel, could
-// not start its own (the manager was busy with the older one) and was
-// lost, its attempt counted; a final transcript that came in between did
-// not find it, and its start then cancelled it as "a job came first".
+// utterance has attempts left. Starts are one at a time (startMu), since an
+// early turn may answer before its start has recorded it.
 func (r *Runtime) startEarly(ctx context.Context, t nadine.Transcript) {
 	r.startMu.Lock()
 	defer r.startMu.Unlock()

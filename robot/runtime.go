@@ -298,10 +298,8 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 }
 
 // resume takes what the inbox holds from before this start: pending
-// transcripts are queued in arrival order (the bus delivers them again
-// only if it had not kept them, and those are skipped by seq); a turn that
-// had started but said nothing is taken again; a turn that had spoken is
-// interrupted, never answered twice.
+// transcripts are queued, a silent started turn is taken again, and a turn
+// that had spoken is never answered twice.
 func (r *Runtime) resume(ctx context.Context) error {
 	if r.opts.Inbox == nil {
 		return nil
@@ -841,15 +839,9 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	}
 }
 
-// output publishes one turn's events on the body as they happen, in the
-// order the turn's dialogue Output hands them, numbered by it (Event.Seq),
-// and tells the monitor and the caller. The Output calls it from its own
-// goroutine, one event at a time: a publication that waits for the
-// broker's acknowledgment holds back no engine and no filler request, and
-// the turn's end (the done event) is published before the turn returns.
-// The inbox marks the transcript spoken as its first reply sentence goes
-// out: a filler line is not a reply, and a turn that said only a filler
-// is answered after a restart.
+// output publishes one turn's events in the Output's order from its
+// goroutine, so a publication waiting for the broker holds back no engine.
+// The transcript is marked spoken at the first reply sentence, not a filler.
 type output struct {
 	r       *Runtime
 	ctx     context.Context

@@ -103,13 +103,9 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 // reader (of this process or another) keeps the log in use.
 const truncateWALAttempts = 5
 
-// truncateWAL checkpoints the whole write-ahead log into the database file
-// and truncates it to zero bytes. A reader in the middle of a transaction
-// keeps SQLite from finishing (it reports "busy" after the busy timeout);
-// truncateWAL then asks again, a few times, and fails with EUNAVAILABLE if
-// the log is still in use: the erase is committed, and the next checkpoint
-// will overwrite the old frames, but the caller is told that the text may
-// still be in the log until then.
+// truncateWAL checkpoints and truncates the write-ahead log, retrying past
+// busy readers; EUNAVAILABLE means the erase is committed but the text may
+// stay in the log until the next checkpoint.
 func (s *Store) truncateWAL(ctx context.Context) error {
 	return truncateWAL(ctx, s.w, s.path)
 }

@@ -25,15 +25,9 @@ type InboxOptions struct {
 	Logger *slog.Logger
 }
 
-// Inboxes is the SQLite file holding the inboxes of the robots a process
-// serves (one per robot, keyed by the robot's topic prefix). It lives in a
-// file of its own, apart from the memory store: it must be local to the
-// process that acknowledges to the broker whatever the store is, and its
-// writes, on the receive path, never wait behind a memory write.
-//
-// Every write is one transaction on one connection, in WAL mode with
-// synchronous=FULL: when Add returns, the transcripts survive a crash.
-// secure_delete overwrites what Mark erases.
+// Inboxes is the file of the robots' inboxes, apart from the memory store:
+// it must be local to the process that acknowledges to the broker, and its
+// writes never wait behind a memory write. Durable when Add returns.
 type Inboxes struct {
 	db     *sql.DB
 	path   string

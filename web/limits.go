@@ -61,12 +61,9 @@ func (s *streamSlots) release() {
 	s.mu.Unlock()
 }
 
-// failureLimiter is a token bucket per client address: each failed token
-// attempt takes one; the bucket refills at max per minute, up to max. A
-// client with an empty bucket has its wrong or missing tokens refused with
-// 429 until one refills; a request with the right token is served whatever
-// the bucket holds, so that nobody sharing the address is locked out (the
-// token's length, MinTokenChars, is what stops guessing).
+// failureLimiter is a token bucket per client address over failed token
+// attempts only, so a right token is always served and nobody sharing the
+// address is locked out.
 type failureLimiter struct {
 	mu      sync.Mutex
 	max     float64

@@ -17,12 +17,8 @@ const (
 	maxEmotionRunes = 32
 )
 
-// resolveUser finds who a turn is from. An id is taken as it is (its name
-// looked up when not given). A name matches a known user case-insensitively
-// by name, or exactly by id; when nobody matches, a profile is created with
-// a new id, so that Nadine remembers the person next time (as `nadine chat
-// --user NAME` does). With neither, ok is false: the turn is the session
-// user's.
+// resolveUser finds who a turn is from by id or name, creating a profile for
+// a new name so Nadine remembers them; ok is false with neither.
 func (s *Server) resolveUser(ctx context.Context, id, name string) (u nadine.UserRef, ok bool, err error) {
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
 	if err := checkName(name); err != nil {
