@@ -80,49 +80,51 @@ type childServe struct {
 func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 	t.Helper()
 	dir := t.TempDir()
-	mqttAddr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	httpAddr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, err := askDefaults(context.Background())
 	if err != nil {
-		t.Fatal(err)
-	}
-	profiles, roles := map[string]any{}, map[string]string{}
-	for _, r := range d.Roles {
-		profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "10s"}
-		roles[r] = r
-	}
-	// The default log level (info), as on a robot.
-	b, err := yaml.Marshal(map[string]any{"engine": engine, "data_dir": filepath.Join(dir, "data"),
-		"models": map[string]any{"profiles": profiles, "roles": roles}, "embeddings": map[string]any{"provider": "openai", "dimensions": 64},
-		"mqtt": map[string]any{"listen": mqttAddr}, "http": map[string]any{"addr": httpAddr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "nadine.yaml")
-	if err := os.WriteFile(cfg, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	exe, err := nadineBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "serve", "--config", cfg)
-	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}
-	p, err := startProcess(cmd, &syncbuf.Buffer{})
+	var c *childServe
+	err = onFreePorts(func(mqttAddr, httpAddr string) error {
+		profiles, roles := map[string]any{}, map[string]string{}
+		for _, r := range d.Roles {
+			profiles[r] = map[string]any{"base_url": modelURL, "model": r, "api_key_env": benchKeyEnv, "max_retries": 0, "timeout": "10s"}
+			roles[r] = r
+		}
+		// The default log level (info), as on a robot.
+		b, err := yaml.Marshal(map[string]any{"engine": engine, "data_dir": filepath.Join(dir, "data"),
+			"models": map[string]any{"profiles": profiles, "roles": roles}, "embeddings": map[string]any{"provider": "openai", "dimensions": 64},
+			"mqtt": map[string]any{"listen": mqttAddr}, "http": map[string]any{"addr": httpAddr}})
+		if err != nil {
+			return err
+		}
+		cfg := filepath.Join(dir, "nadine.yaml")
+		if err := os.WriteFile(cfg, b, 0o600); err != nil {
+			return err
+		}
+		cmd := exec.Command(exe, "serve", "--config", cfg)
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}
+		p, err := startProcess(cmd, &syncbuf.Buffer{})
+		if err != nil {
+			return err
+		}
+		c = &childServe{serveProcess: p, base: "http://" + httpAddr, mqtt: mqttAddr, dir: filepath.Join(dir, "data")}
+		if err := waitHealthy(context.Background(), c.base, p); err != nil {
+			c.kill()
+			// The logs say "address already in use" when another process
+			// took a port meanwhile: onFreePorts then tries new ones.
+			return fmt.Errorf("%w\n%s", err, c.logs.String())
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &childServe{serveProcess: p, base: "http://" + httpAddr, mqtt: mqttAddr, dir: filepath.Join(dir, "data")}
 	t.Cleanup(c.kill)
-	if err := waitHealthy(context.Background(), c.base, p); err != nil {
-		t.Fatalf("%v\n%s", err, c.logs.String())
-	}
 	return c
 }
 
