@@ -112,8 +112,9 @@ func TestQuantizedSearchExact(t *testing.T) {
 		t.Fatalf("robin's cached set: quantized %v, %d entries, %v; want quantized, %d", set != nil && set.quantized, set.entries(), err, n)
 	}
 
-	queries := [][]float32{make([]float32, dims)} // the zero query
-	for i := range 30 { // ten of each kind: 279 searches on both stores
+	// The zero query, then ten of each kind: 279 searches on both stores.
+	queries := [][]float32{make([]float32, dims)}
+	for i := range 30 {
 		switch i % 3 {
 		case 0:
 			queries = append(queries, gaussian(rng, dims, 1))
