@@ -107,18 +107,7 @@ func TestSearchTurnPublishesAFillerFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		cctx, cancel := context.WithTimeout(context.Background(), mqtttest.Failsafe)
-		defer cancel()
-		_ = bus.Close(cctx)
-	})
+	runOnBus(t, rt, bus)
 	control := mqtttest.NewPeer(t, addr, "nadine/agent/control/speak", "nadine/agent/control/speak/text")
 	stt := mqtttest.NewPeer(t, addr)
 	mqtttest.Eventually(t, "nadine connected", bus.Connected)

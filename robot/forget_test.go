@@ -40,18 +40,7 @@ func TestFaceNameAndSpokenForgetOverTheBus(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Store, f.Also = st, []nadine.UserEraser{m, rt}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		cctx, cancel := context.WithTimeout(context.Background(), mqtttest.Failsafe)
-		defer cancel()
-		_ = bus.Close(cctx)
-	})
+	runOnBus(t, rt, bus)
 	perception := mqtttest.NewPeer(t, addr)
 	face := mqtttest.NewPeer(t, addr, "nadine/face_recognition/user_info")
 	ctl := &control{t: t, peer: mqtttest.NewPeer(t, addr, "nadine/agent/control/speak")}

@@ -103,19 +103,8 @@ func newInterruptRig(t *testing.T, eng *talkingEngine, mode robot.Interruptions)
 		t.Fatal(err)
 	}
 	updates, unsubscribe := rt.Subscribe(0)
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
-	t.Cleanup(func() {
-		unsubscribe()
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		cctx, cancel := context.WithTimeout(context.Background(), mqtttest.Failsafe)
-		defer cancel()
-		_ = bus.Close(cctx)
-	})
+	runOnBus(t, rt, bus)
+	t.Cleanup(unsubscribe) // before the runtime stops
 	r := &interruptRig{t: t, eng: eng, rt: rt, updates: updates,
 		stt: mqtttest.NewPeer(t, addr), tts: mqtttest.NewPeer(t, addr, "nadine/agent/control/speak", "nadine/agent/control/stop")}
 	mqtttest.Eventually(t, "nadine connected", bus.Connected)

@@ -126,19 +126,8 @@ func newPreemptRigWith(t *testing.T, after time.Duration, edit func(*dialogue.Ma
 		t.Fatal(err)
 	}
 	updates, unsubscribe := rt.Subscribe(256)
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
-	t.Cleanup(func() {
-		unsubscribe()
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		cctx, cancel := context.WithTimeout(context.Background(), mqtttest.Failsafe)
-		defer cancel()
-		_ = bus.Close(cctx)
-	})
+	runOnBus(t, rt, bus)
+	t.Cleanup(unsubscribe) // before the runtime stops
 	r := &preemptRig{rt: rt, body: body, stt: mqtttest.NewPeer(t, mqtttest.HostPort(broker.URL())), st: st, answers: answers, updates: updates}
 	// A known person, whose history is stored.
 	r.stt.Publish("nadine/graph/user_detected", []byte(`{"user_name":"Alex","user_id":"alex-1"}`))

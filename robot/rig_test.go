@@ -7,8 +7,11 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/dialogue"
+	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/lexical"
+	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/offline"
+	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
@@ -35,4 +38,22 @@ func offlineManager(t *testing.T, edit func(*dialogue.ManagerOptions, *sqlite.St
 		t.Fatal(err)
 	}
 	return st, m
+}
+
+// runOnBus runs rt on bus until the test ends, then stops it and closes
+// the bus.
+func runOnBus(t *testing.T, rt *robot.Runtime, bus *mqtt.Bus) {
+	t.Helper()
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		cctx, cancel := context.WithTimeout(context.Background(), mqtttest.Failsafe)
+		defer cancel()
+		_ = bus.Close(cctx)
+	})
 }
