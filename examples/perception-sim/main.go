@@ -127,6 +127,7 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 		for i, shown := 0, time.Duration(0); shown < s.stay; i, shown = i+1, shown+s.every {
 			if len(s.emotions) > 0 {
 				if err := pub(busclient.TopicUserEmotion, emotion{Emotion: s.emotions[i%len(s.emotions)]}); err != nil {
+					stopTalking()
 					return err
 				}
 			}
