@@ -528,6 +528,11 @@ func (t *ttsStandIn) waitStop(id string, d time.Duration) bool {
 	t.mu.Lock()
 	ch := t.turn(id).stopCh
 	t.mu.Unlock()
+	return closedWithin(ch, d)
+}
+
+// closedWithin reports whether ch is closed within d.
+func closedWithin(ch <-chan struct{}, d time.Duration) bool {
 	select {
 	case <-ch:
 		return true
@@ -548,12 +553,7 @@ func (t *ttsStandIn) waitResumed(id string, d time.Duration) bool {
 	t.mu.Lock()
 	ch := t.turn(id).resumeCh
 	t.mu.Unlock()
-	select {
-	case <-ch:
-		return true
-	case <-time.After(d):
-		return false
-	}
+	return closedWithin(ch, d)
 }
 
 // saidOf is what text-to-speech said of turn id, once the stop's cut was

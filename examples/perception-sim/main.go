@@ -99,24 +99,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 // play runs the schedule: each person is detected, shows the emotions in
 // turn every s.every while they stay, and leaves.
 func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logger) error {
-	pub := func(topic string, v any) error {
-		b, _ := json.Marshal(v)
-		if err := c.Publish(ctx, topic, b); err != nil {
-			return err
-		}
-		log.Info("published", "topic", c.Topic(topic), "payload", string(b))
-		return nil
-	}
-	wait := func(d time.Duration) error {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return nil
-		}
-	}
+	pub := func(topic string, v any) error { return publish(ctx, c, log, topic, v) }
+	wait := func(d time.Duration) error { return sleep(ctx, d) }
 	for round := 0; s.rounds == 0 || round < s.rounds; round++ {
 		name := s.people[round%len(s.people)]
 		id := userID(name)
@@ -169,6 +153,16 @@ func (s schedule) speak(ctx context.Context, c *busclient.Client, who string, lo
 		}
 		return nil
 	}
+}
+
+// publish sends v as JSON on topic (relative to the prefix) and logs it.
+func publish(ctx context.Context, c *busclient.Client, log *slog.Logger, topic string, v any) error {
+	b, _ := json.Marshal(v)
+	if err := c.Publish(ctx, topic, b); err != nil {
+		return err
+	}
+	log.Info("published", "topic", c.Topic(topic), "payload", string(b))
+	return nil
 }
 
 // userID is the id perception would give a name: lower case, spaces as

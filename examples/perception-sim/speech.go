@@ -109,14 +109,7 @@ func (v *voice) talk(ctx context.Context, c *busclient.Client, who string, log *
 
 // say publishes one line as speech-to-text would.
 func (v *voice) say(ctx context.Context, c *busclient.Client, who string, n int, line string, log *slog.Logger) error {
-	pub := func(topic string, p any) error {
-		b, _ := json.Marshal(p)
-		if err := c.Publish(ctx, topic, b); err != nil {
-			return err
-		}
-		log.Info("published", "topic", c.Topic(topic), "payload", string(b))
-		return nil
-	}
+	pub := func(topic string, p any) error { return publish(ctx, c, log, topic, p) }
 	if err := pub(busclient.TopicSpeechStart, map[string]any{"time": time.Now().UTC().Format(time.RFC3339Nano)}); err != nil {
 		return err
 	}
