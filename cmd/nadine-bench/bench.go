@@ -173,11 +173,7 @@ func runBench(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	progress := func(format string, args ...any) {
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, format+"\n", args...)
-		}
-	}
+	progress := progressTo(e.stderr, *asJSON)
 
 	var traces io.Writer
 	if *tracesPath != "" {

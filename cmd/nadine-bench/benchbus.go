@@ -116,12 +116,8 @@ func runBusBench(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	progress := func(format string, args ...any) {
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, format+"\n", args...)
-		}
-	}
-	srv, serper := startBenchServers(benchSettings{TTFT: 300 * time.Millisecond, TokenRate: 50, EmbedLatency: 100 * time.Millisecond, ToolLatency: 300 * time.Millisecond})
+	progress := progressTo(e.stderr, *asJSON)
+	srv, serper := startBenchServers(abuseSettings())
 	defer srv.Close()
 	defer serper.Close()
 	base := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, engine: *engine}

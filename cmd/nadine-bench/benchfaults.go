@@ -165,11 +165,7 @@ func runFaultBench(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	progress := func(format string, args ...any) {
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, format+"\n", args...)
-		}
-	}
+	progress := progressTo(e.stderr, *asJSON)
 	report := faultReport{Machine: machine(), Settings: set}
 	progress("bench --faults: offline engine, %d turns (the baseline)…", *outageTurns)
 	base, err := runFaultScenario(ctx, set, scenarioOffline, "offline", filepath.Join(dir, "offline"))

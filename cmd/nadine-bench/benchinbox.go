@@ -110,12 +110,8 @@ func runInboxBench(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	progress := func(format string, args ...any) {
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, format+"\n", args...)
-		}
-	}
-	srv, serper := startBenchServers(benchSettings{TTFT: 300 * time.Millisecond, TokenRate: 50, EmbedLatency: 100 * time.Millisecond, ToolLatency: 300 * time.Millisecond})
+	progress := progressTo(e.stderr, *asJSON)
+	srv, serper := startBenchServers(abuseSettings())
 	defer srv.Close()
 	defer serper.Close()
 	base := benchSetup{modelURL: srv.URL(), serperURL: serper.URL, engine: *engine}
@@ -167,6 +163,21 @@ type child struct {
 	*serveProcess
 	base string // the monitor's URL
 	mqtt string // host:port of the broker it uses
+}
+
+// abuseSettings are the scripted servers' latencies for the inbox and bus
+// benches.
+func abuseSettings() benchSettings {
+	return benchSettings{TTFT: 300 * time.Millisecond, TokenRate: 50, EmbedLatency: 100 * time.Millisecond, ToolLatency: 300 * time.Millisecond}
+}
+
+// progressTo writes a bench's progress lines to w, unless quiet (JSON out).
+func progressTo(w io.Writer, quiet bool) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		if !quiet {
+			fmt.Fprintf(w, format+"\n", args...)
+		}
+	}
 }
 
 // childOptions say how the child connects and what it may do.
