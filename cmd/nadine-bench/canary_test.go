@@ -185,6 +185,20 @@ func (c *childServe) firstEvent(t *testing.T) string {
 }
 
 // filesWith returns the files under dir that hold the canary, with counts.
+// filesWithSoon is filesWith once the files under dir stop holding the
+// canary, or after 10 s: the inbox truncates its log once no transcript
+// waits.
+func filesWithSoon(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	files := filesWith(t, dir)
+	for len(files) > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		files = filesWith(t, dir)
+	}
+	return files
+}
+
 func filesWith(t *testing.T, dir string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
@@ -369,14 +383,7 @@ func TestCanaryStrangerLeavesNothing(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			// The inbox truncates its log once no transcript waits.
-			deadline = time.Now().Add(10 * time.Second)
-			files := filesWith(t, c.dir)
-			for len(files) > 0 && time.Now().Before(deadline) {
-				time.Sleep(100 * time.Millisecond)
-				files = filesWith(t, c.dir)
-			}
-			if len(files) > 0 {
+			if files := filesWithSoon(t, c.dir); len(files) > 0 {
 				t.Errorf("once the stranger left, the secret is still in %v", files)
 			}
 			c.stopTerm(t)

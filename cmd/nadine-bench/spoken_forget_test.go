@@ -120,14 +120,7 @@ func TestCanarySpokenForget(t *testing.T) {
 			if _, s := c.api(t, "GET", "/api/session", ""); !strings.Contains(s, `"user_id":"unknown"`) {
 				t.Errorf("the session after the erase: %s", s)
 			}
-			// The inbox truncates its log once no transcript waits.
-			deadline := time.Now().Add(10 * time.Second)
-			files := filesWith(t, c.dir)
-			for len(files) > 0 && time.Now().Before(deadline) {
-				time.Sleep(100 * time.Millisecond)
-				files = filesWith(t, c.dir)
-			}
-			if len(files) > 0 {
+			if files := filesWithSoon(t, c.dir); len(files) > 0 {
 				t.Errorf("while serve runs, the secret is still in %v", files)
 			}
 			c.stopTerm(t)
