@@ -31,23 +31,8 @@ func clamp(x, lo, hi float64) float64 {
 	return math.Max(lo, math.Min(hi, x))
 }
 
-// EmotionPAD returns the PAD point of an emotion and whether the emotion is
-// known; unknown emotions get the origin, like neutral.
-//
-// ALMA (Gebhard 2005, table 1) gives PAD values for the 24 OCC emotions; it
-// has no entry named sadness, disgust or surprise, so:
-//
-//   - joy: ALMA Joy (0.40, 0.20, 0.10).
-//   - sadness: ALMA Distress (-0.40, -0.20, -0.50), OCC's "sad, distressed"
-//     emotion type.
-//   - fear: ALMA Fear (-0.64, 0.60, -0.43) (Russell & Mehrabian 1977's
-//     "fearful").
-//   - disgust: ALMA Disliking (-0.40, 0.20, 0.10), OCC's "disgust" type.
-//   - anger: ALMA Anger (-0.51, 0.59, 0.25) (Russell & Mehrabian's "angry").
-//   - surprise: not an OCC emotion; taken from Russell & Mehrabian (1977),
-//     "surprised" (0.40, 0.67, -0.13), the same source ALMA took fear and
-//     anger from.
-//   - neutral: the origin.
+// EmotionPAD returns an emotion's PAD point from ALMA's OCC table (surprise
+// from Russell & Mehrabian); unknown emotions get the origin, like neutral.
 func EmotionPAD(e nadine.Emotion) (PAD, bool) {
 	switch e {
 	case nadine.Joy:
@@ -86,10 +71,8 @@ const (
 // octant.
 const neutralRadius = 1e-6
 
-// Octant names the mood octant of m (ALMA): exuberant (+P+A+D), bored
-// (-P-A-D), dependent (+P+A-D), disdainful (-P-A+D), relaxed (+P-A+D),
-// anxious (-P+A-D), docile (+P-A-D) or hostile (-P+A+D). A mood at the origin
-// is "neutral"; an axis at exactly 0 counts as positive.
+// Octant names m's ALMA mood octant ("exuberant" for +P+A+D, …), "neutral"
+// at the origin; an axis at exactly 0 counts as positive.
 func Octant(m PAD) string {
 	if m.Norm() < neutralRadius {
 		return NeutralMood
@@ -122,10 +105,8 @@ const (
 	Fully      = "fully"
 )
 
-// Strength says how strong a mood is, as in ALMA: the distance of m from the
-// origin, divided by the largest possible distance in the PAD cube (√3), is
-// split in thirds: below 1/3 "slightly", below 2/3 "moderately", else
-// "fully". A mood at the origin is "" (it has no strength).
+// Strength is ALMA's "slightly", "moderately" or "fully": thirds of m's
+// distance from the origin over √3; "" at the origin.
 func Strength(m PAD) string {
 	n := m.Norm()
 	if n < neutralRadius {
@@ -158,10 +139,8 @@ func sameOctant(a, b PAD) bool {
 	return o != NeutralMood && o == Octant(b)
 }
 
-// Valence is the sign of an emotion's pleasure (its PAD point's P): 1 for
-// joy and surprise, -1 for sadness, fear, disgust and anger, 0 for neutral
-// and unknown emotions. Emotions of one valence are one family: a reply
-// written feeling one suits another of its family.
+// Valence is the sign of an emotion's pleasure (0 for neutral and unknown):
+// a reply written feeling one emotion suits another of the same valence.
 func Valence(e nadine.Emotion) int {
 	p, _ := EmotionPAD(e)
 	switch {

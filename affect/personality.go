@@ -21,10 +21,8 @@ func (p Personality) Clamp() Personality {
 	}
 }
 
-// NadinePersonality is Nadine's default personality: friendly, very
-// agreeable, fairly extraverted, open and conscientious, with low
-// neuroticism. Its baseline mood is moderately relaxed (pleasant, calm,
-// fairly dominant).
+// NadinePersonality is friendly, very agreeable and low in neuroticism, so
+// her baseline mood is moderately relaxed.
 func NadinePersonality() Personality {
 	return Personality{
 		Openness:          0.4,
@@ -35,23 +33,8 @@ func NadinePersonality() Personality {
 	}
 }
 
-// DefaultMood returns the baseline mood of a personality: the mood it
-// returns to when nothing happens. It uses the regression of Mehrabian
-// (1996), "Analysis of the Big-five personality factors in terms of the PAD
-// temperament model", Australian Journal of Psychology 48(2), as quoted by
-// ALMA (Gebhard 2005):
-//
-//	Pleasure  = 0.21·E + 0.59·A + 0.19·S
-//	Arousal   = 0.15·O + 0.30·A − 0.57·S
-//	Dominance = 0.25·O + 0.17·C + 0.60·E − 0.32·A
-//
-// where S is Mehrabian's fifth factor, emotional stability. ALMA prints the
-// same coefficients with the label "Neuroticism", but neuroticism is the
-// opposite pole of emotional stability (Mehrabian describes neuroticism as
-// unpleasant and arousable), and taking the label literally would make an
-// anxious personality pleasant and calm. So S = −Neuroticism here: the
-// coefficients are the published ones, applied to stability. Traits are
-// clamped to -1..1 first and each axis of the result to -1..1.
+// DefaultMood is the mood p returns to: Mehrabian's (1996) regression, via
+// ALMA, applied to stability = −Neuroticism (docs/architecture.md#affect).
 func DefaultMood(p Personality) PAD {
 	p = p.Clamp()
 	o, c, e, a := p.Openness, p.Conscientiousness, p.Extraversion, p.Agreeableness

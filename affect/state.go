@@ -9,9 +9,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Emotion is Nadine's active emotion: one of the six emotions (or neutral),
-// its intensity, and the emotion's PAD point (EmotionPAD of Label, not
-// scaled by the intensity).
+// Emotion is Nadine's active emotion; PAD is Label's point, not scaled by
+// Intensity.
 type Emotion struct {
 	Label     nadine.Emotion `json:"label"`
 	Intensity float64        `json:"intensity"` // 0..1
@@ -43,10 +42,8 @@ type Params struct {
 	EmotionTurnDecay float64 `json:"emotion_turn_decay"`
 }
 
-// DefaultParams returns the default dynamics: an appraisal of intensity 1
-// moves the mood 30% of the way to the emotion; the mood halves its distance
-// to the baseline every 15 minutes and loses a tenth of it every turn; the
-// emotion halves every minute and loses 30% every turn.
+// DefaultParams: intensity 1 pulls the mood 30% toward the emotion; the mood
+// halves toward baseline every 15 min, the emotion every minute.
 func DefaultParams() Params {
 	return Params{
 		PullRate:         0.3,
@@ -115,11 +112,8 @@ func New(p Personality, now time.Time) State {
 // mood of its personality.
 func Baseline(s State) PAD { return DefaultMood(s.Personality) }
 
-// Decay lets the time from s.Updated to now pass: the mood moves back toward
-// the personality baseline and the emotion's intensity fades, both
-// exponentially with their half-lives; an emotion under MinIntensity becomes
-// neutral. Updated becomes now. A zero Updated, or a now before Updated,
-// lets no time pass.
+// Decay lets the time since s.Updated pass (exponential half-lives); an
+// emotion under MinIntensity becomes neutral; a now before Updated is no time.
 func Decay(s State, now time.Time) State {
 	p := s.Params.withDefaults()
 	if !s.Updated.IsZero() && now.After(s.Updated) {
@@ -134,10 +128,8 @@ func Decay(s State, now time.Time) State {
 	return s
 }
 
-// Update ends a turn at time now (the graph's affective_update, after the
-// response): it applies Decay, then the per-turn decays (MoodTurnDecay
-// toward the baseline, EmotionTurnDecay of the intensity), and counts the
-// turn.
+// Update ends a turn (the graph's affective_update): Decay, then the
+// per-turn decays.
 func Update(s State, now time.Time) State {
 	s = Decay(s, now)
 	p := s.Params.withDefaults()
@@ -148,23 +140,8 @@ func Update(s State, now time.Time) State {
 	return s
 }
 
-// Appraise makes label, at the given intensity, Nadine's active emotion at
-// time now, and moves the mood (the graph's affective_appraisal).
-//
-// It first applies Decay up to now. The intensity is clamped to 0..1; an
-// invalid label becomes neutral, and neutral has intensity 0 (it is the
-// absence of emotion and leaves the mood alone).
-//
-// The mood then moves as in ALMA's pull and push, simplified to the one
-// active emotion with t its PAD point and k = intensity·PullRate (at most
-// 1):
-//
-//   - pull: the mood moves k of the way toward t, mood + k·(t − mood);
-//   - push: when the mood already lies in t's octant, at least as far from
-//     the origin as t, it is pushed further out along t, mood + k·t (an
-//     exuberant robot that feels joy gets more exuberant, not less).
-//
-// Each axis is clamped to -1..1.
+// Appraise makes label Nadine's emotion and moves the mood by ALMA's pull
+// and push (docs/architecture.md#affect); neutral leaves the mood alone.
 func Appraise(s State, label nadine.Emotion, intensity float64, now time.Time) State {
 	s = Decay(s, now)
 	if !label.Valid() {
@@ -224,10 +201,8 @@ func Arousal(s State) float64 {
 	return e.PAD.A * e.Intensity
 }
 
-// Describe renders the state as text for a prompt ("affect as text"):
-// "moderately relaxed mood; feeling joy (intensity 0.6)", or "...; no
-// particular emotion" when the emotion is neutral. Intensities are rounded
-// to two decimals.
+// Describe renders the state for a prompt: "moderately relaxed mood;
+// feeling joy (intensity 0.6)".
 func Describe(s State) string {
 	mood := MoodLabel(s.Mood) + " mood"
 	e := settle(s.Emotion)
@@ -241,9 +216,7 @@ func formatIntensity(x float64) string {
 	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
 }
 
-// ToBus returns the state as published on the robot bus and shown in the
-// monitor: the emotion's label, intensity and felt arousal (Arousal), and
-// the mood's axes and label.
+// ToBus returns the state as the robot bus and the monitor show it.
 func ToBus(s State) nadine.AffectState {
 	e := settle(s.Emotion)
 	return nadine.AffectState{

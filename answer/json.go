@@ -292,11 +292,8 @@ func (p *parser) list() (string, bool, bool) {
 	}
 }
 
-// str reads a string opened by q at p.i. A quotation mark like q ends it
-// only where what follows can follow the string (see closes); any other is
-// part of the text. Raw newlines are kept; escapes are decoded, twice when
-// the model escaped them twice. complete is false when the text ended
-// inside the string.
+// str reads a string opened by q. A quote ends it only where what follows
+// can follow a string, since models leave inner quotes unescaped.
 func (p *parser) str(q byte, ctx context) (string, bool) {
 	p.i++ // the opening quote
 	var b strings.Builder
@@ -325,11 +322,8 @@ func (p *parser) str(q byte, ctx context) (string, bool) {
 	return unescapeAgain(b.String()), false
 }
 
-// closes reports whether a quotation mark whose next byte is at j ends
-// the string: the text ends there, or what follows is what may follow a
-// string where it is (a colon after a key; a comma and the next member's
-// key, or the end of the object, after a member's value; a comma and a
-// value, or the end of the list, after an item).
+// closes reports whether the quote before j ends the string: the text ends,
+// or what follows fits the context (a colon after a key, a comma and key…).
 func (p *parser) closes(j int, ctx context) bool {
 	k := skipWS(p.s, j)
 	if k >= len(p.s) {
@@ -393,9 +387,8 @@ func keyAhead(s string, k int) bool {
 	return i < len(s) && s[i] == ':'
 }
 
-// decodeEscape decodes the escape at the start of s (a backslash) into b
-// and returns its length, or 0 when a \u escape is cut off. An unknown
-// escape keeps its character.
+// decodeEscape decodes the escape at s's start into b and returns its
+// length; 0 when a \u escape is cut off. Unknown escapes keep the character.
 func decodeEscape(s string, b *strings.Builder) int {
 	switch c := s[1]; c {
 	case 'n':
@@ -554,10 +547,8 @@ func quote(s string) string {
 	return string(b)
 }
 
-// StringEnds tells, for a member's string value whose quotation mark ends
-// just before j in s (a streamed answer, s all that came so far), whether
-// the mark ends the string (see Read): known is false while what follows
-// has not come yet.
+// StringEnds tells whether the quote before j ends a streamed string value;
+// known is false while what follows has not come yet.
 func StringEnds(s string, j int) (ends, known bool) {
 	k := skipWS(s, j)
 	if k >= len(s) {

@@ -22,18 +22,13 @@ var (
 	// thoughtLineRE is a line that starts with a reasoning label
 	// ("Thought:", "**Reasoning**:", "思考：").
 	thoughtLineRE = regexp.MustCompile(`(?im)^[ \t>*_#-]{0,6}(?:` + reasoningNames + `)[ \t*_]{0,3}(?:\(\w+\))?[ \t]*[:：]`)
-	// nextPartRE is where a labelled thought ends: a blank line, a line
-	// with another label ("Action:", "Intent:", "Final Answer:"), or the
-	// start of a JSON answer.
+	// nextPartRE ends a labelled thought: a blank line, another label, or a
+	// JSON answer.
 	nextPartRE = regexp.MustCompile(`(?im)\n[ \t]*\n|\n[ \t>*_#-]{0,6}[\p{L}][\p{L} _]{0,30}[ \t*_]{0,3}[:：]|\n[ \t]*(?:\x60\x60\x60|\{|\[)`)
 )
 
-// Preamble returns the answer without the reasoning its model wrote before
-// (or around) it: tagged blocks (<think>…</think> and other names, [THINK]
-// …[/THINK], gpt-oss's analysis channel), a closing tag whose opening was
-// in the chat template (what comes before it goes), an unclosed block (it
-// goes with everything after it), and labelled thoughts ("Thought: …" up
-// to a blank line, the next ReAct label or the JSON answer).
+// Preamble drops the reasoning a model wrote before its answer: tagged
+// blocks (even half-open ones) and labelled thoughts ("Thought: …").
 func Preamble(text string) string {
 	s := text
 	if loc := harmonyFinalRE.FindStringIndex(s); loc != nil {

@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// TextStep is an answer in the text format of LangChain's ReAct prompt,
-// which models write from habit: "Action: <tool>" and "Action Input:
-// <input>", or "Final Answer: <reply>".
+// TextStep is an answer in LangChain's ReAct text format, which models write
+// from habit even when asked for JSON.
 type TextStep struct {
 	// Action is the named action ("Weather App", "Final Answer"), "" when
 	// there is none; Input its input.
@@ -56,9 +55,8 @@ var (
 	finalLabelRE = regexp.MustCompile(`^(?:` + finalLabels + `)$`)
 )
 
-// FormatLabel reports whether text starts with a label of the ReAct format
-// ("Thought:", "**Action Input:**", "Final Answer:", "思考："), and returns
-// the label, lowercased, and the text after it.
+// FormatLabel reports whether text starts with a ReAct label, however
+// decorated ("**Action Input:**", "思考："), lowercased, and the rest.
 func FormatLabel(text string) (label, rest string, ok bool) {
 	m := labelRE.FindStringSubmatchIndex(text)
 	if m == nil {

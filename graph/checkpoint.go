@@ -43,18 +43,16 @@ func (e *InterruptError) Error() string {
 // Is reports whether target is ErrInterrupted.
 func (e *InterruptError) Is(target error) bool { return target == ErrInterrupted }
 
-// Interrupt returns the error a node returns to stop the run and wait for
-// input (a question to the user): the state the node returns is saved, and
-// Resume runs the same node again on it, once updated.
+// Interrupt stops the run to wait for input: the node's returned state is
+// saved and Resume runs the same node again on it.
 func Interrupt(reason string) error { return &InterruptError{Reason: reason} }
 
 // InterruptAfter is like Interrupt, but the node is done: Resume continues
 // with the node's successor (its router decides on the updated state).
 func InterruptAfter(reason string) error { return &InterruptError{Reason: reason, After: true} }
 
-// Checkpointer persists checkpoints between turns and restarts;
-// nadine.CheckpointStore implements it. LoadCheckpoint must return an error
-// with code nadine.ENOTFOUND for a missing key.
+// Checkpointer persists checkpoints across turns and restarts; a missing key
+// must give nadine.ENOTFOUND.
 type Checkpointer interface {
 	SaveCheckpoint(ctx context.Context, key string, data []byte) error
 	LoadCheckpoint(ctx context.Context, key string) ([]byte, error)
@@ -126,14 +124,8 @@ func (r *Runnable[S]) Pending(ctx context.Context, key string) (Checkpoint[S], b
 	return cp, true, nil
 }
 
-// Resume continues the run interrupted under key, in this process or an
-// earlier one: it loads the checkpoint, applies update (when not nil) to the
-// saved state, and runs from the interrupting node (Interrupt) or from its
-// successor (InterruptAfter) until End, with a fresh step budget. When the
-// run ends the checkpoint is deleted; when it is interrupted again the new
-// checkpoint replaces it; when it fails the checkpoint is kept, so the same
-// resume can be tried again. Without a checkpoint, Resume returns an error
-// with code nadine.ENOTFOUND.
+// Resume continues the run interrupted under key, possibly in an earlier
+// process. A failed run keeps its checkpoint so the same resume can be retried.
 func (r *Runnable[S]) Resume(ctx context.Context, key string, update func(S) S) (S, error) {
 	var zero S
 	if r.opts.Checkpoints == nil {
@@ -178,9 +170,8 @@ func (r *Runnable[S]) Discard(ctx context.Context, key string) error {
 	return nil
 }
 
-// MemoryCheckpointer keeps checkpoints in memory (tests, or a robot
-// without a store: a restart forgets them). The zero value is ready to use
-// and safe for concurrent use.
+// MemoryCheckpointer keeps checkpoints in memory, so a restart forgets them.
+// Safe for concurrent use; the zero value is ready.
 type MemoryCheckpointer struct {
 	mu sync.Mutex
 	m  map[string][]byte
@@ -219,9 +210,8 @@ func (c *MemoryCheckpointer) DeleteCheckpoint(_ context.Context, key string) err
 	return nil
 }
 
-// WithCheckpoints returns a copy of r that keeps its checkpoints in c: a
-// caller that holds a run's checkpoint itself (in a session, say) gives
-// each run its own Checkpointer. r is unchanged.
+// WithCheckpoints returns a copy of r that keeps checkpoints in c, for a
+// caller that holds each run's checkpoint itself (in a session, say).
 func (r *Runnable[S]) WithCheckpoints(c Checkpointer) *Runnable[S] {
 	out := *r
 	out.opts.Checkpoints = c

@@ -19,18 +19,16 @@ const (
 // DefaultMaxSteps is the step limit when Options.MaxSteps is zero.
 const DefaultMaxSteps = 25
 
-// NodeFunc is one node: it receives the state and returns the updated state.
-// Returning Interrupt or InterruptAfter as the error stops the run with a
-// checkpoint.
+// NodeFunc is one node; returning Interrupt or InterruptAfter stops the run
+// with a checkpoint.
 type NodeFunc[S any] func(ctx context.Context, s S) (S, error)
 
 // Router chooses the node that follows another: it returns the next node's
 // name, or End. It must return one of the targets declared with AddRouter.
 type Router[S any] func(ctx context.Context, s S) (string, error)
 
-// MergeFunc merges the results of a parallel group: base is the state the
-// group received and results holds each member's returned state, in the
-// order the members were declared (whatever order they finished in).
+// MergeFunc merges a parallel group: results are in declaration order,
+// whatever order the members finished in, so merges are deterministic.
 type MergeFunc[S any] func(base S, results []S) S
 
 // Graph is a graph under construction. Its methods record mistakes instead
@@ -104,14 +102,8 @@ func (g *Graph[S]) AddNode(name string, fn NodeFunc[S]) *Graph[S] {
 	return g
 }
 
-// AddParallel adds a parallel group called name: when the run reaches it,
-// its members (nodes added with AddNode) run concurrently, each on a copy of
-// the group's input state, and merge combines their results in declaration
-// order. The group is a node of its own: edges and routers lead to and from
-// it, and its members need no edges. A member's error cancels the context
-// of the others; the group fails with the error of the first failing member
-// in declaration order (ignoring the cancellations it caused), once all
-// members have returned. Members cannot interrupt.
+// AddParallel adds a group whose members run concurrently on copies of its
+// input; the first failure in declaration order wins. Members cannot interrupt.
 func (g *Graph[S]) AddParallel(name string, merge MergeFunc[S], members ...string) *Graph[S] {
 	if !g.checkName(name) {
 		return g
@@ -165,9 +157,8 @@ func (g *Graph[S]) AddEdge(from, to string) *Graph[S] {
 	return g
 }
 
-// AddRouter adds a conditional edge: after from, r chooses the next node
-// among possible (which may include End). Compile checks that every
-// possible target exists, and the run fails if r returns another name.
+// AddRouter adds a conditional edge after from; possible lists r's targets
+// so Compile can check them.
 func (g *Graph[S]) AddRouter(from string, r Router[S], possible ...string) *Graph[S] {
 	if !g.checkFrom(from) {
 		return g
@@ -210,12 +201,8 @@ type Options[S any] struct {
 	Now func() time.Time
 }
 
-// Compile validates the graph and returns its runnable form. It reports
-// every mistake at once, with code nadine.EINVALID: mistakes made while
-// building, a missing entry (an edge or router from Start), edges or
-// routers naming unknown nodes, parallel members that are unknown or
-// groups, nodes that nothing leads to, nodes that lead nowhere, and edges
-// leaving a node that only ever runs as a parallel member.
+// Compile reports every mistake at once (nadine.EINVALID), so a miswired
+// graph fails at start, never mid-turn.
 func (g *Graph[S]) Compile(opts Options[S]) (*Runnable[S], error) {
 	errs := slices.Clone(g.errs)
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }

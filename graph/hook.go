@@ -26,12 +26,8 @@ type NodeEvent struct {
 	Err      error
 }
 
-// Hook watches a run. Any function may be nil. Hooks are called
-// synchronously, in the order of Options.Hooks; the members of a parallel
-// group call them from their own goroutines, so a hook must be safe for
-// concurrent use. A parallel group's start comes before its members' and
-// its end after theirs. OnNodeEnd receives the state the node returned (the
-// state it received when it failed).
+// Hook watches a run; nil functions are skipped. Parallel members call hooks
+// from their own goroutines, so a hook must be safe for concurrent use.
 type Hook[S any] struct {
 	// Enter returns the context the node runs in (a group's members run
 	// in their group's), which its OnNodeStart and OnNodeEnd receive too.
@@ -40,15 +36,8 @@ type Hook[S any] struct {
 	OnNodeEnd   func(ctx context.Context, ev NodeEvent, s S)
 }
 
-// TraceHook returns a hook that records each node as a nadine.Step in the
-// trace carried by the context (nadine.TraceFrom), when it ends: steps
-// appear in the order nodes finish, with their start times, so a parallel
-// group's members (finishing in any order) come before the group's own
-// step, whose Detail says "parallel group" and whose duration covers them;
-// each member's Detail names its group. Each node runs in its step
-// (nadine.OpenStep): what it records hangs from it, a member's step from
-// its group's. A node's error goes to the step's Error; an interrupt is
-// noted in Detail, as it is not a failure.
+// TraceHook records each node as a nadine.Step when it ends; a parallel
+// group's step covers its members', which hang from it.
 func TraceHook[S any]() Hook[S] {
 	return Hook[S]{Enter: func(ctx context.Context, _ NodeEvent) context.Context {
 		return nadine.OpenStep(ctx)

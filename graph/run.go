@@ -24,18 +24,8 @@ type Runnable[S any] struct {
 	opts    Options[S]
 }
 
-// Run runs the graph from Start on s until End and returns the final state.
-//
-// key names the run's thread (a user's conversation, say) for checkpoints:
-// when a node interrupts, Run saves a checkpoint under key and returns the
-// state the node returned with an *InterruptError (errors.Is(err,
-// ErrInterrupted)); with an empty key or no Checkpointer nothing is saved.
-// Run neither reads nor deletes an earlier checkpoint of key (see Pending,
-// Resume and Discard).
-//
-// When a node or router fails, Run stops and returns the state before it
-// with the error, wrapped with the node's name (nadine error codes survive
-// the wrapping). Cancelling ctx stops the run before the next node.
+// Run runs the graph from Start; key names the thread for checkpoints. Run
+// never reads or deletes an earlier checkpoint of key (see Resume).
 func (r *Runnable[S]) Run(ctx context.Context, key string, s S) (S, error) {
 	next, err := r.successor(ctx, Start, s)
 	if err != nil {

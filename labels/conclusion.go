@@ -22,11 +22,8 @@ var (
 	negationWords = keySet("not", "no", "isnt", "never", "instead", "than", "unlike", "pas", "nicht", "kein", "keine", "不是", "而不是", "非")
 )
 
-// Conclusion returns the label an answer concludes with: the label alone;
-// else the value of the last line that names it ("Intent: …"); else the
-// label the answer starts with (an answer first, then why); else the last
-// label the answer names that is not denied ("…, not a greeting"), the
-// table's own names before their synonyms.
+// Conclusion returns the label an answer concludes with: models write the
+// label first then why, or reason first, and deny labels ("not a greeting").
 func (t Table) Conclusion(text string) (string, bool) {
 	s := strings.TrimSpace(answer.Preamble(text))
 	if l, ok := t.Lookup(strings.Trim(s, " \t\n.!\"'`*")); ok {
@@ -50,9 +47,8 @@ func (t Table) Conclusion(text string) (string, bool) {
 	return t.findLast(words)
 }
 
-// answeredFirst reports whether the answer's first n words are followed by
-// the end of its first sentence or clause: the label given, then why (a
-// question mark weighs it instead).
+// answeredFirst reports whether the first n words end a sentence or clause:
+// the label given, then why.
 func answeredFirst(s string, n int) bool {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
 	if len(fields) <= n {
@@ -62,9 +58,8 @@ func answeredFirst(s string, n int) bool {
 	return strings.ContainsAny(last[len(last)-1:], ".,;:!-—)") || strings.HasPrefix(fields[n], "(") || strings.HasPrefix(fields[n], "-")
 }
 
-// findLast returns the last label named in words and not denied: the
-// table's own names first, then their synonyms. Of labels named together
-// ("joy and some surprise") the first is the one meant.
+// findLast returns the last label named and not denied; of labels named
+// together ("joy and some surprise") the first is the one meant.
 func (t Table) findLast(words []string) (string, bool) {
 	for _, m := range []map[string]string{t.canonical, t.synonyms} {
 		for i := len(words) - 1; i >= 0; i-- {

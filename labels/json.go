@@ -11,12 +11,8 @@ import (
 
 var fenceRE = regexp.MustCompile("(?s)```[a-zA-Z0-9_-]*[ \t]*\r?\n?(.*?)(?:```|$)")
 
-// ExtractJSON finds the JSON value in a model's answer with the lenient
-// reader (package answer): reasoning skipped, the first object or list
-// in the text (fenced or not), its defects repaired (single quotes,
-// True/False/None, comments, trailing commas, raw newlines and unescaped
-// quotes in strings, double escapes), a value cut off kept without the
-// member that was cut.
+// ExtractJSON finds the first JSON value in a model's answer, repaired by
+// the lenient reader (package answer), since models rarely write strict JSON.
 func ExtractJSON(text string) (json.RawMessage, bool) {
 	v, ok := answer.Read(text).First()
 	return v.JSON, ok
@@ -33,9 +29,8 @@ func ExtractCompleteJSON(text string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// Fields returns the members of a JSON object by key (see Key), so that
-// "action_input", "actionInput" and "Action Input" are one field. The
-// first of members with the same key wins.
+// Fields returns an object's members by Key, so "action_input" and "Action
+// Input" are one field; the first of duplicates wins.
 func Fields(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
@@ -137,20 +132,14 @@ var (
 	countryKeys = []string{"country_code", "countrycode", "country", "cc", "iso"}
 )
 
-// Text returns the text a JSON value holds: a string as is (or, when the
-// string is itself a JSON object, that object's text); a number as
-// written; an object's first field named in keys that holds text, else a
-// place's "City,CC", else its only field's text; an array's texts joined
-// with commas. It returns "" when there is no text to take.
+// Text returns the text a JSON value holds, taking an unnamed field when no
+// key matches; "" when there is none.
 func Text(raw json.RawMessage, keys ...string) string {
 	return text(raw, keys, true, 0)
 }
 
-// Field returns the text a JSON value holds under one of keys only: a
-// string as is (or, when it is itself a JSON object, that object's
-// field), an object's first named field that holds text (at any depth),
-// an array's texts joined with commas. Unlike Text it never takes an
-// unnamed field: {"role": "assistant"} holds no reply.
+// Field is Text restricted to keys: it never takes an unnamed field, since
+// {"role": "assistant"} holds no reply.
 func Field(raw json.RawMessage, keys ...string) string {
 	return text(raw, keys, false, 0)
 }
@@ -234,11 +223,8 @@ func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
 	return s
 }
 
-// AnswerText returns the text of a model's free-text answer (a summary, a
-// description, a translation, a reply): reasoning blocks skipped; an
-// answer that is JSON (bare or fenced) gives the field named by one of
-// keys (see Field), or "" when it has none; a fenced answer its content;
-// any other answer itself, trimmed.
+// AnswerText returns a free-text answer's text: reasoning skipped, a JSON
+// answer's field from keys (or ""), a fenced answer's content.
 func AnswerText(text string, keys ...string) string {
 	s := strings.TrimSpace(answer.Preamble(text))
 	body := s

@@ -64,9 +64,8 @@ func (t Table) Lookup(s string) (string, bool) {
 	return l, ok
 }
 
-// Find returns the label a sentence mentions ("The intent of this message
-// is first_greeting."): the first canonical label named in it, else the
-// first synonym, trying runs of up to three words.
+// Find returns the label a sentence mentions, trying runs of up to three
+// words, canonical labels before synonyms.
 func (t Table) Find(text string) (string, bool) {
 	words := Words(text)
 	for _, m := range []map[string]string{t.canonical, t.synonyms} {
@@ -95,9 +94,8 @@ func Words(text string) []string {
 	return out
 }
 
-// Match returns the name among names that s means: the same key, else the
-// only name whose key contains s's key or is contained in it, else the
-// only name at least 80% similar (Levenshtein ratio of the keys).
+// Match returns the name s means: same key, the only containing one, or the
+// only one at least 80% similar, so near misses never pick at random.
 func Match(s string, names []string) (string, bool) {
 	k := Key(s)
 	if k == "" {
@@ -170,9 +168,8 @@ var emotionsInProse = NewTable(emotions.Labels(), map[string][]string{
 	string(nadine.Neutral):  {"calm", "indifferent", "no emotion"},
 })
 
-// FindEmotion returns the emotion a sentence names ("It makes me happy",
-// "Nadine feels joy"), read as its conclusion when it names several (see
-// Table.Conclusion).
+// FindEmotion returns the emotion a sentence names, its conclusion when it
+// names several.
 func FindEmotion(text string) (nadine.Emotion, bool) {
 	l, ok := emotionsInProse.Conclusion(text)
 	return nadine.Emotion(l), ok
@@ -212,11 +209,8 @@ func keySet(xs ...string) map[string]bool {
 	return m
 }
 
-// CausingPerson returns who caused Nadine's emotion from what a model
-// wrote: SELF, SOMEONE ELSE, human, the user (user, their display name;
-// "" or "unknown" when nobody is known) or any other person's name. ok is
-// false when nothing usable was written (the result is then the user when
-// known, else human).
+// CausingPerson reads who caused Nadine's emotion; when nothing usable was
+// written ok is false and the result is the user if known, else human.
 func CausingPerson(s, user string) (string, bool) {
 	known := strings.TrimSpace(user) != "" && !strings.EqualFold(strings.TrimSpace(user), nadine.UnknownUser)
 	orUser := nadine.CausedByHuman

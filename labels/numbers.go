@@ -18,9 +18,8 @@ var levels = map[string]float64{
 	"veryhigh": 9, "intense": 9, "extreme": 10, "extremely": 10, "max": 10, "maximum": 10,
 }
 
-// Number reads a number on a 0–10 scale from a JSON value: a number, or a
-// string holding one ("7", "7.5", "7,5", "7/10", "7 out of 10", "70%",
-// "3/5") or an intensity word ("high", "seven").
+// Number reads a 0–10 number however a model wrote it ("7/10", "70%",
+// "seven").
 func Number(raw json.RawMessage) (float64, bool) {
 	if isNull(raw) {
 		return 0, false
@@ -71,10 +70,8 @@ func ParseNumber(s string) (float64, bool) {
 	return 0, false
 }
 
-// Intensity reads an emotion's intensity on the 0–10 scale of the ReAct
-// final answer: a fraction between 0 and 1 (0.7, the other common scale)
-// counts as tenths, and the result is rounded and clamped to 0–10. ok is
-// false when nothing numeric was written.
+// Intensity reads a 0–10 intensity; a fraction in 0..1 is taken as tenths,
+// the other scale models use.
 func Intensity(raw json.RawMessage) (n int, ok bool) {
 	x, ok := Number(raw)
 	if !ok {

@@ -17,8 +17,7 @@ import (
 
 //go:generate go run gen.go
 
-// ngramsGz holds the character n-gram tables of English, French and German
-// (see gen.go for the format and where they come from).
+// ngramsGz holds the n-gram tables (gen.go says where they come from).
 //
 //go:embed ngrams.gz
 var ngramsGz []byte
@@ -61,9 +60,8 @@ type Detector struct {
 
 var _ nadine.LanguageDetector = (*Detector)(nil)
 
-// New returns a Detector, decoding its embedded tables once: about 30,000
-// n-grams, 10–20 ms and 2 MB of heap. Construct one per process and share
-// it.
+// New decodes the embedded tables (about 10–20 ms and 2 MB): make one per
+// process and share it.
 func New() (*Detector, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(ngramsGz))
 	if err != nil {
@@ -100,21 +98,8 @@ func New() (*Detector, error) {
 	return d, nil
 }
 
-// Detect returns the language of text with a confidence in 0..1. ok is
-// false when text has no letters, is in another script, or when the
-// evidence is too thin to tell (a name, a number, a loanword shared by the
-// languages: "OK", "Alex", "12", "Taxi"); the caller then keeps the language
-// it already had. For Latin-script text the confidence is a softmax of the
-// languages' scores: at least 0.82 when ok, and up to about 0.9 for the best
-// guess of an unsure answer. For Chinese it is at least 0.66, lower when
-// the text also has Latin-script words.
-//
-// Text whose Han characters outnumber its Latin-script words is Chinese
-// (Han characters are only Chinese among the supported languages); text
-// with Japanese kana, Hangul or a mostly non-Latin alphabet is not
-// supported. Latin-script text is scored with each language's character
-// trigram model (backing off to bigrams and letters), plus a bonus for each
-// common word and each elision or contraction of a language.
+// Detect returns text's language; ok is false when the evidence is too thin
+// (a name, "OK", "12"), so the caller keeps the language it had.
 func (d *Detector) Detect(text string) (lang nadine.Language, confidence float64, ok bool) {
 	t := tokenize(text)
 	switch {

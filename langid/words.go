@@ -1,11 +1,7 @@
 package langid
 
-// Common words of each Latin-script language: function words, pronouns,
-// auxiliaries, question words, courtesy words and greetings, written from
-// general frequency knowledge (not from the test sets). A word listed for
-// several languages ("in", "was", "a") counts for each of them and so does
-// not discriminate. Names and international loanwords ("OK", "Taxi",
-// "Hotel") are deliberately absent.
+// Common words per language, written from general knowledge, not the test
+// sets; names and loanwords ("OK", "Taxi") are left out as they tell nothing.
 const (
 	englishWords = `the be to of and a an in that have i it for not on with he as you do at
 this but his by from they we say her she or will my one all would there their what so up

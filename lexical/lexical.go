@@ -272,10 +272,8 @@ func isCJK(r rune) bool {
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
-// fold lowercases s and removes accents: compatibility decomposition (which
-// also turns full-width letters and digits, common in Chinese input, into
-// ASCII), combining marks dropped, a few letters without a decomposition
-// spelled out, and Hangul recomposed.
+// fold lowercases and strips accents; NFKC also turns full-width letters,
+// common in Chinese input, into ASCII.
 func fold(s string) string {
 	d := norm.NFKD.String(s)
 	out := make([]byte, 0, len(d))

@@ -7,12 +7,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Ratio returns the similarity of a and b in [0, 1] exactly as
-// python-Levenshtein's Levenshtein.ratio computes it: (lensum − d) / lensum,
-// where lensum is the total number of code points and d the InDel distance
-// (insertions and deletions only, so a substitution costs 2). Equivalently
-// 2·LCS(a, b) / lensum. Ratio("", "") is 1. The comparison is case
-// sensitive; Similar lowercases and trims first.
+// Ratio is python-Levenshtein's ratio exactly (InDel distance, so the
+// original's thresholds keep their meaning); case sensitive.
 func Ratio(a, b string) float64 {
 	ra, rb := []rune(a), []rune(b)
 	lensum := len(ra) + len(rb)
@@ -61,10 +57,8 @@ type Candidate struct {
 // (name.lower().strip()).
 func normalize(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// Similar compares given with every known user's name (both lowercased and
-// trimmed) and returns the users scoring at least low, best first; equal
-// scores are ordered by name, then by user id. An empty given name matches
-// nobody, and known users without a name are ignored.
+// Similar returns the known users whose name scores at least low, best
+// first, ties ordered by name then id so the result is deterministic.
 func Similar(given string, known []nadine.UserRef, low float64) []Candidate {
 	g := normalize(given)
 	if g == "" {
@@ -121,10 +115,8 @@ func (o Outcome) String() string {
 	return "unknown"
 }
 
-// Classify applies the name-linking thresholds to the best candidate (the highest
-// score; cands need not be sorted): StrongMatch when it is at least high,
-// Ambiguous when it is in [low, high), NoMatch below low or when cands is
-// empty.
+// Classify applies the name-linking thresholds to the best of cands:
+// StrongMatch at high, Ambiguous in [low, high), else NoMatch.
 func Classify(cands []Candidate, high, low float64) Outcome {
 	if len(cands) == 0 {
 		return NoMatch

@@ -49,9 +49,7 @@ const (
 // documented alert on its 95th percentile (seconds).
 const AlertFirstSpeech = 2.5
 
-// Charts draws the summary: turns per bin by language, the first-speech
-// distribution, fallbacks and errors per bin, visitors per bin and the
-// interaction lengths.
+// Charts draws the summary's charts.
 func Charts(s Summary) []Chart {
 	langs := s.languages()
 	var bars []series

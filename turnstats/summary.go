@@ -44,9 +44,8 @@ type Summary struct {
 	Bins               []Bin          `json:"bins"`
 }
 
-// Spread is the distribution of a quantity: how many values, their median
-// and 95th percentile (nearest rank) and their largest. Times are in
-// seconds.
+// Spread is a distribution: count, median, p95 (nearest rank) and maximum;
+// times in seconds.
 type Spread struct {
 	Count int     `json:"count"`
 	P50   float64 `json:"p50"`
@@ -75,18 +74,16 @@ type Bin struct {
 	FirstSpeechP95 float64 `json:"first_speech_p95"` // seconds; 0 when no turn was answered
 }
 
-// FirstSpeechBounds are the upper bounds, in seconds, of the first-speech
-// buckets (the metric's histogram buckets): suited to speech, where about a
-// second is forgiven and 2.5 s is an alert.
+// FirstSpeechBounds are the metric's histogram buckets in seconds: about a
+// second is forgiven in speech, 2.5 s is an alert.
 var FirstSpeechBounds = []float64{0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10}
 
 // InteractionBounds are the upper bounds, in seconds, of the interaction
 // length buckets.
 var InteractionBounds = []float64{30, 60, 120, 300, 600, 1200, 1800}
 
-// Summarize sums up the records of [from, to) (records outside are left
-// out), for one robot or all (robot ""). now ends the last hour of a period
-// still running.
+// Summarize sums up the records of [from, to) for one robot, or all with "";
+// now ends a period still running.
 func Summarize(turns []Turn, sessions []Session, from, to, now time.Time, robot string) Summary {
 	s := Summary{From: from, To: to, Robot: robot, Bin: time.Hour,
 		Outcomes: map[Outcome]int{}, Languages: map[nadine.Language]int{}, Engines: map[string]int{}, EndReasons: map[string]int{}}

@@ -1,24 +1,7 @@
-// Command perception-sim plays nadine's perception process on a schedule,
-// so that a lab can run `nadine serve` without a camera: a person is
-// recognized, their facial emotion changes every few seconds, and they
-// leave; then the next person comes. With --say, each person also speaks,
-// as speech-to-text would publish it, and with --talk-over talks over her.
-//
-//	<prefix>/graph/user_detected  {"user_name","user_id","confidence"}
-//	<prefix>/user/emotion         {"emotion"}
-//	<prefix>/user/left            {"user_id"}
-//	<prefix>/stt/speech_started   {"time"}                  (--say)
-//	<prefix>/stt/transcript       {"text","language","final","id"} (--say)
-//
-// Usage:
-//
-//	perception-sim [--url mqtt://127.0.0.1:1883] [--prefix nadine]
-//	    [--people "Alex,Robin"] [--emotions happy,neutral,surprise]
-//	    [--every 5s] [--stay 30s] [--gap 10s] [--rounds 0]
-//	    [--say "Hello|Tell me about you|Wait, what is your name?"]
-//	    [--language en] [--talk-over 1.5s]
-//
-// See README.md.
+// Command perception-sim plays nadine's perception process on a schedule, so
+// a lab can run `nadine serve` without a camera: people are recognized, show
+// emotions and leave; with --say they speak as speech-to-text would, and with
+// --talk-over talk over her. Topics and flags: README.md.
 package main
 
 import (
@@ -136,9 +119,8 @@ func (s schedule) play(ctx context.Context, c *busclient.Client, log *slog.Logge
 	return nil
 }
 
-// speak has the person say the lines while they stay, if any; the
-// function returned stops them (they left) and returns the error that
-// stopped them otherwise.
+// speak has the person say the lines while they stay; the returned func
+// stops them and returns the error that stopped them otherwise.
 func (s schedule) speak(ctx context.Context, c *busclient.Client, who string, log *slog.Logger) func() error {
 	if s.voice == nil {
 		return func() error { return nil }

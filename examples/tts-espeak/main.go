@@ -1,22 +1,7 @@
-// Command tts-espeak is a reference text-to-speech bridge for nadine: it
-// speaks each sentence nadine publishes on <prefix>/agent/control/speak
-// with espeak-ng (Debian: apt-get install espeak-ng), in the voice of the
-// sentence's locale, tells nadine when it speaks and what it said, and
-// stops when nadine is interrupted:
-//
-//	<prefix>/agent/feedback/start_speak   before the first sentence of a turn
-//	<prefix>/agent/feedback/spoken        after each sentence: {"turn_id","seq"}, or where it was cut
-//	<prefix>/agent/feedback/end_speak     after the turn's final sentence, or a stop
-//	<prefix>/agent/control/stop           (in) stop now and drop the turn's queued sentences
-//
-// Usage:
-//
-//	tts-espeak [--url mqtt://127.0.0.1:1883] [--prefix nadine] [--out DIR]
-//
-// With --out the sentences are written as WAV files into DIR instead of
-// played (a machine without a sound card, or tests); --pace then takes as
-// long as the audio would to play, so that a stop cuts a sentence as on a
-// robot. See README.md.
+// Command tts-espeak is a reference text-to-speech bridge: it speaks nadine's
+// sentences with espeak-ng in each sentence's locale, reports start, spoken
+// and end, and stops when nadine is interrupted. With --out it writes WAV
+// files instead (no sound card); --pace keeps a robot's timing. See README.md.
 package main
 
 import (
@@ -128,9 +113,8 @@ type bridge struct {
 	speaking string     // the turn spoken now, between start_speak and end_speak
 }
 
-// loop speaks the queued sentences until ctx is done. A stop for a turn
-// cuts its sentence being said, drops its sentences already queued (later
-// ones, a resumed reply, are spoken) and ends the turn.
+// loop speaks the queued sentences; a stop cuts the turn's sentence and
+// drops its queued ones, but later ones (a resumed reply) are spoken.
 func (b *bridge) loop(ctx context.Context, queue <-chan sentence, stops <-chan stopCommand) error {
 	for {
 		if len(b.pending) == 0 {
@@ -305,9 +289,8 @@ func (sp *speaker) say(ctx context.Context, s sentence) error {
 // larger holds no audio.
 const wavHeader = 44
 
-// espeakFailed reads espeak-ng's output: it exits 0 when it cannot open the
-// sound device or write its WAV file, and says so only in its output (it
-// prints nothing when it speaks).
+// espeakFailed reads espeak-ng's output, since it exits 0 when it cannot
+// open the sound device (and prints nothing when it speaks).
 func espeakFailed(out []byte) error {
 	for _, line := range strings.Split(string(out), "\n") {
 		l := strings.ToLower(strings.TrimSpace(line))
@@ -336,9 +319,8 @@ func (sp *speaker) play(ctx context.Context, wav string) error {
 	}
 }
 
-// chooseVoice picks espeak-ng's voice for a locale ("fr-FR" → "fr-fr",
-// "de-DE" → "de", "zh-CN" → "cmn"), falling back to the language, then to
-// English.
+// chooseVoice maps a locale to an espeak-ng voice ("zh-CN" → "cmn"), falling
+// back to the language, then English.
 func chooseVoice(locale, language string, voices map[string]bool) string {
 	locale = strings.ToLower(strings.ReplaceAll(locale, "_", "-"))
 	lang, _, _ := strings.Cut(locale, "-")

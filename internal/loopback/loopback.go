@@ -82,11 +82,8 @@ func (s *Server) CloseClientConnections() {
 	}
 }
 
-// Close stops listening, closes the connections that carry no request
-// (idle, or opened without one yet), waits a few seconds at most for the
-// requests in flight, then closes every connection and waits for the
-// server to end: what httptest.Server.Close does. (http.Server.Shutdown
-// alone would wait 5 s for a connection a client opened and never used.)
+// Close does what httptest.Server.Close does; http.Server.Shutdown alone
+// would wait 5 s for a connection a client opened and never used.
 func (s *Server) Close() {
 	s.srv.SetKeepAlivesEnabled(false)
 	_ = s.Listener.Close()

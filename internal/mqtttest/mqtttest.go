@@ -151,9 +151,8 @@ type Mosquitto struct {
 	stderr  bytes.Buffer
 }
 
-// StartMosquitto runs Mosquitto on a free loopback port, or skips the test
-// when it is not installed, except in CI (CI set), which installs Debian's
-// mosquitto package: there a missing Mosquitto fails the test.
+// StartMosquitto runs Mosquitto on a free loopback port; it skips when not
+// installed, except in CI, which installs it.
 func StartMosquitto(t testing.TB) *Mosquitto {
 	t.Helper()
 	bin, err := exec.LookPath("mosquitto")

@@ -68,10 +68,8 @@ type Client struct {
 // names).
 type Handler func(topic string, payload []byte)
 
-// Connect connects to the broker at rawURL (mqtt://host:1883) as clientID,
-// subscribes to the topics (relative to prefix: "agent/control/speak")
-// and calls h for each message, in order, on paho's goroutine. It returns
-// once the first connection is up or ctx is done.
+// Connect subscribes h to topics under prefix; h runs in order on paho's
+// goroutine. It returns once the first connection is up.
 func Connect(ctx context.Context, rawURL, prefix, clientID string, topics []string, h Handler) (*Client, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
