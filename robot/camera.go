@@ -19,9 +19,8 @@ type Capturer interface {
 	RequestCapture(ctx context.Context, path string) error
 }
 
-// Camera implements nadine.Camera over the bus: it asks perception to write
-// the current view to a new file in Dir, waits for the file to appear,
-// reads it and deletes it (the picture is held in memory only).
+// Camera asks perception over the bus to write the view to a file, reads it
+// and deletes it, so the picture is held in memory only.
 type Camera struct {
 	Bus     Capturer
 	Dir     string
@@ -31,9 +30,8 @@ type Camera struct {
 
 var _ nadine.Camera = (*Camera)(nil)
 
-// Capture implements nadine.Camera. It returns an EUNAVAILABLE error when no
-// image arrives in time, and an EINVALID error when perception wrote
-// something that is not an image or larger than nadine.MaxImageBytes.
+// Capture returns EUNAVAILABLE when no image arrives in time, EINVALID when
+// the file is not an image or exceeds nadine.MaxImageBytes.
 func (c *Camera) Capture(ctx context.Context) (nadine.Image, error) {
 	timeout, poll := c.Timeout, c.Poll
 	if timeout <= 0 {

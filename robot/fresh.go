@@ -30,8 +30,7 @@ import (
 // DefaultBacklog is Options.Backlog's default.
 const DefaultBacklog = 3
 
-// overloadSettle is how long no final transcript must have come before a
-// heard turn starts while Nadine is overloaded: a burst's transcripts come
+// overloadSettle tells a burst from a person: a burst's transcripts come
 // milliseconds apart, a person's sentences seconds apart.
 const overloadSettle = 100 * time.Millisecond
 
@@ -57,10 +56,8 @@ func (r *Runtime) expired(t nadine.Transcript, now time.Time) bool {
 	return now.Sub(heardAt(t)) >= r.opts.MaxAge
 }
 
-// supersede takes every heard transcript out of the queue and cancels the
-// heard turn in flight if it has said nothing: a newer one came while
-// Nadine is overloaded. A turn that adopted its early turn is not
-// cancelled (its reply was ready: it speaks at once). r.mu is held.
+// supersede drops the queued heard transcripts and cancels a silent heard
+// turn, since a newer one came while overloaded (r.mu is held).
 func (r *Runtime) supersede() []skipped {
 	var out []skipped
 	kept := make([]job, 0, len(r.queue))
@@ -79,9 +76,8 @@ func (r *Runtime) supersede() []skipped {
 	return out
 }
 
-// overloaded records that a final transcript came with waiting heard
-// transcripts before it, and reports whether Nadine is overloaded. r.mu is
-// held.
+// overloaded records a final transcript that found heard ones waiting and
+// reports whether Nadine is overloaded (r.mu is held).
 func (r *Runtime) overloaded(waiting int) bool {
 	if !r.overload && waiting >= r.opts.Backlog {
 		r.overload = true
@@ -91,9 +87,8 @@ func (r *Runtime) overloaded(waiting int) bool {
 	return r.overload
 }
 
-// caughtUp ends the overload once a heard turn speaks, or is answered,
-// with no heard transcript waiting: Nadine is answering the newest. r.mu
-// is held.
+// caughtUp ends the overload once a heard turn speaks with none waiting:
+// Nadine is answering the newest (r.mu is held).
 func (r *Runtime) caughtUp() {
 	if !r.overload {
 		return
@@ -107,9 +102,8 @@ func (r *Runtime) caughtUp() {
 	r.log.Info("turn queue caught up: transcripts are answered in order again")
 }
 
-// settling reports how long the worker must wait before it starts the
-// heard turn j: while overloaded, until no final transcript came for
-// overloadSettle. r.mu is held.
+// settling is how long the worker waits before heard turn j while
+// overloaded, until no final transcript came for overloadSettle (r.mu held).
 func (r *Runtime) settling(j job) time.Duration {
 	if j.heard == nil || !r.overload {
 		return 0
@@ -207,9 +201,8 @@ func (r *Runtime) watchSpeech(f *flight, emit nadine.EmitFunc) nadine.EmitFunc {
 	}
 }
 
-// abandoned records a heard turn the dialogue manager abandoned, cancelled
-// before it said anything: superseded, it is dropped; at shutdown it stays
-// taken in the inbox, answered after the restart if still fresh.
+// abandoned records a silent heard turn the manager abandoned: superseded,
+// it is dropped; at shutdown it stays in the inbox for after the restart.
 func (r *Runtime) abandoned(ctx context.Context, j job) {
 	h := j.heard
 	r.mu.Lock()

@@ -88,9 +88,8 @@ const (
 	ReasonTalkedOver = "talked_over"
 )
 
-// talk is what Nadine says of one turn: its lines as published to
-// text-to-speech (numbered by the runtime, in the order published) and
-// what text-to-speech reported of them. Guarded by Runtime.mu.
+// talk is one turn's lines as published to text-to-speech and what it
+// reported of them. Guarded by Runtime.mu.
 type talk struct {
 	turnID   string
 	lines    []talkLine
@@ -144,9 +143,8 @@ func (r *Runtime) turnReturned(turnID string) {
 	}
 }
 
-// line records a line of the turn about to be published and returns the
-// seq to publish it with, or false when it is withheld (Nadine was
-// stopped).
+// line records a line about to be published and returns its seq, or false
+// when Nadine was stopped and the line is withheld.
 func (r *Runtime) line(turnID string, e nadine.Event) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -278,10 +276,8 @@ func (t *talk) saying() []string {
 	return out
 }
 
-// heardWhileSpeaking judges a transcript heard while Nadine speaks, when
-// interruptions are on, and reports whether it is to be handled as any
-// transcript (it interrupted her, or she was not speaking); otherwise it
-// has been dropped, and why was logged.
+// heardWhileSpeaking reports whether a transcript heard while Nadine speaks
+// is handled (it interrupted her); otherwise it was dropped and logged.
 func (r *Runtime) heardWhileSpeaking(ctx context.Context, tr nadine.Transcript) bool {
 	if r.judge == nil {
 		return true
@@ -333,9 +329,8 @@ func (r *Runtime) heardWhileSpeaking(ctx context.Context, tr nadine.Transcript) 
 	return false
 }
 
-// voiceStarted handles speech-to-text's voice activity start: in mode
-// speech, voice lasting MinDuration while Nadine speaks stops her,
-// tentatively, unless a transcript judged not to interrupt came meanwhile.
+// voiceStarted stops Nadine tentatively on voice lasting MinDuration (mode
+// speech), unless a transcript judged not to interrupt came meanwhile.
 func (r *Runtime) voiceStarted(ctx context.Context) {
 	if r.judge == nil || r.opts.Interruptions.Mode != InterruptSpeech {
 		return
@@ -360,9 +355,8 @@ func (r *Runtime) voiceStarted(ctx context.Context) {
 	})
 }
 
-// interrupt stops Nadine in turn turnID and withholds her later lines. By
-// words the turn is cancelled now; by voice activity alone both wait for
-// words or FalseTimeout.
+// interrupt stops Nadine in turn turnID and withholds her later lines; by
+// voice alone the cancel waits for words or FalseTimeout.
 func (r *Runtime) interrupt(ctx context.Context, turnID string, byWords bool) {
 	r.mu.Lock()
 	t := r.talk
@@ -408,10 +402,8 @@ func (r *Runtime) interrupt(ctx context.Context, turnID string, byWords bool) {
 	r.broadcast(u)
 }
 
-// amendInterrupted has the manager remember turn turnID's reply as far as
-// it was said (cancelling the turn if it runs), and write it in the
-// history once text-to-speech had time to report where the stop cut it
-// (spokenReport refines it meanwhile), unless a turn does first.
+// amendInterrupted has the manager remember the reply as far as it was said,
+// written once text-to-speech had time to report where the stop cut it.
 func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) string {
 	r.mu.Lock()
 	said := r.talk.said(r.reports, r.opts.Now())
@@ -430,9 +422,8 @@ func (r *Runtime) amendInterrupted(ctx context.Context, turnID string) string {
 	return said
 }
 
-// said is the talk's reply as far as it was said (r.mu is held): with
-// reports, the lines reported said and the words said of a cut one; without,
-// the lines published before the stop. Fillers are no part of the reply.
+// said is the reply as far as it was said, from reports or else the lines
+// published before the stop; fillers excluded (r.mu is held).
 func (t *talk) said(reports bool, now time.Time) string {
 	var parts []string
 	for _, l := range t.lines {
@@ -458,9 +449,8 @@ func cutText(text string, n int) string {
 	return strings.Join(f[:n], " ") + "…"
 }
 
-// resumeTalk resumes a talk stopped by voice activity alone, once: the
-// lines not said (a cut one whole) and those withheld are published anew,
-// with new seqs, and its later lines go out again.
+// resumeTalk resumes, once, a talk stopped by voice alone: lines not said
+// and withheld ones are published anew with new seqs.
 func (r *Runtime) resumeTalk(ctx context.Context, turnID string) {
 	r.mu.Lock()
 	t := r.talk

@@ -38,10 +38,8 @@ type preemption struct {
 	warmTimer *time.Timer // tells Options.WarmWords the words once they held
 }
 
-// interim handles an interim transcript (the caller checked that Nadine
-// is not speaking): new words go to Options.WarmWords once they held for
-// half of PreemptAfter (at once when marked stable), and start an early
-// turn once they held for PreemptAfter (at once when stable).
+// interim warms up on new words held for half of PreemptAfter and starts an
+// early turn once they held for all of it (at once when stable).
 func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	r.mu.Lock()
 	if r.closed {
@@ -78,9 +76,8 @@ func (r *Runtime) interim(ctx context.Context, t nadine.Transcript) {
 	}
 }
 
-// whenHeld sets *tm to a timer that runs fn after d if the latest interim
-// words are still t's by then, unless newer ones come. The timer's
-// function is the runtime's: Run waits for it (timers). r.mu is held.
+// whenHeld arms *tm to run fn after d if the interim words are still t's.
+// Run waits for the timer's function (timers); r.mu is held.
 func (r *Runtime) whenHeld(tm **time.Timer, d time.Duration, t nadine.Transcript, fn func()) {
 	r.stopTimerOf(tm)
 	r.timers.Add(1)
@@ -95,9 +92,8 @@ func (r *Runtime) whenHeld(tm **time.Timer, d time.Duration, t nadine.Transcript
 	})
 }
 
-// startEarly starts an early turn on t when nothing runs or waits and the
-// utterance has attempts left. Starts are one at a time (startMu), since an
-// early turn may answer before its start has recorded it.
+// startEarly starts an early turn on t when idle. Starts are serialized
+// (startMu): an early turn may answer before its start has recorded it.
 func (r *Runtime) startEarly(ctx context.Context, t nadine.Transcript) {
 	r.startMu.Lock()
 	defer r.startMu.Unlock()
@@ -141,9 +137,8 @@ func (r *Runtime) startEarly(ctx context.Context, t nadine.Transcript) {
 	r.log.Debug("early turn started on an interim transcript", "id", t.ID, "chars", len(t.Text), "stable", t.Stable)
 }
 
-// resumeEarly starts the early turn of a ready interim transcript that
-// came while a job ran, once no job runs or waits (the worker calls it
-// after each job).
+// resumeEarly starts a ready interim's early turn once no job runs or waits;
+// the worker calls it after each job.
 func (r *Runtime) resumeEarly(ctx context.Context) {
 	r.mu.Lock()
 	t := r.pre.pending
@@ -186,9 +181,8 @@ func (r *Runtime) takeEarly() (*dialogue.EarlyTurn, []nadine.Speculation) {
 	return e, d
 }
 
-// stopTimer stops the interim transcript's timer, if any; the caller holds
-// r.mu. A timer stopped before it fired is done with; one that fired is
-// done when its function returns.
+// stopTimer stops the interim's timer (r.mu is held); one that already fired
+// is done when its function returns.
 func (r *Runtime) stopTimer() { r.stopTimerOf(&r.pre.timer) }
 
 // stopTimerOf stops the interim timer in *tm, if any (r.mu is held).
@@ -218,10 +212,8 @@ func (r *Runtime) stopEarly(why string) []nadine.Speculation {
 	return d
 }
 
-// answerEarly has the early turn e answer the final transcript t, when it
-// is the same utterance: its held output goes out through a new output of
-// the turn, into the early turn's trace. It reports false, with nothing
-// published, when e was not adopted (e is then cancelled).
+// answerEarly has early turn e answer t when it is the same utterance; false,
+// with nothing published, when e was not adopted (e is then cancelled).
 func (r *Runtime) answerEarly(ctx context.Context, e *dialogue.EarlyTurn, t nadine.Turn, seq int64, emit nadine.EmitFunc) (nadine.Reply, bool) {
 	out := newOutput(r, nadine.WithTrace(ctx, e.Trace()), t.ID, emit)
 	out.inbox = seq

@@ -36,11 +36,8 @@ type Options struct {
 	Body Body
 	// Names records the id → name map when face recognition stores a face.
 	Names nadine.ProfileStore
-	// WarmPerson, when set, is called with the id of the person perception
-	// names (user_detected, user/name) as the message arrives, before
-	// their turn is queued: the store starts loading their memory vectors
-	// (sqlite.Store.WarmMemories), so that their first search finds them
-	// ready. It must return at once.
+	// WarmPerson, when set, is called as perception names a person, so their
+	// memory vectors load before their first turn. It must return at once.
 	WarmPerson func(userID string)
 	// SpeakTimeout resumes listening when end_speak never comes (30 s).
 	SpeakTimeout time.Duration
@@ -53,42 +50,30 @@ type Options struct {
 	// Recent is how many finished turns the runtime keeps for the monitor
 	// to show on page load (50).
 	Recent int
-	// Inbox, when set, is where the bus keeps the transcripts it
-	// acknowledged: Run takes the pending ones first, in arrival order,
-	// and records each transcript's progress (taken, spoken, answered,
-	// expired, dropped), so that none is lost or answered twice across
-	// restarts.
+	// Inbox, when set, keeps acknowledged transcripts and their progress, so
+	// none is lost or answered twice across restarts.
 	Inbox nadine.Inbox
-	// MaxAge is how old a heard transcript may be (from the time it
-	// carries, else from its arrival): it leaves the queue as expired as
-	// soon as it is older, while it waits or when its turn comes (10 s).
+	// MaxAge expires a heard transcript older than this, from the time it
+	// carries, else its arrival (10 s).
 	MaxAge time.Duration
-	// Queue bounds how many heard transcripts wait for their turn; when a
-	// new one comes to a full queue the oldest waiting is dropped (32).
-	// Operator turns (Submit) are not counted and never dropped.
+	// Queue bounds waiting heard transcripts, dropping the oldest (32);
+	// operator turns are not counted and never dropped.
 	Queue int
-	// Backlog is how many heard transcripts may wait before Nadine is
-	// overloaded: a final transcript that comes then supersedes the older
-	// ones, and the newest is answered next (fresh.go; 3).
+	// Backlog is how many heard transcripts may wait before a new final one
+	// supersedes them, so the newest is answered next (3).
 	Backlog int
-	// Preempt starts early turns on interim transcripts (see preempt.go):
-	// on one speech-to-text marks stable, or whose words stayed the same
-	// for PreemptAfter (DefaultPreemptAfter), at most PreemptAttempts
-	// (DefaultPreemptAttempts) per utterance.
+	// Preempt starts early turns on interim transcripts that are stable or
+	// held for PreemptAfter, at most PreemptAttempts per utterance.
 	Preempt         bool
 	PreemptAfter    time.Duration
 	PreemptAttempts int
-	// WarmWords, when set, is told the words of an interim transcript once they
-	// held for half of PreemptAfter, or at once when it is marked stable
-	// (with or without Preempt), so that what the turn will need of them
-	// (the query embedding: embedcache.Cache.Warm) is computed while the
-	// person finishes. It must return at once.
+	// WarmWords, when set, gets interim words that held, so the query
+	// embedding is computed while the person finishes. It must return at once.
 	WarmWords func(text string)
 	// Interruptions says whether and how a person talking over Nadine
 	// stops her (interrupt.go); the zero value is off.
 	Interruptions Interruptions
-	// Observe, when set, receives every update the monitor gets, and the
-	// turns refused (UpdateFailed), synchronously and none lost, for
+	// Observe, when set, receives every update synchronously, none lost, for
 	// metrics and traces. It must return at once.
 	Observe func(Update)
 	Now     func() time.Time
@@ -216,10 +201,8 @@ func New(opts Options) (*Runtime, error) {
 		marks: map[nadine.InboxState][]int64{}, judge: judge}, nil
 }
 
-// Run handles inbound messages until ctx is done or in is closed, then
-// stops taking transcripts, lets the turn in flight finish (within
-// ShutdownGrace), stores any history chunk that is due, and returns. A nil
-// in runs only operator turns.
+// Run handles inbound messages until ctx is done or in closes, letting the
+// turn in flight finish within ShutdownGrace. A nil in runs operator turns only.
 func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
@@ -297,9 +280,8 @@ func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	return nil
 }
 
-// resume takes what the inbox holds from before this start: pending
-// transcripts are queued, a silent started turn is taken again, and a turn
-// that had spoken is never answered twice.
+// resume takes the inbox from before this start: a silent started turn is
+// taken again, one that had spoken is never answered twice.
 func (r *Runtime) resume(ctx context.Context) error {
 	if r.opts.Inbox == nil {
 		return nil
@@ -349,10 +331,8 @@ func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 	}
 }
 
-// hear queues a transcript from the bus or the inbox. One already too old
-// expires at once. While Nadine is overloaded it supersedes the heard
-// transcripts before it (fresh.go); otherwise, when the queue already
-// holds Options.Queue heard transcripts, the oldest is dropped.
+// hear queues a transcript: too old, it expires; overloaded, it supersedes
+// those before it; with Options.Queue waiting, the oldest is dropped.
 func (r *Runtime) hear(t nadine.Transcript) {
 	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
 	r.mu.Lock()
@@ -571,9 +551,8 @@ func (r *Runtime) SetLanguage(ctx context.Context, l nadine.Language) error {
 	return nil
 }
 
-// Submit queues an operator's turn behind those already heard, waits for
-// it and returns the reply. emit, if not nil, receives the turn's events as
-// they happen.
+// Submit queues an operator's turn behind those already heard and waits for
+// its reply; emit, if not nil, receives its events as they happen.
 func (r *Runtime) Submit(ctx context.Context, t nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	if _, _, err := dialogue.Normalize(t.Text, 0); err != nil {
 		return nadine.Reply{}, err
@@ -652,9 +631,8 @@ func (r *Runtime) signal() {
 	}
 }
 
-// work runs queued jobs one at a time until the runtime is closed and the
-// queue is empty, or stopping is closed: then the turn in flight finishes
-// and nothing more is taken (heard transcripts stay in the inbox).
+// work runs queued jobs one at a time; once stopping closes, the turn in
+// flight finishes and heard transcripts stay in the inbox.
 func (r *Runtime) work(ctx context.Context, stopping <-chan struct{}) {
 	for {
 		r.mu.Lock()
@@ -839,9 +817,8 @@ func (r *Runtime) run(ctx context.Context, j job) {
 	}
 }
 
-// output publishes one turn's events in the Output's order from its
-// goroutine, so a publication waiting for the broker holds back no engine.
-// The transcript is marked spoken at the first reply sentence, not a filler.
+// output publishes a turn's events in order from its own goroutine, so a slow
+// broker holds back no engine; the first reply sentence marks it spoken.
 type output struct {
 	r       *Runtime
 	ctx     context.Context

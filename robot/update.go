@@ -21,9 +21,8 @@ const (
 	UpdateEnded   UpdateKind = "ended"   // an interaction ended: who, why, how long
 	UpdateExpired UpdateKind = "expired" // a heard transcript too old to answer (Reason "expired")
 	UpdateDropped UpdateKind = "dropped" // a heard transcript not answered (Reason says why)
-	// UpdateInterrupted: the person talked over Nadine (Reason
-	// "interrupted" by words, "speech" by voice alone, "resumed" after a
-	// false interruption).
+	// UpdateInterrupted: the person talked over Nadine (Reason "interrupted",
+	// "speech" for voice alone, "resumed" after a false interruption).
 	UpdateInterrupted UpdateKind = "interrupted"
 	// UpdateFailed is a turn the manager refused (Reason: its error
 	// code); only Options.Observe receives it.
@@ -76,10 +75,8 @@ func (r *Runtime) Recent() []Update {
 
 var _ nadine.UserEraser = (*Runtime)(nil)
 
-// EraseUser drops what the runtime keeps of an erased person (their recent
-// turns, shown by the monitor) and tells face recognition to forget their
-// face, for nadine.Forgetter; the dialogue manager erases them from the
-// session.
+// EraseUser drops the erased person's recent turns and has face recognition
+// forget their face (nadine.Forgetter); the manager erases the session.
 func (r *Runtime) EraseUser(ctx context.Context, userID string) error {
 	r.mu.Lock()
 	kept := r.recent[:0]
@@ -103,9 +100,8 @@ func (r *Runtime) EraseUser(ctx context.Context, userID string) error {
 	return nil
 }
 
-// Subscribe returns a channel of updates and the function that ends the
-// subscription. A subscriber that does not keep up loses updates rather
-// than slowing Nadine down.
+// Subscribe returns updates until the returned func is called. A slow
+// subscriber loses updates rather than slowing Nadine down.
 func (r *Runtime) Subscribe(buffer int) (<-chan Update, func()) {
 	if buffer <= 0 {
 		buffer = 256
