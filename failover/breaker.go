@@ -23,11 +23,8 @@ type BreakerConfig struct {
 	// (DefaultFailures). A call is one Chat, ChatStream or Embed on the
 	// profile, its retries included; a success resets the count.
 	Failures int
-	// ServerFailures is how many failed attempts in a row, retries
-	// included, on the profiles of one server (Profile.Server) open all
-	// their circuits (DefaultServerFailures): a server failing everything
-	// is skipped within a turn or two, while one failing some requests at
-	// random almost never strings so many together (docs/operations.md).
+	// ServerFailures failed attempts in a row on one server's profiles open
+	// all their circuits (DefaultServerFailures; docs/operations.md).
 	ServerFailures int
 	// Cooldown is how long an open circuit waits before each probe
 	// (DefaultCooldown): the profile is used again at most about Cooldown
@@ -73,16 +70,8 @@ type BreakerStatus struct {
 	LastError string       `json:"last_error,omitempty"` // the failure that opened it, or the last probe's
 }
 
-// Breaker is the circuit breaker of one profile: a state machine over an
-// injected clock, safe for concurrent use. It does not probe by itself: a
-// Pool runs the probe when ProbeDue says so (see Pool).
-//
-//	Closed --Failures consecutive failed calls--> Open
-//	Closed --Trip (ServerFailures failed attempts on its server)--> Open
-//	Open --Cooldown passed, StartProbe--> Probing
-//	Probing --EndProbe(nil)--> Closed
-//	Probing --EndProbe(err)--> Open (another Cooldown)
-//	any state --Success--> Closed
+// Breaker is one profile's circuit breaker over an injected clock, safe for
+// concurrent use; the Pool runs its probes (states: docs/architecture.md#failover).
 type Breaker struct {
 	name string
 	cfg  BreakerConfig
@@ -137,10 +126,8 @@ func (b *Breaker) reset() {
 	b.since, b.next = time.Time{}, time.Time{}
 }
 
-// Failure records a failed call (err must not be nil) and reports whether
-// it opened the circuit.
-// Failures of calls that were already under way when the circuit opened
-// change nothing.
+// Failure records a failed call and reports whether it opened the circuit;
+// calls already under way when it opened change nothing.
 func (b *Breaker) Failure(err error) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -155,9 +142,8 @@ func (b *Breaker) Failure(err error) bool {
 	return true
 }
 
-// Trip opens a closed circuit at once, whatever its count: the server the
-// profile runs on failed too many attempts in a row (see Pool). It reports
-// whether it opened the circuit.
+// Trip opens a closed circuit at once because its server failed too many
+// attempts in a row; it reports whether it opened it.
 func (b *Breaker) Trip(err error) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -198,9 +184,8 @@ func (b *Breaker) StartProbe() bool {
 	return true
 }
 
-// EndProbe records the probe's outcome: the circuit closes when err is nil,
-// and stays open for another Cooldown otherwise. It does nothing unless a
-// probe was started.
+// EndProbe closes the circuit when err is nil, else keeps it open another
+// Cooldown; without a started probe it does nothing.
 func (b *Breaker) EndProbe(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

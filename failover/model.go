@@ -25,9 +25,8 @@ func (m *chatModel) Chat(ctx context.Context, req nadine.ChatRequest) (nadine.Ch
 	return m.run(ctx, req, false, nil)
 }
 
-// ChatStream asks the chain's profiles in order until one answers,
-// streaming its answer to onDelta. Once a piece reached onDelta, a failure
-// is returned as it is: what was delivered cannot be taken back.
+// ChatStream asks the chain's profiles in order. Once a piece reached
+// onDelta a failure is returned as is: what was said cannot be taken back.
 func (m *chatModel) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
 	if onDelta == nil {
 		onDelta = func(string) {}
@@ -96,9 +95,8 @@ var _ nadine.Embedder = (*embedder)(nil)
 // Name is the wrapped embedder's vector space.
 func (e *embedder) Name() string { return e.pr.Embedder.Name() }
 
-// Embed embeds texts on the profile, within its role's timeouts: the
-// attempt timeout bounds the embedding of one text (a query, on the
-// reply's path), and a batch (an ingest) gets it once per text.
+// Embed bounds each text by the attempt timeout, since a query embedding is
+// on the reply's path; a batch gets it once per text.
 func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	var out [][]float32
 	t := e.t
@@ -111,9 +109,8 @@ func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, err
 }
 
-// noRetry says why a failed attempt is not retried on its profile, or "":
-// only unavailability and rate limits are, not a refused connection or a
-// timeout, except a stream cut at its first-token deadline.
+// noRetry says why a failed attempt is not retried on its profile, or "": a
+// refused connection or a timeout is not, except a stream cut at first token.
 func noRetry(err error) string {
 	var cr *cutRetry
 	switch {

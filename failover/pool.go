@@ -15,9 +15,8 @@ import (
 // DefaultAttempt bounds an attempt of a role whose Timeouts give none.
 const DefaultAttempt = 30 * time.Second
 
-// Backoff of a retried attempt: a full-jitter wait whose ceiling starts at
-// backoffBase and doubles up to backoffMax. A robot cannot wait long: the
-// first retry comes within a fifth of a second.
+// Backoff is full-jitter from backoffBase doubling to backoffMax: a robot
+// cannot wait long, so the first retry comes within a fifth of a second.
 const (
 	backoffBase = 200 * time.Millisecond
 	backoffMax  = 2 * time.Second
@@ -76,9 +75,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Profile is one model profile a Pool guards: its chat model, its
-// embedder, or both (one server), and how often a failed attempt is
-// retried on it.
+// Profile is one model profile a Pool guards (chat model, embedder or both)
+// and how often a failed attempt is retried on it.
 type Profile struct {
 	Name     string
 	Chat     nadine.ChatModel // nil when the profile serves no chat role
@@ -86,17 +84,13 @@ type Profile struct {
 	// Retries is how many times a failed attempt is retried on this
 	// profile, while the caller's deadline allows (0: never).
 	Retries int
-	// Server names the server the profile runs on (a base URL's scheme
-	// and host): the profiles of one server share the run of failed
-	// attempts that opens all their circuits (BreakerConfig.
-	// ServerFailures). Empty: the profile is a server of its own.
+	// Server names the profile's server (scheme and host); its profiles share
+	// the run of failed attempts. Empty: a server of its own.
 	Server string
 }
 
-// Pool guards model profiles with one Breaker each and hands out chat
-// models and embedders that go through them. A background probe runs for
-// each open circuit until the profile answers or the pool is closed. A
-// Pool is safe for concurrent use.
+// Pool guards profiles with a Breaker each, probing each open circuit in the
+// background until it answers or the pool closes. Safe for concurrent use.
 type Pool struct {
 	opts  Options
 	clock Clock
@@ -120,11 +114,8 @@ type profile struct {
 	probing bool // a probe loop runs for it (under Pool.mu)
 }
 
-// server is what the profiles of one server share: the failed attempts
-// in a row on any of them (under Pool.mu). A server that fails everything
-// (down behind a proxy answering 500) fails each role's first calls; the
-// run of attempts ends that within a turn or two, where each profile's
-// count of failed calls would take a few turns per role.
+// server is the run of failed attempts its profiles share (under Pool.mu),
+// so a dead server is skipped within a turn or two rather than a few per role.
 type server struct {
 	name     string
 	run      int
@@ -205,9 +196,8 @@ func (p *Pool) Status() map[string]BreakerStatus {
 	return out
 }
 
-// Chat returns the chat model of role over its chain of profiles, tried in
-// order (names not added, without a chat model, or named twice are left
-// out), or nil when none of them has a chat model.
+// Chat returns role's chat model over its chain, skipping unknown, chatless
+// or repeated names; nil when none has a chat model.
 func (p *Pool) Chat(role string, t Timeouts, chain ...string) nadine.ChatModel {
 	var links []*profile
 	p.mu.Lock()
@@ -225,9 +215,8 @@ func (p *Pool) Chat(role string, t Timeouts, chain ...string) nadine.ChatModel {
 	return &chatModel{pool: p, role: role, t: t, chain: links}
 }
 
-// Embedder returns the embedder of a profile guarded by its breaker, or
-// nil when the profile has none. Embeddings have no fallback chain: the
-// vectors of another model are not comparable.
+// Embedder returns a profile's guarded embedder, or nil. No fallback chain:
+// another model's vectors are not comparable.
 func (p *Pool) Embedder(role string, t Timeouts, name string) nadine.Embedder {
 	p.mu.Lock()
 	pr, ok := p.profiles[name]
@@ -272,10 +261,8 @@ func (e *cutError) Error() string {
 // the first piece of a streamed answer reaches the caller.
 type try func(ctx context.Context, first func()) error
 
-// call makes a call on one profile: attempts bounded by t, retried while
-// the error and ctx's deadline allow, recorded in the profile's breaker.
-// delivered reports that output reached the caller (nothing may be retried
-// or asked elsewhere then).
+// call makes a call on one profile with retries while the error and ctx's
+// deadline allow; once delivered, nothing may be retried or asked elsewhere.
 func (p *Pool) call(ctx context.Context, role string, t Timeouts, pr *profile, stream bool, attempt try) (delivered bool, err error) {
 	for n := 1; ; n++ {
 		if err := pr.breaker.Allow(); err != nil {
@@ -416,9 +403,8 @@ func (p *Pool) failed(pr *profile, err error) {
 	p.startProbe(pr)
 }
 
-// attempted records an attempt's outcome (err nil: it answered) in the
-// run of its server; when ServerFailures attempts in a row failed there,
-// every profile of the server is skipped and probed.
+// attempted records an attempt in its server's run; ServerFailures failures
+// in a row skip and probe every profile of the server.
 func (p *Pool) attempted(pr *profile, err error) {
 	if err != nil && !counts(err) {
 		return
