@@ -69,10 +69,8 @@ type statusError struct {
 	hasRetry   bool
 }
 
-// RetryAfter returns the wait the server asked for (Retry-After on a 429 or
-// a 503), capped at maxRetryAfter, and whether it asked. Callers that retry
-// above the client (the failover layer) find it with errors.As through an
-// interface, without importing this package.
+// RetryAfter is the server's Retry-After, capped at maxRetryAfter; the
+// failover layer finds it through an interface, without importing openai.
 func (e *statusError) RetryAfter() (time.Duration, bool) {
 	return min(e.retryAfter, maxRetryAfter), e.hasRetry
 }
@@ -84,9 +82,8 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.status, e.message)
 }
 
-// rejects reports whether the error is a server refusing a request field
-// it does not support (OpenAI's "Unsupported parameter", "Unrecognized
-// request argument", pydantic's "Extra inputs are not permitted").
+// rejects reports whether the server refused an unsupported request field,
+// in OpenAI's or pydantic's ("Extra inputs are not permitted") words.
 func (e *statusError) rejects(field string) bool {
 	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
 		return false
@@ -208,10 +205,8 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 // caller (a streamed delta).
 type attemptFunc func(ctx context.Context) (delivered bool, err error)
 
-// exchange runs attempt, and again at once each time adapt, when not nil,
-// changes the request after a refusal (a field the server does not
-// support) and returns true. It returns the number of attempts and the
-// last error; any other failure is the caller's to retry.
+// exchange runs attempt again at once only when adapt dropped a refused
+// field; any other failure is the caller's to retry.
 func exchange(ctx context.Context, attempt attemptFunc, adapt func(error) bool) (int, error) {
 	for attempts := 1; ; attempts++ {
 		delivered, err := attempt(ctx)
@@ -282,9 +277,8 @@ func (c *core) fail(ctx context.Context, err error, attempts int) error {
 	return c.errorf(nadine.EINTERNAL, err, "%v", err)
 }
 
-// causeText says why the caller ended ctx, when it gave a cause of its own
-// ("failover: attempt cut at its 3s attempt timeout"), so that the trace's
-// model call says it.
+// causeText is the cause the caller ended ctx with, so the trace's model
+// call says why it was cut.
 func causeText(ctx context.Context) string {
 	c := context.Cause(ctx)
 	if c == nil || c == ctx.Err() {

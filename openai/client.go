@@ -46,12 +46,8 @@ type Config struct {
 	HTTPClient *http.Client
 	// Logger receives failures (default: discarded).
 	Logger *slog.Logger
-	// Structured says how the server constrains answers (see
-	// nadine.StructuredMode; "" is auto: tools on api.openai.com,
-	// json_schema elsewhere). A request's JSON schema is sent in
-	// json_schema and tools modes, its tools in tools mode only; a server
-	// that answers HTTP 400 naming either is asked again at once without
-	// it, and never sent it again (see structured.go).
+	// Structured is how the server constrains answers ("" auto); a field the
+	// server refuses is dropped at once and never sent again.
 	Structured nadine.StructuredMode
 }
 
@@ -139,10 +135,8 @@ func (c *Client) Chat(ctx context.Context, req nadine.ChatRequest) (nadine.ChatR
 	return c.chat(ctx, req, false, nil)
 }
 
-// ChatStream sends the request as a streaming request and calls onDelta
-// with each piece of content, in order, as it arrives; it returns the whole
-// answer. A server that answers a streaming request with plain JSON gets
-// one onDelta call with the whole content.
+// ChatStream calls onDelta with each piece as it arrives; a server that
+// answers with plain JSON gets one onDelta with the whole content.
 func (c *Client) ChatStream(ctx context.Context, req nadine.ChatRequest, onDelta func(string)) (nadine.ChatResponse, error) {
 	if onDelta == nil {
 		onDelta = func(string) {}
@@ -188,9 +182,8 @@ func (c *Client) chat(ctx context.Context, req nadine.ChatRequest, stream bool, 
 	return resp, err
 }
 
-// callCode is the error code a failed call is counted under: canceled
-// when its caller gave it up (a discarded speculation, a shutdown), else
-// the error's code.
+// callCode counts a call the caller gave up (a discarded speculation, a
+// shutdown) as canceled, not as the model's fault.
 func callCode(ctx context.Context, err error) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return nadine.CallCanceled
@@ -198,12 +191,8 @@ func callCode(ctx context.Context, err error) string {
 	return nadine.ErrorCode(err)
 }
 
-// failureLevel is the level a failed call is logged at: a warning, but
-// only a debug line when the caller cancelled it (a discarded speculation,
-// an early turn whose final transcript differed, a shutdown), which is no
-// fault of the model's. A caller's deadline that passed (the turn's
-// budget) is still a warning. The turn's trace records the call either
-// way.
+// failureLevel logs a call the caller cancelled at debug, being no fault of
+// the model's; a passed deadline is still a warning.
 func failureLevel(ctx context.Context) slog.Level {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return slog.LevelDebug
@@ -317,11 +306,8 @@ func isEventStream(r *http.Response) bool {
 	return mt != "application/json"
 }
 
-// build turns a nadine request into the wire request (without the token
-// limit and the stream fields, which run sets per attempt), with its
-// response format and its tools when the profile sends them (see
-// structured.go). names maps wire function names back to the caller's
-// when they differ.
+// build makes the wire request, except the per-attempt token limit and
+// stream fields; names maps wire function names back to the caller's.
 func (c *Client) build(req nadine.ChatRequest, sendFormat, sendTools bool) (*chatRequest, map[string]string, error) {
 	if len(req.Messages) == 0 {
 		return nil, nil, nadine.Errorf(nadine.EINVALID, "%sno messages", c.prefix())

@@ -91,9 +91,8 @@ func (e *Embedder) Name() string {
 	return "openai:" + e.model
 }
 
-// Embed returns one vector per text, in order, sending BatchSize texts per
-// request. An empty slice returns nil without a request; an empty text is
-// an EINVALID error (servers reject it).
+// Embed sends BatchSize texts per request; an empty text is EINVALID, since
+// servers reject it.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil

@@ -27,10 +27,8 @@ type toolAcc struct {
 	args  strings.Builder
 }
 
-// readStream reads server-sent events until [DONE] (or the end of the body
-// after a finish reason), calling onDelta with each content delta.
-// delivered reports whether onDelta was called, after which the call must
-// not be made again.
+// readStream reads server-sent events until [DONE]. Once delivered is true
+// the call must not be made again.
 func (c *Client) readStream(body io.Reader, names map[string]string, onDelta func(string)) (resp nadine.ChatResponse, delivered bool, err error) {
 	br := bufio.NewReaderSize(body, 4096)
 	var (
@@ -136,10 +134,8 @@ func (c *Client) readStream(body io.Reader, names map[string]string, onDelta fun
 	return resp, delivered, nil
 }
 
-// addToolDelta merges one streamed tool-call fragment. Fragments are
-// matched by index; a fragment with a new id at a known index (servers
-// that send whole calls, all at index 0) or without an index but with an
-// id starts a new call.
+// addToolDelta merges a streamed tool-call fragment by index; a new id
+// starts a new call, since some servers send whole calls all at index 0.
 func addToolDelta(tools []*toolAcc, d wireToolCall) []*toolAcc {
 	var t *toolAcc
 	switch {

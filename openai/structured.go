@@ -23,12 +23,8 @@ import (
 // the client never sends it again: the turn loses one round trip, not its
 // answer.
 
-// resolveStructured turns auto into the default of the server at host:
-// tools on OpenAI's API (strict structured outputs and function calling
-// on every current chat model), json_schema elsewhere (Ollama, vLLM and
-// llama.cpp's server accept response_format with a JSON schema, while
-// their tool calling depends on the model's template and the server's
-// flags). docs/speech.md records what was checked.
+// resolveStructured makes auto tools on api.openai.com and json_schema
+// elsewhere, where tool calling depends on the model's template (docs/speech.md).
 func resolveStructured(m nadine.StructuredMode, host string) nadine.StructuredMode {
 	if m != nadine.StructuredAuto {
 		return m
@@ -64,11 +60,8 @@ func (c *Client) sends() (format, tools bool) {
 	return false, false
 }
 
-// rejectsFormat reports whether a server refused the response format: a
-// 400 or 422 that names response_format or json_schema (llama.cpp:
-// `Either "json_schema" or "grammar" can be specified, but not both`;
-// OpenAI: "Invalid parameter: 'response_format' of type 'json_schema' is
-// not supported with this model").
+// rejectsFormat reports a 400 or 422 naming response_format or json_schema,
+// as llama.cpp and OpenAI send for a format they cannot apply.
 func (e *statusError) rejectsFormat() bool {
 	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
 		return false
@@ -76,10 +69,8 @@ func (e *statusError) rejectsFormat() bool {
 	return e.param == "response_format" || strings.Contains(e.raw, "response_format") || strings.Contains(e.raw, "json_schema")
 }
 
-// rejectsTools reports whether a server refused the tools: a 400 or 422
-// that names them (Ollama: "model does not support tools"; vLLM: `"auto"
-// tool choice requires --enable-auto-tool-choice and --tool-call-parser to
-// be set`; llama.cpp: "tools param requires --jinja flag").
+// rejectsTools reports a 400 or 422 naming tools, as Ollama, vLLM and
+// llama.cpp send when tool calling is not enabled.
 func (e *statusError) rejectsTools() bool {
 	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
 		return false
@@ -87,9 +78,8 @@ func (e *statusError) rejectsTools() bool {
 	return e.param == "tools" || e.param == "tool_choice" || strings.Contains(e.raw, "tool")
 }
 
-// refused records that the server refused what was sent and says so in the
-// log and the turn's trace. It reports whether the request changes (the
-// field was sent).
+// refused records a refusal in the log and trace and reports whether the
+// request changes (the field had been sent).
 func (c *Client) refused(ctx context.Context, se *statusError, format, tools *bool, req nadine.ChatRequest) bool {
 	switch {
 	case *tools && len(req.Tools) > 0 && se.rejectsTools():
@@ -108,9 +98,8 @@ func (c *Client) refused(ctx context.Context, se *statusError, format, tools *bo
 	return false
 }
 
-// textToolMessages rewrites the tool calls of a conversation for a request
-// that carries no tools (servers refuse tool messages without them): an
-// assistant's calls become its text, a tool's result a user message.
+// textToolMessages turns tool calls into text for a request without tools,
+// since servers refuse tool messages without them.
 func textToolMessages(msgs []nadine.ChatMessage) []nadine.ChatMessage {
 	out := make([]nadine.ChatMessage, len(msgs))
 	for i, m := range msgs {

@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// chatRequest is the body of POST /chat/completions. Only fields every
-// OpenAI-compatible server understands are sent; there is deliberately no
-// "stop" field.
+// chatRequest holds only fields every OpenAI-compatible server understands;
+// no "stop", which newer OpenAI models reject.
 type chatRequest struct {
 	Model               string              `json:"model"`
 	Messages            []wireMessage       `json:"messages"`
