@@ -109,9 +109,8 @@ func parseGesture(s string) (nadine.Gesture, bool) {
 	return "", false
 }
 
-// Call emits the gesture named by in.Text, waits for it to play, and
-// returns the sentence Nadine should say. Unknown input yields an
-// observation listing the three gestures.
+// Call plays the gesture in.Text, waits for it, and returns what Nadine
+// says; unknown input gets an observation listing the gestures.
 func (b *Behaviour) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
 	g, ok := parseGesture(cleanInput(in.Text))
 	if !ok {

@@ -56,20 +56,13 @@ func DefaultFillerLines() map[nadine.Language][]string {
 type FillerConfig struct {
 	// Disabled turns fillers off: Line then chooses none.
 	Disabled bool
-	// Lines replaces the default lines of the languages it names; the
-	// other languages keep theirs. Each language must be supported, each
-	// list non-empty, each line non-blank and at most MaxFillerChars
-	// characters.
+	// Lines replaces the default lines of the languages it names; each line
+	// non-blank and at most MaxFillerChars.
 	Lines map[nadine.Language][]string
 }
 
-// Filler chooses the filler lines ("Let me check that for you.") a turn
-// says while it waits on something slow: in the session language (English
-// when the language is not supported), taking each language's lines in
-// rotation so that consecutive turns do not repeat. It keeps no state of
-// any turn: when a line is said, and how often, is the turn's Output's
-// decision (dialogue.Output), which asks Line for the words. One Filler
-// may serve the turns of several robots. A nil *Filler chooses none.
+// Filler chooses filler lines in rotation so consecutive turns do not
+// repeat; when to say one is the turn's Output's decision. A nil Filler chooses none.
 type Filler struct {
 	disabled bool
 	lines    map[nadine.Language][]string // read-only after construction
@@ -122,9 +115,8 @@ func CheckFillerLine(line string) error {
 // Filler).
 func (f *Filler) Enabled() bool { return f != nil && !f.disabled }
 
-// Line returns the next filler line in lang, and the language it is in
-// (English for a language without lines), or "" when f is nil or
-// disabled.
+// Line returns the next filler line in lang and its language (English when
+// lang has none); "" when f is nil or disabled.
 func (f *Filler) Line(lang nadine.Language) (string, nadine.Language) {
 	if !f.Enabled() {
 		return "", lang
@@ -141,14 +133,8 @@ func (f *Filler) Line(lang nadine.Language) (string, nadine.Language) {
 	return lines[i], lang
 }
 
-// WithFiller wraps t so that each call first asks the turn for a filler
-// line (ToolInput.AskFiller: the turn's Output says one at most, before
-// any reply sentence), then calls t. Use it for tools a turn waits on
-// (search, news, weather). The wrapper keeps t's name and description,
-// forwards Close, and Unwrap returns t. It composes with Traced in either
-// order: the filler wrapper always sits inside the traced one, so
-// Traced(WithFiller(t)) and WithFiller(Traced(t)) are the same tool and
-// each call is recorded once. A t already wrapped returns t.
+// WithFiller has a slow tool (search, news, weather) ask the turn for a
+// filler line first. It sits inside Traced in either order, so a call is traced once.
 func WithFiller(t nadine.Tool) nadine.Tool {
 	if t == nil {
 		return t

@@ -10,10 +10,8 @@ import (
 // NameForget is the forget tool's name as the model sees it.
 const NameForget = "Forget me"
 
-// Forget is the tool the ReAct agent calls when the person asks to be
-// forgotten: it emits nadine.EventForgetRequest, and the dialogue manager
-// asks the person to confirm and erases them on a clear yes. It keeps no
-// state and erases nothing itself.
+// Forget only emits nadine.EventForgetRequest: the dialogue manager asks for
+// confirmation and erases, so a misread tool call erases nothing.
 type Forget struct {
 	logger *slog.Logger
 }

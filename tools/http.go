@@ -32,9 +32,8 @@ type service struct {
 // redact removes the secret, and anything like an API key, from msg.
 func (s service) redact(msg string) string { return redact.Secrets(msg, s.secret) }
 
-// do sends req with client and returns the status and body. Transport
-// failures are EUNAVAILABLE; their messages never carry the request URL
-// (which may hold a key).
+// do sends req; transport failures are EUNAVAILABLE and never carry the
+// request URL, which may hold a key.
 func (s service) do(ctx context.Context, client *http.Client, req *http.Request) (int, []byte, error) {
 	if client == nil {
 		client = http.DefaultClient
@@ -66,9 +65,8 @@ func (s service) do(ctx context.Context, client *http.Client, req *http.Request)
 	return resp.StatusCode, body, nil
 }
 
-// statusError turns a non-2xx status into an error coded by
-// nadine.HTTPStatusCode; on 401 and 403 it names the key's variable (never
-// the key).
+// statusError codes a non-2xx status; on 401 and 403 it names the key's
+// variable, never the key.
 func (s service) statusError(status int, body []byte) error {
 	detail := cleanText(string(body))
 	detail = nadine.Shorten(s.redact(detail), 160)

@@ -9,9 +9,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// LanguageSwitcher is the Languages Switcher tool: it switches the session
-// language (speech recognition and synthesis) by emitting an
-// EventLanguage.
+// LanguageSwitcher switches the session language (recognition and
+// synthesis) by emitting an EventLanguage.
 type LanguageSwitcher struct {
 	logger *slog.Logger
 }
@@ -56,9 +55,8 @@ func spokenLanguages() string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// Call matches in.Text (a language name, or any word of a longer phrase)
-// against the supported languages, emits the switch and returns the
-// confirming sentence to say in the new language.
+// Call matches any word of in.Text against the supported languages and
+// returns the confirmation in the new language.
 func (l *LanguageSwitcher) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
 	text := cleanInput(in.Text)
 	lang, err := nadine.ParseLanguage(text)

@@ -30,12 +30,8 @@ type libraryEntry struct {
 	File     string `json:"file"`
 }
 
-// LoadSongs reads the song library of dir: <dir>/library.json when it
-// exists, else the audio files under <dir>/<language>/ (see the package
-// documentation). Song paths are joined to dir unless absolute. An empty dir
-// yields no songs. Songs are sorted by language (in nadine.Languages order)
-// and title. A library.json entry with no title, no file or an unsupported
-// language is an EINVALID error naming the entry.
+// LoadSongs reads dir's library.json, else its <language>/ audio files; an
+// invalid library.json entry is an EINVALID error naming it.
 func LoadSongs(dir string) ([]nadine.Song, error) {
 	if dir == "" {
 		return nil, nil
@@ -197,9 +193,8 @@ func ratio(a, b string) float64 {
 	return 2 * float64(prev[len(rb)]) / float64(len(ra)+len(rb))
 }
 
-// matchSong finds the song named by query: an exact title, a title the
-// query contains or that contains the query as whole words, or a close
-// spelling (ratio at least 0.75). Ties prefer a song in lang.
+// matchSong finds the song query names: exact, contained as whole words, or
+// a ratio of at least 0.75; ties prefer lang.
 func matchSong(songs []nadine.Song, query string, lang nadine.Language) (nadine.Song, bool) {
 	q := fold(query)
 	if q == "" {

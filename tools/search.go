@@ -15,9 +15,8 @@ import (
 	"github.com/nadine-robot/nadine/fence"
 )
 
-// Tool names, exactly as the model sees them. The graph engine's plans
-// name the three search tools (agents.SearchToolNames; a test in
-// cmd/nadine keeps the two in step).
+// Tool names, exactly as the model sees them; agents.SearchToolNames must
+// match (a test in cmd/nadine checks).
 const (
 	NameSearch    = "Google Search"
 	NameNews      = "Google News"
@@ -218,9 +217,8 @@ func serperLanguage(l nadine.Language) string {
 	return string(l.Or(nadine.DefaultLanguage))
 }
 
-// Call searches Serper for in.Text and returns a fenced, compact
-// observation: the answer box, the knowledge graph and the top snippets,
-// without URLs, degree symbols written out in words.
+// Call returns Serper's answer box, knowledge graph and top snippets, fenced
+// and compact, without URLs, degrees in words.
 func (s *Search) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
 	q := cleanInput(in.Text)
 	if q == "" {
@@ -388,9 +386,8 @@ var (
 	degreeRE     = regexp.MustCompile(`\s*°`)
 )
 
-// rewriteDegrees writes degree symbols out in words, so that text-to-speech
-// reads weather results well: "12°C" becomes "12 degrees Celsius", "°F"
-// "degrees Fahrenheit" and a bare "°" " degrees".
+// rewriteDegrees writes "12°C" as "12 degrees Celsius", so text-to-speech
+// reads weather results well.
 func rewriteDegrees(s string) string {
 	if !strings.ContainsAny(s, "°℃℉") {
 		return s

@@ -49,10 +49,8 @@ type Lyrics struct {
 	Time     time.Time
 }
 
-// Singer is the Sing a song tool. It offers the songs of the library in
-// the session language, plays one (EventSong), composes new songs in the
-// background with a chat model, and recites the last made-up lyrics. It is
-// safe for concurrent use; Close stops a composition in progress.
+// Singer plays library songs, composes new ones in the background and
+// recites their lyrics. Safe for concurrent use; Close stops a composition.
 type Singer struct {
 	songs      []nadine.Song // read-only after construction
 	model      nadine.ChatModel
@@ -83,10 +81,8 @@ var composePromptText string
 
 var composePrompt = template.Must(template.New("compose").Parse(composePromptText))
 
-// NewSinger returns the Sing a song tool over the library in cfg.Dir (see
-// LoadSongs). When the library cannot be loaded it returns the error
-// together with a working singer that has no songs, so that a caller may
-// log the error and carry on.
+// NewSinger returns a working singer even when the library fails to load,
+// with the error, so the caller may log it and carry on.
 func NewSinger(cfg SongConfig, logger *slog.Logger) (*Singer, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -151,9 +147,8 @@ func (s *Singer) Close() error {
 	return nil
 }
 
-// Call runs one request: a song title, "any", new|<lang>|<topic>, "lyrics",
-// or anything else (including nothing) for the list of songs in
-// in.Language.
+// Call plays a title or "any", composes on new|<lang>|<topic>, recites on
+// "lyrics", else lists the songs in in.Language.
 func (s *Singer) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
 	text := cleanInput(in.Text)
 	lang := in.Language.Or(nadine.DefaultLanguage)
@@ -248,9 +243,8 @@ func (s *Singer) noSongs(lang nadine.Language) string {
 	return fmt.Sprintf("Tell the human that you do not know any songs in %s yet.", lang.Name())
 }
 
-// recite returns the last made-up lyrics as an instruction, the lyrics (a
-// model's writing) fenced as data; the turn is told that its reply recites
-// them, so that the speech budget does not cut the song short.
+// recite returns the last lyrics fenced as data, marking the reply a
+// recital so the speech budget does not cut the song short.
 func (s *Singer) recite(in nadine.ToolInput) string {
 	s.mu.Lock()
 	last, composing := s.last, s.composing
@@ -270,11 +264,8 @@ func (s *Singer) recite(in nadine.ToolInput) string {
 	return fmt.Sprintf("Recite to the human the lyrics of the song you made up about %q, exactly as written:\n%s", last.Topic, lyrics)
 }
 
-// compose starts a composition in the background and returns at once with
-// an instruction to say so. args are what followed "new|": a language and
-// a topic, or only a topic (in the session language). When a composition
-// starts, the turn is asked for a filler line (playing a song of the
-// library is instant and asks for none).
+// compose starts a composition in the background and returns at once; only
+// composing asks for a filler line, since playing a song is instant.
 func (s *Singer) compose(ctx context.Context, in nadine.ToolInput, args []string, lang nadine.Language) string {
 	var topic string
 	if len(args) >= 2 {
@@ -380,10 +371,8 @@ func renderComposePrompt(lang nadine.Language) (string, error) {
 	return b.String(), nil
 }
 
-// cleanLyrics keeps the lyric lines of a model's answer (reasoning
-// skipped, the lyrics of a JSON answer taken): each line cleaned,
-// code fences and markdown headings dropped, runs of blank lines reduced to
-// one, capped at maxChars characters.
+// cleanLyrics keeps a model's lyric lines: reasoning, fences and headings
+// dropped, blank runs reduced, capped at maxChars.
 func cleanLyrics(s string, maxChars int) string {
 	// Reasoning blocks are not lyrics; an answer in JSON gives its lyrics.
 	s = labels.AnswerText(s, "lyrics", "song", "text", "content")

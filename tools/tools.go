@@ -19,12 +19,8 @@ type Config struct {
 	Songs     SongConfig
 }
 
-// New returns the tools in a stable order, each wrapped with
-// Traced: Google Search and Google News (only with cfg.Search.APIKey),
-// Weather App (only with cfg.Weather.APIKey), Nadine behaviour, Sing a
-// song, Languages Switcher and Forget me (always). A song library that
-// cannot be loaded is logged and leaves Sing a song with no songs. Call
-// CloseAll on the result to stop background work.
+// New returns the configured tools, traced, in a stable order (search and
+// weather only with a key). Call CloseAll to stop background work.
 func New(cfg Config, logger *slog.Logger) []nadine.Tool {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)

@@ -113,9 +113,8 @@ type owmResponse struct {
 
 var commaSpaceRE = regexp.MustCompile(`\s*,\s*`)
 
-// location turns the model's input into OpenWeatherMap's q parameter:
-// quotes and spaces trimmed, "London, GB" written "London,GB", an empty
-// input replaced by the default location.
+// location turns the model's input into OpenWeatherMap's q ("London,GB"),
+// or the default location when empty.
 func (w *Weather) location(in string) string {
 	s := cleanInput(in)
 	s = strings.Join(strings.Fields(s), " ")
@@ -127,9 +126,8 @@ func (w *Weather) location(in string) string {
 	return s
 }
 
-// Call looks up the current weather at in.Text (City,CC) and returns an
-// instruction to summarize it in under 25 words, with the weather fenced as
-// data. An unknown place yields an observation telling Nadine to say so.
+// Call returns the weather at in.Text fenced as data, with an instruction
+// to summarize it; an unknown place gets an observation saying so.
 func (w *Weather) Call(ctx context.Context, in nadine.ToolInput) (string, error) {
 	loc := w.location(in.Text)
 	q := url.Values{}
