@@ -6,13 +6,8 @@ import (
 	"sync"
 )
 
-// Appraiser answers the graph's appraisal as a real model does over a
-// conversation: an emotion label and an intensity ("joy 6") that vary
-// from turn to turn, unlike a script that always says "joy 5". Each
-// answer keeps the previous label with probability 1-Change, else draws
-// another one by Weights; the intensity is drawn from 2 to 8 each turn
-// (none for neutral). It is repeatable from Seed and safe for
-// concurrent use: give Next to a rule's ReplyFunc.
+// Appraiser answers the graph's appraisal with labels and intensities that
+// vary by turn, as a real model does; repeatable from Seed, concurrency-safe.
 type Appraiser struct {
 	Seed uint64
 	// Change is the probability that a turn's label is another than the
@@ -28,9 +23,8 @@ type Appraiser struct {
 	order []string
 }
 
-// FriendlyWeights is what an appraiser feels over a friendly visit to a
-// museum robot: mostly joy, often nothing in particular or surprise, now
-// and then sadness, fear, anger or disgust (a sad story, a rude joke).
+// FriendlyWeights is a friendly museum visit: mostly joy, often neutral or
+// surprise, now and then a sad story or a rude joke.
 var FriendlyWeights = map[string]float64{
 	"joy": 0.45, "neutral": 0.25, "surprise": 0.15, "sadness": 0.07, "fear": 0.03, "anger": 0.03, "disgust": 0.02,
 }

@@ -21,11 +21,8 @@ const (
 // serverErrorMessage is what OpenAI says with a 500.
 const serverErrorMessage = "The server had an error while processing your request. Sorry about that!"
 
-// FaultPlan injects faults at rates into the answers the rules give, the
-// way a real server and model go wrong: each chat request (and each
-// embedding request when Embeddings is set) draws, from a random source
-// seeded with Seed, one fault or none. The rates are probabilities between
-// 0 and 1; their sum is at most 1.
+// FaultPlan injects faults the way real servers and models go wrong, one or
+// none per request drawn from Seed; rates sum to at most 1.
 type FaultPlan struct {
 	Seed     uint64
 	Error500 float64 // HTTP 500 with OpenAI's error body
@@ -41,17 +38,15 @@ type FaultPlan struct {
 	Embeddings bool
 }
 
-// Junk is unusable output a model gives when it goes wrong, and marks:
-// fragments whose presence in what the robot said shows that the junk was
-// spoken (see SpokenJunk).
+// Junk is unusable model output and the marks whose presence in what the
+// robot said shows it was spoken (SpokenJunk).
 type Junk struct {
 	Text  string
 	Marks []string
 }
 
-// DefaultJunk is what real models answer when they go wrong: JSON cut
-// short, a reasoning block leaking out, chat-template tokens, a fenced
-// half plan, a repetition loop, a refusal of the format.
+// DefaultJunk is what real models answer when they go wrong: cut JSON,
+// leaked reasoning, template tokens, loops, format refusals.
 var DefaultJunk = []Junk{
 	{Text: `{"action": "Final Answer", "action_input": "`, Marks: []string{`"action`, "action_input"}},
 	{Text: "<think>The user greets me. I should answer in JSON with the keys action and action_input.</think>",
@@ -168,9 +163,8 @@ func resetConn(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// Down stops the server the way a crashed or stopped process does: its
-// port refuses connections and the open ones are closed (requests in
-// flight break off). Up brings it back on the same address.
+// Down stops the server as a crashed process does: the port refuses and open
+// connections break. Up brings it back on the same address.
 func (s *Server) Down() {
 	s.listener.down()
 	s.srv.CloseClientConnections()

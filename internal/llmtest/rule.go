@@ -111,11 +111,8 @@ type Fault struct {
 	AbortAfter int
 }
 
-// Rule scripts the answer to the requests it matches. Rules are tried in
-// the order they were added; the first one that matches and is not used up
-// answers. Create rules with Server.On, Server.OnEmbeddings or
-// Server.AddRule, then configure them with the chainable methods, which are
-// safe to call while the server runs.
+// Rule scripts the answer to the requests it matches; the first matching
+// rule not used up answers. Its methods are safe while the server runs.
 type Rule struct {
 	// Match selects requests; nil matches every request.
 	Match Matcher
@@ -185,9 +182,8 @@ func (r *Rule) ReplyFunc(f func(Request) string) *Rule {
 	return r.lock(func() { r.ContentFunc = f })
 }
 
-// ReplyToolCall adds a function call to the answer; arguments is JSON
-// text. Call it several times for parallel tool calls. The call's id is
-// assigned per answer ("call_<request>_<i>").
+// ReplyToolCall adds a function call to the answer (arguments as JSON text);
+// call it again for parallel calls.
 func (r *Rule) ReplyToolCall(name, arguments string) *Rule {
 	return r.lock(func() {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{Name: name, Arguments: arguments})

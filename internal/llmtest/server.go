@@ -67,16 +67,12 @@ func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = 
 // WithDelay waits d between streamed chunks.
 func WithDelay(d time.Duration) Option { return func(s *Server) { s.delay = d } }
 
-// WithTokenRate makes the server generate perSecond tokens a second, like a
-// real model: a token is about four bytes of the answer (see Tokens); a
-// streamed answer sends one token per chunk at that rate after the first
-// byte latency, and a plain answer is sent once all its tokens would have
-// been generated. It replaces WithDelay for chat answers.
+// WithTokenRate generates perSecond tokens a second (see Tokens), streamed
+// one per chunk, like a real model; it replaces WithDelay for chat.
 func WithTokenRate(perSecond float64) Option { return func(s *Server) { s.tokenRate = perSecond } }
 
-// WithEmbeddingLatency waits d before answering embedding requests, instead
-// of the latency of WithLatency (an embedding has no tokens to generate and
-// usually answers sooner than a chat model's first token).
+// WithEmbeddingLatency replaces WithLatency for embeddings, which usually
+// answer sooner than a chat model's first token.
 func WithEmbeddingLatency(d time.Duration) Option {
 	return func(s *Server) { s.embedLatency, s.hasEmbedLat = d, true }
 }
@@ -84,9 +80,8 @@ func WithEmbeddingLatency(d time.Duration) Option {
 // WithModels sets the model ids GET /v1/models lists.
 func WithModels(ids ...string) Option { return func(s *Server) { s.models = ids } }
 
-// RejectFields makes the server answer 400 "Unrecognized request argument
-// supplied: <field>" to requests whose body has one of these top-level
-// fields, like strict servers do with fields they do not know.
+// RejectFields answers 400 "Unrecognized request argument" to bodies with
+// these top-level fields, like strict servers.
 func RejectFields(fields ...string) Option {
 	return func(s *Server) {
 		for _, f := range fields {
@@ -152,9 +147,8 @@ func (s *Server) Close() {
 // URL returns the base URL of the API, ending in /v1.
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
 
-// On adds a rule for chat requests that m matches (nil: all) and returns it
-// for configuration. Matchers run under the server's lock: they must not
-// call the Server's methods.
+// On adds a rule for chat requests m matches (nil: all). Matchers run under
+// the server's lock: they must not call the Server's methods.
 func (s *Server) On(m Matcher) *Rule {
 	return s.AddRule(Rule{Match: m})
 }
@@ -174,9 +168,8 @@ func (s *Server) AddRule(r Rule) *Rule {
 	return p
 }
 
-// Default returns the rule that answers chat requests no other rule
-// matched, for configuration: srv.Default().Reply("ok"). Without it, such
-// requests get HTTP 400 "llmtest: no rule matched: <last user message>".
+// Default is the rule for chat requests no other rule matched; without it
+// they get HTTP 400, so a missing rule fails the test.
 func (s *Server) Default() *Rule {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -570,10 +563,8 @@ func completion(req Request, a answer, seq int) map[string]any {
 	}
 }
 
-// serveStream writes the answer as server-sent events: a role chunk, the
-// content in pieces, the tool calls (name, then the arguments in pieces), a
-// finish chunk, a usage chunk when asked for, and [DONE]. With abortAfter
-// >= 0 it breaks the connection after that many content pieces.
+// serveStream writes the answer as server-sent events, in OpenAI's chunk
+// order; abortAfter >= 0 breaks the connection after that many pieces.
 func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request, a answer, seq, abortAfter int) {
 	fl, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -653,9 +644,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request
 	}
 }
 
-// splitChunks cuts text into pieces that end after a run of white space (a
-// word and the space after it), or after 12 runes without white space, so
-// that their concatenation is text.
+// splitChunks cuts text into word-sized pieces (at most 12 runes without
+// white space) whose concatenation is text.
 func splitChunks(text string) []string {
 	var out []string
 	start, runes, inSpace := 0, 0, false
@@ -674,11 +664,8 @@ func splitChunks(text string) []string {
 	return out
 }
 
-// Tokens cuts text into model-token-sized pieces whose concatenation is
-// text, close to OpenAI's tokenizers on English (about 4 characters a
-// token): a word with the white space before it is one token when it is at
-// most 7 bytes long (" lovely"), and longer runs (" international", JSON
-// without spaces, CJK text) are cut every 4 bytes at rune boundaries.
+// Tokens cuts text into pieces close to OpenAI's tokens on English (about 4
+// bytes); their concatenation is text.
 func Tokens(text string) []string {
 	var out []string
 	for len(text) > 0 {

@@ -8,9 +8,8 @@ import (
 // How real servers refuse structured outputs and tools, word for word, for
 // RejectFormat and RejectTools.
 const (
-	// OpenAIFormatRefusal is OpenAI's answer to a json_schema response
-	// format on a model without structured outputs (param
-	// "response_format").
+	// OpenAIFormatRefusal is OpenAI's answer to json_schema on a model
+	// without structured outputs.
 	OpenAIFormatRefusal = "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
 	// LlamaCppFormatRefusal is llama.cpp's server when a grammar is set as
 	// well.
@@ -27,10 +26,8 @@ const (
 	toolOrderRefusal = "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
 )
 
-// RejectFormat makes the server answer HTTP 400 with message (and param
-// "response_format" when message names it, as OpenAI does) to every
-// request with a json_schema or json_object response format, like a server
-// or model without structured outputs.
+// RejectFormat answers HTTP 400 with message to any request with a response
+// format, like a server or model without structured outputs.
 func RejectFormat(message string) Option {
 	return func(s *Server) { s.formatRefusal = message }
 }
@@ -63,9 +60,8 @@ func (s *Server) refuseStructured(w http.ResponseWriter, req Request) bool {
 	return false
 }
 
-// unansweredToolMessage checks OpenAI's rule on tool messages: each follows
-// (after other tool messages only) an assistant message whose tool_calls
-// hold its tool_call_id. It returns the index of the first that does not.
+// unansweredToolMessage finds the first tool message that answers no call of
+// the assistant message before it, which OpenAI refuses.
 func unansweredToolMessage(msgs []Message) (int, bool) {
 	var open map[string]bool // the ids of the last assistant message's calls
 	for i, m := range msgs {

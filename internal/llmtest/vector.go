@@ -7,11 +7,8 @@ import (
 	"unicode"
 )
 
-// Vector returns the deterministic embedding the server gives text: each
-// word (each Han character counts as a word) is hashed into two of the dims
-// components with a hashed sign, and the result is L2-normalized. Equal
-// texts get equal vectors; texts that share words have a positive cosine
-// similarity. A text without words is hashed whole.
+// Vector is the server's deterministic embedding: words hashed, so texts that
+// share words have a positive cosine similarity.
 func Vector(text string, dims int) []float32 {
 	if dims <= 0 {
 		dims = DefaultDimensions
