@@ -68,9 +68,8 @@ func StripThinking(text string) string {
 	return s
 }
 
-// ASCIILower lowercases the ASCII letters of s and nothing else, so that
-// byte offsets in the result are offsets in s (strings.ToLower changes the
-// length of invalid UTF-8 and of some letters).
+// ASCIILower lowercases ASCII letters only, so byte offsets in the result
+// are offsets in s (strings.ToLower can change the length).
 func ASCIILower(s string) string {
 	b := []byte(s)
 	for i, c := range b {
@@ -132,10 +131,8 @@ func cleanOnce(text string) string {
 	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
 }
 
-// joinLines turns Markdown lines into running text: heading marks,
-// bullets, quote marks and horizontal rules dropped, table cells joined;
-// a line that ends without punctuation gets a full stop when more text
-// follows, so that list items become sentences.
+// joinLines turns Markdown lines into running text; an unpunctuated line
+// gets a full stop when more follows, so list items become sentences.
 func joinLines(s string) string {
 	if !strings.ContainsAny(s, "\n\r") {
 		s = strings.TrimSpace(s)
@@ -181,10 +178,8 @@ func nonBlank(xs []string) []string {
 	return out
 }
 
-// stripWrapping drops one layer of what a model puts around its reply: a
-// speaker prefix, a leading stage direction, quotation marks around the
-// whole text, or an unbalanced quotation mark at either end (a sentence
-// cut from a quoted reply).
+// stripWrapping drops one layer of what models wrap replies in: a speaker
+// prefix, a stage direction, quotes, a stray quote from a cut sentence.
 func stripWrapping(s string) string {
 	if loc := speakerRE.FindStringIndex(s); loc != nil && loc[1] < len(s) {
 		return strings.TrimSpace(s[loc[1]:])
@@ -225,9 +220,8 @@ func stripWrapping(s string) string {
 	return s
 }
 
-// isEmoji reports pictographs, emoticons, dingbats, flags and the joiners
-// and modifiers that combine them. Letters, digits, punctuation and signs
-// such as ° or € are kept.
+// isEmoji reports pictographs and their joiners and modifiers; signs such
+// as ° or € are kept, since they are read aloud.
 func isEmoji(r rune) bool {
 	switch {
 	case r >= 0x1F000 && r <= 0x1FAFF, // mahjong … symbols and pictographs extended-A
@@ -243,25 +237,16 @@ func isEmoji(r rune) bool {
 	return false
 }
 
-// SentenceCheck decides one sentence of a reply: the sentence as it is
-// to be spoken ("" for nothing to say), or an EBADOUTPUT error saying why
-// it is not speech. An error that wraps ErrLeftOut leaves the sentence out
-// of a reply that goes on; any other says the text is not a reply at all.
-// Package speakable provides the check the engines and the dialogue
-// manager use (see Checked and Stream.Check).
+// SentenceCheck returns a sentence as spoken ("" for nothing) or an
+// EBADOUTPUT error; one wrapping ErrLeftOut drops only that sentence.
 type SentenceCheck func(sentence string) (string, error)
 
-// ErrLeftOut marks a sentence a SentenceCheck left out of a reply that goes
-// on (a web address it could not rewrite, an assistant-ism), unlike a
-// sentence that shows the text is not a reply (JSON, an echo of the
-// prompt), which stops a stream.
+// ErrLeftOut marks a sentence left out of a reply that goes on (a web
+// address, an assistant-ism), unlike JSON or an echo, which stops a stream.
 var ErrLeftOut = errors.New("left out of the reply")
 
-// Instructions are a prompt's own texts (rules, formats, headings; not the
-// data it carries), prepared once for the echo check of every sentence
-// spoken: a sentence made mostly of runs of their words, or holding one of
-// their headings, is an echo of the prompt. A nil *Instructions checks no
-// echo.
+// Instructions are a prompt's own texts, prepared once for the echo check
+// of every sentence. A nil *Instructions checks no echo.
 type Instructions struct {
 	folded   []string // " " + fold(text) + " "
 	headings []string
@@ -279,27 +264,20 @@ func NewInstructions(texts ...string) *Instructions {
 	return in
 }
 
-// Reply returns a model's whole reply as the text to speak, or an
-// EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
-// code, or far past the length rules. It checks no echo of a prompt (see
-// Instructions.Speech).
+// Reply returns a whole reply as text to speak, or an EBADOUTPUT error
+// saying why it is none; it checks no echo (see Instructions.Speech).
 func Reply(text string) (spoken string, dropped []string, err error) {
 	return (*Instructions)(nil).Speech(text)
 }
 
-// Sentence cleans one sentence (see Clean) and returns an
-// EBADOUTPUT error when it is not speech: JSON, markup or code. An empty
-// result has no error: there is nothing to say. It checks no echo of a
-// prompt (see Instructions.Sentence).
+// Sentence cleans one sentence; EBADOUTPUT when it is not speech, "" with no
+// error for nothing to say. It checks no echo (see Instructions.Sentence).
 func Sentence(sentence string) (string, error) {
 	return (*Instructions)(nil).Sentence(sentence)
 }
 
-// Speech returns a model's whole reply as the text to speak, or an
-// EBADOUTPUT error saying why it is not a reply: empty, JSON, markup or
-// code, an echo of the instructions, or far past the length rules.
-// Sentences of a reply that are not speech are dropped (and returned) when
-// others are; the reply is refused when none is left.
+// Speech is Reply with the echo check: bad sentences are dropped and
+// returned while others remain; with none left the reply is refused.
 func (in *Instructions) Speech(text string) (spoken string, dropped []string, err error) {
 	return Checked(text, in.Sentence)
 }
@@ -346,9 +324,8 @@ func Checked(text string, check SentenceCheck) (spoken string, dropped []string,
 	return strings.Join(kept, " "), dropped, nil
 }
 
-// Sentence cleans one sentence (see Clean) and returns an EBADOUTPUT
-// error when it is not speech: JSON, markup or code, or an echo of the
-// instructions. An empty result has no error: there is nothing to say.
+// Sentence is the package's Sentence with the echo check of the
+// instructions.
 func (in *Instructions) Sentence(sentence string) (string, error) {
 	raw := strings.TrimSpace(sentence)
 	if jsonKeyRE.MatchString(raw) || looksLikeJSON(raw) {
@@ -381,10 +358,8 @@ func (in *Instructions) Sentence(sentence string) (string, error) {
 var (
 	// labelOnlyRE is a sentence that is only speaker labels ("Nadine:").
 	labelOnlyRE = regexp.MustCompile(`^(?:\p{L}[\p{L}'-]{0,30}\s*:\s*)+$`)
-	// formatTalkRE is a model talking about the format it was asked to
-	// answer in ("I cannot comply with the requested JSON format"), which
-	// a visitor must not hear; a reply about JSON itself ("JSON is a data
-	// format") is not matched.
+	// formatTalkRE is a model talking about its required format, which a
+	// visitor must not hear; a reply about JSON itself is not matched.
 	formatTalkRE = regexp.MustCompile(`(?i)\b(?:cannot|can't|can not|unable to|won't|will not|refuse to|not able to)\b[^.!?]{0,60}\b(?:comply|follow|produce|output|answer|respond|reply)\b[^.!?]{0,60}\b(?:json|schema|format)\b` +
 		`|\b(?:requested|required|expected|specified) (?:json |output |response |answer )?(?:format|schema)\b|\bthe (?:json )?schema is\b`)
 	capsRunRE   = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)+\b|\b[A-Z][A-Z']{2,}[ \t]*:`)
@@ -427,10 +402,8 @@ func looksLikeJSON(s string) bool {
 	return jsonKeyRE.MatchString(s) || strings.HasPrefix(s, "{\"") || strings.HasPrefix(s, "[{")
 }
 
-// echoes reports whether sentence repeats the instructions: most of its
-// words (60%, and at least six) in runs of six or more found word for word
-// in one of them (case, punctuation and spacing aside), so that an echo
-// that skips a line of the prompt is still one.
+// echoes reports whether most of sentence's words (60%, at least six) are in
+// runs of six found in one instruction, so a skipped line still counts.
 func (in *Instructions) echoes(sentence string) bool {
 	const run = 6
 	if in == nil {
@@ -481,9 +454,8 @@ func fold(s string) string {
 	return b.String()
 }
 
-// Stream turns a streamed model reply into sentences fit to speak as soon
-// as each is complete, and holds for good once the text shows it is no
-// reply. The zero value is ready to use.
+// Stream yields sentences of a streamed reply as each completes, and holds
+// for good once the text shows it is no reply. The zero value is ready.
 type Stream struct {
 	// Instructions are the prompt's own texts, for the echo check (nil:
 	// none).
@@ -540,9 +512,8 @@ func (s *Stream) Held() error { return s.held }
 // not speech.
 func (s *Stream) Dropped() []string { return s.dropped }
 
-// visible takes the text of pending that is outside reasoning blocks and
-// ready to go on: a possible partial tag at the end waits for the next
-// piece unless final.
+// visible is pending's text outside reasoning blocks; a possible partial tag
+// at the end waits for the next piece unless final.
 func (s *Stream) visible(final bool) string {
 	var out strings.Builder
 	p := s.pending.String()
