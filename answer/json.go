@@ -76,8 +76,7 @@ func Read(text string) Reading {
 	return r
 }
 
-// context says where a value or string is being read: what may follow
-// its end.
+// context says where a value or string is being read: what may follow its end.
 type context int
 
 const (

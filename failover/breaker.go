@@ -71,7 +71,7 @@ type BreakerStatus struct {
 }
 
 // Breaker is one profile's circuit breaker over an injected clock, safe for
-// concurrent use; the Pool runs its probes (states: docs/architecture.md#failover).
+// concurrent use; the Pool runs its probes (docs/architecture.md#failover).
 type Breaker struct {
 	name string
 	cfg  BreakerConfig

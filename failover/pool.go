@@ -238,8 +238,7 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// cutError is the cause of an attempt the pool cut at one of its
-// deadlines.
+// cutError is the cause of an attempt the pool cut at one of its deadlines.
 type cutError struct {
 	what  string // "attempt timeout", "first-token deadline"
 	limit time.Duration

@@ -190,8 +190,7 @@ func (c *MemoryCheckpointer) SaveCheckpoint(_ context.Context, key string, data 
 	return nil
 }
 
-// LoadCheckpoint returns a copy of the data under key, or an ENOTFOUND
-// error.
+// LoadCheckpoint returns a copy of the data under key, or an ENOTFOUND error.
 func (c *MemoryCheckpointer) LoadCheckpoint(_ context.Context, key string) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -11,8 +11,7 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// ErrStepLimit is wrapped by the error of a run that exceeded
-// Options.MaxSteps.
+// ErrStepLimit is wrapped by the error of a run that exceeded Options.MaxSteps.
 var ErrStepLimit = errors.New("graph: step limit exceeded")
 
 // Runnable is a compiled graph. It is immutable and safe for concurrent use.

@@ -18,8 +18,7 @@ var levels = map[string]float64{
 	"veryhigh": 9, "intense": 9, "extreme": 10, "extremely": 10, "max": 10, "maximum": 10,
 }
 
-// Number reads a 0–10 number however a model wrote it ("7/10", "70%",
-// "seven").
+// Number reads a 0–10 number however a model wrote it ("7/10", "70%", "seven").
 func Number(raw json.RawMessage) (float64, bool) {
 	if isNull(raw) {
 		return 0, false

@@ -109,8 +109,7 @@ type connError struct{ err error }
 func (e *connError) Error() string { return e.err.Error() }
 func (e *connError) Unwrap() error { return e.err }
 
-// serverError is an error the server reported inside a 200 answer or a
-// stream.
+// serverError is an error the server reported inside a 200 answer or a stream.
 type serverError struct{ msg string }
 
 func (e *serverError) Error() string { return e.msg }

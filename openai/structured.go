@@ -23,8 +23,8 @@ import (
 // the client never sends it again: the turn loses one round trip, not its
 // answer.
 
-// resolveStructured makes auto tools on api.openai.com and json_schema
-// elsewhere, where tool calling depends on the model's template (docs/speech.md).
+// resolveStructured makes auto tools on api.openai.com, json_schema elsewhere,
+// where tool calling depends on the model's template (docs/speech.md).
 func resolveStructured(m nadine.StructuredMode, host string) nadine.StructuredMode {
 	if m != nadine.StructuredAuto {
 		return m
@@ -48,8 +48,7 @@ func (c *Client) StructuredMode() nadine.StructuredMode {
 	return nadine.StructuredText
 }
 
-// sends reports whether requests carry their response format and their
-// tools.
+// sends reports whether requests carry their response format and their tools.
 func (c *Client) sends() (format, tools bool) {
 	switch c.structured {
 	case nadine.StructuredTools:

@@ -115,8 +115,7 @@ type wireError struct {
 	Code    json.RawMessage `json:"code"`
 }
 
-// flexText decodes content that is a string, null, or an array of text
-// parts.
+// flexText decodes content that is a string, null, or an array of text parts.
 type flexText string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -56,8 +56,8 @@ func (r *Runtime) expired(t nadine.Transcript, now time.Time) bool {
 	return now.Sub(heardAt(t)) >= r.opts.MaxAge
 }
 
-// supersede drops the queued heard transcripts and cancels a silent heard
-// turn, since a newer one came while overloaded (r.mu is held).
+// supersede drops queued heard transcripts and cancels a silent heard turn,
+// unless it adopted a ready early turn (r.mu is held).
 func (r *Runtime) supersede() []skipped {
 	var out []skipped
 	kept := make([]job, 0, len(r.queue))

@@ -201,8 +201,8 @@ func New(opts Options) (*Runtime, error) {
 		marks: map[nadine.InboxState][]int64{}, judge: judge}, nil
 }
 
-// Run handles inbound messages until ctx is done or in closes, letting the
-// turn in flight finish within ShutdownGrace. A nil in runs operator turns only.
+// Run handles inbound messages until ctx is done or in closes; the turn in
+// flight may finish within ShutdownGrace. A nil in runs operator turns only.
 func (r *Runtime) Run(ctx context.Context, in <-chan nadine.Inbound) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()

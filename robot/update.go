@@ -65,8 +65,7 @@ func (r *Runtime) keep(u Update) {
 	r.broadcast(u)
 }
 
-// Recent returns the last finished turns and ends of interaction, oldest
-// first.
+// Recent returns the last finished turns and ends of interaction, oldest first.
 func (r *Runtime) Recent() []Update {
 	r.mu.Lock()
 	defer r.mu.Unlock()

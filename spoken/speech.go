@@ -324,8 +324,7 @@ func Checked(text string, check SentenceCheck) (spoken string, dropped []string,
 	return strings.Join(kept, " "), dropped, nil
 }
 
-// Sentence is the package's Sentence with the echo check of the
-// instructions.
+// Sentence is the package's Sentence with the echo check of the instructions.
 func (in *Instructions) Sentence(sentence string) (string, error) {
 	raw := strings.TrimSpace(sentence)
 	if jsonKeyRE.MatchString(raw) || looksLikeJSON(raw) {
@@ -435,8 +434,7 @@ func (in *Instructions) echoes(sentence string) bool {
 	return false
 }
 
-// fold keeps the lowercased letters and digits of s, one space between
-// words.
+// fold keeps the lowercased letters and digits of s, one space between words.
 func fold(s string) string {
 	var b strings.Builder
 	space := false
@@ -504,8 +502,7 @@ func (s *Stream) Flush() []string {
 	return out
 }
 
-// Held returns why the stream stopped speaking (an EBADOUTPUT error), or
-// nil.
+// Held returns why the stream stopped speaking (an EBADOUTPUT error), or nil.
 func (s *Stream) Held() error { return s.held }
 
 // Dropped returns the sentences that were not spoken because they were
@@ -578,8 +575,7 @@ func (s *Stream) visible(final bool) string {
 	return text
 }
 
-// speak checks each sentence; the first that is not speech holds the
-// stream.
+// speak checks each sentence; the first that is not speech holds the stream.
 func (s *Stream) speak(sents []string) []string {
 	var out []string
 	for _, sent := range sents {

@@ -61,8 +61,8 @@ type FillerConfig struct {
 	Lines map[nadine.Language][]string
 }
 
-// Filler chooses filler lines in rotation so consecutive turns do not
-// repeat; when to say one is the turn's Output's decision. A nil Filler chooses none.
+// Filler rotates filler lines so consecutive turns do not repeat; when to say
+// one is the turn Output's decision. A nil Filler chooses none.
 type Filler struct {
 	disabled bool
 	lines    map[nadine.Language][]string // read-only after construction
@@ -111,8 +111,7 @@ func CheckFillerLine(line string) error {
 	return nil
 }
 
-// Enabled reports whether f chooses lines (false for a nil or disabled
-// Filler).
+// Enabled reports whether f chooses lines (false for a nil or disabled Filler).
 func (f *Filler) Enabled() bool { return f != nil && !f.disabled }
 
 // Line returns the next filler line in lang and its language (English when
@@ -133,8 +132,8 @@ func (f *Filler) Line(lang nadine.Language) (string, nadine.Language) {
 	return lines[i], lang
 }
 
-// WithFiller has a slow tool (search, news, weather) ask the turn for a
-// filler line first. It sits inside Traced in either order, so a call is traced once.
+// WithFiller has a slow tool (search, weather) ask the turn for a filler line
+// first; it nests inside Traced in either order, so a call is traced once.
 func WithFiller(t nadine.Tool) nadine.Tool {
 	if t == nil {
 		return t

@@ -109,8 +109,7 @@ func Period(s Summary) string {
 	return fmt.Sprintf("%s to %s", s.From.Format("Monday 2 January 2006 15:04"), s.To.Format("Monday 2 January 2006 15:04 MST"))
 }
 
-// clock writes the end of a period within one day ("24:00 CET" for
-// midnight).
+// clock writes the end of a period within one day ("24:00 CET" for midnight).
 func clock(to, from time.Time) string {
 	if to.Hour() == 0 && to.Minute() == 0 && to.After(from) {
 		return "24:00 " + to.Format("MST")

@@ -113,8 +113,7 @@ func (s *Server) FaultCounts() map[string]int {
 	return out
 }
 
-// draw picks the fault of one request ("" for none) and, for junk, its
-// text.
+// draw picks the fault of one request ("" for none) and, for junk, its text.
 func (s *Server) draw(req Request) (kind, junk string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

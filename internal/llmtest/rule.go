@@ -17,8 +17,7 @@ func MatchLastUser(substr string) Matcher {
 	return func(r Request) bool { return containsFold(r.LastUser(), substr) }
 }
 
-// MatchSystem matches when a system message contains substr
-// (case-insensitive).
+// MatchSystem matches when a system message contains substr (case-insensitive).
 func MatchSystem(substr string) Matcher {
 	return func(r Request) bool { return containsFold(r.System(), substr) }
 }

@@ -109,8 +109,7 @@ func New(t TB, opts ...Option) *Server {
 	return s
 }
 
-// Start starts a server outside a test (nadine bench); the caller closes
-// it.
+// Start starts a server outside a test (nadine bench); the caller closes it.
 func Start(opts ...Option) *Server {
 	s := &Server{
 		closing: make(chan struct{}),
@@ -192,8 +191,7 @@ func (s *Server) ChatRequests() []Request { return s.filter(PathChat) }
 // EmbeddingRequests returns the embedding requests received, in order.
 func (s *Server) EmbeddingRequests() []Request { return s.filter(PathEmbeddings) }
 
-// LastChat returns the last chat request received and whether there was
-// one.
+// LastChat returns the last chat request received and whether there was one.
 func (s *Server) LastChat() (Request, bool) {
 	rs := s.ChatRequests()
 	if len(rs) == 0 {

@@ -14,8 +14,7 @@ const (
 	// LlamaCppFormatRefusal is llama.cpp's server when a grammar is set as
 	// well.
 	LlamaCppFormatRefusal = `Either "json_schema" or "grammar" can be specified, but not both`
-	// OllamaToolsRefusal is Ollama with a model whose template has no
-	// tools.
+	// OllamaToolsRefusal is Ollama with a model whose template has no tools.
 	OllamaToolsRefusal = "registry.ollama.ai/library/gemma:2b does not support tools"
 	// VLLMToolsRefusal is vLLM started without tool calling.
 	VLLMToolsRefusal = `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`

@@ -65,8 +65,7 @@ func HostPort(url string) string {
 
 var peers atomic.Int64
 
-// Peer is a perception, speech-to-text or control process: a plain paho
-// client.
+// Peer is a perception, speech-to-text or control process: a plain paho client.
 type Peer struct {
 	t     testing.TB
 	cli   *paho.Client

@@ -64,8 +64,7 @@ type Client struct {
 	prefix string
 }
 
-// Handler receives each message on the subscribed topics (full topic
-// names).
+// Handler receives each message on the subscribed topics (full topic names).
 type Handler func(topic string, payload []byte)
 
 // Connect subscribes h to topics under prefix; h runs in order on paho's
