@@ -179,9 +179,7 @@ func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
 	return c, nil
 }
 
-// SearchKnowledge returns the k knowledge chunks most similar to embedding,
-// best first, comparing only vectors of embedder with the same dimension.
-// k <= 0 returns nothing; an empty vector is EINVALID.
+// SearchKnowledge compares only vectors of embedder and the query's dimension.
 func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
 	if len(embedding) == 0 {
 		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: search knowledge: empty query vector")

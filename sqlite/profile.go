@@ -49,9 +49,7 @@ func readProfile(ctx context.Context, q querier, userID string) (nadine.Profile,
 	return p, nil
 }
 
-// SaveProfile stores p as the user's whole profile and records its name in
-// the id → name map (an empty name keeps the name already recorded). A zero
-// LastUpdated is set to Now.
+// SaveProfile with an empty name keeps the name already recorded.
 func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	if err := needUser("save profile", p.UserID); err != nil {
 		return err

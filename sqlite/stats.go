@@ -27,11 +27,8 @@ type StatsOptions struct {
 	Logger *slog.Logger
 }
 
-// Stats is the SQLite file of turn and interaction records (stats.db in
-// the data directory): what the Today view and `nadine report` sum up. It
-// holds no text and no user id. Records are written in batches by one
-// goroutine, off the turn's path; a full queue drops a record (counted)
-// rather than wait.
+// Stats holds no text and no user id. One goroutine writes records in batches,
+// off the turn's path; a full queue drops a record (counted) rather than wait.
 type Stats struct {
 	db     *sql.DB
 	path   string

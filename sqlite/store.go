@@ -46,13 +46,8 @@ type Options struct {
 	// ReadConns is the size of the read connection pool; 0 means
 	// max(4, GOMAXPROCS).
 	ReadConns int
-	// MmapSize is how many bytes of the database file each read
-	// connection maps into memory (SQLite's mmap_size), so that loading a
-	// user's vectors copies mapped pages instead of making one system call
-	// per page; 0 means 1 GiB on 64-bit hosts and none on others, a
-	// negative value disables it. The writer never uses a map, nor do the
-	// reads that touch pages once (a large person's stored codes, the rows
-	// of a search's candidates).
+	// MmapSize is SQLite's mmap_size for read connections, so loading vectors
+	// copies pages without a system call each; 0 is 1 GiB on 64-bit, < 0 none.
 	MmapSize int64
 	// OnError, when set, is told of each failed operation of the store (a
 	// database error, not a missing row or invalid input), for metrics. It
@@ -60,10 +55,8 @@ type Options struct {
 	OnError func(op string, err error)
 }
 
-// Defaults of Options.CacheBytes and Options.QuantizeAbove: 64 MiB hold
-// the vectors of about 60,000 memories of 256 dimensions unquantized, or
-// of one person with 200,000 quantized; a person's vectors are quantized
-// from 8 MiB (8,192 memories of 256 dimensions, 2,730 of 768).
+// Defaults: 64 MiB cache ~60,000 memories of 256 dimensions (one quantized
+// person of 200,000); a person is quantized from 8 MiB (8,192 of them).
 const (
 	DefaultCacheBytes    = 64 << 20
 	DefaultQuantizeAbove = 8 << 20
@@ -93,9 +86,8 @@ type Store struct {
 
 var _ nadine.Store = (*Store)(nil)
 
-// Open opens (creating it when missing, with its parent directory) the
-// database at path, applies the pending schema migrations in one
-// transaction and returns the store. Close it when done.
+// Open creates the file and its directory when missing and applies pending
+// migrations in one transaction.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: open: empty path")
@@ -298,9 +290,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // needUser returns an EINVALID error when userID is empty.
 func needUser(op, userID string) error { return records.NeedUser("sqlite", op, userID) }
 
-// wrap prefixes err with the package and the operation, keeping *nadine.Error
-// values (which already carry the prefix) as they are; a database error
-// (not one of ours, not the caller's cancellation) goes to Options.OnError.
+// wrap keeps *nadine.Error values as they are; a database error (not ours,
+// not the caller's cancellation) also goes to Options.OnError.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil
