@@ -10,9 +10,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// SaveCheckpoint stores data under key, replacing what was there. Keys of a
-// user's state start with "<userID>/" so that ForgetUser erases them. An
-// empty key is EINVALID.
+// SaveCheckpoint replaces what key holds. Keys of a user's state start with
+// "<userID>/" so that ForgetUser erases them.
 func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
 	if err := records.NeedKey("postgres", "save checkpoint", key); err != nil {
 		return err

@@ -16,12 +16,8 @@ func needConversation(op, userID, convID string) error {
 	return records.NeedConversation("postgres", op, userID, convID)
 }
 
-// AppendMessage appends m at the next position of the conversation,
-// creating the conversation if needed, and returns its state after the
-// append. An m.Time <= 0 is set to Now. Appending to an ended conversation
-// is an EINVALID error: the caller starts a new conversation id. Appends to
-// one conversation from several processes are serialized by the
-// conversation's row lock.
+// AppendMessage holds the conversation's row lock, so appends from several
+// processes are serialized; an ended conversation is EINVALID.
 func (s *Store) AppendMessage(ctx context.Context, userID, convID string, m nadine.Message) (nadine.Conversation, error) {
 	if err := needConversation("append message", userID, convID); err != nil {
 		return nadine.Conversation{}, err
@@ -181,12 +177,8 @@ func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, e
 	return cs, s.wrap("open conversations", err)
 }
 
-// StoreChunk stores m as window chunk number index of the conversation and
-// sets ChunksStored to index+1, in one transaction that holds the
-// conversation's row lock. When ChunksStored is already above index the
-// chunk was stored before and nothing happens. m's user id must be empty or
-// userID; an empty conversation id is set to convID. An unknown
-// conversation is ENOTFOUND, an ended one EINVALID.
+// StoreChunk is idempotent under the conversation's row lock: a chunk below
+// ChunksStored was stored before and nothing happens.
 func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int, m nadine.Memory) error {
 	if err := needConversation("store chunk", userID, convID); err != nil {
 		return err
@@ -227,9 +219,8 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 	return s.wrap("store chunk", err)
 }
 
-// EndConversation stores final (when not nil) as the last chunk, deletes the
-// conversation's messages and marks it ended, in one transaction. Ending an
-// ended conversation does nothing; an unknown one is ENOTFOUND.
+// EndConversation stores final and deletes the messages in one transaction;
+// ending an ended conversation does nothing.
 func (s *Store) EndConversation(ctx context.Context, userID, convID string, final *nadine.Memory) error {
 	if err := needConversation("end conversation", userID, convID); err != nil {
 		return err

@@ -42,9 +42,8 @@ func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error)
 	return r, nil
 }
 
-// encodeMetadata returns a map as a JSON object for a jsonb column, its
-// keys and values cleaned first: jsonb refuses the \u0000 that json.Marshal
-// would write for a NUL.
+// encodeMetadata cleans keys and values first: jsonb refuses the \u0000 that
+// json.Marshal writes for a NUL.
 func encodeMetadata[V any](m map[string]V) (string, error) {
 	if len(m) == 0 {
 		return "{}", nil
@@ -128,13 +127,8 @@ func scanMemory(r pgx.CollectableRow) (nadine.Memory, error) {
 	return m, err
 }
 
-// SearchMemories returns the user's memories most similar to the query,
-// best first (ties: lower id first), by exact cosine similarity over that
-// user's rows only (through memories_user). Only vectors of q.Embedder with
-// the query's dimension are compared. With pgvector the server ranks the
-// rows; on stock PostgreSQL the store reads the user's vectors of that
-// space and ranks them itself. Scores are computed by the store in both
-// cases. K <= 0 returns nothing; an empty query vector is EINVALID.
+// SearchMemories is exact over this user's rows (ranked by pgvector or by the
+// store); scores are always the store's, so they do not depend on the server.
 func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.MemoryQuery) ([]nadine.ScoredMemory, error) {
 	if err := needUser("search memories", userID); err != nil {
 		return nil, err
@@ -190,12 +184,8 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 		}), nil
 }
 
-// rankOnServer has pgvector rank the user's memories of the query's space
-// (filter and args select them; the query vector and k are appended):
-// exactly over the user's rows when the user has at most exactLimit
-// vectors in that space, else through the dimension's HNSW index. The
-// query vector's cast is a scalar subquery, computed once rather than for
-// every row (array_in is only stable).
+// rankOnServer ranks exactly up to exactLimit vectors, through HNSW above; the
+// query's cast is a scalar subquery, computed once (array_in is only stable).
 func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.MemoryQuery, filter string, args []any) ([]nadine.Memory, error) {
 	dims := len(q.Embedding)
 	var n int64
@@ -244,9 +234,8 @@ func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.Memory
 	return ms, err
 }
 
-// rank reads rows of (id, bytea vector) and returns the k most similar to
-// q, best first; vectors of another length are skipped. Binary values are
-// decoded where they lie, without a copy per row.
+// rank decodes binary values where they lie, without a copy per row; vectors
+// of another length are skipped.
 func rank(rows pgx.Rows, q []float32, k int) ([]scored, error) {
 	defer rows.Close()
 	t := topK{k: k}
@@ -314,9 +303,7 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 	return ms, s.wrap("memories", err)
 }
 
-// HasMemories reports whether the user has a memory of one of the types
-// (any type when none given): one probe of memories_user, whatever the
-// number of memories.
+// HasMemories is one probe of memories_user, whatever the count.
 func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.MemoryType) (bool, error) {
 	if err := needUser("has memories", userID); err != nil {
 		return false, err
@@ -368,9 +355,8 @@ func (s *Store) countByEmbedder(ctx context.Context, op, sql string) (map[string
 	return out, nil
 }
 
-// UpdateMemoryEmbedding replaces the vector of the user's memory id. A
-// memory that does not exist, or belongs to another user, is ENOTFOUND. An
-// empty v leaves the memory without a vector.
+// UpdateMemoryEmbedding of another user's memory is ENOTFOUND; an empty v
+// leaves the memory without a vector.
 func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error {
 	if err := needUser("update memory embedding", userID); err != nil {
 		return err

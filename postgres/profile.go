@@ -75,10 +75,8 @@ func writeProfile(ctx context.Context, tx pgx.Tx, p nadine.Profile) error {
 	return setUserName(ctx, tx, p.UserID, p.UserName)
 }
 
-// SaveProfile stores p as the user's whole profile and records its name in
-// the id → name map (an empty name keeps the name already recorded). A zero
-// LastUpdated is set to Now. Of two saves at once the later wins whole;
-// UpdateProfile merges instead.
+// SaveProfile: of two saves at once the later wins whole (UpdateProfile
+// merges); an empty name keeps the recorded one.
 func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	if err := needUser("save profile", p.UserID); err != nil {
 		return err
@@ -90,12 +88,8 @@ func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	return s.wrap("save profile", err)
 }
 
-// UpdateProfile runs fn on the user's stored profile and stores its result,
-// in one transaction that holds the profile's row lock: a concurrent
-// UpdateProfile of the same user waits, then sees this one's result. A
-// user without a profile gets a row inserted first (ON CONFLICT DO
-// NOTHING), so that two first updates of one user also wait for each
-// other.
+// UpdateProfile holds the profile's row lock; a missing row is inserted first
+// (ON CONFLICT DO NOTHING) so two first updates also wait for each other.
 func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
 	if err := needUser("update profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -178,13 +172,8 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	return ids, s.wrap("user ids", err)
 }
 
-// ForgetUser erases everything about a user in one transaction: profile,
-// name, conversations and their messages, memories, scenes, and the
-// checkpoints whose key starts with "<userID>/". Forgetting an unknown user
-// is not an error. The rows are gone for every query at once; the server
-// reclaims their space (and overwrites the dead tuples) at its next
-// VACUUM, and its write-ahead log keeps them until the log is recycled:
-// see the README's PostgreSQL section for what "unrecoverable" takes there.
+// ForgetUser's rows are gone for every query at once, but stay on disk until
+// VACUUM and the WAL's recycling: see the README's PostgreSQL section.
 func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	if err := needUser("forget user", userID); err != nil {
 		return err

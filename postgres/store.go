@@ -57,11 +57,8 @@ type Options struct {
 	// ConnectTimeout bounds opening one connection; 0 keeps the URL's
 	// connect_timeout, else 10 seconds.
 	ConnectTimeout time.Duration
-	// ExactLimit is, with pgvector, the number of vectors in the query's
-	// space up to which a user's memories are ranked exactly (over the
-	// user's rows); a user with more is searched through the dimension's
-	// HNSW index, approximately. 0 means 10,000; a negative value always
-	// ranks exactly.
+	// ExactLimit is how many vectors of the query's space a user may have
+	// and still be ranked exactly, not through HNSW; 0 is 10,000, < 0 always.
 	ExactLimit int
 	// EfSearch is the candidate list size of HNSW searches (pgvector's
 	// hnsw.ef_search, at least twice k): larger finds more of the true
@@ -89,16 +86,8 @@ type Store struct {
 
 var _ nadine.Store = (*Store)(nil)
 
-// Open connects to the database at url (postgres://user:password@host:port/db?...,
-// or a key=value connection string), applies the pending schema migrations
-// under an advisory lock (so that processes starting together apply each
-// once) and returns the store. Close it when done.
-//
-// A server that cannot be reached is an EUNAVAILABLE error; a bad url is
-// EINVALID. The url may set pgx's parameters, such as pool_max_conns and
-// default_query_exec_mode (exec for PGlite's server); a search_path in it
-// is also applied by a SET on each connection, for servers that ignore
-// startup parameters.
+// Open applies migrations under an advisory lock so processes starting together
+// apply each once; it also SETs the url's search_path, which some servers ignore.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if strings.TrimSpace(url) == "" {
 		return nil, nadine.Errorf(nadine.EINVALID, "postgres: open: empty URL")
@@ -265,8 +254,7 @@ func cleanArgs(args []any) []any {
 // aborted for a serialization failure or a deadlock.
 const maxAttempts = 4
 
-// tx runs fn in a read-committed transaction and commits when fn returns
-// nil, again (up to maxAttempts times) when the server aborted it for a
+// tx retries, up to maxAttempts, a transaction the server aborted for a
 // serialization failure or a deadlock.
 func (s *Store) tx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	var err error
@@ -283,9 +271,8 @@ func (s *Store) tx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // needUser returns an EINVALID error when userID is empty.
 func needUser(op, userID string) error { return records.NeedUser("postgres", op, userID) }
 
-// wrap prefixes err with the package and the operation and gives it the
-// root package's error code (see code), keeping *nadine.Error values, which
-// already carry both, as they are.
+// wrap gives err the root package's code (see code); *nadine.Error values
+// already carry it and stay as they are.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil
