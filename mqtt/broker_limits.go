@@ -9,8 +9,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
-// retainLimits bounds the embedded broker's retained messages in number and
-// bytes; before refusing, it recounts from the store so it refuses only on
+// retainLimits recounts from the store before refusing, so it refuses only on
 // what is there.
 type retainLimits struct {
 	mochi.HookBase

@@ -21,9 +21,8 @@ func newDedup(size int, window time.Duration) *dedup {
 	return &dedup{ids: newLRU(size), texts: newLRU(size), window: window}
 }
 
-// seen reports whether t was already delivered: its id is in the LRU, or it
-// has no id, is a redelivery (dup) and the same text in the same language
-// was delivered within the window. It does not record t; call deliver.
+// seen does not record t (deliver does); an id-less transcript is a duplicate
+// only when redelivered (dup) with the same text within the window.
 func (d *dedup) seen(t nadine.Transcript, dup bool, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -87,11 +87,8 @@ type Options struct {
 	// DedupWindow is how long a transcript without id is remembered to drop
 	// a redelivery (DUP) of the same text. Default 2 min.
 	DedupWindow time.Duration
-	// Persist, when set, keeps transcripts durably (the robot's inbox)
-	// before they are acknowledged to the broker or delivered: a batch of
-	// transcripts, in arrival order; it returns them with their inbox Seq,
-	// 0 for one the inbox already holds (a redelivery, then dropped). While
-	// it fails nothing is acknowledged, and it is called again.
+	// Persist keeps a batch of transcripts (the inbox) before acknowledgment,
+	// returning Seq 0 for a redelivery; while it fails nothing is acknowledged.
 	Persist func(ctx context.Context, ts []nadine.Transcript) ([]nadine.Transcript, error)
 	// Logger receives the bus's logs; nil discards them.
 	Logger *slog.Logger
@@ -118,9 +115,8 @@ type TLSOptions struct {
 
 func (t TLSOptions) isZero() bool { return t == TLSOptions{} }
 
-// config validates the options, fills in defaults and returns the parsed
-// broker URL and TLS configuration (nil for plain connections). Errors are
-// EINVALID and name the field.
+// config's errors are EINVALID and name the field; the TLS config is nil for
+// plain connections.
 func (o Options) config() (Options, *url.URL, *tls.Config, error) {
 	u, secure, err := brokerURL(o.URL)
 	if err != nil {

@@ -6,9 +6,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Topics, relative to the bus prefix: the full topic is "<prefix>/<topic>",
-// for example "nadine/stt/transcript". docs/asyncapi.yaml describes each
-// one; a test checks that every constant below appears there.
+// Topics are relative to the bus prefix ("nadine/stt/transcript"); a test checks
+// each appears in docs/asyncapi.yaml.
 const (
 	// Inbound: what perception, speech-to-text and control tell Nadine.
 
@@ -34,9 +33,8 @@ const (
 	TopicStartSpeak = "agent/feedback/start_speak"
 	// TopicEndSpeak says text-to-speech finished speaking (any payload).
 	TopicEndSpeak = "agent/feedback/end_speak"
-	// TopicSpoken is text-to-speech's report of each sentence said: JSON
-	// {"turn_id","seq"}, with "cut": true and "words" (how many were said)
-	// when it stopped inside the sentence.
+	// TopicSpoken is TTS's report of each sentence said; "cut" and "words"
+	// say where it stopped inside one.
 	TopicSpoken = "agent/feedback/spoken"
 	// TopicSpeechStarted is speech-to-text's voice activity start: any
 	// payload, or JSON {"time"}.
@@ -60,9 +58,8 @@ const (
 	// TopicAffect carries Nadine's emotional state: JSON {"label","arousal",
 	// "intensity"} plus the PAD mood.
 	TopicAffect = "affect/state"
-	// TopicUserInfo tells face recognition who the person is:
-	// JSON {"user_name","user_id"}; with "forget": true, that the person
-	// was erased (their face is to be deleted).
+	// TopicUserInfo tells face recognition who the person is, or with
+	// "forget": true that their face is to be deleted.
 	TopicUserInfo = "face_recognition/user_info"
 	// TopicCapture asks perception to write the current view to a path
 	// (plain-text payload: the path).
