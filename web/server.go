@@ -61,18 +61,15 @@ type Store interface {
 
 var _ Store = (nadine.Store)(nil)
 
-// Forgetter erases a person everywhere they are kept, resolving any form
-// of identity. *nadine.Forgetter implements it; `nadine serve` gives the
-// same one its CLI uses, with the session and the scene folders.
+// Forgetter is *nadine.Forgetter in `nadine serve`, the same one the CLI uses,
+// so the monitor erases a person everywhere.
 type Forgetter interface {
 	Forget(ctx context.Context, who string) (nadine.UserRef, error)
 }
 
 var _ Forgetter = (*nadine.Forgetter)(nil)
 
-// Check is one readiness check of /api/ready ("mqtt": the bus is
-// connected). Its error text is shown to authorized clients: keep secrets
-// out of it.
+// Check's error text is shown to authorized clients: keep secrets out of it.
 type Check struct {
 	Name  string
 	Check func(ctx context.Context) error
@@ -197,10 +194,8 @@ type Server struct {
 
 var _ http.Handler = (*Server)(nil)
 
-// New returns a server that is not listening: use it as an http.Handler
-// (tests), or call Start instead. It returns an EINVALID error when a
-// required option is missing, or when Addr is not a loopback address and no
-// token is set.
+// New refuses (EINVALID) a non-loopback Addr without a token; the server it
+// returns is not listening (an http.Handler for tests).
 func New(opts Options) (*Server, error) {
 	return newServer(context.Background(), opts)
 }
@@ -283,10 +278,8 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// CheckAddr makes the checks New and Start make of the address to listen
-// on and the token, before anything listens: host:port with a port number
-// or a known service name, and a token when the host is not a loopback
-// one. Errors are EINVALID.
+// CheckAddr lets the caller check the address and token before anything
+// listens: a non-loopback host needs a token.
 func CheckAddr(addr, token string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err == nil {
@@ -302,9 +295,8 @@ func CheckAddr(addr, token string) error {
 	return nil
 }
 
-// Start listens on opts.Addr and serves in the background until Close, or
-// until ctx is done (which ends the event streams; Close still shuts the
-// listener down).
+// Start serves until Close; ctx's end ends the event streams, but Close still
+// shuts the listener down.
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	s, err := newServer(ctx, opts)
 	if err != nil {
@@ -342,9 +334,8 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 // when the server was made with New.
 func (s *Server) URL() string { return s.url }
 
-// Close ends the event streams, then shuts the server down gracefully:
-// requests in flight (a turn being answered) may finish until ctx is done,
-// after which remaining connections are closed.
+// Close lets requests in flight (a turn being answered) finish until ctx is
+// done; the event streams end first.
 func (s *Server) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
 		s.cancel()
