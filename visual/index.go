@@ -86,12 +86,8 @@ type sceneMeta struct {
 	Description  string             `json:"description"`
 }
 
-// Index reads <root>/<userID>/memorable_scenes and upserts one Scene per
-// metadata file; it returns how many scenes it stored. A user without a
-// scene folder has no scenes (0, nil). A malformed metadata file is skipped
-// with a warning; a missing or unreadable embedding file leaves the scene
-// without an image vector (an unreadable one with a warning). Errors of the
-// store or the embedder abort the indexing.
+// Index skips a malformed metadata file with a warning and keeps a scene
+// without its unreadable vector; only store or embedder errors abort.
 func (ix *Indexer) Index(ctx context.Context, root, userID string) (int, error) {
 	if ix.Store == nil {
 		return 0, nadine.Errorf(nadine.EINVALID, "visual: index: no scene store")
@@ -136,9 +132,7 @@ func (ix *Indexer) Index(ctx context.Context, root, userID string) (int, error) 
 	return len(scenes), nil
 }
 
-// IndexAll indexes every user folder under root (skipping hidden folders
-// and the unknown user) and returns the total number of scenes stored. It
-// goes on after a user's failure and returns the failures joined.
+// IndexAll goes on after a user's failure and returns the failures joined.
 func (ix *Indexer) IndexAll(ctx context.Context, root string) (int, error) {
 	entries, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -279,10 +273,8 @@ func unixTime(f float64) time.Time {
 	return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC()
 }
 
-// resolveImage returns the absolute path of a scene's image: the metadata's
-// image_path when it exists (relative paths are tried against the scene
-// folder), otherwise the file of the same name in the images folder (the
-// perception host may use another root), otherwise images/<scene_id>.jpg.
+// resolveImage falls back to the images folder's file of the same name, since
+// the perception host may use another root, then to images/<scene_id>.jpg.
 func resolveImage(base, id, p string) string {
 	local := filepath.Join(base, imagesDir, id+".jpg")
 	if p != "" {
