@@ -38,9 +38,8 @@ const (
 type Ingester struct {
 	Store    nadine.KnowledgeStore
 	Embedder nadine.Embedder
-	// Also are more vector spaces each chunk is stored in (the offline
-	// engine's lexical space, beside a model's): every chunk is stored
-	// once per embedder, under the same source.
+	// Also stores every chunk once more per embedder, under the same source
+	// (the offline engine's lexical space beside a model's).
 	Also []nadine.Embedder
 	// Logger receives a debug line per skipped file (slog.DiscardHandler
 	// when nil).

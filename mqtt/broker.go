@@ -28,40 +28,30 @@ const DefaultBrokerAddr = "127.0.0.1:1883"
 // BrokerOptions' zero value listens on 127.0.0.1:1883; every limit has a default
 // so no bad client holds unbounded memory or makes others wait.
 type BrokerOptions struct {
-	// Addr is the TCP address to listen on; port 0 picks a free port (see
-	// Broker.Addr). Default DefaultBrokerAddr. An address that is not on
-	// the loopback interface needs Users.
+	// Addr off the loopback interface needs Users; port 0 picks a free port
+	// (see Broker.Addr).
 	Addr string
 	// TLSConfig, when set, makes the listener speak TLS (mqtts://).
 	TLSConfig *tls.Config
 	// Logger receives the broker's logs; nil discards them.
 	Logger *slog.Logger
-	// Users, when not empty, are the only clients accepted: user name →
-	// password. Empty, every client may connect: allowed on the loopback
-	// interface only.
+	// Users (name → password) are the only clients accepted; empty, anyone
+	// may connect, so the broker stays on loopback.
 	Users map[string]string
 	// WriteTimeout disconnects a client whose writes make no progress that
 	// long; a slow write that progresses goes on. Default DefaultBrokerWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxPacketSize bounds each packet a client sends, header included: a
-	// larger one is refused from its header, before its body is read, and
-	// the client is disconnected (MQTT 5: reason 0x95, packet too large).
-	// The CONNACK announces it. Default DefaultBrokerMaxPacketSize.
+	// MaxPacketSize refuses a larger packet from its header, before reading
+	// its body, and disconnects the client (0x95).
 	MaxPacketSize int
-	// MaxClients bounds the clients connected and the sessions kept for
-	// clients gone (MaxSessionExpiry): a client with a new id is refused
-	// beyond it (server busy); a known id may always reconnect. Default
-	// DefaultBrokerMaxClients.
+	// MaxClients bounds clients and kept sessions: a new id is refused beyond
+	// it, a known id may always reconnect.
 	MaxClients int
-	// MaxInflight is how many QoS 1 and 2 messages a client may send
-	// before the broker acknowledges them (the receive maximum announced
-	// in the CONNACK); a client that sends more is disconnected. Default
-	// DefaultBrokerMaxInflight.
+	// MaxInflight is the receive maximum announced in CONNACK; a client that
+	// sends more unacknowledged QoS 1/2 messages is disconnected.
 	MaxInflight int
-	// MaxQueued and MaxQueuedBytes bound a client's held QoS 1/2 messages;
-	// beyond, messages to it are dropped and counted, as Mosquitto does.
-	// A client whose write queue (MaxQueued + MaxRetained packets) fills is
-	// disconnected.
+	// MaxQueued and MaxQueuedBytes bound a client's held QoS 1/2 messages
+	// (further ones are dropped and counted); a full write queue disconnects.
 	MaxQueued      int
 	MaxQueuedBytes int
 	// MaxRetained and MaxRetainedBytes bound retained messages; one beyond is

@@ -35,14 +35,11 @@ const (
 // Options configure a Bus. The zero value connects to a broker on
 // 127.0.0.1:1883 under the prefix "nadine".
 type Options struct {
-	// URL is the broker: "mqtt://host:1883" (also "tcp://"), "mqtts://host:8883"
-	// (also "tls://", "ssl://"), "ws://host/mqtt" or "wss://host/mqtt".
-	// User info in the URL ("mqtt://user:pass@host") is used when Username
-	// and Password are empty. Default DefaultURL.
+	// URL: mqtt://, tcp://, mqtts://, tls://, ssl://, ws:// or wss://; user
+	// info in it is used when Username and Password are empty.
 	URL string
-	// ClientID identifies the session on the broker. Default
-	// "nadine-<random>". Set a stable id so that the persistent session
-	// survives a restart of nadine, and give each robot its own.
+	// ClientID should be stable, and one per robot, so that the persistent
+	// session survives a restart; default "nadine-<random>".
 	ClientID string
 	// Username and Password authenticate to the broker. The password is
 	// never logged.
@@ -58,9 +55,8 @@ type Options struct {
 	MaxPayload int
 	// KeepAlive is the MQTT keep-alive period. Default 30 s.
 	KeepAlive time.Duration
-	// SessionExpiry is how long the broker keeps the session (subscriptions
-	// and QoS 1 messages) while nadine is disconnected. Default 10 min; a
-	// negative value ends the session at every disconnection.
+	// SessionExpiry is how long the broker keeps QoS 1 messages while nadine
+	// is away; < 0 ends the session at every disconnection.
 	SessionExpiry time.Duration
 	// CleanStart discards the session a previous run with the same ClientID
 	// left on the broker, at the first connection only.

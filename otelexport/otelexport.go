@@ -36,9 +36,8 @@ type Options struct {
 	// Resource describes the process: service.name (nadine),
 	// service.version, and any OTEL_RESOURCE_ATTRIBUTES.
 	Resource []attribute.KeyValue
-	// Content exports what people said and Nadine answered (turn input,
-	// tool input and output, retrieval queries); off, spans carry only
-	// ids, names, times, counts and error codes.
+	// Content exports what people said and Nadine answered; off, spans carry
+	// only ids, names, times, counts and error codes.
 	Content bool
 	// Batch is how long spans wait before they are sent (1 s); Queue how
 	// many may wait (4096), beyond which spans are dropped and counted.

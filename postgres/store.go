@@ -37,20 +37,16 @@ const (
 type Options struct {
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
-	// OnError, when set, is told of each failed operation of the store (a
-	// database error, not a missing row or invalid input), for metrics. It
-	// must return at once.
+	// OnError hears of each database failure (not a missing row or invalid
+	// input), for metrics; it must return at once.
 	OnError func(op string, err error)
 	// Now is the clock for times the store fills in; nil means time.Now.
 	Now func() time.Time
-	// MaxConns is the size of the connection pool; 0 keeps the URL's
-	// pool_max_conns, else pgx's default (4 or the number of CPUs, the
-	// larger).
+	// MaxConns is the pool size; 0 keeps the URL's pool_max_conns, else pgx's
+	// default.
 	MaxConns int32
-	// Schema, when set, is the schema the store keeps its tables in:
-	// created when missing, and put first on every connection's
-	// search_path (followed by public, where pgvector usually lives). Empty
-	// uses the connection's own search_path.
+	// Schema, created when missing, goes first on every connection's
+	// search_path, before public where pgvector usually lives.
 	Schema string
 	// Vector says whether to use pgvector; the zero value is VectorAuto.
 	Vector VectorMode
@@ -60,9 +56,8 @@ type Options struct {
 	// ExactLimit is how many vectors of the query's space a user may have
 	// and still be ranked exactly, not through HNSW; 0 is 10,000, < 0 always.
 	ExactLimit int
-	// EfSearch is the candidate list size of HNSW searches (pgvector's
-	// hnsw.ef_search, at least twice k): larger finds more of the true
-	// nearest neighbours and takes longer. 0 means 100.
+	// EfSearch is pgvector's hnsw.ef_search (at least 2k): larger finds more
+	// true neighbours, slower. 0 means 100.
 	EfSearch int
 }
 

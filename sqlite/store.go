@@ -34,14 +34,11 @@ type Options struct {
 	// BusyTimeout is how long a statement waits for a lock held by another
 	// process; 0 means 5 seconds.
 	BusyTimeout time.Duration
-	// CacheBytes bounds the memory that users' vectors (and the knowledge
-	// base's) take between searches; 0 means DefaultCacheBytes, a negative
-	// value disables the cache.
+	// CacheBytes bounds the vectors kept between searches; 0 means
+	// DefaultCacheBytes, < 0 no cache.
 	CacheBytes int64
-	// QuantizeAbove is the size of a user's float32 vectors above which the
-	// cache keeps them quantized (a quarter of the bytes; searches stay
-	// exact, see quantize.go); 0 means DefaultQuantizeAbove, a negative
-	// value never quantizes.
+	// QuantizeAbove is a user's vector bytes above which the cache keeps them
+	// quantized (a quarter; searches stay exact); 0 is the default, < 0 never.
 	QuantizeAbove int64
 	// ReadConns is the size of the read connection pool; 0 means
 	// max(4, GOMAXPROCS).
@@ -49,9 +46,8 @@ type Options struct {
 	// MmapSize is SQLite's mmap_size for read connections, so loading vectors
 	// copies pages without a system call each; 0 is 1 GiB on 64-bit, < 0 none.
 	MmapSize int64
-	// OnError, when set, is told of each failed operation of the store (a
-	// database error, not a missing row or invalid input), for metrics. It
-	// must return at once.
+	// OnError hears of each database failure (not a missing row or invalid
+	// input), for metrics; it must return at once.
 	OnError func(op string, err error)
 }
 

@@ -33,9 +33,8 @@ type HTTP struct {
 	// HTTPClient sends the requests; nil means a client with
 	// DefaultHTTPTimeout.
 	HTTPClient *http.Client
-	// Codes overrides the service's code of a language (the default is
-	// the language code itself: "en", "fr", "de", "zh"); some servers
-	// call Chinese "zh-Hans".
+	// Codes overrides a language's code for services that differ (some call
+	// Chinese "zh-Hans").
 	Codes map[nadine.Language]string
 	// Logger receives one debug line per call; nil discards.
 	Logger *slog.Logger

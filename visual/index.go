@@ -33,16 +33,14 @@ const DefaultBatchSize = 32
 // value, with Store set, is ready to use.
 type Indexer struct {
 	Store nadine.SceneStore
-	// Description embeds scene descriptions; scenes get no description
-	// vector when nil. An unchanged description already stored with the
-	// same embedder is not embedded again.
+	// Description embeds scene descriptions (none when nil); an unchanged
+	// description already embedded by it is not embedded again.
 	Description nadine.Embedder
 	// Logger receives a warning per skipped file (slog.DiscardHandler when
 	// nil).
 	Logger *slog.Logger
-	// Location interprets timestamps written without a zone (Python's
-	// datetime.now().isoformat()); time.Local when nil, which is right when
-	// perception runs on the same machine.
+	// Location interprets zone-less timestamps (Python's isoformat());
+	// time.Local when nil, right when perception runs on this machine.
 	Location *time.Location
 	// BatchSize is how many descriptions go in one Embed call
 	// (DefaultBatchSize when zero or less).

@@ -119,17 +119,14 @@ type Options struct {
 	// Token, when set, is required as "Authorization: Bearer <token>" on
 	// every /api request except /api/health.
 	Token string
-	// AllowedHosts adds host names (without port) accepted in the Host
-	// header while bound to loopback, for a reverse proxy on the same
-	// machine. Loopback names and addresses are always accepted.
+	// AllowedHosts are Host names accepted while bound to loopback, for a
+	// reverse proxy on the same machine.
 	AllowedHosts []string
 	// Runtime is the robot of a one-robot server (named
 	// DefaultRobotName, its engine Info's); ignored when Robots is set.
 	Runtime Runtime
-	// Robots are the robots of the process, in order; the first is the
-	// default, the one the robot-level URLs without a robot name act on
-	// (/api/turns, /api/session, /api/language, /api/events). Names are
-	// unique.
+	// Robots have unique names; the first is the one the robot-level URLs
+	// without a name act on (/api/turns, /api/session, /api/events...).
 	Robots []Robot
 	Store  Store
 	// Forgetter erases a person for DELETE /api/users/{id}; nil erases
@@ -151,9 +148,8 @@ type Options struct {
 	// MaxStreams caps the open event streams of GET /api/events
 	// (DefaultMaxStreams); one more is refused with 503.
 	MaxStreams int
-	// MaxTokenFailures is how many requests with a wrong or missing token
-	// one client address may send per minute (DefaultMaxTokenFailures);
-	// beyond, its requests are refused with 429 and Retry-After.
+	// MaxTokenFailures is per client address and minute; beyond, requests
+	// get 429 and Retry-After.
 	MaxTokenFailures int
 	// NewID makes turn ids (default: "web-" and 16 random hex digits).
 	NewID func() string
