@@ -91,8 +91,7 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	return ids, s.wrap("user ids", rows.Err())
 }
 
-// truncateWALAttempts bounds how often truncateWAL asks again while a
-// reader (of this process or another) keeps the log in use.
+// truncateWALAttempts bounds the retries while a reader keeps the log in use.
 const truncateWALAttempts = 5
 
 // truncateWAL's EUNAVAILABLE means the erase is committed but its text may

@@ -113,8 +113,7 @@ func (s *Store) AmendMessage(ctx context.Context, userID, convID string, positio
 	return s.wrap("amend message", err)
 }
 
-// RecentMessages returns the last n messages of a conversation, oldest
-// first (all when n <= 0). An unknown or ended conversation has none.
+// RecentMessages returns all messages when n <= 0, oldest first.
 func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int) ([]nadine.Message, error) {
 	if err := needConversation("recent messages", userID, convID); err != nil {
 		return nil, err
@@ -134,8 +133,7 @@ func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int
 	return ms, s.wrap("recent messages", err)
 }
 
-// MessageRange returns messages [from, to) by position in the conversation,
-// oldest first; positions outside the conversation are left out.
+// MessageRange leaves out positions outside the conversation.
 func (s *Store) MessageRange(ctx context.Context, userID, convID string, from, to int) ([]nadine.Message, error) {
 	if err := needConversation("message range", userID, convID); err != nil {
 		return nil, err
@@ -168,8 +166,7 @@ func scanMessages(rows *sql.Rows) ([]nadine.Message, error) {
 	return ms, rows.Err()
 }
 
-// OpenConversations lists the conversations not ended, of every user,
-// ordered by user id and conversation id, for recovery at start.
+// OpenConversations crosses users: it is for recovery at start.
 func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT user_id, conversation_id, count, chunks_stored,
 		started_us, updated_us FROM conversations WHERE ended = 0 ORDER BY user_id, conversation_id`)

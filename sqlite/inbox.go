@@ -55,8 +55,7 @@ CREATE INDEX IF NOT EXISTS inbox_open ON inbox(robot, seq) WHERE state IN ('pend
 CREATE INDEX IF NOT EXISTS inbox_done ON inbox(updated_ns) WHERE state NOT IN ('pending', 'taken', 'spoken');
 `
 
-// pruneEvery is how many additions pass between two prunings of finished
-// transcripts.
+// pruneEvery is how many additions pass between prunings of finished transcripts.
 const pruneEvery = 1000
 
 // OpenInboxes opens (creating it when missing) the inbox file at path.
@@ -216,8 +215,7 @@ func (b *inbox) Pending(ctx context.Context) ([]nadine.InboxEntry, error) {
 	return out, nil
 }
 
-// Mark implements nadine.Inbox. A finished transcript is never moved back,
-// and its text is erased.
+// Mark never moves a finished transcript back, and erases its text.
 func (b *inbox) Mark(ctx context.Context, state nadine.InboxState, seqs ...int64) error {
 	switch state {
 	case nadine.InboxPending, nadine.InboxTaken, nadine.InboxSpoken, nadine.InboxAnswered,
@@ -318,8 +316,7 @@ func InboxRecords(ctx context.Context, path, robot string) (map[string]InboxReco
 	return out, nil
 }
 
-// States returns the state of every transcript with an id in one robot's
-// inbox, by id.
+// States returns one robot's transcripts with an id, by id.
 func (in *Inboxes) States(ctx context.Context, robot string) (map[string]nadine.InboxState, error) {
 	return inboxStates(ctx, in.db, robot)
 }

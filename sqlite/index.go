@@ -127,8 +127,7 @@ func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	return writeCodes(ctx, tx, b)
 }
 
-// writeCodes stores the quantized form of block b in memory_codes (schema
-// 4), or deletes it when b is empty.
+// writeCodes deletes the block's codes when b is empty.
 func writeCodes(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	var err error
 	if b.count() == 0 {
@@ -243,8 +242,7 @@ func indexFind(ctx context.Context, tx *sql.Tx, userID, embedder string, dims in
 	return b, at, nil
 }
 
-// indexRemove deletes memory id from the user's group (embedder, dims) and
-// reports whether it was there.
+// indexRemove reports whether id was in the group.
 func indexRemove(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, id int64) (bool, error) {
 	b, i, err := indexFind(ctx, tx, userID, embedder, dims, id)
 	if err != nil || b == nil {
@@ -254,8 +252,7 @@ func indexRemove(ctx context.Context, tx *sql.Tx, userID, embedder string, dims 
 	return true, writeBlock(ctx, tx, b)
 }
 
-// indexReplace replaces the vector of memory e.id in the user's group
-// (embedder, dims) in place and reports whether it was there.
+// indexReplace replaces e.id's vector in place and reports whether it was there.
 func indexReplace(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, e indexEntry) (bool, error) {
 	b, i, err := indexFind(ctx, tx, userID, embedder, dims, e.id)
 	if err != nil || b == nil {
@@ -275,8 +272,7 @@ func indexDeleteUser(ctx context.Context, tx *sql.Tx, userID string) error {
 	return nil
 }
 
-// indexMemories adds the vectors of freshly inserted rows (ids[i] is the id
-// of rows[i]) to the index, one append per user, embedder and dimension.
+// indexMemories appends once per user, embedder and dimension.
 func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int64) error {
 	type group struct {
 		userID, embedder string
@@ -317,8 +313,7 @@ func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 	return s.buildMemoryCodes(ctx, tx)
 }
 
-// buildMemoryCodes writes the codes of every block of memory_vectors, a
-// few blocks at a time.
+// buildMemoryCodes reads 64 blocks at a time and writes their codes after each read.
 func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
 	const batch = 64
 	after, blocks := int64(0), 0
@@ -435,8 +430,7 @@ type vectorCounts struct {
 	values, entries, blocks int64
 }
 
-// vectorCount reads the sizes of the user's vectors from the index's small
-// columns.
+// vectorCount reads only the index's small columns.
 func (s *Store) vectorCount(ctx context.Context, userID string) (vectorCounts, error) {
 	var n vectorCounts
 	err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0), count(*)
@@ -626,8 +620,7 @@ func checkBlock(userID, embedder string, dims int, ids, kinds, norms, vecs []byt
 	return nil
 }
 
-// decodeIDs decodes int64 little-endian ids into dst (reused when large
-// enough).
+// decodeIDs reuses dst when large enough.
 func decodeIDs(b []byte, dst []int64) []int64 {
 	n := len(b) / 8
 	if cap(dst) < n {

@@ -155,8 +155,7 @@ func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.Knowl
 	return out, s.wrap("knowledge chunks", rows.Err())
 }
 
-// scanChunk reads a row of id, source, title, text, metadata, embedder and
-// embedding.
+// scanChunk reads id, source, title, text, metadata, embedder and embedding.
 func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
 	var (
 		c    nadine.KnowledgeChunk

@@ -23,8 +23,7 @@ type memoryRow struct {
 	norm                      float32 // of the embedding, for the vector index
 }
 
-// memoryRow checks m for userID and fills its time and metadata (see
-// records.Memory), and encodes it.
+// memoryRow validates and fills m through records.Memory, shared with postgres.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
 	m, err := records.Memory("sqlite", op, userID, m, s.now)
 	if err != nil {
@@ -56,8 +55,7 @@ func (r memoryRow) args() []any {
 	return []any{r.userID, r.typ, r.text, r.convID, r.timeUS, r.metadata, r.embedder, r.dims, r.embedding}
 }
 
-// insertMemories inserts rows and adds their vectors to the index, in the
-// caller's transaction, and returns their ids in order.
+// insertMemories runs in the caller's transaction, so rows and index change together.
 func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64, error) {
 	stmt, err := tx.PrepareContext(ctx, insertMemorySQL)
 	if err != nil {
@@ -80,14 +78,12 @@ func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64,
 	return ids, nil
 }
 
-// AddMemory stores a memory of m.UserID and returns its id. A zero Time is
-// set to Now; the type must be conversation, episode or fact.
+// AddMemory's type must be conversation, episode or fact; a zero Time is Now.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
 	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
-// AddMemories stores memories (of any users) in one transaction and returns
-// their ids in order. It is the batch form of AddMemory, for imports.
+// AddMemories is AddMemory's batch form, for imports: one transaction.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
 	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
 	if err != nil || len(ms) == 0 {
@@ -134,8 +130,7 @@ func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error
 	}
 }
 
-// userVectors returns a user's memory vectors, from the cache when present,
-// else from the user's blocks of the vector index.
+// userVectors reads the user's index blocks on a cache miss.
 func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error) {
 	return s.cache.get(ctx, userKey(userID), func() (*vecSet, error) {
 		return s.loadVectors(ctx, userID)
@@ -169,8 +164,7 @@ func (s *Store) WarmMemories(userID string) {
 	})
 }
 
-// scanVectors reads rows of (id, embedder, embedding) into a set of kind-0
-// vectors (the knowledge base).
+// scanVectors makes kind-0 vectors: the knowledge base's.
 func scanVectors(rows *sql.Rows) (*vecSet, error) {
 	defer rows.Close()
 	var (
@@ -232,8 +226,7 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 // scores are read from the memories table.
 const maxCandidates = 2048
 
-// memoriesOf returns the user's memories of best, in its order, with their
-// scores and without their vectors.
+// memoriesOf keeps best's order and leaves the vectors out.
 func (s *Store) memoriesOf(ctx context.Context, userID string, best []scored) ([]nadine.ScoredMemory, error) {
 	if len(best) == 0 {
 		return nil, nil
@@ -326,8 +319,7 @@ const (
 	embedder, embedding FROM memories`
 )
 
-// scanMemories reads rows of memoryColumns, or of memoryFields when
-// withVector is false.
+// scanMemories reads memoryFields instead when withVector is false.
 func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 	defer rows.Close()
 	var ms []nadine.Memory
@@ -363,8 +355,7 @@ func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 	return ms, rows.Err()
 }
 
-// Memories lists a user's memories with their vectors, newest first (by
-// Time, then id), of the given types (all when none given).
+// Memories lists newest first (Time, then id), of all types when none given.
 func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error) {
 	if err := needUser("memories", userID); err != nil {
 		return nil, err

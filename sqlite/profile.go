@@ -11,8 +11,7 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// Profile returns a user's profile, or an ENOTFOUND error (also for a user
-// known only by name).
+// Profile of a user known only by name is ENOTFOUND.
 func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
 	if err := needUser("profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -94,8 +93,7 @@ func setUserName(ctx context.Context, tx *sql.Tx, userID, name string) error {
 	return err
 }
 
-// SetUserName records a name in the id → name map; the user need not have a
-// profile. An empty name is an EINVALID error.
+// SetUserName needs no profile; an empty name is EINVALID.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
 	if err := records.NeedName("sqlite", "set user name", userID, name); err != nil {
 		return err

@@ -41,8 +41,7 @@ const (
 	maxNorm = 1e18
 )
 
-// finiteNorm reports whether v's values are finite and its norm within
-// [minNorm, maxNorm].
+// finiteNorm says whether v may be quantized (see minNorm).
 func finiteNorm(v []float32) bool {
 	var nn float64
 	for _, x := range v {
@@ -111,8 +110,7 @@ func int8Bytes(v []int8) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
-// roundUp converts x to the float32 at or above it, so that a stored bound
-// never shrinks.
+// roundUp rounds to float32 upward, so a stored bound never shrinks.
 func roundUp(x float64) float32 {
 	f := float32(x)
 	if float64(f) < x {
@@ -121,8 +119,7 @@ func roundUp(x float64) float32 {
 	return f
 }
 
-// queryCode is a query quantized to integers for the scan of quantized
-// blocks.
+// queryCode is a query quantized to integers for scanning quantized blocks.
 type queryCode struct {
 	q16 []int16
 	t   float64 // the step: q̂ = t·q16
@@ -198,8 +195,7 @@ func newBoundedSearch(q []float32, k int, kinds uint8) *boundedSearch {
 		slack: 2*d*unitRoundoff + 1e-7, lower: make(topHeap, 0, min(max(k, 0), 64))}
 }
 
-// add scores the entries of a quantized block of the query's dimension
-// (the caller checks the embedder).
+// add expects the caller to have checked the block's embedder.
 func (sr *boundedSearch) add(blk *vecBlock) {
 	if sr.k <= 0 || sr.kinds == 0 || blk.dims != len(sr.code.q16) {
 		return
@@ -231,8 +227,7 @@ func (sr *boundedSearch) add(blk *vecBlock) {
 	}
 }
 
-// mergeBounded combines the searches of parts of one set and returns the
-// ids of the candidates, in id order.
+// mergeBounded returns the candidates of a split scan in id order.
 func mergeBounded(parts []*boundedSearch, k int) []int64 {
 	var lows []float64
 	n := 0
@@ -259,8 +254,7 @@ func mergeBounded(parts []*boundedSearch, k int) []int64 {
 	return ids
 }
 
-// parallelEntries is the set size from which a scan is split over the
-// CPUs.
+// parallelEntries is the set size from which a scan uses every CPU.
 const parallelEntries = 20_000
 
 // candidates scans a large set with one goroutine per CPU, each over every

@@ -191,8 +191,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // unmappedConns is the size of the pool of reads without the map.
 const unmappedConns = 2
 
-// Close stops the loads WarmMemories started and closes the database. The
-// store must not be used afterwards.
+// Close stops the loads WarmMemories started.
 func (s *Store) Close() error {
 	s.warmMu.Lock()
 	s.warmClosed = true
@@ -212,8 +211,7 @@ func (s *Store) Close() error {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// migrate applies the pending migrations in one transaction and returns the
-// schema version.
+// migrate returns the schema version.
 func (s *Store) migrate(ctx context.Context) (int, error) {
 	ms, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
@@ -257,8 +255,7 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 	return version, nil
 }
 
-// migrationStep returns the Go code that completes the SQL of a migration
-// version, in the same transaction, or nil when the SQL is all there is.
+// migrationStep is a version's Go code, run after its SQL in the same transaction.
 func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error {
 	switch version {
 	case 4: // the packed memory vector index and its codes (see buildMemoryIndex)
@@ -267,8 +264,7 @@ func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error 
 	return nil
 }
 
-// write runs fn in a write transaction (BEGIN IMMEDIATE on the writer
-// connection) and commits when fn returns nil.
+// write uses BEGIN IMMEDIATE on the one writer connection.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

@@ -56,8 +56,7 @@ func norm(v []float32) float32 {
 	return float32(math.Sqrt(float64(dot(v, v))))
 }
 
-// Kind codes of the memory types in a vector block; knowledge vectors have
-// kind 0.
+// Kind codes of the memory types in a vector block; knowledge is kind 0.
 const (
 	kindNone         uint8 = 0
 	kindConversation uint8 = 1
@@ -148,8 +147,7 @@ func (s *vecSet) bytes() int64 {
 // emptySetBytes is what bytes counts for a set without blocks.
 const emptySetBytes = 64
 
-// setBuilder packs vectors given one at a time into blocks of at most
-// blockEntries entries per embedder and dimension.
+// setBuilder packs at most blockEntries per block, per embedder and dimension.
 type setBuilder struct {
 	set  vecSet
 	open map[groupKey]int // index in set.blocks of the block being filled
@@ -245,8 +243,7 @@ func (s *vecSet) topK(q []float32, embedder string, k int, kinds uint8) []scored
 	return sr.result()
 }
 
-// search is a top-k query being scored block by block. It keeps the k best
-// entries seen so far in a bounded heap, and allocates nothing per entry.
+// search keeps the k best in a bounded heap and allocates nothing per entry.
 type search struct {
 	q     []float32
 	qn    float64
@@ -259,8 +256,7 @@ func newSearch(q []float32, k int, kinds uint8) *search {
 	return &search{q: q, qn: float64(norm(q)), k: k, kinds: kinds, best: make(topHeap, 0, min(max(k, 0), 64))}
 }
 
-// add scores the entries of blk whose kind is wanted, when blk has the
-// query's dimension; the caller checks the embedder.
+// add skips blocks of another dimension; the caller checks the embedder.
 func (sr *search) add(blk *vecBlock) {
 	if sr.k <= 0 || len(sr.q) == 0 || sr.kinds == 0 || blk.dims != len(sr.q) {
 		return
@@ -305,8 +301,7 @@ func better(a, b scored) bool {
 	return a.id < b.id
 }
 
-// topHeap keeps the best results seen so far as a heap whose root is the
-// worst of them.
+// topHeap's root is the worst of the best results, the one to replace.
 type topHeap []scored
 
 // offer adds c when fewer than k results are kept or c beats the worst.
@@ -365,8 +360,7 @@ type cacheItem struct {
 	loaded uint64 // the tick at which its load ended: it holds no write marked later
 }
 
-// cacheLoad is one load in flight; set and err are written before done is
-// closed.
+// cacheLoad's set and err are written before done is closed.
 type cacheLoad struct {
 	done    chan struct{}
 	set     *vecSet
