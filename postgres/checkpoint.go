@@ -44,8 +44,7 @@ func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) 
 	return data, nil
 }
 
-// DeleteCheckpoint deletes the checkpoint stored under key; deleting a
-// missing one is not an error.
+// DeleteCheckpoint of a missing key is not an error.
 func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
 	if err := records.NeedKey("postgres", "delete checkpoint", key); err != nil {
 		return err

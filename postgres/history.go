@@ -76,8 +76,7 @@ func (s *Store) AmendMessage(ctx context.Context, userID, convID string, positio
 	return s.wrap("amend message", err)
 }
 
-// conversation reads a conversation's state (FOR UPDATE when lock is set),
-// or returns ENOTFOUND.
+// conversation locks the row (FOR UPDATE) when lock is set.
 func conversation(ctx context.Context, q db, userID, convID string, lock bool) (nadine.Conversation, error) {
 	sql := `SELECT count, chunks_stored, started, updated, ended
 		FROM conversations WHERE user_id = $1 AND conversation_id = $2`
@@ -105,8 +104,7 @@ func (s *Store) Conversation(ctx context.Context, userID, convID string) (nadine
 	return c, s.wrap("conversation", err)
 }
 
-// RecentMessages returns the last n messages of a conversation, oldest
-// first (all when n <= 0). An unknown or ended conversation has none.
+// RecentMessages returns all messages when n <= 0, oldest first.
 func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int) ([]nadine.Message, error) {
 	if err := needConversation("recent messages", userID, convID); err != nil {
 		return nil, err
@@ -127,8 +125,7 @@ func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int
 	return ms, s.wrap("recent messages", err)
 }
 
-// MessageRange returns messages [from, to) by position in the conversation,
-// oldest first; positions outside the conversation are left out.
+// MessageRange leaves out positions outside the conversation.
 func (s *Store) MessageRange(ctx context.Context, userID, convID string, from, to int) ([]nadine.Message, error) {
 	if err := needConversation("message range", userID, convID); err != nil {
 		return nil, err
@@ -160,8 +157,7 @@ func collectMessages(rows pgx.Rows) ([]nadine.Message, error) {
 	return ms, err
 }
 
-// OpenConversations lists the conversations not ended, of every user,
-// ordered by user id and conversation id, for recovery at start.
+// OpenConversations crosses users: it is for recovery at start.
 func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, error) {
 	rows, err := query(ctx, s.pool, `SELECT user_id, conversation_id, count, chunks_stored, started, updated
 		FROM conversations WHERE NOT ended ORDER BY user_id COLLATE "C", conversation_id COLLATE "C"`)

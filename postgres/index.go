@@ -34,8 +34,7 @@ func (s *Store) hnswExpr(dims int) (expr, ops, typ string) {
 // indexName returns the name of table's HNSW index of dims dimensions.
 func indexName(table string, dims int) string { return fmt.Sprintf("%s_hnsw_%d", table, dims) }
 
-// newIndexes collects, during a transaction, the HNSW indexes it created
-// or found, to be remembered once it commits.
+// newIndexes are remembered only once their transaction commits.
 type newIndexes []string
 
 // ensureIndex's index is partial (WHERE dims = n) so one table holds every

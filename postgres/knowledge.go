@@ -37,8 +37,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	return s.wrap("add knowledge", err)
 }
 
-// insertChunks inserts chunks, each under the source key that key gives,
-// creating the HNSW index of each new dimension first (with pgvector).
+// insertChunks creates each new dimension's HNSW index first (with pgvector).
 func (s *Store) insertChunks(ctx context.Context, tx pgx.Tx, chunks []nadine.KnowledgeChunk, mds []string,
 	key func(nadine.KnowledgeChunk) string, seen *newIndexes) error {
 	for i, c := range chunks {

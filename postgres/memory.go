@@ -23,8 +23,7 @@ type memoryRow struct {
 	embedding                 []float32 // nil: no vector
 }
 
-// memoryRow checks m for userID and fills its time and metadata (see
-// records.Memory), and encodes it.
+// memoryRow validates and fills m through records.Memory, shared with sqlite.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
 	m, err := records.Memory("postgres", op, userID, m, s.now)
 	if err != nil {
@@ -60,8 +59,7 @@ func encodeMetadata[V any](m map[string]V) (string, error) {
 	return string(b), err
 }
 
-// insertMemory inserts a memory in the caller's transaction and returns its
-// id, creating the HNSW index of a new dimension first (noted in seen).
+// insertMemory creates a new dimension's HNSW index first, noted in seen.
 func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *newIndexes) (int64, error) {
 	if err := s.ensureIndex(ctx, tx, "memories", len(r.embedding), seen); err != nil {
 		return 0, err
@@ -74,14 +72,12 @@ func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *
 	return id, err
 }
 
-// AddMemory stores a memory of m.UserID and returns its id. A zero Time is
-// set to Now; the type must be conversation, episode or fact.
+// AddMemory's type must be conversation, episode or fact; a zero Time is Now.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
 	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
-// AddMemories stores memories (of any users) in one transaction and returns
-// their ids in order. It is the batch form of AddMemory, for imports.
+// AddMemories is AddMemory's batch form, for imports: one transaction.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
 	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
 	if err != nil || len(ms) == 0 {
@@ -276,8 +272,7 @@ func ids(ss []scored) []int64 {
 	return out
 }
 
-// Memories lists a user's memories with their vectors, newest first (by
-// Time, then id), of the given types (all when none given).
+// Memories lists newest first (Time, then id), of all types when none given.
 func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error) {
 	if err := needUser("memories", userID); err != nil {
 		return nil, err
@@ -325,8 +320,7 @@ func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.
 	return found, nil
 }
 
-// DeleteMemories erases a user's long-term memories, keeping the profile,
-// the name and the conversations.
+// DeleteMemories keeps the profile, the name and the conversations.
 func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	if err := needUser("delete memories", userID); err != nil {
 		return err
@@ -335,8 +329,7 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	return s.wrap("delete memories", err)
 }
 
-// MemoryEmbedders counts stored memory vectors (of all users) per embedder
-// name. Memories stored without a vector are not counted.
+// MemoryEmbedders counts across users; memories without a vector do not count.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
 	return s.countByEmbedder(ctx, "memory embedders", `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
 }

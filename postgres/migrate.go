@@ -16,8 +16,7 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// migrationLock is the key of the transaction-level advisory lock that
-// serializes migrations of processes starting at once.
+// migrationLock serializes the migrations of processes starting at once.
 const migrationLock = 0x6e6164696e65 // "nadine"
 
 type migration struct {
@@ -25,8 +24,7 @@ type migration struct {
 	vector bool // "-- requires: vector": applied only where pgvector is usable
 }
 
-// loadMigrations returns the embedded migrations, ordered by version. One
-// whose first line is "-- requires: vector" needs the pgvector extension.
+// loadMigrations: a first line "-- requires: vector" needs pgvector.
 func loadMigrations() ([]migration, error) {
 	all, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
@@ -163,8 +161,7 @@ func (s *Store) ensureVector(ctx context.Context, tx pgx.Tx, schema string, mode
 	return err == nil, err
 }
 
-// migrationStep returns the Go code that completes the SQL of a migration
-// version, in the same transaction, or nil when the SQL is all there is.
+// migrationStep is a version's Go code, run after its SQL in the same transaction.
 func migrationStep(version int) func(context.Context, pgx.Tx) error {
 	switch version {
 	case 2: // the bytea vectors copied into the new vector columns

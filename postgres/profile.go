@@ -14,8 +14,7 @@ import (
 const profileColumns = `SELECT user_name, current_company, current_position, location,
 	hobbies, interests, face_image_path, last_updated FROM profiles WHERE user_id = $1`
 
-// readProfile reads a user's profile (FOR UPDATE when lock is set), or
-// returns ENOTFOUND.
+// readProfile locks the row (FOR UPDATE) when lock is set.
 func readProfile(ctx context.Context, q db, userID string, lock bool) (nadine.Profile, error) {
 	sql := profileColumns
 	if lock {
@@ -41,8 +40,7 @@ func readProfile(ctx context.Context, q db, userID string, lock bool) (nadine.Pr
 	return p, nil
 }
 
-// Profile returns a user's profile, or an ENOTFOUND error (also for a user
-// known only by name).
+// Profile of a user known only by name is ENOTFOUND.
 func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
 	if err := needUser("profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -135,8 +133,7 @@ func setUserName(ctx context.Context, tx pgx.Tx, userID, name string) error {
 	return err
 }
 
-// SetUserName records a name in the id → name map; the user need not have a
-// profile. An empty name is an EINVALID error.
+// SetUserName needs no profile; an empty name is EINVALID.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
 	if err := records.NeedName("postgres", "set user name", userID, name); err != nil {
 		return err
@@ -159,8 +156,7 @@ func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
 	return us, s.wrap("users", err)
 }
 
-// UserIDs lists every user id personal data is stored under, ordered and
-// once each: the names map, profiles, conversations, memories and scenes.
+// UserIDs lists once each, in order, every user id personal data is stored under.
 func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	rows, err := query(ctx, s.pool, `SELECT user_id FROM (SELECT user_id FROM users UNION SELECT user_id FROM profiles
 		UNION SELECT user_id FROM conversations UNION SELECT user_id FROM memories

@@ -180,8 +180,7 @@ func (s *Store) vecArg(v []float32) any {
 // Vector reports whether the store uses pgvector.
 func (s *Store) Vector() bool { return s.vector }
 
-// parseVersion returns the major and minor numbers of a version such as
-// "0.8.1".
+// parseVersion reads the major and minor of "0.8.1".
 func parseVersion(v string) [2]int {
 	var out [2]int
 	parts := strings.SplitN(v, ".", 3)
@@ -245,8 +244,7 @@ func cleanArgs(args []any) []any {
 	return args
 }
 
-// maxAttempts is how many times tx runs a transaction that the server
-// aborted for a serialization failure or a deadlock.
+// maxAttempts bounds tx's retries of serialization failures and deadlocks.
 const maxAttempts = 4
 
 // tx retries, up to maxAttempts, a transaction the server aborted for a
