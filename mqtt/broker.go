@@ -21,8 +21,7 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// DefaultBrokerAddr is where the embedded broker listens by default: the
-// loopback interface only.
+// DefaultBrokerAddr listens on the loopback interface only.
 const DefaultBrokerAddr = "127.0.0.1:1883"
 
 // BrokerOptions' zero value listens on 127.0.0.1:1883; every limit has a default
@@ -84,8 +83,7 @@ const maxMQTTPacket = 268_435_460
 // a sentence with their topics and properties.
 const minPacketSize = 1024
 
-// withDefaults fills in the defaults and checks the options; each error
-// names the field.
+// withDefaults' errors name the field.
 func (o BrokerOptions) withDefaults() (BrokerOptions, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultBrokerAddr
@@ -150,8 +148,7 @@ type Broker struct {
 	close  sync.Once
 }
 
-// StartBroker starts a broker listening on opts.Addr. ctx bounds only the
-// start: the broker runs until Close.
+// StartBroker's ctx bounds only the start: the broker runs until Close.
 func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("mqtt: start broker: %w", err)
@@ -228,8 +225,7 @@ func (b *Broker) Stats() BrokerStats {
 	}
 }
 
-// Addr returns the address the broker listens on, with the real port when
-// Addr asked for port 0.
+// Addr has the real port when Addr asked for port 0.
 func (b *Broker) Addr() string { return b.addr }
 
 // URL gives an unspecified listening host (":1883", "0.0.0.0") as 127.0.0.1.

@@ -112,8 +112,7 @@ func (h *retainLimits) recount() {
 	}
 }
 
-// held returns the retained messages' number and bytes, counted again
-// from the broker's store.
+// held counts again from the broker's store.
 func (h *retainLimits) held() (count, size int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -160,8 +160,7 @@ func receiveMaximum(o Options) uint16 {
 	return uint16(min(max(o.InboundBuffer, 256), math.MaxUint16))
 }
 
-// permanent reports whether a connection failure will not go away by
-// retrying with the same options.
+// permanent reports a connection failure that retrying cannot fix.
 func permanent(err error) bool {
 	var ce *autopaho.ConnackError
 	if errors.As(err, &ce) {
@@ -187,16 +186,14 @@ func permanent(err error) bool {
 // waits Options.InboundTimeout and is dropped.
 func (b *Bus) Inbound() <-chan nadine.Inbound { return b.in }
 
-// Connected reports whether the bus is connected to the broker and its
-// subscriptions are in place.
+// Connected is true only once the subscriptions are in place too.
 func (b *Bus) Connected() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.ready
 }
 
-// Reconnects returns how many times the bus connected again after losing
-// its connection, for metrics.
+// Reconnects counts reconnections after a lost connection, for metrics.
 func (b *Bus) Reconnects() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -238,8 +235,7 @@ func (b *Bus) Close(ctx context.Context) error {
 	return nil
 }
 
-// onUp runs when a connection is established (first time and after every
-// reconnection). It must not block: it subscribes in the background.
+// onUp must not block, so it subscribes in the background.
 func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
 	b.mu.Lock()
 	b.gen++
@@ -334,8 +330,7 @@ func (b *Bus) setErr(err error) {
 	b.mu.Unlock()
 }
 
-// onDown runs when an established connection is lost; autopaho then
-// reconnects.
+// onDown runs when an established connection is lost; autopaho reconnects.
 func (b *Bus) onDown() bool {
 	b.mu.Lock()
 	b.gen++
@@ -416,8 +411,7 @@ func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 	return true, nil
 }
 
-// parse validates and parses one inbound message; nil means it is not to
-// be delivered (unexpected topic, malformed, ignored), which is logged.
+// parse logs why a message is not delivered (nil).
 func (b *Bus) parse(p *paho.Publish) *nadine.Inbound {
 	rel, ok := strings.CutPrefix(p.Topic, b.prefix)
 	kind, known := inboundKind(rel)
@@ -482,8 +476,7 @@ func (b *Bus) pump() {
 	}
 }
 
-// maxBatch bounds how many messages pump persists and acknowledges at
-// once.
+// maxBatch bounds what pump persists and acknowledges at once.
 const maxBatch = 256
 
 // ackInterval is how often paho sends the acknowledgments made.

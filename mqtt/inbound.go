@@ -189,8 +189,7 @@ func parseTime(raw json.RawMessage) time.Time {
 	return at
 }
 
-// unsupportedLanguageError reports a transcript delivered without its
-// (unsupported) language.
+// unsupportedLanguageError: the transcript is still delivered, in the session language.
 type unsupportedLanguageError struct{ lang string }
 
 func (e *unsupportedLanguageError) Error() string {
@@ -216,8 +215,8 @@ func parseID(raw json.RawMessage) (string, error) {
 	return "", errors.New("field id: want string or integer")
 }
 
-// parseUserName: plain text (the name) or {"user_name","user_id"}. As in seed
-// 000 the name is the user id unless an id is given.
+// parseUserName: plain text (the name) or {"user_name","user_id"}; a plain name is
+// also the user id unless an id is given.
 func parseUserName(payload []byte) (nadine.UserRef, error) {
 	var u nadine.UserRef
 	if isJSONObject(payload) {

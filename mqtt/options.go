@@ -241,8 +241,7 @@ func (t TLSOptions) config() (*tls.Config, error) {
 	return c, nil
 }
 
-// backoff returns the delay before reconnection attempt n: none for the
-// first, then min doubling up to max.
+// backoff is none for the first attempt, then min doubling up to max.
 func backoff(minDelay, maxDelay time.Duration) func(int) time.Duration {
 	return func(attempt int) time.Duration {
 		if attempt <= 0 {

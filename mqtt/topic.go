@@ -72,8 +72,7 @@ const (
 	TopicSTTLanguage = "stt/language"
 )
 
-// InboundTopics returns the topics the Bus subscribes to, relative to the
-// prefix.
+// InboundTopics are relative to the prefix.
 func InboundTopics() []string {
 	return []string{
 		TopicTranscript, TopicUserName, TopicUserEmotion, TopicUserDetected,
@@ -82,8 +81,7 @@ func InboundTopics() []string {
 	}
 }
 
-// OutboundTopics returns the topics the Bus publishes to, relative to the
-// prefix.
+// OutboundTopics are relative to the prefix.
 func OutboundTopics() []string {
 	return []string{
 		TopicSpeak, TopicSpeakText, TopicAnimation, TopicSong, TopicAffect,
@@ -91,8 +89,7 @@ func OutboundTopics() []string {
 	}
 }
 
-// inboundKind returns the kind of Inbound a topic (relative to the prefix)
-// yields.
+// inboundKind takes a topic relative to the prefix.
 func inboundKind(topic string) (nadine.InboundKind, bool) {
 	switch topic {
 	case TopicTranscript:
@@ -136,8 +133,7 @@ func validPrefix(p string) string {
 	return ""
 }
 
-// validRelativeTopic reports why t cannot be a topic under the prefix, or ""
-// when it can.
+// validRelativeTopic returns "" when t can be a topic under the prefix.
 func validRelativeTopic(t string) string {
 	switch {
 	case t == "":
