@@ -74,8 +74,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /api/users/{id}", s.handleForget)
 }
 
-// handleHealth says the process serves; it needs no token and tells
-// nothing else.
+// handleHealth needs no token, so it tells nothing but that the process serves.
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, map[string]string{"status": "ok"})
 }
@@ -467,8 +466,7 @@ func (s *Server) handleDeleteMemories(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "memories"})
 }
 
-// handleForget erases a person through the Forgetter, the erase path the
-// CLI uses too.
+// handleForget goes through the Forgetter, the erase path the CLI uses too.
 func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if err := checkID(id); err != nil {

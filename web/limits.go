@@ -96,8 +96,7 @@ func (l *failureLimiter) level(client string, now time.Time) *bucket {
 	return b
 }
 
-// blocked reports whether the client has no attempt left, and how long
-// until it has one.
+// blocked also says how long until the client has an attempt again.
 func (l *failureLimiter) blocked(client string) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -108,8 +108,7 @@ func (s *Server) hostAllowed(hostport string) bool {
 	return isLoopbackHost(host) || s.hosts[host]
 }
 
-// isLoopbackHost reports whether host is "localhost" (or a name under it)
-// or a loopback IP address.
+// isLoopbackHost accepts "localhost", names under it and loopback IPs.
 func isLoopbackHost(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {

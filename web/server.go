@@ -25,8 +25,7 @@ const (
 	DefaultHeartbeat    = 15 * time.Second
 )
 
-// Runtime is what the monitor needs of the robot runtime. *robot.Runtime
-// implements it.
+// Runtime is what the monitor needs of *robot.Runtime.
 type Runtime interface {
 	// Submit queues an operator's turn and returns its reply; emit receives
 	// the turn's events as they happen.
@@ -48,8 +47,7 @@ type Runtime interface {
 
 var _ Runtime = (*robot.Runtime)(nil)
 
-// Store is what the monitor reads and erases of per-user memory. Every
-// nadine.Store implements it.
+// Store is what the monitor reads and erases; every nadine.Store has it.
 type Store interface {
 	Users(ctx context.Context) ([]nadine.UserRef, error)
 	Profile(ctx context.Context, userID string) (nadine.Profile, error)
@@ -160,8 +158,7 @@ type Options struct {
 	Logger    *slog.Logger
 }
 
-// Server is the monitor's HTTP server. It is an http.Handler; Start also
-// listens and serves.
+// Server is an http.Handler; Start also listens and serves.
 type Server struct {
 	opts     Options
 	log      *slog.Logger
@@ -326,8 +323,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the address of the monitor page ("http://127.0.0.1:8080"); empty
-// when the server was made with New.
+// URL is empty when the server was made with New.
 func (s *Server) URL() string { return s.url }
 
 // Close lets requests in flight (a turn being answered) finish until ctx is
@@ -347,8 +343,7 @@ func (s *Server) Close(ctx context.Context) error {
 	return s.closeErr
 }
 
-// displayAddr turns a listener address into one a browser can open: an
-// unspecified address (0.0.0.0, ::) is shown as 127.0.0.1.
+// displayAddr shows an unspecified address (0.0.0.0, ::) as 127.0.0.1.
 func displayAddr(a net.Addr) string {
 	host, port, err := net.SplitHostPort(a.String())
 	if err != nil {
