@@ -15,8 +15,7 @@ var defaultFS embed.FS
 // DefaultRoot is the folder of the default knowledge base within Default().
 const DefaultRoot = "default"
 
-// Default returns the file system of the default knowledge base, embedded
-// in the binary: Markdown files under DefaultRoot.
+// Default holds the Markdown files under DefaultRoot, embedded in the binary.
 func Default() fs.FS { return defaultFS }
 
 // EnsureDefault builds the default base into an empty store. Knowledge of

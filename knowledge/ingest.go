@@ -72,14 +72,12 @@ type Report struct {
 	Chunks    int // chunks (sections) embedded and stored, once per space
 }
 
-// Ingest ingests the files under dir with a default Ingester. See
-// Ingester.Ingest.
+// Ingest uses a default Ingester; see Ingester.Run.
 func Ingest(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder, dir string) (int, error) {
 	return (&Ingester{Store: store, Embedder: emb}).Ingest(ctx, dir)
 }
 
-// IngestFS ingests the files under root in fsys with a default Ingester.
-// See Ingester.IngestFS.
+// IngestFS uses a default Ingester; see Ingester.RunFS.
 func IngestFS(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder, fsys fs.FS, root string) (int, error) {
 	return (&Ingester{Store: store, Embedder: emb}).IngestFS(ctx, fsys, root)
 }

@@ -150,8 +150,7 @@ func fenceMarker(line string) string {
 	return ""
 }
 
-// atxHeader returns the level and text of an ATX header line ("## Title"),
-// or 0.
+// atxHeader returns 0 for a line that is not "## Title"-style.
 func atxHeader(line string) (int, string) {
 	t := strings.TrimLeft(line, " ")
 	if len(line)-len(t) > 3 {
@@ -212,8 +211,7 @@ func SplitParagraphs(text string, maxChars int) []string {
 	return out
 }
 
-// paragraphs returns the trimmed, non-empty blocks of text between blank
-// lines.
+// paragraphs are the trimmed, non-empty blocks between blank lines.
 func paragraphs(text string) []string {
 	var out, cur []string
 	flush := func() {

@@ -162,8 +162,7 @@ func (m *Metrics) Handler() http.Handler {
 // Registry is the registry the metrics are on (for tests and embedding).
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Turn counts one turn's record and, for an answered turn, the model calls
-// of its trace.
+// Turn counts model calls only for an answered turn.
 func (m *Metrics) Turn(t turnstats.Turn, trace *nadine.TraceData) {
 	engine := t.Engine
 	if engine == "" {

@@ -88,8 +88,7 @@ func (e *httpExporter) post(ctx context.Context, body []byte) (time.Duration, er
 	return -1, err
 }
 
-// Shutdown has nothing to release: the client's connections are the
-// caller's.
+// Shutdown has nothing to release: the client's connections are the caller's.
 func (e *httpExporter) Shutdown(context.Context) error { return nil }
 
 // encode groups spans by resource and scope into a TracesData message.

@@ -57,8 +57,7 @@ type Exporter struct {
 	failed   atomic.Uint64
 }
 
-// CheckEndpoint returns an error unless endpoint is an http or https URL
-// with a host.
+// CheckEndpoint wants an http or https URL with a host.
 func CheckEndpoint(endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -24,8 +24,7 @@ var promptText string
 
 var promptTemplate = template.Must(template.New("prompt").Parse(promptText))
 
-// Prompt returns the system prompt that asks a model to translate text
-// written in from (unknown when from is "") into to.
+// Prompt's from is unknown when "".
 func Prompt(from, to nadine.Language) (string, error) {
 	if err := checkLanguages(from, to); err != nil {
 		return "", err

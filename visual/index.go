@@ -47,14 +47,12 @@ type Indexer struct {
 	BatchSize int
 }
 
-// Index indexes one user's scenes with a default Indexer (warnings are
-// discarded). See Indexer.Index.
+// Index discards warnings; see Indexer.Index.
 func Index(ctx context.Context, store nadine.SceneStore, descEmb nadine.Embedder, root, userID string) (int, error) {
 	return (&Indexer{Store: store, Description: descEmb}).Index(ctx, root, userID)
 }
 
-// IndexAll indexes the scenes of every user folder under root with a
-// default Indexer. See Indexer.IndexAll.
+// IndexAll uses a default Indexer; see Indexer.IndexAll.
 func IndexAll(ctx context.Context, store nadine.SceneStore, descEmb nadine.Embedder, root string) (int, error) {
 	return (&Indexer{Store: store, Description: descEmb}).IndexAll(ctx, root)
 }

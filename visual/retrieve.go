@@ -18,8 +18,7 @@ const (
 	DefaultThreshold = 0.6
 )
 
-// NoteDescriptionOnly is the trace note of a search done without a CLIP
-// text encoder.
+// NoteDescriptionOnly marks a search done without a CLIP text encoder.
 const NoteDescriptionOnly = "no CLIP text encoder configured: description similarity only"
 
 // Retriever recalls a user's most relevant memorable scene. Its zero value,

@@ -68,8 +68,7 @@ func UpdateProfile(userID string, cur nadine.Profile, found bool, fn func(nadine
 	return p, nil
 }
 
-// FnError carries the error of a caller's function out of a store's
-// transaction.
+// FnError carries a caller's function's error out of a store's transaction.
 type FnError struct{ Err error }
 
 // Error implements error.
@@ -87,8 +86,7 @@ func NeedUser(pkg, op, userID string) error {
 	return nil
 }
 
-// NeedConversation is NeedUser, then an EINVALID error when convID is
-// empty.
+// NeedConversation is NeedUser, then EINVALID for an empty convID.
 func NeedConversation(pkg, op, userID, convID string) error {
 	if err := NeedUser(pkg, op, userID); err != nil {
 		return err
@@ -99,8 +97,7 @@ func NeedConversation(pkg, op, userID, convID string) error {
 	return nil
 }
 
-// NeedKey returns an EINVALID error ("pkg: op: empty key") when a
-// checkpoint's key is empty.
+// NeedKey is EINVALID ("pkg: op: empty key") for an empty checkpoint key.
 func NeedKey(pkg, op, key string) error {
 	if key == "" {
 		return nadine.Errorf(nadine.EINVALID, "%s: %s: empty key", pkg, op)
@@ -108,8 +105,7 @@ func NeedKey(pkg, op, key string) error {
 	return nil
 }
 
-// NeedName is NeedUser, then an EINVALID error when the name to record is
-// empty.
+// NeedName is NeedUser, then EINVALID for an empty name.
 func NeedName(pkg, op, userID, name string) error {
 	if err := NeedUser(pkg, op, userID); err != nil {
 		return err

@@ -718,8 +718,7 @@ func testMemoryIsolation(t *testing.T, s nadine.Store) {
 	}
 }
 
-// fixture stores the same things for a user and returns the checkpoint keys
-// it saved.
+// fixture returns the checkpoint keys it saved for the user.
 func fixture(t *testing.T, s nadine.Store, user string) []string {
 	ctx := t.Context()
 	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: user, UserName: "Name of " + user, Hobbies: []string{"chess"}, LastUpdated: t0}))
