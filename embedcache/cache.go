@@ -1,14 +1,8 @@
-// Package embedcache keeps the vectors of the texts a turn is about to
-// search with, for a short while: the person's words are embedded once
-// for the retrievals of one turn (both engines search with the same input
-// more than once), and a text can be embedded ahead of its turn, while the
-// person is still speaking (Cache.Warm, called on interim transcripts), so
-// that the turn finds its query vector ready.
-//
-// Only single-text calls are cached (a query); batches (ingestion,
-// re-embedding) pass through. Entries expire after Options.TTL and at most
-// Options.Size are kept, in memory only; Reset drops them all (an erase).
-// Failed calls are not kept.
+// Package embedcache keeps the vectors of a turn's search texts for a short
+// while: both engines search with the same words more than once, and Warm
+// embeds interim transcripts so the turn finds its vector ready.
+// Only single texts are cached, in memory, bounded in count and age; Reset
+// drops them all (an erase). See docs/architecture.md#embedcache.
 package embedcache
 
 import (
@@ -82,9 +76,8 @@ func New(inner nadine.Embedder, opts Options) *Cache {
 // Name implements nadine.Embedder: the inner embedder's space.
 func (c *Cache) Name() string { return c.inner.Name() }
 
-// Embed implements nadine.Embedder. A single text is answered from the
-// cache, or waits for the call already computing it, or is computed and
-// kept; several texts go to the inner embedder as they are.
+// Embed caches only single texts, and joins a call already computing one;
+// batches (ingestion, re-embedding) pass through.
 func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) != 1 {
 		return c.inner.Embed(ctx, texts)
@@ -116,9 +109,8 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	return [][]float32{append([]float32(nil), e.v...)}, nil
 }
 
-// Cached returns text's vector when it is kept and fresh, without calling
-// anything: a turn asks whether what it already knows (the previous
-// message's words) can be searched with at no cost.
+// Cached calls nothing, so a turn can ask whether the previous message's words
+// can be searched with at no cost.
 func (c *Cache) Cached(text string) ([]float32, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -129,8 +121,7 @@ func (c *Cache) Cached(text string) ([]float32, bool) {
 	return append([]float32(nil), e.v...), true
 }
 
-// Warm starts embedding text unless it is cached or being embedded; it
-// returns at once. The call is bounded by Options.WarmTimeout and stopped
+// Warm returns at once; its call is bounded by Options.WarmTimeout and stopped
 // by Close.
 func (c *Cache) Warm(text string) {
 	c.mu.Lock()

@@ -9,27 +9,17 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// defaultFS holds the default knowledge base about Nadine.
-//
 //go:embed default/*.md
 var defaultFS embed.FS
 
 // DefaultRoot is the folder of the default knowledge base within Default().
 const DefaultRoot = "default"
 
-// Default returns the file system of the default knowledge base, embedded
-// in the binary: Markdown files under DefaultRoot.
+// Default holds the Markdown files under DefaultRoot, embedded in the binary.
 func Default() fs.FS { return defaultFS }
 
-// EnsureDefault builds the default knowledge base when the store holds no
-// knowledge at all (the knowledge base is built when it is missing),
-// and reports whether it did.
-//
-// When the store already holds knowledge, EnsureDefault checks that it can
-// be searched with emb: knowledge embedded by another embedder is never
-// compared with emb's vectors, so every search would come back empty. That
-// case is an EINVALID error asking to rebuild the knowledge base (clear it,
-// then ingest again), rather than a silently empty knowledge base.
+// EnsureDefault builds the default base into an empty store. Knowledge of
+// another embedder is EINVALID (rebuild it), rather than searches silently empty.
 func EnsureDefault(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder) (bool, error) {
 	spaces, err := store.KnowledgeEmbedders(ctx)
 	if err != nil {

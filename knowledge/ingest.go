@@ -38,9 +38,8 @@ const (
 type Ingester struct {
 	Store    nadine.KnowledgeStore
 	Embedder nadine.Embedder
-	// Also are more vector spaces each chunk is stored in (the offline
-	// engine's lexical space, beside a model's): every chunk is stored
-	// once per embedder, under the same source.
+	// Also stores every chunk once more per embedder, under the same source
+	// (the offline engine's lexical space beside a model's).
 	Also []nadine.Embedder
 	// Logger receives a debug line per skipped file (slog.DiscardHandler
 	// when nil).
@@ -73,14 +72,12 @@ type Report struct {
 	Chunks    int // chunks (sections) embedded and stored, once per space
 }
 
-// Ingest ingests the files under dir with a default Ingester. See
-// Ingester.Ingest.
+// Ingest uses a default Ingester; see Ingester.Run.
 func Ingest(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder, dir string) (int, error) {
 	return (&Ingester{Store: store, Embedder: emb}).Ingest(ctx, dir)
 }
 
-// IngestFS ingests the files under root in fsys with a default Ingester.
-// See Ingester.IngestFS.
+// IngestFS uses a default Ingester; see Ingester.RunFS.
 func IngestFS(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder, fsys fs.FS, root string) (int, error) {
 	return (&Ingester{Store: store, Embedder: emb}).IngestFS(ctx, fsys, root)
 }
@@ -111,14 +108,8 @@ func (in *Ingester) IngestFS(ctx context.Context, fsys fs.FS, root string) (int,
 	return r.Chunks, err
 }
 
-// Run ingests every supported file under dir (recursively, skipping
-// hidden files and folders). Each file is a source keyed by its absolute
-// path: a file recorded with the same content (SHA-256) and embedder is
-// left as it is, a changed one has its chunks replaced, a new one is
-// added; files that are gone are not removed. Chunk sources are paths
-// relative to dir; visuals are absolute paths. A missing dir is an
-// ENOTFOUND error. Files that cannot be read or parsed are reported in the
-// returned error, joined, while the other files are still stored.
+// Run replaces a file's chunks only when its SHA-256 or embedder changed; gone
+// files keep theirs, and a failed file is reported while the others are stored.
 func (in *Ingester) Run(ctx context.Context, dir string) (Report, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -137,8 +128,7 @@ func (in *Ingester) Run(ctx context.Context, dir string) (Report, error) {
 	return in.ingest(ctx, os.DirFS(abs), ".", abs)
 }
 
-// RunFS is Run over a file system (such as an embed.FS): it ingests the
-// files under root, with sources keyed by, and visuals as, slash paths
+// RunFS is Run over a file system (such as an embed.FS), keyed by slash paths
 // within fsys.
 func (in *Ingester) RunFS(ctx context.Context, fsys fs.FS, root string) (Report, error) {
 	return in.ingest(ctx, fsys, root, "")
@@ -349,9 +339,8 @@ func readFile(fsys fs.FS, p string) ([]byte, error) {
 	return b, nil
 }
 
-// resolveVisual resolves an image link of the Markdown file p: URLs and
-// absolute paths are kept, relative links are joined to p's folder (and to
-// osBase, to be absolute, when ingesting a folder).
+// resolveVisual keeps URLs and absolute paths, and makes relative links
+// absolute (via osBase) when ingesting a folder.
 func resolveVisual(fsys fs.FS, p, osBase, link string, log *slog.Logger) string {
 	if strings.Contains(link, "://") || strings.HasPrefix(link, "data:") || path.IsAbs(link) || filepath.IsAbs(link) {
 		return link

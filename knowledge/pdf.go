@@ -9,10 +9,7 @@ import (
 	"github.com/ledongthuc/pdf"
 )
 
-// pdfPages extracts the text of each page, keeping the boundaries a reader
-// sees: words apart, lines on their own line, paragraphs (a larger gap
-// between lines) separated by a blank line. The PDF library reports some
-// malformed input by panicking; that becomes an error.
+// pdfPages turns the PDF library's panics on malformed input into errors.
 func pdfPages(b []byte) (pages []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -43,12 +40,8 @@ const (
 	sepParagraph
 )
 
-// pageWriter rebuilds a page's text from its content stream's text
-// operators, following the text position: a move along the line is a word
-// gap, a move down a new line, a move down by more than one and a half
-// lines a new paragraph. (The library's GetPlainText ignores the moves, so
-// that "Wednesday." and "Tickets" on two lines come out as
-// "Wednesday.Tickets".)
+// pageWriter follows the text position because GetPlainText ignores moves:
+// "Wednesday." and "Tickets" on two lines came out as "Wednesday.Tickets".
 type pageWriter struct {
 	b        strings.Builder
 	pending  int     // separator owed before the next text

@@ -10,19 +10,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Rebuild re-embeds the whole knowledge base with the Ingester's embedder,
-// in one PutKnowledge, so that a changed embedder finds everything it was
-// given:
-//
-//   - every source ingested from files keeps its chunks as they were
-//     ingested (the files need not exist any more), with new vectors;
-//   - the built-in documents are read again from builtin, under root,
-//     when the knowledge base holds built-in sources or holds nothing at
-//     all: a new binary's new or changed documents are taken, those it no
-//     longer has are dropped. With builtin nil they are re-embedded like
-//     the others.
-//
-// The Report counts the sources stored as Files and their chunks.
+// Rebuild re-embeds every source's chunks as ingested (the files need not
+// exist) and re-reads builtin's documents, so a new binary's documents replace the old.
 func (in *Ingester) Rebuild(ctx context.Context, builtin fs.FS, root string) (Report, error) {
 	if in.Store == nil || in.Embedder == nil {
 		return Report{}, nadine.Errorf(nadine.EINVALID, "knowledge: rebuild needs a store and an embedder")
@@ -75,9 +64,8 @@ func (in *Ingester) Rebuild(ctx context.Context, builtin fs.FS, root string) (Re
 	return rep, nil
 }
 
-// sections returns a source's chunks without their vectors, once each: a
-// chunk stored in several spaces (a model's and the offline engine's) is
-// one section.
+// sections counts a chunk stored in several spaces (a model's and the offline
+// engine's) as one section.
 func sections(cs []nadine.KnowledgeChunk) []nadine.KnowledgeChunk {
 	var out []nadine.KnowledgeChunk
 	seen := map[string]bool{}
@@ -93,12 +81,8 @@ func sections(cs []nadine.KnowledgeChunk) []nadine.KnowledgeChunk {
 	return out
 }
 
-// AddSpace stores the knowledge base in one more vector space, without
-// embedding it again in the others: each source's chunks keep their
-// vectors, and a copy of each section embedded by emb is added (the
-// offline engine's lexical space, for a base built with a model). Sources
-// already in emb's space are left alone. It returns how many sections it
-// embedded.
+// AddSpace adds one vector space (the offline engine's lexical one, say)
+// without re-embedding the others; sources already in emb's space are left alone.
 func AddSpace(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder) (int, error) {
 	known, err := store.KnowledgeSources(ctx)
 	if err != nil {

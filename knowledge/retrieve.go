@@ -10,9 +10,8 @@ import (
 // (the knowledge RAG retrieves the top 3).
 const DefaultK = nadine.DefaultKnowledgeK
 
-// Retrieve returns the k knowledge chunks most similar to query, best
-// first, compared in emb's vector space, and records the search in the
-// context's trace; it is nadine.RetrieveKnowledge, which the engines call.
+// Retrieve is nadine.RetrieveKnowledge, which the engines call; it records the
+// search in the context's trace.
 func Retrieve(ctx context.Context, store nadine.KnowledgeStore, emb nadine.Embedder, query string, k int) ([]nadine.ScoredChunk, error) {
 	return nadine.RetrieveKnowledge(ctx, store, emb, query, k)
 }

@@ -27,11 +27,8 @@ type Section struct {
 // imageRE matches a Markdown image: ![caption](link "optional title").
 var imageRE = regexp.MustCompile(`!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^"']*["'])?\s*\)`)
 
-// SplitMarkdown splits a Markdown document into sections at "#" and "##"
-// headers (see the package doc); name titles the text before the first
-// header. Sections whose text is longer than maxChars runes (the default
-// when zero or less) are split at paragraph boundaries. Headers inside
-// fenced code blocks are not headers.
+// SplitMarkdown splits at "#" and "##" headers outside fenced code, and long
+// sections at paragraphs (see docs/architecture.md#knowledge).
 func SplitMarkdown(name, text string, maxChars int) []Section {
 	if maxChars <= 0 {
 		maxChars = DefaultMaxSectionChars
@@ -153,8 +150,7 @@ func fenceMarker(line string) string {
 	return ""
 }
 
-// atxHeader returns the level and text of an ATX header line ("## Title"),
-// or 0.
+// atxHeader returns 0 for a line that is not "## Title"-style.
 func atxHeader(line string) (int, string) {
 	t := strings.TrimLeft(line, " ")
 	if len(line)-len(t) > 3 {
@@ -179,11 +175,8 @@ func atxHeader(line string) (int, string) {
 	return n, rest
 }
 
-// SplitParagraphs splits text at blank lines and groups the paragraphs into
-// chunks of at most maxChars runes (the default for plain text when zero or
-// less), joined by blank lines. A paragraph longer than maxChars is split at
-// line breaks, then after sentences, then at spaces, and at maxChars runes
-// only when there is no space at all.
+// SplitParagraphs splits an overlong paragraph at line breaks, then sentences,
+// then spaces, and mid-word only when there is no space at all.
 func SplitParagraphs(text string, maxChars int) []string {
 	if maxChars <= 0 {
 		maxChars = DefaultMaxGroupChars
@@ -218,8 +211,7 @@ func SplitParagraphs(text string, maxChars int) []string {
 	return out
 }
 
-// paragraphs returns the trimmed, non-empty blocks of text between blank
-// lines.
+// paragraphs are the trimmed, non-empty blocks between blank lines.
 func paragraphs(text string) []string {
 	var out, cur []string
 	flush := func() {
@@ -287,9 +279,8 @@ func spaceEnds(s string) []int {
 	return out
 }
 
-// splitKeep cuts s into pieces of at most max runes, cutting at the last
-// boundary of the first finder that has one in range, and hard at max runes
-// when none has.
+// splitKeep cuts at the last boundary of the first finder that has one in
+// range, hard at max runes when none has.
 func splitKeep(s string, max int, finders ...func(string) []int) []string {
 	var out []string
 	for {

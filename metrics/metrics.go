@@ -1,11 +1,8 @@
-// Package metrics exposes Nadine's metrics in the Prometheus text format
-// (client_golang): the turns and model calls counted from each finished
-// turn's record and trace, and gauges read at scrape time from the
-// runtime (queue depth, inbox states, MQTT connection, circuit breakers).
-// Labels are low-cardinality by construction: robots, engines, roles and
-// profiles come from the configuration, outcomes, states, reasons and
-// languages from closed sets; no conversation text and no user id is ever
-// a label.
+// Package metrics exposes Nadine's metrics in the Prometheus text format:
+// turns and model calls counted from each finished turn's record and trace,
+// and gauges read at scrape time from the runtime.
+// No conversation text and no user id is ever a label: label values come from
+// the configuration or closed sets. See docs/architecture.md#metrics.
 package metrics
 
 import (
@@ -165,8 +162,7 @@ func (m *Metrics) Handler() http.Handler {
 // Registry is the registry the metrics are on (for tests and embedding).
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Turn counts one turn's record and, for an answered turn, the model calls
-// of its trace.
+// Turn counts model calls only for an answered turn.
 func (m *Metrics) Turn(t turnstats.Turn, trace *nadine.TraceData) {
 	engine := t.Engine
 	if engine == "" {
@@ -247,10 +243,8 @@ func (m *Metrics) Session(s turnstats.Session) {
 // StoreError counts a failed store operation ("memory", "inbox", "stats").
 func (m *Metrics) StoreError(store string) { m.storeErrors.WithLabelValues(label(store)).Inc() }
 
-// label keeps a label value within the vocabulary of our identifiers
-// (codes, reasons, stores): lowercase letters, digits, "_", "-" and ".",
-// at most 40, words joined by "_"; anything else becomes "other", so that
-// no free text (a person's words in an error, a name) can become a label.
+// label turns anything outside our identifiers' vocabulary into "other", so no
+// free text (a person's words in an error, a name) becomes a label.
 func label(s string) string {
 	return identifier(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"), false)
 }

@@ -21,63 +21,40 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// DefaultBrokerAddr is where the embedded broker listens by default: the
-// loopback interface only.
+// DefaultBrokerAddr listens on the loopback interface only.
 const DefaultBrokerAddr = "127.0.0.1:1883"
 
-// BrokerOptions configure the embedded broker; the zero value listens on
-// 127.0.0.1:1883. Every limit has a default so no bad client can make the
-// broker hold unbounded memory or others wait (docs/bus-limits.md).
+// BrokerOptions' zero value listens on 127.0.0.1:1883; every limit has a default
+// so no bad client holds unbounded memory or makes others wait.
 type BrokerOptions struct {
-	// Addr is the TCP address to listen on; port 0 picks a free port (see
-	// Broker.Addr). Default DefaultBrokerAddr. An address that is not on
-	// the loopback interface needs Users.
+	// Addr off the loopback interface needs Users; port 0 picks a free port
+	// (see Broker.Addr).
 	Addr string
 	// TLSConfig, when set, makes the listener speak TLS (mqtts://).
 	TLSConfig *tls.Config
 	// Logger receives the broker's logs; nil discards them.
 	Logger *slog.Logger
-	// Users, when not empty, are the only clients accepted: user name →
-	// password. Empty, every client may connect: allowed on the loopback
-	// interface only.
+	// Users (name → password) are the only clients accepted; empty, anyone
+	// may connect, so the broker stays on loopback.
 	Users map[string]string
-	// WriteTimeout bounds how long a write to a client may make no
-	// progress: a client that takes no data for that long (it stopped
-	// reading, or its network is gone and its socket is full) is
-	// disconnected. A write that makes progress, however slowly, goes on.
-	// Default DefaultBrokerWriteTimeout.
+	// WriteTimeout disconnects a client whose writes make no progress that
+	// long; a slow write that progresses goes on. Default DefaultBrokerWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxPacketSize bounds each packet a client sends, header included: a
-	// larger one is refused from its header, before its body is read, and
-	// the client is disconnected (MQTT 5: reason 0x95, packet too large).
-	// The CONNACK announces it. Default DefaultBrokerMaxPacketSize.
+	// MaxPacketSize refuses a larger packet from its header, before reading
+	// its body, and disconnects the client (0x95).
 	MaxPacketSize int
-	// MaxClients bounds the clients connected and the sessions kept for
-	// clients gone (MaxSessionExpiry): a client with a new id is refused
-	// beyond it (server busy); a known id may always reconnect. Default
-	// DefaultBrokerMaxClients.
+	// MaxClients bounds clients and kept sessions: a new id is refused beyond
+	// it, a known id may always reconnect.
 	MaxClients int
-	// MaxInflight is how many QoS 1 and 2 messages a client may send
-	// before the broker acknowledges them (the receive maximum announced
-	// in the CONNACK); a client that sends more is disconnected. Default
-	// DefaultBrokerMaxInflight.
+	// MaxInflight is the receive maximum announced in CONNACK; a client that
+	// sends more unacknowledged QoS 1/2 messages is disconnected.
 	MaxInflight int
-	// MaxQueued and MaxQueuedBytes bound, per client, the QoS 1 and 2
-	// messages held for it (sent and not yet acknowledged, waiting for its
-	// receive maximum, or kept while it is away), in number and payload
-	// bytes: further messages to it are dropped and counted, as
-	// Mosquitto's max_queued_messages and max_queued_bytes do. Its queue
-	// of packets to write holds at most MaxQueued + MaxRetained packets
-	// and MaxQueuedBytes: a client whose queue is full is disconnected.
-	// Defaults DefaultBrokerMaxQueued and DefaultBrokerMaxQueuedBytes.
+	// MaxQueued and MaxQueuedBytes bound a client's held QoS 1/2 messages
+	// (further ones are dropped and counted); a full write queue disconnects.
 	MaxQueued      int
 	MaxQueuedBytes int
-	// MaxRetained and MaxRetainedBytes bound the retained messages, in
-	// number and in bytes (topic and payload): a retained message beyond
-	// is refused (an MQTT 5 publisher at QoS 1 or 2 gets reason 0x97,
-	// quota exceeded; any other is dropped) and logged. Replacing or
-	// clearing a retained message is always allowed within the bounds.
-	// Defaults DefaultBrokerMaxRetained and DefaultBrokerMaxRetainedBytes.
+	// MaxRetained and MaxRetainedBytes bound retained messages; one beyond is
+	// refused (0x97 to an MQTT 5 QoS 1/2 publisher), replacing one never is.
 	MaxRetained      int
 	MaxRetainedBytes int
 }
@@ -94,9 +71,8 @@ const (
 	DefaultBrokerMaxRetainedBytes = 1 << 20
 )
 
-// MaxSessionExpiry bounds how long the embedded broker keeps the session
-// of a client gone (its subscriptions and queued messages), whatever the
-// client asked: a slot of MaxClients is freed then.
+// MaxSessionExpiry caps what a client asks for, so a gone client's session
+// frees its MaxClients slot within the hour.
 const MaxSessionExpiry = time.Hour
 
 // maxMQTTPacket is the largest packet MQTT can encode (a remaining length
@@ -107,8 +83,7 @@ const maxMQTTPacket = 268_435_460
 // a sentence with their topics and properties.
 const minPacketSize = 1024
 
-// withDefaults fills in the defaults and checks the options; each error
-// names the field.
+// withDefaults' errors name the field.
 func (o BrokerOptions) withDefaults() (BrokerOptions, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultBrokerAddr
@@ -154,9 +129,7 @@ func (o BrokerOptions) withDefaults() (BrokerOptions, error) {
 	return o, nil
 }
 
-// LoopbackHost reports whether a listening host is on the loopback
-// interface only ("127.0.0.1", "::1", "localhost"); an empty host (every
-// interface) is not.
+// LoopbackHost is false for an empty host, which listens on every interface.
 func LoopbackHost(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
@@ -165,9 +138,8 @@ func LoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Broker is the embedded MQTT broker (mochi-mqtt) "nadine serve" runs when
-// none is configured. Without Users it listens on loopback only; off
-// loopback use TLS too, or passwords cross the network in clear.
+// Broker is the embedded broker "nadine serve" runs when none is configured.
+// Without Users it listens on loopback only; off loopback use TLS too.
 type Broker struct {
 	srv    *mochi.Server
 	retain *retainLimits
@@ -176,8 +148,7 @@ type Broker struct {
 	close  sync.Once
 }
 
-// StartBroker starts a broker listening on opts.Addr. ctx bounds only the
-// start: the broker runs until Close.
+// StartBroker's ctx bounds only the start: the broker runs until Close.
 func StartBroker(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("mqtt: start broker: %w", err)
@@ -254,14 +225,10 @@ func (b *Broker) Stats() BrokerStats {
 	}
 }
 
-// Addr returns the address the broker listens on, with the real port when
-// Addr asked for port 0.
+// Addr has the real port when Addr asked for port 0.
 func (b *Broker) Addr() string { return b.addr }
 
-// URL returns the URL clients connect to: "mqtt://host:port", or
-// "mqtts://host:port" with TLS.
-// An unspecified listening host (":1883", "0.0.0.0:1883") is given as
-// 127.0.0.1.
+// URL gives an unspecified listening host (":1883", "0.0.0.0") as 127.0.0.1.
 func (b *Broker) URL() string {
 	addr := b.addr
 	if host, port, err := net.SplitHostPort(addr); err == nil {
@@ -275,9 +242,8 @@ func (b *Broker) URL() string {
 	return "mqtt://" + addr
 }
 
-// Close disconnects every client and stops listening, waiting for the
-// clients and the listener's goroutines so the address can be reused.
-// mochi's own goroutines end with it unwaited.
+// Close waits for the clients and the listener's goroutines so the address can
+// be reused; mochi's own goroutines end with it unwaited.
 func (b *Broker) Close() error {
 	var err error
 	b.close.Do(func() {
@@ -288,9 +254,8 @@ func (b *Broker) Close() error {
 	return err
 }
 
-// tcpListener stops accepting before it disconnects the clients, unlike
-// mochi's, so a client reconnecting during shutdown is refused at once. Its
-// goroutines are the broker's; Close ends and waits for them.
+// tcpListener stops accepting before disconnecting clients, unlike mochi's, so
+// a client reconnecting during shutdown is refused at once.
 type tcpListener struct {
 	id           string
 	ln           net.Listener
@@ -361,14 +326,12 @@ func (l *tcpListener) Address() string { return l.ln.Addr().String() }
 // Protocol implements listeners.Listener.
 func (l *tcpListener) Protocol() string { return "tcp" }
 
-// closeWriteGrace bounds the writes to a client once the broker closes
-// (the DISCONNECT it is sent): Close does not wait a whole WriteTimeout
-// for a client that stopped reading.
+// closeWriteGrace bounds the DISCONNECT written at Close, so Close does not wait
+// a whole WriteTimeout for a client that stopped reading.
 const closeWriteGrace = time.Second
 
-// boundedConn fails writes that make no progress for its timeout: mochi
-// writes with no deadline, so a client that stopped reading held Close for
-// ever. A failed write closes the connection, never leaving half a packet.
+// boundedConn exists because mochi writes with no deadline: a client that
+// stopped reading held Close for ever. A failed write closes the connection.
 type boundedConn struct {
 	net.Conn
 	timeout time.Duration
@@ -413,9 +376,8 @@ func (c *boundedConn) closeBy(deadline time.Time) {
 	_ = c.Conn.SetWriteDeadline(deadline)
 }
 
-// Close stops accepting, disconnects the listener's clients (each write
-// to them bounded by closeWriteGrace), closes the connections not yet
-// clients, and waits until every goroutine of the listener has returned.
+// Close bounds each write to a client by closeWriteGrace and returns only when
+// every goroutine of the listener has.
 func (l *tcpListener) Close(closeClients listeners.CloseFn) {
 	l.mu.Lock()
 	l.closed = true

@@ -9,8 +9,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
-// retainLimits bounds the embedded broker's retained messages in number and
-// bytes; before refusing, it recounts from the store so it refuses only on
+// retainLimits recounts from the store before refusing, so it refuses only on
 // what is there.
 type retainLimits struct {
 	mochi.HookBase
@@ -113,8 +112,7 @@ func (h *retainLimits) recount() {
 	}
 }
 
-// held returns the retained messages' number and bytes, counted again
-// from the broker's store.
+// held counts again from the broker's store.
 func (h *retainLimits) held() (count, size int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -20,10 +20,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Bus is nadine's connection to the robot's MQTT bus: it receives
-// perception, speech-to-text and control messages on Inbound and publishes
-// speech, animations and state. It reconnects and resubscribes by itself.
-// Its methods are safe for concurrent use.
+// Bus reconnects and resubscribes by itself; its methods are safe for
+// concurrent use.
 type Bus struct {
 	opts   Options
 	log    *slog.Logger
@@ -60,9 +58,8 @@ type Bus struct {
 	closing   bool       // Close was called: no subscribe goroutine starts
 }
 
-// Connect connects, subscribes and returns once both are done; ctx bounds
-// only this first connection, and a failure retrying cannot fix is EINVALID
-// at once. The Bus then reconnects and resubscribes until Close.
+// Connect's ctx bounds only the first connection; an error retrying cannot fix
+// is EINVALID at once.
 func Connect(ctx context.Context, opts Options) (*Bus, error) {
 	o, u, tlsCfg, err := opts.config()
 	if err != nil {
@@ -163,8 +160,7 @@ func receiveMaximum(o Options) uint16 {
 	return uint16(min(max(o.InboundBuffer, 256), math.MaxUint16))
 }
 
-// permanent reports whether a connection failure will not go away by
-// retrying with the same options.
+// permanent reports a connection failure that retrying cannot fix.
 func permanent(err error) bool {
 	var ce *autopaho.ConnackError
 	if errors.As(err, &ce) {
@@ -186,21 +182,18 @@ func permanent(err error) bool {
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid)
 }
 
-// Inbound returns the channel of inbound messages, in arrival order. It is
-// closed by Close. Read it promptly: when it is full, a message waits up to
-// Options.InboundTimeout and is then dropped.
+// Inbound is closed by Close. Read it promptly: a message that finds it full
+// waits Options.InboundTimeout and is dropped.
 func (b *Bus) Inbound() <-chan nadine.Inbound { return b.in }
 
-// Connected reports whether the bus is connected to the broker and its
-// subscriptions are in place.
+// Connected is true only once the subscriptions are in place too.
 func (b *Bus) Connected() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.ready
 }
 
-// Reconnects returns how many times the bus connected again after losing
-// its connection, for metrics.
+// Reconnects counts reconnections after a lost connection, for metrics.
 func (b *Bus) Reconnects() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -242,8 +235,7 @@ func (b *Bus) Close(ctx context.Context) error {
 	return nil
 }
 
-// onUp runs when a connection is established (first time and after every
-// reconnection). It must not block: it subscribes in the background.
+// onUp must not block, so it subscribes in the background.
 func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
 	b.mu.Lock()
 	b.gen++
@@ -266,10 +258,8 @@ func (b *Bus) onUp(cm *autopaho.ConnectionManager, ack *paho.Connack) {
 	}()
 }
 
-// subscribe subscribes to every inbound topic, whether or not the broker
-// kept the session: a restarted broker may have lost it. A failed request is
-// retried while the same connection is up; a refusal is logged and kept as
-// the last error.
+// subscribe runs after every connection, since a restarted broker lost the
+// session; a refusal is logged and kept as the last error.
 func (b *Bus) subscribe(cm *autopaho.ConnectionManager, gen uint64) {
 	var subs []paho.SubscribeOptions
 	for _, t := range InboundTopics() {
@@ -340,8 +330,7 @@ func (b *Bus) setErr(err error) {
 	b.mu.Unlock()
 }
 
-// onDown runs when an established connection is lost; autopaho then
-// reconnects.
+// onDown runs when an established connection is lost; autopaho reconnects.
 func (b *Bus) onDown() bool {
 	b.mu.Lock()
 	b.gen++
@@ -388,9 +377,8 @@ func (b *Bus) onClientError(err error) {
 	b.log.Debug("mqtt: client error", "error", err)
 }
 
-// received is one inbound message on its way from paho's receive
-// goroutine to pump: parsed (in is nil for a message not to deliver) and
-// still to be acknowledged.
+// received is a message parsed on paho's goroutine, not yet acknowledged; a
+// nil in means not to deliver it.
 type received struct {
 	in  *nadine.Inbound
 	dup bool // the broker's DUP flag
@@ -398,9 +386,7 @@ type received struct {
 	cli *paho.Client
 }
 
-// ack acknowledges the message to the broker (QoS 1: PUBACK). paho sends
-// acknowledgments in the order the messages came, whatever the order of
-// the calls.
+// ack's order does not matter: paho sends PUBACKs in the order messages came.
 func (r received) ack(log *slog.Logger) {
 	if r.cli == nil || r.pkt == nil || r.pkt.QoS == 0 {
 		return
@@ -410,9 +396,8 @@ func (r received) ack(log *slog.Logger) {
 	}
 }
 
-// onPublish parses one inbound PUBLISH on paho's receive goroutine and hands
-// it to pump; waiting here is the backpressure (the broker stops at the
-// receive maximum).
+// onPublish runs on paho's receive goroutine; waiting here is the backpressure
+// (the broker stops at the receive maximum).
 func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 	b.recvMu.Lock()
 	defer b.recvMu.Unlock()
@@ -426,8 +411,7 @@ func (b *Bus) onPublish(pr paho.PublishReceived) (bool, error) {
 	return true, nil
 }
 
-// parse validates and parses one inbound message; nil means it is not to
-// be delivered (unexpected topic, malformed, ignored), which is logged.
+// parse logs why a message is not delivered (nil).
 func (b *Bus) parse(p *paho.Publish) *nadine.Inbound {
 	rel, ok := strings.CutPrefix(p.Topic, b.prefix)
 	kind, known := inboundKind(rel)
@@ -465,9 +449,8 @@ func (b *Bus) parse(p *paho.Publish) *nadine.Inbound {
 	return &in
 }
 
-// pump delivers and acknowledges messages in arrival order, in batches;
-// with Options.Persist a batch's transcripts are kept before any is
-// acknowledged, so nothing acknowledged is lost.
+// pump keeps a batch's transcripts (Options.Persist) before acknowledging any,
+// so nothing acknowledged is lost.
 func (b *Bus) pump() {
 	defer close(b.pumped)
 	for {
@@ -493,16 +476,14 @@ func (b *Bus) pump() {
 	}
 }
 
-// maxBatch bounds how many messages pump persists and acknowledges at
-// once.
+// maxBatch bounds what pump persists and acknowledges at once.
 const maxBatch = 256
 
 // ackInterval is how often paho sends the acknowledgments made.
 const ackInterval = 10 * time.Millisecond
 
-// handle delivers and acknowledges one batch. It reports false when the
-// bus closed before the batch's transcripts could be persisted (they are
-// then not acknowledged).
+// handle reports false when the bus closed before the batch's transcripts were
+// kept; they are then not acknowledged.
 func (b *Bus) handle(batch []received) bool {
 	if b.opts.Persist == nil {
 		for _, r := range batch {
@@ -556,9 +537,8 @@ func (b *Bus) handle(batch []received) bool {
 	return true
 }
 
-// persist calls Options.Persist until it succeeds or the bus closes: a
-// transcript is acknowledged only once it is kept, so while the inbox
-// fails nothing is acknowledged and the broker keeps the messages.
+// persist retries until the bus closes: while the inbox fails nothing is
+// acknowledged, and the broker keeps the messages.
 func (b *Bus) persist(ts []nadine.Transcript) ([]nadine.Transcript, bool) {
 	delay := backoff(b.opts.ReconnectMin, b.opts.ReconnectMax)
 	for attempt := 0; ; attempt++ {
@@ -578,9 +558,8 @@ func (b *Bus) persist(ts []nadine.Transcript) ([]nadine.Transcript, bool) {
 	}
 }
 
-// deliver queues one message without an inbox: a transcript already
-// delivered is dropped; one the full channel refused is not recorded, so
-// that sent again it is a turn.
+// deliver does not record a transcript the full channel refused, so that sent
+// again it is a turn.
 func (b *Bus) deliver(r received) {
 	if r.in == nil {
 		return
@@ -599,9 +578,8 @@ func (b *Bus) deliver(r received) {
 	}
 }
 
-// staleInterim reports whether r is an interim transcript the broker
-// delivers again (after a reconnection): what the person was saying then
-// is no reason for an early turn now.
+// staleInterim: what the person was saying before a reconnection is no reason
+// for an early turn now.
 func staleInterim(r received) bool {
 	return r.dup && r.in != nil && r.in.Kind == nadine.InboundTranscript && !r.in.Transcript.Final
 }
@@ -611,10 +589,8 @@ func (b *Bus) drop(topic, reason string, size int) {
 	b.log.Warn("mqtt: malformed message dropped", "topic", topic, "reason", reason, "size", size)
 }
 
-// enqueue puts in on the Inbound channel, waiting up to InboundTimeout when
-// it is full, or until the bus closes when it is kept in the inbox (then
-// dropping it would lose nothing, but the runtime would not hear it before
-// a restart). It reports whether the message was queued.
+// enqueue waits until the bus closes for a transcript kept in the inbox:
+// dropping it loses nothing, but the runtime would not hear it before a restart.
 func (b *Bus) enqueue(in nadine.Inbound, kept bool) bool {
 	b.inMu.RLock()
 	defer b.inMu.RUnlock()

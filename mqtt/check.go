@@ -13,8 +13,7 @@ import (
 // before it starts anything (`nadine config` runs them). Errors are
 // EINVALID and name the option.
 
-// CheckURL reports what makes s unusable as a broker URL, as Connect sees
-// it (an empty s is DefaultURL).
+// CheckURL reports what makes s unusable as Connect sees it; empty is DefaultURL.
 func CheckURL(s string) error {
 	_, _, err := brokerURL(s)
 	return err
@@ -57,8 +56,7 @@ func checkListenAddr(addr string) error {
 	return nil
 }
 
-// brokerURL parses a broker URL (DefaultURL when empty): the scheme in
-// lower case, and whether it is a TLS one.
+// brokerURL lower-cases the scheme and says whether it is a TLS one.
 func brokerURL(s string) (*url.URL, bool, error) {
 	if s == "" {
 		s = DefaultURL

@@ -8,8 +8,7 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// dedup remembers recently delivered transcripts so that none is answered
-// twice (see the package documentation for the rule).
+// dedup keeps a transcript from being answered twice (docs/architecture.md#mqtt).
 type dedup struct {
 	mu     sync.Mutex
 	ids    *lru // transcript ids, without time limit
@@ -21,9 +20,8 @@ func newDedup(size int, window time.Duration) *dedup {
 	return &dedup{ids: newLRU(size), texts: newLRU(size), window: window}
 }
 
-// seen reports whether t was already delivered: its id is in the LRU, or it
-// has no id, is a redelivery (dup) and the same text in the same language
-// was delivered within the window. It does not record t; call deliver.
+// seen does not record t (deliver does); an id-less transcript is a duplicate
+// only when redelivered (dup) with the same text within the window.
 func (d *dedup) seen(t nadine.Transcript, dup bool, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -51,8 +49,7 @@ func (d *dedup) deliver(t nadine.Transcript, now time.Time) {
 
 func textKey(t nadine.Transcript) string { return string(t.Language) + "\x00" + t.Text }
 
-// lru is a bounded map from key to the time it was last recorded; the least
-// recently recorded key goes first when it is full.
+// lru drops the least recently recorded key first when full.
 type lru struct {
 	max   int
 	order *list.List // of *lruEntry, most recent first

@@ -24,10 +24,8 @@ var errIgnored = errors.New("ignored")
 // maxEmotionLen bounds a facial emotion label.
 const maxEmotionLen = 64
 
-// parseInbound turns a payload (already checked for size and UTF-8) into an
-// Inbound of the given kind. It returns errIgnored (wrapped) for messages to
-// skip silently and another error, whose text is the reason, for malformed
-// ones.
+// parseInbound returns errIgnored (wrapped) for messages to skip silently;
+// another error's text is the reason a message is malformed.
 func parseInbound(kind nadine.InboundKind, payload []byte) (nadine.Inbound, error) {
 	in := nadine.Inbound{Kind: kind}
 	var err error
@@ -58,9 +56,8 @@ func parseInbound(kind nadine.InboundKind, payload []byte) (nadine.Inbound, erro
 	return in, err
 }
 
-// isJSONObject reports whether the payload looks like a JSON object (its
-// first non-space byte is '{'). Such payloads must be valid JSON; anything
-// else on a topic that accepts plain text is taken as plain text.
+// isJSONObject payloads must be valid JSON; anything else on a plain-text topic
+// is plain text.
 func isJSONObject(payload []byte) bool {
 	t := bytes.TrimSpace(payload)
 	return len(t) > 0 && t[0] == '{'
@@ -158,10 +155,8 @@ func parseTranscript(payload []byte) (nadine.Transcript, error) {
 	return t, nil
 }
 
-// parseTime reads when a transcript was spoken: an RFC 3339 string, or a
-// Unix time in seconds (milliseconds when it is that large). Anything else,
-// or a time before 2000, is no time: the transcript is still a turn, aged
-// from its arrival.
+// parseTime accepts RFC 3339 or Unix seconds (milliseconds when that large);
+// anything else is no time, and the turn is aged from its arrival.
 func parseTime(raw json.RawMessage) time.Time {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -194,8 +189,7 @@ func parseTime(raw json.RawMessage) time.Time {
 	return at
 }
 
-// unsupportedLanguageError reports a transcript delivered without its
-// (unsupported) language.
+// unsupportedLanguageError: the transcript is still delivered, in the session language.
 type unsupportedLanguageError struct{ lang string }
 
 func (e *unsupportedLanguageError) Error() string {
@@ -221,8 +215,8 @@ func parseID(raw json.RawMessage) (string, error) {
 	return "", errors.New("field id: want string or integer")
 }
 
-// parseUserName: plain text (the name) or {"user_name","user_id"}. As in seed
-// 000 the name is the user id unless an id is given.
+// parseUserName: plain text (the name) or {"user_name","user_id"}; a plain name is
+// also the user id unless an id is given.
 func parseUserName(payload []byte) (nadine.UserRef, error) {
 	var u nadine.UserRef
 	if isJSONObject(payload) {

@@ -35,14 +35,11 @@ const (
 // Options configure a Bus. The zero value connects to a broker on
 // 127.0.0.1:1883 under the prefix "nadine".
 type Options struct {
-	// URL is the broker: "mqtt://host:1883" (also "tcp://"), "mqtts://host:8883"
-	// (also "tls://", "ssl://"), "ws://host/mqtt" or "wss://host/mqtt".
-	// User info in the URL ("mqtt://user:pass@host") is used when Username
-	// and Password are empty. Default DefaultURL.
+	// URL: mqtt://, tcp://, mqtts://, tls://, ssl://, ws:// or wss://; user
+	// info in it is used when Username and Password are empty.
 	URL string
-	// ClientID identifies the session on the broker. Default
-	// "nadine-<random>". Set a stable id so that the persistent session
-	// survives a restart of nadine, and give each robot its own.
+	// ClientID should be stable, and one per robot, so that the persistent
+	// session survives a restart; default "nadine-<random>".
 	ClientID string
 	// Username and Password authenticate to the broker. The password is
 	// never logged.
@@ -58,9 +55,8 @@ type Options struct {
 	MaxPayload int
 	// KeepAlive is the MQTT keep-alive period. Default 30 s.
 	KeepAlive time.Duration
-	// SessionExpiry is how long the broker keeps the session (subscriptions
-	// and QoS 1 messages) while nadine is disconnected. Default 10 min; a
-	// negative value ends the session at every disconnection.
+	// SessionExpiry is how long the broker keeps QoS 1 messages while nadine
+	// is away; < 0 ends the session at every disconnection.
 	SessionExpiry time.Duration
 	// CleanStart discards the session a previous run with the same ClientID
 	// left on the broker, at the first connection only.
@@ -87,11 +83,8 @@ type Options struct {
 	// DedupWindow is how long a transcript without id is remembered to drop
 	// a redelivery (DUP) of the same text. Default 2 min.
 	DedupWindow time.Duration
-	// Persist, when set, keeps transcripts durably (the robot's inbox)
-	// before they are acknowledged to the broker or delivered: a batch of
-	// transcripts, in arrival order; it returns them with their inbox Seq,
-	// 0 for one the inbox already holds (a redelivery, then dropped). While
-	// it fails nothing is acknowledged, and it is called again.
+	// Persist keeps a batch of transcripts (the inbox) before acknowledgment,
+	// returning Seq 0 for a redelivery; while it fails nothing is acknowledged.
 	Persist func(ctx context.Context, ts []nadine.Transcript) ([]nadine.Transcript, error)
 	// Logger receives the bus's logs; nil discards them.
 	Logger *slog.Logger
@@ -118,9 +111,8 @@ type TLSOptions struct {
 
 func (t TLSOptions) isZero() bool { return t == TLSOptions{} }
 
-// config validates the options, fills in defaults and returns the parsed
-// broker URL and TLS configuration (nil for plain connections). Errors are
-// EINVALID and name the field.
+// config's errors are EINVALID and name the field; the TLS config is nil for
+// plain connections.
 func (o Options) config() (Options, *url.URL, *tls.Config, error) {
 	u, secure, err := brokerURL(o.URL)
 	if err != nil {
@@ -249,8 +241,7 @@ func (t TLSOptions) config() (*tls.Config, error) {
 	return c, nil
 }
 
-// backoff returns the delay before reconnection attempt n: none for the
-// first, then min doubling up to max.
+// backoff is none for the first attempt, then min doubling up to max.
 func backoff(minDelay, maxDelay time.Duration) func(int) time.Duration {
 	return func(attempt int) time.Duration {
 		if attempt <= 0 {

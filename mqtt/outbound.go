@@ -35,9 +35,8 @@ type speechPayload struct {
 	Filler   bool            `json:"filler,omitempty"` // only present (true) on fillers
 }
 
-// Speak publishes one sentence as JSON on TopicSpeak and, when not blank,
-// as plain text on TopicSpeakText with the fields in user properties
-// (docs/mqtt.md); an empty final Speech ends the turn on TopicSpeak only.
+// Speak also publishes a non-blank sentence as plain text on TopicSpeakText for
+// plain-text TTS; an empty final Speech ends the turn on TopicSpeak only.
 func (b *Bus) Speak(ctx context.Context, s nadine.Speech) error {
 	topic := b.Topic(TopicSpeak)
 	if s.Language == "" {
@@ -81,10 +80,8 @@ func (b *Bus) Speak(ctx context.Context, s nadine.Speech) error {
 	return nil
 }
 
-// spokenBefore reports whether the broker already acknowledged this
-// sentence (same turn_id and seq) on topic: a sentence asked again, after
-// a reconnection or by a retrying caller, is not published twice.
-// Sentences without a turn id are not tracked.
+// spokenBefore keeps a sentence asked again (after a reconnection or a retry)
+// from being published twice; sentences without a turn id are not tracked.
 func (b *Bus) spokenBefore(topic string, s nadine.Speech) bool {
 	if s.TurnID == "" {
 		return false
@@ -137,10 +134,8 @@ func (b *Bus) Animate(ctx context.Context, g nadine.Gesture) error {
 	return b.publish(ctx, TopicAnimation, []byte(name), textProps(), false)
 }
 
-// PublishAffect publishes Nadine's emotional state on TopicAffect as JSON
-// {"label","intensity","arousal","pleasure","dominance","mood_arousal",
-// "mood_label"}. An empty label is published as "neutral"; numbers are
-// clamped to their ranges (intensity 0..1, the others -1..1).
+// PublishAffect publishes an empty label as "neutral" and clamps the numbers
+// (intensity 0..1, the others -1..1).
 func (b *Bus) PublishAffect(ctx context.Context, a nadine.AffectState) error {
 	topic := b.Topic(TopicAffect)
 	if a.Label == "" {
@@ -164,9 +159,8 @@ func (b *Bus) PublishAffect(ctx context.Context, a nadine.AffectState) error {
 
 func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
 
-// PublishUserInfo tells face recognition who the person in front of the
-// robot is, as JSON {"user_id","user_name"} on TopicUserInfo, so that it
-// stores the face under that id (face linking).
+// PublishUserInfo lets face recognition store the face under that id (face
+// linking).
 func (b *Bus) PublishUserInfo(ctx context.Context, u nadine.UserRef) error {
 	u.ID, u.Name = strings.TrimSpace(u.ID), strings.TrimSpace(u.Name)
 	if u.ID == "" {
@@ -182,9 +176,8 @@ type forgetPayload struct {
 	Forget bool   `json:"forget"`
 }
 
-// ForgetFace tells face recognition that a person was erased, as JSON
-// {"user_id","user_name":"","forget":true} on TopicUserInfo, so that it
-// deletes the face it stored under that id and stops naming it.
+// ForgetFace has face recognition delete the face stored under that id and stop
+// naming it.
 func (b *Bus) ForgetFace(ctx context.Context, userID string) error {
 	userID = strings.TrimSpace(userID)
 	if userID == "" {
@@ -193,9 +186,8 @@ func (b *Bus) ForgetFace(ctx context.Context, userID string) error {
 	return b.publishJSON(ctx, TopicUserInfo, forgetPayload{ID: userID, Forget: true}, false)
 }
 
-// RequestCapture asks perception to write the current view to path,
-// publishing the path as plain text on TopicCapture. Perception writes the
-// image there; the caller waits for the file.
+// RequestCapture asks perception to write the view to path; the caller waits
+// for the file.
 func (b *Bus) RequestCapture(ctx context.Context, path string) error {
 	path = strings.TrimSpace(path)
 	if path == "" || !utf8.ValidString(path) {
@@ -223,9 +215,8 @@ type languagePayload struct {
 	Locale   string          `json:"locale"`
 }
 
-// PublishLanguage tells speech-to-text which language to listen for, as
-// JSON {"language","locale"} on TopicSTTLanguage. The message is retained,
-// so that an STT process that starts later gets the current language.
+// PublishLanguage is retained so that an STT process starting later gets the
+// current language.
 func (b *Bus) PublishLanguage(ctx context.Context, l nadine.Language) error {
 	if !l.Valid() {
 		return nadine.Errorf(nadine.EINVALID, "mqtt: publish %s: unsupported language %q", b.Topic(TopicSTTLanguage), l)
@@ -257,10 +248,8 @@ func (b *Bus) publishJSON(ctx context.Context, rel string, v any, retain bool) e
 	return b.publish(ctx, rel, payload, props, retain)
 }
 
-// publish sends one QoS 1 message and waits for the broker's
-// acknowledgment. When the connection is down it waits for it to come back,
-// up to ctx and Options.PublishTimeout. It retries only when nothing was
-// sent; a message whose acknowledgment was lost is reported as an error.
+// publish retries only when nothing was sent, so a message whose
+// acknowledgment was lost is an error, never published twice by us.
 func (b *Bus) publish(ctx context.Context, rel string, payload []byte, props *paho.PublishProperties, retain bool) error {
 	topic := b.Topic(rel)
 	select {

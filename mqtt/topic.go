@@ -6,9 +6,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Topics, relative to the bus prefix: the full topic is "<prefix>/<topic>",
-// for example "nadine/stt/transcript". docs/asyncapi.yaml describes each
-// one; a test checks that every constant below appears there.
+// Topics are relative to the bus prefix ("nadine/stt/transcript"); a test checks
+// each appears in docs/asyncapi.yaml.
 const (
 	// Inbound: what perception, speech-to-text and control tell Nadine.
 
@@ -34,9 +33,8 @@ const (
 	TopicStartSpeak = "agent/feedback/start_speak"
 	// TopicEndSpeak says text-to-speech finished speaking (any payload).
 	TopicEndSpeak = "agent/feedback/end_speak"
-	// TopicSpoken is text-to-speech's report of each sentence said: JSON
-	// {"turn_id","seq"}, with "cut": true and "words" (how many were said)
-	// when it stopped inside the sentence.
+	// TopicSpoken is TTS's report of each sentence said; "cut" and "words"
+	// say where it stopped inside one.
 	TopicSpoken = "agent/feedback/spoken"
 	// TopicSpeechStarted is speech-to-text's voice activity start: any
 	// payload, or JSON {"time"}.
@@ -60,9 +58,8 @@ const (
 	// TopicAffect carries Nadine's emotional state: JSON {"label","arousal",
 	// "intensity"} plus the PAD mood.
 	TopicAffect = "affect/state"
-	// TopicUserInfo tells face recognition who the person is:
-	// JSON {"user_name","user_id"}; with "forget": true, that the person
-	// was erased (their face is to be deleted).
+	// TopicUserInfo tells face recognition who the person is, or with
+	// "forget": true that their face is to be deleted.
 	TopicUserInfo = "face_recognition/user_info"
 	// TopicCapture asks perception to write the current view to a path
 	// (plain-text payload: the path).
@@ -75,8 +72,7 @@ const (
 	TopicSTTLanguage = "stt/language"
 )
 
-// InboundTopics returns the topics the Bus subscribes to, relative to the
-// prefix.
+// InboundTopics are relative to the prefix.
 func InboundTopics() []string {
 	return []string{
 		TopicTranscript, TopicUserName, TopicUserEmotion, TopicUserDetected,
@@ -85,8 +81,7 @@ func InboundTopics() []string {
 	}
 }
 
-// OutboundTopics returns the topics the Bus publishes to, relative to the
-// prefix.
+// OutboundTopics are relative to the prefix.
 func OutboundTopics() []string {
 	return []string{
 		TopicSpeak, TopicSpeakText, TopicAnimation, TopicSong, TopicAffect,
@@ -94,8 +89,7 @@ func OutboundTopics() []string {
 	}
 }
 
-// inboundKind returns the kind of Inbound a topic (relative to the prefix)
-// yields.
+// inboundKind takes a topic relative to the prefix.
 func inboundKind(topic string) (nadine.InboundKind, bool) {
 	switch topic {
 	case TopicTranscript:
@@ -139,8 +133,7 @@ func validPrefix(p string) string {
 	return ""
 }
 
-// validRelativeTopic reports why t cannot be a topic under the prefix, or ""
-// when it can.
+// validRelativeTopic returns "" when t can be a topic under the prefix.
 func validRelativeTopic(t string) string {
 	switch {
 	case t == "":

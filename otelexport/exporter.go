@@ -19,11 +19,8 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// httpExporter sends spans to an OTLP/HTTP endpoint as protobuf. The body
-// is a TracesData message, which is on the wire the ExportTraceServiceRequest
-// the endpoint takes (both hold field 1, the resource spans): this writes
-// it with the official message types without linking the collector's gRPC
-// service code that the SDK's otlptracehttp exporter brings (2.3 MB).
+// httpExporter writes TracesData, the same wire message as the endpoint's
+// request, to avoid linking otlptracehttp's gRPC code (2.3 MB).
 type httpExporter struct {
 	url     string
 	headers map[string]string
@@ -33,9 +30,8 @@ type httpExporter struct {
 
 var _ sdktrace.SpanExporter = (*httpExporter)(nil)
 
-// ExportSpans posts one batch. A 429 or 5xx answer (or a failed
-// connection) is tried again once after the server's Retry-After (at most
-// 5 s), else 1 s; anything else is the batch's end.
+// ExportSpans retries a 429, 5xx or failed connection once, after Retry-After
+// (at most 5 s) or 1 s.
 func (e *httpExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	if len(spans) == 0 {
 		return nil
@@ -92,8 +88,7 @@ func (e *httpExporter) post(ctx context.Context, body []byte) (time.Duration, er
 	return -1, err
 }
 
-// Shutdown has nothing to release: the client's connections are the
-// caller's.
+// Shutdown has nothing to release: the client's connections are the caller's.
 func (e *httpExporter) Shutdown(context.Context) error { return nil }
 
 // encode groups spans by resource and scope into a TracesData message.

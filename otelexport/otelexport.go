@@ -1,11 +1,8 @@
 // Package otelexport exports each finished turn's built-in trace as an
-// OpenTelemetry trace, over OTLP/HTTP (protobuf). The built-in trace stays
-// the source: a turn's spans are made from it once the turn is over, with
-// the times it recorded, so the turn itself pays nothing for them and the
-// monitor, the logs and the tracing tool show the same turn. Model calls
-// follow the GenAI semantic conventions (gen_ai.operation.name, model,
-// token usage); conversation text is exported only when Options.Content
-// allows it (log.content).
+// OpenTelemetry trace over OTLP/HTTP. Spans are made from the trace once the
+// turn is over, so the turn pays nothing for them; conversation text is
+// exported only when Options.Content allows it.
+// See docs/architecture.md#otelexport.
 package otelexport
 
 import (
@@ -39,9 +36,8 @@ type Options struct {
 	// Resource describes the process: service.name (nadine),
 	// service.version, and any OTEL_RESOURCE_ATTRIBUTES.
 	Resource []attribute.KeyValue
-	// Content exports what people said and Nadine answered (turn input,
-	// tool input and output, retrieval queries); off, spans carry only
-	// ids, names, times, counts and error codes.
+	// Content exports what people said and Nadine answered; off, spans carry
+	// only ids, names, times, counts and error codes.
 	Content bool
 	// Batch is how long spans wait before they are sent (1 s); Queue how
 	// many may wait (4096), beyond which spans are dropped and counted.
@@ -61,8 +57,7 @@ type Exporter struct {
 	failed   atomic.Uint64
 }
 
-// CheckEndpoint returns an error unless endpoint is an http or https URL
-// with a host.
+// CheckEndpoint wants an http or https URL with a host.
 func CheckEndpoint(endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -135,14 +130,8 @@ func (e *Exporter) Close(ctx context.Context) error {
 	return nil
 }
 
-// FromEnv reads the standard OpenTelemetry variables through getenv:
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (used as is), else
-// OTEL_EXPORTER_OTLP_ENDPOINT (+ "/v1/traces"), else endpoint (a config
-// key, used as is); OTEL_EXPORTER_OTLP_[TRACES_]HEADERS,
-// OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT (milliseconds), OTEL_SERVICE_NAME,
-// OTEL_RESOURCE_ATTRIBUTES. Tracing is off (ok false) with no endpoint,
-// with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none; a protocol
-// other than http/protobuf is an error.
+// FromEnv follows the standard OTEL_ variables over the endpoint config key;
+// tracing is off without an endpoint or when disabled (docs/architecture.md#otelexport).
 func FromEnv(getenv func(string) string, endpoint string) (opts Options, ok bool, err error) {
 	if strings.EqualFold(getenv("OTEL_SDK_DISABLED"), "true") || strings.EqualFold(getenv("OTEL_TRACES_EXPORTER"), "none") {
 		return Options{}, false, nil

@@ -35,10 +35,7 @@ type node struct {
 	errType    string
 }
 
-// Export makes the spans of one finished turn: the turn, its steps (graph
-// nodes, parallel groups, ReAct stages, engine attempts) nested as they
-// ran, and under them each model call (GenAI client spans), tool call and
-// retrieval. It returns at once; the spans are sent in the background.
+// Export returns at once; the spans are sent in the background.
 func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 	nodes := e.nodes(d)
 	end := d.Start.Add(d.Duration)
@@ -98,12 +95,8 @@ func (e *Exporter) Export(t Turn, d nadine.TraceData) {
 	span.End(trace.WithTimestamp(end))
 }
 
-// nodes lists the spans under the turn's, each parent before its
-// children. The tree is the one the trace recorded where the work ran
-// (nadine.OpenStep): a step hangs from its Parent, a call, tool call or
-// retrieval from its Step; times place nothing, so clocks read in
-// different places, calls that outlive their step and steps a moment long
-// cannot misplace a span. What names no recorded step hangs from the turn.
+// nodes nests spans as the trace recorded them (nadine.OpenStep), never by time,
+// so clocks read in different places cannot misplace a span.
 func (e *Exporter) nodes(d nadine.TraceData) []node {
 	steps := make([]node, 0, len(d.Steps))
 	index := map[int]int{} // step ID → its index in d.Steps

@@ -10,9 +10,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// SaveCheckpoint stores data under key, replacing what was there. Keys of a
-// user's state start with "<userID>/" so that ForgetUser erases them. An
-// empty key is EINVALID.
+// SaveCheckpoint replaces what key holds. Keys of a user's state start with
+// "<userID>/" so that ForgetUser erases them.
 func (s *Store) SaveCheckpoint(ctx context.Context, key string, data []byte) error {
 	if err := records.NeedKey("postgres", "save checkpoint", key); err != nil {
 		return err
@@ -45,8 +44,7 @@ func (s *Store) LoadCheckpoint(ctx context.Context, key string) ([]byte, error) 
 	return data, nil
 }
 
-// DeleteCheckpoint deletes the checkpoint stored under key; deleting a
-// missing one is not an error.
+// DeleteCheckpoint of a missing key is not an error.
 func (s *Store) DeleteCheckpoint(ctx context.Context, key string) error {
 	if err := records.NeedKey("postgres", "delete checkpoint", key); err != nil {
 		return err

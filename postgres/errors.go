@@ -13,15 +13,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// code returns the root package's error code for an error of pgx or of the
-// server:
-//
-//   - EUNAVAILABLE when the server cannot be reached or went away
-//     (connection errors, classes 08 and 53, shutdown 57P01-57P03, a
-//     statement timeout 57014, a deadline, a failed retry of a
-//     serialization failure or deadlock);
-//   - EINVALID for data the server refused (classes 22 and 23);
-//   - EINTERNAL for everything else (a bug: syntax, missing table...).
+// code: unreachable or gone (08, 53, 57P01-03, 57014, deadline, failed retry)
+// is EUNAVAILABLE, refused data (22, 23) EINVALID, anything else EINTERNAL.
 func code(err error) string {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

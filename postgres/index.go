@@ -8,19 +8,15 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// indexLock is the key of the advisory lock under which an HNSW index is
-// created, so that two processes storing the first vector of a dimension
-// at once do not race.
+// indexLock serializes HNSW index creation, so two processes storing a
+// dimension's first vector at once do not race.
 const indexLock = migrationLock + 1
 
 // hnswTables are the tables with per-dimension HNSW indexes (pgvector).
 var hnswTables = map[string]bool{"memories": true, "knowledge": true}
 
-// hnswExpr returns the indexed expression and the operator class of the
-// HNSW index over vectors of dims dimensions, and the SQL type a query
-// vector is cast to, or "" when pgvector cannot index that many: vector up
-// to 2,000 dimensions, a halfvec expression up to 4,000 (pgvector 0.7 and
-// later).
+// hnswExpr returns "" beyond what pgvector can index: vector up to 2,000
+// dimensions, a halfvec expression up to 4,000 (pgvector 0.7+).
 func (s *Store) hnswExpr(dims int) (expr, ops, typ string) {
 	switch {
 	case !s.vector || dims <= 0:
@@ -38,14 +34,11 @@ func (s *Store) hnswExpr(dims int) (expr, ops, typ string) {
 // indexName returns the name of table's HNSW index of dims dimensions.
 func indexName(table string, dims int) string { return fmt.Sprintf("%s_hnsw_%d", table, dims) }
 
-// newIndexes collects, during a transaction, the HNSW indexes it created
-// or found, to be remembered once it commits.
+// newIndexes are remembered only once their transaction commits.
 type newIndexes []string
 
-// ensureIndex creates the HNSW index of table's vectors of dims dimensions
-// when pgvector can index them and this store has not seen it yet. The
-// index is partial (WHERE dims = n), so that one table holds every
-// dimension, and indexes the cast expression that searches order by.
+// ensureIndex's index is partial (WHERE dims = n) so one table holds every
+// dimension, and indexes the cast expression searches order by.
 func (s *Store) ensureIndex(ctx context.Context, tx pgx.Tx, table string, dims int, seen *newIndexes) error {
 	expr, ops, _ := s.hnswExpr(dims)
 	name := indexName(table, dims)
@@ -92,10 +85,8 @@ func (s *Store) hasIndex(ctx context.Context, table string, dims int) (bool, err
 	return ok, nil
 }
 
-// annQuery runs query in a read-only transaction that lets pgvector's HNSW
-// scans look at max(efSearch, 2k) candidates and, from pgvector 0.8 on,
-// scan on until the rows left by the WHERE clause (one user, one embedder)
-// are enough.
+// annQuery widens HNSW scans to max(efSearch, 2k) and, from pgvector 0.8, scans
+// on until the WHERE clause (one user, one embedder) leaves enough rows.
 func (s *Store) annQuery(ctx context.Context, k int, fn func(tx pgx.Tx) error) error {
 	return pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		sets := `SELECT set_config('hnsw.ef_search', $1, true)`

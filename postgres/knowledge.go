@@ -11,10 +11,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// AddKnowledge stores knowledge chunks in one transaction, each under a
-// source keyed and named by its Source (recorded when new, without a
-// hash). With pgvector it first creates the HNSW index of each new
-// dimension.
+// AddKnowledge creates each new dimension's HNSW index first (with pgvector),
+// in the same transaction as the chunks.
 func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk) error {
 	if len(chunks) == 0 {
 		return nil
@@ -39,8 +37,7 @@ func (s *Store) AddKnowledge(ctx context.Context, chunks []nadine.KnowledgeChunk
 	return s.wrap("add knowledge", err)
 }
 
-// insertChunks inserts chunks, each under the source key that key gives,
-// creating the HNSW index of each new dimension first (with pgvector).
+// insertChunks creates each new dimension's HNSW index first (with pgvector).
 func (s *Store) insertChunks(ctx context.Context, tx pgx.Tx, chunks []nadine.KnowledgeChunk, mds []string,
 	key func(nadine.KnowledgeChunk) string, seen *newIndexes) error {
 	for i, c := range chunks {
@@ -167,13 +164,8 @@ func scanChunk(r pgx.CollectableRow) (nadine.KnowledgeChunk, error) {
 	return c, err
 }
 
-// SearchKnowledge returns the k knowledge chunks most similar to embedding,
-// best first, comparing only vectors of embedder with the same dimension.
-// With pgvector the server ranks them through the dimension's HNSW index
-// (approximate once the base is large; pgvector 0.8 and later scan on
-// until k chunks of the embedder are found); on stock PostgreSQL the store
-// ranks every vector of that space. k <= 0 returns nothing; an empty vector
-// is EINVALID.
+// SearchKnowledge ranks through the dimension's HNSW index with pgvector
+// (approximate on a large base), else every vector of that space in the store.
 func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
 	if len(embedding) == 0 {
 		return nil, nadine.Errorf(nadine.EINVALID, "postgres: search knowledge: empty query vector")

@@ -23,8 +23,7 @@ type memoryRow struct {
 	embedding                 []float32 // nil: no vector
 }
 
-// memoryRow checks m for userID and fills its time and metadata (see
-// records.Memory), and encodes it.
+// memoryRow validates and fills m through records.Memory, shared with sqlite.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
 	m, err := records.Memory("postgres", op, userID, m, s.now)
 	if err != nil {
@@ -42,9 +41,8 @@ func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error)
 	return r, nil
 }
 
-// encodeMetadata returns a map as a JSON object for a jsonb column, its
-// keys and values cleaned first: jsonb refuses the \u0000 that json.Marshal
-// would write for a NUL.
+// encodeMetadata cleans keys and values first: jsonb refuses the \u0000 that
+// json.Marshal writes for a NUL.
 func encodeMetadata[V any](m map[string]V) (string, error) {
 	if len(m) == 0 {
 		return "{}", nil
@@ -61,8 +59,7 @@ func encodeMetadata[V any](m map[string]V) (string, error) {
 	return string(b), err
 }
 
-// insertMemory inserts a memory in the caller's transaction and returns its
-// id, creating the HNSW index of a new dimension first (noted in seen).
+// insertMemory creates a new dimension's HNSW index first, noted in seen.
 func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *newIndexes) (int64, error) {
 	if err := s.ensureIndex(ctx, tx, "memories", len(r.embedding), seen); err != nil {
 		return 0, err
@@ -75,14 +72,12 @@ func (s *Store) insertMemory(ctx context.Context, tx pgx.Tx, r memoryRow, seen *
 	return id, err
 }
 
-// AddMemory stores a memory of m.UserID and returns its id. A zero Time is
-// set to Now; the type must be conversation, episode or fact.
+// AddMemory's type must be conversation, episode or fact; a zero Time is Now.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
 	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
-// AddMemories stores memories (of any users) in one transaction and returns
-// their ids in order. It is the batch form of AddMemory, for imports.
+// AddMemories is AddMemory's batch form, for imports: one transaction.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
 	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
 	if err != nil || len(ms) == 0 {
@@ -128,13 +123,8 @@ func scanMemory(r pgx.CollectableRow) (nadine.Memory, error) {
 	return m, err
 }
 
-// SearchMemories returns the user's memories most similar to the query,
-// best first (ties: lower id first), by exact cosine similarity over that
-// user's rows only (through memories_user). Only vectors of q.Embedder with
-// the query's dimension are compared. With pgvector the server ranks the
-// rows; on stock PostgreSQL the store reads the user's vectors of that
-// space and ranks them itself. Scores are computed by the store in both
-// cases. K <= 0 returns nothing; an empty query vector is EINVALID.
+// SearchMemories is exact over this user's rows (ranked by pgvector or by the
+// store); scores are always the store's, so they do not depend on the server.
 func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.MemoryQuery) ([]nadine.ScoredMemory, error) {
 	if err := needUser("search memories", userID); err != nil {
 		return nil, err
@@ -190,12 +180,8 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 		}), nil
 }
 
-// rankOnServer has pgvector rank the user's memories of the query's space
-// (filter and args select them; the query vector and k are appended):
-// exactly over the user's rows when the user has at most exactLimit
-// vectors in that space, else through the dimension's HNSW index. The
-// query vector's cast is a scalar subquery, computed once rather than for
-// every row (array_in is only stable).
+// rankOnServer ranks exactly up to exactLimit vectors, through HNSW above; the
+// query's cast is a scalar subquery, computed once (array_in is only stable).
 func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.MemoryQuery, filter string, args []any) ([]nadine.Memory, error) {
 	dims := len(q.Embedding)
 	var n int64
@@ -244,9 +230,8 @@ func (s *Store) rankOnServer(ctx context.Context, userID string, q nadine.Memory
 	return ms, err
 }
 
-// rank reads rows of (id, bytea vector) and returns the k most similar to
-// q, best first; vectors of another length are skipped. Binary values are
-// decoded where they lie, without a copy per row.
+// rank decodes binary values where they lie, without a copy per row; vectors
+// of another length are skipped.
 func rank(rows pgx.Rows, q []float32, k int) ([]scored, error) {
 	defer rows.Close()
 	t := topK{k: k}
@@ -287,8 +272,7 @@ func ids(ss []scored) []int64 {
 	return out
 }
 
-// Memories lists a user's memories with their vectors, newest first (by
-// Time, then id), of the given types (all when none given).
+// Memories lists newest first (Time, then id), of all types when none given.
 func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error) {
 	if err := needUser("memories", userID); err != nil {
 		return nil, err
@@ -314,9 +298,7 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 	return ms, s.wrap("memories", err)
 }
 
-// HasMemories reports whether the user has a memory of one of the types
-// (any type when none given): one probe of memories_user, whatever the
-// number of memories.
+// HasMemories is one probe of memories_user, whatever the count.
 func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.MemoryType) (bool, error) {
 	if err := needUser("has memories", userID); err != nil {
 		return false, err
@@ -338,8 +320,7 @@ func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.
 	return found, nil
 }
 
-// DeleteMemories erases a user's long-term memories, keeping the profile,
-// the name and the conversations.
+// DeleteMemories keeps the profile, the name and the conversations.
 func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	if err := needUser("delete memories", userID); err != nil {
 		return err
@@ -348,8 +329,7 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	return s.wrap("delete memories", err)
 }
 
-// MemoryEmbedders counts stored memory vectors (of all users) per embedder
-// name. Memories stored without a vector are not counted.
+// MemoryEmbedders counts across users; memories without a vector do not count.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
 	return s.countByEmbedder(ctx, "memory embedders", `SELECT embedder, count(*) FROM memories WHERE dims > 0 GROUP BY embedder`)
 }
@@ -368,9 +348,8 @@ func (s *Store) countByEmbedder(ctx context.Context, op, sql string) (map[string
 	return out, nil
 }
 
-// UpdateMemoryEmbedding replaces the vector of the user's memory id. A
-// memory that does not exist, or belongs to another user, is ENOTFOUND. An
-// empty v leaves the memory without a vector.
+// UpdateMemoryEmbedding of another user's memory is ENOTFOUND; an empty v
+// leaves the memory without a vector.
 func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error {
 	if err := needUser("update memory embedding", userID); err != nil {
 		return err

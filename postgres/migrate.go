@@ -16,8 +16,7 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// migrationLock is the key of the transaction-level advisory lock that
-// serializes migrations of processes starting at once.
+// migrationLock serializes the migrations of processes starting at once.
 const migrationLock = 0x6e6164696e65 // "nadine"
 
 type migration struct {
@@ -25,8 +24,7 @@ type migration struct {
 	vector bool // "-- requires: vector": applied only where pgvector is usable
 }
 
-// loadMigrations returns the embedded migrations, ordered by version. One
-// whose first line is "-- requires: vector" needs the pgvector extension.
+// loadMigrations: a first line "-- requires: vector" needs pgvector.
 func loadMigrations() ([]migration, error) {
 	all, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
@@ -40,13 +38,8 @@ func loadMigrations() ([]migration, error) {
 	return ms, nil
 }
 
-// migrate applies the pending migrations in one transaction, under the
-// advisory lock, records each in schema_migrations, sets s.vector and
-// returns the schema version (the highest applied). A migration that needs
-// pgvector is applied when the extension is installed or this user can
-// install it (mode permitting), and skipped otherwise, to be applied at a
-// later start that finds it: such a migration must therefore not depend on
-// a later one, nor a later one on it unless it also requires pgvector.
+// migrate skips a pgvector migration until a start finds the extension usable,
+// so it must not depend on a later migration, nor a later one on it.
 func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (int, error) {
 	ms, err := loadMigrations()
 	if err != nil {
@@ -129,10 +122,8 @@ func (s *Store) migrate(ctx context.Context, schema string, mode VectorMode) (in
 	return version, nil
 }
 
-// ensureVector reports whether pgvector can be used, installing the
-// extension when the server has it and this user may (in public when the
-// store has its own schema). A failed installation is logged and leaves
-// the store on stock PostgreSQL, unless mode requires pgvector.
+// ensureVector installs pgvector when the server has it and the role may; a
+// failed install is logged and leaves stock PostgreSQL, unless mode requires it.
 func (s *Store) ensureVector(ctx context.Context, tx pgx.Tx, schema string, mode VectorMode) (bool, error) {
 	if mode == VectorOff {
 		return false, nil
@@ -170,8 +161,7 @@ func (s *Store) ensureVector(ctx context.Context, tx pgx.Tx, schema string, mode
 	return err == nil, err
 }
 
-// migrationStep returns the Go code that completes the SQL of a migration
-// version, in the same transaction, or nil when the SQL is all there is.
+// migrationStep is a version's Go code, run after its SQL in the same transaction.
 func migrationStep(version int) func(context.Context, pgx.Tx) error {
 	switch version {
 	case 2: // the bytea vectors copied into the new vector columns
@@ -180,9 +170,8 @@ func migrationStep(version int) func(context.Context, pgx.Tx) error {
 	return nil
 }
 
-// copyVectors fills the embedding_vector columns of memories and knowledge
-// from their bytea embeddings (float32 little-endian), a thousand rows at a
-// time.
+// copyVectors fills embedding_vector from the bytea embeddings, a thousand rows
+// at a time.
 func copyVectors(ctx context.Context, tx pgx.Tx) error {
 	for _, table := range []string{"memories", "knowledge"} {
 		for after := int64(0); ; {

@@ -14,8 +14,7 @@ import (
 const profileColumns = `SELECT user_name, current_company, current_position, location,
 	hobbies, interests, face_image_path, last_updated FROM profiles WHERE user_id = $1`
 
-// readProfile reads a user's profile (FOR UPDATE when lock is set), or
-// returns ENOTFOUND.
+// readProfile locks the row (FOR UPDATE) when lock is set.
 func readProfile(ctx context.Context, q db, userID string, lock bool) (nadine.Profile, error) {
 	sql := profileColumns
 	if lock {
@@ -41,8 +40,7 @@ func readProfile(ctx context.Context, q db, userID string, lock bool) (nadine.Pr
 	return p, nil
 }
 
-// Profile returns a user's profile, or an ENOTFOUND error (also for a user
-// known only by name).
+// Profile of a user known only by name is ENOTFOUND.
 func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
 	if err := needUser("profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -75,10 +73,8 @@ func writeProfile(ctx context.Context, tx pgx.Tx, p nadine.Profile) error {
 	return setUserName(ctx, tx, p.UserID, p.UserName)
 }
 
-// SaveProfile stores p as the user's whole profile and records its name in
-// the id → name map (an empty name keeps the name already recorded). A zero
-// LastUpdated is set to Now. Of two saves at once the later wins whole;
-// UpdateProfile merges instead.
+// SaveProfile: of two saves at once the later wins whole (UpdateProfile
+// merges); an empty name keeps the recorded one.
 func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	if err := needUser("save profile", p.UserID); err != nil {
 		return err
@@ -90,12 +86,8 @@ func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	return s.wrap("save profile", err)
 }
 
-// UpdateProfile runs fn on the user's stored profile and stores its result,
-// in one transaction that holds the profile's row lock: a concurrent
-// UpdateProfile of the same user waits, then sees this one's result. A
-// user without a profile gets a row inserted first (ON CONFLICT DO
-// NOTHING), so that two first updates of one user also wait for each
-// other.
+// UpdateProfile holds the profile's row lock; a missing row is inserted first
+// (ON CONFLICT DO NOTHING) so two first updates also wait for each other.
 func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
 	if err := needUser("update profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -141,8 +133,7 @@ func setUserName(ctx context.Context, tx pgx.Tx, userID, name string) error {
 	return err
 }
 
-// SetUserName records a name in the id → name map; the user need not have a
-// profile. An empty name is an EINVALID error.
+// SetUserName needs no profile; an empty name is EINVALID.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
 	if err := records.NeedName("postgres", "set user name", userID, name); err != nil {
 		return err
@@ -165,8 +156,7 @@ func (s *Store) Users(ctx context.Context) ([]nadine.UserRef, error) {
 	return us, s.wrap("users", err)
 }
 
-// UserIDs lists every user id personal data is stored under, ordered and
-// once each: the names map, profiles, conversations, memories and scenes.
+// UserIDs lists once each, in order, every user id personal data is stored under.
 func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	rows, err := query(ctx, s.pool, `SELECT user_id FROM (SELECT user_id FROM users UNION SELECT user_id FROM profiles
 		UNION SELECT user_id FROM conversations UNION SELECT user_id FROM memories
@@ -178,13 +168,8 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	return ids, s.wrap("user ids", err)
 }
 
-// ForgetUser erases everything about a user in one transaction: profile,
-// name, conversations and their messages, memories, scenes, and the
-// checkpoints whose key starts with "<userID>/". Forgetting an unknown user
-// is not an error. The rows are gone for every query at once; the server
-// reclaims their space (and overwrites the dead tuples) at its next
-// VACUUM, and its write-ahead log keeps them until the log is recycled:
-// see the README's PostgreSQL section for what "unrecoverable" takes there.
+// ForgetUser's rows are gone for every query at once, but stay on disk until
+// VACUUM and the WAL's recycling: see the README's PostgreSQL section.
 func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	if err := needUser("forget user", userID); err != nil {
 		return err

@@ -10,8 +10,7 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// UpsertScenes stores scenes in one transaction, replacing a stored scene
-// with the same user id and scene id. Empty ids are EINVALID.
+// UpsertScenes replaces a scene with the same user and scene id; empty ids are EINVALID.
 func (s *Store) UpsertScenes(ctx context.Context, scenes []nadine.Scene) error {
 	probs := make([]string, len(scenes))
 	for i, sc := range scenes {

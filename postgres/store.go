@@ -37,35 +37,27 @@ const (
 type Options struct {
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
-	// OnError, when set, is told of each failed operation of the store (a
-	// database error, not a missing row or invalid input), for metrics. It
-	// must return at once.
+	// OnError hears of each database failure (not a missing row or invalid
+	// input), for metrics; it must return at once.
 	OnError func(op string, err error)
 	// Now is the clock for times the store fills in; nil means time.Now.
 	Now func() time.Time
-	// MaxConns is the size of the connection pool; 0 keeps the URL's
-	// pool_max_conns, else pgx's default (4 or the number of CPUs, the
-	// larger).
+	// MaxConns is the pool size; 0 keeps the URL's pool_max_conns, else pgx's
+	// default.
 	MaxConns int32
-	// Schema, when set, is the schema the store keeps its tables in:
-	// created when missing, and put first on every connection's
-	// search_path (followed by public, where pgvector usually lives). Empty
-	// uses the connection's own search_path.
+	// Schema, created when missing, goes first on every connection's
+	// search_path, before public where pgvector usually lives.
 	Schema string
 	// Vector says whether to use pgvector; the zero value is VectorAuto.
 	Vector VectorMode
 	// ConnectTimeout bounds opening one connection; 0 keeps the URL's
 	// connect_timeout, else 10 seconds.
 	ConnectTimeout time.Duration
-	// ExactLimit is, with pgvector, the number of vectors in the query's
-	// space up to which a user's memories are ranked exactly (over the
-	// user's rows); a user with more is searched through the dimension's
-	// HNSW index, approximately. 0 means 10,000; a negative value always
-	// ranks exactly.
+	// ExactLimit is how many vectors of the query's space a user may have
+	// and still be ranked exactly, not through HNSW; 0 is 10,000, < 0 always.
 	ExactLimit int
-	// EfSearch is the candidate list size of HNSW searches (pgvector's
-	// hnsw.ef_search, at least twice k): larger finds more of the true
-	// nearest neighbours and takes longer. 0 means 100.
+	// EfSearch is pgvector's hnsw.ef_search (at least 2k): larger finds more
+	// true neighbours, slower. 0 means 100.
 	EfSearch int
 }
 
@@ -89,16 +81,8 @@ type Store struct {
 
 var _ nadine.Store = (*Store)(nil)
 
-// Open connects to the database at url (postgres://user:password@host:port/db?...,
-// or a key=value connection string), applies the pending schema migrations
-// under an advisory lock (so that processes starting together apply each
-// once) and returns the store. Close it when done.
-//
-// A server that cannot be reached is an EUNAVAILABLE error; a bad url is
-// EINVALID. The url may set pgx's parameters, such as pool_max_conns and
-// default_query_exec_mode (exec for PGlite's server); a search_path in it
-// is also applied by a SET on each connection, for servers that ignore
-// startup parameters.
+// Open applies migrations under an advisory lock so processes starting together
+// apply each once; it also SETs the url's search_path, which some servers ignore.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if strings.TrimSpace(url) == "" {
 		return nil, nadine.Errorf(nadine.EINVALID, "postgres: open: empty URL")
@@ -196,8 +180,7 @@ func (s *Store) vecArg(v []float32) any {
 // Vector reports whether the store uses pgvector.
 func (s *Store) Vector() bool { return s.vector }
 
-// parseVersion returns the major and minor numbers of a version such as
-// "0.8.1".
+// parseVersion reads the major and minor of "0.8.1".
 func parseVersion(v string) [2]int {
 	var out [2]int
 	parts := strings.SplitN(v, ".", 3)
@@ -261,12 +244,10 @@ func cleanArgs(args []any) []any {
 	return args
 }
 
-// maxAttempts is how many times tx runs a transaction that the server
-// aborted for a serialization failure or a deadlock.
+// maxAttempts bounds tx's retries of serialization failures and deadlocks.
 const maxAttempts = 4
 
-// tx runs fn in a read-committed transaction and commits when fn returns
-// nil, again (up to maxAttempts times) when the server aborted it for a
+// tx retries, up to maxAttempts, a transaction the server aborted for a
 // serialization failure or a deadlock.
 func (s *Store) tx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	var err error
@@ -283,9 +264,8 @@ func (s *Store) tx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // needUser returns an EINVALID error when userID is empty.
 func needUser(op, userID string) error { return records.NeedUser("postgres", op, userID) }
 
-// wrap prefixes err with the package and the operation and gives it the
-// root package's error code (see code), keeping *nadine.Error values, which
-// already carry both, as they are.
+// wrap gives err the root package's code (see code); *nadine.Error values
+// already carry it and stay as they are.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil

@@ -10,9 +10,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// cosine returns the cosine similarity of a and b (of one length), 0 when
-// either is a zero vector. It sums in float64, so that the score does not
-// depend on which server or mode found the vector.
+// cosine sums in float64 so a score does not depend on which server or mode
+// found the vector.
 func cosine(a, b []float32) float64 {
 	var ab, aa, bb float64
 	for i, x := range a {
@@ -66,9 +65,8 @@ func (t *topK) offer(c scored) {
 	t.best[i] = c
 }
 
-// scoreTop scores items against q with the store's own cosine and returns
-// the k best, best first, each made by wrap from an item and its score.
-// The servers' ranking chose the items; the scores do not depend on it.
+// scoreTop rescores with the store's own cosine: the server chose the items,
+// but the scores do not depend on it.
 func scoreTop[T, S any](q []float32, items []T, k int, id func(T) int64, vec func(T) []float32, wrap func(T, float64) S) []S {
 	t := topK{k: k}
 	byID := make(map[int64]T, len(items))

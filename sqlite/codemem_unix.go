@@ -7,9 +7,8 @@ import (
 	"syscall"
 )
 
-// newCodeMemory returns n bytes for a quantized set's codes mapped outside
-// the Go heap, which would otherwise double them; released when unreachable
-// (every block cut from it holds it). Falls back to a slice.
+// newCodeMemory maps a quantized set's codes outside the Go heap, which would
+// double them; a slice when mapping fails. Released when unreachable.
 func newCodeMemory(n int) *codeMemory {
 	if n <= 0 {
 		return &codeMemory{}

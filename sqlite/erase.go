@@ -21,10 +21,8 @@ import (
 //
 // The shared-memory file (-shm) holds page numbers only, never content.
 
-// personalTables are the tables holding personal data, each filtered by
-// its user_id column. A table added to the schema that records a user (a
-// durable inbox of transcripts, say) must be listed here so that
-// ForgetUser and UserIDs cover it.
+// personalTables must list every table that records a user (by its user_id
+// column): ForgetUser and UserIDs cover only these.
 var personalTables = []string{
 	"profiles",
 	"users",
@@ -36,16 +34,12 @@ var personalTables = []string{
 	"scenes",
 }
 
-// listedTables are the personal tables UserIDs reads ids from (messages,
-// memory_vectors and memory_codes always have a row in conversations and
-// memories).
+// listedTables are where UserIDs finds ids: messages and the vector tables
+// always have a row in conversations or memories.
 var listedTables = []string{"users", "profiles", "conversations", "memories", "scenes"}
 
-// ForgetUser erases everything about a user in one transaction (profile,
-// name, conversations and their messages, memories, their vectors, scenes,
-// and the checkpoints whose key starts with "<userID>/"), then truncates
-// the write-ahead log, so that none of it can be read back from the
-// database's files. Forgetting an unknown user is not an error.
+// ForgetUser erases the user's rows and "<userID>/" checkpoints in one
+// transaction, then truncates the WAL so none of it can be read back.
 func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	if err := needUser("forget user", userID); err != nil {
 		return err
@@ -72,9 +66,7 @@ func (s *Store) ForgetUser(ctx context.Context, userID string) error {
 	return nil
 }
 
-// UserIDs lists every user id that personal data is stored under, ordered
-// and once each: the names map, profiles, conversations, memories and
-// scenes.
+// UserIDs lists once each, in order, every user id personal data is stored under.
 func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	q := ""
 	for i, t := range listedTables {
@@ -99,20 +91,17 @@ func (s *Store) UserIDs(ctx context.Context) ([]string, error) {
 	return ids, s.wrap("user ids", rows.Err())
 }
 
-// truncateWALAttempts bounds how often truncateWAL asks again while a
-// reader (of this process or another) keeps the log in use.
+// truncateWALAttempts bounds the retries while a reader keeps the log in use.
 const truncateWALAttempts = 5
 
-// truncateWAL checkpoints and truncates the write-ahead log, retrying past
-// busy readers; EUNAVAILABLE means the erase is committed but the text may
+// truncateWAL's EUNAVAILABLE means the erase is committed but its text may
 // stay in the log until the next checkpoint.
 func (s *Store) truncateWAL(ctx context.Context) error {
 	return truncateWAL(ctx, s.w, s.path)
 }
 
-// truncateWAL checkpoints the write-ahead log of db (the file at path)
-// into the database file and truncates it, retrying while a reader holds
-// it.
+// truncateWAL checkpoints db's log into the file at path and truncates it,
+// retrying while a reader holds it.
 func truncateWAL(ctx context.Context, db *sql.DB, path string) error {
 	wait := 10 * time.Millisecond
 	for attempt := 1; ; attempt++ {

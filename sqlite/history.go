@@ -14,10 +14,8 @@ func needConversation(op, userID, convID string) error {
 	return records.NeedConversation("sqlite", op, userID, convID)
 }
 
-// AppendMessage appends m at the next position of the conversation,
-// creating the conversation if needed, and returns its state after the
-// append. An m.Time <= 0 (no time, or a zero time.Time's) is set to Now. Appending to an ended conversation
-// is an EINVALID error: the caller starts a new conversation id.
+// AppendMessage creates the conversation if needed; an ended one is EINVALID,
+// so the caller starts a new conversation id. A zero m.Time is set to Now.
 func (s *Store) AppendMessage(ctx context.Context, userID, convID string, m nadine.Message) (nadine.Conversation, error) {
 	if err := needConversation("append message", userID, convID); err != nil {
 		return nadine.Conversation{}, err
@@ -115,8 +113,7 @@ func (s *Store) AmendMessage(ctx context.Context, userID, convID string, positio
 	return s.wrap("amend message", err)
 }
 
-// RecentMessages returns the last n messages of a conversation, oldest
-// first (all when n <= 0). An unknown or ended conversation has none.
+// RecentMessages returns all messages when n <= 0, oldest first.
 func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int) ([]nadine.Message, error) {
 	if err := needConversation("recent messages", userID, convID); err != nil {
 		return nil, err
@@ -136,8 +133,7 @@ func (s *Store) RecentMessages(ctx context.Context, userID, convID string, n int
 	return ms, s.wrap("recent messages", err)
 }
 
-// MessageRange returns messages [from, to) by position in the conversation,
-// oldest first; positions outside the conversation are left out.
+// MessageRange leaves out positions outside the conversation.
 func (s *Store) MessageRange(ctx context.Context, userID, convID string, from, to int) ([]nadine.Message, error) {
 	if err := needConversation("message range", userID, convID); err != nil {
 		return nil, err
@@ -170,8 +166,7 @@ func scanMessages(rows *sql.Rows) ([]nadine.Message, error) {
 	return ms, rows.Err()
 }
 
-// OpenConversations lists the conversations not ended, of every user,
-// ordered by user id and conversation id, for recovery at start.
+// OpenConversations crosses users: it is for recovery at start.
 func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT user_id, conversation_id, count, chunks_stored,
 		started_us, updated_us FROM conversations WHERE ended = 0 ORDER BY user_id, conversation_id`)
@@ -192,11 +187,8 @@ func (s *Store) OpenConversations(ctx context.Context) ([]nadine.Conversation, e
 	return cs, s.wrap("open conversations", rows.Err())
 }
 
-// StoreChunk stores m as window chunk number index of the conversation and
-// sets ChunksStored to index+1, in one transaction. When ChunksStored is
-// already above index the chunk was stored before and nothing happens. m's user id
-// must be empty or userID; an empty conversation id is set to convID. An
-// unknown conversation is ENOTFOUND, an ended one EINVALID.
+// StoreChunk is idempotent: a chunk below ChunksStored was stored before and
+// nothing happens, so a retried turn stores it once.
 func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int, m nadine.Memory) error {
 	if err := needConversation("store chunk", userID, convID); err != nil {
 		return err
@@ -237,9 +229,8 @@ func (s *Store) StoreChunk(ctx context.Context, userID, convID string, index int
 	return s.wrap("store chunk", err)
 }
 
-// EndConversation stores final (when not nil) as the last chunk, deletes the
-// conversation's messages and marks it ended, in one transaction. Ending an
-// ended conversation does nothing; an unknown one is ENOTFOUND.
+// EndConversation stores final and deletes the messages in one transaction;
+// ending an ended conversation does nothing.
 func (s *Store) EndConversation(ctx context.Context, userID, convID string, final *nadine.Memory) error {
 	if err := needConversation("end conversation", userID, convID); err != nil {
 		return err

@@ -25,9 +25,8 @@ type InboxOptions struct {
 	Logger *slog.Logger
 }
 
-// Inboxes is the file of the robots' inboxes, apart from the memory store:
-// it must be local to the process that acknowledges to the broker, and its
-// writes never wait behind a memory write. Durable when Add returns.
+// Inboxes is a file apart from the memory store: it must be local to the
+// process that acknowledges to the broker, and never waits behind a memory write.
 type Inboxes struct {
 	db     *sql.DB
 	path   string
@@ -56,8 +55,7 @@ CREATE INDEX IF NOT EXISTS inbox_open ON inbox(robot, seq) WHERE state IN ('pend
 CREATE INDEX IF NOT EXISTS inbox_done ON inbox(updated_ns) WHERE state NOT IN ('pending', 'taken', 'spoken');
 `
 
-// pruneEvery is how many additions pass between two prunings of finished
-// transcripts.
+// pruneEvery is how many additions pass between prunings of finished transcripts.
 const pruneEvery = 1000
 
 // OpenInboxes opens (creating it when missing) the inbox file at path.
@@ -217,8 +215,7 @@ func (b *inbox) Pending(ctx context.Context) ([]nadine.InboxEntry, error) {
 	return out, nil
 }
 
-// Mark implements nadine.Inbox. A finished transcript is never moved back,
-// and its text is erased.
+// Mark never moves a finished transcript back, and erases its text.
 func (b *inbox) Mark(ctx context.Context, state nadine.InboxState, seqs ...int64) error {
 	switch state {
 	case nadine.InboxPending, nadine.InboxTaken, nadine.InboxSpoken, nadine.InboxAnswered,
@@ -249,10 +246,8 @@ func (b *inbox) Mark(ctx context.Context, state nadine.InboxState, seqs ...int64
 	return nil
 }
 
-// truncateIfIdle truncates the write-ahead log once no transcript waits:
-// the text Mark erased is zeroed in the database file (secure_delete), and
-// the log's older frames, which still hold it, go too. So no transcript —
-// a stranger's included — outlives its turn on disk.
+// truncateIfIdle truncates the WAL once no transcript waits, so that no
+// transcript (a stranger's included) outlives its turn on disk.
 func (in *Inboxes) truncateIfIdle(ctx context.Context) {
 	var waiting int
 	if err := in.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM inbox WHERE state IN ('pending', 'taken', 'spoken')`).Scan(&waiting); err != nil || waiting > 0 {
@@ -265,11 +260,8 @@ func (in *Inboxes) truncateIfIdle(ctx context.Context) {
 
 var _ nadine.UserEraser = (*Inboxes)(nil)
 
-// EraseUser truncates the inbox's write-ahead log, for nadine.Forgetter:
-// the transcripts of a finished turn hold no text any more (Mark erased
-// it), and the log's older frames, which do, go. Transcripts carry no
-// user id: those still waiting are the person's next words, not stored
-// data about them.
+// EraseUser truncates the log, where finished transcripts' text survives;
+// waiting transcripts carry no user id and are the person's next words.
 func (in *Inboxes) EraseUser(ctx context.Context, _ string) error {
 	if err := truncateWAL(ctx, in.db, in.path); err != nil {
 		return fmt.Errorf("sqlite: inbox: %w", err)
@@ -277,10 +269,8 @@ func (in *Inboxes) EraseUser(ctx context.Context, _ string) error {
 	return nil
 }
 
-// InboxStates reads, without writing, the state of every transcript with
-// an id in one robot's inbox in the file at path, by id: the durability
-// bench watches a running nadine's inbox drain and checks that none is
-// left unfinished.
+// InboxStates reads one robot's inbox without writing, so the durability
+// bench can watch a running nadine's inbox drain.
 func InboxStates(ctx context.Context, path, robot string) (map[string]nadine.InboxState, error) {
 	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=query_only(1)")
 	if err != nil {
@@ -296,9 +286,8 @@ type InboxRecord struct {
 	Updated time.Time // when it came to this state
 }
 
-// InboxRecords reads, without writing, the state of every transcript with
-// an id in one robot's inbox in the file at path, and when it came to it:
-// the bus bench measures how soon a transcript expires.
+// InboxRecords reads one robot's inbox without writing, with arrival times,
+// so the bus bench can measure how soon a transcript expires.
 func InboxRecords(ctx context.Context, path, robot string) (map[string]InboxRecord, error) {
 	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=query_only(1)")
 	if err != nil {
@@ -327,8 +316,7 @@ func InboxRecords(ctx context.Context, path, robot string) (map[string]InboxReco
 	return out, nil
 }
 
-// States returns the state of every transcript with an id in one robot's
-// inbox, by id.
+// States returns one robot's transcripts with an id, by id.
 func (in *Inboxes) States(ctx context.Context, robot string) (map[string]nadine.InboxState, error) {
 	return inboxStates(ctx, in.db, robot)
 }
@@ -385,9 +373,7 @@ func IntegrityCheck(ctx context.Context, path string) error {
 	return nil
 }
 
-// Counts returns how many transcripts one robot's inbox holds in each
-// state: those waiting or in their turn, and the finished ones of the last
-// Retain (their ids only), for metrics.
+// Counts is per state for metrics; finished transcripts count only for Retain.
 func (in *Inboxes) Counts(ctx context.Context, robot string) (map[nadine.InboxState]int, error) {
 	rows, err := in.db.QueryContext(ctx, `SELECT state, count(*) FROM inbox WHERE robot = ? GROUP BY state`, robot)
 	if err != nil {

@@ -27,11 +27,8 @@ import (
 // a vector rewrites its block without it, deleting the block when it
 // becomes empty; blocks are not merged.
 
-// blockBytes bounds the vector bytes of one block. Appending to a group
-// rewrites its tail block, so this bounds the write cost of one insert,
-// while loading a user reads one row per block: 64 KiB (21 vectors of 768
-// dimensions) measured as fast as 128 or 192 KiB for loads and the
-// cheapest for writes.
+// blockBytes bounds an insert's write cost (it rewrites a tail block) against
+// a load's row count; 64 KiB measured best (docs/architecture.md#sqlite).
 const blockBytes = 64 << 10
 
 // blockEntries returns how many vectors of dims values fit in a block.
@@ -47,9 +44,8 @@ type indexEntry struct {
 	vec  []byte // dims float32 little-endian values
 }
 
-// indexBlock is one row of memory_vectors in its stored encoding, with
-// its row of memory_codes (bounds and codes, kept in step entry by entry,
-// so that a write quantizes only the vectors it adds).
+// indexBlock is a memory_vectors row with its memory_codes row, kept in step
+// entry by entry so a write quantizes only the vectors it adds.
 type indexBlock struct {
 	userID   string
 	embedder string
@@ -97,9 +93,8 @@ func (b *indexBlock) remove(i, dims int) {
 	b.codes = slices.Delete(b.codes, dims*i, dims*(i+1))
 }
 
-// readBlock reads the whole block of the user at rowid, with its codes
-// (computed from its vectors when they are missing or out of step, which
-// only a damaged file would show).
+// readBlock recomputes codes that are missing or out of step, which only a
+// damaged file shows.
 func readBlock(ctx context.Context, tx *sql.Tx, userID string, rowid int64) (*indexBlock, error) {
 	b := &indexBlock{userID: userID, rowid: rowid}
 	err := tx.QueryRowContext(ctx, `SELECT v.embedder, v.dims, v.block, v.ids, v.types, v.norms, v.vecs, c.bounds, c.codes
@@ -132,8 +127,7 @@ func writeBlock(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	return writeCodes(ctx, tx, b)
 }
 
-// writeCodes stores the quantized form of block b in memory_codes (schema
-// 4), or deletes it when b is empty.
+// writeCodes deletes the block's codes when b is empty.
 func writeCodes(ctx context.Context, tx *sql.Tx, b *indexBlock) error {
 	var err error
 	if b.count() == 0 {
@@ -207,9 +201,7 @@ func indexAppend(ctx context.Context, tx *sql.Tx, userID, embedder string, dims 
 	return nil
 }
 
-// indexFind returns the block of the user's group (embedder, dims) that
-// holds id and the entry's position in it, or a nil block when no block
-// holds it. Only the small id column of the group's blocks is read.
+// indexFind reads only the group's id column; a nil block means no block holds id.
 func indexFind(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, id int64) (*indexBlock, int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rowid, ids FROM memory_vectors
 		WHERE user_id = ? AND embedder = ? AND dims = ?`, userID, embedder, dims)
@@ -250,8 +242,7 @@ func indexFind(ctx context.Context, tx *sql.Tx, userID, embedder string, dims in
 	return b, at, nil
 }
 
-// indexRemove deletes memory id from the user's group (embedder, dims) and
-// reports whether it was there.
+// indexRemove reports whether id was in the group.
 func indexRemove(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, id int64) (bool, error) {
 	b, i, err := indexFind(ctx, tx, userID, embedder, dims, id)
 	if err != nil || b == nil {
@@ -261,8 +252,7 @@ func indexRemove(ctx context.Context, tx *sql.Tx, userID, embedder string, dims 
 	return true, writeBlock(ctx, tx, b)
 }
 
-// indexReplace replaces the vector of memory e.id in the user's group
-// (embedder, dims) in place and reports whether it was there.
+// indexReplace replaces e.id's vector in place and reports whether it was there.
 func indexReplace(ctx context.Context, tx *sql.Tx, userID, embedder string, dims int, e indexEntry) (bool, error) {
 	b, i, err := indexFind(ctx, tx, userID, embedder, dims, e.id)
 	if err != nil || b == nil {
@@ -282,8 +272,7 @@ func indexDeleteUser(ctx context.Context, tx *sql.Tx, userID string) error {
 	return nil
 }
 
-// indexMemories adds the vectors of freshly inserted rows (ids[i] is the id
-// of rows[i]) to the index, one append per user, embedder and dimension.
+// indexMemories appends once per user, embedder and dimension.
 func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int64) error {
 	type group struct {
 		userID, embedder string
@@ -311,10 +300,8 @@ func indexMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow, ids []int6
 	return nil
 }
 
-// buildMemoryIndex is the Go step of migration 4: it fills memory_codes
-// from memory_vectors, after filling an empty memory_vectors from the
-// memories table (a database of schema 1: this was the step of migration
-// 2, which runs in the same transaction, before the codes had a table).
+// buildMemoryIndex is migration 4's Go step; it also fills an empty
+// memory_vectors for a schema-1 database, migration 2's old step.
 func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 	var indexed bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM memory_vectors)`).Scan(&indexed); err != nil {
@@ -326,8 +313,7 @@ func (s *Store) buildMemoryIndex(ctx context.Context, tx *sql.Tx) error {
 	return s.buildMemoryCodes(ctx, tx)
 }
 
-// buildMemoryCodes writes the codes of every block of memory_vectors, a
-// few blocks at a time.
+// buildMemoryCodes reads 64 blocks at a time and writes their codes after each read.
 func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
 	const batch = 64
 	after, blocks := int64(0), 0
@@ -367,10 +353,8 @@ func (s *Store) buildMemoryCodes(ctx context.Context, tx *sql.Tx) error {
 	}
 }
 
-// indexTable fills the empty memory_vectors (and memory_codes) from the
-// memories table, one user at a time. A stored vector whose length is not
-// a multiple of 4 bytes (which this package never writes) is left out of
-// the index with a warning.
+// indexTable fills memory_vectors one user at a time; a vector whose length is
+// not a multiple of 4 (never written here) is skipped with a warning.
 func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 	var users []string
 	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT user_id FROM memories ORDER BY user_id`)
@@ -428,11 +412,8 @@ func (s *Store) indexTable(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// loadVectors reads one user's blocks into a vector set: as they are, or
-// quantized, from their codes (memory_codes), when the user's float32
-// vectors exceed Options.QuantizeAbove. A quantized load reads the codes
-// through the pool that does not map the file, so that the pages it reads
-// once do not stay in the process's resident memory.
+// loadVectors quantizes a user above Options.QuantizeAbove and reads the codes
+// unmapped, so pages read once do not stay resident.
 func (s *Store) loadVectors(ctx context.Context, userID string) (*vecSet, error) {
 	n, err := s.vectorCount(ctx, userID)
 	if err != nil {
@@ -449,8 +430,7 @@ type vectorCounts struct {
 	values, entries, blocks int64
 }
 
-// vectorCount reads the sizes of the user's vectors from the index's small
-// columns.
+// vectorCount reads only the index's small columns.
 func (s *Store) vectorCount(ctx context.Context, userID string) (vectorCounts, error) {
 	var n vectorCounts
 	err := s.u.QueryRowContext(ctx, `SELECT coalesce(sum(count * dims), 0), coalesce(sum(count), 0), count(*)
@@ -463,9 +443,7 @@ func (s *Store) quantized(n vectorCounts) bool {
 	return s.quantize >= 0 && 4*n.values > s.quantize
 }
 
-// setBytes is about what vecSet.bytes counts for the set loadVectors makes
-// of vectors of these sizes (a few bytes per block more: the embedder
-// names are not counted).
+// setBytes estimates vecSet.bytes of loadVectors' set without loading it.
 func (s *Store) setBytes(n vectorCounts) int64 {
 	b := 13*n.entries + 160*n.blocks + emptySetBytes // ids, kinds and norms; the blocks
 	if s.quantized(n) {
@@ -510,11 +488,8 @@ func readBlocks(ctx context.Context, db queryer, userID string) (*vecSet, error)
 	return set, rows.Err()
 }
 
-// readCodes reads one user's quantized blocks (memory_codes) into a
-// quantized vector set. Its arrays are cut from one allocation each, sized
-// for the user's vectors (entries of values values in all, as
-// memory_vectors counts them): a load allocates the set and the driver's
-// copies of the rows, about as much again, and converts nothing.
+// readCodes sizes one allocation per array from memory_vectors' counts, so a
+// load converts nothing and allocates about twice the rows.
 func readCodes(ctx context.Context, db queryer, userID string, values, entries int64) (*vecSet, error) {
 	rows, err := db.QueryContext(ctx, `SELECT embedder, dims, ids, types, norms, bounds, codes
 		FROM memory_codes WHERE user_id = ?`, userID)
@@ -554,9 +529,8 @@ func readCodes(ctx context.Context, db queryer, userID string, values, entries i
 	return set, rows.Err()
 }
 
-// codeArena hands out the arrays of quantized blocks from shared
-// allocations, each block's capped at its length (so that appending to a
-// block copies it, see vecSet.appended); the codes come from a codeMemory.
+// codeArena cuts blocks' arrays from shared allocations, each capped at its
+// length so that appending copies it (see vecSet.appended).
 type codeArena struct {
 	ids                        []int64
 	kinds                      []uint8
@@ -595,10 +569,8 @@ func take[T any](arena *[]T, n int) []T {
 	return s[len(s) : len(s)+n : len(s)+n]
 }
 
-// searchIndex scores the user's blocks of the query's embedder and
-// dimension as they are read, without keeping them: the search of a store
-// without cache. The vectors are scored in the driver's buffer when its
-// alignment allows, so a block is copied once, by the driver.
+// searchIndex is the search without cache: blocks are scored as read, in the
+// driver's buffer when its alignment allows, so each is copied once.
 func (s *Store) searchIndex(ctx context.Context, userID string, q []float32, embedder string, k int, kinds uint8) ([]scored, error) {
 	if k <= 0 || kinds == 0 {
 		return nil, nil
@@ -648,8 +620,7 @@ func checkBlock(userID, embedder string, dims int, ids, kinds, norms, vecs []byt
 	return nil
 }
 
-// decodeIDs decodes int64 little-endian ids into dst (reused when large
-// enough).
+// decodeIDs reuses dst when large enough.
 func decodeIDs(b []byte, dst []int64) []int64 {
 	n := len(b) / 8
 	if cap(dst) < n {

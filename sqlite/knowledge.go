@@ -155,8 +155,7 @@ func (s *Store) KnowledgeChunks(ctx context.Context, key string) ([]nadine.Knowl
 	return out, s.wrap("knowledge chunks", rows.Err())
 }
 
-// scanChunk reads a row of id, source, title, text, metadata, embedder and
-// embedding.
+// scanChunk reads id, source, title, text, metadata, embedder and embedding.
 func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
 	var (
 		c    nadine.KnowledgeChunk
@@ -179,9 +178,7 @@ func scanChunk(rows *sql.Rows) (nadine.KnowledgeChunk, error) {
 	return c, nil
 }
 
-// SearchKnowledge returns the k knowledge chunks most similar to embedding,
-// best first, comparing only vectors of embedder with the same dimension.
-// k <= 0 returns nothing; an empty vector is EINVALID.
+// SearchKnowledge compares only vectors of embedder and the query's dimension.
 func (s *Store) SearchKnowledge(ctx context.Context, embedding []float32, embedder string, k int) ([]nadine.ScoredChunk, error) {
 	if len(embedding) == 0 {
 		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: search knowledge: empty query vector")

@@ -23,8 +23,7 @@ type memoryRow struct {
 	norm                      float32 // of the embedding, for the vector index
 }
 
-// memoryRow checks m for userID and fills its time and metadata (see
-// records.Memory), and encodes it.
+// memoryRow validates and fills m through records.Memory, shared with postgres.
 func (s *Store) memoryRow(op, userID string, m nadine.Memory) (memoryRow, error) {
 	m, err := records.Memory("sqlite", op, userID, m, s.now)
 	if err != nil {
@@ -56,8 +55,7 @@ func (r memoryRow) args() []any {
 	return []any{r.userID, r.typ, r.text, r.convID, r.timeUS, r.metadata, r.embedder, r.dims, r.embedding}
 }
 
-// insertMemories inserts rows and adds their vectors to the index, in the
-// caller's transaction, and returns their ids in order.
+// insertMemories runs in the caller's transaction, so rows and index change together.
 func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64, error) {
 	stmt, err := tx.PrepareContext(ctx, insertMemorySQL)
 	if err != nil {
@@ -80,14 +78,12 @@ func insertMemories(ctx context.Context, tx *sql.Tx, rows []memoryRow) ([]int64,
 	return ids, nil
 }
 
-// AddMemory stores a memory of m.UserID and returns its id. A zero Time is
-// set to Now; the type must be conversation, episode or fact.
+// AddMemory's type must be conversation, episode or fact; a zero Time is Now.
 func (s *Store) AddMemory(ctx context.Context, m nadine.Memory) (int64, error) {
 	return records.One(s.AddMemories(ctx, []nadine.Memory{m}))
 }
 
-// AddMemories stores memories (of any users) in one transaction and returns
-// their ids in order. It is the batch form of AddMemory, for imports.
+// AddMemories is AddMemory's batch form, for imports: one transaction.
 func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, error) {
 	rows, err := records.Rows(ms, func(m nadine.Memory) (memoryRow, error) { return s.memoryRow("add memory", m.UserID, m) })
 	if err != nil || len(ms) == 0 {
@@ -107,10 +103,8 @@ func (s *Store) AddMemories(ctx context.Context, ms []nadine.Memory) ([]int64, e
 	return ids, nil
 }
 
-// cacheAdded tells the vector cache about memories a write inserted (ids[i]
-// the id of rows[i], when err is nil), mark being the cache's mark taken
-// before the write: the vectors are added to their users' cached sets, or
-// the sets dropped when the write failed.
+// cacheAdded adds a write's vectors to the cached sets, or drops the sets when
+// the write failed; mark is the cache's mark taken before the write.
 func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error) {
 	byUser := map[string][]vecEntry{}
 	for i, r := range rows {
@@ -136,21 +130,15 @@ func (s *Store) cacheAdded(mark uint64, rows []memoryRow, ids []int64, err error
 	}
 }
 
-// userVectors returns a user's memory vectors, from the cache when present,
-// else from the user's blocks of the vector index.
+// userVectors reads the user's index blocks on a cache miss.
 func (s *Store) userVectors(ctx context.Context, userID string) (*vecSet, error) {
 	return s.cache.get(ctx, userKey(userID), func() (*vecSet, error) {
 		return s.loadVectors(ctx, userID)
 	})
 }
 
-// WarmMemories starts loading the user's memory vectors into the cache,
-// unless they are there or being loaded, and returns at once: called when
-// the person is recognized, it makes their first search find the vectors
-// ready (a person with 100,000 memories takes tens of milliseconds to
-// load), or join the load in flight. A search that comes first loads them
-// itself, as without it. Close stops the load. Without a cache it does
-// nothing.
+// WarmMemories loads a recognized person's vectors in the background so their
+// first search finds them ready or joins the load. Close stops it.
 func (s *Store) WarmMemories(userID string) {
 	if userID == "" || !s.cache.enabled() || s.cache.holds(userKey(userID)) {
 		return
@@ -176,8 +164,7 @@ func (s *Store) WarmMemories(userID string) {
 	})
 }
 
-// scanVectors reads rows of (id, embedder, embedding) into a set of kind-0
-// vectors (the knowledge base).
+// scanVectors makes kind-0 vectors: the knowledge base's.
 func scanVectors(rows *sql.Rows) (*vecSet, error) {
 	defer rows.Close()
 	var (
@@ -202,10 +189,8 @@ func scanVectors(rows *sql.Rows) (*vecSet, error) {
 	return &b.set, rows.Err()
 }
 
-// SearchMemories returns the user's memories most similar to the query,
-// best first, by exact cosine similarity over that user's rows only. Only
-// vectors of q.Embedder with the query's dimension are compared. K <= 0
-// returns nothing; an empty query vector is EINVALID.
+// SearchMemories is exact cosine over this user's rows only, comparing
+// vectors of q.Embedder and the query's dimension.
 func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.MemoryQuery) ([]nadine.ScoredMemory, error) {
 	if err := needUser("search memories", userID); err != nil {
 		return nil, err
@@ -241,8 +226,7 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 // scores are read from the memories table.
 const maxCandidates = 2048
 
-// memoriesOf returns the user's memories of best, in its order, with their
-// scores and without their vectors.
+// memoriesOf keeps best's order and leaves the vectors out.
 func (s *Store) memoriesOf(ctx context.Context, userID string, best []scored) ([]nadine.ScoredMemory, error) {
 	if len(best) == 0 {
 		return nil, nil
@@ -268,9 +252,8 @@ func (s *Store) memoriesOf(ctx context.Context, userID string, best []scored) ([
 	return out, nil
 }
 
-// rerank computes the exact scores of a quantized search's candidates from
-// their stored vectors, as the exact path does (cosineScore), and returns
-// the k best without their vectors.
+// rerank scores a quantized search's candidates with cosineScore, so the
+// results equal the exact search's.
 func (s *Store) rerank(ctx context.Context, userID string, q nadine.MemoryQuery, ids []int64) ([]nadine.ScoredMemory, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -299,9 +282,8 @@ func (s *Store) rerank(ctx context.Context, userID string, q nadine.MemoryQuery,
 	return out, nil
 }
 
-// memoriesByID reads the user's memories of ids, with their vectors when
-// withVector is set. "+user_id" keeps the planner on the primary key
-// instead of the (user_id, type) index: a handful of rowid lookups.
+// memoriesByID's "+user_id" keeps the planner on the primary key rather than
+// the (user_id, type) index: a handful of rowid lookups.
 func (s *Store) memoriesByID(ctx context.Context, userID string, ids []int64, withVector bool) ([]nadine.Memory, error) {
 	cols := memoryFields
 	if withVector {
@@ -337,8 +319,7 @@ const (
 	embedder, embedding FROM memories`
 )
 
-// scanMemories reads rows of memoryColumns, or of memoryFields when
-// withVector is false.
+// scanMemories reads memoryFields instead when withVector is false.
 func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 	defer rows.Close()
 	var ms []nadine.Memory
@@ -374,8 +355,7 @@ func scanMemories(rows *sql.Rows, withVector bool) ([]nadine.Memory, error) {
 	return ms, rows.Err()
 }
 
-// Memories lists a user's memories with their vectors, newest first (by
-// Time, then id), of the given types (all when none given).
+// Memories lists newest first (Time, then id), of all types when none given.
 func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.MemoryType) ([]nadine.Memory, error) {
 	if err := needUser("memories", userID); err != nil {
 		return nil, err
@@ -396,9 +376,7 @@ func (s *Store) Memories(ctx context.Context, userID string, types ...nadine.Mem
 	return ms, s.wrap("memories", err)
 }
 
-// HasMemories reports whether the user has a memory of one of the types
-// (any type when none given): one probe of the (user_id, type) index,
-// whatever the number of memories.
+// HasMemories is one probe of the (user_id, type) index, whatever the count.
 func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.MemoryType) (bool, error) {
 	if err := needUser("has memories", userID); err != nil {
 		return false, err
@@ -418,9 +396,8 @@ func (s *Store) HasMemories(ctx context.Context, userID string, types ...nadine.
 	return found, nil
 }
 
-// DeleteMemories erases a user's long-term memories, keeping the profile,
-// the name and the conversations. Like ForgetUser it leaves the erased text
-// nowhere in the files (see erase.go).
+// DeleteMemories keeps profile, name and conversations, and like ForgetUser
+// leaves the erased text nowhere in the files.
 func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	if err := needUser("delete memories", userID); err != nil {
 		return err
@@ -438,14 +415,8 @@ func (s *Store) DeleteMemories(ctx context.Context, userID string) error {
 	return s.wrap("delete memories", err)
 }
 
-// MemoryEmbedders counts stored memory vectors (of all users) per embedder
-// name. Memories stored without a vector are not counted. The counts come
-// from the vector index, which holds every searchable memory vector: its
-// blocks' small columns are a few pages per thousand vectors, where
-// counting the memories table read every row of it (serve asks at start,
-// and a person with 100,000 memories made that 120 MB of the file mapped
-// into the process). They are read without the map, whose pages (and the
-// kernel's neighbours of each) would stay resident.
+// MemoryEmbedders counts from the vector index's small columns, read without
+// the map: counting the memories table mapped every row of it.
 func (s *Store) MemoryEmbedders(ctx context.Context) (map[string]int, error) {
 	return s.countByEmbedder(ctx, s.u, "memory embedders", `SELECT embedder, sum(count) FROM memory_vectors GROUP BY embedder`)
 }
@@ -464,9 +435,8 @@ func (s *Store) countByEmbedder(ctx context.Context, db queryer, op, query strin
 	return out, nil
 }
 
-// UpdateMemoryEmbedding replaces the vector of the user's memory id. A
-// memory that does not exist, or belongs to another user, is ENOTFOUND. An
-// empty v leaves the memory without a vector.
+// UpdateMemoryEmbedding of another user's memory is ENOTFOUND; an empty v
+// leaves the memory without a vector.
 func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int64, embedder string, v []float32) error {
 	if err := needUser("update memory embedding", userID); err != nil {
 		return err
@@ -503,11 +473,8 @@ func (s *Store) UpdateMemoryEmbedding(ctx context.Context, userID string, id int
 	return s.wrap("update memory embedding", err)
 }
 
-// reindexMemory moves a memory's index entry from the group (oldEmbedder,
-// oldDims) to the group (embedder, dims) with its new vector; a dimension 0
-// means no vector (no entry). An entry missing from the old group, which
-// only an index out of step with the table would show, is logged and the
-// new entry added anyway, so the index heals.
+// reindexMemory adds the new entry even when the old one is missing (an index
+// out of step), logging it, so the index heals.
 func (s *Store) reindexMemory(ctx context.Context, tx *sql.Tx, userID, oldEmbedder string, oldDims int,
 	embedder string, dims int, e indexEntry) error {
 	if oldDims > 0 && oldEmbedder == embedder && oldDims == dims {

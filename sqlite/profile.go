@@ -11,8 +11,7 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// Profile returns a user's profile, or an ENOTFOUND error (also for a user
-// known only by name).
+// Profile of a user known only by name is ENOTFOUND.
 func (s *Store) Profile(ctx context.Context, userID string) (nadine.Profile, error) {
 	if err := needUser("profile", userID); err != nil {
 		return nadine.Profile{}, err
@@ -49,9 +48,7 @@ func readProfile(ctx context.Context, q querier, userID string) (nadine.Profile,
 	return p, nil
 }
 
-// SaveProfile stores p as the user's whole profile and records its name in
-// the id → name map (an empty name keeps the name already recorded). A zero
-// LastUpdated is set to Now.
+// SaveProfile with an empty name keeps the name already recorded.
 func (s *Store) SaveProfile(ctx context.Context, p nadine.Profile) error {
 	if err := needUser("save profile", p.UserID); err != nil {
 		return err
@@ -96,8 +93,7 @@ func setUserName(ctx context.Context, tx *sql.Tx, userID, name string) error {
 	return err
 }
 
-// SetUserName records a name in the id → name map; the user need not have a
-// profile. An empty name is an EINVALID error.
+// SetUserName needs no profile; an empty name is EINVALID.
 func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
 	if err := records.NeedName("sqlite", "set user name", userID, name); err != nil {
 		return err

@@ -8,11 +8,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// UpdateProfile runs fn on the user's stored profile and stores its result
-// in one write transaction. Writes of one store go through its one writer
-// connection and SQLite takes the database's write lock at BEGIN IMMEDIATE,
-// so a concurrent UpdateProfile, of this process or another, waits and then
-// sees this one's result.
+// UpdateProfile runs under BEGIN IMMEDIATE's write lock, so a concurrent
+// update, of this process or another, waits and then sees this one's result.
 func (s *Store) UpdateProfile(ctx context.Context, userID string, fn func(nadine.Profile, bool) (nadine.Profile, error)) (nadine.Profile, error) {
 	if err := needUser("update profile", userID); err != nil {
 		return nadine.Profile{}, err

@@ -34,16 +34,14 @@ import (
 // unitRoundoff is float32's unit roundoff, 2⁻²⁴.
 const unitRoundoff = 1.0 / (1 << 24)
 
-// Norms outside [minNorm, maxNorm] leave float32's normal range when
-// squared: the exact path's own rounding is then not bounded by the unit
-// roundoff, and such a vector (or query) is scored exactly.
+// Norms outside [minNorm, maxNorm] leave float32's normal range when squared,
+// where rounding is unbounded: such vectors are scored exactly.
 const (
 	minNorm = 1e-18
 	maxNorm = 1e18
 )
 
-// finiteNorm reports whether v's values are finite and its norm within
-// [minNorm, maxNorm].
+// finiteNorm says whether v may be quantized (see minNorm).
 func finiteNorm(v []float32) bool {
 	var nn float64
 	for _, x := range v {
@@ -53,10 +51,8 @@ func finiteNorm(v []float32) bool {
 	return n >= minNorm && n <= maxNorm
 }
 
-// quantizeVector appends v quantized to dst and returns the new dst with
-// v's scale, relative residual and norm ratio. The scale is 0 for a vector
-// the bound does not cover (see finiteNorm): a zero vector, whose score is
-// exactly 0, or one whose exact score must be computed.
+// quantizeVector returns a zero scale for a vector the bound does not cover
+// (see finiteNorm): a zero vector, or one to be scored exactly.
 func quantizeVector(dst []int8, v []float32) ([]int8, float32, float32, float32) {
 	var m float32
 	for _, x := range v {
@@ -98,10 +94,8 @@ func encodeCodes(vecs []byte, dims int) (bounds, codes []byte, err error) {
 	return bounds, codes, nil
 }
 
-// appendCode appends the quantized form of a vector (float32
-// little-endian bytes, of a length the caller checked) to a block's
-// stored bounds (its scale, residual and ratio as float32 little-endian
-// values) and codes (its int8 steps).
+// appendCode appends a vector's bounds (scale, residual, ratio as float32 LE)
+// and int8 steps; the caller checked the vector's length.
 func appendCode(bounds, codes, vec []byte) ([]byte, []byte) {
 	v, _ := records.DecodeVector(vec, nil)
 	q8, scale, resid, ratio := quantizeVector(make([]int8, 0, len(v)), v)
@@ -116,8 +110,7 @@ func int8Bytes(v []int8) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
-// roundUp converts x to the float32 at or above it, so that a stored bound
-// never shrinks.
+// roundUp rounds to float32 upward, so a stored bound never shrinks.
 func roundUp(x float64) float32 {
 	f := float32(x)
 	if float64(f) < x {
@@ -126,8 +119,7 @@ func roundUp(x float64) float32 {
 	return f
 }
 
-// queryCode is a query quantized to integers for the scan of quantized
-// blocks.
+// queryCode is a query quantized to integers for scanning quantized blocks.
 type queryCode struct {
 	q16 []int16
 	t   float64 // the step: q̂ = t·q16
@@ -161,8 +153,7 @@ func quantizeQuery(q []float32) queryCode {
 	return c
 }
 
-// dotCode returns the integer dot product of a quantized query and a
-// quantized vector of its length. quantizeQuery's steps keep every partial
+// dotCode needs no overflow check: quantizeQuery's steps keep every partial
 // sum within int32.
 func dotCode(a []int16, b []int8) int64 {
 	b = b[:len(a)]
@@ -186,13 +177,8 @@ type candidate struct {
 	upper float64
 }
 
-// boundedSearch scores quantized blocks. It keeps the k best lower bounds
-// seen (their worst is the threshold) and every entry whose upper bound
-// reached the threshold when it was seen; the final threshold then
-// discards those that fell behind. Every entry among the exact k best is a
-// candidate: k entries have an exact score of at least the final
-// threshold, so the k-th best exact score is at least it, and an entry
-// scoring that has an upper bound above it.
+// boundedSearch keeps the k best lower bounds and every entry whose upper bound
+// reached their worst, so the exact k best are among the candidates.
 type boundedSearch struct {
 	code  queryCode
 	qn    float64 // the query's float32 norm, as the exact path has it
@@ -209,8 +195,7 @@ func newBoundedSearch(q []float32, k int, kinds uint8) *boundedSearch {
 		slack: 2*d*unitRoundoff + 1e-7, lower: make(topHeap, 0, min(max(k, 0), 64))}
 }
 
-// add scores the entries of a quantized block of the query's dimension
-// (the caller checks the embedder).
+// add expects the caller to have checked the block's embedder.
 func (sr *boundedSearch) add(blk *vecBlock) {
 	if sr.k <= 0 || sr.kinds == 0 || blk.dims != len(sr.code.q16) {
 		return
@@ -242,8 +227,7 @@ func (sr *boundedSearch) add(blk *vecBlock) {
 	}
 }
 
-// mergeBounded combines the searches of parts of one set and returns the
-// ids of the candidates, in id order.
+// mergeBounded returns the candidates of a split scan in id order.
 func mergeBounded(parts []*boundedSearch, k int) []int64 {
 	var lows []float64
 	n := 0
@@ -270,13 +254,11 @@ func mergeBounded(parts []*boundedSearch, k int) []int64 {
 	return ids
 }
 
-// parallelEntries is the set size from which a scan is split over the
-// CPUs.
+// parallelEntries is the set size from which a scan uses every CPU.
 const parallelEntries = 20_000
 
-// candidates scans a quantized set and returns the ids whose exact scores
-// decide the k best (see boundedSearch). A large set is scanned by one
-// goroutine per CPU, each over every n-th block.
+// candidates scans a large set with one goroutine per CPU, each over every
+// n-th block.
 func (s *vecSet) candidates(q []float32, embedder string, k int, kinds uint8) []int64 {
 	workers := 1
 	if s.entries() >= parallelEntries {

@@ -27,11 +27,8 @@ type StatsOptions struct {
 	Logger *slog.Logger
 }
 
-// Stats is the SQLite file of turn and interaction records (stats.db in
-// the data directory): what the Today view and `nadine report` sum up. It
-// holds no text and no user id. Records are written in batches by one
-// goroutine, off the turn's path; a full queue drops a record (counted)
-// rather than wait.
+// Stats holds no text and no user id. One goroutine writes records in batches,
+// off the turn's path; a full queue drops a record (counted) rather than wait.
 type Stats struct {
 	db     *sql.DB
 	path   string
@@ -70,8 +67,7 @@ CREATE INDEX IF NOT EXISTS sessions_end ON sessions(end_ns);
 // statsQueue bounds the records waiting to be written.
 const statsQueue = 4096
 
-// OpenStats opens (creating it when missing) the stats file at path and
-// starts its writer; Close stops it.
+// OpenStats starts the stats writer; Close stops it.
 func OpenStats(ctx context.Context, path string, opts StatsOptions) (*Stats, error) {
 	if path == "" || strings.Contains(path, "?") || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: open stats: path %q must be a plain file path", path)
@@ -109,8 +105,7 @@ func OpenStats(ctx context.Context, path string, opts StatsOptions) (*Stats, err
 	return s, nil
 }
 
-// ReadStats opens the stats file at path for reading only (nadine report,
-// beside a running serve).
+// ReadStats opens read-only, so nadine report can run beside a serving nadine.
 func ReadStats(ctx context.Context, path string) (*Stats, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nadine.Errorf(nadine.ENOTFOUND, "sqlite: stats %s: %v (nadine serve records turns there)", path, err)
@@ -215,8 +210,7 @@ func (s *Stats) insert(ctx context.Context, batch []any) error {
 	return tx.Commit()
 }
 
-// Turns returns the turn records of [from, to), oldest first, their times
-// in from's time zone.
+// Turns returns [from, to) oldest first, in from's time zone.
 func (s *Stats) Turns(ctx context.Context, from, to time.Time) ([]turnstats.Turn, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT time_ns, robot, engine, outcome, language, first_speech_ns, duration_ns, model_calls, model_errors, filler
 		FROM turns WHERE time_ns >= ? AND time_ns < ? ORDER BY time_ns`, from.UnixNano(), to.UnixNano())
@@ -243,8 +237,7 @@ func (s *Stats) Turns(ctx context.Context, from, to time.Time) ([]turnstats.Turn
 	return out, nil
 }
 
-// Sessions returns the interaction records that ended in [from, to),
-// oldest first.
+// Sessions returns interactions ended in [from, to), oldest first.
 func (s *Stats) Sessions(ctx context.Context, from, to time.Time) ([]turnstats.Session, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT end_ns, robot, reason, turns, duration_ns FROM sessions
 		WHERE end_ns >= ? AND end_ns < ? ORDER BY end_ns`, from.UnixNano(), to.UnixNano())

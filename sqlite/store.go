@@ -34,36 +34,25 @@ type Options struct {
 	// BusyTimeout is how long a statement waits for a lock held by another
 	// process; 0 means 5 seconds.
 	BusyTimeout time.Duration
-	// CacheBytes bounds the memory that users' vectors (and the knowledge
-	// base's) take between searches; 0 means DefaultCacheBytes, a negative
-	// value disables the cache.
+	// CacheBytes bounds the vectors kept between searches; 0 means
+	// DefaultCacheBytes, < 0 no cache.
 	CacheBytes int64
-	// QuantizeAbove is the size of a user's float32 vectors above which the
-	// cache keeps them quantized (a quarter of the bytes; searches stay
-	// exact, see quantize.go); 0 means DefaultQuantizeAbove, a negative
-	// value never quantizes.
+	// QuantizeAbove is a user's vector bytes above which the cache keeps them
+	// quantized (a quarter; searches stay exact); 0 is the default, < 0 never.
 	QuantizeAbove int64
 	// ReadConns is the size of the read connection pool; 0 means
 	// max(4, GOMAXPROCS).
 	ReadConns int
-	// MmapSize is how many bytes of the database file each read
-	// connection maps into memory (SQLite's mmap_size), so that loading a
-	// user's vectors copies mapped pages instead of making one system call
-	// per page; 0 means 1 GiB on 64-bit hosts and none on others, a
-	// negative value disables it. The writer never uses a map, nor do the
-	// reads that touch pages once (a large person's stored codes, the rows
-	// of a search's candidates).
+	// MmapSize is SQLite's mmap_size for read connections, so loading vectors
+	// copies pages without a system call each; 0 is 1 GiB on 64-bit, < 0 none.
 	MmapSize int64
-	// OnError, when set, is told of each failed operation of the store (a
-	// database error, not a missing row or invalid input), for metrics. It
-	// must return at once.
+	// OnError hears of each database failure (not a missing row or invalid
+	// input), for metrics; it must return at once.
 	OnError func(op string, err error)
 }
 
-// Defaults of Options.CacheBytes and Options.QuantizeAbove: 64 MiB hold
-// the vectors of about 60,000 memories of 256 dimensions unquantized, or
-// of one person with 200,000 quantized; a person's vectors are quantized
-// from 8 MiB (8,192 memories of 256 dimensions, 2,730 of 768).
+// Defaults: 64 MiB cache ~60,000 memories of 256 dimensions (one quantized
+// person of 200,000); a person is quantized from 8 MiB (8,192 of them).
 const (
 	DefaultCacheBytes    = 64 << 20
 	DefaultQuantizeAbove = 8 << 20
@@ -93,9 +82,8 @@ type Store struct {
 
 var _ nadine.Store = (*Store)(nil)
 
-// Open opens (creating it when missing, with its parent directory) the
-// database at path, applies the pending schema migrations in one
-// transaction and returns the store. Close it when done.
+// Open creates the file and its directory when missing and applies pending
+// migrations in one transaction.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, nadine.Errorf(nadine.EINVALID, "sqlite: open: empty path")
@@ -203,8 +191,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // unmappedConns is the size of the pool of reads without the map.
 const unmappedConns = 2
 
-// Close stops the loads WarmMemories started and closes the database. The
-// store must not be used afterwards.
+// Close stops the loads WarmMemories started.
 func (s *Store) Close() error {
 	s.warmMu.Lock()
 	s.warmClosed = true
@@ -224,8 +211,7 @@ func (s *Store) Close() error {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// migrate applies the pending migrations in one transaction and returns the
-// schema version.
+// migrate returns the schema version.
 func (s *Store) migrate(ctx context.Context) (int, error) {
 	ms, err := migrations.Load(migrationFS, "migrations")
 	if err != nil {
@@ -269,8 +255,7 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 	return version, nil
 }
 
-// migrationStep returns the Go code that completes the SQL of a migration
-// version, in the same transaction, or nil when the SQL is all there is.
+// migrationStep is a version's Go code, run after its SQL in the same transaction.
 func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error {
 	switch version {
 	case 4: // the packed memory vector index and its codes (see buildMemoryIndex)
@@ -279,8 +264,7 @@ func (s *Store) migrationStep(version int) func(context.Context, *sql.Tx) error 
 	return nil
 }
 
-// write runs fn in a write transaction (BEGIN IMMEDIATE on the writer
-// connection) and commits when fn returns nil.
+// write uses BEGIN IMMEDIATE on the one writer connection.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -298,9 +282,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // needUser returns an EINVALID error when userID is empty.
 func needUser(op, userID string) error { return records.NeedUser("sqlite", op, userID) }
 
-// wrap prefixes err with the package and the operation, keeping *nadine.Error
-// values (which already carry the prefix) as they are; a database error
-// (not one of ours, not the caller's cancellation) goes to Options.OnError.
+// wrap keeps *nadine.Error values as they are; a database error (not ours,
+// not the caller's cancellation) also goes to Options.OnError.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil

@@ -13,9 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/records"
 )
 
-// floatView returns the float32 little-endian values of b, as a view of b's
-// own memory when the host layout and b's alignment allow it (valid as long
-// as b is), else decoded into *scratch (grown as needed).
+// floatView avoids a copy when host layout and b's alignment allow (the view
+// is valid as long as b is); else it decodes into *scratch.
 func floatView(b []byte, scratch *[]float32) ([]float32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("vector blob of %d bytes is not a multiple of 4", len(b))
@@ -30,9 +29,8 @@ func floatView(b []byte, scratch *[]float32) ([]float32, error) {
 	return v, err
 }
 
-// dot returns the dot product of a and the first len(a) values of b. The
-// loop takes eight values at a time with independent sums, without bounds
-// checks inside.
+// dot takes eight values at a time with independent sums and no bounds checks
+// inside the loop.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
@@ -58,8 +56,7 @@ func norm(v []float32) float32 {
 	return float32(math.Sqrt(float64(dot(v, v))))
 }
 
-// Kind codes of the memory types in a vector block; knowledge vectors have
-// kind 0.
+// Kind codes of the memory types in a vector block; knowledge is kind 0.
 const (
 	kindNone         uint8 = 0
 	kindConversation uint8 = 1
@@ -98,11 +95,8 @@ func kindMask(types []nadine.MemoryType) uint8 {
 	return m
 }
 
-// vecBlock is a run of vectors of one embedder and dimension, packed: entry
-// i has id ids[i], kind kinds[i], norm norms[i] and the values
-// vecs[i*dims : (i+1)*dims]. A quantized block (see quantize.go) has no
-// vecs: entry i is q8[i*dims : (i+1)*dims] in steps of scale[i], with the
-// error bounds resid[i] and ratio[i].
+// vecBlock entry i is ids[i], kinds[i], norms[i] and vecs[i*dims:(i+1)*dims];
+// a quantized block has q8 in steps of scale[i] instead, bounded by resid and ratio.
 type vecBlock struct {
 	embedder string
 	dims     int
@@ -117,17 +111,14 @@ type vecBlock struct {
 	mem          *codeMemory // the memory q8 is cut from, when it is not the heap's
 }
 
-// codeMemory is memory for the codes of quantized blocks that may lie
-// outside the Go heap (see newCodeMemory): it stays valid while the value
-// is reachable, so a block cut from it holds it.
+// codeMemory may lie outside the Go heap and stays valid while reachable, so
+// every block cut from it holds it.
 type codeMemory struct {
 	b []byte
 }
 
-// vecSet is an immutable set of vectors (one user's memories, or the
-// knowledge base) in packed blocks. Searches share it without locking. A
-// quantized set's blocks are all quantized: its searches give candidates
-// (candidates), an exact set's the result (topK).
+// vecSet is immutable so searches share it without locking; a quantized set
+// gives candidates, an exact one the result.
 type vecSet struct {
 	blocks    []vecBlock
 	quantized bool
@@ -156,8 +147,7 @@ func (s *vecSet) bytes() int64 {
 // emptySetBytes is what bytes counts for a set without blocks.
 const emptySetBytes = 64
 
-// setBuilder packs vectors given one at a time into blocks of at most
-// blockEntries entries per embedder and dimension.
+// setBuilder packs at most blockEntries per block, per embedder and dimension.
 type setBuilder struct {
 	set  vecSet
 	open map[groupKey]int // index in set.blocks of the block being filled
@@ -196,10 +186,8 @@ type vecEntry struct {
 	vec      []float32
 }
 
-// appended returns a set of s's vectors and es's, quantized like s's; s
-// does not change. The entries go to the last block while it has the
-// embedder, the dimension and room, the last block being copied first, and
-// to new blocks after it: a write of one memory copies at most one block.
+// appended leaves s unchanged for concurrent searches and copies at most the
+// last block, so a write of one memory copies at most one block.
 func (s *vecSet) appended(es []vecEntry) *vecSet {
 	out := &vecSet{blocks: slices.Grow(slices.Clone(s.blocks), 1), quantized: s.quantized}
 	owned := -1 // the block of out that is out's own, not s's
@@ -243,9 +231,8 @@ type scored struct {
 	score float64
 }
 
-// topK returns the k entries most similar to q among those whose embedder
-// is embedder, whose dimension is len(q) and whose bit 1<<kind is set in
-// kinds, best first (ties: lower id first). Zero vectors score 0.
+// topK filters by embedder, dimension and kinds' bit 1<<kind; ties go to the
+// lower id, zero vectors score 0.
 func (s *vecSet) topK(q []float32, embedder string, k int, kinds uint8) []scored {
 	sr := newSearch(q, k, kinds)
 	for bi := range s.blocks {
@@ -256,8 +243,7 @@ func (s *vecSet) topK(q []float32, embedder string, k int, kinds uint8) []scored
 	return sr.result()
 }
 
-// search is a top-k query being scored block by block. It keeps the k best
-// entries seen so far in a bounded heap, and allocates nothing per entry.
+// search keeps the k best in a bounded heap and allocates nothing per entry.
 type search struct {
 	q     []float32
 	qn    float64
@@ -270,8 +256,7 @@ func newSearch(q []float32, k int, kinds uint8) *search {
 	return &search{q: q, qn: float64(norm(q)), k: k, kinds: kinds, best: make(topHeap, 0, min(max(k, 0), 64))}
 }
 
-// add scores the entries of blk whose kind is wanted, when blk has the
-// query's dimension; the caller checks the embedder.
+// add skips blocks of another dimension; the caller checks the embedder.
 func (sr *search) add(blk *vecBlock) {
 	if sr.k <= 0 || len(sr.q) == 0 || sr.kinds == 0 || blk.dims != len(sr.q) {
 		return
@@ -285,9 +270,8 @@ func (sr *search) add(blk *vecBlock) {
 	}
 }
 
-// cosineScore is the exact path's score of v (of norm n) for the query q
-// (of norm qn): every exact search, and the check of a quantized search's
-// candidates, computes it this way, so that they agree to the bit.
+// cosineScore is the one exact score, for exact searches and quantized
+// candidates alike, so that they agree to the bit.
 func cosineScore(q []float32, qn float64, v []float32, n float32) float64 {
 	if qn > 0 && n > 0 {
 		return float64(dot(q, v)) / (qn * float64(n))
@@ -317,8 +301,7 @@ func better(a, b scored) bool {
 	return a.id < b.id
 }
 
-// topHeap keeps the best results seen so far as a heap whose root is the
-// worst of them.
+// topHeap's root is the worst of the best results, the one to replace.
 type topHeap []scored
 
 // offer adds c when fewer than k results are kept or c beats the worst.
@@ -359,14 +342,8 @@ func (h *topHeap) offer(c scored, k int) {
 	}
 }
 
-// vectorCache keeps vector sets by key ("u:<user id>" or "knowledge"),
-// dropping the least recently used while their bytes exceed its limit (a
-// set larger than the whole limit is not kept). A key is invalidated
-// after every committed write that touches it; a load that overlapped an
-// invalidation is not cached, so the cache never serves a stale set.
-// Concurrent misses of one key share one load (the first turn of a person
-// may search several memory types at once), unless an invalidation happened
-// since that load started.
+// vectorCache is LRU in bytes. A load that overlapped an invalidation is not
+// cached or joined, so it never serves a stale set (docs/architecture.md#sqlite).
 type vectorCache struct {
 	mu      sync.Mutex
 	limit   int64 // bytes; <= 0 disables caching
@@ -383,8 +360,7 @@ type cacheItem struct {
 	loaded uint64 // the tick at which its load ended: it holds no write marked later
 }
 
-// cacheLoad is one load in flight; set and err are written before done is
-// closed.
+// cacheLoad's set and err are written before done is closed.
 type cacheLoad struct {
 	done    chan struct{}
 	set     *vecSet
@@ -397,9 +373,7 @@ func newVectorCache(limit int64) *vectorCache {
 	return &vectorCache{limit: limit, sets: map[string]*cacheItem{}, loading: map[string]*cacheLoad{}}
 }
 
-// get returns the cached set for key; on a miss it joins the load in
-// flight for key when there is one that no invalidation has overtaken, or
-// else calls load and caches its result.
+// get joins a load in flight that no invalidation has overtaken.
 func (c *vectorCache) get(ctx context.Context, key string, load func() (*vecSet, error)) (*vecSet, error) {
 	if c.limit <= 0 {
 		return load()
@@ -481,9 +455,8 @@ func (c *vectorCache) dropLocked(key string) {
 	}
 }
 
-// invalidate drops key's set and marks the load in flight as stale: it is
-// not cached, and later misses do not join it. Call it after the write that
-// changed key's rows has committed (or failed).
+// invalidate must run after the write that changed key's rows has committed or
+// failed; it also marks the load in flight stale.
 func (c *vectorCache) invalidate(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -502,14 +475,8 @@ func (c *vectorCache) mark() uint64 {
 	return c.tick
 }
 
-// appendTo applies a committed write that only added vectors to key's
-// cached set, so that a person's next search does not reload all of their
-// vectors after each new memory: the set is replaced by grow(set) when its
-// load ended before mark (taken before the write began, so the set cannot
-// hold the write's rows yet), and dropped otherwise, as by invalidate (its
-// load may or may not have seen them). A load in flight is marked stale,
-// as by invalidate. grow must not change the set it is given (searches may
-// be reading it).
+// appendTo grows key's set after a write that only added vectors, so a person
+// is not reloaded after each memory; grow must not change its argument.
 func (c *vectorCache) appendTo(key string, mark uint64, grow func(*vecSet) *vecSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -22,11 +22,8 @@ const DefaultHTTPTimeout = 15 * time.Second
 // maxResponse bounds the response body read from the service.
 const maxResponse = 1 << 20
 
-// HTTP translates with a LibreTranslate-compatible service: POST
-// {BaseURL}/translate with the JSON body {q, source, target, format,
-// api_key}, answered by {"translatedText": ...} or, on failure, by an HTTP
-// error status with {"error": ...}. Only BaseURL is required. It is safe for
-// concurrent use.
+// HTTP is safe for concurrent use; only BaseURL is required. The API key never
+// appears in errors, logs or traces.
 type HTTP struct {
 	// BaseURL is the service's root, such as "http://localhost:5000".
 	BaseURL string
@@ -36,9 +33,8 @@ type HTTP struct {
 	// HTTPClient sends the requests; nil means a client with
 	// DefaultHTTPTimeout.
 	HTTPClient *http.Client
-	// Codes overrides the service's code of a language (the default is
-	// the language code itself: "en", "fr", "de", "zh"); some servers
-	// call Chinese "zh-Hans".
+	// Codes overrides a language's code for services that differ (some call
+	// Chinese "zh-Hans").
 	Codes map[nadine.Language]string
 	// Logger receives one debug line per call; nil discards.
 	Logger *slog.Logger
@@ -67,9 +63,8 @@ type libreResponse struct {
 	Error string `json:"error"`
 }
 
-// Translate renders text, written in from ("auto" is sent when from is ""),
-// in to. Empty text, or from == to, is returned unchanged without a call.
-// The call is recorded in the context's trace as a tool call "translate".
+// Translate records the call as a tool call "translate", which carries the
+// request and error as a Step could not; from == to makes no call.
 func (h *HTTP) Translate(ctx context.Context, text string, from, to nadine.Language) (out string, err error) {
 	if h == nil || h.BaseURL == "" {
 		return "", nadine.Errorf(nadine.EINVALID, "translate: no translation service URL configured")

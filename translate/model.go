@@ -24,8 +24,7 @@ var promptText string
 
 var promptTemplate = template.Must(template.New("prompt").Parse(promptText))
 
-// Prompt returns the system prompt that asks a model to translate text
-// written in from (unknown when from is "") into to.
+// Prompt's from is unknown when "".
 func Prompt(from, to nadine.Language) (string, error) {
 	if err := checkLanguages(from, to); err != nil {
 		return "", err
@@ -64,11 +63,8 @@ type Model struct {
 
 var _ nadine.Translator = (*Model)(nil)
 
-// Translate renders text, written in from (unknown when from is ""), in to.
-// Empty text, or text already in to (from == to), is returned unchanged
-// without calling the model. The answer is stripped of surrounding quotes
-// and code fences; an empty answer is an EBADOUTPUT error, and the chat
-// model's errors keep their codes.
+// Translate makes no call for empty text or from == to; an empty answer is
+// EBADOUTPUT and the chat model's errors keep their codes.
 func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Language) (string, error) {
 	if m == nil || m.Model == nil {
 		return "", nadine.Errorf(nadine.EINVALID, "translate: no chat model configured")
@@ -113,11 +109,8 @@ var translationKeys = []string{"translation", "translated_text", "translated", "
 // the French translation:").
 var introRE = regexp.MustCompile(`(?i)^[^\n]{0,80}\b(?:translation|translated|traduction|übersetzung|翻译)\b[^\n]{0,40}:\s*\n`)
 
-// Clean returns a model's translation without reasoning blocks, an
-// introduction line ("Here is the translation:") or a "Translation:"
-// label, surrounding whitespace, code fences or quotation marks; an answer
-// in JSON gives its translation field. Quotation marks are kept when
-// source itself is wrapped in the same ones.
+// Clean keeps quotation marks when source itself is wrapped in the same ones;
+// a JSON answer gives its translation field.
 func Clean(answer, source string) string {
 	s := strings.TrimSpace(spoken.StripThinking(answer))
 	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {

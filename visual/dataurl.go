@@ -27,10 +27,8 @@ func DataURL(path string) (string, error) {
 	return img.DataURL(), nil
 }
 
-// ReadImage reads an image file. The media type is sniffed from the
-// content, or taken from the extension. A missing file is an ENOTFOUND
-// error; a file larger than MaxImageBytes or that is not an image is
-// EINVALID.
+// ReadImage sniffs the media type from the content, else the extension; over
+// MaxImageBytes or not an image is EINVALID.
 func ReadImage(path string) (nadine.Image, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -9,10 +9,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// SceneFolders erases people from perception's scene store: the folder
-// <Root>/<user id> with its images, embeddings and metadata. Without it a
-// forgotten person's scenes would come back at the next start, when the
-// folders are indexed again.
+// SceneFolders erases a person's scene folder; without it a forgotten
+// person's scenes would come back when the folders are indexed at the next start.
 type SceneFolders struct {
 	Root string
 }

@@ -33,30 +33,26 @@ const DefaultBatchSize = 32
 // value, with Store set, is ready to use.
 type Indexer struct {
 	Store nadine.SceneStore
-	// Description embeds scene descriptions; scenes get no description
-	// vector when nil. An unchanged description already stored with the
-	// same embedder is not embedded again.
+	// Description embeds scene descriptions (none when nil); an unchanged
+	// description already embedded by it is not embedded again.
 	Description nadine.Embedder
 	// Logger receives a warning per skipped file (slog.DiscardHandler when
 	// nil).
 	Logger *slog.Logger
-	// Location interprets timestamps written without a zone (Python's
-	// datetime.now().isoformat()); time.Local when nil, which is right when
-	// perception runs on the same machine.
+	// Location interprets zone-less timestamps (Python's isoformat());
+	// time.Local when nil, right when perception runs on this machine.
 	Location *time.Location
 	// BatchSize is how many descriptions go in one Embed call
 	// (DefaultBatchSize when zero or less).
 	BatchSize int
 }
 
-// Index indexes one user's scenes with a default Indexer (warnings are
-// discarded). See Indexer.Index.
+// Index discards warnings; see Indexer.Index.
 func Index(ctx context.Context, store nadine.SceneStore, descEmb nadine.Embedder, root, userID string) (int, error) {
 	return (&Indexer{Store: store, Description: descEmb}).Index(ctx, root, userID)
 }
 
-// IndexAll indexes the scenes of every user folder under root with a
-// default Indexer. See Indexer.IndexAll.
+// IndexAll uses a default Indexer; see Indexer.IndexAll.
 func IndexAll(ctx context.Context, store nadine.SceneStore, descEmb nadine.Embedder, root string) (int, error) {
 	return (&Indexer{Store: store, Description: descEmb}).IndexAll(ctx, root)
 }
@@ -86,12 +82,8 @@ type sceneMeta struct {
 	Description  string             `json:"description"`
 }
 
-// Index reads <root>/<userID>/memorable_scenes and upserts one Scene per
-// metadata file; it returns how many scenes it stored. A user without a
-// scene folder has no scenes (0, nil). A malformed metadata file is skipped
-// with a warning; a missing or unreadable embedding file leaves the scene
-// without an image vector (an unreadable one with a warning). Errors of the
-// store or the embedder abort the indexing.
+// Index skips a malformed metadata file with a warning and keeps a scene
+// without its unreadable vector; only store or embedder errors abort.
 func (ix *Indexer) Index(ctx context.Context, root, userID string) (int, error) {
 	if ix.Store == nil {
 		return 0, nadine.Errorf(nadine.EINVALID, "visual: index: no scene store")
@@ -136,9 +128,7 @@ func (ix *Indexer) Index(ctx context.Context, root, userID string) (int, error) 
 	return len(scenes), nil
 }
 
-// IndexAll indexes every user folder under root (skipping hidden folders
-// and the unknown user) and returns the total number of scenes stored. It
-// goes on after a user's failure and returns the failures joined.
+// IndexAll goes on after a user's failure and returns the failures joined.
 func (ix *Indexer) IndexAll(ctx context.Context, root string) (int, error) {
 	entries, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -279,10 +269,8 @@ func unixTime(f float64) time.Time {
 	return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC()
 }
 
-// resolveImage returns the absolute path of a scene's image: the metadata's
-// image_path when it exists (relative paths are tried against the scene
-// folder), otherwise the file of the same name in the images folder (the
-// perception host may use another root), otherwise images/<scene_id>.jpg.
+// resolveImage falls back to the images folder's file of the same name, since
+// the perception host may use another root, then to images/<scene_id>.jpg.
 func resolveImage(base, id, p string) string {
 	local := filepath.Join(base, imagesDir, id+".jpg")
 	if p != "" {

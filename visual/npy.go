@@ -19,16 +19,8 @@ const (
 	npyReadChunk   = 1 << 16 // elements read (and allocated) at a time
 )
 
-// ReadNPY reads a NumPy .npy array of floating-point numbers and returns its
-// values in C (row-major) order, converted to float32, and its shape (empty
-// for a scalar).
-//
-// It understands format versions 1.0, 2.0 and 3.0 and the little-endian
-// dtypes '<f2', '<f4' and '<f8' (also written '|'-less as 'f4' or with '=',
-// which NumPy only writes on little-endian machines). Big-endian data,
-// other dtypes, structured arrays and Fortran-ordered arrays with more than
-// one dimension longer than 1 are rejected with an EINVALID error, as is
-// any malformed or truncated input; ReadNPY never panics.
+// ReadNPY reads little-endian float .npy arrays (versions 1-3) in C order; all
+// else, and malformed input, is EINVALID: it never panics.
 func ReadNPY(r io.Reader) ([]float32, []int, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {

@@ -18,8 +18,7 @@ const (
 	DefaultThreshold = 0.6
 )
 
-// NoteDescriptionOnly is the trace note of a search done without a CLIP
-// text encoder.
+// NoteDescriptionOnly marks a search done without a CLIP text encoder.
 const NoteDescriptionOnly = "no CLIP text encoder configured: description similarity only"
 
 // Retriever recalls a user's most relevant memorable scene. Its zero value,
@@ -67,17 +66,8 @@ type scored struct {
 	score float64
 }
 
-// Best returns the user's scene that best matches the question and its
-// score. The score is Alpha·sim_image + (1−Alpha)·sim_description when
-// both similarities exist; when a scene has only one of them (no image
-// vector, no description, or no CLIP text encoder) that one alone is its
-// score. Best returns a nil scene, with the best score, when no scene
-// reaches the threshold; and nil, 0 for the unknown user or a user without
-// scenes. The search is recorded in the context's trace as a "visual"
-// retrieval.
-//
-// When the CLIP text encoder fails, Best records the failure in the trace
-// and goes on with description similarity alone.
+// Best scores a scene with one similarity alone when the other is missing, and
+// goes on by description when the CLIP text encoder fails (noted in the trace).
 func (r *Retriever) Best(ctx context.Context, userID, question string) (*nadine.Scene, float64, error) {
 	if strings.TrimSpace(question) == "" {
 		return nil, 0, nadine.Errorf(nadine.EINVALID, "visual: empty question")

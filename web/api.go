@@ -74,8 +74,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /api/users/{id}", s.handleForget)
 }
 
-// handleHealth says the process serves; it needs no token and tells
-// nothing else.
+// handleHealth needs no token, so it tells nothing but that the process serves.
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, map[string]string{"status": "ok"})
 }
@@ -255,9 +254,8 @@ func wantsStream(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 }
 
-// streamTurn answers a turn as Server-Sent Events: "turn" (its id and
-// input), one "event" per nadine.Event as it happens, then "reply" (a
-// TurnResponse) or "error" (an error body).
+// streamTurn sends "turn", one "event" per nadine.Event as it happens, then
+// "reply" or "error", so the monitor shows a turn as it runs.
 func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, turn nadine.Turn) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -318,9 +316,8 @@ func (s *Server) streamTurn(w http.ResponseWriter, r *http.Request, rt Runtime, 
 	}
 }
 
-// RecentResponse is the body of GET /api/turns: the last finished turns
-// and ends of interaction, oldest first (the same updates the event stream
-// sends), so that the monitor shows them on page load.
+// RecentResponse holds the same updates the event stream sends, oldest first,
+// so the monitor shows them on page load.
 type RecentResponse struct {
 	Updates []robot.Update `json:"updates"`
 }
@@ -406,9 +403,8 @@ type UserResponse struct {
 	Memories []nadine.Memory `json:"memories"`
 }
 
-// pathUser resolves the {id} of the request as the CLI does (an id, else a
-// name: see nadine.ResolvePerson); otherwise it writes the error and
-// returns false.
+// pathUser resolves {id} as the CLI does (nadine.ResolvePerson); on false it has
+// written the error.
 func (s *Server) pathUser(w http.ResponseWriter, r *http.Request) (nadine.UserRef, bool) {
 	id := r.PathValue("id")
 	if err := checkID(id); err != nil {
@@ -470,8 +466,7 @@ func (s *Server) handleDeleteMemories(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "memories"})
 }
 
-// handleForget erases a person through the Forgetter, the erase path the
-// CLI uses too.
+// handleForget goes through the Forgetter, the erase path the CLI uses too.
 func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if err := checkID(id); err != nil {
@@ -487,11 +482,8 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, DeleteResponse{UserID: u.ID, Deleted: "user"})
 }
 
-// handleEvents streams every update of the runtime: first the current
-// session, then each event, finished turn and session change, as
-// "event: <kind>" with a robot.Update as data. Comments keep the connection
-// alive. The stream ends when the client leaves, the server closes or the
-// runtime stops. At most MaxStreams are open at once; one more gets 503.
+// handleEvents sends the current session first; comments keep the connection
+// alive. Beyond MaxStreams open streams, one more gets 503.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, rb Robot) {
 	if !s.streams.take() {
 		retryAfter(w, 5*time.Second)

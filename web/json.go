@@ -111,10 +111,8 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// decodeJSON reads a JSON object into dst. The request must say it is JSON,
-// stay under the size cap, hold exactly one value and no unknown field;
-// each failure is an EINVALID error naming the problem. With allowEmpty an
-// empty body leaves dst as it is.
+// decodeJSON requires a JSON content type, the size cap, one value and no
+// unknown field, each an EINVALID naming the problem.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, allowEmpty bool) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {

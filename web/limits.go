@@ -19,8 +19,7 @@ const (
 	// DefaultMaxTokenFailures is how many wrong or missing tokens a client
 	// may send per minute before it is refused with 429.
 	DefaultMaxTokenFailures = 10
-	// MinTokenChars is the shortest token the server starts with without
-	// a warning: the right token is never refused, so only its length
+	// MinTokenChars: the right token is never refused, so only its length
 	// stops a guesser (16 random characters: 2^64 tries and more).
 	MinTokenChars = 16
 	// maxTrackedClients bounds the memory of the failure limiter: beyond,
@@ -61,9 +60,8 @@ func (s *streamSlots) release() {
 	s.mu.Unlock()
 }
 
-// failureLimiter is a token bucket per client address over failed token
-// attempts only, so a right token is always served and nobody sharing the
-// address is locked out.
+// failureLimiter counts failed token attempts only, so a right token is always
+// served and nobody sharing the address is locked out.
 type failureLimiter struct {
 	mu      sync.Mutex
 	max     float64
@@ -98,8 +96,7 @@ func (l *failureLimiter) level(client string, now time.Time) *bucket {
 	return b
 }
 
-// blocked reports whether the client has no attempt left, and how long
-// until it has one.
+// blocked also says how long until the client has an attempt again.
 func (l *failureLimiter) blocked(client string) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

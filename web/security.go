@@ -65,9 +65,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log.Debug("web: request", "method", r.Method, "path", r.URL.Path, "status", sw.status())
 }
 
-// tooManyFailures refuses a request without the right token from a client
-// that sent too many wrong or missing tokens lately (429 with Retry-After);
-// it reports whether it did.
+// tooManyFailures answers 429 with Retry-After to a client that sent too many
+// wrong or missing tokens lately.
 func (s *Server) tooManyFailures(w http.ResponseWriter, r *http.Request) bool {
 	blocked, wait := s.failures.blocked(clientKey(r))
 	if !blocked {
@@ -95,9 +94,8 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
-// hostAllowed defends against DNS rebinding: while bound to loopback, only
-// requests addressed to a loopback name or address (or an allowed host)
-// are served. Bound elsewhere, the token protects the server.
+// hostAllowed defeats DNS rebinding while bound to loopback; bound elsewhere,
+// the token protects the server.
 func (s *Server) hostAllowed(hostport string) bool {
 	if !s.loopback {
 		return true
@@ -110,8 +108,7 @@ func (s *Server) hostAllowed(hostport string) bool {
 	return isLoopbackHost(host) || s.hosts[host]
 }
 
-// isLoopbackHost reports whether host is "localhost" (or a name under it)
-// or a loopback IP address.
+// isLoopbackHost accepts "localhost", names under it and loopback IPs.
 func isLoopbackHost(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
@@ -121,9 +118,8 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// statusWriter records the status, and turns the plain-text errors of the
-// router (404 no such endpoint, 405 method not allowed) on /api paths into
-// the API's JSON errors.
+// statusWriter turns the router's plain-text 404 and 405 on /api paths into the
+// API's JSON errors.
 type statusWriter struct {
 	http.ResponseWriter
 	api          bool

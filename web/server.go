@@ -25,8 +25,7 @@ const (
 	DefaultHeartbeat    = 15 * time.Second
 )
 
-// Runtime is what the monitor needs of the robot runtime. *robot.Runtime
-// implements it.
+// Runtime is what the monitor needs of *robot.Runtime.
 type Runtime interface {
 	// Submit queues an operator's turn and returns its reply; emit receives
 	// the turn's events as they happen.
@@ -48,8 +47,7 @@ type Runtime interface {
 
 var _ Runtime = (*robot.Runtime)(nil)
 
-// Store is what the monitor reads and erases of per-user memory. Every
-// nadine.Store implements it.
+// Store is what the monitor reads and erases; every nadine.Store has it.
 type Store interface {
 	Users(ctx context.Context) ([]nadine.UserRef, error)
 	Profile(ctx context.Context, userID string) (nadine.Profile, error)
@@ -61,18 +59,15 @@ type Store interface {
 
 var _ Store = (nadine.Store)(nil)
 
-// Forgetter erases a person everywhere they are kept, resolving any form
-// of identity. *nadine.Forgetter implements it; `nadine serve` gives the
-// same one its CLI uses, with the session and the scene folders.
+// Forgetter is *nadine.Forgetter in `nadine serve`, the same one the CLI uses,
+// so the monitor erases a person everywhere.
 type Forgetter interface {
 	Forget(ctx context.Context, who string) (nadine.UserRef, error)
 }
 
 var _ Forgetter = (*nadine.Forgetter)(nil)
 
-// Check is one readiness check of /api/ready ("mqtt": the bus is
-// connected). Its error text is shown to authorized clients: keep secrets
-// out of it.
+// Check's error text is shown to authorized clients: keep secrets out of it.
 type Check struct {
 	Name  string
 	Check func(ctx context.Context) error
@@ -122,17 +117,14 @@ type Options struct {
 	// Token, when set, is required as "Authorization: Bearer <token>" on
 	// every /api request except /api/health.
 	Token string
-	// AllowedHosts adds host names (without port) accepted in the Host
-	// header while bound to loopback, for a reverse proxy on the same
-	// machine. Loopback names and addresses are always accepted.
+	// AllowedHosts are Host names accepted while bound to loopback, for a
+	// reverse proxy on the same machine.
 	AllowedHosts []string
 	// Runtime is the robot of a one-robot server (named
 	// DefaultRobotName, its engine Info's); ignored when Robots is set.
 	Runtime Runtime
-	// Robots are the robots of the process, in order; the first is the
-	// default, the one the robot-level URLs without a robot name act on
-	// (/api/turns, /api/session, /api/language, /api/events). Names are
-	// unique.
+	// Robots have unique names; the first is the one the robot-level URLs
+	// without a name act on (/api/turns, /api/session, /api/events...).
 	Robots []Robot
 	Store  Store
 	// Forgetter erases a person for DELETE /api/users/{id}; nil erases
@@ -154,9 +146,8 @@ type Options struct {
 	// MaxStreams caps the open event streams of GET /api/events
 	// (DefaultMaxStreams); one more is refused with 503.
 	MaxStreams int
-	// MaxTokenFailures is how many requests with a wrong or missing token
-	// one client address may send per minute (DefaultMaxTokenFailures);
-	// beyond, its requests are refused with 429 and Retry-After.
+	// MaxTokenFailures is per client address and minute; beyond, requests
+	// get 429 and Retry-After.
 	MaxTokenFailures int
 	// NewID makes turn ids (default: "web-" and 16 random hex digits).
 	NewID func() string
@@ -167,8 +158,7 @@ type Options struct {
 	Logger    *slog.Logger
 }
 
-// Server is the monitor's HTTP server. It is an http.Handler; Start also
-// listens and serves.
+// Server is an http.Handler; Start also listens and serves.
 type Server struct {
 	opts     Options
 	log      *slog.Logger
@@ -197,10 +187,8 @@ type Server struct {
 
 var _ http.Handler = (*Server)(nil)
 
-// New returns a server that is not listening: use it as an http.Handler
-// (tests), or call Start instead. It returns an EINVALID error when a
-// required option is missing, or when Addr is not a loopback address and no
-// token is set.
+// New refuses (EINVALID) a non-loopback Addr without a token; the server it
+// returns is not listening (an http.Handler for tests).
 func New(opts Options) (*Server, error) {
 	return newServer(context.Background(), opts)
 }
@@ -283,10 +271,8 @@ func newServer(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// CheckAddr makes the checks New and Start make of the address to listen
-// on and the token, before anything listens: host:port with a port number
-// or a known service name, and a token when the host is not a loopback
-// one. Errors are EINVALID.
+// CheckAddr lets the caller check the address and token before anything
+// listens: a non-loopback host needs a token.
 func CheckAddr(addr, token string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err == nil {
@@ -302,9 +288,8 @@ func CheckAddr(addr, token string) error {
 	return nil
 }
 
-// Start listens on opts.Addr and serves in the background until Close, or
-// until ctx is done (which ends the event streams; Close still shuts the
-// listener down).
+// Start serves until Close; ctx's end ends the event streams, but Close still
+// shuts the listener down.
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	s, err := newServer(ctx, opts)
 	if err != nil {
@@ -338,13 +323,11 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the address of the monitor page ("http://127.0.0.1:8080"); empty
-// when the server was made with New.
+// URL is empty when the server was made with New.
 func (s *Server) URL() string { return s.url }
 
-// Close ends the event streams, then shuts the server down gracefully:
-// requests in flight (a turn being answered) may finish until ctx is done,
-// after which remaining connections are closed.
+// Close lets requests in flight (a turn being answered) finish until ctx is
+// done; the event streams end first.
 func (s *Server) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
 		s.cancel()
@@ -360,8 +343,7 @@ func (s *Server) Close(ctx context.Context) error {
 	return s.closeErr
 }
 
-// displayAddr turns a listener address into one a browser can open: an
-// unspecified address (0.0.0.0, ::) is shown as 127.0.0.1.
+// displayAddr shows an unspecified address (0.0.0.0, ::) as 127.0.0.1.
 func displayAddr(a net.Addr) string {
 	host, port, err := net.SplitHostPort(a.String())
 	if err != nil {

@@ -57,9 +57,7 @@ func (s *sseStream) write(text string) error {
 	return nil
 }
 
-// eventQueue hands a turn's events from the runtime's goroutine to the
-// handler that writes them. Pushing never blocks: a slow client must not
-// slow Nadine down.
+// eventQueue's push never blocks: a slow client must not slow Nadine down.
 type eventQueue struct {
 	mu     sync.Mutex
 	items  []nadine.Event

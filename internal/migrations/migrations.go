@@ -18,9 +18,8 @@ type Migration struct {
 	SQL     string
 }
 
-// Load returns the migrations in dir of fsys, ordered by version. A file
-// is named NNNN_description.sql with a positive NNNN that no other file
-// has.
+// Load orders NNNN_description.sql files by version; a version must be
+// positive and unique.
 func Load(fsys fs.FS, dir string) ([]Migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {

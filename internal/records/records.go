@@ -14,12 +14,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Memory checks m as a memory of userID (m.UserID empty or equal, a known
-// type) and returns it with UserID set, a zero Time set to now(), and a new
-// Metadata map holding m's keys plus, when absent, "date" (2006-01-02),
-// "time" (15:04:05), "timestamp" (Unix seconds) and, when it has one,
-// "conversation_id". A bad memory is an EINVALID error whose message starts
-// with "pkg: op: ".
+// Memory is the one validation of a stored memory for both stores: user and
+// type checked, Time and the date, time, timestamp and conversation_id keys filled.
 func Memory(pkg, op, userID string, m nadine.Memory, now func() time.Time) (nadine.Memory, error) {
 	if userID == "" {
 		return m, nadine.Errorf(nadine.EINVALID, "%s: %s: empty user id", pkg, op)
@@ -54,11 +50,8 @@ func setDefault(m map[string]string, k, v string) {
 	}
 }
 
-// UpdateProfile runs a nadine.ProfileUpdater's fn on cur (the stored
-// profile of userID, or a Profile with only UserID when found is false)
-// and returns the profile to store: UserID forced to userID, a zero
-// LastUpdated set to now(). An error of fn comes back as a *FnError, for
-// the store to return as it is once its transaction is rolled back.
+// UpdateProfile forces UserID and LastUpdated; fn's error comes back as a
+// *FnError, returned as is once the store's transaction is rolled back.
 func UpdateProfile(userID string, cur nadine.Profile, found bool, fn func(nadine.Profile, bool) (nadine.Profile, error),
 	now func() time.Time) (nadine.Profile, error) {
 	if !found {
@@ -75,8 +68,7 @@ func UpdateProfile(userID string, cur nadine.Profile, found bool, fn func(nadine
 	return p, nil
 }
 
-// FnError carries the error of a caller's function out of a store's
-// transaction.
+// FnError carries a caller's function's error out of a store's transaction.
 type FnError struct{ Err error }
 
 // Error implements error.
@@ -94,8 +86,7 @@ func NeedUser(pkg, op, userID string) error {
 	return nil
 }
 
-// NeedConversation is NeedUser, then an EINVALID error when convID is
-// empty.
+// NeedConversation is NeedUser, then EINVALID for an empty convID.
 func NeedConversation(pkg, op, userID, convID string) error {
 	if err := NeedUser(pkg, op, userID); err != nil {
 		return err
@@ -106,8 +97,7 @@ func NeedConversation(pkg, op, userID, convID string) error {
 	return nil
 }
 
-// NeedKey returns an EINVALID error ("pkg: op: empty key") when a
-// checkpoint's key is empty.
+// NeedKey is EINVALID ("pkg: op: empty key") for an empty checkpoint key.
 func NeedKey(pkg, op, key string) error {
 	if key == "" {
 		return nadine.Errorf(nadine.EINVALID, "%s: %s: empty key", pkg, op)
@@ -115,8 +105,7 @@ func NeedKey(pkg, op, key string) error {
 	return nil
 }
 
-// NeedName is NeedUser, then an EINVALID error when the name to record is
-// empty.
+// NeedName is NeedUser, then EINVALID for an empty name.
 func NeedName(pkg, op, userID, name string) error {
 	if err := NeedUser(pkg, op, userID); err != nil {
 		return err

@@ -20,8 +20,7 @@ func EncodeVector(v []float32) []byte {
 	return b
 }
 
-// DecodeVector decodes float32 little-endian bytes into dst (reused when
-// large enough) and returns it.
+// DecodeVector reuses dst when large enough.
 func DecodeVector(b []byte, dst []float32) ([]float32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("vector blob of %d bytes is not a multiple of 4", len(b))
@@ -44,8 +43,7 @@ func DecodeVector(b []byte, dst []float32) ([]float32, error) {
 	return dst, nil
 }
 
-// HostLittleEndian reports whether this machine stores a uint32 least
-// significant byte first, as the vector encoding does.
+// HostLittleEndian says whether vectors can be viewed in place, without decoding.
 func HostLittleEndian() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1

@@ -91,9 +91,8 @@ func testUpdateProfile(t *testing.T, s nadine.Store) {
 	wantCode(t, "UpdateProfile with an empty user id", err, nadine.EINVALID)
 }
 
-// addHobbies has writers goroutines of each store add their own hobbies to
-// one profile at once, each through UpdateProfile, and checks that none is
-// lost.
+// addHobbies has writers goroutines per store add hobbies to one profile at
+// once through UpdateProfile, and checks that none is lost.
 func addHobbies(t *testing.T, stores []nadine.Store, user string, writers, each int) {
 	t.Helper()
 	ctx := t.Context()
@@ -142,9 +141,8 @@ func testUpdateProfileConcurrent(t *testing.T, s nadine.Store) {
 	addHobbies(t, []nadine.Store{s}, "alice", 8, 3)
 }
 
-// Shared checks two stores open on one database, as two processes of a
-// fleet have them: robots writing the same profile at once through both
-// lose no update, and what one store writes the other reads.
+// Shared checks two stores on one database, as a fleet's processes have them:
+// no profile update is lost, and what one writes the other reads.
 func Shared(t *testing.T, a, b nadine.Store) {
 	addHobbies(t, []nadine.Store{a, b}, "shared-alice", 4, 3)
 	ctx := t.Context()

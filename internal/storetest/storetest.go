@@ -15,9 +15,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Run runs the contract suite. open returns a new, empty store for one
-// subtest and arranges for it to be closed with t.Cleanup; every subtest
-// gets its own store.
+// Run gives every subtest its own store from open, which must be new, empty
+// and closed through t.Cleanup.
 func Run(t *testing.T, open func(t *testing.T) nadine.Store) {
 	tests := []struct {
 		name string
@@ -719,8 +718,7 @@ func testMemoryIsolation(t *testing.T, s nadine.Store) {
 	}
 }
 
-// fixture stores the same things for a user and returns the checkpoint keys
-// it saved.
+// fixture returns the checkpoint keys it saved for the user.
 func fixture(t *testing.T, s nadine.Store, user string) []string {
 	ctx := t.Context()
 	must(t, "SaveProfile", s.SaveProfile(ctx, nadine.Profile{UserID: user, UserName: "Name of " + user, Hobbies: []string{"chess"}, LastUpdated: t0}))
@@ -838,9 +836,7 @@ func testForgetUser(t *testing.T, s nadine.Store) {
 	must(t, "ForgetUser twice", s.ForgetUser(ctx, "alice"))
 }
 
-// testUserIDs checks that UserIDs lists every id personal data is stored
-// under, whichever table holds it, once each and ordered, and drops an id
-// once it is forgotten.
+// testUserIDs: every table's ids, once each and ordered, until forgotten.
 func testUserIDs(t *testing.T, s nadine.Store) {
 	ctx := t.Context()
 	ids, err := s.UserIDs(ctx)
@@ -875,8 +871,7 @@ func testUserIDs(t *testing.T, s nadine.Store) {
 }
 
 // testForgetPerson goes through nadine.Forgetter, the one erase path of the
-// CLI, the API and the monitor: every form of identity resolves to the
-// person, and erasing them leaves nothing under their id.
+// CLI, the API and the monitor: nothing stays under the person's id.
 func testForgetPerson(t *testing.T, s nadine.Store) {
 	ctx := t.Context()
 	fixture(t, s, "alex-3f9a1c")     // a graph profile, named "Name of alex-3f9a1c"
