@@ -86,9 +86,8 @@ const (
 	AngerFace Gesture = "anger"
 )
 
-// CategoryGesture maps a statement category to the gesture that goes with
-// it (StatementCategories: greeting and farewell wave, a
-// complement gets a smile, an insult anger). It returns "" for the others.
+// CategoryGesture returns the gesture of a statement category (a greeting
+// waves, a compliment smiles, an insult angers), "" for the others.
 func CategoryGesture(c Category) Gesture {
 	switch c {
 	case CategoryGreeting, CategoryFarewell:
