@@ -115,12 +115,8 @@ func isFaultsFlag(a string) bool {
 	return false
 }
 
-// runFaultBench runs the bench conversation through a real `nadine serve`
-// against the scripted model server with injected faults: the model down,
-// down then back, hanging, and HTTP 500s, junk and hangs at rates. It
-// reports turns answered, fallback replies, junk spoken, first speech and
-// the time from the model's return to its first answered turn, and checks
-// them against issue 12's targets.
+// runFaultBench holds the bench conversation while the models fail (down,
+// back, hanging, 500s, junk) and checks what a visitor hears (docs/failures.md).
 func runFaultBench(ctx context.Context, args []string, e env) error {
 	fs := flags("bench --faults", e)
 	engines := fs.String("engines", "react,graph", "engines to measure: react, graph")

@@ -12,9 +12,8 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 )
 
-// benchPeer is the rest of the robot as the bench plays it: perception and
-// speech-to-text publish, text-to-speech listens to speak messages. One
-// peer serves any number of robots (topic prefixes).
+// benchPeer plays the rest of the robot (perception, speech-to-text,
+// text-to-speech) for any number of robots.
 type benchPeer struct {
 	cli *paho.Client
 
