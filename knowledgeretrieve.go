@@ -12,8 +12,7 @@ import (
 // knowledge RAG's top 3.
 const DefaultKnowledgeK = 3
 
-// KnowledgeChunk.Metadata keys of a chunk's related image file and its
-// caption.
+// KnowledgeChunk.Metadata keys of a chunk's related image file and its caption.
 const (
 	KnowledgeMetaVisual        = "visual"
 	KnowledgeMetaVisualCaption = "visual_caption"

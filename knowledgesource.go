@@ -25,8 +25,7 @@ type KnowledgeSource struct {
 	Embedder string `json:"embedder,omitempty"`
 }
 
-// KnowledgeDocument is a source with all its chunks, as PutKnowledge
-// stores it.
+// KnowledgeDocument is a source with all its chunks, as PutKnowledge stores it.
 type KnowledgeDocument struct {
 	Source KnowledgeSource
 	Chunks []KnowledgeChunk

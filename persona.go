@@ -14,8 +14,7 @@ type Persona struct {
 	Kind Text
 	// Creator is the person who led her creation, by name.
 	Creator string
-	// Team is who built her: "the team of Professor Nadia Magnenat
-	// Thalmann".
+	// Team is who built her: "the team of Professor Nadia Magnenat Thalmann".
 	Team Text
 	// MadeAt is where she was built and first presented.
 	MadeAt Text

@@ -138,8 +138,7 @@ func (t *Trace) SetClock(now func() time.Time) {
 	t.mu.Unlock()
 }
 
-// Now reads the turn's clock (time.Now for a nil trace or one without a
-// clock).
+// Now reads the turn's clock (time.Now for a nil trace or one without a clock).
 func (t *Trace) Now() time.Time {
 	if t == nil {
 		return time.Now()

@@ -17,8 +17,7 @@ type Turn struct {
 	Time        time.Time `json:"time"`                   // when the user finished speaking
 }
 
-// Emotion is one of the six basic emotions Nadine can feel, or
-// Neutral.
+// Emotion is one of the six basic emotions Nadine can feel, or Neutral.
 type Emotion string
 
 // The emotions of the ReAct final answer, plus Neutral for "no emotion".

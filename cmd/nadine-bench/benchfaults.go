@@ -98,7 +98,7 @@ type faultSettings struct {
 	Seed        uint64        `json:"seed"`
 }
 
-// faultTarget is one of issue 12's targets, with the figure measured.
+// faultTarget is one target of docs/failures.md, with the figure measured.
 type faultTarget struct {
 	Engine   string `json:"engine"`
 	Target   string `json:"target"`
@@ -335,7 +335,7 @@ func summarize(r *faultRun) {
 	r.FirstSpeech, r.Later, r.ThirdOn, r.Whole = statsOf(first), statsOf(later), statsOf(thirdOn), statsOf(whole)
 }
 
-// faultTargets checks issue 12's targets against the runs.
+// faultTargets checks the runs against docs/failures.md's targets.
 func faultTargets(runs []faultRun, base faultRun) []faultTarget {
 	var out []faultTarget
 	ms := func(d time.Duration) string { return round(d).String() }

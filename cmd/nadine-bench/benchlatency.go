@@ -15,10 +15,8 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// The latency bench's extra runs (issue 17): interim transcripts ahead of
-// the final ones (preemptive turns), and a person with many stored
-// memories at zero model latency. Each is a whole `nadine serve`
-// conversation like the main run (benchServed), with its own rows.
+// The latency bench's extra runs, each a served conversation with its own rows:
+// interims ahead of the finals (early turns), and many stored memories.
 
 // latencyFlags are the flags of the extra runs.
 type latencyFlags struct {

@@ -122,8 +122,7 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 	}
 }
 
-// say publishes a transcript for the robot at prefix and returns its
-// watch.
+// say publishes a transcript for the robot at prefix and returns its watch.
 func (p *benchPeer) say(ctx context.Context, prefix, id, text string) (*turnWatch, error) {
 	w := &turnWatch{prefix: prefix, done: make(chan struct{})}
 	p.mu.Lock()

@@ -63,8 +63,7 @@ func benchTurn(i int) (text, kind string) {
 	return benchPlain[(i-1)%len(benchPlain)], turnPlain
 }
 
-// isSearchInput reports whether a user message is one of the search
-// questions.
+// isSearchInput reports whether a user message is one of the search questions.
 func isSearchInput(s string) bool {
 	for _, q := range benchSearch {
 		if strings.Contains(s, q) {
