@@ -24,9 +24,8 @@ const (
 	InboundSpeechStarted InboundKind = "speech_started"
 )
 
-// Inbound is one parsed and validated message from the robot bus
-// (perception, speech-to-text, control). Kind says which fields are set;
-// the others are zero.
+// Inbound is one validated message from the robot bus (perception,
+// speech-to-text, control); Kind says which fields are set.
 type Inbound struct {
 	Kind       InboundKind
 	Transcript Transcript   // InboundTranscript
@@ -79,8 +78,7 @@ type Speech struct {
 	Seq      int      // position of the sentence in the turn, from 0
 	Final    bool     // the turn's last sentence
 	TurnID   string   // the turn the sentence belongs to
-	// Filler marks a line said while the turn waits on a slow tool ("Let
-	// me check that for you."): spoken like a sentence, with its own Seq,
-	// but not part of the reply. A filler is never Final.
+	// Filler marks a line said while the turn waits on a slow tool: spoken
+	// with its own Seq, but not part of the reply, and never Final.
 	Filler bool
 }

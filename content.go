@@ -8,8 +8,6 @@ import (
 
 // Content is conversation text as a log attribute value: it prints as its
 // length unless redact.ContentReplacer shows it (no slog.LogValuer, on purpose).
-//
-//	log.Info("turn", "user", nadine.PersonID(id), "input", nadine.Content(text))
 type Content string
 
 // String returns the length of the text, never the text.

@@ -2,16 +2,13 @@ package nadine
 
 import "context"
 
-// Engine turns one user turn into a reply. Two engines answer with models
-// (react, the ReAct agent; agents, the multi-agent graph) and one without
-// (offline). An engine emits the reply's events through Request.Emit as they
-// happen and returns the collected Reply; it records what it did in the
-// Trace carried by the context (see TraceFrom).
+// Engine turns one user turn into a reply: it emits the events as they
+// happen, returns the collected Reply and records its work in TraceFrom(ctx).
 type Engine interface {
 	// Name names the engine in traces and logs ("react", "graph", "offline").
 	Name() string
-	// Respond answers one turn. It returns an error when it cannot answer;
-	// the dialogue manager then falls back to the next engine.
+	// Respond returns an error when it cannot answer; the dialogue manager
+	// then falls back to the next engine.
 	Respond(ctx context.Context, req Request) (Reply, error)
 }
 
@@ -20,35 +17,24 @@ type Request struct {
 	Turn           Turn      // normalized text; language, user and emotion filled in
 	ConversationID string    // the conversation this turn belongs to
 	History        []Message // the conversation window before this turn, oldest first
-	// Mood is Nadine's own emotion after the previous turn (persisted between
-	// turns, unlike the original ReAct manager), so engines can carry it forward.
+	// Mood is Nadine's own emotion after the previous turn, persisted so
+	// engines can carry it forward.
 	Mood AffectState
-	// Session is the robot's session as the turn starts (a copy: engines
-	// change it only by emitting events).
+	// Session is a copy: engines change the session only by emitting events.
 	Session Session
 	// Emit receives the turn's events; never nil, safe for concurrent use.
 	Emit EmitFunc
-	// Filler, when set, asks the turn's output for a filler line ("Let me
-	// check that for you.") as the turn starts waiting on something slow;
-	// the output decides whether one is said (see dialogue.Output).
-	// Engines call AskFiller rather than this field.
+	// Filler asks the output for a filler line as the turn starts waiting on
+	// something slow; the output decides. Engines call AskFiller instead.
 	Filler func()
-	// Hold, when set, opens a held branch of the turn's output for
-	// speculative work: its events are kept until the branch is released
-	// or dropped. Engines call StartSpeculation rather than this field;
-	// without it nothing is speculated.
+	// Hold opens a held branch of the output for speculative work; without it
+	// nothing is speculated. Engines call StartSpeculation instead.
 	Hold func() Branch
-	// AfterReply, when set, queues work the reply does not need (memory
-	// and state writes, the next turn's context summary) to run once the
-	// reply has been published, before the next turn starts, in the order
-	// queued. Engines call RunAfterReply rather than this field.
+	// AfterReply queues work the reply does not need (memory writes) to run in
+	// order once it is published, before the next turn; engines call RunAfterReply.
 	AfterReply func(fn func(ctx context.Context))
-	// FallbackReason, when set, says why an earlier engine could not
-	// answer this turn and this one (typically the offline engine) is
-	// answering instead: the error code of that failure (EUNAVAILABLE,
-	// ERATELIMIT, EBADOUTPUT, EINTERNAL). It is empty when this engine is
-	// the first asked (for example offline by configuration), so that
-	// what a fallback says about why is true.
+	// FallbackReason is the error code that made an earlier engine fail; empty
+	// when this one was asked first, so a fallback never gives a false reason.
 	FallbackReason string
 }
 
@@ -82,17 +68,15 @@ func runAfterReply(ctx context.Context, queue func(fn func(ctx context.Context))
 	fn(ctx)
 }
 
-// Tool is something the ReAct agent and the graph's tool agents can
-// call. Its result is an instruction to Nadine ("Tell the human 'I
-// am smiling now'"), so a physical action and its verbal acknowledgment stay
-// in one turn.
+// Tool's result is an instruction to Nadine ("Tell the human 'I am smiling
+// now'"), so a physical action and its spoken acknowledgment stay in one turn.
 type Tool interface {
 	// Name is the tool's name as the model sees it ("Weather App").
 	Name() string
 	// Description says when to use the tool, rendered into the prompt.
 	Description() string
-	// Call runs the tool. Physical effects (gestures, songs, a language
-	// switch) are emitted through in.Emit.
+	// Call emits physical effects (gestures, songs, a language switch)
+	// through in.Emit.
 	Call(ctx context.Context, in ToolInput) (string, error)
 }
 
@@ -102,15 +86,11 @@ type ToolInput struct {
 	Language Language // the session language (the singing tool offers only songs in it)
 	UserID   string
 	Emit     EmitFunc // never nil
-	// Filler is the turn's Request.Filler: a tool the turn waits on (a
-	// search, a new song) asks for a filler line as it starts. Tools call
-	// AskFiller rather than this field.
+	// Filler is the turn's Request.Filler, for a slow tool (a search, a new
+	// song) to ask for a filler line; tools call AskFiller instead.
 	Filler func()
-	// AfterReply is the turn's Request.AfterReply: work a tool starts
-	// that outlives the turn (composing a song) waits for the reply, so
-	// that a turn that is never heard (an early turn whose final
-	// transcript said something else) starts none. Tools call
-	// RunAfterReply rather than this field.
+	// AfterReply holds work that outlives the turn (composing a song) until the
+	// reply, so an early turn never heard starts none; tools call RunAfterReply.
 	AfterReply func(fn func(ctx context.Context))
 }
 
@@ -128,11 +108,9 @@ func (in ToolInput) RunAfterReply(ctx context.Context, fn func(ctx context.Conte
 	runAfterReply(ctx, in.AfterReply, fn)
 }
 
-// Camera captures what the robot currently sees (the graph's vision agent
-// asks perception for a capture on the bus).
+// Camera captures what the robot sees, for the graph's vision agent.
 type Camera interface {
-	// Capture returns an image of the current view. It is held in memory
-	// only: what the camera saw of a person (a stranger too) leaves
-	// nothing on disk.
+	// Capture's image is held in memory only: what the camera saw of a person
+	// (a stranger too) leaves nothing on disk.
 	Capture(ctx context.Context) (Image, error)
 }

@@ -13,28 +13,19 @@ const (
 	EventSong     EventKind = "song"     // a song to play
 	EventSession  EventKind = "session"  // the engine changed its state or Nadine's mood (SessionUpdate)
 	EventDone     EventKind = "done"     // the turn ended; Reply holds the collected reply
-	// EventReplyFields carries, in Reply, fields of the reply known only
-	// after it was published: ReAct's category and causing person, which
-	// the model writes after the reply text. The dialogue manager adds
-	// them to the reply it returns; nothing is published.
+	// EventReplyFields carries, in Reply, fields the model writes after the
+	// reply text (ReAct's category, causing person); never published.
 	EventReplyFields EventKind = "reply_fields"
-	// EventForgetRequest says the person asked to be forgotten ("forget
-	// me", "delete what you know about me"). The dialogue manager owns
-	// what follows: it asks them to confirm, in their language, and erases
-	// them on a clear yes (docs/privacy-forget.md). An engine that
-	// understands the request emits it before any speech of the turn and
-	// need say nothing: its reply may be empty, and what it says after the
-	// event is not spoken. Nothing is published.
+	// EventForgetRequest hands "forget me" to the dialogue manager, which asks to
+	// confirm; emit it before any speech, since nothing said after it is spoken.
 	EventForgetRequest EventKind = "forget_request"
-	// EventRecital says a tool gave the reply a text to recite whole (a
-	// song's lyrics): the turn's speech budget does not cut it. Nothing
-	// is published.
+	// EventRecital marks a text to recite whole (a song's lyrics), which the
+	// speech budget does not cut; never published.
 	EventRecital EventKind = "recital"
 )
 
-// Event is one piece of a turn's output. Engines emit events as soon as they
-// exist, so that the robot can start speaking before the whole reply is
-// generated; Reply is the collection of a turn's events.
+// Event is one piece of a turn's output, emitted as soon as it exists so the
+// robot speaks before the whole reply is generated.
 type Event struct {
 	Kind     EventKind    `json:"kind"`
 	Text     string       `json:"text,omitempty"`     // EventSpeech: one sentence
@@ -44,18 +35,13 @@ type Event struct {
 	User     *UserRef     `json:"user,omitempty"`     // EventUser
 	Song     *Song        `json:"song,omitempty"`     // EventSong
 	Reply    *Reply       `json:"reply,omitempty"`    // EventDone, EventReplyFields
-	// Session carries an EventSession's change to the session; it is
-	// applied by the dialogue manager, never published.
+	// Session is applied by the dialogue manager, never published.
 	Session *SessionUpdate `json:"session,omitempty"`
-	// Filler marks an EventSpeech that is not part of the reply: a short
-	// line ("Let me check…") said while the turn waits on something slow,
-	// so the robot is not silent. It is published but not collected. Only
-	// the turn's output says one (engines and tools ask for it:
-	// Request.AskFiller).
+	// Filler marks a line said so the robot is not silent while the turn waits:
+	// published, not collected; only the output says one (Request.AskFiller).
 	Filler bool `json:"filler,omitempty"`
-	// Seq numbers the spoken lines of a turn as they go out (EventSpeech,
-	// fillers included), and is the number of lines for EventDone (the
-	// final marker's seq). The turn's output sets it.
+	// Seq, set by the output, numbers spoken lines (fillers included); on
+	// EventDone it is the number of lines.
 	Seq int `json:"seq,omitempty"`
 }
 
@@ -63,9 +49,8 @@ type Event struct {
 // concurrent use: parallel graph branches emit from several goroutines.
 type EmitFunc func(Event)
 
-// AffectState is Nadine's emotional state as published on the bus
-// (nadine/affect/state carries label, arousal and intensity) and shown in the
-// monitor (the PAD mood).
+// AffectState is Nadine's emotion as published on nadine/affect/state (label,
+// arousal, intensity) and her PAD mood as the monitor shows it.
 type AffectState struct {
 	Label     Emotion `json:"label"`
 	Intensity float64 `json:"intensity"` // 0 to 1

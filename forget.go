@@ -32,10 +32,8 @@ type UserEraserFunc func(ctx context.Context, userID string) error
 // EraseUser calls f.
 func (f UserEraserFunc) EraseUser(ctx context.Context, userID string) error { return f(ctx, userID) }
 
-// People lists every person the store knows, ordered by id: the id → name
-// map, and the ids known only from their data (plain names on
-// user/name, a face-recognition id nobody named), each named after its id.
-// The unknown user is no person and is not listed.
+// People lists every person the store knows by id, those known only from their
+// data (a face id nobody named) named after their id; never the unknown user.
 func People(ctx context.Context, st PersonStore) ([]UserRef, error) {
 	users, err := st.Users(ctx)
 	if err != nil {

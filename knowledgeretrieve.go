@@ -8,22 +8,18 @@ import (
 	"time"
 )
 
-// DefaultKnowledgeK is how many chunks RetrieveKnowledge returns when k is
-// zero or less (the knowledge RAG retrieves the top 3).
+// DefaultKnowledgeK is RetrieveKnowledge's k when none is given: the
+// knowledge RAG's top 3.
 const DefaultKnowledgeK = 3
 
-// KnowledgeMetaVisual is the KnowledgeChunk.Metadata key of the visual
-// (an image file) related to a chunk, and KnowledgeMetaVisualCaption that
-// of its caption.
+// KnowledgeChunk.Metadata keys of a chunk's related image file and its caption.
 const (
 	KnowledgeMetaVisual        = "visual"
 	KnowledgeMetaVisualCaption = "visual_caption"
 )
 
-// RetrieveKnowledge returns the k knowledge chunks most similar to query,
-// best first, compared in emb's vector space. It records the search in the
-// context's trace as a "knowledge" retrieval, texts shortened to 200
-// characters. An empty query is an EINVALID error.
+// RetrieveKnowledge returns the k chunks nearest query in emb's space, best
+// first, and traces the search with texts shortened to 200 characters.
 func RetrieveKnowledge(ctx context.Context, store KnowledgeStore, emb Embedder, query string, k int) ([]ScoredChunk, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, Errorf(EINVALID, "knowledge: empty query")

@@ -73,11 +73,8 @@ func (l Language) Or(def Language) Language {
 	return def
 }
 
-// ParseLanguage accepts a code ("fr"), a locale ("fr-CH", "zh_CN") or a name
-// in English, French, German, Spanish, Italian or Chinese ("French",
-// "français", "Deutsch", "中文"). A multi-word input matches when any of its
-// words names a language ("speak in French please"), as the original's
-// Languages Switcher did. It returns an EINVALID error otherwise.
+// ParseLanguage accepts a code, a locale ("zh_CN") or a name in any supported
+// language ("français", "中文"), also as one word of a phrase ("speak French").
 func ParseLanguage(s string) (Language, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if t == "" {

@@ -83,9 +83,8 @@ type ChatResponse struct {
 
 // Embedder turns texts into vectors for similarity search.
 type Embedder interface {
-	// Name identifies the vector space ("lexical-v1",
-	// "openai:text-embedding-3-large"); vectors from different names are
-	// never compared.
+	// Name identifies the vector space ("lexical-v1"): vectors of different
+	// names are never compared.
 	Name() string
 	// Embed returns one vector per text, in order.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

@@ -14,8 +14,7 @@ type Persona struct {
 	Kind Text
 	// Creator is the person who led her creation, by name.
 	Creator string
-	// Team is who built her: "the team of Professor Nadia Magnenat
-	// Thalmann".
+	// Team is who built her: "the team of Professor Nadia Magnenat Thalmann".
 	Team Text
 	// MadeAt is where she was built and first presented.
 	MadeAt Text
@@ -27,10 +26,8 @@ type Persona struct {
 	ModeledOn string
 	// Home is where her research continues.
 	Home Text
-	// Place is where the robot stands now. Its English phrase completes
-	// "You are physically present …" in the model prompts (configuration
-	// field place); the other languages are its translations
-	// (place_translations).
+	// Place is where the robot stands now (config place, place_translations);
+	// its English phrase completes "You are physically present …".
 	Place Text
 	// Languages are the languages she speaks.
 	Languages []Language
@@ -42,10 +39,8 @@ type Text map[Language]string
 // In returns the phrase in l, or "" when t has none in l.
 func (t Text) In(l Language) string { return t[l] }
 
-// DefaultPersona returns Nadine as she was built: the social humanoid robot
-// of Professor Nadia Magnenat Thalmann's team, first presented in 2013 at
-// Nanyang Technological University in Singapore, whose research continues at
-// MIRALab, University of Geneva, where she stands.
+// DefaultPersona returns Nadine as she was built, standing at MIRALab where
+// her research continues.
 func DefaultPersona() Persona {
 	home := Text{
 		English: "at MIRALab, University of Geneva, in Switzerland",
@@ -114,9 +109,8 @@ func (p Persona) Age(year int) int {
 	return year - p.FirstPresented
 }
 
-// Describe returns the persona in English, as the model prompts' PHYSICAL
-// SITUATION says it: "You are Nadine, a social humanoid robot. You are
-// physically present at …".
+// Describe returns the persona in English for the prompts' PHYSICAL
+// SITUATION: "You are Nadine, a social humanoid robot. You are …".
 func (p Persona) Describe() string {
 	var b strings.Builder
 	b.WriteString("You are " + p.Name + ", " + p.Kind.In(English) + ".")

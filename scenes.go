@@ -8,8 +8,7 @@ type SceneRetriever interface {
 	// Best returns the user's scene that best matches the question and
 	// its score; a nil scene when none is similar enough.
 	Best(ctx context.Context, userID, question string) (*Scene, float64, error)
-	// Image reads the picture of a scene (Scene.ImagePath): an ENOTFOUND
-	// error when it is gone, EINVALID when it is not an image or larger
-	// than MaxImageBytes.
+	// Image reads Scene.ImagePath: ENOTFOUND when it is gone, EINVALID when it
+	// is no image or larger than MaxImageBytes.
 	Image(ctx context.Context, path string) (Image, error)
 }

@@ -25,13 +25,11 @@ type Session struct {
 	// Affect is Nadine's own emotional state (the affect package's PAD
 	// state, as JSON). It outlives interactions.
 	Affect json.RawMessage `json:"affect,omitempty"`
-	// Engine is the answering engine's state between the turns of this
-	// interaction, as JSON only that engine reads. It is cleared at the
-	// end of every interaction.
+	// Engine is JSON only the answering engine reads, cleared at the end of
+	// every interaction.
 	Engine json.RawMessage `json:"engine,omitempty"`
-	// ConfirmForget says Nadine asked the person whether to forget them
-	// (EventForgetRequest): their next answer decides. The dialogue
-	// manager sets and clears it.
+	// ConfirmForget says Nadine asked whether to forget the person, so their
+	// next answer decides; only the dialogue manager sets and clears it.
 	ConfirmForget bool `json:"confirm_forget,omitempty"`
 	// Turns counts the turns of this interaction.
 	Turns int `json:"turns"`

@@ -5,11 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// Shorten returns s on one line, its runs of white space (newlines too)
-// made one space, cut to at most n runes with the cut marked by "…" (the
-// ellipsis counts in n). It is for text quoted in errors, logs, trace notes
-// and result previews; n <= 0 means no limit. (Data put in a prompt is cut
-// at a word boundary by fence.Truncate instead.)
+// Shorten puts s on one line, cut to n runes ending in "…", for errors, logs
+// and traces (n <= 0: no cut); text for a prompt is cut by fence.Truncate.
 func Shorten(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if n <= 0 || utf8.RuneCountInString(s) <= n {

@@ -112,17 +112,11 @@ type ProfileStore interface {
 	SetUserName(ctx context.Context, userID, name string) error
 	// Users lists every known user, ordered by id.
 	Users(ctx context.Context) ([]UserRef, error)
-	// UserIDs lists, ordered and once each, every user id personal data is
-	// stored under: names, profiles, conversations, memories and scenes.
-	// Unlike Users it has the ids known only from their data, such as seed
-	// 000's plain names (nadine/user/name) and face-recognition ids.
+	// UserIDs lists every id personal data is stored under, once each and
+	// ordered: unlike Users, also ids known only from their data (a face id).
 	UserIDs(ctx context.Context) ([]string, error)
-	// ForgetUser erases everything about a user, unrecoverably: profile,
-	// name, conversations and their messages, memories (episodes
-	// included), scenes, and the checkpoints whose key starts with
-	// "<userID>/". Once it returns, the erased text is not readable from
-	// the store's files either (SQLite: secure_delete and a truncated
-	// write-ahead log). Forgetting an unknown user is not an error.
+	// ForgetUser erases everything about a user (docs/architecture.md#stores):
+	// once it returns, not even the store's files hold the erased text.
 	ForgetUser(ctx context.Context, userID string) error
 }
 
@@ -132,10 +126,8 @@ type HistoryStore interface {
 	// AppendMessage appends a message to a conversation, creating it if
 	// needed, and returns the conversation's state after the append.
 	AppendMessage(ctx context.Context, userID, convID string, m Message) (Conversation, error)
-	// AmendMessage replaces the content of the message at position in an
-	// open conversation (a reply cut short when the person interrupted
-	// Nadine is remembered as far as it was said); ENOTFOUND when there is
-	// no such message.
+	// AmendMessage replaces a message's content, so a reply the person cut
+	// short is remembered as far as it was said.
 	AmendMessage(ctx context.Context, userID, convID string, position int, content string) error
 	// RecentMessages returns the last n messages of a conversation, oldest
 	// first (all when n <= 0). Messages of an ended conversation are gone.
@@ -146,9 +138,8 @@ type HistoryStore interface {
 	Conversation(ctx context.Context, userID, convID string) (Conversation, error)
 	// OpenConversations lists conversations not ended, for recovery at start.
 	OpenConversations(ctx context.Context) ([]Conversation, error)
-	// StoreChunk stores m as window chunk number index of the conversation
-	// and advances ChunksStored in one transaction; a chunk already stored is
-	// not stored again.
+	// StoreChunk stores chunk number index and advances ChunksStored in one
+	// transaction, so a chunk is never stored twice.
 	StoreChunk(ctx context.Context, userID, convID string, index int, m Memory) error
 	// EndConversation stores final (when not nil) as the last chunk, clears
 	// the conversation's messages and marks it ended, in one transaction.
@@ -165,9 +156,8 @@ type MemoryStore interface {
 	SearchMemories(ctx context.Context, userID string, q MemoryQuery) ([]ScoredMemory, error)
 	// Memories lists a user's memories, newest first (all types when none given).
 	Memories(ctx context.Context, userID string, types ...MemoryType) ([]Memory, error)
-	// HasMemories reports whether the user has a memory of one of the
-	// types (of any type when none given), without reading any: its cost
-	// does not grow with how many the user has.
+	// HasMemories reads no memory: its cost does not grow with how many the
+	// user has (any type when none given).
 	HasMemories(ctx context.Context, userID string, types ...MemoryType) (bool, error)
 	// DeleteMemories erases a user's long-term memories, keeping the
 	// profile, as unrecoverably as ForgetUser.
@@ -194,19 +184,14 @@ type KnowledgeStore interface {
 	KnowledgeEmbedders(ctx context.Context) (map[string]int, error)
 	// ClearKnowledge deletes the whole knowledge base, sources included.
 	ClearKnowledge(ctx context.Context) error
-	// PutKnowledge stores documents in one transaction: for each, the
-	// chunks of its source (and of the sources it Replaces) are deleted,
-	// its chunks stored under its source's key and the source recorded
-	// (Chunks and Embedder are ignored). A document with no chunks records
-	// an empty source; a source without a key is EINVALID. AddKnowledge records a source (key and name the
-	// chunk's Source, no hash) for each chunk it stores.
+	// PutKnowledge replaces each document's source (and those it Replaces)
+	// with its chunks, all in one transaction (docs/architecture.md#stores).
 	PutKnowledge(ctx context.Context, docs []KnowledgeDocument) error
 	// KnowledgeSources lists the recorded sources, ordered by key, with
 	// how many chunks each has and their embedder.
 	KnowledgeSources(ctx context.Context) ([]KnowledgeSource, error)
-	// RemoveKnowledge deletes sources (by key) and their chunks, in every
-	// embedding space, in one transaction, and returns how many of the keys
-	// were recorded. An unknown key is not an error.
+	// RemoveKnowledge deletes sources and their chunks in every embedding
+	// space and returns how many keys were recorded; an unknown key is no error.
 	RemoveKnowledge(ctx context.Context, keys ...string) (int, error)
 	// KnowledgeChunks returns the chunks of one source with their vectors,
 	// in the order they were stored; an unknown key has none.
@@ -224,9 +209,8 @@ type SceneStore interface {
 
 // CheckpointStore keeps graph checkpoints between turns and restarts.
 type CheckpointStore interface {
-	// SaveCheckpoint stores data under key, replacing what was there. Keys
-	// of a person's data start with "<userID>/" so that ForgetUser erases
-	// them.
+	// SaveCheckpoint replaces what key held; a person's keys must start with
+	// "<userID>/" so that ForgetUser erases them.
 	SaveCheckpoint(ctx context.Context, key string, data []byte) error
 	// LoadCheckpoint returns a checkpoint, or ENOTFOUND.
 	LoadCheckpoint(ctx context.Context, key string) ([]byte, error)

@@ -25,9 +25,8 @@ func ParseStructuredMode(s string) (StructuredMode, error) {
 	return "", Errorf(EINVALID, "structured mode %q: want auto, json_schema, tools or text", s)
 }
 
-// StructuredModel is a ChatModel that says how its server constrains
-// answers now: what was configured, less what the server refused (an HTTP
-// 400 naming response_format or tools is remembered).
+// StructuredModel says how its server constrains answers now: what was
+// configured, less what the server refused with a 400.
 type StructuredModel interface {
 	StructuredMode() StructuredMode
 }
@@ -44,20 +43,16 @@ func StructuredOf(m ChatModel) StructuredMode {
 	return StructuredText
 }
 
-// Prompt is what an engine wrote into one model call of a turn, kept on
-// the turn's trace for the echo check of every sentence spoken (see
-// Trace.AddPrompt): it is never serialized or shown.
+// Prompt is what an engine wrote into one model call, kept on the trace for
+// the echo check of every sentence spoken; never serialized or shown.
 type Prompt struct {
 	// Role is the caller ("react_agent", "response").
 	Role string
-	// Instructions are the texts the engine wrote for the call: its system
-	// message, its human turn with the data fenced (package fence), the
-	// feedback after a tool or an unusable answer. The chat history is not
-	// in them.
+	// Instructions are the system message, the fenced human turn and any
+	// feedback; the chat history is not in them.
 	Instructions []string
-	// Persona are the texts among them that describe Nadine: facts she may
-	// say in her own words (the first person), but not in the prompt's
-	// (the second).
+	// Persona are the texts describing Nadine: facts she may say in her own
+	// words (first person), not in the prompt's (second).
 	Persona []string
 	// Said are texts inside Instructions that are the person's own words
 	// (the turn's input): repeating them is no echo.

@@ -9,10 +9,8 @@ import (
 	"time"
 )
 
-// Trace records everything one turn did: each step with its start and
-// duration, each model call, tool call and retrieval, and what failed. The
-// CLI, the web monitor and the logs all show the same trace. Its methods are
-// safe for concurrent use and do nothing on a nil *Trace.
+// Trace records everything one turn did, for the CLI, the monitor and the
+// logs alike; safe for concurrent use, and a nil *Trace does nothing.
 type Trace struct {
 	mu    sync.Mutex
 	end   time.Time        // set by Finish
@@ -51,9 +49,8 @@ type TraceData struct {
 	Speculations []Speculation `json:"speculations,omitempty"`
 }
 
-// Step is one stage of a turn (a graph node, "contextualize", "retrieve").
-// ID and Parent give the trace its tree: they are set where the step runs
-// (OpenStep), never guessed from times.
+// Step is one stage of a turn; ID and Parent, set where the step runs
+// (OpenStep), give the trace its tree, never guessed from times.
 type Step struct {
 	ID       int           `json:"id,omitempty"`     // unique in the trace, from 1
 	Parent   int           `json:"parent,omitempty"` // the step it ran in; 0: the turn itself
@@ -130,9 +127,8 @@ func NewTrace(id, input string, start time.Time) *Trace {
 	return &Trace{TraceData: TraceData{ID: id, Input: input, Start: start}}
 }
 
-// SetClock makes now the clock of everything the turn measures through
-// its trace (the dialogue manager's injected clock), so that a turn's
-// times are on one clock.
+// SetClock puts everything the turn measures through its trace on one
+// clock, the dialogue manager's injected one.
 func (t *Trace) SetClock(now func() time.Time) {
 	if t == nil || now == nil {
 		return
@@ -142,8 +138,7 @@ func (t *Trace) SetClock(now func() time.Time) {
 	t.mu.Unlock()
 }
 
-// Now reads the turn's clock (time.Now for a nil trace or one without a
-// clock).
+// Now reads the turn's clock (time.Now for a nil trace or one without a clock).
 func (t *Trace) Now() time.Time {
 	if t == nil {
 		return time.Now()
@@ -157,9 +152,8 @@ func (t *Trace) Now() time.Time {
 	return c()
 }
 
-// StartStep records the start of a step of the turn itself (no parent)
-// and returns the function that ends it; pass the step's error (or nil) to
-// the returned function. BeginStep is the one whose work hangs from it.
+// StartStep starts a step of the turn itself and returns what ends it; use
+// BeginStep for a step whose work hangs from it.
 func (t *Trace) StartStep(name string) func(err error) {
 	if t == nil {
 		return func(error) {}
@@ -197,12 +191,8 @@ type stepScope struct {
 	step Step // its ID and Parent
 }
 
-// OpenStep returns a context inside a new step of ctx's trace, within the
-// step ctx is in: the model calls, tool calls, retrievals and steps
-// recorded with it name that step (StepOf), so the trace's tree is known
-// where the work runs, whatever the clocks say. Whoever ends the step
-// records it with AddStep(StepOf(ctx) with its name and times). Without a
-// trace, ctx is returned as is.
+// OpenStep returns a context in a new child step, so work recorded with it
+// hangs from that step; whoever ends it records AddStep(StepOf(ctx)).
 func OpenStep(ctx context.Context) context.Context {
 	t := TraceFrom(ctx)
 	if t == nil {
@@ -216,9 +206,8 @@ func OpenStep(ctx context.Context) context.Context {
 	return context.WithValue(ctx, stepKey{}, stepScope{t: t, step: Step{ID: id, Parent: parent}})
 }
 
-// StepOf returns the step ctx is in (OpenStep) with its ID and Parent set,
-// to record when it ends; its ID is what work done with ctx is recorded
-// under. The zero Step: ctx is in the turn itself.
+// StepOf returns the step ctx is in, with ID and Parent set; the zero Step
+// is the turn itself.
 func StepOf(ctx context.Context) Step {
 	sc, ok := ctx.Value(stepKey{}).(stepScope)
 	if !ok || sc.t == nil || sc.t != TraceFrom(ctx) {
@@ -227,9 +216,8 @@ func StepOf(ctx context.Context) Step {
 	return sc.step
 }
 
-// BeginStep opens a step named name (OpenStep) on the trace's clock and
-// returns its context and the function that records it when it ends;
-// pass the step's error (or nil).
+// BeginStep opens a named step (OpenStep) and returns its context and the
+// function that records it when it ends.
 func BeginStep(ctx context.Context, name string) (context.Context, func(err error)) {
 	t := TraceFrom(ctx)
 	if t == nil {
@@ -247,9 +235,8 @@ func BeginStep(ctx context.Context, name string) (context.Context, func(err erro
 	}
 }
 
-// AddModelCall records a model call. A call that ends after the turn was
-// finished (a streamed answer whose last fields come after the reply) is
-// counted in the critical path again.
+// AddModelCall records a call; one ending after Finish (a streamed answer's
+// last fields) updates the critical path.
 func (t *Trace) AddModelCall(c ModelCall) {
 	if t == nil {
 		return

@@ -17,8 +17,7 @@ type Turn struct {
 	Time        time.Time `json:"time"`                   // when the user finished speaking
 }
 
-// Emotion is one of the six basic emotions Nadine can feel, or
-// Neutral.
+// Emotion is one of the six basic emotions Nadine can feel, or Neutral.
 type Emotion string
 
 // The emotions of the ReAct final answer, plus Neutral for "no emotion".
@@ -86,9 +85,8 @@ const (
 	AngerFace Gesture = "anger"
 )
 
-// CategoryGesture maps a statement category to the gesture that goes with
-// it (StatementCategories: greeting and farewell wave, a
-// complement gets a smile, an insult anger). It returns "" for the others.
+// CategoryGesture returns the gesture of a statement category (a greeting
+// waves, a compliment smiles, an insult angers), "" for the others.
 func CategoryGesture(c Category) Gesture {
 	switch c {
 	case CategoryGreeting, CategoryFarewell:

@@ -6,10 +6,8 @@ import (
 	"strings"
 )
 
-// NewUserID makes the id of a new user from their name: the name's ASCII
-// letters and digits, lowercased, words joined by dashes (at most 32
-// characters), then a random suffix: "alex-3f9a1c". A name without such
-// characters gives "user-…".
+// NewUserID makes a readable id from a name with a random suffix
+// ("alex-3f9a1c"), so two people of one name never share an id.
 func NewUserID(name string) string {
 	var b strings.Builder
 	dash := false

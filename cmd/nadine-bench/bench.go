@@ -19,10 +19,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/loopback"
 )
 
-// benchEngines are the engines nadine bench can run: react-raw is the ReAct
-// engine without the contextualizer (features.contextualize: false),
-// graph-seed the graph engine with its original sequential wiring, for
-// comparison.
+// benchEngines: react-raw is ReAct without the contextualizer, graph-seed the
+// graph with its original sequential wiring, both for comparison.
 var benchEngines = []string{"react", "react-raw", "graph", "graph-seed"}
 
 // benchSettings are the bench's knobs, as reported.
@@ -33,9 +31,8 @@ type benchSettings struct {
 	EmbedLatency time.Duration `json:"embedding_latency_ns"`
 	ToolLatency  time.Duration `json:"search_latency_ns"`
 	Pause        time.Duration `json:"pause_ns"`
-	// Appraiser is how the graph's scripted appraisal answers: fixed
-	// ("joy 5" every turn), or a label changing on half the turns
-	// (benchAppraisers).
+	// Appraiser is the graph's scripted appraisal: fixed, or a label changing
+	// on half the turns (benchAppraisers).
 	Appraiser string `json:"appraiser"`
 
 	// The extra runs' knobs (benchlatency.go), reported in their rows.
@@ -53,9 +50,8 @@ type kindStats struct {
 	LastP50   time.Duration `json:"last_speak_p50_ns"`
 	LastP95   time.Duration `json:"last_speak_p95_ns"`
 	FillerP50 time.Duration `json:"filler_p50_ns,omitempty"`
-	// EndP50/EndP95: the final speak message after the last sentence
-	// (ReAct's final marker once action_input closes; 0 when the last
-	// sentence is the final message).
+	// EndP50/EndP95: the final speak message after the last sentence (ReAct's
+	// marker once action_input closes; 0 when the last sentence is final).
 	EndP50       time.Duration `json:"end_after_last_p50_ns"`
 	EndP95       time.Duration `json:"end_after_last_p95_ns"`
 	ModelCalls   float64       `json:"model_calls"`       // mean per turn
@@ -74,11 +70,8 @@ type engineReport struct {
 	RSS    int64       `json:"rss_bytes"`
 	MaxRSS int64       `json:"max_rss_bytes"`
 	Twice  int         `json:"answered_twice"`
-	// At zero model latency, a turn's time minus the time inside model and
-	// tool calls: in nadine (from taking the transcript to the reply, as
-	// traced) and as the robot sees it (from publishing the transcript to
-	// receiving the final speak message, MQTT hops and acknowledgments
-	// included).
+	// Framework*: at zero model latency, a turn's time outside model and tool
+	// calls, as traced and as the robot sees it (MQTT hops included).
 	FrameworkP50    time.Duration `json:"framework_p50_ns"`
 	FrameworkP95    time.Duration `json:"framework_p95_ns"`
 	FrameworkBusP50 time.Duration `json:"framework_with_mqtt_p50_ns"`
@@ -98,14 +91,8 @@ type benchReport struct {
 	Memories []memoriesReport  `json:"memories,omitempty"` // --memories
 }
 
-// runBench measures turn latency through the real serve path: for each
-// engine it starts `nadine serve` (embedded broker, a new data directory
-// that knows one user) against a scripted OpenAI-compatible server with a
-// set time to first token and token rate and a Serper-compatible search
-// server, and holds a scripted conversation over MQTT: a greeting, plain
-// turns, and every fourth turn a question that needs a web search. A second
-// run at zero model latency measures the framework's own time per turn.
-// With --robots it also serves many robots from one process at once.
+// runBench measures turn latency through the real serve path, per engine, and
+// again at zero model latency for the framework's own time (docs/latency.md).
 func runBench(ctx context.Context, args []string, e env) error {
 	if len(args) > 0 && args[0] == "inbox" {
 		return runInboxBench(ctx, args[1:], e) // benchinbox.go

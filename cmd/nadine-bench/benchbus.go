@@ -164,9 +164,8 @@ func runBusBench(ctx context.Context, args []string, e env) error {
 	return printBusBench(e.stdout, report)
 }
 
-// benchBurstLive floods a child with n transcripts (eight publications in
-// flight), sends a live one after liveAfter and measures it; then checks
-// how soon transcripts that expire while a turn runs leave the queue.
+// benchBurstLive measures a live transcript sent liveAfter into a flood of n,
+// then how soon transcripts that expire during a turn leave the queue.
 func benchBurstLive(ctx context.Context, s benchSetup, n int, liveAfter time.Duration) (liveResult, error) {
 	r := liveResult{Transcripts: n, LiveAfter: liveAfter}
 	if err := seedUser(ctx, s.dir); err != nil {
@@ -286,9 +285,8 @@ func benchBurstLive(ctx context.Context, s benchSetup, n int, liveAfter time.Dur
 	return r, nil
 }
 
-// benchStalled answers turns with no stalled subscriber, then turns each
-// with a new subscriber of nadine/# (QoS 1) that stopped reading, its
-// socket filled first. writeTimeout, when set, is mqtt.write_timeout.
+// benchStalled compares turns without and with a nadine/# subscriber that
+// stopped reading (socket filled first), so nobody waits on a bad client.
 func benchStalled(ctx context.Context, s benchSetup, turns int, writeTimeout time.Duration) (stalledRow, error) {
 	r := stalledRow{WriteTimeout: writeTimeout}
 	if r.WriteTimeout == 0 {
@@ -381,9 +379,8 @@ func benchStalled(ctx context.Context, s benchSetup, turns int, writeTimeout tim
 	return r, nil
 }
 
-// benchOversized publishes four messages of size bytes (three retained)
-// from new MQTT 5 connections, watching the child's memory, then a
-// transcript.
+// benchOversized watches the child's memory through four oversized messages
+// (three retained), then checks a transcript is still answered.
 func benchOversized(ctx context.Context, s benchSetup, size int64) (oversizedResult, error) {
 	r := oversizedResult{Size: size}
 	if err := seedUser(ctx, s.dir); err != nil {
@@ -473,10 +470,8 @@ func rawFlood(ctx context.Context, addr, topic string, size, n int) (int64, erro
 	return sent, nil
 }
 
-// rawHuge publishes a message of size bytes on topic from a new MQTT 5
-// connection, writing its body 64 KiB at a time (never holding it), and
-// returns how much went out and whether the broker refused it (closed the
-// connection before the end).
+// rawHuge writes a huge message 64 KiB at a time, never holding it, and
+// reports how much went out and whether the broker closed before the end.
 func rawHuge(ctx context.Context, addr, id, topic string, size int64, retain bool) (int64, bool, error) {
 	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {

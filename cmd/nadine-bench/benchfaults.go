@@ -98,7 +98,7 @@ type faultSettings struct {
 	Seed        uint64        `json:"seed"`
 }
 
-// faultTarget is one of issue 12's targets, with the figure measured.
+// faultTarget is one target of docs/failures.md, with the figure measured.
 type faultTarget struct {
 	Engine   string `json:"engine"`
 	Target   string `json:"target"`
@@ -115,12 +115,8 @@ func isFaultsFlag(a string) bool {
 	return false
 }
 
-// runFaultBench runs the bench conversation through a real `nadine serve`
-// against the scripted model server with injected faults: the model down,
-// down then back, hanging, and HTTP 500s, junk and hangs at rates. It
-// reports turns answered, fallback replies, junk spoken, first speech and
-// the time from the model's return to its first answered turn, and checks
-// them against issue 12's targets.
+// runFaultBench holds the bench conversation while the models fail (down,
+// back, hanging, 500s, junk) and checks what a visitor hears (docs/failures.md).
 func runFaultBench(ctx context.Context, args []string, e env) error {
 	fs := flags("bench --faults", e)
 	engines := fs.String("engines", "react,graph", "engines to measure: react, graph")
@@ -339,7 +335,7 @@ func summarize(r *faultRun) {
 	r.FirstSpeech, r.Later, r.ThirdOn, r.Whole = statsOf(first), statsOf(later), statsOf(thirdOn), statsOf(whole)
 }
 
-// faultTargets checks issue 12's targets against the runs.
+// faultTargets checks the runs against docs/failures.md's targets.
 func faultTargets(runs []faultRun, base faultRun) []faultTarget {
 	var out []faultTarget
 	ms := func(d time.Duration) string { return round(d).String() }

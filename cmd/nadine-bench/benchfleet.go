@@ -22,9 +22,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// fleetTopology is what one fleet run serves: processes `nadine serve`
-// processes, each serving robots robots (robots:), on one broker and one
-// store.
+// fleetTopology is one fleet run: processes `nadine serve` processes of
+// robots robots each, on one broker and one store.
 type fleetTopology struct {
 	Processes int
 	Robots    int // per process
@@ -73,12 +72,8 @@ type fleetChild struct {
 	robots  []string // its robots' prefixes
 }
 
-// runFleet starts the topology's `nadine serve` processes (store, models
-// and tools shared within each; a bus connection, runtime, inbox and
-// dialogue manager per robot) against the bench's scripted model and search
-// servers, and has every robot hold a conversation of turns turns at the
-// same time, pause apart. A speak message on another robot's topics than
-// its turn's counts as crossed.
+// runFleet has every robot of the topology converse at once; a speak message
+// on another robot's topics than its turn's counts as crossed.
 func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, pause time.Duration) (fleetResult, error) {
 	res := fleetResult{Engine: s.engine, Processes: top.Processes, Robots: top.Processes * top.Robots, Broker: "embedded", Store: "SQLite"}
 	if top.Processes > 1 && (top.StoreURL == "" || !top.Mosquitto) {
@@ -203,9 +198,8 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 	return res, nil
 }
 
-// startFleetChild starts the p-th `nadine serve` of a fleet run with its
-// robots, on the broker at brokerAddr (its own embedded broker there when
-// the topology has no Mosquitto).
+// startFleetChild starts the p-th `nadine serve` on the broker at brokerAddr,
+// its own embedded one there when the topology has no Mosquitto.
 func startFleetChild(s benchSetup, top fleetTopology, p int, brokerAddr string) (*fleetChild, error) {
 	dir := filepath.Join(s.dir, fmt.Sprintf("process-%d", p))
 	if err := os.MkdirAll(dir, 0o750); err != nil {

@@ -188,10 +188,8 @@ type childOptions struct {
 	turns     map[string]any // the turns block (interruptions)
 }
 
-// startChild writes the child's configuration (the bench's, plus a stable
-// client id so that an external broker keeps its session across kills)
-// and starts `nadine serve` on s.dir, which keeps its store and inbox
-// from one start to the next.
+// startChild gives the child a stable client id, so an external broker keeps
+// its session across kills, and one s.dir, so store and inbox outlive them.
 func startChild(ctx context.Context, s benchSetup, o childOptions, logs *syncbuf.Buffer) (*child, error) {
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return nil, err
@@ -352,10 +350,8 @@ func seedUser(ctx context.Context, dir string) error {
 	return st.SaveProfile(ctx, nadine.Profile{UserID: benchUserID, UserName: benchUserName})
 }
 
-// benchBurst floods one child with n transcripts as fast as eight
-// publications in flight allow, with perception beside them, waits for the
-// queue to drain (stale transcripts expire, the oldest are dropped), then
-// measures one more transcript.
+// benchBurst floods one child with n transcripts beside perception, waits for
+// the queue to drain (expired, dropped), then measures one more.
 func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstResult, error) {
 	r := burstResult{Broker: broker, Transcripts: n}
 	if err := seedUser(ctx, s.dir); err != nil {
@@ -490,10 +486,8 @@ func benchBurst(ctx context.Context, s benchSetup, n int, broker string) (burstR
 	return r, nil
 }
 
-// benchKills holds a conversation through Mosquitto (which outlives the
-// child: it keeps nadine's session) while the child is killed with SIGKILL
-// at random moments and restarted at once; then lets the last start drain
-// everything and checks what the inbox, history and the control layer saw.
+// benchKills SIGKILLs the child at random moments of a conversation through
+// Mosquitto, which keeps its session, and checks nothing acknowledged is lost.
 func benchKills(ctx context.Context, s benchSetup, kills int) (killResult, error) {
 	r := killResult{Kills: kills}
 	if err := seedUser(ctx, s.dir); err != nil {

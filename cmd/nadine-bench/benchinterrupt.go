@@ -251,9 +251,8 @@ func storedReplies(ctx context.Context, dir string) (map[string]bool, error) {
 	return out, nil
 }
 
-// misheard is what a microphone's speech-to-text makes of part of a
-// sentence Nadine says: lower case, no punctuation, a few words, one of
-// them sometimes dropped.
+// misheard is what a microphone hears of Nadine's own sentence: a few words,
+// lower case, unpunctuated, sometimes one dropped.
 func misheard(sentence string, rng *rand.Rand) string {
 	words := strings.FieldsFunc(strings.ToLower(sentence), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
 	if len(words) < 3 {
@@ -278,10 +277,8 @@ func sleepCtx(ctx context.Context, d time.Duration) {
 	}
 }
 
-// ttsStandIn is the robot's text-to-speech as the bench plays it: it
-// speaks each sentence at wpm words a minute, reports it said (or where a
-// stop cut it), and stops on agent/control/stop; and it is the visitors'
-// speech-to-text.
+// ttsStandIn plays text-to-speech (wpm words a minute, reports, stops) and
+// the visitors' speech-to-text.
 type ttsStandIn struct {
 	cli *paho.Client
 	wpm int

@@ -15,10 +15,8 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// The latency bench's extra runs (issue 17): interim transcripts ahead of
-// the final ones (preemptive turns), and a person with many stored
-// memories at zero model latency. Each is a whole `nadine serve`
-// conversation like the main run (benchServed), with its own rows.
+// The latency bench's extra runs, each a served conversation with its own rows:
+// interims ahead of the finals (early turns), and many stored memories.
 
 // latencyFlags are the flags of the extra runs.
 type latencyFlags struct {
@@ -53,9 +51,8 @@ type interimReport struct {
 	Lead   time.Duration `json:"interim_lead_ns"` // interim published this long before the final
 	Stable bool          `json:"interim_stable"`
 	Kinds  []kindStats   `json:"kinds"`
-	// Adopted counts the turns answered by their early turn (the trace's
-	// "turn" speculation kept), Discarded those whose early turn was
-	// cancelled.
+	// Adopted counts turns answered by their early turn, Discarded those whose
+	// early turn was cancelled.
 	Adopted   int `json:"adopted"`
 	Discarded int `json:"discarded"`
 	Turns     int `json:"turns"`
@@ -72,9 +69,8 @@ type memoriesReport struct {
 	// nadine: the traced turn minus the time inside model and tool calls.
 	ZeroTurnP50 time.Duration `json:"zero_latency_turn_p50_ns"`
 	ZeroTurnP95 time.Duration `json:"zero_latency_turn_p95_ns"`
-	// FirstTurn is the first turn's, the one that finds the person's
-	// vectors not yet in memory unless they were loaded when the person
-	// was recognized.
+	// FirstTurn is apart: its memory vectors are not loaded yet unless they were
+	// when the person was recognized.
 	FirstTurn    time.Duration `json:"first_turn_ns"`
 	FrameworkP50 time.Duration `json:"framework_p50_ns"`
 	RSS          int64         `json:"rss_bytes"`
@@ -141,9 +137,8 @@ const (
 	earlyDiscarded = "discarded"
 )
 
-// earlyOf is the verdict on the turn's early turns: kept when one
-// answered it, discarded when some were cancelled and none answered, ""
-// when none started.
+// earlyOf is "kept" when an early turn answered, "discarded" when some were
+// cancelled, "" when none started.
 func earlyOf(tr nadine.TraceData) string {
 	verdict := ""
 	for _, sp := range tr.Speculations {
@@ -158,11 +153,8 @@ func earlyOf(tr nadine.TraceData) string {
 	return verdict
 }
 
-// sayInterim publishes text as an interim transcript for the bench robot
-// and waits lead, the time until speech-to-text makes it final. The
-// interim has the final's words as written: the scripted models tell the
-// bench's questions apart by their exact text (the words' normalization,
-// case and punctuation aside, is tested in dialogue and robot).
+// sayInterim publishes the final's exact words as an interim, lead before it:
+// the scripted models tell questions apart by exact text.
 func (c *servedChild) sayInterim(ctx context.Context, text string, lead time.Duration, stable bool) error {
 	msg := map[string]any{"text": text, "language": "en", "final": false}
 	if stable {
@@ -189,10 +181,8 @@ var benchMemoryTexts = []string{
 	"Robin asked about MIRALab and social robots on day %d, memory %d.",
 }
 
-// seedMemories stores n memories of the bench user, alternating
-// conversation chunks and episodes, with the vectors the scripted server
-// gives their texts (llmtest.Vector), in the space of the bench's
-// embedder, in batches through the store. It returns how long it took.
+// seedMemories stores n chunks and episodes with llmtest.Vector's vectors in
+// the bench embedder's space, so serve's searches find them; it returns the time.
 func seedMemories(ctx context.Context, st *sqlite.Store, n int) (time.Duration, error) {
 	start := time.Now()
 	name, err := benchEmbedderName()
@@ -220,9 +210,8 @@ func seedMemories(ctx context.Context, st *sqlite.Store, n int) (time.Duration, 
 // configuration (benchConfig) and scripted server.
 const benchDimensions = 256
 
-// benchEmbedderName is the name serve's embedder has in the bench's
-// configuration (the default embedding model at benchDimensions), which
-// the seeded memories' vectors must carry to be searched.
+// benchEmbedderName is serve's embedder name in the bench's configuration,
+// which seeded vectors must carry to be searched.
 func benchEmbedderName() (string, error) {
 	d, err := askDefaults(context.Background())
 	if err != nil {

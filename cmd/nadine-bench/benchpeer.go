@@ -12,9 +12,8 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 )
 
-// benchPeer is the rest of the robot as the bench plays it: perception and
-// speech-to-text publish, text-to-speech listens to speak messages. One
-// peer serves any number of robots (topic prefixes).
+// benchPeer plays the rest of the robot (perception, speech-to-text,
+// text-to-speech) for any number of robots.
 type benchPeer struct {
 	cli *paho.Client
 
@@ -123,8 +122,7 @@ func (p *benchPeer) received(topic string, payload []byte, at time.Time) {
 	}
 }
 
-// say publishes a transcript for the robot at prefix and returns its
-// watch.
+// say publishes a transcript for the robot at prefix and returns its watch.
 func (p *benchPeer) say(ctx context.Context, prefix, id, text string) (*turnWatch, error) {
 	w := &turnWatch{prefix: prefix, done: make(chan struct{})}
 	p.mu.Lock()

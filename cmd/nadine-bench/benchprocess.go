@@ -11,11 +11,8 @@ import (
 	"github.com/nadine-robot/nadine/internal/syncbuf"
 )
 
-// serveProcess is a `nadine serve` child process of a bench run. Its exit
-// is a closed channel, not a value to receive, so that every wait on it
-// (the start's health check, a kill, a stop) sees it however many there
-// are: a child that exited while the bench waited for it to be healthy
-// used to leave the next wait blocked for ever.
+// serveProcess's exit is a closed channel, not a value, so every wait on it
+// (health check, kill, stop) sees it however many there are.
 type serveProcess struct {
 	cmd  *exec.Cmd
 	logs *syncbuf.Buffer // what it wrote on its standard output and error
@@ -23,9 +20,8 @@ type serveProcess struct {
 	err  error           // how it exited; set before done is closed
 }
 
-// startServeChild writes cfg as dir/bench.yaml and starts nadine
-// (nadineBinary) as `nadine serve` on it, with the bench's environment (HOME=dir, the model
-// key the configuration names) plus env, its output going to logs.
+// startServeChild starts `nadine serve` on cfg (dir/bench.yaml) in a bare
+// environment: HOME=dir, PATH, the bench's model key, plus env.
 func startServeChild(dir string, cfg []byte, logs *syncbuf.Buffer, env ...string) (*serveProcess, error) {
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, cfg, 0o600); err != nil {
@@ -81,11 +77,8 @@ func (p *serveProcess) exitErr() error {
 	return p.err
 }
 
-// stop sends sig and waits up to grace for the process to exit (how it
-// exited is exitErr's). A process still running then is sent SIGQUIT, so
-// that the Go runtime writes every goroutine's stack to its logs before it
-// exits (it is killed 5 s later if not), and stop returns an error with
-// those logs: what kept it from stopping.
+// stop sends sig; a process still running after grace gets SIGQUIT, so the
+// error carries its goroutines' stacks: what kept it from stopping.
 func (p *serveProcess) stop(sig os.Signal, grace time.Duration) error {
 	_ = p.cmd.Process.Signal(sig)
 	select {

@@ -19,9 +19,8 @@ const (
 	benchUserName = "Robin"
 )
 
-// Turn types, as reported: a plain turn that found a memory of the
-// person (a chunk of the conversation stored once it is long enough) is
-// reported apart.
+// Turn types, as reported: a plain turn that found a memory of the person
+// is reported apart.
 const (
 	turnGreeting    = "greeting"
 	turnPlain       = "plain"
@@ -29,9 +28,8 @@ const (
 	turnSearch      = "search"
 )
 
-// benchAppraisers are the scripted appraisals of --appraiser: nil answers
-// "joy 5" every turn; the others a label that changes on half the turns
-// (llmtest.Appraiser), from small talk's labels or a friendly visit's.
+// benchAppraisers are --appraiser's choices: nil answers "joy 5" every turn,
+// the others change label on half the turns (llmtest.Appraiser).
 var benchAppraisers = map[string]map[string]float64{
 	"fixed":      nil,
 	"small-talk": llmtest.SmallTalkWeights,
@@ -65,8 +63,7 @@ func benchTurn(i int) (text, kind string) {
 	return benchPlain[(i-1)%len(benchPlain)], turnPlain
 }
 
-// isSearchInput reports whether a user message is one of the search
-// questions.
+// isSearchInput reports whether a user message is one of the search questions.
 func isSearchInput(s string) bool {
 	for _, q := range benchSearch {
 		if strings.Contains(s, q) {
@@ -85,9 +82,8 @@ const (
 	benchSummary     = "Robin and Nadine talk about Geneva, the lake and life in the city."
 )
 
-// scriptBenchModels answers every role of both engines. Each role has its
-// own model name (the bench's configuration gives each role a profile whose
-// model is the role), so answers can be told apart.
+// scriptBenchModels answers every role of both engines, each by its own model
+// name (benchConfig).
 func scriptBenchModels(srv *llmtest.Server, appraiser string) {
 	// Only the new input decides: memories and history in a prompt may
 	// quote earlier questions.
@@ -133,9 +129,8 @@ func scriptBenchModels(srv *llmtest.Server, appraiser string) {
 	srv.On(llmtest.MatchModel("translator")).ReplyFunc(func(r llmtest.Request) string { return r.LastUser() })
 }
 
-// latestInput is the person's new input in a prompt: the ReAct prompt's
-// HUMAN'S INPUT, the orchestrator's LATEST MESSAGE and the response's
-// MESSAGE, or the last user message.
+// latestInput finds the person's new input in any role's prompt (HUMAN'S
+// INPUT, LATEST MESSAGE, MESSAGE, else the last user message).
 func latestInput(r llmtest.Request) string {
 	u := r.LastUser()
 	for _, mark := range []string{"HUMAN'S INPUT\n", "MESSAGE: "} {
@@ -146,9 +141,8 @@ func latestInput(r llmtest.Request) string {
 	return u
 }
 
-// standaloneOf is the bench contextualizer's rewrite of a follow-up: its
-// words about Geneva, where the conversation is ("What else is there to
-// see?" is "What else is there to see in Geneva?").
+// standaloneOf is the contextualizer's rewrite of a follow-up about Geneva,
+// where the conversation is ("… to see?" becomes "… to see in Geneva?").
 func standaloneOf(input string) string {
 	q := strings.TrimRight(strings.TrimSpace(input), "?.! ")
 	if strings.Contains(q, "Geneva") {

@@ -37,13 +37,11 @@ type benchSetup struct {
 	seedWiring          bool      // graph: the original sequential wiring (features.seed_wiring)
 	raw                 bool      // react: no contextualizer (features.contextualize: false)
 	traces              io.Writer // receives each turn's trace as a JSON line (optional)
-	// retries keeps the profiles' default retries (the fault bench); the
-	// latency bench sets none, so that a turn's model calls are its
-	// attempts.
+	// retries keeps the default retries (fault bench); the latency bench sets
+	// none, so a turn's model calls are its attempts.
 	retries bool
-	// interim publishes each transcript as an interim one (stable when
-	// interimStable) this long before the final; memories are the bench
-	// user's stored memories (benchlatency.go).
+	// interim is how long before the final an interim is published;
+	// memories are the bench user's stored memories.
 	interim       time.Duration
 	interimStable bool
 	memories      int
@@ -76,9 +74,8 @@ type servedRun struct {
 	Seeded time.Duration `json:"seed_ns,omitempty"` // writing the user's memories (benchSetup.memories)
 }
 
-// benchConfig writes the configuration of the child: every role on its own
-// profile whose model is the role's name, so the scripted server tells them
-// apart; the embedded broker and the monitor on free ports.
+// benchConfig gives every role its own profile named for the role, so the
+// scripted server tells them apart.
 func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 	d, err := askDefaults(context.Background())
 	if err != nil {
@@ -109,10 +106,8 @@ func benchConfig(s benchSetup, mqttAddr, httpAddr string) ([]byte, error) {
 	return yaml.Marshal(cfg)
 }
 
-// onFreePorts calls start with two free loopback addresses, for the
-// child's broker and monitor, and again with new ones (twice at most) when
-// the child could not listen: another process took a port between
-// freeAddr and the child's start. start stops its child when it fails.
+// onFreePorts retries start on new addresses (twice at most) when another
+// process took a port between freeAddr and the child's start.
 func onFreePorts(start func(mqttAddr, httpAddr string) error) error {
 	for attempt := 1; ; attempt++ {
 		mqttAddr, err := freeAddr()
@@ -151,9 +146,8 @@ type servedChild struct {
 	seeded time.Duration // writing the user's memories
 }
 
-// startServed starts `nadine serve` as a child process on a new data
-// directory that knows one user, connects the peer and says that the user
-// is in front of the robot.
+// startServed starts `nadine serve` on a new data directory that knows one
+// user, and puts that user in front of the robot.
 func startServed(ctx context.Context, s benchSetup) (*servedChild, error) {
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return nil, err
@@ -245,9 +239,8 @@ func (c *servedChild) stop() (rss, peak int64, twice int, err error) {
 	return rss, peak, twice, c.proc.stop(syscall.SIGINT, 30*time.Second)
 }
 
-// runServed starts `nadine serve` as a child process on a new data
-// directory that knows one user, and has the conversation with it over
-// MQTT: n turns, pause apart.
+// runServed holds the bench conversation with a new served child over MQTT:
+// n turns, pause apart.
 func runServed(ctx context.Context, s benchSetup, n int, pause time.Duration) (servedRun, error) {
 	var run servedRun
 	c, err := startServed(ctx, s)

@@ -1,12 +1,8 @@
 // Command nadine-bench measures whole turns of a real `nadine serve` against
-// a scripted model server. It is its own binary so that nadine does not
-// link the scripted server; `nadine bench ARGS` runs it.
-//
-// Usage:
-//
-//	nadine-bench [FLAGS]            latency of each engine, fleets (--robots, --fleet)
-//	nadine-bench --faults [FLAGS]   what a visitor hears when the models fail
-//	nadine-bench inbox|interrupt|bus [FLAGS]
+// a scripted model server: latency per engine and fleet, --faults, inbox,
+// interrupt and bus. It is its own binary so that nadine does not link the
+// scripted server; `nadine bench ARGS` runs it (docs/commands.md,
+// docs/architecture.md#nadine-bench).
 package main
 
 import (
@@ -114,9 +110,8 @@ func nadineBinary() (string, error) {
 	return "", fmt.Errorf("bench: no nadine binary to measure: run it as `nadine bench`, put nadine next to nadine-bench or on PATH (go build ./cmd/nadine), or set %s", nadineEnv)
 }
 
-// servedDefaults are what the measured nadine configures when told nothing:
-// its model roles (the bench gives each its own scripted model) and its
-// embedding model. Asking the binary keeps the bench in step with it.
+// servedDefaults are the measured nadine's default model roles and embedding
+// model: asking the binary keeps the bench in step with it.
 type servedDefaults struct {
 	Roles      []string
 	EmbedModel string
