@@ -263,7 +263,7 @@ func suggestField(path, key string, siblings []string) string {
 	return ""
 }
 
-// didYouMean is " (did you mean X?)" for the candidate closest to s, or ""
+// DidYouMean is " (did you mean X?)" for the candidate closest to s, or ""
 // when none is close.
 func DidYouMean(s string, candidates []string) string {
 	if best := closest(s, candidates); best != "" {

@@ -69,7 +69,7 @@ func defaultTimeouts() map[string]RoleTimeoutConfig {
 	return maps.Clone(defaultRoleTimeouts)
 }
 
-// roleTimeouts returns the effective timeouts of a role: the configured
+// RoleTimeouts returns the effective timeouts of a role: the configured
 // ones, zero fields filled with the role's defaults.
 func (c *Config) RoleTimeouts(role string) failover.Timeouts {
 	t, def := c.Models.Timeouts[role], defaultRoleTimeouts[role]
@@ -82,14 +82,14 @@ func (c *Config) RoleTimeouts(role string) failover.Timeouts {
 	return failover.Timeouts{Attempt: time.Duration(t.Attempt), FirstToken: time.Duration(t.FirstToken)}
 }
 
-// breaker returns the breaker settings for the failover pool.
+// Breaker returns the breaker settings for the failover pool.
 func (c *Config) Breaker() failover.BreakerConfig {
 	b := c.Models.Breaker
 	return failover.BreakerConfig{Failures: b.Failures, ServerFailures: b.ServerFailures,
 		Cooldown: time.Duration(b.Cooldown), ProbeTimeout: time.Duration(b.ProbeTimeout)}
 }
 
-// retries returns how often a failed attempt is retried on the profile.
+// Retries returns how often a failed attempt is retried on the profile.
 func (p ProfileConfig) Retries() int {
 	if p.MaxRetries != nil {
 		return max(*p.MaxRetries, 0)
@@ -97,7 +97,7 @@ func (p ProfileConfig) Retries() int {
 	return defaultRetries
 }
 
-// server is the server the profile runs on, its base URL's scheme and
+// Server is the server the profile runs on, its base URL's scheme and
 // host: the profiles of one server share its breaker's run of failed
 // attempts (models.breaker.server_failures).
 func (p ProfileConfig) Server() string {
@@ -108,8 +108,7 @@ func (p ProfileConfig) Server() string {
 	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
-// turnTimeout and firstSpeech are limits.turn_timeout and
-// limits.first_speech, zero meaning the default.
+// TurnTimeout is limits.turn_timeout, zero meaning the default.
 func (c *Config) TurnTimeout() time.Duration {
 	if c.Limits.TurnTimeout == 0 {
 		return dialogue.DefaultTurnTimeout
@@ -117,6 +116,7 @@ func (c *Config) TurnTimeout() time.Duration {
 	return time.Duration(c.Limits.TurnTimeout)
 }
 
+// FirstSpeech is limits.first_speech, zero meaning the default.
 func (c *Config) FirstSpeech() time.Duration {
 	if c.Limits.FirstSpeech == 0 {
 		return dialogue.DefaultFirstSpeech
@@ -141,7 +141,7 @@ func (c *Config) validateFailover(bad func(field, format string, args ...any)) {
 	}
 }
 
-// describeFailover says, for the banner, how model failures are handled.
+// DescribeFailover says, for the banner, how model failures are handled.
 func (c *Config) DescribeFailover() string {
 	b := c.Breaker()
 	if b.Failures == 0 {

@@ -51,13 +51,13 @@ func (e *fieldError) Error() string {
 // added to errs, named by its field and where that field was given.
 func (c *Config) blame(errs *[]error) func(path, format string, args ...any) {
 	return func(path, format string, args ...any) {
-		*errs = append(*errs, &fieldError{path: path, where: c.Where(path), msg: fmt.Sprintf(format, args...)})
+		*errs = append(*errs, &fieldError{path: path, where: c.where(path), msg: fmt.Sprintf(format, args...)})
 	}
 }
 
 // where is the file:line or variable that gave the field at path, or the
 // nearest enclosing field that was given ("" when the defaults hold).
-func (c *Config) Where(path string) string {
+func (c *Config) where(path string) string {
 	for p := path; p != ""; {
 		if w, ok := c.origin[p]; ok {
 			return w
@@ -73,7 +73,7 @@ func (c *Config) Where(path string) string {
 
 // given reports whether the file or a variable set the field at path, or
 // a field inside it.
-func (c *Config) Given(path string) bool {
+func (c *Config) given(path string) bool {
 	for p := range c.origin {
 		if p == path || under(p, path) {
 			return true
@@ -84,7 +84,7 @@ func (c *Config) Given(path string) bool {
 
 // warn adds a warning about the field at path.
 func (c *Config) warn(path, format string, args ...any) {
-	c.warnings = append(c.warnings, (&fieldError{path: path, where: c.Where(path), msg: fmt.Sprintf(format, args...)}).Error())
+	c.warnings = append(c.warnings, (&fieldError{path: path, where: c.where(path), msg: fmt.Sprintf(format, args...)}).Error())
 }
 
 // Preflight loads the configuration (as LoadEnviron) and makes every check
@@ -309,7 +309,7 @@ func checkWeb(c *Config, getenv func(string) string, bad func(string, string, ..
 func (c *Config) preflightWarnings(getenv func(string) string) {
 	used := c.usedProfiles()
 	for _, name := range slices.Sorted(maps.Keys(c.Models.Profiles)) {
-		if c.Given("models.profiles."+name) && !used[name] { // not the built-in default
+		if c.given("models.profiles."+name) && !used[name] { // not the built-in default
 			c.warn("models.profiles."+name, "no role uses this profile (models.roles, models.fallback, robots[*].models, visual.clip_profile)")
 		}
 	}

@@ -91,7 +91,7 @@ func (c *Config) validatePrivacy(bad func(field, format string, args ...any)) {
 	}
 }
 
-// brokerUsers returns the embedded broker's users with their passwords,
+// BrokerAccounts returns the embedded broker's users with their passwords,
 // nadine's own client included, and the credentials that client connects
 // with: mqtt.username (its password from mqtt.password_env), else an
 // internal user with a random password. It returns nil users when none are
@@ -139,7 +139,7 @@ func loopbackAddr(addr string) bool {
 // ("host=db password=secret").
 var dsnPasswordRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd)\s*=\s*('[^']*'|[^\s;]+)`)
 
-// redactURL hides the password of a URL ("http://user:secret@host/v1" →
+// RedactURL hides the password of a URL ("http://user:secret@host/v1" →
 // "http://user:REDACTED@host/v1", "postgres://h/db?password=x" →
 // "postgres://h/db?password=REDACTED") and of a key=value connection
 // string; anything else is returned as it is.

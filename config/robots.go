@@ -158,12 +158,12 @@ type RobotSpec struct {
 	Camera nadine.Camera
 }
 
-// robotSpecs returns the robots the configuration describes, in order: one
+// RobotSpecs returns the robots the configuration describes, in order: one
 // per robots: entry, or the one robot of mqtt.prefix when there is none.
 // The configuration is valid.
 func (c *Config) RobotSpecs() []RobotSpec {
 	one := RobotSpec{Name: c.MQTT.Prefix, ClientID: c.MQTT.ClientID, Engine: c.Engine, Roles: c.Models.Roles,
-		Fallback: c.Models.Fallback, Language: c.SessionLanguage(), Place: c.Place,
+		Fallback: c.Models.Fallback, Language: c.sessionLanguage(), Place: c.Place,
 		PlaceTranslations: c.PlaceTranslations.byLanguage()}
 	if one.Name == "" {
 		one.Name = web.DefaultRobotName

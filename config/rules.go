@@ -82,7 +82,7 @@ var configRules = []rule{
 	{"log.format", oneOf("text", "json")},
 }
 
-// validate checks the configuration once: every rule, negative durations,
+// Validate checks the configuration once: every rule, negative durations,
 // and the filler lines. Each error names the field.
 func (c *Config) Validate() error {
 	var errs []error

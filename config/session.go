@@ -59,12 +59,12 @@ func defaultLanguage() LanguageConfig {
 
 // sessionLanguage is the configured default language (the configuration
 // is valid).
-func (c *Config) SessionLanguage() nadine.Language {
+func (c *Config) sessionLanguage() nadine.Language {
 	l, _ := nadine.ParseLanguage(c.Language.Default)
 	return l
 }
 
-// keepLanguage reports whether the session keeps its language at the end
+// KeepLanguage reports whether the session keeps its language at the end
 // of an interaction.
 func (c *Config) KeepLanguage() bool {
 	return c.Language.ResetOnLeave != nil && !*c.Language.ResetOnLeave

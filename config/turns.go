@@ -64,13 +64,13 @@ func (c *Config) validateTurns(bad func(field, format string, args ...any)) {
 	}
 }
 
-// interruptions are the robot runtime's interruption options.
+// Interruptions are the robot runtime's interruption options.
 func (c *Config) Interruptions() robot.Interruptions {
 	return robot.Interruptions{Mode: robot.InterruptMode(c.Turns.Interruptions), MinWords: c.Turns.InterruptMinWords,
 		MinDuration: time.Duration(c.Turns.InterruptMinDuration), FalseTimeout: time.Duration(c.Turns.FalseInterruptionTimeout)}
 }
 
-// preemptOptions are the robot runtime's preemption options.
+// PreemptOptions are the robot runtime's preemption options.
 func (c *Config) PreemptOptions() (on bool, after time.Duration, attempts int) {
 	return c.Turns.Preemptive, time.Duration(c.Turns.PreemptiveAfter), c.Turns.PreemptiveAttempts
 }
