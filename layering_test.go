@@ -34,6 +34,7 @@ const (
 	layerAdapter = "adapter" // adapters: stores, bus, models, tools, knowledge, scenes, web
 	layerSupport = "support" // internal packages of the adapters
 	layerTestkit = "testkit" // scripted peers and helpers of the tests
+	layerConfig  = "config"  // the configuration: its types, defaults, loading and rules
 	layerCmd     = "cmd"     // the commands: wire everything
 	layerExample = "example" // examples: clients of the bus only
 )
@@ -61,7 +62,9 @@ var packageLayers = map[string]string{
 
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
-	"internal/leaktest": layerTestkit, "internal/speechcorpus": layerTestkit,
+	"internal/leaktest": layerTestkit, "internal/speechcorpus": layerTestkit, "internal/configtest": layerTestkit,
+
+	"config": layerConfig,
 
 	"cmd/":      layerCmd,
 	"examples/": layerExample,
@@ -76,7 +79,8 @@ var layerImports = map[string][]string{
 	layerAdapter: {layerRoot, layerPure, layerSupport},
 	layerSupport: {layerRoot, layerSupport},
 	layerTestkit: {layerRoot, layerPure, layerAdapter, layerSupport, layerTestkit},
-	layerCmd:     {layerRoot, layerPure, layerEngine, layerRuntime, layerAdapter, layerSupport, layerTestkit},
+	layerConfig:  {layerRoot, layerPure, layerEngine, layerRuntime, layerAdapter, layerSupport},
+	layerCmd:     {layerRoot, layerPure, layerEngine, layerRuntime, layerAdapter, layerSupport, layerTestkit, layerConfig},
 	layerExample: {layerRoot, layerExample},
 }
 
@@ -97,7 +101,7 @@ var forbiddenStd = func() map[string][]string {
 	noIO := append([]string{"os", "os/exec", "net", "net/http", "database/sql", "syscall"}, noTest...)
 	return map[string][]string{
 		layerRoot: noIO, layerPure: noIO, layerEngine: noIO,
-		layerRuntime: noTest, layerAdapter: noTest, layerSupport: noTest,
+		layerRuntime: noTest, layerAdapter: noTest, layerSupport: noTest, layerConfig: noTest,
 		layerCmd: noTest, // the nadine binary ships no test code (nadine bench's scripted servers do without)
 	}
 }()
@@ -316,6 +320,10 @@ func TestCheckLayers(t *testing.T) {
 		{"root imports a package of its own", goPackage{ImportPath: m(""), Imports: []string{m("labels")}}, "nadine (root) imports labels (pure)"},
 		{"a new package", goPackage{ImportPath: m("planner"), Imports: []string{m("")}}, "planner: not in any layer"},
 		{"a command links httptest", goPackage{ImportPath: m("cmd/nadine"), Imports: []string{m("internal/llmtest")}, Deps: []string{"net/http/httptest"}}, "cmd/nadine (cmd) links net/http/httptest"},
+		{"the configuration imports a command", goPackage{ImportPath: m("config"), Imports: []string{m("cmd/nadine")}}, "config (config) imports cmd/nadine (cmd)"},
+		{"an adapter imports the configuration", goPackage{ImportPath: m("mqtt"), Imports: []string{m("config")}}, "mqtt (adapter) imports config (config)"},
+		{"the configuration imports a test kit", goPackage{ImportPath: m("config"), Imports: []string{m("internal/configtest")}}, "config (config) imports internal/configtest (testkit)"},
+		{"the configuration reads adapters' options", goPackage{ImportPath: m("config"), Imports: []string{m("mqtt"), m("failover"), m("agents"), "os"}}, ""},
 		{"the command wires everything", goPackage{ImportPath: m("cmd/nadine"), Imports: []string{m("agents"), m("tools"), m("robot"), "os"}}, ""},
 		{"outside the module", goPackage{ImportPath: "example.com/other", Imports: []string{m("tools")}}, ""},
 	} {

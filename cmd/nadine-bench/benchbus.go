@@ -18,6 +18,7 @@ import (
 	"github.com/nadine-robot/nadine/internal/syncbuf"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
 )
@@ -290,7 +291,7 @@ func benchBurstLive(ctx context.Context, s benchSetup, n int, liveAfter time.Dur
 func benchStalled(ctx context.Context, s benchSetup, turns int, writeTimeout time.Duration) (stalledRow, error) {
 	r := stalledRow{WriteTimeout: writeTimeout}
 	if r.WriteTimeout == 0 {
-		r.WriteTimeout = time.Second
+		r.WriteTimeout = mqtt.DefaultBrokerWriteTimeout // the broker's own when unset
 	}
 	if err := seedUser(ctx, s.dir); err != nil {
 		return r, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/embedcache"
 	"github.com/nadine-robot/nadine/failover"
@@ -33,7 +34,7 @@ import (
 // app is the wired program: store, models, engines and the dialogue
 // manager, built from the configuration. Commands share it.
 type app struct {
-	cfg    Config
+	cfg    config.Config
 	getenv func(string) string
 	log    *slog.Logger
 
@@ -64,7 +65,7 @@ type app struct {
 
 	// specs are the robots to build (withRobots); by default the first
 	// robot of the configuration.
-	specs  []robotSpec
+	specs  []config.RobotSpec
 	robots []*appRobot // the robots built, in order
 	// manager, engine and offline are the first robot's: the one robot of
 	// chat, eval and the maintenance commands.
@@ -82,7 +83,7 @@ type app struct {
 // manager (its session). The store, models, tools, history and detector
 // are the app's, shared.
 type appRobot struct {
-	spec    robotSpec
+	spec    config.RobotSpec
 	engines []nadine.Engine // tried in order; the offline engine last
 	manager *dialogue.Manager
 	engine  string // the engine answering: react, graph or offline
@@ -96,7 +97,7 @@ func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newApp(ctx, cfg, e.getenv, newLogger(e.stderr, LogConfig{Level: "warn"}))
+	return newApp(ctx, cfg, e.getenv, newLogger(e.stderr, config.LogConfig{Level: "warn"}))
 }
 
 // appOption adds what only some commands have.
@@ -104,7 +105,7 @@ type appOption func(*app)
 
 // withRobots builds these robots instead of the configuration's first
 // (serve: every robot of robots:, each with its camera).
-func withRobots(specs []robotSpec) appOption { return func(a *app) { a.specs = specs } }
+func withRobots(specs []config.RobotSpec) appOption { return func(a *app) { a.specs = specs } }
 
 // withStoreErrors tells fn of the store's failed operations (serve's
 // metrics).
@@ -113,11 +114,11 @@ func withStoreErrors(fn func(op string, err error)) appOption {
 }
 
 // newApp opens the store and builds the engines named by cfg.
-func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
+func newApp(ctx context.Context, cfg config.Config, getenv func(string) string, log *slog.Logger, opts ...appOption) (*app, error) {
 	a := &app{cfg: cfg, getenv: getenv, log: log, clients: map[string]*openai.Client{},
 		models: map[string]nadine.ChatModel{}, offlines: map[string]*offline.Engine{},
 		transport: http.DefaultTransport.(*http.Transport).Clone()}
-	for _, w := range cfg.warnings {
+	for _, w := range cfg.Warnings() {
 		log.Warn(w)
 	}
 	for _, o := range opts {
@@ -141,7 +142,7 @@ func newApp(ctx context.Context, cfg Config, getenv func(string) string, log *sl
 func (a *app) build(ctx context.Context) error {
 	cfg := a.cfg
 	for name, p := range cfg.Models.Profiles {
-		if !p.usable(a.getenv) {
+		if !p.Usable(a.getenv) {
 			continue
 		}
 		c, err := openai.New(a.clientConfig(name, p))
@@ -172,7 +173,7 @@ func (a *app) build(ctx context.Context) error {
 	a.detector = det
 	specs := a.specs
 	if len(specs) == 0 {
-		specs = cfg.robotSpecs()[:1]
+		specs = cfg.RobotSpecs()[:1]
 	}
 	for _, spec := range specs {
 		r, err := a.newRobot(spec)
@@ -210,10 +211,10 @@ func (a *app) build(ctx context.Context) error {
 // embedder its profile's breaker and the embeddings role's timeouts.
 func (a *app) guardModels(emb nadine.Embedder) error {
 	cfg := a.cfg
-	a.pool = failover.New(failover.Options{Breaker: cfg.breaker(), Logger: a.log})
+	a.pool = failover.New(failover.Options{Breaker: cfg.Breaker(), Logger: a.log})
 	a.closers = append(a.closers, a.pool.Close)
 	chat := map[string]bool{}
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		if r != "embeddings" {
 			chat[cfg.Models.Roles[r]] = true
 		}
@@ -221,7 +222,7 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	for _, f := range cfg.Models.Fallback {
 		chat[f] = true
 	}
-	for _, spec := range append(cfg.robotSpecs(), a.specs...) {
+	for _, spec := range append(cfg.RobotSpecs(), a.specs...) {
 		// Robots may put their roles on other profiles.
 		for r, p := range spec.Roles {
 			if r != "embeddings" {
@@ -244,7 +245,7 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	var warm []*openai.Client
 	for _, name := range names {
 		pc := cfg.Models.Profiles[name]
-		pr := failover.Profile{Name: name, Retries: pc.retries(), Server: pc.server()}
+		pr := failover.Profile{Name: name, Retries: pc.Retries(), Server: pc.Server()}
 		if chat[name] {
 			pr.Chat = a.clients[name]
 			warm = append(warm, a.clients[name])
@@ -264,7 +265,7 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	}
 	a.embedder = emb
 	if embProfile != "" {
-		if g := a.pool.Embedder("embeddings", cfg.roleTimeouts("embeddings"), embProfile); g != nil {
+		if g := a.pool.Embedder("embeddings", cfg.RoleTimeouts("embeddings"), embProfile); g != nil {
 			a.embedder = g
 		}
 	}
@@ -303,7 +304,7 @@ func warmUp(ctx context.Context, clients []*openai.Client) error {
 // per robot (a graph engine's background summary is its robot's), over
 // the app's store, models, tools and history. The robot's name keys its
 // session in the store (its topic prefix).
-func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
+func (a *app) newRobot(spec config.RobotSpec) (*appRobot, error) {
 	r := &appRobot{spec: spec}
 	if err := a.engines(r); err != nil {
 		return nil, err
@@ -311,9 +312,9 @@ func (a *app) newRobot(spec robotSpec) (*appRobot, error) {
 	opts := dialogue.ManagerOptions{
 		Engines: r.engines, History: a.history, Profiles: a.store, Checkpoints: a.store,
 		Detector: a.detector, Translator: a.translator(),
-		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.turnTimeout(), FirstSpeech: a.cfg.firstSpeech(),
+		MaxInputChars: a.cfg.Limits.MaxInputChars, TurnTimeout: a.cfg.TurnTimeout(), FirstSpeech: a.cfg.FirstSpeech(),
 		Speech:   dialogue.SpeechBudget{MaxSentences: a.cfg.Speech.MaxSentences, MaxWords: a.cfg.Speech.MaxWords},
-		Language: spec.Language, KeepLanguage: a.cfg.keepLanguage(),
+		Language: spec.Language, KeepLanguage: a.cfg.KeepLanguage(),
 		Follow: dialogue.LanguageFollow(a.cfg.Language.Follow), Robot: spec.Name,
 		IdleTimeout: time.Duration(a.cfg.Session.IdleTimeout), Logger: a.log.With("robot", spec.Name),
 		Forget: a.forgetID,
@@ -397,8 +398,8 @@ func (a *app) translator() nadine.Translator {
 // clientConfig is the openai client configuration of a profile. The
 // client makes one attempt per call: the failover pool retries, within the
 // turn's budget (max_retries).
-func (a *app) clientConfig(name string, p ProfileConfig) openai.Config {
-	c := profileClientConfig(name, p, a.getenv)
+func (a *app) clientConfig(name string, p config.ProfileConfig) openai.Config {
+	c := p.ClientConfig(name, a.getenv)
 	c.HTTPClient, c.Logger = a.httpClient(0), a.log
 	return c
 }
@@ -416,21 +417,16 @@ func (a *app) httpClient(timeout time.Duration) *http.Client {
 // newEmbedder returns the configured embedder: a model on the profile of
 // roles.embeddings, or the built-in lexical one when none is reachable.
 func (a *app) newEmbedder() (nadine.Embedder, error) {
-	e := a.cfg.Embeddings
-	name := a.cfg.Models.Roles["embeddings"]
-	p, ok := a.cfg.Models.Profiles[name]
-	useModel := e.Provider == "openai" || (e.Provider == "auto" && ok && p.usable(a.getenv))
-	if !useModel {
+	ec, model, err := a.cfg.EmbedderConfig(a.getenv)
+	switch {
+	case err != nil:
+		return nil, err
+	case !model:
 		return lexical.New(0), nil
 	}
-	if !ok {
-		return nil, fmt.Errorf("config: models.roles.embeddings: no profile named %q", name)
-	}
 	// One attempt per call: the failover pool retries (see guardModels).
-	return openai.NewEmbedder(openai.EmbedderConfig{
-		Profile: name, BaseURL: p.BaseURL, APIKey: p.apiKey(a.getenv), Model: e.Model,
-		Dimensions: e.Dimensions, Timeout: time.Duration(p.Timeout), HTTPClient: a.httpClient(0), Logger: a.log,
-	})
+	ec.HTTPClient, ec.Logger = a.httpClient(0), a.log
+	return openai.NewEmbedder(ec)
 }
 
 // model returns the chat model of a role shared by every robot
@@ -453,14 +449,14 @@ func (a *app) roleModel(role, profile string, fallback []string) nadine.ChatMode
 	if m, ok := a.models[key]; ok {
 		return m
 	}
-	m := a.pool.Chat(role, a.cfg.roleTimeouts(role), chain...)
+	m := a.pool.Chat(role, a.cfg.RoleTimeouts(role), chain...)
 	a.models[key] = m
 	return m
 }
 
 // offlineEngine returns the offline engine of robots standing at the
 // persona's place: immutable once built, it is shared by their managers.
-func (a *app) offlineEngine(spec robotSpec) *offline.Engine {
+func (a *app) offlineEngine(spec config.RobotSpec) *offline.Engine {
 	key := spec.Place + "\x00" + fmt.Sprint(spec.PlaceTranslations)
 	if e, ok := a.offlines[key]; ok {
 		return e
@@ -470,6 +466,24 @@ func (a *app) offlineEngine(spec robotSpec) *offline.Engine {
 		Knowledge: a.store, Embedder: a.lexical, Detector: a.detector, Songs: a.songs, Logger: a.log})
 	a.offlines[key] = e
 	return e
+}
+
+// warnUntranslatedPlace says which languages will hear the robot's
+// configured place as written, in English.
+func (a *app) warnUntranslatedPlace(spec config.RobotSpec) {
+	if strings.TrimSpace(spec.Place) == "" {
+		return
+	}
+	var missing []string
+	for _, l := range nadine.Languages() {
+		if l != nadine.English && spec.PlaceTranslations[l] == "" {
+			missing = append(missing, string(l))
+		}
+	}
+	if len(missing) > 0 {
+		a.log.Warn("place has no translation in some languages; the offline engine says it as written there (set place_translations)",
+			"robot", spec.Name, "languages", strings.Join(missing, ","))
+	}
 }
 
 // engines sets the engines the robot tries for each turn, in order: its
@@ -507,7 +521,7 @@ func (a *app) engines(r *appRobot) error {
 
 // modelEngine builds the robot's model-backed engine over the given role
 // → model mapping.
-func (a *app) modelEngine(spec robotSpec, model func(role string) nadine.ChatModel) (nadine.Engine, error) {
+func (a *app) modelEngine(spec config.RobotSpec, model func(role string) nadine.ChatModel) (nadine.Engine, error) {
 	switch spec.Engine {
 	case "react":
 		contextualizer := model("contextualizer")
@@ -560,9 +574,9 @@ func (a *app) visualRetriever() *visual.Retriever {
 	}
 	r := &visual.Retriever{Store: a.store, Description: a.embedder,
 		Alpha: a.cfg.Visual.RetrievalAlpha, Threshold: a.cfg.Visual.SimilarityThreshold}
-	if p, ok := a.cfg.Models.Profiles[a.cfg.Visual.ClipProfile]; ok && a.cfg.Visual.ClipModel != "" && p.usable(a.getenv) {
+	if p, ok := a.cfg.Models.Profiles[a.cfg.Visual.ClipProfile]; ok && a.cfg.Visual.ClipModel != "" && p.Usable(a.getenv) {
 		clip, err := openai.NewEmbedder(openai.EmbedderConfig{Profile: a.cfg.Visual.ClipProfile, BaseURL: p.BaseURL,
-			APIKey: p.apiKey(a.getenv), Model: a.cfg.Visual.ClipModel, Timeout: time.Duration(p.Timeout), HTTPClient: a.httpClient(0), Logger: a.log})
+			APIKey: p.Key(a.getenv), Model: a.cfg.Visual.ClipModel, Timeout: time.Duration(p.Timeout), HTTPClient: a.httpClient(0), Logger: a.log})
 		if err != nil {
 			a.log.Warn("visual memory: CLIP text encoder not configured", "err", err)
 		} else {
@@ -647,7 +661,7 @@ func (a *app) newFiller() *tools.Filler {
 	if e := a.cfg.Filler.Enabled; e != nil && !*e {
 		return nil
 	}
-	f, err := tools.NewFiller(tools.FillerConfig{Lines: a.cfg.fillerLines()})
+	f, err := tools.NewFiller(tools.FillerConfig{Lines: a.cfg.FillerLines()})
 	if err != nil {
 		// validate checked the lines already.
 		a.log.Warn("filler lines not usable; using the built-in lines", "err", err)
@@ -715,7 +729,7 @@ func (a *app) banner() string {
 	} else {
 		fmt.Fprintln(&b, "Fallback: offline engine")
 	}
-	fmt.Fprintf(&b, "Failover: %s\n", a.cfg.describeFailover())
+	fmt.Fprintf(&b, "Failover: %s\n", a.cfg.DescribeFailover())
 	fmt.Fprintf(&b, "Embeddings: %s\n", a.embedder.Name())
 	return b.String()
 }

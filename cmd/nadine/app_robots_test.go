@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
@@ -29,11 +30,11 @@ func TestAppBuildsEachRobot(t *testing.T) {
   - {prefix: cafe, place: in the lobby}
   - {prefix: shop, engine: offline}
 `
-	cfg, err := loadConfig(writeConfig(t, body), envMap(map[string]string{"HOME": t.TempDir()}))
+	cfg, err := config.Load(writeConfig(t, body), envMap(map[string]string{"HOME": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs := cfg.robotSpecs()
+	specs := cfg.RobotSpecs()
 	for i := range specs {
 		specs[i].Camera = camera(specs[i].Name)
 	}

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nadine-robot/nadine/internal/syncbuf"
-
-	"go.yaml.in/yaml/v3"
-
+	"github.com/nadine-robot/nadine/config"
+	"github.com/nadine-robot/nadine/internal/configtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
+	"github.com/nadine-robot/nadine/internal/syncbuf"
+	"gopkg.in/yaml.v3"
 )
 
 // outcome is what a command did with a configuration.
@@ -63,34 +63,20 @@ func configOnce(t *testing.T, file string, vars map[string]string) outcome {
 	return outcome{err: err}
 }
 
-// startRuleCases break each part's check of startRules; path is a field
-// the error must blame, under the part's path.
-func startRuleCases(t *testing.T) []ruleCase {
-	notADir := filepath.Join(t.TempDir(), "nadine.db")
-	if err := os.WriteFile(notADir, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
+// errorLines splits a joined configuration error into its lines.
+func errorLines(err error) []string {
+	if err == nil {
+		return nil
 	}
-	return []ruleCase{
-		{"mqtt.broker_users[0]", "mqtt: {broker_users: [{username: perception}]}\n", "holds no password"},
-		{"mqtt.listen", "mqtt: {listen: 'not an address'}\n", "missing port"},
-		{"mqtt.listen", "mqtt: {listen: '127.0.0.1:eighteen'}\n", "unknown port"},
-		{"mqtt.ca_file", "mqtt: {url: 'mqtts://127.0.0.1:1', ca_file: " + filepath.Join(t.TempDir(), "ca.pem") + "}\n", "TLS.CAFile"},
-		{"mqtt", "mqtt: {insecure_skip_verify: true}\n", "is not TLS"},
-		{"data_dir", "data_dir: " + notADir + "\n", "is not a directory"},
-		{"data_dir", "data_dir: " + filepath.Join(notADir, "under") + "\n", "is not a directory"},
-		{"models.profiles.default.temperature", "models: {profiles: {default: {base_url: 'http://x/v1', model: m, temperature: 3}}}\n", "between 0 and 2"},
-		{"embeddings.model", "embeddings: {provider: openai, model: ''}\n", "Model is required"},
-		{"http.addr", "http: {addr: '0.0.0.0:0'}\n", "no token is set"},
-		{"http.addr", "http: {addr: '127.0.0.1:eighty'}\n", "unknown port"},
-	}
+	return strings.Split(err.Error(), "\n")
 }
 
 // issueCases are the configurations issue 28 found `nadine config`
 // passing and serve refusing.
-var issueCases = []ruleCase{
-	{"mqtt.url", "mqtt: {url: 'htp://broker.local:1883'}\n", `unsupported scheme "htp"`},
-	{"http.addr", "http: {addr: 'not an address'}\n", "missing port"},
-	{"mqtt.prefix", "mqtt: {prefix: '/'}\n", "empty topic level"},
+var issueCases = []configtest.RuleCase{
+	{Path: "mqtt.url", File: "mqtt: {url: 'htp://broker.local:1883'}\n", Want: `unsupported scheme "htp"`},
+	{Path: "http.addr", File: "http: {addr: 'not an address'}\n", Want: "missing port"},
+	{Path: "mqtt.prefix", File: "mqtt: {prefix: '/'}\n", Want: "empty topic level"},
 }
 
 // serveVars are the variables serve runs with in these tests: one home
@@ -113,43 +99,33 @@ func serveVars(t *testing.T, home, file string) map[string]string {
 	return vars
 }
 
-// TestPreflightWalksTheRules walks every rule — configRules, the rules of
-// robots:, startRules — and issue 28's configurations: for each case
-// breaking one, `nadine serve` refuses to start, `nadine config` exits
-// with an error, both say the same, and it blames the case's field where
-// the file gave it.
+// TestPreflightWalksTheRules walks every rule — the configuration's rule
+// table, the rules of robots:, the start rules (config's tests give each a
+// case) — and issue 28's configurations: for each case breaking one,
+// `nadine serve` refuses to start, `nadine config` exits with an error,
+// both say the same, and it blames the case's field where the file gave
+// it.
 func TestPreflightWalksTheRules(t *testing.T) {
 	home := t.TempDir()
-	var cases []ruleCase
-	cases = append(cases, configRuleCases()...)
-	cases = append(cases, robotRuleCases()...)
-	cases = append(cases, startRuleCases(t)...)
+	var cases []configtest.RuleCase
+	cases = append(cases, configtest.Rules()...)
+	cases = append(cases, configtest.RobotRules()...)
+	cases = append(cases, configtest.StartRules(t)...)
 	cases = append(cases, issueCases...)
-	parts := map[string]bool{}
 	for _, tt := range cases {
-		file := writeConfig(t, tt.file)
+		file := writeConfig(t, tt.File)
 		vars := serveVars(t, home, file)
 		cfg, srv := configOnce(t, file, vars), serveOnce(t, file, vars)
 		switch {
 		case cfg.err == nil || srv.err == nil:
-			t.Errorf("%s (%q): config error %v, serve error %v (started %v); want both refused", tt.path, tt.file, cfg.err, srv.err, srv.started)
+			t.Errorf("%s (%q): config error %v, serve error %v (started %v); want both refused", tt.Path, tt.File, cfg.err, srv.err, srv.started)
 			continue
 		case cfg.err.Error() != srv.err.Error():
-			t.Errorf("%s: config and serve disagree:\nconfig: %v\nserve:  %v", tt.path, cfg.err, srv.err)
+			t.Errorf("%s: config and serve disagree:\nconfig: %v\nserve:  %v", tt.Path, cfg.err, srv.err)
 		}
-		at := regexp.MustCompile(`(?m)^config: ` + regexp.QuoteMeta(file) + `:\d+: ` + regexp.QuoteMeta(tt.path) + `: .*` + regexp.QuoteMeta(tt.want))
+		at := regexp.MustCompile(`(?m)^config: ` + regexp.QuoteMeta(file) + `:\d+: ` + regexp.QuoteMeta(tt.Path) + `: .*` + regexp.QuoteMeta(tt.Want))
 		if !at.MatchString(cfg.err.Error()) {
-			t.Errorf("%s: error %v\nwant %q blamed at %s:LINE with %q", tt.path, cfg.err, tt.path, file, tt.want)
-		}
-		for _, r := range startRules {
-			if tt.path == r.path || under(tt.path, r.path) {
-				parts[r.path] = true
-			}
-		}
-	}
-	for _, r := range startRules {
-		if !parts[r.path] {
-			t.Errorf("start rule %s has no case", r.path)
+			t.Errorf("%s: error %v\nwant %q blamed at %s:LINE with %q", tt.Path, cfg.err, tt.Path, file, tt.Want)
 		}
 	}
 	t.Logf("%d configurations: each refused by config and by serve, alike", len(cases))
@@ -181,19 +157,19 @@ func TestPreflightAgreesWithServe(t *testing.T) {
 	numbers := []string{"-1", "0", "1e9"}
 	durations := []string{"-1s", "0s", "1ms"}
 	refused, started, n := 0, 0, 0
-	for _, p := range configPaths(reflect.TypeOf(Config{}), "") {
+	for _, p := range config.Paths() {
 		if strings.Contains(p, "[*]") || strings.HasPrefix(p, "models.roles.") || strings.HasPrefix(p, "models.timeouts.") ||
 			strings.HasPrefix(p, "filler.lines.") {
 			continue // lists of structures, and maps whose keys the rules check
 		}
-		fields := fieldsAt(&Config{Models: ModelsConfig{Profiles: map[string]ProfileConfig{"default": {}}}}, p)
+		fields := (&config.Config{Models: config.ModelsConfig{Profiles: map[string]config.ProfileConfig{"default": {}}}}).Fields(p)
 		if len(fields) != 1 {
 			continue
 		}
-		p = fields[0].path
+		p = fields[0].Path
 		var values []string
-		switch v := fields[0].v; {
-		case v.Type() == durationType:
+		switch v := fields[0].Value; {
+		case v.Type() == reflect.TypeOf(config.Duration(0)):
 			values = durations
 		case v.Kind() == reflect.String && (strings.HasSuffix(p, "dir") || strings.HasSuffix(p, "file")):
 			values = paths
@@ -299,7 +275,7 @@ http:
 	// Every role on a profile of the file: the built-in default profile,
 	// which nobody defined, is not warned about.
 	roles := ""
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		roles += r + ": local, "
 	}
 	file = writeConfig(t, "models:\n  profiles: {local: {base_url: 'http://127.0.0.1:11434/v1', model: llama}}\n  roles: {"+roles+"}\n")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/tools"
 )
 
@@ -129,7 +130,7 @@ func printEval(e env, a *app, results []agents.EvalResult, verbose bool) error {
 // profile, how many of its calls failed and the first error:
 //
 //	eval: 13 of 13 calls failed: models.profiles.default unreachable: openai: default: connection failed: ...
-func callFailures(counters map[string]*callCounter, cfg Config) error {
+func callFailures(counters map[string]*callCounter, cfg config.Config) error {
 	profiles := make([]string, 0, len(counters))
 	for p := range counters {
 		profiles = append(profiles, p)

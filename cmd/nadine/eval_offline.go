@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/intents"
 	"github.com/nadine-robot/nadine/offline"
@@ -226,13 +227,13 @@ func evalOfflineSet(ctx context.Context, set offlineEvalSet, rep *offlineReport)
 	}
 	defer os.RemoveAll(dir)
 	noEnv := func(string) string { return "" }
-	cfg := defaultConfig(noEnv)
+	cfg := config.Default(noEnv)
 	cfg.DataDir, cfg.Engine, cfg.Embeddings.Provider = dir, "offline", "lexical"
 	cfg.Tools.SongsDir = filepath.Join(dir, "songs")
 	if err := writeEvalSongs(cfg.Tools.SongsDir); err != nil {
 		return err
 	}
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	a, err := newApp(ctx, cfg, noEnv, slog.New(slog.DiscardHandler))

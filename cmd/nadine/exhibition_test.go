@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/langid"
@@ -192,11 +193,11 @@ func exhibitionConfig(t testing.TB, engine, modelURL string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine: %s\ndata_dir: %s\nembeddings: {provider: lexical}\nsession: {idle_timeout: 1500ms}\n", engine, t.TempDir())
 	b.WriteString("features: {vision_agent: false}\nlimits: {turn_timeout: 30s}\nmodels:\n  profiles:\n")
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		fmt.Fprintf(&b, "    %s: {base_url: %q, model: %s, api_key: test, max_retries: 0}\n", r, modelURL, r)
 	}
 	b.WriteString("  roles:\n")
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		fmt.Fprintf(&b, "    %s: %s\n", r, r)
 	}
 	p := filepath.Join(t.TempDir(), "nadine.yaml")

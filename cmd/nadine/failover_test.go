@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
@@ -78,11 +79,11 @@ models:
   warm_up: true
 http: {addr: "off"}
 `)
-	cfg, err := loadConfig(path, envMap(map[string]string{"HOME": t.TempDir()}))
+	cfg, err := config.Load(path, envMap(map[string]string{"HOME": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newApp(t.Context(), cfg, envMap(nil), newLogger(io.Discard, LogConfig{Level: "error"}))
+	a, err := newApp(t.Context(), cfg, envMap(nil), newLogger(io.Discard, config.LogConfig{Level: "error"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestPersistent500OpensEveryBreaker(t *testing.T) {
 			srv.Default().Reply(finalHello)
 			srv.InjectFaults(llmtest.FaultPlan{Error500: 1, Embeddings: true})
 			vars := map[string]string{"NADINE_ENGINE": engine, "NADINE_HTTP_ADDR": "off", "NADINE_EMBEDDINGS_PROVIDER": "openai"}
-			for _, r := range roleNames {
+			for _, r := range config.RoleNames() {
 				up := strings.ToUpper(r)
 				vars["NADINE_MODELS_PROFILES_"+up+"_BASE_URL"] = srv.URL()
 				vars["NADINE_MODELS_PROFILES_"+up+"_MODEL"] = r

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/sqlite"
@@ -322,11 +323,11 @@ func fleetModel(t *testing.T) *llmtest.Server {
 func modelConfig(url string) string {
 	var b strings.Builder
 	b.WriteString("models:\n  profiles:\n")
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		fmt.Fprintf(&b, "    %s: {base_url: %q, model: %s, api_key: test, max_retries: 0}\n", r, url, r)
 	}
 	b.WriteString("  roles:\n")
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		fmt.Fprintf(&b, "    %s: %s\n", r, r)
 	}
 	return b.String()

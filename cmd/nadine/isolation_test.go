@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
@@ -79,7 +80,7 @@ func jsonList(xs []string) string {
 func isolationApp(t *testing.T, srv *llmtest.Server, engine string) (*app, func()) {
 	t.Helper()
 	profiles, roles := map[string]any{}, map[string]string{}
-	for _, r := range roleNames {
+	for _, r := range config.RoleNames() {
 		profiles[r] = map[string]any{"base_url": srv.URL(), "model": r, "api_key_env": "ISOLATION_KEY", "max_retries": 0, "timeout": "10s"}
 		roles[r] = r
 	}
@@ -94,7 +95,7 @@ func isolationApp(t *testing.T, srv *llmtest.Server, engine string) (*app, func(
 		t.Fatal(err)
 	}
 	getenv := envMap(map[string]string{"HOME": dir, "ISOLATION_KEY": "k"})
-	cfg, err := loadConfig(path, getenv)
+	cfg, err := config.Load(path, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/nadine-robot/nadine"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/nadine-robot/nadine"
+
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/knowledge"
 )
 
@@ -42,7 +44,7 @@ func runKB(ctx context.Context, args []string, e env) error {
 			return usage
 		}
 	default:
-		return usageError{fmt.Sprintf("unknown kb command %q%s; %s", rest[0], didYouMean(rest[0], []string{"ingest", "sources", "search", "remove", "rebuild"}), usage.msg)}
+		return usageError{fmt.Sprintf("unknown kb command %q%s; %s", rest[0], config.DidYouMean(rest[0], []string{"ingest", "sources", "search", "remove", "rebuild"}), usage.msg)}
 	}
 	a, err := openTool(ctx, *path, e)
 	if err != nil {

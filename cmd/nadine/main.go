@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/redact"
 )
 
@@ -48,6 +49,18 @@ type env struct {
 	// environ lists the environment as KEY=value lines (os.Environ), so
 	// that unknown NADINE_* variables can be reported.
 	environ []string
+}
+
+// loadConfig loads the configuration with the whole environment (unknown
+// NADINE_* variables become warnings).
+func (e env) loadConfig(path string) (config.Config, error) {
+	return config.LoadEnviron(path, e.getenv, e.environ)
+}
+
+// preflight loads the configuration and makes every check serve makes
+// before it starts anything (`nadine config`, `nadine serve`).
+func (e env) preflight(path string) (config.Config, error) {
+	return config.Preflight(path, e.getenv, e.environ)
 }
 
 func main() {
@@ -165,7 +178,7 @@ func run(ctx context.Context, args []string, e env) error {
 	}
 	c, ok := lookupCommand(name)
 	if !ok {
-		return usageError{fmt.Sprintf("unknown command %q%s; nadine help lists the commands", name, didYouMean(name, commandNames()))}
+		return usageError{fmt.Sprintf("unknown command %q%s; nadine help lists the commands", name, config.DidYouMean(name, commandNames()))}
 	}
 	if wantsHelp(args) {
 		return commandHelp(ctx, name, e)
@@ -200,7 +213,7 @@ func wantsHelp(args []string) bool {
 func commandHelp(ctx context.Context, name string, e env) error {
 	c, ok := lookupCommand(name)
 	if !ok {
-		return usageError{fmt.Sprintf("no command %q%s (nadine help lists them)", name, didYouMean(name, commandNames()))}
+		return usageError{fmt.Sprintf("no command %q%s (nadine help lists them)", name, config.DidYouMean(name, commandNames()))}
 	}
 	if c.run == nil {
 		fmt.Fprintf(e.stdout, "Usage: nadine help %s\n\n%s.\n", c.args, c.summary)
@@ -264,7 +277,7 @@ func parseInterspersed(fs cmdFlags, args []string) ([]string, error) {
 // newLogger builds the process logger from the configuration. Logs carry
 // conversation text (nadine.Content, quoted parts of errors) and user ids
 // (nadine.PersonID) only with log.content or at level debug.
-func newLogger(w io.Writer, c LogConfig) *slog.Logger {
+func newLogger(w io.Writer, c config.LogConfig) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Level))
 	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: redact.ContentReplacer(c.Content || lvl <= slog.LevelDebug)}
@@ -274,7 +287,7 @@ func newLogger(w io.Writer, c LogConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// runConfig is the pre-flight of `nadine serve` (config_preflight.go): it
+// runConfig is the pre-flight of `nadine serve` (config.Preflight): it
 // prints every error at once and fails exactly when serve would refuse
 // the configuration; otherwise it prints the warnings and the effective
 // configuration with secrets redacted.
@@ -284,11 +297,11 @@ func runConfig(_ context.Context, args []string, e env) error {
 		return err
 	}
 	cfg, err := e.preflight(*path)
-	for _, w := range cfg.warnings {
+	for _, w := range cfg.Warnings() {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
 	if err != nil {
 		return err
 	}
-	return printConfig(e.stdout, cfg, e.getenv)
+	return config.Print(e.stdout, cfg, e.getenv)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/robot"
 	"github.com/nadine-robot/nadine/sqlite"
@@ -64,15 +65,15 @@ type servedRobot struct {
 }
 
 // startServer connects everything; run then serves until ctx is done.
-func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*server, error) {
+func startServer(ctx context.Context, cfg config.Config, e env, log *slog.Logger) (*server, error) {
 	s := &server{e: e}
 	url := cfg.MQTT.URL
-	users, self, err := cfg.brokerUsers(e.getenv)
+	users, self, err := cfg.BrokerAccounts(e.getenv)
 	if err != nil {
 		return nil, err
 	}
 	if url == "" {
-		b, err := mqtt.StartBroker(ctx, cfg.brokerOptions(users, log))
+		b, err := mqtt.StartBroker(ctx, cfg.BrokerOptions(users, log))
 		if err != nil {
 			return nil, fmt.Errorf("mqtt.listen: %w", err)
 		}
@@ -97,9 +98,9 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	if captures == "" {
 		captures = filepath.Join(cfg.DataDir, "captures")
 	}
-	specs := cfg.robotSpecs()
+	specs := cfg.RobotSpecs()
 	for i, spec := range specs {
-		bus, err := mqtt.Connect(ctx, cfg.busOptions(spec, url, self, log.With("robot", spec.Name), inboxes.Inbox(spec.Name).Add))
+		bus, err := mqtt.Connect(ctx, cfg.BusOptions(spec, url, self, log.With("robot", spec.Name), inboxes.Inbox(spec.Name).Add))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("mqtt: robot %s: %w", spec.Name, err)
@@ -120,14 +121,14 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	}
 	s.app = a
 	for i, r := range s.robots {
-		preempt, after, attempts := cfg.preemptOptions()
+		preempt, after, attempts := cfg.PreemptOptions()
 		rt, err := robot.New(robot.Options{
 			Manager: a.robots[i].manager, Body: r.bus, Names: a.store, WarmPerson: memoryWarmer(a.store),
 			SpeakTimeout: time.Duration(cfg.Limits.SpeakTimeout), IdleTimeout: time.Duration(cfg.Session.IdleTimeout),
 			Logger: log.With("robot", r.name), Inbox: inboxes.Inbox(r.name),
 			MaxAge: time.Duration(cfg.Limits.TranscriptMaxAge), Queue: cfg.Limits.Queue, Backlog: cfg.Limits.Backlog,
 			Preempt: preempt, PreemptAfter: after, PreemptAttempts: attempts, WarmWords: a.queries.Warm,
-			Interruptions: cfg.interruptions(),
+			Interruptions: cfg.Interruptions(),
 			Observe:       tel.observer(r.name),
 		})
 		if err != nil {
@@ -160,13 +161,13 @@ func startServer(ctx context.Context, cfg Config, e env, log *slog.Logger) (*ser
 	}
 	fmt.Fprint(e.stderr, a.banner())
 	if len(s.robots) == 1 {
-		fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", redactURL(url), s.robots[0].bus.Prefix())
+		fmt.Fprintf(e.stderr, "MQTT: %s (topics %s/...)\n", config.RedactURL(url), s.robots[0].bus.Prefix())
 	} else {
 		names := make([]string, len(s.robots))
 		for i, r := range s.robots {
 			names[i] = r.bus.Prefix()
 		}
-		fmt.Fprintf(e.stderr, "MQTT: %s (%d robots, topics %s/...)\n", redactURL(url), len(names), strings.Join(names, "/..., "))
+		fmt.Fprintf(e.stderr, "MQTT: %s (%d robots, topics %s/...)\n", config.RedactURL(url), len(names), strings.Join(names, "/..., "))
 	}
 	if s.web != nil {
 		fmt.Fprintf(e.stderr, "Monitor: %s\n", s.web.URL())

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/failover"
 	"github.com/nadine-robot/nadine/metrics"
 	"github.com/nadine-robot/nadine/otelexport"
@@ -63,7 +64,7 @@ const telemetryQueue = 1024
 // startTelemetry opens the stats file and starts the OTLP exporter the
 // configuration and the OTEL_* variables ask for; the metrics come with
 // addMetrics, once the robots run.
-func startTelemetry(ctx context.Context, cfg Config, getenv func(string) string, log *slog.Logger) (*telemetry, error) {
+func startTelemetry(ctx context.Context, cfg config.Config, getenv func(string) string, log *slog.Logger) (*telemetry, error) {
 	t := &telemetry{log: log, now: time.Now, content: cfg.Log.Content, fillers: map[string]bool{},
 		queue: make(chan observed, telemetryQueue), done: make(chan struct{})}
 	go t.loop()
@@ -93,7 +94,7 @@ func startTelemetry(ctx context.Context, cfg Config, getenv func(string) string,
 			return nil, fmt.Errorf("config: telemetry.otlp_endpoint: %w", err)
 		}
 		t.otel = exp
-		log.Info("OpenTelemetry traces exported", "endpoint", redactURL(opts.Endpoint), "content", cfg.Log.Content)
+		log.Info("OpenTelemetry traces exported", "endpoint", config.RedactURL(opts.Endpoint), "content", cfg.Log.Content)
 	}
 	return t, nil
 }

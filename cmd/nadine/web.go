@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/web"
 )
 
@@ -22,7 +23,7 @@ type webServer struct {
 // startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
 // comes from the variable cfg.HTTP.TokenEnv names; without one the server
 // only binds to a loopback address.
-func startWeb(ctx context.Context, cfg Config, e env, a *app, served []*servedRobot, tel *telemetry, log *slog.Logger) (*webServer, error) {
+func startWeb(ctx context.Context, cfg config.Config, e env, a *app, served []*servedRobot, tel *telemetry, log *slog.Logger) (*webServer, error) {
 	robots := make([]web.Robot, len(served))
 	for i, r := range served {
 		robots[i] = web.Robot{Name: r.name, Runtime: r.rt, Engine: a.robots[i].engine, Offline: a.robots[i].offline}
