@@ -8,10 +8,8 @@ import (
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
-// The embedded broker's limits (mqtt.max_packet_size, .max_clients,
-// .max_inflight, .max_queued, .max_queued_bytes, .max_retained,
-// .max_retained_bytes, .write_timeout): each has a default that no client
-// can go beyond (docs/bus-limits.md), and applies when mqtt.url is empty.
+// The embedded broker's limits (mqtt.max_*, .write_timeout) apply when mqtt.url
+// is empty; no client can go beyond a default (docs/bus-limits.md).
 
 // withBrokerLimits sets the broker limits of m to their defaults.
 func withBrokerLimits(m MQTTConfig) MQTTConfig {
@@ -22,9 +20,8 @@ func withBrokerLimits(m MQTTConfig) MQTTConfig {
 	return m
 }
 
-// validateBroker checks the broker's limits (each at least 1, within what
-// MQTT can carry) and that an embedded broker listening beyond the
-// loopback interface has users.
+// validateBroker checks the limits fit MQTT, and that a broker listening off
+// loopback has users: anyone there could read what people say.
 func (c *Config) validateBroker(bad func(field, format string, args ...any)) {
 	m := c.MQTT
 	for _, f := range []struct {

@@ -27,9 +27,8 @@ import (
 	"github.com/nadine-robot/nadine/web"
 )
 
-// Config is the whole configuration: one YAML file (--config or
-// NADINE_CONFIG) whose every field an environment variable can override
-// (see env.go). Zero values mean defaults.
+// Config is the whole configuration (docs/configuration.md); env.go says
+// which NADINE_ variable overrides each field.
 type Config struct {
 	// Engine is react (ReAct with tools), graph (the multi-agent graph) or offline.
 	Engine string `yaml:"engine"`
@@ -69,17 +68,15 @@ type Config struct {
 	// topic prefix (see robots.go); empty, one robot on mqtt.prefix.
 	Robots Robots `yaml:"robots"`
 
-	// warnings are what loading and the pre-flight noticed but did not
-	// refuse (unknown NADINE_ variables, a profile no role uses), logged
-	// at start.
+	// warnings are what loading and the pre-flight noticed but accepted,
+	// logged at start.
 	warnings []string
 	// origin says where each field given was set, by path: "FILE:LINE"
 	// or "$VARIABLE"; nil when the configuration could not be read.
 	origin map[string]string
 }
 
-// ModelsConfig names the model profiles, which profile each role uses, and
-// the order in which profiles are tried when one fails.
+// ModelsConfig: the profiles, each role's profile, and the fallback order.
 type ModelsConfig struct {
 	Profiles map[string]ProfileConfig `yaml:"profiles"`
 	Roles    map[string]string        `yaml:"roles"`
@@ -103,14 +100,12 @@ type ProfileConfig struct {
 	Timeout     Duration `yaml:"timeout"`
 	MaxTokens   int      `yaml:"max_tokens"`
 	MaxRetries  *int     `yaml:"max_retries"`
-	// Structured says how the server constrains answers: auto (tools on
-	// api.openai.com, json_schema elsewhere), json_schema, tools or text
-	// (docs/speech.md); "" is auto.
+	// Structured is how the server constrains answers (docs/speech.md); ""
+	// is auto: tools on api.openai.com, json_schema elsewhere.
 	Structured string `yaml:"structured"`
 }
 
-// EmbeddingsConfig chooses the embedder: "lexical" (offline, built in) or a
-// model on the profile that roles.embeddings names.
+// EmbeddingsConfig: lexical (built in, offline) or the embeddings role's model.
 type EmbeddingsConfig struct {
 	Provider   string `yaml:"provider"` // auto | lexical | openai
 	Model      string `yaml:"model"`
@@ -122,23 +117,16 @@ type FeaturesConfig struct {
 	MemoryAgents *bool `yaml:"memory_agents"`
 	VisionAgent  *bool `yaml:"vision_agent"`
 	// Contextualize (ReAct) rewrites a follow-up into a standalone question
-	// before retrieval, as the ReAct design does (default true); off, retrieval uses
-	// the input as said and the reply waits on one model call less.
+	// before retrieval; off, the reply waits on one model call less.
 	Contextualize *bool `yaml:"contextualize"`
-	// SkipStandalone (ReAct) leaves an input whose words refer to nothing
-	// in the history as it is, without the contextualizer's call (default
-	// true; a change from the ReAct design, which rewrites every input with
-	// history): such a turn waits on one model call instead of two.
+	// SkipStandalone (ReAct) leaves an input that refers to nothing in the
+	// history as said: one model call in sequence instead of two.
 	SkipStandalone *bool `yaml:"skip_standalone"`
-	// Speculate starts model calls before they are known to be wanted,
-	// and keeps them when they are (default true): ReAct's agent on the
-	// raw input's retrieval while the contextualizer rewrites it (kept when
-	// the rewrite retrieves the same texts), the graph's response while the
-	// orchestrator plans (kept when the plan is empty).
+	// Speculate starts model calls before they are known to be wanted and
+	// keeps them when they are (docs/architecture.md#speculation).
 	Speculate *bool `yaml:"speculate"`
-	// SearchSummary (graph) has the search_answer model sum the
-	// search results up before the response (one more model call in
-	// sequence); by default the response agent reads them itself.
+	// SearchSummary (graph) has search_answer sum the results up before the
+	// response: one more model call in sequence, so off by default.
 	SearchSummary bool `yaml:"search_summary"`
 	// SeedWiring (graph) runs the graph's original sequential wiring instead of the
 	// parallel one: slower, for comparison (nadine bench).
@@ -187,9 +175,8 @@ type VisualConfig struct {
 	CaptureDir          string  `yaml:"capture_dir"`
 }
 
-// ToolsConfig holds the tools' service settings. Keys come from the
-// environment variables named here (a tool is registered only when
-// its key is present).
+// ToolsConfig holds the tools' services; a tool is registered only when the
+// variable its *_env field names holds a key.
 type ToolsConfig struct {
 	SerperKeyEnv      string `yaml:"serper_api_key_env"`
 	SerperURL         string `yaml:"serper_url"`
@@ -200,21 +187,18 @@ type ToolsConfig struct {
 	TranslateKeyEnv   string `yaml:"translate_api_key_env"`
 }
 
-// FillerConfig sets the short lines ("Let me check that for you.") Nadine
-// says while a turn waits on a slow tool (search, news, weather, vision, a
-// new song), so that the robot is not silent.
+// FillerConfig sets the short lines Nadine says while a turn waits on a slow
+// tool, so that the robot is not silent.
 type FillerConfig struct {
 	// Enabled says filler lines (true by default; false turns them off).
 	Enabled *bool `yaml:"enabled"`
-	// Lines replaces the built-in lines of the languages it names (en, fr,
-	// de, zh): each list non-empty, each line at most 200 characters. In
-	// the environment: NADINE_FILLER_LINES_FR="Un instant.|Je regarde."
+	// Lines replaces the built-in lines of the languages it names; a variable
+	// separates them with "|", as a line may hold a comma.
 	Lines map[string][]string `yaml:"lines" envsep:"|"`
 }
 
-// SpeechConfig bounds what one turn says (the ReAct rule: two
-// sentences): the turn's output cuts the reply at a sentence boundary
-// once either bound is reached, and the history keeps what was said.
+// SpeechConfig bounds what one turn says: the reply is cut at a sentence
+// boundary, and the history keeps what was said.
 type SpeechConfig struct {
 	MaxSentences int `yaml:"max_sentences"` // reply sentences said (2)
 	MaxWords     int `yaml:"max_words"`     // words said (60); the first sentence always goes out whole
@@ -261,9 +245,8 @@ type HTTPConfig struct {
 type LogConfig struct {
 	Level  string `yaml:"level"`  // debug | info | warn | error
 	Format string `yaml:"format"` // text | json
-	// Content puts what people say and what Nadine answers in the logs
-	// (also at level debug); by default lines carry ids, durations and
-	// counts only.
+	// Content puts what people say and Nadine answers in the logs (as level
+	// debug does); by default lines carry ids, durations and counts only.
 	Content bool `yaml:"content"`
 }
 
@@ -308,8 +291,7 @@ var roleNames = []string{
 	"response", "translator", "songwriter", "embeddings",
 }
 
-// Default is the ReAct setup: every role on one OpenAI profile
-// (gpt-5.4-mini, temperature 1), embeddings text-embedding-3-large.
+// Default is the ReAct setup, every role on one OpenAI profile.
 func Default(getenv func(string) string) Config {
 	one, retries := 1.0, defaultRetries
 	base := getenv("OPENAI_BASE_URL")
@@ -363,8 +345,7 @@ func Default(getenv func(string) string) Config {
 	}
 }
 
-// defaultDataDir is $XDG_DATA_HOME/nadine, else ~/.local/share/nadine, else
-// ./data.
+// defaultDataDir: $XDG_DATA_HOME/nadine, else ~/.local/share/nadine, else ./data.
 func defaultDataDir(getenv func(string) string) string {
 	if x := getenv("XDG_DATA_HOME"); x != "" {
 		return filepath.Join(x, "nadine")
@@ -375,30 +356,23 @@ func defaultDataDir(getenv func(string) string) string {
 	return "data"
 }
 
-// Load reads the defaults, then the YAML file at path (if any), then
-// the environment overrides, and validates the result. It knows the
-// variables by name only: map keys that only the environment names are
-// not discovered and unknown variables are not reported (see LoadEnviron).
+// Load is the defaults, the file at path, then the variables, validated. It
+// knows variables by name only: it misses a profile that only they name.
 func Load(path string, getenv func(string) string) (Config, error) {
 	return loadConfigFrom(path, environment{getenv: getenv})
 }
 
-// LoadEnviron is Load with the process's whole environment (environ, as
-// os.Environ): profiles the environment alone names are discovered, and
-// each unknown NADINE_ variable becomes one of the Warnings.
+// LoadEnviron is Load over os.Environ: it finds profiles the variables alone
+// name, and warns of each unknown NADINE_ variable.
 func LoadEnviron(path string, getenv func(string) string, environ []string) (Config, error) {
 	return loadConfigFrom(path, environment{getenv: getenv, environ: environ})
 }
 
-// Warnings are what loading and the pre-flight noticed but did not refuse,
-// for the commands to log at start.
+// Warnings: what was accepted but noticed, for the commands to log at start.
 func (c *Config) Warnings() []string { return c.warnings }
 
-// loadConfigFrom reports every error in one pass: the file's fields that
-// cannot be decoded, the variables that cannot be read, and what
-// validation refuses of the rest, each with the file:line or variable that
-// gave the value. The configuration returned holds what could be read;
-// its origin is nil when nothing could (no file, not YAML).
+// loadConfigFrom reports every error in one pass, each with the file:line or
+// variable that gave it; origin is nil when nothing could be read.
 func loadConfigFrom(path string, ev environment) (Config, error) {
 	cfg := Default(ev.getenv)
 	origin := map[string]string{}
@@ -426,8 +400,7 @@ func loadConfigFrom(path string, ev environment) (Config, error) {
 	return cfg, errors.Join(errs...)
 }
 
-// setScalar sets a field from a variable's text; lists are split at sep
-// (a comma when empty).
+// setScalar sets a field from a variable's text; lists split at sep (or ",").
 func setScalar(v reflect.Value, s, sep string) error {
 	// A field that parses its own variable (mqtt.broker_users).
 	if v.CanAddr() {
@@ -496,8 +469,7 @@ func setScalar(v reflect.Value, s, sep string) error {
 	return nil
 }
 
-// validateFiller checks filler.lines: language codes, each named once,
-// each with lines that are not blank nor longer than tools.MaxFillerChars.
+// validateFiller: known languages, each once, no blank or overlong line.
 func (c *Config) validateFiller(bad func(field, format string, args ...any)) {
 	keys := make([]string, 0, len(c.Filler.Lines))
 	for k := range c.Filler.Lines {
@@ -528,8 +500,7 @@ func (c *Config) validateFiller(bad func(field, format string, args ...any)) {
 	}
 }
 
-// FillerLines returns filler.lines by language (the configuration is
-// valid).
+// FillerLines returns filler.lines by language (the configuration is valid).
 func (c *Config) FillerLines() map[nadine.Language][]string {
 	if len(c.Filler.Lines) == 0 {
 		return nil
@@ -552,8 +523,7 @@ func (p ProfileConfig) Key(getenv func(string) string) string {
 	return ""
 }
 
-// Usable reports whether the profile can be called: it has a key, or it is
-// a local or self-hosted server that needs none.
+// Usable: it has a key, or its server needs none (any but api.openai.com).
 func (p ProfileConfig) Usable(getenv func(string) string) bool {
 	if p.Key(getenv) != "" {
 		return true
@@ -562,8 +532,7 @@ func (p ProfileConfig) Usable(getenv func(string) string) bool {
 	return err == nil && u.Host != "" && u.Host != "api.openai.com"
 }
 
-// Redacted returns a copy without secrets, for printing: API keys, and
-// the passwords of every URL (base URLs, mqtt.url, store URLs).
+// Redacted is a copy for printing: API keys and every URL's password hidden.
 func (c Config) Redacted() Config {
 	out := c
 	out.Models.Profiles = map[string]ProfileConfig{}
@@ -577,8 +546,7 @@ func (c Config) Redacted() Config {
 	return out
 }
 
-// Print writes the effective configuration as YAML, secrets redacted,
-// with a note on which profiles have a key.
+// Print writes the redacted YAML, noting which profiles have a key.
 func Print(w io.Writer, cfg Config, getenv func(string) string) error {
 	names := make([]string, 0, len(cfg.Models.Profiles))
 	for n := range cfg.Models.Profiles {

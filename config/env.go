@@ -7,17 +7,10 @@ import (
 	"strings"
 )
 
-// Every configuration field can be set by an environment variable named
-// after its YAML path: NADINE_ plus the keys joined by "_", upper-cased
-// (NADINE_MQTT_PREFIX). Map keys are part of the name and are discovered
-// from the environment, so a profile that only the environment names
-// exists: NADINE_MODELS_PROFILES_LOCAL_BASE_URL and
-// NADINE_MODELS_PROFILES_LOCAL_MODEL make a profile "local". Lists are
-// comma-separated, or split at the separator the field's `envsep` tag
-// names (filler.lines: "|").
+// A field's variable is NADINE_ and its YAML path, upper-cased and "_"-joined;
+// map keys are part of it, so variables alone can make a profile.
 
-// otherVariables are NADINE_ variables that are not configuration fields
-// but are read by the program or its tests.
+// otherVariables are NADINE_ variables that are read but are not fields.
 var otherVariables = map[string]bool{
 	"NADINE_CONFIG":                true, // the configuration file
 	"NADINE_BENCH_NADINE":          true, // the nadine that nadine-bench measures
@@ -25,16 +18,14 @@ var otherVariables = map[string]bool{
 	"NADINE_WEB_SCREENSHOTS":       true, // the browser test's screenshots
 }
 
-// environment is what the overrides read: the variables by name and, when
-// known, the list of those that are set (to discover map keys and to
-// report unknown NADINE_ variables).
+// environment is the variables by name and, when known, those set: to find
+// map keys and report unknown NADINE_ variables.
 type environment struct {
 	getenv  func(string) string
 	environ []string // KEY=value, as os.Environ
 }
 
-// names returns the names of the set variables that start with prefix,
-// sorted.
+// names returns the set variables that start with prefix, sorted.
 func (ev environment) names(prefix string) []string {
 	var out []string
 	for _, kv := range ev.environ {
@@ -52,8 +43,7 @@ func (ev environment) lookup(name string) (string, bool) {
 	return s, s != ""
 }
 
-// envOverrides applies the environment to a configuration and remembers
-// every variable name it knows, to report the others.
+// envOverrides remembers every variable name it knows, to report the others.
 type envOverrides struct {
 	ev    environment
 	known map[string]bool
@@ -63,8 +53,7 @@ type envOverrides struct {
 	errs   []error
 }
 
-// apply overrides the fields of v, at path, from the variables named
-// prefix_FIELD.
+// apply overrides v's fields from the variables prefix_FIELD.
 func (o *envOverrides) apply(v reflect.Value, prefix, path string) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -77,8 +66,7 @@ func (o *envOverrides) apply(v reflect.Value, prefix, path string) {
 	}
 }
 
-// set records that the variable name set the field at path, or why it
-// could not.
+// set records the variable that set path, or why it could not.
 func (o *envOverrides) set(name, path string, err error) {
 	if err != nil {
 		o.errs = append(o.errs, &fieldError{path: path, where: "$" + name, msg: err.Error()})
@@ -113,9 +101,8 @@ func (o *envOverrides) field(fv reflect.Value, name, path, sep string) {
 	}
 }
 
-// mapField overrides the entries of a map: those it holds, and those the
-// environment names (NAME_<KEY> for a map of values, NAME_<KEY>_<FIELD>
-// for a map of structs).
+// mapField overrides a map's entries and adds those the environment names
+// (NAME_<KEY>, or NAME_<KEY>_<FIELD> for a map of structs).
 func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) {
 	elem := fv.Type().Elem()
 	keys := map[string]string{} // upper-cased → key as written
@@ -170,8 +157,7 @@ func (o *envOverrides) mapField(fv reflect.Value, name, path, sep string) {
 	}
 }
 
-// envSuffixes lists the variable suffixes of a struct's fields
-// ("BASE_URL", "MODEL", ...).
+// envSuffixes lists a struct's variable suffixes ("BASE_URL", "MODEL", ...).
 func envSuffixes(t reflect.Type, prefix string) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {
@@ -193,10 +179,8 @@ func envSuffixes(t reflect.Type, prefix string) []string {
 	return out
 }
 
-// unknownVariables returns a warning for each NADINE_ variable that is set
-// but is not a configuration field, not one of otherVariables and not
-// named by a *_env field (a key, password or token variable), with the
-// closest known name.
+// unknownVariables warns of each set NADINE_ variable nothing reads (not a
+// field, otherVariables or a *_env's secret), naming the closest one.
 func (o *envOverrides) unknownVariables(cfg *Config) []string {
 	named := map[string]bool{}
 	collectEnvNames(reflect.ValueOf(*cfg), "", named)
@@ -215,8 +199,7 @@ func (o *envOverrides) unknownVariables(cfg *Config) []string {
 	return out
 }
 
-// collectEnvNames gathers the values of the fields whose YAML key ends in
-// "_env": the names of the variables that hold secrets.
+// collectEnvNames gathers the values of *_env fields: variables with secrets.
 func collectEnvNames(v reflect.Value, tag string, into map[string]bool) {
 	switch v.Kind() {
 	case reflect.Struct:

@@ -12,10 +12,8 @@ import (
 	"github.com/nadine-robot/nadine/names"
 )
 
-// The configuration's fields are found by reflection over their yaml tags,
-// so that every field, including those added in <area>.go files,
-// gets the same error messages: unknown fields with a suggestion, wrong
-// types and negative durations, each named by its full YAML path.
+// Fields are found by reflection over their yaml tags, so that a field added
+// anywhere gets the same errors, named by its full YAML path.
 
 var (
 	durationType    = reflect.TypeOf(Duration(0))
@@ -46,19 +44,8 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// decodeFile decodes a YAML configuration over cfg (which holds the
-// defaults). It first checks the document against Config's fields and
-// reports every unknown field (with the closest known one), every value of
-// the wrong type and every invalid duration, each with the file, the line
-// and the field's full path:
-//
-//	config: nadine.yaml:4: mqtt.prefx: unknown field (did you mean mqtt.prefix?)
-//	config: nadine.yaml:7: limits.max_steps: "lots" is not an integer
-//
-// then decodes the rest (the refused fields keep their defaults), so that
-// validation reports its errors in the same pass. It records where each
-// field was given in cfg.origin. err is what stops the loading: a file that
-// is not YAML.
+// decodeFile reports each field it refuses and decodes the rest over the
+// defaults, so validation reports in the same pass; err is "not YAML".
 func decodeFile(name string, b []byte, cfg *Config) (fieldErrs []error, err error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
@@ -84,8 +71,7 @@ func decodeFile(name string, b []byte, cfg *Config) (fieldErrs []error, err erro
 	return fieldErrs, nil
 }
 
-// nodeLines calls at with the path and line of every key and list element
-// under n.
+// nodeLines calls at with the path and line of every key and list element.
 func nodeLines(n *yaml.Node, path string, at func(path string, line int)) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
@@ -106,8 +92,7 @@ func nodeLines(n *yaml.Node, path string, at func(path string, line int)) {
 	}
 }
 
-// prune removes from n the nodes checkNode refused, with their keys, so
-// that what is left decodes.
+// prune removes the refused nodes and their keys, so that the rest decodes.
 func prune(n *yaml.Node, refused map[*yaml.Node]bool) {
 	target := func(v *yaml.Node) *yaml.Node {
 		if v.Kind == yaml.AliasNode && v.Alias != nil {
@@ -140,8 +125,7 @@ func prune(n *yaml.Node, refused map[*yaml.Node]bool) {
 	}
 }
 
-// checkNode checks that n can be decoded into a value of type t and
-// reports what cannot, by path.
+// checkNode reports, by path, what of n cannot decode into a t.
 func checkNode(n *yaml.Node, t reflect.Type, path string, bad func(n *yaml.Node, path, msg string)) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
@@ -244,9 +228,8 @@ func kindName(t reflect.Type) string {
 	return "a " + t.String()
 }
 
-// suggestField says which known field an unknown key probably meant: a
-// sibling with a close name, else a field of that name elsewhere in the
-// configuration.
+// suggestField names a sibling with a close name, else a field of that name
+// elsewhere: a key put under the wrong block.
 func suggestField(path, key string, siblings []string) string {
 	if best := closest(key, siblings); best != "" {
 		return " (did you mean " + join(path, best) + "?)"
@@ -263,8 +246,7 @@ func suggestField(path, key string, siblings []string) string {
 	return ""
 }
 
-// DidYouMean is " (did you mean X?)" for the candidate closest to s, or ""
-// when none is close.
+// DidYouMean is " (did you mean X?)" for a close candidate, else "".
 func DidYouMean(s string, candidates []string) string {
 	if best := closest(s, candidates); best != "" {
 		return " (did you mean " + best + "?)"
@@ -272,8 +254,7 @@ func DidYouMean(s string, candidates []string) string {
 	return ""
 }
 
-// closest returns the candidate most similar to s (python-Levenshtein
-// ratio, case-insensitive) when it is similar enough, else "".
+// closest is the candidate most like s (python-Levenshtein ratio), or "".
 func closest(s string, candidates []string) string {
 	const enough = 0.75
 	best, score := "", enough
@@ -285,8 +266,7 @@ func closest(s string, candidates []string) string {
 	return best
 }
 
-// configPaths lists the YAML paths of every field of t, depth first, maps
-// and lists written with "*" ("models.profiles.*.model").
+// configPaths lists every field's YAML path, maps and lists written "*".
 func configPaths(t reflect.Type, path string) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -313,8 +293,7 @@ func configPaths(t reflect.Type, path string) []string {
 	return []string{path}
 }
 
-// checkDurations reports every negative duration in v, by path: a negative
-// timeout or wait means nothing, whichever field it is in.
+// checkDurations refuses negative durations in any field: they mean nothing.
 func checkDurations(v reflect.Value, path string, bad func(path, format string, args ...any)) {
 	switch {
 	case v.Type() == durationType:

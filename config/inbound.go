@@ -2,11 +2,7 @@ package config
 
 import "time"
 
-// validateInbound checks the limits on heard transcripts:
-// limits.transcript_max_age (NADINE_LIMITS_TRANSCRIPT_MAX_AGE, default
-// 10s), how old a transcript may be, limits.queue (NADINE_LIMITS_QUEUE,
-// default 32), how many heard transcripts wait, and limits.backlog
-// (default 3), how many may wait before the newest goes first.
+// validateInbound: heard transcripts' age, queue and backlog must be positive.
 func (c *Config) validateInbound(bad func(field, format string, args ...any)) {
 	if c.Limits.TranscriptMaxAge <= 0 {
 		bad("limits.transcript_max_age", "must be positive (got %s)", time.Duration(c.Limits.TranscriptMaxAge))

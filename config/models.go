@@ -12,8 +12,7 @@ import (
 	"github.com/nadine-robot/nadine/failover"
 )
 
-// RoleTimeoutConfig bounds the attempts of one role's model calls
-// (models.timeouts.ROLE). Zero values are the role's defaults.
+// RoleTimeoutConfig bounds a role's attempts; zero values are its defaults.
 type RoleTimeoutConfig struct {
 	// Attempt bounds one attempt: the whole answer.
 	Attempt Duration `yaml:"attempt"`
@@ -22,11 +21,8 @@ type RoleTimeoutConfig struct {
 	FirstToken Duration `yaml:"first_token,omitempty"`
 }
 
-// BreakerConfig sets the circuit breaker of every profile
-// (models.breaker): after Failures consecutive failed calls a profile is
-// skipped, after ServerFailures failed attempts in a row on its server
-// every profile there is, and each is probed every Cooldown until it
-// answers. Zero values are the defaults.
+// BreakerConfig: after Failures failed calls a profile is skipped, and probed
+// every Cooldown until it answers. Zero values are the defaults.
 type BreakerConfig struct {
 	Failures int `yaml:"failures"`
 	// ServerFailures is how many failed attempts in a row on one server
@@ -36,16 +32,11 @@ type BreakerConfig struct {
 	ProbeTimeout   Duration `yaml:"probe_timeout"`
 }
 
-// defaultRetries is how often a failed attempt is retried on the same
-// profile (models.profiles.NAME.max_retries), within the turn's budget.
+// defaultRetries of a failed attempt on one profile, within the turn's budget.
 const defaultRetries = 2
 
-// defaultRoleTimeouts are the attempt timeouts of each role: a few seconds
-// for the classifiers, rewrites and summaries that can be on the reply's
-// path (their answers are a sentence at most; the graph's context summary
-// is computed inline when the background one is not ready), a first-token
-// deadline for the streamed replies, more for work off the reply's path
-// (songs) and for images.
+// defaultRoleTimeouts: seconds for answers of a sentence on the reply's path,
+// a first-token deadline for streams, more for songs and images.
 var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 	"contextualizer":    {Attempt: Duration(3 * time.Second)},
 	"react_agent":       {Attempt: Duration(failover.DefaultAttempt), FirstToken: Duration(4 * time.Second)},
@@ -63,14 +54,12 @@ var defaultRoleTimeouts = map[string]RoleTimeoutConfig{
 	"embeddings":        {Attempt: Duration(3 * time.Second)},
 }
 
-// defaultTimeouts returns a copy of defaultRoleTimeouts, for the
-// configuration's defaults (so that each role has an environment override).
+// defaultTimeouts is a copy of defaultRoleTimeouts, so each role has a variable.
 func defaultTimeouts() map[string]RoleTimeoutConfig {
 	return maps.Clone(defaultRoleTimeouts)
 }
 
-// RoleTimeouts returns the effective timeouts of a role: the configured
-// ones, zero fields filled with the role's defaults.
+// RoleTimeouts are a role's timeouts, zero fields the role's defaults.
 func (c *Config) RoleTimeouts(role string) failover.Timeouts {
 	t, def := c.Models.Timeouts[role], defaultRoleTimeouts[role]
 	if t.Attempt == 0 {
@@ -97,9 +86,8 @@ func (p ProfileConfig) Retries() int {
 	return defaultRetries
 }
 
-// Server is the server the profile runs on, its base URL's scheme and
-// host: the profiles of one server share its breaker's run of failed
-// attempts (models.breaker.server_failures).
+// Server is the base URL's scheme and host: the profiles of one server share
+// its run of failed attempts (models.breaker.server_failures).
 func (p ProfileConfig) Server() string {
 	u, err := url.Parse(p.BaseURL)
 	if err != nil || u.Host == "" {
@@ -124,9 +112,8 @@ func (c *Config) FirstSpeech() time.Duration {
 	return time.Duration(c.Limits.FirstSpeech)
 }
 
-// validateFailover checks what the rules cannot: a role's first-token
-// timeout within its attempt timeout, and the first speech before the
-// turn's end.
+// validateFailover checks what no rule can: first token within the attempt,
+// first speech before the turn's end.
 func (c *Config) validateFailover(bad func(field, format string, args ...any)) {
 	for _, r := range slices.Sorted(maps.Keys(c.Models.Timeouts)) {
 		if !slices.Contains(roleNames, r) {

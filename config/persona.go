@@ -7,16 +7,11 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// maxPlaceChars bounds place and its translations: a place is said in one
-// sentence.
+// maxPlaceChars: a place is said in one sentence.
 const maxPlaceChars = 200
 
-// PlaceTranslationsConfig says where the robot stands in French, German and
-// Chinese, each completing "I am …" the way place does in English ("au
-// Musée suisse des transports", "im Verkehrshaus der Schweiz", "在瑞士交通博物馆").
-// Without place, the built-in place (MIRALab) is said in every language;
-// with place but no translation for a language, Nadine says the place's name
-// as written.
+// PlaceTranslationsConfig completes "I am …" in French, German and Chinese as
+// place does in English; a language without one hears place as written.
 type PlaceTranslationsConfig struct {
 	FR string `yaml:"fr"`
 	DE string `yaml:"de"`
@@ -34,8 +29,7 @@ func (p PlaceTranslationsConfig) byLanguage() map[nadine.Language]string {
 	return out
 }
 
-// validatePersona checks place and place_translations: one line each, at
-// most maxPlaceChars characters, translations only with a place.
+// validatePersona: one short line each, translations only with a place.
 func (c *Config) validatePersona(bad func(field, format string, args ...any)) {
 	checkPlace(bad, "place", c.Place)
 	tr := c.PlaceTranslations
@@ -47,8 +41,7 @@ func (c *Config) validatePersona(bad func(field, format string, args ...any)) {
 	}
 }
 
-// checkPlace checks a place or its translation: one line, at most
-// maxPlaceChars characters.
+// checkPlace: one line of at most maxPlaceChars characters.
 func checkPlace(bad func(field, format string, args ...any), field, s string) {
 	if strings.ContainsAny(s, "\n\r") {
 		bad(field, "must be one line")
@@ -58,8 +51,7 @@ func checkPlace(bad func(field, format string, args ...any), field, s string) {
 	}
 }
 
-// Persona is who Nadine is in this deployment: the built-in persona,
-// standing at place when one is configured.
+// Persona is the built-in persona, standing at place when one is configured.
 func (c *Config) Persona() nadine.Persona {
 	return nadine.DefaultPersona().WithPlace(c.Place, c.PlaceTranslations.byLanguage())
 }

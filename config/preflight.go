@@ -20,18 +20,11 @@ import (
 	"github.com/nadine-robot/nadine/web"
 )
 
-// The pre-flight is the one validation `nadine serve` runs before it starts
-// anything and `nadine config` runs alone: loading (every field's type and
-// rules, configRules and the validate* checks), then startRules, the checks
-// the parts serve starts make of their options, run through those parts'
-// own check functions. A configuration serve would refuse is therefore
-// refused by `nadine config`, with every error in one pass, each naming
-// its field and the file:line or variable that gave it (see
-// docs/operations.md).
+// The pre-flight is the one validation serve runs before starting anything and
+// `nadine config` runs alone, so both refuse alike (docs/architecture.md#config).
 
-// fieldError is what is wrong with one field: its path, where its value
-// was given ("nadine.yaml:4", "$NADINE_MQTT_URL"; empty for a default) and
-// why.
+// fieldError blames one field: its path, where it was given ("nadine.yaml:4",
+// "$NADINE_MQTT_URL"; "" for a default) and why.
 type fieldError struct{ path, where, msg string }
 
 func (e *fieldError) Error() string {
@@ -47,16 +40,14 @@ func (e *fieldError) Error() string {
 	return b.String()
 }
 
-// blame returns the function the checks report through: each error is
-// added to errs, named by its field and where that field was given.
+// blame appends to errs each error, named by its field and where it was given.
 func (c *Config) blame(errs *[]error) func(path, format string, args ...any) {
 	return func(path, format string, args ...any) {
 		*errs = append(*errs, &fieldError{path: path, where: c.where(path), msg: fmt.Sprintf(format, args...)})
 	}
 }
 
-// where is the file:line or variable that gave the field at path, or the
-// nearest enclosing field that was given ("" when the defaults hold).
+// where gave the field at path, or its nearest given parent ("" for defaults).
 func (c *Config) where(path string) string {
 	for p := path; p != ""; {
 		if w, ok := c.origin[p]; ok {
@@ -71,8 +62,7 @@ func (c *Config) where(path string) string {
 	return ""
 }
 
-// given reports whether the file or a variable set the field at path, or
-// a field inside it.
+// given reports whether the file or a variable set path or a field inside it.
 func (c *Config) given(path string) bool {
 	for p := range c.origin {
 		if p == path || under(p, path) {
@@ -87,9 +77,8 @@ func (c *Config) warn(path, format string, args ...any) {
 	c.warnings = append(c.warnings, (&fieldError{path: path, where: c.where(path), msg: fmt.Sprintf(format, args...)}).Error())
 }
 
-// Preflight loads the configuration (as LoadEnviron) and makes every check
-// serve makes of it before starting: the rules, then startRules. Warnings
-// (nothing serve refuses) go to the configuration's Warnings.
+// Preflight is LoadEnviron plus every check serve makes before starting;
+// what serve would accept but notices goes to Warnings.
 func Preflight(path string, getenv func(string) string, environ []string) (Config, error) {
 	cfg, err := LoadEnviron(path, getenv, environ)
 	if cfg.origin == nil {
@@ -130,24 +119,19 @@ func fieldPaths(err error) []string {
 	return out
 }
 
-// under reports whether path is a field inside parent ("mqtt.url" in
-// "mqtt", "robots[0].prefix" in "robots").
+// under reports whether path is inside parent ("robots[0].prefix" in "robots").
 func under(path, parent string) bool {
 	return parent != "" && (strings.HasPrefix(path, parent+".") || strings.HasPrefix(path, parent+"["))
 }
 
-// startRule is one part serve starts, and the check it makes of the
-// options the configuration gives it. path is the field blamed by
-// default; a check whose fields the rules already refused stays quiet.
+// startRule is one part serve starts and its check; path is blamed by default.
 type startRule struct {
 	path  string
 	check func(c *Config, getenv func(string) string, bad func(path, format string, args ...any))
 }
 
-// startRules are the parts `nadine serve` starts, in order, with their
-// checks. Adding a part to serve adds its check here; the test of the
-// pre-flight (TestPreflightRefusesWhatServeRefuses) gives each a
-// configuration that breaks it and runs both commands on it.
+// startRules are serve's parts in order: a part added to serve adds its check
+// here (TestStartRules and TestPreflightWalksTheRules break each).
 var startRules = []startRule{
 	{"mqtt.broker_users", checkBrokerUsers},
 	{"mqtt.listen", checkBrokerListen},
@@ -158,8 +142,7 @@ var startRules = []startRule{
 	{"http.addr", checkWeb},
 }
 
-// checkBrokerUsers: every broker user has its password (serve's
-// BrokerAccounts).
+// checkBrokerUsers: every broker user has a password (serve's BrokerAccounts).
 func checkBrokerUsers(c *Config, getenv func(string) string, bad func(string, string, ...any)) {
 	if _, _, err := c.BrokerAccounts(getenv); err != nil {
 		var fe *fieldError
@@ -171,8 +154,7 @@ func checkBrokerUsers(c *Config, getenv func(string) string, bad func(string, st
 	}
 }
 
-// checkBrokerListen: the embedded broker's address (mqtt.StartBroker's
-// check).
+// checkBrokerListen: the embedded broker's address (mqtt.StartBroker's check).
 func checkBrokerListen(c *Config, _ func(string) string, bad func(string, string, ...any)) {
 	if c.MQTT.URL != "" {
 		return
@@ -188,9 +170,8 @@ func checkBrokerListen(c *Config, _ func(string) string, bad func(string, string
 	}
 }
 
-// checkBuses: each robot's connection options (mqtt.Connect's check): the
-// TLS files read and parsed, then everything else. The URL and prefixes
-// are configRules' (mqtt.CheckURL, mqtt.CheckPrefix).
+// checkBuses: each robot's connection options (mqtt.Connect's check), TLS
+// files first; the URL and prefixes are configRules'.
 func checkBuses(c *Config, _ func(string) string, bad func(string, string, ...any)) {
 	url := c.MQTT.URL
 	if url == "" {
@@ -230,8 +211,7 @@ func checkBuses(c *Config, _ func(string) string, bad func(string, string, ...an
 	}
 }
 
-// checkDataDir: data_dir is a directory serve can write in, or can be
-// created (its nearest existing parent is a directory it can write in).
+// checkDataDir: serve can write in data_dir, or in its nearest existing parent.
 func checkDataDir(c *Config, _ func(string) string, bad func(string, string, ...any)) {
 	if strings.TrimSpace(c.DataDir) == "" {
 		return // blamed by the rules
@@ -257,8 +237,7 @@ func checkDataDir(c *Config, _ func(string) string, bad func(string, string, ...
 	}
 }
 
-// checkModelClients: each profile that can be called gets the client
-// serve makes (openai.New's check).
+// checkModelClients: each usable profile gets serve's client (openai.New).
 func checkModelClients(c *Config, getenv func(string) string, bad func(string, string, ...any)) {
 	for _, name := range slices.Sorted(maps.Keys(c.Models.Profiles)) {
 		p := c.Models.Profiles[name]
@@ -303,9 +282,8 @@ func checkWeb(c *Config, getenv func(string) string, bad func(string, string, ..
 	}
 }
 
-// preflightWarnings notes what serve accepts but probably is not meant: a
-// profile the file or a variable defines that no role uses, a short API
-// token, a folder that does not exist.
+// preflightWarnings notes what serve accepts but probably is not meant: an
+// unused profile, a short token, a missing folder.
 func (c *Config) preflightWarnings(getenv func(string) string) {
 	used := c.usedProfiles()
 	for _, name := range slices.Sorted(maps.Keys(c.Models.Profiles)) {
@@ -332,8 +310,7 @@ func (c *Config) preflightWarnings(getenv func(string) string) {
 	}
 }
 
-// usedProfiles are the profiles a role of some robot, a fallback list or
-// the visual memory names.
+// usedProfiles: named by a robot's role, a fallback list or the visual memory.
 func (c *Config) usedProfiles() map[string]bool {
 	used := map[string]bool{c.Visual.ClipProfile: c.Visual.ClipProfile != ""}
 	for _, spec := range c.RobotSpecs() {
@@ -350,8 +327,7 @@ func (c *Config) usedProfiles() map[string]bool {
 	return used
 }
 
-// BrokerOptions are the embedded broker's options (serve and the
-// pre-flight build them here, alike).
+// BrokerOptions are built here so that serve and the pre-flight check the same.
 func (c *Config) BrokerOptions(users map[string]string, log *slog.Logger) mqtt.BrokerOptions {
 	m := c.MQTT
 	return mqtt.BrokerOptions{Addr: m.Listen, Logger: log, Users: users,
@@ -370,8 +346,7 @@ func (c *Config) BusOptions(spec RobotSpec, url string, self BrokerCredentials, 
 	}
 }
 
-// ClientConfig is the openai client configuration of the profile named
-// name, without the app's transport and logger.
+// ClientConfig is the profile's openai configuration, minus the app's transport.
 func (p ProfileConfig) ClientConfig(name string, getenv func(string) string) openai.Config {
 	return openai.Config{
 		Profile: name, BaseURL: p.BaseURL, APIKey: p.Key(getenv), Model: p.Model,
@@ -380,9 +355,8 @@ func (p ProfileConfig) ClientConfig(name string, getenv func(string) string) ope
 	}
 }
 
-// EmbedderConfig is the embedder's openai configuration, without the app's
-// transport and logger; model is false when the lexical embedder serves
-// (provider lexical, or auto without a usable profile).
+// EmbedderConfig is the embedder's openai configuration; model is false when
+// the lexical embedder serves (lexical, or auto with no usable profile).
 func (c *Config) EmbedderConfig(getenv func(string) string) (ec openai.EmbedderConfig, model bool, err error) {
 	e := c.Embeddings
 	name := c.Models.Roles["embeddings"]

@@ -13,9 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
-// BrokerUser is one client the embedded broker accepts (mqtt.broker_users):
-// a user name, and the environment variable holding its password (default
-// NADINE_MQTT_PASSWORD_<USERNAME>, upper-cased, non-alphanumerics as "_").
+// BrokerUser is one client the embedded broker accepts; its password is in
+// PasswordEnv, else NADINE_MQTT_PASSWORD_<USERNAME> (non-alphanumerics "_").
 type BrokerUser struct {
 	Username    string `yaml:"username"`
 	PasswordEnv string `yaml:"password_env"`
@@ -31,12 +30,10 @@ func (u BrokerUser) passwordEnv() string {
 
 var nonWordRE = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
-// BrokerUsers are the clients the embedded broker accepts; none means any
-// client may connect.
+// BrokerUsers: none means any client may connect.
 type BrokerUsers []BrokerUser
 
-// SetEnv reads NADINE_MQTT_BROKER_USERS: "perception,control" or, naming
-// the password variables, "perception:PERCEPTION_PW,control:CONTROL_PW".
+// SetEnv reads NADINE_MQTT_BROKER_USERS: "perception,control:CONTROL_PW".
 func (us *BrokerUsers) SetEnv(s string) error {
 	var out BrokerUsers
 	for _, p := range envPairs(s) {
@@ -46,8 +43,7 @@ func (us *BrokerUsers) SetEnv(s string) error {
 	return nil
 }
 
-// envPairs reads a variable listing "name" or "name:value" entries,
-// comma-separated, spaces trimmed.
+// envPairs reads "name" or "name:value" entries, comma-separated.
 func envPairs(s string) [][2]string {
 	var out [][2]string
 	for _, part := range strings.Split(s, ",") {
@@ -60,12 +56,10 @@ func envPairs(s string) [][2]string {
 	return out
 }
 
-// envSetter is a configuration field that parses its own environment
-// override.
+// envSetter is a field that parses its own variable.
 type envSetter interface{ SetEnv(string) error }
 
-// validatePrivacy checks the fields of the privacy and edge limits: event
-// streams, token failures, the broker's users.
+// validatePrivacy checks the event streams, token failures and broker users.
 func (c *Config) validatePrivacy(bad func(field, format string, args ...any)) {
 	if c.HTTP.MaxStreams < 1 {
 		bad("http.max_streams", "must be at least 1")
@@ -91,12 +85,8 @@ func (c *Config) validatePrivacy(bad func(field, format string, args ...any)) {
 	}
 }
 
-// BrokerAccounts returns the embedded broker's users with their passwords,
-// nadine's own client included, and the credentials that client connects
-// with: mqtt.username (its password from mqtt.password_env), else an
-// internal user with a random password. It returns nil users when none are
-// configured (every client may connect), and an error naming the field
-// when a password is missing.
+// BrokerAccounts adds nadine's own client to the broker's users (mqtt.username,
+// else an internal one, random password); nil users: anyone may connect.
 func (c *Config) BrokerAccounts(getenv func(string) string) (users map[string]string, self BrokerCredentials, err error) {
 	self = BrokerCredentials{Username: c.MQTT.Username, Password: getenv(c.MQTT.PasswordEnv)}
 	if len(c.MQTT.BrokerUsers) == 0 {
@@ -128,21 +118,17 @@ func (c *Config) BrokerAccounts(getenv func(string) string) (users map[string]st
 // BrokerCredentials are a user name and password of the broker.
 type BrokerCredentials struct{ Username, Password string }
 
-// loopbackAddr reports whether a listen address is on the loopback
-// interface only ("127.0.0.1:1883", "localhost:1883", "[::1]:1883").
+// loopbackAddr reports whether addr listens on loopback only ("[::1]:1883").
 func loopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	return err == nil && mqtt.LoopbackHost(host)
 }
 
-// dsnPasswordRE matches a password in a key=value connection string
-// ("host=db password=secret").
+// dsnPasswordRE matches a password in a key=value connection string.
 var dsnPasswordRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd)\s*=\s*('[^']*'|[^\s;]+)`)
 
-// RedactURL hides the password of a URL ("http://user:secret@host/v1" →
-// "http://user:REDACTED@host/v1", "postgres://h/db?password=x" →
-// "postgres://h/db?password=REDACTED") and of a key=value connection
-// string; anything else is returned as it is.
+// RedactURL hides the password of a URL (user info or ?password=) or of a
+// key=value connection string; anything else is returned as it is.
 func RedactURL(s string) string {
 	if strings.Contains(s, "://") {
 		if u, err := url.Parse(s); err == nil {
@@ -168,9 +154,8 @@ func RedactURL(s string) string {
 	return dsnPasswordRE.ReplaceAllString(s, "${1}=REDACTED")
 }
 
-// redactURLs replaces, in every string field of v (a struct, followed
-// through nested structs, maps and slices), the credentials of a URL:
-// model base URLs, mqtt.url, store URLs, service URLs alike.
+// redactURLs redacts every string of v, through structs, maps and slices,
+// so that a URL field added later is redacted too.
 func redactURLs(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:

@@ -9,25 +9,19 @@ import (
 	"github.com/nadine-robot/nadine/web"
 )
 
-// RobotConfig is one robot that `nadine serve` serves (robots:). Each robot
-// has its own MQTT topics (its prefix names it), session, turn queue,
-// transcript inbox and engine; the store, the model clients, the tools and
-// the monitor are the process's. Fields left empty take the top-level
-// value (engine, place, language.default, models.roles, models.fallback).
+// RobotConfig is one robot: its own topics, session, queue, inbox and engine
+// over the process's store, models and tools; empty fields take the top's.
 type RobotConfig struct {
-	// Prefix is the robot's topic prefix and its name: its session is
-	// robot/<prefix>/session, its inbox is keyed by it. Unique across the
-	// fleet.
+	// Prefix is the robot's topic prefix and its name (its session and inbox
+	// are keyed by it), unique across the fleet.
 	Prefix string `yaml:"prefix"`
-	// ClientID is the MQTT client id of the robot's connection (default
-	// <mqtt.client_id>-<prefix>, "/" written "-"). Unique across the
-	// broker.
+	// ClientID defaults to <mqtt.client_id>-<prefix> ("/" as "-"); unique, or
+	// the broker disconnects one of two robots.
 	ClientID string `yaml:"client_id"`
 	// Place says where this robot stands (default: place).
 	Place string `yaml:"place"`
-	// PlaceTranslations says this robot's place in the other languages;
-	// it needs Place (a robot without its own place takes the top-level
-	// translations with the top-level place).
+	// PlaceTranslations needs Place: a robot without its own place takes the
+	// top-level place with its translations.
 	PlaceTranslations PlaceTranslationsConfig `yaml:"place_translations"`
 	// Language is the robot's session language at start and after each
 	// end of interaction (default: language.default).
@@ -38,24 +32,20 @@ type RobotConfig struct {
 	Models RobotModelsConfig `yaml:"models"`
 }
 
-// RobotModelsConfig is what a robot changes of models: the profiles of its
-// engine's roles, and its fallback profiles.
+// RobotModelsConfig is what a robot changes of models: roles and fallback.
 type RobotModelsConfig struct {
-	// Roles maps engine roles to profiles of models.profiles, over
-	// models.roles. The roles every robot of the process shares
-	// (embeddings, translator, songwriter) cannot be set per robot.
+	// Roles overrides models.roles, except the roles every robot shares
+	// (sharedRoles).
 	Roles map[string]string `yaml:"roles"`
 	// Fallback replaces models.fallback for this robot when given.
 	Fallback []string `yaml:"fallback"`
 }
 
-// Robots are the robots of a `nadine serve` process; empty, it serves one
-// robot on mqtt.prefix.
+// Robots are serve's robots; empty, it serves one robot on mqtt.prefix.
 type Robots []RobotConfig
 
-// SetEnv reads NADINE_ROBOTS: topic prefixes, comma-separated, each
-// optionally with its language ("lobby,hall:fr"); the other fields take
-// the top-level values.
+// SetEnv reads NADINE_ROBOTS: prefixes, each with an optional language
+// ("lobby,hall:fr").
 func (rs *Robots) SetEnv(s string) error {
 	var out Robots
 	for _, p := range envPairs(s) {
@@ -65,9 +55,8 @@ func (rs *Robots) SetEnv(s string) error {
 	return nil
 }
 
-// sharedRoles are the roles served once per process, whatever the robot:
-// the embedder (the fleet's memory is one vector space), the translator
-// and the songwriter (tools every robot shares).
+// sharedRoles are served once per process: the fleet's memory is one vector
+// space, and the translator and songwriter are tools every robot shares.
 var sharedRoles = []string{"embeddings", "translator", "songwriter"}
 
 // robotRules are the rules of each robot's fields (see configRules).
@@ -99,8 +88,7 @@ func engineRole(f field) string {
 	return ""
 }
 
-// validateRobots checks robots: each robot's fields, prefixes and client
-// ids unique, places like place.
+// validateRobots: each robot's rules, unique prefixes and client ids, places.
 func (c *Config) validateRobots(bad func(field, format string, args ...any)) {
 	for _, r := range robotRules {
 		for _, f := range fieldsAt(c, r.path) {
@@ -141,8 +129,7 @@ func (c *Config) robotClientID(r RobotConfig) string {
 	return c.MQTT.ClientID + "-" + strings.ReplaceAll(r.Prefix, "/", "-")
 }
 
-// RobotSpec is one robot as the app builds it: the robots: entry with the
-// top-level values filled in (or the one robot of the top-level fields).
+// RobotSpec is one robot as the app builds it, top-level values filled in.
 type RobotSpec struct {
 	Name     string // the topic prefix: names the session, the inbox and the topics
 	ClientID string
@@ -158,9 +145,8 @@ type RobotSpec struct {
 	Camera nadine.Camera
 }
 
-// RobotSpecs returns the robots the configuration describes, in order: one
-// per robots: entry, or the one robot of mqtt.prefix when there is none.
-// The configuration is valid.
+// RobotSpecs returns one robot per robots: entry, or the one robot of
+// mqtt.prefix (the configuration is valid).
 func (c *Config) RobotSpecs() []RobotSpec {
 	one := RobotSpec{Name: c.MQTT.Prefix, ClientID: c.MQTT.ClientID, Engine: c.Engine, Roles: c.Models.Roles,
 		Fallback: c.Models.Fallback, Language: c.sessionLanguage(), Place: c.Place,

@@ -13,13 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/mqtt"
 )
 
-// A rule checks the fields at one YAML path and blames that path when they
-// are wrong. "*" in a path stands for every key of a map and "[*]" for
-// every element of a list ("models.profiles.*.timeout",
-// "models.fallback[*]"); a pointer left nil (unset) is not checked. Adding
-// a rule is one line in configRules; TestConfigRules gives every rule a
-// failing case. Negative durations are refused everywhere without a rule,
-// and types were checked when decoding.
+// A rule blames its path ("*" every map key, "[*]" every list element) when
+// check fails; a nil pointer is unset. TestConfigRules breaks every rule.
 type rule struct {
 	path  string
 	check check
@@ -28,8 +23,7 @@ type rule struct {
 // check returns what is wrong with a field, or "" when it is fine.
 type check func(f field) string
 
-// field is one field a rule checks: its path, its map key (when the path
-// ends in "*") and its value, within the whole configuration.
+// field is a rule's field: path, map key (for "*"), value, and the whole config.
 type field struct {
 	path string
 	key  string
@@ -37,8 +31,7 @@ type field struct {
 	cfg  *Config
 }
 
-// configRules are the configuration's range and reference rules, each
-// naming the field it blames.
+// configRules are the range and reference rules; each blames its path.
 var configRules = []rule{
 	{"engine", oneOf("react", "graph", "offline")},
 	{"data_dir", notEmpty},
@@ -82,8 +75,7 @@ var configRules = []rule{
 	{"log.format", oneOf("text", "json")},
 }
 
-// Validate checks the configuration once: every rule, negative durations,
-// and the filler lines. Each error names the field.
+// Validate checks the configuration once; each error names its field.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := c.blame(&errs)
@@ -143,8 +135,7 @@ func fieldsAt(c *Config, path string) []field {
 	return out
 }
 
-// step goes one path segment down from f: a struct field, or every map
-// entry for "*".
+// step goes one segment down: a struct field, or every map entry for "*".
 func step(f field, seg string) []field {
 	v := f.v
 	if v.Kind() == reflect.Pointer {
@@ -279,8 +270,7 @@ func httpURL(f field) string {
 	return ""
 }
 
-// brokerURL wants an MQTT broker URL the bus accepts (its own check), or
-// nothing (the embedded broker).
+// brokerURL wants a URL the bus accepts, or none (the embedded broker).
 func brokerURL(f field) string {
 	s := f.v.String()
 	if s == "" {
@@ -292,8 +282,7 @@ func brokerURL(f field) string {
 	return ""
 }
 
-// topicPrefix wants a topic prefix the bus accepts (its own check): no
-// wildcard, no empty level, not the broker's $ topics.
+// topicPrefix wants a prefix the bus accepts (mqtt.CheckPrefix).
 func topicPrefix(f field) string {
 	s := f.v.String()
 	if err := mqtt.CheckPrefix(s); err != nil {
@@ -326,20 +315,17 @@ func profileName(f field) string {
 	return fmt.Sprintf("no profile named %q%s (profiles: %s)", s, DidYouMean(s, known), strings.Join(known, ", "))
 }
 
-// Field is one field of a configuration, by its YAML path, for what walks
-// every field (the tests that set each one to hostile values).
+// Field is a field by YAML path, for tests that set each one to hostile values.
 type Field struct {
 	Path  string
 	Value reflect.Value
 }
 
-// Paths lists the YAML path of every field, depth first, map keys and list
-// elements written "*" and "[*]" ("models.profiles.*.model").
+// Paths lists every field's YAML path, maps and lists written "*" and "[*]".
 func Paths() []string { return configPaths(reflect.TypeOf(Config{}), "") }
 
-// Fields returns the fields of c at a path of Paths, one per map key
-// (sorted) and list element, unset pointers left out; it panics on a path
-// that names no field.
+// Fields returns the fields at a path of Paths, one per map key and list
+// element, unset pointers left out; it panics on an unknown path.
 func (c *Config) Fields(path string) []Field {
 	fs := fieldsAt(c, path)
 	out := make([]Field, len(fs))

@@ -9,17 +9,14 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
-// LanguageConfig sets the session language and what happens when a
-// visitor speaks another one. In YAML `language: fr` is short for
-// `language: {default: fr}` (and NADINE_LANGUAGE=fr for
-// NADINE_LANGUAGE_DEFAULT=fr).
+// LanguageConfig: `language: fr` (or NADINE_LANGUAGE=fr) is short for
+// `language: {default: fr}`.
 type LanguageConfig struct {
 	// Default is the session language at start and, with ResetOnLeave,
 	// after every end of interaction.
 	Default string `yaml:"default"`
-	// Follow is "input" (answer in the visitor's language and switch the
-	// session and speech-to-text to it) or "session" (the ReAct design: keep the
-	// session language and translate the reply into it).
+	// Follow is input (answer in the visitor's language and switch to it) or
+	// session (the ReAct design: translate the reply into the session's).
 	Follow string `yaml:"follow"`
 	// ResetOnLeave puts the session language back to Default at the end
 	// of every interaction (true by default).
@@ -57,15 +54,13 @@ func defaultLanguage() LanguageConfig {
 	return LanguageConfig{Default: "en", Follow: string(dialogue.FollowInput), ResetOnLeave: &reset}
 }
 
-// sessionLanguage is the configured default language (the configuration
-// is valid).
+// sessionLanguage is language.default (the configuration is valid).
 func (c *Config) sessionLanguage() nadine.Language {
 	l, _ := nadine.ParseLanguage(c.Language.Default)
 	return l
 }
 
-// KeepLanguage reports whether the session keeps its language at the end
-// of an interaction.
+// KeepLanguage: language.reset_on_leave is false.
 func (c *Config) KeepLanguage() bool {
 	return c.Language.ResetOnLeave != nil && !*c.Language.ResetOnLeave
 }

@@ -9,23 +9,20 @@ import (
 // StoreConfig says where Nadine keeps what it remembers: SQLite in data_dir
 // (the default, one robot) or PostgreSQL (a fleet sharing one memory).
 type StoreConfig struct {
-	// URL is empty for SQLite (data_dir/nadine.db), or a PostgreSQL URL:
-	// postgres://user@host:5432/db?sslmode=require. The password is best
-	// left out: the driver reads PGPASSWORD and ~/.pgpass.
+	// URL is empty for SQLite in data_dir, or postgres://…; leave the
+	// password out: the driver reads PGPASSWORD and ~/.pgpass.
 	URL string `yaml:"url"`
 	// MaxConns is the PostgreSQL connection pool's size per process (0: the
 	// URL's pool_max_conns, else 4 or the number of CPUs, the larger).
 	MaxConns int `yaml:"max_conns"`
 	// Vector is auto (use pgvector when installed), on (require it) or off.
 	Vector string `yaml:"vector"`
-	// Schema, when set, is the PostgreSQL schema holding Nadine's tables
-	// (created when missing), so that several fleets can share one
-	// database; empty uses the connection's search_path.
+	// Schema holds Nadine's tables (created when missing), so that fleets can
+	// share a database; empty uses the connection's search_path.
 	Schema string `yaml:"schema"`
 }
 
-// schemaName matches the schema names store.schema accepts: a plain SQL
-// identifier.
+// schemaName: store.schema must be a plain SQL identifier.
 var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
 // postgresURL reports whether u names a PostgreSQL database.

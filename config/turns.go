@@ -7,20 +7,14 @@ import (
 	"github.com/nadine-robot/nadine/robot"
 )
 
-// TurnsConfig sets when a turn may start: on the final transcript only,
-// or already on a stable interim one (preemptive generation, see
-// robot.Options.Preempt and docs/asyncapi.yaml).
+// TurnsConfig sets when a turn may start (final or stable interim transcript)
+// and what stops Nadine when a person talks over her.
 type TurnsConfig struct {
-	// Preemptive starts an early turn on a stable interim transcript
-	// (`final: false` marked `stable: true`, or the same words for
-	// PreemptiveAfter); the final transcript adopts it when its words are
-	// the same, else it is cancelled. An early turn says and stores
-	// nothing before its final transcript: only its model calls are lost
-	// when the person says something else (true by default).
+	// Preemptive starts an early turn on a stable interim transcript; it says
+	// and stores nothing before the final, so a change costs model calls only.
 	Preemptive bool `yaml:"preemptive"`
-	// PreemptiveAfter is how long an interim transcript's words must stay
-	// the same to count as stable when speech-to-text does not say so
-	// (300 ms).
+	// PreemptiveAfter is how long an interim's words must stay the same to be
+	// stable when speech-to-text does not say so.
 	PreemptiveAfter Duration `yaml:"preemptive_after"`
 	// PreemptiveAttempts bounds the early turns started per utterance (3).
 	PreemptiveAttempts int `yaml:"preemptive_attempts"`
@@ -44,8 +38,7 @@ func defaultTurns() TurnsConfig {
 		FalseInterruptionTimeout: Duration(robot.DefaultFalseInterruptionTimeout)}
 }
 
-// validateTurns checks turns.preemptive_after (a stable interim needs a
-// positive wait; attempts have a rule in configRules).
+// validateTurns: a stable interim needs a positive wait; attempts have a rule.
 func (c *Config) validateTurns(bad func(field, format string, args ...any)) {
 	if c.Turns.PreemptiveAfter <= 0 {
 		bad("turns.preemptive_after", "must be positive (got %s)", time.Duration(c.Turns.PreemptiveAfter))

@@ -1,6 +1,5 @@
-// Package configtest holds configurations that break each rule of the
-// configuration, shared by the config package's tests and the commands'
-// tests that run serve on them.
+// Package configtest holds configurations that break each rule, shared so
+// that config's tests and serve's refuse the same cases.
 package configtest
 
 import (
@@ -10,12 +9,10 @@ import (
 	"testing"
 )
 
-// RuleCase is a configuration file that breaks a rule at Path, with the
-// error it must give.
+// RuleCase is a file that breaks the rule at Path, and the error it must give.
 type RuleCase struct{ Path, File, Want string }
 
-// Rules break each rule of the configuration's rule table (config's
-// TestConfigRules), and are refused by serve and config alike
+// Rules break each rule of configRules; serve and config refuse them alike
 // (TestPreflightWalksTheRules).
 func Rules() []RuleCase {
 	profile := "models: {profiles: {default: {base_url: 'http://x/v1', model: m, %s}}}\n"
