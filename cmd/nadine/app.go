@@ -31,8 +31,7 @@ import (
 	"github.com/nadine-robot/nadine/visual"
 )
 
-// app is the wired program: store, models, engines and the dialogue
-// manager, built from the configuration. Commands share it.
+// app is the program wired from the configuration, shared by every command.
 type app struct {
 	cfg    config.Config
 	getenv func(string) string
@@ -40,9 +39,8 @@ type app struct {
 
 	store   nadine.Store
 	storeIs string // which store, for the banner
-	// transport carries every HTTP request of the app's clients (models,
-	// tools, translation): its keep-alive connections, and the goroutines
-	// that read them, are the app's, closed at Close.
+	// transport carries every HTTP request of the app's clients: its idle
+	// connections and the goroutines reading them are the app's, closed at Close.
 	transport *http.Transport
 	embedder  nadine.Embedder
 	queries   *embedcache.Cache // the engines' embedder: embedder behind a cache of recent queries
@@ -54,21 +52,16 @@ type app struct {
 	warmups   []func(context.Context) error
 	history   *dialogue.History
 	detector  nadine.LanguageDetector
-	// holders are the holders of personal data besides the store, scenes,
-	// query cache and sessions that serve adds (the transcript inboxes,
-	// every robot's runtime), for the erase path (forgetter). Set before
-	// any turn or request runs.
+	// holders are the other holders of personal data serve adds (inboxes,
+	// runtimes), for forgetter; set before any turn or request runs.
 	holders []nadine.UserEraser
-	// storeErrors, when set (withStoreErrors), is told of the store's
-	// failed operations.
+	// storeErrors, when set, is told of the store's failed operations.
 	storeErrors func(op string, err error)
 
-	// specs are the robots to build (withRobots); by default the first
-	// robot of the configuration.
+	// specs are the robots to build; by default the configuration's first.
 	specs  []config.RobotSpec
 	robots []*appRobot // the robots built, in order
-	// manager, engine and offline are the first robot's: the one robot of
-	// chat, eval and the maintenance commands.
+	// manager, engine and offline are the first robot's, the one of chat and eval.
 	manager *dialogue.Manager
 	engine  string // the engine answering: react, graph or offline
 	offline string // why the app runs offline, when it does
@@ -79,9 +72,8 @@ type app struct {
 	offlines map[string]*offline.Engine  // the last engine of every manager, one per place
 }
 
-// appRobot is one robot of the app: its settings, engines and dialogue
-// manager (its session). The store, models, tools, history and detector
-// are the app's, shared.
+// appRobot is one robot's settings, engines and dialogue manager (its
+// session); the store, models, tools, history and detector are shared.
 type appRobot struct {
 	spec    config.RobotSpec
 	engines []nadine.Engine // tried in order; the offline engine last
@@ -90,8 +82,7 @@ type appRobot struct {
 	offline string // why the robot runs offline, when it does
 }
 
-// openTool loads the configuration and opens the app for a maintenance
-// command (memory, kb, eval), logging warnings only.
+// openTool opens the app for a maintenance command, logging warnings only.
 func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
 	cfg, err := e.loadConfig(cfgPath)
 	if err != nil {
@@ -103,12 +94,10 @@ func openTool(ctx context.Context, cfgPath string, e env) (*app, error) {
 // appOption adds what only some commands have.
 type appOption func(*app)
 
-// withRobots builds these robots instead of the configuration's first
-// (serve: every robot of robots:, each with its camera).
+// withRobots builds these robots, not the first (serve: all, with cameras).
 func withRobots(specs []config.RobotSpec) appOption { return func(a *app) { a.specs = specs } }
 
-// withStoreErrors tells fn of the store's failed operations (serve's
-// metrics).
+// withStoreErrors tells fn of the store's failed operations (serve's metrics).
 func withStoreErrors(fn func(op string, err error)) appOption {
 	return func(a *app) { a.storeErrors = fn }
 }
@@ -204,11 +193,8 @@ func (a *app) build(ctx context.Context) error {
 	return nil
 }
 
-// guardModels puts every model call behind the failover pool: each
-// profile gets a circuit breaker (probed with its chat model when a chat
-// role or the fallback list uses it, else with its embedder), each chat
-// role a model over its chain (its profile, then models.fallback), and the
-// embedder its profile's breaker and the embeddings role's timeouts.
+// guardModels puts every model call behind the failover pool: a breaker per
+// profile, each chat role over its chain (its profile, then models.fallback).
 func (a *app) guardModels(emb nadine.Embedder) error {
 	cfg := a.cfg
 	a.pool = failover.New(failover.Options{Breaker: cfg.Breaker(), Logger: a.log})
@@ -276,9 +262,8 @@ func (a *app) guardModels(emb nadine.Embedder) error {
 	return nil
 }
 
-// warmUp sends one tiny request to each client, side by side, past the
-// failover pool: a local server loading a model takes longer than a role's
-// attempt timeout, and that first wait must not open its breaker.
+// warmUp bypasses the failover pool: a local server loading a model exceeds
+// the attempt timeout, and that first wait must not open its breaker.
 func warmUp(ctx context.Context, clients []*openai.Client) error {
 	var (
 		mu   sync.Mutex
@@ -300,10 +285,8 @@ func warmUp(ctx context.Context, clients []*openai.Client) error {
 	return errors.Join(errs...)
 }
 
-// newRobot builds a robot's engines and its dialogue manager: one of each
-// per robot (a graph engine's background summary is its robot's), over
-// the app's store, models, tools and history. The robot's name keys its
-// session in the store (its topic prefix).
+// newRobot builds one engine and dialogue manager per robot (a graph's
+// background summary is its robot's); the robot's name keys its session.
 func (a *app) newRobot(spec config.RobotSpec) (*appRobot, error) {
 	r := &appRobot{spec: spec}
 	if err := a.engines(r); err != nil {
@@ -332,8 +315,7 @@ func (a *app) newRobot(spec config.RobotSpec) (*appRobot, error) {
 	return r, nil
 }
 
-// ensureKnowledge builds the knowledge base when it is missing:
-// from knowledge.dir when configured, else from the built-in documents.
+// ensureKnowledge builds a missing base from knowledge.dir, else the built-in.
 func (a *app) ensureKnowledge(ctx context.Context) {
 	spaces, err := a.store.KnowledgeEmbedders(ctx)
 	if err != nil {
@@ -361,9 +343,8 @@ func (a *app) ensureKnowledge(ctx context.Context) {
 	}
 }
 
-// checkMemorySpace warns when memories were embedded by another embedder:
-// they are never compared with the new vectors, so they are not recalled
-// until `nadine memory reembed` runs.
+// checkMemorySpace warns of memories from another embedder: never compared
+// with new vectors, they are not recalled until `nadine memory reembed`.
 func (a *app) checkMemorySpace(ctx context.Context) {
 	spaces, err := a.store.MemoryEmbedders(ctx)
 	if err != nil {
@@ -382,8 +363,7 @@ func (a *app) checkMemorySpace(ctx context.Context) {
 	}
 }
 
-// translator translates with the configured HTTP service, else with the
-// translator model, else not at all.
+// translator: the HTTP service, else the translator model, else none.
 func (a *app) translator() nadine.Translator {
 	if u := a.cfg.Tools.TranslateURL; u != "" {
 		return &translate.HTTP{BaseURL: u, APIKey: a.getenv(a.cfg.Tools.TranslateKeyEnv), Logger: a.log,
@@ -395,18 +375,16 @@ func (a *app) translator() nadine.Translator {
 	return nil
 }
 
-// clientConfig is the openai client configuration of a profile. The
-// client makes one attempt per call: the failover pool retries, within the
-// turn's budget (max_retries).
+// clientConfig makes one attempt per call: the failover pool retries, within
+// the turn's budget (max_retries).
 func (a *app) clientConfig(name string, p config.ProfileConfig) openai.Config {
 	c := p.ClientConfig(name, a.getenv)
 	c.HTTPClient, c.Logger = a.httpClient(0), a.log
 	return c
 }
 
-// httpClient is a client over the app's transport, with timeout (0: none
-// but the caller's context); nil, the client's own default, for an app
-// made without newApp (a test's bare app).
+// httpClient shares the app's transport (timeout 0: the context's only);
+// nil, the default, for an app made without newApp (a test's bare app).
 func (a *app) httpClient(timeout time.Duration) *http.Client {
 	if a.transport == nil {
 		return nil
@@ -414,8 +392,7 @@ func (a *app) httpClient(timeout time.Duration) *http.Client {
 	return &http.Client{Transport: a.transport, Timeout: timeout}
 }
 
-// newEmbedder returns the configured embedder: a model on the profile of
-// roles.embeddings, or the built-in lexical one when none is reachable.
+// newEmbedder: the embeddings role's model, else the built-in lexical one.
 func (a *app) newEmbedder() (nadine.Embedder, error) {
 	ec, model, err := a.cfg.EmbedderConfig(a.getenv)
 	switch {
@@ -429,17 +406,14 @@ func (a *app) newEmbedder() (nadine.Embedder, error) {
 	return openai.NewEmbedder(ec)
 }
 
-// model returns the chat model of a role shared by every robot
-// (translator, songwriter; the first robot's for the others): its profile,
-// then the fallback profiles, behind their breakers; nil when none of
-// them can be called.
+// model is a role's chat model on the first robot's chain (for the shared
+// roles: translator, songwriter); nil when none of its profiles can be called.
 func (a *app) model(role string) nadine.ChatModel {
 	return a.roleModel(role, a.cfg.Models.Roles[role], a.cfg.Models.Fallback)
 }
 
-// roleModel returns the chat model of role over the profile and the
-// fallback profiles after it (see guardModels), built once per chain and
-// shared by the robots that use it; nil when none of them can be called.
+// roleModel is built once per chain and shared by the robots that use it;
+// nil when none of the chain's profiles can be called.
 func (a *app) roleModel(role, profile string, fallback []string) nadine.ChatModel {
 	if a.pool == nil {
 		return nil // no model profile set up (a test's bare app)
@@ -468,8 +442,7 @@ func (a *app) offlineEngine(spec config.RobotSpec) *offline.Engine {
 	return e
 }
 
-// warnUntranslatedPlace says which languages will hear the robot's
-// configured place as written, in English.
+// warnUntranslatedPlace names the languages that will hear place as written.
 func (a *app) warnUntranslatedPlace(spec config.RobotSpec) {
 	if strings.TrimSpace(spec.Place) == "" {
 		return
@@ -486,11 +459,8 @@ func (a *app) warnUntranslatedPlace(spec config.RobotSpec) {
 	}
 }
 
-// engines sets the engines the robot tries for each turn, in order: its
-// engine, then the offline engine; and which engine answers. The fallback
-// profiles are not engines: each model call of the one engine asks them
-// when its role's profile fails (see guardModels), so the engine keeps its
-// one state.
+// engines: the robot's engine, then the offline one. Fallback profiles are
+// not engines: each model call asks them, so the engine keeps its one state.
 func (a *app) engines(r *appRobot) error {
 	spec := r.spec
 	off := a.offlineEngine(spec)
@@ -519,8 +489,7 @@ func (a *app) engines(r *appRobot) error {
 	return nil
 }
 
-// modelEngine builds the robot's model-backed engine over the given role
-// → model mapping.
+// modelEngine builds the robot's model-backed engine over role → model.
 func (a *app) modelEngine(spec config.RobotSpec, model func(role string) nadine.ChatModel) (nadine.Engine, error) {
 	switch spec.Engine {
 	case "react":
@@ -558,8 +527,7 @@ func (a *app) modelEngine(spec config.RobotSpec, model func(role string) nadine.
 	return nil, fmt.Errorf("config: engine: %q is not available", spec.Engine)
 }
 
-// visualRetriever recalls the scenes perception stored (the visual
-// memory), indexing the scenes folder at start.
+// visualRetriever recalls the scenes perception stored, indexed at start.
 func (a *app) visualRetriever() *visual.Retriever {
 	if a.visual != nil {
 		return a.visual
@@ -587,8 +555,7 @@ func (a *app) visualRetriever() *visual.Retriever {
 	return r
 }
 
-// scenesDir is perception's scene store: visual.scenes_dir, else
-// DATA/scenes.
+// scenesDir is perception's scene store: visual.scenes_dir, else DATA/scenes.
 func (a *app) scenesDir() string {
 	if d := a.cfg.Visual.ScenesDir; d != "" {
 		return d
@@ -596,18 +563,14 @@ func (a *app) scenesDir() string {
 	return filepath.Join(a.cfg.DataDir, "scenes")
 }
 
-// forgetter is the one erase path of the CLI, the API and the monitor:
-// the store, perception's scene folders, the query cache, every robot's
-// session, and the holders serve adds (the inboxes, every robot's runtime,
-// which tells face recognition).
+// forgetter is the one erase path of the CLI, the API and the monitor, so
+// that no holder of a person's data is forgotten by one of them.
 func (a *app) forgetter() *nadine.Forgetter {
 	return a.erasePath(func(m *dialogue.Manager) nadine.UserEraser { return m })
 }
 
-// forgetID erases a person a robot's dialogue manager was asked to forget
-// aloud (dialogue.ManagerOptions.Forget): forgetter's path, where each
-// robot's session is erased with Manager.ErasePresent, which waits for a
-// robot's turn in flight only when the person is in front of it.
+// forgetID erases a person who asked aloud; ErasePresent waits for a robot's
+// turn in flight only when the person is in front of it.
 func (a *app) forgetID(ctx context.Context, userID string) error {
 	return a.erasePath(func(m *dialogue.Manager) nadine.UserEraser { return nadine.UserEraserFunc(m.ErasePresent) }).ForgetID(ctx, userID)
 }
@@ -625,10 +588,8 @@ func (a *app) erasePath(session func(*dialogue.Manager) nadine.UserEraser) *nadi
 	return &nadine.Forgetter{Store: a.store, Also: append(erasers, a.holders...)}
 }
 
-// newTools registers the tools: search, news and weather only when
-// their keys are present. A turn that waits on search, news, weather or a
-// new song asks for a filler line first; the turn's Output says one at
-// most (filler.enabled), in the words of the app's Filler.
+// newTools registers search, news and weather only with their keys; a slow
+// tool asks for a filler line, and the turn's Output says one at most.
 func (a *app) newTools() []nadine.Tool {
 	t := a.cfg.Tools
 	songs := t.SongsDir
@@ -655,8 +616,7 @@ func (a *app) newTools() []nadine.Tool {
 	return ts
 }
 
-// newFiller returns the Filler of the configuration, or nil when
-// filler.enabled is false.
+// newFiller returns nil when filler.enabled is false.
 func (a *app) newFiller() *tools.Filler {
 	if e := a.cfg.Filler.Enabled; e != nil && !*e {
 		return nil
@@ -734,8 +694,7 @@ func (a *app) banner() string {
 	return b.String()
 }
 
-// resolveUser finds a known user by name (case-insensitive) or id, or
-// creates one.
+// resolveUser finds a user by name (any case) or id, or creates one.
 func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, error) {
 	name = strings.TrimSpace(name)
 	users, err := a.store.Users(ctx)
@@ -752,15 +711,12 @@ func (a *app) resolveUser(ctx context.Context, name string) (nadine.UserRef, err
 	return u, nil
 }
 
-// managerCloseGrace bounds how long Close waits for the engines a robot's
-// dialogue manager abandoned past a turn's budget (their contexts are
-// canceled; an engine that ignores its context is left behind then).
+// managerCloseGrace bounds Close's wait for engines abandoned past a turn's
+// budget; one that ignores its canceled context is left behind.
 const managerCloseGrace = 5 * time.Second
 
-// Close stops background work and releases the store: first the robots'
-// dialogue managers (no turn runs any more, their abandoned engine calls
-// are waited for), then the engines, the failover pool's probes, the
-// warm-ups and the tools' work, then the store.
+// Close stops the managers first (no turn runs, abandoned calls are waited
+// for), then engines, probes, warm-ups and tools, and the store last.
 func (a *app) Close() error {
 	var errs []error
 	ctx, cancel := context.WithTimeout(context.Background(), managerCloseGrace)

@@ -12,19 +12,16 @@ import (
 	"time"
 )
 
-// benchModule is the package `nadine bench` runs with `go run` in a
-// checkout that has not built nadine-bench.
+// benchModule is what `go run` builds in a checkout without nadine-bench.
 const benchModule = "github.com/nadine-robot/nadine/cmd/nadine-bench"
 
-// exitStatus is a child's exit status, passed on as nadine's own: the
-// child has already said what went wrong.
+// exitStatus passes a child's exit status on: it already said what went wrong.
 type exitStatus struct{ code int }
 
 func (x exitStatus) Error() string { return fmt.Sprintf("nadine-bench exited with status %d", x.code) }
 
-// runBench runs nadine-bench, which measures nadine serve against a
-// scripted model server: a binary of its own, so that nadine does not link
-// that server. It is told to measure this very nadine.
+// runBench runs nadine-bench, a binary of its own so that nadine does not link
+// the scripted model server, telling it to measure this very nadine.
 func runBench(ctx context.Context, args []string, e env) error {
 	self, err := os.Executable()
 	if err != nil {

@@ -14,8 +14,7 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
-// runChat is the chat mode: a terminal REPL, or with --json one
-// utterance per input line and one JSON object per turn.
+// runChat is a terminal REPL, or with --json one JSON object per input line.
 func runChat(ctx context.Context, args []string, e env) error {
 	fs, path := flags("chat", e)
 	asJSON := fs.Bool("json", false, "read one utterance per line, write one JSON object per turn")
@@ -71,8 +70,7 @@ func runChat(ctx context.Context, args []string, e env) error {
 	return chatREPL(ctx, a, e.stdin, e.stdout, *speak)
 }
 
-// chatTurn is one line of `nadine chat --json` output: a turn's reply, or
-// what a slash command did.
+// chatTurn is one line of `nadine chat --json`: a reply, or a slash command's.
 type chatTurn struct {
 	Input   string                 `json:"input"`
 	Reply   *nadine.Reply          `json:"reply,omitempty"`
@@ -211,10 +209,8 @@ func chatREPL(ctx context.Context, a *app, in io.Reader, out io.Writer, wpm int)
 	return readErr()
 }
 
-// readLines reads in's lines into a channel, closed at its end; the
-// returned function gives the read error once the channel is closed.
-// The reading goroutine ends at in's end, or once stop is closed and its
-// read returns.
+// readLines sends in's lines, closing the channel at its end, then gives the
+// read error. Its goroutine ends at in's end, or at stop once its read returns.
 func readLines(in io.Reader, stop <-chan struct{}) (<-chan string, func() error) {
 	lines := make(chan string)
 	var err error
@@ -236,8 +232,7 @@ func readLines(in io.Reader, stop <-chan struct{}) (<-chan string, func() error)
 	return lines, func() error { <-done; return err }
 }
 
-// formatReply renders a reply for the terminal:
-// "Nadine [joy 6, wave]: Hello Alex!".
+// formatReply renders "Nadine [joy 6, wave]: Hello Alex!".
 func formatReply(r nadine.Reply) string {
 	tags := []string{fmt.Sprintf("%s %d", r.Emotion, r.EmotionIntensity)}
 	for _, g := range r.Gestures {
@@ -258,8 +253,7 @@ type commandResult struct {
 	ending *dialogue.Ending // /bye, or /user naming another person: the interaction that ended
 }
 
-// command runs a chat slash command (interactive or --json), writing what
-// it did to out; it reports whether to quit.
+// command runs a slash command, writing what it did to out; true: quit.
 func (a *app) command(ctx context.Context, line string, last *nadine.Reply, out io.Writer) (commandResult, bool, error) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
 	arg = strings.TrimSpace(arg)

@@ -28,8 +28,8 @@ type speaker struct {
 	wait  func(d time.Duration) <-chan time.Time
 }
 
-// say prints r's sentences at the speaking rate. It returns the line that
-// interrupted Nadine, if one did, and what she had said by then.
+// say prints r's sentences at the speaking rate, so a line typed meanwhile
+// interrupts her as speech would; it returns that line and what she had said.
 func (s *speaker) say(ctx context.Context, r nadine.Reply) (interrupting string, said []string, cut bool) {
 	sentences := spoken.SplitSentences(r.Text)
 	fmt.Fprint(s.out, formatReplyHead(r))
@@ -63,8 +63,7 @@ func (s *speaker) say(ctx context.Context, r nadine.Reply) (interrupting string,
 	return "", sentences, false
 }
 
-// sentenceTime is how long a voice takes to say a sentence at wpm words a
-// minute (a Chinese character counting as half a word).
+// sentenceTime at wpm words a minute, a Han character being half a word.
 func sentenceTime(s string, wpm int) time.Duration {
 	words := 0.0
 	for _, f := range strings.Fields(s) {

@@ -16,13 +16,8 @@ import (
 	"github.com/nadine-robot/nadine/tools"
 )
 
-// runEval runs the graph agents' test samples against the configured models and
-// prints a pass rate per agent, so a lab can compare models. The argument
-// is an agent (intent, user_info, ...) or a model role (intent_classifier,
-// memory_update, ...). When model calls failed (a server down, a wrong
-// key) the rates measure nothing: the command says which profile failed
-// and why, and exits 1. `eval offline` runs the offline engine's test set
-// instead (eval_offline.go).
+// runEval prints the graph agents' pass rates on the configured models, so a
+// lab can compare models; failed calls make the rates meaningless: exit 1.
 func runEval(ctx context.Context, args []string, e env) error {
 	fs, path := flags("eval", e)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -126,10 +121,8 @@ func printEval(e env, a *app, results []agents.EvalResult, verbose bool) error {
 	return nil
 }
 
-// callFailures is an error when model calls failed, naming each failing
-// profile, how many of its calls failed and the first error:
-//
-//	eval: 13 of 13 calls failed: models.profiles.default unreachable: openai: default: connection failed: ...
+// callFailures names each profile whose calls failed, how many and the first
+// error: "eval: 13 of 13 calls failed: models.profiles.default unreachable: …".
 func callFailures(counters map[string]*callCounter, cfg config.Config) error {
 	profiles := make([]string, 0, len(counters))
 	for p := range counters {
@@ -158,10 +151,8 @@ func callFailures(counters map[string]*callCounter, cfg config.Config) error {
 	return fmt.Errorf("eval: %d of %d calls failed, the rates above do not measure the models: %s", failed, calls, strings.Join(parts, "; "))
 }
 
-// callCounter counts a profile's model calls and those that failed (no
-// answer at all: unreachable, timed out, refused), keeping the first
-// error, so that eval tells a model that answered wrongly from one that
-// never answered.
+// callCounter counts a profile's calls and those never answered, so that eval
+// tells a model that answered wrongly from one that never answered.
 type callCounter struct {
 	nadine.ChatModel
 	mu     sync.Mutex

@@ -24,14 +24,7 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// offlineEvalFS holds the offline engine's test sets: one file per
-// language, each a list of interactions (conversations of up to 30 turns).
-// The main set was the phrase tables' tuning set; the held-out set was
-// written after them and never used to tune them. The fresh and sealed sets
-// were written from the visitors' side, independently of the examples the
-// classifier learns from: the fresh set may be read while improving the
-// engine, the sealed set never is, and only its scores and confusions are
-// ever printed (docs/offline.md).
+// offlineEvalFS: the sealed set is never read while tuning (docs/offline.md).
 //
 //go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json
 var offlineEvalFS embed.FS
@@ -61,8 +54,7 @@ type offlineEvalSet struct {
 	Interactions []offlineInteraction `json:"interactions"`
 }
 
-// offlineInteraction is one visitor's conversation, from a fresh session in
-// the set's language.
+// offlineInteraction is one visitor's conversation, from a fresh session.
 type offlineInteraction struct {
 	Name  string             `json:"name"`
 	Turns []offlineEvalTurns `json:"turns"`
@@ -72,14 +64,11 @@ type offlineInteraction struct {
 type offlineEvalTurns struct {
 	Say      string `json:"say"`
 	Category string `json:"category"`
-	// Intent is the engine's outcome as its trace names it ("greeting",
-	// "persona_creator", "feeling_sad"); a trailing "*" matches a prefix.
+	// Intent is the trace's outcome ("greeting"); a trailing "*" is a prefix.
 	Intent string `json:"intent"`
-	// Contains lists what the reply must say, case-insensitively; each
-	// entry may give alternatives separated by "|".
+	// Contains: what the reply must say, any case; "|" separates alternatives.
 	Contains []string `json:"contains"`
-	// Avoid lists what the reply must not say ("unavailable" when nothing
-	// failed), case-insensitively.
+	// Avoid lists what the reply must not say ("unavailable": nothing failed).
 	Avoid []string `json:"avoid,omitempty"`
 	// Language is the reply's language when it is not the session's (a
 	// language switch, a visitor speaking another language).
@@ -101,18 +90,12 @@ type offlineResult struct {
 // offlineReport is the whole eval.
 type offlineReport struct {
 	Results []offlineResult `json:"results"`
-	// Repeats counts the non-fact replies said twice, word for word,
-	// within one interaction.
+	// Repeats counts non-fact replies said twice in one interaction.
 	Repeats int `json:"repeats"`
 }
 
-// runEvalOffline runs the offline engine's test sets (all of them, or the
-// one named) through a real dialogue manager (a fresh data directory with
-// the built-in knowledge base and a small song library, no model) and
-// prints the pass rate per category and language of each, and each
-// language's confusions. It fails when a language is below its set's
-// target or a non-fact reply repeats within an interaction. A sealed set's
-// utterances and replies are never printed, not even with -v or --json.
+// runEvalOffline runs the test sets through a real dialogue manager; a sealed
+// set's utterances and replies are never printed, not even with -v or --json.
 func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool) error {
 	var sets []offlineSet
 	for _, s := range offlineSets {
@@ -216,10 +199,8 @@ func evalOffline(ctx context.Context, sets []offlineEvalSet) (offlineReport, err
 	return rep, nil
 }
 
-// evalOfflineSet runs one language's interactions on one fresh app: the
-// offline engine with its default persona, the built-in knowledge base in
-// the lexical space, and a song library with songs in English, French and
-// German (none in Chinese).
+// evalOfflineSet runs one language on one fresh app, with the built-in base
+// and songs in every language but Chinese, so a language without is tested.
 func evalOfflineSet(ctx context.Context, set offlineEvalSet, rep *offlineReport) error {
 	dir, err := os.MkdirTemp("", "nadine-eval-offline-")
 	if err != nil {
@@ -295,9 +276,8 @@ func writeEvalSongs(dir string) error {
 	return nil
 }
 
-// offlineIntent is the offline engine's outcome in a turn's trace, or the
-// dialogue manager's reading of a yes or no to "shall I forget you?"
-// ("forget_yes", "forget_no"), which no engine answers.
+// offlineIntent is the trace's outcome, or forget_yes/forget_no: the manager
+// answers "shall I forget you?" itself, not an engine.
 func offlineIntent(t *nadine.Trace) string {
 	if t == nil {
 		return ""
@@ -316,8 +296,7 @@ func offlineIntent(t *nadine.Trace) string {
 	return ""
 }
 
-// isFactIntent reports whether a reply states a fact (the time, a name,
-// who Nadine is): such a reply may be said again word for word.
+// isFactIntent: a fact (the time, a name) may be said again word for word.
 func isFactIntent(intent string) bool {
 	switch intent {
 	case "time", "date", "datetime", "knowledge", "languages", "language", "language_unsupported", "abilities",
@@ -462,8 +441,7 @@ func (rep offlineReport) check(target float64) error {
 	return nil
 }
 
-// withoutText drops the utterances, the replies and the interaction names
-// of a sealed set's results: only their scores and intents are kept.
+// withoutText keeps only a sealed set's scores and intents, so it stays sealed.
 func (rep offlineReport) withoutText() offlineReport {
 	out := offlineReport{Repeats: rep.Repeats}
 	for _, r := range rep.Results {
@@ -473,8 +451,7 @@ func (rep offlineReport) withoutText() offlineReport {
 	return out
 }
 
-// confusion counts, for one language, the intents given for each intent
-// wanted.
+// confusion counts, in one language, the intents given for each one wanted.
 func (rep offlineReport) confusion(lang nadine.Language) intents.Confusion {
 	c := intents.Confusion{}
 	for _, r := range rep.Results {
@@ -485,8 +462,7 @@ func (rep offlineReport) confusion(lang nadine.Language) intents.Confusion {
 	return c
 }
 
-// printConfusion writes, for each language, each intent wanted with how
-// often it was given and what it was taken for otherwise.
+// printConfusion writes each intent wanted, how often given, and what else.
 func (rep offlineReport) printConfusion(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, l := range nadine.Languages() {

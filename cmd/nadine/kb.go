@@ -15,9 +15,7 @@ import (
 	"github.com/nadine-robot/nadine/knowledge"
 )
 
-// runKB manages the knowledge base: ingest a folder (sources are recorded,
-// unchanged files are left as they are), list the sources, search, and
-// rebuild (re-embed everything) after changing the embedder.
+// runKB manages the knowledge base; rebuild follows a change of embedder.
 func runKB(ctx context.Context, args []string, e env) error {
 	fs, path := flags("kb", e)
 	k := fs.Int("k", 3, "search: results to show")
@@ -76,9 +74,8 @@ func runKB(ctx context.Context, args []string, e env) error {
 	return nil
 }
 
-// kbIngest ingests a folder and says what changed. An error that stopped
-// the ingestion comes alone, with no count; files that could not be read
-// are listed after the count of what was stored.
+// kbIngest says what changed; an error that stopped it comes without a count,
+// unreadable files after the count of what was stored.
 func (a *app) kbIngest(ctx context.Context, e env, dir string, replace bool) error {
 	if replace {
 		if err := a.store.ClearKnowledge(ctx); err != nil {
@@ -122,9 +119,8 @@ func (a *app) kbSources(ctx context.Context, e env) error {
 	return w.Flush()
 }
 
-// kbRemove removes documents from the knowledge base: each named by its
-// key (as kb sources lists it) or its name (the path relative to the
-// folder it was ingested from), which must name one document.
+// kbRemove removes documents by key (kb sources) or by path in their folder;
+// a name must match one document.
 func (a *app) kbRemove(ctx context.Context, e env, names []string) error {
 	srcs, err := a.store.KnowledgeSources(ctx)
 	if err != nil {
@@ -164,10 +160,8 @@ func (a *app) kbRemove(ctx context.Context, e env, names []string) error {
 	return nil
 }
 
-// rebuildKnowledge re-embeds the knowledge base with the current embedder:
-// every ingested document as it was given, the built-in documents from
-// this binary (when the base uses them, or is empty without
-// knowledge.dir), then knowledge.dir's new and changed files.
+// rebuildKnowledge re-embeds every document as given (the built-in ones from
+// this binary), then knowledge.dir's new and changed files.
 func (a *app) rebuildKnowledge(ctx context.Context) (knowledge.Report, error) {
 	var builtin fs.FS
 	if a.cfg.Knowledge.Dir == "" {

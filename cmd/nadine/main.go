@@ -1,20 +1,8 @@
 // Command nadine is the interaction layer of the Nadine social humanoid
 // robot: it turns a final speech transcript into a short spoken reply in the
-// right language, Nadine's emotion and gestures, with per-user memory
-// carried across days.
-//
-// Usage:
-//
-//	nadine chat [--json]         talk to Nadine in the terminal
-//	nadine serve                 run on the robot: MQTT bus and web monitor
-//	nadine config                check the configuration as serve does; print it
-//	nadine memory users|show|forget|reembed
-//	nadine kb ingest DIR | kb sources | kb search QUESTION | kb rebuild
-//	nadine eval [AGENT|ROLE]     run the agents' test samples against the models
-//	nadine bench                 measure whole turns against a scripted model server (runs nadine-bench)
-//	nadine report [--from DATE]  the day's figures as one HTML file and a JSON summary
-//	nadine version               version, VCS revision and date of this build
-//	nadine help [COMMAND]        the commands, or one command's flags
+// right language, with Nadine's emotion, gestures and per-user memory.
+// `nadine help` lists the commands (docs/commands.md); the wiring's design
+// is in docs/architecture.md#nadine.
 package main
 
 import (
@@ -34,9 +22,8 @@ import (
 	"github.com/nadine-robot/nadine/redact"
 )
 
-// version is set at build time with -ldflags "-X main.version=..."; when it
-// is not, `nadine version` reports the module version Go stamped from the
-// VCS (see buildVersion).
+// version is set with -ldflags "-X main.version=..."; else `nadine version`
+// reports the module version Go stamped from the VCS (buildVersion).
 var version = "dev"
 
 // env is what a command gets from the process: arguments, streams and the
@@ -46,19 +33,16 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
-	// environ lists the environment as KEY=value lines (os.Environ), so
-	// that unknown NADINE_* variables can be reported.
+	// environ is os.Environ, so that unknown NADINE_* variables are reported.
 	environ []string
 }
 
-// loadConfig loads the configuration with the whole environment (unknown
-// NADINE_* variables become warnings).
+// loadConfig loads with the whole environment: unknown NADINE_* are warnings.
 func (e env) loadConfig(path string) (config.Config, error) {
 	return config.LoadEnviron(path, e.getenv, e.environ)
 }
 
-// preflight loads the configuration and makes every check serve makes
-// before it starts anything (`nadine config`, `nadine serve`).
+// preflight makes every check serve makes before it starts anything.
 func (e env) preflight(path string) (config.Config, error) {
 	return config.Preflight(path, e.getenv, e.environ)
 }
@@ -92,8 +76,7 @@ func exitCode(err error) int {
 	return 1
 }
 
-// flagError is a bad flag: a usage error the flag package already printed,
-// with the command's usage.
+// flagError is a bad flag the flag package already printed, with the usage.
 type flagError struct{ err error }
 
 func (f flagError) Error() string { return f.err.Error() }
@@ -103,8 +86,7 @@ type usageError struct{ msg string }
 
 func (u usageError) Error() string { return u.msg }
 
-// command is one subcommand: its name, its arguments and what it does, for
-// the help, and the function that runs it.
+// command is one subcommand, its help and the function that runs it.
 type command struct {
 	name, args, summary string
 	run                 func(context.Context, []string, env) error
@@ -227,8 +209,7 @@ func commandHelp(ctx context.Context, name string, e env) error {
 	return nil
 }
 
-// cmdFlags is a command's flag set, whose Parse gives a flagError for a
-// bad flag.
+// cmdFlags' Parse gives a flagError for a bad flag.
 type cmdFlags struct{ *flag.FlagSet }
 
 // Parse parses args.
@@ -274,9 +255,8 @@ func parseInterspersed(fs cmdFlags, args []string) ([]string, error) {
 	}
 }
 
-// newLogger builds the process logger from the configuration. Logs carry
-// conversation text (nadine.Content, quoted parts of errors) and user ids
-// (nadine.PersonID) only with log.content or at level debug.
+// newLogger: conversation text (nadine.Content) and user ids (nadine.PersonID)
+// reach the logs only with log.content or at level debug.
 func newLogger(w io.Writer, c config.LogConfig) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Level))
@@ -287,10 +267,8 @@ func newLogger(w io.Writer, c config.LogConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// runConfig is the pre-flight of `nadine serve` (config.Preflight): it
-// prints every error at once and fails exactly when serve would refuse
-// the configuration; otherwise it prints the warnings and the effective
-// configuration with secrets redacted.
+// runConfig fails exactly when serve would refuse the configuration, every
+// error at once; else it prints the warnings and the redacted configuration.
 func runConfig(_ context.Context, args []string, e env) error {
 	fs, path := flags("config", e)
 	if err := fs.Parse(args); err != nil {

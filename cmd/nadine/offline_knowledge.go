@@ -14,8 +14,7 @@ import (
 // therefore also stored in the lexical space (a second vector per section,
 // which the model engines never compare with theirs).
 
-// offlineEmbedder returns emb when it is the lexical embedder, else a new
-// one.
+// offlineEmbedder returns emb when it is the lexical embedder, else a new one.
 func offlineEmbedder(emb nadine.Embedder) *lexical.Embedder {
 	if l, ok := emb.(*lexical.Embedder); ok {
 		return l
@@ -23,8 +22,8 @@ func offlineEmbedder(emb nadine.Embedder) *lexical.Embedder {
 	return lexical.New(0)
 }
 
-// ingester is the knowledge base's ingester: the configured embedder, and
-// the offline engine's lexical space when it is another.
+// ingester embeds with the configured embedder and, when it is another, in
+// the offline engine's lexical space too.
 func (a *app) ingester() *knowledge.Ingester {
 	in := &knowledge.Ingester{Store: a.store, Embedder: a.embedder, Logger: a.log}
 	if a.lexical.Name() != a.embedder.Name() {
@@ -33,9 +32,8 @@ func (a *app) ingester() *knowledge.Ingester {
 	return in
 }
 
-// ensureOfflineKnowledge adds the lexical copy of a knowledge base built
-// with a model embedder before the copy existed (the vectors it has are
-// kept: no model call).
+// ensureOfflineKnowledge adds the lexical copy to an older base built with a
+// model embedder, keeping its vectors: no model call.
 func (a *app) ensureOfflineKnowledge(ctx context.Context) {
 	if a.lexical.Name() == a.embedder.Name() {
 		return

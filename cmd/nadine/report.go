@@ -13,10 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/turnstats"
 )
 
-// runReport writes the figures of a date range from the turn records of
-// `nadine serve` (data_dir/stats.db): one self-contained HTML file (the
-// Today view's figures and charts, for a team's end-of-day mail) and a
-// JSON summary.
+// runReport writes a date range's figures from serve's turn records: one
+// self-contained HTML file, for a team's end-of-day mail, and a JSON summary.
 func runReport(ctx context.Context, args []string, e env) error {
 	fs, path := flags("report", e)
 	from := fs.String("from", "", "first day, YYYY-MM-DD (default: today)")
@@ -86,8 +84,7 @@ func runReport(ctx context.Context, args []string, e env) error {
 	return nil
 }
 
-// reportRange is [first day 00:00, day after the last 00:00) in the local
-// time zone.
+// reportRange is [first day 00:00, day after the last 00:00), local time.
 func reportRange(from, to string, now time.Time) (time.Time, time.Time, error) {
 	day := func(flag, s string) (time.Time, error) {
 		t, err := time.ParseInLocation("2006-01-02", s, now.Location())

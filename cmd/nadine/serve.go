@@ -43,10 +43,8 @@ var (
 	_ robot.Capturer = (*mqtt.Bus)(nil)
 )
 
-// server is a running `nadine serve`: one or more robots (robots:), each
-// with its own bus connection on its topic prefix, runtime (turn queue,
-// idle watch) and inbox, over one app (store, models, tools) and one web
-// monitor.
+// server is a running `nadine serve`: per robot a bus connection, runtime
+// and inbox, over one app (store, models, tools) and one web monitor.
 type server struct {
 	app     *app
 	broker  *mqtt.Broker
@@ -175,10 +173,8 @@ func startServer(ctx context.Context, cfg config.Config, e env, log *slog.Logger
 	return s, nil
 }
 
-// run serves until ctx is done, then shuts down in order: each robot stops
-// taking transcripts, finishes the turn in flight and stores its pending
-// history; then the web server closes, the buses disconnect and the broker
-// stops. A robot whose runtime fails stops the others.
+// run serves until ctx is done; each robot finishes its turn and stores its
+// history before web, buses and broker stop. One robot failing stops all.
 func (s *server) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -13,9 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// openStore opens the store the configuration names, and says in a few
-// words which it is (for the banner); onError (may be nil) is told of its
-// failed operations (metrics).
+// openStore opens the configured store and names it for the banner; onError
+// (may be nil) is told of its failed operations.
 func openStore(ctx context.Context, cfg config.Config, log *slog.Logger, onError func(op string, err error)) (nadine.Store, string, error) {
 	if cfg.Store.URL == "" {
 		path := filepath.Join(cfg.DataDir, "nadine.db")

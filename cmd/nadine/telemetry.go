@@ -23,12 +23,8 @@ import (
 	"github.com/nadine-robot/nadine/web"
 )
 
-// telemetry is what `nadine serve` tells operations tools about its turns:
-// Prometheus metrics, the turn records of the Today view and the report,
-// and OpenTelemetry traces. All of it is derived from what the robots'
-// runtimes report when a turn or an interaction ends (robot.Options.Observe:
-// the finished trace, the outcome) and from gauges read at scrape time;
-// the engines know nothing of it.
+// telemetry derives metrics, turn records and traces from what the runtimes
+// report as turns end (robot.Options.Observe); the engines know nothing of it.
 type telemetry struct {
 	log     *slog.Logger
 	now     func() time.Time
@@ -41,10 +37,8 @@ type telemetry struct {
 	mu      sync.Mutex
 	fillers map[string]bool // turn ids (robot\x00id) that said a filler line
 
-	// The updates wait in queue for one goroutine that counts, records and
-	// exports them: the runtime's worker, which reports them at the end of
-	// each turn, never waits for that (a full queue loses an update,
-	// counted in lost).
+	// queue feeds the one goroutine that counts, records and exports: the
+	// runtime's worker never waits (a full queue loses, counted in lost).
 	queue chan observed
 	done  chan struct{}
 	lost  atomic.Uint64
@@ -61,9 +55,8 @@ type observed struct {
 // telemetryQueue bounds the updates waiting to be handled.
 const telemetryQueue = 1024
 
-// startTelemetry opens the stats file and starts the OTLP exporter the
-// configuration and the OTEL_* variables ask for; the metrics come with
-// addMetrics, once the robots run.
+// startTelemetry opens the stats file and the OTLP exporter; the metrics
+// come with addMetrics, once the robots run.
 func startTelemetry(ctx context.Context, cfg config.Config, getenv func(string) string, log *slog.Logger) (*telemetry, error) {
 	t := &telemetry{log: log, now: time.Now, content: cfg.Log.Content, fillers: map[string]bool{},
 		queue: make(chan observed, telemetryQueue), done: make(chan struct{})}
@@ -137,9 +130,8 @@ func (t *telemetry) storeError(op string, err error) {
 	}
 }
 
-// observer is a robot's robot.Options.Observe: it queues the update and
-// returns at once (the events of a turn in flight are looked at here: only
-// fillers matter).
+// observer queues the update and returns at once, so no turn waits on
+// telemetry; of a turn in flight, only fillers are looked at.
 func (t *telemetry) observer(robotName string) func(robot.Update) {
 	return func(u robot.Update) {
 		if u.Kind == robot.UpdateEvent && (u.Event == nil || !u.Event.Filler) || u.Kind == robot.UpdateSession {
@@ -236,8 +228,7 @@ func (t *telemetry) metricsHandler() http.Handler {
 	return t.metrics.Handler()
 }
 
-// statsFunc is the web monitor's web.StatsFunc, or nil when the turn
-// records are off.
+// statsFunc is the monitor's web.StatsFunc, or nil when turn records are off.
 func (t *telemetry) statsFunc() web.StatsFunc {
 	if t == nil || t.stats == nil {
 		return nil

@@ -10,9 +10,8 @@ import (
 
 // buildVersion is what `nadine version` reports about this binary.
 type buildVersion struct {
-	// Version is the -X main.version stamp, else the module version Go
-	// stamped from the VCS (a tag, or a pseudo-version with "+dirty" when
-	// the tree was modified), else "dev".
+	// Version is the -X stamp, else the module version Go stamped from the
+	// VCS ("+dirty" for a modified tree), else "dev".
 	Version  string
 	Module   string // the main module's path
 	Revision string // VCS commit, "" when the build carried none
@@ -21,8 +20,7 @@ type buildVersion struct {
 	Go       string // toolchain, OS and architecture
 }
 
-// readBuildVersion combines the -X stamp with the build information Go
-// records in the binary (runtime/debug.ReadBuildInfo).
+// readBuildVersion combines the -X stamp with Go's build information.
 func readBuildVersion(stamp string, bi *debug.BuildInfo, ok bool) buildVersion {
 	v := buildVersion{Version: stamp, Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
 	if ok && bi != nil {

@@ -20,9 +20,7 @@ type webServer struct {
 	log *slog.Logger
 }
 
-// startWeb serves the monitor of the robots on cfg.HTTP.Addr. The token
-// comes from the variable cfg.HTTP.TokenEnv names; without one the server
-// only binds to a loopback address.
+// startWeb serves the monitor; without a token it binds to loopback only.
 func startWeb(ctx context.Context, cfg config.Config, e env, a *app, served []*servedRobot, tel *telemetry, log *slog.Logger) (*webServer, error) {
 	robots := make([]web.Robot, len(served))
 	for i, r := range served {
@@ -68,16 +66,14 @@ func startWeb(ctx context.Context, cfg config.Config, e env, a *app, served []*s
 // URL is the monitor's address.
 func (w *webServer) URL() string { return w.srv.URL() }
 
-// Close shuts the server down, letting requests in flight finish until ctx
-// is done.
+// Close lets requests in flight finish until ctx is done.
 func (w *webServer) Close(ctx context.Context) {
 	if err := w.srv.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		w.log.Warn("web monitor: shutdown", "err", err)
 	}
 }
 
-// webInfo describes the engine and models for the monitor: model names and
-// hosts only, never keys.
+// webInfo describes the engine and models: names and hosts only, never keys.
 func (a *app) webInfo() web.Info {
 	info := web.Info{Version: currentVersion().Short(), Engine: a.engine, Offline: a.offline, Fallback: a.cfg.Models.Fallback}
 	if a.embedder != nil {
