@@ -76,7 +76,7 @@ type Config struct {
 	origin map[string]string
 }
 
-// ModelsConfig: the profiles, each role's profile, and the fallback order.
+// ModelsConfig holds the profiles, each role's profile, and the fallback order.
 type ModelsConfig struct {
 	Profiles map[string]ProfileConfig `yaml:"profiles"`
 	Roles    map[string]string        `yaml:"roles"`
@@ -105,7 +105,7 @@ type ProfileConfig struct {
 	Structured string `yaml:"structured"`
 }
 
-// EmbeddingsConfig: lexical (built in, offline) or the embeddings role's model.
+// EmbeddingsConfig picks lexical (built in) or the embeddings role's model.
 type EmbeddingsConfig struct {
 	Provider   string `yaml:"provider"` // auto | lexical | openai
 	Model      string `yaml:"model"`
@@ -368,7 +368,7 @@ func LoadEnviron(path string, getenv func(string) string, environ []string) (Con
 	return loadConfigFrom(path, environment{getenv: getenv, environ: environ})
 }
 
-// Warnings: what was accepted but noticed, for the commands to log at start.
+// Warnings are what was accepted but noticed, for the commands to log.
 func (c *Config) Warnings() []string { return c.warnings }
 
 // loadConfigFrom reports every error in one pass, each with the file:line or
@@ -523,7 +523,7 @@ func (p ProfileConfig) Key(getenv func(string) string) string {
 	return ""
 }
 
-// Usable: it has a key, or its server needs none (any but api.openai.com).
+// Usable reports a key, or a server that needs none (any but api.openai.com).
 func (p ProfileConfig) Usable(getenv func(string) string) bool {
 	if p.Key(getenv) != "" {
 		return true

@@ -21,8 +21,8 @@ type RoleTimeoutConfig struct {
 	FirstToken Duration `yaml:"first_token,omitempty"`
 }
 
-// BreakerConfig: after Failures failed calls a profile is skipped, and probed
-// every Cooldown until it answers. Zero values are the defaults.
+// BreakerConfig skips a profile after Failures failed calls and probes it every
+// Cooldown until it answers. Zero values are the defaults.
 type BreakerConfig struct {
 	Failures int `yaml:"failures"`
 	// ServerFailures is how many failed attempts in a row on one server

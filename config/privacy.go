@@ -30,7 +30,7 @@ func (u BrokerUser) passwordEnv() string {
 
 var nonWordRE = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
-// BrokerUsers: none means any client may connect.
+// BrokerUsers are the broker's clients; none means any client may connect.
 type BrokerUsers []BrokerUser
 
 // SetEnv reads NADINE_MQTT_BROKER_USERS: "perception,control:CONTROL_PW".

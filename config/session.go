@@ -9,8 +9,8 @@ import (
 	"github.com/nadine-robot/nadine/dialogue"
 )
 
-// LanguageConfig: `language: fr` (or NADINE_LANGUAGE=fr) is short for
-// `language: {default: fr}`.
+// LanguageConfig is the session's language; `language: fr` (or
+// NADINE_LANGUAGE=fr) is short for `language: {default: fr}`.
 type LanguageConfig struct {
 	// Default is the session language at start and, with ResetOnLeave,
 	// after every end of interaction.
@@ -60,7 +60,7 @@ func (c *Config) sessionLanguage() nadine.Language {
 	return l
 }
 
-// KeepLanguage: language.reset_on_leave is false.
+// KeepLanguage reports language.reset_on_leave: false.
 func (c *Config) KeepLanguage() bool {
 	return c.Language.ResetOnLeave != nil && !*c.Language.ResetOnLeave
 }
