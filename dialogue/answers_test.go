@@ -133,11 +133,17 @@ func TestRealisticAnswers(t *testing.T) {
 	}
 	t.Logf("%d cases; answers per role: %v", len(cases), roles)
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { runAnswerCase(t, c) })
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel() // each case has its own model server, store and engine
+			runAnswerCase(t, c)
+		})
 	}
 }
 
 type answerRig struct {
+	// phase is 0 during a case's turns before, 1 during the turn under
+	// test: the case's answers are for that turn.
+	phase atomic.Int32
 	srv   *llmtest.Server
 	store *sqlite.Store
 	emb   *lexical.Embedder
@@ -155,7 +161,7 @@ func runAnswerCase(t *testing.T, c answerCase) {
 		}
 		rig.wait()
 	}
-	phase.Store(1)
+	rig.phase.Store(1)
 	var mu sync.Mutex
 	var said []string
 	tr := nadine.NewTrace("case", c.Say, time.Now())
@@ -238,16 +244,11 @@ func runAnswerCase(t *testing.T, c answerCase) {
 	}
 }
 
-// phase is 0 during a case's turns before, 1 during the turn under test.
-// Cases run one at a time.
-var phase atomic.Int32
-
 // newAnswerRig builds the engine of c and the dialogue manager over a new
 // store; first, when set, adds rules before the case's and the defaults.
 func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *answerRig {
 	t.Helper()
 	ctx := context.Background()
-	phase.Store(0)
 	rig := &answerRig{srv: llmtest.New(t), emb: lexical.New(256), tools: map[string]*fakeTool{}}
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "nadine.db"), sqlite.Options{})
 	if err != nil {
@@ -335,7 +336,7 @@ func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *a
 
 // script adds the case's answers, then every role's default.
 func (rig *answerRig) script(c answerCase) {
-	inPhase := func(r llmtest.Request) bool { return c.Always || phase.Load() == 1 }
+	inPhase := func(r llmtest.Request) bool { return c.Always || rig.phase.Load() == 1 }
 	for role, answers := range c.Answers {
 		for i, a := range answers {
 			rule := rig.srv.On(llmtest.MatchAll(inPhase, matchRole(role))).Reply(a)

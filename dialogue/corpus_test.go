@@ -34,7 +34,7 @@ func runCorpusCase(t *testing.T, c speechcorpus.Case) string {
 		role = roleAgent
 	}
 	rig := newAnswerRig(t, answerCase{Engine: c.Engine, Lang: c.Language, Answers: map[string][]string{role: {c.Output}}})
-	phase.Store(1)
+	rig.phase.Store(1)
 	var mu sync.Mutex
 	var said []string
 	reply, err := rig.mgr.Stream(context.Background(), nadine.Turn{Text: c.Say, Language: c.Language}, func(e nadine.Event) {

@@ -74,7 +74,7 @@ func runHostileCase(t *testing.T, c hostileCase, engine string) hostileResult {
 	}
 	lang, _ := nadine.ParseLanguage(c.Language)
 	rig := newAnswerRig(t, answerCase{Engine: engine, Lang: lang, Answers: map[string][]string{role: {c.Output, retryReplies[engine]}}})
-	phase.Store(1)
+	rig.phase.Store(1)
 	var mu sync.Mutex
 	var said []string
 	reply, err := rig.mgr.Stream(context.Background(), nadine.Turn{Text: "Tell me about yourself.", Language: lang}, func(e nadine.Event) {

@@ -41,20 +41,26 @@ var echoes = map[string][]string{
 var junkMarkers = []string{"{", "}", "<", ">", "```", "|", "RESPONSE FORMAT", "Bad Gateway", "print(", "im_start",
 	"two sentences", "exactly one JSON", "error while processing", "YOUR FEELINGS", "first person"}
 
-// TestJunkIsNeverSpoken answers 30% of every model call with junk, for
-// 200 turns per engine: every turn must be answered (by the model or a
+// TestJunkIsNeverSpoken answers 30% of every model call with junk, for 80
+// turns per engine: every turn must be answered (by the model or a
 // fallback) and no junk spoken. The issue saw 60 of 200 turns speak junk.
+// Each role gets the junk answers in turn, so 80 turns serve every one of
+// them to every role (the test checks it); more turns only repeat pairs.
 func TestJunkIsNeverSpoken(t *testing.T) {
-	turns := 200
+	turns := 80
 	if testing.Short() {
 		turns = 40
 	}
+	speaker := map[string]string{"react": roleAgent, "graph": "response"}
 	for _, engine := range []string{"react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel() // each engine has its own rig; nothing times out
 			var mu sync.Mutex
 			rng := rand.New(rand.NewPCG(12, 30))
 			junk := append(slices.Clone(junkAnswers), echoes[engine]...)
 			junked, calls := 0, 0
+			served := map[string]int{}       // role → junk answers served to it
+			got := map[string]map[int]bool{} // role → which of them
 			rig := newAnswerRig(t, answerCase{Engine: engine}, func(srv *llmtest.Server) {
 				srv.On(func(llmtest.Request) bool {
 					calls++ // matchers run under the server's lock
@@ -63,10 +69,16 @@ func TestJunkIsNeverSpoken(t *testing.T) {
 						return true
 					}
 					return false
-				}).ReplyFunc(func(llmtest.Request) string {
+				}).ReplyFunc(func(r llmtest.Request) string {
 					mu.Lock()
 					defer mu.Unlock()
-					return junk[rng.IntN(len(junk))]
+					i := served[r.Model] % len(junk)
+					served[r.Model]++
+					if got[r.Model] == nil {
+						got[r.Model] = map[int]bool{}
+					}
+					got[r.Model][i] = true
+					return junk[i]
 				})
 			})
 			says := []string{"Hello Nadine!", "How are you?", "What is MIRALab?", "Tell me a joke.", "I like skiing.", "Bye!"}
@@ -96,9 +108,19 @@ func TestJunkIsNeverSpoken(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d turns, %d of %d model calls junk, %d turns answered by the fallback engine", engine, turns, junked, calls, fallbacks)
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("%s: %d turns, %d of %d model calls junk (by role %v), %d turns answered by the fallback engine", engine, turns, junked, calls, served, fallbacks)
 			if junked == 0 {
 				t.Fatal("no junk was served")
+			}
+			if _, ok := got[speaker[engine]]; !ok {
+				t.Errorf("%s, whose words are spoken, got no junk", speaker[engine])
+			}
+			for role, seen := range got {
+				if len(seen) != len(junk) && !testing.Short() {
+					t.Errorf("%s got %d of the %d junk answers: more turns are needed", role, len(seen), len(junk))
+				}
 			}
 		})
 	}

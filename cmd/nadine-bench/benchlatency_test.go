@@ -18,12 +18,14 @@ import (
 // TestBenchLatencyRows runs the bench's extra runs end to end at (nearly)
 // zero latency through real `nadine serve` children: interim transcripts
 // ahead of the finals are answered by their early turns, and a person
-// with stored memories is measured. It checks the structure of the
-// report, not its timings.
+// with stored memories is measured (1500: two of the seeding's batches of
+// 1000, the last one short). It checks the structure of the report, not
+// its timings.
 func TestBenchLatencyRows(t *testing.T) {
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	out, errOut, err := runBenchArgs(t, "--json", "--engines", "graph,react", "--turns", "3",
 		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
-		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "3000", "--memory-turns", "3")
+		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "1500", "--memory-turns", "3")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, errOut)
 	}
@@ -49,7 +51,7 @@ func TestBenchLatencyRows(t *testing.T) {
 		}
 	}
 	for _, m := range r.Memories {
-		if m.Memories != 3000 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
+		if m.Memories != 1500 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
 			t.Errorf("memories run %+v lacks its measures", m)
 		}
 	}
@@ -58,7 +60,8 @@ func TestBenchLatencyRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"with interim transcripts ahead", "EARLY TURN ADOPTED", "one person with many memories", "MEMORIES"} {
+	for _, want := range []string{"FIRST SPEAK p50", "graph", "greeting", "RSS AFTER THE CONVERSATION",
+		"with interim transcripts ahead", "EARLY TURN ADOPTED", "one person with many memories", "MEMORIES"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("bench table lacks %q:\n%s", want, text)
 		}
@@ -85,6 +88,7 @@ func TestBenchLatencyRows(t *testing.T) {
 // configuration, with the scripted server's vectors, so a turn's search
 // finds them.
 func TestBenchSeededMemories(t *testing.T) {
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	ctx := context.Background()
 	dir := t.TempDir()
 	body, err := benchConfig(benchSetup{modelURL: "http://127.0.0.1:1/v1", serperURL: "http://127.0.0.1:2", dir: dir, engine: "graph"}, "127.0.0.1:0", "127.0.0.1:0")
@@ -96,12 +100,12 @@ func TestBenchSeededMemories(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := seedMemories(ctx, st, 2500); err != nil {
+	if _, err := seedMemories(ctx, st, 1500); err != nil {
 		t.Fatal(err)
 	}
 	all, err := st.Memories(ctx, benchUserID)
-	if err != nil || len(all) != 2500 {
-		t.Fatalf("%d memories (%v), want 2500", len(all), err)
+	if err != nil || len(all) != 1500 {
+		t.Fatalf("%d memories (%v), want 1500", len(all), err)
 	}
 	for _, typ := range []nadine.MemoryType{nadine.MemoryConversation, nadine.MemoryEpisode} {
 		if ok, err := st.HasMemories(ctx, benchUserID, typ); !ok || err != nil {

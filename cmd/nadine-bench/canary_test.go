@@ -234,6 +234,7 @@ func TestCanaryForgetLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve as a child process")
 	}
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	for _, engine := range []string{"react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.WithAPIKey("k"))
@@ -346,6 +347,7 @@ func TestCanaryStrangerLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve as a child process")
 	}
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	for _, engine := range []string{"react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.WithAPIKey("k"))

@@ -74,6 +74,7 @@ func TestKillAfterAFillerIsAnswered(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve as a child process, twice")
 	}
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	const reply = "Geneva lies on its lake. It is a lovely city."
 	srv := llmtest.New(t, llmtest.WithAPIKey("bench"))
 	// The first life's agent call hangs; the second life's answers.

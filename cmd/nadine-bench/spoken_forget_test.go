@@ -39,6 +39,7 @@ func TestCanarySpokenForget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve as a child process")
 	}
+	t.Parallel() // its own children, ports and data directory; it checks no timing
 	for _, engine := range []string{"offline", "react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.WithAPIKey("k"))

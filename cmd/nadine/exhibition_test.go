@@ -187,11 +187,11 @@ func startExhibitionModel(t *testing.T) *exhibitionModel {
 }
 
 // exhibitionConfig writes the configuration of the run: every role on its
-// own profile (the model name is the role's), lexical embeddings, a short
-// idle timeout.
+// own profile (the model name is the role's), lexical embeddings, an idle
+// timeout short enough to wait for, long enough for six runs side by side.
 func exhibitionConfig(t testing.TB, engine, modelURL string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "engine: %s\ndata_dir: %s\nembeddings: {provider: lexical}\nsession: {idle_timeout: 1500ms}\n", engine, t.TempDir())
+	fmt.Fprintf(&b, "engine: %s\ndata_dir: %s\nembeddings: {provider: lexical}\nsession: {idle_timeout: 3s}\n", engine, t.TempDir())
 	b.WriteString("features: {vision_agent: false}\nlimits: {turn_timeout: 30s}\nmodels:\n  profiles:\n")
 	for _, r := range config.RoleNames() {
 		fmt.Fprintf(&b, "    %s: {base_url: %q, model: %s, api_key: test, max_retries: 0}\n", r, modelURL, r)
@@ -292,9 +292,13 @@ func TestExhibitionHour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Parallel() // each run has its own serve, broker, ports and data directory
 	for _, broker := range []string{"embedded", "mosquitto"} {
 		for _, engine := range []string{"offline", "react", "graph"} {
 			t.Run(broker+"/"+engine, func(t *testing.T) {
+				// Most of a run is waiting (for replies and the idle
+				// timeout), so the six overlap.
+				t.Parallel()
 				mqttEnv := map[string]string{"NADINE_MQTT_LISTEN": "127.0.0.1:0"}
 				if broker == "mosquitto" {
 					mqttEnv = map[string]string{"NADINE_MQTT_URL": mqtttest.StartMosquitto(t).URL()}

@@ -19,8 +19,10 @@ import (
 	"github.com/nadine-robot/nadine/internal/llmtest"
 )
 
-// isolationPeople is how many people the isolation test has talk to Nadine.
-const isolationPeople = 100
+// isolationPeople is how many people the isolation test has talk to Nadine:
+// 24 overflow the history window (20 messages, five first visits) and the
+// memory search (5 hits) several times over; more reach no other branch.
+const isolationPeople = 24
 
 var (
 	factRE = regexp.MustCompile(`FACT(\d{3})X`) // a person's secret fact
@@ -112,13 +114,13 @@ func isolationApp(t *testing.T, srv *llmtest.Server, engine string) (*app, func(
 	return a, closeApp
 }
 
-// TestNoPersonReachesAnotherPersonsPrompt: 100 people, each with a secret
+// TestNoPersonReachesAnotherPersonsPrompt: 24 people, each with a secret
 // fact, talk to Nadine on each engine, leave, and come back; read from the
 // scripted server's request log, no prompt holds another person's fact or
 // words, and each person's own fact is recalled on their return.
 func TestNoPersonReachesAnotherPersonsPrompt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100 people through both engines")
+		t.Skip("24 people through both engines")
 	}
 	t.Parallel() // in-process, no timing: it runs beside the rest of the package
 	for _, engine := range []string{"react", "graph"} {
