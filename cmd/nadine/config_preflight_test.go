@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,7 +158,8 @@ func TestPreflightAgreesWithServe(t *testing.T) {
 	paths := []string{aFile, filepath.Join(aFile, "under")} // for the fields naming files and folders
 	numbers := []string{"-1", "0", "1e9"}
 	durations := []string{"-1s", "0s", "1ms"}
-	refused, started, n := 0, 0, 0
+	type trial struct{ name, path, value string }
+	var trials []trial
 	for _, p := range config.Paths() {
 		if strings.Contains(p, "[*]") || strings.HasPrefix(p, "models.roles.") || strings.HasPrefix(p, "models.timeouts.") ||
 			strings.HasPrefix(p, "filler.lines.") {
@@ -178,32 +181,49 @@ func TestPreflightAgreesWithServe(t *testing.T) {
 		case v.Kind() == reflect.Int || v.Kind() == reflect.Float64:
 			values = numbers
 		}
-		name := "NADINE_" + strings.ToUpper(strings.ReplaceAll(p, ".", "_"))
 		for _, v := range values {
-			n++
-			vars := serveVars(t, home, file)
-			vars[name] = v
-			cfg, srv := configOnce(t, file, vars), serveOnce(t, file, vars)
-			switch {
-			case srv.started && cfg.err != nil:
-				t.Errorf("%s=%q: serve started, config refused: %v", name, v, cfg.err)
-			case srv.err != nil && cfg.err == nil:
-				t.Errorf("%s=%q: serve refused, config passed: %v", name, v, srv.err)
-			case srv.err != nil && srv.err.Error() != cfg.err.Error():
-				t.Errorf("%s=%q: they disagree:\nconfig: %v\nserve:  %v", name, v, cfg.err, srv.err)
-			case srv.err != nil:
-				refused++
-				// Blamed on its field, the value is said to come from the
-				// variable (a rule across fields may blame the other one).
-				if msg := cfg.err.Error(); strings.Contains(msg, " "+p+": ") && !strings.Contains(msg, "config: $"+name+": "+p+": ") {
-					t.Errorf("%s=%q: the error does not name the variable: %v", name, v, cfg.err)
-				}
-			default:
-				started++
-			}
+			trials = append(trials, trial{"NADINE_" + strings.ToUpper(strings.ReplaceAll(p, ".", "_")), p, v})
 		}
 	}
-	t.Logf("%d configurations: %d refused by both, %d started by serve and passed by config", n, refused, started)
+	// Four workers, each with its own copy of the data directory (serves
+	// that share one would contend for its database), run beside each other.
+	const workers = 4
+	var refused, started atomic.Int64
+	for w := range workers {
+		t.Run(fmt.Sprint("worker", w), func(t *testing.T) {
+			t.Parallel()
+			own := t.TempDir()
+			if err := os.CopyFS(own, os.DirFS(home)); err != nil {
+				t.Fatal(err)
+			}
+			for i := w; i < len(trials); i += workers {
+				name, p, v := trials[i].name, trials[i].path, trials[i].value
+				vars := serveVars(t, own, file)
+				vars[name] = v
+				cfg, srv := configOnce(t, file, vars), serveOnce(t, file, vars)
+				switch {
+				case srv.started && cfg.err != nil:
+					t.Errorf("%s=%q: serve started, config refused: %v", name, v, cfg.err)
+				case srv.err != nil && cfg.err == nil:
+					t.Errorf("%s=%q: serve refused, config passed: %v", name, v, srv.err)
+				case srv.err != nil && srv.err.Error() != cfg.err.Error():
+					t.Errorf("%s=%q: they disagree:\nconfig: %v\nserve:  %v", name, v, cfg.err, srv.err)
+				case srv.err != nil:
+					refused.Add(1)
+					// Blamed on its field, the value is said to come from the
+					// variable (a rule across fields may blame the other one).
+					if msg := cfg.err.Error(); strings.Contains(msg, " "+p+": ") && !strings.Contains(msg, "config: $"+name+": "+p+": ") {
+						t.Errorf("%s=%q: the error does not name the variable: %v", name, v, cfg.err)
+					}
+				default:
+					started.Add(1)
+				}
+			}
+		})
+	}
+	t.Cleanup(func() {
+		t.Logf("%d configurations: %d refused by both, %d started by serve and passed by config", len(trials), refused.Load(), started.Load())
+	})
 }
 
 // TestConfigReportsEverythingInOnePass: `nadine config` reports every
