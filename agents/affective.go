@@ -18,6 +18,9 @@ type affective struct {
 	prompts prompts
 	now     func() time.Time
 	recall  *memoryRecall // a past episode for the appraisal
+	// feel restarts the speculative response with the appraised
+	// feelings when they would discard it (responder.feel); nil without.
+	feel func(ctx context.Context, s State)
 }
 
 // appraise is the affective_appraisal node: the model names the emotion the
@@ -44,6 +47,9 @@ func (a *affective) appraise(ctx context.Context, s State) (State, error) {
 	s.live.setAppraised(s.Affect.Emotion)
 	bus := affect.ToBus(s.Affect)
 	s.live.send(nadine.Event{Kind: nadine.EventAffect, Affect: &bus})
+	if s.Intent == "" && a.feel != nil { // in the parallel group
+		a.feel(ctx, s)
+	}
 	return s, nil
 }
 

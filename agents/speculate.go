@@ -38,7 +38,10 @@ import (
 //     appraisal leaves the mood pleasant (or unpleasant) and the emotion
 //     in its family (friendly or negative), or changes only its intensity
 //     (sameFeelings), and the comparison then reads the real state with
-//     the speculation's feelings.
+//     the speculation's feelings. Otherwise it is restarted with the
+//     appraised feelings as soon as the appraisal is known (feel), without
+//     waiting for the rest of the group; a later restart for the memories
+//     keeps them.
 //
 // The trace records each verdict (nadine.Speculation), what a kept one let
 // pass, and what a discarded one cost.
@@ -49,6 +52,7 @@ type speculation struct {
 	state State     // the state it answered
 	now   time.Time // the clock reading its packet was dated with
 	msgs  []nadine.ChatMessage
+	felt  bool // its feelings are the turn's appraisal, not a guess
 
 	mu       sync.Mutex
 	streamed strings.Builder // what the model wrote, for the cost estimate
@@ -63,6 +67,45 @@ func (r *responder) speculates() bool { return r.speculating }
 // surely differ (a name question or introduction); one whose prompt the
 // memories leave unchanged goes on, another is restarted.
 func (r *responder) speculate(ctx context.Context, s State) {
+	r.restart(ctx, s, "the person's memories change the prompt: restarted with them")
+}
+
+// feel restarts the turn's speculative response with the appraised
+// feelings of s as soon as the appraisal is known, when they would
+// discard it (sameFeelings): the restart waits on no other member of the
+// group. Feelings that keep it leave it as it is; a speculation that
+// starts after the appraisal starts with them (restart).
+func (r *responder) feel(ctx context.Context, s State) {
+	t := s.live
+	if !r.speculates() || t == nil {
+		return
+	}
+	t.setFeelings(s.Affect)
+	r.refeel(ctx, t)
+}
+
+// refeel restarts the turn's speculation with the appraised feelings
+// when they would discard it.
+func (r *responder) refeel(ctx context.Context, t *turn) {
+	felt, ok := t.feelings()
+	old := t.speculation()
+	if !ok || old == nil || old.felt {
+		return
+	}
+	same, why := sameFeelings(old.state.Affect, felt)
+	if same {
+		return
+	}
+	next := old.state
+	next.Affect = felt
+	r.restart(ctx, next, why+": restarted with them")
+}
+
+// restart starts the speculative response of s, or restarts the turn's
+// with s when its prompt would differ. Once the appraisal is known
+// (feel), s has its feelings, whatever the reason of the restart, unless
+// they are ones the running speculation's guess suits (sameFeelings).
+func (r *responder) restart(ctx context.Context, s State, reason string) {
 	t := s.live
 	msg := s.latest()
 	if !r.speculates() || t == nil || s.confirmationPending() || hasNameIntroduction(msg) {
@@ -71,18 +114,27 @@ func (r *responder) speculate(ctx context.Context, s State) {
 	s.Intent, s.PlanSteps = guessIntent(s, msg), nil
 	now := r.now()
 	old := t.speculation()
+	felt, use := t.feelings()
 	if old != nil {
 		now = old.now
+		if use && !old.felt {
+			// Feelings the speculation's guess suits stay the guess.
+			same, _ := sameFeelings(old.state.Affect, felt)
+			use = !same
+		}
 	}
-	sp := &speculation{state: s, now: now, msgs: r.responseMessagesAt(t.ctx, s, now)}
+	if use {
+		s.Affect = felt
+	}
+	sp := &speculation{state: s, now: now, msgs: r.responseMessagesAt(t.ctx, s, now), felt: use}
 	if old != nil {
 		if nadine.SameMessages(old.msgs, sp.msgs) {
-			return // the memories change nothing the response reads
+			return // the change leaves everything the response reads as it was
 		}
 		if !t.dropSpeculation(old) {
 			return // the response node took it meanwhile
 		}
-		old.settle(false, "the person's memories change the prompt: restarted with them")
+		old.settle(false, reason)
 	}
 	if !t.setSpeculation(sp) {
 		return
@@ -95,6 +147,10 @@ func (r *responder) speculate(ctx context.Context, s State) {
 	})
 	if sp.Speculative == nil { // no output to hold it: the response node answers itself
 		t.takeSpeculation()
+		return
+	}
+	if !sp.felt {
+		r.refeel(ctx, t) // the appraisal may have come while it started
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,9 +137,6 @@ func TestSpeculativeResponseDiscarded(t *testing.T) {
 		{"language", "Could we speak French together please?", "inputs differ", func(h *harness) {
 			intentFor(h, "French", "language_change")
 		}},
-		{"feelings", "You are the rudest robot I have ever met.", "feelings", func(h *harness) {
-			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleAppraisal), llmtest.MatchLastUser("rudest"))).Reply("anger 8")
-		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,6 +161,78 @@ func TestSpeculativeResponseDiscarded(t *testing.T) {
 			}
 			if got := h.spoken(); got != want {
 				t.Errorf("spoken %q, want %q once", got, want)
+			}
+		})
+	}
+}
+
+// TestSpeculationRestartedWithTheAppraisal: an appraisal of the other
+// family (anger after a neutral mood) restarts the speculative response
+// with the appraised feelings as soon as it is known, without waiting for
+// the rest of the group: the intent classifier here answers only once the
+// response model was asked again, which never happens when the restart
+// waits for the group (the turn then waits on its timeout). The restarted
+// response is kept, and the reply is said once. An appraisal of the same
+// family restarts nothing.
+func TestSpeculationRestartedWithTheAppraisal(t *testing.T) {
+	for _, tt := range []struct {
+		name, appraisal string
+		kept            []bool
+	}{
+		{"other family", "anger 8", []bool{false, true}},
+		{"same family", "joy 6", []bool{true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := speculationHarness(t)
+			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleAppraisal), llmtest.MatchLastUser("rudest"))).Reply(tt.appraisal)
+			restarted := make(chan struct{})
+			var calls atomic.Int32 // the response model's calls, the cancelled one's too
+			waited := false
+			models := h.opts.Models
+			h.opts.Models = func(role string) nadine.ChatModel {
+				m := models(role)
+				switch role {
+				case agents.RoleResponse:
+					return hookModel{m, func(nadine.ChatRequest) {
+						if calls.Add(1) == 2 {
+							close(restarted)
+						}
+					}}
+				case agents.RoleIntent:
+					if len(tt.kept) == 1 {
+						return m
+					}
+					return hookModel{m, func(nadine.ChatRequest) {
+						select {
+						case <-restarted:
+						case <-time.After(5 * time.Second):
+							waited = true
+						}
+					}}
+				}
+				return m
+			}
+			h.saveProfile(h.profileOf("alex-1", "Alex"))
+			h.start().as("alex-1", "Alex")
+			_, tr := h.turn("You are the rudest robot I have ever met.")
+			var got []bool
+			for _, sp := range tr.Speculations {
+				got = append(got, sp.Kept)
+			}
+			if !slices.Equal(got, tt.kept) {
+				t.Fatalf("speculations %+v, want verdicts %v", tr.Speculations, tt.kept)
+			}
+			if waited {
+				t.Errorf("the response was restarted only after the intent classifier answered")
+			}
+			if !tt.kept[0] && !strings.Contains(tr.Speculations[0].Reason, "from neutral to anger: restarted") {
+				t.Errorf("restart reason %q", tr.Speculations[0].Reason)
+			}
+			if n := int(calls.Load()); n != len(tt.kept) {
+				t.Errorf("the response model was asked %d times, want %d", n, len(tt.kept))
+			}
+			if got := h.spoken(); got != speculativeReply {
+				t.Errorf("spoken %q, want %q once", got, speculativeReply)
 			}
 		})
 	}

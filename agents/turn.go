@@ -20,6 +20,7 @@ type turn struct {
 	mu       sync.Mutex
 	gests    []nadine.Gesture
 	emotion  *affect.Emotion
+	felt     *affect.State // the appraised feelings, for the speculation (feel)
 	memories map[string]*lazy[memoryHit]
 	vectors  map[string]*lazy[[]float32]
 
@@ -98,6 +99,23 @@ func (t *turn) setAppraised(e affect.Emotion) {
 	t.mu.Lock()
 	t.emotion = &e
 	t.mu.Unlock()
+}
+
+// setFeelings records the appraised feelings for the speculative response.
+func (t *turn) setFeelings(a affect.State) {
+	t.mu.Lock()
+	t.felt = &a
+	t.mu.Unlock()
+}
+
+// feelings returns the appraised feelings, once known.
+func (t *turn) feelings() (affect.State, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.felt == nil {
+		return affect.State{}, false
+	}
+	return *t.felt, true
 }
 
 func (t *turn) appraised() (affect.Emotion, bool) {

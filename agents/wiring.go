@@ -30,7 +30,7 @@ func (e *Engine) makeNodes() {
 	e.memoryNode = &memoryUpdater{on: e.memoryOn(), store: o.Store, embedder: o.Embedder, model: e.model(RoleMemoryUpdate),
 		prompts: e.prompts, nameHigh: o.NameHigh, nameLow: o.NameLow, makeUserID: o.NewUserID, now: o.Now, log: e.log,
 		work: e.work}
-	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: e.prompts, now: o.Now, recall: e.recallNode}
+	e.affectNode = &affective{model: e.model(RoleAppraisal), prompts: e.prompts, now: o.Now, recall: e.recallNode, feel: e.responseNode.feel}
 	e.searchNode, e.visionNode = newSearchAgent(e), newVisionAgent(e)
 	e.knowledgeNode = &knowledgeAgent{store: o.Store, embedder: o.Embedder}
 	e.orchestratorNode = &orchestrator{planner: e.model(RoleOrchestrator), summarizer: e.model(RoleContextSummary), prompts: e.prompts,

@@ -17,9 +17,10 @@ import (
 // BenchmarkFirstSentence measures, against a model with a 300 ms time to
 // first token that generates 50 tokens a second (and a 50 ms embedder), how
 // long a follow-up turn with history takes to its first spoken sentence and
-// to its end: with the answer's metadata before the text (the old order),
-// with the emotion only before it (the prompt's order), and with the
-// agent's first call started speculatively beside the contextualizer. Each
+// to its end: with the answer's metadata before the text (the oldest
+// order), with the emotion only before it (the order before), with the
+// text right after the action (the prompt's order), and with the agent's
+// first call started speculatively beside the contextualizer. Each
 // iteration takes a second or two: run it with -benchtime=5x.
 func BenchmarkFirstSentence(b *testing.B) {
 	const (
@@ -27,6 +28,7 @@ func BenchmarkFirstSentence(b *testing.B) {
 		text       = "Tomorrow will be sunny in Geneva. Perfect weather for a walk by the lake, Alex!"
 	)
 	oldOrder := "```json\n{\"action\": \"Final Answer\", \"category\": \"information request\", \"emotion\": \"joy\", \"emotion_intensity\": 6, \"causing_person\": \"Alex\", \"action_input\": \"" + text + "\"}\n```"
+	emotionFirst := "```json\n{\"action\": \"Final Answer\", \"emotion\": \"joy\", \"emotion_intensity\": 6, \"action_input\": \"" + text + "\", \"category\": \"information request\", \"causing_person\": \"Alex\"}\n```"
 	newOrder := answer("joy", 6, text, "information request", "Alex")
 	for _, bb := range []struct {
 		name      string
@@ -34,6 +36,7 @@ func BenchmarkFirstSentence(b *testing.B) {
 		speculate bool
 	}{
 		{"old-order", oldOrder, false},
+		{"emotion-first", emotionFirst, false},
 		{"prompt-order", newOrder, false},
 		{"prompt-order+speculate", newOrder, true},
 	} {

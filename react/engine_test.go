@@ -364,8 +364,8 @@ func contains(list []string, s string) bool {
 // answer is a final answer in the order the prompt asks for: emotion, the
 // reply, then category and causing_person.
 func answer(emotion string, intensity int, text, category, person string) string {
-	return "```json\n{\"action\": \"Final Answer\", \"emotion\": \"" + emotion + "\", \"emotion_intensity\": " + itoa(intensity) +
-		", \"action_input\": \"" + text + "\", \"category\": \"" + category + "\", \"causing_person\": \"" + person + "\"}\n```"
+	return "```json\n{\"action\": \"Final Answer\", \"action_input\": \"" + text + "\", \"emotion\": \"" + emotion +
+		"\", \"emotion_intensity\": " + itoa(intensity) + ", \"category\": \"" + category + "\", \"causing_person\": \"" + person + "\"}\n```"
 }
 
 // deltaModel records what a streamed call has delivered so far.

@@ -83,7 +83,7 @@ func heldFixture(t *testing.T) (*fixture, *heldModel) {
 	t.Helper()
 	var agent *heldModel
 	f := newFixture(t, func(o *react.Options) {
-		agent = newHeldModel(o.Agent, heldReply+`", "category":`)
+		agent = newHeldModel(o.Agent, heldReply+`", "emotion": "joy", "emotion_intensity": 7, "category":`)
 		o.Agent = agent
 	})
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 7, heldReply, "greeting", "Alex"))
@@ -161,7 +161,7 @@ func TestKeptSpeculationRepliesEarly(t *testing.T) {
 	f.addKnowledge(t, "Geneva weather is mild in autumn.")
 	f.ctxSrv.On(nil).Reply(standalone)
 	f.srv.On(llmtest.MatchModel("agent-model")).Reply(answer("joy", 6, heldReply, "information request", "Alex"))
-	agent := newHeldModel(f.agent, heldReply+`", "category":`)
+	agent := newHeldModel(f.agent, heldReply+`", "emotion": "joy", "emotion_intensity": 6, "category":`)
 	eng, err := react.New(react.Options{Agent: agent, Contextualizer: f.ctxModel, Memories: f.store, Knowledge: f.store,
 		Embedder: f.emb, Speculate: true})
 	if err != nil {

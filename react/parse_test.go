@@ -259,19 +259,22 @@ func TestStreamerFinishReadsTheTail(t *testing.T) {
 	}
 }
 
-// TestStreamerWaitsForTheFeeling: tool calls are never streamed, nor a
-// final answer whose emotion and intensity do not come before the text
-// (Nadine's face is set before she speaks); such answers are parsed at the
-// end by the same rules. An unusual emotion or category before the text
-// does not stop the stream: it is normalized, as the parser would.
-func TestStreamerWaitsForTheFeeling(t *testing.T) {
+// TestStreamerStreamsOnceFinal: tool calls are never streamed, nor an
+// answer whose action is not known to be final before the text, nor a
+// reply that is not a string; such answers are parsed at the end by the
+// same rules. A final answer streams whether its emotion comes before the
+// text or after it (TestStreamerFeelsAfterTheText). An unusual emotion or
+// category before the text does not stop the stream: it is normalized, as
+// the parser would.
+func TestStreamerStreamsOnceFinal(t *testing.T) {
 	for _, tt := range []struct {
 		answer string
 		stream bool
 	}{
 		{`{"action": "Weather App", "action_input": "Geneva. Now. Please."}`, false},
 		{`{"action_input": "Hi. There.", "action": "Final Answer"}`, false},
-		{`{"action": "Final Answer", "emotion": "joy", "action_input": "Hi. There.", "emotion_intensity": 5}`, false},
+		{`{"action": "Final Answer", "emotion": "joy", "action_input": "Hi. There.", "emotion_intensity": 5}`, true},
+		{`{"action": "Final Answer", "action_input": "Hi. There.", "emotion": "joy", "emotion_intensity": 5}`, true},
 		{`{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": {"text": "Hi. There."}}`, false},
 		{`{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": "{\"reply\": \"Hi. There.\"}"}`, false},
 		{`{"action": "Final Answer", "category": "greeting", "emotion": "glee", "emotion_intensity": 5, "causing_person": "human", "action_input": "Hi. There."}`, true},
@@ -284,6 +287,66 @@ func TestStreamerWaitsForTheFeeling(t *testing.T) {
 		s.flush()
 		if s.spoke() != tt.stream {
 			t.Errorf("%s: streamed %q, want streaming %v", tt.answer, sents, tt.stream)
+		}
+	}
+}
+
+// TestStreamerFeelsAfterTheText streams answers in the prompt's order (the
+// reply, then the emotion): the first sentence goes out before the emotion
+// has arrived, the emotion is announced once, as soon as it and its
+// intensity are whole (before category and causing_person), and the reply
+// is complete only then. Fed in every cut of one to seven bytes.
+func TestStreamerFeelsAfterTheText(t *testing.T) {
+	for _, tt := range []struct {
+		name, answer string
+		emotion      nadine.Emotion
+		intensity    int
+		earlyDone    bool // onComplete before the stream ended
+	}{
+		{"prompt order", "```json\n" + `{"action": "Final Answer", "action_input": "It is sunny. Enjoy it!", "emotion": "joy", "emotion_intensity": 10, "category": "other", "causing_person": "human"}` + "\n```", nadine.Joy, 10, true},
+		{"seed order", `{"action": "Final Answer", "action_input": "It is sunny. Enjoy it!", "category": "other", "emotion": "sadness", "emotion_intensity": 3, "causing_person": "human"}`, nadine.Sadness, 3, true},
+		{"intensity last", `{"action": "Final Answer", "action_input": "It is sunny. Enjoy it!", "emotion": "fear", "emotion_intensity": 7}`, nadine.Fear, 7, true},
+		{"no emotion", `{"action": "Final Answer", "action_input": "It is sunny. Enjoy it!", "category": "other"}`, nadine.Neutral, 0, true},
+		{"cut after the text", `{"action": "Final Answer", "action_input": "It is sunny. Enjoy it!", "emotion": "joy"`, nadine.Joy, 5, false},
+	} {
+		for cut := 1; cut <= 7; cut++ {
+			var metas []step
+			var sents []string
+			var atFirst, atMeta string
+			done := 0
+			s := &streamer{p: testParser("Alex")}
+			s.onSent = func(x string) {
+				if len(sents) == 0 {
+					atFirst = s.buf.String()
+				}
+				sents = append(sents, x)
+			}
+			s.onMeta = func(m step) { metas, atMeta = append(metas, m), s.buf.String() }
+			s.onComplete = func() {
+				if len(metas) != 1 {
+					t.Errorf("%s, cut %d: the reply complete before the emotion was announced", tt.name, cut)
+				}
+				done++
+			}
+			for i := 0; i < len(tt.answer); i += cut {
+				s.write(tt.answer[i:min(i+cut, len(tt.answer))])
+			}
+			if (done == 1) != tt.earlyDone || done > 1 {
+				t.Errorf("%s, cut %d: onComplete called %d times during the stream", tt.name, cut, done)
+			}
+			got := s.finish(nil)
+			if strings.Contains(atFirst, `"emotion"`) {
+				t.Errorf("%s, cut %d: first sentence spoken only after %q", tt.name, cut, atFirst)
+			}
+			if tt.earlyDone && strings.Contains(atMeta, "causing_person") {
+				t.Errorf("%s, cut %d: emotion announced only after %q", tt.name, cut, atMeta)
+			}
+			if len(metas) != 1 || metas[0].Emotion != tt.emotion || metas[0].Intensity != tt.intensity {
+				t.Errorf("%s, cut %d: metas = %+v, want one %s %d", tt.name, cut, metas, tt.emotion, tt.intensity)
+			}
+			if strings.Join(sents, "|") != "It is sunny.|Enjoy it!" || got.Input != "It is sunny. Enjoy it!" || got.Emotion != tt.emotion || got.Intensity != tt.intensity {
+				t.Errorf("%s, cut %d: sentences %q, finish %+v", tt.name, cut, sents, got)
+			}
 		}
 	}
 }

@@ -8,8 +8,9 @@ import (
 
 // The JSON schemas of the agent's answer (sent as a strict response
 // format where the profile sends them, see nadine.StructuredMode). Their
-// members are in the prompt's order, so that the reply text streams after
-// Nadine's emotion; strict mode needs every member required.
+// members are in the prompt's order, so that the reply text streams right
+// after the action, Nadine's emotion right after it (docs/latency.md, What
+// makes ReAct fast); strict mode needs every member required.
 
 // stepFormat is the schema of an answer: a tool call among tools, or the
 // final answer. With final set (no tool may be called any more, or the
@@ -30,9 +31,9 @@ func stepFormat(tools []string, final bool) nadine.ResponseFormat {
 		p    prop
 	}{
 		{"action", prop{Type: "string", Enum: enum(actions)}},
+		{"action_input", prop{Type: "string", Description: "your reply, or the input for the tool"}},
 		{"emotion", prop{Type: "string", Enum: enum([]string{"joy", "sadness", "fear", "disgust", "anger", "surprise"})}},
 		{"emotion_intensity", prop{Type: "integer", Description: "0 to 10"}},
-		{"action_input", prop{Type: "string", Description: "your reply, or the input for the tool"}},
 		{"category", prop{Type: "string", Enum: enum([]string{"greeting", "farewell", "insult", "complement", "information request", "other"})}},
 		{"causing_person", prop{Type: "string"}},
 	}

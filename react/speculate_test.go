@@ -403,7 +403,7 @@ func TestSpeculationDiscarded(t *testing.T) {
 			if r.Text != heard || r.Emotion != nadine.Joy {
 				t.Errorf("reply = %+v", r)
 			}
-			wantEv := []string{"affect:joy/0.6", "speech:Felix is still my favourite name.", "speech:How is he?"}
+			wantEv := []string{"speech:Felix is still my favourite name.", "speech:How is he?", "affect:joy/0.6"} // the emotion follows the reply text
 			if got := ev.summary(); !reflect.DeepEqual(got, wantEv) {
 				t.Errorf("events = %q, want %q", got, wantEv)
 			}

@@ -14,8 +14,11 @@ import (
 )
 
 // streamer speaks a final answer's reply sentence by sentence as it streams,
-// once its emotion is known. It reads with the parser's own rules, so the
-// stream changes only when the reply is spoken, never what it is.
+// as soon as the answer is known to be final. Nadine's emotion goes out as
+// soon as it is read: before the reply when the model wrote it first, else
+// from the members that follow the reply text (the prompt's order). It
+// reads with the parser's own rules, so the stream changes only when the
+// reply is spoken, never what it is.
 type streamer struct {
 	p parser
 
@@ -27,10 +30,16 @@ type streamer struct {
 	pos       int      // next byte of buf to decode, while streaming
 	speech    spoken.Stream
 	sentences []string // sentences handed out
-	onMeta    func(step)
-	onSent    func(string)
+	// felt is set once the emotion was read and onMeta called.
+	felt bool
+	// tail is where the members after the reply text start in buf (after
+	// its closing quote), while the emotion is read from them.
+	tail   int
+	onMeta func(step)
+	onSent func(string)
 	// onComplete is called once the reply text is complete (the string
-	// closed), before the model writes the fields after it.
+	// closed) and the emotion known, before the model writes the fields
+	// after them (category, causing_person).
 	onComplete func()
 }
 
@@ -53,6 +62,9 @@ func (s *streamer) write(delta string) {
 	}
 	if s.state == streaming {
 		s.decode(false)
+	}
+	if s.state == complete && !s.felt {
+		s.readTail()
 	}
 }
 
@@ -118,7 +130,8 @@ func (s *streamer) decide() {
 }
 
 // start begins streaming the reply text whose key ends at off, if the
-// head makes a final answer with an emotion and its intensity.
+// head makes a final answer; its emotion is announced now when the head
+// holds it, else once readTail finds it after the text.
 func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	rest := strings.TrimLeft(b[off:], " \t\r\n")
 	if rest == "" {
@@ -136,7 +149,7 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	_, hasIntensity := labels.Get(head, intensityKeys...)
 	action, hasAction := labels.Get(head, actionKeys...)
 	_, final := finalNames.Lookup(strings.TrimSpace(labels.Text(action)))
-	if val[0] != '"' || !hasAction || !final || !hasEmotion || !hasIntensity {
+	if val[0] != '"' || !hasAction || !final {
 		s.state = notStreaming // parsed at the end, by the same rules
 		return
 	}
@@ -144,7 +157,6 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	if said := strings.TrimSpace(labels.Text(action)); said != finalAction {
 		s.notes = append(s.notes, fmt.Sprintf("action %q read as %q", said, finalAction))
 	}
-	s.notes = append(s.notes, meta.readFeeling(head)...)
 	if _, ok := labels.Get(head, categoryKeys...); ok {
 		var n []string
 		meta.Category, n = readCategory(head)
@@ -157,8 +169,68 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	}
 	s.speech.Check = s.p.check.Check(s.p.lang)
 	s.head, s.meta, s.state, s.pos = head, meta, streaming, len(b)-len(val)+1
+	if hasEmotion && hasIntensity {
+		s.feel(head)
+	}
+}
+
+// feel reads Nadine's emotion from fields and announces it, once.
+func (s *streamer) feel(fields map[string]json.RawMessage) {
+	if s.felt {
+		return
+	}
+	s.felt = true
+	s.notes = append(s.notes, s.meta.readFeeling(fields)...)
 	if s.onMeta != nil {
-		s.onMeta(meta)
+		s.onMeta(s.meta)
+	}
+}
+
+// readTail reads the members that follow the reply text as they arrive,
+// into head, until the emotion and its intensity are known or the object
+// closed: then the emotion goes out and the reply is complete. A tail that
+// is not an object's members ends the wait too (finish reads what it can).
+func (s *streamer) readTail() {
+	final := false
+	b := s.buf.String()
+	rest := strings.TrimLeft(b[s.tail:], " \t\r\n")
+	if rest != "" && rest[0] == ',' {
+		in := "{" + rest[1:]
+		dec := json.NewDecoder(strings.NewReader(in))
+		if _, err := dec.Token(); err == nil {
+			for {
+				t, err := dec.Token()
+				name, ok := t.(string)
+				if err != nil || !ok {
+					final = final || (err == nil && !ok) // the object closed
+					break
+				}
+				var v json.RawMessage
+				// A value is whole once something follows it: "1" may
+				// still become "10".
+				if dec.Decode(&v) != nil || dec.InputOffset() >= int64(len(in)) {
+					break // incomplete: wait for more
+				}
+				if k := labels.Key(name); s.head[k] == nil {
+					s.head[k] = v
+				}
+				_, hasEmotion := labels.Get(s.head, emotionKeys...)
+				_, hasIntensity := labels.Get(s.head, intensityKeys...)
+				if hasEmotion && hasIntensity {
+					final = true
+					break
+				}
+			}
+		}
+	} else if rest != "" {
+		final = true // no members follow: nothing more to wait for
+	}
+	if !final {
+		return
+	}
+	s.feel(s.head)
+	if s.onComplete != nil {
+		s.onComplete()
 	}
 }
 
@@ -166,8 +238,6 @@ func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 // cannot be unsaid, so the trailing fields are never retried, only read.
 func (s *streamer) finish(tr *nadine.Trace) step {
 	s.flush()
-	out := s.meta
-	out.Input = strings.Join(s.sentences, " ")
 	f := make(map[string]json.RawMessage, len(s.head))
 	for k, v := range s.head {
 		f[k] = v
@@ -180,6 +250,9 @@ func (s *streamer) finish(tr *nadine.Trace) step {
 			}
 		}
 	}
+	s.feel(f) // the emotion, when the stream ended before it was read
+	out := s.meta
+	out.Input = strings.Join(s.sentences, " ")
 	if !ok || !v.Complete {
 		tr.Notef("agent answer was streamed but its JSON did not close")
 	}
@@ -245,9 +318,11 @@ scan:
 		s.pos = stop
 	}
 	if end >= 0 {
-		s.state = complete
+		s.state, s.tail = complete, end+1
 		s.flush()
-		if s.onComplete != nil {
+		if !s.felt {
+			s.readTail()
+		} else if s.onComplete != nil {
 			s.onComplete()
 		}
 	}

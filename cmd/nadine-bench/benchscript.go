@@ -91,14 +91,17 @@ func scriptBenchModels(srv *llmtest.Server, appraiser string) {
 	greeting := func(r llmtest.Request) bool { return strings.Contains(latestInput(r), "Hello Nadine") }
 	// ReAct: a search question first calls Google Search, then answers
 	// from the observation.
-	final := func(text, category string) string { return "```json\n" + orderedFinal(text, category) + "\n```" }
+	final := func(text, category string) func(llmtest.Request) string {
+		return func(r llmtest.Request) string { return fenced(r, orderedFinal(text, category)) }
+	}
 	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), llmtest.MatchLastUser("TOOL RESULT ("))).
-		Reply(final(benchSearchReply, "information request"))
-	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), search)).
-		Reply("```json\n" + `{"action": "Google Search", "action_input": "Geneva news today"}` + "\n```")
+		ReplyFunc(final(benchSearchReply, "information request"))
+	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), search)).ReplyFunc(func(r llmtest.Request) string {
+		return fenced(r, `{"action": "Google Search", "action_input": "Geneva news today"}`)
+	})
 	srv.On(llmtest.MatchAll(llmtest.MatchModel("react_agent"), greeting)).
-		Reply(final(benchGreeting, "greeting"))
-	srv.On(llmtest.MatchModel("react_agent")).Reply(final(benchReply, "information request"))
+		ReplyFunc(final(benchGreeting, "greeting"))
+	srv.On(llmtest.MatchModel("react_agent")).ReplyFunc(final(benchReply, "information request"))
 	// The contextualizer rewrites each follow-up into its own standalone
 	// question, as a model does (one fixed rewrite for every input made
 	// every follow-up's query the same text, which the engines' query
@@ -151,10 +154,21 @@ func standaloneOf(input string) string {
 	return q + " in Geneva?"
 }
 
-// orderedFinal writes a final answer with its keys in the prompt's order.
+// orderedFinal writes a final answer with its keys in the prompt's and the
+// schema's order.
 func orderedFinal(text, category string) string {
 	q, _ := json.Marshal(text)
-	return fmt.Sprintf(`{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 5, "action_input": %s, "category": %q, "causing_person": "human"}`, q, category)
+	return fmt.Sprintf(`{"action": "Final Answer", "action_input": %s, "emotion": "joy", "emotion_intensity": 5, "category": %q, "causing_person": "human"}`, q, category)
+}
+
+// fenced writes the agent's JSON answer as a model does: in the code block
+// the text format's prompt asks for, bare under a strict JSON schema (the
+// server constrains the answer to the object itself).
+func fenced(r llmtest.Request, obj string) string {
+	if r.ResponseFormat == "json_schema" {
+		return obj
+	}
+	return "```json\n" + obj + "\n```"
 }
 
 // startSerper starts a Serper-compatible search API that answers after
