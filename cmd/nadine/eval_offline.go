@@ -305,14 +305,16 @@ func offlineIntent(t *nadine.Trace) string {
 		return ""
 	}
 	d := t.Snapshot()
-	for _, s := range d.Steps {
-		if name, ok := strings.CutPrefix(s.Name, "offline:"); ok {
-			return name
-		}
-	}
+	// The manager's reading of the answer comes first: an answer that
+	// repeats the request is also the engine's forget_me.
 	for _, n := range d.Notes {
 		if a, ok := strings.CutPrefix(n, "forget: the answer to the confirmation is "); ok && (a == "yes" || a == "no") {
 			return "forget_" + a
+		}
+	}
+	for _, s := range d.Steps {
+		if name, ok := strings.CutPrefix(s.Name, "offline:"); ok {
+			return name
 		}
 	}
 	return ""
