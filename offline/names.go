@@ -65,8 +65,25 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
 			return name, strong || capital
 		}
+		// After a strong context, the last word of the clause is a name
+		// even when the examples use the word ("moi c'est marie",
+		// "my name is will"): not plainly, so only where the classifier
+		// reads an introduction.
+		if strong && from+1 == clauseEnd(toks, from) && isNameWord(toks[from].Text) && !isLanguageWord(toks[from]) &&
+			!toks[from].Han && toks[from].Norm != "nadine" {
+			return titleCase(toks[from].Text), false
+		}
 	}
 	return "", false
+}
+
+// clauseEnd is the index after the last token of the clause of token i.
+func clauseEnd(toks []intents.Token, i int) int {
+	j := i
+	for j < len(toks) && toks[j].Clause == toks[i].Clause {
+		j++
+	}
+	return j
 }
 
 // latinName reads the name that starts at token i and ends before token

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"sync"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/lexical"
 )
@@ -18,7 +20,7 @@ import (
 // topicThreshold is the cosine similarity a fact's passage needs to answer
 // an utterance none of the intents took; TestTopicCalibration recomputes
 // it on the knowledge and none examples (held out from the passages).
-const topicThreshold = 0.25
+const topicThreshold = 0.15
 
 // topicDims is the dimension of the passages' lexical vectors.
 const topicDims = 512
@@ -40,12 +42,48 @@ type topicPassage struct {
 type topicIndex struct {
 	emb      *lexical.Embedder
 	passages map[nadine.Language][]topicPassage
+	// spread counts, per language and content word, the intents whose
+	// examples use the word: a word many intents share ("speak", "tell")
+	// says nothing of a topic.
+	spread map[nadine.Language]map[string]int
 }
+
+// maxSpread is the most intents whose examples may use a word that ties an
+// utterance to a topic.
+const maxSpread = 3
+
+// wordSpread counts the labels whose examples use each content word.
+var wordSpread = sync.OnceValue(func() map[nadine.Language]map[string]int {
+	out := map[nadine.Language]map[string]int{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	seen := map[nadine.Language]map[string]map[string]bool{}
+	for _, ex := range s.Examples {
+		if seen[ex.Lang] == nil {
+			seen[ex.Lang] = map[string]map[string]bool{}
+		}
+		for _, w := range contentWords(ex.Text) {
+			if seen[ex.Lang][w] == nil {
+				seen[ex.Lang][w] = map[string]bool{}
+			}
+			seen[ex.Lang][w][ex.Label] = true
+		}
+	}
+	for lang, words := range seen {
+		out[lang] = map[string]int{}
+		for w, labels := range words {
+			out[lang][w] = len(labels)
+		}
+	}
+	return out
+})
 
 // newTopicIndex renders every knowledge fact's wordings in every language
 // with the persona's values and embeds them.
 func (e *Engine) newTopicIndex() *topicIndex {
-	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{}}
+	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{}, spread: wordSpread()}
 	t := &turn{e: e}
 	for _, lang := range nadine.Languages() {
 		for _, f := range topicFacts {
@@ -65,7 +103,8 @@ func (e *Engine) newTopicIndex() *topicIndex {
 }
 
 // nearest returns the fact whose passage in lang is closest to text, its
-// similarity, and whether the two share a content word.
+// similarity, and whether the two share a content word few intents'
+// examples use.
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
 	v := ix.emb.Vector(text)
 	best := -1
@@ -78,7 +117,13 @@ func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, s
 		return "", 0, false
 	}
 	p := ix.passages[lang][best]
-	return p.fact, score, sharesContent(contentWords(text), p.text)
+	var distinct []string
+	for _, w := range contentWords(text) {
+		if ix.spread[lang][w] <= maxSpread {
+			distinct = append(distinct, w)
+		}
+	}
+	return p.fact, score, sharesContent(distinct, p.text)
 }
 
 // topic is the knowledge fact an utterance none of the intents took is

@@ -268,7 +268,8 @@ type hints struct {
 type part struct {
 	from, to int
 	top      intents.Scored
-	clause   bool // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
+	name     float64 // its probability of an introduction
+	clause   bool    // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
 }
 
 // classify understands a turn: the classifier's reading of the whole
@@ -313,10 +314,20 @@ func (e *Engine) decide(r reading, h hints) classified {
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
-	if top := whole.Top(); whole.Prob("name") >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
+	// So does a part read as an introduction after another act ("Hallo
+	// Nadine, ich bin Hans", "Good evening, I'm Will"): the name wins over
+	// the greeting.
+	nameProb, namePart := whole.Prob("name"), 0.0
+	for _, p := range r.parts {
+		namePart = max(namePart, p.name)
+	}
+	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
-			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
+			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		}
+	}
+	if namePart >= e.threshold && (len(cands) == 0 || cands[0].label != "name") {
+		cands = append([]candidate{{"name", namePart}}, cands...)
 	}
 	for _, cand := range cands {
 		c, ok := parseLabel(cand.label)
@@ -427,7 +438,8 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyPart(c), h).Top(), clause: true})
+			r := e.expect(e.model.ClassifyPart(c), h)
+			out = append(out, part{from: from, to: from + len(c), top: r.Top(), name: r.Prob("name"), clause: true})
 			from += len(c)
 		}
 		return out
@@ -436,8 +448,8 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	var out []part
 	for k := 1; k <= maxHead && k < n; k++ {
 		if top := e.model.ClassifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
-			out = append(out, part{from: 0, to: k, top: top},
-				part{from: k, to: n, top: e.expect(e.model.ClassifyPart(toks[k:]), h).Top()})
+			rest := e.expect(e.model.ClassifyPart(toks[k:]), h)
+			out = append(out, part{from: 0, to: k, top: top}, part{from: k, to: n, top: rest.Top(), name: rest.Prob("name")})
 			break
 		}
 	}
