@@ -2,6 +2,7 @@ package offline
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -66,16 +67,33 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			return name, strong || capital
 		}
 		// After a strong context, the last word of the clause is a name
-		// even when the examples use the word ("moi c'est marie",
-		// "my name is will"): not plainly, so only where the classifier
+		// when the examples give it as one, even if they also use the word
+		// ("moi c'est marie"): not plainly, so only where the classifier
 		// reads an introduction.
-		if strong && from+1 == clauseEnd(toks, from) && isNameWord(toks[from].Text) && !isLanguageWord(toks[from]) &&
-			!toks[from].Han && toks[from].Norm != "nadine" {
+		if strong && from+1 == clauseEnd(toks, from) && !toks[from].Han && exampleNames()[toks[from].Norm] {
 			return titleCase(toks[from].Text), false
 		}
 	}
 	return "", false
 }
+
+// exampleNames are the values the examples give the name slot, in every
+// language, by their folded spelling: a lookup table, as Rasa's.
+var exampleNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, values := range s.Values {
+		for _, v := range values["name"] {
+			for _, t := range intents.Tokenize(v) {
+				out[t.Norm] = true
+			}
+		}
+	}
+	return out
+})
 
 // clauseEnd is the index after the last token of the clause of token i.
 func clauseEnd(toks []intents.Token, i int) int {

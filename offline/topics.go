@@ -103,8 +103,9 @@ func (e *Engine) newTopicIndex() *topicIndex {
 }
 
 // nearest returns the fact whose passage in lang is closest to text, its
-// similarity, and whether the two share a content word few intents'
-// examples use.
+// similarity, and whether the passage has two, or at least half, of the
+// utterance's content words that few intents' examples use ("who designed
+// the Eiffel Tower?" shares "designed" with social robots, not "Eiffel").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
 	v := ix.emb.Vector(text)
 	best := -1
@@ -123,7 +124,8 @@ func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, s
 			distinct = append(distinct, w)
 		}
 	}
-	return p.fact, score, sharesContent(distinct, p.text)
+	n := overlap(distinct, p.text)
+	return p.fact, score, n >= 2 || n >= 1 && 2*n >= len(distinct)
 }
 
 // topic is the knowledge fact an utterance none of the intents took is
