@@ -57,6 +57,19 @@ func TestNameAfterGreeting(t *testing.T) {
 			}
 		}
 	}
+	// What a person says of themself after a greeting is no name.
+	for lang, states := range map[nadine.Language][]string{
+		nadine.English: {"Hi, I'm exhausted", "hello i'm so tired today", "Hey, I'm really stressed"},
+		nadine.French:  {"Bonjour, je suis fatiguée", "salut je suis crevé", "Bonsoir, je suis stressée"},
+		nadine.German:  {"Hallo, ich bin müde", "servus ich bin total kaputt", "Guten Tag, ich bin gestresst"},
+		nadine.Chinese: {"你好，我很累", "嗨，我好困", "您好，我压力好大"},
+	} {
+		for _, text := range states {
+			if r := respond(t, e, nadine.Turn{Text: text, Language: lang}); r.intent() == "name" {
+				t.Errorf("%s %q → a name: %q", lang, text, r.reply.Text)
+			}
+		}
+	}
 	t.Logf("names after a greeting: %d/%d right", total-failed, total)
 	if failed*20 > total { // at least 95%
 		t.Errorf("names after a greeting: %d of %d missed", failed, total)

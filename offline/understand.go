@@ -326,8 +326,14 @@ func (e *Engine) decide(r reading, h hints) classified {
 			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		}
 	}
-	if namePart >= e.threshold && (len(cands) == 0 || cands[0].label != "name") {
-		cands = append([]candidate{{"name", namePart}}, cands...)
+	if namePart >= e.threshold && !slices.ContainsFunc(cands, func(c candidate) bool { return c.label == "name" }) {
+		// Before the acts that come along with another, after the rest
+		// ("Hi, I'm exhausted" is tiredness, not a name).
+		i := slices.IndexFunc(cands, func(c candidate) bool { return social(c.label) })
+		if i < 0 {
+			i = len(cands)
+		}
+		cands = slices.Insert(cands, i, candidate{"name", namePart})
 	}
 	for _, cand := range cands {
 		c, ok := parseLabel(cand.label)
