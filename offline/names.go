@@ -66,12 +66,11 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
 			return name, strong || capital
 		}
-		// After a strong context, the last word of the clause is a name
-		// when the examples give it as one, even if they also use the word
-		// ("moi c'est marie"): not plainly, so only where the classifier
-		// reads an introduction.
+		// After a strong context, the last word of the clause is plainly a
+		// name when the examples give it as one, even if they also use
+		// the word otherwise ("je m'appelle marie").
 		if strong && from+1 == clauseEnd(toks, from) && !toks[from].Han && exampleNames()[toks[from].Norm] {
-			return titleCase(toks[from].Text), false
+			return titleCase(toks[from].Text), true
 		}
 	}
 	return "", false

@@ -317,18 +317,20 @@ func (e *Engine) decide(r reading, h hints) classified {
 	// So does a part read as an introduction after another act ("Hallo
 	// Nadine, ich bin Hans", "Good evening, I'm Will"): the name wins over
 	// the greeting.
-	nameProb, namePart := whole.Prob("name"), 0.0
+	nameProb, namePart, nameTop := whole.Prob("name"), 0.0, false
 	for _, p := range r.parts {
 		namePart = max(namePart, p.name)
+		nameTop = nameTop || p.top.Label == "name"
 	}
 	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		}
 	}
-	if namePart >= e.threshold && !slices.ContainsFunc(cands, func(c candidate) bool { return c.label == "name" }) {
-		// Before the acts that come along with another, after the rest
-		// ("Hi, I'm exhausted" is tiredness, not a name).
+	if namePart >= e.threshold || nameTop {
+		// A part read as an introduction: before the acts that come along
+		// with another, after the rest ("Hi, I'm exhausted" is tiredness).
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.label == "name" })
 		i := slices.IndexFunc(cands, func(c candidate) bool { return social(c.label) })
 		if i < 0 {
 			i = len(cands)
@@ -403,7 +405,15 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 		}
 	}
 	slices.SortStableFunc(along, func(a, b candidate) int { return socialRank[a.label] - socialRank[b.label] })
-	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure {
+	outranked := func(label string) bool { // a part is plainly an act that ends more ("Thanks, bye!")
+		for _, p := range parts {
+			if social(p.top.Label) && p.top.Prob >= partSure && socialRank[p.top.Label] < socialRank[label] {
+				return true
+			}
+		}
+		return false
+	}
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) {
 		// The whole utterance is plainly that act ("Thanks, that was
 		// lovely"): its clauses only colour it.
 		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
