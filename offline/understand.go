@@ -454,8 +454,15 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			r := e.expect(e.model.ClassifyPart(c), h)
-			out = append(out, part{from: from, to: from + len(c), top: r.Top(), name: r.Prob("name"), clause: true})
+			raw := e.model.ClassifyPart(c)
+			r := e.expect(raw, h)
+			top := r.Top()
+			if t := raw.Top(); social(t.Label) && t.Prob >= partSure {
+				// A clause plainly a social act ("et vous ?") stays one
+				// whatever the conversation expects.
+				top = t
+			}
+			out = append(out, part{from: from, to: from + len(c), top: top, name: r.Prob("name"), clause: true})
 			from += len(c)
 		}
 		return out
