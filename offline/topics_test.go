@@ -42,10 +42,12 @@ func topicCases(t *testing.T) []topicCase {
 // topicTally counts one threshold's outcomes.
 type topicTally struct{ right, missed, wrongFact, falseAnswer, questions, none int }
 
-// cost weighs a wrong answer (a wrong fact, or a fact for what is none of
-// the intents) confidentWrongCost times a missed one, as the classifier's
-// threshold does.
-func (k topicTally) cost() int { return k.missed + confidentWrongCost*(k.wrongFact+k.falseAnswer) }
+// topicWrongCost is what a wrong answer (a wrong fact, or a fact for what
+// is none of the intents) costs against a missed one: twice, as for the
+// classifier's threshold.
+const topicWrongCost = 2
+
+func (k topicTally) cost() int { return k.missed + topicWrongCost*(k.wrongFact+k.falseAnswer) }
 
 func tallyTopics(e *Engine, cases []topicCase, th float64) topicTally {
 	var k topicTally
