@@ -33,6 +33,13 @@ func (a Answer) String() string {
 // ReadAnswer reads a spoken yes/no answer conservatively, for questions whose
 // yes cannot be undone (docs/privacy-forget.md gives the rules).
 func ReadAnswer(text string) Answer {
+	a, _ := readAnswer(text)
+	return a
+}
+
+// readAnswer is ReadAnswer, and whether the text holds anything against a
+// yes: a negation, a hesitation or a question.
+func readAnswer(text string) (Answer, bool) {
 	units := answerUnits(text)
 	var yes, no, hesitate int
 	asks := strings.ContainsAny(text, "?？")
@@ -76,15 +83,16 @@ func ReadAnswer(text string) Answer {
 		prev = kind
 		i += n
 	}
+	objects := asks || hesitate > 0 || no > 0
 	switch {
 	case asks || hesitate > 0:
-		return AnswerUnclear
+		return AnswerUnclear, objects
 	case yes > 0 && no == 0:
-		return AnswerYes
+		return AnswerYes, objects
 	case no > 0 && yes <= 0:
-		return AnswerNo
+		return AnswerNo, objects
 	}
-	return AnswerUnclear
+	return AnswerUnclear, objects
 }
 
 // markerKind is what a lexicon entry marks.
@@ -229,6 +237,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"überlege", "überlegen", "mal sehen", "aber", "eventuell", "später", "warum nicht",
 		// Chinese
 		"也许", "可能", "大概", "不知道", "不确定", "不清楚", "想想", "想一想", "等等", "等一下", "但是", "再说",
+		"可是", "要是", "好像",
 	},
 	markerAsk: {
 		"what", "why", "how", "which", "who", "when", "where", "huh", "pardon", "sorry",
@@ -241,5 +250,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"s'il te plaît", "s'il vous plaît", "merci", "euh", "ben", "bon", "alors", "eh bien",
 		"bitte", "danke", "äh", "ähm", "also", "na",
 		"请", "谢谢", "嗯", "啊", "吧", "呀", "哦", "了",
+		// Chinese words that hold 是 or 对 without saying yes ("还是留着吧").
+		"还是", "就是", "真是", "对于", "对我",
 	},
 })

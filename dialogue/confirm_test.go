@@ -44,8 +44,8 @@ var tunedCores = func() []answerCore {
 	add("de", dialogue.AnswerUnclear, "vielleicht", "ich weiß nicht", "warum?", "warte", "ja und nein",
 		"wie geht es dir", "erzähl mir einen Witz")
 	add("zh", dialogue.AnswerYes, "是", "是的", "对", "好的", "可以", "确定", "当然", "没问题", "好吧")
-	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不")
-	add("zh", dialogue.AnswerUnclear, "也许", "不知道", "为什么？", "等一下", "可以吗", "你好吗", "讲个笑话")
+	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不", "还是别删了", "不了，还是留着")
+	add("zh", dialogue.AnswerUnclear, "也许", "不知道", "为什么？", "等一下", "可以吗", "你好吗", "讲个笑话", "要是你想的话", "好像不太好说")
 	return out
 }()
 

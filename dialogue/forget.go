@@ -90,7 +90,8 @@ func (m *Manager) wasErasedLocked(userID string) bool {
 // EventForgetRequest; the turn's reply is then the manager's: a stranger
 // is told that nothing is kept about them, a known person is asked to
 // confirm (Session.ConfirmForget). Their next utterance is read by
-// ReadAnswer before any engine: a clear yes erases them through
+// ReadAnswer before any engine (an answer the engines read as the same
+// request again, with nothing against it, is a yes): a clear yes erases them through
 // ManagerOptions.Forget (the erase path of the CLI and the API) and the
 // session becomes a stranger's; a clear no keeps everything; anything else
 // drops the question and goes to the engines, nothing erased.
@@ -176,7 +177,7 @@ func (t *turnRun) confirmationAnswer() (nadine.Reply, bool) {
 	if !t.req.Session.ConfirmForget {
 		return nadine.Reply{}, false
 	}
-	t.answered = ReadAnswer(t.text)
+	t.answered, t.answerObjects = readAnswer(t.text)
 	if t.answered == AnswerUnclear {
 		t.trace.Notef("forget: the answer to the confirmation is unclear: nothing is erased, the engines answer")
 		return nadine.Reply{}, false
@@ -192,6 +193,14 @@ func (t *turnRun) confirmationAnswer() (nadine.Reply, bool) {
 // person did not answer. Other turns are returned unchanged.
 func (t *turnRun) settleForget(ctx context.Context, r nadine.Reply) nadine.Reply {
 	m, lang := t.m, t.req.Turn.Language
+	if t.req.Session.ConfirmForget && t.answered == AnswerUnclear && t.forgetAsked && !t.answerObjects {
+		// The answer asks again to be forgotten ("忘了我吧", "just delete
+		// it"), with no negation, hesitation or question: it is a yes.
+		t.answered = AnswerYes
+		t.trace.Notef("forget: the answer to the confirmation repeats the request")
+		t.trace.Notef("forget: the answer to the confirmation is %s", t.answered)
+		t.trace.SetEngine(forgetEngine)
+	}
 	switch {
 	case t.answered == AnswerYes:
 		return t.sayForget(r, t.forgetPerson(ctx), lang, "")

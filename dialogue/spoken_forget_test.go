@@ -227,6 +227,38 @@ func TestSpokenForgetNoOrUnclear(t *testing.T) {
 	}
 }
 
+// TestSpokenForgetRepeatedRequest: an answer the engine hears as the same
+// request again ("忘了我吧", "just forget me") is a yes when nothing in it
+// is against one; with a negation, a hesitation or a question it is not,
+// and the question is asked again.
+func TestSpokenForgetRepeatedRequest(t *testing.T) {
+	for _, tt := range []struct {
+		answer string
+		lang   nadine.Language
+		erased bool
+	}{
+		{"just forget me", nadine.English, true},
+		{"forget 忘了我吧", nadine.Chinese, true},
+		{"Forget: vergiss mich einfach", nadine.German, true},
+		{"don't forget me", nadine.English, false},
+		{"maybe forget me, I'm not sure", nadine.English, false},
+		{"why would you forget me?", nadine.English, false},
+	} {
+		t.Run(tt.answer, func(t *testing.T) {
+			r := newForgetRig(t, &hearingEngine{})
+			r.meet(t)
+			r.say(t, "Forget me.", tt.lang)
+			got := r.say(t, tt.answer, tt.lang)
+			if r.known(t) == tt.erased {
+				t.Fatalf("after %q: known = %v, want erased = %v (reply %q)", tt.answer, r.known(t), tt.erased, got.Text)
+			}
+			if tt.erased && (got.Trace.Engine != "forget" || r.m.Session().User.ID != nadine.UnknownUser) {
+				t.Errorf("after %q: engine %s, session %+v; want the manager's answer and a stranger", tt.answer, got.Trace.Engine, r.m.Session().User)
+			}
+		})
+	}
+}
+
 // TestSpokenForgetStranger: a stranger asking is told nothing is kept;
 // nothing is asked, and a "yes" after it is the engine's.
 func TestSpokenForgetStranger(t *testing.T) {

@@ -30,8 +30,9 @@ type turnRun struct {
 	// The spoken forget (forget.go): whether the answering engine asked
 	// to forget the person, and how the turn answered a pending
 	// confirmation.
-	forgetAsked bool
-	answered    Answer
+	forgetAsked   bool
+	answered      Answer
+	answerObjects bool // the answer holds a negation, a hesitation or a question
 }
 
 // prepare starts a turn: the trace (the context's, else a new one, both on

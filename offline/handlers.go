@@ -361,9 +361,18 @@ func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 		key, s := t.fact(ans.fact, t.lang)
 		return response{key: key, slots: s}
 	}
+	if c.fact == "" && c.intent == iDefault {
+		// None of the intents: a question about a knowledge topic, by its
+		// closeness to the topic's passage in the turn's language.
+		if f, ok := t.e.topic(t.req.Turn.Text, t.lang); ok {
+			c.fact = f
+			t.outcome.intent, t.outcome.fact = iKnowledge, f
+			t.detail = "topic "
+		}
+	}
 	if c.fact != "" {
 		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
-		t.detail = "fact=" + c.fact
+		t.detail += "fact=" + c.fact
 		key, s := t.fact(c.fact, t.lang)
 		return response{key: key, slots: s}
 	}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -65,8 +66,41 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
 			return name, strong || capital
 		}
+		// After a strong context, the last word of the clause is plainly a
+		// name when the examples give it as one, even if they also use
+		// the word otherwise ("je m'appelle marie").
+		if strong && from+1 == clauseEnd(toks, from) && !toks[from].Han && exampleNames()[toks[from].Norm] {
+			return titleCase(toks[from].Text), true
+		}
 	}
 	return "", false
+}
+
+// exampleNames are the values the examples give the name slot, in every
+// language, by their folded spelling: a lookup table, as Rasa's.
+var exampleNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, values := range s.Values {
+		for _, v := range values["name"] {
+			for _, t := range intents.Tokenize(v) {
+				out[t.Norm] = true
+			}
+		}
+	}
+	return out
+})
+
+// clauseEnd is the index after the last token of the clause of token i.
+func clauseEnd(toks []intents.Token, i int) int {
+	j := i
+	for j < len(toks) && toks[j].Clause == toks[i].Clause {
+		j++
+	}
+	return j
 }
 
 // latinName reads the name that starts at token i and ends before token

@@ -72,6 +72,7 @@ type Engine struct {
 	nameQuestion map[nadine.Language]string // the sentence that asks for a name
 	howQuestions []string                   // the sentences that ask "how are you?"
 	empathy      map[string]bool            // replies after which Nadine listens
+	topics       *topicIndex                // the knowledge facts' passages, per language
 	recent       *recentReplies
 }
 
@@ -122,6 +123,7 @@ func New(opts Options) *Engine {
 		e.log = slog.New(slog.DiscardHandler)
 	}
 	e.recent = newRecentReplies(e.now)
+	e.topics = e.newTopicIndex()
 	for lang, table := range e.replies {
 		if lines := table[tRememberUnknown]; len(lines) > 0 {
 			if s := spoken.SplitSentences(lines[0]); len(s) > 0 {

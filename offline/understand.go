@@ -268,7 +268,8 @@ type hints struct {
 type part struct {
 	from, to int
 	top      intents.Scored
-	clause   bool // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
+	name     float64 // its probability of an introduction
+	clause   bool    // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
 }
 
 // classify understands a turn: the classifier's reading of the whole
@@ -313,10 +314,28 @@ func (e *Engine) decide(r reading, h hints) classified {
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
-	if top := whole.Top(); whole.Prob("name") >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
+	// So does a part read as an introduction after another act ("Hallo
+	// Nadine, ich bin Hans", "Good evening, I'm Will"): the name wins over
+	// the greeting.
+	nameProb, namePart, nameTop := whole.Prob("name"), 0.0, false
+	for _, p := range r.parts {
+		namePart = max(namePart, p.name)
+		nameTop = nameTop || p.top.Label == "name"
+	}
+	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
-			cands = append([]candidate{{"name", whole.Prob("name")}}, cands...)
+			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		}
+	}
+	if namePart >= e.threshold || nameTop {
+		// A part read as an introduction: before the acts that come along
+		// with another, after the rest ("Hi, I'm exhausted" is tiredness).
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.label == "name" })
+		i := slices.IndexFunc(cands, func(c candidate) bool { return social(c.label) })
+		if i < 0 {
+			i = len(cands)
+		}
+		cands = slices.Insert(cands, i, candidate{"name", namePart})
 	}
 	for _, cand := range cands {
 		c, ok := parseLabel(cand.label)
@@ -386,7 +405,15 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 		}
 	}
 	slices.SortStableFunc(along, func(a, b candidate) int { return socialRank[a.label] - socialRank[b.label] })
-	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure {
+	outranked := func(label string) bool { // a part is plainly an act that ends more ("Thanks, bye!")
+		for _, p := range parts {
+			if social(p.top.Label) && p.top.Prob >= partSure && socialRank[p.top.Label] < socialRank[label] {
+				return true
+			}
+		}
+		return false
+	}
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) {
 		// The whole utterance is plainly that act ("Thanks, that was
 		// lovely"): its clauses only colour it.
 		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
@@ -427,7 +454,15 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			out = append(out, part{from: from, to: from + len(c), top: e.expect(e.model.ClassifyPart(c), h).Top(), clause: true})
+			raw := e.model.ClassifyPart(c)
+			r := e.expect(raw, h)
+			top := r.Top()
+			if t := raw.Top(); social(t.Label) && t.Prob >= partSure {
+				// A clause plainly a social act ("et vous ?") stays one
+				// whatever the conversation expects.
+				top = t
+			}
+			out = append(out, part{from: from, to: from + len(c), top: top, name: r.Prob("name"), clause: true})
 			from += len(c)
 		}
 		return out
@@ -436,8 +471,8 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	var out []part
 	for k := 1; k <= maxHead && k < n; k++ {
 		if top := e.model.ClassifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
-			out = append(out, part{from: 0, to: k, top: top},
-				part{from: k, to: n, top: e.expect(e.model.ClassifyPart(toks[k:]), h).Top()})
+			rest := e.expect(e.model.ClassifyPart(toks[k:]), h)
+			out = append(out, part{from: 0, to: k, top: top}, part{from: k, to: n, top: rest.Top(), name: rest.Prob("name")})
 			break
 		}
 	}

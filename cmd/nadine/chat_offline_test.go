@@ -379,8 +379,8 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 }
 
 // TestEvalOffline runs `nadine eval offline`: the table, the target in
-// every language, no repeat, on the main set; the fresh (tuned) and sealed
-// sets' scores are printed (t.Log), and the sealed set's utterances never
+// every language, no repeat, on the main set; the held-out, fresh (tuned),
+// sealed and probe sets' scores are printed (t.Log), and the sealed set's utterances never
 // appear in the output.
 func TestEvalOffline(t *testing.T) {
 	t.Parallel() // in-process and deterministic: it runs beside the rest
@@ -428,10 +428,10 @@ func TestEvalOffline(t *testing.T) {
 	// eval exits 1 when one misses its target). They measure, and the race
 	// detector adds nothing to a measurement but minutes.
 	if raceDetector {
-		t.Log("the held-out, fresh and sealed sets are measured without the race detector")
+		t.Log("the held-out, fresh, sealed and probe sets are measured without the race detector")
 		return
 	}
-	for _, set := range []string{"heldout", "fresh", "sealed"} {
+	for _, set := range []string{"heldout", "fresh", "sealed", "probe"} {
 		out, _, err = runNadine(t, nil, "", "eval", "offline", "--set", set, "-v")
 		if !strings.Contains(out, "== "+set+" set") || !strings.Contains(out, "all") {
 			t.Errorf("%s eval output:\n%s", set, out)

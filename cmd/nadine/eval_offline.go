@@ -24,9 +24,10 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// offlineEvalFS: the sealed set is never read while tuning (docs/offline.md).
+// offlineEvalFS: the sealed set is never read while tuning; the probe set
+// was written before the fixes it measures (docs/offline.md).
 //
-//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json
+//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json
 var offlineEvalFS embed.FS
 
 // offlineSet is one test set of the offline eval.
@@ -43,6 +44,7 @@ var offlineSets = []offlineSet{
 	{name: "heldout", dir: "testdata/offline_eval/heldout", target: 0.9},
 	{name: "fresh", dir: "testdata/offline_eval/fresh", target: 0.95},
 	{name: "sealed", dir: "testdata/offline_eval/sealed", target: 0.9, sealed: true},
+	{name: "probe", dir: "testdata/offline_eval/probe", target: 0.9},
 }
 
 // The main set's directory, which TestOfflineDocShowsTheEval reads.
@@ -104,7 +106,7 @@ func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool
 		}
 	}
 	if len(sets) == 0 {
-		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh or sealed", set)}
+		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed or probe", set)}
 	}
 	reports := map[string]offlineReport{}
 	var missed []string
@@ -283,14 +285,16 @@ func offlineIntent(t *nadine.Trace) string {
 		return ""
 	}
 	d := t.Snapshot()
-	for _, s := range d.Steps {
-		if name, ok := strings.CutPrefix(s.Name, "offline:"); ok {
-			return name
-		}
-	}
+	// The manager's reading of the answer comes first: an answer that
+	// repeats the request is also the engine's forget_me.
 	for _, n := range d.Notes {
 		if a, ok := strings.CutPrefix(n, "forget: the answer to the confirmation is "); ok && (a == "yes" || a == "no") {
 			return "forget_" + a
+		}
+	}
+	for _, s := range d.Steps {
+		if name, ok := strings.CutPrefix(s.Name, "offline:"); ok {
+			return name
 		}
 	}
 	return ""

@@ -1,0 +1,147 @@
+package offline
+
+import (
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/lexical"
+)
+
+// Routing to the knowledge base by topic. A question about what the
+// built-in knowledge base says ("the professor who started all this, what
+// is she known for?") reaches it even when no knowledge example resembles
+// it: when the classifier places the utterance under none of its intents,
+// the utterance is compared, in the lexical embedder's space, with each
+// knowledge fact's passage in the utterance's language (what Nadine says
+// of the fact there, a translation of the built-in document's section),
+// and the closest passage answers when it is close enough and shares a
+// content word (docs/offline.md gives the calibration).
+
+// topicThreshold is the cosine similarity a fact's passage needs to answer
+// an utterance none of the intents took; TestTopicCalibration recomputes
+// it on the knowledge and none examples (held out from the passages).
+const topicThreshold = 0.15
+
+// topicDims is the dimension of the passages' lexical vectors.
+const topicDims = 512
+
+// topicFacts are the facts a topic can route to: the built-in knowledge
+// base's, not Nadine's persona (a persona question the classifier missed
+// is not guessed from shared words).
+var topicFacts = []string{fMiralab, fUnige, fThalmann, fSocialRobots, fNTU, fHowWorks, fHearing, fSeeing, fThinking,
+	fSpeaking, fMemory, fRecognize, fExpressions, fRealWorld, fPersonality, fAnswering, fSinging}
+
+// topicPassage is one fact's passage in one language.
+type topicPassage struct {
+	fact string
+	text string
+	vec  []float32
+}
+
+// topicIndex holds the passages of every language.
+type topicIndex struct {
+	emb      *lexical.Embedder
+	passages map[nadine.Language][]topicPassage
+	// spread counts, per language and content word, the intents whose
+	// examples use the word: a word many intents share ("speak", "tell")
+	// says nothing of a topic.
+	spread map[nadine.Language]map[string]int
+}
+
+// maxSpread is the most intents whose examples may use a word that ties an
+// utterance to a topic.
+const maxSpread = 3
+
+// wordSpread counts the labels whose examples use each content word.
+var wordSpread = sync.OnceValue(func() map[nadine.Language]map[string]int {
+	out := map[nadine.Language]map[string]int{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	seen := map[nadine.Language]map[string]map[string]bool{}
+	for _, ex := range s.Examples {
+		if seen[ex.Lang] == nil {
+			seen[ex.Lang] = map[string]map[string]bool{}
+		}
+		for _, w := range contentWords(ex.Text) {
+			if seen[ex.Lang][w] == nil {
+				seen[ex.Lang][w] = map[string]bool{}
+			}
+			seen[ex.Lang][w][ex.Label] = true
+		}
+	}
+	for lang, words := range seen {
+		out[lang] = map[string]int{}
+		for w, labels := range words {
+			out[lang][w] = len(labels)
+		}
+	}
+	return out
+})
+
+// newTopicIndex renders every knowledge fact's wordings in every language
+// with the persona's values and embeds them.
+func (e *Engine) newTopicIndex() *topicIndex {
+	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{}, spread: wordSpread()}
+	t := &turn{e: e}
+	for _, lang := range nadine.Languages() {
+		for _, f := range topicFacts {
+			// All its wordings together: one sentence alone was measured
+			// to route worse (docs/offline.md).
+			text := ""
+			for _, w := range e.replies[lang][aboutKey(f)] {
+				text += t.render(w, slots{}, lang) + " "
+			}
+			if text == "" {
+				continue
+			}
+			ix.passages[lang] = append(ix.passages[lang], topicPassage{fact: f, text: text, vec: ix.emb.Vector(text)})
+		}
+	}
+	return ix
+}
+
+// nearest returns the fact whose passage in lang is closest to text, its
+// similarity, and whether the passage has two, or at least half, of the
+// utterance's content words that few intents' examples use ("who designed
+// the Eiffel Tower?" shares "designed" with social robots, not "Eiffel").
+func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
+	v := ix.emb.Vector(text)
+	best := -1
+	for i, p := range ix.passages[lang] {
+		if s := cosine(v, p.vec); best < 0 || s > score {
+			best, score = i, s
+		}
+	}
+	if best < 0 {
+		return "", 0, false
+	}
+	p := ix.passages[lang][best]
+	var distinct []string
+	for _, w := range contentWords(text) {
+		if ix.spread[lang][w] <= maxSpread {
+			distinct = append(distinct, w)
+		}
+	}
+	n := overlap(distinct, p.text)
+	return p.fact, score, n >= 2 || n >= 1 && 2*n >= len(distinct)
+}
+
+// topic is the knowledge fact an utterance none of the intents took is
+// about, if its passage is close enough.
+func (e *Engine) topic(text string, lang nadine.Language) (string, bool) {
+	fact, score, shares := e.topics.nearest(text, lang)
+	if fact == "" || score < topicThreshold || !shares {
+		return "", false
+	}
+	return fact, true
+}
+
+func cosine(a, b []float32) float64 {
+	var dot float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+	}
+	return dot // lexical vectors are L2-normalized
+}
