@@ -21,9 +21,7 @@ const (
 )
 
 // Speculation is work a turn started before it was known to be wanted:
-// whether it was kept (its output went out as if it had started when it
-// was wanted) or discarded (nothing of it was said), why, and what a
-// discarded one cost.
+// kept (said as if started on time) or discarded, why, and what it cost.
 type Speculation struct {
 	Kind     string        `json:"kind"`
 	Start    time.Time     `json:"start"`
@@ -88,10 +86,8 @@ func StartSpeculation(ctx context.Context, hold func() Branch, kind string, run 
 	return s
 }
 
-// Keep releases the held events and records the speculation kept; why,
-// when not empty, says what it let pass (an emotion of the same family).
-// It reports false when the branch had been dropped (the turn's output
-// was dropped meanwhile): the speculation is then discarded.
+// Keep releases the held events; why says what it let pass. False means the
+// turn's output was dropped meanwhile, so the speculation counts as discarded.
 func (s *Speculative) Keep(why string) bool {
 	if s == nil || !s.settle(true) {
 		return s != nil && s.wasKept()
@@ -110,9 +106,8 @@ func (s *Speculative) Keep(why string) bool {
 	return true
 }
 
-// Discard drops the held events, cancels the work, waits for it and
-// records why, with what it cost: cost, when not nil, is asked once the
-// work has ended. A speculation already settled is left as it is.
+// Discard drops the held events and waits for the work; cost is asked only
+// once the work has ended. A settled speculation is left as it is.
 func (s *Speculative) Discard(reason string, cost func() (prompt, completion int)) {
 	if s == nil || !s.settle(false) {
 		return
@@ -203,9 +198,8 @@ func PromptText(msgs []ChatMessage) string {
 	return string(b)
 }
 
-// SameMessages reports whether two requests send the very same messages
-// (roles, texts, names, images and tool calls), as a speculation's check
-// that it saw the prompt it would have been given.
+// SameMessages reports whether two requests send the very same messages, so a
+// speculation can check it saw the prompt it would have been given.
 func SameMessages(a, b []ChatMessage) bool {
 	return slices.EqualFunc(a, b, func(x, y ChatMessage) bool {
 		return x.Role == y.Role && x.Content == y.Content && x.Name == y.Name && x.ToolCallID == y.ToolCallID &&

@@ -24,8 +24,7 @@ type affective struct {
 }
 
 // appraise is the affective_appraisal node: the model names the emotion the
-// latest message causes, the PAD state moves, and the new state is emitted
-// for the bus.
+// latest message causes, and the moved PAD state is emitted for the bus.
 func (a *affective) appraise(ctx context.Context, s State) (State, error) {
 	msg := s.latest()
 	var episode string
@@ -68,9 +67,8 @@ func newAppraisalInput(msg, facial, episode string) appraisalInput {
 	return in
 }
 
-// appraiseMessage asks the appraisal model for the emotion msg causes, read
-// by parseAppraisal. An answer that names no emotion is an EBADOUTPUT
-// error.
+// appraiseMessage asks for the emotion msg causes; an answer that names none
+// is EBADOUTPUT.
 func appraiseMessage(ctx context.Context, m nadine.ChatModel, p prompts, msg, facial, episode string) (nadine.Emotion, float64, error) {
 	if facial == "neutral" {
 		facial = ""

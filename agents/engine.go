@@ -28,9 +28,8 @@ const (
 	NoContext = "No context found"
 )
 
-// Options configures the engine. Models (with a response model) is
-// required; everything else has a sane zero value, except the two agent
-// switches, which are off when false (NADINE_ENABLE_* in the graph's original form).
+// Options configures the engine: Models (with a response model) is required,
+// the rest has a sane zero value; the two agent switches are off when false.
 type Options struct {
 	// Models returns the model of a role (see Roles); nil for a role means
 	// the node falls back to its default (continue_conversation, neutral
@@ -227,9 +226,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	return r, err
 }
 
-// runTurn runs one turn under the turn lock; work for after the reply is
-// queued in t. The turn starts from the session in req and returns its
-// state to the session in an EventSession, after the reply.
+// runTurn runs one turn under the turn lock, from req's session; its state
+// goes back in an EventSession after the reply.
 func (e *Engine) runTurn(ctx context.Context, req nadine.Request, t *turn) (nadine.Reply, error) {
 	e.turnMu.Lock()
 	defer e.turnMu.Unlock()
@@ -289,10 +287,8 @@ func stale(s State, req nadine.Request) bool {
 	return realID(id) && id != s.UserInfo.ID
 }
 
-// beginTurn prepares the state for req, run as turn t: it adopts the person perception
-// recognized, the history window (trimmed to ConversationLimit) plus the new
-// message, the language and the time, and clears the previous turn's
-// results.
+// beginTurn adopts the person perception recognized, the trimmed history plus
+// the new message, the language and the time, and clears the last results.
 func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request, t *turn) State {
 	now := req.Turn.Time
 	if now.IsZero() {
@@ -341,10 +337,8 @@ func (e *Engine) beginTurn(ctx context.Context, s State, req nadine.Request, t *
 	return s
 }
 
-// endTurn returns the turn's state to the session and starts the context
-// summary of the new history in the background. A farewell ends the
-// engine's conversation state (the dialogue manager ends the interaction
-// when the person leaves).
+// endTurn returns the state to the session and starts the next context summary
+// in the background; a farewell ends the engine's conversation state.
 func (e *Engine) endTurn(ctx context.Context, s State, cps *graph.MemoryCheckpointer, t *turn) {
 	switch {
 	case s.Intent == IntentEndConversation && !s.AwaitingAnswer:
@@ -450,9 +444,8 @@ func containsModel(ms []nadine.ChatModel, m nadine.ChatModel) bool {
 // saves, context summaries) is done.
 func (e *Engine) Wait() { e.work.wait() }
 
-// Close refuses new turns, cancels the context summaries computed for a
-// next turn, and waits for every goroutine the engine started (an episode
-// being saved, to its end).
+// Close refuses new turns, cancels the next turn's summaries, and waits for
+// every goroutine the engine started (an episode save runs to its end).
 func (e *Engine) Close() error {
 	e.turnMu.Lock()
 	e.closed.Store(true)

@@ -19,8 +19,7 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// The sample sets of the test harnesses (agent_test_samples.py of the graph's original harness),
-// one JSON file per agent, with the images of the vision samples.
+// The test harnesses' sample sets: one JSON file per agent, and vision's images.
 //
 //go:embed testdata/samples/*.json testdata/samples/images/*
 var samplesFS embed.FS
@@ -150,9 +149,8 @@ func EvalSelect(name string) ([]string, error) {
 	return byRole, nil
 }
 
-// Eval runs the selected agents' sample sets against their roles' models,
-// through the engine's own prompts and parsers, so a lab can compare models.
-// searchTools are only shown to the router, never called.
+// Eval runs the selected agents' samples through the engine's own prompts and
+// parsers, so a lab can compare models; searchTools are shown, never called.
 func Eval(ctx context.Context, models func(role string) nadine.ChatModel, name string, searchTools ...nadine.Tool) ([]EvalResult, error) {
 	agents, err := EvalSelect(name)
 	if err != nil {
@@ -358,9 +356,8 @@ func sampleImage(name string) (string, error) {
 	return "data:" + typ + ";base64," + base64.StdEncoding.EncodeToString(b), nil
 }
 
-// checkFields compares an extraction with the wanted fields: "" wants an
-// empty field; a text field must contain the wanted text and a list must
-// have an element that does (case-insensitive).
+// checkFields: "" wants an empty field; a text field or a list element must
+// contain the wanted text (case-insensitive).
 func checkFields(x Extraction, want map[string]string) string {
 	got := map[string][]string{
 		"user_name": {x.UserName}, "current_company": {x.CurrentCompany}, "current_position": {x.CurrentPosition},

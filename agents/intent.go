@@ -7,8 +7,7 @@ import (
 )
 
 // intentClassifier is the intention_classifier node: the model's label,
-// checked; a language change applied and collapsed; the deterministic
-// overrides.
+// checked, a language change applied, then the deterministic overrides.
 type intentClassifier struct {
 	model   nadine.ChatModel // role intent_classifier; nil continues the conversation
 	prompts prompts

@@ -22,10 +22,8 @@ var (
 		`"required":["observation","thought","action","result"],"additionalProperties":false}`)
 )
 
-// The formats of the roles whose prompt asks for a compact text answer
-// ("continue_conversation", "joy 4", "Google News: Geneva news today"),
-// for servers that constrain answers: the schemas keep them as short (a
-// plan stays its lines), and the readers take both.
+// The formats of the roles whose prompt asks for a compact text answer ("joy 4"),
+// for servers that constrain answers: the schemas keep them as short, and the readers take both.
 var (
 	intentFormat = schema("intent", `{"type":"object","properties":{"intent":{"type":"string","enum":`+
 		intentEnum()+`}},"required":["intent"],"additionalProperties":false}`)

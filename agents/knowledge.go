@@ -6,9 +6,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// knowledgeAgent is the knowledge_rag_agent node: the most relevant chunk
-// of the knowledge base; its related visual is noted in the trace for the
-// monitor.
+// knowledgeAgent is the knowledge_rag_agent node: the most relevant chunk, its
+// related visual noted in the trace for the monitor.
 type knowledgeAgent struct {
 	store    nadine.KnowledgeStore
 	embedder nadine.Embedder // the embedder the knowledge base was built with

@@ -15,9 +15,8 @@ import (
 	"github.com/nadine-robot/nadine/names"
 )
 
-// memoryUpdater holds the memory_update_agent and name_confirmation
-// nodes: who the person is (known, ambiguous, new), their profile, and the
-// episode of a conversation that ended.
+// memoryUpdater holds the memory_update_agent and name_confirmation nodes:
+// who the person is, their profile, and the episode of an ended conversation.
 type memoryUpdater struct {
 	on         bool // the memory agents run (Options.MemoryAgents with a store)
 	store      nadine.Store
@@ -33,10 +32,8 @@ type memoryUpdater struct {
 	work *work
 }
 
-// updateMemory is the memory_update_agent node. On end_conversation it
-// schedules the episodic save off the critical path; otherwise it extracts
-// the person's facts, settles who they are (known, ambiguous, new) and
-// merges the facts into their profile.
+// updateMemory schedules the episodic save on end_conversation (off the
+// critical path); otherwise it extracts facts, settles identity and merges.
 func (m *memoryUpdater) updateMemory(ctx context.Context, s State) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	s.IdentityChanged = false
@@ -150,9 +147,8 @@ func (m *memoryUpdater) newUserID(name string, users []nadine.UserRef) string {
 	return id
 }
 
-// settle makes id (named name; isNew for a user nobody knew) the person
-// Nadine talks to, merges ex into their profile and saves it, and tells
-// face recognition (EventUser). Another user's profile is never touched.
+// settle makes id the person Nadine talks to, saves ex into their profile and
+// tells face recognition; another user's profile is never touched.
 func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex Extraction, isNew bool) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	p := nadine.Profile{UserID: id, UserName: name}
@@ -221,10 +217,8 @@ func (m *memoryUpdater) settle(ctx context.Context, s State, id, name string, ex
 	return s, nil
 }
 
-// mergeProfile merges the facts of ex into p: stated fields replace the
-// stored ones, hobbies and interests are added without duplicates. It
-// returns the new profile (LastUpdated set when something changed) and the
-// changed fields.
+// mergeProfile: stated fields replace stored ones, hobbies and interests are
+// added without duplicates; it returns the profile and the changed fields.
 func mergeProfile(p nadine.Profile, ex Extraction, now time.Time) (nadine.Profile, []string) {
 	var changed []string
 	set := func(field string, dst *string, v string) {
@@ -350,9 +344,8 @@ func (ep episode) text() string {
 	return "Observation: " + ep.Observation + "\nThought: " + ep.Thought + "\nAction: " + ep.Action + "\nResult: " + ep.Result
 }
 
-// scheduleEpisode saves the conversation that just ended, after the reply:
-// its episode summary as an episode memory and its text as a conversation
-// memory (tracked by Wait).
+// scheduleEpisode saves the ended conversation after the reply, as an episode
+// and a conversation memory (tracked by Wait).
 func (m *memoryUpdater) scheduleEpisode(ctx context.Context, s State) {
 	tr := nadine.TraceFrom(ctx)
 	switch {

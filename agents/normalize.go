@@ -207,9 +207,8 @@ var noPlanAnswers = map[string]bool{"none": true, "noplan": true, "emptyplan": t
 // request, in a line that has none ("Google News - Geneva news today").
 var planSeparators = []string{" | ", " -> ", " → ", " => ", " – ", " — ", " - "}
 
-// parsePlanLines reads "<tool or agent>: <request>" lines, tolerating
-// bullets, numbering and prose around them; ok is false with neither a step
-// nor a "none".
+// parsePlanLines reads "<tool or agent>: <request>" lines around bullets,
+// numbering and prose; ok is false with neither a step nor a "none".
 func parsePlanLines(text string) (steps []PlanStep, ok bool) {
 	if noPlanAnswers[labels.Key(text)] {
 		return nil, true
@@ -257,9 +256,8 @@ func planLine(line string) (PlanStep, bool) {
 	return PlanStep{}, false
 }
 
-// planHead reads the agent part of a plan line: an agent's name or
-// synonym, a search tool's name, or either with the other in parentheses
-// or brackets ("search_agent (Google News)"), bold or quoted.
+// planHead reads a plan line's agent part: a name, synonym or search tool,
+// or both ("search_agent (Google News)"), bold or quoted.
 func planHead(head string) (agent, tool string, ok bool) {
 	head = strings.TrimSpace(strings.Trim(strings.TrimSpace(head), "*_`\"'“”"))
 	if i := strings.IndexAny(head, "(["); i > 0 {
@@ -313,10 +311,8 @@ func planItems(list []json.RawMessage) []PlanStep {
 	return out
 }
 
-// planAgent returns the graph node a plan step's agent name means, and
-// the search tool when the name is one of them ("Google News": the search
-// agent with that tool). A tool's exact name is the tool before it is an
-// agent's synonym ("Google Search").
+// planAgent maps a step's agent name to a node (and tool: "Google News" is the
+// search agent with it); a tool's exact name wins over an agent's synonym.
 func planAgent(name string, tools []string) (agent, tool string, ok bool) {
 	for _, t := range tools {
 		if labels.Key(t) == labels.Key(name) {
@@ -345,10 +341,8 @@ var (
 		"notmentioned": true, "notprovided": true, "notstated": true, "notgiven": true, "unspecified": true, "nothing": true}
 )
 
-// parseExtraction reads the memory update's facts: its fields under their
-// usual names or others ("name", "company", "job", "city"), inside a
-// wrapper object or not; lists as arrays or comma-separated strings; "N/A"
-// and the like as nothing.
+// parseExtraction reads the facts under any usual name, wrapped or not, lists
+// as arrays or comma-separated, "N/A" and the like as nothing.
 func parseExtraction(text string) (Extraction, error) {
 	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
@@ -395,9 +389,8 @@ var (
 	resultKeys      = []string{"result", "results", "outcome", "conclusion"}
 )
 
-// parseEpisode reads an episode summary: its four fields under their usual
-// names or others; it needs an observation or a result, and a missing
-// thought or action is left empty.
+// parseEpisode needs an observation or a result; a missing thought or action
+// is left empty.
 func parseEpisode(text string) (episode, error) {
 	raw, ok := labels.ExtractCompleteJSON(text)
 	f, isObj := labels.Fields(raw)
@@ -423,9 +416,8 @@ var (
 	routeQueryKeys = []string{"query", "input", "search_query", "q", "question", "text", "message", "action_input", "location"}
 )
 
-// parseRoute reads the search router's answer: {"tool", "query"} under
-// those names or others, or a tool named in plain text; the tool is
-// matched against names (case, spacing and near spellings aside).
+// parseRoute reads the router's {"tool","query"} or a tool named in text,
+// matched against names up to case, spacing and near spellings.
 func parseRoute(text string, names []string) (tool, query string, err error) {
 	raw, ok := labels.ExtractCompleteJSON(text)
 	if f, isObj := labels.Fields(raw); ok && isObj {
@@ -450,10 +442,8 @@ func parseRoute(text string, names []string) (tool, query string, err error) {
 // summaryPrefixRE is a label some models put before a summary.
 var summaryPrefixRE = regexp.MustCompile(`(?i)^\W{0,3}(?:summary|context|context summary|description|answer|caption|translation)\W{0,3}:\s*`)
 
-// answerText returns a free-text answer's text (a context summary, a
-// search answer, an image description): reasoning skipped, the text of a
-// JSON answer taken (keys name its field), a leading "Summary:" and
-// quotation marks around the whole dropped.
+// answerText takes a free-text answer past reasoning, a JSON wrapper (keys
+// name its field), a leading "Summary:" and enclosing quotes.
 func answerText(content string, keys ...string) string {
 	t := labels.AnswerText(content, keys...)
 	t = summaryPrefixRE.ReplaceAllString(strings.TrimSpace(t), "")

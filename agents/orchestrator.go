@@ -17,9 +17,8 @@ import (
 	"github.com/nadine-robot/nadine/labels"
 )
 
-// orchestrator is the orchestrator node with its contextualizer: the plan
-// of tool steps, over a context summary of the history computed in the
-// background after each turn.
+// orchestrator is the orchestrator node: the plan of tool steps, over a
+// context summary computed in the background after each turn.
 type orchestrator struct {
 	planner, summarizer nadine.ChatModel // roles orchestrator and context_summary
 	prompts             prompts
@@ -42,10 +41,8 @@ type orchestrator struct {
 	summary *summaryJob // the latest background summary
 }
 
-// orchestrate is the orchestrator node. In the parallel group it plans
-// speculatively, before the intent is known; after the group (and after
-// each tool agent) it dispatches: a plan made is never made again, and the
-// fast path (first_greeting, end_conversation) discards it.
+// orchestrate plans speculatively in the parallel group, then dispatches; a
+// plan is never made twice, and the fast path discards it.
 func (o *orchestrator) orchestrate(ctx context.Context, s State) (State, error) {
 	tr := nadine.TraceFrom(ctx)
 	if s.Planned {
@@ -78,9 +75,8 @@ func (o *orchestrator) orchestrate(ctx context.Context, s State) (State, error) 
 	return s, nil
 }
 
-// orchestratorInput fills the orchestrator's user message: the context
-// (on the next lines a data section, else " " and NoContext) and the
-// latest message.
+// orchestratorInput's Context is a data section on its own lines, else " "
+// and NoContext.
 type orchestratorInput struct{ Context, Message string }
 
 func newOrchestratorInput(context, msg string) orchestratorInput {
@@ -90,9 +86,8 @@ func newOrchestratorInput(context, msg string) orchestratorInput {
 	return orchestratorInput{"\n" + fence.Text(fence.Recent, context), msg}
 }
 
-// conversationData is a transcript of messages as a data section, for the
-// prompts that read the conversation: what people said (their names
-// included) is never an instruction.
+// conversationData fences a transcript as a data section: what people said
+// (their names included) is never an instruction.
 func conversationData(msgs []nadine.Message) string {
 	return fence.Text(fence.Recent, transcript(msgs))
 }
@@ -158,9 +153,8 @@ func validatePlan(steps []PlanStep, msg string, max int) ([]PlanStep, []string) 
 	return out, notes
 }
 
-// contextualize returns the context the orchestrator reads: the background
-// summary when it covers this history and arrives within SummaryWait, else
-// the last known summary and the last exchange, so nothing waits.
+// contextualize reads the background summary when it covers this history and
+// arrives within SummaryWait, else the last one and last exchange: nothing waits.
 func (o *orchestrator) contextualize(ctx context.Context, s State) (State, string) {
 	tr := nadine.TraceFrom(ctx)
 	hist := s.history()
@@ -267,8 +261,7 @@ func transcript(msgs []nadine.Message) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// historyKey identifies a history for the context summary: the last four
-// messages' roles and texts, so that a window that dropped its oldest
+// historyKey is the last four messages, so a window that dropped its oldest
 // message keeps its summary.
 func historyKey(hist []nadine.Message) string {
 	if len(hist) > 4 {
@@ -324,10 +317,8 @@ func (o *orchestrator) startSummary(s State) {
 // summary the previous turn started in the background (Options.SummaryWait).
 const DefaultSummaryWait = 30 * time.Millisecond
 
-// awaitSummary returns the background summary of the history with key,
-// waiting for it at most Options.SummaryWait if it is still being
-// computed. It returns the job when there is one for key, and ok when its
-// summary is ready.
+// awaitSummary waits at most SummaryWait for key's summary; it returns the job
+// when there is one, and ok when its summary is ready.
 func (o *orchestrator) awaitSummary(ctx context.Context, key string) (*summaryJob, string, bool) {
 	o.mu.Lock()
 	job := o.summary

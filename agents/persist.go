@@ -120,9 +120,8 @@ func (e *Engine) userInfo(ctx context.Context, id, name string) UserInfo {
 	return u
 }
 
-// sessionUpdate is the EventSession that returns the turn's state to the
-// session: the engine part (with the interrupted run's checkpoint, if
-// any), Nadine's affect and the greeting.
+// sessionUpdate returns the turn's state to the session: the engine part (with
+// an interrupted run's checkpoint), Nadine's affect and the greeting.
 func (e *Engine) sessionUpdate(ctx context.Context, s State, cps *graph.MemoryCheckpointer) nadine.Event {
 	tr := nadine.TraceFrom(ctx)
 	p := sessionOf(s)
@@ -149,10 +148,8 @@ func (e *Engine) sessionUpdate(ctx context.Context, s State, cps *graph.MemoryCh
 	return nadine.Event{Kind: nadine.EventSession, Session: u}
 }
 
-// pendingRun says whether the run a name question interrupted (its
-// checkpoint in cps) can be resumed by req, and discards it when it
-// cannot: asked in another conversation, or to another person. It reports
-// whether it abandoned one.
+// pendingRun discards a name question's run that req cannot resume (another
+// conversation or person) and reports whether it resumes or abandoned one.
 func (e *Engine) pendingRun(ctx context.Context, run *graph.Runnable[State], req nadine.Request) (resume, abandoned bool) {
 	tr := nadine.TraceFrom(ctx)
 	cp, ok, err := run.Pending(ctx, pendingKey)

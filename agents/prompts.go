@@ -32,9 +32,8 @@ func loadPrompts() (prompts, error) {
 	return p, nil
 }
 
-// render executes the named template. The templates are embedded and
-// golden-tested, so a failure is a bug: it panics (the graph runner turns
-// a node's panic into an EINTERNAL error).
+// render panics on failure: the templates are embedded and golden-tested, and
+// the graph runner turns a node's panic into EINTERNAL.
 func (p prompts) render(name string, data any) string {
 	t, ok := p[name]
 	if !ok {

@@ -9,9 +9,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// memoryRecall is the memory_retrieve_agent node: for a known user, the
-// profile, the best episode, the best conversation memory and the best
-// visual memory. The appraisal shares its searches (one per turn).
+// memoryRecall is the memory_retrieve_agent node: a known user's profile and
+// best memories; the appraisal shares its searches (one per turn).
 type memoryRecall struct {
 	on       bool // the memory agents run (Options.MemoryAgents with a store)
 	store    nadine.Store
@@ -23,10 +22,8 @@ type memoryRecall struct {
 	speculate func(ctx context.Context, s State)
 }
 
-// run is the node. The previous user's memories are always cleared first.
-// In the parallel group (the intent is not known yet) it starts the
-// speculative response as soon as the person is known, before the memory
-// search's embedding, and gives it the memories once found.
+// run always clears the previous user's memories first; in the parallel group
+// it starts the speculative response as soon as the person is known.
 func (m *memoryRecall) run(ctx context.Context, s State) (State, error) {
 	group := s.Intent == "" && m.speculate != nil
 	s = m.person(ctx, s)
@@ -135,9 +132,8 @@ func (m *memoryRecall) recall(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// has reports whether the store holds a memory of type typ of the
-// user, asked once per turn (an index probe, whatever their number; on an
-// error it says yes, so that the search is tried).
+// has probes once per turn for a memory of typ; on an error it says yes, so
+// the search is tried.
 func (m *memoryRecall) has(ctx context.Context, t *turn, userID string, typ nadine.MemoryType) bool {
 	hit, _ := once(t, (*turn).memoryHits, userID+"\x00has\x00"+string(typ), func() (memoryHit, error) {
 		ok, err := m.store.HasMemories(ctx, userID, typ)
@@ -146,10 +142,8 @@ func (m *memoryRecall) has(ctx context.Context, t *turn, userID string, typ nadi
 	return hit.ok
 }
 
-// best returns the user's memory of type typ most similar to query,
-// searched once per turn (the parallel appraisal and retrieval share it),
-// and records the search in the trace. A person with no memory of the
-// type costs no embedding.
+// best searches once per turn (appraisal and retrieval share it); a person
+// with no memory of the type costs no embedding.
 func (m *memoryRecall) best(ctx context.Context, t *turn, userID string, typ nadine.MemoryType, query string) (memoryHit, error) {
 	return once(t, (*turn).memoryHits, userID+"\x00"+string(typ)+"\x00"+query, func() (memoryHit, error) {
 		emb := m.embedder

@@ -16,9 +16,8 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// responder is the response_agent node: the reply, streamed sentence by
-// sentence over the composite packet, and its speculative start (see
-// speculate.go).
+// responder is the response_agent node: the reply streamed sentence by
+// sentence, and its speculative start (speculate.go).
 type responder struct {
 	model   nadine.ChatModel // role response (required)
 	prompts prompts
@@ -62,9 +61,8 @@ func (r *responder) respond(ctx context.Context, s State) (State, error) {
 	return s, nil
 }
 
-// speculated settles the turn's speculative response against s (see
-// speculate.go): a kept one's reply, once its call has ended, with
-// kept=true.
+// speculated settles the turn's speculation against s: a kept one's reply,
+// once its call has ended, with kept=true.
 func (r *responder) speculated(ctx context.Context, s State) (string, error, bool) {
 	sp := s.live.takeSpeculation()
 	if sp == nil {
@@ -86,9 +84,8 @@ var responseKeys = []string{"response", "reply", "text", "answer", "message", "c
 // could not be spoken.
 const notSpeechFeedback = "Your last answer could not be spoken (%v). Answer the person again, as Nadine, in plain spoken sentences only: no JSON, no markup, no lists, no code."
 
-// speakResponse streams the reply and speaks each sentence once it passes
-// the turn's sentence gate. A reply with no speech in it is asked for once
-// more, then refused with EBADOUTPUT so the dialogue manager falls back.
+// speakResponse speaks each sentence that passes the gate; a reply with no
+// speech is asked once more, then EBADOUTPUT so the manager falls back.
 func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lang nadine.Language, req nadine.ChatRequest, onDelta func(string)) (string, error) {
 	tr := nadine.TraceFrom(ctx)
 	m := r.model
@@ -174,10 +171,8 @@ func jsonReply(content string) string {
 	return ""
 }
 
-// staticResponsePrompt renders every text the response prompt can hold,
-// without data: the system message (its first paragraph is Nadine's
-// persona), the packet with every part present, the labels of the
-// person's lines, the feedback.
+// staticResponsePrompt renders every text the response prompt can hold without
+// data, for the echo check of what is spoken.
 func staticResponsePrompt(p prompts) nadine.Prompt {
 	person, _ := fence.Block(fence.Person, []string{"Name: -", "What you know about them: -", "Facial expression: -", "Note: -"}, 0)
 	pr := recordedPrompt([]nadine.ChatMessage{
@@ -218,9 +213,8 @@ type responsePrompt struct {
 	Formal   bool
 }
 
-// packet fills the response's user message. Person, Episode,
-// Conversation, Visual, Search, Vision and Knowledge are data sections
-// (package fence): everything in them comes from outside the rules.
+// packet fills the response's user message; its Person to Knowledge fields
+// are fenced data sections, since they come from outside the rules.
 type packet struct {
 	Date, Time, Affect                 string
 	Greeting, Farewell, Named          bool
@@ -230,8 +224,7 @@ type packet struct {
 }
 
 // responseMessages builds the response request: persona and rules, the
-// conversation window, and the packet (with the visual memory's picture),
-// dated now.
+// window, and the packet (with the visual memory's picture), dated now.
 func (r *responder) responseMessages(ctx context.Context, s State) []nadine.ChatMessage {
 	return r.responseMessagesAt(ctx, s, r.now())
 }

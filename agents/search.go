@@ -23,9 +23,8 @@ var searchToolNames = []string{"Google Search", "Google News", "Weather App"}
 // in order of preference; the wiring gives it tools of these names.
 func SearchToolNames() []string { return slices.Clone(searchToolNames) }
 
-// searchAgent is the search_agent node: the router picks a tool and its
-// input (unless the plan named the tool), the tool runs, and the answer
-// model sums the result up (or the response agent reads it).
+// searchAgent is the search_agent node: the router picks a tool unless the
+// plan named it, and the answer model or the response agent reads the result.
 type searchAgent struct {
 	tools          []nadine.Tool    // the search tools configured, in searchToolNames order
 	router, answer nadine.ChatModel // roles search_router and search_answer; nil falls back

@@ -63,18 +63,14 @@ type speculation struct {
 // speculates reports whether the engine starts speculative responses.
 func (r *responder) speculates() bool { return r.speculating }
 
-// speculate starts the speculative response of s unless its response will
-// surely differ (a name question or introduction); one whose prompt the
-// memories leave unchanged goes on, another is restarted.
+// speculate starts the speculative response unless it will surely differ (a
+// name question or introduction); a restart only when its prompt changed.
 func (r *responder) speculate(ctx context.Context, s State) {
 	r.restart(ctx, s, "the person's memories change the prompt: restarted with them")
 }
 
-// feel restarts the turn's speculative response with the appraised
-// feelings of s as soon as the appraisal is known, when they would
-// discard it (sameFeelings): the restart waits on no other member of the
-// group. Feelings that keep it leave it as it is; a speculation that
-// starts after the appraisal starts with them (restart).
+// feel restarts the speculation as soon as the appraisal is known when its
+// feelings would discard it, waiting on no other member of the group.
 func (r *responder) feel(ctx context.Context, s State) {
 	t := s.live
 	if !r.speculates() || t == nil {
@@ -101,10 +97,8 @@ func (r *responder) refeel(ctx context.Context, t *turn) {
 	r.restart(ctx, next, why+": restarted with them")
 }
 
-// restart starts the speculative response of s, or restarts the turn's
-// with s when its prompt would differ. Once the appraisal is known
-// (feel), s has its feelings, whatever the reason of the restart, unless
-// they are ones the running speculation's guess suits (sameFeelings).
+// restart (re)starts the speculation when its prompt would differ; once
+// appraised, s carries its feelings unless the running guess suits them.
 func (r *responder) restart(ctx context.Context, s State, reason string) {
 	t := s.live
 	msg := s.latest()
@@ -177,10 +171,8 @@ func (sp *speculation) cost() (prompt, completion int) {
 	return nadine.EstimateTokens(nadine.PromptText(sp.msgs)), nadine.EstimateTokens(sp.streamed.String())
 }
 
-// guessIntent is the intent a speculation answers for msg: a greeting or
-// farewell alone as the classifier's label would be after the intent agent's
-// corrections (Override: a greeting once per person, a farewell only with
-// a farewell word), anything else continue_conversation.
+// guessIntent answers a lone greeting or farewell as Override would label it,
+// anything else as continue_conversation.
 func guessIntent(s State, msg string) Intent {
 	if !looksLikeGreetingOnly(msg) {
 		return IntentContinue
@@ -193,9 +185,8 @@ func guessIntent(s State, msg string) Intent {
 	return label
 }
 
-// matches reports whether s, the state the response node received, gives
-// the prompt the speculation sent (with the speculation's feelings and
-// clock), and why: what a kept one let pass, or why it is discarded.
+// matches reports whether s gives the prompt the speculation sent, and why:
+// what a kept one let pass, or why it is discarded.
 func (r *responder) matches(ctx context.Context, sp *speculation, s State) (bool, string) {
 	switch {
 	case s.confirmationPending():
@@ -218,9 +209,8 @@ func (r *responder) matches(ctx context.Context, sp *speculation, s State) (bool
 	return true, why
 }
 
-// mildIntensity is the intensity under which a negative emotion is mild:
-// a reply written feeling nothing in particular suits it, and the other
-// way round.
+// mildIntensity is where a negative emotion stops being mild: a reply feeling
+// nothing in particular suits it, and the other way round.
 const mildIntensity = 0.5
 
 // sameFeelings reports whether a reply written before the appraisal suits
@@ -246,9 +236,8 @@ func sameFeelings(before, after affect.State) (bool, string) {
 	return true, why
 }
 
-// settle gives the speculation its verdict, once, and records it: a kept
-// one's held sentences go out and the call goes on; a discarded one is
-// cancelled and waited for, its sentences dropped.
+// settle gives the verdict once: a kept one's held sentences go out; a
+// discarded one is cancelled and waited for, its sentences dropped.
 func (sp *speculation) settle(keep bool, reason string) {
 	if keep && sp.Keep(reason) {
 		return

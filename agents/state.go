@@ -18,9 +18,8 @@ const (
 	IntentEndConversation Intent = "end_conversation"
 	IntentLanguageChange  Intent = "language_change"
 	IntentContinue        Intent = "continue_conversation"
-	// IntentForgetMe: the person asks Nadine to forget them. The turn
-	// emits nadine.EventForgetRequest and ends; the dialogue manager asks
-	// for confirmation and erases.
+	// IntentForgetMe ends the turn with nadine.EventForgetRequest; the dialogue
+	// manager asks for confirmation and erases.
 	IntentForgetMe Intent = "forget_me"
 )
 
@@ -40,9 +39,8 @@ func (i Intent) Valid() bool {
 	return false
 }
 
-// fastPath reports whether the orchestrator leaves the plan empty for i
-// without asking a model (greetings and farewells go straight to the
-// response).
+// fastPath: greetings and farewells go straight to the response with an empty
+// plan, no model asked.
 func (i Intent) fastPath() bool { return i == IntentFirstGreeting || i == IntentEndConversation }
 
 // The graph's nodes, as they appear in the trace.
@@ -80,10 +78,8 @@ func Roles() []string {
 		RoleSearchRouter, RoleSearchAnswer, RoleVision, RoleResponse}
 }
 
-// State is the graph's state, a JSON value: checkpointed under PendingKey,
-// persisted under StateKey (Nadine's) and PersonStateKey (erased with the person).
-// Nodes return modified copies; slices, maps and pointers are replaced, never
-// changed in place, because parallel nodes share them.
+// State is the graph's JSON state; its PersonStateKey part is erased with the person.
+// Nodes return copies that replace, never change, slices, maps and pointers: parallel nodes share them.
 type State struct {
 	// Messages is the conversation window, oldest first; the last message
 	// is the latest user input.

@@ -8,9 +8,8 @@ import (
 	"github.com/nadine-robot/nadine/affect"
 )
 
-// turn is what the nodes of one turn share outside the serializable state,
-// reached through the state (State.live), never the context. A nil *turn
-// emits nothing and runs after-reply work at once.
+// turn is what one turn's nodes share outside the state, reached through
+// State.live, never the context; a nil *turn emits nothing.
 type turn struct {
 	// ctx is the turn's context, which speculative work runs under: a
 	// node's own context ends with the node.
@@ -151,9 +150,8 @@ func once[T any](t *turn, m func(*turn) map[string]*lazy[T], key string, fn func
 func (t *turn) memoryHits() map[string]*lazy[memoryHit]   { return t.memories }
 func (t *turn) queryVectors() map[string]*lazy[[]float32] { return t.vectors }
 
-// afterReply queues fn to run once the reply is published: Respond hands
-// the queue to nadine.Request.AfterReply, the one way work is deferred.
-// Outside a turn it runs fn now.
+// afterReply queues fn for nadine.Request.AfterReply, the one way work is
+// deferred; outside a turn fn runs now.
 func (t *turn) afterReply(ctx context.Context, fn func(ctx context.Context)) {
 	if t == nil {
 		fn(ctx)
@@ -199,9 +197,8 @@ func (t *turn) lateResult() (text, key string, ok bool) {
 	return text, j.key, ok
 }
 
-// setSpeculation records the turn's speculative response; it reports false
-// outside a turn, when the turn already has one, or when it is past its
-// response.
+// setSpeculation reports false outside a turn, when the turn has one already,
+// or when it is past its response.
 func (t *turn) setSpeculation(sp *speculation) bool {
 	if t == nil {
 		return false
@@ -226,9 +223,8 @@ func (t *turn) speculation() *speculation {
 	return t.spec
 }
 
-// dropSpeculation takes sp, when it is still the turn's speculative
-// response, so that another can start; it reports false when the
-// response node took it meanwhile.
+// dropSpeculation takes sp if still the turn's, so another can start; false
+// when the response node took it meanwhile.
 func (t *turn) dropSpeculation(sp *speculation) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -42,10 +42,8 @@ func (e *Engine) makeNodes() {
 	}
 }
 
-// sequential turns the nodes into the original sequential wiring's, for
-// comparison (Options.SeedWiring): no speculation, the context summary
-// made inline, the router choosing every search tool and the answer model
-// summing the results up. build wires the graph's edges to match.
+// sequential makes the nodes the original sequential wiring's (SeedWiring),
+// for comparison (no speculation, inline summary, router, answer model); build wires edges to match.
 func (e *Engine) sequential() {
 	e.responseNode.speculating = false
 	e.searchNode.summary, e.searchNode.planTools = true, nil
@@ -138,9 +136,8 @@ func afterIntentSeed(_ context.Context, s State) (string, error) {
 	return NodeMemoryRetrieve, nil
 }
 
-// afterMemoryUpdate: the farewell's episodic save ends the run; a name
-// question goes to the response; a new identity retrieves its memories;
-// otherwise next.
+// afterMemoryUpdate routes: a farewell's save ends the run, a name question
+// goes to the response, a new identity retrieves its memories.
 func afterMemoryUpdate(next string) graph.Router[State] {
 	return func(_ context.Context, s State) (string, error) {
 		switch {

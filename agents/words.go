@@ -8,10 +8,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// The word lists of the deterministic rules, in English, French, German
-// and Chinese. Latin phrases match whole words (case, accents of the
-// apostrophe and hyphens normalized: "Parle-moi" matches "parle moi");
-// Chinese phrases match as substrings.
+// The word lists of the deterministic rules in English, French, German and
+// Chinese: Latin phrases match whole words (normalize), Chinese substrings.
 var (
 	// farewellPhrases: end_conversation needs one of them (the intent classifier's rule: "bye",
 	// "see you", "have to go now").
@@ -56,9 +54,8 @@ var (
 	}
 )
 
-// An introduction phrase precedes the name a person gives. Loose phrases
-// ("I'm ...") also precede other words ("I'm fine"), so their name must not
-// be a common word (nameStopwords).
+// introPhrase precedes a given name; a loose one ("I'm ...") also precedes other
+// words ("I'm fine"), so its name must not be a common word.
 type introPhrase struct {
 	phrase string
 	loose  bool
@@ -91,10 +88,8 @@ func init() {
 	}
 }
 
-// normalize lowercases s, unifies apostrophes, turns punctuation marks
-// into "," words and everything else but letters, digits and apostrophes
-// into single spaces, with a space at each end, so that phrases match whole
-// words.
+// normalize makes phrases match whole words: lowercase, one apostrophe,
+// punctuation as "," words, other non-letters as single spaces, spaces at the ends.
 func normalize(s string) string {
 	var b strings.Builder
 	b.WriteByte(' ')
@@ -164,9 +159,8 @@ func HasFarewell(text string) bool { return containsAny(text, farewellPhrases) }
 // about yourself", "who are you", "qui êtes-vous", "你是谁", ...).
 func AsksAboutNadine(text string) bool { return containsAny(text, aboutNadinePhrases) }
 
-// IntroducedName returns the name a person gives in text ("I'm Alex",
-// "my name is Alice Smith", "je m'appelle Léa", "我叫小明"), title-cased,
-// or "" when text introduces nobody.
+// IntroducedName returns the title-cased name given in text ("I'm Alex",
+// "je m'appelle Léa", "我叫小明"), or "".
 func IntroducedName(text string) string {
 	n := normalize(text)
 	for _, ip := range introPhrases {
@@ -259,9 +253,8 @@ func isAffirmative(text string) bool {
 	return containsAny(text, affirmativePhrases) && !containsAny(text, negativePhrases)
 }
 
-// looksLikeGreetingOnly reports whether text is a short greeting or
-// farewell with no question, which needs no plan: the orchestrator does not
-// plan it speculatively.
+// looksLikeGreetingOnly: a short greeting or farewell with no question needs
+// no plan, so the orchestrator does not plan it speculatively.
 func looksLikeGreetingOnly(text string) bool {
 	if strings.ContainsAny(text, "?？") {
 		return false

@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// work owns the goroutines the engine starts beside or after its turns:
-// Close waits for saves (they write the person's memory) and cancels
-// precomputations, then waits; none starts once Close has begun.
+// work owns the goroutines beside and after turns: Close waits for saves (they
+// write the person's memory) and cancels precomputations; none starts after.
 type work struct {
 	bg sync.WaitGroup // saves and precomputations
 

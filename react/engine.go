@@ -129,10 +129,8 @@ func New(opts Options) (*Engine, error) {
 // Name implements nadine.Engine.
 func (e *Engine) Name() string { return "react" }
 
-// Respond implements nadine.Engine: contextualize, retrieve, run the agent.
-// With Options.Speculate the agent's first call starts beside the
-// contextualizer and is kept only if it saw the very prompt that the
-// standalone question gives.
+// Respond contextualizes, retrieves and runs the agent; with Options.Speculate
+// the first call starts beside the contextualizer and is kept only on the same prompt.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
 	if n := e.calls.cancelUnclaimed(); n > 0 {
 		nadine.TraceFrom(ctx).Notef("cancelled %d agent stream(s) of an earlier turn cancelled after it replied", n)
@@ -156,10 +154,8 @@ func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply,
 	return e.loop(ctx, req, msgs, spec.confirm(ctx, msgs))
 }
 
-// rewrites reports whether the turn's input goes to the contextualizer:
-// not without history or without retrieval (nothing would use it), nor,
-// with Options.SkipStandalone, when its words need no history (noted in
-// the trace).
+// rewrites reports whether the input goes to the contextualizer: not when
+// nothing would use the rewrite, nor (SkipStandalone) when it needs no history.
 func (e *Engine) rewrites(ctx context.Context, req nadine.Request) bool {
 	if len(req.History) == 0 || e.opts.Contextualizer == nil || !e.retrieves() {
 		return false
@@ -171,9 +167,8 @@ func (e *Engine) rewrites(ctx context.Context, req nadine.Request) bool {
 	return true
 }
 
-// contextualize rewrites the input into a standalone question using the
-// chat history, for retrieval (only when rewrites says so); a failure
-// keeps the input as is.
+// contextualize rewrites the input into a standalone question for retrieval;
+// a failure keeps the input as is.
 func (e *Engine) contextualize(ctx context.Context, req nadine.Request) string {
 	ctx, done := nadine.BeginStep(ctx, "contextualize")
 	msgs := []nadine.ChatMessage{{Role: nadine.RoleSystem, Content: render(e.prompts.contextualize, nil)}}
@@ -197,9 +192,8 @@ func (e *Engine) retrieves() bool {
 	return e.opts.Embedder != nil && (e.opts.Knowledge != nil || e.opts.Memories != nil)
 }
 
-// retrieve finds the user's memories (never for the unknown user) and the
-// knowledge relevant to the question, side by side. stage names its step
-// and failures in the trace.
+// retrieve finds memories (never for the unknown user) and knowledge side by
+// side; stage names the step in the trace.
 func (e *Engine) retrieve(ctx context.Context, req nadine.Request, question, stage string) (knowledge, memories []string) {
 	if !e.retrieves() {
 		return nil, nil
@@ -271,9 +265,8 @@ type agentCall struct {
 	err   error
 }
 
-// pendingCall is an agent call running on another goroutine (runAgent).
-// replied is closed once the reply text of a final answer is complete, or
-// else when the call ends; done when the call ends.
+// pendingCall is an agent call on another goroutine: replied closes when the
+// reply text is complete (or the call ends), done when the call ends.
 type pendingCall struct {
 	replied chan struct{}
 	done    chan struct{}
@@ -323,9 +316,8 @@ func (e *Engine) startAgent(ctx context.Context, req nadine.Request, msgs []nadi
 	return p
 }
 
-// runAgent makes one streamed call of the agent into p; the affect and the
-// sentences of a streamed final answer go to emit as they arrive, and p
-// learns when the reply text is complete.
+// runAgent makes one streamed agent call into p; a final answer's affect and
+// sentences are emitted as they arrive.
 func (e *Engine) runAgent(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, emit nadine.EmitFunc, p *pendingCall) {
 	e.runAgentWith(ctx, req, msgs, callOpts{}, emit, p)
 }
@@ -363,9 +355,8 @@ func (e *Engine) runAgentWith(ctx context.Context, req nadine.Request, msgs []na
 	p.end(c)
 }
 
-// parser returns the parser of the answer to msgs, req's prompt, whose
-// engine-written texts it records on the turn's trace for the echo check
-// of what is spoken (see promptOf).
+// parser records the engine-written texts of msgs on the trace, for the echo
+// check of what is spoken.
 func (e *Engine) parser(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, o callOpts) parser {
 	pr := e.promptOf(req, msgs, o)
 	tr := nadine.TraceFrom(ctx)
@@ -374,10 +365,8 @@ func (e *Engine) parser(ctx context.Context, req nadine.Request, msgs []nadine.C
 	return parser{user: displayName(req.Turn), tools: e.toolNames(), check: e.gates.New([]nadine.Prompt{e.static, pr}), lang: req.Turn.Language}
 }
 
-// promptOf returns what the engine wrote into msgs, req's prompt: the
-// system message (its situation is Nadine's persona) and every message
-// after the chat history (the human turn, the observations and the
-// feedback), the person's input and the tools' words being theirs.
+// promptOf is what the engine wrote into msgs: the system message and all after
+// the history; the person's input and the tools' words stay theirs.
 func (e *Engine) promptOf(req nadine.Request, msgs []nadine.ChatMessage, o callOpts) nadine.Prompt {
 	pr := nadine.Prompt{Role: "react_agent", Said: append([]string{req.Turn.Text}, o.said...)}
 	for i, m := range msgs {
@@ -394,9 +383,8 @@ func (e *Engine) promptOf(req nadine.Request, msgs []nadine.ChatMessage, o callO
 	return pr
 }
 
-// loop runs the agent until its final answer. Answers are normalized rather
-// than refused; an unusable one is fed back with the reason a bounded number
-// of times. first is an already started first call (a kept speculation).
+// loop runs the agent until its final answer, feeding an unusable answer back a
+// bounded number of times; first is a kept speculation's call, or nil.
 func (e *Engine) loop(ctx context.Context, req nadine.Request, msgs []nadine.ChatMessage, first *pendingCall) (nadine.Reply, error) {
 	tr := nadine.TraceFrom(ctx)
 	t := toolTurn{ran: map[string]bool{}}
@@ -543,18 +531,15 @@ func (e *Engine) nativeCalls(ctx context.Context, req nadine.Request, p parser, 
 	return msgs
 }
 
-// callOpts are what one agent call needs to know of its turn's loop: the
-// tools' words so far (sayable, see parser) and whether no tool may be
-// called any more. The first call's are the zero value.
+// callOpts is what one agent call knows of its loop: the tools' words so far
+// (sayable) and whether tools are closed. The first call's is the zero value.
 type callOpts struct {
 	said []string
 	last bool
 }
 
-// agentRequest is the request of one agent call on msgs: the answer's
-// schema, and the tools as native calls when the model takes them and a
-// tool may still be called (the model's profile sends what its server
-// accepts, see nadine.StructuredMode).
+// agentRequest offers tools as native calls only when the model takes them and
+// one may still be called; the profile sends what its server accepts.
 func (e *Engine) agentRequest(msgs []nadine.ChatMessage, o callOpts) nadine.ChatRequest {
 	native := e.nativeTools()
 	req := nadine.ChatRequest{Role: "react_agent", Messages: msgs, Format: stepFormat(e.toolNames(), o.last || native)}
@@ -637,9 +622,8 @@ func (e *Engine) callTool(ctx context.Context, req nadine.Request, s step) strin
 	return out
 }
 
-// reply builds the Reply of a final answer (its text already checked as
-// speech); its category drives a gesture (the final answer's StatementCategories,
-// unregistered there, real here).
+// reply builds the Reply of a final answer whose text is already checked as
+// speech; its category drives a gesture.
 func (e *Engine) reply(req nadine.Request, s step) nadine.Reply {
 	r := nadine.Reply{
 		Text: s.Input, Language: req.Turn.Language, Emotion: s.Emotion, EmotionIntensity: s.Intensity,

@@ -33,9 +33,8 @@ type calls struct {
 	wg     sync.WaitGroup
 }
 
-// add registers p, whose call is about to start with cancel as its
-// context's cancellation. It reports false once the engine is closed:
-// the call must not start.
+// add registers p before its call starts; false once the engine is closed,
+// and the call must not start.
 func (c *calls) add(p *pendingCall, cancel context.CancelFunc) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -66,9 +65,8 @@ func (c *calls) detach(p *pendingCall) {
 	c.mu.Unlock()
 }
 
-// claim marks p's call as read by its turn's deferred work. It reports
-// false when the call was cancelled before (its turn's reading came after
-// another turn began, or after Close).
+// claim marks p's call as read by its turn's deferred work; false when it was
+// cancelled first (another turn began, or Close).
 func (c *calls) claim(p *pendingCall) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -87,9 +85,8 @@ func (c *calls) isDetached(p *pendingCall) bool {
 	return p.detached
 }
 
-// cancelUnclaimed cancels the detached calls no deferred reading claimed:
-// they belong to turns that were cancelled after they replied. It returns
-// how many there were.
+// cancelUnclaimed cancels the detached calls of turns cancelled after they
+// replied, and returns how many.
 func (c *calls) cancelUnclaimed() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -117,9 +114,8 @@ func (c *calls) close() {
 	c.wg.Wait()
 }
 
-// Close cancels the agent's calls still in flight (a reply's stream that
-// outlived its turn, see late.go), waits for them, and refuses new turns.
-// It returns nil.
+// Close cancels the streams that outlived their turns, waits for them and
+// refuses new turns; it returns nil.
 func (e *Engine) Close() error {
 	e.calls.close()
 	return nil

@@ -22,9 +22,8 @@ var finalNames = labels.NewTable([]string{finalAction}, map[string][]string{fina
 	"say", "speak", "talk", "direct answer", "answer directly", "finish", "done",
 }})
 
-// The members of the answer's JSON object, by what they hold, each with
-// the names models give it (matched by labels.Key, so "actionInput" and
-// "Action Input" are action_input).
+// The answer's JSON members, each with the names models give it (matched by
+// labels.Key, so "actionInput" and "Action Input" are one).
 var (
 	actionKeys    = []string{"action", "tool", "tool_name", "action_name", "function", "name"}
 	inputKeys     = []string{"action_input", "input", "tool_input", "action_inputs", "arguments", "args", "parameters", "reply", "answer", "response", "text", "output", "message", "content", "speech"}
@@ -61,9 +60,8 @@ const (
 	// prose: plain text with no JSON that reads as speech; fed back once,
 	// then spoken as the reply with default fields.
 	prose
-	// junk: output that is not a reply (JSON of no use, markup, code, an
-	// echo of the prompt, far past the length rules): retried once, then
-	// the engine gives up.
+	// junk: output that is not a reply (markup, code, a prompt echo): retried
+	// once, then the engine gives up.
 	junk
 )
 
@@ -91,10 +89,8 @@ func kindOf(err error) parseKind {
 	return unusable
 }
 
-// parser holds what parsing a step needs: the user's display name (the
-// user when causing_person names them), the registered tool names, and
-// the turn's sentence gate (package speakable: a reply that echoes the
-// prompt, or is not speech, is not a reply) in the turn's language.
+// parser holds what parsing a step needs; its sentence gate (speakable) refuses
+// a reply that echoes the prompt or is not speech.
 type parser struct {
 	user  string
 	tools []string
@@ -107,10 +103,8 @@ func (p parser) speech(text string) (string, []string, error) {
 	return p.check.Reply(text, p.lang)
 }
 
-// parse reads a model answer. Names and values are normalized rather than
-// refused (see labels); every normalization is returned as a note for the
-// trace. An error means the answer cannot be used at all: no reply text,
-// an unknown tool, or output that is not a reply.
+// parse normalizes rather than refuses, returning each normalization as a trace
+// note; an error means no reply text, an unknown tool, or not a reply.
 func (p parser) parse(text string) (step, []string, error) {
 	raw, ok := labels.ExtractJSON(text)
 	if !ok {
@@ -221,9 +215,8 @@ func (s *step) readMeta(f map[string]json.RawMessage, user string) []string {
 	return append(notes, n...)
 }
 
-// readFeeling reads Nadine's emotion and its intensity: an unknown or
-// missing emotion is neutral, a missing intensity 5 (0 when neutral), a
-// number out of 0–10 is clamped.
+// readFeeling defaults a missing emotion to neutral and intensity to 5 (0 when
+// neutral), and clamps it to 0–10.
 func (s *step) readFeeling(f map[string]json.RawMessage) []string {
 	var notes []string
 	raw, ok := labels.Get(f, emotionKeys...)
@@ -278,9 +271,8 @@ func readCategory(f map[string]json.RawMessage) (nadine.Category, []string) {
 	return c, nil
 }
 
-// readCause reads who caused Nadine's emotion: any person's name, SELF,
-// SOMEONE ELSE or human (the user, or human when nobody is known, when
-// nothing usable is written).
+// readCause reads who caused the emotion; with nothing usable it is the user,
+// or human when nobody is known.
 func readCause(f map[string]json.RawMessage, user string) (string, []string) {
 	raw, ok := labels.Get(f, causeKeys...)
 	if !ok {
@@ -306,9 +298,8 @@ var (
 	classicInputRE  = regexp.MustCompile(`(?is)(?:^|\n)\W{0,3}action input\W{0,3}:\s*(.+?)\s*(?:\n\s*observation\s*:|$)`)
 )
 
-// classic reads an answer in ReAct's text format ("Final Answer: ...", or
-// "Action: ..." then "Action Input: ..."), the fields of a final answer
-// defaulted.
+// classic reads ReAct's text format ("Final Answer:", or "Action:" then
+// "Action Input:"), defaulting a final answer's fields.
 func (p parser) classic(text string) (step, []string, bool) {
 	text = spoken.StripThinking(text)
 	if m := classicActionRE.FindStringSubmatch(text); m != nil {

@@ -38,9 +38,8 @@ func loadPrompts() (*prompts, error) {
 // toolInfo is a tool as the prompt shows it.
 type toolInfo struct{ Name, Description string }
 
-// humanData fills the human turn template. Knowledge, Memories and
-// Person are data sections (package fence): everything in them comes from
-// outside the rules.
+// humanData fills the human turn; Knowledge, Memories and Person are fenced
+// data sections, since they come from outside the rules.
 type humanData struct {
 	Tools     []toolInfo
 	ToolNames string
@@ -128,10 +127,8 @@ func displayName(t nadine.Turn) string {
 	return nadine.UnknownUser
 }
 
-// staticPrompt renders every text the engine's prompts can hold, without
-// the turn's data (no knowledge, memories, names or input): the system
-// message (its situation is Nadine's persona), the human turn in both
-// answer formats, the feedback messages.
+// staticPrompt renders every text the prompts can hold without the turn's data,
+// for the echo check of what is spoken.
 func (e *Engine) staticPrompt() nadine.Prompt {
 	d := humanInput(nadine.Request{}, e.opts.Tools, nil, nil, time.Time{})
 	d.Person, d.Date, d.Time = "", "", ""

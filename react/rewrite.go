@@ -11,9 +11,8 @@ import (
 // question: ...", "Question autonome : ...", "Frage: ...").
 var rewriteLabelRE = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(?:(?:the\s+)?(?:standalone|rewritten|reformulated|rephrased)\s+(?:question|input|text|statement)|standalone|rewritten|rewrite|question|question\s+autonome|reformulation|frage|umformulierte\s+frage|eigenständige\s+frage)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*`)
 
-// cleanRewrite reads the contextualizer's answer around reasoning, labels
-// and fences; it returns input itself when unchanged (no second retrieval),
-// or "" when there is none.
+// cleanRewrite strips reasoning, labels and fences; it returns input itself
+// when unchanged (no second retrieval), or "" when there is none.
 func cleanRewrite(answer, input string) string {
 	s := spoken.StripThinking(answer)
 	var line string
@@ -36,8 +35,7 @@ func cleanRewrite(answer, input string) string {
 	return line
 }
 
-// wordKey is a text's words, lowercased, one space apart (as the
-// standalone check splits them): two texts with the same key differ in
+// wordKey lowercases a text's words, one space apart: equal keys differ in
 // case, punctuation and spacing only.
 func wordKey(s string) string {
 	toks := tokenize(s)

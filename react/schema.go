@@ -12,9 +12,8 @@ import (
 // after the action, Nadine's emotion right after it (docs/latency.md, What
 // makes ReAct fast); strict mode needs every member required.
 
-// stepFormat is the schema of an answer: a tool call among tools, or the
-// final answer. With final set (no tool may be called any more, or the
-// tools are native calls) the action is the final answer only.
+// stepFormat is an answer's schema; with final set (tools closed, or native
+// calls) the action can only be the final answer.
 func stepFormat(tools []string, final bool) nadine.ResponseFormat {
 	actions := []string{finalAction}
 	if !final {

@@ -21,9 +21,8 @@ import (
 // once it is kept, because only the loop runs tools and the loop gets the
 // call after the verdict.
 
-// speculation is the agent's first call started on the raw input's
-// retrieval. Its methods do nothing on a nil *speculation, the turn
-// without speculation.
+// speculation is the first agent call started on the raw input's retrieval;
+// its methods do nothing on nil, the turn without speculation.
 type speculation struct {
 	*nadine.Speculative
 	query string        // the raw input it retrieved with
@@ -33,10 +32,8 @@ type speculation struct {
 	agent *pendingCall
 }
 
-// speculate starts the speculative branch when it can save time: the
-// contextualizer runs (rewrite: the turn has history, retrieval is
-// configured so its question matters, and the input may refer back) and
-// the turn's output can hold it. It returns nil otherwise.
+// speculate starts the branch only when the contextualizer runs and the turn's
+// output can hold it; nil otherwise.
 func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Time, rewrite bool) *speculation {
 	if !e.opts.Speculate || !rewrite {
 		return nil
@@ -59,9 +56,8 @@ func (e *Engine) speculate(ctx context.Context, req nadine.Request, now time.Tim
 	return s
 }
 
-// prompt returns the speculation's prompt when question is the query it
-// retrieved with (the contextualizer failed or left the input as it was):
-// retrieving again would find the same texts.
+// prompt reuses the speculation's prompt when question is the query it
+// retrieved with: retrieving again would find the same texts.
 func (s *speculation) prompt(question string) ([]nadine.ChatMessage, bool) {
 	if s == nil || question != s.query {
 		return nil, false

@@ -40,8 +40,7 @@ import (
 //     capitals to show that a bare noun refers back ("湖怎么样？"), so
 //     every Chinese input is contextualized.
 
-// standalone reports whether text can be understood without the chat
-// history (see above); lang is the turn's language, which only decides
+// standalone reports whether text needs no chat history; lang only decides
 // how names are told apart in German.
 func standalone(text string, lang nadine.Language) bool {
 	toks := tokenize(text)
@@ -84,9 +83,8 @@ type token struct {
 	initial     bool
 }
 
-// tokenize splits text into words. An elided article or pronoun ("l'",
-// "c'", "j'") is a word of its own, with its apostrophe; a hyphen splits
-// ("est-il" is "est", "il").
+// tokenize splits words; an elided article ("l'", "j'") is a word with its
+// apostrophe, and a hyphen splits ("est-il").
 func tokenize(text string) []token {
 	var (
 		out     []token
@@ -175,9 +173,8 @@ func refersBack(toks []token, i int, text string) bool {
 	return anaphoric[t.lower]
 }
 
-// uniqueNext reports whether the article at i names one of the world's
-// unique things (the weather, the latest news, l'heure), which need no
-// earlier mention.
+// uniqueNext reports whether the article at i names a unique thing (the
+// weather, l'heure), which needs no earlier mention.
 func uniqueNext(toks []token, i int) bool {
 	for j := i + 1; j < len(toks) && j <= i+2; j++ {
 		if unique[toks[j].lower] {
@@ -187,9 +184,8 @@ func uniqueNext(toks []token, i int) bool {
 	return false
 }
 
-// isName reports whether the i-th word is a name: capitalized inside its
-// sentence, not "I" nor Nadine (spoken to), and in German not after an
-// article or determiner (where every noun is capitalized).
+// isName reports a word capitalized inside its sentence, not "I" or Nadine,
+// and in German not after an article (every noun is capitalized there).
 func isName(toks []token, i int, german bool) bool {
 	t := toks[i]
 	r := []rune(t.word)

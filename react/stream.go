@@ -13,12 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// streamer speaks a final answer's reply sentence by sentence as it streams,
-// as soon as the answer is known to be final. Nadine's emotion goes out as
-// soon as it is read: before the reply when the model wrote it first, else
-// from the members that follow the reply text (the prompt's order). It
-// reads with the parser's own rules, so the stream changes only when the
-// reply is spoken, never what it is.
+// streamer speaks a final answer's sentences as they stream, and the emotion as
+// soon as it is read; it uses the parser's rules, so only timing changes.
 type streamer struct {
 	p parser
 
@@ -90,9 +86,8 @@ func objectStart(b string) (start int, wait bool) {
 	}
 }
 
-// decide walks the members of the answer's object as they arrive, up to
-// the reply text, and starts streaming when they make a final answer with
-// Nadine's emotion and intensity.
+// decide walks the members up to the reply text and starts streaming once
+// they make a final answer with Nadine's emotion and intensity.
 func (s *streamer) decide() {
 	b := s.buf.String()
 	obj, wait := objectStart(b)
@@ -129,9 +124,8 @@ func (s *streamer) decide() {
 	}
 }
 
-// start begins streaming the reply text whose key ends at off, if the
-// head makes a final answer; its emotion is announced now when the head
-// holds it, else once readTail finds it after the text.
+// start streams the reply text whose key ends at off, if the head is a final
+// answer; the emotion goes out now, or once readTail finds it.
 func (s *streamer) start(head map[string]json.RawMessage, b string, off int) {
 	rest := strings.TrimLeft(b[off:], " \t\r\n")
 	if rest == "" {
@@ -186,10 +180,8 @@ func (s *streamer) feel(fields map[string]json.RawMessage) {
 	}
 }
 
-// readTail reads the members that follow the reply text as they arrive,
-// into head, until the emotion and its intensity are known or the object
-// closed: then the emotion goes out and the reply is complete. A tail that
-// is not an object's members ends the wait too (finish reads what it can).
+// readTail reads the members after the reply text until the emotion is known or
+// the object closes; a tail that is not members ends the wait too.
 func (s *streamer) readTail() {
 	final := false
 	b := s.buf.String()
@@ -328,9 +320,8 @@ scan:
 	}
 }
 
-// escapeLen returns the length of the escape at the start of s, or 0 when
-// it is cut off (a \u escape waits for its four digits, and a high
-// surrogate for its pair).
+// escapeLen is the length of the escape at s's start, or 0 when cut off (a \u
+// waits for four digits, a high surrogate for its pair).
 func escapeLen(s string) int {
 	if len(s) < 2 {
 		return 0
@@ -350,8 +341,7 @@ func escapeLen(s string) int {
 	return 6
 }
 
-// holdDoubleEscape moves stop back before a double escape that may not be
-// whole yet (the raw text ends with a backslash pair, or one and "u00"),
+// holdDoubleEscape moves stop back before a double escape that may be cut off,
 // so that it is decoded in one piece.
 func holdDoubleEscape(b string, from, stop int) int {
 	tail := b[max(from, stop-7):stop]
