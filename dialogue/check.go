@@ -48,18 +48,16 @@ func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text stri
 	return said, lang, changed || translated
 }
 
-// languageGuard checks a sentence's language before it is spoken (seed
-// 000's ensure_language). It holds the manager's detector and translator,
-// and nothing of the session.
+// languageGuard checks a sentence's language before it is spoken (the
+// ReAct dialogue manager's ensure_language); it holds nothing of the session.
 type languageGuard struct {
 	detector   nadine.LanguageDetector
 	translator nadine.Translator
 	log        *slog.Logger
 }
 
-// ensure returns the sentence to speak and its language: translated when the
-// detector is sure it is not in want, else tagged with its real language, so
-// that text-to-speech never reads it with the wrong voice.
+// ensure returns the sentence to speak and its language, translated or tagged
+// so that text-to-speech never reads it with the wrong voice.
 func (g languageGuard) ensure(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
 	if g.detector == nil {
 		return text, stated.Or(want), false

@@ -119,10 +119,8 @@ func matchMarker(units []string, i int) (markerKind, int) {
 	return markerNone, 1
 }
 
-// answerUnits splits an utterance into the units the lexicon is written
-// in: lowercase words (accents composed; hyphens and punctuation separate
-// them), English clitics ("n't", "'s", "'m") and French elisions ("n'",
-// "d'") as units of their own, and each Han character alone.
+// answerUnits splits an utterance into the lexicon's units: words, English
+// clitics and French elisions as their own, and each Han character alone.
 func answerUnits(text string) []string {
 	var units []string
 	var word []rune
@@ -191,9 +189,8 @@ func newLexicon(lists map[markerKind][]string) lexicon {
 	return l
 }
 
-// answerLexicon holds the markers of the four languages together: a
-// visitor may answer in another language than the question's ("OK"), and
-// the markers of different languages do not collide.
+// answerLexicon holds the four languages' markers together: a visitor may
+// answer in another language than the question's ("OK"), and they do not collide.
 var answerLexicon = newLexicon(map[markerKind][]string{
 	markerYes: {
 		// English

@@ -205,8 +205,7 @@ func (e *EarlyTurn) Adopt(ctx context.Context, final nadine.Turn, emit nadine.Em
 }
 
 // Cancel cancels the early turn unless it was adopted, and returns once
-// nothing of it runs any more (its engines stopped, the turn lock
-// released).
+// nothing of it runs (its engines stopped, the turn lock released).
 func (e *EarlyTurn) Cancel() { e.cancelFor("cancelled") }
 
 // cancelFor cancels with a reason, kept for Discarded, and waits until
@@ -254,9 +253,8 @@ func (e *EarlyTurn) Discarded() (nadine.Speculation, bool) {
 	return sp, true
 }
 
-// SameUtterance reports whether two transcripts are the same utterance:
-// the same words once case, punctuation and spacing are set aside
-// (speech-to-text's final result often only adds those to the interim).
+// SameUtterance reports whether two transcripts have the same words: a
+// final result often only adds case and punctuation to the interim.
 func SameUtterance(a, b string) bool { return utteranceKey(a) == utteranceKey(b) }
 
 // utteranceKey is a transcript's words, accents composed (NFC),

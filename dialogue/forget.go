@@ -10,9 +10,8 @@ import (
 
 var _ nadine.UserEraser = (*Manager)(nil)
 
-// EraseUser forgets a person in the session for nadine.Forgetter, after the
-// turn in flight, so nothing more is stored under the erased id. Called back
-// by this manager's own spoken forget, it returns at once.
+// EraseUser forgets a person in the session (nadine.Forgetter) after the turn
+// in flight; called back by this manager's own spoken forget, it returns at once.
 func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
@@ -35,9 +34,8 @@ func (m *Manager) EraseUser(_ context.Context, userID string) error {
 	return nil
 }
 
-// ErasePresent is EraseUser for another robot's spoken forget: it waits for
-// this robot's turn only when the person is in front of it, so robots never
-// wait for each other's turns.
+// ErasePresent is EraseUser for another robot's spoken forget: it waits only
+// when the person is in front, so robots never wait for each other's turns.
 func (m *Manager) ErasePresent(ctx context.Context, userID string) error {
 	if !knownUser(userID) {
 		return nil
@@ -55,9 +53,8 @@ func (m *Manager) ErasePresent(ctx context.Context, userID string) error {
 // maxErased bounds how many erased ids a manager remembers.
 const maxErased = 256
 
-// rememberErased records that a person was erased while the process runs,
-// so that a late sighting of their id (face recognition may send it until
-// it handled the forget) does not bring them back (see SetUser).
+// rememberErased keeps an erased id so that a late sighting of it (face
+// recognition may still send it) does not bring the person back.
 func (m *Manager) rememberErased(userID string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -169,10 +166,8 @@ func (t *turnRun) sayForget(r nadine.Reply, line forgetLine, lang nadine.Languag
 	return r
 }
 
-// confirmationAnswer reads the turn's text when it answers the forget
-// question (answer, before any engine): a clear yes or no is the
-// manager's to answer (ok); anything else goes to the engines, and the
-// question is dropped when the turn completes.
+// confirmationAnswer reads a turn that answers the forget question: a clear
+// yes or no is the manager's to answer (ok); anything else goes to the engines.
 func (t *turnRun) confirmationAnswer() (nadine.Reply, bool) {
 	if !t.req.Session.ConfirmForget {
 		return nadine.Reply{}, false
@@ -187,10 +182,8 @@ func (t *turnRun) confirmationAnswer() (nadine.Reply, bool) {
 	return nadine.Reply{Language: t.req.Turn.Language}, true
 }
 
-// settleForget finishes a turn that was about forgetting, once it is the
-// turn heard (complete; an early turn's once adopted): it answers the
-// confirmation (erasing on yes), asks for it, or drops a question the
-// person did not answer. Other turns are returned unchanged.
+// settleForget finishes a turn about forgetting once it is the turn heard: it
+// answers the confirmation (erasing on yes), asks for it, or drops the question.
 func (t *turnRun) settleForget(ctx context.Context, r nadine.Reply) nadine.Reply {
 	m, lang := t.m, t.req.Turn.Language
 	if t.req.Session.ConfirmForget && t.answered == AnswerUnclear && t.forgetAsked && !t.answerObjects {

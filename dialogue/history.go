@@ -13,9 +13,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Seed 000's conversation window: 20 messages, stored as one long-term
-// memory when the conversation first reaches 20 messages and again every 14
-// messages after that, so that consecutive chunks overlap by 6 messages.
+// The ReAct dialogue manager's conversation window: 20 messages, a chunk every
+// 14 so that consecutive chunks overlap by 6.
 const (
 	DefaultHistoryWindow = 20
 	DefaultHistoryStride = 14
@@ -30,9 +29,8 @@ type HistoryOptions struct {
 	// Window is how many recent messages the window holds and each stored
 	// chunk covers; 0 means DefaultHistoryWindow.
 	Window int
-	// Stride is how many messages separate two chunks; 0 means
-	// DefaultHistoryStride. It is capped at Window so that no message is
-	// left out of every chunk.
+	// Stride is how many messages separate two chunks (0: DefaultHistoryStride),
+	// capped at Window so that no message is left out of every chunk.
 	Stride int
 	// Now stamps messages that carry no time; nil means time.Now.
 	Now func() time.Time
@@ -40,10 +38,8 @@ type HistoryOptions struct {
 	Logger *slog.Logger
 }
 
-// History turns per-user conversation windows into long-term memories,
-// crash-safely: what is due derives from persisted counts, so a chunk a crash
-// left unstored is stored by the next Append, End or Recover. Strangers'
-// windows stay in memory. Safe for concurrent use.
+// History turns per-user conversation windows into long-term memories, crash-
+// safely (docs/architecture.md#dialogue). Safe for concurrent use.
 type History struct {
 	store  nadine.HistoryStore
 	emb    nadine.Embedder
@@ -57,9 +53,8 @@ type History struct {
 	mem   map[string][]nadine.Message // a stranger's conversation, by conversation id
 }
 
-// strangerCap bounds how many of a stranger's messages are kept in memory
-// (the window is what engines see; the rest is adopted if they introduce
-// themselves).
+// strangerCap bounds a stranger's messages kept in memory, to be adopted if
+// they introduce themselves.
 const strangerCap = 200
 
 // NewHistory returns a History over store that embeds chunks with emb. A nil
@@ -121,9 +116,8 @@ func historyCovered(stored, window, stride int) int {
 	return (stored-1)*stride + window
 }
 
-// Append persists one message and stores the chunks that became due. A chunk
-// that cannot be stored is logged and stays pending; the error is about the
-// message only.
+// Append persists one message and stores the chunks due; a chunk that cannot
+// be stored stays pending, so the error is about the message only.
 func (h *History) Append(ctx context.Context, userID, userName, convID string, m nadine.Message) error {
 	if err := h.Record(ctx, userID, userName, convID, m); err != nil {
 		return err
@@ -132,9 +126,8 @@ func (h *History) Append(ctx context.Context, userID, userName, convID string, m
 	return nil
 }
 
-// Record persists messages of a conversation, in order, without storing
-// the chunks that become due (StoreDue does, off the reply's critical
-// path). A stranger's messages are kept in memory only.
+// Record persists messages without storing the chunks due, which StoreDue does
+// off the reply's critical path. A stranger's are kept in memory only.
 func (h *History) Record(ctx context.Context, userID, userName, convID string, msgs ...nadine.Message) error {
 	if convID == "" {
 		return nadine.Errorf(nadine.EINVALID, "dialogue: history: append: empty conversation id")
@@ -169,9 +162,8 @@ func (h *History) Record(ctx context.Context, userID, userName, convID string, m
 	return nil
 }
 
-// StoreDue stores the window chunks of a conversation that are due. A
-// failure is logged and the chunk stays pending for the next StoreDue,
-// End or Recover.
+// StoreDue stores the chunks due; one that fails stays pending for the next
+// StoreDue, End or Recover.
 func (h *History) StoreDue(ctx context.Context, userID, userName, convID string) {
 	userID = historyUserID(userID)
 	if convID == "" || !historyRemembers(userID) {
@@ -189,10 +181,8 @@ func (h *History) StoreDue(ctx context.Context, userID, userName, convID string)
 	}
 }
 
-// Adopt makes a stranger's conversation (kept in memory) the named user's:
-// its messages are stored in order under userID and the same conversation
-// id, and dropped from memory. A conversation with no stranger's messages
-// is left alone.
+// Adopt stores a stranger's conversation (kept in memory) under userID and the
+// same conversation id, and drops it from memory.
 func (h *History) Adopt(ctx context.Context, convID, userID, userName string) error {
 	if convID == "" || !historyRemembers(userID) {
 		return nil
@@ -213,9 +203,8 @@ func (h *History) Adopt(ctx context.Context, convID, userID, userName string) er
 	return nil
 }
 
-// AmendLast replaces the content of a conversation's last message when it
-// is Nadine's reply reading was (a reply the person cut short, remembered
-// as far as it was said); a conversation that moved on is left alone.
+// AmendLast replaces the last message when it is Nadine's reply reading was, so
+// a reply cut short is remembered as far as it was said.
 func (h *History) AmendLast(ctx context.Context, userID, convID, was, now string) error {
 	if convID == "" {
 		return nil
@@ -316,9 +305,8 @@ func (h *History) End(ctx context.Context, userID, userName, convID string) erro
 	return nil
 }
 
-// Recover stores every window chunk that was due but not stored when the
-// process stopped, in every open conversation. Call it at start. It carries
-// on past a failing conversation and returns the failures joined.
+// Recover stores every chunk left due when the process stopped; call it at
+// start. It carries on past a failing conversation.
 func (h *History) Recover(ctx context.Context) error {
 	cs, err := h.store.OpenConversations(ctx)
 	if err != nil {
@@ -364,9 +352,8 @@ func (h *History) Recover(ctx context.Context) error {
 	return nil
 }
 
-// EndIdle ends (as End does) every open conversation not updated for idle,
-// such as the conversations of a previous run whose users are long gone.
-// It carries on past a failing conversation and returns the failures joined.
+// EndIdle ends every open conversation not updated for idle (a previous run's
+// users long gone), carrying on past a failing one.
 func (h *History) EndIdle(ctx context.Context, idle time.Duration) error {
 	cs, err := h.store.OpenConversations(ctx)
 	if err != nil {
@@ -413,9 +400,8 @@ func (h *History) storeDue(ctx context.Context, userID, userName, convID string)
 	}
 }
 
-// memory builds the long-term memory of a chunk of messages starting at
-// position from: the transcript, embedded, with date, time, timestamp and
-// conversation id in its metadata (taken from the chunk's last message).
+// memory builds the long-term memory of the chunk starting at from; its
+// metadata is taken from the chunk's last message.
 func (h *History) memory(ctx context.Context, userID, userName, convID string, msgs []nadine.Message, chunk string, from int) (nadine.Memory, error) {
 	text := FormatTranscript(msgs, userName)
 	var ts int64

@@ -42,10 +42,8 @@ type interruptible struct {
 	cancel context.CancelCauseFunc
 }
 
-// Amend makes the history hold said as the reply of turn turnID: what
-// Nadine really said of it (cut shows that the person interrupted her;
-// the mark is added). A turn still running is cancelled when cut. It
-// returns at once; the history is written before the next turn reads it.
+// Amend makes the history hold what Nadine really said of turn turnID (cut: the
+// person interrupted her). It returns at once; the next turn reads it written.
 func (m *Manager) Amend(turnID, said string, cut bool) {
 	text := strings.TrimSpace(said)
 	if cut {
@@ -132,10 +130,8 @@ func (m *Manager) settleAmendment(ctx context.Context) {
 	nadine.TraceFrom(ctx).Notef("the previous reply is remembered as it was said")
 }
 
-// SettleAmendment writes into the history what Nadine really said of her
-// last reply, when Amend changed it and no turn runs; a turn running (or
-// an early turn waiting for its final transcript, which it does not
-// cancel) settles it before it commits.
+// SettleAmendment writes Amend's change when no turn runs; a running turn (or
+// an early turn waiting for its final transcript) settles it before it commits.
 func (m *Manager) SettleAmendment(ctx context.Context) {
 	if !m.turnMu.TryLock() {
 		return

@@ -11,10 +11,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Output is one turn's output and alone decides what goes out, in which
-// order and when (docs/output.md). Safe for concurrent use; nothing it calls
-// out to holds its lock, and its own goroutine delivers so a blocking emit
-// holds back neither the engine nor a filler.
+// Output alone decides what a turn says and when (docs/output.md). It calls out
+// without its lock, from its own goroutine: a blocking emit holds back no engine.
 type Output struct {
 	ctx    context.Context
 	trace  *nadine.Trace
@@ -67,9 +65,8 @@ type attemptState struct {
 	forget   bool                    // it asked to forget the person: its speech is not said
 }
 
-// Line is one spoken line of a turn, as the Output numbered it: a reply
-// sentence or a filler, its seq on the speak topic, and whether it went
-// out (false: the speech budget left it unsaid).
+// Line is one spoken line as the Output numbered it; Out false: the speech
+// budget left it unsaid.
 type Line struct {
 	Seq      int             `json:"seq"`
 	Text     string          `json:"text"`
@@ -86,10 +83,8 @@ type SentenceCheck func(ctx context.Context, text string, stated, want nadine.La
 // language it is in; "" says none.
 type FillerLine func(lang nadine.Language) (string, nadine.Language)
 
-// SpeechBudget bounds what one turn says (the length rule: two short
-// sentences): reply sentences go out while both bounds hold, cut at a
-// sentence boundary; the first always goes out, whole. Zero or negative
-// bounds nothing.
+// SpeechBudget bounds what one turn says (two short sentences), cut at a
+// sentence boundary; the first always goes out whole. Zero or negative: no bound.
 type SpeechBudget struct {
 	MaxSentences int
 	MaxWords     int
@@ -104,9 +99,8 @@ type outEntry struct {
 	changed        bool // the check changed the sentence
 }
 
-// OutputOptions configures an Output. Zero values are sane: no session to
-// apply to, sentences spoken as the engine wrote them, no filler, no
-// budget, the wall clock.
+// OutputOptions configures an Output; the zero value applies nothing, checks
+// nothing, says no filler and has no budget.
 type OutputOptions struct {
 	// To receives the events going out; nil while Held.
 	To nadine.EmitFunc
@@ -141,10 +135,8 @@ func NewOutput(ctx context.Context, opts OutputOptions) *Output {
 	return o
 }
 
-// Attempt starts an engine attempt and returns the request's output
-// functions for it: its events, its filler requests and its speculations'
-// branches. What comes through them once a later attempt started (from an
-// engine abandoned past the turn's budget) is dropped.
+// Attempt starts an engine attempt; what comes through its functions once a
+// later attempt started (from an engine abandoned past the budget) is dropped.
 func (o *Output) Attempt() (emit nadine.EmitFunc, filler func(), hold func() nadine.Branch) {
 	o.mu.Lock()
 	o.gen++
@@ -307,9 +299,8 @@ func (o *Output) deliverable() bool {
 	return !o.held && !o.dropped && len(o.queue) > 0 && o.queue[0].ready
 }
 
-// deliver is the deliverer, the turn's one goroutine that hands its events
-// on: the queue's ready head, in order, outside the lock, as it becomes
-// ready, until the output is dropped or closed.
+// deliver is the turn's one goroutine that hands events on, in order and
+// outside the lock, until the output is dropped or closed.
 func (o *Output) deliver() {
 	defer o.stopped.Done()
 	o.mu.Lock()
@@ -340,9 +331,8 @@ func (o *Output) deliver() {
 	}
 }
 
-// speak decides whether a spoken line goes out, numbers it and records it
-// (o.mu is held): a filler always does; a reply sentence does while the
-// speech budget holds. Other events go out.
+// speak numbers and records a spoken line (o.mu is held): a filler always goes
+// out, a reply sentence while the speech budget holds.
 func (o *Output) speak(en *outEntry) bool {
 	e := &en.e
 	if e.Kind != nadine.EventSpeech {
@@ -380,9 +370,8 @@ func (o *Output) speak(en *outEntry) bool {
 	return true
 }
 
-// withinBudget reports whether a reply sentence of text may still be said
-// (o.mu is held): the first always is; a later one while the budget's
-// sentences and words hold, and none after one was cut.
+// withinBudget reports whether a reply sentence may still be said (o.mu is
+// held): the first always; none after one was cut.
 func (o *Output) withinBudget(text string) bool {
 	n := o.spokenCount()
 	if n == 0 || o.recital {
@@ -403,9 +392,8 @@ func (o *Output) spokenCount() int {
 	return n
 }
 
-// countWords counts the words of a sentence: runs of letters or digits,
-// and each Han, kana or Hangul character (a sentence in Chinese has no
-// spaces).
+// countWords counts runs of letters or digits, and each Han, kana or Hangul
+// character alone (Chinese has no spaces).
 func countWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {
@@ -425,9 +413,8 @@ func countWords(s string) int {
 	return n
 }
 
-// fill asks for a filler line on behalf of attempt gen (-1: the turn's
-// own, the silence timer). The filler rule decides; a line goes out ahead
-// of the sentences still being checked, and is recorded in the trace.
+// fill asks for a filler on behalf of attempt gen (-1: the silence timer); a
+// line goes out ahead of the sentences still being checked.
 func (o *Output) fill(gen int) {
 	o.mu.Lock()
 	if gen >= 0 && gen != o.gen {
@@ -503,10 +490,8 @@ func (o *Output) End() {
 	o.silenceWG.Wait()
 }
 
-// Release lets a held output out to to (nil keeps the one it has): what
-// was held goes out in order, a filler asked for meanwhile first when no
-// reply sentence is ready, and later events as they come. It reports false
-// when the output was dropped.
+// Release lets a held output out to to (nil keeps its own), a filler asked for
+// meanwhile first; it reports false when the output was dropped.
 func (o *Output) Release(to nadine.EmitFunc) bool {
 	o.mu.Lock()
 	if o.dropped {
@@ -525,9 +510,8 @@ func (o *Output) Release(to nadine.EmitFunc) bool {
 	return true
 }
 
-// Close ends the turn's output once its events went out: later ones are
-// dropped (the turn returned; its runtime publishes no more), and the
-// deliverer has stopped when Close returns.
+// Close ends the output once its events went out and drops later ones (the
+// runtime publishes no more once the turn returned); the deliverer has stopped.
 func (o *Output) Close() {
 	o.Wait()
 	o.Drop()
@@ -544,9 +528,7 @@ func (o *Output) Drop() {
 	o.mu.Unlock()
 }
 
-// Wait returns once everything accepted so far went out (the queue is
-// empty, its sentences checked, and nothing is being handed on), or at
-// once while held.
+// Wait returns once everything accepted went out, or at once while held.
 func (o *Output) Wait() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -592,10 +574,8 @@ func (o *Output) spokeThisAttempt() bool {
 	return o.att.accepted > 0
 }
 
-// said returns the reply as the current attempt said it: its sentences,
-// whether the check changed one or the budget cut some, and the language
-// most of it is in ("" when nothing was said): a German reply with an
-// English "Heavy Metal!" in it is German.
+// said returns the reply as the current attempt said it and the language most
+// of it is in: a German reply with an English "Heavy Metal!" is German.
 func (o *Output) said() (sentences []string, changed bool, lang nadine.Language) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -633,9 +613,8 @@ func (o *Output) gestures() []nadine.Gesture {
 	return append([]nadine.Gesture(nil), o.gest...)
 }
 
-// lateFields adds to r what the engine knew only after the reply was
-// published: the fields of an EventReplyFields, and the gestures emitted
-// since.
+// lateFields adds what the engine knew only after the reply was published
+// (EventReplyFields, gestures emitted since).
 func (o *Output) lateFields(r nadine.Reply) nadine.Reply {
 	o.mu.Lock()
 	late := o.late
@@ -655,9 +634,8 @@ func (o *Output) lateFields(r nadine.Reply) nadine.Reply {
 	return r
 }
 
-// branch is a speculation's part of the output (nadine.Branch): its
-// events are kept apart until the verdict, then go into the output as if
-// emitted then (a discarded one's never do).
+// branch keeps a speculation's events apart until the verdict (nadine.Branch);
+// a discarded one's never go out.
 type branch struct {
 	o   *Output
 	gen int

@@ -51,9 +51,8 @@ type Ending struct {
 	// Turns is how many turns it had; Duration how long it lasted.
 	Turns    int           `json:"turns"`
 	Duration time.Duration `json:"duration"`
-	// Language is the session language after the end; LanguageChanged
-	// says it was reset to the configured default (speech-to-text must be
-	// told).
+	// Language is the session language after the end; LanguageChanged: reset to the
+	// default, so speech-to-text must be told.
 	Language        nadine.Language `json:"language"`
 	LanguageChanged bool            `json:"language_changed,omitempty"`
 	// Stored says the conversation was stored as long-term memory (never
@@ -75,9 +74,8 @@ type robotPart struct {
 	Active time.Time `json:"active,omitzero"`
 }
 
-// personPart is the interaction-level part of the session, persisted under
-// PersonSessionKey of the person (erased with them) and never for a
-// stranger.
+// personPart is the interaction-level session, kept under the person's key so
+// it is erased with them, and never for a stranger.
 type personPart struct {
 	User           nadine.UserRef  `json:"user"`
 	UserEmotion    string          `json:"user_emotion,omitempty"`
@@ -94,15 +92,12 @@ type personPart struct {
 // (language, mood).
 func RobotSessionKey(robot string) string { return "robot/" + robot + "/session" }
 
-// PersonSessionKey is the checkpoint key of the interaction-level session
-// state of a person at a robot; it starts with the user id, so erasing the
-// person erases it.
+// PersonSessionKey starts with the user id so that erasing the person erases
+// their session.
 func PersonSessionKey(userID, robot string) string { return userID + "/session/" + robot }
 
-// legacyAffectKey held the manager's PAD state before sessions existed;
-// legacyGraphStateKey the graph engine's robot-level state (with a
-// person's data in the oldest versions); legacyGraphRunKey a run the
-// graph interrupted to ask a stranger's name.
+// Keys of state stored before sessions existed: the mood is carried over,
+// then they are deleted (docs/architecture.md#dialogue).
 const (
 	legacyAffectKey     = "robot/affect"
 	legacyGraphStateKey = "robot/state"
@@ -111,9 +106,8 @@ const (
 
 func knownUser(id string) bool { return id != "" && id != nadine.UnknownUser }
 
-// stranger returns the session with its interaction-level part reset: the
-// next person starts fresh. The mood stays; the language stays too (the
-// caller resets it when configured).
+// stranger resets the interaction-level part so the next person starts fresh;
+// the mood and the language stay.
 func stranger(s nadine.Session) nadine.Session {
 	return nadine.Session{
 		User:        nadine.UserRef{ID: nadine.UnknownUser},
@@ -196,9 +190,8 @@ func (m *Manager) SetUser(ctx context.Context, u nadine.UserRef) (Ending, error)
 	return end, err
 }
 
-// adopt makes u the person of the session. When the session was a
-// stranger's, their conversation so far (kept in memory only) becomes u's
-// and is stored from now on.
+// adopt makes u the session's person; a stranger's conversation so far (in
+// memory only) becomes u's.
 func (m *Manager) adopt(ctx context.Context, u nadine.UserRef) error {
 	m.mu.Lock()
 	prev, conv := m.sess.User, m.sess.ConversationID
@@ -265,9 +258,8 @@ func (m *Manager) endLocked(ctx context.Context, reason string) (Ending, error) 
 	return end, err
 }
 
-// Forgotten tells the manager that a person was erased (by this process or
-// another): if they are in front of the robot, the session becomes a
-// stranger's at once and nothing of the turn in flight is stored for them.
+// Forgotten tells the manager a person was erased (here or elsewhere): if in
+// front of the robot, nothing of the turn in flight is stored for them.
 func (m *Manager) Forgotten(userID string) {
 	if !knownUser(userID) {
 		return
@@ -282,9 +274,8 @@ func (m *Manager) Forgotten(userID string) {
 	m.personStored = false
 }
 
-// checkForgotten reports whether the session's person was erased since
-// their session was stored (by another process: `nadine memory forget`
-// while `serve` runs), and if so resets the session to a stranger's.
+// checkForgotten resets the session to a stranger's when its person was erased
+// by another process (`nadine memory forget` while `serve` runs).
 func (m *Manager) checkForgotten(ctx context.Context) bool {
 	m.mu.Lock()
 	id, stored, forgot := m.sess.User.ID, m.personStored, m.forgot
@@ -349,10 +340,8 @@ func (m *Manager) saveJSON(ctx context.Context, key string, v any) error {
 	return m.opts.Checkpoints.SaveCheckpoint(ctx, key, b)
 }
 
-// restore loads the persisted session at start; the caller holds turnMu.
-// An interaction idle for longer than IdleTimeout is ended (its
-// conversation stored); a person whose part is gone was erased meanwhile
-// and is not restored.
+// restore loads the persisted session at start (turnMu held): an interaction
+// idle past IdleTimeout is ended; an erased person is not restored.
 func (m *Manager) restore(ctx context.Context) error {
 	if m.opts.Checkpoints == nil {
 		return nil

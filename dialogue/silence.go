@@ -53,9 +53,8 @@ func (m *Manager) respond(ctx context.Context, eng nadine.Engine, req nadine.Req
 	}
 }
 
-// fallbackReason is the code told to the next engine of why the earlier
-// one did not answer; an engine skipped because the budget ran out was
-// unavailable.
+// fallbackReason is told to the next engine; an engine skipped because the
+// budget ran out was unavailable.
 func fallbackReason(err error) string {
 	if err == nil {
 		return nadine.EUNAVAILABLE
@@ -63,9 +62,8 @@ func fallbackReason(err error) string {
 	return nadine.ErrorCode(err)
 }
 
-// fillSilence has out say a filler line, once, if no reply sentence is
-// ready FirstSpeech after origin (when the turn's transcript came); the
-// Output's End stops it. Without a Filler it does nothing.
+// fillSilence says a filler once if no reply sentence is ready FirstSpeech
+// after origin; the Output's End stops it.
 func (m *Manager) fillSilence(out *Output, origin time.Time) {
 	if m.opts.Filler == nil {
 		return

@@ -27,17 +27,15 @@ type turnRun struct {
 	laterMu sync.Mutex
 	later   []func(context.Context) // the engines' work for after the reply
 
-	// The spoken forget (forget.go): whether the answering engine asked
-	// to forget the person, and how the turn answered a pending
-	// confirmation.
+	// The spoken forget (forget.go): whether the engine asked to forget the person,
+	// and how the turn answered a pending confirmation.
 	forgetAsked   bool
 	answered      Answer
 	answerObjects bool // the answer holds a negation, a hesitation or a question
 }
 
-// prepare starts a turn: the trace (the context's, else a new one, both on
-// the manager's clock), the Output (held when held is set) and the
-// request.
+// prepare starts a turn: its trace (the context's, else a new one), its
+// Output (held when held is set) and its request.
 func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, truncated bool, start time.Time, emit nadine.EmitFunc, held bool) *turnRun {
 	m.ensureRestored(ctx)
 	// A caller that publishes the turn's events (the robot runtime) may
@@ -150,9 +148,8 @@ func (t *turnRun) answer() nadine.Reply {
 		Category: nadine.CategoryOther, Fallback: true}
 }
 
-// complete finishes the turn with reply: the reply completed and spoken if
-// it was not streamed, the exchange committed to the history, the done
-// event, then the deferred work and the session's save.
+// complete commits the turn: speaks an unstreamed reply, commits the exchange,
+// sends done, then runs deferred work and saves the session.
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
 	defer m.turnDone(trace.TurnID())
@@ -191,9 +188,8 @@ func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	return reply
 }
 
-// lockTurn takes turnMu for a turn or a change of the session, first
-// cancelling an early turn that waits for its final transcript (an early
-// turn never keeps the manager from anything else).
+// lockTurn takes turnMu, first cancelling an early turn waiting for its final
+// transcript: an early turn never keeps the manager from anything else.
 func (m *Manager) lockTurn() {
 	m.mu.Lock()
 	m.waiters++

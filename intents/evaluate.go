@@ -22,10 +22,8 @@ type HeldOut struct {
 	Text    string
 }
 
-// Folds splits the examples into folds (each label of each language spread
-// evenly over them), trains a model on all folds but one and calls f with
-// it and the held-out fold, for each fold. An example's filled variants
-// stay in its fold, so that no prediction has seen its own sentence.
+// Folds calls f with a model trained on all folds but one, and that fold; an
+// example's variants stay in its fold, so no prediction saw its own sentence.
 func Folds(s *Set, o Options, folds int, f func(m *Model, held []HeldOut)) error {
 	if err := s.Check(); err != nil {
 		return err
@@ -84,10 +82,8 @@ func Decide(top Scored, threshold float64, none string) string {
 	return top.Label
 }
 
-// ThresholdPoint is the accuracy of the decision at one threshold: over all
-// predictions, over those whose answer is an intent (recall of the
-// intents) and over those whose answer is none (how much of what is out of
-// scope is recognized as such).
+// ThresholdPoint is the accuracy at one threshold: overall, on intents (their
+// recall) and on none (how much out of scope is recognized as such).
 type ThresholdPoint struct {
 	Threshold             float64
 	Accuracy              float64

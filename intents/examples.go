@@ -26,10 +26,8 @@ type Set struct {
 	Values   map[nadine.Language]map[string][]string
 }
 
-// Parse reads one language's example file: a line "## label" starts an
-// intent, each following line is an example, "## @slot" starts the list of
-// values of {slot}; blank lines and lines starting with "#" are skipped. It
-// adds them to s.
+// Parse adds one language's example file to s: "## label" starts an intent,
+// "## @slot" the values of {slot}; blank lines and "#" lines are skipped.
 func (s *Set) Parse(lang nadine.Language, text string) error {
 	if !lang.Valid() {
 		return fmt.Errorf("intents: examples: language %q", lang)
@@ -180,12 +178,8 @@ type instance struct {
 	toks    []Token
 }
 
-// expand makes variants instances of example i. Its slots take values at
-// positions that depend on the example and the variant, so that the
-// examples of an intent together see every value. Every variant but the
-// first hides some of its words (dropout: the word becomes unknown, its
-// letters stay), so that the model learns what an unknown word says beside
-// the words around it rather than taking every unknown word for a name.
+// expand makes variants of example i: slot values vary so an intent's examples
+// see them all, and later variants hide words so an unknown word is no name.
 func (s *Set) expand(i, variants int, dropout float64) []instance {
 	ex := s.Examples[i]
 	ps := pieces(ex.Text)

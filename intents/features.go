@@ -38,9 +38,8 @@ var negations = map[string]bool{
 // applies to.
 const negationScope = 3
 
-// Weights of the feature groups: each group's vector is scaled to this
-// length, so that the many character n-grams of an utterance count about
-// as much as its few words.
+// Weights of the feature groups: each group's vector is scaled to this length,
+// so an utterance's many character n-grams count about as much as its few words.
 type Weights struct {
 	Words, Bigrams, Chars float64
 	MaxGram               int // the longest character n-gram (3 to 5)
@@ -56,10 +55,8 @@ type feature struct {
 	v float32
 }
 
-// featurizer turns tokens into features. known is the vocabulary of the
-// examples (slot values excluded): a word outside it is "<unk>". lookup
-// holds the values of the lookup slots: a word of one is "<slot>"
-// wherever it occurs, as a lookup table does in Rasa.
+// featurizer turns tokens into features: a word outside known (the examples'
+// vocabulary) is "<unk>", a lookup slot's value "<slot>" wherever it occurs.
 type featurizer struct {
 	known   map[string]bool
 	lookup  map[string][]lookupValue // by first folded word
@@ -88,9 +85,8 @@ func (f *featurizer) addLookup(slot string, values []string) {
 	}
 }
 
-// tag marks the tokens that are a value of a lookup slot (the longest
-// value wins) with "<slot>"; a training token that fills a lookup slot is
-// one by construction.
+// tag marks a lookup slot's values with "<slot>", the longest winning; a
+// training token filling a lookup slot is one by construction.
 func (f *featurizer) tag(toks []Token) []string {
 	tags := make([]string, len(toks))
 	for i := 0; i < len(toks); {

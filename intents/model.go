@@ -22,10 +22,8 @@ type Options struct {
 	Weights  Weights
 	Seed     uint64   // the order of the examples in each pass
 	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
-	// Neighbours is the share of the probabilities given by the nearest
-	// examples in the lexical embedder's space (0: none); NeighbourTemp
-	// is the temperature that turns their similarities into
-	// probabilities.
+	// Neighbours is the share of the probabilities the nearest examples give in
+	// the lexical embedder's space (0: none); NeighbourTemp is their temperature.
 	Neighbours    float64
 	NeighbourTemp float64
 }
@@ -70,10 +68,8 @@ func (o Options) withDefaults() Options {
 	return d
 }
 
-// Model is a trained classifier: a multinomial logistic regression over
-// the features of an utterance for the intents, a second one over the same
-// features for the language, and the contexts the slots were seen in. It
-// is immutable and safe for concurrent use.
+// Model is a trained classifier: intent and language regressions over the same
+// features, and the slots' contexts. It is immutable and safe for concurrent use.
 type Model struct {
 	labels []string
 	langs  []nadine.Language
@@ -238,17 +234,12 @@ func train(s *Set, use []int, o Options) *Model {
 	return m
 }
 
-// easy is the probability of its class from which a sample is skipped in
-// the next pass: it already has what it can teach (passes skip it at most
-// every other time, so that decay and the other samples cannot undo it
-// unseen).
+// easy is the probability from which a sample sits out the next pass; it sits
+// out at most every other pass, so decay cannot undo it unseen.
 const easy = 0.98
 
-// fitSoftmax trains a multinomial logistic regression by stochastic
-// gradient descent with weight decay (kept as a scale of w, so that a step
-// touches only the rows of its sample). It works on its own slices in one
-// goroutine; the race detector would only make every engine's first start
-// ten times slower (go:norace, go:nocheckptr).
+// fitSoftmax trains by SGD, weight decay kept as a scale of w so a step touches
+// only its sample's rows; on its own slices in one goroutine, so go:norace is safe.
 //
 //go:norace
 //go:nocheckptr
@@ -309,8 +300,8 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 	}
 }
 
-// score computes the raw scores of k classes. It reads weights nobody
-// writes once trained, or its caller's own (go:norace, go:nocheckptr).
+// score computes the raw scores of k classes from weights nobody writes once
+// trained, or its caller's own (go:norace, go:nocheckptr).
 //
 //go:norace
 //go:nocheckptr
@@ -394,9 +385,8 @@ const neighbourDims = 128
 // the nearest examples weigh again: the others keep their probability.
 const neighbourLabels = 8
 
-// mixNeighbours mixes into p the probabilities the nearest examples give
-// among the linear model's most probable labels: each label's best cosine
-// similarity to the utterance, through a softmax at temperature m.temp.
+// mixNeighbours mixes into p each top label's best cosine similarity to the
+// utterance among its examples, through a softmax at m.temp.
 func (m *Model) mixNeighbours(toks []Token, p []float32) {
 	var b strings.Builder
 	for i, t := range toks {
@@ -450,10 +440,8 @@ func (m *Model) Labels() []string { return slices.Clone(m.labels) }
 // slot: a word the examples use is not a name.
 func (m *Model) Known(norm string) bool { return m.feat.known[norm] }
 
-// KnownStem reports whether a folded word is a word of the examples or
-// another form of one: it shares all but its last two letters, and at
-// least five, with one ("lehrerin" and "lehrer", "studentin" and
-// "student").
+// KnownStem reports whether a folded word or another form of it is in the
+// examples: all but two last letters, and five or more, shared ("lehrerin").
 func (m *Model) KnownStem(norm string) bool {
 	if m.feat.known[norm] {
 		return true

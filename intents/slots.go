@@ -11,10 +11,8 @@ import (
 // its context.
 const maxContext = 3
 
-// context is the words around a slot in the examples of a language:
-// "my name is" before {name}, "here" after it. strength is the share of the
-// examples' occurrences of those words that have the slot next to them:
-// "je m'appelle" is always followed by a name, "i'm" mostly by other words.
+// context is the words around a slot in the examples ("my name is" {name});
+// strength is the share of their occurrences with the slot next to them.
 type context struct {
 	lang        nadine.Language
 	left, right []string
@@ -141,10 +139,8 @@ func firstWords(toks []Token, n int) []string {
 	return out
 }
 
-// Span is where a slot's value may be: the tokens [From, To) of an
-// utterance, found after (or before) Context words the examples put around
-// the slot. Longer contexts are surer; Strength says how often the
-// examples' occurrences of those words announce the slot.
+// Span is where a slot's value may be, tokens [From, To) after (or before)
+// Context words; Strength says how often those words announce the slot.
 type Span struct {
 	From, To int
 	Context  int
@@ -154,11 +150,8 @@ type Span struct {
 // maxValueWords bounds a slot value found without a context after it.
 const maxValueWords = 4
 
-// SlotSpans returns where the value of slot may be in toks, by the
-// contexts of the examples in lang (every language's when lang is ""), the
-// span with the longest matching context first. A context matches whole
-// words within a clause; an example that is the slot alone ("{name}")
-// matches a clause of at most maxValueWords words with Context 0.
+// SlotSpans returns where slot's value may be in toks, longest context first
+// (every language's when lang is ""); see docs/architecture.md#intents.
 func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Span {
 	var out []Span
 	add := func(sp Span) {

@@ -8,9 +8,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Token is one word of an utterance; a Chinese character is a word of its
-// own (Chinese is written without spaces, and the classifier reads its
-// character n-grams).
+// Token is one word of an utterance; a Chinese character is one of its own, as
+// Chinese has no spaces and the classifier reads its n-grams.
 type Token struct {
 	Text     string // as written: a slice of the utterance
 	Norm     string // lowercase, accents folded, apostrophes dropped ("I'm" → "im")
@@ -103,10 +102,8 @@ func isClauseBreak(r rune) bool {
 	return false
 }
 
-// Fold lowercases a word and folds its accents the way German and French
-// are typed without them: umlauts and ß as ae, oe, ue, ss, other accents
-// dropped; full-width letters become ASCII; apostrophes are dropped, so that
-// "I'm" and "im", "c'est" and "cest" are one word.
+// Fold lowercases a word and folds it as German and French are typed without
+// accents (ä as ae, ß as ss); apostrophes go, so "I'm" and "im" are one word.
 func Fold(w string) string {
 	plain := true
 	for i := 0; i < len(w); i++ {

@@ -96,9 +96,8 @@ func isClauseBreak(r rune) bool {
 	return false
 }
 
-// normalizeWord lowercases w, folds accents (German umlauts and ß as ae,
-// oe, ue, ss; French accents to the bare letter) and writes every
-// apostrophe as '.
+// normalizeWord lowercases w, folds accents (German ä as ae, ß as ss) and
+// writes every apostrophe as ', so examples match however a transcript spells.
 func normalizeWord(w string) string {
 	plain := true
 	for i := 0; i < len(w); i++ {

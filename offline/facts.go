@@ -1,10 +1,7 @@
 package offline
 
-// Facts Nadine knows without a model: about herself (from the persona) and
-// about what the built-in knowledge base says (MIRALab, the University of
-// Geneva, her creator, social robots, how she works). Each has a template
-// "about_<fact>" in every language, so a fact found in the English
-// knowledge base is said in the language of the conversation.
+// Facts Nadine knows without a model; each has an "about_<fact>" template per
+// language, so a fact found in the English knowledge base is said in any.
 const (
 	// Persona facts.
 	fName     = "name"
@@ -55,11 +52,8 @@ func aboutKey(fact string) string { return "about_" + fact }
 // builtinSource is how the sources of the built-in knowledge base start.
 const builtinSource = "default/"
 
-// builtinSections maps each section of the built-in knowledge base (its
-// title, "File title > Section") to the fact it states, so that a question
-// the knowledge base answers with a built-in section is answered with the
-// fact's wording in the language of the conversation. A test checks that
-// every built-in section is mapped.
+// builtinSections maps each built-in section ("File title > Section") to its
+// fact, worded in the conversation's language; a test checks all are mapped.
 func builtinSections() map[string]string {
 	const faq, works, can, home = "Frequently asked questions about Nadine > ", "How Nadine works > ",
 		"What Nadine can do > ", "Nadine's research home > "

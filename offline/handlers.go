@@ -6,10 +6,8 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// response is what an intent's handler decided to say: a template and its
-// slots, or a text to say as it is (a section of an ingested document).
-// The handler sets the reply's category, emotion and gestures, and the
-// turn's language when the reply is in another one.
+// response is what a handler decided to say: a template and its slots, or a
+// text said as it is (a section of an ingested document).
 type response struct {
 	key    string
 	slots  slots
@@ -116,9 +114,8 @@ func (t *turn) recall(_ classified, r *nadine.Reply) response {
 	return response{key: key, slots: slots{name: name, fact: fact}}
 }
 
-// forgetMe hands a request to be forgotten to the dialogue manager, which
-// asks the person to confirm, in their language, and erases them on a
-// clear yes: the engine says nothing of its own (an empty reply).
+// forgetMe says nothing of its own: the dialogue manager asks the person to
+// confirm and erases them on a clear yes.
 func (t *turn) forgetMe(_ classified, r *nadine.Reply) response {
 	t.before = append(t.before, nadine.Event{Kind: nadine.EventForgetRequest})
 	r.Emotion, r.EmotionIntensity = nadine.Neutral, 0
@@ -139,9 +136,8 @@ func (t *turn) clock(c classified, r *nadine.Reply) response {
 	return response{key: tDateTime, slots: s}
 }
 
-// howAreYou says how Nadine is. Her mood colours the answer, but she never
-// asks the visitor to cheer her up; after the visitor told her a worry she
-// turns the question back to them.
+// howAreYou lets her mood colour the answer but never asks the visitor to
+// cheer her up; after a worry she turns the question back to them.
 func (t *turn) howAreYou(c classified, r *nadine.Reply) response {
 	r.EmotionIntensity = 5
 	if c.greeting {
@@ -255,9 +251,8 @@ func (t *turn) apology(_ classified, r *nadine.Reply) response {
 	return response{key: tNoNeedSorry}
 }
 
-// feelingReplies says how Nadine meets each feeling: the template (and
-// the one after "and you?"), her emotion and its intensity, and whether she
-// smiles.
+// feelingReplies says how Nadine meets each feeling: the template (and the one
+// after "and you?"), her emotion, its intensity, and whether she smiles.
 var feelingReplies = map[string]struct {
 	key, andYou string
 	emotion     nadine.Emotion
@@ -343,10 +338,8 @@ func (t *turn) persona(c classified, r *nadine.Reply) response {
 	return response{key: key, slots: s}
 }
 
-// knowledge answers a question from the knowledge base: a built-in
-// section's fact in the turn's language, an ingested section in its own
-// words and language. A question no section answers gets the fact the
-// classifier read, else the honest limit.
+// knowledge answers from the knowledge base; a question no section answers
+// gets the fact the classifier read, else the honest limit.
 func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 	if ans, ok := t.searchKnowledge(t.req.Turn.Text, c.fact); ok {
 		t.outcome.intent = iKnowledge

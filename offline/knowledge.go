@@ -15,11 +15,8 @@ import (
 const (
 	// knowledgeK is how many sections a question retrieves.
 	knowledgeK = 3
-	// minKnowledgeScore is the similarity a section needs to answer a
-	// question. The lexical embedder gives 0.15–0.3 to unrelated texts
-	// that share function words and 0.35 and more to a section on the
-	// question's subject; a section must also share a content word with
-	// the question (sharesContent).
+	// minKnowledgeScore is the similarity a section needs to answer; with
+	// sharesContent it keeps out texts sharing only function words (see docs).
 	minKnowledgeScore = 0.22
 	// maxWords bounds a spoken reply (Chinese: maxHanRunes characters).
 	maxWords    = 30
@@ -35,10 +32,8 @@ type knowledgeAnswer struct {
 	score  float64
 }
 
-// searchKnowledge asks the knowledge base about text. It returns the best
-// section's answer when a section is close enough, and whether a cue
-// already named fact: then an ingested section answers only when it beats
-// every built-in one.
+// searchKnowledge returns the best close-enough section's answer; after a cue
+// named a fact, an ingested section answers only if it beats every built-in one.
 func (t *turn) searchKnowledge(text, cueFact string) (knowledgeAnswer, bool) {
 	e := t.e
 	if e.kb == nil || e.emb == nil || strings.TrimSpace(text) == "" {
@@ -83,11 +78,8 @@ func (t *turn) retrieveTraced(text string) ([]nadine.ScoredChunk, bool) {
 	return chunks, true
 }
 
-// bestSection picks the section that answers the content words q: the
-// first close enough that shares content with q, none when a cue already
-// named a fact and a built-in section ranks first. Of sections of one
-// document close in score, the earlier one, which usually says what the
-// subject is ("What is a Zorblax?").
+// bestSection picks the first close-enough section sharing a word of q; of
+// one document's close sections, the earlier, which says what the subject is.
 func (e *Engine) bestSection(chunks []nadine.ScoredChunk, q []string, cueFact string) (nadine.ScoredChunk, bool) {
 	var cands []nadine.ScoredChunk
 	for _, c := range chunks {
@@ -150,9 +142,8 @@ func (e *Engine) builtinFact(c nadine.KnowledgeChunk) (string, bool) {
 	return f, ok
 }
 
-// contentWords are the words of a question that carry its subject: not
-// function words, not Nadine's name, at least four letters (Chinese: every
-// pair of characters).
+// contentWords are the words that carry a question's subject: no function
+// words, not her name, four letters or more (Chinese: every character pair).
 func contentWords(text string) []string {
 	var out []string
 	for _, tok := range analyze(text).tokens {
@@ -193,9 +184,8 @@ var functionWords = func() map[string]bool {
 	return m
 }()
 
-// sharesContent reports whether a section mentions one of the question's
-// content words (a word of the section starting with it, so "robots"
-// matches "robot"'s question and "Geneva" "Geneva's").
+// sharesContent reports whether a section has a word starting with one of the
+// question's content words ("robots" matches "robot").
 func sharesContent(q []string, text string) bool {
 	if len(q) == 0 {
 		return false
@@ -229,10 +219,8 @@ func sharesContent(q []string, text string) bool {
 	return false
 }
 
-// spokenExcerpt picks what Nadine says from an ingested section: the
-// sentence that shares the most content words with the question, and the
-// one after it when both fit in maxWords; a longer sentence is cut at a
-// clause.
+// spokenExcerpt says the sentence sharing most content words with the question,
+// and the next if both fit in maxWords; a longer one is cut at a clause.
 func spokenExcerpt(c nadine.KnowledgeChunk, q []string) string {
 	body := strings.TrimSpace(strings.TrimPrefix(c.Text, c.Title))
 	var sentences []string
@@ -294,9 +282,8 @@ func hasLetter(s string) bool {
 // see SpokenWords).
 const MaxWords = maxWords
 
-// SpokenWords counts the words of a reply as the 30-word rule counts them:
-// Latin words, plus one word per 1.5 Chinese characters (Chinese is not
-// written with spaces; a word is one to two characters).
+// SpokenWords counts words as the 30-word rule does: Latin words, plus one per
+// 1.5 Chinese characters (Chinese has no spaces).
 func SpokenWords(s string) int { return spokenWords(s) }
 
 func spokenWords(s string) int {
@@ -319,9 +306,8 @@ func spokenWords(s string) int {
 	return words + (han*2+2)/3
 }
 
-// cutToWords shortens s to at most maxWords words (about maxHanRunes
-// Chinese characters): at the last clause break in the second half of what
-// fits, else at the last whole word, and ends it with a full stop.
+// cutToWords shortens s to maxWords words (about maxHanRunes Chinese
+// characters), at a clause break in the second half, else a whole word.
 func cutToWords(s string) string {
 	if spokenWords(s) <= maxWords {
 		return s

@@ -21,9 +21,8 @@ const (
 	maxNameRunes = 40
 )
 
-// strongContext is the strength (intents.Span) from which the words before
-// a name announce one ("my name is", "je m'appelle"), unlike "I'm" or
-// "ich bin", which mostly come before other words.
+// strongContext is the intents.Span strength from which words announce a
+// name ("my name is"), unlike "I'm", which mostly precedes other words.
 const strongContext = 0.5
 
 // bareName says when a clause that is only a name is one.
@@ -35,12 +34,8 @@ const (
 	bareAny             // the whole utterance too: the answer to her question ("Alex")
 )
 
-// personName returns the name a person gives in an utterance in lang: the
-// words after (or before) a context the examples put around {name}, or a
-// clause that is only a name when bare allows it. sure reports a name the
-// words show plainly: after a strong context, or capitalized inside the
-// sentence where capitals mark names (not in German, which capitalizes
-// every noun).
+// personName returns the name given in an utterance in lang, where the examples
+// put {name}; sure: the words show it plainly (docs/architecture.md#offline).
 func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
 	for _, sp := range e.model.SlotSpans("name", lang, toks) {
 		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
@@ -103,14 +98,8 @@ func clauseEnd(toks []intents.Token, i int) int {
 	return j
 }
 
-// latinName reads the name that starts at token i and ends before token
-// end at the latest: "Alex", "Jean-Pierre", "Sarah Connor" (later words only
-// when capitalized, since "my name is alex how are you" has no
-// punctuation). A word the examples use outside a slot, or another form of
-// one ("tired", "going", "Lehrerin" for "Lehrer"), is no name, unless it is
-// capitalized inside the sentence ("I'm Will", "je suis Marie"; not in
-// German, which capitalizes nouns); nor is a language's name ("I'm
-// French").
+// latinName reads the name starting at token i ("Alex", "Jean-Pierre", "Sarah
+// Connor"); which words may be one is nameWord's rule.
 func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang nadine.Language) string {
 	if i >= end || i >= len(toks) {
 		return ""
@@ -149,9 +138,8 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	return name
 }
 
-// nameWord reports whether token j may be a word of a name: Latin, no
-// language's name nor hers, and unknown to the examples or capitalized
-// inside the sentence (not in German, which capitalizes nouns).
+// nameWord reports whether token j may be a word of a name: Latin, no language's
+// name nor hers, unknown to the examples or capitalized inside the sentence.
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
 	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
@@ -188,10 +176,8 @@ func hanCallsSomeone(toks []intents.Token, i int) bool {
 	return false
 }
 
-// hanName reads the name at the start of rest: Chinese characters
-// ("王小明很高兴…") up to a stop, or Latin words ("Alex"). After an
-// ambiguous context a Chinese name must be two or three characters starting
-// with a common family name.
+// hanName reads the name at the start of rest, Chinese up to a stop or Latin;
+// after an ambiguous context a Chinese name needs a common family name.
 func hanName(rest string, ambiguous bool) string {
 	rest = strings.TrimLeft(rest, " \t:：")
 	r, _ := utf8.DecodeRuneInString(rest)
@@ -267,9 +253,8 @@ func languageOf(t intents.Token) (nadine.Language, bool) {
 	return "", false
 }
 
-// languageAdjectives are the forms of the languages' names that agree with
-// a noun ("une chanson allemande", "ein französisches Lied"), which
-// nadine.ParseLanguage does not take for names. Folded spelling.
+// languageAdjectives are the agreeing forms of languages' names ("une chanson
+// allemande") that nadine.ParseLanguage does not take. Folded spelling.
 var languageAdjectives = map[string]nadine.Language{
 	"anglaise": nadine.English, "anglaises": nadine.English, "francaise": nadine.French, "francaises": nadine.French,
 	"allemande": nadine.German, "allemandes": nadine.German, "chinoise": nadine.Chinese, "chinoises": nadine.Chinese,
@@ -288,9 +273,8 @@ var hanLanguages = map[string]nadine.Language{
 	"普通话": nadine.Chinese, "华语": nadine.Chinese, "国语": nadine.Chinese,
 }
 
-// namedLanguage returns a supported language named in the utterance:
-// "speak French", "parlez-vous anglais", "auf Deutsch", "说英语", "une
-// chanson allemande".
+// namedLanguage returns a supported language the utterance names ("auf
+// Deutsch", "说英语", "une chanson allemande").
 func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
 	for _, t := range toks {
 		if l, ok := languageOf(t); ok {
@@ -305,10 +289,8 @@ func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
 	return "", false
 }
 
-// otherLanguage reports whether the utterance names a language Nadine does
-// not speak, where the examples put {lang}: "speak Klingon", "parlez-vous
-// espagnol", "你会说日语吗": a language of the examples' {lang} values, or
-// a word they do not use otherwise ("speak slowly" names no language).
+// otherLanguage reports whether the utterance names a language Nadine does not
+// speak where the examples put {lang} ("speak slowly" names none).
 func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.Language) bool {
 	tags := e.model.Tags(toks)
 	for _, sp := range e.model.SlotSpans("lang", lang, toks) {
@@ -340,9 +322,8 @@ func hanSupported(s string) bool {
 	return false
 }
 
-// hanLanguageName reports whether s starts with the name of a language in
-// Chinese: a few characters ending in 语 or 文 ("日语", "西班牙语"), but not
-// 语言 ("language").
+// hanLanguageName reports whether s starts with a Chinese language name: a few
+// characters ending in 语 or 文 ("日语"), but not 语言 ("language").
 func hanLanguageName(s string) bool {
 	n := 0
 	for i, r := range s {
@@ -358,9 +339,8 @@ func hanLanguageName(s string) bool {
 	return false
 }
 
-// place returns where the person says they come from: the words where the
-// examples put {place} ("I'm from Bern", "je viens de Lyon", "我来自北京"),
-// as written.
+// place returns where the person says they come from, as written, where the
+// examples put {place} ("I'm from Bern").
 func (e *Engine) place(toks []intents.Token, lang nadine.Language) string {
 	for _, sp := range e.model.SlotSpans("place", lang, toks) {
 		if sp.Context == 0 {

@@ -16,17 +16,13 @@ import (
 // Options configures an Engine. The zero value is a working engine that
 // keeps names for the session only and knows what its persona says.
 type Options struct {
-	// Store persists the names people give, so that a later run recognizes
-	// them ("Do you remember me?"). Nil keeps names for the session only.
-	// A store that is also a nadine.ProfileUpdater (every nadine.Store)
-	// records a name in one transaction with the rest of the profile, so
-	// that another robot's update of the same profile is never lost.
+	// Store persists the names people give (nil: for the session only). A
+	// nadine.ProfileUpdater's transaction keeps another robot's update to the profile.
 	Store nadine.ProfileStore
 	// Persona holds who Nadine is (default nadine.DefaultPersona()).
 	Persona nadine.Persona
 	// Knowledge and Embedder, when both are set, let Nadine answer from the
-	// knowledge base: a built-in section in the wording of the
-	// conversation's language, an ingested one in its own words.
+	// knowledge base.
 	Knowledge nadine.KnowledgeStore
 	Embedder  nadine.Embedder
 	// Detector tells the language of the knowledge Nadine quotes, and of an
@@ -47,10 +43,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Engine is the rule-based engine. Its configuration never changes after
-// New, so one Engine serves every robot of a process; the only state it
-// keeps is a bounded memory of the replies it said per conversation (see
-// recentReplies). It is safe for concurrent use.
+// Engine is the rule-based engine. Its configuration never changes after New, so
+// one serves every robot of a process; safe for concurrent use.
 type Engine struct {
 	store        nadine.ProfileStore
 	persona      nadine.Persona
@@ -78,9 +72,8 @@ type Engine struct {
 
 var _ nadine.Engine = (*Engine)(nil)
 
-// New returns an engine configured by opts. The first engine of a process
-// trains the classifier on the embedded examples; it panics if they do not
-// parse, which their tests rule out.
+// New returns an engine. The first of a process trains the classifier on the
+// embedded examples, and panics if they do not parse (their tests rule it out).
 func New(opts Options) *Engine {
 	model, err := trainedModel()
 	if err != nil {
@@ -149,11 +142,8 @@ func New(opts Options) *Engine {
 // Name returns "offline".
 func (e *Engine) Name() string { return "offline" }
 
-// Respond answers one turn. It never fails: a store or a knowledge base
-// that cannot be reached only costs what it would have added, which the
-// trace records. It emits the user and language events first, then the
-// gestures, one speech event per sentence, and the song last; it does not
-// emit EventDone.
+// Respond never fails: an unreachable store or knowledge base only costs what
+// it would have added. It does not emit EventDone.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {
 	start := time.Now()
 	ctx = nadine.OpenStep(ctx) // its searches hang from the step that says what it answered
@@ -213,9 +203,8 @@ type turn struct {
 // asked how she is, she asks back how the person is holding up.
 const worryWindow = 3
 
-// readHistory reads the conversation window: Nadine's replies (to vary her
-// wording), what her last message asked, whether she met a worry lately,
-// and what the person said before (to grade a repeated insult).
+// readHistory reads the window: her replies (to vary her wording), what she last
+// asked, a worry met lately, and what the person said before (repeated insults).
 func (t *turn) readHistory() hints {
 	var h hints
 	last := ""
@@ -317,9 +306,8 @@ func splitReply(text string) []string { return limitSentences(text) }
 
 func clampGrade(g int) int { return max(1, min(3, g)) }
 
-// fallbackDown reports whether an earlier engine failed because its model
-// could not be reached: only then may Nadine say that her language model
-// is unavailable.
+// fallbackDown reports whether an earlier engine could not reach its model:
+// only then may Nadine say her language model is unavailable.
 func (t *turn) fallbackDown() bool {
 	switch t.req.FallbackReason {
 	case nadine.EUNAVAILABLE, nadine.ERATELIMIT:
@@ -376,10 +364,8 @@ func (t *turn) saidLead(key string) bool {
 	return false
 }
 
-// choose renders the wording of key in lang that Nadine has not said in
-// this conversation, trying them in an order that depends on the
-// conversation (so that visitors hear different first lines); when she has
-// said them all, the one said longest ago.
+// choose renders a wording of key not yet said, in an order that depends on the
+// conversation so visitors hear different first lines; else the oldest said.
 func (t *turn) choose(lang nadine.Language, key string, s slots) string {
 	lines := t.e.replies[lang][key]
 	if len(lines) == 0 {
@@ -468,9 +454,8 @@ func placeName(english string) string {
 // gesture adds a gesture to the reply.
 func (t *turn) gesture(g nadine.Gesture) { t.gestures = append(t.gestures, g) }
 
-// line renders a template's first wording with the given slots (remembered
-// facts, which are said once). A language without the key falls back to
-// English.
+// line renders a template's first wording (remembered facts are said once); a
+// language without the key falls back to English.
 func (e *Engine) line(lang nadine.Language, key string, s slots) string {
 	lines := e.replies[lang][key]
 	if len(lines) == 0 {
@@ -482,9 +467,8 @@ func (e *Engine) line(lang nadine.Language, key string, s slots) string {
 	return fill(lines[0], map[string]string{"fact": s.fact, "name": s.name})
 }
 
-// fill replaces the placeholders of tmpl with values. Values are inserted
-// as they are: a placeholder inside a value is not expanded; an unknown
-// placeholder stays.
+// fill replaces tmpl's placeholders with values as they are: a placeholder
+// inside a value is not expanded; an unknown one stays.
 func fill(tmpl string, values map[string]string) string {
 	if !strings.Contains(tmpl, "{") {
 		return tmpl

@@ -67,10 +67,8 @@ func (t *turn) name() string {
 	return t.userName
 }
 
-// introduce settles who gave the name: a person the store already knows
-// by that name (welcome back), the current person if nobody had named them
-// yet, or a new person. It emits the user event and returns the template
-// key and a remembered fact.
+// introduce settles who gave the name (known by it, the current person if
+// unnamed, or someone new), emits the user event and returns the template key.
 func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 	st := t.e.store
 	current, currentName := t.userID, t.name()
@@ -123,9 +121,8 @@ func (t *turn) introduce(name string, lang nadine.Language) (key, fact string) {
 	return tNameNew, ""
 }
 
-// saveNameAfterReply records id's name once the reply is out, so an early
-// turn nobody adopts stores nothing; with a ProfileUpdater other robots'
-// concurrent writes to the profile are kept.
+// saveNameAfterReply records the name once the reply is out, so an early turn
+// nobody adopts stores nothing.
 func (t *turn) saveNameAfterReply(id, name string, current bool) {
 	now, st, log := t.e.now(), t.e.store, t.e.log
 	u, updates := st.(nadine.ProfileUpdater)
@@ -191,10 +188,8 @@ func factOf(p nadine.Profile) (key, value string) {
 	return "", ""
 }
 
-// song picks the first song of the library in want and queues it after
-// the announcement. Without one in want, it sings one in the language of
-// the conversation, else in another, and says so; without any song, it
-// says truly why it cannot sing.
+// song queues the library's first song in want after the announcement, else one
+// in another language, saying so; without any, she says truly why she cannot sing.
 func (t *turn) song(want, replyLang nadine.Language) (key, title, langName string) {
 	if t.e.songs == nil {
 		return tSongNoLibrary, "", ""

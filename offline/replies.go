@@ -119,14 +119,8 @@ var partKeys = map[string]bool{tLimitLead: true, tLimitLeadDown: true, tLimitLea
 	tLimitOfferSong: true, tLimitJoin: true, tLimitEnd: true, tAgainJoke: true, tAgainAction: true, tAgainFact: true, tFactCompany: true, tFactPosition: true,
 	tFactLocation: true, tFactHobby: true, tFactInterest: true}
 
-// replyTable holds Nadine's lines per language and template key. A key may
-// have several wordings; the engine picks one Nadine has not said in the
-// conversation yet (never repeat an answer). Placeholders:
-// {name}, {time}, {date}, {song}, {fact}, {lang} (a language's name) and
-// the persona's {me}, {kind}, {team}, {made_at}, {city}, {year}, {age},
-// {home}, {place}, {creator}, {modeled}. Every line is at most two
-// sentences and 30 words, addresses the person formally (vous, Sie, 您)
-// and never claims not to understand.
+// replyTable holds Nadine's lines per language and key; the rules they follow
+// and their placeholders are in docs/architecture.md#offline.
 func replyTable() map[nadine.Language]map[string][]string {
 	table := map[nadine.Language]map[string][]string{
 		nadine.English: englishReplies(),
@@ -145,10 +139,8 @@ func replyTable() map[nadine.Language]map[string][]string {
 	return table
 }
 
-// compose builds the one-sentence lines of key from a lead, the language's
-// joiner and an offer: every pair once, in an order where two neighbours
-// differ in both parts, so that lines picked one after another sound
-// different.
+// compose builds key's lines from every lead and offer pair, ordered so that
+// neighbours differ in both parts and lines said in a row sound different.
 func compose(lines map[string][]string, key, leadKey string, offerKeys ...string) {
 	leads := lines[leadKey]
 	var offers []string
@@ -173,9 +165,8 @@ func first(xs []string) string {
 	return xs[0]
 }
 
-// againKeys gives the keys whose lines may be said again behind a prefix
-// once every wording has been said: a joke ("Here is a classic: …"), a
-// gesture ("Once more! …").
+// againKeys are keys whose lines may be said again behind a prefix once all were
+// said ("Here is a classic: …").
 var againKeys = map[string]string{tJoke: tAgainJoke, tSmile: tAgainAction, tWave: tAgainAction, tAnger: tAgainAction}
 
 // languageNames names each language in each language: "anglais" in French.
@@ -216,9 +207,8 @@ func calendars() map[nadine.Language]wordTable {
 	}
 }
 
-// germanOrdinals spells the days of the month as German ordinals ("der
-// dritte März"): "3. März" would end a sentence for the sentence splitter
-// and be spoken as two utterances.
+// germanOrdinals spells days as ordinals ("der dritte März"): the sentence
+// splitter would end a sentence at "3. März".
 func germanOrdinals() [31]string {
 	return [31]string{"erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte", "neunte",
 		"zehnte", "elfte", "zwölfte", "dreizehnte", "vierzehnte", "fünfzehnte", "sechzehnte", "siebzehnte",

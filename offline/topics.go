@@ -17,17 +17,15 @@ import (
 // and the closest passage answers when it is close enough and shares a
 // content word (docs/offline.md gives the calibration).
 
-// topicThreshold is the cosine similarity a fact's passage needs to answer
-// an utterance none of the intents took; TestTopicCalibration recomputes
-// it on the knowledge and none examples (held out from the passages).
+// topicThreshold is the similarity a fact's passage needs to take an utterance
+// no intent took; TestTopicCalibration recomputes it on held-out examples.
 const topicThreshold = 0.15
 
 // topicDims is the dimension of the passages' lexical vectors.
 const topicDims = 512
 
-// topicFacts are the facts a topic can route to: the built-in knowledge
-// base's, not Nadine's persona (a persona question the classifier missed
-// is not guessed from shared words).
+// topicFacts are the knowledge base's facts, not the persona's: a persona
+// question the classifier missed is not guessed from shared words.
 var topicFacts = []string{fMiralab, fUnige, fThalmann, fSocialRobots, fNTU, fHowWorks, fHearing, fSeeing, fThinking,
 	fSpeaking, fMemory, fRecognize, fExpressions, fRealWorld, fPersonality, fAnswering, fSinging}
 
@@ -42,9 +40,8 @@ type topicPassage struct {
 type topicIndex struct {
 	emb      *lexical.Embedder
 	passages map[nadine.Language][]topicPassage
-	// spread counts, per language and content word, the intents whose
-	// examples use the word: a word many intents share ("speak", "tell")
-	// says nothing of a topic.
+	// spread counts the intents whose examples use each word: a word many share
+	// ("speak", "tell") says nothing of a topic.
 	spread map[nadine.Language]map[string]int
 }
 
@@ -102,10 +99,8 @@ func (e *Engine) newTopicIndex() *topicIndex {
 	return ix
 }
 
-// nearest returns the fact whose passage in lang is closest to text, its
-// similarity, and whether the passage has two, or at least half, of the
-// utterance's content words that few intents' examples use ("who designed
-// the Eiffel Tower?" shares "designed" with social robots, not "Eiffel").
+// nearest returns the closest fact's passage in lang, its similarity, and whether
+// it shares enough rare content words ("Eiffel", not "designed").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
 	v := ix.emb.Vector(text)
 	best := -1

@@ -14,8 +14,7 @@ import (
 	"github.com/nadine-robot/nadine/intents"
 )
 
-// The examples that define the intents, one file per language
-// (examples/README.md says how they are written).
+// The examples that define the intents, one file per language (examples/README.md).
 //
 //go:embed examples/*.txt
 var exampleFiles embed.FS
@@ -35,10 +34,8 @@ func Examples() (*intents.Set, error) {
 	return &s, s.Check()
 }
 
-// trainedModel is the classifier trained on the embedded examples. It is
-// trained once per process, on first use (a few hundred milliseconds), and
-// shared by every engine: the examples never change while the process runs,
-// and the model is immutable.
+// trainedModel is trained once per process on first use and shared by every
+// engine: the examples never change and the model is immutable.
 var trainedModel = sync.OnceValues(func() (*intents.Model, error) {
 	s, err := Examples()
 	if err != nil {
@@ -72,21 +69,17 @@ const (
 	// wholeSure is the probability from which the whole utterance's act
 	// comes before its clauses' ("Thanks, that was lovely" thanks).
 	wholeSure = 0.5
-	// nameFloor is the probability of an introduction from which a name
-	// the words show plainly makes the utterance one ("Bonjour, je suis
-	// Marie": "marie" is also the French for married, and the examples
-	// are written without capitals).
+	// nameFloor is the introduction probability from which a plainly shown name makes
+	// one ("je suis Marie": "marie" is also French for married).
 	nameFloor = 0.005
 	// bareNameSure is the probability of an introduction from which a
 	// clause that is only a name is the name.
 	bareNameSure = 0.5
-	// priorBoost multiplies the probability of the intents the
-	// conversation expects: a feeling after "how are you?", the worry's
-	// continuation after her empathy, a name after she asked for it.
+	// priorBoost multiplies the intents the conversation expects (a feeling after
+	// "how are you?", a name she asked for).
 	priorBoost = 4.0
-	// sessionLanguageOdds keeps the session language for an utterance
-	// several languages share ("Hi", "Super", "Idiot!"): unless another
-	// language is that many times likelier.
+	// sessionLanguageOdds keeps the session language for words many languages share
+	// ("Hi", "Super") unless another is that many times likelier.
 	sessionLanguageOdds = 6
 	// languageSure is the probability that makes a language the
 	// utterance's.
@@ -152,9 +145,8 @@ func (i intent) String() string {
 	return "default"
 }
 
-// labelIntents maps the examples' labels without a sub-label to intents;
-// "persona.<fact>", "knowledge.<fact>", "feeling.<feel>",
-// "compliment.<grade>" and "insult.<grade>" are read by parseLabel.
+// labelIntents maps labels without a sub-label; "persona.<fact>" and the other
+// labels with one are read by parseLabel.
 var labelIntents = func() map[string]intent {
 	m := map[string]intent{"share": iListen}
 	for i, n := range intentNames {
@@ -217,11 +209,8 @@ func parseLabel(label string) (classified, bool) {
 	return c, true
 }
 
-// socialRank ranks the acts that come along with another ("Hello, who are
-// you?", "I'm fine, and you?"): another act in the utterance is its main
-// one; among themselves, a farewell ends the conversation whatever came
-// with it ("Thanks, bye!"), and a question asks more than a greeting does
-// ("Hello, how are you?").
+// socialRank ranks the acts that come along with another; the order's reasons are
+// in docs/architecture.md#offline.
 var socialRank = map[string]int{"farewell": 1, "how_are_you": 2, "thanks": 3, "greeting": 4}
 
 func social(label string) bool { return socialRank[label] > 0 }
@@ -272,9 +261,8 @@ type part struct {
 	clause   bool    // a clause of its own; else a greeting or "and you?" split from an unpunctuated utterance
 }
 
-// classify understands a turn: the classifier's reading of the whole
-// utterance and of its parts, the conversation's expectations, and the
-// entities the intent needs. session is the language of the session.
+// classify reads a turn: the classifier on the utterance and its parts, the
+// conversation's expectations and the entities needed; session is its language.
 func (e *Engine) classify(text string, session nadine.Language, h hints) classified {
 	r, ok := e.read(text, session, h)
 	if !ok {
@@ -366,12 +354,8 @@ type candidate struct {
 	prob  float64
 }
 
-// candidates orders what the utterance may mean: the whole utterance's
-// intents that reach the threshold, most probable first, then its clauses'
-// (a question after a greeting, most probable first), and the rest of an
-// unpunctuated utterance after a greeting or before an "and you?" unless
-// the whole is plainly such an act ("ça va"); those acts ("Hello", "and
-// you?") only after every other.
+// candidates orders what the utterance may mean (docs/architecture.md#offline):
+// the whole's intents, then its clauses', greetings and "and you?" last.
 func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 	var main, along []candidate
 	add := func(label string, p float64) {
@@ -438,17 +422,15 @@ func alongWith(c classified, parts []part) (greeting, andYou bool) {
 	return greeting, andYou
 }
 
-// maxHead is how many words (Chinese: characters) a greeting before the
-// rest of an unpunctuated utterance may have ("hello my name is Alex",
-// "你好我叫王小明"); maxTail likewise for "and you?" after it.
+// maxHead bounds the words (Chinese: characters) of a greeting before an
+// unpunctuated rest ("hello my name is Alex"); maxTail the "and you?" after it.
 const (
 	maxHead = 3
 	maxTail = 3
 )
 
-// parts reads the parts of an utterance: its clauses when punctuation
-// splits it; else a greeting at its start and an "and you?" at its end,
-// when the classifier is sure of them.
+// parts reads an utterance's clauses when punctuation splits it, else a sure
+// greeting at its start and "and you?" at its end.
 func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	if cl := intents.Clauses(toks); len(cl) > 1 {
 		var out []part
@@ -525,9 +507,8 @@ func sortScored(s []intents.Scored) {
 	}
 }
 
-// complete fills in what an intent needs beyond its label, and reports
-// whether the utterance has it: a name to introduce oneself, a language to
-// switch to. An intent without what it needs is not the utterance's.
+// complete fills what an intent needs beyond its label (a name, a language);
+// an intent without it is not the utterance's.
 func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Token, text string, h hints) (classified, bool) {
 	switch c.intent {
 	case iName:
@@ -586,10 +567,8 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 	return c, true
 }
 
-// language decides the language of the utterance: Chinese when it has
-// Chinese characters; the session's unless the classifier finds another
-// much likelier (many short words are shared); else the one the classifier
-// is sure of, else what the detector is sure of, else the session's.
+// language decides the utterance's language: Chinese for Han characters; the
+// session's unless far less likely (short words are shared); else who is sure.
 func (e *Engine) language(r intents.Result, toks []intents.Token, text string, session nadine.Language) nadine.Language {
 	for _, t := range toks {
 		if t.Han {

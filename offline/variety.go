@@ -40,10 +40,8 @@ func replyHash(s string) uint64 {
 	return h.Sum64()
 }
 
-// said returns the reply hashes of a conversation, newest first. A
-// conversation the memory does not know yet continues the one whose last
-// reply is lastReply, when there is one: the dialogue manager moves a
-// stranger's window to a new conversation once they say their name.
+// said returns a conversation's reply hashes, newest first; an unknown one
+// continues the one ending in lastReply (a stranger's window moved once named).
 func (r *recentReplies) said(convID string, lastReply uint64, haveLast bool) []uint64 {
 	if convID == "" {
 		return nil
