@@ -185,7 +185,7 @@ func TestSpeculationRestartedWithTheAppraisal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := speculationHarness(t)
 			h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleAppraisal), llmtest.MatchLastUser("rudest"))).Reply(tt.appraisal)
-			restarted := make(chan struct{})
+			started, restarted := make(chan struct{}), make(chan struct{})
 			var calls atomic.Int32 // the response model's calls, the cancelled one's too
 			waited := false
 			models := h.opts.Models
@@ -194,8 +194,21 @@ func TestSpeculationRestartedWithTheAppraisal(t *testing.T) {
 				switch role {
 				case agents.RoleResponse:
 					return hookModel{m, func(nadine.ChatRequest) {
-						if calls.Add(1) == 2 {
+						switch calls.Add(1) {
+						case 1:
+							close(started)
+						case 2:
 							close(restarted)
+						}
+					}}
+				case agents.RoleAppraisal:
+					// The appraisal answers once the speculation has started, as
+					// a real one does (it is the slower call): under load the
+					// scripted one could come first and leave nothing to restart.
+					return hookModel{m, func(nadine.ChatRequest) {
+						select {
+						case <-started:
+						case <-time.After(5 * time.Second):
 						}
 					}}
 				case agents.RoleIntent:
