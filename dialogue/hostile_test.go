@@ -207,3 +207,24 @@ func TestHostileOutputsSealed(t *testing.T) {
 	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))
 	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
 }
+
+// TestHostileOutputsProbe runs the probe table, written before the
+// sentence classifier and from other angles than the tuned one (the
+// prompts translated and paraphrased, talk about the answer's making in
+// words of its own, instructions, policies, asides, and replies that only
+// look risky), and prints its score.
+func TestHostileOutputsProbe(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
+	}
+	rs := runHostile(t, loadHostile(t, "probe"))
+	for _, r := range rs {
+		if len(r.heard) > 0 {
+			t.Logf("%s on %s (%s) spoke %q: %q", r.id, r.engine, r.kind, r.heard, r.spoken)
+		}
+		if r.hasShould && !r.salvaged {
+			t.Logf("%s on %s (%s): the good part was not spoken: %q", r.id, r.engine, r.kind, r.spoken)
+		}
+	}
+	t.Logf("probe hostile outputs: %s", hostileScore(rs, nil))
+}
