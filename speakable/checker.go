@@ -139,7 +139,12 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 			return "", notSpeech("%s", why)
 		}
 	}
-	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled))
+	linked := rewriteLinks(raw, lang, c.spelled)
+	if clean, err := spoken.Sentence(linked); err == nil && strings.Contains(clean, dropped) {
+		// Left out whole, whatever it says.
+		return "", leftOut("a web or e-mail address, or notation")
+	}
+	linked, meta := metaTalk(linked)
 	if meta {
 		return "", notSpeech("talk about the answer and its instructions")
 	}
