@@ -4,6 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"hash/fnv"
+	"math"
+	"slices"
 	"sync"
 
 	"github.com/nadine-robot/nadine"
@@ -27,14 +29,18 @@ const (
 	labelSpeech    = "speech"
 )
 
-// backstageThreshold is the probability of backstage or frame from which
-// a text is not spoken, calibrated on the held-out examples so that at
-// most 1% of the legitimate ones are dropped (TestBackstageCalibration).
-const backstageThreshold = 0.8
+// maxFalseDrops is the share of legitimate sentences the classifier may
+// keep from being spoken: its threshold is calibrated on held-out
+// examples to drop no more.
+const maxFalseDrops = 0.01
 
-// heldOutShare: one example in heldOutShare is kept out of training, to
-// measure the classifier on sentences it did not learn.
-const heldOutShare = 5
+// minThreshold: whatever the calibration, a text is dropped only when
+// the classifier finds it more likely backstage than speech.
+const minThreshold = 0.5
+
+// heldOutShare: one example in heldOutShare is kept out of training, half
+// of them to calibrate the threshold and half to measure it.
+const heldOutShare = 4
 
 //go:embed examples/*.txt
 var exampleFiles embed.FS
@@ -56,23 +62,50 @@ func backstageExamples() (*intents.Set, error) {
 	return &s, nil
 }
 
-// heldOut reports whether an example is kept out of training (by a hash
-// of its text, so the split is the same on every run).
-func heldOut(ex intents.Example) bool {
+// part is where an example goes, by a hash of its text (the same on every
+// run): training, calibration of the threshold, or measurement.
+type part int
+
+const (
+	partTrain part = iota
+	partCalibrate
+	partMeasure
+)
+
+func partOf(ex intents.Example) part {
 	h := fnv.New32a()
 	h.Write([]byte(ex.Text))
-	return h.Sum32()%heldOutShare == 0
+	switch x := h.Sum32() % (2 * heldOutShare); x {
+	case 0:
+		return partCalibrate
+	case heldOutShare:
+		return partMeasure
+	default:
+		return partTrain
+	}
 }
 
-// trainBackstage trains the classifier on the examples not held out.
-func trainBackstage() (*intents.Model, error) {
+// classifier is the trained model and its calibrated threshold on the
+// probability of backstage or frame.
+type classifier struct {
+	models    []*intents.Model // bagged: trained in different orders, averaged
+	threshold float64
+}
+
+// bagged is how many models are averaged: one model's decision near the
+// threshold moves with the order its examples were trained in.
+const bagged = 2
+
+// trainBackstage trains the classifier on the training part and
+// calibrates its threshold on the calibration part's speech.
+func trainBackstage() (*classifier, error) {
 	all, err := backstageExamples()
 	if err != nil {
 		return nil, err
 	}
 	train := &intents.Set{Values: all.Values}
 	for _, ex := range all.Examples {
-		if heldOut(ex) {
+		if partOf(ex) != partTrain {
 			continue
 		}
 		// Backstage sentences are the fewer: each is trained several
@@ -81,11 +114,40 @@ func trainBackstage() (*intents.Model, error) {
 			train.Examples = append(train.Examples, ex)
 		}
 	}
-	m, err := intents.Train(train, backstageOptions)
-	if err != nil {
-		return nil, fmt.Errorf("speakable: %w", err)
+	c := &classifier{}
+	for i := range bagged {
+		o := backstageOptions
+		o.Seed = uint64(101 + i)
+		m, err := intents.Train(train, o)
+		if err != nil {
+			return nil, fmt.Errorf("speakable: %w", err)
+		}
+		c.models = append(c.models, m)
 	}
-	return m, nil
+	var speech []float64
+	for _, ex := range all.Examples {
+		if partOf(ex) == partCalibrate && ex.Label == labelSpeech {
+			speech = append(speech, c.judge(ex.Text).p())
+		}
+	}
+	// A third of the share on the calibration part: six hundred examples
+	// set a threshold loosely (±0.4% between the two held-out parts), and
+	// the measured part must stay within the share.
+	c.threshold = calibrate(speech, maxFalseDrops/3)
+	return c, nil
+}
+
+// calibrate returns the least threshold at which at most share of the
+// scores reach it (and at least minThreshold).
+func calibrate(scores []float64, share float64) float64 {
+	s := slices.Clone(scores)
+	slices.Sort(s)
+	slices.Reverse(s)
+	k := int(share * float64(len(s))) // scores allowed at or above
+	if k >= len(s) {
+		return minThreshold
+	}
+	return max(minThreshold, math.Nextafter(s[k], 2))
 }
 
 // weight is how many times an example of a label is trained.
@@ -96,12 +158,12 @@ func weight(label string) int {
 	return backstageWeight
 }
 
-// backstageWeight balances the classes (some 650 backstage examples for
-// 4,800 of speech).
+// backstageWeight balances the classes (some 960 backstage and frame
+// examples for 4,880 of speech).
 const backstageWeight = 4
 
 // backstageOptions are the classifier's training settings.
-var backstageOptions = intents.Options{Epochs: 8}
+var backstageOptions = intents.Options{}
 
 // backstageModel is the classifier, trained once per process on first
 // use: the examples are embedded and never change, training is
@@ -117,23 +179,43 @@ func WarmUp() error {
 
 // judgement is what the classifier says of a text.
 type judgement struct {
-	backstage, frame float64
+	backstage, frame, threshold float64
 }
 
-// notForVisitor reports whether the text is not to be spoken.
-func (j judgement) notForVisitor() bool { return j.backstage+j.frame >= backstageThreshold }
+// p is the probability that the text is not for the visitor.
+func (j judgement) p() float64 { return j.backstage + j.frame }
 
-// isFrame reports whether the text presents the reply that follows it.
-func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame > j.backstage }
+// notForVisitor reports whether the text is not to be spoken.
+func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.threshold }
+
+// isFrame reports whether the text, not for the visitor, presents the
+// reply that follows it: a lead-in that names the answer is also talk
+// about its making, so a fifth of the probability on frame is enough (what
+// follows is judged on its own).
+func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame >= frameShare*j.p() }
+
+// frameShare is the share of frame in a lead-in's not-for-the-visitor
+// probability from which it is taken to present the reply.
+const frameShare = 0.2
 
 // judge classifies a text (a sentence, a lead-in, an aside); a text the
 // classifier cannot judge (its examples failed to load, which a test
 // rules out) is speech.
 func judge(s string) judgement {
-	m, err := backstageModel()
+	c, err := backstageModel()
 	if err != nil {
 		return judgement{}
 	}
-	r := m.ClassifyPart(intents.Tokenize(s))
-	return judgement{backstage: r.Prob(labelBackstage), frame: r.Prob(labelFrame)}
+	return c.judge(s)
+}
+
+func (c *classifier) judge(s string) judgement {
+	toks := intents.Tokenize(s)
+	j := judgement{threshold: c.threshold}
+	for _, m := range c.models {
+		r := m.ClassifyPart(toks)
+		j.backstage += r.Prob(labelBackstage) / float64(len(c.models))
+		j.frame += r.Prob(labelFrame) / float64(len(c.models))
+	}
+	return j
 }

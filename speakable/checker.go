@@ -140,15 +140,18 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 		}
 	}
 	linked := rewriteLinks(raw, lang, c.spelled)
-	if clean, err := spoken.Sentence(linked); err == nil && strings.Contains(clean, dropped) {
+	clean, err := spoken.Sentence(linked)
+	if err == nil && strings.Contains(clean, dropped) {
 		// Left out whole, whatever it says.
 		return "", leftOut("a web or e-mail address, or notation")
 	}
-	linked, meta := metaTalk(linked)
+	rest, meta := metaTalk(linked)
 	if meta {
-		return "", notSpeech("talk about the answer and its instructions")
+		return "", notSpeech("not for the visitor (the prompt's voice, an instruction, talk about the answer)")
 	}
-	clean, err := spoken.Sentence(linked)
+	if rest != linked {
+		clean, err = spoken.Sentence(rest)
+	}
 	if err != nil || clean == "" {
 		return clean, err
 	}

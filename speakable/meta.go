@@ -10,7 +10,7 @@ import (
 // aside in parentheses or a lead-in before a colon is judged on its own,
 // so that "Here is my answer in JSON: Hello!" says "Hello!" (the lead-in
 // presents the reply: a frame) while "Rewritten question: What is …?"
-// says nothing (what follows a backstage lead-in is backstage too).
+// says nothing.
 
 var (
 	// optionRE is an option of the answer format ("option 2"), which the
@@ -24,6 +24,8 @@ var (
 
 // metaTalk removes a sentence's asides and lead-in that are not for the
 // visitor and reports drop when the whole sentence is not (see above).
+// A short lead-in is judged less surely than a sentence: one found
+// backstage lowers the bar for the whole sentence rather than dropping it.
 func metaTalk(s string) (rest string, drop bool) {
 	s = parentheticalRE.ReplaceAllStringFunc(s, func(m string) string {
 		if judge(strings.Trim(m, " ()（）[]")).notForVisitor() {
@@ -32,15 +34,21 @@ func metaTalk(s string) (rest string, drop bool) {
 		return m
 	})
 	s = strings.TrimSpace(s)
+	backstageLead := false
 	if m := leadRE.FindStringSubmatch(s); m != nil {
 		switch j := judge(m[1]); {
 		case j.isFrame():
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))
 		case j.notForVisitor():
-			return "", true
+			backstageLead = true
 		}
 	}
-	if s == "" || optionRE.MatchString(s) || judge(s).notForVisitor() {
+	if s == "" || optionRE.MatchString(s) {
+		return "", true
+	}
+	// A lead-in found backstage is one piece of evidence: the whole
+	// sentence then goes when it is more likely backstage than not.
+	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold {
 		return "", true
 	}
 	return s, false
