@@ -127,7 +127,7 @@ func TestManagerRejectsEmptyInput(t *testing.T) {
 }
 
 func TestManagerSpeaksRepliesThatWereNotStreamed(t *testing.T) {
-	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "First sentence. Second one!", Emotion: "ecstasy", EmotionIntensity: 42, Category: "weird"}}
+	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "Hello there. Second one!", Emotion: "ecstasy", EmotionIntensity: 42, Category: "weird"}}
 	m, _ := newManager(t, eng)
 	rec := &recorder{}
 	r, err := m.Stream(context.Background(), nadine.Turn{Text: "hi"}, rec.emit)
@@ -140,7 +140,7 @@ func TestManagerSpeaksRepliesThatWereNotStreamed(t *testing.T) {
 			said = append(said, e.Text)
 		}
 	}
-	if strings.Join(said, "|") != "First sentence.|Second one!" {
+	if strings.Join(said, "|") != "Hello there.|Second one!" {
 		t.Errorf("spoken = %q", said)
 	}
 	if r.Emotion != nadine.Neutral || r.EmotionIntensity != 10 || r.Category != nadine.CategoryOther || r.Language != nadine.English {

@@ -145,20 +145,27 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 		// Left out whole, whatever it says.
 		return "", leftOut("a web or e-mail address, or notation")
 	}
+	// The prompt's own words first: they say why more precisely than the
+	// classifier does.
+	if err == nil && c != nil {
+		if why := c.check(clean); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
 	rest, meta := metaTalk(linked)
 	if meta {
 		return "", notSpeech("not for the visitor (the prompt's voice, an instruction, talk about the answer)")
 	}
 	if rest != linked {
 		clean, err = spoken.Sentence(rest)
+		if err == nil && c != nil {
+			if why := c.check(clean); why != "" {
+				return "", notSpeech("%s", why)
+			}
+		}
 	}
 	if err != nil || clean == "" {
 		return clean, err
-	}
-	if c != nil {
-		if why := c.check(clean); why != "" {
-			return "", notSpeech("%s", why)
-		}
 	}
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")
