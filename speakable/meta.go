@@ -39,7 +39,7 @@ func metaTalk(s string) (rest string, drop bool) {
 		switch j := judge(m[1]); {
 		case j.isFrame():
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))
-		case j.notForVisitor():
+		case j.notForVisitor() && judgeable(m[1]):
 			backstageLead = true
 		}
 	}
@@ -52,4 +52,24 @@ func metaTalk(s string) (rest string, drop bool) {
 		return "", true
 	}
 	return s, false
+}
+
+// minLeadWords is the least length of a lead-in found backstage that
+// lowers the bar for its sentence: a word or two ("You said") says too
+// little to tell (a label of the answer, "Antwort:", is a frame whatever
+// its length).
+const minLeadWords = 3
+
+// judgeable reports whether a lead-in is long enough to lower the bar
+// (two Chinese characters count as a word).
+func judgeable(lead string) bool {
+	n, cjk := 0, 0
+	for _, w := range words(lead) {
+		if r := []rune(w); len(r) == 1 && isIdeographic(r[0]) {
+			cjk++
+			continue
+		}
+		n++
+	}
+	return n+cjk/2 >= minLeadWords
 }
