@@ -147,6 +147,9 @@ func New(opts Options) *Engine {
 // Name returns "offline".
 func (e *Engine) Name() string { return "offline" }
 
+// Authored reports that the engine speaks only the project's own texts.
+func (e *Engine) Authored() bool { return true }
+
 // Respond answers one turn. It never fails: a store or a knowledge base
 // that cannot be reached only costs what it would have added, which the
 // trace records. It emits the user and language events first, then the

@@ -116,6 +116,16 @@ func leftOut(format string, args ...any) error {
 // reply (an echo of the prompt, a label of the answer format, JSON,
 // markup, code).
 func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error) {
+	return c.sentence(sentence, lang, false)
+}
+
+// SentenceAuthored is Sentence for the project's own texts (the offline
+// engine's): every check but the classifier of talk about the answer.
+func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (string, error) {
+	return c.sentence(sentence, lang, true)
+}
+
+func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
 	if raw == "" {
 		return "", nil
@@ -152,7 +162,10 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 			return "", notSpeech("%s", why)
 		}
 	}
-	rest, meta := metaTalk(linked)
+	rest, meta := linked, false
+	if !authored {
+		rest, meta = metaTalk(linked)
+	}
 	if meta {
 		return "", notSpeech("not for the visitor (the prompt's voice, an instruction, talk about the answer)")
 	}
