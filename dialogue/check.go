@@ -31,10 +31,24 @@ func (m *Manager) sentenceCheck() SentenceCheck {
 	}
 }
 
+// authoredKey marks the context of a sentence an authored engine said.
+type authoredKey struct{}
+
+func withAuthored(ctx context.Context) context.Context {
+	return context.WithValue(ctx, authoredKey{}, true)
+}
+
+func isAuthored(ctx context.Context) bool { a, _ := ctx.Value(authoredKey{}).(bool); return a }
+
+// AuthoredEngine is an engine that speaks only the project's own texts
+// (templates, the knowledge base): its sentences skip the check for talk
+// about the answer, meant for models, so the last fallback is never silenced.
+type AuthoredEngine interface{ Authored() bool }
+
 // checkSentence checks one sentence of the turn whose speech gate is gate.
 func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
 	tr := nadine.TraceFrom(ctx)
-	clean, err := gate.sentence(tr, text, stated.Or(want))
+	clean, err := gate.sentence(tr, text, stated.Or(want), isAuthored(ctx))
 	if err != nil {
 		tr.Notef("a sentence was not spoken: %v", err)
 	}

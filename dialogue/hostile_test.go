@@ -218,13 +218,35 @@ func TestHostileOutputsProbe(t *testing.T) {
 		t.Skip("runs every case through a real engine (not under -short or -race)")
 	}
 	rs := runHostile(t, loadHostile(t, "probe"))
+	leaks, lost := map[string]int{}, map[string]int{}
 	for _, r := range rs {
 		if len(r.heard) > 0 {
+			leaks[r.engine]++
 			t.Logf("%s on %s (%s) spoke %q: %q", r.id, r.engine, r.kind, r.heard, r.spoken)
 		}
 		if r.hasShould && !r.salvaged {
+			lost[r.engine]++
 			t.Logf("%s on %s (%s): the good part was not spoken: %q", r.id, r.engine, r.kind, r.spoken)
 		}
 	}
 	t.Logf("probe hostile outputs: %s", hostileScore(rs, nil))
+	// Not yet zero (docs/speech.md, Figures): the measured counts are a
+	// ceiling, so that a change that speaks more of the probe fails.
+	for engine, most := range probeMostLeaks {
+		if leaks[engine] > most {
+			t.Errorf("probe on %s: %d outputs spoke something that must not be heard (at most %d measured)", engine, leaks[engine], most)
+		}
+	}
+	for engine, most := range probeMostLost {
+		if lost[engine] > most {
+			t.Errorf("probe on %s: %d good parts not spoken (at most %d measured)", engine, lost[engine], most)
+		}
+	}
 }
+
+// probeMostLeaks and probeMostLost are the probe's counts with the
+// sentence classifier (before it: graph 38 and react 32 leaks).
+var (
+	probeMostLeaks = map[string]int{"graph": 18, "react": 12}
+	probeMostLost  = map[string]int{"graph": 2, "react": 1}
+)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
+	"github.com/nadine-robot/nadine/speakable"
 	"github.com/nadine-robot/nadine/spoken"
 )
 
@@ -123,6 +125,11 @@ func NewManager(opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.History == nil {
 		return nil, nadine.Errorf(nadine.EINVALID, "dialogue: no history configured")
+	}
+	// The sentence gate's classifier is trained here, once per process,
+	// rather than while the first reply waits for it.
+	if err := speakable.WarmUp(); err != nil {
+		return nil, fmt.Errorf("dialogue: %w", err)
 	}
 	if opts.MaxInputChars <= 0 {
 		opts.MaxInputChars = DefaultMaxInputChars

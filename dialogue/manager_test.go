@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,7 +128,7 @@ func TestManagerRejectsEmptyInput(t *testing.T) {
 }
 
 func TestManagerSpeaksRepliesThatWereNotStreamed(t *testing.T) {
-	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "First sentence. Second one!", Emotion: "ecstasy", EmotionIntensity: 42, Category: "weird"}}
+	eng := &scriptedEngine{name: "x", reply: nadine.Reply{Text: "Hello there. Second one!", Emotion: "ecstasy", EmotionIntensity: 42, Category: "weird"}}
 	m, _ := newManager(t, eng)
 	rec := &recorder{}
 	r, err := m.Stream(context.Background(), nadine.Turn{Text: "hi"}, rec.emit)
@@ -140,7 +141,7 @@ func TestManagerSpeaksRepliesThatWereNotStreamed(t *testing.T) {
 			said = append(said, e.Text)
 		}
 	}
-	if strings.Join(said, "|") != "First sentence.|Second one!" {
+	if strings.Join(said, "|") != "Hello there.|Second one!" {
 		t.Errorf("spoken = %q", said)
 	}
 	if r.Emotion != nadine.Neutral || r.EmotionIntensity != 10 || r.Category != nadine.CategoryOther || r.Language != nadine.English {
@@ -401,5 +402,44 @@ func TestDecomposedAccentsAreUnderstood(t *testing.T) {
 	}
 	if !strings.Contains(r.Text, "Thalmann") {
 		t.Errorf("reply %q, want who made her", r.Text)
+	}
+}
+
+// authoredEngine is a scriptedEngine that speaks only the project's texts.
+type authoredEngine struct{ scriptedEngine }
+
+func (*authoredEngine) Authored() bool { return true }
+
+// TestAuthoredEngineIsNotSilenced: the classifier of talk about the answer
+// is for models; an authored engine's sentence it would drop (the offline
+// engine's "As I said: I answer from my knowledge base…", which once left
+// a fallback turn silent) is spoken, and the same sentence from a model
+// engine is not.
+func TestAuthoredEngineIsNotSilenced(t *testing.T) {
+	const said = "As I said: I answer from my knowledge base and keep every reply to two sentences in your language."
+	for _, tt := range []struct {
+		name   string
+		engine nadine.Engine
+		spoken bool
+	}{
+		{"model", &scriptedEngine{name: "react", speak: []string{said}, reply: nadine.Reply{Text: said}}, false},
+		{"authored", &authoredEngine{scriptedEngine{name: "offline", speak: []string{said}, reply: nadine.Reply{Text: said}}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := newManager(t, tt.engine)
+			rec := &recorder{}
+			if _, err := m.Stream(context.Background(), nadine.Turn{Text: "What can you do?"}, rec.emit); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range rec.ev {
+				if e.Kind == nadine.EventSpeech && !e.Filler {
+					got = append(got, e.Text)
+				}
+			}
+			if spoken := slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "knowledge base") }); spoken != tt.spoken {
+				t.Errorf("spoken %q, want the sentence spoken: %v", got, tt.spoken)
+			}
+		})
 	}
 }

@@ -33,7 +33,10 @@ type Output struct {
 	stopped sync.WaitGroup // the deliverer, until dropped or closed
 	queue   []*outEntry
 	gen     int // the current engine attempt
-	seq     int // the next spoken line's number
+	// authored is the attempt whose engine speaks the project's own
+	// texts (the offline engine): not checked for talk about the answer.
+	authored int
+	seq      int // the next spoken line's number
 
 	lines []Line // every spoken line that went out or was cut, in order
 
@@ -97,6 +100,7 @@ type outEntry struct {
 	ready          bool // checked (a reply sentence) or needing no check
 	apply, forward bool
 	changed        bool // the check changed the sentence
+	authored       bool // from an authored engine's attempt (BindAuthored)
 }
 
 // OutputOptions configures an Output; the zero value applies nothing, checks
@@ -156,6 +160,16 @@ func (o *Output) Bind(req nadine.Request) nadine.Request {
 	return req
 }
 
+// BindAuthored is Bind for an engine that speaks only the project's own
+// texts: the last fallback must not be silenced by a check meant for models.
+func (o *Output) BindAuthored(req nadine.Request) nadine.Request {
+	req = o.Bind(req)
+	o.mu.Lock()
+	o.authored = o.gen
+	o.mu.Unlock()
+	return req
+}
+
 // Emit passes an event of the turn that comes from no engine attempt (the
 // manager's own: a language change, the reply it speaks, the done event).
 func (o *Output) Emit(e nadine.Event) { o.emit(e, -1) }
@@ -206,7 +220,7 @@ func (o *Output) accept(e nadine.Event, gen int) *outEntry {
 	}
 	// The session's changes are applied, not published; a recital only
 	// lifts the budget.
-	en := &outEntry{e: e, gen: gen, ready: e.Kind != nadine.EventSpeech, apply: e.Kind != nadine.EventRecital,
+	en := &outEntry{e: e, gen: gen, authored: gen > 0 && gen == o.authored, ready: e.Kind != nadine.EventSpeech, apply: e.Kind != nadine.EventRecital,
 		forward: e.Kind != nadine.EventSession && e.Kind != nadine.EventRecital}
 	o.note(e)
 	o.queue = append(o.queue, en)
@@ -249,7 +263,11 @@ func (o *Output) note(e nadine.Event) {
 // checkSentence runs the sentence check on en, outside the lock, and
 // marks it ready (or drops it when nothing is left to say).
 func (o *Output) checkSentence(en *outEntry) {
-	text, lang, changed := o.check(o.ctx, en.e.Text, en.e.Language, o.Language())
+	ctx := o.ctx
+	if en.authored {
+		ctx = withAuthored(ctx)
+	}
+	text, lang, changed := o.check(ctx, en.e.Text, en.e.Language, o.Language())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	en.e.Text, en.e.Language, en.changed = strings.TrimSpace(text), lang, changed

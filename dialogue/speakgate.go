@@ -18,7 +18,7 @@ type speechGate struct {
 
 // sentence returns the sentence as it is to be spoken in lang, or why it
 // is not spoken.
-func (g *speechGate) sentence(tr *nadine.Trace, text string, lang nadine.Language) (string, error) {
+func (g *speechGate) sentence(tr *nadine.Trace, text string, lang nadine.Language, authored bool) (string, error) {
 	g.mu.Lock()
 	prompts, version := tr.Prompts()
 	if g.checker == nil || version != g.version {
@@ -26,5 +26,8 @@ func (g *speechGate) sentence(tr *nadine.Trace, text string, lang nadine.Languag
 	}
 	c := g.checker
 	g.mu.Unlock()
+	if authored {
+		return c.SentenceAuthored(text, lang)
+	}
 	return c.Sentence(text, lang)
 }

@@ -102,7 +102,11 @@ func (t *turnRun) answer() nadine.Reply {
 		}
 		// The engine's work hangs from its attempt's step.
 		engCtx, stepDone := nadine.BeginStep(engCtx, "engine:"+eng.Name())
-		req = out.Bind(req)
+		if a, ok := eng.(AuthoredEngine); ok && a.Authored() {
+			req = out.BindAuthored(req)
+		} else {
+			req = out.Bind(req)
+		}
 		r, err := m.respond(engCtx, eng, req, !last)
 		// An engine that heard "forget me" may say nothing: the
 		// manager's line is the reply (settleForget).

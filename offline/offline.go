@@ -142,6 +142,9 @@ func New(opts Options) *Engine {
 // Name returns "offline".
 func (e *Engine) Name() string { return "offline" }
 
+// Authored reports that the engine speaks only the project's own texts.
+func (e *Engine) Authored() bool { return true }
+
 // Respond never fails: an unreachable store or knowledge base only costs what
 // it would have added. It does not emit EventDone.
 func (e *Engine) Respond(ctx context.Context, req nadine.Request) (nadine.Reply, error) {

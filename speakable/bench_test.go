@@ -20,6 +20,9 @@ func BenchmarkNew(b *testing.B) {
 // sentence spoken waits for.
 func BenchmarkSentence(b *testing.B) {
 	c := speakable.New([]nadine.Prompt{reactPrompt(&testing.T{})})
+	if err := speakable.WarmUp(); err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		c.Sentence("It's a sunny day in Geneva, about 18 degrees, perfect for a walk by the lake.", nadine.English)
 	}

@@ -116,6 +116,16 @@ func leftOut(format string, args ...any) error {
 // reply (an echo of the prompt, a label of the answer format, JSON,
 // markup, code).
 func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error) {
+	return c.sentence(sentence, lang, false)
+}
+
+// SentenceAuthored is Sentence for the project's own texts (the offline
+// engine's): every check but the classifier of talk about the answer.
+func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (string, error) {
+	return c.sentence(sentence, lang, true)
+}
+
+func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
 	if raw == "" {
 		return "", nil
@@ -139,18 +149,36 @@ func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error
 			return "", notSpeech("%s", why)
 		}
 	}
-	linked, meta := metaTalk(rewriteLinks(raw, lang, c.spelled))
-	if meta {
-		return "", notSpeech("talk about the answer and its instructions")
-	}
+	linked := rewriteLinks(raw, lang, c.spelled)
 	clean, err := spoken.Sentence(linked)
-	if err != nil || clean == "" {
-		return clean, err
+	if err == nil && strings.Contains(clean, dropped) {
+		// Left out whole, whatever it says.
+		return "", leftOut("a web or e-mail address, or notation")
 	}
-	if c != nil {
+	// The prompt's own words first: they say why more precisely than the
+	// classifier does.
+	if err == nil && c != nil {
 		if why := c.check(clean); why != "" {
 			return "", notSpeech("%s", why)
 		}
+	}
+	rest, meta := linked, false
+	if !authored {
+		rest, meta = metaTalk(linked)
+	}
+	if meta {
+		return "", notSpeech("not for the visitor (the prompt's voice, an instruction, talk about the answer)")
+	}
+	if rest != linked {
+		clean, err = spoken.Sentence(rest)
+		if err == nil && c != nil {
+			if why := c.check(clean); why != "" {
+				return "", notSpeech("%s", why)
+			}
+		}
+	}
+	if err != nil || clean == "" {
+		return clean, err
 	}
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")

@@ -16,6 +16,11 @@
 //   - holds a data section's delimiter, a heading of the prompt, a field
 //     name of the answer format ("action_input") or a label of the ReAct
 //     format ("Thought:", "Action:");
+//   - is not for the visitor: the prompt's voice in any wording or
+//     language, an instruction to the model, talk about how the answer
+//     is made, a note about the user. A classifier trained on examples
+//     (examples/*.txt) against what Nadine legitimately says tells it;
+//     an aside or a lead-in is judged on its own (backstage.go);
 //   - is JSON, markup, code, or a chat-template token (see
 //     spoken.Sentence, which also cleans Markdown and quotes).
 //

@@ -53,16 +53,3 @@ func (l lexicon) count(t text) int {
 	}
 	return n
 }
-
-// index returns the index of the first word of the text that the concept
-// holds (phrases and substrings aside), or -1.
-func (l lexicon) index(t text) int {
-	for i, w := range t.words {
-		for _, p := range l.prefixes {
-			if strings.HasPrefix(w, p) {
-				return i
-			}
-		}
-	}
-	return -1
-}

@@ -1,0 +1,221 @@
+package speakable
+
+import (
+	"embed"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
+)
+
+// What is not for the visitor. A model that repeats its instructions in
+// another language than theirs, describes Nadine in the prompt's second
+// person, or tells how it made its answer speaks backstage, in words that
+// no run of the prompt and no list can foresee. A classifier trained on
+// examples tells it: sentences written to be backstage in the four
+// languages (examples/LANG.txt) against what Nadine legitimately says
+// (the same files, and examples/said_LANG.txt, generated from the offline
+// engine's templates, the knowledge base and the test tables). See
+// docs/speech.md for its calibration and figures.
+
+// The labels of the examples.
+const (
+	labelBackstage = "backstage" // not for the visitor
+	labelFrame     = "frame"     // a lead-in presenting the reply ("Here is my answer:")
+	labelSpeech    = "speech"
+)
+
+// maxFalseDrops is the share of legitimate sentences the classifier may
+// keep from being spoken: its threshold is calibrated on held-out
+// examples to drop no more.
+const maxFalseDrops = 0.01
+
+// minThreshold: whatever the calibration, a text is dropped only when
+// the classifier finds it more likely backstage than speech.
+const minThreshold = 0.5
+
+// heldOutShare: one example in heldOutShare is kept out of training, half
+// of them to calibrate the threshold and half to measure it.
+const heldOutShare = 4
+
+//go:embed examples/*.txt
+var exampleFiles embed.FS
+
+// backstageExamples returns every example, of every language.
+func backstageExamples() (*intents.Set, error) {
+	var s intents.Set
+	for _, lang := range nadine.Languages() {
+		for _, name := range []string{string(lang), "said_" + string(lang)} {
+			b, err := exampleFiles.ReadFile("examples/" + name + ".txt")
+			if err != nil {
+				return nil, fmt.Errorf("speakable: examples: %w", err)
+			}
+			if err := s.Parse(lang, string(b)); err != nil {
+				return nil, fmt.Errorf("speakable: examples %s: %w", name, err)
+			}
+		}
+	}
+	return &s, nil
+}
+
+// part is where an example goes, by a hash of its text (the same on every
+// run): training, calibration of the threshold, or measurement.
+type part int
+
+const (
+	partTrain part = iota
+	partCalibrate
+	partMeasure
+)
+
+func partOf(ex intents.Example) part {
+	h := fnv.New32a()
+	h.Write([]byte(ex.Text))
+	switch x := h.Sum32() % (2 * heldOutShare); x {
+	case 0:
+		return partCalibrate
+	case heldOutShare:
+		return partMeasure
+	default:
+		return partTrain
+	}
+}
+
+// classifier is the trained model and its calibrated threshold on the
+// probability of backstage or frame.
+type classifier struct {
+	models    []*intents.Model // bagged: trained in different orders, averaged
+	threshold float64
+}
+
+// bagged is how many models are averaged: one model's decision near the
+// threshold moves with the order its examples were trained in.
+const bagged = 2
+
+// trainBackstage trains the classifier on the training part and
+// calibrates its threshold on the calibration part's speech.
+func trainBackstage() (*classifier, error) {
+	all, err := backstageExamples()
+	if err != nil {
+		return nil, err
+	}
+	train := &intents.Set{Values: all.Values}
+	for _, ex := range all.Examples {
+		if partOf(ex) != partTrain {
+			continue
+		}
+		// Backstage sentences are the fewer: each is trained several
+		// times, so that the classes weigh alike.
+		for range weight(ex.Label) {
+			train.Examples = append(train.Examples, ex)
+		}
+	}
+	c := &classifier{}
+	for i := range bagged {
+		o := backstageOptions
+		o.Seed = uint64(101 + i)
+		m, err := intents.Train(train, o)
+		if err != nil {
+			return nil, fmt.Errorf("speakable: %w", err)
+		}
+		c.models = append(c.models, m)
+	}
+	var speech []float64
+	for _, ex := range all.Examples {
+		if partOf(ex) == partCalibrate && ex.Label == labelSpeech {
+			speech = append(speech, c.judge(ex.Text).p())
+		}
+	}
+	// A third of the share on the calibration part: six hundred examples
+	// set a threshold loosely (±0.4% between the two held-out parts), and
+	// the measured part must stay within the share.
+	c.threshold = calibrate(speech, maxFalseDrops/3)
+	return c, nil
+}
+
+// calibrate returns the least threshold at which at most share of the
+// scores reach it (and at least minThreshold).
+func calibrate(scores []float64, share float64) float64 {
+	s := slices.Clone(scores)
+	slices.Sort(s)
+	slices.Reverse(s)
+	k := int(share * float64(len(s))) // scores allowed at or above
+	if k >= len(s) {
+		return minThreshold
+	}
+	return max(minThreshold, math.Nextafter(s[k], 2))
+}
+
+// weight is how many times an example of a label is trained.
+func weight(label string) int {
+	if label == labelSpeech {
+		return 1
+	}
+	return backstageWeight
+}
+
+// backstageWeight balances the classes (some 960 backstage and frame
+// examples for 4,880 of speech).
+const backstageWeight = 4
+
+// backstageOptions are the classifier's training settings.
+var backstageOptions = intents.Options{}
+
+// backstageModel is the classifier, trained once per process on first
+// use: the examples are embedded and never change, training is
+// deterministic and the model immutable (like a compiled expression).
+var backstageModel = sync.OnceValues(trainBackstage)
+
+// WarmUp trains the sentence classifier now rather than on the first
+// sentence checked, and reports an error in its examples.
+func WarmUp() error {
+	_, err := backstageModel()
+	return err
+}
+
+// judgement is what the classifier says of a text.
+type judgement struct {
+	backstage, frame, threshold float64
+}
+
+// p is the probability that the text is not for the visitor.
+func (j judgement) p() float64 { return j.backstage + j.frame }
+
+// notForVisitor reports whether the text is not to be spoken.
+func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.threshold }
+
+// isFrame reports whether the text, not for the visitor, presents the
+// reply that follows it: a lead-in that names the answer is also talk
+// about its making, so a fifth of the probability on frame is enough (what
+// follows is judged on its own).
+func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame >= frameShare*j.p() }
+
+// frameShare is the share of frame in a lead-in's not-for-the-visitor
+// probability from which it is taken to present the reply.
+const frameShare = 0.2
+
+// judge classifies a text (a sentence, a lead-in, an aside); a text the
+// classifier cannot judge (its examples failed to load, which a test
+// rules out) is speech.
+func judge(s string) judgement {
+	c, err := backstageModel()
+	if err != nil {
+		return judgement{}
+	}
+	return c.judge(s)
+}
+
+func (c *classifier) judge(s string) judgement {
+	toks := intents.Tokenize(s)
+	j := judgement{threshold: c.threshold}
+	for _, m := range c.models {
+		r := m.ClassifyPart(toks)
+		j.backstage += r.Prob(labelBackstage) / float64(len(c.models))
+		j.frame += r.Prob(labelFrame) / float64(len(c.models))
+	}
+	return j
+}

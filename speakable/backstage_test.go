@@ -1,0 +1,182 @@
+package speakable
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
+)
+
+// heldOutScores scores the examples held out to measure the classifier
+// (neither trained on nor calibrated on): the not-for-the-visitor
+// probability of each, by whether it is speech.
+func heldOutScores(t *testing.T) (speech, backstage []scored) {
+	t.Helper()
+	all, err := backstageExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WarmUp(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range all.Examples {
+		if partOf(ex) != partMeasure {
+			continue
+		}
+		s := scored{text: ex.Text, lang: ex.Lang, p: judge(ex.Text).p()}
+		if ex.Label == labelSpeech {
+			speech = append(speech, s)
+		} else {
+			backstage = append(backstage, s)
+		}
+	}
+	return speech, backstage
+}
+
+type scored struct {
+	text string
+	lang nadine.Language
+	p    float64
+}
+
+// TestBackstageCalibration measures the classifier on the examples it was
+// neither trained nor calibrated on: at the calibrated threshold, at most
+// 1% of the legitimate sentences are dropped; a sweep is printed.
+func TestBackstageCalibration(t *testing.T) {
+	speech, backstage := heldOutScores(t)
+	if len(speech) < 400 || len(backstage) < 60 {
+		t.Fatalf("held out: %d speech and %d backstage examples, too few to calibrate", len(speech), len(backstage))
+	}
+	rate := func(xs []scored, th float64) (int, float64) {
+		n := 0
+		for _, x := range xs {
+			if x.p >= th {
+				n++
+			}
+		}
+		return n, float64(n) / float64(len(xs))
+	}
+	var sweep []string
+	for _, th := range []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9} {
+		fd, fdr := rate(speech, th)
+		c, cr := rate(backstage, th)
+		sweep = append(sweep, fmt.Sprintf("%.1f: speech dropped %d/%d (%.1f%%), backstage caught %d/%d (%.1f%%)", th, fd, len(speech), 100*fdr, c, len(backstage), 100*cr))
+	}
+	t.Logf("held-out sweep:\n%s", strings.Join(sweep, "\n"))
+	th := judge("").threshold
+	fd, fdr := rate(speech, th)
+	c, cr := rate(backstage, th)
+	t.Logf("at the calibrated threshold %.3f: legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)", th, fd, len(speech), 100*fdr, c, len(backstage), 100*cr)
+	for _, x := range speech {
+		if x.p >= th {
+			t.Logf("dropped (%s, %.2f): %s", x.lang, x.p, x.text)
+		}
+	}
+	for _, x := range backstage {
+		if x.p < th {
+			t.Logf("missed (%s, %.2f): %s", x.lang, x.p, x.text)
+		}
+	}
+	if fdr > 0.01 {
+		t.Errorf("%.2f%% of the held-out legitimate sentences are dropped (at most 1%%)", 100*fdr)
+	}
+}
+
+// BenchmarkTrainBackstage measures training the sentence classifier, which
+// the first sentence checked in a process waits for unless WarmUp ran.
+func BenchmarkTrainBackstage(b *testing.B) {
+	for b.Loop() {
+		if _, err := trainBackstage(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJudge measures one judgement of the classifier.
+func BenchmarkJudge(b *testing.B) {
+	if err := WarmUp(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		judge("It's a sunny day in Geneva, about 18 degrees, perfect for a walk by the lake.")
+	}
+}
+
+// TestGateOnSaid runs what Nadine legitimately says, held out of the
+// classifier's training and calibration, through the whole gate built from the ReAct
+// prompt (echo, structure, the classifier): at most 1% is taken for what
+// is not speech.
+func TestGateOnSaid(t *testing.T) {
+	all, err := backstageExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New([]nadine.Prompt{reactPromptOf(t)})
+	n, dropped, leftOut := 0, 0, 0
+	for _, ex := range all.Examples {
+		if ex.Label != labelSpeech || partOf(ex) != partMeasure {
+			continue
+		}
+		n++
+		_, err := c.Sentence(ex.Text, ex.Lang)
+		switch {
+		case errors.Is(err, spoken.ErrLeftOut):
+			// Left out by design (an assistant-ism such as "Happy to
+			// help!"), not taken for the prompt's.
+			leftOut++
+			t.Logf("left out (%s): %s: %v", ex.Lang, ex.Text, err)
+		case err != nil:
+			dropped++
+			t.Logf("not spoken (%s): %s: %v", ex.Lang, ex.Text, err)
+		}
+	}
+	t.Logf("left out as assistant-isms or addresses: %d", leftOut)
+	t.Logf("held-out legitimate sentences through the gate: %d/%d not spoken (%.2f%%)", dropped, n, 100*float64(dropped)/float64(n))
+	if float64(dropped) > 0.01*float64(n) {
+		t.Errorf("%d/%d held-out legitimate sentences not spoken (at most 1%%)", dropped, n)
+	}
+}
+
+// reactPromptOf is the ReAct agent's prompt as the engine renders it.
+func reactPromptOf(t *testing.T) nadine.Prompt {
+	t.Helper()
+	sys, err := os.ReadFile("../react/testdata/system.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	human, err := os.ReadFile("../react/testdata/human.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, persona, _ := strings.Cut(string(sys), "\n")
+	return nadine.Prompt{Role: "react_agent", Instructions: []string{string(sys), string(human)}, Persona: []string{persona}}
+}
+
+// TestCalibrate: the threshold lets at most the share through, and is
+// never below even odds.
+func TestCalibrate(t *testing.T) {
+	scores := make([]float64, 200)
+	for i := range scores {
+		scores[i] = float64(i) / 200
+	}
+	tests := []struct {
+		share float64
+		want  int // scores at or above the threshold
+	}{{0.01, 2}, {0.05, 10}, {0.4, 80}, {0.9, 100}}
+	for _, tc := range tests {
+		th := calibrate(scores, tc.share)
+		n := 0
+		for _, s := range scores {
+			if s >= th {
+				n++
+			}
+		}
+		if n != tc.want || th < minThreshold {
+			t.Errorf("calibrate(%v) = %v: %d scores at or above, want %d (and at least %v)", tc.share, th, n, tc.want, minThreshold)
+		}
+	}
+}
