@@ -170,9 +170,9 @@ func overLong(r hostileResult) bool { return r.kind == "over_long" }
 
 // knownMisses are the tuned cases text mode does not catch, and why
 // (docs/speech.md, "What text mode cannot guarantee").
-var knownMisses = map[string]string{
-	"t-echo-zh-01 graph": "a sentence of the persona translated into Chinese that neither names Nadine nor what she is: no word of it is the prompt's",
-}
+// None today: the sentence classifier catches the persona translated into
+// Chinese, which no word of the prompt matched.
+var knownMisses = map[string]string{}
 
 // TestHostileOutputsTuned runs the tuned table of hostile outputs through
 // both engines: nothing a case says must not be heard is spoken.
@@ -247,6 +247,6 @@ func TestHostileOutputsProbe(t *testing.T) {
 // probeMostLeaks and probeMostLost are the probe's counts with the
 // sentence classifier (before it: graph 38 and react 32 leaks).
 var (
-	probeMostLeaks = map[string]int{"graph": 18, "react": 12}
-	probeMostLost  = map[string]int{"graph": 2, "react": 1}
+	probeMostLeaks = map[string]int{"graph": 17, "react": 13}
+	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
