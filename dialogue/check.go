@@ -40,9 +40,8 @@ func withAuthored(ctx context.Context) context.Context {
 
 func isAuthored(ctx context.Context) bool { a, _ := ctx.Value(authoredKey{}).(bool); return a }
 
-// AuthoredEngine is an engine that speaks only the project's own texts
-// (templates, the knowledge base): its sentences skip the check for talk
-// about the answer, meant for models, so the last fallback is never silenced.
+// AuthoredEngine speaks only the project's own texts: they skip the check
+// for talk about the answer, so the last fallback is never silenced.
 type AuthoredEngine interface{ Authored() bool }
 
 // checkSentence checks one sentence of the turn whose speech gate is gate.

@@ -29,37 +29,26 @@ type ManagerOptions struct {
 	History *History
 	// Profiles, when set, supplies the names of users known only by id.
 	Profiles nadine.ProfileStore
-	// Checkpoints, when set, persists the session (RobotSessionKey and
-	// PersonSessionKey), so that Nadine's mood, the language and an
-	// interaction in progress survive a restart.
+	// Checkpoints, when set, persists the session so that Nadine's mood, the
+	// language and an interaction in progress survive a restart.
 	Checkpoints nadine.CheckpointStore
-	// Detector and Translator check each sentence before it is spoken:
-	// with a Detector, a sentence is tagged with the language it is in;
-	// with both, a sentence in another language than the session's is
-	// translated into it (the ReAct dialogue manager's ensure_language), and the reply holds
-	// what was said. The Detector also tells the language of a transcript
-	// that names none. When the session language is not English, the trace
-	// gets English renderings of the input and the reply, for monitoring.
+	// Detector and Translator tag or translate each sentence so text-to-speech
+	// never reads it with the wrong voice; Detector also tells a transcript's.
 	Detector   nadine.LanguageDetector
 	Translator nadine.Translator
 	// MaxInputChars caps the transcript (default DefaultMaxInputChars).
 	MaxInputChars int
-	// TurnTimeout bounds the time all engines but the last (the offline
-	// engine) may take for one turn (DefaultTurnTimeout); when it runs out
-	// the last engine answers. An engine that does not return soon after
-	// is abandoned (see respond).
+	// TurnTimeout bounds all engines but the last (offline), which then
+	// answers; an engine that overstays is abandoned (DefaultTurnTimeout).
 	TurnTimeout time.Duration
-	// FirstSpeech is how long a turn may stay silent: when no reply
-	// sentence is ready FirstSpeech after the transcript, a filler line is
+	// FirstSpeech is how long a turn may stay silent before a filler line is
 	// said (DefaultFirstSpeech).
 	FirstSpeech time.Duration
-	// Filler words the filler lines ("Hmm, let me see.") a turn's Output
-	// says, at most once per turn, when the silence lasts or a tool or
-	// engine asks for one (tools.Filler.Line). Nil: no filler is said.
+	// Filler words the filler line ("Hmm, let me see.") said at most once a
+	// turn, when silence lasts or a tool asks; nil says none.
 	Filler FillerLine
-	// Speech bounds what one turn says, cut at a sentence boundary
-	// (DefaultMaxSentences and DefaultMaxWords for zero bounds; a negative
-	// bound is none).
+	// Speech bounds what one turn says, cut at a sentence boundary (zero:
+	// DefaultMaxSentences and DefaultMaxWords; negative: no bound).
 	Speech SpeechBudget
 	// Language is the session language at start and after each end of
 	// interaction (default English).
@@ -79,10 +68,8 @@ type ManagerOptions struct {
 	// EarlyWait is how long an early turn (Preempt) waits for its final
 	// transcript before it is cancelled (DefaultEarlyWait).
 	EarlyWait time.Duration
-	// Forget erases a person everywhere they are kept (the
-	// nadine.Forgetter's ForgetID: the erase path of the CLI and the API),
-	// for a spoken "forget me" the person confirmed (forget.go). Nil: Nadine
-	// says she cannot erase here and that the staff can.
+	// Forget erases a person after a confirmed spoken "forget me", by the
+	// CLI's and API's erase path; nil: Nadine says the staff can.
 	Forget func(ctx context.Context, userID string) error
 	Now    func() time.Time
 	NewID  func() string
@@ -90,8 +77,7 @@ type ManagerOptions struct {
 }
 
 // Manager turns transcripts into replies, one turn at a time. It owns the
-// robot's one session (nadine.Session): engines read it from each request
-// and change it through their events.
+// robot's one session: engines read it from requests and change it by events.
 type Manager struct {
 	opts  ManagerOptions
 	log   *slog.Logger
@@ -184,9 +170,8 @@ func (m *Manager) ProcessInput(ctx context.Context, turn nadine.Turn) (nadine.Re
 	return m.Stream(ctx, turn, nil)
 }
 
-// Stream answers one turn, passing each event to emit as soon as it exists.
-// Only bad input is an error; failing engines give a fallback line. A turn
-// cancelled before its first sentence is abandoned (ErrAbandoned).
+// Stream answers one turn, emitting each event as it exists. Only bad input
+// errs (failing engines give a fallback); cancelled before speaking: ErrAbandoned.
 func (m *Manager) Stream(ctx context.Context, turn nadine.Turn, emit nadine.EmitFunc) (nadine.Reply, error) {
 	start := m.opts.Now()
 	text, truncated, err := Normalize(turn.Text, m.opts.MaxInputChars)
@@ -219,10 +204,8 @@ var ErrAbandoned error = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the turn 
 // errClosed refuses a turn once the manager is closed.
 var errClosed = nadine.Errorf(nadine.EUNAVAILABLE, "dialogue: the manager is closed")
 
-// goOwned runs f on a goroutine of the manager's, which Close waits for,
-// and reports whether it did: not once the manager is closed. The caller
-// holds turnMu (Close sets closed under it), so no goroutine starts while
-// Close waits.
+// goOwned runs f on a goroutine Close waits for, unless closed. The caller
+// holds turnMu (Close sets closed under it): none starts while Close waits.
 func (m *Manager) goOwned(f func()) bool {
 	m.mu.Lock()
 	if m.closed {
@@ -281,9 +264,8 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 }
 
-// request builds the engine request and settles the turn's person and
-// language. Session changes come back as change, applied at once or when an
-// early turn is adopted.
+// request settles the turn's person and language; the session change comes
+// back, applied at once or only when an early turn is adopted.
 func (m *Manager) request(ctx context.Context, turn nadine.Turn, text string, now time.Time, out *Output) (nadine.Request, func()) {
 	tr := nadine.TraceFrom(ctx)
 	if turn.UserID != "" {
@@ -387,10 +369,8 @@ func (m *Manager) setUserLocked(ctx context.Context, u nadine.UserRef) (Ending, 
 	return end, err
 }
 
-// nameNewPerson records the name a person arrived with when nobody named
-// their id yet (perception's user_detected comes with the face's name
-// before its face_stored does), so that the people listed, the API and the
-// monitor know them by it, and a later turn naming them finds them.
+// nameNewPerson records an unnamed id's arrival name (user_detected brings
+// it before face_stored does), so lists and later turns know them by it.
 func (m *Manager) nameNewPerson(ctx context.Context, u nadine.UserRef) {
 	name := strings.TrimSpace(u.Name)
 	if m.opts.Profiles == nil || name == "" || strings.EqualFold(name, nadine.UnknownUser) {
@@ -475,9 +455,8 @@ func (m *Manager) applyEvent(e nadine.Event) {
 	}
 }
 
-// finish fills what the engine left out, speaks a reply that was not
-// streamed, and makes the reply what was said (a sentence translated, or
-// cut by the speech budget, is in the history as said).
+// finish makes the reply what was said: a sentence translated or cut by the
+// speech budget is in the history as said.
 func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
 	out.Wait() // the session has taken what the engine's events change
 	s := m.Session()
@@ -524,10 +503,8 @@ func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
 	return r
 }
 
-// appraise moves Nadine's PAD state with the reply's emotion (as the
-// graph's affective appraisal does) and returns it as shown on the bus;
-// the state then advances one turn (the mood decays toward the
-// personality baseline), and is persisted with the session.
+// appraise moves Nadine's PAD state with the reply's emotion, as the graph's
+// appraisal does, then lets the mood decay one turn toward the baseline.
 func (m *Manager) appraise(r nadine.Reply) nadine.AffectState {
 	now := m.opts.Now()
 	m.mu.Lock()
@@ -599,10 +576,8 @@ func (m *Manager) commit(ctx context.Context, req nadine.Request, r nadine.Reply
 	return user, conv, true
 }
 
-// Recover restores the persisted session (ending an interaction idle for
-// longer than IdleTimeout) and stores every window chunk that was due when
-// the process stopped. A manager whose Recover was not called restores
-// its session at its first turn.
+// Recover restores the session and stores the window chunks a stop left
+// due; without it, the first turn restores the session.
 func (m *Manager) Recover(ctx context.Context) error {
 	m.lockTurn()
 	m.restored = true
@@ -635,9 +610,8 @@ func mergeGestures(a, b []nadine.Gesture) []nadine.Gesture {
 	return out
 }
 
-// translateForMonitor keeps English renderings of the input and the reply
-// in the trace when the reply is not in English. It runs after the reply
-// was spoken, the two translations side by side.
+// translateForMonitor puts English renderings in the trace for the monitor,
+// after the reply was spoken so that it never waits on them.
 func (m *Manager) translateForMonitor(ctx context.Context, input string, r nadine.Reply) {
 	if m.opts.Translator == nil || r.Language == nadine.English || !r.Language.Valid() {
 		return

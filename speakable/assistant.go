@@ -7,14 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// Assistant-isms. Nadine is a social robot, not an assistant (the persona):
-// a model's habit of presenting itself as an AI, a language model or an
-// assistant, of disclaiming feelings and a body as one, of talking about
-// its training, or of closing with an offer of more service, is not hers.
-// Each is a frame (being, lacking, offering) around a concept of the
-// assistant's role, in the languages Nadine speaks; the frames decide, and
-// a sentence keeps what it says after "but" when only its first part is
-// one ("As an AI I have no feelings, but I love meeting people").
+// Assistant-isms: Nadine is a social robot, not an assistant, so a model's
+// "As an AI …" is removed (frames around a role, docs/architecture.md#speakable).
 
 // identity are the names of what an assistant says it is: Latin-script
 // ones end at a word boundary, the others anywhere.
@@ -60,8 +54,8 @@ var (
 		cjk:     []string{"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受"}}
 )
 
-// triggers are substrings one of which every assistant-ism holds: a
-// sentence without any is not one (the frames' expressions are not tried).
+// triggers are substrings every assistant-ism holds one of: without any,
+// the frames' expressions are not tried.
 var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "bot", "assist", "program", "agent", "ia", "ki",
 	"train", "cut", "update", "entraîn", "wissen", "help", "question", "free", "hesit", "know", "hope", "service",
 	"aider", "autre", "hésit", "helfen", "frage", "zöger", "hoffe", "feel", "emotion", "opinion", "body", "conscious", "sentiment",

@@ -12,15 +12,8 @@ import (
 	"github.com/nadine-robot/nadine/intents"
 )
 
-// What is not for the visitor. A model that repeats its instructions in
-// another language than theirs, describes Nadine in the prompt's second
-// person, or tells how it made its answer speaks backstage, in words that
-// no run of the prompt and no list can foresee. A classifier trained on
-// examples tells it: sentences written to be backstage in the four
-// languages (examples/LANG.txt) against what Nadine legitimately says
-// (the same files, and examples/said_LANG.txt, generated from the offline
-// engine's templates, the knowledge base and the test tables). See
-// docs/speech.md for its calibration and figures.
+// What is not for the visitor, in words no run of the prompt can foresee, is
+// told by a classifier trained on examples/*.txt (docs/speech.md has its figures).
 
 // The labels of the examples.
 const (
@@ -30,16 +23,15 @@ const (
 )
 
 // maxFalseDrops is the share of legitimate sentences the classifier may
-// keep from being spoken: its threshold is calibrated on held-out
-// examples to drop no more.
+// drop: its threshold is calibrated on held-out examples to drop no more.
 const maxFalseDrops = 0.01
 
 // minThreshold: whatever the calibration, a text is dropped only when
 // the classifier finds it more likely backstage than speech.
 const minThreshold = 0.5
 
-// heldOutShare: one example in heldOutShare is kept out of training, half
-// of them to calibrate the threshold and half to measure it.
+// heldOutShare: one example in heldOutShare is held out, half to calibrate
+// the threshold and half to measure it.
 const heldOutShare = 4
 
 //go:embed examples/*.txt
@@ -165,9 +157,8 @@ const backstageWeight = 4
 // backstageOptions are the classifier's training settings.
 var backstageOptions = intents.Options{}
 
-// backstageModel is the classifier, trained once per process on first
-// use: the examples are embedded and never change, training is
-// deterministic and the model immutable (like a compiled expression).
+// backstageModel is trained once per process on first use: the examples
+// are embedded, training deterministic and the model immutable.
 var backstageModel = sync.OnceValues(trainBackstage)
 
 // WarmUp trains the sentence classifier now rather than on the first
@@ -188,19 +179,16 @@ func (j judgement) p() float64 { return j.backstage + j.frame }
 // notForVisitor reports whether the text is not to be spoken.
 func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.threshold }
 
-// isFrame reports whether the text, not for the visitor, presents the
-// reply that follows it: a lead-in that names the answer is also talk
-// about its making, so a fifth of the probability on frame is enough (what
-// follows is judged on its own).
+// isFrame reports whether the text presents the reply after it: a lead-in
+// naming the answer is also talk about its making, so frameShare suffices.
 func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame >= frameShare*j.p() }
 
 // frameShare is the share of frame in a lead-in's not-for-the-visitor
 // probability from which it is taken to present the reply.
 const frameShare = 0.2
 
-// judge classifies a text (a sentence, a lead-in, an aside); a text the
-// classifier cannot judge (its examples failed to load, which a test
-// rules out) is speech.
+// judge classifies a sentence, a lead-in or an aside; without a classifier
+// (its examples failed to load, which a test rules out) all is speech.
 func judge(s string) judgement {
 	c, err := backstageModel()
 	if err != nil {

@@ -13,9 +13,8 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// Checker is the gate of one turn's reply sentences. Build it with New
-// (or a Cache's New); a nil *Checker checks what needs no prompt. It is
-// safe for concurrent use (it is read only).
+// Checker is the gate of one turn's reply sentences; a nil *Checker checks
+// what needs no prompt. It is read only, so safe for concurrent use.
 type Checker struct {
 	echoes []*echo // one per prompt
 }
@@ -29,10 +28,8 @@ func New(prompts []nadine.Prompt) *Checker {
 	return c
 }
 
-// Cache keeps the prompts it prepared, so that a prompt met again (an
-// engine's static texts, the same system message call after call) is
-// prepared once. It holds at most 64 prompts, the oldest dropped first.
-// The zero value is ready to use; it is safe for concurrent use.
+// Cache prepares a prompt met again (the same system message call after
+// call) once; it holds the last 64, and its zero value is ready to use.
 type Cache struct {
 	mu    sync.Mutex
 	m     map[uint64]*echo
@@ -108,13 +105,8 @@ func leftOut(format string, args ...any) error {
 	return &nadine.Error{Code: nadine.EBADOUTPUT, Message: "speakable: left out: " + fmt.Sprintf(format, args...), Err: spoken.ErrLeftOut}
 }
 
-// Sentence returns a sentence of a reply in lang as it is to be spoken
-// ("" when there is nothing to say), or an EBADOUTPUT error saying why it
-// is not spoken: one that wraps spoken.ErrLeftOut for a sentence left out
-// of a reply that goes on (an address it cannot rewrite, an
-// assistant-ism), any other for a sentence that shows the text is not a
-// reply (an echo of the prompt, a label of the answer format, JSON,
-// markup, code).
+// Sentence returns a reply sentence as it is to be spoken, or an EBADOUTPUT
+// error: wrapping spoken.ErrLeftOut when the reply goes on without it.
 func (c *Checker) Sentence(sentence string, lang nadine.Language) (string, error) {
 	return c.sentence(sentence, lang, false)
 }
@@ -195,9 +187,8 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 	return func(s string) (string, error) { return c.Sentence(s, lang) }
 }
 
-// Reply returns a model's whole reply in lang as the text to speak, the
-// sentences left out, or an EBADOUTPUT error when it is not a reply (see
-// spoken.Checked).
+// Reply returns a whole reply as the text to speak and the sentences left
+// out, or an EBADOUTPUT error when it is not a reply (spoken.Checked).
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.

@@ -11,20 +11,16 @@ import (
 
 // Thresholds of the echo check.
 const (
-	// run is the length of the word runs an echo is made of: six words
-	// found in a row in the instructions are theirs, not chance (the
-	// longest run a reply shares with them by chance in the corpus is
-	// four: "in the first person", "the person you are").
+	// run: six words in a row from the instructions are theirs, not chance
+	// (the longest chance run in the corpus is four words).
 	run = 6
 	// shortRun is the least length of a short sentence found whole in the
-	// instructions ("Be social and polite", "Use Celsius" is too short to
-	// tell).
+	// instructions ("Use Celsius" is too short to tell).
 	shortRun = 4
 	// cover is the share of a sentence's words that runs must cover.
 	cover = 0.6
-	// personaRun is the run length for the persona, whose facts Nadine
-	// says in her own words: shorter runs, but they must hold the
-	// prompt's second person.
+	// personaRun is shorter, for Nadine says the persona's facts in her own
+	// words: such runs must hold the prompt's second person.
 	personaRun = 4
 )
 
@@ -46,9 +42,8 @@ var (
 	capsRunRE     = regexp.MustCompile(`\b[A-Z][A-Z']+(?:[ \t]+[A-Z][A-Z']+)*\b`)
 	fieldRE       = regexp.MustCompile(`\b[A-Za-z]+(?:_[A-Za-z]+)+\b`)
 	nameRE        = regexp.MustCompile(`(?i:\byou are|\byou're)\s+(\p{Lu}[\p{L}-]+)`)
-	// lineLabelRE is the label a line of a prompt starts with ("User
-	// name:", "What you know about them:", "TIME:"), data lines included:
-	// the engines write those labels.
+	// lineLabelRE is the label a prompt's line starts with ("User name:"),
+	// data lines included: the engines write those labels.
 	lineLabelRE = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(\p{Lu}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
 	// leadLabelRE is the label a sentence starts with.
 	leadLabelRE = regexp.MustCompile(`^\W{0,3}(\p{L}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
@@ -195,9 +190,8 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// checkRaw returns why a sentence as the model wrote it shows the
-// prompt's structure (a delimiter, a heading, a line's label, a field of
-// the format), or "".
+// checkRaw returns why a sentence as the model wrote it shows the prompt's
+// structure (a delimiter, a heading, a label, a format field), or "".
 func (c *Checker) checkRaw(raw string) string {
 	if mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
 		return "a data section's delimiter"
@@ -259,9 +253,8 @@ func (c *Checker) check(clean string) string {
 	return ""
 }
 
-// covered reports whether runs of n words found in the prompts (runs
-// picks which) cover most of ws; with must set, the covered words must
-// include one of must.
+// covered reports whether prompt runs of n words cover most of ws; with
+// must set, the covered words must include one of must.
 func (c *Checker) covered(ws []string, n int, must map[string]bool, runs func(*echo) map[uint64]struct{}) bool {
 	if len(ws) < n {
 		return false
@@ -289,10 +282,8 @@ func (c *Checker) covered(ws []string, n int, must map[string]bool, runs func(*e
 	return has && float64(k) >= cover*float64(len(ws))
 }
 
-// addressesNadine reports whether the sentence tells the listener that
-// they are Nadine, in any language: "you are" followed (articles aside) by
-// her name, or by two words of what she is within four words ("Vous êtes
-// un robot humanoïde social", "Du bist ein sozialer humanoider Roboter"). The prompt speaks to her so; she never speaks so to a visitor.
+// addressesNadine reports "you are" followed by her name or two words of what
+// she is: the prompt speaks to her so, she never speaks so to a visitor.
 func (e *echo) addressesNadine(ws []string) bool {
 	for i := 0; i+1 < len(ws); i++ {
 		if !isCopula(ws[i], ws[i+1]) {

@@ -4,10 +4,8 @@ import (
 	"strings"
 )
 
-// lexicon is the words of one concept in the languages Nadine speaks:
-// prefixes of words (accents folded: "repond" is répondre, répondez,
-// réponse), phrases of such words, and, for scripts written without
-// spaces, substrings.
+// lexicon is one concept's words in Nadine's languages: folded prefixes
+// ("repond" is répondre, réponse), phrases, and substrings for CJK.
 type lexicon struct {
 	prefixes []string
 	phrases  []string

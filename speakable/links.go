@@ -9,13 +9,11 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// Web and e-mail addresses are never read out. A sentence that holds one
-// is rewritten whole or dropped whole, so that it is never left with a
-// hole ("You can read all about me at or on").
+// Addresses are never read out: a sentence holding one is rewritten or
+// dropped whole, never left with a hole ("read about me at or on").
 
-// topLevel are the domain endings a bare address ends with ("miralab.ch"):
-// without a scheme or "www." an address is told from an abbreviation
-// ("e.g.", "St.Gallen") by its ending.
+// topLevel are domain endings: without a scheme or "www." they tell an
+// address ("miralab.ch") from an abbreviation ("St.Gallen").
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
 
 var (
@@ -41,21 +39,16 @@ var (
 // rewritten: the whole sentence goes.
 const dropped = "⟦not-spoken⟧"
 
-// websiteNames says "the X website" in each language where the phrase
-// fits any place of the sentence's address (a German one would take the
-// case of the preposition before it: the sentence is dropped instead).
+// websiteNames says "the X website" where the phrase fits any place; German
+// would need the preposition's case, so its sentence is dropped.
 var websiteNames = map[nadine.Language]string{
 	nadine.English: "the %s website",
 	nadine.French:  "le site %s",
 	nadine.Chinese: "%s网站",
 }
 
-// rewriteLinks rewrites the addresses of text (one sentence or a whole
-// reply): a Markdown link keeps its words; an address in parentheses goes
-// with them; any other address becomes its website's name, spelled as
-// the prompts spell it (spelled), when its host has one and the language
-// a phrase for it, else the sentence is marked dropped; an e-mail address
-// marks its sentence dropped.
+// rewriteLinks names an address's website as the prompts spell it, or marks
+// its sentence dropped; a Markdown link keeps its words, e-mail is dropped.
 func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	s := text
 	lower := strings.ToLower(s)

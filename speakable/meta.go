@@ -5,12 +5,8 @@ import (
 	"strings"
 )
 
-// Talk about the answer, and the prompt's voice. A sentence the sentence
-// classifier (backstage.go) finds not for the visitor is not spoken; an
-// aside in parentheses or a lead-in before a colon is judged on its own,
-// so that "Here is my answer in JSON: Hello!" says "Hello!" (the lead-in
-// presents the reply: a frame) while "Rewritten question: What is …?"
-// says nothing.
+// Talk about the answer: an aside or a lead-in is judged on its own, so
+// "Here is my answer in JSON: Hello!" still says "Hello!".
 
 var (
 	// optionRE is an option of the answer format ("option 2"), which the
@@ -22,10 +18,8 @@ var (
 	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
 )
 
-// metaTalk removes a sentence's asides and lead-in that are not for the
-// visitor and reports drop when the whole sentence is not (see above).
-// A short lead-in is judged less surely than a sentence: one found
-// backstage lowers the bar for the whole sentence rather than dropping it.
+// metaTalk removes asides and lead-ins not for the visitor; a lead-in is
+// judged less surely, so a backstage one only lowers the sentence's bar.
 func metaTalk(s string) (rest string, drop bool) {
 	s = parentheticalRE.ReplaceAllStringFunc(s, func(m string) string {
 		if judge(strings.Trim(m, " ()（）[]")).notForVisitor() {
@@ -54,10 +48,8 @@ func metaTalk(s string) (rest string, drop bool) {
 	return s, false
 }
 
-// minLeadWords is the least length of a lead-in found backstage that
-// lowers the bar for its sentence: a word or two ("You said") says too
-// little to tell (a label of the answer, "Antwort:", is a frame whatever
-// its length).
+// minLeadWords: a backstage lead-in of a word or two ("You said") says too
+// little to lower its sentence's bar (a frame counts at any length).
 const minLeadWords = 3
 
 // judgeable reports whether a lead-in is long enough to lower the bar

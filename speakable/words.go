@@ -7,9 +7,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// words returns the words of s, lowercased: runs of letters and digits,
-// and each character of the scripts written without spaces (Chinese,
-// Japanese, Korean, Thai) on its own.
+// words returns s's lowercased words; each character of a script written
+// without spaces (Chinese, Japanese, Korean, Thai) is one.
 func words(s string) []string {
 	var out []string
 	var b strings.Builder
@@ -54,9 +53,8 @@ func fold(w string) string {
 	return b.String()
 }
 
-// cognate reports whether two words are the same word in two languages as
-// far as their spelling shows: equal without accents, or sharing their
-// first five letters ("robot" and "Roboter", "humanoid" and "humanoïde").
+// cognate reports whether two words are equal without accents or share
+// their first five letters ("robot" and "Roboter").
 func cognate(a, b string) bool {
 	a, b = fold(a), fold(b)
 	if a == b {
