@@ -26,28 +26,19 @@ type sessionApply func(nadine.Event)
 // spoken: the speech gate, then the language check.
 func (m *Manager) sentenceCheck() SentenceCheck {
 	gate := &speechGate{}
-	return func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
-		return m.checkSentence(ctx, gate, text, stated, want)
+	return func(ctx context.Context, text string, stated, want nadine.Language, authored bool) (string, nadine.Language, bool) {
+		return m.checkSentence(ctx, gate, text, stated, want, authored)
 	}
 }
-
-// authoredKey marks the context of a sentence an authored engine said.
-type authoredKey struct{}
-
-func withAuthored(ctx context.Context) context.Context {
-	return context.WithValue(ctx, authoredKey{}, true)
-}
-
-func isAuthored(ctx context.Context) bool { a, _ := ctx.Value(authoredKey{}).(bool); return a }
 
 // AuthoredEngine speaks only the project's own texts: they skip the check
 // for talk about the answer, so the last fallback is never silenced.
 type AuthoredEngine interface{ Authored() bool }
 
 // checkSentence checks one sentence of the turn whose speech gate is gate.
-func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text string, stated, want nadine.Language, authored bool) (string, nadine.Language, bool) {
 	tr := nadine.TraceFrom(ctx)
-	clean, err := gate.sentence(tr, text, stated.Or(want), isAuthored(ctx))
+	clean, err := gate.sentence(tr, text, stated.Or(want), authored)
 	if err != nil {
 		tr.Notef("a sentence was not spoken: %v", err)
 	}

@@ -79,8 +79,9 @@ type Line struct {
 }
 
 // SentenceCheck is the one stage each reply sentence passes before it is
-// spoken; changed says the engine's text was cleaned or translated.
-type SentenceCheck func(ctx context.Context, text string, stated, want nadine.Language) (said string, lang nadine.Language, changed bool)
+// spoken; authored says an AuthoredEngine wrote it; changed says the
+// engine's text was cleaned or translated.
+type SentenceCheck func(ctx context.Context, text string, stated, want nadine.Language, authored bool) (said string, lang nadine.Language, changed bool)
 
 // FillerLine chooses a filler line in lang ("Hmm, let me see."), and the
 // language it is in; "" says none.
@@ -132,7 +133,7 @@ func NewOutput(ctx context.Context, opts OutputOptions) *Output {
 		o.apply = func(nadine.Event) {}
 	}
 	if o.check == nil {
-		o.check = func(_ context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+		o.check = func(_ context.Context, text string, stated, want nadine.Language, _ bool) (string, nadine.Language, bool) {
 			return text, stated.Or(want), false
 		}
 	}
@@ -263,11 +264,7 @@ func (o *Output) note(e nadine.Event) {
 // checkSentence runs the sentence check on en, outside the lock, and
 // marks it ready (or drops it when nothing is left to say).
 func (o *Output) checkSentence(en *outEntry) {
-	ctx := o.ctx
-	if en.authored {
-		ctx = withAuthored(ctx)
-	}
-	text, lang, changed := o.check(ctx, en.e.Text, en.e.Language, o.Language())
+	text, lang, changed := o.check(o.ctx, en.e.Text, en.e.Language, o.Language(), en.authored)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	en.e.Text, en.e.Language, en.changed = strings.TrimSpace(text), lang, changed

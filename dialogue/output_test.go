@@ -126,7 +126,7 @@ type hangingCheck struct {
 	release chan struct{}
 }
 
-func (h hangingCheck) check(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+func (h hangingCheck) check(ctx context.Context, text string, stated, want nadine.Language, _ bool) (string, nadine.Language, bool) {
 	close(h.entered)
 	select {
 	case <-h.release:
@@ -182,13 +182,13 @@ func TestOutputKeepsOrder(t *testing.T) {
 		h := hangingCheck{entered: make(chan struct{}), release: make(chan struct{})}
 		first := true
 		var mu sync.Mutex
-		check := func(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+		check := func(ctx context.Context, text string, stated, want nadine.Language, _ bool) (string, nadine.Language, bool) {
 			mu.Lock()
 			wait := first
 			first = false
 			mu.Unlock()
 			if wait {
-				return h.check(ctx, text, stated, want)
+				return h.check(ctx, text, stated, want, false)
 			}
 			return text, stated.Or(want), false
 		}
