@@ -2,15 +2,20 @@ package config
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/configtest"
+
 	"github.com/nadine-robot/nadine"
 )
+
+func environList(m map[string]string) []string { return configtest.Environ(m) }
+
+func writeConfig(t *testing.T, body string) string { return configtest.WriteConfig(t, body) }
 
 func envMap(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -19,24 +24,6 @@ func envMap(m map[string]string) func(string) string {
 // envOf is an environment of the given variables, listed and by name.
 func envOf(m map[string]string) environment {
 	return environment{getenv: envMap(m), environ: environList(m)}
-}
-
-// environList lists variables as os.Environ does.
-func environList(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
-func writeConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "nadine.yaml")
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func TestConfigDefaultsAreSeed000(t *testing.T) {

@@ -6,39 +6,25 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine/internal/configtest"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/config"
 	"github.com/nadine-robot/nadine/tools"
 )
 
+func environList(m map[string]string) []string { return configtest.Environ(m) }
+
+func writeConfig(t *testing.T, body string) string { return configtest.WriteConfig(t, body) }
+
 func envMap(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
-}
-
-// environList lists variables as os.Environ does.
-func environList(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
-func writeConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "nadine.yaml")
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func TestConfigCommandRedactsSecrets(t *testing.T) {
