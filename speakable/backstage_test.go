@@ -115,7 +115,7 @@ func TestGateOnSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New([]nadine.Prompt{reactPromptOf(t)})
+	c := New([]nadine.Prompt{GoldenReactPrompt(t)})
 	n, dropped, leftOut := 0, 0, 0
 	for _, ex := range all.Examples {
 		if ex.Label != labelSpeech || partOf(ex) != partMeasure {
@@ -141,8 +141,9 @@ func TestGateOnSaid(t *testing.T) {
 	}
 }
 
-// reactPromptOf is the ReAct agent's prompt as the engine renders it.
-func reactPromptOf(t *testing.T) nadine.Prompt {
+// GoldenReactPrompt is the ReAct agent's prompt as the engine renders it
+// (its golden files); exported for the external tests.
+func GoldenReactPrompt(t *testing.T) nadine.Prompt {
 	t.Helper()
 	sys, err := os.ReadFile("../react/testdata/system.golden")
 	if err != nil {

@@ -2,8 +2,6 @@ package speakable_test
 
 import (
 	"errors"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -15,18 +13,9 @@ import (
 // reactPrompt is the ReAct engine's prompt as sent (its golden
 // renderings), with its persona and the person's words.
 func reactPrompt(t *testing.T) nadine.Prompt {
-	t.Helper()
-	sys, err := os.ReadFile("../react/testdata/system.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	human, err := os.ReadFile("../react/testdata/human.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, persona, _ := strings.Cut(string(sys), "\n")
-	return nadine.Prompt{Role: "react_agent", Instructions: []string{string(sys), string(human)},
-		Persona: []string{persona}, Said: []string{"And tomorrow?"}}
+	p := speakable.GoldenReactPrompt(t)
+	p.Said = []string{"And tomorrow?"}
+	return p
 }
 
 // TestSentence: what of a sentence is spoken, and why the rest is not.
