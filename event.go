@@ -13,6 +13,11 @@ const (
 	EventSong     EventKind = "song"     // a song to play
 	EventSession  EventKind = "session"  // the engine changed its state or Nadine's mood (SessionUpdate)
 	EventDone     EventKind = "done"     // the turn ended; Reply holds the collected reply
+	// EventSpeechEnd says the reply's text is complete: the turn says nothing
+	// more (the final speak marker goes out with it) while its bookkeeping
+	// goes on until EventDone. An engine emits it once its last sentence is
+	// known to be last; the output passes it on after that sentence.
+	EventSpeechEnd EventKind = "speech_end"
 	// EventReplyFields carries, in Reply, fields the model writes after the
 	// reply text (ReAct's category, causing person); never published.
 	EventReplyFields EventKind = "reply_fields"
@@ -41,7 +46,7 @@ type Event struct {
 	// published, not collected; only the output says one (Request.AskFiller).
 	Filler bool `json:"filler,omitempty"`
 	// Seq, set by the output, numbers spoken lines (fillers included); on
-	// EventDone it is the number of lines.
+	// EventSpeechEnd and EventDone it is the number of lines.
 	Seq int `json:"seq,omitempty"`
 }
 

@@ -43,6 +43,7 @@ type Output struct {
 	fillerSaid   bool // a filler line went out (or is queued)
 	fillerWanted bool // a filler was asked for while held
 	replied      bool // a reply sentence is ready to go or went out
+	speechEnded  bool // the attempt's EventSpeechEnd went out: nothing more is said
 	cut          int  // reply sentences the budget left unsaid
 	recital      bool // a tool gave a text to recite: no budget
 	words        int  // words of the reply sentences said
@@ -218,6 +219,8 @@ func (o *Output) accept(e nadine.Event, gen int) *outEntry {
 	case gen >= 0 && o.att.forget && e.Kind == nadine.EventSpeech:
 		o.trace.Notef("forget: a sentence of the engine after the request is not spoken")
 		return nil
+	case e.Kind == nadine.EventSpeechEnd && (gen < 0 || o.att.forget):
+		return nil // only an engine's reply ends its speech; after "forget me" the manager speaks
 	}
 	// The session's changes are applied, not published; a recital only
 	// lifts the budget.
@@ -350,11 +353,21 @@ func (o *Output) deliver() {
 // out, a reply sentence while the speech budget holds.
 func (o *Output) speak(en *outEntry) bool {
 	e := &en.e
-	if e.Kind != nadine.EventSpeech {
-		if e.Kind == nadine.EventDone {
-			e.Seq = o.seq
-		}
+	switch e.Kind {
+	case nadine.EventSpeechEnd:
+		return o.endSpeech(en)
+	case nadine.EventDone:
+		e.Seq = o.seq
 		return true
+	case nadine.EventSpeech:
+	default:
+		return true
+	}
+	if o.speechEnded {
+		// The speech end went out: the robot was told nothing follows.
+		o.lines = append(o.lines, Line{Seq: -1, Text: e.Text, Language: e.Language, Filler: e.Filler})
+		o.trace.Notef("a sentence after the reply's speech end is not said")
+		return false
 	}
 	if !e.Filler && !o.withinBudget(e.Text) {
 		o.cut++
@@ -382,6 +395,22 @@ func (o *Output) speak(en *outEntry) bool {
 		a.said[e.Language] += len(e.Text)
 		a.changed = a.changed || en.changed
 	}
+	return true
+}
+
+// endSpeech decides whether the speech end goes out (o.mu is held): once, for
+// the current attempt, after one of its reply sentences went out; otherwise
+// the done event is the turn's final marker.
+func (o *Output) endSpeech(en *outEntry) bool {
+	if o.speechEnded || en.gen != o.gen || len(o.att.spoken) == 0 {
+		return false
+	}
+	o.speechEnded = true
+	en.e.Seq = o.seq
+	for i := len(o.lines) - 1; i >= 0 && !en.e.Language.Valid(); i-- {
+		en.e.Language = o.lines[i].Language // the marker's language is the last line's
+	}
+	o.trace.Notef("the reply's text is complete: its speech ends before the turn does")
 	return true
 }
 
@@ -579,6 +608,14 @@ func (o *Output) spoke() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.speech > 0
+}
+
+// speechOver reports whether the reply's speech end went out: the turn says
+// nothing more.
+func (o *Output) speechOver() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.speechEnded
 }
 
 // spokeThisAttempt reports whether the current attempt had a reply

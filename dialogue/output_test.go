@@ -26,6 +26,8 @@ func lines(evs []nadine.Event) []string {
 			out = append(out, fmt.Sprintf("%d say:%s", e.Seq, e.Text))
 		case e.Kind == nadine.EventDone:
 			out = append(out, fmt.Sprintf("%d done", e.Seq))
+		case e.Kind == nadine.EventSpeechEnd:
+			out = append(out, fmt.Sprintf("%d end", e.Seq))
 		default:
 			out = append(out, string(e.Kind))
 		}
@@ -358,4 +360,116 @@ func TestOutputRecitalLiftsTheBudget(t *testing.T) {
 	if got := lines(recorded(rec)); len(got) != 4 {
 		t.Errorf("out %q, want the four lines of the song", got)
 	}
+}
+
+// TestOutputSpeechEnd: an engine's speech end goes out once, after its
+// attempt's sentences (a sentence still being checked included) and before
+// the done event; nothing is said after it; it does not go out for an
+// attempt that said nothing, for an earlier attempt, after "forget me", or
+// from the manager, and then the done event is the final marker.
+func TestOutputSpeechEnd(t *testing.T) {
+	end := nadine.Event{Kind: nadine.EventSpeechEnd}
+	done := nadine.Event{Kind: nadine.EventDone, Reply: &nadine.Reply{}}
+	tests := []struct {
+		name string
+		run  func(o *dialogue.Output)
+		want []string
+	}{
+		{"after the sentences", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("One."))
+			a.emit(say("Two."))
+			a.emit(end)
+			a.emit(nadine.Event{Kind: nadine.EventAffect, Affect: &nadine.AffectState{Label: nadine.Joy}})
+		}, []string{"0 say:One.", "1 say:Two.", "2 end", "affect", "2 done"}},
+		{"once", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("One."))
+			a.emit(end)
+			a.emit(end)
+		}, []string{"0 say:One.", "1 end", "1 done"}},
+		{"nothing said after it", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("One."))
+			a.emit(end)
+			a.emit(say("Late."))
+			o.Emit(say("The manager's."))
+			a.filler()
+		}, []string{"0 say:One.", "1 end", "1 done"}},
+		{"an attempt that said nothing", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(end)
+			o.Emit(say("The manager's."))
+		}, []string{"0 say:The manager's.", "1 done"}},
+		{"a sentence the check removed", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("REMOVED."))
+			a.emit(end)
+		}, []string{"0 done"}},
+		{"an earlier attempt's", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("One."))
+			b := newAttemptOf(o)
+			a.emit(end)
+			b.emit(say("Two."))
+		}, []string{"0 say:One.", "1 say:Two.", "2 done"}},
+		{"after forget me", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(nadine.Event{Kind: nadine.EventForgetRequest})
+			a.emit(say("Forgotten."))
+			a.emit(end)
+			o.Emit(say("Shall I forget you?"))
+		}, []string{"0 say:Shall I forget you?", "1 done"}},
+		{"from the manager", func(o *dialogue.Output) {
+			o.Emit(say("One."))
+			o.Emit(end)
+		}, []string{"0 say:One.", "1 done"}},
+		{"budget cut", func(o *dialogue.Output) {
+			a := newAttemptOf(o)
+			a.emit(say("One."))
+			a.emit(say("Two."))
+			a.emit(say("Three."))
+			a.emit(end)
+		}, []string{"0 say:One.", "1 say:Two.", "2 end", "2 done"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check := func(_ context.Context, text string, stated, want nadine.Language, _ bool) (string, nadine.Language, bool) {
+				if text == "REMOVED." {
+					return "", stated, true
+				}
+				return text, stated.Or(want), false
+			}
+			o, rec := newTestOutput(t, dialogue.OutputOptions{Check: check, Budget: dialogue.SpeechBudget{MaxSentences: 2}})
+			tt.run(o)
+			o.Emit(done)
+			o.Wait()
+			if got := lines(recorded(rec)); !slices.Equal(got, tt.want) {
+				t.Errorf("out %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOutputSpeechEndWaitsForTheCheck: the speech end waits for the
+// sentence before it still being checked, and goes out when it does.
+func TestOutputSpeechEndWaitsForTheCheck(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := hangingCheck{entered: make(chan struct{}), release: make(chan struct{})}
+		o, rec := newTestOutput(t, dialogue.OutputOptions{Check: h.check})
+		a := newAttemptOf(o)
+		go a.emit(say("Being translated."))
+		<-h.entered
+		a.emit(nadine.Event{Kind: nadine.EventSpeechEnd})
+		synctest.Wait()
+		if got := lines(recorded(rec)); len(got) != 0 {
+			t.Errorf("while the sentence is checked: out %q, want nothing", got)
+		}
+		close(h.release)
+		synctest.Wait()
+		o.Wait()
+		if got, want := lines(recorded(rec)), []string{"0 say:Being translated.", "1 end"}; !slices.Equal(got, want) {
+			t.Errorf("out %q, want %q", got, want)
+		}
+	})
 }

@@ -32,6 +32,19 @@ type turnRun struct {
 	forgetAsked   bool
 	answered      Answer
 	answerObjects bool // the answer holds a negation, a hesitation or a question
+
+	// The exchange as committed to the history: at the reply's speech end
+	// (before its marker goes out), else by complete.
+	commitMu  sync.Mutex
+	committed *committedTurn
+}
+
+// committedTurn is what commit returned, and the reply text it recorded.
+type committedTurn struct {
+	user nadine.UserRef
+	conv string
+	keep bool
+	text string
 }
 
 // prepare starts a turn: its trace (the context's, else a new one), its
@@ -62,7 +75,7 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	m.settleAmendment(ctx)
 	ctx = m.interruptibleTurn(ctx, trace.TurnID())
 	t := &turnRun{m: m, ctx: ctx, trace: trace, text: text, start: start, held: held}
-	t.out = NewOutput(ctx, OutputOptions{To: emit, Held: held, Language: m.Language(), Apply: m.applyEvent,
+	t.out = NewOutput(ctx, OutputOptions{To: emit, Held: held, Language: m.Language(), Apply: t.apply,
 		Check: m.sentenceCheck(), Filler: m.opts.Filler, Budget: m.opts.Speech, Now: m.opts.Now})
 	t.req, t.change = m.request(ctx, turn, text, start, t.out)
 	// Work the reply does not need (memory and state writes, the next
@@ -73,6 +86,30 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 		t.laterMu.Unlock()
 	}
 	return t
+}
+
+// apply applies an event of the turn as it goes out; at the reply's speech
+// end the exchange is committed, so the turn is in the history before its
+// final marker (docs/mqtt.md) while the fields after the text still stream.
+func (t *turnRun) apply(e nadine.Event) {
+	if e.Kind != nadine.EventSpeechEnd {
+		t.m.applyEvent(e)
+		return
+	}
+	said, _, lang := t.out.said()
+	t.commit(context.WithoutCancel(t.ctx), nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(t.out.Language())})
+}
+
+// commit commits the exchange once, the previous reply's amendment first.
+func (t *turnRun) commit(ctx context.Context, reply nadine.Reply) committedTurn {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	if t.committed == nil {
+		t.m.settleAmendment(ctx)
+		user, conv, keep := t.m.commit(ctx, t.req, reply)
+		t.committed = &committedTurn{user: user, conv: conv, keep: keep, text: reply.Text}
+	}
+	return *t.committed
 }
 
 // answer asks the engines in order until one answers, and returns its
@@ -117,6 +154,16 @@ func (t *turnRun) answer() nadine.Reply {
 			err = fmt.Errorf("dialogue: engine %s: %w", eng.Name(), serr) // only speech reaches speak
 		}
 		stepDone(err)
+		if err != nil && out.speechOver() {
+			// Its reply's speech ended before it failed (say, while the model
+			// wrote the emotion): the reply is what was said.
+			trace.Fail("engine:"+eng.Name(), err)
+			said, _, lang := out.said()
+			emotion, intensity := out.emotion()
+			trace.SetEngine(eng.Name())
+			return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(out.Language()), Emotion: emotion,
+				EmotionIntensity: int(intensity*10 + 0.5), Category: nadine.CategoryOther}
+		}
 		if err != nil {
 			lastErr = err
 			trace.Fail("engine:"+eng.Name(), err)
@@ -157,12 +204,18 @@ func (t *turnRun) answer() nadine.Reply {
 func (t *turnRun) complete(reply nadine.Reply) nadine.Reply {
 	m, trace, out := t.m, t.trace, t.out
 	defer m.turnDone(trace.TurnID())
+	out.Wait()                                      // a speech end being applied has committed the exchange
 	m.settleAmendment(context.WithoutCancel(t.ctx)) // the previous reply's, before this one is added
 	reply = t.settleForget(context.WithoutCancel(t.ctx), reply)
 	reply = m.finish(reply, out)
 	out.End() // no filler after the reply
 	bg := context.WithoutCancel(t.ctx)
-	user, conv, keep := m.commit(bg, t.req, reply)
+	c := t.commit(bg, reply)
+	user, conv, keep := c.user, c.conv, c.keep
+	if reply.Text != c.text {
+		trace.Notef("the reply is what the history has, as said before its speech ended")
+		reply.Text = c.text
+	}
 	trace.Finish(m.opts.Now())
 	reply.Trace = trace
 

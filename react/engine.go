@@ -328,6 +328,7 @@ func (e *Engine) runAgentWith(ctx context.Context, req nadine.Request, msgs []na
 	c := agentCall{start: time.Now(), step: nadine.StepOf(ctx), st: &streamer{p: e.parser(ctx, req, msgs, o),
 		onMeta:     func(s step) { emit(affectEvent(s)) },
 		onSent:     func(s string) { emit(nadine.Event{Kind: nadine.EventSpeech, Text: s, Language: req.Turn.Language}) },
+		onText:     func() { emit(nadine.Event{Kind: nadine.EventSpeechEnd}) },
 		onComplete: func() { p.markReplied(true) },
 	}}
 	p.st, p.start, p.step = c.st, c.start, c.step

@@ -403,7 +403,8 @@ func TestSpeculationDiscarded(t *testing.T) {
 			if r.Text != heard || r.Emotion != nadine.Joy {
 				t.Errorf("reply = %+v", r)
 			}
-			wantEv := []string{"speech:Felix is still my favourite name.", "speech:How is he?", "affect:joy/0.6"} // the emotion follows the reply text
+			// The speech ends with the reply text; the emotion follows.
+			wantEv := []string{"speech:Felix is still my favourite name.", "speech:How is he?", "speech_end:", "affect:joy/0.6"}
 			if got := ev.summary(); !reflect.DeepEqual(got, wantEv) {
 				t.Errorf("events = %q, want %q", got, wantEv)
 			}

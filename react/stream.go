@@ -33,6 +33,9 @@ type streamer struct {
 	tail   int
 	onMeta func(step)
 	onSent func(string)
+	// onText is called once the reply text is complete and its last
+	// sentence handed out, before the emotion may be read after it.
+	onText func()
 	// onComplete is called once the reply text is complete (the string
 	// closed) and the emotion known, before the model writes the fields
 	// after them (category, causing_person).
@@ -312,6 +315,9 @@ scan:
 	if end >= 0 {
 		s.state, s.tail = complete, end+1
 		s.flush()
+		if s.onText != nil && s.spoke() {
+			s.onText()
+		}
 		if !s.felt {
 			s.readTail()
 		} else if s.onComplete != nil {

@@ -826,6 +826,7 @@ type output struct {
 	forward nadine.EmitFunc
 	inbox   int64 // the transcript's inbox seq, marked spoken before the first reply sentence
 	replied bool  // a reply sentence was published
+	ended   bool  // the final marker was published at the reply's speech end
 }
 
 func newOutput(r *Runtime, ctx context.Context, turnID string, forward nadine.EmitFunc) *output {
@@ -878,8 +879,14 @@ func (o *output) publish(e nadine.Event) {
 		if e.Song != nil {
 			err = b.PlaySong(o.ctx, *e.Song)
 		}
-	case nadine.EventDone:
-		var lang nadine.Language
+	case nadine.EventSpeechEnd, nadine.EventDone:
+		// The final marker: at the reply's speech end when the engine
+		// told it, else at the turn's end; once.
+		if o.ended {
+			return
+		}
+		o.ended = true
+		lang := e.Language
 		if e.Reply != nil {
 			lang = e.Reply.Language
 		}

@@ -140,6 +140,11 @@ type Rule struct {
 	// ChunkDelay between streamed chunks. They override the server's
 	// options when positive.
 	FirstByteLatency, ChunkDelay time.Duration
+	// PauseAfter pauses a streamed answer once the content sent contains
+	// it, until Resume is closed (or the request or the server ends): a
+	// model still writing, at a point the test chooses.
+	PauseAfter string
+	Resume     <-chan struct{}
 
 	srv  *Server
 	hits int
@@ -250,6 +255,12 @@ func (r *Rule) Latency(d time.Duration) *Rule { return r.lock(func() { r.FirstBy
 
 // Delay waits d between streamed chunks of this rule's answers.
 func (r *Rule) Delay(d time.Duration) *Rule { return r.lock(func() { r.ChunkDelay = d }) }
+
+// Pause makes a streamed answer stop once the content sent contains after,
+// until resume is closed.
+func (r *Rule) Pause(after string, resume <-chan struct{}) *Rule {
+	return r.lock(func() { r.PauseAfter, r.Resume = after, resume })
+}
 
 // Hits returns how many requests the rule has answered.
 func (r *Rule) Hits() int {

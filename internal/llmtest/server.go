@@ -221,6 +221,8 @@ type answer struct {
 	finish           string
 	prompt, complete int
 	latency, delay   time.Duration
+	pauseAfter       string
+	resume           <-chan struct{}
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -387,6 +389,7 @@ func (s *Server) pick(req Request) (answer, bool) {
 	if rule.ChunkDelay > 0 {
 		a.delay = rule.ChunkDelay
 	}
+	a.pauseAfter, a.resume = rule.PauseAfter, rule.Resume
 	return a, true
 }
 
@@ -602,12 +605,24 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, req Request
 	if !send(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil) {
 		return
 	}
+	var sent strings.Builder
+	paused := a.pauseAfter == ""
 	for i, piece := range pieces(a.content) {
 		if abortAfter >= 0 && i >= abortAfter {
 			panic(http.ErrAbortHandler)
 		}
 		if !send(delta(map[string]any{"content": piece}, nil), nil) {
 			return
+		}
+		if sent.WriteString(piece); !paused && strings.Contains(sent.String(), a.pauseAfter) {
+			paused = true
+			select {
+			case <-a.resume:
+			case <-r.Context().Done():
+				return
+			case <-s.closing:
+				return
+			}
 		}
 	}
 	if abortAfter >= 0 {
