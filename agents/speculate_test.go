@@ -400,6 +400,10 @@ func TestSpeculationFeelingsMeasured(t *testing.T) {
 		now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 		st := affect.New(affect.NadinePersonality(), now)
 		keptNew, keptOld, changed := 0, 0, 0
+		// The guess not taken (docs/output.md): feeling nothing in
+		// particular, always, or while the conversation's appraisals were
+		// mostly of the friendly family.
+		keptNeutral, keptMajority, friendly, negative := 0, 0, 0, 0
 		reasons := map[string]int{}
 		prev := nadine.Neutral
 		for range turns {
@@ -427,11 +431,30 @@ func TestSpeculationFeelingsMeasured(t *testing.T) {
 			if o {
 				keptOld++
 			}
+			neutral := st
+			neutral.Emotion = affect.Emotion{Label: nadine.Neutral}
+			if ok, _ := agents.SameFeelings(neutral, after); ok {
+				keptNeutral++
+			}
+			majority := st
+			if friendly >= negative {
+				majority = neutral
+			}
+			if ok, _ := agents.SameFeelings(majority, after); ok {
+				keptMajority++
+			}
+			if affect.Valence(label) < 0 {
+				negative++
+			} else {
+				friendly++
+			}
 			st = affect.Update(after, now)
 		}
 		t.Logf("%s appraiser, label changed on %d%% of %d turns: speculation kept on %d%% (one family, mild) vs %d%% (same emotion and mood label)",
 			c.name, 100*changed/turns, turns, 100*keptNew/turns, 100*keptOld/turns)
 		t.Logf("%s appraiser: discarded for %v", c.name, reasons)
+		t.Logf("%s appraiser: a guess of no particular emotion would be kept on %d%%; only while the conversation's appraisals were mostly friendly, %d%%",
+			c.name, 100*keptNeutral/turns, 100*keptMajority/turns)
 	}
 }
 
