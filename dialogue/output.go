@@ -67,6 +67,7 @@ type attemptState struct {
 	affect   bool                    // it announced an emotion with a mood (EventSession)
 	felt     *nadine.AffectState     // the last emotion it announced
 	forget   bool                    // it asked to forget the person: its speech is not said
+	endAsked bool                    // it emitted EventSpeechEnd
 }
 
 // Line is one spoken line as the Output numbered it; Out false: the speech
@@ -256,6 +257,8 @@ func (o *Output) note(e nadine.Event) {
 			r := *e.Reply
 			o.late = &r
 		}
+	case nadine.EventSpeechEnd:
+		o.att.endAsked = true
 	case nadine.EventRecital:
 		if !o.recital {
 			o.recital = true
@@ -610,12 +613,14 @@ func (o *Output) spoke() bool {
 	return o.speech > 0
 }
 
-// speechOver reports whether the reply's speech end went out: the turn says
-// nothing more.
+// speechOver reports whether the reply's speech end went out (or, held, will
+// go out with a sentence of the current attempt): the turn says nothing more.
+// It waits for what was accepted to go out first.
 func (o *Output) speechOver() bool {
+	o.Wait()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.speechEnded
+	return o.speechEnded || o.held && o.att.endAsked && o.att.accepted > 0
 }
 
 // spokeThisAttempt reports whether the current attempt had a reply
