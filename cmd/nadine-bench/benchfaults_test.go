@@ -14,6 +14,7 @@ func TestFaultBenchCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nadine serve children; skipped with -short")
 	}
+	t.Parallel() // its own children, ports and data directories; it checks no timing
 	out, errOut, err := runBenchArgs(t, "--faults", "--json", "--turn-list", "--engines", "graph",
 		"--scenarios", "down,back,junk", "--turns", "4", "--outage-turns", "2", "--back-after", "500ms",
 		"--ttft", "20ms", "--rate", "0", "--pause", "50ms")

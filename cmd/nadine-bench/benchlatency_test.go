@@ -18,14 +18,15 @@ import (
 // TestBenchLatencyRows runs the bench's extra runs end to end at (nearly)
 // zero latency through real `nadine serve` children: interim transcripts
 // ahead of the finals are answered by their early turns, and a person
-// with stored memories is measured (1500: two of the seeding's batches of
-// 1000, the last one short). It checks the structure of the report, not
-// its timings.
+// with stored memories is measured (20: the seeding's batches of 1000 are
+// TestBenchSeededMemories', which seeds 1500). It checks the structure of
+// the report, not its timings; the tables are printed from the same
+// report, and one bench without --json (--turns 0) prints its own.
 func TestBenchLatencyRows(t *testing.T) {
 	t.Parallel() // its own children, ports and data directory; it checks no timing
 	out, errOut, err := runBenchArgs(t, "--json", "--engines", "graph,react", "--turns", "3",
 		"--ttft", "30ms", "--rate", "0", "--embed-latency", "10ms", "--search-latency", "0s", "--pause", "50ms",
-		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "1500", "--memory-turns", "3")
+		"--zero-turns", "0", "--interim", "300ms", "--interim-stable", "--memories", "20", "--memory-turns", "3")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, errOut)
 	}
@@ -51,23 +52,25 @@ func TestBenchLatencyRows(t *testing.T) {
 		}
 	}
 	for _, m := range r.Memories {
-		if m.Memories != 1500 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
+		if m.Memories != 20 || m.Turns != 3 || m.Seeded <= 0 || m.ZeroTurnP50 <= 0 || m.FirstTurn <= 0 || m.RSS <= 0 {
 			t.Errorf("memories run %+v lacks its measures", m)
 		}
 	}
-	text, _, err := runBenchArgs(t, "--engines", "graph", "--turns", "1", "--ttft", "0s", "--rate", "0",
-		"--embed-latency", "0s", "--search-latency", "0s", "--zero-turns", "0", "--interim", "100ms", "--memories", "10", "--memory-turns", "1")
-	if err != nil {
+	// The tables of this report (a second bench without --json would start
+	// three more children to print the same sections).
+	var table strings.Builder
+	if err := printBench(&table, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"FIRST SPEAK p50", "graph", "greeting", "RSS AFTER THE CONVERSATION",
 		"with interim transcripts ahead", "EARLY TURN ADOPTED", "one person with many memories", "MEMORIES"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("bench table lacks %q:\n%s", want, text)
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("bench table lacks %q:\n%s", want, table.String())
 		}
 	}
-	// --turns 0 with --memories: the memories run only.
-	text, _, err = runBenchArgs(t, "--engines", "graph", "--turns", "0", "--interim", "100ms",
+	// --turns 0 with --memories, without --json: the memories run only, as a
+	// table.
+	text, _, err := runBenchArgs(t, "--engines", "graph", "--turns", "0", "--interim", "100ms",
 		"--memories", "10", "--memory-turns", "2")
 	if err != nil {
 		t.Fatal(err)

@@ -188,7 +188,7 @@ func startExhibitionModel(t *testing.T) *exhibitionModel {
 
 // exhibitionConfig writes the configuration of the run: every role on its
 // own profile (the model name is the role's), lexical embeddings, an idle
-// timeout short enough to wait for, long enough for six runs side by side.
+// timeout short enough to wait for, long enough for four runs side by side.
 func exhibitionConfig(t testing.TB, engine, modelURL string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine: %s\ndata_dir: %s\nembeddings: {provider: lexical}\nsession: {idle_timeout: 3s}\n", engine, t.TempDir())
@@ -277,7 +277,9 @@ func (r *robotSide) sttLanguage() string {
 }
 
 // TestExhibitionHour runs an hour of an exhibition through `nadine serve`
-// over MQTT, with each engine, on the embedded broker and on Mosquitto:
+// over MQTT, with each engine on the embedded broker and the graph on
+// Mosquitto (the broker and the engine are independent axes: the engines
+// never see the broker, so one engine on the second broker covers it):
 // twelve visitors in a row in English, French, German and Chinese, some
 // known by face, some anonymous, some introducing themselves, leaving by
 // user/left (their id, none, another id), the API and the idle timeout.
@@ -295,9 +297,12 @@ func TestExhibitionHour(t *testing.T) {
 	t.Parallel() // each run has its own serve, broker, ports and data directory
 	for _, broker := range []string{"embedded", "mosquitto"} {
 		for _, engine := range []string{"offline", "react", "graph"} {
+			if broker == "mosquitto" && engine != "graph" {
+				continue
+			}
 			t.Run(broker+"/"+engine, func(t *testing.T) {
 				// Most of a run is waiting (for replies and the idle
-				// timeout), so the six overlap.
+				// timeout), so the four overlap.
 				t.Parallel()
 				mqttEnv := map[string]string{"NADINE_MQTT_LISTEN": "127.0.0.1:0"}
 				if broker == "mosquitto" {

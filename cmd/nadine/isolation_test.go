@@ -20,9 +20,9 @@ import (
 )
 
 // isolationPeople is how many people the isolation test has talk to Nadine:
-// 24 overflow the history window (20 messages, five first visits) and the
-// memory search (5 hits) several times over; more reach no other branch.
-const isolationPeople = 24
+// 12 overflow the history window (20 messages, five first visits) and the
+// memory search (5 hits) more than twice over; more reach no other branch.
+const isolationPeople = 12
 
 var (
 	factRE = regexp.MustCompile(`FACT(\d{3})X`) // a person's secret fact
@@ -114,13 +114,13 @@ func isolationApp(t *testing.T, srv *llmtest.Server, engine string) (*app, func(
 	return a, closeApp
 }
 
-// TestNoPersonReachesAnotherPersonsPrompt: 24 people, each with a secret
+// TestNoPersonReachesAnotherPersonsPrompt: 12 people, each with a secret
 // fact, talk to Nadine on each engine, leave, and come back; read from the
 // scripted server's request log, no prompt holds another person's fact or
 // words, and each person's own fact is recalled on their return.
 func TestNoPersonReachesAnotherPersonsPrompt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("24 people through both engines")
+		t.Skip("12 people through both engines")
 	}
 	t.Parallel() // in-process, no timing: it runs beside the rest of the package
 	for _, engine := range []string{"react", "graph"} {
