@@ -1,7 +1,9 @@
 package offline
 
 import (
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/lexical"
@@ -31,9 +33,43 @@ var topicFacts = []string{fMiralab, fUnige, fThalmann, fSocialRobots, fNTU, fHow
 
 // topicPassage is one fact's passage in one language.
 type topicPassage struct {
-	fact string
-	text string
-	vec  []float32
+	fact  string
+	text  string
+	vec   []float32
+	words []string // its Latin words, normalized
+	han   string   // its Chinese characters, run together
+}
+
+// has reports whether the passage holds the content word w: a word starting
+// with it ("robots" for "robot"), a German compound ending with it
+// ("Forschungslabor" for "Labor"), or the Chinese characters.
+func (p *topicPassage) has(w string) bool {
+	if hasHan(w) {
+		return strings.Contains(p.han, w)
+	}
+	stem := w
+	if r := []rune(w); len(r) > 5 {
+		stem = string(r[:len(r)-1])
+	}
+	for _, x := range p.words {
+		if strings.HasPrefix(x, stem) || strings.HasPrefix(w, x) && utf8.RuneCountInString(x) >= 4 ||
+			utf8.RuneCountInString(w) >= 5 && strings.HasSuffix(x, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func newTopicPassage(emb *lexical.Embedder, fact, text string) topicPassage {
+	p := topicPassage{fact: fact, text: text, vec: emb.Vector(text)}
+	for _, tok := range analyze(text).tokens {
+		if hasHan(tok.norm) {
+			p.han += tok.norm
+		} else {
+			p.words = append(p.words, tok.norm)
+		}
+	}
+	return p
 }
 
 // topicIndex holds the passages of every language.
@@ -93,7 +129,7 @@ func (e *Engine) newTopicIndex() *topicIndex {
 			if text == "" {
 				continue
 			}
-			ix.passages[lang] = append(ix.passages[lang], topicPassage{fact: f, text: text, vec: ix.emb.Vector(text)})
+			ix.passages[lang] = append(ix.passages[lang], newTopicPassage(ix.emb, f, text))
 		}
 	}
 	return ix
@@ -102,26 +138,41 @@ func (e *Engine) newTopicIndex() *topicIndex {
 // nearest returns the closest fact's passage in lang, its similarity, and whether
 // it shares enough rare content words ("Eiffel", not "designed").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
-	v := ix.emb.Vector(text)
-	best := -1
-	for i, p := range ix.passages[lang] {
-		if s := cosine(v, p.vec); best < 0 || s > score {
-			best, score = i, s
-		}
-	}
-	if best < 0 {
+	passages := ix.passages[lang]
+	if len(passages) == 0 {
 		return "", 0, false
 	}
-	p := ix.passages[lang][best]
+	// The content words alone: a long, rambling question's fillers and
+	// function words would otherwise outweigh its subject.
+	words := contentWords(text)
+	v := ix.emb.Vector(strings.Join(words, " "))
 	var distinct []string
-	for _, w := range contentWords(text) {
+	for _, w := range words {
 		if ix.spread[lang][w] <= maxSpread {
 			distinct = append(distinct, w)
 		}
 	}
-	n := overlap(distinct, p.text)
-	return p.fact, score, n >= 2 || n >= 1 && 2*n >= len(distinct)
+	// The closest passage among those that share enough of them, else the
+	// closest.
+	best := -1
+	for i := range passages {
+		s := cosine(v, passages[i].vec)
+		n := 0
+		for _, w := range distinct {
+			if passages[i].has(w) {
+				n++
+			}
+		}
+		sh := n >= 2 || n >= 1 && 2*n >= len(distinct)
+		if best < 0 || sh && !shares || sh == shares && s > score {
+			best, score, shares = i, s, sh
+		}
+	}
+	return passages[best].fact, score, shares
 }
+
+// maxHeld is the most passages a word may be in and still tie an utterance to a topic.
+const maxHeld = 1
 
 // topic is the knowledge fact an utterance none of the intents took is
 // about, if its passage is close enough.

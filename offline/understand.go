@@ -290,7 +290,14 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		return reading{}, false
 	}
 	whole := e.expect(e.model.ClassifyTokens(toks), h)
-	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: e.language(whole, toks, text, session)}, true
+	lang := e.language(whole, toks, text, session)
+	if joined := intents.Rejoin(text, toks, lang); len(joined) != len(toks) {
+		// Speech to text split a word at its apostrophe ("c est"): read
+		// it as the examples write it.
+		toks = joined
+		whole = e.expect(e.model.ClassifyTokens(toks), h)
+	}
+	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
 }
 
 // decide takes the first candidate intent that reaches the threshold and
