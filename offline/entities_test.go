@@ -46,6 +46,8 @@ func TestPersonName(t *testing.T) {
 		{"我叫王小明", zh, bareNever, "王小明", true},
 		{"你好，我叫Alex。", zh, bareNever, "Alex", true},
 		{"我是张伟", zh, bareNever, "张伟", false},
+		{"早上好，我的名字是张静", zh, bareNever, "张静", true}, // a full name after more than "我是"
+		{"我的名字是什么", zh, bareNever, "", false},
 		{"我的秘密词是Flamingo，请记住它。", zh, bareNever, "", false},
 		{"我是学生", zh, bareNever, "", false},
 		{"我叫什么名字？", zh, bareNever, "", false},

@@ -49,7 +49,9 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 				continue
 			}
 			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
-				return name, strong // Chinese has no capitals to show a name
+				// Chinese has no capitals to show a name; a full name after
+				// more than the bare "我是" shows it as plainly ("我的名字是张静").
+				return name, strong || sp.Context > 2 && hanFullName(name)
 			}
 			continue
 		}
@@ -211,6 +213,14 @@ func hanName(rest string, ambiguous bool) string {
 		return ""
 	}
 	return string(runes)
+}
+
+// hanFullName reports whether a Chinese name is a family name and one or
+// two given characters ("王芳", "张小明").
+func hanFullName(name string) bool {
+	first, _ := utf8.DecodeRuneInString(name)
+	n := utf8.RuneCountInString(name)
+	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
 }
 
 // isNameWord reports whether w can be part of a name: letters, with
