@@ -72,6 +72,12 @@ func Tokenize(text string) []Token {
 	return toks
 }
 
+// tokenizeIn tokenizes an example written in lang as an utterance is read:
+// split contractions joined.
+func tokenizeIn(text string, lang nadine.Language) []Token {
+	return Rejoin(text, Tokenize(text), lang)
+}
+
 // Clauses groups tokens by clause.
 func Clauses(toks []Token) [][]Token {
 	var out [][]Token
