@@ -47,7 +47,8 @@ func TestRejoin(t *testing.T) {
 		{nadine.French, "moi c est pierre", "moi cest pierre"},
 		{nadine.French, "j ai vu qu il y a un labo, l université", "jai vu quil y a un labo luniversite"},
 		{nadine.French, "s il vous plaît jusqu au bout", "sil vous plait jusquau bout"},
-		{nadine.French, "c fini t bête", "c fini t bete"}, // no vowel after: no elision
+		{nadine.French, "c fini t bête", "c fini t bete"},  // no vowel after: no elision
+		{nadine.French, "a t il t es où", "a t il tes ou"}, // the t of "a-t-il" is no elision
 		{nadine.French, "Jean-Pierre, d accord", "jean pierre daccord"},
 		{nadine.English, "i m sam and don t know it s late", "im sam and dont know its late"},
 		{nadine.English, "you re right, we ll see", "youre right well see"},
@@ -208,8 +209,13 @@ func TestTrainGeneralizes(t *testing.T) {
 			t.Fatalf("two trainings differ: %v %v", a.Labels, b.Labels)
 		}
 	}
-	if !m.Known("time") || m.Known("alex") || m.Known("zoltan") {
+	if !m.Known(nadine.English, "time") || m.Known(nadine.English, "alex") || m.Known(nadine.English, "zoltan") {
 		t.Error("the vocabulary is the examples' words outside slots")
+	}
+	// Each language's vocabulary is its own: "heure" is an ordinary word
+	// of the French examples, not of the English ones.
+	if !m.Known(nadine.French, "heure") || m.Known(nadine.English, "heure") || m.KnownStem(nadine.English, "heures") || !m.KnownStem(nadine.French, "heures") {
+		t.Error("a word of one language's examples is known in another")
 	}
 }
 
@@ -342,7 +348,7 @@ Swiss German
 		t.Errorf("speak Klingon: %s", got)
 	}
 	for w, want := range map[string]bool{"teacher": true, "teachers": true, "teacherin": true, "teach": true, "tea": false, "alex": false} {
-		if got := m.KnownStem(w); got != want {
+		if got := m.KnownStem(nadine.English, w); got != want {
 			t.Errorf("KnownStem(%q) = %v", w, got)
 		}
 	}

@@ -161,6 +161,7 @@ func Fold(w string) string {
 // endings join the word before. Fold drops apostrophes, so the joined word is
 // the one the examples were trained on ("cest", "dont").
 var (
+	euphonicT  = map[string]bool{"il": true, "elle": true, "on": true, "ils": true, "elles": true}
 	frClitics  = map[string]bool{"c": true, "d": true, "j": true, "l": true, "m": true, "n": true, "s": true, "t": true}
 	contracted = map[nadine.Language]map[string]bool{
 		nadine.English: {"s": true, "t": true, "m": true, "d": true, "ll": true, "re": true, "ve": true},
@@ -177,6 +178,9 @@ func Rejoin(text string, toks []Token, lang nadine.Language) []Token {
 			return false
 		}
 		if lang == nadine.French {
+			if a.Norm == "t" && euphonicT[b.Norm] {
+				return false // "a t il": the t between verb and pronoun is no elision
+			}
 			// Only elided words end in "qu" (qu, lorsqu, jusqu).
 			return (frClitics[a.Norm] || strings.HasSuffix(a.Norm, "qu")) && strings.ContainsRune("aeiouyh", rune(b.Norm[0]))
 		}

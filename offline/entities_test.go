@@ -45,7 +45,8 @@ func TestPersonName(t *testing.T) {
 		{"Ich bin müde", de, bareNever, "", false},
 		{"我叫王小明", zh, bareNever, "王小明", true},
 		{"你好，我叫Alex。", zh, bareNever, "Alex", true},
-		{"我是张伟", zh, bareNever, "张伟", false},
+		{"我是张伟", zh, bareNever, "张伟", true},        // a full name that ends the clause
+		{"我是张伟的朋友", zh, bareNever, "张伟", false},    // …not one that goes on
 		{"早上好，我的名字是张静", zh, bareNever, "张静", true}, // a full name after more than "我是"
 		{"我的名字是什么", zh, bareNever, "", false},
 		{"我的秘密词是Flamingo，请记住它。", zh, bareNever, "", false},

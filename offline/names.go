@@ -50,13 +50,16 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			}
 			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
 				// Chinese has no capitals to show a name; a full name after
-				// more than the bare "我是" shows it as plainly ("我的名字是张静").
-				return name, strong || sp.Context > 2 && hanFullName(name)
+				// more than the bare "我是" ("我的名字是张静"), or one that ends
+				// the clause ("嗨，我是李明"), shows it as plainly.
+				end := sp.From + utf8.RuneCountInString(name)
+				ends := end >= len(toks) || toks[end].Clause != toks[sp.From].Clause
+				return name, strong || hanFullName(name) && (sp.Context > 2 || ends)
 			}
 			continue
 		}
 		from := sp.From
-		if strong && from+1 < sp.To && e.model.Known(toks[from].Norm) && !startsUpper(toks[from].Text) {
+		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) {
 			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
 		}
 		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
@@ -114,7 +117,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(t.Norm)) {
+		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
 		if words > 0 {
@@ -147,7 +150,7 @@ func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) boo
 	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
 		return false
 	}
-	return !e.model.KnownStem(t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
+	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.
@@ -314,7 +317,7 @@ func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.La
 		if sp.Context == 0 || !isNameWord(t.Text) || utf8.RuneCountInString(t.Norm) < 3 || isLanguageWord(t) {
 			continue
 		}
-		if tags[sp.From] == "<lang>" || !e.model.KnownStem(t.Norm) {
+		if tags[sp.From] == "<lang>" || !e.model.KnownStem(lang, t.Norm) {
 			return true
 		}
 	}
@@ -360,7 +363,7 @@ func (e *Engine) place(toks []intents.Token, lang nadine.Language) string {
 		han := toks[sp.From].Han
 		for i := sp.From; i < sp.To && len(words) < maxNameWords+2; i++ {
 			t := toks[i]
-			if t.Han != han || (!han && e.model.Known(t.Norm) && !startsUpper(t.Text)) {
+			if t.Han != han || (!han && e.model.Known(lang, t.Norm) && !startsUpper(t.Text)) {
 				break
 			}
 			words = append(words, t.Text)
