@@ -182,7 +182,9 @@ func Rejoin(text string, toks []Token, lang nadine.Language) []Token {
 				return false // "a t il": the t between verb and pronoun is no elision
 			}
 			// Only elided words end in "qu" (qu, lorsqu, jusqu).
-			return (frClitics[a.Norm] || strings.HasSuffix(a.Norm, "qu")) && strings.ContainsRune("aeiouyh", rune(b.Norm[0]))
+			// "j" is no word of its own: spoken French elides it before
+			// consonants too ("j suis").
+			return a.Norm == "j" || (frClitics[a.Norm] || strings.HasSuffix(a.Norm, "qu")) && strings.ContainsRune("aeiouyh", rune(b.Norm[0]))
 		}
 		return contracted[lang][b.Norm] && len(a.Norm) > 0
 	}
