@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"math"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -145,6 +146,26 @@ func TestCodesAreNoIntroductions(t *testing.T) {
 		c := e.decide(r, hints{})
 		if got := c.name; (c.label == "name") != (tt.name != "") || got != tt.name {
 			t.Errorf("%q read as %q with name %q, want name %q", tt.text, c.label, got, tt.name)
+		}
+	}
+}
+
+// TestMergeGrades: the grades of a compliment or an insult compete as one
+// intent, under the likeliest grade's label; other labels are kept.
+func TestMergeGrades(t *testing.T) {
+	r := mergeGrades(intents.Result{Labels: []intents.Scored{
+		{Label: "knowledge.speaking", Prob: 0.30}, {Label: "compliment.strong", Prob: 0.20}, {Label: "compliment", Prob: 0.15},
+		{Label: "insult.mild", Prob: 0.05}, {Label: "none", Prob: 0.04}, {Label: "compliment.mild", Prob: 0.03}, {Label: "insult", Prob: 0.02},
+	}})
+	want := []intents.Scored{{Label: "compliment.strong", Prob: 0.38}, {Label: "knowledge.speaking", Prob: 0.30},
+		{Label: "insult.mild", Prob: 0.07}, {Label: "none", Prob: 0.04}}
+	if len(r.Labels) != len(want) {
+		t.Fatalf("merged %v, want %v", r.Labels, want)
+	}
+	for i, s := range r.Labels {
+		if s.Label != want[i].Label || math.Abs(s.Prob-want[i].Prob) > 1e-9 {
+			t.Errorf("merged %v, want %v", r.Labels, want)
+			break
 		}
 	}
 }

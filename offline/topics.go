@@ -138,13 +138,41 @@ func (e *Engine) newTopicIndex() *topicIndex {
 // nearest returns the closest fact's passage in lang, its similarity, and whether
 // it shares enough rare content words ("Eiffel", not "designed").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
-	passages := ix.passages[lang]
-	if len(passages) == 0 {
-		return "", 0, false
-	}
 	// The content words alone: a long, rambling question's fillers and
 	// function words would otherwise outweigh its subject.
 	words := contentWords(text)
+	fact, score, shares = ix.nearestWords(words, lang)
+	// A long utterance is also read a stretch at a time: its question is
+	// the stretch closest to a passage it shares words with, whatever the
+	// visitor said around it ("sorry if this is silly but I was wondering…").
+	windows := topicWindows
+	if lang == nadine.Chinese {
+		windows = topicWindowsHan // content words are character pairs
+	}
+	for _, window := range windows {
+		// Only what is long for the stretch: a short question is read whole.
+		for i := 0; len(words) >= 2*window && i+window <= len(words); i++ {
+			if f, s, sh := ix.nearestWords(words[i:i+window], lang); sh && (!shares || s > score) {
+				fact, score, shares = f, s, sh
+			}
+		}
+	}
+	return fact, score, shares
+}
+
+// topicWindows are the lengths, in content words, of the stretches of a
+// long utterance read on their own (character pairs in Chinese).
+var (
+	topicWindows    = []int{3, 5}
+	topicWindowsHan = []int{5, 8}
+)
+
+// nearestWords is nearest on an utterance's content words.
+func (ix *topicIndex) nearestWords(words []string, lang nadine.Language) (fact string, score float64, shares bool) {
+	passages := ix.passages[lang]
+	if len(passages) == 0 || len(words) == 0 {
+		return "", 0, false
+	}
 	v := ix.emb.Vector(strings.Join(words, " "))
 	var distinct []string
 	for _, w := range words {
