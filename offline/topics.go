@@ -199,9 +199,6 @@ func (ix *topicIndex) nearestWords(words []string, lang nadine.Language) (fact s
 	return passages[best].fact, score, shares
 }
 
-// maxHeld is the most passages a word may be in and still tie an utterance to a topic.
-const maxHeld = 1
-
 // topic is the knowledge fact an utterance none of the intents took is
 // about, if its passage is close enough.
 func (e *Engine) topic(text string, lang nadine.Language) (string, bool) {
