@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -59,6 +60,11 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			continue
 		}
 		from := sp.From
+		if name := e.titledName(toks, text, from, lang); name != "" {
+			return name, true
+		} else if isTitle(toks[from], lang) {
+			continue // a form of address alone is no name ("je suis monsieur")
+		}
 		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) {
 			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
 		}
@@ -74,6 +80,45 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 	}
 	return "", false
+}
+
+// titles are the forms of address a person may give with their family
+// name ("ich bin Frau Becker", "je suis Mme Martin"), by language; an
+// abbreviation's period does not end the clause there.
+var titles = map[nadine.Language][]string{
+	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
+	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
+	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor"},
+}
+
+// titledName reads a form of address and the capitalized family name after
+// it as the name ("Frau Becker", "Dr. Weber"): the title shows it plainly,
+// even when the family name is also an ordinary word.
+func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadine.Language) string {
+	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) {
+		return ""
+	}
+	title, next := toks[i], toks[i+1]
+	if between := text[title.End:next.Start]; next.Clause != title.Clause && strings.TrimSpace(between) != "." {
+		return ""
+	}
+	if next.Han || !isNameWord(next.Text) || isLanguageWord(next) || next.Norm == "nadine" {
+		return ""
+	}
+	name := titleCase(title.Text)
+	if strings.HasPrefix(text[title.End:], ".") {
+		name += "."
+	}
+	name += " " + titleCase(next.Text)
+	if utf8.RuneCountInString(name) > maxNameRunes {
+		return ""
+	}
+	return name
+}
+
+// isTitle reports whether t is a form of address in lang.
+func isTitle(t intents.Token, lang nadine.Language) bool {
+	return slices.Contains(titles[lang], t.Norm)
 }
 
 // exampleNames are the values the examples give the name slot, in every
