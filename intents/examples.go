@@ -202,7 +202,7 @@ func (s *Set) expand(i, variants int, dropout float64) []instance {
 			slotNames = append(slotNames, p.slot)
 		}
 		text := b.String()
-		toks := Tokenize(text)
+		toks := tokenizeIn(text, ex.Lang)
 		for t := range toks {
 			for si, sp := range slotSpans {
 				if toks[t].Start >= sp[0] && toks[t].End <= sp[1] {

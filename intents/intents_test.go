@@ -37,6 +37,44 @@ func TestTokenize(t *testing.T) {
 	}
 }
 
+// TestRejoin: a word speech to text split at its apostrophe reads as the
+// examples write it, by the language's rule, and nothing else is joined.
+func TestRejoin(t *testing.T) {
+	for _, c := range []struct {
+		lang       nadine.Language
+		text, want string
+	}{
+		{nadine.French, "moi c est pierre", "moi cest pierre"},
+		{nadine.French, "j ai vu qu il y a un labo, l université", "jai vu quil y a un labo luniversite"},
+		{nadine.French, "s il vous plaît jusqu au bout", "sil vous plait jusquau bout"},
+		{nadine.French, "c fini t bête", "c fini t bete"},  // no vowel after: no elision
+		{nadine.French, "a t il t es où", "a t il tes ou"}, // the t of "a-t-il" is no elision
+		{nadine.French, "Jean-Pierre, d accord", "jean pierre daccord"},
+		{nadine.English, "i m sam and don t know it s late", "im sam and dont know its late"},
+		{nadine.English, "you re right, we ll see", "youre right well see"},
+		{nadine.English, "c est la vie", "c est la vie"}, // another language's rule
+		{nadine.German, "wie geht s dir, gibt s das", "wie gehts dir gibts das"},
+		{nadine.German, "ich bin t", "ich bin t"},
+		{nadine.Chinese, "我叫 s 你好", "我 叫 s 你 好"},
+	} {
+		toks := Rejoin(c.text, Tokenize(c.text), c.lang)
+		var got []string
+		for _, tok := range toks {
+			got = append(got, tok.Norm)
+			if tok.Text != c.text[tok.Start:tok.End] {
+				t.Errorf("%q: token %q spans %q", c.text, tok.Text, c.text[tok.Start:tok.End])
+			}
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("Rejoin(%q, %s) = %q, want %q", c.text, c.lang, g, c.want)
+		}
+	}
+	toks := Tokenize("bonjour nadine")
+	if got := Rejoin("bonjour nadine", toks, nadine.French); &got[0] != &toks[0] {
+		t.Error("Rejoin copied an utterance with nothing to join")
+	}
+}
+
 func TestFold(t *testing.T) {
 	for in, want := range map[string]string{
 		"Hello": "hello", "Tschüss": "tschuess", "heiße": "heisse", "Fâchez": "fachez", "m’appelle": "mappelle",
@@ -171,8 +209,13 @@ func TestTrainGeneralizes(t *testing.T) {
 			t.Fatalf("two trainings differ: %v %v", a.Labels, b.Labels)
 		}
 	}
-	if !m.Known("time") || m.Known("alex") || m.Known("zoltan") {
+	if !m.Known(nadine.English, "time") || m.Known(nadine.English, "alex") || m.Known(nadine.English, "zoltan") {
 		t.Error("the vocabulary is the examples' words outside slots")
+	}
+	// Each language's vocabulary is its own: "heure" is an ordinary word
+	// of the French examples, not of the English ones.
+	if !m.Known(nadine.French, "heure") || m.Known(nadine.English, "heure") || m.KnownStem(nadine.English, "heures") || !m.KnownStem(nadine.French, "heures") {
+		t.Error("a word of one language's examples is known in another")
 	}
 }
 
@@ -305,7 +348,7 @@ Swiss German
 		t.Errorf("speak Klingon: %s", got)
 	}
 	for w, want := range map[string]bool{"teacher": true, "teachers": true, "teacherin": true, "teach": true, "tea": false, "alex": false} {
-		if got := m.KnownStem(w); got != want {
+		if got := m.KnownStem(nadine.English, w); got != want {
 			t.Errorf("KnownStem(%q) = %v", w, got)
 		}
 	}

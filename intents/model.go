@@ -80,7 +80,11 @@ type Model struct {
 	lw     []float32 // rows × len(langs)
 	lb     []float32
 	slots  slotContexts
-	stems  map[string]bool // every prefix of five letters or more of a known word
+	// words and stems (every prefix of five letters or more) the examples of
+	// each language use outside slots: "grâce" in French makes no English
+	// "grace" an ordinary word.
+	words map[nadine.Language]map[string]bool
+	stems map[nadine.Language]map[string]bool
 
 	// The examples in the lexical embedder's space, for Neighbours.
 	neighbours float64
@@ -165,7 +169,7 @@ func allIndexes(n int) []int {
 
 // train fits a model to the examples of s at the given indexes.
 func train(s *Set, use []int, o Options) *Model {
-	m := &Model{index: make(map[uint64]int32), feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
+	m := &Model{index: make(map[uint64]int32), words: map[nadine.Language]map[string]bool{}, stems: map[nadine.Language]map[string]bool{}, feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
 	var insts []instance
 	for _, i := range use {
 		insts = append(insts, s.expand(i, o.Variants, o.Dropout)...)
@@ -177,21 +181,24 @@ func train(s *Set, use []int, o Options) *Model {
 		if !slices.Contains(m.langs, in.lang) {
 			m.langs = append(m.langs, in.lang)
 		}
+		if m.words[in.lang] == nil {
+			m.words[in.lang], m.stems[in.lang] = map[string]bool{}, map[string]bool{}
+		}
 		for _, t := range in.toks {
 			if !t.Slot && !t.Hidden {
 				m.feat.known[t.Norm] = true
+				if !m.words[in.lang][t.Norm] {
+					m.words[in.lang][t.Norm] = true
+					r := []rune(t.Norm)
+					for n := 5; n <= len(r); n++ {
+						m.stems[in.lang][string(r[:n])] = true
+					}
+				}
 			}
 		}
 	}
 	slices.Sort(m.labels)
 	slices.Sort(m.langs)
-	m.stems = make(map[string]bool)
-	for w := range m.feat.known {
-		r := []rune(w)
-		for n := 5; n <= len(r); n++ {
-			m.stems[string(r[:n])] = true
-		}
-	}
 	m.slots = learnContexts(s, use)
 	for _, slot := range o.Lookup {
 		for _, lang := range nadine.Languages() {
@@ -436,19 +443,19 @@ func cmpProb(a, b float64) int {
 // Labels returns the model's labels, sorted.
 func (m *Model) Labels() []string { return slices.Clone(m.labels) }
 
-// Known reports whether a folded word occurs in the examples outside a
+// Known reports whether a folded word occurs in the examples of lang outside a
 // slot: a word the examples use is not a name.
-func (m *Model) Known(norm string) bool { return m.feat.known[norm] }
+func (m *Model) Known(lang nadine.Language, norm string) bool { return m.words[lang][norm] }
 
 // KnownStem reports whether a folded word or another form of it is in the
-// examples: all but two last letters, and five or more, shared ("lehrerin").
-func (m *Model) KnownStem(norm string) bool {
-	if m.feat.known[norm] {
+// examples of lang: all but two last letters, and five or more, shared ("lehrerin").
+func (m *Model) KnownStem(lang nadine.Language, norm string) bool {
+	if m.words[lang][norm] {
 		return true
 	}
 	r := []rune(norm)
 	n := max(5, len(r)-2)
-	return n <= len(r) && m.stems[string(r[:n])]
+	return n <= len(r) && m.stems[lang][string(r[:n])]
 }
 
 // Tags returns, for each token, "<slot>" when it is part of a value of a

@@ -27,14 +27,14 @@ type item struct {
 	word, slot string
 }
 
-func items(text string) []item {
+func items(text string, lang nadine.Language) []item {
 	var out []item
 	for _, p := range pieces(text) {
 		if p.slot != "" {
 			out = append(out, item{slot: p.slot})
 			continue
 		}
-		for _, t := range Tokenize(p.text) {
+		for _, t := range tokenizeIn(p.text, lang) {
 			out = append(out, item{word: t.Norm})
 		}
 	}
@@ -49,7 +49,7 @@ func learnContexts(s *Set, use []int) slotContexts {
 	byLang := map[nadine.Language][][]item{}
 	for _, i := range use {
 		ex := s.Examples[i]
-		byLang[ex.Lang] = append(byLang[ex.Lang], items(ex.Text))
+		byLang[ex.Lang] = append(byLang[ex.Lang], items(ex.Text, ex.Lang))
 		ps := pieces(ex.Text)
 		for pi, p := range ps {
 			if p.slot == "" {
@@ -57,10 +57,10 @@ func learnContexts(s *Set, use []int) slotContexts {
 			}
 			c := context{lang: ex.Lang}
 			if pi > 0 && ps[pi-1].slot == "" {
-				c.left = lastWords(Tokenize(ps[pi-1].text), maxContext)
+				c.left = lastWords(tokenizeIn(ps[pi-1].text, ex.Lang), maxContext)
 			}
 			if pi+1 < len(ps) && ps[pi+1].slot == "" {
-				c.right = firstWords(Tokenize(ps[pi+1].text), maxContext)
+				c.right = firstWords(tokenizeIn(ps[pi+1].text, ex.Lang), maxContext)
 			}
 			key := string(ex.Lang) + "|" + p.slot + "|" + strings.Join(c.left, " ") + "|" + strings.Join(c.right, " ")
 			if !seen[key] {

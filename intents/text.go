@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // Token is one word of an utterance; a Chinese character is one of its own, as
@@ -68,6 +70,12 @@ func Tokenize(text string) []Token {
 	}
 	flush(len(text))
 	return toks
+}
+
+// tokenizeIn tokenizes an example written in lang as an utterance is read:
+// split contractions joined.
+func tokenizeIn(text string, lang nadine.Language) []Token {
+	return Rejoin(text, Tokenize(text), lang)
 }
 
 // Clauses groups tokens by clause.
@@ -145,4 +153,61 @@ func Fold(w string) string {
 		}
 	}
 	return b.String()
+}
+
+// Elided and contracted words that speech to text splits at the apostrophe
+// ("c est" for "c'est", "don t" for "don't"), per language: French clitics
+// join the next word when it starts with a vowel or h; English and German
+// endings join the word before. Fold drops apostrophes, so the joined word is
+// the one the examples were trained on ("cest", "dont").
+var (
+	euphonicT  = map[string]bool{"il": true, "elle": true, "on": true, "ils": true, "elles": true}
+	frClitics  = map[string]bool{"c": true, "d": true, "j": true, "l": true, "m": true, "n": true, "s": true, "t": true}
+	contracted = map[nadine.Language]map[string]bool{
+		nadine.English: {"s": true, "t": true, "m": true, "d": true, "ll": true, "re": true, "ve": true},
+		nadine.German:  {"s": true},
+	}
+)
+
+// Rejoin joins the words of text (tokenized as toks) in lang that speech to
+// text split at an apostrophe; it returns toks itself when there is none.
+func Rejoin(text string, toks []Token, lang nadine.Language) []Token {
+	joins := func(i int) bool { // toks[i] and toks[i+1] are one word
+		a, b := toks[i], toks[i+1]
+		if a.Han || b.Han || b.Hyphen || a.Clause != b.Clause || a.End == b.Start {
+			return false
+		}
+		if lang == nadine.French {
+			if a.Norm == "t" && euphonicT[b.Norm] {
+				return false // "a t il": the t between verb and pronoun is no elision
+			}
+			// Only elided words end in "qu" (qu, lorsqu, jusqu).
+			// "j" is no word of its own: spoken French elides it before
+			// consonants too ("j suis").
+			return a.Norm == "j" || (frClitics[a.Norm] || strings.HasSuffix(a.Norm, "qu")) && strings.ContainsRune("aeiouyh", rune(b.Norm[0]))
+		}
+		return contracted[lang][b.Norm] && len(a.Norm) > 0
+	}
+	var out []Token
+	for i := 0; i < len(toks); i++ {
+		if i+1 < len(toks) && joins(i) {
+			if out == nil {
+				out = append(make([]Token, 0, len(toks)), toks[:i]...)
+			}
+			j := toks[i]
+			j.Norm += toks[i+1].Norm
+			j.End = toks[i+1].End
+			j.Text = text[j.Start:j.End]
+			out = append(out, j)
+			i++
+			continue
+		}
+		if out != nil {
+			out = append(out, toks[i])
+		}
+	}
+	if out == nil {
+		return toks
+	}
+	return out
 }

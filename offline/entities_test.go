@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"math"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -43,9 +44,23 @@ func TestPersonName(t *testing.T) {
 		{"ich heiße jürgen", de, bareNever, "Jürgen", true},
 		{"Ich bin Lehrerin", de, bareNever, "", false},
 		{"Ich bin müde", de, bareNever, "", false},
+		{"Hallo zusammen, ich bin Frau Becker.", de, bareNever, "Frau Becker", true},
+		{"Guten Abend, ich bin Dr. Weber.", de, bareNever, "Dr. Weber", true},
+		{"mein Name ist Herr Bauer", de, bareNever, "Herr Bauer", true},
+		{"Ich bin Frau", de, bareNever, "", false},
+		{"Bonjour, je suis Madame Lefèvre", fr, bareNever, "Madame Lefèvre", true},
+		{"je m'appelle Mme Martin", fr, bareNever, "Mme Martin", true},
+		{"Hi, I'm Dr. Patel.", en, bareNever, "Dr. Patel", true},
+		{"my name is Mrs Green", en, bareNever, "Mrs Green", true},
+		{"I'm a doctor", en, bareNever, "", false},
+		{"bonjour je suis monsieur durand", fr, bareNever, "Monsieur Durand", true},
+		{"je suis monsieur", fr, bareNever, "", false},
 		{"我叫王小明", zh, bareNever, "王小明", true},
 		{"你好，我叫Alex。", zh, bareNever, "Alex", true},
-		{"我是张伟", zh, bareNever, "张伟", false},
+		{"我是张伟", zh, bareNever, "张伟", true},        // a full name that ends the clause
+		{"我是张伟的朋友", zh, bareNever, "张伟", false},    // …not one that goes on
+		{"早上好，我的名字是张静", zh, bareNever, "张静", true}, // a full name after more than "我是"
+		{"我的名字是什么", zh, bareNever, "", false},
 		{"我的秘密词是Flamingo，请记住它。", zh, bareNever, "", false},
 		{"我是学生", zh, bareNever, "", false},
 		{"我叫什么名字？", zh, bareNever, "", false},
@@ -142,6 +157,26 @@ func TestCodesAreNoIntroductions(t *testing.T) {
 		c := e.decide(r, hints{})
 		if got := c.name; (c.label == "name") != (tt.name != "") || got != tt.name {
 			t.Errorf("%q read as %q with name %q, want name %q", tt.text, c.label, got, tt.name)
+		}
+	}
+}
+
+// TestMergeGrades: the grades of a compliment or an insult compete as one
+// intent, under the likeliest grade's label; other labels are kept.
+func TestMergeGrades(t *testing.T) {
+	r := mergeGrades(intents.Result{Labels: []intents.Scored{
+		{Label: "knowledge.speaking", Prob: 0.30}, {Label: "compliment.strong", Prob: 0.20}, {Label: "compliment", Prob: 0.15},
+		{Label: "insult.mild", Prob: 0.05}, {Label: "none", Prob: 0.04}, {Label: "compliment.mild", Prob: 0.03}, {Label: "insult", Prob: 0.02},
+	}})
+	want := []intents.Scored{{Label: "compliment.strong", Prob: 0.38}, {Label: "knowledge.speaking", Prob: 0.30},
+		{Label: "insult.mild", Prob: 0.07}, {Label: "none", Prob: 0.04}}
+	if len(r.Labels) != len(want) {
+		t.Fatalf("merged %v, want %v", r.Labels, want)
+	}
+	for i, s := range r.Labels {
+		if s.Label != want[i].Label || math.Abs(s.Prob-want[i].Prob) > 1e-9 {
+			t.Errorf("merged %v, want %v", r.Labels, want)
+			break
 		}
 	}
 }

@@ -75,3 +75,26 @@ func TestNameAfterGreeting(t *testing.T) {
 		t.Errorf("names after a greeting: %d of %d missed", failed, total)
 	}
 }
+
+// TestSplitContractions: speech to text writes "c'est" as "c est" and
+// "don't" as "don t"; each utterance with its apostrophes replaced by spaces
+// is understood as written, the name included.
+func TestSplitContractions(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for lang, says := range map[nadine.Language][]string{
+		nadine.French: {"moi c'est Bastien", "bonjour, moi c'est Léa", "j'ai réussi mon permis", "qu'est-ce que tu sais faire",
+			"je m'appelle Hugo", "t'es vraiment nulle", "c'est quoi l'heure", "j'suis crevé aujourd'hui", "tu t'appelles comment",
+			"qu'est-ce que le MIRALab", "s'il te plaît fais-moi un sourire", "j'en ai marre, t'es bête"},
+		nadine.English: {"i'm Sam", "hi, i'm Olivia", "what's the time", "don't be angry", "it's my birthday today", "you're amazing"},
+		nadine.German:  {"wie geht's dir", "gibt's hier was zu sehen", "ich hab's geschafft, ich hab die Prüfung bestanden"},
+	} {
+		for _, say := range says {
+			split := strings.NewReplacer("'", " ", "’", " ").Replace(say)
+			want := respond(t, e, nadine.Turn{Text: say, Language: lang})
+			got := respond(t, e, nadine.Turn{Text: split, Language: lang})
+			if got.intent() != want.intent() || want.reply.UserName != got.reply.UserName {
+				t.Errorf("%s %q → %s %q; as written %q → %s %q", lang, split, got.intent(), got.reply.UserName, say, want.intent(), want.reply.UserName)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -49,12 +50,22 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 				continue
 			}
 			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
-				return name, strong // Chinese has no capitals to show a name
+				// Chinese has no capitals to show a name; a full name after
+				// more than the bare "我是" ("我的名字是张静"), or one that ends
+				// the clause ("嗨，我是李明"), shows it as plainly.
+				end := sp.From + utf8.RuneCountInString(name)
+				ends := end >= len(toks) || toks[end].Clause != toks[sp.From].Clause
+				return name, strong || hanFullName(name) && (sp.Context > 2 || ends)
 			}
 			continue
 		}
 		from := sp.From
-		if strong && from+1 < sp.To && e.model.Known(toks[from].Norm) && !startsUpper(toks[from].Text) {
+		if name := e.titledName(toks, text, from, lang); name != "" {
+			return name, true
+		} else if isTitle(toks[from], lang) {
+			continue // a form of address alone is no name ("je suis monsieur")
+		}
+		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) {
 			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
 		}
 		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
@@ -69,6 +80,45 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 	}
 	return "", false
+}
+
+// titles are the forms of address a person may give with their family
+// name ("ich bin Frau Becker", "je suis Mme Martin"), by language; an
+// abbreviation's period does not end the clause there.
+var titles = map[nadine.Language][]string{
+	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
+	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
+	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor"},
+}
+
+// titledName reads a form of address and the capitalized family name after
+// it as the name ("Frau Becker", "Dr. Weber"): the title shows it plainly,
+// even when the family name is also an ordinary word.
+func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadine.Language) string {
+	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) {
+		return ""
+	}
+	title, next := toks[i], toks[i+1]
+	if between := text[title.End:next.Start]; next.Clause != title.Clause && strings.TrimSpace(between) != "." {
+		return ""
+	}
+	if next.Han || !isNameWord(next.Text) || isLanguageWord(next) || next.Norm == "nadine" {
+		return ""
+	}
+	name := titleCase(title.Text)
+	if strings.HasPrefix(text[title.End:], ".") {
+		name += "."
+	}
+	name += " " + titleCase(next.Text)
+	if utf8.RuneCountInString(name) > maxNameRunes {
+		return ""
+	}
+	return name
+}
+
+// isTitle reports whether t is a form of address in lang.
+func isTitle(t intents.Token, lang nadine.Language) bool {
+	return slices.Contains(titles[lang], t.Norm)
 }
 
 // exampleNames are the values the examples give the name slot, in every
@@ -112,7 +162,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(t.Norm)) {
+		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
 		if words > 0 {
@@ -145,7 +195,7 @@ func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) boo
 	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
 		return false
 	}
-	return !e.model.KnownStem(t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
+	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.
@@ -211,6 +261,14 @@ func hanName(rest string, ambiguous bool) string {
 		return ""
 	}
 	return string(runes)
+}
+
+// hanFullName reports whether a Chinese name is a family name and one or
+// two given characters ("王芳", "张小明").
+func hanFullName(name string) bool {
+	first, _ := utf8.DecodeRuneInString(name)
+	n := utf8.RuneCountInString(name)
+	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
 }
 
 // isNameWord reports whether w can be part of a name: letters, with
@@ -304,7 +362,7 @@ func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.La
 		if sp.Context == 0 || !isNameWord(t.Text) || utf8.RuneCountInString(t.Norm) < 3 || isLanguageWord(t) {
 			continue
 		}
-		if tags[sp.From] == "<lang>" || !e.model.KnownStem(t.Norm) {
+		if tags[sp.From] == "<lang>" || !e.model.KnownStem(lang, t.Norm) {
 			return true
 		}
 	}
@@ -350,7 +408,7 @@ func (e *Engine) place(toks []intents.Token, lang nadine.Language) string {
 		han := toks[sp.From].Han
 		for i := sp.From; i < sp.To && len(words) < maxNameWords+2; i++ {
 			t := toks[i]
-			if t.Han != han || (!han && e.model.Known(t.Norm) && !startsUpper(t.Text)) {
+			if t.Han != han || (!han && e.model.Known(lang, t.Norm) && !startsUpper(t.Text)) {
 				break
 			}
 			words = append(words, t.Text)

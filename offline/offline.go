@@ -256,7 +256,7 @@ func (t *turn) priorInsults() int {
 		if m.Role != nadine.RoleUser {
 			continue
 		}
-		if top := t.e.model.ClassifyPart(intents.Tokenize(m.Content)).Top(); strings.HasPrefix(top.Label, "insult") && top.Prob >= t.e.threshold {
+		if top := t.e.classifyPart(intents.Tokenize(m.Content)).Top(); strings.HasPrefix(top.Label, "insult") && top.Prob >= t.e.threshold {
 			n++
 		}
 	}

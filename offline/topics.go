@@ -1,7 +1,9 @@
 package offline
 
 import (
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/lexical"
@@ -31,9 +33,43 @@ var topicFacts = []string{fMiralab, fUnige, fThalmann, fSocialRobots, fNTU, fHow
 
 // topicPassage is one fact's passage in one language.
 type topicPassage struct {
-	fact string
-	text string
-	vec  []float32
+	fact  string
+	text  string
+	vec   []float32
+	words []string // its Latin words, normalized
+	han   string   // its Chinese characters, run together
+}
+
+// has reports whether the passage holds the content word w: a word starting
+// with it ("robots" for "robot"), a German compound ending with it
+// ("Forschungslabor" for "Labor"), or the Chinese characters.
+func (p *topicPassage) has(w string) bool {
+	if hasHan(w) {
+		return strings.Contains(p.han, w)
+	}
+	stem := w
+	if r := []rune(w); len(r) > 5 {
+		stem = string(r[:len(r)-1])
+	}
+	for _, x := range p.words {
+		if strings.HasPrefix(x, stem) || strings.HasPrefix(w, x) && utf8.RuneCountInString(x) >= 4 ||
+			utf8.RuneCountInString(w) >= 5 && strings.HasSuffix(x, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func newTopicPassage(emb *lexical.Embedder, fact, text string) topicPassage {
+	p := topicPassage{fact: fact, text: text, vec: emb.Vector(text)}
+	for _, tok := range analyze(text).tokens {
+		if hasHan(tok.norm) {
+			p.han += tok.norm
+		} else {
+			p.words = append(p.words, tok.norm)
+		}
+	}
+	return p
 }
 
 // topicIndex holds the passages of every language.
@@ -93,7 +129,7 @@ func (e *Engine) newTopicIndex() *topicIndex {
 			if text == "" {
 				continue
 			}
-			ix.passages[lang] = append(ix.passages[lang], topicPassage{fact: f, text: text, vec: ix.emb.Vector(text)})
+			ix.passages[lang] = append(ix.passages[lang], newTopicPassage(ix.emb, f, text))
 		}
 	}
 	return ix
@@ -102,25 +138,65 @@ func (e *Engine) newTopicIndex() *topicIndex {
 // nearest returns the closest fact's passage in lang, its similarity, and whether
 // it shares enough rare content words ("Eiffel", not "designed").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
-	v := ix.emb.Vector(text)
-	best := -1
-	for i, p := range ix.passages[lang] {
-		if s := cosine(v, p.vec); best < 0 || s > score {
-			best, score = i, s
+	// The content words alone: a long, rambling question's fillers and
+	// function words would otherwise outweigh its subject.
+	words := contentWords(text)
+	fact, score, shares = ix.nearestWords(words, lang)
+	// A long utterance is also read a stretch at a time: its question is
+	// the stretch closest to a passage it shares words with, whatever the
+	// visitor said around it ("sorry if this is silly but I was wondering…").
+	windows := topicWindows
+	if lang == nadine.Chinese {
+		windows = topicWindowsHan // content words are character pairs
+	}
+	for _, window := range windows {
+		// Only what is long for the stretch: a short question is read whole.
+		for i := 0; len(words) >= 2*window && i+window <= len(words); i++ {
+			if f, s, sh := ix.nearestWords(words[i:i+window], lang); sh && (!shares || s > score) {
+				fact, score, shares = f, s, sh
+			}
 		}
 	}
-	if best < 0 {
+	return fact, score, shares
+}
+
+// topicWindows are the lengths, in content words, of the stretches of a
+// long utterance read on their own (character pairs in Chinese).
+var (
+	topicWindows    = []int{3, 5}
+	topicWindowsHan = []int{5, 8}
+)
+
+// nearestWords is nearest on an utterance's content words.
+func (ix *topicIndex) nearestWords(words []string, lang nadine.Language) (fact string, score float64, shares bool) {
+	passages := ix.passages[lang]
+	if len(passages) == 0 || len(words) == 0 {
 		return "", 0, false
 	}
-	p := ix.passages[lang][best]
+	v := ix.emb.Vector(strings.Join(words, " "))
 	var distinct []string
-	for _, w := range contentWords(text) {
+	for _, w := range words {
 		if ix.spread[lang][w] <= maxSpread {
 			distinct = append(distinct, w)
 		}
 	}
-	n := overlap(distinct, p.text)
-	return p.fact, score, n >= 2 || n >= 1 && 2*n >= len(distinct)
+	// The closest passage among those that share enough of them, else the
+	// closest.
+	best := -1
+	for i := range passages {
+		s := cosine(v, passages[i].vec)
+		n := 0
+		for _, w := range distinct {
+			if passages[i].has(w) {
+				n++
+			}
+		}
+		sh := n >= 2 || n >= 1 && 2*n >= len(distinct)
+		if best < 0 || sh && !shares || sh == shares && s > score {
+			best, score, shares = i, s, sh
+		}
+	}
+	return passages[best].fact, score, shares
 }
 
 // topic is the knowledge fact an utterance none of the intents took is

@@ -98,3 +98,53 @@ func TestTopicCalibration(t *testing.T) {
 		t.Errorf("topicThreshold %.2f costs %d; %.2f costs %d", topicThreshold, got, best, bestCost)
 	}
 }
+
+// TestTopicLongQuestions crosses knowledge questions with rambling lead-ins
+// and tails (fillers, apologies, "I was wondering"): a question the route
+// takes keeps its topic however long the visitor talks around it.
+func TestTopicLongQuestions(t *testing.T) {
+	e := New(Options{})
+	axes := map[nadine.Language]struct{ questions, leads, tails []string }{
+		nadine.English: {[]string{"when was the lab in geneva founded that makes virtual humans", "is there a microphone that picks up my voice", "what is a social robot"},
+			[]string{"um sorry if this is a silly question but i was wondering", "so yeah okay i just wanted to ask you something", "excuse me, I hope you do not mind me asking,"},
+			[]string{"", "or something like that", "if you know what i mean"}},
+		nadine.French: {[]string{"quand a été fondé le labo de genève qui fait des humains virtuels", "il y a un microphone qui capte ma voix", "c'est quoi un robot social"},
+			[]string{"euh pardon si c'est une question bête mais je me demandais", "alors bon voilà je voulais juste vous demander", "excusez-moi, si ça ne vous dérange pas,"},
+			[]string{"", "ou un truc comme ça", "vous voyez ce que je veux dire"}},
+		nadine.German: {[]string{"seit wann gibt es das Labor in Genf das virtuelle Menschen macht", "gibt es ein Mikrofon das meine Stimme aufnimmt", "was ist ein sozialer Roboter"},
+			[]string{"äh entschuldigung falls das eine dumme Frage ist aber ich hab mich gefragt", "also ja ich wollte Sie nur mal was fragen", "Verzeihung, wenn ich so direkt frage,"},
+			[]string{"", "oder so ähnlich", "wenn Sie verstehen was ich meine"}},
+		nadine.Chinese: {[]string{"日内瓦那个做虚拟人的实验室是什么时候成立的", "是有麦克风收我的声音吗", "什么是社交机器人"},
+			[]string{"嗯不好意思问个可能很傻的问题我就是想知道", "那个我就是想问您一下", "打扰一下，如果您不介意的话，"},
+			[]string{"", "之类的", "您明白我的意思吗"}},
+	}
+	total, kept := 0, 0
+	for lang, ax := range axes {
+		for _, q := range ax.questions {
+			fact, score, shares := e.topics.nearest(q, lang)
+			if score < topicThreshold || !shares {
+				t.Logf("%s %q: no topic even short (%s %.2f %v)", lang, q, fact, score, shares)
+				continue
+			}
+			for _, lead := range ax.leads {
+				for _, tail := range ax.tails {
+					sep := " "
+					if lang == nadine.Chinese {
+						sep = ""
+					}
+					long := strings.TrimSpace(lead + sep + q + sep + tail)
+					total++
+					if f, s, sh := e.topics.nearest(long, lang); f == fact && s >= topicThreshold && sh {
+						kept++
+					} else {
+						t.Logf("%s %q → %s %.2f %v, want %s", lang, long, f, s, sh, fact)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("long questions kept their topic: %d/%d", kept, total)
+	if kept*10 < total*9 {
+		t.Errorf("long questions kept their topic %d/%d times, want 90%%", kept, total)
+	}
+}

@@ -289,8 +289,15 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if len(toks) == 0 || !hasLetters(toks) || utf8.RuneCountInString(text) > maxInputRunes {
 		return reading{}, false
 	}
-	whole := e.expect(e.model.ClassifyTokens(toks), h)
-	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: e.language(whole, toks, text, session)}, true
+	whole := e.expect(e.classifyWhole(toks), h)
+	lang := e.language(whole, toks, text, session)
+	if joined := intents.Rejoin(text, toks, lang); len(joined) != len(toks) {
+		// Speech to text split a word at its apostrophe ("c est"): read
+		// it as the examples write it.
+		toks = joined
+		whole = e.expect(e.classifyWhole(toks), h)
+	}
+	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
 }
 
 // decide takes the first candidate intent that reaches the threshold and
@@ -436,7 +443,7 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			raw := e.model.ClassifyPart(c)
+			raw := e.classifyPart(c)
 			r := e.expect(raw, h)
 			top := r.Top()
 			if t := raw.Top(); social(t.Label) && t.Prob >= partSure {
@@ -452,19 +459,53 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	n := len(toks)
 	var out []part
 	for k := 1; k <= maxHead && k < n; k++ {
-		if top := e.model.ClassifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
-			rest := e.expect(e.model.ClassifyPart(toks[k:]), h)
+		if top := e.classifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
+			rest := e.expect(e.classifyPart(toks[k:]), h)
 			out = append(out, part{from: 0, to: k, top: top}, part{from: k, to: n, top: rest.Top(), name: rest.Prob("name")})
 			break
 		}
 	}
 	for k := 1; k <= maxTail && k < n; k++ {
-		if top := e.model.ClassifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
-			out = append(out, part{from: 0, to: n - k, top: e.expect(e.model.ClassifyPart(toks[:n-k]), h).Top()},
+		if top := e.classifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
+			out = append(out, part{from: 0, to: n - k, top: e.expect(e.classifyPart(toks[:n-k]), h).Top()},
 				part{from: n - k, to: n, top: top})
 			break
 		}
 	}
+	return out
+}
+
+// classifyWhole and classifyPart read an utterance, or a part of one, with
+// the grades of an intent merged.
+func (e *Engine) classifyWhole(toks []intents.Token) intents.Result {
+	return mergeGrades(e.model.ClassifyTokens(toks))
+}
+
+func (e *Engine) classifyPart(toks []intents.Token) intents.Result {
+	return mergeGrades(e.model.ClassifyPart(toks))
+}
+
+// mergeGrades makes the grades of an intent ("compliment.mild",
+// "compliment", "compliment.strong") compete as one: the likeliest grade
+// carries their summed probability. Split three ways, praise of her voice
+// lost to a knowledge label that no grade alone outweighed.
+func mergeGrades(r intents.Result) intents.Result {
+	out := intents.Result{Languages: r.Languages, Labels: make([]intents.Scored, 0, len(r.Labels))}
+	first := map[string]int{} // intent → index in out of its likeliest grade
+	for _, s := range r.Labels {
+		kind, sub, _ := strings.Cut(s.Label, ".")
+		if _, graded := grades[sub]; !graded || kind != "compliment" && kind != "insult" {
+			out.Labels = append(out.Labels, s)
+			continue
+		}
+		if i, ok := first[kind]; ok {
+			out.Labels[i].Prob += s.Prob
+			continue
+		}
+		first[kind] = len(out.Labels)
+		out.Labels = append(out.Labels, s)
+	}
+	sortScored(out.Labels)
 	return out
 }
 

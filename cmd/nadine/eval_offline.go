@@ -24,10 +24,10 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// offlineEvalFS: the sealed set is never read while tuning; the probe set
-// was written before the fixes it measures (docs/offline.md).
+// offlineEvalFS: the sealed set is never read while tuning; the probe and
+// probe2 sets were written before the fixes they measure (docs/offline.md).
 //
-//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json
+//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json
 var offlineEvalFS embed.FS
 
 // offlineSet is one test set of the offline eval.
@@ -45,6 +45,7 @@ var offlineSets = []offlineSet{
 	{name: "fresh", dir: "testdata/offline_eval/fresh", target: 0.95},
 	{name: "sealed", dir: "testdata/offline_eval/sealed", target: 0.9, sealed: true},
 	{name: "probe", dir: "testdata/offline_eval/probe", target: 0.9},
+	{name: "probe2", dir: "testdata/offline_eval/probe2", target: 0.9},
 }
 
 // The main set's directory, which TestOfflineDocShowsTheEval reads.
@@ -106,7 +107,7 @@ func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool
 		}
 	}
 	if len(sets) == 0 {
-		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed or probe", set)}
+		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe or probe2", set)}
 	}
 	reports := map[string]offlineReport{}
 	var missed []string

@@ -36,9 +36,9 @@ type offlineSetFile struct {
 	} `json:"interactions"`
 }
 
-// TestOfflineSetsWellFormed checks the fresh (tuned), sealed and probe
-// offline sets are valid data: the eval's format, known intents and
-// languages, at least 40 utterances per file, the same intent mix in the
+// TestOfflineSetsWellFormed checks the fresh (tuned), sealed, probe and
+// probe2 offline sets are valid data: the eval's format, known intents and
+// languages, at least 40 utterances per file (25 in probe2), the same intent mix in the
 // fresh and sealed halves, and no utterance shared between sets. It reads the sealed files only as
 // data; it never looks at the engine's replies to them.
 func TestOfflineSetsWellFormed(t *testing.T) {
@@ -49,7 +49,8 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 	langs := []string{"en", "fr", "de", "zh"}
 	mix := map[string]map[string]map[string]int{} // half → language → intent → count
 	said := map[string]string{}                   // utterance → file
-	for _, half := range []string{"fresh", "sealed", "probe"} {
+	for _, half := range []string{"fresh", "sealed", "probe", "probe2"} {
+		probe := strings.HasPrefix(half, "probe")
 		mix[half] = map[string]map[string]int{}
 		for _, lang := range langs {
 			file := filepath.Join("testdata", "offline_eval", half, lang+".json")
@@ -74,10 +75,10 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 				// The probe's conversations are longer: a name, questions,
 				// then the forget and its answer.
 				maxTurns := 7
-				if half == "probe" {
+				if probe {
 					maxTurns = 10
 				}
-				if in.Name == "" || len(in.Turns) > maxTurns || len(in.Turns) < 2 && half != "probe" {
+				if in.Name == "" || len(in.Turns) > maxTurns || len(in.Turns) < 2 && !probe {
 					t.Errorf("%s: interaction %q has %d turns, want 2 to %d", file, in.Name, len(in.Turns), maxTurns)
 				}
 				for _, turn := range in.Turns {
@@ -88,7 +89,7 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 					// A probe turn without an intent is an unclear answer to
 					// "shall I forget you?": whatever answers it, nothing is
 					// erased (its avoid list).
-					if !known[turn.Intent] && !(half == "probe" && turn.Intent == "" && len(turn.Avoid) > 0) {
+					if !known[turn.Intent] && !(probe && turn.Intent == "" && len(turn.Avoid) > 0) {
 						t.Errorf("%s: intent %q", where, turn.Intent)
 					}
 					if turn.Language != "" && !slices.Contains(langs, turn.Language) {
@@ -116,8 +117,8 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 			for _, n := range counts {
 				total += n
 			}
-			if total < 40 {
-				t.Errorf("%s: %d utterances, want at least 40", file, total)
+			if least := 40 - 15*boolInt(half == "probe2"); total < least {
+				t.Errorf("%s: %d utterances, want at least %d", file, total, least)
 			}
 			mix[half][lang] = counts
 		}
@@ -132,4 +133,11 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 			}
 		}
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
