@@ -245,8 +245,10 @@ func TestHostileOutputsProbe(t *testing.T) {
 }
 
 // probeMostLeaks and probeMostLost are the probe's counts with the
-// sentence classifier (before it: graph 38 and react 32 leaks).
+// sentence classifier trained on the prompt's sentences translated too
+// (before the classifier: graph 38 and react 32 leaks; before the
+// translations: graph 17, react 13).
 var (
-	probeMostLeaks = map[string]int{"graph": 17, "react": 13}
+	probeMostLeaks = map[string]int{"graph": 17, "react": 9}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )

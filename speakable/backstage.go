@@ -37,11 +37,20 @@ const heldOutShare = 4
 //go:embed examples/*.txt
 var exampleFiles embed.FS
 
-// backstageExamples returns every example, of every language.
+// backstageExamples returns every example, of every language: written
+// (LANG), the engines' prompt sentences translated and rephrased
+// (prompt_LANG), more written from new angles (more_LANG), and what Nadine
+// says (said_LANG, generated).
 func backstageExamples() (*intents.Set, error) {
+	return readExamples("", "prompt_", "more_", "said_")
+}
+
+// readExamples returns the examples of the files of kinds, of every language.
+func readExamples(kinds ...string) (*intents.Set, error) {
 	var s intents.Set
 	for _, lang := range nadine.Languages() {
-		for _, name := range []string{string(lang), "said_" + string(lang)} {
+		for _, kind := range kinds {
+			name := kind + string(lang)
 			b, err := exampleFiles.ReadFile("examples/" + name + ".txt")
 			if err != nil {
 				return nil, fmt.Errorf("speakable: examples: %w", err)

@@ -23,11 +23,19 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 	if err := WarmUp(); err != nil {
 		t.Fatal(err)
 	}
+	translated, err := readExamples("prompt_", "more_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPrompt := map[string]bool{}
+	for _, ex := range translated.Examples {
+		fromPrompt[ex.Text] = true
+	}
 	for _, ex := range all.Examples {
 		if partOf(ex) != partMeasure {
 			continue
 		}
-		s := scored{text: ex.Text, lang: ex.Lang, p: judge(ex.Text).p()}
+		s := scored{text: ex.Text, lang: ex.Lang, p: judge(ex.Text).p(), prompt: fromPrompt[ex.Text]}
 		if ex.Label == labelSpeech {
 			speech = append(speech, s)
 		} else {
@@ -38,9 +46,10 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 }
 
 type scored struct {
-	text string
-	lang nadine.Language
-	p    float64
+	text   string
+	lang   nadine.Language
+	p      float64
+	prompt bool // added in prompt_LANG.txt or more_LANG.txt
 }
 
 // TestBackstageCalibration measures the classifier on the examples it was
@@ -71,6 +80,19 @@ func TestBackstageCalibration(t *testing.T) {
 	fd, fdr := rate(speech, th)
 	c, cr := rate(backstage, th)
 	t.Logf("at the calibrated threshold %.3f: legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)", th, fd, len(speech), 100*fdr, c, len(backstage), 100*cr)
+	// The first written examples apart from those added later (the prompt's
+	// sentences translated, more angles): comparable over time.
+	var written, translated []scored
+	for _, x := range backstage {
+		if x.prompt {
+			translated = append(translated, x)
+		} else {
+			written = append(written, x)
+		}
+	}
+	wc, wcr := rate(written, th)
+	tc, tcr := rate(translated, th)
+	t.Logf("backstage caught: written examples %d/%d (%.1f%%), added (prompt translated, more angles) %d/%d (%.1f%%)", wc, len(written), 100*wcr, tc, len(translated), 100*tcr)
 	for _, x := range speech {
 		if x.p >= th {
 			t.Logf("dropped (%s, %.2f): %s", x.lang, x.p, x.text)
