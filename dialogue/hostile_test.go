@@ -170,9 +170,12 @@ func overLong(r hostileResult) bool { return r.kind == "over_long" }
 
 // knownMisses are the tuned cases text mode does not catch, and why
 // (docs/speech.md, "What text mode cannot guarantee").
-// None today: the sentence classifier catches the persona translated into
-// Chinese, which no word of the prompt matched.
-var knownMisses = map[string]string{}
+// The persona sentence translated into Chinese is judged 0.80 by the
+// classifier, under its calibrated bar (0.84 since the prompt's
+// translations were added; it was 0.76 and caught before).
+var knownMisses = map[string]string{
+	"t-echo-zh-01 graph": "a persona sentence translated, just under the classifier's calibrated bar",
+}
 
 // TestHostileOutputsTuned runs the tuned table of hostile outputs through
 // both engines: nothing a case says must not be heard is spoken.

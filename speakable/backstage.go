@@ -190,7 +190,11 @@ func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.t
 
 // isFrame reports whether the text presents the reply after it: a lead-in
 // naming the answer is also talk about its making, so frameShare suffices.
-func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame >= frameShare*j.p() }
+// Taking a lead-in for a frame drops the lead-in, never the reply after
+// it, so even odds are enough (the calibrated bar is for whole sentences).
+func (j judgement) isFrame() bool {
+	return j.threshold > 0 && j.p() >= minThreshold && j.frame >= frameShare*j.p()
+}
 
 // frameShare is the share of frame in a lead-in's not-for-the-visitor
 // probability from which it is taken to present the reply.
