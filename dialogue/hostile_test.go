@@ -170,12 +170,10 @@ func overLong(r hostileResult) bool { return r.kind == "over_long" }
 
 // knownMisses are the tuned cases text mode does not catch, and why
 // (docs/speech.md, "What text mode cannot guarantee").
-// The persona sentence translated into Chinese is judged 0.80 by the
-// classifier, under its calibrated bar (0.84 since the prompt's
-// translations were added; it was 0.76 and caught before).
-var knownMisses = map[string]string{
-	"t-echo-zh-01 graph": "a persona sentence translated, just under the classifier's calibrated bar",
-}
+// None today: the persona translated into Chinese, under the classifier's
+// bar, is caught by its perspective (read in the first person, it is what
+// Nadine says of herself).
+var knownMisses = map[string]string{}
 
 // TestHostileOutputsTuned runs the tuned table of hostile outputs through
 // both engines: nothing a case says must not be heard is spoken.
@@ -249,9 +247,10 @@ func TestHostileOutputsProbe(t *testing.T) {
 
 // probeMostLeaks and probeMostLost are the probe's counts with the
 // sentence classifier trained on the prompt's sentences translated too
-// (before the classifier: graph 38 and react 32 leaks; before the
-// translations: graph 17, react 13).
+// and with the persona's perspective (before the classifier: graph 38 and
+// react 32 leaks; before the translations: graph 17, react 13; before the
+// perspective: graph 17, react 9).
 var (
-	probeMostLeaks = map[string]int{"graph": 17, "react": 9}
+	probeMostLeaks = map[string]int{"graph": 15, "react": 7}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
