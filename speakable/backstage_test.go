@@ -226,3 +226,37 @@ func TestCalibrate(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameLeadIns measures the lead-ins of held-out legitimate sentences
+// ("Bonne nouvelle : il fait beau") taken for a frame, whose words are
+// then not spoken: at even odds (as the gate takes them) and at the
+// calibrated bar.
+func TestFrameLeadIns(t *testing.T) {
+	all, err := backstageExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, even, calibrated := 0, 0, 0
+	for _, ex := range all.Examples {
+		if ex.Label != labelSpeech || partOf(ex) == partTrain {
+			continue
+		}
+		m := leadRE.FindStringSubmatch(ex.Text)
+		if m == nil {
+			continue
+		}
+		n++
+		j := judge(m[1])
+		if j.isFrame() {
+			even++
+			t.Logf("lead-in taken for a frame (%s, %.2f): %s", ex.Lang, j.p(), ex.Text)
+		}
+		if j.isFrame() && j.notForVisitor() {
+			calibrated++
+		}
+	}
+	t.Logf("held-out legitimate sentences with a lead-in: %d; lead-in taken for a frame: %d at even odds, %d at the calibrated bar", n, even, calibrated)
+	if float64(even) > 0.01*float64(n)+1 {
+		t.Errorf("%d/%d legitimate lead-ins taken for a frame", even, n)
+	}
+}

@@ -268,6 +268,9 @@ var (
 	deIch = map[string]string{"bin": "bist", "habe": "hast", "war": "warst", "kann": "kannst", "will": "willst", "muss": "musst"}
 )
 
+// deNotVerb are words ending in -st that are no verb of du.
+var deNotVerb = set("ist", "fast", "selbst", "sonst", "erst", "meist", "jetzt", "zuerst", "bisst", "lust", "angst", "kunst", "gast", "rest", "post", "last", "nest")
+
 // deVerbAfterDu is the first person of a verb form that agrees with du.
 func deVerbAfterDu(w string) string {
 	if v, ok := deDu[w]; ok {
@@ -298,6 +301,7 @@ func swapGerman(toks []ptoken) ([]string, bool) {
 	out := make([]string, len(toks))
 	done := make([]bool, len(toks)) // a verb already put in its person
 	second := false
+	subject := "" // the second person's subject met last
 	for i, t := range toks {
 		w := t.lower
 		if done[i] {
@@ -315,6 +319,7 @@ func swapGerman(toks []ptoken) ([]string, bool) {
 		switch {
 		case w == "du":
 			second = true
+			subject = "du"
 			out[i] = "ich"
 			// The verb is next ("du bist") or before ("bist du").
 			if next != "" {
@@ -337,6 +342,10 @@ func swapGerman(toks []ptoken) ([]string, bool) {
 		case deFormal[t.text] != "" && i > 0:
 			second = true
 			out[i] = deFormal[t.text]
+		case subject == "du" && (prev == "und" || prev == "oder" || prev == "aber") && strings.HasSuffix(w, "st") && !deNotVerb[w]:
+			// A verb that shares the subject du ("du wohnst in Genf und
+			// sprichst mit Besuchern").
+			out[i] = deVerbAfterDu(w)
 		case w == "ich":
 			out[i] = "du"
 			if v := deIch[next]; v != "" {

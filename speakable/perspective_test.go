@@ -37,6 +37,8 @@ func TestSwapPerson(t *testing.T) {
 		{nadine.German, "Du bist ein sozialer Roboter.", "ich bin ein sozialer roboter", true},
 		{nadine.German, "Du befindest dich in Genf.", "ich befinde mich in genf", true},
 		{nadine.German, "Du lebst im Labor.", "ich lebe im labor", true},
+		{nadine.German, "Du wohnst in Genf und sprichst mit Besuchern.", "ich wohne in genf und spreche mit besuchern", true},
+		{nadine.German, "Du wohnst in Genf und das ist schön.", "ich wohne in genf und das ist schön", true},
 		{nadine.German, "Bist du ein Roboter?", "bin ich ein roboter", true},
 		{nadine.German, "Dein Vorbild hat dich erschaffen.", "mein vorbild hat mich erschaffen", true},
 		{nadine.German, "Sie sind Nadine.", "ich bin nadine", true},
