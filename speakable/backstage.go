@@ -152,7 +152,7 @@ func trainBackstage() (*classifier, error) {
 		if speech[i] >= c.threshold {
 			continue
 		}
-		if m, ok := c.persona.told(ex.Text, ex.Lang); ok {
+		if m, ok := c.persona.told(ex.Text, ex.Lang, math.Inf(-1)); ok {
 			c.personaAlone = max(c.personaAlone, aloneMargin*m)
 			if speech[i] >= minThreshold {
 				c.personaBar = max(c.personaBar, math.Nextafter(m, 2))
@@ -218,8 +218,12 @@ func personaTold(s string, lang nadine.Language, j judgement) bool {
 	if err != nil {
 		return false
 	}
-	m, ok := c.persona.told(s, lang)
-	return ok && (m >= c.personaAlone || m >= c.personaBar && j.p() >= minThreshold)
+	least := c.personaAlone
+	if j.p() >= minThreshold {
+		least = min(least, c.personaBar)
+	}
+	m, ok := c.persona.told(s, lang, least)
+	return ok && m >= least
 }
 
 // judgement is what the classifier says of a text.

@@ -405,35 +405,41 @@ func newPerspective(examples []intents.Example) *perspective {
 
 // told returns how much closer s, read in the first person, is to what
 // Nadine says of herself than s as written is to what she says to a
-// visitor; ok is false when s is no statement about its listener.
-func (p *perspective) told(s string, lang nadine.Language) (margin float64, ok bool) {
-	self, visitor, ok := p.scores(s, lang)
-	return self - visitor, ok
-}
-
-// scores returns how close s read in the first person is to what Nadine
-// says of herself, and how close s as written is to what she says to a
-// visitor; ok is false when s is no statement about its listener.
-func (p *perspective) scores(s string, lang nadine.Language) (self, visitor float64, ok bool) {
+// visitor; ok is false when s is no statement about its listener. A
+// margin that cannot reach least (its first part is under it) is not
+// computed further: what is returned is then under least too.
+func (p *perspective) told(s string, lang nadine.Language, least float64) (margin float64, ok bool) {
 	if !toldAbout(s) {
-		return 0, 0, false
+		return 0, false
 	}
 	swapped, second := swapPerson(s, lang)
 	if !second {
-		return 0, 0, false
+		return 0, false
 	}
-	return nearest(p.emb.Vector(swapped), p.self[lang]), nearest(p.emb.Vector(s), p.visitor[lang]), true
+	self := nearest(p.emb.Vector(swapped), p.self[lang])
+	if self < least {
+		return self, true
+	}
+	return self - nearest(p.emb.Vector(s), p.visitor[lang]), true
 }
 
 // nearest is the greatest cosine of v with one of vs (all normalized).
 func nearest(v []float32, vs [][]float32) float64 {
 	best := 0.0
 	for _, u := range vs {
-		var d float32
-		for i := range v {
-			d += v[i] * u[i]
+		u = u[:len(v)]
+		var d0, d1, d2, d3 float32
+		i := 0
+		for ; i+4 <= len(v); i += 4 {
+			d0 += v[i] * u[i]
+			d1 += v[i+1] * u[i+1]
+			d2 += v[i+2] * u[i+2]
+			d3 += v[i+3] * u[i+3]
 		}
-		best = max(best, float64(d))
+		for ; i < len(v); i++ {
+			d0 += v[i] * u[i]
+		}
+		best = max(best, float64(d0+d1+d2+d3))
 	}
 	return best
 }
