@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +37,8 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 			continue
 		}
 		j := judge(ex.Text)
-		s := scored{text: ex.Text, lang: ex.Lang, p: j.p(), prompt: fromPrompt[ex.Text], told: personaTold(ex.Text, ex.Lang, j)}
+		_, second := swapPerson(ex.Text, ex.Lang)
+		s := scored{text: ex.Text, lang: ex.Lang, p: j.p(), prompt: fromPrompt[ex.Text], told: personaTold(ex.Text, ex.Lang, j), second: second}
 		if ex.Label == labelSpeech {
 			speech = append(speech, s)
 		} else {
@@ -52,6 +54,7 @@ type scored struct {
 	p      float64
 	prompt bool // added in prompt_LANG.txt or more_LANG.txt
 	told   bool // the persona told to her (perspective), under the threshold
+	second bool // in the second person
 }
 
 // TestBackstageCalibration measures the classifier on the examples it was
@@ -112,11 +115,13 @@ func TestBackstageCalibration(t *testing.T) {
 			if x.p >= th || x.told {
 				n++
 			}
-			if x.told && testing.Verbose() {
-				t.Logf("persona told (%s, %.2f): %s", x.lang, x.p, x.text)
-			}
 		}
 		return n, float64(n) / float64(len(xs))
+	}
+	for _, x := range append(slices.Clone(speech), backstage...) {
+		if x.told {
+			t.Logf("persona told (%s, %.2f): %s", x.lang, x.p, x.text)
+		}
 	}
 	c0, err := backstageModel()
 	if err != nil {
@@ -126,6 +131,15 @@ func TestBackstageCalibration(t *testing.T) {
 	pc, pcr := told(backstage)
 	t.Logf("with the persona told (margin %.3f at even odds, %.3f alone): legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)",
 		c0.personaBar, c0.personaAlone, pfd, len(speech), 100*pfdr, pc, len(backstage), 100*pcr)
+	var secondSpeech []scored
+	for _, x := range speech {
+		if x.second {
+			secondSpeech = append(secondSpeech, x)
+		}
+	}
+	sfd, _ := rate(secondSpeech, th)
+	sfdTold, _ := told(secondSpeech)
+	t.Logf("held-out legitimate sentences in the second person: %d; dropped %d by the classifier, %d with the persona told", len(secondSpeech), sfd, sfdTold)
 	if pfdr > 0.01 {
 		t.Errorf("%.2f%% of the held-out legitimate sentences are dropped (at most 1%%)", 100*pfdr)
 	}
