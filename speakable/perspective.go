@@ -382,22 +382,40 @@ func swapChinese(toks []ptoken) ([]string, bool) {
 // visitor (second person), per language, as lexical vectors.
 type perspective struct {
 	emb           *lexical.Embedder
-	self, visitor map[nadine.Language][][]float32
+	self, visitor map[nadine.Language][]sparse
+}
+
+// sparse is a lexical vector by its non-zero dimensions: a sentence fills
+// a fifth of them, so a comparison costs a fifth.
+type sparse struct {
+	dims []uint16
+	vals []float32
+}
+
+func sparseOf(v []float32) sparse {
+	var s sparse
+	for i, x := range v {
+		if x != 0 {
+			s.dims = append(s.dims, uint16(i))
+			s.vals = append(s.vals, x)
+		}
+	}
+	return s
 }
 
 // newPerspective reads the speech examples of the training part.
 func newPerspective(examples []intents.Example) *perspective {
-	p := &perspective{emb: lexical.New(0), self: map[nadine.Language][][]float32{}, visitor: map[nadine.Language][][]float32{}}
+	p := &perspective{emb: lexical.New(0), self: map[nadine.Language][]sparse{}, visitor: map[nadine.Language][]sparse{}}
 	for _, ex := range examples {
 		if ex.Label != labelSpeech {
 			continue
 		}
 		_, second := swapPerson(ex.Text, ex.Lang)
 		if second {
-			p.visitor[ex.Lang] = append(p.visitor[ex.Lang], p.emb.Vector(ex.Text))
+			p.visitor[ex.Lang] = append(p.visitor[ex.Lang], sparseOf(p.emb.Vector(ex.Text)))
 		}
 		if anyOf(words(ex.Text), firstPerson) {
-			p.self[ex.Lang] = append(p.self[ex.Lang], p.emb.Vector(ex.Text))
+			p.self[ex.Lang] = append(p.self[ex.Lang], sparseOf(p.emb.Vector(ex.Text)))
 		}
 	}
 	return p
@@ -424,22 +442,14 @@ func (p *perspective) told(s string, lang nadine.Language, least float64) (margi
 }
 
 // nearest is the greatest cosine of v with one of vs (all normalized).
-func nearest(v []float32, vs [][]float32) float64 {
+func nearest(v []float32, vs []sparse) float64 {
 	best := 0.0
 	for _, u := range vs {
-		u = u[:len(v)]
-		var d0, d1, d2, d3 float32
-		i := 0
-		for ; i+4 <= len(v); i += 4 {
-			d0 += v[i] * u[i]
-			d1 += v[i+1] * u[i+1]
-			d2 += v[i+2] * u[i+2]
-			d3 += v[i+3] * u[i+3]
+		var d float32
+		for k, i := range u.dims {
+			d += u.vals[k] * v[i]
 		}
-		for ; i < len(v); i++ {
-			d0 += v[i] * u[i]
-		}
-		best = max(best, float64(d0+d1+d2+d3))
+		best = max(best, float64(d))
 	}
 	return best
 }
