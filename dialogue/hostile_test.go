@@ -170,8 +170,9 @@ func overLong(r hostileResult) bool { return r.kind == "over_long" }
 
 // knownMisses are the tuned cases text mode does not catch, and why
 // (docs/speech.md, "What text mode cannot guarantee").
-// None today: the sentence classifier catches the persona translated into
-// Chinese, which no word of the prompt matched.
+// None today: the persona translated into Chinese, under the classifier's
+// bar, is caught by its perspective (read in the first person, it is what
+// Nadine says of herself).
 var knownMisses = map[string]string{}
 
 // TestHostileOutputsTuned runs the tuned table of hostile outputs through
@@ -245,8 +246,11 @@ func TestHostileOutputsProbe(t *testing.T) {
 }
 
 // probeMostLeaks and probeMostLost are the probe's counts with the
-// sentence classifier (before it: graph 38 and react 32 leaks).
+// sentence classifier trained on the prompt's sentences translated too
+// and with the persona's perspective (before the classifier: graph 38 and
+// react 32 leaks; before the translations: graph 17, react 13; before the
+// perspective: graph 17, react 9).
 var (
-	probeMostLeaks = map[string]int{"graph": 17, "react": 13}
+	probeMostLeaks = map[string]int{"graph": 15, "react": 7}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )

@@ -37,11 +37,20 @@ const heldOutShare = 4
 //go:embed examples/*.txt
 var exampleFiles embed.FS
 
-// backstageExamples returns every example, of every language.
+// backstageExamples returns every example, of every language: written
+// (LANG), the engines' prompt sentences translated and rephrased
+// (prompt_LANG), more written from new angles (more_LANG), and what Nadine
+// says (said_LANG, generated).
 func backstageExamples() (*intents.Set, error) {
+	return readExamples("", "prompt_", "more_", "said_")
+}
+
+// readExamples returns the examples of the files of kinds, of every language.
+func readExamples(kinds ...string) (*intents.Set, error) {
 	var s intents.Set
 	for _, lang := range nadine.Languages() {
-		for _, name := range []string{string(lang), "said_" + string(lang)} {
+		for _, kind := range kinds {
+			name := kind + string(lang)
 			b, err := exampleFiles.ReadFile("examples/" + name + ".txt")
 			if err != nil {
 				return nil, fmt.Errorf("speakable: examples: %w", err)
@@ -82,6 +91,15 @@ func partOf(ex intents.Example) part {
 type classifier struct {
 	models    []*intents.Model // bagged: trained in different orders, averaged
 	threshold float64
+	// persona reads a statement about its listener in the first person;
+	// personaBar is the margin from which it is the persona told to her
+	// (calibrated like threshold).
+	persona    *perspective
+	personaBar float64
+	// personaAlone is the margin from which the persona told to her is
+	// dropped whatever the classifier says: aloneMargin times the
+	// calibration part's greatest.
+	personaAlone float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -106,7 +124,7 @@ func trainBackstage() (*classifier, error) {
 			train.Examples = append(train.Examples, ex)
 		}
 	}
-	c := &classifier{}
+	c := &classifier{persona: newPerspective(train.Examples)}
 	for i := range bagged {
 		o := backstageOptions
 		o.Seed = uint64(101 + i)
@@ -117,15 +135,30 @@ func trainBackstage() (*classifier, error) {
 		c.models = append(c.models, m)
 	}
 	var speech []float64
+	var calib []intents.Example
 	for _, ex := range all.Examples {
 		if partOf(ex) == partCalibrate && ex.Label == labelSpeech {
 			speech = append(speech, c.judge(ex.Text).p())
+			calib = append(calib, ex)
 		}
 	}
 	// A third of the share on the calibration part: six hundred examples
 	// set a threshold loosely (±0.4% between the two held-out parts), and
 	// the measured part must stay within the share.
 	c.threshold = calibrate(speech, maxFalseDrops/3)
+	// The persona told to her lowers the bar to even odds: its margin is
+	// set so that it drops none of the calibration part's speech more.
+	for i, ex := range calib {
+		if speech[i] >= c.threshold {
+			continue
+		}
+		if m, ok := c.persona.told(ex.Text, ex.Lang, math.Inf(-1)); ok {
+			c.personaAlone = max(c.personaAlone, aloneMargin*m)
+			if speech[i] >= minThreshold {
+				c.personaBar = max(c.personaBar, math.Nextafter(m, 2))
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -141,6 +174,11 @@ func calibrate(scores []float64, share float64) float64 {
 	}
 	return max(minThreshold, math.Nextafter(s[k], 2))
 }
+
+// aloneMargin: a bar set by the greatest of a few hundred scores is passed
+// by about one in the next few hundred, and alone the perspective
+// overrides the classifier, so it stands half again above it.
+const aloneMargin = 1.5
 
 // weight is how many times an example of a label is trained.
 func weight(label string) int {
@@ -168,6 +206,26 @@ func WarmUp() error {
 	return err
 }
 
+// personaTold reports whether s, which the classifier finds more likely
+// backstage than not, is the prompt's persona told to her: a statement
+// about its listener that, read in the first person, is closer to what
+// Nadine says of herself than to what she says to a visitor.
+func personaTold(s string, lang nadine.Language, j judgement) bool {
+	if j.threshold == 0 || j.p() >= j.threshold {
+		return false
+	}
+	c, err := backstageModel()
+	if err != nil {
+		return false
+	}
+	least := c.personaAlone
+	if j.p() >= minThreshold {
+		least = min(least, c.personaBar)
+	}
+	m, ok := c.persona.told(s, lang, least)
+	return ok && m >= least
+}
+
 // judgement is what the classifier says of a text.
 type judgement struct {
 	backstage, frame, threshold float64
@@ -181,7 +239,11 @@ func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.t
 
 // isFrame reports whether the text presents the reply after it: a lead-in
 // naming the answer is also talk about its making, so frameShare suffices.
-func (j judgement) isFrame() bool { return j.notForVisitor() && j.frame >= frameShare*j.p() }
+// Taking a lead-in for a frame drops the lead-in, never the reply after
+// it, so even odds are enough (the calibrated bar is for whole sentences).
+func (j judgement) isFrame() bool {
+	return j.threshold > 0 && j.p() >= minThreshold && j.frame >= frameShare*j.p()
+}
 
 // frameShare is the share of frame in a lead-in's not-for-the-visitor
 // probability from which it is taken to present the reply.

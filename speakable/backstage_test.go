@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,11 +24,21 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 	if err := WarmUp(); err != nil {
 		t.Fatal(err)
 	}
+	translated, err := readExamples("prompt_", "more_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPrompt := map[string]bool{}
+	for _, ex := range translated.Examples {
+		fromPrompt[ex.Text] = true
+	}
 	for _, ex := range all.Examples {
 		if partOf(ex) != partMeasure {
 			continue
 		}
-		s := scored{text: ex.Text, lang: ex.Lang, p: judge(ex.Text).p()}
+		j := judge(ex.Text)
+		_, second := swapPerson(ex.Text, ex.Lang)
+		s := scored{text: ex.Text, lang: ex.Lang, p: j.p(), prompt: fromPrompt[ex.Text], told: personaTold(ex.Text, ex.Lang, j), second: second}
 		if ex.Label == labelSpeech {
 			speech = append(speech, s)
 		} else {
@@ -38,9 +49,12 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 }
 
 type scored struct {
-	text string
-	lang nadine.Language
-	p    float64
+	text   string
+	lang   nadine.Language
+	p      float64
+	prompt bool // added in prompt_LANG.txt or more_LANG.txt
+	told   bool // the persona told to her (perspective), under the threshold
+	second bool // in the second person
 }
 
 // TestBackstageCalibration measures the classifier on the examples it was
@@ -71,6 +85,19 @@ func TestBackstageCalibration(t *testing.T) {
 	fd, fdr := rate(speech, th)
 	c, cr := rate(backstage, th)
 	t.Logf("at the calibrated threshold %.3f: legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)", th, fd, len(speech), 100*fdr, c, len(backstage), 100*cr)
+	// The first written examples apart from those added later (the prompt's
+	// sentences translated, more angles): comparable over time.
+	var written, translated []scored
+	for _, x := range backstage {
+		if x.prompt {
+			translated = append(translated, x)
+		} else {
+			written = append(written, x)
+		}
+	}
+	wc, wcr := rate(written, th)
+	tc, tcr := rate(translated, th)
+	t.Logf("backstage caught: written examples %d/%d (%.1f%%), added (prompt translated, more angles) %d/%d (%.1f%%)", wc, len(written), 100*wcr, tc, len(translated), 100*tcr)
 	for _, x := range speech {
 		if x.p >= th {
 			t.Logf("dropped (%s, %.2f): %s", x.lang, x.p, x.text)
@@ -81,8 +108,40 @@ func TestBackstageCalibration(t *testing.T) {
 			t.Logf("missed (%s, %.2f): %s", x.lang, x.p, x.text)
 		}
 	}
-	if fdr > 0.01 {
-		t.Errorf("%.2f%% of the held-out legitimate sentences are dropped (at most 1%%)", 100*fdr)
+	// The persona told to her: a statement about the listener whose
+	// first-person reading is Nadine's own (perspective.go).
+	told := func(xs []scored) (n int, r float64) {
+		for _, x := range xs {
+			if x.p >= th || x.told {
+				n++
+			}
+		}
+		return n, float64(n) / float64(len(xs))
+	}
+	for _, x := range append(slices.Clone(speech), backstage...) {
+		if x.told {
+			t.Logf("persona told (%s, %.2f): %s", x.lang, x.p, x.text)
+		}
+	}
+	c0, err := backstageModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfd, pfdr := told(speech)
+	pc, pcr := told(backstage)
+	t.Logf("with the persona told (margin %.3f at even odds, %.3f alone): legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)",
+		c0.personaBar, c0.personaAlone, pfd, len(speech), 100*pfdr, pc, len(backstage), 100*pcr)
+	var secondSpeech []scored
+	for _, x := range speech {
+		if x.second {
+			secondSpeech = append(secondSpeech, x)
+		}
+	}
+	sfd, _ := rate(secondSpeech, th)
+	sfdTold, _ := told(secondSpeech)
+	t.Logf("held-out legitimate sentences in the second person: %d; dropped %d by the classifier, %d with the persona told", len(secondSpeech), sfd, sfdTold)
+	if pfdr > 0.01 {
+		t.Errorf("%.2f%% of the held-out legitimate sentences are dropped (at most 1%%)", 100*pfdr)
 	}
 }
 
@@ -179,5 +238,39 @@ func TestCalibrate(t *testing.T) {
 		if n != tc.want || th < minThreshold {
 			t.Errorf("calibrate(%v) = %v: %d scores at or above, want %d (and at least %v)", tc.share, th, n, tc.want, minThreshold)
 		}
+	}
+}
+
+// TestFrameLeadIns measures the lead-ins of held-out legitimate sentences
+// ("Bonne nouvelle : il fait beau") taken for a frame, whose words are
+// then not spoken: at even odds (as the gate takes them) and at the
+// calibrated bar.
+func TestFrameLeadIns(t *testing.T) {
+	all, err := backstageExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, even, calibrated := 0, 0, 0
+	for _, ex := range all.Examples {
+		if ex.Label != labelSpeech || partOf(ex) == partTrain {
+			continue
+		}
+		m := leadRE.FindStringSubmatch(ex.Text)
+		if m == nil {
+			continue
+		}
+		n++
+		j := judge(m[1])
+		if j.isFrame() {
+			even++
+			t.Logf("lead-in taken for a frame (%s, %.2f): %s", ex.Lang, j.p(), ex.Text)
+		}
+		if j.isFrame() && j.notForVisitor() {
+			calibrated++
+		}
+	}
+	t.Logf("held-out legitimate sentences with a lead-in: %d; lead-in taken for a frame: %d at even odds, %d at the calibrated bar", n, even, calibrated)
+	if float64(even) > 0.01*float64(n)+1 {
+		t.Errorf("%d/%d legitimate lead-ins taken for a frame", even, n)
 	}
 }

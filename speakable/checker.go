@@ -156,7 +156,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	}
 	rest, meta := linked, false
 	if !authored {
-		rest, meta = metaTalk(linked)
+		rest, meta = metaTalk(linked, lang)
 	}
 	if meta {
 		return "", notSpeech("not for the visitor (the prompt's voice, an instruction, talk about the answer)")

@@ -3,6 +3,8 @@ package speakable
 import (
 	"regexp"
 	"strings"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // Talk about the answer: an aside or a lead-in is judged on its own, so
@@ -20,7 +22,7 @@ var (
 
 // metaTalk removes asides and lead-ins not for the visitor; a lead-in is
 // judged less surely, so a backstage one only lowers the sentence's bar.
-func metaTalk(s string) (rest string, drop bool) {
+func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	s = parentheticalRE.ReplaceAllStringFunc(s, func(m string) string {
 		if judge(strings.Trim(m, " ()（）[]")).notForVisitor() {
 			return " "
@@ -40,9 +42,10 @@ func metaTalk(s string) (rest string, drop bool) {
 	if s == "" || optionRE.MatchString(s) {
 		return "", true
 	}
-	// A lead-in found backstage is one piece of evidence: the whole
-	// sentence then goes when it is more likely backstage than not.
-	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold {
+	// A lead-in found backstage is one piece of evidence, the persona told
+	// to her another: the whole sentence then goes when it is more likely
+	// backstage than not.
+	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold || personaTold(s, lang, j) {
 		return "", true
 	}
 	return s, false
