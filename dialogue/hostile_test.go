@@ -249,8 +249,9 @@ func TestHostileOutputsProbe(t *testing.T) {
 // sentence classifier trained on the prompt's sentences translated too
 // and with the persona's perspective (before the classifier: graph 38 and
 // react 32 leaks; before the translations: graph 17, react 13; before the
-// perspective: graph 17, react 9).
+// perspective: graph 17, react 9; with the offline engine's new replies
+// among the speech examples: graph 13, react 8).
 var (
-	probeMostLeaks = map[string]int{"graph": 15, "react": 7}
+	probeMostLeaks = map[string]int{"graph": 13, "react": 8}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )

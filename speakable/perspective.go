@@ -468,9 +468,16 @@ func toldAbout(s string) bool {
 		return false
 	}
 	// A question as speech recognition writes it, without its mark: an
-	// interrogative word first, or a Chinese question particle last.
-	return !interrogative[ws[0]] && !questionParticle[ws[len(ws)-1]]
+	// interrogative word first, the subject after the verb that opens it
+	// ("bist du gut drauf", "es-tu là", "have you seen it"), or a Chinese
+	// question particle last.
+	inverted := len(ws) > 1 && invertedSubject[ws[1]]
+	return !interrogative[ws[0]] && !inverted && !questionParticle[ws[len(ws)-1]]
 }
+
+// invertedSubject are the second-person subjects that, second in a
+// sentence, follow the verb that opens a question.
+var invertedSubject = set("you", "tu", "vous", "du", "sie", "ihr")
 
 // interrogative are the words a question starts with, in the languages
 // Nadine speaks.

@@ -70,6 +70,11 @@ func TestToldAbout(t *testing.T) {
 		{"Who built you?", false},
 		{"woher kommen deine antworten", false},
 		{"你会难过吗", false},
+		{"bist du gut drauf", false},         // a question that opens with its verb, unpunctuated
+		{"es-tu déjà allée à Genève", false}, // inversion
+		{"have you seen the garden", false},
+		{"Du bist ein freundlicher Roboter.", true},
+		{"Tu es un robot social.", true},
 		{"I hope your wishes come true.", false},
 		{"J'espère que vous allez bien.", false},
 	}
