@@ -85,7 +85,6 @@ func (s recordingStore) SaveCheckpoint(ctx context.Context, key string, data []b
 func TestWritesAndSummaryAfterReply(t *testing.T) {
 	for _, engine := range []string{"graph", "react"} {
 		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
 			log := &orderlog.Log{}
 			srv := llmtest.New(t)
 			srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleIntent), llmtest.MatchLastUser("my name"))).Reply("update_user_info")
@@ -108,18 +107,11 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 				return c
 			}
 
-			sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { sq.Close() })
-			if err := sq.SaveProfile(ctx, nadine.Profile{UserID: "robin-1", UserName: "Robin"}); err != nil {
-				t.Fatal(err)
-			}
-			st := recordingStore{sq, log}
+			st := robinStore(t, log)
 			emb := lexical.New(0)
 			var eng nadine.Engine
 			var g *agents.Engine
+			var err error
 			if engine == "graph" {
 				g, err = agents.New(agents.Options{Models: models, Store: st, Embedder: emb, MemoryAgents: true})
 				eng = g
@@ -129,46 +121,12 @@ func TestWritesAndSummaryAfterReply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
-				History: dialogue.NewHistory(st, emb, dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := m.SetUser(ctx, nadine.UserRef{ID: "robin-1", Name: "Robin"}); err != nil {
-				t.Fatal(err)
-			}
-
-			broker := mqtttest.StartBroker(t, "127.0.0.1:0")
-			cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
-			defer cancel()
-			bus, err := mqtt.Connect(cctx, mqtt.Options{URL: broker.URL(), ClientID: "nadine-order"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rt, err := robot.New(robot.Options{Manager: m, Body: recordingBody{bus, log}, Names: st, SpeakTimeout: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			updates, unsubscribe := rt.Subscribe(64)
-			defer unsubscribe()
-			runCtx, stop := context.WithCancel(ctx)
-			done := make(chan error, 1)
-			go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
-			var stopOnce sync.Once
-			shutdown := func() {
-				stopOnce.Do(func() {
-					stop()
-					if err := <-done; err != nil {
-						t.Errorf("Run: %v", err)
-					}
-				})
-			}
+			broker, updates, shutdown := runRobot(t, eng, st, emb, "nadine-order", log)
 			defer func() {
 				shutdown()
 				if g != nil {
 					g.Close()
 				}
-				_ = bus.Close(context.Background())
 			}()
 			peer := mqtttest.NewPeer(t, mqtttest.HostPort(broker.URL()), "nadine/agent/control/speak")
 			c := &control{t: t, peer: peer}
@@ -248,5 +206,61 @@ func untilTurnDone(t *testing.T, updates <-chan robot.Update, id string) {
 		case <-timeout:
 			t.Fatalf("turn %s never ended", id)
 		}
+	}
+}
+
+// robinStore is a SQLite store in a temporary directory that knows Robin,
+// recording its writes in log.
+func robinStore(t *testing.T, log *orderlog.Log) recordingStore {
+	t.Helper()
+	sq, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sq.Close() })
+	if err := sq.SaveProfile(t.Context(), nadine.Profile{UserID: "robin-1", UserName: "Robin"}); err != nil {
+		t.Fatal(err)
+	}
+	return recordingStore{sq, log}
+}
+
+// runRobot runs eng's manager, with Robin in front of her, behind a runtime
+// on an embedded broker; shutdown stops it once, reporting Run's error.
+func runRobot(t *testing.T, eng nadine.Engine, st recordingStore, emb nadine.Embedder, clientID string, log *orderlog.Log) (*mqtt.Broker, <-chan robot.Update, func()) {
+	t.Helper()
+	ctx := context.Background()
+	m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
+		History: dialogue.NewHistory(st, emb, dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.SetUser(ctx, nadine.UserRef{ID: "robin-1", Name: "Robin"}); err != nil {
+		t.Fatal(err)
+	}
+	broker := mqtttest.StartBroker(t, "127.0.0.1:0")
+	cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
+	defer cancel()
+	bus, err := mqtt.Connect(cctx, mqtt.Options{URL: broker.URL(), ClientID: clientID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := robot.New(robot.Options{Manager: m, Body: recordingBody{bus, log}, Names: st, SpeakTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, unsubscribe := rt.Subscribe(64)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
+	var once sync.Once
+	return broker, updates, func() {
+		once.Do(func() {
+			stop()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+			unsubscribe()
+			_ = bus.Close(context.Background())
+		})
 	}
 }

@@ -1,9 +1,7 @@
 package robot_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -11,16 +9,13 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/dialogue"
 	"github.com/nadine-robot/nadine/internal/llmtest"
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 	"github.com/nadine-robot/nadine/internal/orderlog"
 	"github.com/nadine-robot/nadine/lexical"
-	"github.com/nadine-robot/nadine/mqtt"
 	"github.com/nadine-robot/nadine/openai"
 	"github.com/nadine-robot/nadine/react"
 	"github.com/nadine-robot/nadine/robot"
-	"github.com/nadine-robot/nadine/sqlite"
 )
 
 // TestFinalMarkerBeforeTheEmotion: the model writes the reply text first and
@@ -42,7 +37,6 @@ func TestFinalMarkerBeforeTheEmotion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
 			log := &orderlog.Log{}
 			srv := llmtest.New(t)
 			resume := make(chan struct{})
@@ -57,52 +51,17 @@ func TestFinalMarkerBeforeTheEmotion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"), sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { sq.Close() })
-			if err := sq.SaveProfile(ctx, nadine.Profile{UserID: "robin-1", UserName: "Robin"}); err != nil {
-				t.Fatal(err)
-			}
-			st := recordingStore{sq, log}
+			st := robinStore(t, log)
 			emb := lexical.New(0)
 			eng, err := react.New(react.Options{Agent: agent, Memories: st, Knowledge: st, Embedder: emb})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { eng.Close() })
-			m, err := dialogue.NewManager(dialogue.ManagerOptions{Engines: []nadine.Engine{eng},
-				History: dialogue.NewHistory(st, emb, dialogue.HistoryOptions{}), Profiles: st, Checkpoints: st})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := m.SetUser(ctx, nadine.UserRef{ID: "robin-1", Name: "Robin"}); err != nil {
-				t.Fatal(err)
-			}
-			broker := mqtttest.StartBroker(t, "127.0.0.1:0")
-			cctx, cancel := context.WithTimeout(ctx, mqtttest.Failsafe)
-			defer cancel()
-			bus, err := mqtt.Connect(cctx, mqtt.Options{URL: broker.URL(), ClientID: "nadine-speech-end"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rt, err := robot.New(robot.Options{Manager: m, Body: recordingBody{bus, log}, Names: st, SpeakTimeout: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			updates, unsubscribe := rt.Subscribe(64)
-			defer unsubscribe()
-			runCtx, stop := context.WithCancel(ctx)
-			done := make(chan error, 1)
-			go func() { done <- rt.Run(runCtx, bus.Inbound()) }()
+			broker, updates, shutdown := runRobot(t, eng, st, emb, "nadine-speech-end", log)
 			defer func() {
 				goOn()
-				stop()
-				if err := <-done; err != nil {
-					t.Errorf("Run: %v", err)
-				}
-				_ = bus.Close(context.Background())
+				shutdown()
 			}()
 			peer := mqtttest.NewPeer(t, mqtttest.HostPort(broker.URL()), "nadine/agent/control/speak", "nadine/affect/state")
 			c := &control{t: t, peer: peer}
