@@ -14,13 +14,15 @@ import (
 )
 
 // TestMain builds the nadine the bench tests measure, as `nadine bench`
-// would have it: the production binary.
+// would have it: the production binary. Its children share one model cache,
+// so the first trains and the others load.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "nadine-bench-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	bin := filepath.Join(dir, "nadine")
 	build := exec.Command("go", "build", "-o", bin, "github.com/nadine-robot/nadine/cmd/nadine")
 	if out, err := build.CombinedOutput(); err != nil {
