@@ -1,158 +1,69 @@
 package intents
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
+	"sync/atomic"
 )
 
-// Cache keeps trained models on disk so that a process loads what an earlier
-// run of the same executable trained (docs/offline.md#the-model-cache).
+// Store keeps encoded models between processes, by name (package modelcache
+// keeps them in files); intents itself reads and writes nothing.
+type Store interface {
+	// Load returns the encoding stored under name, or an error.
+	Load(name string) ([]byte, error)
+	// Save stores data under name, replacing what was there.
+	Save(name string, data []byte) error
+}
+
+// Cache loads trained models from a Store, training and saving those it lacks.
 type Cache struct {
-	Dir string       // where the files are; "" trains every time
-	Key string       // the identity of what trains: a hash of the executable
-	Log *slog.Logger // nil: slog.Default()
+	Store Store        // nil: train every time
+	Log   *slog.Logger // nil: slog.Default()
 }
 
-// DefaultCache is the cache under os.UserCacheDir()/nadine/models keyed by
-// the running executable; without a cache directory or executable, it trains.
-func DefaultCache() *Cache {
-	key, err := executableHash()
-	c := &Cache{Key: key}
-	if err != nil {
-		c.logger().Debug("intents: model cache off", "err", err)
-		return c
-	}
-	if dir, err := os.UserCacheDir(); err == nil {
-		c.Dir = filepath.Join(dir, "nadine", "models")
-	} else {
-		c.logger().Debug("intents: model cache off", "err", err)
-	}
-	return c
-}
-
-// Cached returns the model called name from DefaultCache, training it with
-// train when the cache has no good copy.
-func Cached(name string, train func() (*Model, error)) (*Model, error) {
-	return DefaultCache().Model(name, train)
-}
-
-// executableHash is a SHA-256 of the running executable, computed once: the
-// executable embeds the examples and the training code, so it names both.
-var executableHash = sync.OnceValues(hashExecutable)
-
-func hashExecutable() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("intents: executable: %w", err)
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "", fmt.Errorf("intents: executable: %w", err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("intents: executable: %w", err)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
-}
-
-func (c *Cache) logger() *slog.Logger {
-	if c.Log != nil {
-		return c.Log
-	}
-	return slog.Default()
-}
-
-// Model loads the model called name, or trains it and stores it; a cache
-// that fails (missing, unreadable, corrupt, full disk) costs only the training.
+// Model loads the model called name, or trains it and saves it; a store that
+// fails (missing, unreadable, corrupt, full disk) costs only the training.
 func (c *Cache) Model(name string, train func() (*Model, error)) (*Model, error) {
-	if c.Dir == "" || c.Key == "" || name == "" || strings.ContainsAny(name, `/\`) {
+	if c == nil || c.Store == nil {
 		return train()
 	}
-	path := c.path(name)
-	m, err := load(path)
-	if err == nil {
-		return m, nil
-	}
-	c.logger().Debug("intents: training, no cached model", "model", name, "err", err)
-	m, err = train()
-	if err != nil {
-		return nil, err
-	}
-	if err := c.store(name, path, m); err != nil {
-		c.logger().Debug("intents: model not cached", "model", name, "err", err)
-	}
-	return m, nil
-}
-
-// path is the file of a model: its name, then the key, so that the files of
-// other executables (other builds) share the name's prefix.
-func (c *Cache) path(name string) string {
-	return filepath.Join(c.Dir, name+"-"+c.Key+modelExt)
-}
-
-const modelExt = ".model"
-
-func load(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	log := c.Log
+	if log == nil {
+		log = slog.Default()
 	}
 	var m Model
-	if err := m.UnmarshalBinary(b); err != nil {
-		return nil, fmt.Errorf("%w (%s)", err, path)
+	b, err := c.Store.Load(name)
+	if err == nil {
+		if err = m.UnmarshalBinary(b); err == nil {
+			return &m, nil
+		}
+		err = fmt.Errorf("%w (%s)", err, name)
 	}
-	return &m, nil
+	log.Debug("intents: training, no cached model", "model", name, "err", err)
+	trained, err := train()
+	if err != nil {
+		return nil, err
+	}
+	if b, err = trained.MarshalBinary(); err == nil {
+		err = c.Store.Save(name, b)
+	}
+	if err != nil {
+		log.Debug("intents: model not cached", "model", name, "err", err)
+	}
+	return trained, nil
 }
 
-// store writes the model to a temporary file renamed into place, so a reader
-// sees the whole file or none, then removes the name's files of other keys.
-func (c *Cache) store(name, path string, m *Model) error {
-	b, err := m.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
-		return fmt.Errorf("intents: cache: %w", err)
-	}
-	f, err := os.CreateTemp(c.Dir, "."+name+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("intents: cache: %w", err)
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("intents: cache: %w", werr)
-	}
-	old, err := filepath.Glob(filepath.Join(c.Dir, name+"-*"+modelExt))
-	if err != nil {
-		return fmt.Errorf("intents: cache: %w", err)
-	}
-	var errs []error
-	for _, o := range old {
-		// Only this name's files: "offline-<key>", not "offline-x-<key>".
-		key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(o), name+"-"), modelExt)
-		if o == path || strings.Contains(key, "-") {
-			continue
-		}
-		if err := os.Remove(o); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+// processCache is where the process's models (the offline classifier's, the
+// speech gate's) are cached: they are trained once per process, by whichever
+// engine asks first, so the command sets it once at start.
+var processCache atomic.Pointer[Cache]
+
+// UseCache makes Cached use c (nil: train every time). Models already
+// loaded by this process stay.
+func UseCache(c *Cache) { processCache.Store(c) }
+
+// Cached returns the model called name from the cache UseCache set, training
+// it with train when the cache has no good copy.
+func Cached(name string, train func() (*Model, error)) (*Model, error) {
+	return processCache.Load().Model(name, train)
 }

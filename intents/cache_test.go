@@ -3,12 +3,11 @@ package intents
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"log/slog"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -98,134 +97,90 @@ func TestUnmarshalRejects(t *testing.T) {
 	}
 }
 
-// countingTrain trains the tiny model and counts its calls.
-type countingTrain struct {
+// memStore is a Store in memory, counting its saves.
+type memStore struct {
 	mu    sync.Mutex
-	calls int
-	m     *Model
+	files map[string][]byte
+	saves int
+	fail  error
 }
 
-func (c *countingTrain) train() (*Model, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.calls++
-	return c.m, nil
+func (s *memStore) Load(name string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.files[name]
+	if !ok {
+		return nil, errors.New("no such model")
+	}
+	return b, nil
+}
+
+func (s *memStore) Save(name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	if s.files == nil {
+		s.files = map[string][]byte{}
+	}
+	s.files[name] = data
+	s.saves++
+	return nil
 }
 
 func TestCache(t *testing.T) {
-	m := trainTiny(t, Options{})
+	m := trainTiny(t, Options{Neighbours: 0.2})
 	texts := mixedTexts(tinySet(t), 100, 2)
-	dir := t.TempDir()
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := &Cache{Dir: filepath.Join(dir, "models"), Key: "k1", Log: log}
-	tr := &countingTrain{m: m}
+	store := &memStore{}
+	c := &Cache{Store: store, Log: log}
+	calls := 0
+	train := func() (*Model, error) { calls++; return m, nil }
 
-	// Empty cache: trained and written.
-	got, err := c.Model("tiny", tr.train)
-	if err != nil || got != m || tr.calls != 1 {
-		t.Fatalf("empty cache: %p %v, %d trainings", got, err, tr.calls)
-	}
-	path := filepath.Join(dir, "models", "tiny-k1.model")
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("model not written: %v", err)
+	// Empty: trained and saved.
+	if got, err := c.Model("tiny", train); err != nil || got != m || calls != 1 || store.saves != 1 {
+		t.Fatalf("empty store: %v, %d trainings, %d saves", err, calls, store.saves)
 	}
 	// Warm: loaded, not trained, the same classifications.
-	got, err = c.Model("tiny", tr.train)
-	if err != nil || tr.calls != 1 {
-		t.Fatalf("warm cache: %v, %d trainings", err, tr.calls)
+	got, err := c.Model("tiny", train)
+	if err != nil || calls != 1 || got == m {
+		t.Fatalf("warm store: %v, %d trainings", err, calls)
 	}
 	if diff := sameClassifications(m, got, texts); diff != "" {
 		t.Error(diff)
 	}
-	// Corrupt: retrained and the file replaced.
-	if err := os.WriteFile(path, []byte("NDIM\x01garbage"), 0o600); err != nil {
-		t.Fatal(err)
+	// Corrupt: retrained and saved again, logged at debug level.
+	store.files["tiny"] = []byte("NDIM\x01garbage")
+	if _, err := c.Model("tiny", train); err != nil || calls != 2 || store.saves != 2 {
+		t.Fatalf("corrupt store: %v, %d trainings, %d saves", err, calls, store.saves)
 	}
-	if _, err := c.Model("tiny", tr.train); err != nil || tr.calls != 2 {
-		t.Fatalf("corrupt cache: %v, %d trainings", err, tr.calls)
+	if !strings.Contains(logs.String(), "checksum") || !strings.Contains(logs.String(), "level=DEBUG") {
+		t.Errorf("the corrupt model was not logged at debug level: %s", logs.String())
 	}
-	if _, err := load(path); err != nil {
-		t.Errorf("the corrupt file was not replaced: %v", err)
+	// A store that cannot save, no store: trained, no error.
+	store.fail = errors.New("disk full")
+	if got, err := c.Model("other", train); err != nil || got != m || !strings.Contains(logs.String(), "disk full") {
+		t.Errorf("failing store: %v", err)
 	}
-	if !strings.Contains(logs.String(), "checksum") {
-		t.Errorf("the corrupt file was not logged at debug level: %s", logs.String())
+	var none *Cache
+	if got, err := none.Model("tiny", train); err != nil || got != m {
+		t.Errorf("no cache: %v", err)
 	}
-	// Another model of another name stays; another key replaces this name's file.
-	if _, err := c.Model("tiny-2", tr.train); err != nil {
-		t.Fatal(err)
-	}
-	c2 := &Cache{Dir: c.Dir, Key: "k2", Log: log}
-	if _, err := c2.Model("tiny", tr.train); err != nil || tr.calls != 4 {
-		t.Fatalf("new key: %v, %d trainings", err, tr.calls)
-	}
-	entries, _ := os.ReadDir(c.Dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if want := []string{"tiny-2-k1.model", "tiny-k2.model"}; !reflect.DeepEqual(names, want) {
-		t.Errorf("cache holds %v, want %v (no temporary files, the old key's file removed)", names, want)
-	}
-	// No directory, an unwritable one: trained, no error.
-	for _, c := range []*Cache{{Key: "k"}, {Dir: filepath.Join(path, "not-a-dir"), Key: "k", Log: log}} {
-		if got, err := c.Model("tiny", tr.train); err != nil || got != m {
-			t.Errorf("cache %+v: %v", c, err)
-		}
+	// A training that fails is the error.
+	if _, err := c.Model("bad", func() (*Model, error) { return nil, errors.New("no examples") }); err == nil {
+		t.Error("a failed training returned no error")
 	}
 }
 
-// TestCacheConcurrent starts several loaders at once on an empty cache: each
-// gets a whole model (trained or loaded), never a half-written file.
-func TestCacheConcurrent(t *testing.T) {
-	m := trainTiny(t, Options{Neighbours: 0.2})
-	texts := mixedTexts(tinySet(t), 50, 3)
-	c := &Cache{Dir: t.TempDir(), Key: "k", Log: slog.New(slog.DiscardHandler)}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for range 5 {
-				got, err := c.Model("tiny", func() (*Model, error) { return m, nil })
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if diff := sameClassifications(m, got, texts); diff != "" {
-					t.Error(diff)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
-func TestDefaultCache(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", dir)
-	c := DefaultCache()
-	if want := filepath.Join(dir, "nadine", "models"); c.Dir != want || len(c.Key) != 32 {
-		t.Errorf("default cache %+v, want dir %s and a key", c, want)
-	}
-	if again := DefaultCache(); again.Key != c.Key {
-		t.Error("the executable's key changed within a process")
-	}
-	t.Setenv("XDG_CACHE_HOME", "")
-	t.Setenv("HOME", "")
-	if c := DefaultCache(); c.Dir != "" {
-		t.Errorf("without HOME the cache is %q, want none", c.Dir)
-	}
-}
-
-// BenchmarkExecutableHash measures the key's cost, paid once per process.
-func BenchmarkExecutableHash(b *testing.B) {
-	exe, _ := os.Executable()
-	st, _ := os.Stat(exe)
-	b.SetBytes(st.Size())
-	for b.Loop() {
-		if _, err := hashExecutable(); err != nil {
-			b.Fatal(err)
-		}
+func TestUseCache(t *testing.T) {
+	m := trainTiny(t, Options{})
+	store := &memStore{}
+	UseCache(&Cache{Store: store, Log: slog.New(slog.DiscardHandler)})
+	defer UseCache(nil)
+	if got, err := Cached("tiny", func() (*Model, error) { return m, nil }); err != nil || got != m || store.saves != 1 {
+		t.Fatalf("Cached: %v, %d saves", err, store.saves)
 	}
 }
 

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestModelRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &intents.Cache{Dir: t.TempDir(), Key: "test"}
+	c := &intents.Cache{Store: &memStore{}}
 	if m, err := c.Model("offline", func() (*intents.Model, error) { return trained, nil }); err != nil || m != trained {
 		t.Fatalf("storing: %v", err)
 	}
@@ -62,4 +63,22 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 	}
 	t.Logf("%d utterances classified alike by the trained and the loaded model (%d features)", len(texts), loaded.Size())
+}
+
+// memStore is an intents.Store in memory.
+type memStore struct{ files map[string][]byte }
+
+func (s *memStore) Load(name string) ([]byte, error) {
+	if b, ok := s.files[name]; ok {
+		return b, nil
+	}
+	return nil, errors.New("no such model")
+}
+
+func (s *memStore) Save(name string, data []byte) error {
+	if s.files == nil {
+		s.files = map[string][]byte{}
+	}
+	s.files[name] = data
+	return nil
 }

@@ -1,6 +1,7 @@
 package speakable
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestModelRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &intents.Cache{Dir: t.TempDir(), Key: "test"}
+	c := &intents.Cache{Store: &memStore{}}
 	if m, err := c.Model("backstage-1", func() (*intents.Model, error) { return trained, nil }); err != nil || m != trained {
 		t.Fatalf("storing: %v", err)
 	}
@@ -54,4 +55,22 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 	}
 	t.Logf("%d sentences judged alike by the trained and the loaded model", n)
+}
+
+// memStore is an intents.Store in memory.
+type memStore struct{ files map[string][]byte }
+
+func (s *memStore) Load(name string) ([]byte, error) {
+	if b, ok := s.files[name]; ok {
+		return b, nil
+	}
+	return nil, errors.New("no such model")
+}
+
+func (s *memStore) Save(name string, data []byte) error {
+	if s.files == nil {
+		s.files = map[string][]byte{}
+	}
+	s.files[name] = data
+	return nil
 }
