@@ -55,7 +55,7 @@ var packageLayers = map[string]string{
 
 	"tools": layerAdapter, "knowledge": layerAdapter, "visual": layerAdapter, "openai": layerAdapter,
 	"sqlite": layerAdapter, "postgres": layerAdapter, "mqtt": layerAdapter, "translate": layerAdapter,
-	"web": layerAdapter, "metrics": layerAdapter, "otelexport": layerAdapter,
+	"web": layerAdapter, "metrics": layerAdapter, "otelexport": layerAdapter, "modelcache": layerAdapter,
 
 	"embedcache": layerPure, "internal/records": layerSupport, "internal/migrations": layerSupport, "internal/loopback": layerSupport,
 	"internal/syncbuf": layerSupport,

@@ -34,15 +34,19 @@ func Examples() (*intents.Set, error) {
 	return &s, s.Check()
 }
 
-// trainedModel is trained once per process on first use and shared by every
-// engine: the examples never change and the model is immutable.
+// trainedModel is loaded or trained once per process on first use and shared
+// by every engine: the examples never change and the model is immutable.
 var trainedModel = sync.OnceValues(func() (*intents.Model, error) {
+	return intents.Cached("offline", trainModel)
+})
+
+func trainModel() (*intents.Model, error) {
 	s, err := Examples()
 	if err != nil {
 		return nil, err
 	}
 	return intents.Train(s, trainOptions)
-})
+}
 
 // lookupSlots are the slots whose values the classifier reads as lookup
 // tables: a language's name is one wherever it occurs.

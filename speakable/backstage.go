@@ -128,7 +128,7 @@ func trainBackstage() (*classifier, error) {
 	for i := range bagged {
 		o := backstageOptions
 		o.Seed = uint64(101 + i)
-		m, err := intents.Train(train, o)
+		m, err := intents.Cached(fmt.Sprintf("backstage-%d", i+1), func() (*intents.Model, error) { return intents.Train(train, o) })
 		if err != nil {
 			return nil, fmt.Errorf("speakable: %w", err)
 		}

@@ -21,7 +21,7 @@ type serveProcess struct {
 }
 
 // startServeChild starts `nadine serve` on cfg (dir/bench.yaml) in a bare
-// environment: HOME=dir, PATH, the bench's model key, plus env.
+// environment: HOME=dir, PATH, the bench's model key, its cache, plus env.
 func startServeChild(dir string, cfg []byte, logs *syncbuf.Buffer, env ...string) (*serveProcess, error) {
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, cfg, 0o600); err != nil {
@@ -32,8 +32,17 @@ func startServeChild(dir string, cfg []byte, logs *syncbuf.Buffer, env ...string
 		return nil, err
 	}
 	cmd := exec.Command(exe, "serve", "--config", path)
-	cmd.Env = append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=bench"}, env...)
+	cmd.Env = append(append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=bench"}, cacheEnv()...), env...)
 	return startProcess(cmd, logs)
+}
+
+// cacheEnv gives a child the bench's cache directory, though its HOME is its
+// own, so that the children share the trained models rather than each train.
+func cacheEnv() []string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return []string{"XDG_CACHE_HOME=" + dir}
+	}
+	return nil
 }
 
 // startProcess starts cmd, its output going to logs.

@@ -76,8 +76,9 @@ type childServe struct {
 	dir  string
 }
 
-// startChildServe starts `nadine serve` on a new data directory.
-func startChildServe(t *testing.T, engine, modelURL string) *childServe {
+// startChildServe starts `nadine serve` on a new data directory, with env
+// added to its environment.
+func startChildServe(t *testing.T, engine, modelURL string, env ...string) *childServe {
 	t.Helper()
 	dir := t.TempDir()
 	d, err := askDefaults(context.Background())
@@ -107,7 +108,7 @@ func startChildServe(t *testing.T, engine, modelURL string) *childServe {
 			return err
 		}
 		cmd := exec.Command(exe, "serve", "--config", cfg)
-		cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}
+		cmd.Env = append(append([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), benchKeyEnv + "=k"}, cacheEnv()...), env...)
 		p, err := startProcess(cmd, &syncbuf.Buffer{})
 		if err != nil {
 			return err

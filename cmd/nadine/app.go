@@ -113,6 +113,7 @@ func newApp(ctx context.Context, cfg config.Config, getenv func(string) string, 
 	for _, o := range opts {
 		o(a)
 	}
+	useModelCache(log)
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data_dir: %w", err)
 	}
