@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/nadine-robot/nadine"
 	"hash/crc32"
 	"log/slog"
 	"math/rand/v2"
@@ -152,7 +153,7 @@ func TestCache(t *testing.T) {
 		t.Error(diff)
 	}
 	// Corrupt: retrained and saved again, logged at debug level.
-	store.files["tiny"] = []byte("NDIM\x01garbage")
+	store.files["tiny"] = append(append([]byte(encodingMagic), encodingVersion), "garbage"...)
 	if _, err := c.Model("tiny", train); err != nil || calls != 2 || store.saves != 2 {
 		t.Fatalf("corrupt store: %v, %d trainings, %d saves", err, calls, store.saves)
 	}
@@ -211,8 +212,10 @@ func sameClassifications(a, b *Model, texts []string) string {
 			return fmt.Sprintf("%q: tags differ", text)
 		}
 		for _, t := range toks {
-			if a.Known(t.Norm) != b.Known(t.Norm) || a.KnownStem(t.Norm) != b.KnownStem(t.Norm) {
-				return fmt.Sprintf("%q: known words differ", text)
+			for _, lang := range nadine.Languages() {
+				if a.Known(lang, t.Norm) != b.Known(lang, t.Norm) || a.KnownStem(lang, t.Norm) != b.KnownStem(lang, t.Norm) {
+					return fmt.Sprintf("%q: known words in %s differ", text, lang)
+				}
 			}
 		}
 		for _, slot := range []string{"name", "lang", "place"} {

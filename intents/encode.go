@@ -18,7 +18,7 @@ import (
 // that precedes it. A change of what a Model holds is a new version.
 const (
 	encodingMagic   = "NDIM"
-	encodingVersion = 1
+	encodingVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -73,7 +73,14 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 			e.float64(c.strength)
 		}
 	}
-	e.strings(slices.Sorted(maps.Keys(m.stems)))
+	// words and stems by language, in the order of the languages
+	langs := slices.Sorted(maps.Keys(m.words))
+	e.uint(uint64(len(langs)))
+	for _, lang := range langs {
+		e.string(string(lang))
+		e.strings(slices.Sorted(maps.Keys(m.words[lang])))
+		e.strings(slices.Sorted(maps.Keys(m.stems[lang])))
+	}
 	e.float64(m.neighbours)
 	e.float64(m.temp)
 	dims := 0
@@ -145,9 +152,12 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 		}
 		out.slots[slot] = cs
 	}
-	out.stems = make(map[string]bool)
-	for _, s := range d.strings() {
-		out.stems[s] = true
+	nw := d.len(2)
+	out.words = make(map[nadine.Language]map[string]bool, nw)
+	out.stems = make(map[nadine.Language]map[string]bool, nw)
+	for range nw {
+		lang := nadine.Language(d.string())
+		out.words[lang], out.stems[lang] = set(d.strings()), set(d.strings())
 	}
 	out.neighbours, out.temp = d.float64(), d.float64()
 	if dims := int(d.uint()); dims > 0 {
@@ -283,6 +293,15 @@ func (d *decoder) float32s() []float32 {
 	out := make([]float32, len(b)/4)
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+// set is a set of ss.
+func set(ss []string) map[string]bool {
+	out := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		out[s] = true
 	}
 	return out
 }
