@@ -16,16 +16,10 @@ import (
 	"github.com/nadine-robot/nadine/internal/mqtttest"
 )
 
-// fillerThenKillConfig is a react robot whose silence filler comes after
-// 300 ms, on data directory dir, talking to the scripted model at
-// modelURL and to the broker at brokerURL; transcripts stay answerable for
-// a minute across the restart.
-func fillerThenKillConfig(dir, modelURL, brokerURL, httpAddr string) ([]byte, error) {
-	return killConfig(dir, modelURL, brokerURL, httpAddr, "30s", "")
-}
-
-// killConfig is fillerThenKillConfig with the model calls' timeout and the
-// turn's ("": the default).
+// killConfig is a react robot whose silence filler comes after 300 ms, on
+// data directory dir, talking to the scripted model at modelURL and to the
+// broker at brokerURL, with the model calls' timeout and the turn's ("": the
+// default); transcripts stay answerable for a minute across the restart.
 func killConfig(dir, modelURL, brokerURL, httpAddr, timeout, turnTimeout string) ([]byte, error) {
 	d, err := askDefaults(context.Background())
 	if err != nil {
