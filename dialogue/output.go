@@ -80,9 +80,8 @@ type Line struct {
 	Out      bool            `json:"out"`
 }
 
-// SentenceCheck is the one stage each reply sentence passes before it is
-// spoken; authored says an AuthoredEngine wrote it; changed says the
-// engine's text was cleaned or translated.
+// SentenceCheck is the one stage each reply sentence passes before it is spoken
+// (authored: an AuthoredEngine wrote it; changed: the text was cleaned).
 type SentenceCheck func(ctx context.Context, text string, stated, want nadine.Language, authored bool) (said string, lang nadine.Language, changed bool)
 
 // FillerLine chooses a filler line in lang ("Hmm, let me see."), and the
@@ -401,9 +400,8 @@ func (o *Output) speak(en *outEntry) bool {
 	return true
 }
 
-// endSpeech decides whether the speech end goes out (o.mu is held): once, for
-// the current attempt, after one of its reply sentences went out; otherwise
-// the done event is the turn's final marker.
+// endSpeech reports whether the speech end goes out (o.mu held): once, after a
+// reply sentence of the current attempt; else the done event is the marker.
 func (o *Output) endSpeech(en *outEntry) bool {
 	if o.speechEnded || en.gen != o.gen || len(o.att.spoken) == 0 {
 		return false
@@ -613,9 +611,8 @@ func (o *Output) spoke() bool {
 	return o.speech > 0
 }
 
-// speechOver reports whether the reply's speech end went out (or, held, will
-// go out with a sentence of the current attempt): the turn says nothing more.
-// It waits for what was accepted to go out first.
+// speechOver reports, once what was accepted has gone out, whether the reply's
+// speech end went out (or will, held): the turn says nothing more.
 func (o *Output) speechOver() bool {
 	o.Wait()
 	o.mu.Lock()

@@ -88,9 +88,8 @@ func (m *Manager) prepare(ctx context.Context, turn nadine.Turn, text string, tr
 	return t
 }
 
-// apply applies an event of the turn as it goes out; at the reply's speech
-// end the exchange is committed, so the turn is in the history before its
-// final marker (docs/mqtt.md) while the fields after the text still stream.
+// apply applies an event as it goes out; the speech end commits the exchange,
+// so the turn is in the history before its final marker (docs/mqtt.md).
 func (t *turnRun) apply(e nadine.Event) {
 	if e.Kind != nadine.EventSpeechEnd {
 		t.m.applyEvent(e)

@@ -53,9 +53,8 @@ func (c *Cache) Model(name string, train func() (*Model, error)) (*Model, error)
 	return trained, nil
 }
 
-// processCache is where the process's models (the offline classifier's, the
-// speech gate's) are cached: they are trained once per process, by whichever
-// engine asks first, so the command sets it once at start.
+// processCache is the process's cache, set once by the command at start: the
+// models it feeds are per process too, trained by the first engine to ask.
 var processCache atomic.Pointer[Cache]
 
 // UseCache makes Cached use c (nil: train every time). Models already

@@ -155,11 +155,8 @@ func Fold(w string) string {
 	return b.String()
 }
 
-// Elided and contracted words that speech to text splits at the apostrophe
-// ("c est" for "c'est", "don t" for "don't"), per language: French clitics
-// join the next word when it starts with a vowel or h; English and German
-// endings join the word before. Fold drops apostrophes, so the joined word is
-// the one the examples were trained on ("cest", "dont").
+// Words speech to text splits at the apostrophe ("c est", "don t"): French
+// clitics join the next word, English and German endings the word before.
 var (
 	euphonicT  = map[string]bool{"il": true, "elle": true, "on": true, "ils": true, "elles": true}
 	frClitics  = map[string]bool{"c": true, "d": true, "j": true, "l": true, "m": true, "n": true, "s": true, "t": true}

@@ -82,18 +82,16 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	return "", false
 }
 
-// titles are the forms of address a person may give with their family
-// name ("ich bin Frau Becker", "je suis Mme Martin"), by language; an
-// abbreviation's period does not end the clause there.
+// titles are the forms of address given with a family name ("ich bin Frau
+// Becker", "je suis Mme Martin"), by language.
 var titles = map[nadine.Language][]string{
 	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
 	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
 	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor"},
 }
 
-// titledName reads a form of address and the capitalized family name after
-// it as the name ("Frau Becker", "Dr. Weber"): the title shows it plainly,
-// even when the family name is also an ordinary word.
+// titledName reads a form of address and the family name after it as the
+// name ("Frau Becker", "Dr. Weber"), even when that name is also a word.
 func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadine.Language) string {
 	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) {
 		return ""

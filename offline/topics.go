@@ -40,9 +40,8 @@ type topicPassage struct {
 	han   string   // its Chinese characters, run together
 }
 
-// has reports whether the passage holds the content word w: a word starting
-// with it ("robots" for "robot"), a German compound ending with it
-// ("Forschungslabor" for "Labor"), or the Chinese characters.
+// has reports whether the passage holds content word w: a word starting with it,
+// a German compound ending with it ("Forschungslabor"), or its characters.
 func (p *topicPassage) has(w string) bool {
 	if hasHan(w) {
 		return strings.Contains(p.han, w)

@@ -489,10 +489,8 @@ func (e *Engine) classifyPart(toks []intents.Token) intents.Result {
 	return mergeGrades(e.model.ClassifyPart(toks))
 }
 
-// mergeGrades makes the grades of an intent ("compliment.mild",
-// "compliment", "compliment.strong") compete as one: the likeliest grade
-// carries their summed probability. Split three ways, praise of her voice
-// lost to a knowledge label that no grade alone outweighed.
+// mergeGrades makes an intent's grades ("compliment.mild", "compliment") compete
+// as one: the likeliest carries their summed probability (docs/offline.md).
 func mergeGrades(r intents.Result) intents.Result {
 	out := intents.Result{Languages: r.Languages, Labels: make([]intents.Scored, 0, len(r.Labels))}
 	first := map[string]int{} // intent → index in out of its likeliest grade

@@ -37,10 +37,8 @@ const heldOutShare = 4
 //go:embed examples/*.txt
 var exampleFiles embed.FS
 
-// backstageExamples returns every example, of every language: written
-// (LANG), the engines' prompt sentences translated and rephrased
-// (prompt_LANG), more written from new angles (more_LANG), and what Nadine
-// says (said_LANG, generated).
+// backstageExamples returns every example of every language: written, the
+// prompts' sentences translated, more angles, and what Nadine says (generated).
 func backstageExamples() (*intents.Set, error) {
 	return readExamples("", "prompt_", "more_", "said_")
 }
@@ -175,9 +173,8 @@ func calibrate(scores []float64, share float64) float64 {
 	return max(minThreshold, math.Nextafter(s[k], 2))
 }
 
-// aloneMargin: a bar set by the greatest of a few hundred scores is passed
-// by about one in the next few hundred, and alone the perspective
-// overrides the classifier, so it stands half again above it.
+// aloneMargin raises the bar at which the perspective alone drops a sentence
+// above the calibration's greatest score (docs/speech.md, Perspective).
 const aloneMargin = 1.5
 
 // weight is how many times an example of a label is trained.
@@ -206,10 +203,8 @@ func WarmUp() error {
 	return err
 }
 
-// personaTold reports whether s, which the classifier finds more likely
-// backstage than not, is the prompt's persona told to her: a statement
-// about its listener that, read in the first person, is closer to what
-// Nadine says of herself than to what she says to a visitor.
+// personaTold reports whether s is the prompt's persona told to her: read in
+// the first person, closer to what she says of herself than to visitors.
 func personaTold(s string, lang nadine.Language, j judgement) bool {
 	if j.threshold == 0 || j.p() >= j.threshold {
 		return false
@@ -237,10 +232,8 @@ func (j judgement) p() float64 { return j.backstage + j.frame }
 // notForVisitor reports whether the text is not to be spoken.
 func (j judgement) notForVisitor() bool { return j.threshold > 0 && j.p() >= j.threshold }
 
-// isFrame reports whether the text presents the reply after it: a lead-in
-// naming the answer is also talk about its making, so frameShare suffices.
-// Taking a lead-in for a frame drops the lead-in, never the reply after
-// it, so even odds are enough (the calibrated bar is for whole sentences).
+// isFrame reports whether the text presents the reply after it; even odds
+// suffice, since dropping a lead-in never drops the reply after it.
 func (j judgement) isFrame() bool {
 	return j.threshold > 0 && j.p() >= minThreshold && j.frame >= frameShare*j.p()
 }

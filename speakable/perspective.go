@@ -50,11 +50,8 @@ func ptokens(s string) []ptoken {
 	return out
 }
 
-// swapPerson returns s read with the first and the second person swapped
-// (you → I, your → my, tu es → je suis, du bist → ich bin, 你 → 我, and
-// back), lowercased, and whether s addresses someone in the second person.
-// It is a small grammar per language, not a list of phrases: pronouns,
-// possessives, and the verb forms that agree with them.
+// swapPerson returns s lowercased with the first and second person swapped by
+// a small grammar per language (tu es → je suis), and whether s says "you".
 func swapPerson(s string, lang nadine.Language) (string, bool) {
 	toks := ptokens(s)
 	var out []string
@@ -150,9 +147,8 @@ var (
 	frJe = map[string]string{"suis": "es", "ai": "as", "vais": "vas"}
 )
 
-// frVerbAfterVous is the first person of a verb form that agrees with
-// vous, or "" when w does not (then vous is an object: "qui vous a
-// créée").
+// frVerbAfterVous is the first person of a verb form agreeing with vous, or ""
+// when w does not (vous is then an object: "qui vous a créée").
 func frVerbAfterVous(w string) string {
 	if v, ok := frVous[w]; ok {
 		return v
@@ -421,11 +417,8 @@ func newPerspective(examples []intents.Example) *perspective {
 	return p
 }
 
-// told returns how much closer s, read in the first person, is to what
-// Nadine says of herself than s as written is to what she says to a
-// visitor; ok is false when s is no statement about its listener. A
-// margin that cannot reach least (its first part is under it) is not
-// computed further: what is returned is then under least too.
+// told returns how much closer s in the first person is to what Nadine says of
+// herself than s is to what she says to visitors (computed only up to least).
 func (p *perspective) told(s string, lang nadine.Language, least float64) (margin float64, ok bool) {
 	if !toldAbout(s) {
 		return 0, false
@@ -454,10 +447,8 @@ func nearest(v []float32, vs []sparse) float64 {
 	return best
 }
 
-// toldAbout reports whether s may describe its listener as the prompt
-// describes Nadine: a statement (not a question or an exclamation to a
-// visitor) in which the speaker does not speak of herself (the prompt's
-// author never says "I"; "I hope your wishes come true" is dialogue).
+// toldAbout reports whether s may describe its listener as the prompt does
+// Nadine: a statement, no question or exclamation, with no "I" in it.
 func toldAbout(s string) bool {
 	t := strings.TrimRight(strings.TrimSpace(s), "\"')»”） ")
 	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "？") || strings.HasSuffix(t, "！") {

@@ -24,8 +24,8 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
-// offlineEvalFS: the sealed set is never read while tuning; the probe and
-// probe2 sets were written before the fixes they measure (docs/offline.md).
+// offlineEvalFS holds the eval sets; the sealed one is never read while tuning
+// (docs/offline.md).
 //
 //go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json
 var offlineEvalFS embed.FS
