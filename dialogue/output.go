@@ -611,6 +611,12 @@ func (o *Output) spoke() bool {
 	return o.speech > 0
 }
 
+// saidReply is a reply of what the turn said, in the language it was said in.
+func (o *Output) saidReply() nadine.Reply {
+	said, _, lang := o.said()
+	return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(o.Language()), Category: nadine.CategoryOther}
+}
+
 // speechOver reports, once what was accepted has gone out, whether the reply's
 // speech end went out (or will, held): the turn says nothing more.
 func (o *Output) speechOver() bool {

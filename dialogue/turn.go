@@ -95,8 +95,7 @@ func (t *turnRun) apply(e nadine.Event) {
 		t.m.applyEvent(e)
 		return
 	}
-	said, _, lang := t.out.said()
-	t.commit(context.WithoutCancel(t.ctx), nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(t.out.Language())})
+	t.commit(context.WithoutCancel(t.ctx), t.out.saidReply())
 }
 
 // commit commits the exchange once, the previous reply's amendment first.
@@ -157,11 +156,8 @@ func (t *turnRun) answer() nadine.Reply {
 			// Its reply's speech ended before it failed (say, while the model
 			// wrote the emotion): the reply is what was said.
 			trace.Fail("engine:"+eng.Name(), err)
-			said, _, lang := out.said()
-			emotion, intensity := out.emotion()
 			trace.SetEngine(eng.Name())
-			return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(out.Language()), Emotion: emotion,
-				EmotionIntensity: int(intensity*10 + 0.5), Category: nadine.CategoryOther}
+			return out.saidReply() // finish adds the emotion the engine gave
 		}
 		if err != nil {
 			lastErr = err
@@ -188,10 +184,10 @@ func (t *turnRun) answer() nadine.Reply {
 	}
 	if interrupted(ctx) {
 		// The person talked over Nadine: the reply is what she said of it.
-		said, _, lang := out.said()
 		trace.Notef("interrupted by the person: the reply is what was said")
-		return nadine.Reply{Text: strings.Join(said, " "), Language: lang.Or(out.Language()), Emotion: nadine.Neutral,
-			Category: nadine.CategoryOther}
+		r := out.saidReply()
+		r.Emotion = nadine.Neutral
+		return r
 	}
 	trace.SetEngine("apology")
 	return nadine.Reply{Text: apology(req.Turn.Language), Language: req.Turn.Language, Emotion: nadine.Sadness, EmotionIntensity: 3,
