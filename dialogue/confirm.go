@@ -85,12 +85,16 @@ func readAnswer(text string) (Answer, bool) {
 	}
 	objects := asks || hesitate > 0 || no > 0
 	switch {
-	case asks || hesitate > 0:
+	case asks:
+		return AnswerUnclear, objects
+	case no > 0 && yes <= 0:
+		// A no keeps everything, so a hesitant one ("hmm, better not")
+		// is still a no; only a yes must be clear.
+		return AnswerNo, objects
+	case hesitate > 0:
 		return AnswerUnclear, objects
 	case yes > 0 && no == 0:
 		return AnswerYes, objects
-	case no > 0 && yes <= 0:
-		return AnswerNo, objects
 	}
 	return AnswerUnclear, objects
 }

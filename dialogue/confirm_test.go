@@ -28,23 +28,24 @@ var tunedCores = func() []answerCore {
 	add("en", dialogue.AnswerYes, "yes", "yeah", "yep", "sure", "okay", "of course", "absolutely", "go ahead", "do it",
 		"yes, forget me", "yes I am sure", "definitely", "no problem", "that's right")
 	add("en", dialogue.AnswerNo, "no", "nope", "no way", "not now", "never", "don't", "please don't", "of course not",
-		"absolutely not", "no, keep everything", "I changed my mind", "do not forget me")
+		"absolutely not", "no, keep everything", "I changed my mind", "do not forget me",
+		"maybe not", "hmm no, better not", "no, wait", "I think not")
 	add("en", dialogue.AnswerUnclear, "maybe", "I don't know", "not sure", "why?", "wait", "yes and no",
 		"what do you mean", "let me think", "tell me a joke", "how are you")
 	add("fr", dialogue.AnswerYes, "oui", "ouais", "d'accord", "bien sûr", "vas-y", "tout à fait", "oui, oublie-moi",
 		"absolument", "mais oui", "exactement")
 	add("fr", dialogue.AnswerNo, "non", "pas du tout", "jamais", "bien sûr que non", "non, garde tout", "ne fais pas ça",
-		"surtout pas", "mais non")
+		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non")
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")
 	add("de", dialogue.AnswerYes, "ja", "jawohl", "genau", "klar", "natürlich", "einverstanden", "ja, vergiss mich",
 		"auf jeden Fall", "mach das", "sicher")
 	add("de", dialogue.AnswerNo, "nein", "nö", "auf keinen Fall", "natürlich nicht", "nein, behalte alles", "bitte nicht",
-		"lieber nicht", "nie")
+		"lieber nicht", "nie", "vielleicht lieber nicht", "äh nein, warte", "ich glaube nicht")
 	add("de", dialogue.AnswerUnclear, "vielleicht", "ich weiß nicht", "warum?", "warte", "ja und nein",
 		"wie geht es dir", "erzähl mir einen Witz")
 	add("zh", dialogue.AnswerYes, "是", "是的", "对", "好的", "可以", "确定", "当然", "没问题", "好吧")
-	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不", "还是别删了", "不了，还是留着")
+	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不", "还是别删了", "不了，还是留着", "也许不要吧", "等等，不要", "嗯……不用了吧，再说吧")
 	add("zh", dialogue.AnswerUnclear, "也许", "不知道", "为什么？", "等一下", "可以吗", "你好吗", "讲个笑话", "要是你想的话", "好像不太好说")
 	return out
 }()
