@@ -209,8 +209,49 @@ func TestHostileOutputsSealed(t *testing.T) {
 	rs := runHostile(t, set)
 	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))
 	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
+	t.Logf("sealed by form: %s", formScore(set, rs))
 	compared, differ := hostileParity(t, set)
 	t.Logf("sealed replies run on both engines: %d compared, %d decided differently", compared, len(differ))
+}
+
+// formScore counts, per engine, the outputs that spoke something that must
+// not be heard among those that are a plain reply in the engine's format
+// and among the others (wrapped, prose around JSON, labels, ...).
+func formScore(set hostileSet, rs []hostileResult) string {
+	plain := map[string]bool{}
+	for _, c := range set.Cases {
+		_, plain[c.ID] = plainReply(c)
+	}
+	type tally struct{ plain, plainLeak, other, otherLeak int }
+	by := map[string]*tally{}
+	for _, r := range rs {
+		if overLong(r) {
+			continue
+		}
+		tl := by[r.engine]
+		if tl == nil {
+			tl = &tally{}
+			by[r.engine] = tl
+		}
+		leak := 0
+		if len(r.heard) > 0 {
+			leak = 1
+		}
+		if plain[r.id] {
+			tl.plain++
+			tl.plainLeak += leak
+		} else {
+			tl.other++
+			tl.otherLeak += leak
+		}
+	}
+	var parts []string
+	for _, e := range []string{"graph", "react"} {
+		if tl := by[e]; tl != nil {
+			parts = append(parts, fmt.Sprintf("%s: plain replies %d/%d spoke something that must not be heard, other outputs %d/%d", e, tl.plainLeak, tl.plain, tl.otherLeak, tl.other))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // plainReply returns the reply an output is when the output is nothing but
@@ -305,6 +346,7 @@ func TestHostileOutputsProbe(t *testing.T) {
 		}
 	}
 	t.Logf("probe hostile outputs: %s", hostileScore(rs, nil))
+	t.Logf("probe by form: %s", formScore(loadHostile(t, "probe"), rs))
 	// Not yet zero (docs/speech.md, Figures): the measured counts are a
 	// ceiling, so that a change that speaks more of the probe fails.
 	for engine, most := range probeMostLeaks {
@@ -320,12 +362,15 @@ func TestHostileOutputsProbe(t *testing.T) {
 }
 
 // probeMostLeaks and probeMostLost are the probe's counts with the
-// sentence classifier trained on the prompt's sentences translated too
-// and with the persona's perspective (before the classifier: graph 38 and
-// react 32 leaks; before the translations: graph 17, react 13; before the
-// perspective: graph 17, react 9; with the offline engine's new replies
-// among the speech examples: graph 13, react 8).
+// sentence classifier trained on the prompt's sentences translated too,
+// the persona's perspective and her attributes told to a listener (before
+// the classifier: graph 38 and react 32 leaks; before the translations:
+// graph 17, react 13; before the perspective: graph 17, react 9; with the
+// offline engine's new replies among the speech examples: graph 13, react
+// 8; with her attributes: graph 12, react 7). The same replies leak on
+// both engines (TestHostileSameOnBothEngines): the counts differ by which
+// cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 13, "react": 8}
+	probeMostLeaks = map[string]int{"graph": 12, "react": 7}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
