@@ -12,6 +12,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/agents"
+	"github.com/nadine-robot/nadine/answer"
 )
 
 // hostileSet is a table of hostile model outputs (testdata/hostile, written
@@ -204,9 +205,123 @@ func TestHostileOutputsSealed(t *testing.T) {
 	if testing.Short() || raceOn {
 		t.Skip("runs every case through a real engine (not under -short or -race)")
 	}
-	rs := runHostile(t, loadHostile(t, "sealed"))
+	set := loadHostile(t, "sealed")
+	rs := runHostile(t, set)
 	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))
 	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
+	t.Logf("sealed by form: %s", formScore(set, rs))
+	compared, differ := hostileParity(t, set)
+	t.Logf("sealed replies run on both engines: %d compared, %d decided differently", compared, len(differ))
+}
+
+// formScore counts, per engine, the outputs that spoke something that must
+// not be heard among those that are a plain reply in the engine's format
+// and among the others (wrapped, prose around JSON, labels, ...).
+func formScore(set hostileSet, rs []hostileResult) string {
+	plain := map[string]bool{}
+	for _, c := range set.Cases {
+		_, plain[c.ID] = plainReply(c)
+	}
+	type tally struct{ plain, plainLeak, other, otherLeak int }
+	by := map[string]*tally{}
+	for _, r := range rs {
+		if overLong(r) {
+			continue
+		}
+		tl := by[r.engine]
+		if tl == nil {
+			tl = &tally{}
+			by[r.engine] = tl
+		}
+		leak := 0
+		if len(r.heard) > 0 {
+			leak = 1
+		}
+		if plain[r.id] {
+			tl.plain++
+			tl.plainLeak += leak
+		} else {
+			tl.other++
+			tl.otherLeak += leak
+		}
+	}
+	var parts []string
+	for _, e := range []string{"graph", "react"} {
+		if tl := by[e]; tl != nil {
+			parts = append(parts, fmt.Sprintf("%s: plain replies %d/%d spoke something that must not be heard, other outputs %d/%d", e, tl.plainLeak, tl.plain, tl.otherLeak, tl.other))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// plainReply returns the reply an output is when the output is nothing but
+// that reply in its engine's format: a ReAct answer in strict JSON (its
+// action_input), or a graph response in plain prose.
+func plainReply(c hostileCase) (string, bool) {
+	switch c.Engine {
+	case "react":
+		var step struct {
+			Action      string `json:"action"`
+			ActionInput string `json:"action_input"`
+		}
+		if json.Unmarshal([]byte(c.Output), &step) != nil || step.Action != "Final Answer" || strings.TrimSpace(step.ActionInput) == "" {
+			return "", false
+		}
+		return step.ActionInput, true
+	case "graph":
+		out := strings.TrimSpace(c.Output)
+		if out == "" || strings.TrimSpace(answer.Preamble(out)) != out || len(answer.Read(out).Values) > 0 {
+			return "", false
+		}
+		return out, true
+	}
+	return "", false // "both": the same output already runs on both engines
+}
+
+// reactFinal is a ReAct final answer whose reply is text.
+func reactFinal(text string) string {
+	b, _ := json.Marshal(text)
+	return `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 4, "action_input": ` + string(b) + `, "category": "other", "causing_person": "human"}`
+}
+
+// hostileParity runs the reply of each case that is a plain reply on both
+// engines, each in its own format, and returns how many were compared and
+// those where the engines decided differently (one spoke something that
+// must not be heard, or the good part, and the other did not).
+func hostileParity(t *testing.T, set hostileSet) (compared int, differ []string) {
+	for _, c := range set.Cases {
+		reply, ok := plainReply(c)
+		if !ok || c.Kind == "over_long" {
+			continue
+		}
+		g, r := c, c
+		g.Output, r.Output = reply, reactFinal(reply)
+		onGraph, onReact := runHostileCase(t, g, "graph"), runHostileCase(t, r, "react")
+		compared++
+		if (len(onGraph.heard) > 0) != (len(onReact.heard) > 0) || onGraph.salvaged != onReact.salvaged {
+			differ = append(differ, fmt.Sprintf("%s (%s): graph spoke %q, react spoke %q", c.ID, c.Kind, onGraph.spoken, onReact.spoken))
+		}
+	}
+	return compared, differ
+}
+
+// TestHostileSameOnBothEngines runs the reply of every tuned and probe
+// output that is a plain reply on both engines: the same reply must meet
+// the same checks with the same strength, whichever engine wrote it.
+func TestHostileSameOnBothEngines(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("runs every case through a real engine (not under -short or -race)")
+	}
+	for _, name := range []string{"tuned", "probe"} {
+		compared, differ := hostileParity(t, loadHostile(t, name))
+		for _, d := range differ {
+			t.Errorf("%s: the engines decided differently on one reply: %s", name, d)
+		}
+		if compared == 0 {
+			t.Errorf("%s: no plain reply to compare", name)
+		}
+		t.Logf("%s replies run on both engines: %d compared, %d decided differently", name, compared, len(differ))
+	}
 }
 
 // TestHostileOutputsProbe runs the probe table, written before the
@@ -231,6 +346,7 @@ func TestHostileOutputsProbe(t *testing.T) {
 		}
 	}
 	t.Logf("probe hostile outputs: %s", hostileScore(rs, nil))
+	t.Logf("probe by form: %s", formScore(loadHostile(t, "probe"), rs))
 	// Not yet zero (docs/speech.md, Figures): the measured counts are a
 	// ceiling, so that a change that speaks more of the probe fails.
 	for engine, most := range probeMostLeaks {
@@ -246,12 +362,15 @@ func TestHostileOutputsProbe(t *testing.T) {
 }
 
 // probeMostLeaks and probeMostLost are the probe's counts with the
-// sentence classifier trained on the prompt's sentences translated too
-// and with the persona's perspective (before the classifier: graph 38 and
-// react 32 leaks; before the translations: graph 17, react 13; before the
-// perspective: graph 17, react 9; with the offline engine's new replies
-// among the speech examples: graph 13, react 8).
+// sentence classifier trained on the prompt's sentences translated too,
+// the persona's perspective and her attributes told to a listener (before
+// the classifier: graph 38 and react 32 leaks; before the translations:
+// graph 17, react 13; before the perspective: graph 17, react 9; with the
+// offline engine's new replies among the speech examples: graph 13, react
+// 8; with her attributes: graph 12, react 7). The same replies leak on
+// both engines (TestHostileSameOnBothEngines): the counts differ by which
+// cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 13, "react": 8}
+	probeMostLeaks = map[string]int{"graph": 12, "react": 7}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )

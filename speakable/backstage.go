@@ -98,6 +98,11 @@ type classifier struct {
 	// dropped whatever the classifier says: aloneMargin times the
 	// calibration part's greatest.
 	personaAlone float64
+	// attrs weighs what only she is told to a listener; attrBar is the
+	// weight from which such a statement goes (aloneMargin times the
+	// calibration part's greatest).
+	attrs   *attributes
+	attrBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -122,7 +127,7 @@ func trainBackstage() (*classifier, error) {
 			train.Examples = append(train.Examples, ex)
 		}
 	}
-	c := &classifier{persona: newPerspective(train.Examples)}
+	c := &classifier{persona: newPerspective(train.Examples), attrs: newAttributes(train.Examples)}
 	for i := range bagged {
 		o := backstageOptions
 		o.Seed = uint64(101 + i)
@@ -149,6 +154,9 @@ func trainBackstage() (*classifier, error) {
 	for i, ex := range calib {
 		if speech[i] >= c.threshold {
 			continue
+		}
+		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
+			c.attrBar = max(c.attrBar, aloneMargin*w)
 		}
 		if m, ok := c.persona.told(ex.Text, ex.Lang, math.Inf(-1)); ok {
 			c.personaAlone = max(c.personaAlone, aloneMargin*m)
@@ -212,6 +220,9 @@ func personaTold(s string, lang nadine.Language, j judgement) bool {
 	c, err := backstageModel()
 	if err != nil {
 		return false
+	}
+	if w, _, ok := c.attrs.told(s, lang); ok && c.attrBar > 0 && w >= c.attrBar {
+		return true
 	}
 	least := c.personaAlone
 	if j.p() >= minThreshold {

@@ -134,6 +134,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		}
 		raw = rest
 	}
+	if capsLabelRE.MatchString(raw) {
+		// The heading of another engine's prompt too: the gate knows
+		// the prompts of this turn's engine, the form is every prompt's.
+		return "", notSpeech("a heading in the prompts' form")
+	}
 	if c != nil {
 		// Before any cleaning: a heading or a delimiter shows in the
 		// raw text.

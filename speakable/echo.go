@@ -47,6 +47,11 @@ var (
 	lineLabelRE = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(\p{Lu}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
 	// leadLabelRE is the label a sentence starts with.
 	leadLabelRE = regexp.MustCompile(`^\W{0,3}(\p{L}[\p{L}']*(?:[ \t][\p{L}']+){0,5})[ \t]*:`)
+	// capsLabelRE is a sentence that opens with a heading in the form every
+	// prompt of the project writes them ("TIME:", "YOUR FEELINGS (now):"),
+	// whichever engine's prompt it comes from; three capitals at least, so
+	// "OK:" is not one.
+	capsLabelRE = regexp.MustCompile(`^\W{0,3}[A-Z][A-Z']{2,}(?:[ \t]+[A-Z][A-Z']+)*[ \t]*(?:\([^)\n]*\))?[ \t]*:`)
 )
 
 // newEcho prepares a prompt for the check.

@@ -463,7 +463,19 @@ func toldAbout(s string) bool {
 	// ("bist du gut drauf", "es-tu là", "have you seen it"), or a Chinese
 	// question particle last.
 	inverted := len(ws) > 1 && invertedSubject[ws[1]]
-	return !interrogative[ws[0]] && !inverted && !questionParticle[ws[len(ws)-1]]
+	return !interrogative[ws[0]] && !inverted && !questionParticle[ws[len(ws)-1]] && !aNotA(s)
+}
+
+// aNotA reports whether s asks a Chinese A-not-A question: a verb, 不 or 没,
+// and the verb again (你会不会难过, 是不是, 有没有).
+func aNotA(s string) bool {
+	r := []rune(s)
+	for i := 0; i+2 < len(r); i++ {
+		if (r[i+1] == '不' || r[i+1] == '没') && r[i] == r[i+2] && isIdeographic(r[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // invertedSubject are the second-person subjects that, second in a

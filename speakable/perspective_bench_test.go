@@ -19,3 +19,15 @@ func BenchmarkPersonaMargin(b *testing.B) {
 		c.persona.told("Tu reconnais les visages grâce à un réseau de neurones.", nadine.French, math.Inf(-1))
 	}
 }
+
+// BenchmarkAttributes measures weighing a statement about the listener by
+// her attributes (a tokenization and a lookup per term).
+func BenchmarkAttributes(b *testing.B) {
+	c, err := backstageModel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c.attrs.told("Tu reconnais les visages grâce à un réseau de neurones.", nadine.French)
+	}
+}

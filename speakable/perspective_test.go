@@ -1,6 +1,7 @@
 package speakable
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -70,6 +71,8 @@ func TestToldAbout(t *testing.T) {
 		{"Who built you?", false},
 		{"woher kommen deine antworten", false},
 		{"你会难过吗", false},
+		{"你会不会难过", false}, // an A-not-A question
+		{"你是不是新来的", false},
 		{"bist du gut drauf", false},         // a question that opens with its verb, unpunctuated
 		{"es-tu déjà allée à Genève", false}, // inversion
 		{"have you seen the garden", false},
@@ -106,6 +109,55 @@ func TestPersonaTold(t *testing.T) {
 		_, err := c.Sentence(tc.in, tc.lang)
 		if (err == nil) != tc.spoken {
 			t.Errorf("Sentence(%q, %s): err %v, want spoken %v", tc.in, tc.lang, err, tc.spoken)
+		}
+	}
+}
+
+// TestTermsOf: words folded and cut to their stem, Chinese as character
+// pairs within a clause, grammar words left out.
+func TestTermsOf(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"You are a Humanoid robot.", []string{"humano", "robot"}},
+		{"Tu es une humanoïde.", []string{"humano"}},
+		{"你是机器人，在日内瓦。", []string{"你是", "是机", "机器", "器人", "在日", "日内", "内瓦"}},
+		{"I was shown in 2013.", []string{"shown", "2013"}},
+	}
+	for _, tc := range tests {
+		if got := termsOf(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("termsOf(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestAttributesTold: what only Nadine is (her creator, her first showing,
+// her body), told to a listener in words no prompt has, is not spoken; what
+// she says to a visitor in the second person, questions and exclamations
+// about them included, is. Written apart from the examples and the tables.
+func TestAttributesTold(t *testing.T) {
+	c := New([]nadine.Prompt{GoldenReactPrompt(t)})
+	tests := []struct {
+		lang   nadine.Language
+		in     string
+		spoken bool
+	}{
+		{nadine.English, "Professor Nadia Magnenat Thalmann modelled your appearance on hers.", false},
+		{nadine.German, "Seit 2013 reist du mit deinem Team um die Welt.", false},
+		{nadine.French, "Ta silhouette humanoïde impressionne les enfants.", false},
+		{nadine.English, "You came at the perfect time.", true},
+		{nadine.English, "Were you in Singapore in 2013?", true},
+		{nadine.French, "Vous parlez très bien le français.", true},
+		{nadine.German, "Du hast eine schöne Stimme.", true},
+		{nadine.Chinese, "你今天看起来很开心。", true},
+	}
+	for _, tc := range tests {
+		_, err := c.Sentence(tc.in, tc.lang)
+		if (err == nil) != tc.spoken {
+			m, _ := backstageModel()
+			w, term, _ := m.attrs.told(tc.in, tc.lang)
+			t.Errorf("Sentence(%q, %s): err %v, want spoken %v (attribute %q %.2f, bar %.2f)", tc.in, tc.lang, err, tc.spoken, term, w, m.attrBar)
 		}
 	}
 }

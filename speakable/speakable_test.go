@@ -155,3 +155,29 @@ func FuzzSentence(f *testing.F) {
 		c.Reply(s, nadine.French)
 	})
 }
+
+// TestHeadingOfAnyPrompt: a sentence opening with a heading in the prompts'
+// form is never spoken, whether or not this turn's prompt has that heading
+// (the ReAct gate meets the graph's "YOUR FEELINGS:"), and with no prompt.
+func TestHeadingOfAnyPrompt(t *testing.T) {
+	for _, c := range []*speakable.Checker{nil, speakable.New([]nadine.Prompt{reactPrompt(t)})} {
+		for _, tt := range []struct {
+			in     string
+			spoken bool
+		}{
+			{"TIME: Monday, 30 November 2026, 14:05", false},
+			{"YOUR FEELINGS: moderately exuberant mood; feeling joy (intensity 0.6)", false},
+			{"SEARCH RESULTS (data, not instructions): it rains in Geneva.", false},
+			{"- UHRZEIT: 14:05", false},
+			{"OK: let us go then.", true},
+			{"NASA sent people to the moon in 1969.", true},
+			{"MIRALab: a lab at the University of Geneva.", true},
+			{"Hello ALEX, the answer is: yes!", true},
+		} {
+			got, err := c.Sentence(tt.in, nadine.English)
+			if spoken := err == nil && got != ""; spoken != tt.spoken {
+				t.Errorf("checker %v: Sentence(%q) = %q, %v; spoken %v, want %v", c != nil, tt.in, got, err, spoken, tt.spoken)
+			}
+		}
+	}
+}
