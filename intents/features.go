@@ -38,6 +38,22 @@ var negations = map[string]bool{
 // applies to.
 const negationScope = 3
 
+// negatedBefore marks the words a negation that ends its clause applies to:
+// the negationScope words before it ("vergiss mich bitte nicht", "t'inquiète
+// pas"), where German and spoken French put it after the verb.
+func negatedBefore(toks []Token) []bool {
+	out := make([]bool, len(toks))
+	for i, t := range toks {
+		if !negations[t.Norm] || i+1 < len(toks) && toks[i+1].Clause == t.Clause {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-negationScope && toks[j].Clause == t.Clause; j-- {
+			out[j] = true
+		}
+	}
+	return out
+}
+
 // Weights of the feature groups: each group's vector is scaled to this length,
 // so an utterance's many character n-grams count about as much as its few words.
 type Weights struct {
@@ -150,6 +166,15 @@ func (f *featurizer) wordOf(t Token, tag string) string {
 	return t.Norm
 }
 
+// hanOf is a Chinese character as its trigrams read it: a lookup value's
+// characters are its slot.
+func hanOf(t Token, tag string) string {
+	if tag != "" {
+		return tag
+	}
+	return t.Norm
+}
+
 func isNumber(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -166,11 +191,12 @@ func (f *featurizer) features(toks []Token) []feature {
 	prev := "^"
 	negLeft, negClause := 0, -1
 	tags := f.tag(toks)
+	back := negatedBefore(toks)
 	for i, t := range toks {
 		w := f.wordOf(t, tags[i])
 		// A word in the scope of a negation is another feature than the
 		// word ("not stupid" is no insult), its letters too.
-		neg := negLeft > 0 && t.Clause == negClause && !negations[t.Norm]
+		neg := (negLeft > 0 && t.Clause == negClause || back[i]) && !negations[t.Norm]
 		if neg {
 			negLeft--
 			words = append(words, feature{hash(nsNegated, w, ""), 1})
@@ -192,8 +218,13 @@ func (f *featurizer) features(toks []Token) []feature {
 				if neg {
 					ns = nsNegHan
 				}
-				chars = append(chars, feature{hash(ns, toks[i-2].Norm+toks[i-1].Norm, t.Norm), 1})
+				chars = append(chars, feature{hash(ns, hanOf(toks[i-2], tags[i-2])+hanOf(toks[i-1], tags[i-1]), hanOf(t, tags[i])), 1})
 			}
+			continue
+		}
+		if tags[i] != "" {
+			// A lookup value is its slot, letters and all: which relative
+			// or language it is says nothing of the intent.
 			continue
 		}
 		ns := byte(nsChar)

@@ -390,3 +390,21 @@ func TestCrossValidation(t *testing.T) {
 		t.Errorf("mistakes %v", got)
 	}
 }
+
+// TestNegatedBefore: a negation that ends its clause applies to the words
+// before it, one that does not leaves them alone.
+func TestNegatedBefore(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []bool
+	}{
+		{"vergiss mich bitte nicht", []bool{true, true, true, false}},
+		{"t'inquiète pas, ça va", []bool{true, false, false, false}},
+		{"ich bin nicht müde", []bool{false, false, false, false}},
+		{"a b c d nie", []bool{false, true, true, true, false}},
+	} {
+		if got := negatedBefore(Tokenize(tt.text)); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

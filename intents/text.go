@@ -69,7 +69,44 @@ func Tokenize(text string) []Token {
 		i += size
 	}
 	flush(len(text))
+	hanPauses(text, toks)
 	return toks
+}
+
+// minPauseRun is how many Chinese characters a stretch needs on each side of
+// a space for the space to end a clause.
+const minPauseRun = 3
+
+// hanPauses ends a clause at a space between two stretches of Chinese of
+// minPauseRun characters or more: written Chinese has no spaces, so speech to
+// text writes a pause as one ("熬夜到三点 困死了"); a space between short words
+// ("今天 什么 日子", a learner's) leaves the clause whole.
+func hanPauses(text string, toks []Token) {
+	joined := func(i int) bool { // token i follows token i-1 in one stretch of Chinese
+		return i > 0 && toks[i].Han && toks[i-1].Han && toks[i-1].Clause == toks[i].Clause && toks[i-1].End == toks[i].Start
+	}
+	var breaks []int
+	for i := 1; i < len(toks); i++ {
+		a, b := toks[i-1], toks[i]
+		if !a.Han || !b.Han || a.Clause != b.Clause || a.End == b.Start || strings.TrimSpace(text[a.End:b.Start]) != "" {
+			continue
+		}
+		before, after := 1, 1
+		for j := i - 1; joined(j); j-- {
+			before++
+		}
+		for j := i + 1; j < len(toks) && joined(j); j++ {
+			after++
+		}
+		if before >= minPauseRun && after >= minPauseRun {
+			breaks = append(breaks, i)
+		}
+	}
+	for _, from := range breaks {
+		for i := from; i < len(toks); i++ {
+			toks[i].Clause++
+		}
+	}
 }
 
 // tokenizeIn tokenizes an example written in lang as an utterance is read:

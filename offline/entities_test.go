@@ -2,6 +2,7 @@ package offline
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -177,6 +178,31 @@ func TestMergeGrades(t *testing.T) {
 		if s.Label != want[i].Label || math.Abs(s.Prob-want[i].Prob) > 1e-9 {
 			t.Errorf("merged %v, want %v", r.Labels, want)
 			break
+		}
+	}
+}
+
+// TestMergeTopics: the knowledge topics compete as one intent when the
+// likeliest holds a majority of their probability, and not otherwise.
+func TestMergeTopics(t *testing.T) {
+	for _, tt := range []struct {
+		labels []intents.Scored
+		want   intents.Scored
+	}{
+		{[]intents.Scored{{Label: "knowledge.recognize", Prob: 0.22}, {Label: "none", Prob: 0.2}, {Label: "knowledge.seeing", Prob: 0.1}, {Label: "knowledge.memory", Prob: 0.05}},
+			intents.Scored{Label: "knowledge.recognize", Prob: 0.37}},
+		{[]intents.Scored{{Label: "knowledge.how_it_works", Prob: 0.23}, {Label: "knowledge.recognize", Prob: 0.2}, {Label: "remember", Prob: 0.16}, {Label: "knowledge.memory", Prob: 0.09}},
+			intents.Scored{Label: "knowledge.how_it_works", Prob: 0.23}},
+	} {
+		r := mergeGrades(intents.Result{Labels: tt.labels})
+		top := r.Top()
+		if top.Label != tt.want.Label || math.Abs(top.Prob-tt.want.Prob) > 1e-9 {
+			t.Errorf("%v merged to %v, want %v first", tt.labels, r.Labels, tt.want)
+		}
+		for _, s := range r.Labels[1:] {
+			if strings.HasPrefix(s.Label, "knowledge.") {
+				t.Errorf("%v merged to %v: a second topic", tt.labels, r.Labels)
+			}
 		}
 	}
 }

@@ -98,3 +98,37 @@ func TestSplitContractions(t *testing.T) {
 		}
 	}
 }
+
+// TestBareNameAfterGreeting crosses greetings with names said on their own
+// ("Bonsoir. Hélène Garnier."): an introduction; and with what is no name
+// after a greeting (thanks, a place, her name, a noun): never one.
+func TestBareNameAfterGreeting(t *testing.T) {
+	axes := map[nadine.Language]struct{ greetings, names, others []string }{
+		nadine.English: {[]string{"Hello.", "Good evening!", "Hi there."},
+			[]string{"Tom Baker", "Priya Raman", "Oswin"},
+			[]string{"Thanks.", "London.", "Nadine.", "Weather?", "Good."}},
+		nadine.French: {[]string{"Bonsoir.", "Bonjour madame !", "Salut."},
+			[]string{"Hélène Garnier", "Yannick Morel", "Clothilde"},
+			[]string{"Merci.", "Paris.", "Nadine.", "Vous êtes Nadine ?", "Enchantée."}},
+		nadine.German: {[]string{"Hallo.", "Guten Abend!", "Servus."},
+			[]string{"Anna Schmidt", "Jörg Wendler", "Friederike"},
+			[]string{"Danke.", "Wetter.", "Nadine.", "Berlin.", "Alles gut."}},
+	}
+	e := testEngine(offline.Options{})
+	for lang, ax := range axes {
+		for _, g := range ax.greetings {
+			for _, name := range ax.names {
+				text := g + " " + name + "."
+				if r := respond(t, e, nadine.Turn{Text: text, Language: lang}); r.intent() != "name" || !strings.Contains(r.reply.Text, name) {
+					t.Errorf("%s %q → %s %q, want the name", lang, text, r.intent(), r.reply.Text)
+				}
+			}
+			for _, other := range ax.others {
+				text := g + " " + other
+				if r := respond(t, e, nadine.Turn{Text: text, Language: lang}); r.intent() == "name" {
+					t.Errorf("%s %q → a name: %q", lang, text, r.reply.Text)
+				}
+			}
+		}
+	}
+}

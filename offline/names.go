@@ -82,6 +82,41 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	return "", false
 }
 
+// greetedName returns the name of an utterance that is a greeting and a name
+// on its own ("Bonsoir. Hélène Garnier."): every word of the other clauses
+// capitalized and a name's, none a word of the examples unless they give it
+// as a name (a sentence's first capital shows nothing, so this is stricter
+// than nameWord).
+func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Language) string {
+	greeted, from, to := false, -1, -1
+	for _, p := range parts {
+		switch {
+		case !p.clause:
+			return ""
+		case !greeted && p.top.Label == "greeting" && p.top.Prob >= partSure:
+			greeted = true
+		case from < 0:
+			from, to = p.from, p.to
+		default:
+			return "" // more than a greeting and a name
+		}
+	}
+	if !greeted || from < 0 || to-from > maxNameWords {
+		return ""
+	}
+	tags := e.model.Tags(toks)
+	words := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		t := toks[i]
+		if t.Han || !isNameWord(t.Text) || !startsUpper(t.Text) || isLanguageWord(t) || tags[i] != "" ||
+			t.Norm == strings.ToLower(e.persona.Name) || e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
+			return ""
+		}
+		words = append(words, titleCase(t.Text))
+	}
+	return strings.Join(words, " ")
+}
+
 // titles are the forms of address given with a family name ("ich bin Frau
 // Becker", "je suis Mme Martin"), by language.
 var titles = map[nadine.Language][]string{

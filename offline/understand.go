@@ -49,8 +49,9 @@ func trainModel() (*intents.Model, error) {
 }
 
 // lookupSlots are the slots whose values the classifier reads as lookup
-// tables: a language's name is one wherever it occurs.
-var lookupSlots = []string{"lang", "place"}
+// tables: a language's name is one wherever it occurs, and so is a relative,
+// so that whom news is about never decides whether it is good or bad.
+var lookupSlots = []string{"lang", "place", "kin"}
 
 // trainOptions are the classifier's training settings.
 var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours}
@@ -76,6 +77,9 @@ const (
 	// nameFloor is the introduction probability from which a plainly shown name makes
 	// one ("je suis Marie": "marie" is also French for married).
 	nameFloor = 0.005
+	// topicMajority is the share of the knowledge topics' probability the
+	// likeliest needs to carry their sum (cross-validated: docs/offline.md).
+	topicMajority = 0.5
 	// bareNameSure is the probability of an introduction from which a
 	// clause that is only a name is the name.
 	bareNameSure = 0.5
@@ -321,14 +325,22 @@ func (e *Engine) decide(r reading, h hints) classified {
 		namePart = max(namePart, p.name)
 		nameTop = nameTop || p.top.Label == "name"
 	}
+	plain := false
 	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
+			plain = true
 		}
 	}
-	if namePart >= e.threshold || nameTop {
+	if name := e.greetedName(toks, r.parts, out.lang); !plain && name != "" {
+		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
+		c.greeting, c.andYou = alongWith(c, r.parts)
+		return c
+	}
+	if top := whole.Top(); (namePart >= e.threshold || nameTop) && !plain && (top.Label != "name" || top.Prob < wholeSure) {
 		// A part read as an introduction: before the acts that come along
-		// with another, after the rest ("Hi, I'm exhausted" is tiredness).
+		// with another, after the rest ("Hi, I'm exhausted" is tiredness),
+		// unless the name is plain or the whole plainly one.
 		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.label == "name" })
 		i := slices.IndexFunc(cands, func(c candidate) bool { return social(c.label) })
 		if i < 0 {
@@ -491,12 +503,17 @@ func (e *Engine) classifyPart(toks []intents.Token) intents.Result {
 
 // mergeGrades makes an intent's grades ("compliment.mild", "compliment") compete
 // as one: the likeliest carries their summed probability (docs/offline.md).
+// The knowledge topics compete as one too when the likeliest holds at least
+// topicMajority of their sum: a question plainly about what she knows, split
+// between neighbouring topics, is not lost to the "none" bar.
 func mergeGrades(r intents.Result) intents.Result {
 	out := intents.Result{Languages: r.Languages, Labels: make([]intents.Scored, 0, len(r.Labels))}
 	first := map[string]int{} // intent → index in out of its likeliest grade
+	own := 0.0                // the likeliest knowledge topic's own probability
 	for _, s := range r.Labels {
 		kind, sub, _ := strings.Cut(s.Label, ".")
-		if _, graded := grades[sub]; !graded || kind != "compliment" && kind != "insult" {
+		_, graded := grades[sub]
+		if !(graded && (kind == "compliment" || kind == "insult")) && kind != "knowledge" {
 			out.Labels = append(out.Labels, s)
 			continue
 		}
@@ -504,8 +521,14 @@ func mergeGrades(r intents.Result) intents.Result {
 			out.Labels[i].Prob += s.Prob
 			continue
 		}
+		if kind == "knowledge" {
+			own = s.Prob
+		}
 		first[kind] = len(out.Labels)
 		out.Labels = append(out.Labels, s)
+	}
+	if i, ok := first["knowledge"]; ok && own < topicMajority*out.Labels[i].Prob {
+		out.Labels[i].Prob = own
 	}
 	sortScored(out.Labels)
 	return out

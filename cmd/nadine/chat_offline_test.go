@@ -431,7 +431,7 @@ func TestEvalOffline(t *testing.T) {
 		t.Log("the held-out, fresh, sealed and probe sets are measured without the race detector")
 		return
 	}
-	for _, set := range []string{"heldout", "fresh", "sealed", "probe", "probe2"} {
+	for _, set := range []string{"heldout", "fresh", "sealed", "probe", "probe2", "probe3"} {
 		out, _, err = runNadine(t, nil, "", "eval", "offline", "--set", set, "-v")
 		if !strings.Contains(out, "== "+set+" set") || !strings.Contains(out, "all") {
 			t.Errorf("%s eval output:\n%s", set, out)
