@@ -161,6 +161,9 @@ func (f *featurizer) wordOf(t Token, tag string) string {
 		return numberWord
 	}
 	if f.known != nil && !f.known[t.Norm] {
+		if head := f.head(t.Norm); head != "" {
+			return head
+		}
 		return unknownWord
 	}
 	return t.Norm
@@ -173,6 +176,29 @@ func hanOf(t Token, tag string) string {
 		return tag
 	}
 	return t.Norm
+}
+
+// Bounds of a compound's head word: a known word that ends an unknown one.
+const (
+	minHead     = 5 // runes of the head: "Bérénice" does not end with "nice"
+	minModifier = 3 // runes before it ("vorsingen" → "singen")
+)
+
+// head is the longest known word that ends the unknown word w, or "": a
+// compound or a prefixed verb ("Ingenieursarbeit", "vorsingen") means
+// about what its last part means, as German builds them.
+func (f *featurizer) head(w string) string {
+	if isNumber(w) {
+		return ""
+	}
+	n := 0
+	for i := range w {
+		if n >= minModifier && utf8.RuneCountInString(w[i:]) >= minHead && f.known[w[i:]] {
+			return w[i:]
+		}
+		n++
+	}
+	return ""
 }
 
 func isNumber(s string) bool {

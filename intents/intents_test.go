@@ -408,3 +408,27 @@ func TestNegatedBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestCompoundHead checks that an unknown word reads as the longest known
+// word ending it, with at least three letters before it and five in it.
+func TestCompoundHead(t *testing.T) {
+	f := featurizer{known: map[string]bool{"singen": true, "arbeit": true, "nice": true, "labor": true, "lab": true}}
+	for _, tt := range []struct{ word, want string }{
+		{"vorsingen", "singen"},
+		{"ingenieursarbeit", "arbeit"},
+		{"forschungslabor", "labor"},
+		{"berenice", ""}, // "nice" is too short to be a head
+		{"mitsingen", "singen"},
+		{"umsingen", ""}, // two letters before it: a prefix, not a word
+		{"arbeit", "arbeit"},
+		{"1234", numberWord},
+	} {
+		want := tt.want
+		if want == "" {
+			want = unknownWord
+		}
+		if w := f.wordOf(Token{Norm: tt.word}, ""); w != want {
+			t.Errorf("%q reads as %q, want %q", tt.word, w, want)
+		}
+	}
+}

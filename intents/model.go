@@ -20,8 +20,11 @@ type Options struct {
 	Variants int     // how many instances of each example are trained (see Set.expand)
 	Dropout  float64 // the share of words hidden in every instance but the first
 	Weights  Weights
-	Seed     uint64   // the order of the examples in each pass
-	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
+	Seed     uint64 // the order of the examples in each pass
+	// Average is how many snapshots of the last pass's weights the model
+	// averages (negative: none, the last weights alone).
+	Average int
+	Lookup  []string // slots whose values are lookup tables (a feature wherever they occur)
 	// Neighbours is the share of the probabilities the nearest examples give in
 	// the lexical embedder's space (0: none); NeighbourTemp is their temperature.
 	Neighbours    float64
@@ -31,7 +34,7 @@ type Options struct {
 // DefaultOptions were chosen by cross-validation on the examples (see
 // docs/offline.md).
 var DefaultOptions = Options{Epochs: 4, Rate: 2, L2: 2e-5, Variants: 2, Dropout: 0.15, Weights: DefaultWeights, Seed: 29,
-	NeighbourTemp: 0.03}
+	Average: 8, NeighbourTemp: 0.03}
 
 func (o Options) withDefaults() Options {
 	d := DefaultOptions
@@ -55,6 +58,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Seed != 0 {
 		d.Seed = o.Seed
+	}
+	if o.Average != 0 {
+		d.Average = o.Average
 	}
 	if o.Lookup != nil {
 		d.Lookup = o.Lookup
@@ -261,10 +267,34 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 	}
 	steps := make([]step, 0, k)
 	scale := 1.0
+	// The last pass's weights are averaged over snapshots: at its learning
+	// rate the weights after its last few samples would decide, and one
+	// example more or less would move unrelated utterances.
+	var sumW, sumB []float32
+	snaps := 0
+	snapshot := func() {
+		if sumW == nil {
+			sumW, sumB = make([]float32, len(w)), make([]float32, len(b))
+		}
+		for i, x := range w {
+			sumW[i] += x * float32(scale)
+		}
+		for i, x := range b {
+			sumB[i] += x
+		}
+		snaps++
+	}
 	for epoch := range o.Epochs {
 		rate := o.Rate / float64(1+epoch)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, i := range order {
+		every := 0
+		if epoch == o.Epochs-1 && o.Average > 0 {
+			every = max(1, len(order)/o.Average)
+		}
+		for n, i := range order {
+			if every > 0 && n > 0 && n%every == 0 {
+				snapshot()
+			}
 			if skip[i] {
 				skip[i] = false
 				continue
@@ -304,6 +334,16 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 	}
 	for i := range w {
 		w[i] *= float32(scale)
+	}
+	scale = 1
+	if snaps > 0 {
+		snapshot() // the final weights, already scaled (scale is 1 now)
+		for i := range w {
+			w[i] = sumW[i] / float32(snaps)
+		}
+		for i := range b {
+			b[i] = sumB[i] / float32(snaps)
+		}
 	}
 }
 

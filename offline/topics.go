@@ -17,11 +17,17 @@ import (
 // knowledge fact's passage in the utterance's language (what Nadine says
 // of the fact there, a translation of the built-in document's section),
 // and the closest passage answers when it is close enough and shares a
-// content word (docs/offline.md gives the calibration).
+// content word. What no answer passage takes is compared the same way with
+// the questions the fact's examples ask (their words that few intents use),
+// with its own threshold (docs/offline.md gives both calibrations).
 
 // topicThreshold is the similarity a fact's passage needs to take an utterance
 // no intent took; TestTopicCalibration recomputes it on held-out examples.
 const topicThreshold = 0.15
+
+// askedThreshold is the similarity the questions of a fact need to take
+// what no answer passage took; TestTopicAskedCalibration recomputes it.
+const askedThreshold = 0.35
 
 // topicDims is the dimension of the passages' lexical vectors.
 const topicDims = 512
@@ -31,7 +37,8 @@ const topicDims = 512
 var topicFacts = []string{fMiralab, fUnige, fThalmann, fSocialRobots, fNTU, fHowWorks, fHearing, fSeeing, fThinking,
 	fSpeaking, fMemory, fRecognize, fExpressions, fRealWorld, fPersonality, fAnswering, fSinging}
 
-// topicPassage is one fact's passage in one language.
+// topicPassage is one fact's passage in one language: what she says of it,
+// or what visitors ask of it.
 type topicPassage struct {
 	fact  string
 	text  string
@@ -75,6 +82,8 @@ func newTopicPassage(emb *lexical.Embedder, fact, text string) topicPassage {
 type topicIndex struct {
 	emb      *lexical.Embedder
 	passages map[nadine.Language][]topicPassage
+	// asked are the questions the examples ask of each fact, as passages.
+	asked map[nadine.Language][]topicPassage
 	// spread counts the intents whose examples use each word: a word many share
 	// ("speak", "tell") says nothing of a topic.
 	spread map[nadine.Language]map[string]int
@@ -113,12 +122,22 @@ var wordSpread = sync.OnceValue(func() map[nadine.Language]map[string]int {
 })
 
 // newTopicIndex renders every knowledge fact's wordings in every language
-// with the persona's values and embeds them.
+// with the persona's values and embeds them, and the questions asked of it.
 func (e *Engine) newTopicIndex() *topicIndex {
-	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{}, spread: wordSpread()}
+	return e.topicIndex(topicQuestions())
+}
+
+// topicIndex builds the passages, and those of asked: each fact's
+// questions per language.
+func (e *Engine) topicIndex(asked map[nadine.Language]map[string]string) *topicIndex {
+	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{},
+		asked: map[nadine.Language][]topicPassage{}, spread: wordSpread()}
 	t := &turn{e: e}
 	for _, lang := range nadine.Languages() {
 		for _, f := range topicFacts {
+			if q := asked[lang][f]; q != "" {
+				ix.asked[lang] = append(ix.asked[lang], newTopicPassage(ix.emb, f, q))
+			}
 			// All its wordings together: one sentence alone was measured
 			// to route worse (docs/offline.md).
 			text := ""
@@ -134,13 +153,52 @@ func (e *Engine) newTopicIndex() *topicIndex {
 	return ix
 }
 
+// topicQuestions are, by language and fact, the words of its knowledge
+// examples that few intents use: her one-sentence answer shares few words
+// with what visitors ask of it ("Sensoren", "wahrnehmen" for what she sees).
+var topicQuestions = sync.OnceValue(func() map[nadine.Language]map[string]string {
+	return askedOf(func(int) bool { return false })
+})
+
+// askedOf is topicQuestions without the examples held reports (the
+// calibration's folds).
+func askedOf(held func(i int) bool) map[nadine.Language]map[string]string {
+	out := map[nadine.Language]map[string]string{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	spread := wordSpread()
+	for i, ex := range s.Examples {
+		fact, ok := strings.CutPrefix(ex.Label, "knowledge.")
+		if !ok || strings.Contains(ex.Text, "{") || held(i) {
+			continue
+		}
+		if out[ex.Lang] == nil {
+			out[ex.Lang] = map[string]string{}
+		}
+		for _, w := range contentWords(ex.Text) {
+			// "sorry", "question", "wondering" tie nothing to a fact.
+			if spread[ex.Lang][w] <= maxSpread {
+				out[ex.Lang][fact] += " " + w
+			}
+		}
+	}
+	return out
+}
+
 // nearest returns the closest fact's passage in lang, its similarity, and whether
 // it shares enough rare content words ("Eiffel", not "designed").
 func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, score float64, shares bool) {
+	return ix.nearestIn(ix.passages[lang], text, lang)
+}
+
+// nearestIn is nearest among passages.
+func (ix *topicIndex) nearestIn(passages []topicPassage, text string, lang nadine.Language) (fact string, score float64, shares bool) {
 	// The content words alone: a long, rambling question's fillers and
 	// function words would otherwise outweigh its subject.
 	words := contentWords(text)
-	fact, score, shares = ix.nearestWords(words, lang)
+	fact, score, shares = ix.nearestWords(passages, words, lang)
 	// A long utterance is also read a stretch at a time: its question is
 	// the stretch closest to a passage it shares words with, whatever the
 	// visitor said around it ("sorry if this is silly but I was wondering…").
@@ -151,7 +209,7 @@ func (ix *topicIndex) nearest(text string, lang nadine.Language) (fact string, s
 	for _, window := range windows {
 		// Only what is long for the stretch: a short question is read whole.
 		for i := 0; len(words) >= 2*window && i+window <= len(words); i++ {
-			if f, s, sh := ix.nearestWords(words[i:i+window], lang); sh && (!shares || s > score) {
+			if f, s, sh := ix.nearestWords(passages, words[i:i+window], lang); sh && (!shares || s > score) {
 				fact, score, shares = f, s, sh
 			}
 		}
@@ -167,8 +225,7 @@ var (
 )
 
 // nearestWords is nearest on an utterance's content words.
-func (ix *topicIndex) nearestWords(words []string, lang nadine.Language) (fact string, score float64, shares bool) {
-	passages := ix.passages[lang]
+func (ix *topicIndex) nearestWords(passages []topicPassage, words []string, lang nadine.Language) (fact string, score float64, shares bool) {
 	if len(passages) == 0 || len(words) == 0 {
 		return "", 0, false
 	}
@@ -201,11 +258,20 @@ func (ix *topicIndex) nearestWords(words []string, lang nadine.Language) (fact s
 // topic is the knowledge fact an utterance none of the intents took is
 // about, if its passage is close enough.
 func (e *Engine) topic(text string, lang nadine.Language) (string, bool) {
-	fact, score, shares := e.topics.nearest(text, lang)
-	if fact == "" || score < topicThreshold || !shares {
-		return "", false
+	return e.topics.route(text, lang, topicThreshold, askedThreshold)
+}
+
+// route is topic with the thresholds of the questions and of the answers:
+// the questions first (measured to route better), read whole: a stretch of
+// a long question matched another fact's questions ("lab in Geneva founded").
+func (ix *topicIndex) route(text string, lang nadine.Language, answers, asked float64) (string, bool) {
+	if fact, score, shares := ix.nearestWords(ix.asked[lang], contentWords(text), lang); fact != "" && score >= asked && shares {
+		return fact, true
 	}
-	return fact, true
+	if fact, score, shares := ix.nearest(text, lang); fact != "" && score >= answers && shares {
+		return fact, true
+	}
+	return "", false
 }
 
 func cosine(a, b []float32) float64 {

@@ -11,13 +11,15 @@ import (
 // topicCase is an example the topic routing is calibrated on: a knowledge
 // question (fact) or what is none of the intents (fact "").
 type topicCase struct {
-	lang nadine.Language
-	text string
-	fact string
+	lang  nadine.Language
+	text  string
+	fact  string
+	index int // in the examples, which picks its fold (TestTopicAskedCalibration)
 }
 
 // topicCases are the knowledge.<fact> and none examples: held out from the
-// passages, which are Nadine's answers, not visitors' questions.
+// answer passages, which are Nadine's answers, not visitors' questions, and
+// from the question passages by folds.
 func topicCases(t *testing.T) []topicCase {
 	t.Helper()
 	s, err := Examples()
@@ -25,15 +27,15 @@ func topicCases(t *testing.T) []topicCase {
 		t.Fatal(err)
 	}
 	var out []topicCase
-	for _, ex := range s.Examples {
+	for i, ex := range s.Examples {
 		if strings.Contains(ex.Text, "{") {
 			continue
 		}
 		switch {
 		case ex.Label == noneLabel:
-			out = append(out, topicCase{ex.Lang, ex.Text, ""})
+			out = append(out, topicCase{ex.Lang, ex.Text, "", i})
 		case strings.HasPrefix(ex.Label, "knowledge."):
-			out = append(out, topicCase{ex.Lang, ex.Text, strings.TrimPrefix(ex.Label, "knowledge.")})
+			out = append(out, topicCase{ex.Lang, ex.Text, strings.TrimPrefix(ex.Label, "knowledge."), i})
 		}
 	}
 	return out
@@ -50,10 +52,17 @@ const topicWrongCost = 2
 func (k topicTally) cost() int { return k.missed + topicWrongCost*(k.wrongFact+k.falseAnswer) }
 
 func tallyTopics(e *Engine, cases []topicCase, th float64) topicTally {
+	return tallyRoute(cases, func(c topicCase) (string, bool) {
+		fact, score, shares := e.topics.nearest(c.text, c.lang)
+		return fact, fact != "" && score >= th && shares
+	})
+}
+
+// tallyRoute counts what route makes of the cases.
+func tallyRoute(cases []topicCase, route func(topicCase) (string, bool)) topicTally {
 	var k topicTally
 	for _, c := range cases {
-		fact, score, shares := e.topics.nearest(c.text, c.lang)
-		routed := fact != "" && score >= th && shares
+		fact, routed := route(c)
 		switch {
 		case c.fact == "":
 			k.none++
@@ -99,6 +108,78 @@ func TestTopicCalibration(t *testing.T) {
 	}
 }
 
+func (k topicTally) add(o topicTally) topicTally {
+	return topicTally{k.right + o.right, k.missed + o.missed, k.wrongFact + o.wrongFact, k.falseAnswer + o.falseAnswer,
+		k.questions + o.questions, k.none + o.none}
+}
+
+// topicFolds is how many parts the knowledge examples are split into: each
+// part is routed by question passages built from the others.
+const topicFolds = 4
+
+// topicFalseAnswers is the share of what is none of the intents that the
+// whole route may answer with a fact: the question passages' threshold is
+// the cheapest that keeps to it.
+const topicFalseAnswers = 0.015
+
+// TestTopicAskedCalibration checks that askedThreshold is the threshold of
+// least cost for the question passages, behind the answer passages at
+// topicThreshold, among those that answer at most topicFalseAnswers of the
+// none examples. It is cross-validated: a question is routed by passages
+// built without its fold's examples. It logs the grid and each language's
+// figures (docs/offline.md).
+func TestTopicAskedCalibration(t *testing.T) {
+	e := New(Options{})
+	cases := topicCases(t)
+	grid := []float64{0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 1.1} // 1.1: the answers alone
+	all := map[float64]topicTally{}
+	byLang := map[nadine.Language]map[float64]topicTally{}
+	for f := range topicFolds {
+		held := func(i int) bool { return i%topicFolds == f }
+		ix := e.topicIndex(askedOf(held))
+		for _, c := range cases {
+			if !held(c.index) {
+				continue
+			}
+			if byLang[c.lang] == nil {
+				byLang[c.lang] = map[float64]topicTally{}
+			}
+			for _, th := range grid {
+				k := tallyRoute([]topicCase{c}, func(c topicCase) (string, bool) { return ix.route(c.text, c.lang, topicThreshold, th) })
+				all[th] = all[th].add(k)
+				byLang[c.lang][th] = byLang[c.lang][th].add(k)
+			}
+		}
+	}
+	pct := func(n, d int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(d, 1))) }
+	row := func(b *strings.Builder, name string, k topicTally) {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %d |\n", name, pct(k.right, k.questions), pct(k.missed, k.questions),
+			pct(k.wrongFact, k.questions), pct(k.falseAnswer, k.none), k.cost())
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, "| questions' threshold | right fact | missed (honest limit) | wrong fact | none answered | cost |")
+	best, bestCost := 0.0, -1
+	for _, th := range grid {
+		k := all[th]
+		row(&b, fmt.Sprintf("%.2f", th), k)
+		if float64(k.falseAnswer) <= topicFalseAnswers*float64(k.none) && (bestCost < 0 || k.cost() < bestCost) {
+			best, bestCost = th, k.cost()
+		}
+	}
+	fmt.Fprintf(&b, "\n| language at %.2f | right fact | missed (honest limit) | wrong fact | none answered | cost |\n", askedThreshold)
+	for _, lang := range nadine.Languages() {
+		row(&b, string(lang), byLang[lang][askedThreshold])
+	}
+	t.Logf("topic routing, cross-validated, on %d examples:\n%s", len(cases), b.String())
+	if bestCost < 0 {
+		t.Fatalf("no threshold answers at most %.1f%% of the none examples", 100*topicFalseAnswers)
+	}
+	if best != askedThreshold {
+		t.Errorf("askedThreshold %.2f costs %d (none answered %d of %d); %.2f costs %d", askedThreshold, all[askedThreshold].cost(),
+			all[askedThreshold].falseAnswer, all[askedThreshold].none, best, bestCost)
+	}
+}
+
 // TestTopicLongQuestions crosses knowledge questions with rambling lead-ins
 // and tails (fillers, apologies, "I was wondering"): a question the route
 // takes keeps its topic however long the visitor talks around it.
@@ -121,9 +202,9 @@ func TestTopicLongQuestions(t *testing.T) {
 	total, kept := 0, 0
 	for lang, ax := range axes {
 		for _, q := range ax.questions {
-			fact, score, shares := e.topics.nearest(q, lang)
-			if score < topicThreshold || !shares {
-				t.Logf("%s %q: no topic even short (%s %.2f %v)", lang, q, fact, score, shares)
+			fact, ok := e.topic(q, lang)
+			if !ok {
+				t.Logf("%s %q: no topic even short", lang, q)
 				continue
 			}
 			for _, lead := range ax.leads {
@@ -134,10 +215,10 @@ func TestTopicLongQuestions(t *testing.T) {
 					}
 					long := strings.TrimSpace(lead + sep + q + sep + tail)
 					total++
-					if f, s, sh := e.topics.nearest(long, lang); f == fact && s >= topicThreshold && sh {
+					if f, _ := e.topic(long, lang); f == fact {
 						kept++
 					} else {
-						t.Logf("%s %q → %s %.2f %v, want %s", lang, long, f, s, sh, fact)
+						t.Logf("%s %q → %q, want %s", lang, long, f, fact)
 					}
 				}
 			}

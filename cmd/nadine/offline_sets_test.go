@@ -38,9 +38,10 @@ type offlineSetFile struct {
 	} `json:"interactions"`
 }
 
-// TestOfflineSetsWellFormed checks the fresh (tuned), sealed, probe and
-// probe2 offline sets are valid data: the eval's format, known intents and
-// languages, at least 40 utterances per file (25 in probe2, 30 in probe3), the same intent mix in the
+// TestOfflineSetsWellFormed checks the fresh (tuned), sealed, probe, probe2
+// and probe3 offline sets are valid data: the eval's format, known intents and
+// languages, at least 40 utterances per file (25 in probe2, 30 in probe3, whose
+// languages are written one by one), the same intent mix in the
 // fresh and sealed halves, and no utterance shared between sets. It reads the sealed files only as
 // data; it never looks at the engine's replies to them.
 func TestOfflineSetsWellFormed(t *testing.T) {
