@@ -24,7 +24,10 @@ type Options struct {
 	// Average is how many snapshots of the last pass's weights the model
 	// averages (negative: none, the last weights alone).
 	Average int
-	Lookup  []string // slots whose values are lookup tables (a feature wherever they occur)
+	// Ensemble is how many fits, each seeing the examples in its own order,
+	// the model averages (0 or 1: one).
+	Ensemble int
+	Lookup   []string // slots whose values are lookup tables (a feature wherever they occur)
 	// Neighbours is the share of the probabilities the nearest examples give in
 	// the lexical embedder's space (0: none); NeighbourTemp is their temperature.
 	Neighbours    float64
@@ -61,6 +64,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Average != 0 {
 		d.Average = o.Average
+	}
+	if o.Ensemble > 0 {
+		d.Ensemble = o.Ensemble
 	}
 	if o.Lookup != nil {
 		d.Lookup = o.Lookup
@@ -231,7 +237,7 @@ func train(s *Set, use []int, o Options) *Model {
 	k, kl := len(m.labels), len(m.langs)
 	m.w, m.b = make([]float32, rows*k), make([]float32, k)
 	m.lw, m.lb = make([]float32, rows*kl), make([]float32, kl)
-	fitSoftmax(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
+	fitEnsemble(samples, m.w, m.b, k, o, func(s *sample) int { return s.label })
 	if o.Neighbours > 0 {
 		m.neighbours, m.temp, m.emb = o.Neighbours, o.NeighbourTemp, lexical.New(neighbourDims)
 		m.vecs = make([][][]float32, k)
@@ -245,6 +251,30 @@ func train(s *Set, use []int, o Options) *Model {
 	}
 	fitSoftmax(samples, m.lw, m.lb, kl, o, func(s *sample) int { return s.lang })
 	return m
+}
+
+// fitEnsemble averages o.Ensemble fits whose passes see the examples in
+// different orders, so that one example more does not reorder what is learnt.
+func fitEnsemble(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
+	n := max(o.Ensemble, 1)
+	if n == 1 {
+		fitSoftmax(samples, w, b, k, o, class)
+		return
+	}
+	tw, tb := make([]float32, len(w)), make([]float32, len(b))
+	for e := range n {
+		clear(tw)
+		clear(tb)
+		oe := o
+		oe.Seed = o.Seed + uint64(e)*0x9e3779b97f4a7c15
+		fitSoftmax(samples, tw, tb, k, oe, class)
+		for i, x := range tw {
+			w[i] += x / float32(n)
+		}
+		for i, x := range tb {
+			b[i] += x / float32(n)
+		}
+	}
 }
 
 // easy is the probability from which a sample sits out the next pass; it sits

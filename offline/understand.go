@@ -54,7 +54,7 @@ func trainModel() (*intents.Model, error) {
 var lookupSlots = []string{"lang", "place", "kin"}
 
 // trainOptions are the classifier's training settings.
-var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours}
+var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours, Ensemble: 3}
 
 // neighbours is the share of the nearest examples in the classifier's
 // probabilities.

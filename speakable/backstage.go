@@ -40,7 +40,7 @@ var exampleFiles embed.FS
 // backstageExamples returns every example of every language: written, the
 // prompts' sentences translated, more angles, and what Nadine says (generated).
 func backstageExamples() (*intents.Set, error) {
-	return readExamples("", "prompt_", "more_", "said_")
+	return readExamples("", "prompt_", "more_", "said_", "heard_")
 }
 
 // readExamples returns the examples of the files of kinds, of every language.
