@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,8 @@ import (
 // would have it: the production binary. Its children share one model cache,
 // so the first trains and the others load.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	widenParallel()
 	dir, err := os.MkdirTemp("", "nadine-bench-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -38,6 +42,24 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// benchParallel is how many parallel tests run at once unless -parallel is
+// given: the bench tests mostly wait on their serve children (built without
+// the race detector) at scripted latencies, so on 2 CPUs two at a time
+// leaves them idle.
+const benchParallel = 4
+
+// widenParallel raises -test.parallel to benchParallel when the command
+// line left it at its default (GOMAXPROCS).
+func widenParallel() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if f := flag.Lookup("test.parallel"); !set && f != nil && f.Value.String() != "" {
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n < benchParallel {
+			_ = f.Value.Set(strconv.Itoa(benchParallel))
+		}
+	}
 }
 
 // keepGoCache pins GOCACHE to go's build cache, so that moving
