@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -64,10 +65,17 @@ func moduleRoot() (string, error) {
 
 // sourceKey hashes what a trained model depends on: every file of the module
 // but tests, test data and documentation (the examples and the training code
-// among them), and the Go version and architecture.
+// among them), the Go version, the architecture and the build tags.
 func sourceKey(root string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s\n", runtime.Version(), runtime.GOARCH)
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" || s.Key == "GOEXPERIMENT" || s.Key == "GOAMD64" {
+				fmt.Fprintf(h, "%s=%s\n", s.Key, s.Value) // they choose which files build
+			}
+		}
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -108,6 +116,31 @@ func pruneStale(base, key string) {
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil && e.IsDir() && e.Name() != key && time.Since(info.ModTime()) > staleAfter {
 			os.RemoveAll(filepath.Join(base, e.Name()))
+		}
+	}
+}
+
+// Exchange copies the models of the shared cache dir (UseSharedCache's)
+// into files, a cache under another key (a command's, keyed by its
+// executable), and returns a function that copies back the models files
+// trained meanwhile, for the next test binary. Neither copy is needed for
+// correctness: a model missing is trained.
+func Exchange(dir string, files *modelcache.Files) (back func()) {
+	shared := &modelcache.Files{Dir: dir, Key: filepath.Base(dir)}
+	copyModels(shared, files)
+	return func() { copyModels(files, shared) }
+}
+
+// copyModels saves into to each model of from that to lacks.
+func copyModels(from, to *modelcache.Files) {
+	paths, _ := filepath.Glob(filepath.Join(from.Dir, "*-"+from.Key+".model"))
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), "-"+from.Key+".model")
+		if _, err := to.Load(name); err == nil {
+			continue
+		}
+		if b, err := from.Load(name); err == nil {
+			_ = to.Save(name, b) // a model not copied is trained
 		}
 	}
 }
