@@ -9,10 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/testrun"
 )
 
 // TestMain builds the nadine the bench tests measure, as `nadine bench`
@@ -20,7 +21,7 @@ import (
 // so the first trains and the others load.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	widenParallel()
+	testrun.WidenParallel(benchParallel)
 	dir, err := os.MkdirTemp("", "nadine-bench-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -44,23 +45,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchParallel is how many parallel tests run at once unless -parallel is
-// given: the bench tests mostly wait on their serve children (built without
-// the race detector) at scripted latencies, so on 2 CPUs two at a time
-// leaves them idle.
+// benchParallel is how many parallel tests run at once: they mostly wait on
+// their serve children (built without the race detector) at scripted
+// latencies.
 const benchParallel = 4
-
-// widenParallel raises -test.parallel to benchParallel when the command
-// line left it at its default (GOMAXPROCS).
-func widenParallel() {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if f := flag.Lookup("test.parallel"); !set && f != nil && f.Value.String() != "" {
-		if n, err := strconv.Atoi(f.Value.String()); err == nil && n < benchParallel {
-			_ = f.Value.Set(strconv.Itoa(benchParallel))
-		}
-	}
-}
 
 // keepGoCache pins GOCACHE to go's build cache, so that moving
 // XDG_CACHE_HOME for the models does not give go commands an empty one.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine/internal/modeltest"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/modelcache"
 )
 
@@ -16,6 +18,8 @@ import (
 // It starts with the models other test binaries of these sources trained.
 // GOCACHE is pinned first, so go commands keep their build cache.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	testrun.WidenParallel(4) // the exhibition runs wait on replies and idle timeouts
 	if os.Getenv("GOCACHE") == "" {
 		out, err := exec.Command("go", "env", "GOCACHE").Output()
 		if err != nil {
