@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,8 @@ import (
 	"github.com/nadine-robot/nadine/modelcache"
 )
 
-// staleAfter is how long a directory of other sources' models is kept.
-const staleAfter = 7 * 24 * time.Hour
+// keptOthers is how many directories of other sources' models are kept.
+const keptOthers = 3
 
 // UseSharedCache makes the classifiers of this test binary come from a cache
 // shared by the test binaries of the same sources: the production cache is
@@ -106,17 +107,27 @@ func sourceKey(root string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
-// pruneStale removes the directories of other sources' models not written
-// for staleAfter (other checkouts on the machine keep theirs meanwhile).
+// pruneStale removes the directories of other sources' models but the
+// keptOthers newest (other checkouts on the machine keep theirs): each
+// change of the sources makes a new one of about 20 MB.
 func pruneStale(base, key string) {
 	entries, err := os.ReadDir(base)
 	if err != nil {
 		return
 	}
+	type dir struct {
+		name string
+		mod  time.Time
+	}
+	var others []dir
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && e.IsDir() && e.Name() != key && time.Since(info.ModTime()) > staleAfter {
-			os.RemoveAll(filepath.Join(base, e.Name()))
+		if info, err := e.Info(); err == nil && e.IsDir() && e.Name() != key {
+			others = append(others, dir{e.Name(), info.ModTime()})
 		}
+	}
+	slices.SortFunc(others, func(a, b dir) int { return b.mod.Compare(a.mod) })
+	for _, d := range others[min(len(others), keptOthers):] {
+		os.RemoveAll(filepath.Join(base, d.name))
 	}
 }
 
