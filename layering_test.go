@@ -63,6 +63,7 @@ var packageLayers = map[string]string{
 	"internal/llmtest": layerTestkit, "internal/mqtttest": layerTestkit, "internal/storetest": layerTestkit,
 	"internal/golden": layerTestkit, "internal/orderlog": layerTestkit, "internal/tcpproxy": layerTestkit,
 	"internal/leaktest": layerTestkit, "internal/modeltest": layerTestkit, "internal/speechcorpus": layerTestkit, "internal/configtest": layerTestkit,
+	"internal/testrun": layerTestkit,
 
 	"config": layerConfig,
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -60,9 +61,16 @@ type Detector struct {
 
 var _ nadine.LanguageDetector = (*Detector)(nil)
 
-// New decodes the embedded tables (about 10–20 ms and 2 MB): make one per
-// process and share it.
-func New() (*Detector, error) {
+// New returns the process's Detector: the embedded tables are decoded once
+// (about 10–20 ms and 2 MB), as every serve or chat started in one process
+// would otherwise decode them again.
+func New() (*Detector, error) { return decoded() }
+
+// decoded is the Detector of the embedded tables; it is immutable.
+var decoded = sync.OnceValues(decode)
+
+// decode decodes the embedded tables into a Detector.
+func decode() (*Detector, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(ngramsGz))
 	if err != nil {
 		return nil, fmt.Errorf("langid: open n-gram table: %w", err)

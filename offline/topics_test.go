@@ -51,10 +51,29 @@ const topicWrongCost = 2
 
 func (k topicTally) cost() int { return k.missed + topicWrongCost*(k.wrongFact+k.falseAnswer) }
 
-func tallyTopics(e *Engine, cases []topicCase, th float64) topicTally {
-	return tallyRoute(cases, func(c topicCase) (string, bool) {
-		fact, score, shares := e.topics.nearest(c.text, c.lang)
-		return fact, fact != "" && score >= th && shares
+// topicRoute is where the routing takes a case, whatever the threshold.
+type topicRoute struct {
+	fact   string
+	score  float64
+	shares bool
+}
+
+// routeTopics finds each case's nearest fact once: only the threshold
+// varies over the grid.
+func routeTopics(e *Engine, cases []topicCase) []topicRoute {
+	routes := make([]topicRoute, len(cases))
+	for i, c := range cases {
+		routes[i].fact, routes[i].score, routes[i].shares = e.topics.nearest(c.text, c.lang)
+	}
+	return routes
+}
+
+func tallyTopics(cases []topicCase, routes []topicRoute, th float64) topicTally {
+	i := 0
+	return tallyRoute(cases, func(topicCase) (string, bool) {
+		r := routes[i]
+		i++
+		return r.fact, r.fact != "" && r.score >= th && r.shares
 	})
 }
 
@@ -89,12 +108,13 @@ func tallyRoute(cases []topicCase, route func(topicCase) (string, bool)) topicTa
 func TestTopicCalibration(t *testing.T) {
 	e := New(Options{})
 	cases := topicCases(t)
+	routes := routeTopics(e, cases)
 	grid := []float64{0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4}
 	best, bestCost := 0.0, -1
 	var b strings.Builder
 	fmt.Fprintln(&b, "| threshold | right fact | missed (honest limit) | wrong fact | none answered | cost |")
 	for _, th := range grid {
-		k := tallyTopics(e, cases, th)
+		k := tallyTopics(cases, routes, th)
 		pct := func(n, d int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(d, 1))) }
 		fmt.Fprintf(&b, "| %.2f | %s | %s | %s | %s | %d |\n", th, pct(k.right, k.questions), pct(k.missed, k.questions),
 			pct(k.wrongFact, k.questions), pct(k.falseAnswer, k.none), k.cost())
@@ -103,7 +123,7 @@ func TestTopicCalibration(t *testing.T) {
 		}
 	}
 	t.Logf("topic routing on %d examples:\n%s", len(cases), b.String())
-	if got := tallyTopics(e, cases, topicThreshold).cost(); got > bestCost {
+	if got := tallyTopics(cases, routes, topicThreshold).cost(); got > bestCost {
 		t.Errorf("topicThreshold %.2f costs %d; %.2f costs %d", topicThreshold, got, best, bestCost)
 	}
 }

@@ -209,7 +209,7 @@ func (s *Store) SearchMemories(ctx context.Context, userID string, q nadine.Memo
 		if !set.quantized {
 			return s.memoriesOf(ctx, userID, set.topK(q.Embedding, q.Embedder, q.K, kindMask(q.Types)))
 		}
-		if ids := set.candidates(q.Embedding, q.Embedder, q.K, kindMask(q.Types)); len(ids) <= maxCandidates {
+		if ids := set.candidatesFrom(q.Embedding, q.Embedder, q.K, kindMask(q.Types), s.parallelFrom); len(ids) <= maxCandidates {
 			return s.rerank(ctx, userID, q, ids)
 		}
 		// The bound kept too many (near-identical vectors): the exact scan

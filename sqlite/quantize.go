@@ -257,11 +257,17 @@ func mergeBounded(parts []*boundedSearch, k int) []int64 {
 // parallelEntries is the set size from which a scan uses every CPU.
 const parallelEntries = 20_000
 
-// candidates scans a large set with one goroutine per CPU, each over every
-// n-th block.
+// candidates scans a set of parallelEntries or more with one goroutine per
+// CPU, each over every n-th block.
 func (s *vecSet) candidates(q []float32, embedder string, k int, kinds uint8) []int64 {
+	return s.candidatesFrom(q, embedder, k, kinds, parallelEntries)
+}
+
+// candidatesFrom is candidates with the set size from which the scan is
+// parallel.
+func (s *vecSet) candidatesFrom(q []float32, embedder string, k int, kinds uint8, parallelFrom int) []int64 {
 	workers := 1
-	if s.entries() >= parallelEntries {
+	if s.entries() >= parallelFrom {
 		workers = max(1, min(runtime.GOMAXPROCS(0), len(s.blocks)))
 	}
 	parts := make([]*boundedSearch, workers)

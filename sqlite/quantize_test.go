@@ -68,15 +68,17 @@ func gaussian(rng *rand.Rand, d int, scale float64) []float32 {
 // scores, bit for bit, on data made to be hard for the bound (clusters of
 // near-identical vectors, exact duplicates, zero vectors, several types,
 // another embedder). The fixture is above the size from which the scan is
-// split over the CPUs.
+// split over the CPUs (lowered for the test: the production size, 20,000,
+// takes 20 s to insert under the race detector, and the split is the same).
 func TestQuantizedSearchExact(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a 21,000-memory fixture")
+		t.Skip("builds a fixture above the parallel scan's size")
 	}
 	ctx := t.Context()
 	quant, exact, _ := openPair(t, Options{QuantizeAbove: 1})
+	quant.parallelFrom = testParallelFrom
 
-	const dims, n = 16, parallelEntries + 1000
+	const dims, n = 16, testParallelFrom + 1000
 	rng := rand.New(rand.NewPCG(5, 6))
 	centers := make([][]float32, 40)
 	for i := range centers {
@@ -110,6 +112,9 @@ func TestQuantizedSearchExact(t *testing.T) {
 	set, err := quant.userVectors(ctx, "robin")
 	if err != nil || !set.quantized || set.entries() != n {
 		t.Fatalf("robin's cached set: quantized %v, %d entries, %v; want quantized, %d", set != nil && set.quantized, set.entries(), err, n)
+	}
+	if len(set.blocks) < 2 {
+		t.Fatalf("robin's cached set is %d block: the parallel scan has nothing to split", len(set.blocks))
 	}
 
 	// The zero query, then three of each kind: 90 searches on both stores,
@@ -161,6 +166,11 @@ func TestQuantizedSearchExact(t *testing.T) {
 		t.Error("no search was decided by the rerank: the bounded scan is never used")
 	}
 }
+
+// testParallelFrom is the set size from which the scan is parallel in
+// TestQuantizedSearchExact: several blocks of 16 dimensions, so that each
+// CPU scans some.
+const testParallelFrom = 4000
 
 func sameResults(a, b []nadine.ScoredMemory) bool {
 	return slices.EqualFunc(a, b, func(x, y nadine.ScoredMemory) bool {

@@ -70,6 +70,9 @@ type Store struct {
 	quantize int64 // Options.QuantizeAbove
 	mmap     int64 // Options.MmapSize
 	onError  func(op string, err error)
+	// parallelFrom is parallelEntries; the tests lower it to reach the
+	// parallel scan without inserting 20,000 rows under the race detector.
+	parallelFrom int
 
 	// The loads WarmMemories starts: they end with warm's context, which
 	// Close cancels before it waits for them.
@@ -142,6 +145,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		cache:    newVectorCache(opts.CacheBytes),
 		quantize: opts.QuantizeAbove,
 		mmap:     opts.MmapSize,
+
+		parallelFrom: parallelEntries,
 	}
 	s.warm, s.stopWarm = context.WithCancel(context.WithoutCancel(ctx))
 	version, err := s.migrate(ctx)

@@ -16,6 +16,7 @@ func TestBenchBus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four nadine serve processes")
 	}
+	t.Parallel() // its own children, ports and data directory; it waits on them more than it computes
 	out, errOut, err := runBenchArgs(t, "bus", "--json", "--engine", "graph",
 		"--burst", "300", "--stalled-turns", "1", "--oversized-mb", "40")
 	if err != nil {

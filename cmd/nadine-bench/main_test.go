@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,12 +12,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nadine-robot/nadine/internal/testrun"
 )
 
 // TestMain builds the nadine the bench tests measure, as `nadine bench`
 // would have it: the production binary. Its children share one model cache,
 // so the first trains and the others load.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	testrun.WidenParallel(benchParallel)
 	dir, err := os.MkdirTemp("", "nadine-bench-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -39,6 +44,11 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// benchParallel is how many parallel tests run at once: they mostly wait on
+// their serve children (built without the race detector) at scripted
+// latencies.
+const benchParallel = 4
 
 // keepGoCache pins GOCACHE to go's build cache, so that moving
 // XDG_CACHE_HOME for the models does not give go commands an empty one.

@@ -1,17 +1,25 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/nadine-robot/nadine/internal/modeltest"
+	"github.com/nadine-robot/nadine/internal/testrun"
+	"github.com/nadine-robot/nadine/modelcache"
 )
 
 // TestMain gives the run its own model cache, removed at the end: the tests
 // leave nothing in the user's, and what one test trains the others load.
+// It starts with the models other test binaries of these sources trained.
 // GOCACHE is pinned first, so go commands keep their build cache.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	testrun.WidenParallel(4) // the exhibition runs wait on replies and idle timeouts
 	if os.Getenv("GOCACHE") == "" {
 		out, err := exec.Command("go", "env", "GOCACHE").Output()
 		if err != nil {
@@ -25,8 +33,25 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	shared, sharedErr := modeltest.UseSharedCache() // in the user's cache, before it moves
 	os.Setenv("XDG_CACHE_HOME", dir)
+	back := shareModels(shared, sharedErr)
 	code := m.Run()
+	back()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// shareModels copies the test binaries' shared models into the cache serve
+// opens (keyed by this executable) and returns the copy back.
+func shareModels(shared string, err error) (back func()) {
+	var files *modelcache.Files
+	if err == nil {
+		files, err = modelcache.Open()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err, "(the classifiers are trained)")
+		return func() {}
+	}
+	return modeltest.Exchange(shared, files)
 }
