@@ -265,10 +265,10 @@ func (e *Engine) topic(text string, lang nadine.Language) (string, bool) {
 // the questions first (measured to route better), read whole: a stretch of
 // a long question matched another fact's questions ("lab in Geneva founded").
 func (ix *topicIndex) route(text string, lang nadine.Language, answers, asked float64) (string, bool) {
-	if fact, score, shares := ix.nearestWords(ix.asked[lang], contentWords(text), lang); fact != "" && score >= asked && shares {
+	if fact, score, shares := ix.nearest(text, lang); fact != "" && score >= answers && shares {
 		return fact, true
 	}
-	if fact, score, shares := ix.nearest(text, lang); fact != "" && score >= answers && shares {
+	if fact, score, shares := ix.nearestWords(ix.asked[lang], contentWords(text), lang); fact != "" && score >= asked && shares {
 		return fact, true
 	}
 	return "", false
