@@ -52,7 +52,6 @@ func TestSpeakableSaidCurrent(t *testing.T) {
 }
 
 var (
-	slotRE     = regexp.MustCompile(`[{}]`)
 	mdMarkRE   = regexp.MustCompile("(?m)^\\s*(?:#+|[-*]|\\d+\\.)\\s*|[*_`]")
 	mdTitleRE  = regexp.MustCompile(`(?m)^#.*$`)
 	nonSpeechR = regexp.MustCompile(`https?://|@|\|`)
