@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/nadine-robot/nadine/intents"
@@ -154,4 +155,13 @@ func copyModels(from, to *modelcache.Files) {
 			_ = to.Save(name, b) // a model not copied is trained
 		}
 	}
+}
+
+// Main is a test binary's TestMain: it loads the classifiers another test
+// binary of these sources trained, then runs the tests.
+func Main(m *testing.M) {
+	if _, err := UseSharedCache(); err != nil {
+		fmt.Fprintln(os.Stderr, err, "(the classifiers are trained)")
+	}
+	os.Exit(m.Run())
 }
