@@ -124,20 +124,37 @@ var wordSpread = sync.OnceValue(func() map[nadine.Language]map[string]int {
 // newTopicIndex renders every knowledge fact's wordings in every language
 // with the persona's values and embeds them, and the questions asked of it.
 func (e *Engine) newTopicIndex() *topicIndex {
-	return e.topicIndex(topicQuestions())
+	return e.topicIndex(askedPassages())
 }
 
-// topicIndex builds the passages, and those of asked: each fact's
-// questions per language.
-func (e *Engine) topicIndex(asked map[nadine.Language]map[string]string) *topicIndex {
-	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{},
-		asked: map[nadine.Language][]topicPassage{}, spread: wordSpread()}
-	t := &turn{e: e}
+// askedPassages are the passages of topicQuestions, embedded once per
+// process: they depend on the examples only, not on the engine's persona.
+var askedPassages = sync.OnceValue(func() map[nadine.Language][]topicPassage {
+	return questionPassages(topicQuestions())
+})
+
+// questionPassages embeds each fact's questions per language.
+func questionPassages(asked map[nadine.Language]map[string]string) map[nadine.Language][]topicPassage {
+	emb := lexical.New(topicDims)
+	out := map[nadine.Language][]topicPassage{}
 	for _, lang := range nadine.Languages() {
 		for _, f := range topicFacts {
 			if q := asked[lang][f]; q != "" {
-				ix.asked[lang] = append(ix.asked[lang], newTopicPassage(ix.emb, f, q))
+				out[lang] = append(out[lang], newTopicPassage(emb, f, q))
 			}
+		}
+	}
+	return out
+}
+
+// topicIndex builds the passages, with asked: each fact's questions per
+// language, embedded.
+func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicIndex {
+	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{},
+		asked: asked, spread: wordSpread()}
+	t := &turn{e: e}
+	for _, lang := range nadine.Languages() {
+		for _, f := range topicFacts {
 			// All its wordings together: one sentence alone was measured
 			// to route worse (docs/offline.md).
 			text := ""

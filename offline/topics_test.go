@@ -156,7 +156,7 @@ func TestTopicAskedCalibration(t *testing.T) {
 	byLang := map[nadine.Language]map[float64]topicTally{}
 	for f := range topicFolds {
 		held := func(i int) bool { return i%topicFolds == f }
-		ix := e.topicIndex(askedOf(held))
+		ix := e.topicIndex(questionPassages(askedOf(held)))
 		for _, c := range cases {
 			if !held(c.index) {
 				continue
