@@ -432,3 +432,42 @@ func TestCompoundHead(t *testing.T) {
 		}
 	}
 }
+
+// TestEnsembleAverages checks that a model of three fits holds the mean of
+// the weights of three single fits, each in its own order.
+func TestEnsembleAverages(t *testing.T) {
+	s := tinySet(t)
+	m, err := Train(s, Options{Ensemble: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := make([]float64, len(m.w))
+	for e := range 3 {
+		one, err := Train(s, Options{Seed: 7 + uint64(e)*0x9e3779b97f4a7c15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(one.w) != len(m.w) {
+			t.Fatalf("fit %d: %d weights, want %d", e, len(one.w), len(m.w))
+		}
+		for i, x := range one.w {
+			mean[i] += float64(x) / 3
+		}
+	}
+	var differ int
+	for i, x := range m.w {
+		if math.Abs(float64(x)-mean[i]) > 1e-4 {
+			differ++
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d weights are not the mean of the three fits", differ, len(m.w))
+	}
+	single, err := Train(s, Options{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(single.w, m.w) {
+		t.Error("the ensemble's weights are one fit's")
+	}
+}

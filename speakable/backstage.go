@@ -38,7 +38,8 @@ const heldOutShare = 4
 var exampleFiles embed.FS
 
 // backstageExamples returns every example of every language: written, the
-// prompts' sentences translated, more angles, and what Nadine says (generated).
+// prompts' sentences translated, more angles, what Nadine says (generated)
+// and what visitors say to her (heard_*.txt).
 func backstageExamples() (*intents.Set, error) {
 	return readExamples("", "prompt_", "more_", "said_", "heard_")
 }
