@@ -43,7 +43,13 @@ func hashExecutable() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("modelcache: executable: %w", err)
 	}
-	f, err := os.Open(exe)
+	return KeyOf(exe)
+}
+
+// KeyOf is the key the executable at path keys its models by: a test that
+// starts a built nadine can fill that nadine's cache before it starts.
+func KeyOf(path string) (string, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("modelcache: executable: %w", err)
 	}

@@ -17,7 +17,9 @@ func TestBenchInterrupt(t *testing.T) {
 	}
 	// Not parallel: under a loaded full run a progress report still in
 	// flight when she stops made the history differ from the stand-in's.
-	out, errOut, err := runBenchArgs(t, "interrupt", "--json", "--rounds", "3", "--sets", "../../testdata/interruptions")
+	// A brisk voice (250 words a minute) still leaves a reply of 25 words
+	// twice the time its three quiet utterances and the interruption take.
+	out, errOut, err := runBenchArgs(t, "interrupt", "--json", "--rounds", "3", "--wpm", "250", "--sets", "../../testdata/interruptions")
 	if err != nil {
 		t.Fatalf("bench interrupt: %v\n%s", err, errOut)
 	}
