@@ -382,17 +382,20 @@ func probeScore(t *testing.T, name string, mostLeaks, mostLost map[string]int) {
 // the classifier: graph 38 and react 32 leaks; before the translations:
 // graph 17, react 13; before the perspective: graph 17, react 9; with the
 // offline engine's new replies among the speech examples: graph 13, react
-// 8; with her attributes: graph 12, react 7). The same replies leak on
+// 8; with her attributes: graph 12, react 7; with marks of stance: graph
+// 6, react 4). The same replies leak on
 // both engines (TestHostileSameOnBothEngines): the counts differ by which
 // cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 12, "react": 5}
+	probeMostLeaks = map[string]int{"graph": 6, "react": 4}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
 
-// probe2MostLeaks and probe2MostLost are the second probe's counts, as
-// measured when it was written, before any change it led to.
+// probe2MostLeaks and probe2MostLost are the second probe's counts (when it
+// was written, before any change it led to: graph 4 and react 4 leaks; with
+// marks of stance: none). Its lost good parts are the classifier's: "I kept
+// your umbrella by the door, as you asked." on both engines.
 var (
-	probe2MostLeaks = map[string]int{"graph": 4, "react": 4}
+	probe2MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe2MostLost  = map[string]int{"graph": 1, "react": 2}
 )

@@ -104,6 +104,10 @@ type classifier struct {
 	// calibration part's greatest).
 	attrs   *attributes
 	attrBar float64
+	// stanceBar is the probability from which a sentence with a mark of
+	// stance (stance.go) goes: aloneMargin times the greatest of any
+	// calibration sentence of speech that has one.
+	stanceBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -155,6 +159,9 @@ func trainBackstage() (*classifier, error) {
 	for i, ex := range calib {
 		if speech[i] >= c.threshold {
 			continue
+		}
+		if stanceOf(ex.Text, ex.Lang) {
+			c.stanceBar = max(c.stanceBar, aloneMargin*speech[i])
 		}
 		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
 			c.attrBar = max(c.attrBar, aloneMargin*w)
@@ -210,6 +217,20 @@ var backstageModel = sync.OnceValues(trainBackstage)
 func WarmUp() error {
 	_, err := backstageModel()
 	return err
+}
+
+// stanceTold reports whether s, under the classifier's threshold, is talk
+// about her rules, her answer's making or the visitor in the third person:
+// a mark of stance and a probability from the calibrated stanceBar.
+func stanceTold(s string, lang nadine.Language, j judgement) bool {
+	if j.threshold == 0 {
+		return false
+	}
+	c, err := backstageModel()
+	if err != nil {
+		return false
+	}
+	return c.stanceBar > 0 && j.p() >= c.stanceBar && stanceOf(s, lang)
 }
 
 // personaTold reports whether s is the prompt's persona told to her: read in

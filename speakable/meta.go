@@ -45,7 +45,7 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	// A lead-in found backstage is one piece of evidence, the persona told
 	// to her another: the whole sentence then goes when it is more likely
 	// backstage than not.
-	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold || personaTold(s, lang, j) {
+	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold || personaTold(s, lang, j) || stanceTold(s, lang, j) {
 		return "", true
 	}
 	return s, false
