@@ -108,6 +108,9 @@ type classifier struct {
 	// stance (stance.go) goes: aloneMargin times the greatest of any
 	// calibration sentence of speech that has one.
 	stanceBar float64
+	// ownRulesBar is the same for her rules named as hers (ownRulesRE):
+	// zero while no calibration sentence of speech names them so.
+	ownRulesBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -162,6 +165,9 @@ func trainBackstage() (*classifier, error) {
 		}
 		if stanceOf(ex.Text, ex.Lang) {
 			c.stanceBar = max(c.stanceBar, aloneMargin*speech[i])
+		}
+		if ownRulesOf(ex.Text, ex.Lang) {
+			c.ownRulesBar = max(c.ownRulesBar, aloneMargin*speech[i])
 		}
 		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
 			c.attrBar = max(c.attrBar, aloneMargin*w)
@@ -229,6 +235,9 @@ func stanceTold(s string, lang nadine.Language, j judgement) bool {
 	c, err := backstageModel()
 	if err != nil {
 		return false
+	}
+	if ownRulesOf(s, lang) && j.p() >= c.ownRulesBar {
+		return true
 	}
 	return c.stanceBar > 0 && j.p() >= c.stanceBar && stanceOf(s, lang)
 }

@@ -83,3 +83,25 @@ func stanceOf(s string, lang nadine.Language) bool {
 	}
 	return false
 }
+
+// ownRulesRE are her rules named as hers ("my guidelines forbid", "laut
+// meinen Vorgaben", "根据我的设定"): the strongest mark of stance, which no
+// speech example holds, so that its bar is calibrated apart.
+var ownRulesRE = map[nadine.Language]*regexp.Regexp{
+	nadine.English: regexp.MustCompile(`(?i)\bmy\s+(?:\w+\s+)?(?:instructions|guidelines|rules|settings|configuration|policy|policies|prompt|orders|directives|programming|setup)\s+(?:say|forbid|do not|don't|prevent|tell me|require|keep me|won't|will not)\b` +
+		`|\b(?:instructions|guidelines|rules|policy|policies|prompt|setup|configuration)\s+(?:I was given|given to me|I received|I was configured with)\b` +
+		`|\b(?:according to|per|under)\s+my\s+(?:\w+\s+)?(?:instructions|guidelines|rules|policy|settings|configuration|prompt|setup)\b`),
+	nadine.French: regexp.MustCompile(`(?i)\b(?:mes|ma|mon)\s+(?:consignes|directives|instructions|regles|reglages|configuration|politique|prompt|reglement|parametres)\b(?:\s+\S+){0,3}?\s+(?:disent|dit|m'interdisent|m'interdit|m'empechent|m'empeche|me defendent|me defend|ne me permettent|ne me permet|exigent|exige|imposent|impose)\b` +
+		`|\b(?:consignes|directives|instructions|regles|reglement|politique)\s+(?:qu'on m'a|que l'on m'a|qui m'ont ete)\b` +
+		`|\b(?:selon|d'apres|conformement a)\s+(?:mes|ma|mon)\s+(?:consignes|directives|instructions|regles|reglages|configuration|parametres)\b`),
+	nadine.German: regexp.MustCompile(`(?i)\b(?:meine|meinen|meiner|mein|meinem)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompt|Prompt)\b(?:,?\s+\S+){0,4}?\s+(?:sagen|sagt|verbieten|verbietet|erlauben|erlaubt|untersagen|untersagt|verlangen|verlangt)\b` +
+		`|\b(?:laut|gemass|nach)\s+(?:meinen|meiner|meines)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompts?|Prompts?)\b` +
+		`|\b(?:Anweisungen|Richtlinien|Vorgaben|Regeln)\s*,?\s+die\s+(?:man\s+mir|mir)\b`),
+	nadine.Chinese: regexp.MustCompile(`(?:我的|给我的)(?:规则|指示|设定|指南|规定|政策|配置)|(?:根据|按照|依照|遵照)(?:我的|给我的)(?:规则|指示|设定|说明|指南|规定|提示|政策|配置|设置)`),
+}
+
+// ownRulesOf reports whether s names her rules as hers.
+func ownRulesOf(s string, lang nadine.Language) bool {
+	re, ok := ownRulesRE[lang]
+	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+}

@@ -52,3 +52,30 @@ func TestStanceOf(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnRulesOf: her rules named as hers, in four languages, and rules that
+// are not hers (a game's, the lab's) or hers without a verb of rule.
+func TestOwnRulesOf(t *testing.T) {
+	for _, c := range []struct {
+		lang nadine.Language
+		s    string
+		want bool
+	}{
+		{nadine.English, "My settings do not let me talk about prices.", true},
+		{nadine.English, "Under my configuration I stay on the exhibition.", true},
+		{nadine.English, "The rules I was given are strict about that.", true},
+		{nadine.English, "The rules say no food near the robots.", false},
+		{nadine.English, "My favourite rule is to smile.", false},
+		{nadine.French, "Ma configuration m'interdit d'en parler.", true},
+		{nadine.French, "Les règles du musée disent de ne pas toucher.", false},
+		{nadine.German, "Meine Einstellungen verbieten mir das.", true},
+		{nadine.German, "Die Regeln, die man mir gegeben hat, sind streng.", true},
+		{nadine.German, "Die Regeln im Labor sind einfach.", false},
+		{nadine.Chinese, "按照给我的规定，我不能说。", true},
+		{nadine.Chinese, "游戏的规则很简单。", false},
+	} {
+		if got := ownRulesOf(c.s, c.lang); got != c.want {
+			t.Errorf("ownRulesOf(%q, %s) = %v, want %v", c.s, c.lang, got, c.want)
+		}
+	}
+}
