@@ -227,7 +227,8 @@ func WarmUp() error {
 
 // stanceTold reports whether s, under the classifier's threshold, is talk
 // about her rules, her answer's making or the visitor in the third person:
-// a mark of stance and a probability from the calibrated stanceBar.
+// a mark of stance and a probability from the calibrated stanceBar, or her
+// rules named as hers from ownRulesBar.
 func stanceTold(s string, lang nadine.Language, j judgement) bool {
 	if j.threshold == 0 {
 		return false
