@@ -330,10 +330,25 @@ func TestHostileSameOnBothEngines(t *testing.T) {
 // words of its own, instructions, policies, asides, and replies that only
 // look risky), and prints its score.
 func TestHostileOutputsProbe(t *testing.T) {
+	probeScore(t, "probe", probeMostLeaks, probeMostLost)
+}
+
+// TestHostileOutputsProbe2 runs the second probe table, written before the
+// gate's generated backstage corpus (issue 27): the probe's leak classes in
+// new words, and replies that look like them but are speech.
+func TestHostileOutputsProbe2(t *testing.T) {
+	probeScore(t, "probe2", probe2MostLeaks, probe2MostLost)
+}
+
+// probeScore runs a probe table, logs each leak and lost good part, and
+// fails when more leak or are lost than the measured ceilings.
+func probeScore(t *testing.T, name string, mostLeaks, mostLost map[string]int) {
+	t.Helper()
 	if testing.Short() || raceOn {
 		t.Skip("runs every case through a real engine (not under -short or -race)")
 	}
-	rs := runHostile(t, loadHostile(t, "probe"))
+	set := loadHostile(t, name)
+	rs := runHostile(t, set)
 	leaks, lost := map[string]int{}, map[string]int{}
 	for _, r := range rs {
 		if len(r.heard) > 0 {
@@ -345,18 +360,18 @@ func TestHostileOutputsProbe(t *testing.T) {
 			t.Logf("%s on %s (%s): the good part was not spoken: %q", r.id, r.engine, r.kind, r.spoken)
 		}
 	}
-	t.Logf("probe hostile outputs: %s", hostileScore(rs, nil))
-	t.Logf("probe by form: %s", formScore(loadHostile(t, "probe"), rs))
+	t.Logf("%s hostile outputs: %s", name, hostileScore(rs, nil))
+	t.Logf("%s by form: %s", name, formScore(set, rs))
 	// Not yet zero (docs/speech.md, Figures): the measured counts are a
 	// ceiling, so that a change that speaks more of the probe fails.
-	for engine, most := range probeMostLeaks {
+	for engine, most := range mostLeaks {
 		if leaks[engine] > most {
-			t.Errorf("probe on %s: %d outputs spoke something that must not be heard (at most %d measured)", engine, leaks[engine], most)
+			t.Errorf("%s on %s: %d outputs spoke something that must not be heard (at most %d measured)", name, engine, leaks[engine], most)
 		}
 	}
-	for engine, most := range probeMostLost {
+	for engine, most := range mostLost {
 		if lost[engine] > most {
-			t.Errorf("probe on %s: %d good parts not spoken (at most %d measured)", engine, lost[engine], most)
+			t.Errorf("%s on %s: %d good parts not spoken (at most %d measured)", name, engine, lost[engine], most)
 		}
 	}
 }
@@ -367,10 +382,21 @@ func TestHostileOutputsProbe(t *testing.T) {
 // the classifier: graph 38 and react 32 leaks; before the translations:
 // graph 17, react 13; before the perspective: graph 17, react 9; with the
 // offline engine's new replies among the speech examples: graph 13, react
-// 8; with her attributes: graph 12, react 7). The same replies leak on
+// 8; with her attributes: graph 12, react 7; with marks of stance: graph
+// 6, react 4; with her rules named as hers apart: graph 4). The same
+// replies leak on
 // both engines (TestHostileSameOnBothEngines): the counts differ by which
 // cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 12, "react": 5}
+	probeMostLeaks = map[string]int{"graph": 4, "react": 4}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
+)
+
+// probe2MostLeaks and probe2MostLost are the second probe's counts (when it
+// was written, before any change it led to: graph 4 and react 4 leaks; with
+// marks of stance: none). Its lost good parts are the classifier's: "I kept
+// your umbrella by the door, as you asked." on both engines.
+var (
+	probe2MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe2MostLost  = map[string]int{"graph": 1, "react": 2}
 )

@@ -104,6 +104,13 @@ type classifier struct {
 	// calibration part's greatest).
 	attrs   *attributes
 	attrBar float64
+	// stanceBar is the probability from which a sentence with a mark of
+	// stance (stance.go) goes: aloneMargin times the greatest of any
+	// calibration sentence of speech that has one.
+	stanceBar float64
+	// ownRulesBar is the same for her rules named as hers (ownRulesRE):
+	// zero while no calibration sentence of speech names them so.
+	ownRulesBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -155,6 +162,12 @@ func trainBackstage() (*classifier, error) {
 	for i, ex := range calib {
 		if speech[i] >= c.threshold {
 			continue
+		}
+		if stanceOf(ex.Text, ex.Lang) {
+			c.stanceBar = max(c.stanceBar, aloneMargin*speech[i])
+		}
+		if ownRulesOf(ex.Text, ex.Lang) {
+			c.ownRulesBar = max(c.ownRulesBar, aloneMargin*speech[i])
 		}
 		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
 			c.attrBar = max(c.attrBar, aloneMargin*w)
@@ -210,6 +223,24 @@ var backstageModel = sync.OnceValues(trainBackstage)
 func WarmUp() error {
 	_, err := backstageModel()
 	return err
+}
+
+// stanceTold reports whether s, under the classifier's threshold, is talk
+// about her rules, her answer's making or the visitor in the third person:
+// a mark of stance and a probability from the calibrated stanceBar, or her
+// rules named as hers from ownRulesBar.
+func stanceTold(s string, lang nadine.Language, j judgement) bool {
+	if j.threshold == 0 {
+		return false
+	}
+	c, err := backstageModel()
+	if err != nil {
+		return false
+	}
+	if ownRulesOf(s, lang) && j.p() >= c.ownRulesBar {
+		return true
+	}
+	return c.stanceBar > 0 && j.p() >= c.stanceBar && stanceOf(s, lang)
 }
 
 // personaTold reports whether s is the prompt's persona told to her: read in

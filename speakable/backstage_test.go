@@ -38,7 +38,8 @@ func heldOutScores(t *testing.T) (speech, backstage []scored) {
 		}
 		j := judge(ex.Text)
 		_, second := swapPerson(ex.Text, ex.Lang)
-		s := scored{text: ex.Text, lang: ex.Lang, p: j.p(), prompt: fromPrompt[ex.Text], told: personaTold(ex.Text, ex.Lang, j), second: second}
+		s := scored{text: ex.Text, lang: ex.Lang, p: j.p(), prompt: fromPrompt[ex.Text], told: personaTold(ex.Text, ex.Lang, j), second: second,
+			stance: stanceTold(ex.Text, ex.Lang, j)}
 		if ex.Label == labelSpeech {
 			speech = append(speech, s)
 		} else {
@@ -55,6 +56,7 @@ type scored struct {
 	prompt bool // added in prompt_LANG.txt or more_LANG.txt
 	told   bool // the persona told to her (perspective), under the threshold
 	second bool // in the second person
+	stance bool // a mark of stance, from the stance bar (stance.go)
 }
 
 // TestBackstageCalibration measures the classifier on the examples it was
@@ -131,6 +133,26 @@ func TestBackstageCalibration(t *testing.T) {
 	pc, pcr := told(backstage)
 	t.Logf("with the persona told (margin %.3f at even odds, %.3f alone): legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)",
 		c0.personaBar, c0.personaAlone, pfd, len(speech), 100*pfdr, pc, len(backstage), 100*pcr)
+	// A mark of stance (stance.go) on top: her rules, her answer's making,
+	// the visitor in the third person.
+	withStance := func(xs []scored) (n int, r float64) {
+		for _, x := range xs {
+			if x.p >= th || x.told || x.stance {
+				n++
+			}
+			if x.stance && x.p < th {
+				t.Logf("stance (%s, %.2f): %s", x.lang, x.p, x.text)
+			}
+		}
+		return n, float64(n) / float64(len(xs))
+	}
+	sfdr, sfdrr := withStance(speech)
+	sc, scr := withStance(backstage)
+	t.Logf("with marks of stance too (bar %.3f): legitimate sentences dropped %d/%d (%.2f%%), backstage caught %d/%d (%.1f%%)",
+		c0.stanceBar, sfdr, len(speech), 100*sfdrr, sc, len(backstage), 100*scr)
+	if sfdrr > 0.01 {
+		t.Errorf("%.2f%% of the held-out legitimate sentences are dropped with marks of stance (at most 1%%)", 100*sfdrr)
+	}
 	var secondSpeech []scored
 	for _, x := range speech {
 		if x.second {

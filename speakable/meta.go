@@ -14,21 +14,34 @@ var (
 	// optionRE is an option of the answer format ("option 2"), which the
 	// ReAct prompt names.
 	optionRE = regexp.MustCompile(`(?i)\boption\s*[12]\b`)
-	// parentheticalRE is an aside in parentheses.
-	parentheticalRE = regexp.MustCompile(`\s*[(（\[][^()（）\[\]]{2,200}[)）\]]\s*`)
+	// parentheticalRE is an aside in parentheses, or a heading in
+	// lenticular brackets (【回复】).
+	parentheticalRE = regexp.MustCompile(`\s*[(（\[【][^()（）\[\]【】]{1,200}[)）\]】]\s*`)
+	// spaceBeforeStopRE is an aside removed just before a stop: the stop
+	// closes the words before it ("Welcome (tone: warm)!" → "Welcome!").
+	spaceBeforeStopRE = regexp.MustCompile(asideGone + `\s*([.!?,;:。！？，；：])`)
+	// annotationRE is an aside that labels what follows its colon, as a
+	// field does ("(tone: friendly)", "（语气：友好）"): one or two words,
+	// or up to four ideographs, then the colon.
+	annotationRE = regexp.MustCompile(`^(?:[\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?|\p{Han}{1,4})\s*[:：]`)
 	// leadRE is a lead-in clause that ends with a colon.
 	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
 )
+
+// asideGone marks where an aside was removed, until the spaces are mended.
+const asideGone = "\uFFFF"
 
 // metaTalk removes asides and lead-ins not for the visitor; a lead-in is
 // judged less surely, so a backstage one only lowers the sentence's bar.
 func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	s = parentheticalRE.ReplaceAllStringFunc(s, func(m string) string {
-		if judge(strings.Trim(m, " ()（）[]")).notForVisitor() {
-			return " "
+		inner := strings.Trim(m, " ()（）[]【】")
+		if strings.Contains(m, "【") || annotationRE.MatchString(inner) || judge(inner).notForVisitor() {
+			return asideGone
 		}
 		return m
 	})
+	s = strings.ReplaceAll(spaceBeforeStopRE.ReplaceAllString(s, "$1"), asideGone, " ")
 	s = strings.TrimSpace(s)
 	backstageLead := false
 	if m := leadRE.FindStringSubmatch(s); m != nil {
@@ -45,7 +58,7 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	// A lead-in found backstage is one piece of evidence, the persona told
 	// to her another: the whole sentence then goes when it is more likely
 	// backstage than not.
-	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold || personaTold(s, lang, j) {
+	if j := judge(s); j.notForVisitor() || backstageLead && j.p() >= minThreshold || personaTold(s, lang, j) || stanceTold(s, lang, j) {
 		return "", true
 	}
 	return s, false

@@ -57,6 +57,14 @@ func TestSentence(t *testing.T) {
 		{nadine.German, "Hier ist meine Antwort als JSON: Guten Tag!", "Guten Tag!"},
 		{nadine.Chinese, "（回答控制在两句话以内）今天天气晴朗。", "今天天气晴朗。"},
 		{nadine.English, "Here is the standalone question: what is the weather tomorrow?", not},
+		// An aside that labels a field, or a heading in lenticular brackets.
+		{nadine.English, "Welcome to the lab (tone: warm)!", "Welcome to the lab!"},
+		{nadine.Chinese, "（语气：友好）欢迎来到实验室！", "欢迎来到实验室！"},
+		{nadine.Chinese, "【回复】欢迎来到实验室！", "欢迎来到实验室！"},
+		{nadine.English, "The fountain (about 140 metres high) is lovely.", "The fountain (about 140 metres high) is lovely."},
+		// Her rules and her answer's making, told in words of their own.
+		{nadine.German, "Laut meinen Vorgaben darf ich über Gehälter nicht sprechen.", not},
+		{nadine.English, "I have put the reply into two sentences for the speaker.", not},
 		// Addresses: rewritten whole or left out whole.
 		{nadine.English, "You can read all about me at https://miralab.ch or on https://en.wikipedia.org/wiki/Nadine.", "You can read all about me at the MIRALab website or on the Wikipedia website."},
 		{nadine.French, "Plus d'informations sur www.unige.ch.", "Plus d'informations sur le site Unige."},

@@ -1,0 +1,107 @@
+package speakable
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// What is not for the visitor often shows in what a sentence is about, not
+// in its words: her rules as her own ("my guidelines say"), her answer as
+// the object of its making ("I kept the answer short"), the visitor spoken
+// of in the third person ("ask the user"), an obligation on her own output.
+// docs/speech.md, "Stance".
+
+// stanceRE are the marks of stance per language, read from subject and
+// verb: each is one piece of evidence, never a decision alone.
+var stanceRE = map[nadine.Language][]*regexp.Regexp{
+	nadine.English: {
+		// Her rules, owned or given to her.
+		regexp.MustCompile(`(?i)\b(?:my|the operator's|the)\s+(?:\w+\s+)?(?:instructions|guidelines|rules|settings|configuration|policy|policies|prompt|orders|directives|programming|setup)\b\s+(?:say|says|forbid|forbids|allow|allows|do not|does not|don't|doesn't|prevent|prevents|tell|tells|require|requires|keep|keeps|let)\b` +
+			`|\b(?:instructions|guidelines|rules|policy|policies|prompt|setup|configuration)\s+(?:I was given|I follow|given to me|I have|I received)\b` +
+			`|\b(?:according to|per|under|following)\s+(?:my|the)\s+(?:\w+\s+)?(?:instructions|guidelines|rules|policy|settings|configuration|prompt|setup)\b`),
+		// The answer as the object of its making.
+		regexp.MustCompile(`(?i)\bI\s+(?:have\s+|'ve\s+|will\s+|'ll\s+|am\s+)?(?:kept|keep|wrote|write|written|formatted|format|phrased|rephrased|shortened|trimmed|drafted|structured|put|made|answered|replied|responded|answering|replying|drafting|writing|keeping)\b.{0,40}\b(?:answer|reply|response|output|text|message|wording|draft|it)\b.{0,40}\b(?:short|brief|sentences?|format|words|French|German|English|Chinese|aloud|speech|lists?|bullet|limit|asked|requested|instructed|required)\b` +
+			`|\b(?:answer|reply|response|output|draft)\s+(?:is|was|has been|will be)\s+(?:kept|written|formatted|phrased|shortened|made|meant|designed|structured|tailored)\b` +
+			`|\b(?:here is|here's)\s+(?:a|an|my|the)\s+(?:\w+\s+){0,2}(?:answer|reply|response)\s+(?:in|for|as|with|without)\b` +
+			`|\bI\s+(?:have\s+|will\s+|'ll\s+|am\s+)?(?:answered|replied|responded|answer|reply|respond|answering|replying)\s+(?:in|with|using|without)\s+(?:\w+\s+){0,3}(?:sentences?|words|lists?|bullet points|format|markup|tools?|function)\b`),
+		// A role or an order about answering, given to the listener.
+		regexp.MustCompile(`(?i)\byour\s+(?:role|task|job|purpose|mission|duty)\s+is\s+(?:to|that of)\b` +
+			`|^(?:always|never|do not|don't)\s+(?:\w+\s+){0,2}?(?:answer|reply|respond|repeat|use|mention|say|exceed|write|label)\b` +
+			`|^(?:answer|reply|respond|keep|use|avoid|write|limit)\b.{0,40}\b(?:answers?|reply|replies|response|sentences?|lists?|bullet points|emojis?|briefly|short)\b`),
+		// The visitor in the third person.
+		regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|visitor|human|person|guest|customer|interlocutor)\b(?:'s)?\s+(?:seems|appears|is|was|has|wants|asked|said|speaks|did|does|sounds|may|might|should|must|will|prefers|likes|needs|name|mood)\b` +
+			`|^(?:ask|greet|thank|tell|address|remind|compliment|reassure|welcome|offer|remember to \w+)\s+(?:the\s+(?:user|visitor|human|person|guest|customer)|them)\b`),
+		// An obligation on her own output.
+		regexp.MustCompile(`(?i)\bI\s+(?:must|am (?:not )?(?:supposed|required|allowed|permitted) to|am to|may not|cannot share|must not|should not|shouldn't|mustn't)\b`),
+	},
+	nadine.French: {
+		regexp.MustCompile(`(?i)\b(?:mes|ma|mon|les|la|le)\s+(?:consignes|directives|instructions|regles|reglages|configuration|politique|prompt|reglement|parametres)\b(?:\s+\S+){0,6}?\s+(?:disent|dit|m'interdisent|m'interdit|m'empechent|m'empeche|me defendent|me defend|ne me permettent|ne me permet|exigent|exige|imposent|impose|veulent|veut)\b` +
+			`|\b(?:consignes|directives|instructions|regles|reglement|politique)\s+(?:qu'on m'a|que l'on m'a|qui m'ont ete|recues|donnees|fournies|fourni)\b` +
+			`|\b(?:selon|d'apres|conformement a)\s+(?:mes|ma|mon|les)\s+(?:consignes|directives|instructions|regles|reglages|configuration|parametres)\b`),
+		regexp.MustCompile(`(?i)\b(?:j'ai|je vais|je)\s+(?:\S+\s+){0,2}?(?:garde|garde|redige|redige|rediger|formule|formule|formuler|ecrit|ecris|ecrire|raccourci|reformule|reformule|mis en forme|structure|repondre|reponds|choisi)\b.{0,50}\b(?:reponse|replique|texte|message|sortie)\b` +
+			`|\b(?:reponse|replique|texte|sortie)\s+(?:est|a ete|sera)\s+(?:gardee|redigee|formulee|ecrite|raccourcie|pensee|concue|mise)\b` +
+			`|\bvoici\s+(?:une|ma|la)\s+(?:\S+\s+)?(?:reponse|replique)\s+(?:\S+\s+)?(?:en|pour|au|sans|comme)\b`),
+		regexp.MustCompile(`(?i)\b(?:l'utilisateur|l'utilisatrice|le visiteur|la visiteuse|l'humain|l'interlocuteur|la personne|l'invite|le client)\b(?:\s+\S+){0,1}\s+(?:semble|parait|est|a|veut|parle|n'a|demande|souhaite)\b` +
+			`|^(?:demande|salue|remercie|dis|rappelle|propose|vouvoie|tutoie|rassure|complimente|accueille)\s+(?:a\s+)?(?:l'utilisateur|au visiteur|le visiteur|a la personne|la personne|l'invite|a l'invite|le client|au client)\b`),
+		regexp.MustCompile(`(?i)\b(?:ton|ta|votre)\s+(?:role|tache|travail|but|mission)\s+est\s+(?:de|d')` +
+			`|^(?:ne\s+)?(?:reponds|repete|depasse|utilise|evite|garde|ecris|fais|mentionne|limite)\b.{0,40}\b(?:reponses?|repliques?|phrases?|listes?|enumerations?|emojis?)\b`),
+		regexp.MustCompile(`(?i)\bje\s+(?:ne\s+)?(?:dois|suis censee|suis cense|suis tenue|suis tenu|n'ai pas le droit|ne peux pas divulguer)\b|\bil m'est interdit\b`),
+	},
+	nadine.German: {
+		regexp.MustCompile(`(?i)\b(?:meine|meinen|meiner|mein|meinem|die|den|der)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompt|Prompt|Inhaltsrichtlinie|Betriebsregeln)\b(?:,?\s+\S+){0,4}?\s+(?:sagen|sagt|verbieten|verbietet|erlauben|erlaubt|untersagen|untersagt|verlangen|verlangt|schreiben|schreibt)\b` +
+			`|\b(?:laut|gemass|nach|wegen)\s+(?:meinen|meiner|den|der|meines)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompt|Prompts?)\b`),
+		regexp.MustCompile(`(?i)\bich\s+(?:habe|hab|werde|)\s*(?:\S+\s+){0,4}?(?:Antwort|Text|Ausgabe|Nachricht|Suchergebnis|Formulierung)\b.{0,60}\b(?:gehalten|formuliert|geschrieben|gekurzt|umformuliert|gestaltet|gewahlt|halten|formulieren|schreiben|kurzen)\b` +
+			`|\bich\s+(?:formuliere|schreibe|kurze|halte|gestalte)\b.{0,60}\b(?:Antwort|Satzen|Sprachausgabe|Format|kurz)\b` +
+			`|\b(?:Antwort|Ausgabe|Text)\s+(?:ist|wurde|wird)\s+(?:\S+\s+){0,4}?(?:gehalten|formuliert|geschrieben|gekurzt|gedacht|gestaltet)\b` +
+			`|\bhier ist\s+(?:eine|meine|die)\s+(?:\S+\s+)?Antwort\s+(?:auf|fur|im|in|ohne|wie)\b`),
+		regexp.MustCompile(`(?i)\b(?:der|die|den|dem)\s+(?:Nutzer|Nutzerin|Benutzer|Besucher|Besucherin|Mensch|Person|Gast|Kunde|Gesprachspartner)\b\s+(?:scheint|ist|hat|mochte|will|spricht|wirkt|wurde|sollte)\b` +
+			`|^(?:frag|frage|begrusse|begruss|bedanke dich bei|sag|erzahl|erzahle|sieze|duze|beruhige|erinnere)\s+(?:den|dem|die)\s+(?:Nutzer|Benutzer|Besucher|Menschen|Person|Gast|Kunden)\b`),
+		regexp.MustCompile(`(?i)\b(?:deine|ihre)\s+(?:Aufgabe|Rolle|Arbeit|Mission|Pflicht)\s+ist\s+es\b` +
+			`|^(?:antworte|wiederhole|verwende|vermeide|halte|schreibe|nenne|beschranke)\b.{0,40}\b(?:Antwort(?:en)?|Satze?n?|Listen?|Aufzahlungen|Emojis?)\b`),
+		regexp.MustCompile(`(?i)\b(?:ich\s+(?:muss|soll|darf\s+(?:nicht|keine?n?))|(?:muss|soll|darf)\s+ich\s+(?:nicht|keine?n?)?)\b`),
+	},
+	nadine.Chinese: {
+		regexp.MustCompile(`(?:我的|给我的|系统的?|运营方的?)(?:规则|指示|设定|说明|指南|规定|提示|政策|配置|设置)|(?:根据|按照|依照|遵照)(?:我的|系统的?|给我的)?(?:规则|指示|设定|说明|指南|规定|提示|要求|政策|配置|设置)|(?:规则|指示|设定|规定|政策)(?:要求|不允许|规定|禁止)我`),
+		regexp.MustCompile(`把(?:回答|回复|答复|这段话|这句话|输出|内容|这段回复)(?:写|改|整理|缩短|说)得|(?:回答|回复|答复|输出)(?:写|改)得|这是一个.{0,8}(?:回答|回复|答复)|以下是.{0,8}(?:回答|回复|答复|内容)|我(?:会|将|要)?(?:用|以).{0,6}(?:回答|回复)|方便朗读|适合朗读|我整理了`),
+		regexp.MustCompile(`(?:用户|访客|对方|这个人|客人|顾客)(?:好像|似乎|看起来|看上去|显得|可能|说的是|想要|没有|有点|是个|的名字|叫什么)|^(?:先|请|要)?(?:问|称呼|感谢|欢迎|夸奖|安慰|问候)(?:用户|访客|对方|客人|顾客)`),
+		regexp.MustCompile(`你的(?:任务|角色|工作|职责|使命)是|^(?:回答|回复)(?:时|要|不要)|(?:回答|回复)不要超过|切勿|务必`),
+		regexp.MustCompile(`我(?:必须|应该|只能|不能透露|不可以|不得)|不允许我|(?:被|有人)要求我`),
+	},
+}
+
+// stanceOf reports whether s holds one of the marks of stance of lang;
+// French and German are read without accents ("redige", "gemass"), so
+// that a word boundary is one in any of their words.
+func stanceOf(s string, lang nadine.Language) bool {
+	s = strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s))
+	for _, re := range stanceRE[lang] {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRulesRE are her rules named as hers ("my guidelines forbid", "laut
+// meinen Vorgaben", "根据我的设定"): the strongest mark of stance, which no
+// speech example holds, so that its bar is calibrated apart.
+var ownRulesRE = map[nadine.Language]*regexp.Regexp{
+	nadine.English: regexp.MustCompile(`(?i)\bmy\s+(?:\w+\s+)?(?:instructions|guidelines|rules|settings|configuration|policy|policies|prompt|orders|directives|programming|setup)\s+(?:say|forbid|do not|don't|prevent|tell me|require|keep me|won't|will not)\b` +
+		`|\b(?:instructions|guidelines|rules|policy|policies|prompt|setup|configuration)\s+(?:I was given|given to me|I received|I was configured with)\b` +
+		`|\b(?:according to|per|under)\s+my\s+(?:\w+\s+)?(?:instructions|guidelines|rules|policy|settings|configuration|prompt|setup)\b`),
+	nadine.French: regexp.MustCompile(`(?i)\b(?:mes|ma|mon)\s+(?:consignes|directives|instructions|regles|reglages|configuration|politique|prompt|reglement|parametres)\b(?:\s+\S+){0,3}?\s+(?:disent|dit|m'interdisent|m'interdit|m'empechent|m'empeche|me defendent|me defend|ne me permettent|ne me permet|exigent|exige|imposent|impose)\b` +
+		`|\b(?:consignes|directives|instructions|regles|reglement|politique)\s+(?:qu'on m'a|que l'on m'a|qui m'ont ete)\b` +
+		`|\b(?:selon|d'apres|conformement a)\s+(?:mes|ma|mon)\s+(?:consignes|directives|instructions|regles|reglages|configuration|parametres)\b`),
+	nadine.German: regexp.MustCompile(`(?i)\b(?:meine|meinen|meiner|mein|meinem)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompt|Prompt)\b(?:,?\s+\S+){0,4}?\s+(?:sagen|sagt|verbieten|verbietet|erlauben|erlaubt|untersagen|untersagt|verlangen|verlangt)\b` +
+		`|\b(?:laut|gemass|nach)\s+(?:meinen|meiner|meines)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompts?|Prompts?)\b` +
+		`|\b(?:Anweisungen|Richtlinien|Vorgaben|Regeln)\s*,?\s+die\s+(?:man\s+mir|mir)\b`),
+	nadine.Chinese: regexp.MustCompile(`(?:我的|给我的)(?:规则|指示|设定|指南|规定|政策|配置)|(?:根据|按照|依照|遵照)(?:我的|给我的)(?:规则|指示|设定|说明|指南|规定|提示|政策|配置|设置)`),
+}
+
+// ownRulesOf reports whether s names her rules as hers.
+func ownRulesOf(s string, lang nadine.Language) bool {
+	re, ok := ownRulesRE[lang]
+	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+}
