@@ -13,6 +13,7 @@ import (
 // may fill it.
 
 func TestPersonName(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	e := New(Options{})
 	const en, fr, de, zh = nadine.English, nadine.French, nadine.German, nadine.Chinese
 	tests := []struct {

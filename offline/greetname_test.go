@@ -14,6 +14,7 @@ import (
 // greeting: an utterance that carries a greeting and a name is decided by
 // its parts, and the name wins.
 func TestNameAfterGreeting(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	axes := map[nadine.Language]struct{ greetings, intros, names []string }{
 		nadine.English: {[]string{"Hello", "Hi there", "Good evening", "Hey Nadine", "Morning"},
 			[]string{"I'm %s", "my name is %s", "it's %s here", "I am %s", "call me %s"},

@@ -864,6 +864,7 @@ func TestVariesWordingOverTheConversation(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	for _, tt := range intentCases() {
 		a := respond(t, testEngine(offline.Options{Store: newFakeStore()}), nadine.Turn{Text: tt.in, Language: tt.session, UserID: "u1"})
 		b := respond(t, testEngine(offline.Options{Store: newFakeStore()}), nadine.Turn{Text: tt.in, Language: tt.session, UserID: "u1"})
@@ -874,6 +875,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	e := testEngine(offline.Options{})
 	for _, in := range []string{"", "   \n\t", "\xff\xfe\xfd", "😀🎉👍", "???!!!", "12345",
 		strings.Repeat("hello ", 2000), strings.Repeat("你好", 1000), "hello\x00world", "my name is \xff"} {
@@ -892,6 +894,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	store := newFakeStore()
 	e := testEngine(offline.Options{Store: store})
 	cases := intentCases()

@@ -43,6 +43,7 @@ func (c *conversation) say(text string) result {
 // gets at least four different replies, each in the question's language
 // and at most two sentences.
 func TestFiveAsksFourReplies(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	songs := func(l nadine.Language) []nadine.Song {
 		return []nadine.Song{{Title: "Song " + string(l), Language: l, Path: "/songs/x.mp3"}}
 	}
@@ -135,6 +136,7 @@ var comfortAsks = []string{"cheer me up", "kind word", "make me feel better", "c
 // but she never asks the visitor to cheer her up; after the visitor's
 // sadness she asks how they are.
 func TestHerMoodNeverAsksForComfort(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	for _, tt := range []struct {
 		lang     nadine.Language
 		sad, how string

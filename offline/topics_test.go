@@ -149,6 +149,7 @@ const topicFalseAnswers = 0.015
 // built without its fold's examples. It logs the grid and each language's
 // figures (docs/offline.md).
 func TestTopicAskedCalibration(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
 	e := New(Options{})
 	cases := topicCases(t)
 	grid := []float64{0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 1.1} // 1.1: the answers alone

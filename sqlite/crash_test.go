@@ -74,6 +74,7 @@ func TestCrashChild(t *testing.T) {
 // SIGKILL in the middle of its stream, several times, and checks that every
 // acknowledged message survived and that the database opens cleanly.
 func TestCrashKeepsAcknowledgedMessages(t *testing.T) {
+	t.Parallel() // its own stores in its own directories
 	if os.Getenv(crashEnv) != "" {
 		t.Skip("in the child")
 	}

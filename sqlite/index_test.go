@@ -270,6 +270,7 @@ func checkSearches(t *testing.T, cached, uncached *Store, users []string) {
 // holds exactly the table's vectors, and that searches with and without
 // the cache agree with a brute-force search of the table.
 func TestIndexFollowsWrites(t *testing.T) {
+	t.Parallel() // its own stores in its own directories
 	ctx := t.Context()
 	s, uncached, _ := openPair(t, Options{Now: func() time.Time { return time.Unix(1_790_000_000, 0) }})
 	users := []string{"alice", "bob", "carol"}
@@ -757,6 +758,7 @@ func TestQuantizedLoadAllocates(t *testing.T) {
 // person; the searches then agree with a store without cache, entry for
 // entry, quantized or not, across embedders and dimensions.
 func TestCacheFollowsAppends(t *testing.T) {
+	t.Parallel() // its own stores in its own directories
 	for _, tt := range []struct {
 		name     string
 		quantize int64

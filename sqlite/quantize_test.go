@@ -71,6 +71,7 @@ func gaussian(rng *rand.Rand, d int, scale float64) []float32 {
 // split over the CPUs (lowered for the test: the production size, 20,000,
 // takes 20 s to insert under the race detector, and the split is the same).
 func TestQuantizedSearchExact(t *testing.T) {
+	t.Parallel() // its own stores in its own directories
 	if testing.Short() {
 		t.Skip("builds a fixture above the parallel scan's size")
 	}
@@ -190,6 +191,7 @@ func summary(rs []nadine.ScoredMemory) []string {
 // bounded scan leaves a handful of candidates, so that a search reads a
 // handful of stored vectors.
 func TestQuantizedCandidatesFew(t *testing.T) {
+	t.Parallel() // its own stores in its own directories
 	rng := rand.New(rand.NewPCG(9, 10))
 	const dims, n = 256, 5000
 	var b setBuilder

@@ -26,15 +26,18 @@ func open(t testing.TB, opts sqlite.Options) *sqlite.Store {
 }
 
 func TestContract(t *testing.T) {
+	t.Parallel() // its own store in its own directory
 	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{}) })
 }
 
 // TestContractQuantized runs the contract with every user's vectors
 // quantized in the cache: searches must give the exact results.
 func TestContractQuantized(t *testing.T) {
+	t.Parallel() // its own store in its own directory
 	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{QuantizeAbove: 1}) })
 }
 
 func TestContractNoCache(t *testing.T) {
+	t.Parallel() // its own store in its own directory
 	storetest.Run(t, func(t *testing.T) nadine.Store { return open(t, sqlite.Options{CacheBytes: -1}) })
 }
