@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	back()
 	os.RemoveAll(dir)
-	os.Exit(code)
+	testrun.Exit(code)
 }
 
 // shareModels fills the children's model cache (dir, keyed by the nadine

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	back()
 	os.RemoveAll(dir)
-	os.Exit(code)
+	testrun.Exit(code)
 }
 
 // shareModels copies the test binaries' shared models into the cache serve

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nadine-robot/nadine/intents"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/modelcache"
 )
 
@@ -163,5 +164,5 @@ func Main(m *testing.M) {
 	if _, err := UseSharedCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err, "(the classifiers are trained)")
 	}
-	os.Exit(m.Run())
+	testrun.Exit(m.Run())
 }

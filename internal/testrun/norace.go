@@ -1,0 +1,5 @@
+//go:build !race
+
+package testrun
+
+const raceEnabled = false

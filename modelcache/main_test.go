@@ -1,0 +1,9 @@
+package modelcache
+
+import (
+	"testing"
+
+	"github.com/nadine-robot/nadine/internal/testrun"
+)
+
+func TestMain(m *testing.M) { testrun.Main(m) }
