@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // Answer is what a reply to a yes/no question says.
@@ -134,7 +136,8 @@ func answerUnits(text string) []string {
 			word = word[:0]
 		}
 	}
-	for _, r := range strings.ToLower(norm.NFC.String(text)) {
+	// 繁體 is read as the lexicon's 简体: "對啦 刪吧" is "对啦 删吧".
+	for _, r := range strings.ToLower(intents.Simplify(norm.NFC.String(text))) {
 		switch {
 		case unicode.Is(unicode.Han, r):
 			flush()

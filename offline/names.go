@@ -270,15 +270,16 @@ func hanName(rest string, ambiguous bool) string {
 	if !unicode.Is(unicode.Han, r) {
 		return ""
 	}
+	simple := []rune(intents.Simplify(rest)) // the stops and family names are 简体: "我叫什麼" asks too
 	for _, q := range hanQuestions {
-		if strings.HasPrefix(rest, q) {
+		if strings.HasPrefix(string(simple), q) {
 			return ""
 		}
 	}
 	var runes []rune
 	ended := true // the name ends at a non-Han character or the end
-	for _, r := range rest {
-		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, r) {
+	for i, r := range []rune(rest) {
+		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, simple[i]) {
 			break
 		}
 		if len(runes) == 4 {
@@ -290,7 +291,7 @@ func hanName(rest string, ambiguous bool) string {
 	if len(runes) == 4 && !ended {
 		runes = runes[:3]
 	}
-	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, runes[0]))) {
+	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, simple[0]))) {
 		return ""
 	}
 	return string(runes)
@@ -299,7 +300,7 @@ func hanName(rest string, ambiguous bool) string {
 // hanFullName reports whether a Chinese name is a family name and one or
 // two given characters ("王芳", "张小明").
 func hanFullName(name string) bool {
-	first, _ := utf8.DecodeRuneInString(name)
+	first, _ := utf8.DecodeRuneInString(intents.Simplify(name))
 	n := utf8.RuneCountInString(name)
 	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
 }
