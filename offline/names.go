@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -38,7 +39,11 @@ const (
 // personName returns the name given in an utterance in lang, where the examples
 // put {name}; sure: the words show it plainly (docs/architecture.md#offline).
 func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
-	for _, sp := range e.model.SlotSpans("name", lang, toks) {
+	// The strongest context first: in "je m'appelle françois et je suis
+	// prof" the name follows "je m'appelle", not the weak "je suis".
+	spans := e.model.SlotSpans("name", lang, toks)
+	slices.SortStableFunc(spans, func(a, b intents.Span) int { return cmp.Compare(b.Strength, a.Strength) })
+	for _, sp := range spans {
 		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
 			continue
 		}
