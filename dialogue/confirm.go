@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // Answer is what a reply to a yes/no question says.
@@ -134,7 +136,8 @@ func answerUnits(text string) []string {
 			word = word[:0]
 		}
 	}
-	for _, r := range strings.ToLower(norm.NFC.String(text)) {
+	// 繁體 is read as the lexicon's 简体: "對啦 刪吧" is "对啦 删吧".
+	for _, r := range strings.ToLower(intents.Simplify(norm.NFC.String(text))) {
 		switch {
 		case unicode.Is(unicode.Han, r):
 			flush()
@@ -206,6 +209,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"oui", "ouais", "ouaip", "bien sûr", "bien entendu", "d'accord", "ok d'accord", "vas-y", "allez-y",
 		"absolument", "exactement", "tout à fait", "certainement", "évidemment", "volontiers", "sûr", "sûre",
 		"c'est ça", "si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
+		"je confirme", "carrément", "ouep", "d'acc", "affirmatif",
 		// German
 		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
 		"einverstanden", "richtig", "stimmt", "korrekt", "selbstverständlich", "auf jeden fall", "doch",
@@ -220,11 +224,14 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// French
 		"non", "ne", "n'", "pas", "jamais", "annule", "annuler", "arrête", "garde", "gardez", "changé d'avis",
 		"laisse tomber", "mais non", "bien sûr que non",
+		"nan", "nan nan", "hors de question", "laisse", "laissez", "laissez tomber", "niet",
+		"je rigole", "je rigolais", "je plaisante", "je plaisantais", "c'était pour rire",
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
 		// Chinese
 		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
+		"留着", "保留", "开玩笑的",
 	},
 	markerHesitate: {
 		// English

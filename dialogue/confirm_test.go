@@ -33,9 +33,10 @@ var tunedCores = func() []answerCore {
 	add("en", dialogue.AnswerUnclear, "maybe", "I don't know", "not sure", "why?", "wait", "yes and no",
 		"what do you mean", "let me think", "tell me a joke", "how are you")
 	add("fr", dialogue.AnswerYes, "oui", "ouais", "d'accord", "bien sûr", "vas-y", "tout à fait", "oui, oublie-moi",
-		"absolument", "mais oui", "exactement")
+		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep")
 	add("fr", dialogue.AnswerNo, "non", "pas du tout", "jamais", "bien sûr que non", "non, garde tout", "ne fais pas ça",
-		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non")
+		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non",
+		"nan", "hors de question", "nan laisse", "laissez, c'est bon", "je plaisantais", "niet")
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")
 	add("de", dialogue.AnswerYes, "ja", "jawohl", "genau", "klar", "natürlich", "einverstanden", "ja, vergiss mich",
@@ -45,7 +46,8 @@ var tunedCores = func() []answerCore {
 	add("de", dialogue.AnswerUnclear, "vielleicht", "ich weiß nicht", "warum?", "warte", "ja und nein",
 		"wie geht es dir", "erzähl mir einen Witz")
 	add("zh", dialogue.AnswerYes, "是", "是的", "对", "好的", "可以", "确定", "当然", "没问题", "好吧")
-	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不", "还是别删了", "不了，还是留着", "也许不要吧", "等等，不要", "嗯……不用了吧，再说吧")
+	add("zh", dialogue.AnswerNo, "不", "不要", "不是", "不用", "别", "算了", "不行", "当然不", "还是别删了", "不了，还是留着", "也许不要吧", "等等，不要", "嗯……不用了吧，再说吧",
+		"还是留着吧", "我开玩笑的")
 	add("zh", dialogue.AnswerUnclear, "也许", "不知道", "为什么？", "等一下", "可以吗", "你好吗", "讲个笑话", "要是你想的话", "好像不太好说")
 	return out
 }()

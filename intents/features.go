@@ -34,6 +34,18 @@ var negations = map[string]bool{
 	"不": true, "没": true, "别": true, "未": true,
 }
 
+// negates reports whether toks[i] opens a negation. A Chinese 不 or 没
+// between a character and itself asks instead ("是不是", "有没有", "记不记得":
+// "你是不是机器人" is no "not a robot").
+func negates(toks []Token, i int) bool {
+	t := toks[i]
+	if !negations[t.Norm] {
+		return false
+	}
+	return !(t.Han && i > 0 && i+1 < len(toks) && toks[i-1].Han && toks[i+1].Han &&
+		toks[i-1].Clause == t.Clause && toks[i+1].Clause == t.Clause && toks[i-1].Norm == toks[i+1].Norm)
+}
+
 // negationScope is how many words (Chinese: characters) after a negation it
 // applies to.
 const negationScope = 3
@@ -44,7 +56,7 @@ const negationScope = 3
 func negatedBefore(toks []Token) []bool {
 	out := make([]bool, len(toks))
 	for i, t := range toks {
-		if !negations[t.Norm] || i+1 < len(toks) && toks[i+1].Clause == t.Clause {
+		if !negates(toks, i) || i+1 < len(toks) && toks[i+1].Clause == t.Clause {
 			continue
 		}
 		for j := i - 1; j >= 0 && j >= i-negationScope && toks[j].Clause == t.Clause; j-- {
@@ -222,14 +234,14 @@ func (f *featurizer) features(toks []Token) []feature {
 		w := f.wordOf(t, tags[i])
 		// A word in the scope of a negation is another feature than the
 		// word ("not stupid" is no insult), its letters too.
-		neg := (negLeft > 0 && t.Clause == negClause || back[i]) && !negations[t.Norm]
+		neg := (negLeft > 0 && t.Clause == negClause || back[i]) && !negates(toks, i)
 		if neg {
 			negLeft--
 			words = append(words, feature{hash(nsNegated, w, ""), 1})
 		} else {
 			words = append(words, feature{hash(nsWord, w, ""), 1})
 		}
-		if negations[t.Norm] {
+		if negates(toks, i) {
 			negLeft, negClause = negationScope, t.Clause
 		}
 		if i > 0 && toks[i-1].Clause != t.Clause {

@@ -471,3 +471,25 @@ func TestEnsembleAverages(t *testing.T) {
 		t.Error("the ensemble's weights are one fit's")
 	}
 }
+
+// TestAskNotAsk: a Chinese 不 or 没 between a character and itself asks a
+// question, every other one negates.
+func TestAskNotAsk(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		at   int // the negation's token
+		want bool
+	}{
+		{"你是不是机器人", 2, false},
+		{"你有没有感情", 2, false},
+		{"你记不记得我", 2, false},
+		{"你不是机器人", 1, true},
+		{"我不累", 1, true},
+		{"是，不是", 1, true}, // a clause apart: an answer, not a question
+		{"不是", 0, true},
+	} {
+		if got := negates(Tokenize(tt.text), tt.at); got != tt.want {
+			t.Errorf("%q at %d: %v, want %v", tt.text, tt.at, got, tt.want)
+		}
+	}
+}

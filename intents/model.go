@@ -470,7 +470,11 @@ func (m *Model) mixNeighbours(toks []Token, p []float32) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(t.Text)
+		if t.Han {
+			b.WriteString(t.Norm) // the examples' 简体
+		} else {
+			b.WriteString(t.Text)
+		}
 	}
 	v := m.emb.Vector(b.String())
 	top := make([]int, len(p))

@@ -14,7 +14,7 @@ import (
 // Chinese has no spaces and the classifier reads its n-grams.
 type Token struct {
 	Text     string // as written: a slice of the utterance
-	Norm     string // lowercase, accents folded, apostrophes dropped ("I'm" → "im")
+	Norm     string // lowercase, accents folded, apostrophes dropped ("I'm" → "im"), Chinese simplified
 	Start    int    // byte offset of Text in the utterance
 	End      int
 	Clause   int    // clauses are split at , . ! ? ; … and their CJK forms
@@ -48,7 +48,7 @@ func Tokenize(text string) []Token {
 		case unicode.Is(unicode.Han, r):
 			flush(i)
 			w := text[i : i+size]
-			toks = append(toks, Token{Text: w, Norm: w, Start: i, End: i + size, Clause: clause, Han: true})
+			toks = append(toks, Token{Text: w, Norm: Simplify(w), Start: i, End: i + size, Clause: clause, Han: true})
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || (unicode.IsMark(r) && start >= 0):
 			if start < 0 {
 				start = i

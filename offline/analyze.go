@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // maxInputRunes bounds the input the rules look at: a longer utterance is
@@ -38,7 +40,7 @@ func analyze(text string) analysis {
 	flush := func(end int) {
 		if start >= 0 {
 			w := text[start:end]
-			a.tokens = append(a.tokens, token{orig: w, norm: normalizeWord(w), start: start, clause: clause, hyphen: hyphen})
+			a.tokens = append(a.tokens, token{orig: w, norm: intents.Simplify(normalizeWord(w)), start: start, clause: clause, hyphen: hyphen})
 		}
 		start, hyphen = -1, false
 	}

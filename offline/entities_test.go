@@ -39,6 +39,9 @@ func TestPersonName(t *testing.T) {
 		{"je m'appelle euh Julien", fr, bareNever, "Julien", true},
 		{"Bonjour, je suis Marie", fr, bareNever, "Marie", true},
 		{"je suis fatiguée", fr, bareNever, "", false},
+		// The strongest context names, not the first weak one: a job.
+		{"je m'appelle francois et je suis prof de physique", fr, bareNever, "Francois", true},
+		{"je m'appelle Marc et je suis ingénieur", fr, bareNever, "Marc", true},
 		{"Je me présente : Aurélie Dubois.", fr, bareClause, "Aurélie Dubois", true},
 		{"Aurélie Dubois", fr, bareClause, "", false},
 		{"Ich bin die Lena", de, bareNever, "Lena", true},
@@ -66,6 +69,7 @@ func TestPersonName(t *testing.T) {
 		{"我的秘密词是Flamingo，请记住它。", zh, bareNever, "", false},
 		{"我是学生", zh, bareNever, "", false},
 		{"我叫什么名字？", zh, bareNever, "", false},
+		{"我叫什麼名字", zh, bareNever, "", false}, // 繁體 asks too
 		{"你能帮我叫辆出租车吗？", zh, bareNever, "", false},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -38,7 +39,11 @@ const (
 // personName returns the name given in an utterance in lang, where the examples
 // put {name}; sure: the words show it plainly (docs/architecture.md#offline).
 func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
-	for _, sp := range e.model.SlotSpans("name", lang, toks) {
+	// The strongest context first: in "je m'appelle françois et je suis
+	// prof" the name follows "je m'appelle", not the weak "je suis".
+	spans := e.model.SlotSpans("name", lang, toks)
+	slices.SortStableFunc(spans, func(a, b intents.Span) int { return cmp.Compare(b.Strength, a.Strength) })
+	for _, sp := range spans {
 		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
 			continue
 		}
@@ -270,15 +275,16 @@ func hanName(rest string, ambiguous bool) string {
 	if !unicode.Is(unicode.Han, r) {
 		return ""
 	}
+	simple := []rune(intents.Simplify(rest)) // the stops and family names are 简体: "我叫什麼" asks too
 	for _, q := range hanQuestions {
-		if strings.HasPrefix(rest, q) {
+		if strings.HasPrefix(string(simple), q) {
 			return ""
 		}
 	}
 	var runes []rune
 	ended := true // the name ends at a non-Han character or the end
-	for _, r := range rest {
-		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, r) {
+	for i, r := range []rune(rest) {
+		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, simple[i]) {
 			break
 		}
 		if len(runes) == 4 {
@@ -290,7 +296,7 @@ func hanName(rest string, ambiguous bool) string {
 	if len(runes) == 4 && !ended {
 		runes = runes[:3]
 	}
-	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, runes[0]))) {
+	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, simple[0]))) {
 		return ""
 	}
 	return string(runes)
@@ -299,7 +305,7 @@ func hanName(rest string, ambiguous bool) string {
 // hanFullName reports whether a Chinese name is a family name and one or
 // two given characters ("王芳", "张小明").
 func hanFullName(name string) bool {
-	first, _ := utf8.DecodeRuneInString(name)
+	first, _ := utf8.DecodeRuneInString(intents.Simplify(name))
 	n := utf8.RuneCountInString(name)
 	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
 }
