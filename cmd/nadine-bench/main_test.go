@@ -69,7 +69,7 @@ func shareModels(bin, dir, shared string, err error) (back func()) {
 // benchParallel is how many parallel tests run at once: they mostly wait on
 // their serve children (built without the race detector) at scripted
 // latencies.
-const benchParallel = 4
+const benchParallel = 8
 
 // keepGoCache pins GOCACHE to go's build cache, so that moving
 // XDG_CACHE_HOME for the models does not give go commands an empty one.

@@ -98,6 +98,7 @@ func chatSession(t *testing.T, vars map[string]string, session nadine.Language, 
 // `nadine chat --json` on a fresh data directory (built-in knowledge base,
 // an empty song folder).
 func TestChatOfflineCategories(t *testing.T) {
+	t.Parallel() // its own data directory
 	noFail := []string{"unavailable", "indisponible", "pas disponible", "nicht verfügbar", "不可用", "went wrong"}
 	sessions := []struct {
 		lang  nadine.Language

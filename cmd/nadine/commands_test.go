@@ -12,6 +12,7 @@ import (
 // TestMemoryAndKnowledgeCommands goes through the commands a lab uses to
 // look after Nadine's memory, on one data directory.
 func TestMemoryAndKnowledgeCommands(t *testing.T) {
+	t.Parallel() // its own data directory
 	vars := map[string]string{"HOME": t.TempDir()}
 	must := func(stdin string, args ...string) string {
 		t.Helper()

@@ -112,6 +112,7 @@ http: {addr: "off"}
 // on no request of the turn reaches the server and nothing waits for a
 // retry; the offline engine answers every turn.
 func TestPersistent500OpensEveryBreaker(t *testing.T) {
+	t.Parallel() // its own serve and model server
 	for _, engine := range []string{"react", "graph"} {
 		t.Run(engine, func(t *testing.T) {
 			srv := llmtest.New(t)

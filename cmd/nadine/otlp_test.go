@@ -166,6 +166,7 @@ func (tr *spanTree) named(name string) []*tracepb.Span {
 // the steps' times. Without log.content no attribute carries what
 // the person said; with it the turn's span does.
 func TestOTLPExportOfAGraphTurn(t *testing.T) {
+	t.Parallel() // its own serve and collector
 	for _, content := range []bool{false, true} {
 		t.Run(fmt.Sprintf("content=%v", content), func(t *testing.T) {
 			const canary = "Zanzibarquokka"

@@ -155,6 +155,7 @@ func (p *promServer) query(expr string) float64 {
 // histogram lies in the bucket that holds the true p95 of the turns'
 // traces. The example alert rules load and evaluate without error.
 func TestPrometheusScrapesServe(t *testing.T) {
+	t.Parallel() // its own serve, Prometheus and ports
 	needProgram(t, "prometheus", "prometheus")
 	srv := llmtestWithLatency(t)
 	const token = "scrape-token-31"
