@@ -167,7 +167,17 @@ func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadin
 	if strings.HasPrefix(text[title.End:], ".") {
 		name += "."
 	}
-	name += " " + titleCase(next.Text)
+	if isTitle(next, lang) {
+		// Titles in a row ("Frau Dr. Wagner", "Herr Professor Huber"): the
+		// name follows the last; a second title is no family name ("Frau Dr").
+		rest := e.titledName(toks, text, i+1, lang)
+		if rest == "" {
+			return ""
+		}
+		name += " " + rest
+	} else {
+		name += " " + titleCase(next.Text)
+	}
 	if utf8.RuneCountInString(name) > maxNameRunes {
 		return ""
 	}
