@@ -212,7 +212,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"mach das", "mach es", "mach ruhig", "los", "kein problem", "aber ja", "aber klar", "aber sicher",
 		"passt", "passt schon", "nur zu", "mach nur", "tu das", "leg los", "meinetwegen", "von mir aus",
 		"freilich", "logo", "klaro", "jep", "jup", "jupp", "sicher doch", "gerne doch", "jawoll", "joa",
-		"mach mal", "mach schon", "na los",
+		"mach mal", "mach schon", "na los", "bestimmt", "ganz bestimmt", "unbedingt", "gewiss",
+		"absolut", "definitiv", "exakt", "auf alle fälle", "das will ich", "das möchte ich",
 		// Chinese
 		"是", "是的", "对", "对的", "好", "好的", "好吧", "可以", "行", "确定", "当然", "没问题", "同意", "嗯嗯",
 	},
