@@ -424,7 +424,14 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 		}
 		return false
 	}
-	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) {
+	// A clause plainly another intent than the acts makes a greeting its
+	// colour however the whole reads ("Guten Tag, wem sehen Sie ähnlich?":
+	// the whole a greeting at 0.50, the question's clause persona at 0.92).
+	asks := false
+	for _, p := range parts {
+		asks = asks || p.clause && !social(p.top.Label) && p.top.Label != noneLabel && p.top.Prob >= wholeSure
+	}
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) && !(top.Label == "greeting" && asks) {
 		// The whole utterance is plainly that act ("Thanks, that was
 		// lovely"): its clauses only colour it.
 		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
