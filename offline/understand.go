@@ -492,6 +492,20 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 			break
 		}
 	}
+	if len(out) == 0 {
+		// Thanks and a farewell said in one breath ("vielen dank und bis
+		// bald"): the farewell ends the conversation, as when punctuation
+		// makes it a clause ("Danke, tschüss!").
+		for k := 1; k <= maxTail && k < n; k++ {
+			tail := e.classifyPart(toks[n-k:]).Top()
+			if tail.Label != "farewell" || tail.Prob < 2*partSure { // "a lot" of "Thanks a lot" reads 0.38 farewell
+				continue
+			}
+			if head := e.classifyPart(toks[:n-k]).Top(); head.Label == "thanks" && head.Prob >= partSure {
+				return []part{{from: 0, to: n - k, top: head, clause: true}, {from: n - k, to: n, top: tail, clause: true}}
+			}
+		}
+	}
 	for k := 1; k <= maxTail && k < n; k++ {
 		if top := e.classifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
 			out = append(out, part{from: 0, to: n - k, top: e.expect(e.classifyPart(toks[:n-k]), h).Top()},
