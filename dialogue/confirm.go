@@ -214,6 +214,10 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
 		"einverstanden", "richtig", "stimmt", "korrekt", "selbstverständlich", "auf jeden fall", "doch",
 		"mach das", "mach es", "mach ruhig", "los", "kein problem", "aber ja", "aber klar", "aber sicher",
+		"passt", "passt schon", "nur zu", "mach nur", "tu das", "leg los", "meinetwegen", "von mir aus",
+		"freilich", "logo", "klaro", "jep", "jup", "jupp", "sicher doch", "gerne doch", "jawoll", "joa",
+		"mach mal", "mach schon", "na los", "bestimmt", "ganz bestimmt", "unbedingt", "gewiss",
+		"absolut", "definitiv", "exakt", "auf alle fälle", "das will ich", "das möchte ich",
 		// Chinese
 		"是", "是的", "对", "对的", "好", "好的", "好吧", "可以", "行", "确定", "当然", "没问题", "同意", "嗯嗯",
 	},
@@ -229,6 +233,9 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
+		// "doch" says yes alone, not before a no ("doch lieber nicht").
+		"doch nicht", "doch lieber nicht", "lieber doch nicht", "besser nicht", "bloß nicht",
+		"auf gar keinen fall", "lass gut sein", "lass mal gut sein", "lass mal lieber", "lass lieber",
 		// Chinese
 		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
 		"留着", "保留", "开玩笑的",

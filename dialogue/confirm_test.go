@@ -40,9 +40,12 @@ var tunedCores = func() []answerCore {
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")
 	add("de", dialogue.AnswerYes, "ja", "jawohl", "genau", "klar", "natürlich", "einverstanden", "ja, vergiss mich",
-		"auf jeden Fall", "mach das", "sicher")
+		"auf jeden Fall", "mach das", "sicher", "passt schon", "jo mach", "nur zu", "meinetwegen", "von mir aus",
+		"freilich", "jep", "jawoll", "mach mal", "ja, unbedingt", "ganz bestimmt", "das möchte ich", "absolut")
 	add("de", dialogue.AnswerNo, "nein", "nö", "auf keinen Fall", "natürlich nicht", "nein, behalte alles", "bitte nicht",
-		"lieber nicht", "nie", "vielleicht lieber nicht", "äh nein, warte", "ich glaube nicht")
+		"lieber nicht", "nie", "vielleicht lieber nicht", "äh nein, warte", "ich glaube nicht",
+		"ne, doch lieber nicht", "doch nicht", "besser nicht", "bloß nicht", "auf gar keinen Fall", "nee, lass gut sein",
+		"von mir aus nicht", "lass mal lieber", "nicht unbedingt", "bestimmt nicht", "das will ich nicht")
 	add("de", dialogue.AnswerUnclear, "vielleicht", "ich weiß nicht", "warum?", "warte", "ja und nein",
 		"wie geht es dir", "erzähl mir einen Witz")
 	add("zh", dialogue.AnswerYes, "是", "是的", "对", "好的", "可以", "确定", "当然", "没问题", "好吧")

@@ -34,5 +34,5 @@ wenn dass weil aber oder denn doch ja nein danke bitte hallo tschüss guten gute
 tag abend nacht heute gestern jetzt hier da dort kann können könnten muss müssen will wollen
 möchte möchten soll sollte werden wird wurde geht gehen machen mache macht gibt viel viele
 alles etwas nichts mal immer gern gerne entschuldigung wiedersehen herr frau sich man also
-einmal vielleicht natürlich willkommen freut`
+einmal vielleicht natürlich willkommen freut hi hey`
 )

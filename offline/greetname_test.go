@@ -133,3 +133,32 @@ func TestBareNameAfterGreeting(t *testing.T) {
 		}
 	}
 }
+
+// TestGreetedCapitalName: in German, a capitalized word the examples do not
+// use, where the examples put a name after a greeting, is a name ("Hi, ich
+// bin Ben."), though the classifier reads "ich bin" and an unknown word as a
+// feeling; a state or a profession the examples know stays what it is, and
+// without a greeting a capital shows nothing in German.
+func TestGreetedCapitalName(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		text, name string // name "": no introduction
+	}{
+		{"Hi, ich bin Ben.", "Ben"},
+		{"Moin, ich bin Svenja.", "Svenja"},
+		{"Hallo, ich bin Ben, freut mich.", "Ben"},
+		{"Guten Tag, ich heiße Okonkwo.", "Okonkwo"},
+		{"Hallo, ich bin müde.", ""},
+		{"Guten Tag, ich bin gestresst.", ""},
+		{"Hallo, ich bin Vegetarier.", ""},
+		{"Hallo, ich bin Studentin.", ""},
+	} {
+		r := respond(t, e, nadine.Turn{Text: c.text, Language: nadine.German})
+		switch {
+		case c.name != "" && (r.intent() != "name" || !strings.Contains(r.reply.Text, c.name)):
+			t.Errorf("%q → %s %q, want an introduction of %s", c.text, r.intent(), r.reply.Text, c.name)
+		case c.name == "" && r.intent() == "name":
+			t.Errorf("%q → a name: %q", c.text, r.reply.Text)
+		}
+	}
+}

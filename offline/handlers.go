@@ -364,6 +364,10 @@ func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 		}
 	}
 	if c.fact != "" {
+		if f, ok := t.e.topics.named(t.req.Turn.Text, t.lang, c.fact); ok {
+			c.fact, t.outcome.fact = f, f
+			t.detail += "named "
+		}
 		r.Category, r.EmotionIntensity = nadine.CategoryInformation, 3
 		t.detail += "fact=" + c.fact
 		key, s := t.fact(c.fact, t.lang)

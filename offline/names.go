@@ -122,6 +122,31 @@ func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Lan
 	return strings.Join(words, " ")
 }
 
+// greetedCapital reports whether a German utterance that opens with a
+// greeting then gives, where the examples put {name}, a capitalized word
+// the examples do not use ("Hi, ich bin Ben."; the classifier read "ich bin"
+// and an unknown word as a feeling). German capitalizes nouns, so a capital
+// alone shows no name, but after a greeting an unknown noun where a name
+// goes is rarer than a name; elsewhere capitals stay no sign in German.
+func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part, lang nadine.Language) bool {
+	if lang != nadine.German || len(parts) == 0 {
+		return false
+	}
+	g := parts[0]
+	if g.from != 0 || g.top.Label != "greeting" || g.top.Prob < partSure {
+		return false
+	}
+	for _, sp := range e.model.SlotSpans("name", lang, toks) {
+		if sp.Context == 0 || sp.From < g.to || toks[sp.From].Han || isTitle(toks[sp.From], lang) {
+			continue
+		}
+		if startsUpper(toks[sp.From].Text) && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // titles are the forms of address given with a family name ("ich bin Frau
 // Becker", "je suis Mme Martin"), by language.
 var titles = map[nadine.Language][]string{
@@ -147,7 +172,17 @@ func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadin
 	if strings.HasPrefix(text[title.End:], ".") {
 		name += "."
 	}
-	name += " " + titleCase(next.Text)
+	if isTitle(next, lang) {
+		// Titles in a row ("Frau Dr. Wagner", "Herr Professor Huber"): the
+		// name follows the last; a second title is no family name ("Frau Dr").
+		rest := e.titledName(toks, text, i+1, lang)
+		if rest == "" {
+			return ""
+		}
+		name += " " + rest
+	} else {
+		name += " " + titleCase(next.Text)
+	}
 	if utf8.RuneCountInString(name) > maxNameRunes {
 		return ""
 	}

@@ -290,6 +290,10 @@ func intentCases() []intentCase {
 		{in: "Auf Wiedersehen", intent: "farewell", category: bye, lang: de, gesture: nadine.Wave},
 		{in: "再见", intent: "farewell", category: bye, lang: zh, gesture: nadine.Wave, contains: "再见"},
 		{in: "拜拜", intent: "farewell", category: bye, lang: zh, gesture: nadine.Wave},
+		// thanks and a farewell in one breath, without punctuation: the farewell
+		{in: "vielen dank und bis bald", intent: "farewell", category: bye, lang: de, gesture: nadine.Wave},
+		{in: "thanks and bye", intent: "farewell", category: bye, lang: en, gesture: nadine.Wave},
+		{in: "merci beaucoup à bientôt", intent: "farewell", category: bye, lang: fr, gesture: nadine.Wave},
 		// names (without a store)
 		{in: "My name is Alex", intent: "name", category: other, lang: en, contains: "Alex"},
 		{in: "Hello, my name is Alex.", intent: "name", category: greet, lang: en, gesture: nadine.Wave, contains: "Alex"},
@@ -393,6 +397,7 @@ func intentCases() []intentCase {
 		{in: "This is stupid", intent: "default", category: other, lang: en},
 		// thanks
 		{in: "Thank you", intent: "thanks", category: other, lang: en, contains: "welcome"},
+		{in: "Thanks a lot", intent: "thanks", category: other, lang: en},
 		{in: "Merci beaucoup", intent: "thanks", category: other, lang: fr},
 		{in: "Danke schön", intent: "thanks", category: other, lang: de},
 		{in: "谢谢", intent: "thanks", category: other, lang: zh},

@@ -140,6 +140,8 @@ func TestPersonaAnswers(t *testing.T) {
 		{"Are you human?", nadine.English, "persona_human", []string{"robot"}},
 		{"你是真人吗？", nadine.Chinese, "persona_human", []string{"机器人"}},
 		{"Hello, who are you?", nadine.English, "persona_identity", []string{"Nadine"}},
+		// The whole reads as a greeting (0.50), the question's clause plainly persona.
+		{"Guten Tag, wem sehen Sie ähnlich?", nadine.German, "persona_modeled", []string{"Thalmann"}},
 	}
 	for _, tt := range tests {
 		r := respond(t, e, nadine.Turn{Text: tt.in, Language: tt.lang})

@@ -291,6 +291,47 @@ func (ix *topicIndex) route(text string, lang nadine.Language, answers, asked fl
 	return "", false
 }
 
+// named returns the fact a knowledge question names when the classifier
+// read another: a rare word of the question that one fact's answer and the
+// questions its examples ask hold, and no other fact's answer or questions
+// ("Singapur", "Nanyang", "新加坡"), unless the classifier's fact holds one
+// too. Which university a question is about is said by its name, while the
+// classifier weighs the words around it ("wer hat die Uni in Singapur
+// gegründet" read as Geneva's, whose questions ask who founded it).
+func (ix *topicIndex) named(text string, lang nadine.Language, fact string) (string, bool) {
+	// holder is the one passage of passages that holds w, else -1.
+	holder := func(passages []topicPassage, w string) int {
+		h := -1
+		for i := range passages {
+			if passages[i].has(w) {
+				if h >= 0 {
+					return -1
+				}
+				h = i
+			}
+		}
+		return h
+	}
+	answers, asked := ix.passages[lang], ix.asked[lang]
+	names := map[string]bool{}
+	for _, w := range contentWords(text) {
+		if ix.spread[lang][w] > maxSpread {
+			continue
+		}
+		a, q := holder(answers, w), holder(asked, w)
+		if a >= 0 && q >= 0 && answers[a].fact == asked[q].fact {
+			names[answers[a].fact] = true
+		}
+	}
+	if names[fact] || len(names) != 1 {
+		return "", false
+	}
+	for f := range names {
+		return f, true
+	}
+	return "", false
+}
+
 func cosine(a, b []float32) float64 {
 	var dot float64
 	for i := range a {

@@ -250,3 +250,57 @@ func TestTopicLongQuestions(t *testing.T) {
 		t.Errorf("long questions kept their topic %d/%d times, want 90%%", kept, total)
 	}
 }
+
+// TestNamedFact measures the named-fact correction cross-validated (the
+// question passages built without the fold's examples): a knowledge example
+// given its own fact must keep it (a switch would turn a right reading
+// wrong), and given another fact it should be brought back to its own more
+// often than sent to a third. It logs the figures per language
+// (docs/offline.md).
+func TestNamedFact(t *testing.T) {
+	e := New(Options{})
+	type tally struct{ examples, moved, readings, back, third int }
+	per := map[nadine.Language]*tally{}
+	for _, lang := range nadine.Languages() {
+		per[lang] = &tally{}
+	}
+	for f := range topicFolds {
+		held := func(i int) bool { return i%topicFolds == f }
+		ix := e.topicIndex(questionPassages(askedOf(held)))
+		for _, c := range topicCases(t) {
+			if c.fact == "" || !held(c.index) {
+				continue
+			}
+			k := per[c.lang]
+			k.examples++
+			if _, ok := ix.named(c.text, c.lang, c.fact); ok {
+				k.moved++
+			}
+			for _, other := range topicFacts {
+				if other == c.fact {
+					continue
+				}
+				k.readings++
+				if g, ok := ix.named(c.text, c.lang, other); ok && g == c.fact {
+					k.back++
+				} else if ok {
+					k.third++
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, "| language | right fact moved | other fact brought back | other fact sent to a third |")
+	var all tally
+	for _, lang := range nadine.Languages() {
+		k := per[lang]
+		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %d/%d |\n", lang, k.moved, k.examples, k.back, k.readings, k.third, k.readings)
+		all.examples, all.moved, all.readings, all.back, all.third = all.examples+k.examples, all.moved+k.moved,
+			all.readings+k.readings, all.back+k.back, all.third+k.third
+	}
+	t.Logf("named facts, cross-validated:\n%s", b.String())
+	if 50*all.moved > all.examples || all.back <= all.third {
+		t.Errorf("named facts: %d of %d right facts moved (at most 2%%), %d brought back against %d sent to a third",
+			all.moved, all.examples, all.back, all.third)
+	}
+}

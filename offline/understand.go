@@ -332,6 +332,10 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
+	if !plain && e.greetedCapital(toks, text, r.parts, out.lang) {
+		cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
+		plain = true
+	}
 	if name := e.greetedName(toks, r.parts, out.lang); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
@@ -420,7 +424,14 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 		}
 		return false
 	}
-	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) {
+	// A clause plainly another intent than the acts makes a greeting its
+	// colour however the whole reads ("Guten Tag, wem sehen Sie ähnlich?":
+	// the whole a greeting at 0.50, the question's clause persona at 0.92).
+	asks := false
+	for _, p := range parts {
+		asks = asks || p.clause && !social(p.top.Label) && p.top.Label != noneLabel && p.top.Prob >= wholeSure
+	}
+	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) && !(top.Label == "greeting" && asks) {
 		// The whole utterance is plainly that act ("Thanks, that was
 		// lovely"): its clauses only colour it.
 		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
@@ -479,6 +490,20 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 			rest := e.expect(e.classifyPart(toks[k:]), h)
 			out = append(out, part{from: 0, to: k, top: top}, part{from: k, to: n, top: rest.Top(), name: rest.Prob("name")})
 			break
+		}
+	}
+	if len(out) == 0 {
+		// Thanks and a farewell said in one breath ("vielen dank und bis
+		// bald"): the farewell ends the conversation, as when punctuation
+		// makes it a clause ("Danke, tschüss!").
+		for k := 1; k <= maxTail && k < n; k++ {
+			tail := e.classifyPart(toks[n-k:]).Top()
+			if tail.Label != "farewell" || tail.Prob < 2*partSure { // "a lot" of "Thanks a lot" reads 0.38 farewell
+				continue
+			}
+			if head := e.classifyPart(toks[:n-k]).Top(); head.Label == "thanks" && head.Prob >= partSure {
+				return []part{{from: 0, to: n - k, top: head, clause: true}, {from: n - k, to: n, top: tail, clause: true}}
+			}
 		}
 	}
 	for k := 1; k <= maxTail && k < n; k++ {

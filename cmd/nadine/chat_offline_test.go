@@ -381,7 +381,7 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 
 // TestEvalOffline runs `nadine eval offline`: the table, the target in
 // every language, no repeat, on the main set; the held-out, fresh (tuned),
-// sealed and probe sets' scores are printed (t.Log), and the sealed set's utterances never
+// sealed, probe, probe2, probe3 and probe4 sets' scores are printed (t.Log), and the sealed set's utterances never
 // appear in the output.
 func TestEvalOffline(t *testing.T) {
 	t.Parallel() // in-process and deterministic: it runs beside the rest

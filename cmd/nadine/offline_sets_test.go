@@ -40,8 +40,8 @@ type offlineSetFile struct {
 
 // TestOfflineSetsWellFormed checks the fresh (tuned), sealed, probe, probe2,
 // probe3 and probe4 offline sets are valid data: the eval's format, known intents and
-// languages, at least 40 utterances per file (25 in probe2, 30 in probe3; probe3's and
-// probe4's languages are written one by one), the same intent mix in the
+// languages, at least 40 utterances per file (25 in probe2, 30 in probe3, 60 in
+// probe4; the last two's languages are written one by one), the same intent mix in the
 // fresh and sealed halves, and no utterance shared between sets. It reads the sealed files only as
 // data; it never looks at the engine's replies to them.
 func TestOfflineSetsWellFormed(t *testing.T) {
@@ -123,7 +123,7 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 			for _, n := range counts {
 				total += n
 			}
-			if least := 40 - 15*boolInt(half == "probe2") - 10*boolInt(half == "probe3"); total < least {
+			if least := 40 - 15*boolInt(half == "probe2") - 10*boolInt(half == "probe3") + 20*boolInt(half == "probe4"); total < least {
 				t.Errorf("%s: %d utterances, want at least %d", file, total, least)
 			}
 			mix[half][lang] = counts
