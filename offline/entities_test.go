@@ -36,6 +36,9 @@ func TestPersonName(t *testing.T) {
 		{"Alex", en, bareAny, "Alex", false},
 		{"Moi c'est Margaux", fr, bareNever, "Margaux", true},
 		{"Bonjour, je m'appelle Jean-Pierre.", fr, bareNever, "Jean-Pierre", true},
+		{"je m'appelle marie-claire", fr, bareNever, "Marie-Claire", true}, // "marie" is a word of the examples
+		{"moi c'est marie-louise et toi", fr, bareNever, "Marie-Louise", true},
+		{"mon nom est anne-sophie", fr, bareNever, "Anne-Sophie", true},
 		{"je m'appelle euh Julien", fr, bareNever, "Julien", true},
 		{"Bonjour, je suis Marie", fr, bareNever, "Marie", true},
 		{"je suis fatiguée", fr, bareNever, "", false},

@@ -70,7 +70,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		} else if isTitle(toks[from], lang) {
 			continue // a form of address alone is no name ("je suis monsieur")
 		}
-		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) {
+		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) && !toks[from+1].Hyphen {
 			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
 		}
 		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
@@ -227,7 +227,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	if i >= end || i >= len(toks) {
 		return ""
 	}
-	if !e.nameWord(toks, i, lang) {
+	if !e.nameWord(toks, i, lang) && !e.compoundName(toks, i, lang) {
 		return ""
 	}
 	var b strings.Builder
@@ -259,6 +259,18 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 		return ""
 	}
 	return name
+}
+
+// compoundName reports whether token j, a word the examples know, starts a
+// hyphenated name whose next part may be one ("marie-claire" as speech to
+// text writes it: "marie" is known from "mariée").
+func (e *Engine) compoundName(toks []intents.Token, j int, lang nadine.Language) bool {
+	t := toks[j]
+	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" || j+1 >= len(toks) {
+		return false
+	}
+	next := toks[j+1]
+	return next.Hyphen && next.Clause == t.Clause && e.nameWord(toks, j+1, lang)
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's

@@ -470,7 +470,15 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 		var out []part
 		from := 0
 		for _, c := range cl {
-			raw := e.classifyPart(c)
+			// "and you?" closing a clause ("coucou ! je suis Fatou et
+			// vous ?") is a part of its own, as it is closing an utterance.
+			body := c
+			var andYou *part
+			if t, k := e.andYouTail(c); k > 0 {
+				body = c[:len(c)-k]
+				andYou = &part{from: from + len(body), to: from + len(c), top: t, clause: true}
+			}
+			raw := e.classifyPart(body)
 			r := e.expect(raw, h)
 			top := r.Top()
 			if t := raw.Top(); social(t.Label) && t.Prob >= partSure {
@@ -478,7 +486,10 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 				// whatever the conversation expects.
 				top = t
 			}
-			out = append(out, part{from: from, to: from + len(c), top: top, name: r.Prob("name"), clause: true})
+			out = append(out, part{from: from, to: from + len(body), top: top, name: r.Prob("name"), clause: true})
+			if andYou != nil {
+				out = append(out, *andYou)
+			}
 			from += len(c)
 		}
 		return out
@@ -506,14 +517,23 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 			}
 		}
 	}
-	for k := 1; k <= maxTail && k < n; k++ {
-		if top := e.classifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
-			out = append(out, part{from: 0, to: n - k, top: e.expect(e.classifyPart(toks[:n-k]), h).Top()},
-				part{from: n - k, to: n, top: top})
-			break
-		}
+	if top, k := e.andYouTail(toks); k > 0 {
+		out = append(out, part{from: 0, to: n - k, top: e.expect(e.classifyPart(toks[:n-k]), h).Top()},
+			part{from: n - k, to: n, top: top})
 	}
 	return out
+}
+
+// andYouTail finds an "and you?" ending toks after other words: its reading
+// and its length, or 0.
+func (e *Engine) andYouTail(toks []intents.Token) (intents.Scored, int) {
+	n := len(toks)
+	for k := 1; k <= maxTail && k < n; k++ {
+		if top := e.classifyPart(toks[n-k:]).Top(); top.Label == "how_are_you" && top.Prob >= partSure {
+			return top, k
+		}
+	}
+	return intents.Scored{}, 0
 }
 
 // classifyWhole and classifyPart read an utterance, or a part of one, with
