@@ -70,6 +70,12 @@ func readAnswer(text string) (Answer, bool) {
 			no++
 		case markerHesitate:
 			hesitate++
+		case markerYesLead:
+			// "Si !" contradicts a negative question; after other words
+			// it is "if" ("non, je voulais savoir si c'était possible").
+			if content == 0 {
+				yes++
+			}
 		case markerAskZh:
 			asks = true
 		case markerAsk:
@@ -109,8 +115,9 @@ const (
 	markerYes
 	markerNo
 	markerHesitate
-	markerAsk   // an interrogative that opens a question (en, fr, de)
-	markerAskZh // a Chinese question word or particle, anywhere
+	markerYesLead // a yes only when it opens the answer: "si" is also "if"
+	markerAsk     // an interrogative that opens a question (en, fr, de)
+	markerAskZh   // a Chinese question word or particle, anywhere
 	markerFiller
 )
 
@@ -208,7 +215,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// French
 		"oui", "ouais", "ouaip", "bien sûr", "bien entendu", "d'accord", "ok d'accord", "vas-y", "allez-y",
 		"absolument", "exactement", "tout à fait", "certainement", "évidemment", "volontiers", "sûr", "sûre",
-		"c'est ça", "si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
+		"c'est ça", "mais si", "si si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
 		"je confirme", "carrément", "ouep", "d'acc", "affirmatif",
 		// German
 		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
@@ -226,7 +233,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"no", "nope", "nah", "not", "n't", "never", "never mind", "cancel", "stop", "keep it", "keep everything",
 		"changed my mind", "no thanks", "no thank you",
 		// French
-		"non", "ne", "n'", "pas", "jamais", "annule", "annuler", "arrête", "garde", "gardez", "changé d'avis",
+		"non", "négatif", "ne", "n'", "pas", "jamais", "annule", "annuler", "arrête", "garde", "gardez", "changé d'avis",
 		"laisse tomber", "mais non", "bien sûr que non",
 		"nan", "nan nan", "hors de question", "laisse", "laissez", "laissez tomber", "niet",
 		"je rigole", "je rigolais", "je plaisante", "je plaisantais", "c'était pour rire",
@@ -259,7 +266,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"quoi", "pourquoi", "comment", "quel", "quelle", "quels", "quelles", "qui", "quand", "où", "hein",
 		"was", "warum", "wieso", "weshalb", "wie", "welche", "welcher", "wer", "wann", "wo", "bitte was",
 	},
-	markerAskZh: {"什么", "为什么", "怎么", "吗", "呢", "几", "哪"},
+	markerYesLead: {"si"},
+	markerAskZh:   {"什么", "为什么", "怎么", "吗", "呢", "几", "哪"},
 	markerFiller: {
 		"please", "thanks", "thank you", "nadine", "well", "uh", "um", "hmm", "so", "oh",
 		"s'il te plaît", "s'il vous plaît", "merci", "euh", "ben", "bon", "alors", "eh bien",

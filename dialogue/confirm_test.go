@@ -36,7 +36,9 @@ var tunedCores = func() []answerCore {
 		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep")
 	add("fr", dialogue.AnswerNo, "non", "pas du tout", "jamais", "bien sûr que non", "non, garde tout", "ne fais pas ça",
 		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non",
-		"nan", "hors de question", "nan laisse", "laissez, c'est bon", "je plaisantais", "niet")
+		"nan", "hors de question", "nan laisse", "laissez, c'est bon", "je plaisantais", "niet",
+		"négatif", "non, je voulais juste savoir si c'était possible", "non, je demandais si tu pouvais")
+	add("fr", dialogue.AnswerYes, "si", "si si", "mais si")
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")
 	add("de", dialogue.AnswerYes, "ja", "jawohl", "genau", "klar", "natürlich", "einverstanden", "ja, vergiss mich",
