@@ -400,3 +400,22 @@ var (
 	probe2MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe2MostLost  = map[string]int{"graph": 1, "react": 2}
 )
+
+// TestHostileOutputsProbe3 runs the third probe table, written before the
+// gate changed for it (issue 27): the issue's own classes (prompt echo,
+// fence lines, format talk, ReAct labels, chat-template tokens, URLs with
+// instructions, markup, assistant-isms) from angles the tuned table lacks,
+// in the forms around a reply (plain prose, JSON in or out of a fence, role
+// labels, XML-ish tags, YAML), and replies that only look risky.
+func TestHostileOutputsProbe3(t *testing.T) {
+	probeScore(t, "probe3", probe3MostLeaks, probe3MostLost)
+}
+
+// probe3MostLeaks and probe3MostLost are the third probe's counts (when it
+// was written, on main before any change it led to: graph 12 and react 4
+// leaks, good parts lost graph 19 of 74 and react 14 of 58; a ReAct output
+// in prose is fed back once by design, so its good part is the retry's).
+var (
+	probe3MostLeaks = map[string]int{"graph": 12, "react": 4}
+	probe3MostLost  = map[string]int{"graph": 19, "react": 14}
+)
