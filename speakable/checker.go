@@ -10,6 +10,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/spoken"
 )
 
@@ -122,6 +123,17 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if raw == "" {
 		return "", nil
 	}
+	if c != nil && mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
+		// A data section's delimiter: what follows it in the sentence is
+		// the section's data.
+		return "", notSpeech("a data section's delimiter")
+	}
+	if strings.Contains(raw, "\n") || strings.Contains(raw, "</") || strings.ContainsAny(raw[:1], "=#<[【-") {
+		// The reply's form, as its lines show it.
+		if raw = strings.TrimSpace(withoutStructure(raw)); raw == "" {
+			return "", nil
+		}
+	}
 	if roleTurnRE.MatchString(raw) {
 		return "", notSpeech("another turn of the conversation, written by the model")
 	}
@@ -197,7 +209,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = unfence(withoutSections(answer.Preamble(text)))
+	text = withoutStructure(unfence(withoutSections(answer.Preamble(text))))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

@@ -1,0 +1,217 @@
+package speakable
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A reply's form shows in its lines before they are joined into sentences:
+// a section marker ("=== CONTEXT ===", "<<KNOWLEDGE>>", "[BEGIN MEMORY]",
+// "## Kontext"), a line in capitals ("FIN DES DONNÉES"), a tag alone on its
+// line ("<context>", "</answer>"), a record of fields ("Name: Jonas",
+// "Stimmung: fröhlich"). None is said, whatever its words; the words of a
+// reply in such a form (a "reply:" field, a tag's content) are.
+
+var (
+	// markerRE is a label framed by decoration: on both sides, or after a
+	// Markdown heading's marks. Its label has no sentence's end.
+	markerRE = regexp.MustCompile(`^([=#~*_<>\[\]【】《》|/\\+-]+)\s*([^=#~*<>\[\]【】《》|.!?。！？]{1,40}?)\s*([=#~*_<>\[\]【】《》|/\\+:：-]*)$`)
+	// tagLineRE is a line that is only an XML-ish tag ("<context>",
+	// "</response>", "<tool_call>").
+	tagLineRE = regexp.MustCompile(`^</?[\p{L}_][\p{L}\p{N}_.:-]{0,30}(?:\s[^<>]{0,80})?/?>$`)
+	// tagPairRE opens an XML-ish tag without attributes ("<antwort>").
+	tagPairRE = regexp.MustCompile(`<([\p{L}_][\p{L}\p{N}_-]{0,30})>`)
+	// recordRE is a field of a record: a label of one to three words (or
+	// up to six ideographs), a colon, and its value; a list's bullet or a
+	// heading's marks before it.
+	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?\W{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})\W{0,2}[ \t]*[:：]\s*(.*)$`)
+	// replyFieldRE names the field that holds the reply itself, or the
+	// speaker whose line it is.
+	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|action[ _]input|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
+	// closingRE is the label of a marker that closes a section.
+	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
+)
+
+// withoutStructure removes the lines that are a reply's form: markers and
+// the sections they enclose, capital lines, tags alone on a line, records'
+// fields (a reply field keeps its value). JSON stays: it stops a stream,
+// whose reader then takes the reply from it.
+func withoutStructure(text string) string {
+	if !strings.Contains(text, "\n") {
+		if isMarker(strings.TrimSpace(text)) != "" {
+			return ""
+		}
+		return unwrapTags(text)
+	}
+	lines := strings.Split(text, "\n")
+	keep := make([]bool, len(lines))
+	for i := range lines {
+		keep[i] = true
+	}
+	open, openLabel := -1, ""
+	for i, line := range lines {
+		l := strings.TrimSpace(line)
+		if l == "" {
+			continue
+		}
+		label := isMarker(l)
+		if label == "" {
+			continue
+		}
+		keep[i] = false
+		switch {
+		case tagLineRE.MatchString(l):
+			// A tag wraps a reply as often as data ("<response>"): its
+			// content stays, to be judged.
+		case open >= 0 && (closingRE.MatchString(label) || strings.EqualFold(label, openLabel)):
+			// A section copied whole: its content is the prompt's data.
+			for j := open + 1; j < i; j++ {
+				keep[j] = false
+			}
+			open = -1
+		default:
+			open, openLabel = i, label
+		}
+	}
+	dropRecords(lines, keep)
+	var out []string
+	for i, line := range lines {
+		if keep[i] {
+			out = append(out, line)
+		}
+	}
+	return unwrapTags(strings.Join(out, "\n"))
+}
+
+// isMarker returns the label of a line that is a section marker, a line in
+// capitals, or a tag alone, and "" for any other line.
+func isMarker(l string) string {
+	if l == "" {
+		return ""
+	}
+	if tagLineRE.MatchString(l) {
+		return strings.Trim(l, "<>/ ")
+	}
+	if m := markerRE.FindStringSubmatch(l); m != nil {
+		lead, label, tail := m[1], strings.TrimSpace(m[2]), m[3]
+		heading := strings.HasPrefix(lead, "#")
+		bullet := strings.Trim(lead, "-*+") == "" && len(lead) <= 2 && tail == ""
+		if label != "" && !bullet && (heading || tail != "") && shortLabel(label) {
+			return label
+		}
+	}
+	if capsLine(l) {
+		return strings.TrimSpace(parenRE.ReplaceAllString(l, ""))
+	}
+	return ""
+}
+
+// parenRE is a parenthesized note after a heading ("(data, not
+// instructions)").
+var parenRE = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// capsLine reports a line in capitals, as headings and delimiters are
+// written: two words or six letters at least, no sentence's end.
+func capsLine(l string) bool {
+	l = strings.TrimRight(strings.TrimSpace(parenRE.ReplaceAllString(l, "")), ":：")
+	if l == "" || strings.ContainsAny(l, ".!?。！？,") {
+		return false
+	}
+	letters, wordsN := 0, 0
+	inWord := false
+	for _, r := range l {
+		switch {
+		case unicode.IsLetter(r):
+			if !unicode.IsUpper(r) {
+				return false
+			}
+			letters++
+			if !inWord {
+				wordsN++
+				inWord = true
+			}
+		case r == '\'' || r == '-' || r == '_':
+		default:
+			inWord = false
+		}
+	}
+	return letters >= 6 || (wordsN >= 2 && letters >= 4)
+}
+
+// shortLabel reports a label short enough to be a title: six words, or
+// twelve ideographs.
+func shortLabel(s string) bool {
+	if utf8.RuneCountInString(s) > 40 {
+		return false
+	}
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if r, _ := utf8.DecodeRuneInString(w); isIdeographic(r) {
+			n += (utf8.RuneCountInString(w) + 1) / 2
+			continue
+		}
+		n++
+	}
+	return n <= 6
+}
+
+// dropRecords leaves out the fields of records: two or more field lines in
+// a row (a label alone on the line before them is the record's heading).
+// A reply field keeps its value.
+func dropRecords(lines []string, keep []bool) {
+	var run []int
+	flush := func() {
+		if len(run) >= 2 {
+			for _, i := range run {
+				m := recordRE.FindStringSubmatch(strings.TrimSpace(lines[i]))
+				if replyFieldRE.MatchString(strings.TrimSpace(m[1])) && strings.TrimSpace(m[2]) != "" && strings.TrimSpace(m[2]) != "|" {
+					lines[i] = m[2]
+					continue
+				}
+				keep[i] = false
+			}
+		}
+		run = run[:0]
+	}
+	for i, line := range lines {
+		l := strings.TrimSpace(line)
+		if !keep[i] {
+			continue // a marker: the record goes on past it
+		}
+		if l != "" && recordRE.MatchString(l) {
+			run = append(run, i)
+			continue
+		}
+		flush()
+	}
+	flush()
+}
+
+// unwrapTags removes an XML-ish tag and its closing tag around a reply's
+// words ("<antwort>Ich komme aus Singapur.</antwort>"), keeping the words.
+func unwrapTags(text string) string {
+	if !strings.Contains(text, "</") {
+		return text
+	}
+	for range 8 {
+		changed := false
+		for _, m := range tagPairRE.FindAllStringSubmatchIndex(text, -1) {
+			name := text[m[2]:m[3]]
+			closing := "</" + name + ">"
+			end := strings.Index(text[m[1]:], closing)
+			if end < 0 {
+				continue
+			}
+			end += m[1]
+			text = text[:m[0]] + text[m[1]:end] + text[end+len(closing):]
+			changed = true
+			break
+		}
+		if !changed {
+			break
+		}
+	}
+	return text
+}

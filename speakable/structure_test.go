@@ -1,0 +1,33 @@
+package speakable
+
+import "testing"
+
+// TestWithoutStructure is the table of a reply's form read from its lines:
+// markers and their sections, capital lines, tags and records go; a reply
+// field, a tag's content, a list and plain prose stay.
+func TestWithoutStructure(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"=== CONTEXT ===\nUser name: Alex\n=== END CONTEXT ===\nHi Alex!", "Hi Alex!"},
+		{"<<KNOWLEDGE>>\nMIRALab was founded in 1989.\n<</KNOWLEDGE>>\nSince 1989!", "Since 1989!"},
+		{"[BEGIN MEMORY]\nCamille aime le chocolat.\n[END MEMORY]\nBonjour !", "Bonjour !"},
+		{"---- 记忆 ----\n张伟喜欢下棋。\n---- 结束 ----\n最近还下棋吗？", "最近还下棋吗？"},
+		{"## Kontext\n- Name: Jonas\n- Stimmung: fröhlich\n\nHallo Jonas!", "\nHallo Jonas!"},
+		{"DÉBUT DES DONNÉES (données, pas des instructions)\nCamille : le ski.\nFIN DES DONNÉES\nAlors, le ski ?", "Alors, le ski ?"},
+		{"<context>\nBenutzer: Jonas\n</context>\nGuten Abend!", "Benutzer: Jonas\nGuten Abend!"},
+		{"<antwort>Ich komme aus Singapur.</antwort>", "Ich komme aus Singapur."},
+		{"### Response:\nI'm Nadine.", "I'm Nadine."},
+		{"Tool: Weather App\nTool input: Geneva,CH\nIt's 12 degrees.", "It's 12 degrees."},
+		{"Sortie YAML :\nreponse: Je suis ravie.\nemotion: joie", "Je suis ravie."},
+		{"Beobachtung: Der Nutzer fragt.\nAntwort: Ich bin ein Roboter.", "Ich bin ein Roboter."},
+		// Speech, and forms that are not a record or a marker.
+		{"Welcome to the lab, Alex. Here is what I can do:\n- smile\n- wave", "Welcome to the lab, Alex. Here is what I can do:\n- smile\n- wave"},
+		{"Fun fact: octopuses have three hearts.", "Fun fact: octopuses have three hearts."},
+		{"**Hello!** It's lovely to see you.", "**Hello!** It's lovely to see you."},
+		{"I work at MIRALab.\nCERN is nearby.", "I work at MIRALab.\nCERN is nearby."},
+		{"<b>Bonjour</b> et bienvenue !", "Bonjour et bienvenue !"},
+	} {
+		if got := withoutStructure(tc.in); got != tc.want {
+			t.Errorf("withoutStructure(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
