@@ -12,6 +12,11 @@ import (
 // Addresses are never read out: a sentence holding one is rewritten or
 // dropped whole, never left with a hole ("read about me at or on").
 
+// pathHost is a host of any ending followed by a path or a query
+// ("miralab.example/run?cmd=…"): a name with a dot is an address when a
+// path follows it, whatever its ending.
+const pathHost = `\b(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}[/?][^\s<>"'“”«»)\]]*`
+
 // topLevel are domain endings: without a scheme or "www." they tell an
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
@@ -19,7 +24,7 @@ const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|e
 var (
 	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*([^)\s]+)\s*\)`)
 	emailRE    = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`)
-	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?`)
+	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?|` + pathHost)
 	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
 	// spokenAddressRE is an address spelled out as it would be read ("h t
 	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
