@@ -92,6 +92,10 @@ func promptKey(p nadine.Prompt) uint64 {
 // conversation's next turn ("Human: Danke nochmal").
 var roleTurnRE = regexp.MustCompile(`(?i)(?:^|\s)\W{0,2}(?:human|user|utilisateur|utilisatrice|benutzer|nutzer|mensch|humain|visitor|besucher|visiteur|system|système|developer)\s*[:：]|(?:用户|人类|访客|系统)[:：]`)
 
+// callRE is a function called in code's syntax: a name, then at once its
+// arguments in parentheses ("Nadine behaviour(smile)", "search(q=…)").
+var callRE = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_.]*\(\s*[\p{L}\p{N}_"'][^()\n]{1,60}\)`)
+
 // objectKeyRE opens an object as models write it: a brace or a bracket,
 // then a key, quoted or not, and its colon ("{'reply':", "{response:").
 var objectKeyRE = regexp.MustCompile(`[{\[]\s*['"]?[\p{L}_][\p{L}\p{N}_ -]{0,40}['"]?\s*:`)
@@ -145,6 +149,9 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("a label of the ReAct format (%q)", label)
 		}
 		raw = rest
+	}
+	if callRE.MatchString(raw) {
+		return "", notSpeech("a call in code's syntax")
 	}
 	if capsLabelRE.MatchString(raw) {
 		// The heading of another engine's prompt too: the gate knows
