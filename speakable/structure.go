@@ -63,8 +63,7 @@ func withoutStructure(text string) string {
 		keep[i] = false
 		switch {
 		case tagLineRE.MatchString(l):
-			// A tag wraps a reply as often as data ("<response>"): its
-			// content stays, to be judged.
+			keep[i] = true // read with its pair (unwrapTags)
 		case open >= 0 && (closingRE.MatchString(label) || strings.EqualFold(label, openLabel)):
 			// A section copied whole: its content is the prompt's data.
 			for j := open + 1; j < i; j++ {
@@ -82,7 +81,13 @@ func withoutStructure(text string) string {
 			out = append(out, line)
 		}
 	}
-	return unwrapTags(strings.Join(out, "\n"))
+	var rest []string
+	for _, line := range strings.Split(unwrapTags(strings.Join(out, "\n")), "\n") {
+		if !tagLineRE.MatchString(strings.TrimSpace(line)) {
+			rest = append(rest, line) // a tag without its pair goes alone
+		}
+	}
+	return strings.Join(rest, "\n")
 }
 
 // isMarker returns the label of a line that is a section marker, a line in
@@ -189,29 +194,41 @@ func dropRecords(lines []string, keep []bool) {
 	flush()
 }
 
-// unwrapTags removes an XML-ish tag and its closing tag around a reply's
-// words ("<antwort>Ich komme aus Singapur.</antwort>"), keeping the words.
+// unwrapTags reads XML-ish tags in pairs: a tag that holds the reply
+// ("<response>", "<antwort>") or formats it ("<b>") leaves its words, any
+// other ("<context>", "<note>", "<tool_call>") goes with what it holds.
 func unwrapTags(text string) string {
 	if !strings.Contains(text, "</") {
 		return text
 	}
-	for range 8 {
-		changed := false
-		for _, m := range tagPairRE.FindAllStringSubmatchIndex(text, -1) {
-			name := text[m[2]:m[3]]
-			closing := "</" + name + ">"
-			end := strings.Index(text[m[1]:], closing)
-			if end < 0 {
-				continue
-			}
-			end += m[1]
-			text = text[:m[0]] + text[m[1]:end] + text[end+len(closing):]
-			changed = true
+	from := 0
+	for range 16 {
+		loc := tagPairRE.FindStringSubmatchIndex(text[from:])
+		if loc == nil {
 			break
 		}
-		if !changed {
-			break
+		open, openEnd := from+loc[0], from+loc[1]
+		name := text[from+loc[2] : from+loc[3]]
+		closing := "</" + name + ">"
+		end := strings.Index(text[openEnd:], closing)
+		if end < 0 || (open > 0 && text[open-1] == '<') {
+			from = openEnd
+			continue
 		}
+		end += openEnd
+		inner := text[openEnd:end]
+		if !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name) {
+			inner = "\n"
+		}
+		text = text[:open] + inner + text[end+len(closing):]
+		from = open
 	}
 	return text
 }
+
+var (
+	// replyTagRE names a tag that holds the reply itself.
+	replyTagRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[_-]?answer|output|speech|say|spoken|text|message|nadine|assistant|réponse|reponse|antwort|回复|回答|答复)$`)
+	// formatTagRE names an HTML tag of text formatting.
+	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center)$`)
+)
