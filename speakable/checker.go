@@ -216,7 +216,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = withoutStructure(unfence(withoutSections(answer.Preamble(text))))
+	text = withoutStructure(unfence(withoutSections(assistantTurns(answer.Preamble(text)))))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

@@ -22,7 +22,7 @@ var (
 	// "</response>", "<tool_call>").
 	tagLineRE = regexp.MustCompile(`^</?[\p{L}_][\p{L}\p{N}_.:-]{0,30}(?:\s[^<>]{0,80})?/?>$`)
 	// tagPairRE opens an XML-ish tag without attributes ("<antwort>").
-	tagPairRE = regexp.MustCompile(`<([\p{L}_][\p{L}\p{N}_-]{0,30})>`)
+	tagPairRE = regexp.MustCompile(`<([\p{L}_][\p{L}\p{N}_-]{0,30})(?:\s[^<>]{0,80})?>`)
 	// recordRE is a field of a record: a label of one to three words (or
 	// up to six ideographs), a colon, and its value; a list's bullet or a
 	// heading's marks before it.
@@ -230,5 +230,47 @@ var (
 	// replyTagRE names a tag that holds the reply itself.
 	replyTagRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[_-]?answer|output|speech|say|spoken|text|message|nadine|assistant|réponse|reponse|antwort|回复|回答|答复)$`)
 	// formatTagRE names an HTML tag of text formatting.
-	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center)$`)
+	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang)$`)
 )
+
+var (
+	// turnRE opens a turn of a chat template, with its role: ChatML,
+	// Llama 3, Gemma, Phi and Zephyr, Llama 2's [INST] (the person's) and
+	// [/INST] (the answer's).
+	turnRE = regexp.MustCompile(`(?i)<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>\s*(\w+)\s*<\|end_header_id\|>|<start_of_turn>[ \t]*(\w+)|<\|(system|user|assistant)\|>|(\[INST\])|(\[/INST\])`)
+	// templateTokenRE is any other token of a chat template.
+	templateTokenRE = regexp.MustCompile(`(?i)<\|[^|<>\s]{1,40}\|>|</?s>|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>|<</?SYS>>|\[/?INST\]`)
+	// answerRoleRE names the answering role of a template.
+	answerRoleRE = regexp.MustCompile(`(?i)^(?:assistant|model|gpt|bot)$`)
+)
+
+// assistantTurns reads a reply written as a chat template's turns: the
+// answering role's turns are the reply (and what precedes the first turn,
+// whose opening was in the template), the others' (the system's, the
+// person's, a turn the model went on to write) are not; tokens go.
+func assistantTurns(text string) string {
+	locs := turnRE.FindAllStringSubmatchIndex(text, -1)
+	if locs == nil {
+		return text
+	}
+	var out strings.Builder
+	out.WriteString(text[:locs[0][0]])
+	for i, m := range locs {
+		role := ""
+		for g := 1; g < len(m)/2; g++ {
+			if m[2*g] >= 0 {
+				role = text[m[2*g]:m[2*g+1]]
+				break
+			}
+		}
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		if answerRoleRE.MatchString(role) || strings.EqualFold(role, "[/INST]") {
+			out.WriteString("\n")
+			out.WriteString(text[m[1]:end])
+		}
+	}
+	return strings.TrimSpace(templateTokenRE.ReplaceAllString(out.String(), "\n"))
+}
