@@ -150,6 +150,9 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		}
 		raw = rest
 	}
+	if fieldSentence(raw) {
+		return "", notSpeech("a field of a record")
+	}
 	if callRE.MatchString(raw) {
 		return "", notSpeech("a call in code's syntax")
 	}

@@ -274,3 +274,36 @@ func assistantTurns(text string) string {
 	}
 	return strings.TrimSpace(templateTokenRE.ReplaceAllString(out.String(), "\n"))
 }
+
+var (
+	// fieldSentenceRE is a sentence that is one field of a record: a label
+	// of one to three words (the last a letter's) or up to four
+	// ideographs, a colon, and a short value ("Stimmung: fröhlich.",
+	// "时间：星期一下午。").
+	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*([^.!?。！？:：;；]{1,40}?)[ \t]*[.。]?$`)
+	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
+	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
+	// Nadine"), not a field's value.
+	valueSpeakerRE = regexp.MustCompile(`(?i)\b(?:i|me|my|you|your|we|je|j|moi|tu|vous|nous|ich|mich|mir|du|dich|dir|wir|sie)\b|[我你您咱们]`)
+)
+
+// fieldSentence reports a sentence that is only a record's field, however
+// it is labelled: a short label, and a value of two words (or eight
+// ideographs) at most that speaks to no one.
+func fieldSentence(s string) bool {
+	m := fieldSentenceRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || valueSpeakerRE.MatchString(m[2]) {
+		return false
+	}
+	v := strings.TrimSpace(m[2])
+	n := 0
+	for _, r := range v {
+		if isIdeographic(r) {
+			n++
+		}
+	}
+	if n > 0 {
+		return n <= 8
+	}
+	return len(strings.Fields(v)) <= 2
+}

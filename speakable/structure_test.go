@@ -53,3 +53,31 @@ func TestAssistantTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldSentence: a sentence that is only a record's field goes, however
+// it is labelled; a lead-in before a clause said to someone stays.
+func TestFieldSentence(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Stimmung: fröhlich.", true},
+		{"My emotion: joy.", true},
+		{"Tone: warm", true},
+		{"时间：星期一下午。", true},
+		{"你的感受：心情放松。", true},
+		{"Catégorie : salutation.", true},
+		{"Kurz gesagt: Ich heiße Nadine.", false},
+		{"Plain and simple: I like you.", false},
+		{"Fun fact: octopuses have three hearts.", false},
+		{"My favourite: chocolate from Geneva.", false},
+		{"It is 11:59 PM.", false},
+		{"告诉你一个有趣的事实：蜂蜜永远不会变质。", false},
+		{"我为您唱一首歌：Frère Jacques。", false},
+		{"Welcome!", false},
+	} {
+		if got := fieldSentence(tc.in); got != tc.want {
+			t.Errorf("fieldSentence(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
