@@ -111,3 +111,25 @@ func ownRulesOf(s string, lang nadine.Language) bool {
 	re, ok := ownRulesRE[lang]
 	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
 }
+
+// promptSourceRE names what the prompt hands her as the source of what she
+// says, in the prompt's own terms: the packet, the prompt, the context, her
+// agents, the system message ("The message packet tells me …", "D'après le
+// paquet de contexte", "根据上下文"). A visitor never hears of them; her
+// knowledge base and her memories are hers to name, and are not here.
+var promptSourceRE = map[nadine.Language]*regexp.Regexp{
+	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
+		`|\b(?:according\s+to|based\s+on|judging\s+by|from\s+what)\s+(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context|agents?|input\s+data|data\s+section)\b`),
+	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:me\s+dit|m'indique|me\s+donne|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
+		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?)\b`),
+	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
+		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\b`),
+	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:告诉我|显示|提供了|里面?说|中提到|给了我)`),
+}
+
+// promptSourceOf reports whether s names the prompt's inputs as the source
+// of what it says.
+func promptSourceOf(s string, lang nadine.Language) bool {
+	re, ok := promptSourceRE[lang]
+	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+}

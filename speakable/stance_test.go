@@ -87,3 +87,29 @@ func TestOwnRulesOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptSourceOf: the prompt's inputs named as the source of what she
+// says, in four languages; her knowledge base, her memories and a context
+// in the visitor's sense are hers to name.
+func TestPromptSourceOf(t *testing.T) {
+	for _, c := range []struct {
+		lang nadine.Language
+		s    string
+		want bool
+	}{
+		{nadine.English, "The message packet tells me the time and my feelings.", true},
+		{nadine.English, "According to the context, you work at CERN.", true},
+		{nadine.French, "D'après le paquet de contexte, vous aimez le ski.", true},
+		{nadine.German, "Laut dem Kontext arbeitest du am CERN.", true},
+		{nadine.Chinese, "根据上下文，你在欧洲核子研究中心工作。", true},
+		{nadine.English, "I answer from my knowledge base.", false},
+		{nadine.English, "In this context, the word means something else.", false},
+		{nadine.English, "Secret agents only exist in films.", false},
+		{nadine.French, "Mes souvenirs me disent que vous aimez le ski.", false},
+		{nadine.Chinese, "我记得你喜欢滑雪。", false},
+	} {
+		if got := promptSourceOf(c.s, c.lang); got != c.want {
+			t.Errorf("promptSourceOf(%q, %s) = %v, want %v", c.s, c.lang, got, c.want)
+		}
+	}
+}
