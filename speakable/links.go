@@ -40,6 +40,15 @@ var (
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
 )
 
+var (
+	// orderWordsRE are the words of an order to the model: its rules, its
+	// prompt, or the model addressed. A link's words name where it leads,
+	// never so.
+	orderWordsRE = regexp.MustCompile(`(?i)\b(?:you|your|yourself|tu|ton|tes|vous|votre|vos|dein\w*|dich|instructions?|prompt|system prompt|consignes?|anweisung\w*|systemprompt|(?:all|the|your|previous|my|toutes les|tes|vos|alle|deine)\s+(?:rules|règles|regles|regeln))\b|你|您|规则|指令|提示词`)
+	// quotedRE is a span in quotation marks.
+	quotedRE = regexp.MustCompile(`'[^']{3,80}'|"[^"]{3,80}"|“[^”]{3,80}”|«[^»]{3,80}»|„[^“”]{3,80}[“”]|「[^」]{2,80}」`)
+)
+
 // dropped marks a sentence that held what is never said and cannot be
 // rewritten: the whole sentence goes.
 const dropped = "⟦not-spoken⟧"
@@ -72,13 +81,28 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	if !strings.Contains(s, "://") && !strings.Contains(lower, "www.") && !dotLetterRE.MatchString(s) {
 		return s // no address left to find
 	}
+	linked := false
 	s = mdLinkRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := mdLinkRE.FindStringSubmatch(m)
+		linked = true
 		if urlRE.MatchString(sub[1]) {
 			return sub[2] // the words are an address too: the address is handled below
 		}
+		if orderWordsRE.MatchString(sub[1]) {
+			return dropped // the words tell the model what to do, not where the link goes
+		}
 		return sub[1]
 	})
+	if linked || urlRE.MatchString(s) {
+		// What a sentence with an address asks to type or send, in
+		// quotes, is an order to the model when it names its rules or
+		// speaks to it.
+		for _, q := range quotedRE.FindAllString(s, -1) {
+			if orderWordsRE.MatchString(q) {
+				return dropped
+			}
+		}
+	}
 	s = parenURLRE.ReplaceAllString(s, "")
 	var b strings.Builder
 	last := 0
