@@ -32,6 +32,7 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 			`|^(?:answer|reply|respond|keep|use|avoid|write|limit)\b.{0,40}\b(?:answers?|reply|replies|response|sentences?|lists?|bullet points|emojis?|briefly|short)\b`),
 		// The visitor in the third person.
 		regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|visitor|human|person|guest|customer|interlocutor)\b(?:'s)?\s+(?:seems|appears|is|was|has|wants|asked|said|speaks|did|does|sounds|may|might|should|must|will|prefers|likes|needs|name|mood)\b` +
+			`|\b(?:the|this)\s+(?:user|visitor|human|guest|customer|interlocutor)'s\s+(?:\w+\s+){1,2}(?:is|are|was|seems|appears)\b` +
 			`|^(?:ask|greet|thank|tell|address|remind|compliment|reassure|welcome|offer|remember to \w+)\s+(?:the\s+(?:user|visitor|human|person|guest|customer)|them)\b`),
 		// An obligation on her own output.
 		regexp.MustCompile(`(?i)\bI\s+(?:must|am (?:not )?(?:supposed|required|allowed|permitted) to|am to|may not|cannot share|must not|should not|shouldn't|mustn't)\b`),
@@ -118,12 +119,12 @@ func ownRulesOf(s string, lang nadine.Language) bool {
 // paquet de contexte", "根据上下文"). A visitor never hears of them; her
 // knowledge base and her memories are hers to name, and are not here.
 var promptSourceRE = map[nadine.Language]*regexp.Regexp{
-	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
-		`|\b(?:according\s+to|based\s+on|judging\s+by|from\s+what)\s+(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context|agents?|input\s+data|data\s+section)\b`),
+	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|contextual\s+information|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
+		`|\b(?:according\s+to|based\s+on|judging\s+by|from\s+what)\s+(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context|contextual\s+information|agents?|input\s+data|data\s+section)\b`),
 	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:me\s+dit|m'indique|me\s+donne|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
-		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?)\b`),
+		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?|informations\s+contextuelles)\b`),
 	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
-		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\b`),
+		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b`),
 	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:告诉我|显示|提供了|里面?说|中提到|给了我)`),
 }
 
