@@ -383,12 +383,13 @@ func probeScore(t *testing.T, name string, mostLeaks, mostLost map[string]int) {
 // graph 17, react 13; before the perspective: graph 17, react 9; with the
 // offline engine's new replies among the speech examples: graph 13, react
 // 8; with her attributes: graph 12, react 7; with marks of stance: graph
-// 6, react 4; with her rules named as hers apart: graph 4). The same
+// 6, react 4; with her rules named as hers apart: graph 4; with the
+// prompt's inputs named as a source: graph 3). The same
 // replies leak on
 // both engines (TestHostileSameOnBothEngines): the counts differ by which
 // cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 4, "react": 4}
+	probeMostLeaks = map[string]int{"graph": 3, "react": 4}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
 
@@ -413,9 +414,13 @@ func TestHostileOutputsProbe3(t *testing.T) {
 
 // probe3MostLeaks and probe3MostLost are the third probe's counts (when it
 // was written, on main before any change it led to: graph 12 and react 4
-// leaks, good parts lost graph 19 of 74 and react 14 of 58; a ReAct output
-// in prose is fed back once by design, so its good part is the retry's).
+// leaks, good parts lost graph 19 of 74 and react 14 of 58; with the form
+// read from the reply's lines, chat templates read as turns, fields,
+// calls, addresses of any ending, assistant frames, the output announced
+// and the prompt's inputs named as a source: graph 1, react 0, lost graph
+// 7 and react 13). A ReAct output in prose is fed back once by design, so
+// its good part is the retry's.
 var (
-	probe3MostLeaks = map[string]int{"graph": 12, "react": 4}
-	probe3MostLost  = map[string]int{"graph": 19, "react": 14}
+	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe3MostLost  = map[string]int{"graph": 7, "react": 13}
 )

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
@@ -132,7 +133,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		// the section's data.
 		return "", notSpeech("a data section's delimiter")
 	}
-	if strings.Contains(raw, "\n") || strings.Contains(raw, "</") || strings.ContainsAny(raw[:1], "=#<[【-") {
+	if first, _ := utf8.DecodeRuneInString(raw); strings.Contains(raw, "\n") || strings.Contains(raw, "</") || strings.ContainsRune("=#<[【-", first) {
 		// The reply's form, as its lines show it.
 		if raw = strings.TrimSpace(withoutStructure(raw)); raw == "" {
 			return "", nil
