@@ -27,6 +27,7 @@ func New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, newEcho(p))
 	}
+	c.echoes = withKnown(c.echoes)
 	return c
 }
 
@@ -48,6 +49,7 @@ func (k *Cache) New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, k.prepare(p))
 	}
+	c.echoes = withKnown(c.echoes)
 	return c
 }
 
