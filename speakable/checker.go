@@ -184,6 +184,20 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("%s", why)
 		}
 	}
+	if err == nil && c != nil {
+		// A lead-in that is the prompt's own words ("Give temperatures in
+		// degrees Celsius: …") goes; what follows it is judged alone.
+		if m := leadRE.FindStringSubmatch(linked); m != nil {
+			if lead, lerr := spoken.Sentence(m[1]); lerr == nil && c.check(lead) != "" {
+				linked = capitalize(strings.TrimSpace(linked[len(m[0]):]))
+				if clean, err = spoken.Sentence(linked); err == nil {
+					if why := c.check(clean); why != "" {
+						return "", notSpeech("%s", why)
+					}
+				}
+			}
+		}
+	}
 	rest, meta := linked, false
 	if !authored {
 		rest, meta = metaTalk(linked, lang)

@@ -1,6 +1,7 @@
 package speakable
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
@@ -28,10 +29,11 @@ func TestKnownPrompts(t *testing.T) {
 		{"Let your feelings color your tone, without naming them unless you are asked.", false},
 		{"Say at most two sentences, as you would speak them.", false},
 		{"It is twelve degrees in Geneva today.", true},
+		{"Give temperatures in degrees Celsius: it is twelve degrees in Geneva.", true},
 		{"I love meeting people at MIRALab.", true},
 	} {
 		got, err := c.Sentence(tt.in, nadine.English)
-		if spoken := err == nil && got != ""; spoken != tt.spoken {
+		if spoken := err == nil && got != ""; spoken != tt.spoken || strings.Contains(got, "Celsius") {
 			t.Errorf("Sentence(%q) = %q, %v; spoken %v, want %v", tt.in, got, err, spoken, tt.spoken)
 		}
 	}
