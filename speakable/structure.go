@@ -21,7 +21,8 @@ var (
 	// tagLineRE is a line that is only an XML-ish tag ("<context>",
 	// "</response>", "<tool_call>").
 	tagLineRE = regexp.MustCompile(`^</?[\p{L}_][\p{L}\p{N}_.:-]{0,30}(?:\s[^<>]{0,80})?/?>$`)
-	// tagPairRE opens an XML-ish tag without attributes ("<antwort>").
+	// tagPairRE opens an XML-ish tag, with attributes or not ("<antwort>",
+	// "<div class=\"reply\">").
 	tagPairRE = regexp.MustCompile(`<([\p{L}_][\p{L}\p{N}_-]{0,30})(?:\s[^<>]{0,80})?>`)
 	// recordRE is a field of a record: a label of one to three words (or
 	// up to six ideographs), a colon, and its value; a list's bullet or a
