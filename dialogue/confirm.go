@@ -237,6 +237,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"laisse tomber", "mais non", "bien sûr que non",
 		"nan", "nan nan", "hors de question", "laisse", "laissez", "laissez tomber", "niet",
 		"je rigole", "je rigolais", "je plaisante", "je plaisantais", "c'était pour rire",
+		// Polite refusals and "I was only trying it out": nothing to erase.
+		"ça ira", "ça va aller", "pas besoin", "je testais", "je teste", "c'était un test", "pour voir", "pour tester", "juste tester",
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
