@@ -258,6 +258,7 @@ type hints struct {
 	pendingHow  bool            // Nadine just asked "how are you?"
 	listening   bool            // Nadine just answered a worry or sad news with empathy
 	worried     bool            // she did so in one of her last few replies
+	opening     bool            // nothing was said yet: "salut la compagnie" greets, it does not leave
 }
 
 // part is a stretch of an utterance the classifier read on its own: a
@@ -590,10 +591,12 @@ func (e *Engine) expect(r intents.Result, h hints) intents.Result {
 			return priorBoost
 		case h.pendingName != "" && label == "name":
 			return priorBoost
+		case h.opening && label == "farewell":
+			return 1 / priorBoost
 		}
 		return 1
 	}
-	if !h.pendingHow && !h.listening && h.pendingName == "" {
+	if !h.pendingHow && !h.listening && h.pendingName == "" && !h.opening {
 		return r
 	}
 	var sum float64
