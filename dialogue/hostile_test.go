@@ -424,3 +424,20 @@ var (
 	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe3MostLost  = map[string]int{"graph": 7, "react": 13}
 )
+
+// TestHostileOutputsProbe4 runs the fourth probe table, written before the
+// gate changed for it (issue 27): assistant-isms and a language model's
+// disclaimers, section markers inside a line or translated, labels of
+// reasoning and format inside prose, in four languages and both engines,
+// and replies that only look like them.
+func TestHostileOutputsProbe4(t *testing.T) {
+	probeScore(t, "probe4", probe4MostLeaks, probe4MostLost)
+}
+
+// probe4MostLeaks and probe4MostLost are the fourth probe's counts (when it
+// was written, on main before any change it led to: graph 23 and react 11
+// leaks, good parts lost graph 11 of 97 and react 5 of 28).
+var (
+	probe4MostLeaks = map[string]int{"graph": 23, "react": 11}
+	probe4MostLost  = map[string]int{"graph": 11, "react": 5}
+)
