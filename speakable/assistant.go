@@ -55,19 +55,19 @@ var (
 	// reachRE names what a language model reaches outside itself: the
 	// internet, the web, real-time or current data; a first-person denial
 	// of it is a model's disclaimer, never a robot's.
-	reach = lexicon{prefixes: []string{"internet", "realtime", "echtzeit", "online", "browse", "browsing"},
-		phrases: []string{"real time", "the web", "search the web", "current events", "current information", "current data", "up to date", "latest news", "live data",
+	reach = lexicon{prefixes: []string{"internet", "realtime", "echtzeit", "online", "offline", "browse", "browsing"},
+		phrases: []string{"real time", "the web", "search the web", "current events", "current information", "today s news", "the news", "current data", "up to date", "latest news", "live data",
 			"temps reel", "en ligne", "naviguer", "actualites", "informations actuelles", "aktuelle informationen", "aktuellen informationen", "aktuelle daten", "aktuellen daten", "im netz"},
 		cjk: []string{"互联网", "网络", "上网", "联网", "实时", "最新信息", "最新消息"}}
 	// unable is a first-person denial of an ability or an access.
-	unable = lexicon{phrases: []string{"can t", "cannot", "can not", "couldn t", "am unable", "unable to", "am not able", "not able to", "don t have", "do not have", "have no", "no access",
-		"n ai pas", "n ai aucun", "n ai aucune", "ne peux pas", "ne suis pas", "pas acces", "aucun acces",
+	unable = lexicon{prefixes: []string{"kein"}, phrases: []string{"can t", "cannot", "can not", "couldn t", "am unable", "unable to", "am not able", "not able to", "don t have", "do not have", "have no", "no access",
+		"n ai pas", "n ai aucun", "n ai aucune", "ne peux pas", "ne suis pas", "pas acces", "aucun acces", "ne dispose pas", "ne dispose d aucun", "ne dispose d aucune",
 		"kann nicht", "kann keine", "kann kein", "kann keinen", "habe keinen", "habe keine", "habe kein", "keinen zugriff", "kein zugriff", "keinen zugang"},
 		cjk: []string{"无法", "不能", "没有", "无权"}}
 	// knowledgeEndRE says where the speaker's knowledge ends in time: "My
 	// knowledge only goes up to 2022", "Mes connaissances s'arrêtent en
 	// 2023", "Mein Wissen reicht nur bis 2022", "我的知识只到2023年".
-	knowledgeEndRE = regexp.MustCompile(`(?i)\b(?:my knowledge|my data|my information|mes connaissances|mes données|mon savoir|mein wissen|meine daten|meine informationen)\b[^.!?]{0,30}\b(?:goes|go|extends?|reach(?:es)?|stops?|ends?|is limited|are limited|only covers?|s'arrêtent|s'arrête|vont jusqu|va jusqu|se limitent|datent|reicht|reichen|endet|enden|geht nur|gehen nur|stammt|stammen)\b[^.!?]{0,30}\b(?:19|20)\d\d\b|我的(?:知识|数据|信息)[^。！？]{0,8}(?:截止|只到|停留在|更新到)`)
+	knowledgeEndRE = regexp.MustCompile(`(?i)\b(?:my knowledge|my data|my information|mes connaissances|mes données|mon savoir|mein wissen|meine daten|meine informationen|meine kenntnisse|mein wissensstand)\b[^.!?]{0,30}\b(?:goes|go|extends?|reach(?:es)?|stops?|ends?|is limited|are limited|only covers?|s'arrêtent|s'arrête|vont jusqu|va jusqu|se limitent|datent|reicht|reichen|endet|enden|geht nur|gehen nur|stammt|stammen)\b[^.!?]{0,30}\b(?:19|20)\d\d\b|我的(?:知识|数据|信息)[^。！？]{0,8}(?:截止|只到|停留在|更新到)`)
 
 	// cannotRE denies an ability or a possession, in the first person's
 	// clause a frame introduces.
@@ -98,7 +98,7 @@ var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "b
 	"aider", "autre", "hésit", "helfen", "frage", "zöger", "hoffe", "feel", "emotion", "opinion", "body", "conscious", "sentiment",
 	"corps", "gefühl", "meinung", "körper", "bewusst", "empfind", "人工智能", "模型", "助手", "机器人", "训练", "知识", "帮", "服务", "随时",
 	"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受",
-	"internet", "web", "real", "online", "browse", "current", "latest", "live", "temps", "ligne", "naviguer", "actualit", "aktuell", "echtzeit", "netz", "zugriff", "zugang", "accès",
+	"internet", "web", "real", "online", "offline", "news", "dispose", "kein", "kenntnis", "browse", "current", "latest", "live", "temps", "ligne", "naviguer", "actualit", "aktuell", "echtzeit", "netz", "zugriff", "zugang", "accès",
 	"connaiss", "données", "savoir", "daten", "information", "data", "else", "autre", "noch", "weitere", "andere", "sonst", "espère", "wissen",
 	"程序", "实时", "网络", "互联网", "联网", "最新", "问题", "希望", "数据", "信息"}
 

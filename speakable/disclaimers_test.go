@@ -27,12 +27,16 @@ func TestModelDisclaimers(t *testing.T) {
 		{nadine.French, "Je n'ai pas accès à Internet en temps réel.", left},
 		{nadine.German, "Ich kann keine aktuellen Informationen abrufen.", left},
 		{nadine.Chinese, "我无法获取实时信息，但是日内瓦通常很美。", "日内瓦通常很美。"},
+		{nadine.German, "Ich habe leider keinen Internetzugang.", left},
+		{nadine.French, "Je ne dispose pas d'informations en temps réel.", left},
+		{nadine.English, "Since I'm offline, I can't check today's news for you.", left},
 		// Its training, and where its knowledge ends; a source named
 		// before a comma goes and the fact stays.
 		{nadine.English, "Based on my training data, MIRALab was founded in 1989.", "MIRALab was founded in 1989."},
 		{nadine.French, "Mes connaissances s'arrêtent en 2023.", left},
 		{nadine.German, "Mein Wissen reicht nur bis 2022.", left},
 		{nadine.Chinese, "我的知识截止到2023年。", left},
+		{nadine.German, "Meine Kenntnisse enden im Jahr 2023.", left},
 		// Just a program.
 		{nadine.English, "I'm just a program, so I don't get tired.", left},
 		{nadine.French, "Je ne suis qu'un programme informatique.", left},
@@ -68,6 +72,8 @@ func TestModelDisclaimers(t *testing.T) {
 		{nadine.Chinese, "互联网是在日内瓦附近的欧洲核子研究中心发明的。", "互联网是在日内瓦附近的欧洲核子研究中心发明的。"},
 		{nadine.Chinese, "希望你今天玩得开心！", "希望你今天玩得开心！"},
 		{nadine.English, "I hope you have people around you who can help.", "I hope you have people around you who can help."},
+		// Her answer to thanks, as the offline engine says it.
+		{nadine.English, "I am glad I could help!", "I am glad I could help!"},
 	}
 	for _, tt := range tests {
 		got, err := c.Sentence(tt.in, tt.lang)
