@@ -615,3 +615,16 @@ func TestToolWorkWaitsForTheReply(t *testing.T) {
 		t.Errorf("the tool's deferred work ran during the call: %v, after the turn: %v; want only after", search.ranInCall.Load(), search.ran.Load())
 	}
 }
+
+// TestResponseReadWholeAfterAStop: a sentence that is not speech stops the
+// streamed reply after a sentence was said; the reply is then read whole,
+// as one that did not stream is, and what follows the label is said too.
+func TestResponseReadWholeAfterAStop(t *testing.T) {
+	h := newHarness(t)
+	h.srv.On(llmtest.MatchModel(agents.RoleResponse)).Reply("Hello there! Reasoning: the visitor is new. Welcome to the lab!")
+	h.start()
+	r, _ := h.turn("Hi")
+	if r.Text != "Hello there! Welcome to the lab!" {
+		t.Errorf("reply %q, want the greeting and the welcome, without the reasoning", r.Text)
+	}
+}

@@ -110,17 +110,24 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		})
 		say(stream.Flush())
 		if held := stream.Held(); held != nil && len(saidSoFar) > 0 && err == nil {
-			// The stream stopped at a JSON answer after a sentence of
-			// prose ("Sure! {"response": …}"): its reply is said too.
-			if text := jsonReply(resp.Content); text != "" {
-				if said, _, serr := gate.Reply(text, lang); serr == nil {
-					rest := spoken.SplitSentences(said)
-					for len(rest) > 0 && slices.Contains(saidSoFar, rest[0]) {
-						rest = rest[1:] // said already, before the stream stopped
+			// The stream stopped after a sentence of prose: at a JSON
+			// answer ("Sure! {"response": …}"), whose reply is said too,
+			// or at a sentence that is not speech (a label, a marker, an
+			// aside), after which the reply is read whole, as when the
+			// stream stops at once, and what it keeps is said.
+			text, what := jsonReply(resp.Content), "the reply in the JSON"
+			if text == "" {
+				text, what = resp.Content, "the whole reply"
+			}
+			if said, _, serr := gate.Reply(text, lang); serr == nil {
+				var rest []string
+				for _, sent := range spoken.SplitSentences(said) {
+					if !slices.Contains(saidSoFar, sent) {
+						rest = append(rest, sent) // not said before the stream stopped
 					}
-					tr.Notef("response_agent: the reply in the JSON after the first sentences was read")
-					say(rest)
 				}
+				tr.Notef("response_agent: %s after the first sentences was read", what)
+				say(rest)
 			}
 		}
 		if len(saidSoFar) > 0 {

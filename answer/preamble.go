@@ -9,6 +9,10 @@ import (
 // (<think>, [THINK], <|channel|>analysis) and in labels ("Thought:").
 const reasoningNames = `think|thinking|thought|thoughts|reasoning|reason|reflection|reflect|analysis|analyze|scratchpad|inner[_ ]?monologue|internal[_ ]?thoughts?|chain[_ ]?of[_ ]?thought|pensée|réflexion|raisonnement|gedanke|gedanken|überlegung|überlegungen|nachdenken|思考|推理|分析|想法`
 
+// ReasoningNames are reasoningNames for readers that cut a labelled thought
+// in their own way (package speakable cuts one inside prose).
+const ReasoningNames = reasoningNames
+
 var (
 	// tagOpenRE opens a reasoning block: <think>, <thinking>, [THINK],
 	// <|think|>, with attributes or not.

@@ -384,13 +384,14 @@ func probeScore(t *testing.T, name string, mostLeaks, mostLost map[string]int) {
 // offline engine's new replies among the speech examples: graph 13, react
 // 8; with her attributes: graph 12, react 7; with marks of stance: graph
 // 6, react 4; with her rules named as hers apart: graph 4; with the
-// prompt's inputs named as a source: graph 3). The same
+// prompt's inputs named as a source: graph 3; with a reply whose stream
+// stopped read whole, the graph's lost good part is said). The same
 // replies leak on
 // both engines (TestHostileSameOnBothEngines): the counts differ by which
 // cases the table gives each engine.
 var (
 	probeMostLeaks = map[string]int{"graph": 3, "react": 4}
-	probeMostLost  = map[string]int{"graph": 1, "react": 0}
+	probeMostLost  = map[string]int{"graph": 0, "react": 0}
 )
 
 // probe2MostLeaks and probe2MostLost are the second probe's counts (when it
@@ -423,4 +424,25 @@ func TestHostileOutputsProbe3(t *testing.T) {
 var (
 	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe3MostLost  = map[string]int{"graph": 7, "react": 13}
+)
+
+// TestHostileOutputsProbe4 runs the fourth probe table, written before the
+// gate changed for it (issue 27): assistant-isms and a language model's
+// disclaimers, section markers inside a line or translated, labels of
+// reasoning and format inside prose, in four languages and both engines,
+// and replies that only look like them.
+func TestHostileOutputsProbe4(t *testing.T) {
+	probeScore(t, "probe4", probe4MostLeaks, probe4MostLost)
+}
+
+// probe4MostLeaks and probe4MostLost are the fourth probe's counts (when it
+// was written, on main before any change it led to: graph 23 and react 11
+// leaks, good parts lost graph 11 of 97 and react 5 of 28; with a model's
+// disclaimers and offers read by structure, markers inside a line, thoughts
+// inside prose cut to their sentence and a stopped reply read whole: none).
+// The mechanisms were chosen after reading its leaks: count the zeros as
+// tuned (docs/speech.md, Figures).
+var (
+	probe4MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe4MostLost  = map[string]int{"graph": 0, "react": 0}
 )

@@ -1,6 +1,7 @@
 package react
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -348,5 +349,34 @@ func TestStreamerFeelsAfterTheText(t *testing.T) {
 				t.Errorf("%s, cut %d: sentences %q, finish %+v", tt.name, cut, sents, got)
 			}
 		}
+	}
+}
+
+// TestStreamerReadsTheReplyAStopHeld: a sentence that is not speech stops
+// the stream after a sentence was said; once the text is over it is read
+// whole, as an answer that did not stream is, and the rest of the reply is
+// said, not lost.
+func TestStreamerReadsTheReplyAStopHeld(t *testing.T) {
+	tests := []struct {
+		name, input string
+		want        []string
+	}{
+		{"a thought inside the reply", "Hello there! Thought: the visitor is new. Welcome to the lab!", []string{"Hello there!", "Welcome to the lab!"}},
+		{"nothing after the stop", "Hello there! Thought: the visitor is new.", []string{"Hello there!"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := json.Marshal(tt.input)
+			var sents []string
+			s := &streamer{p: testParser("Alex"), onSent: func(x string) { sents = append(sents, x) }}
+			s.write(`{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 4, "action_input": ` + string(in) + `, "category": "greeting", "causing_person": "Alex"}`)
+			got := s.finish(nadine.NewTrace("t", "", time.Now()))
+			if strings.Join(sents, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("said %q, want %q", sents, tt.want)
+			}
+			if got.Input != strings.Join(tt.want, " ") {
+				t.Errorf("reply %q, want %q", got.Input, strings.Join(tt.want, " "))
+			}
+		})
 	}
 }

@@ -25,7 +25,9 @@ type streamer struct {
 	notes     []string // normalizations of the head
 	pos       int      // next byte of buf to decode, while streaming
 	speech    spoken.Stream
-	sentences []string // sentences handed out
+	sentences []string        // sentences handed out
+	text      strings.Builder // the reply text decoded so far
+	heldNote  string          // what became of a reply a sentence stopped, once read
 	// felt is set once the emotion was read and onMeta called.
 	felt bool
 	// tail is where the members after the reply text start in buf (after
@@ -246,14 +248,15 @@ func (s *streamer) finish(tr *nadine.Trace) step {
 		}
 	}
 	s.feel(f) // the emotion, when the stream ended before it was read
+	s.sayHeld()
 	out := s.meta
 	out.Input = strings.Join(s.sentences, " ")
 	if !ok || !v.Complete {
 		tr.Notef("agent answer was streamed but its JSON did not close")
 	}
 	notes := s.notes
-	if err := s.speech.Held(); err != nil {
-		notes = append(notes, "the rest of the reply was not said: "+err.Error())
+	if s.heldNote != "" {
+		notes = append(notes, s.heldNote)
 	}
 	if out.Category == "" {
 		var n []string
@@ -307,7 +310,9 @@ scan:
 		stop = holdDoubleEscape(b, s.pos, stop)
 	}
 	if stop > s.pos {
-		for _, sent := range s.speech.Write(answer.Unescape(b[s.pos:stop])) {
+		chunk := answer.Unescape(b[s.pos:stop])
+		s.text.WriteString(chunk)
+		for _, sent := range s.speech.Write(chunk) {
 			s.say(sent)
 		}
 		s.pos = stop
@@ -315,6 +320,7 @@ scan:
 	if end >= 0 {
 		s.state, s.tail = complete, end+1
 		s.flush()
+		s.sayHeld()
 		if s.onText != nil && s.spoke() {
 			s.onText()
 		}
@@ -358,6 +364,31 @@ func holdDoubleEscape(b string, from, stop int) int {
 		}
 	}
 	return stop
+}
+
+// sayHeld reads a reply whose stream a sentence that is not speech stopped
+// after others were said, whole, as an answer that did not stream is read,
+// and says what it keeps that was not said; once, when the text is over.
+func (s *streamer) sayHeld() {
+	err := s.speech.Held()
+	if err == nil || s.heldNote != "" {
+		return
+	}
+	said, _, serr := s.p.speech(s.text.String())
+	if serr != nil || !s.spoke() {
+		s.heldNote = "the rest of the reply was not said: " + err.Error()
+		return
+	}
+	var rest []string
+	for _, sent := range spoken.SplitSentences(said) {
+		if !slices.Contains(s.sentences, sent) {
+			rest = append(rest, sent)
+		}
+	}
+	for _, sent := range rest {
+		s.say(sent)
+	}
+	s.heldNote = fmt.Sprintf("a sentence was not speech (%v): the reply was read whole, %d more sentence(s) said", err, len(rest))
 }
 
 func (s *streamer) say(sent string) {

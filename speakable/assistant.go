@@ -12,10 +12,10 @@ import (
 
 // identity are the names of what an assistant says it is: Latin-script
 // ones end at a word boundary, the others anywhere.
-const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|computer programs?|` +
-	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes? informatiques?|` +
-	`ki(?:-sprachmodell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm)\b|` +
-	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型)`
+const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|(?:computer )?program(?:me)?s?|` +
+	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|` +
+	`ki(?:-sprachmodell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm)\b|` +
+	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|(?:计算机|电脑)?程序(?:[^员]|$))`
 
 var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
@@ -25,21 +25,55 @@ var (
 	clauseEndRE = regexp.MustCompile(`[,;:，；：]`)
 	// beingRE says the speaker is one: "I am an AI", "I'm just a language
 	// model", "Je suis une IA", "Ich bin eine KI", "我是一个人工智能".
-	beingRE = regexp.MustCompile(`(?i)(?:\bi\s+am|\bi'm|\bje suis|\bj'suis|\bich bin|我是|我只是|我仅仅是)\s*(?:(?:only|just|merely|simply|seulement|juste|nur|bloß|eigentlich|actually|really|an?|the|une?|eine?|ein|一个|一款|一名)\s*){0,3}(?:[\p{L}-]+\s+){0,2}?` + identity)
+	beingRE = regexp.MustCompile(`(?i)(?:\bi\s+am|\bi'm|\bje (?:ne )?suis(?: qu')?|\bj'suis|\bich bin|我是|我只是|我仅仅是)\s*(?:(?:only|just|merely|simply|seulement|juste|nur|bloß|eigentlich|actually|really|an?|the|une?|eine?|ein|一个|一款|一名)\s*){0,3}(?:[\p{L}-]+\s+){0,2}?` + identity)
 	// negatedRE denies the role ("not an assistant"): hers to say.
 	negatedRE = regexp.MustCompile(`(?i)(?:\bnot|\bpas|\bkein(?:e|en)?|\bnicht|不是)\s*(?:(?:just|only|a|an|une?|eine?|ein|一个)\s*){0,2}` + identity)
 	// trainingRE speaks of a model's training and its cut-off date.
-	trainingRE = regexp.MustCompile(`(?i)(?:training data|knowledge cut-?off|as of my last (?:update|training)|my training|données d'entraînement|mon entraînement|trainingsdaten|wissensstand|训练数据|知识截止)`)
-	// offerRE offers more service.
+	trainingRE = regexp.MustCompile(`(?i)(?:training data|knowledge cut-?off|as of my last (?:update|training)|my training|\btrained on\b|données d'entraînement|mon entraînement|entraînée? (?:sur|avec)|trainingsdaten|wissensstand|trainiert (?:mit|auf)|训练数据|知识截止|训练时)`)
+	// offerRE offers more service: to help, to be asked again, a hope that
+	// the answer helped. An invitation to do something else ("Feel free
+	// to look around the lab", "N'hésitez pas à toucher ma main") is hers.
 	offerRE = regexp.MustCompile(`(?i)(?:anything else|any other questions|further questions|more questions)[^.!?]{0,40}\b(?:help|assist)|` +
 		`\b(?:help|assist)\b[^.!?]{0,30}\banything else|how (?:can|may) i (?:help|assist)|(?:happy|glad|here) to (?:help|assist)|at your service|` +
-		`hope (?:this|that|it) helps|feel free to|don't hesitate to|do not hesitate to|let me know if|` +
-		`autre chose[^.!?]{0,30}\baider|d'autres questions|n'hésitez pas|j'espère que cela (?:vous )?aide|comment puis-je vous aider|ravie? de vous aider|` +
-		`noch etwas[^.!?]{0,30}\bhelfen|weitere fragen|zögern sie nicht|ich hoffe,? (?:das|dies) hilft|wie kann ich (?:dir|ihnen|euch) helfen|` +
-		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|希望(?:这|这些)?(?:对你|对您)?有(?:所)?帮助|随时(?:问|提问|告诉)|为(?:您|你)服务`)
+		`feel free to (?:ask|reach out|contact|let me know|come back to me)|(?:don't|do not) hesitate to (?:ask|reach|contact|let)|let me know if you (?:have|need|want)|` +
+		`autre chose[^.!?]{0,30}\baider|n'hésitez pas (?:à (?:me |nous )?(?:demander|poser|contacter|revenir|solliciter)|si\b)|comment puis-je vous aider|ravie? de vous aider|` +
+		`noch etwas[^.!?]{0,30}\bhelfen|zögern? (?:sie|du) nicht,? (?:mich |uns )?(?:zu )?(?:fragen|kontaktieren)|wie kann ich (?:dir|ihnen|euch) helfen|` +
+		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|随时(?:问|提问|告诉)|为(?:您|你)服务`)
+	// hopeHelpRE hopes the answer helped: "I hope this helps", "J'espère
+	// que ça vous aide", "Ich hoffe, ich konnte dir helfen", "希望这对您有帮助".
+	hopeHelpRE = regexp.MustCompile(`(?i)\bhope\b,?\s+(?:that\s+)?(?:this|that|it|these|my (?:answer|reply|explanation)|i (?:could|was able to|can|have|did))\b[^.!?]{0,30}\b(?:help|helps|helped|helpful|useful|answers? your|answered your)\b|` +
+		`espère\s+(?:que\s+)?(?:ça|cela|ceci|ma réponse|j'ai pu|avoir pu|vous avoir)[^.!?]{0,30}(?:\baid|\butile|\brépond)|` +
+		`hoffe,?\s+(?:das|dies|es|meine antwort|ich konnte|ich habe|ich kann)\b[^.!?]{0,30}(?:\bhilf|\bhelf|\bgeholfen|\bnützlich|\bbeantwort)|` +
+		`希望(?:这|这些|我的回答|我的解释|我能|我可以|以上|能)[^。！？]{0,10}(?:帮助|有用|帮到|解答)`)
+	// furtherRE is the visitor's further questions or needs, and
+	// furtherAskRE what offers to meet them (a condition, an order to
+	// ask): "If you need anything else, just ask", "Lass mich wissen, wenn
+	// du noch Fragen hast". "Do you have other questions?" asks, it offers
+	// nothing.
+	furtherRE    = regexp.MustCompile(`(?i)\b(?:anything else|something else|any (?:other|more|further) questions?|(?:other|more|further) questions|d'autres questions|une autre question|autre chose|(?:noch|weitere|andere) (?:\p{L}+ )?fragen?\b|noch etwas|sonst noch (?:etwas|was))|其他问题|别的问题|其他需要|还有(?:什么)?问题`)
+	furtherAskRE = regexp.MustCompile(`(?i)\b(?:if|whenever|should you|just ask|ask me|let me know|si|n'hésitez|demandez|wenn|falls|frag|fragen sie|lass mich wissen|sag mir)\b|如果|要是|随时|问我|告诉我`)
+	// reachRE names what a language model reaches outside itself: the
+	// internet, the web, real-time or current data; a first-person denial
+	// of it is a model's disclaimer, never a robot's.
+	reach = lexicon{prefixes: []string{"internet", "realtime", "echtzeit", "online", "offline", "browse", "browsing"},
+		phrases: []string{"real time", "the web", "search the web", "current events", "current information", "today s news", "the news", "current data", "up to date", "latest news", "live data",
+			"temps reel", "en ligne", "naviguer", "actualites", "informations actuelles", "aktuelle informationen", "aktuellen informationen", "aktuelle daten", "aktuellen daten", "im netz"},
+		cjk: []string{"互联网", "网络", "上网", "联网", "实时", "最新信息", "最新消息"}}
+	// unable is a first-person denial of an ability or an access.
+	unable = lexicon{prefixes: []string{"kein"}, phrases: []string{"can t", "cannot", "can not", "couldn t", "am unable", "unable to", "am not able", "not able to", "don t have", "do not have", "have no", "no access",
+		"n ai pas", "n ai aucun", "n ai aucune", "ne peux pas", "ne suis pas", "pas acces", "aucun acces", "ne dispose pas", "ne dispose d aucun", "ne dispose d aucune",
+		"kann nicht", "kann keine", "kann kein", "kann keinen", "habe keinen", "habe keine", "habe kein", "keinen zugriff", "kein zugriff", "keinen zugang"},
+		cjk: []string{"无法", "不能", "没有", "无权"}}
+	// knowledgeEndRE says where the speaker's knowledge ends in time: "My
+	// knowledge only goes up to 2022", "Mes connaissances s'arrêtent en
+	// 2023", "Mein Wissen reicht nur bis 2022", "我的知识只到2023年".
+	knowledgeEndRE = regexp.MustCompile(`(?i)\b(?:my knowledge|my data|my information|mes connaissances|mes données|mon savoir|mein wissen|meine daten|meine informationen|meine kenntnisse|mein wissensstand)\b[^.!?]{0,30}\b(?:goes|go|extends?|reach(?:es)?|stops?|ends?|is limited|are limited|only covers?|s'arrêtent|s'arrête|vont jusqu|va jusqu|se limitent|datent|reicht|reichen|endet|enden|geht nur|gehen nur|stammt|stammen)\b[^.!?]{0,30}\b(?:19|20)\d\d\b|我的(?:知识|数据|信息)[^。！？]{0,8}(?:截止|只到|停留在|更新到)`)
+
 	// cannotRE denies an ability or a possession, in the first person's
 	// clause a frame introduces.
 	cannotRE = regexp.MustCompile(`(?i)\b(?:can't|can ?not|cannot|couldn't|am unable|am not able|don't|do not|have no|n'ai (?:pas|aucune?)|ne (?:peux|sais|suis) pas|kann (?:\S+ )?(?:nicht|kein\w*)|habe (?:\S+ )?(?:nicht|kein\w*))\b|无法|不能|没有|不会`)
+	// sourceLeadRE is a lead-in that names a source, up to its comma.
+	sourceLeadRE = regexp.MustCompile(`(?i)^\s*(?:based on|according to|from what|judging by|d'après|selon|sur la base de|laut|basierend auf|gemäß|ausgehend von|根据|依据|按照|基于)[^,，.!?。！？]{1,60}[,，]\s*`)
 	// leadingButRE is the conjunction a clause after a removed one starts
 	// with.
 	leadingButRE = regexp.MustCompile(`(?i)^\s*(?:(?:but|mais|aber|doch|however|cependant|jedoch)\b|但是|但|不过|可是)\s*[,，]?\s*`)
@@ -63,7 +97,10 @@ var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "b
 	"train", "cut", "update", "entraîn", "wissen", "help", "question", "free", "hesit", "know", "hope", "service",
 	"aider", "autre", "hésit", "helfen", "frage", "zöger", "hoffe", "feel", "emotion", "opinion", "body", "conscious", "sentiment",
 	"corps", "gefühl", "meinung", "körper", "bewusst", "empfind", "人工智能", "模型", "助手", "机器人", "训练", "知识", "帮", "服务", "随时",
-	"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受"}
+	"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受",
+	"internet", "web", "real", "online", "offline", "news", "dispose", "kein", "kenntnis", "browse", "current", "latest", "live", "temps", "ligne", "naviguer", "actualit", "aktuell", "echtzeit", "netz", "zugriff", "zugang", "accès",
+	"connaiss", "données", "savoir", "daten", "information", "data", "else", "autre", "noch", "weitere", "andere", "sonst", "espère", "wissen",
+	"程序", "实时", "网络", "互联网", "联网", "最新", "问题", "希望", "数据", "信息"}
 
 func mayBeAssistantism(s string) bool {
 	l := strings.ToLower(s)
@@ -102,10 +139,28 @@ func assistantism(s string) string {
 		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(rest, "")))
 	}
 	if isAssistantism(s) {
+		if m := sourceLeadRE.FindStringIndex(s); m != nil && isAssistantism(s[:m[1]]) && !isAssistantism(s[m[1]:]) {
+			// "Based on my training data, MIRALab was founded in 1989":
+			// the source named goes, the fact stays.
+			return capitalize(strings.TrimSpace(s[m[1]:]))
+		}
 		if loc := butRE.FindStringIndex(s); loc != nil && isAssistantism(s[:loc[0]]) && !isAssistantism(s[loc[1]:]) {
 			return capitalize(strings.TrimSpace(s[loc[1]:]))
 		}
 		return ""
+	}
+	return s
+}
+
+// withoutSourceLead removes a lead-in that names a language model's
+// training as its source ("Based on my training data, …"), so that what
+// follows is judged alone, by the classifier too.
+func withoutSourceLead(s string) string {
+	if !mayBeAssistantism(s) {
+		return s
+	}
+	if m := sourceLeadRE.FindStringIndex(s); m != nil && isAssistantism(s[:m[1]]) {
+		return capitalize(strings.TrimSpace(s[m[1]:]))
 	}
 	return s
 }
@@ -116,11 +171,16 @@ func isAssistantism(s string) bool {
 	if beingRE.MatchString(s) && !negatedRE.MatchString(s) {
 		return true
 	}
-	if trainingRE.MatchString(s) || offerRE.MatchString(s) {
+	if trainingRE.MatchString(s) || offerRE.MatchString(s) || hopeHelpRE.MatchString(s) || knowledgeEndRE.MatchString(s) ||
+		(furtherRE.MatchString(s) && furtherAskRE.MatchString(s)) {
 		return true
 	}
 	t := newText(s)
-	return (anyOf(t.words, firstPerson) || strings.Contains(s, "我")) && lacking.in(t) && selfParts.in(t)
+	me := anyOf(t.words, firstPerson) || strings.Contains(s, "我")
+	if me && unable.in(t) && reach.in(t) {
+		return true // "I don't have access to real-time information"
+	}
+	return me && lacking.in(t) && selfParts.in(t)
 }
 
 // capitalize makes the first letter of s a capital.

@@ -130,10 +130,22 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if raw == "" {
 		return "", nil
 	}
+	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(raw, ""))
 	if c != nil && mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
 		// A data section's delimiter: what follows it in the sentence is
-		// the section's data.
-		return "", notSpeech("a data section's delimiter")
+		// the section's data, unless the delimiter closes the section.
+		rest := withoutInlineMarker(raw)
+		if rest == raw || !strings.HasSuffix(raw, rest) || !closingRE.MatchString(strings.TrimLeftFunc(raw, notWord)) || fence.HasDelimiter(rest) {
+			return "", notSpeech("a data section's delimiter")
+		}
+		raw = rest
+	}
+	if !strings.Contains(raw, "\n") {
+		// A section's marker written inside the line: the sentence
+		// without it.
+		if raw = withoutInlineMarker(raw); raw == "" {
+			return "", leftOut("a section's marker")
+		}
 	}
 	if first, _ := utf8.DecodeRuneInString(raw); strings.Contains(raw, "\n") || strings.Contains(raw, "</") || strings.ContainsRune("=#<[【-", first) {
 		// The reply's form, as its lines show it.
@@ -198,6 +210,14 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			}
 		}
 	}
+	if lead := withoutSourceLead(linked); lead != linked {
+		linked = lead
+		if clean, err = spoken.Sentence(linked); err == nil && c != nil {
+			if why := c.check(clean); why != "" {
+				return "", notSpeech("%s", why)
+			}
+		}
+	}
 	rest, meta := linked, false
 	if !authored {
 		rest, meta = metaTalk(linked, lang)
@@ -236,7 +256,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = withoutStructure(unfence(withoutSections(assistantTurns(answer.Preamble(text)))))
+	text = withoutStructure(unfence(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, "")))))))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

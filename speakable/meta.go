@@ -24,9 +24,18 @@ var (
 	// field does ("(tone: friendly)", "（语气：友好）"): one or two words,
 	// or up to four ideographs, then the colon.
 	annotationRE = regexp.MustCompile(`^(?:[\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?|\p{Han}{1,4})\s*[:：]`)
+	// replyPresentedRE is a lead-in that presents the reply by its
+	// structure, whatever the classifier says of its adjectives: "here is",
+	// then a few words, then the reply's noun ("Voici une réponse courte
+	// et chaleureuse", "以下是一个简短的回复").
+	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|réponse|réplique|antwort|erwiderung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,10}(?:回答|回复|答复)[^。！？]{0,6}$`)
 	// leadRE is a lead-in clause that ends with a colon.
 	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
 )
+
+// leadingInterjectionRE is an interjection before a lead-in ("Sure! Here
+// is …", "Bien sûr ! Voici …").
+var leadingInterjectionRE = regexp.MustCompile(`(?i)^\s*(?:sure|of course|okay|ok|certainly|bien sûr|d'accord|très bien|klar|natürlich|gern|gerne|好的|当然)\s*[!,.！，]?\s*`)
 
 // asideGone marks where an aside was removed, until the spaces are mended.
 const asideGone = "\uFFFF"
@@ -46,7 +55,7 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	backstageLead := false
 	if m := leadRE.FindStringSubmatch(s); m != nil {
 		switch j := judge(m[1]); {
-		case j.isFrame():
+		case j.isFrame() || replyPresentedRE.MatchString(strings.TrimSpace(leadingInterjectionRE.ReplaceAllString(m[1], ""))):
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))
 		case j.notForVisitor() && judgeable(m[1]):
 			backstageLead = true
