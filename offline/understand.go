@@ -436,6 +436,14 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 	plain := !social(whole.Top().Label) || whole.Top().Prob < partSure
 	byProb := slices.Clone(parts)
 	slices.SortStableFunc(byProb, func(a, b part) int { return cmp.Compare(b.top.Prob, a.top.Prob) })
+	// The clause the whole utterance reads as well, if weakly, comes first:
+	// "我一直很好奇，明天你还会记得…吗" is curiosity then a question, and the
+	// whole reads the question.
+	if top := whole.Top(); top.Label != noneLabel {
+		slices.SortStableFunc(byProb, func(a, b part) int {
+			return cmp.Compare(b2i(b.top.Label == top.Label), b2i(a.top.Label == top.Label))
+		})
+	}
 	for _, p := range byProb {
 		// A clause of one word ("So, I must go") says little on its own.
 		if (p.clause || plain) && (p.to-p.from > 1 || p.top.Prob >= 2*partSure || social(p.top.Label)) {
@@ -736,4 +744,11 @@ func hasLetters(toks []intents.Token) bool {
 		}
 	}
 	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
