@@ -696,6 +696,12 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if other := map[intent]string{iTime: "date", iDate: "time"}[c.intent]; whole.Prob(other)+whole.Prob("datetime") >= e.threshold {
 			c.intent = iDateTime
 		}
+	case iPersona:
+		// Who made her and where are asked of her: to her, by her name or
+		// of "this robot"; "who built the robot Sophia" asks of another.
+		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(toks) {
+			return c, false
+		}
 	case iSong:
 		c.songLang, _ = namedLanguage(toks, text)
 	case iFromUser:
@@ -751,4 +757,30 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// herWords are the words that make a question one about her in each
+// language's normalized form: you and yours (formal, informal, dialect), her
+// name, "this" and "she".
+var herWords = map[string]bool{
+	"you": true, "your": true, "yours": true, "yourself": true, "ya": true, "u": true, "ur": true, "youre": true,
+	"this": true, "she": true, "her": true, "nadine": true,
+	"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "tas": true, "tes-tu": true, "vous": true,
+	"votre": true, "vos": true, "ce": true, "cet": true, "cette": true, "elle": true,
+	"du": true, "dich": true, "dir": true, "dein": true, "deine": true, "deinen": true, "deiner": true, "deinem": true,
+	"sie": true, "ihnen": true, "ihr": true, "ihre": true, "di": true, "dei": true, "dieser": true, "diesen": true,
+	"diesem": true, "diese": true, "dies": true, "bisch": true, "bist": true,
+	"你": true, "您": true, "妳": true, "这": true, "她": true,
+}
+
+// addressed reports whether an utterance speaks of her: to her, by her name,
+// or of "this" one ("t'ont" is "they have you").
+func addressed(toks []intents.Token) bool {
+	for _, t := range toks {
+		low := strings.ToLower(t.Text)
+		if herWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’") {
+			return true
+		}
+	}
+	return false
 }
