@@ -392,6 +392,9 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 	if !ok || top.Prob < weakFactFloor || e.topics == nil {
 		return "", false
 	}
+	if !e.ofHer(fact, r.toks) {
+		return "", false
+	}
 	words := contentWords(r.text)
 	if f, _, sh := e.topics.nearestWords(e.topics.passages[r.lang], words, r.lang); f == fact && sh {
 		return fact, true
@@ -702,6 +705,10 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(toks) {
 			return c, false
 		}
+	case iKnowledge:
+		if !e.ofHer(c.fact, toks) {
+			return c, false
+		}
 	case iSong:
 		c.songLang, _ = namedLanguage(toks, text)
 	case iFromUser:
@@ -783,4 +790,53 @@ func addressed(toks []intents.Token) bool {
 		}
 	}
 	return false
+}
+
+// selfFacts are the knowledge facts about how she works, asked of her or of
+// robots: "how does a car engine work" or "how do cats see in the dark" are
+// not, though they share the words.
+var selfFacts = map[string]bool{fHowWorks: true, fHearing: true, fSeeing: true, fThinking: true, fSpeaking: true,
+	fMemory: true, fRecognize: true, fExpressions: true, fRealWorld: true, fPersonality: true, fAnswering: true, fSinging: true}
+
+// askerWords are the words that tie a question on how something works to her
+// beyond herWords: the asker (what she does with "my voice"), robots, and
+// "it", "that", "those", and asking her to tell.
+var askerWords = map[string]bool{
+	"i": true, "me": true, "my": true, "mine": true, "im": true, "ive": true, "robot": true, "robots": true,
+	"it": true, "that": true, "those": true, "these": true,
+	"je": true, "j": true, "moi": true, "mon": true, "ma": true, "mes": true, "ca": true, "cela": true, "ces": true,
+	"ich": true, "mich": true, "mir": true, "mein": true, "meine": true, "meinen": true, "meiner": true,
+	"roboter": true, "es": true, "hast": true, "kannst": true, "warst": true, "wirst": true,
+	"erzaehl": true, "erzaehle": true, "erzaehlen": true, "sag": true, "sagen": true, "erklaer": true, "erklaeren": true,
+	"我": true, "它": true, "那": true,
+}
+
+// askerHan are the Chinese words that ask her to tell ("说说人脸识别吧").
+var askerHan = []string{"说说", "讲讲", "介绍", "机器人"}
+
+// ofHer reports whether a question read as a fact can be about her: a fact
+// on how she works needs a word that ties it to her, unless the question
+// is a bare term of four words at most ("speech recognition", "语音识别").
+func (e *Engine) ofHer(fact string, toks []intents.Token) bool {
+	if !selfFacts[fact] || addressed(toks) {
+		return true
+	}
+	var han strings.Builder
+	for _, t := range toks {
+		if askerWords[t.Norm] {
+			return true
+		}
+		if t.Han {
+			han.WriteString(t.Norm)
+		}
+	}
+	if han.Len() > 0 {
+		for _, w := range askerHan {
+			if strings.Contains(han.String(), w) {
+				return true
+			}
+		}
+		return utf8.RuneCountInString(han.String()) <= 5
+	}
+	return len(toks) <= 4
 }
