@@ -383,9 +383,10 @@ func (e *Engine) decide(r reading, h hints) classified {
 
 // weakFact is the knowledge fact the classifier reads first, above none but
 // below the bar, when the fact's own passages agree: the nearest answer
-// passage or the nearest questions are that fact's. Two readings that agree
-// on a fact are surer than either alone ("deine Funktionsweise?" is 0.21
-// how it works, and its questions are the nearest).
+// passage or the nearest questions are that fact's, whatever their words
+// (a word no example uses, "Funktionsweise", shares nothing). Two readings
+// that agree on a fact are surer than either alone ("deine Funktionsweise?"
+// is 0.21 how it works, and its questions are the nearest).
 func (e *Engine) weakFact(r reading) (string, bool) {
 	top := r.whole.Top()
 	fact, ok := strings.CutPrefix(top.Label, "knowledge.")
@@ -396,10 +397,10 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 		return "", false
 	}
 	words := contentWords(r.text)
-	if f, _, sh := e.topics.nearestWords(e.topics.passages[r.lang], words, r.lang); f == fact && sh {
+	if f, _, _ := e.topics.nearestWords(e.topics.passages[r.lang], words, r.lang); f == fact {
 		return fact, true
 	}
-	if f, _, sh := e.topics.nearestWords(e.topics.asked[r.lang], words, r.lang); f == fact && sh {
+	if f, _, _ := e.topics.nearestWords(e.topics.asked[r.lang], words, r.lang); f == fact {
 		return fact, true
 	}
 	return "", false
@@ -816,7 +817,7 @@ var askerHan = []string{"说说", "讲讲", "介绍", "机器人"}
 
 // ofHer reports whether a question read as a fact can be about her: a fact
 // on how she works needs a word that ties it to her, unless the question
-// is a bare term of four words at most ("speech recognition", "语音识别").
+// is a bare term of three words at most ("speech recognition", "语音识别").
 func (e *Engine) ofHer(fact string, toks []intents.Token) bool {
 	if !selfFacts[fact] || addressed(toks) {
 		return true
@@ -838,5 +839,5 @@ func (e *Engine) ofHer(fact string, toks []intents.Token) bool {
 		}
 		return utf8.RuneCountInString(han.String()) <= 5
 	}
-	return len(toks) <= 4
+	return len(toks) <= 3
 }
