@@ -393,7 +393,7 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 	if !ok || top.Prob < weakFactFloor || e.topics == nil {
 		return "", false
 	}
-	if !e.ofHer(fact, r.toks) {
+	if !e.ofHer(fact, r.toks, r.text, r.lang) {
 		return "", false
 	}
 	words := contentWords(r.text)
@@ -707,7 +707,7 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 			return c, false
 		}
 	case iKnowledge:
-		if !e.ofHer(c.fact, toks) {
+		if !e.ofHer(c.fact, toks, text, c.lang) {
 			return c, false
 		}
 	case iSong:
@@ -815,10 +815,14 @@ var askerWords = map[string]bool{
 // askerHan are the Chinese words that ask her to tell ("说说人脸识别吧").
 var askerHan = []string{"说说", "讲讲", "介绍", "机器人"}
 
-// ofHer reports whether a question read as a fact can be about her: a fact
+// ofHer reports whether a question read as a fact can be about her (an
+// institution's fact is not hers when another is named): a fact
 // on how she works needs a word that ties it to her, unless the question
 // is a bare term of three words at most ("speech recognition", "语音识别").
-func (e *Engine) ofHer(fact string, toks []intents.Token) bool {
+func (e *Engine) ofHer(fact string, toks []intents.Token, text string, lang nadine.Language) bool {
+	if e.topics != nil && e.topics.namesAnother(text, lang, fact) {
+		return false
+	}
 	if !selfFacts[fact] || addressed(toks) {
 		return true
 	}
