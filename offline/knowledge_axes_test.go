@@ -368,11 +368,12 @@ func TestKnowledgeAxes(t *testing.T) {
 		}
 	}
 	t.Logf("all: tuned %s, held out %s, out of scope %s", sum[0], sum[1], sum[2])
-	// The scores reached, less a margin for training's chance (±1–2 per set).
+	// The scores reached (tuned 318, held out 97, out of scope 185; on main
+	// before the round 306, 93, 151), less a margin for training's chance.
 	for i, floor := range []struct {
 		part  string
 		right int
-	}{{"tuned", 298}, {"held out", 89}, {"out of scope", 145}} {
+	}{{"tuned", 310}, {"held out", 92}, {"out of scope", 178}} {
 		if sum[i].right < floor.right {
 			t.Errorf("%s: %s right, below %d", floor.part, sum[i], floor.right)
 		}
