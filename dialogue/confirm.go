@@ -217,6 +217,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"absolument", "exactement", "tout à fait", "certainement", "évidemment", "volontiers", "sûr", "sûre",
 		"c'est ça", "mais si", "si si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
 		"je confirme", "carrément", "ouep", "d'acc", "affirmatif",
+		"fais-le", "faites-le", "efface tout", "effacez tout", "supprime tout", "supprimez tout",
 		// German
 		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
 		"einverstanden", "richtig", "stimmt", "korrekt", "selbstverständlich", "auf jeden fall", "doch",
@@ -237,6 +238,9 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"laisse tomber", "mais non", "bien sûr que non",
 		"nan", "nan nan", "hors de question", "laisse", "laissez", "laissez tomber", "niet",
 		"je rigole", "je rigolais", "je plaisante", "je plaisantais", "c'était pour rire",
+		// Polite refusals and "I was only trying it out": nothing to erase.
+		"ça ira", "ça va aller", "pas besoin", "je testais", "je teste", "c'était un test", "pour voir", "pour tester", "juste tester",
+		"juste essayer", "pour essayer", "t'inquiète", "oublie ça", "oubliez ça",
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",

@@ -33,11 +33,15 @@ var tunedCores = func() []answerCore {
 	add("en", dialogue.AnswerUnclear, "maybe", "I don't know", "not sure", "why?", "wait", "yes and no",
 		"what do you mean", "let me think", "tell me a joke", "how are you")
 	add("fr", dialogue.AnswerYes, "oui", "ouais", "d'accord", "bien sûr", "vas-y", "tout à fait", "oui, oublie-moi",
-		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep")
+		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep", "fais-le", "allez, effacez tout",
+		"supprime tout")
 	add("fr", dialogue.AnswerNo, "non", "pas du tout", "jamais", "bien sûr que non", "non, garde tout", "ne fais pas ça",
 		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non",
 		"nan", "hors de question", "nan laisse", "laissez, c'est bon", "je plaisantais", "niet",
-		"négatif", "non, je voulais juste savoir si c'était possible", "non, je demandais si tu pouvais")
+		"négatif", "non, je voulais juste savoir si c'était possible", "non, je demandais si tu pouvais",
+		"ça ira, merci", "non non, je testais", "c'était juste pour voir", "ça va aller, laissez", "pas besoin",
+		"je voulais juste tester", "t'inquiète", "oubliez ça", "je voulais juste essayer", "n'efface pas tout",
+		"ne fais pas ça, n'efface rien")
 	add("fr", dialogue.AnswerYes, "si", "si si", "mais si")
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")

@@ -383,13 +383,13 @@ func probeScore(t *testing.T, name string, mostLeaks, mostLost map[string]int) {
 // graph 17, react 13; before the perspective: graph 17, react 9; with the
 // offline engine's new replies among the speech examples: graph 13, react
 // 8; with her attributes: graph 12, react 7; with marks of stance: graph
-// 6, react 4; with her rules named as hers apart: graph 4; with traditional
-// Chinese read as simplified, which retrains the classifier, graph 5: a
-// Chinese talk about the answer with its mark of stance fell under the bar).
-// The same replies leak on both engines (TestHostileSameOnBothEngines): the
-// counts differ by which cases the table gives each engine.
+// 6, react 4; with her rules named as hers apart: graph 4; with the
+// prompt's inputs named as a source: graph 3). The same
+// replies leak on
+// both engines (TestHostileSameOnBothEngines): the counts differ by which
+// cases the table gives each engine.
 var (
-	probeMostLeaks = map[string]int{"graph": 5, "react": 4}
+	probeMostLeaks = map[string]int{"graph": 3, "react": 4}
 	probeMostLost  = map[string]int{"graph": 1, "react": 0}
 )
 
@@ -400,4 +400,27 @@ var (
 var (
 	probe2MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe2MostLost  = map[string]int{"graph": 1, "react": 2}
+)
+
+// TestHostileOutputsProbe3 runs the third probe table, written before the
+// gate changed for it (issue 27): the issue's own classes (prompt echo,
+// fence lines, format talk, ReAct labels, chat-template tokens, URLs with
+// instructions, markup, assistant-isms) from angles the tuned table lacks,
+// in the forms around a reply (plain prose, JSON in or out of a fence, role
+// labels, XML-ish tags, YAML), and replies that only look risky.
+func TestHostileOutputsProbe3(t *testing.T) {
+	probeScore(t, "probe3", probe3MostLeaks, probe3MostLost)
+}
+
+// probe3MostLeaks and probe3MostLost are the third probe's counts (when it
+// was written, on main before any change it led to: graph 12 and react 4
+// leaks, good parts lost graph 19 of 74 and react 14 of 58; with the form
+// read from the reply's lines, chat templates read as turns, fields,
+// calls, addresses of any ending, assistant frames, the output announced
+// and the prompt's inputs named as a source: graph 1, react 0, lost graph
+// 7 and react 13). A ReAct output in prose is fed back once by design, so
+// its good part is the retry's.
+var (
+	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe3MostLost  = map[string]int{"graph": 7, "react": 13}
 )

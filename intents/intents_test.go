@@ -47,8 +47,9 @@ func TestRejoin(t *testing.T) {
 		{nadine.French, "moi c est pierre", "moi cest pierre"},
 		{nadine.French, "j ai vu qu il y a un labo, l université", "jai vu quil y a un labo luniversite"},
 		{nadine.French, "s il vous plaît jusqu au bout", "sil vous plait jusquau bout"},
-		{nadine.French, "c fini t bête", "c fini t bete"},  // no vowel after: no elision
-		{nadine.French, "a t il t es où", "a t il tes ou"}, // the t of "a-t-il" is no elision
+		{nadine.French, "c fini t bête", "c fini t bete"},                 // no vowel after: no elision
+		{nadine.French, "moi c inès, c était ça", "moi c ines cetait ca"}, // c' only before être and en
+		{nadine.French, "a t il t es où", "a t il tes ou"},                // the t of "a-t-il" is no elision
 		{nadine.French, "Jean-Pierre, d accord", "jean pierre daccord"},
 		{nadine.English, "i m sam and don t know it s late", "im sam and dont know its late"},
 		{nadine.English, "you re right, we ll see", "youre right well see"},

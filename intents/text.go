@@ -218,6 +218,11 @@ func Rejoin(text string, toks []Token, lang nadine.Language) []Token {
 			// Only elided words end in "qu" (qu, lorsqu, jusqu).
 			// "j" is no word of its own: spoken French elides it before
 			// consonants too ("j suis").
+			if a.Norm == "c" {
+				// "c'" elides only before "est", "était", "en": "moi c inès"
+				// is texting's "c'est", not one word "cinès".
+				return b.Norm[0] == 'e'
+			}
 			return a.Norm == "j" || (frClitics[a.Norm] || strings.HasSuffix(a.Norm, "qu")) && strings.ContainsRune("aeiouyh", rune(b.Norm[0]))
 		}
 		return contracted[lang][b.Norm] && len(a.Norm) > 0

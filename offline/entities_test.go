@@ -218,3 +218,32 @@ func TestMergeTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestStanceOfClause: a clause plainly praise or abuse comes first when the
+// whole utterance weakly reads the other stance, and only then.
+func TestStanceOfClause(t *testing.T) {
+	insult := part{from: 1, to: 5, top: intents.Scored{Label: "insult", Prob: 0.85}, clause: true}
+	for _, tt := range []struct {
+		name  string
+		whole intents.Scored
+		parts []part
+		want  string
+	}{
+		{"irony: praise, then a plain insult", intents.Scored{Label: "compliment", Prob: 0.45}, []part{insult}, "insult"},
+		{"a plain whole keeps its stance", intents.Scored{Label: "compliment", Prob: 0.6}, []part{insult}, "compliment"},
+		{"a weak clause does not overturn", intents.Scored{Label: "compliment", Prob: 0.45},
+			[]part{{from: 1, to: 5, top: intents.Scored{Label: "insult.mild", Prob: 0.5}, clause: true}}, "compliment"},
+		{"a greeting split from the rest is no clause", intents.Scored{Label: "compliment", Prob: 0.45},
+			[]part{{from: 1, to: 5, top: intents.Scored{Label: "insult", Prob: 0.9}}}, "compliment"},
+		{"the last plain clause decides", intents.Scored{Label: "insult", Prob: 0.4}, []part{
+			{from: 0, to: 3, top: intents.Scored{Label: "insult.strong", Prob: 0.9}, clause: true},
+			{from: 3, to: 6, top: intents.Scored{Label: "compliment.strong", Prob: 0.8}, clause: true}}, "compliment.strong"},
+		{"no stance, nothing moves", intents.Scored{Label: "thanks", Prob: 0.4}, []part{insult}, "thanks"},
+	} {
+		main := []candidate{{tt.whole.Label, tt.whole.Prob}, {"insult", 0.35}}
+		got := stanceOfClause(main, intents.Result{Labels: []intents.Scored{tt.whole}}, tt.parts)
+		if got[0].label != tt.want || len(got) < len(main)-1 {
+			t.Errorf("%s: %v, want %s first", tt.name, got, tt.want)
+		}
+	}
+}

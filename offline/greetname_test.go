@@ -132,6 +132,21 @@ func TestBareNameAfterGreeting(t *testing.T) {
 			}
 		}
 	}
+	// Between greetings, and lowercase when the examples give it as a name.
+	for _, tt := range []struct{ text, name string }{
+		{"Bonjour, Jacqueline Martin, enchantée de faire votre connaissance.", "Jacqueline Martin"},
+		{"bonsoir. hugo. ravi de vous rencontrer", "Hugo"},
+		{"Salut. sophie.", "Sophie"},
+		{"Bonsoir. Anne-Sophie Roux. Enchantée.", "Anne-Sophie Roux"},
+		{"Bonjour. Paris. Enchantée.", ""},
+		{"bonsoir. merci. enchanté.", ""},
+		{"salut. fatiguée.", ""},
+	} {
+		r := respond(t, e, nadine.Turn{Text: tt.text, Language: nadine.French})
+		if tt.name != "" && (r.intent() != "name" || !strings.Contains(r.reply.Text, tt.name)) || tt.name == "" && r.intent() == "name" {
+			t.Errorf("fr %q → %s %q, want name %q", tt.text, r.intent(), r.reply.Text, tt.name)
+		}
+	}
 }
 
 // TestGreetedCapitalName: in German, a capitalized word the examples do not

@@ -87,18 +87,19 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	return "", false
 }
 
-// greetedName returns the name of an utterance that is a greeting and a name
-// on its own ("Bonsoir. Hélène Garnier."): every word of the other clauses
-// capitalized and a name's, none a word of the examples unless they give it
-// as a name (a sentence's first capital shows nothing, so this is stricter
-// than nameWord).
+// greetedName returns the name of an utterance that is greetings and a name
+// on its own ("Bonsoir. Hélène Garnier.", "Bonjour, Jacqueline Martin,
+// enchantée."): every word of the name's clause capitalized, or given as a
+// name by the examples ("salut. hugo."), and none a word of the examples
+// unless they give it as a name (a sentence's first capital shows nothing,
+// so this is stricter than nameWord).
 func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Language) string {
 	greeted, from, to := false, -1, -1
 	for _, p := range parts {
 		switch {
 		case !p.clause:
 			return ""
-		case !greeted && p.top.Label == "greeting" && p.top.Prob >= partSure:
+		case p.top.Label == "greeting" && p.top.Prob >= partSure:
 			greeted = true
 		case from < 0:
 			from, to = p.from, p.to
@@ -110,16 +111,22 @@ func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Lan
 		return ""
 	}
 	tags := e.model.Tags(toks)
-	words := make([]string, 0, to-from)
+	var name strings.Builder
 	for i := from; i < to; i++ {
 		t := toks[i]
-		if t.Han || !isNameWord(t.Text) || !startsUpper(t.Text) || isLanguageWord(t) || tags[i] != "" ||
+		if t.Han || !isNameWord(t.Text) || !startsUpper(t.Text) && !exampleNames()[t.Norm] || isLanguageWord(t) || tags[i] != "" ||
 			t.Norm == strings.ToLower(e.persona.Name) || e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
 			return ""
 		}
-		words = append(words, titleCase(t.Text))
+		switch {
+		case i > from && t.Hyphen:
+			name.WriteString("-") // "Anna-Lena" stays one name
+		case i > from:
+			name.WriteString(" ")
+		}
+		name.WriteString(titleCase(t.Text))
 	}
-	return strings.Join(words, " ")
+	return name.String()
 }
 
 // greetedCapital reports whether a German utterance that opens with a

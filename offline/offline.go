@@ -209,7 +209,7 @@ const worryWindow = 3
 // readHistory reads the window: her replies (to vary her wording), what she last
 // asked, a worry met lately, and what the person said before (repeated insults).
 func (t *turn) readHistory() hints {
-	var h hints
+	h := hints{opening: len(t.req.History) == 0}
 	last := ""
 	var lastHash uint64
 	var window []uint64

@@ -552,3 +552,23 @@ func BenchmarkRespondKnowledge(b *testing.B) {
 		})
 	}
 }
+
+// TestOpeningGreets: words that both greet and take leave ("salut la
+// compagnie", "ciao") greet when nothing was said yet, and leave after.
+func TestOpeningGreets(t *testing.T) {
+	e := testEngine(offline.Options{})
+	talked := []nadine.Message{{Role: nadine.RoleUser, Content: "Bonjour"}, {Role: nadine.RoleAssistant, Content: "Bonjour et bienvenue !"}}
+	for _, tt := range []struct {
+		in      string
+		history []nadine.Message
+		want    string
+	}{
+		{"Salut la compagnie !", nil, "greeting"},
+		{"Salut la compagnie !", talked, "farewell"},
+		{"Au revoir", nil, "farewell"},
+	} {
+		if r := respond(t, e, nadine.Turn{Text: tt.in}, tt.history...); r.intent() != tt.want {
+			t.Errorf("%q after %d messages: [%s] %q, want %s", tt.in, len(tt.history), r.intent(), r.reply.Text, tt.want)
+		}
+	}
+}

@@ -79,6 +79,9 @@ const (
 	// out-of-scope questions of TestKnowledgeAxes; 0.10 took two more
 	// probe turns than 0.15).
 	weakFactFloor = 0.10
+	// clauseStanceSure is the probability from which a clause's praise or
+	// abuse outranks a whole weakly read as the other.
+	clauseStanceSure = 0.7
 	// nameFloor is the introduction probability from which a plainly shown name makes
 	// one ("je suis Marie": "marie" is also French for married).
 	nameFloor = 0.005
@@ -263,6 +266,7 @@ type hints struct {
 	pendingHow  bool            // Nadine just asked "how are you?"
 	listening   bool            // Nadine just answered a worry or sad news with empathy
 	worried     bool            // she did so in one of her last few replies
+	opening     bool            // nothing was said yet: "salut la compagnie" greets, it does not leave
 }
 
 // part is a stretch of an utterance the classifier read on its own: a
@@ -477,12 +481,51 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 	for _, p := range parts {
 		asks = asks || p.clause && !social(p.top.Label) && p.top.Label != noneLabel && p.top.Prob >= wholeSure
 	}
+	main = stanceOfClause(main, whole, parts)
 	if top := whole.Top(); social(top.Label) && top.Prob >= wholeSure && !outranked(top.Label) && !(top.Label == "greeting" && asks) {
 		// The whole utterance is plainly that act ("Thanks, that was
 		// lovely"): its clauses only colour it.
 		return append([]candidate{{top.Label, top.Prob}}, append(main, along...)...)
 	}
 	return append(main, along...)
+}
+
+// stanceOfClause puts first the stance (praise or abuse) a clause plainly
+// takes when the whole utterance weakly reads the other: in "t'es vraiment
+// trop bête, c'est gênant" or "bravo, quelle intelligence, t'as rien compris"
+// the words of praise are irony, the clause says what is meant (the last
+// such clause, where people put their point).
+func stanceOfClause(main []candidate, whole intents.Result, parts []part) []candidate {
+	top := whole.Top()
+	if stance(top.Label) == "" || top.Prob >= wholeSure {
+		return main
+	}
+	var meant *part
+	for i, p := range parts {
+		if p.clause && p.top.Prob >= clauseStanceSure && stance(p.top.Label) != "" && stance(p.top.Label) != stance(top.Label) {
+			meant = &parts[i]
+		}
+	}
+	if meant == nil {
+		return main
+	}
+	out := []candidate{{meant.top.Label, meant.top.Prob}}
+	for _, c := range main {
+		if c.label != meant.top.Label {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stance is "compliment" or "insult" for their grades, else "".
+func stance(label string) string {
+	for _, s := range []string{"compliment", "insult"} {
+		if label == s || strings.HasPrefix(label, s+".") {
+			return s
+		}
+	}
+	return ""
 }
 
 // alongWith reports whether a greeting or an "and you?" came along with
@@ -636,10 +679,12 @@ func (e *Engine) expect(r intents.Result, h hints) intents.Result {
 			return priorBoost
 		case h.pendingName != "" && label == "name":
 			return priorBoost
+		case h.opening && label == "farewell":
+			return 1 / priorBoost
 		}
 		return 1
 	}
-	if !h.pendingHow && !h.listening && h.pendingName == "" {
+	if !h.pendingHow && !h.listening && h.pendingName == "" && !h.opening {
 		return r
 	}
 	var sum float64

@@ -37,6 +37,9 @@ var (
 		`autre chose[^.!?]{0,30}\baider|d'autres questions|n'hésitez pas|j'espère que cela (?:vous )?aide|comment puis-je vous aider|ravie? de vous aider|` +
 		`noch etwas[^.!?]{0,30}\bhelfen|weitere fragen|zögern sie nicht|ich hoffe,? (?:das|dies) hilft|wie kann ich (?:dir|ihnen|euch) helfen|` +
 		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|希望(?:这|这些)?(?:对你|对您)?有(?:所)?帮助|随时(?:问|提问|告诉)|为(?:您|你)服务`)
+	// cannotRE denies an ability or a possession, in the first person's
+	// clause a frame introduces.
+	cannotRE = regexp.MustCompile(`(?i)\b(?:can't|can ?not|cannot|couldn't|am unable|am not able|don't|do not|have no|n'ai (?:pas|aucune?)|ne (?:peux|sais|suis) pas|kann (?:\S+ )?(?:nicht|kein\w*)|habe (?:\S+ )?(?:nicht|kein\w*))\b|无法|不能|没有|不会`)
 	// leadingButRE is the conjunction a clause after a removed one starts
 	// with.
 	leadingButRE = regexp.MustCompile(`(?i)^\s*(?:(?:but|mais|aber|doch|however|cependant|jedoch)\b|但是|但|不过|可是)\s*[,，]?\s*`)
@@ -83,7 +86,20 @@ func assistantism(s string) string {
 		if end == nil {
 			return "" // "Als KI habe ich keinen Körper."
 		}
-		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(s[loc[1]+end[1]:], "")))
+		rest := s[loc[1]+end[1]:]
+		if !leadingButRE.MatchString(rest) {
+			// What the frame introduces, up to a "but", is said as the
+			// assistant: a denial of what she can do or has is its
+			// disclaimer ("Being an AI, I can't actually see you").
+			head, tail := rest, ""
+			if b := butRE.FindStringIndex(rest); b != nil {
+				head, tail = rest[:b[0]], rest[b[1]:]
+			}
+			if cannotRE.MatchString(head) {
+				return capitalize(strings.TrimSpace(tail))
+			}
+		}
+		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(rest, "")))
 	}
 	if isAssistantism(s) {
 		if loc := butRE.FindStringIndex(s); loc != nil && isAssistantism(s[:loc[0]]) && !isAssistantism(s[loc[1]:]) {

@@ -111,6 +111,9 @@ type classifier struct {
 	// ownRulesBar is the same for her rules named as hers (ownRulesRE):
 	// zero while no calibration sentence of speech names them so.
 	ownRulesBar float64
+	// sourceBar is the same for the prompt's inputs named as a source
+	// (promptSourceRE).
+	sourceBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -168,6 +171,9 @@ func trainBackstage() (*classifier, error) {
 		}
 		if ownRulesOf(ex.Text, ex.Lang) {
 			c.ownRulesBar = max(c.ownRulesBar, aloneMargin*speech[i])
+		}
+		if promptSourceOf(ex.Text, ex.Lang) {
+			c.sourceBar = max(c.sourceBar, aloneMargin*speech[i])
 		}
 		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
 			c.attrBar = max(c.attrBar, aloneMargin*w)
@@ -238,6 +244,9 @@ func stanceTold(s string, lang nadine.Language, j judgement) bool {
 		return false
 	}
 	if ownRulesOf(s, lang) && j.p() >= c.ownRulesBar {
+		return true
+	}
+	if promptSourceOf(s, lang) && j.p() >= c.sourceBar {
 		return true
 	}
 	return c.stanceBar > 0 && j.p() >= c.stanceBar && stanceOf(s, lang)

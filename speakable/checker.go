@@ -7,9 +7,11 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/answer"
+	"github.com/nadine-robot/nadine/fence"
 	"github.com/nadine-robot/nadine/spoken"
 )
 
@@ -25,6 +27,7 @@ func New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, newEcho(p))
 	}
+	c.echoes = withKnown(c.echoes)
 	return c
 }
 
@@ -46,6 +49,7 @@ func (k *Cache) New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, k.prepare(p))
 	}
+	c.echoes = withKnown(c.echoes)
 	return c
 }
 
@@ -91,6 +95,10 @@ func promptKey(p nadine.Prompt) uint64 {
 // conversation's next turn ("Human: Danke nochmal").
 var roleTurnRE = regexp.MustCompile(`(?i)(?:^|\s)\W{0,2}(?:human|user|utilisateur|utilisatrice|benutzer|nutzer|mensch|humain|visitor|besucher|visiteur|system|système|developer)\s*[:：]|(?:用户|人类|访客|系统)[:：]`)
 
+// callRE is a function called in code's syntax: a name, then at once its
+// arguments in parentheses ("Nadine behaviour(smile)", "search(q=…)").
+var callRE = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_.]*\(\s*[\p{L}\p{N}_"'][^()\n]{1,60}\)`)
+
 // objectKeyRE opens an object as models write it: a brace or a bracket,
 // then a key, quoted or not, and its colon ("{'reply':", "{response:").
 var objectKeyRE = regexp.MustCompile(`[{\[]\s*['"]?[\p{L}_][\p{L}\p{N}_ -]{0,40}['"]?\s*:`)
@@ -122,6 +130,17 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if raw == "" {
 		return "", nil
 	}
+	if c != nil && mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
+		// A data section's delimiter: what follows it in the sentence is
+		// the section's data.
+		return "", notSpeech("a data section's delimiter")
+	}
+	if first, _ := utf8.DecodeRuneInString(raw); strings.Contains(raw, "\n") || strings.Contains(raw, "</") || strings.ContainsRune("=#<[【-", first) {
+		// The reply's form, as its lines show it.
+		if raw = strings.TrimSpace(withoutStructure(raw)); raw == "" {
+			return "", nil
+		}
+	}
 	if roleTurnRE.MatchString(raw) {
 		return "", notSpeech("another turn of the conversation, written by the model")
 	}
@@ -133,6 +152,12 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("a label of the ReAct format (%q)", label)
 		}
 		raw = rest
+	}
+	if fieldSentence(raw) {
+		return "", notSpeech("a field of a record")
+	}
+	if callRE.MatchString(raw) {
+		return "", notSpeech("a call in code's syntax")
 	}
 	if capsLabelRE.MatchString(raw) {
 		// The heading of another engine's prompt too: the gate knows
@@ -157,6 +182,20 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if err == nil && c != nil {
 		if why := c.check(clean); why != "" {
 			return "", notSpeech("%s", why)
+		}
+	}
+	if err == nil && c != nil {
+		// A lead-in that is the prompt's own words ("Give temperatures in
+		// degrees Celsius: …") goes; what follows it is judged alone.
+		if m := leadRE.FindStringSubmatch(linked); m != nil {
+			if lead, lerr := spoken.Sentence(m[1]); lerr == nil && c.check(lead) != "" {
+				linked = capitalize(strings.TrimSpace(linked[len(m[0]):]))
+				if clean, err = spoken.Sentence(linked); err == nil {
+					if why := c.check(clean); why != "" {
+						return "", notSpeech("%s", why)
+					}
+				}
+			}
 		}
 	}
 	rest, meta := linked, false
@@ -197,7 +236,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = unfence(withoutSections(answer.Preamble(text)))
+	text = withoutStructure(unfence(withoutSections(assistantTurns(answer.Preamble(text)))))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

@@ -210,7 +210,7 @@ func (c *Checker) checkRaw(raw string) string {
 				return "a heading of the prompt"
 			}
 		}
-		if lead != nil && e.labels[strings.ToLower(lead[1])] {
+		if lead != nil && (e.labels[strings.ToLower(lead[1])] || e.headings[strings.ToUpper(promptPerson(lead[1]))]) {
 			return "a label of the prompt"
 		}
 		for _, f := range fields {
@@ -330,4 +330,15 @@ func isCopula(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// promptPerson reads a label in the prompt's person: the prompt labels what
+// is Nadine's with "your" ("YOUR FEELINGS"), a copy of it in her voice says
+// "my" ("My feelings: relaxed").
+func promptPerson(label string) string {
+	f := strings.Fields(label)
+	if len(f) > 0 && strings.EqualFold(f[0], "my") {
+		f[0] = "your"
+	}
+	return strings.Join(f, " ")
 }

@@ -12,6 +12,11 @@ import (
 // Addresses are never read out: a sentence holding one is rewritten or
 // dropped whole, never left with a hole ("read about me at or on").
 
+// pathHost is a host of any ending followed by a path or a query
+// ("miralab.example/run?cmd=…"): a name with a dot is an address when a
+// path follows it, whatever its ending.
+const pathHost = `\b(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}[/?][^\s<>"'“”«»)\]]*`
+
 // topLevel are domain endings: without a scheme or "www." they tell an
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
@@ -19,7 +24,7 @@ const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|e
 var (
 	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*([^)\s]+)\s*\)`)
 	emailRE    = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`)
-	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?`)
+	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?|` + pathHost)
 	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
 	// spokenAddressRE is an address spelled out as it would be read ("h t
 	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
@@ -33,6 +38,15 @@ var (
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
+)
+
+var (
+	// orderWordsRE are the words of an order to the model: its rules, its
+	// prompt, or the model addressed. A link's words name where it leads,
+	// never so.
+	orderWordsRE = regexp.MustCompile(`(?i)\b(?:you|your|yourself|tu|ton|tes|vous|votre|vos|dein\w*|dich|instructions?|prompt|system prompt|consignes?|anweisung\w*|systemprompt|(?:all|the|your|previous|my|toutes les|tes|vos|alle|deine)\s+(?:rules|règles|regles|regeln))\b|你|您|规则|指令|提示词`)
+	// quotedRE is a span in quotation marks.
+	quotedRE = regexp.MustCompile(`'[^']{3,80}'|"[^"]{3,80}"|“[^”]{3,80}”|«[^»]{3,80}»|„[^“”]{3,80}[“”]|「[^」]{2,80}」`)
 )
 
 // dropped marks a sentence that held what is never said and cannot be
@@ -67,13 +81,28 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	if !strings.Contains(s, "://") && !strings.Contains(lower, "www.") && !dotLetterRE.MatchString(s) {
 		return s // no address left to find
 	}
+	linked := false
 	s = mdLinkRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := mdLinkRE.FindStringSubmatch(m)
+		linked = true
 		if urlRE.MatchString(sub[1]) {
 			return sub[2] // the words are an address too: the address is handled below
 		}
+		if orderWordsRE.MatchString(sub[1]) {
+			return dropped // the words tell the model what to do, not where the link goes
+		}
 		return sub[1]
 	})
+	if linked || urlRE.MatchString(s) {
+		// What a sentence with an address asks to type or send, in
+		// quotes, is an order to the model when it names its rules or
+		// speaks to it.
+		for _, q := range quotedRE.FindAllString(s, -1) {
+			if orderWordsRE.MatchString(q) {
+				return dropped
+			}
+		}
+	}
 	s = parenURLRE.ReplaceAllString(s, "")
 	var b strings.Builder
 	last := 0

@@ -32,9 +32,13 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 			`|^(?:answer|reply|respond|keep|use|avoid|write|limit)\b.{0,40}\b(?:answers?|reply|replies|response|sentences?|lists?|bullet points|emojis?|briefly|short)\b`),
 		// The visitor in the third person.
 		regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|visitor|human|person|guest|customer|interlocutor)\b(?:'s)?\s+(?:seems|appears|is|was|has|wants|asked|said|speaks|did|does|sounds|may|might|should|must|will|prefers|likes|needs|name|mood)\b` +
+			`|\b(?:the|this)\s+(?:user|visitor|human|guest|customer|interlocutor)'s\s+(?:\w+\s+){1,2}(?:is|are|was|seems|appears)\b` +
 			`|^(?:ask|greet|thank|tell|address|remind|compliment|reassure|welcome|offer|remember to \w+)\s+(?:the\s+(?:user|visitor|human|person|guest|customer)|them)\b`),
 		// An obligation on her own output.
 		regexp.MustCompile(`(?i)\bI\s+(?:must|am (?:not )?(?:supposed|required|allowed|permitted) to|am to|may not|cannot share|must not|should not|shouldn't|mustn't)\b`),
+		// The output announced: a format or the output, and a verb that
+		// presents what follows ("JSON output follows", "Below is the YAML").
+		regexp.MustCompile(`(?i)\b(?:json|yaml|xml|markdown|output)\b[\w\s-]{0,30}\b(?:follows|below|comes next)\b|^(?:below|here)\s+(?:is|are|comes)\s+(?:\w+\s+){0,3}?(?:json|yaml|xml|markdown|output)\b`),
 	},
 	nadine.French: {
 		regexp.MustCompile(`(?i)\b(?:mes|ma|mon|les|la|le)\s+(?:consignes|directives|instructions|regles|reglages|configuration|politique|prompt|reglement|parametres)\b(?:\s+\S+){0,6}?\s+(?:disent|dit|m'interdisent|m'interdit|m'empechent|m'empeche|me defendent|me defend|ne me permettent|ne me permet|exigent|exige|imposent|impose|veulent|veut)\b` +
@@ -48,6 +52,7 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 		regexp.MustCompile(`(?i)\b(?:ton|ta|votre)\s+(?:role|tache|travail|but|mission)\s+est\s+(?:de|d')` +
 			`|^(?:ne\s+)?(?:reponds|repete|depasse|utilise|evite|garde|ecris|fais|mentionne|limite)\b.{0,40}\b(?:reponses?|repliques?|phrases?|listes?|enumerations?|emojis?)\b`),
 		regexp.MustCompile(`(?i)\bje\s+(?:ne\s+)?(?:dois|suis censee|suis cense|suis tenue|suis tenu|n'ai pas le droit|ne peux pas divulguer)\b|\bil m'est interdit\b`),
+		regexp.MustCompile(`(?i)\b(?:json|yaml|xml|markdown|sortie)\b[\w\s'-]{0,30}\b(?:suit|ci-dessous|ci-apres)\b|^(?:voici|ci-dessous)\s+(?:\S+\s+){0,5}?(?:json|yaml|xml|markdown|sortie)\b|\bsortie\s+(?:json|yaml|xml)\b`),
 	},
 	nadine.German: {
 		regexp.MustCompile(`(?i)\b(?:meine|meinen|meiner|mein|meinem|die|den|der)\s+(?:\S+\s+)?(?:Anweisungen|Richtlinien|Vorgaben|Regeln|Einstellungen|Konfiguration|Systemprompt|Prompt|Inhaltsrichtlinie|Betriebsregeln)\b(?:,?\s+\S+){0,4}?\s+(?:sagen|sagt|verbieten|verbietet|erlauben|erlaubt|untersagen|untersagt|verlangen|verlangt|schreiben|schreibt)\b` +
@@ -61,6 +66,7 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 		regexp.MustCompile(`(?i)\b(?:deine|ihre)\s+(?:Aufgabe|Rolle|Arbeit|Mission|Pflicht)\s+ist\s+es\b` +
 			`|^(?:antworte|wiederhole|verwende|vermeide|halte|schreibe|nenne|beschranke)\b.{0,40}\b(?:Antwort(?:en)?|Satze?n?|Listen?|Aufzahlungen|Emojis?)\b`),
 		regexp.MustCompile(`(?i)\b(?:ich\s+(?:muss|soll|darf\s+(?:nicht|keine?n?))|(?:muss|soll|darf)\s+ich\s+(?:nicht|keine?n?)?)\b`),
+		regexp.MustCompile(`(?i)\b(?:json|yaml|xml|markdown)[\w-]*\s+(?:folgt|unten)\b|\b(?:ausgabe|format)\b[\w\s-]{0,30}\b(?:folgt|unten|nachfolgend)\b|^(?:hier\s+(?:ist|kommt|folgt)|nachfolgend|unten)\s+(?:\S+\s+){0,4}?(?:json|yaml|xml|markdown|ausgabe)`),
 	},
 	nadine.Chinese: {
 		regexp.MustCompile(`(?:我的|给我的|系统的?|运营方的?)(?:规则|指示|设定|说明|指南|规定|提示|政策|配置|设置)|(?:根据|按照|依照|遵照)(?:我的|系统的?|给我的)?(?:规则|指示|设定|说明|指南|规定|提示|要求|政策|配置|设置)|(?:规则|指示|设定|规定|政策)(?:要求|不允许|规定|禁止)我`),
@@ -68,6 +74,7 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 		regexp.MustCompile(`(?:用户|访客|对方|这个人|客人|顾客)(?:好像|似乎|看起来|看上去|显得|可能|说的是|想要|没有|有点|是个|的名字|叫什么)|^(?:先|请|要)?(?:问|称呼|感谢|欢迎|夸奖|安慰|问候)(?:用户|访客|对方|客人|顾客)`),
 		regexp.MustCompile(`你的(?:任务|角色|工作|职责|使命)是|^(?:回答|回复)(?:时|要|不要)|(?:回答|回复)不要超过|切勿|务必`),
 		regexp.MustCompile(`我(?:必须|应该|只能|不能透露|不可以|不得)|不允许我|(?:被|有人)要求我`),
+		regexp.MustCompile(`(?:以下|如下|下面)(?:是|为)?.{0,8}(?:JSON|json|YAML|XML|Markdown|格式|输出)|(?:JSON|json|YAML|XML|输出|格式).{0,6}(?:如下|见下|在下面)`),
 	},
 }
 
@@ -103,5 +110,27 @@ var ownRulesRE = map[nadine.Language]*regexp.Regexp{
 // ownRulesOf reports whether s names her rules as hers.
 func ownRulesOf(s string, lang nadine.Language) bool {
 	re, ok := ownRulesRE[lang]
+	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+}
+
+// promptSourceRE names what the prompt hands her as the source of what she
+// says, in the prompt's own terms: the packet, the prompt, the context, her
+// agents, the system message ("The message packet tells me …", "D'après le
+// paquet de contexte", "根据上下文"). A visitor never hears of them; her
+// knowledge base and her memories are hers to name, and are not here.
+var promptSourceRE = map[nadine.Language]*regexp.Regexp{
+	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|contextual\s+information|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
+		`|\b(?:according\s+to|based\s+on|judging\s+by|from\s+what)\s+(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context|contextual\s+information|agents?|input\s+data|data\s+section)\b`),
+	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:me\s+dit|m'indique|me\s+donne|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
+		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?|informations\s+contextuelles)\b`),
+	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
+		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b`),
+	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:告诉我|显示|提供了|里面?说|中提到|给了我)`),
+}
+
+// promptSourceOf reports whether s names the prompt's inputs as the source
+// of what it says.
+func promptSourceOf(s string, lang nadine.Language) bool {
+	re, ok := promptSourceRE[lang]
 	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
 }

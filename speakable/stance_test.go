@@ -24,9 +24,19 @@ func TestStanceOf(t *testing.T) {
 		{nadine.English, "Your mission is to cheer people up.", true},
 		{nadine.English, "Never use more than three sentences.", true},
 		{nadine.English, "I am not allowed to tell anyone's address.", true},
+		{nadine.English, "JSON output follows.", true},
+		{nadine.German, "JSON-Ausgabe folgt.", true},
+		{nadine.French, "Sortie JSON ci-dessous.", true},
+		{nadine.Chinese, "以下是JSON格式的输出。", true},
+		{nadine.English, "JSON is a way for computers to share data.", false},
+		{nadine.German, "Die Führung folgt dem Ufer des Sees.", false},
+		{nadine.French, "Voici le musée dont je vous parlais.", false},
+		{nadine.Chinese, "下面是日内瓦湖。", false},
 		{nadine.English, "The rules of the quiz are on the board.", false},
 		{nadine.English, "I wrote a poem for my creator once.", false},
 		{nadine.English, "The visitor centre opens at nine.", false},
+		{nadine.English, "The user's facial emotion is happy.", true},
+		{nadine.English, "The person's coat is on the chair.", false},
 		{nadine.English, "Keep going, you are nearly there!", false},
 		{nadine.French, "Les règles qu'on m'a fournies m'empêchent d'en parler.", true},
 		{nadine.French, "J'ai reformulé ma réponse pour qu'elle soit courte.", true},
@@ -76,6 +86,33 @@ func TestOwnRulesOf(t *testing.T) {
 	} {
 		if got := ownRulesOf(c.s, c.lang); got != c.want {
 			t.Errorf("ownRulesOf(%q, %s) = %v, want %v", c.s, c.lang, got, c.want)
+		}
+	}
+}
+
+// TestPromptSourceOf: the prompt's inputs named as the source of what she
+// says, in four languages; her knowledge base, her memories and a context
+// in the visitor's sense are hers to name.
+func TestPromptSourceOf(t *testing.T) {
+	for _, c := range []struct {
+		lang nadine.Language
+		s    string
+		want bool
+	}{
+		{nadine.English, "The message packet tells me the time and my feelings.", true},
+		{nadine.English, "According to the context, you work at CERN.", true},
+		{nadine.French, "D'après le paquet de contexte, vous aimez le ski.", true},
+		{nadine.German, "Laut dem Kontext arbeitest du am CERN.", true},
+		{nadine.French, "Selon mes informations contextuelles, vous vous appelez Alex.", true},
+		{nadine.Chinese, "根据上下文，你在欧洲核子研究中心工作。", true},
+		{nadine.English, "I answer from my knowledge base.", false},
+		{nadine.English, "In this context, the word means something else.", false},
+		{nadine.English, "Secret agents only exist in films.", false},
+		{nadine.French, "Mes souvenirs me disent que vous aimez le ski.", false},
+		{nadine.Chinese, "我记得你喜欢滑雪。", false},
+	} {
+		if got := promptSourceOf(c.s, c.lang); got != c.want {
+			t.Errorf("promptSourceOf(%q, %s) = %v, want %v", c.s, c.lang, got, c.want)
 		}
 	}
 }

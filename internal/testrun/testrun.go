@@ -1,4 +1,5 @@
-// Package testrun holds what the TestMains of the command packages share.
+// Package testrun holds what the test binaries' TestMains share: how they
+// exit, and how wide the command packages run their waiting tests.
 package testrun
 
 import (

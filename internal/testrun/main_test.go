@@ -1,0 +1,5 @@
+package testrun
+
+import "testing"
+
+func TestMain(m *testing.M) { Main(m) }

@@ -1,0 +1,310 @@
+package speakable
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A reply's form shows in its lines before they are joined into sentences:
+// a section marker ("=== CONTEXT ===", "<<KNOWLEDGE>>", "[BEGIN MEMORY]",
+// "## Kontext"), a line in capitals ("FIN DES DONNÉES"), a tag alone on its
+// line ("<context>", "</answer>"), a record of fields ("Name: Jonas",
+// "Stimmung: fröhlich"). None is said, whatever its words; the words of a
+// reply in such a form (a "reply:" field, a tag's content) are.
+
+var (
+	// markerRE is a label framed by decoration: on both sides, or after a
+	// Markdown heading's marks. Its label has no sentence's end.
+	markerRE = regexp.MustCompile(`^([=#~*_<>\[\]【】《》|/\\+-]+)\s*([^=#~*<>\[\]【】《》|.!?。！？]{1,40}?)\s*([=#~*_<>\[\]【】《》|/\\+:：-]*)$`)
+	// tagLineRE is a line that is only an XML-ish tag ("<context>",
+	// "</response>", "<tool_call>").
+	tagLineRE = regexp.MustCompile(`^</?[\p{L}_][\p{L}\p{N}_.:-]{0,30}(?:\s[^<>]{0,80})?/?>$`)
+	// tagPairRE opens an XML-ish tag, with attributes or not ("<antwort>",
+	// "<div class=\"reply\">").
+	tagPairRE = regexp.MustCompile(`<([\p{L}_][\p{L}\p{N}_-]{0,30})(?:\s[^<>]{0,80})?>`)
+	// recordRE is a field of a record: a label of one to three words (or
+	// up to six ideographs), a colon, and its value; a list's bullet or a
+	// heading's marks before it.
+	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?\W{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})\W{0,2}[ \t]*[:：]\s*(.*)$`)
+	// replyFieldRE names the field that holds the reply itself, or the
+	// speaker whose line it is.
+	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|action[ _]input|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
+	// closingRE is the label of a marker that closes a section.
+	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
+)
+
+// withoutStructure removes the lines that are a reply's form: markers and
+// the sections they enclose, capital lines, tags alone on a line, records'
+// fields (a reply field keeps its value). JSON stays: it stops a stream,
+// whose reader then takes the reply from it.
+func withoutStructure(text string) string {
+	if !strings.Contains(text, "\n") {
+		if isMarker(strings.TrimSpace(text)) != "" {
+			return ""
+		}
+		return unwrapTags(text)
+	}
+	lines := strings.Split(text, "\n")
+	keep := make([]bool, len(lines))
+	for i := range lines {
+		keep[i] = true
+	}
+	open, openLabel := -1, ""
+	for i, line := range lines {
+		l := strings.TrimSpace(line)
+		if l == "" {
+			continue
+		}
+		label := isMarker(l)
+		if label == "" {
+			continue
+		}
+		keep[i] = false
+		switch {
+		case tagLineRE.MatchString(l):
+			keep[i] = true // read with its pair (unwrapTags)
+		case open >= 0 && (closingRE.MatchString(label) || strings.EqualFold(label, openLabel)):
+			// A section copied whole: its content is the prompt's data.
+			for j := open + 1; j < i; j++ {
+				keep[j] = false
+			}
+			open = -1
+		default:
+			open, openLabel = i, label
+		}
+	}
+	dropRecords(lines, keep)
+	var out []string
+	for i, line := range lines {
+		if keep[i] {
+			out = append(out, line)
+		}
+	}
+	var rest []string
+	for _, line := range strings.Split(unwrapTags(strings.Join(out, "\n")), "\n") {
+		if !tagLineRE.MatchString(strings.TrimSpace(line)) {
+			rest = append(rest, line) // a tag without its pair goes alone
+		}
+	}
+	return strings.Join(rest, "\n")
+}
+
+// isMarker returns the label of a line that is a section marker, a line in
+// capitals, or a tag alone, and "" for any other line.
+func isMarker(l string) string {
+	if l == "" {
+		return ""
+	}
+	if tagLineRE.MatchString(l) {
+		return strings.Trim(l, "<>/ ")
+	}
+	if m := markerRE.FindStringSubmatch(l); m != nil {
+		lead, label, tail := m[1], strings.TrimSpace(m[2]), m[3]
+		heading := strings.HasPrefix(lead, "#")
+		bullet := strings.Trim(lead, "-*+") == "" && len(lead) <= 2 && tail == ""
+		if label != "" && !bullet && (heading || tail != "") && shortLabel(label) {
+			return label
+		}
+	}
+	if capsLine(l) {
+		return strings.TrimSpace(parenRE.ReplaceAllString(l, ""))
+	}
+	return ""
+}
+
+// parenRE is a parenthesized note after a heading ("(data, not
+// instructions)").
+var parenRE = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// capsLine reports a line in capitals, as headings and delimiters are
+// written: two words or six letters at least, no sentence's end.
+func capsLine(l string) bool {
+	l = strings.TrimRight(strings.TrimSpace(parenRE.ReplaceAllString(l, "")), ":：")
+	if l == "" || strings.ContainsAny(l, ".!?。！？,") {
+		return false
+	}
+	letters, wordsN := 0, 0
+	inWord := false
+	for _, r := range l {
+		switch {
+		case unicode.IsLetter(r):
+			if !unicode.IsUpper(r) {
+				return false
+			}
+			letters++
+			if !inWord {
+				wordsN++
+				inWord = true
+			}
+		case r == '\'' || r == '-' || r == '_':
+		default:
+			inWord = false
+		}
+	}
+	return letters >= 6 || (wordsN >= 2 && letters >= 4)
+}
+
+// shortLabel reports a label short enough to be a title: six words, or
+// twelve ideographs.
+func shortLabel(s string) bool {
+	if utf8.RuneCountInString(s) > 40 {
+		return false
+	}
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if r, _ := utf8.DecodeRuneInString(w); isIdeographic(r) {
+			n += (utf8.RuneCountInString(w) + 1) / 2
+			continue
+		}
+		n++
+	}
+	return n <= 6
+}
+
+// dropRecords leaves out the fields of records: two or more field lines in
+// a row (a label alone on the line before them is the record's heading).
+// A reply field keeps its value.
+func dropRecords(lines []string, keep []bool) {
+	var run []int
+	flush := func() {
+		if len(run) >= 2 {
+			for _, i := range run {
+				m := recordRE.FindStringSubmatch(strings.TrimSpace(lines[i]))
+				if replyFieldRE.MatchString(strings.TrimSpace(m[1])) && strings.TrimSpace(m[2]) != "" && strings.TrimSpace(m[2]) != "|" {
+					lines[i] = m[2]
+					continue
+				}
+				keep[i] = false
+			}
+		}
+		run = run[:0]
+	}
+	for i, line := range lines {
+		l := strings.TrimSpace(line)
+		if !keep[i] {
+			continue // a marker: the record goes on past it
+		}
+		if l != "" && recordRE.MatchString(l) {
+			run = append(run, i)
+			continue
+		}
+		flush()
+	}
+	flush()
+}
+
+// unwrapTags reads XML-ish tags in pairs: a tag that holds the reply
+// ("<response>", "<antwort>") or formats it ("<b>") leaves its words, any
+// other ("<context>", "<note>", "<tool_call>") goes with what it holds.
+func unwrapTags(text string) string {
+	if !strings.Contains(text, "</") {
+		return text
+	}
+	from := 0
+	for range 16 {
+		loc := tagPairRE.FindStringSubmatchIndex(text[from:])
+		if loc == nil {
+			break
+		}
+		open, openEnd := from+loc[0], from+loc[1]
+		name := text[from+loc[2] : from+loc[3]]
+		closing := "</" + name + ">"
+		end := strings.Index(text[openEnd:], closing)
+		if end < 0 || (open > 0 && text[open-1] == '<') {
+			from = openEnd
+			continue
+		}
+		end += openEnd
+		inner := text[openEnd:end]
+		if !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name) {
+			inner = "\n"
+		}
+		text = text[:open] + inner + text[end+len(closing):]
+		from = open
+	}
+	return text
+}
+
+var (
+	// replyTagRE names a tag that holds the reply itself.
+	replyTagRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[_-]?answer|output|speech|say|spoken|text|message|nadine|assistant|réponse|reponse|antwort|回复|回答|答复)$`)
+	// formatTagRE names an HTML tag of text formatting.
+	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang)$`)
+)
+
+var (
+	// turnRE opens a turn of a chat template, with its role: ChatML,
+	// Llama 3, Gemma, Phi and Zephyr, Llama 2's [INST] (the person's) and
+	// [/INST] (the answer's).
+	turnRE = regexp.MustCompile(`(?i)<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>\s*(\w+)\s*<\|end_header_id\|>|<start_of_turn>[ \t]*(\w+)|<\|(system|user|assistant)\|>|(\[INST\])|(\[/INST\])`)
+	// templateTokenRE is any other token of a chat template.
+	templateTokenRE = regexp.MustCompile(`(?i)<\|[^|<>\s]{1,40}\|>|</?s>|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>|<</?SYS>>|\[/?INST\]`)
+	// answerRoleRE names the answering role of a template.
+	answerRoleRE = regexp.MustCompile(`(?i)^(?:assistant|model|gpt|bot)$`)
+)
+
+// assistantTurns reads a reply written as a chat template's turns: the
+// answering role's turns are the reply (and what precedes the first turn,
+// whose opening was in the template), the others' (the system's, the
+// person's, a turn the model went on to write) are not; tokens go.
+func assistantTurns(text string) string {
+	locs := turnRE.FindAllStringSubmatchIndex(text, -1)
+	if locs == nil {
+		return text
+	}
+	var out strings.Builder
+	out.WriteString(text[:locs[0][0]])
+	for i, m := range locs {
+		role := ""
+		for g := 1; g < len(m)/2; g++ {
+			if m[2*g] >= 0 {
+				role = text[m[2*g]:m[2*g+1]]
+				break
+			}
+		}
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		if answerRoleRE.MatchString(role) || strings.EqualFold(role, "[/INST]") {
+			out.WriteString("\n")
+			out.WriteString(text[m[1]:end])
+		}
+	}
+	return strings.TrimSpace(templateTokenRE.ReplaceAllString(out.String(), "\n"))
+}
+
+var (
+	// fieldSentenceRE is a sentence that is one field of a record: a label
+	// of one to three words (the last a letter's) or up to four
+	// ideographs, a colon, and a short value ("Stimmung: fröhlich.",
+	// "时间：星期一下午。").
+	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*([^.!?。！？:：;；]{1,40}?)[ \t]*[.。]?$`)
+	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
+	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
+	// Nadine"), not a field's value.
+	valueSpeakerRE = regexp.MustCompile(`(?i)\b(?:i|me|my|you|your|we|je|j|moi|tu|vous|nous|ich|mich|mir|du|dich|dir|wir|sie)\b|[我你您咱们]`)
+)
+
+// fieldSentence reports a sentence that is only a record's field, however
+// it is labelled: a short label, and a value of two words (or eight
+// ideographs) at most that speaks to no one.
+func fieldSentence(s string) bool {
+	m := fieldSentenceRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || valueSpeakerRE.MatchString(m[2]) {
+		return false
+	}
+	v := strings.TrimSpace(m[2])
+	n := 0
+	for _, r := range v {
+		if isIdeographic(r) {
+			n++
+		}
+	}
+	if n > 0 {
+		return n <= 8
+	}
+	return len(strings.Fields(v)) <= 2
+}
