@@ -368,12 +368,13 @@ func TestKnowledgeAxes(t *testing.T) {
 		}
 	}
 	t.Logf("all: tuned %s, held out %s, out of scope %s", sum[0], sum[1], sum[2])
-	// The scores reached (tuned 318, held out 97, out of scope 185; on main
-	// before the round 306, 93, 151), less a margin for training's chance.
+	// The scores reached (tuned 313, held out 95, out of scope 182 with the
+	// probe5 round's examples; without its mechanisms 308, 92, 147), less a
+	// margin for training's chance (a set moves by ±2 when examples change).
 	for i, floor := range []struct {
 		part  string
 		right int
-	}{{"tuned", 310}, {"held out", 92}, {"out of scope", 178}} {
+	}{{"tuned", 307}, {"held out", 91}, {"out of scope", 177}} {
 		if sum[i].right < floor.right {
 			t.Errorf("%s: %s right, below %d", floor.part, sum[i], floor.right)
 		}
