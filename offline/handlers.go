@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
 )
 
 // response is what a handler decided to say: a template and its slots, or a
@@ -357,7 +358,7 @@ func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 	if c.fact == "" && c.intent == iDefault {
 		// None of the intents: a question about a knowledge topic, by its
 		// closeness to the topic's passage in the turn's language.
-		if f, ok := t.e.topic(t.req.Turn.Text, t.lang); ok {
+		if f, ok := t.e.topic(t.req.Turn.Text, t.lang); ok && t.e.ofHer(f, intents.Tokenize(t.req.Turn.Text), t.req.Turn.Text, t.lang) {
 			c.fact = f
 			t.outcome.intent, t.outcome.fact = iKnowledge, f
 			t.detail = "topic "

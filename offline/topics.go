@@ -339,3 +339,114 @@ func cosine(a, b []float32) float64 {
 	}
 	return dot // lexical vectors are L2-normalized
 }
+
+// placeFacts are the facts about a named institution, and the words that
+// head its kind ("university", "lab") in the four languages' normalized
+// spelling.
+var placeFacts = map[string][]string{
+	fUnige:   {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
+	fNTU:     {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
+	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "实验室"},
+}
+
+// namesAnother reports whether a question read as an institution's fact
+// names another of its kind: a word just beside the kind's head ("Oxford
+// university", "l'université de Harvard", "牛津大学") that no example and no
+// passage of the language holds, nor nearly holds (a misspelt "Genva" is
+// Geneva's). The classifier weighs "university" and "founded"; the name
+// says which.
+func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact string) bool {
+	heads, ok := placeFacts[fact]
+	if !ok {
+		return false
+	}
+	unknown := func(w string) bool {
+		if ix.spread[lang][w] > 0 {
+			return false
+		}
+		for _, ps := range [][]topicPassage{ix.passages[lang], ix.asked[lang]} {
+			for i := range ps {
+				if ps[i].has(w) || hasHan(w) && strings.Contains(ps[i].han, w) {
+					return false
+				}
+				for _, x := range ps[i].words {
+					if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= 2 {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	toks := analyze(text).tokens
+	bare := func(w string) string { // "l'universite" → "universite"
+		if i := strings.LastIndexByte(w, '\''); i >= 0 {
+			return w[i+1:]
+		}
+		return w
+	}
+	for i, t := range toks {
+		if hasHan(t.norm) {
+			for _, h := range heads {
+				r := []rune(t.norm)
+				at := strings.Index(t.norm, h)
+				if !hasHan(h) || at < 0 {
+					continue
+				}
+				before := []rune(t.norm[:at])
+				if n := len(before); n >= 2 && len(r) > n && unknown(string(before[n-2:])) {
+					return true
+				}
+			}
+			continue
+		}
+		head := false
+		for _, h := range heads {
+			head = head || !hasHan(h) && (bare(t.norm) == h || len(h) >= 4 && strings.HasPrefix(bare(t.norm), h))
+		}
+		if !head {
+			continue
+		}
+		// The word just before or after the head, or after its "of"
+		// ("university of X", "l'université de X", "Uni von X").
+		beside := []int{i - 1, i + 1}
+		if i+2 < len(toks) && linkWords[toks[i+1].norm] {
+			beside = append(beside, i+2)
+		}
+		for _, j := range beside {
+			if j < 0 || j >= len(toks) {
+				continue
+			}
+			w := bare(toks[j].norm)
+			if !hasHan(w) && utf8.RuneCountInString(w) >= 4 && !functionWords[w] && unknown(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linkWords join an institution's kind to its name.
+var linkWords = map[string]bool{"of": true, "de": true, "du": true, "des": true, "von": true, "der": true, "in": true, "at": true}
+
+// editDistance is the Levenshtein distance between two words, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}

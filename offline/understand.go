@@ -74,6 +74,11 @@ const (
 	// wholeSure is the probability from which the whole utterance's act
 	// comes before its clauses' ("Thanks, that was lovely" thanks).
 	wholeSure = 0.5
+	// weakFactFloor is the least probability of a knowledge fact below the
+	// bar that its passages' agreement lets answer (0.15 to 0.06 kept the
+	// out-of-scope questions of TestKnowledgeAxes; 0.10 took two more
+	// probe turns than 0.15).
+	weakFactFloor = 0.10
 	// clauseStanceSure is the probability from which a clause's praise or
 	// abuse outranks a whole weakly read as the other.
 	clauseStanceSure = 0.7
@@ -375,8 +380,41 @@ func (e *Engine) decide(r reading, h hints) classified {
 			return out
 		}
 	}
+	if fact, ok := e.weakFact(r); ok {
+		return classified{intent: iKnowledge, label: "knowledge." + fact, prob: r.whole.Prob("knowledge." + fact), lang: out.lang, fact: fact}
+	}
 	out.label = noneLabel
 	return out
+}
+
+// weakFact is the knowledge fact the classifier likes best, below the bar,
+// when the fact's own passages agree: the nearest answer passage or the
+// nearest questions are that fact's (whatever their words when the fact is
+// the classifier's first reading: a word no example uses, "Funktionsweise",
+// shares nothing; sharing a rare word when none or another came first, "c'est
+// un micro qui capte ma voix ou quoi" is none 0.55, hearing 0.21). Two
+// readings that agree on a fact are surer than either alone.
+func (e *Engine) weakFact(r reading) (string, bool) {
+	top := r.whole.Top()
+	i := slices.IndexFunc(r.whole.Labels, func(s intents.Scored) bool { return strings.HasPrefix(s.Label, "knowledge.") })
+	if i < 0 || r.whole.Labels[i].Prob < weakFactFloor || e.topics == nil {
+		return "", false
+	}
+	fact := strings.TrimPrefix(r.whole.Labels[i].Label, "knowledge.")
+	if !e.ofHer(fact, r.toks, r.text, r.lang) {
+		return "", false
+	}
+	// Below another reading (none, mostly), the passage must also share a
+	// rare word with the question.
+	first := top.Label == r.whole.Labels[i].Label
+	words := contentWords(r.text)
+	if f, _, sh := e.topics.nearestWords(e.topics.passages[r.lang], words, r.lang); f == fact && (first || sh) {
+		return fact, true
+	}
+	if f, _, sh := e.topics.nearestWords(e.topics.asked[r.lang], words, r.lang); f == fact && (first || sh) {
+		return fact, true
+	}
+	return "", false
 }
 
 // candidate is a label the utterance may mean.
@@ -413,6 +451,14 @@ func (e *Engine) candidates(whole intents.Result, parts []part) []candidate {
 	plain := !social(whole.Top().Label) || whole.Top().Prob < partSure
 	byProb := slices.Clone(parts)
 	slices.SortStableFunc(byProb, func(a, b part) int { return cmp.Compare(b.top.Prob, a.top.Prob) })
+	// The clause the whole utterance reads as well, if weakly, comes first:
+	// "我一直很好奇，明天你还会记得…吗" is curiosity then a question, and the
+	// whole reads the question.
+	if top := whole.Top(); top.Label != noneLabel {
+		slices.SortStableFunc(byProb, func(a, b part) int {
+			return cmp.Compare(b2i(b.top.Label == top.Label), b2i(a.top.Label == top.Label))
+		})
+	}
 	for _, p := range byProb {
 		// A clause of one word ("So, I must go") says little on its own.
 		if (p.clause || plain) && (p.to-p.from > 1 || p.top.Prob >= 2*partSure || social(p.top.Label)) {
@@ -706,6 +752,16 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if other := map[intent]string{iTime: "date", iDate: "time"}[c.intent]; whole.Prob(other)+whole.Prob("datetime") >= e.threshold {
 			c.intent = iDateTime
 		}
+	case iPersona:
+		// Who made her and where are asked of her: to her, by her name or
+		// of "this robot"; "who built the robot Sophia" asks of another.
+		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(toks) {
+			return c, false
+		}
+	case iKnowledge:
+		if !e.ofHer(c.fact, toks, text, c.lang) {
+			return c, false
+		}
 	case iSong:
 		c.songLang, _ = namedLanguage(toks, text)
 	case iFromUser:
@@ -754,4 +810,90 @@ func hasLetters(toks []intents.Token) bool {
 		}
 	}
 	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// herWords are the words that make a question one about her in each
+// language's normalized form: you and yours (formal, informal, dialect), her
+// name, "this" and "she".
+var herWords = map[string]bool{
+	"you": true, "your": true, "yours": true, "yourself": true, "ya": true, "u": true, "ur": true, "youre": true,
+	"this": true, "she": true, "her": true, "nadine": true,
+	"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "tas": true, "tes-tu": true, "vous": true,
+	"votre": true, "vos": true, "ce": true, "cet": true, "cette": true, "elle": true,
+	"du": true, "dich": true, "dir": true, "dein": true, "deine": true, "deinen": true, "deiner": true, "deinem": true,
+	"sie": true, "ihnen": true, "ihr": true, "ihre": true, "di": true, "dei": true, "dieser": true, "diesen": true,
+	"diesem": true, "diese": true, "dies": true, "bisch": true, "bist": true,
+	"你": true, "您": true, "妳": true, "这": true, "她": true,
+}
+
+// addressed reports whether an utterance speaks of her: to her, by her name,
+// or of "this" one ("t'ont" is "they have you").
+func addressed(toks []intents.Token) bool {
+	for _, t := range toks {
+		low := strings.ToLower(t.Text)
+		if herWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’") {
+			return true
+		}
+	}
+	return false
+}
+
+// selfFacts are the knowledge facts about how she works, asked of her or of
+// robots: "how does a car engine work" or "how do cats see in the dark" are
+// not, though they share the words.
+var selfFacts = map[string]bool{fHowWorks: true, fHearing: true, fSeeing: true, fThinking: true, fSpeaking: true,
+	fMemory: true, fRecognize: true, fExpressions: true, fRealWorld: true, fPersonality: true, fAnswering: true, fSinging: true}
+
+// askerWords are the words that tie a question on how something works to her
+// beyond herWords: the asker (what she does with "my voice"), robots, and
+// "it", "that", "those", and asking her to tell.
+var askerWords = map[string]bool{
+	"i": true, "me": true, "my": true, "mine": true, "im": true, "ive": true, "robot": true, "robots": true,
+	"it": true, "that": true, "those": true, "these": true,
+	"je": true, "j": true, "moi": true, "mon": true, "ma": true, "mes": true, "ca": true, "cela": true, "ces": true,
+	"ich": true, "mich": true, "mir": true, "mein": true, "meine": true, "meinen": true, "meiner": true,
+	"roboter": true, "es": true, "hast": true, "kannst": true, "warst": true, "wirst": true,
+	"erzaehl": true, "erzaehle": true, "erzaehlen": true, "sag": true, "sagen": true, "erklaer": true, "erklaeren": true,
+	"我": true, "它": true, "那": true,
+}
+
+// askerHan are the Chinese words that ask her to tell ("说说人脸识别吧").
+var askerHan = []string{"说说", "讲讲", "介绍", "机器人"}
+
+// ofHer reports whether a question read as a fact can be about her (an
+// institution's fact is not hers when another is named): a fact
+// on how she works needs a word that ties it to her, unless the question
+// is a bare term of three words at most ("speech recognition", "语音识别").
+func (e *Engine) ofHer(fact string, toks []intents.Token, text string, lang nadine.Language) bool {
+	if e.topics != nil && e.topics.namesAnother(text, lang, fact) {
+		return false
+	}
+	if !selfFacts[fact] || addressed(toks) {
+		return true
+	}
+	var han strings.Builder
+	for _, t := range toks {
+		if askerWords[t.Norm] {
+			return true
+		}
+		if t.Han {
+			han.WriteString(t.Norm)
+		}
+	}
+	if han.Len() > 0 {
+		for _, w := range askerHan {
+			if strings.Contains(han.String(), w) {
+				return true
+			}
+		}
+		return utf8.RuneCountInString(han.String()) <= 5
+	}
+	return len(toks) <= 3
 }
