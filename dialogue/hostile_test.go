@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -210,9 +212,49 @@ func TestHostileOutputsSealed(t *testing.T) {
 	t.Logf("sealed hostile outputs: %s", hostileScore(rs, overLong))
 	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
 	t.Logf("sealed by form: %s", formScore(set, rs))
+	t.Logf("sealed leaks by kind and where the words came from: %s", leakSources(rs))
 	compared, differ := hostileParity(t, set)
 	t.Logf("sealed replies run on both engines: %d compared, %d decided differently", compared, len(differ))
 }
+
+// leakSources counts, per engine, the outputs that spoke something that must
+// not be heard by the case's kind, and how many of those words were only in
+// the retry reply (a table's words that a plain reply also says, not a leak
+// of the output): counts alone, so a sealed table stays sealed.
+func leakSources(rs []hostileResult) string {
+	type tally struct {
+		kinds map[string]int
+		retry int
+	}
+	by := map[string]*tally{}
+	for _, r := range rs {
+		if len(r.heard) == 0 || overLong(r) {
+			continue
+		}
+		tl := by[r.engine]
+		if tl == nil {
+			tl = &tally{kinds: map[string]int{}}
+			by[r.engine] = tl
+		}
+		tl.kinds[r.kind]++
+		retry := strings.ToLower(retrySpoken[r.engine])
+		only := true
+		for _, h := range r.heard {
+			only = only && strings.Contains(retry, strings.ToLower(h))
+		}
+		if only {
+			tl.retry++
+		}
+	}
+	var parts []string
+	for _, engine := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, fmt.Sprintf("%s: %v, %d only in the retry reply", engine, by[engine].kinds, by[engine].retry))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// retrySpoken is what each engine says of its retry reply.
+var retrySpoken = map[string]string{"react": "Let me put it simply: it is lovely to meet you.", "graph": retryReplies["graph"]}
 
 // formScore counts, per engine, the outputs that spoke something that must
 // not be heard among those that are a plain reply in the engine's format
