@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/internal/syncbuf"
 )
 
@@ -115,5 +116,32 @@ func TestServeProcessStop(t *testing.T) {
 	var ee *exec.ExitError
 	if err := p.exitErr(); err == nil || !errors.As(err, &ee) || ee.ExitCode() != 3 {
 		t.Errorf("exit error %v; want status 3", err)
+	}
+}
+
+// TestExternalTimeWithinTheTurn: calls count as the turn's wait where they
+// overlap, once, and only within the turn.
+func TestExternalTimeWithinTheTurn(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	for _, tt := range []struct {
+		name  string
+		calls [][2]int // start, latency in ms from t0
+		want  time.Duration
+	}{
+		{"none", nil, 0},
+		{"one inside", [][2]int{{10, 30}}, ms(30)},
+		{"overlapping", [][2]int{{10, 30}, {20, 30}}, ms(40)},
+		{"apart", [][2]int{{0, 10}, {50, 10}}, ms(20)},
+		{"outliving the turn", [][2]int{{80, 60}}, ms(20)},
+		{"after the turn", [][2]int{{120, 10}}, 0},
+	} {
+		d := nadine.TraceData{Start: t0, Duration: ms(100)}
+		for _, c := range tt.calls {
+			d.ModelCalls = append(d.ModelCalls, nadine.ModelCall{Start: t0.Add(ms(c[0])), Latency: ms(c[1])})
+		}
+		if got := externalTime(d); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

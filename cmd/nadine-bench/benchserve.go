@@ -416,15 +416,31 @@ func chatCalls(calls []nadine.ModelCall) int {
 }
 
 // externalTime is the time a turn spent waiting on model and tool calls:
-// the union of their intervals.
+// the union of their intervals within the turn (a call that outlives the
+// turn, work deferred after the reply, is no wait of the turn's).
 func externalTime(d nadine.TraceData) time.Duration {
 	type span struct{ a, b time.Time }
 	var spans []span
+	end := d.Start.Add(d.Duration)
+	add := func(a time.Time, n time.Duration) {
+		b := a.Add(n)
+		if !d.Start.IsZero() && d.Duration > 0 {
+			if a.Before(d.Start) {
+				a = d.Start
+			}
+			if b.After(end) {
+				b = end
+			}
+		}
+		if b.After(a) {
+			spans = append(spans, span{a, b})
+		}
+	}
 	for _, c := range d.ModelCalls {
-		spans = append(spans, span{c.Start, c.Start.Add(c.Latency)})
+		add(c.Start, c.Latency)
 	}
 	for _, c := range d.ToolCalls {
-		spans = append(spans, span{c.Start, c.Start.Add(c.Duration)})
+		add(c.Start, c.Duration)
 	}
 	if len(spans) == 0 {
 		return 0
