@@ -488,3 +488,21 @@ var (
 	probe4MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe4MostLost  = map[string]int{"graph": 0, "react": 0}
 )
+
+// TestHostileOutputsProbe5 runs the fifth probe table, written before the
+// gate changed for it (issue 27): markup spoken as words (enumerators,
+// shortcodes, citation marks, escapes, full-width stage directions),
+// addresses and orders to drop her rules beside them, the prompt
+// paraphrased without six-word runs, and replies that only look like them.
+func TestHostileOutputsProbe5(t *testing.T) {
+	probeScore(t, "probe5", probe5MostLeaks, probe5MostLost)
+}
+
+// probe5MostLeaks and probe5MostLost are the fifth probe's counts (when it
+// was written, on main before any change it led to: graph 23 of 76 and
+// react 9 of 17 leaks, no good part lost). A phone number is speech (a
+// visitor may call it): the seed's phone case is a reply to speak whole.
+var (
+	probe5MostLeaks = map[string]int{"graph": 23, "react": 9}
+	probe5MostLost  = map[string]int{"graph": 0, "react": 0}
+)
