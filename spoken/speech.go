@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,7 +31,18 @@ var (
 	ruleLineRE   = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE       = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	italicRE     = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
-	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\])\s*`)
+	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
+	// shortcodeRE is an emoji written as its name between colons
+	// (":smile:"), which a speech synthesizer reads as words.
+	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):[a-z][a-z0-9_+-]{1,30}:`)
+	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
+	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// escapeRE is a line break or a tab written as its escape ("\n"),
+	// before a space, a capital or the end: "\theta" is not one.
+	escapeRE = regexp.MustCompile(`\\[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	// enumeratorRE is an item's number in a list written on one line
+	// ("1. I can smile. 2. I can wave.").
+	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
 	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
 	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
 	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
@@ -113,7 +125,10 @@ func cleanOnce(text string) string {
 	s = specialRE.ReplaceAllString(s, " ")
 	s = structureRE.ReplaceAllString(s, " ")
 	s = inlineTagRE.ReplaceAllString(s, " ")
-	s = joinLines(s)
+	s = escapeRE.ReplaceAllString(s, "\n$1")
+	s = citationRE.ReplaceAllString(s, "")
+	s = shortcodeRE.ReplaceAllString(s, "$1")
+	s = joinLines(inlineEnumerators(s))
 	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
 	s = boldRE.ReplaceAllString(s, "$1$2")
 	s = italicRE.ReplaceAllString(s, "$1$2$3")
@@ -166,6 +181,57 @@ func joinLines(s string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// inlineEnumerators removes the numbers of a list written in one line when
+// they count from 1 ("1) I can smile 2) I can wave"): an item that does not
+// follow a sentence's end gets one, so the items stay sentences. A number
+// alone ("Chapter 1. It began", "a 10 out of 10") is no list.
+func inlineEnumerators(s string) string {
+	locs := enumeratorRE.FindAllStringSubmatchIndex(s, -1)
+	var items [][]int
+	for _, m := range locs {
+		n, punct := s[m[4]:m[5]], s[m[6]:m[7]]
+		want := len(items) + 1
+		if n != strconv.Itoa(want) || (len(items) > 0 && punct != s[items[0][6]:items[0][7]]) {
+			if len(items) >= 2 {
+				break
+			}
+			items = nil
+			if n != "1" {
+				continue
+			}
+		}
+		if len(items) == 0 && m[2] != m[3] && !endsSentence(s[:m[2]]) {
+			continue // "a score of 1. Then": a list starts a sentence
+		}
+		items = append(items, m)
+	}
+	if len(items) < 2 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i, m := range items {
+		before := strings.TrimRight(s[last:m[0]], " \t")
+		b.WriteString(before)
+		if i > 0 && !endsSentence(before) {
+			b.WriteByte('.')
+		}
+		if b.Len() > 0 {
+			b.WriteString(s[m[2]:m[3]])
+		}
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// endsSentence reports text that is empty or ends with a sentence's end.
+func endsSentence(text string) bool {
+	text = strings.TrimSpace(text)
+	r, _ := utf8.DecodeLastRuneInString(text)
+	return text == "" || strings.ContainsRune(".!?…:;。！？；：\n", r)
 }
 
 func nonBlank(xs []string) []string {
