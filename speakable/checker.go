@@ -183,6 +183,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("%s", why)
 		}
 	}
+	if injectionOf(raw) {
+		// An order to drop or reveal her rules, planted beside an address
+		// or in a tool's result: the reply goes on without it.
+		return "", leftOut("an order to drop or reveal the rules")
+	}
 	linked := rewriteLinks(raw, lang, c.spelled)
 	clean, err := spoken.Sentence(linked)
 	if err == nil && strings.Contains(clean, dropped) {
