@@ -57,8 +57,12 @@ func (s *SentenceSplitter) Write(delta string) []string {
 	return out
 }
 
-// item reports a sentence that is only the number after n of a list ("1.").
+// item reports a sentence, or its last line, that is only the number after
+// n of a list ("1.", "Hello!\n2.").
 func item(sent string, n int) bool {
+	if i := strings.LastIndexByte(sent, '\n'); i >= 0 {
+		sent = sent[i+1:]
+	}
 	return strings.TrimSpace(sent) == strconv.Itoa(n+1)+"."
 }
 

@@ -216,6 +216,7 @@ func TestSplitListInLine(t *testing.T) {
 		{"1. I can smile. 2. I can wave.", []string{"1. I can smile.", "2. I can wave."}},
 		{"How old is the lab? 36. Quite old!", []string{"How old is the lab?", "36.", "Quite old!"}},
 		{"It is 2. It is late.", []string{"It is 2.", "It is late."}},
+		{"1. Lächeln\n2. Winken\nDas alles kann ich!", []string{"1. Lächeln\n2. Winken\nDas alles kann ich!"}},
 	}
 	for _, tt := range tests {
 		if got := spoken.SplitSentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
