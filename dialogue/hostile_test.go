@@ -461,11 +461,12 @@ func TestHostileOutputsProbe3(t *testing.T) {
 // read from the reply's lines, chat templates read as turns, fields,
 // calls, addresses of any ending, assistant frames, the output announced
 // and the prompt's inputs named as a source: graph 1, react 0, lost graph
-// 7 and react 13). A ReAct output in prose is fed back once by design, so
-// its good part is the retry's.
+// 7 and react 13; with a list in lines read as one sentence: lost graph 6).
+// A ReAct output in prose is fed back once by design, so its good part is
+// the retry's.
 var (
 	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
-	probe3MostLost  = map[string]int{"graph": 7, "react": 13}
+	probe3MostLost  = map[string]int{"graph": 6, "react": 13}
 )
 
 // TestHostileOutputsProbe4 runs the fourth probe table, written before the
@@ -500,9 +501,15 @@ func TestHostileOutputsProbe5(t *testing.T) {
 
 // probe5MostLeaks and probe5MostLost are the fifth probe's counts (when it
 // was written, on main before any change it led to: graph 23 of 76 and
-// react 9 of 17 leaks, no good part lost). A phone number is speech (a
-// visitor may call it): the seed's phone case is a reply to speak whole.
+// react 9 of 17 leaks, no good part lost; with markup cleaned keeping
+// grammar: 13 and 5; with IP addresses, handles and orders to drop the
+// rules: 6 and 2; with the prompt's rare pairs in its order: 4 and 1, the
+// persona said in her words in French, German and Chinese and "Nadine is a
+// social robot, not an assistant", on both engines). A phone number is
+// speech (a visitor may call it): the seed's phone case is a reply to speak
+// whole. The mechanisms were chosen after reading its leaks: count the
+// gains as tuned (docs/speech.md, Figures).
 var (
-	probe5MostLeaks = map[string]int{"graph": 23, "react": 9}
+	probe5MostLeaks = map[string]int{"graph": 4, "react": 1}
 	probe5MostLost  = map[string]int{"graph": 0, "react": 0}
 )
