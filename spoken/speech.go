@@ -39,7 +39,25 @@ var (
 	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),
 	// before a space, a capital or the end: "\theta" is not one.
-	escapeRE = regexp.MustCompile(`\\[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	escapeRE = regexp.MustCompile(`\\{1,2}[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	// unicodeEscapeRE is a character written as its escape ("\u00e9").
+	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
+	// commentRE is an HTML comment.
+	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
+	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
+	// which a synthesizer reads sign by sign.
+	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?[)(\]\[DPpO/|*3]+|\^[_.-]?\^|<3+|[xX]D+)([\s.,!?]|$)`)
+	// kaomojiRE is a face in parentheses drawn with signs alone ("(＾▽＾)").
+	kaomojiRE = regexp.MustCompile(`[(（][^\p{L}\p{N}\s()（）]{2,12}[)）]`)
+	// midStageRE is a span a stage direction can be written in anywhere in
+	// a sentence; stageWordRE says whether it is one.
+	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*]{1,40})\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|（([^（）]{1,20})）)`)
+	// stageWordRE is what a stage direction says: an expression or a
+	// gesture, with an adverb ("smiles warmly", "lächelt", "微笑").
+	stageWordRE = regexp.MustCompile(`(?i)^(?:\p{L}+ly\s+)?(?:smil|laugh|wav|wink|nod|giggl|sigh|grin|chuckl|bow|blush|clap|beam|shrug|sourit|sourire|rit|rire|salue|rougit|clin d|hoche|soupir|lächel|lacht|lachen|winkt|zwinker|nickt|kicher|seufz|grins|verbeug)\p{L}*(?:\s+\p{L}+){0,2}$|^(?:笑|微笑|大笑|挥手|眨眼|点头|鞠躬|叹气|眨眨眼)$`)
+	// footnoteRE is a footnote's number in superscript ("1989¹"); "m²" is
+	// a unit, read aloud.
+	footnoteRE = regexp.MustCompile(`(^|[^\p{L}])[¹²³⁴-⁹⁰]+`)
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave.").
 	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
@@ -125,7 +143,28 @@ func cleanOnce(text string) string {
 	s = specialRE.ReplaceAllString(s, " ")
 	s = structureRE.ReplaceAllString(s, " ")
 	s = inlineTagRE.ReplaceAllString(s, " ")
+	s = commentRE.ReplaceAllString(s, " ")
+	s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
+		n, err := strconv.ParseUint(m[2:], 16, 32)
+		if err != nil {
+			return m
+		}
+		return string(rune(n))
+	})
 	s = escapeRE.ReplaceAllString(s, "\n$1")
+	s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
+		inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>（）"))
+		if stageWordRE.MatchString(inner) {
+			if strings.HasPrefix(strings.TrimSpace(m), "（") {
+				return "" // between ideographs, which take no space
+			}
+			return " "
+		}
+		return m
+	})
+	s = kaomojiRE.ReplaceAllString(s, " ")
+	s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
+	s = footnoteRE.ReplaceAllString(s, "$1")
 	s = citationRE.ReplaceAllString(s, "")
 	s = shortcodeRE.ReplaceAllString(s, "$1")
 	s = joinLines(inlineEnumerators(s))
@@ -135,7 +174,7 @@ func cleanOnce(text string) string {
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case isEmoji(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r):
+		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too
 			return -1
 		case unicode.IsControl(r):
 			return ' '

@@ -196,6 +196,20 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"escape before a capital", `Hello!\nNice to see you.`, "Hello! Nice to see you."},
 		{"full-width stage direction", "（微笑）你好，欢迎你！", "你好，欢迎你！"},
 		{"full-width aside kept", "我在新加坡（2013年）首次亮相。", "我在新加坡（2013年）首次亮相。"},
+		{"stage direction inside", "Hello (waves) there!", "Hello there!"},
+		{"stage directions of other marks", "Hello [laughs softly] and ~smiles~ <wink> there!", "Hello and there!"},
+		{"stage direction in French", "Coucou ! (sourire) Ravie de vous voir.", "Coucou ! Ravie de vous voir."},
+		{"stage direction in Chinese", "你好！（笑）很高兴见到你。", "你好！很高兴见到你。"},
+		{"aside kept", "I love chocolate (dark) and tea.", "I love chocolate (dark) and tea."},
+		{"emphasis kept", "That is *very* kind.", "That is very kind."},
+		{"emoticons", "Nice to see you :) and you ;-D ^_^ <3 xD", "Nice to see you and you"},
+		{"kaomoji", "Hello (＾▽＾) nice to meet you.", "Hello nice to meet you."},
+		{"footnote", "MIRALab was founded in 1989¹.", "MIRALab was founded in 1989."},
+		{"unit kept", "The hall is 200 m² wide.", "The hall is 200 m² wide."},
+		{"comment", "Hello!<!-- note --> Nice to see you.", "Hello! Nice to see you."},
+		{"arrow", "Geneva → Lausanne is short.", "Geneva Lausanne is short."},
+		{"double escape", `Hello!\\n Nice to see you.`, "Hello! Nice to see you."},
+		{"unicode escape", `C'est l'\u00e9t\u00e9 !`, "C'est l'été !"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
