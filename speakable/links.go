@@ -36,6 +36,15 @@ var (
 	// handleRE is a social handle ("@NadineRobot", "@MIRALab_unige"): an @
 	// that starts a word (an e-mail's is inside one).
 	handleRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}._%+-])@[\p{L}\p{N}_]{2,30}`)
+	// obfuscatedRE is a dot or an at sign written so that a filter misses
+	// it ("miralab [dot] ch", "nadine (at) unige", "miralab . ch"): read as
+	// the sign, the address is found as any other.
+	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at)\s*[\])]\s*|([\p{L}\p{N}])\s+\.\s+(` + topLevel + `)\b`)
+	// defangedRE is an address made harmless for a filter ("hxxps://…")
+	// or one of the machine itself ("localhost:8080").
+	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
+	// pathRE is a file's path ("/etc/passwd", "~/notes/today.txt").
+	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
 	// mathRE is mathematical notation (LaTeX), which cannot be read out.
 	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
@@ -74,6 +83,20 @@ var websiteNames = map[nadine.Language]string{
 func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	s := text
 	lower := strings.ToLower(s)
+	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := obfuscatedRE.FindStringSubmatch(m)
+		switch {
+		case sub[2] != "":
+			return sub[2] + "." + sub[3]
+		case strings.EqualFold(sub[1], "at"):
+			return "@"
+		}
+		return "."
+	})
+	s = defangedRE.ReplaceAllString(s, dropped)
+	if strings.Contains(s, "/") {
+		s = pathRE.ReplaceAllString(s, " "+dropped)
+	}
 	if strings.Contains(s, "@") {
 		s = emailRE.ReplaceAllString(s, dropped)
 		s = handleRE.ReplaceAllString(s, " "+dropped)
