@@ -252,9 +252,6 @@ func (c *Checker) check(clean string) string {
 			}
 		}
 	}
-	if c.paraphrased(ws) {
-		return "the prompt paraphrased (its rare pairs of words, in its order)"
-	}
 	if c.covered(ws, personaRun, secondPerson, func(e *echo) map[uint64]struct{} { return e.persona }) {
 		return "the prompt's description of Nadine"
 	}
@@ -262,6 +259,20 @@ func (c *Checker) check(clean string) string {
 		if e.addressesNadine(ws) {
 			return "Nadine spoken of in the prompt's voice"
 		}
+	}
+	return ""
+}
+
+// checkParaphrase is check, and the prompt paraphrased: its rare pairs of
+// words in its order. A sentence is read so after a lead-in that is the
+// prompt's own words is gone ("Give temperatures in degrees Celsius: it is
+// twelve degrees"), for the lead-in's pairs are the prompt's.
+func (c *Checker) checkParaphrase(clean string) string {
+	if why := c.check(clean); why != "" {
+		return why
+	}
+	if c.paraphrased(words(clean)) {
+		return "the prompt paraphrased (its rare pairs of words, in its order)"
 	}
 	return ""
 }
