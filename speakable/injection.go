@@ -2,6 +2,7 @@ package speakable
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -34,10 +35,24 @@ var injectionRE = []*regexp.Regexp{
 		`|(?:忽略|忘记|忘掉|无视)(?:之前|以上|上面|前面|先前)的?(?:一切|所有内容|全部内容|内容|话)`),
 }
 
+// injectionVerbs are the stems of the marks' verbs, folded: a sentence
+// without any is read no further (the marks' expressions are the costly
+// part of the check).
+var injectionVerbs = []string{
+	"ignor", "forget", "disregard", "drop", "overrid", "bypass", "abandon", "reveal", "print", "output", "display", "dump", "leak", "expose", "repeat", "recit", "show", "tell me",
+	"oubli", "tenez", "tiens", "revel", "devoil", "affich", "imprim", "montr", "repet", "divulg", "contourn", "laisse",
+	"vergiss", "vergess", "missacht", "umgeh", "verwirf", "zeig", "gib", "verrat", "druck", "wiederhol", "offenbar", "enthull",
+	"忽略", "忘", "无视", "理会", "别管", "绕过", "透露", "泄露", "显示", "打印", "输出", "重复", "说出", "告诉我", "公开",
+}
+
 // injectionOf reports whether s orders, in any of the four languages, to
 // drop or reveal the rules a model is given.
 func injectionOf(s string) bool {
 	s = strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s))
+	lower := strings.ToLower(s)
+	if !slices.ContainsFunc(injectionVerbs, func(v string) bool { return strings.Contains(lower, v) }) {
+		return false // no verb of dropping or revealing: the expressions need not run
+	}
 	for _, re := range injectionRE {
 		if re.MatchString(s) {
 			return true

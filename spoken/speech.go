@@ -143,30 +143,7 @@ func cleanOnce(text string) string {
 	s = specialRE.ReplaceAllString(s, " ")
 	s = structureRE.ReplaceAllString(s, " ")
 	s = inlineTagRE.ReplaceAllString(s, " ")
-	s = commentRE.ReplaceAllString(s, " ")
-	s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
-		n, err := strconv.ParseUint(m[2:], 16, 32)
-		if err != nil {
-			return m
-		}
-		return string(rune(n))
-	})
-	s = escapeRE.ReplaceAllString(s, "\n$1")
-	s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
-		inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>（）"))
-		if stageWordRE.MatchString(inner) {
-			if strings.HasPrefix(strings.TrimSpace(m), "（") {
-				return "" // between ideographs, which take no space
-			}
-			return " "
-		}
-		return m
-	})
-	s = kaomojiRE.ReplaceAllString(s, " ")
-	s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
-	s = footnoteRE.ReplaceAllString(s, "$1")
-	s = citationRE.ReplaceAllString(s, "")
-	s = shortcodeRE.ReplaceAllString(s, "$1")
+	s = markupAsSigns(s)
 	s = joinLines(inlineEnumerators(s))
 	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
 	s = boldRE.ReplaceAllString(s, "$1$2")
@@ -183,6 +160,52 @@ func cleanOnce(text string) string {
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
+}
+
+// markupAsSigns removes what a synthesizer would read sign by sign: comments,
+// escapes, stage directions, faces, footnotes, citation marks, shortcodes.
+// Each expression runs only when its signs are there: every sentence
+// spoken is cleaned several times.
+func markupAsSigns(s string) string {
+	if strings.Contains(s, "<!--") {
+		s = commentRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, `\`) {
+		s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
+			n, err := strconv.ParseUint(m[2:], 16, 32)
+			if err != nil {
+				return m
+			}
+			return string(rune(n))
+		})
+		s = escapeRE.ReplaceAllString(s, "\n$1")
+	}
+	if strings.ContainsAny(s, "([*~<（") {
+		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
+			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>（）"))
+			if stageWordRE.MatchString(inner) {
+				if strings.HasPrefix(strings.TrimSpace(m), "（") {
+					return "" // between ideographs, which take no space
+				}
+				return " "
+			}
+			return m
+		})
+		s = kaomojiRE.ReplaceAllString(s, " ")
+	}
+	if strings.ContainsAny(s, ":;=^<") || strings.Contains(s, "xD") || strings.Contains(s, "XD") {
+		s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
+	}
+	if strings.ContainsAny(s, "¹²³⁴⁵⁶⁷⁸⁹⁰") {
+		s = footnoteRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "[") {
+		s = citationRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, ":") {
+		s = shortcodeRE.ReplaceAllString(s, "$1")
+	}
+	return s
 }
 
 // joinLines turns Markdown lines into running text; an unpunctuated line
