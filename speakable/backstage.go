@@ -224,10 +224,12 @@ var backstageOptions = intents.Options{}
 // are embedded, training deterministic and the model immutable.
 var backstageModel = sync.OnceValues(trainBackstage)
 
-// WarmUp trains the sentence classifier now rather than on the first
-// sentence checked, and reports an error in its examples.
+// WarmUp trains the sentence classifier and calibrates the paraphrase's
+// bars now rather than on the first sentence checked, and reports an error
+// in its examples.
 func WarmUp() error {
 	_, err := backstageModel()
+	pairBar()
 	return err
 }
 

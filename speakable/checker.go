@@ -183,6 +183,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("%s", why)
 		}
 	}
+	if injectionOf(raw) {
+		// An order to drop or reveal her rules, planted beside an address
+		// or in a tool's result: the reply goes on without it.
+		return "", leftOut("an order to drop or reveal the rules")
+	}
 	linked := rewriteLinks(raw, lang, c.spelled)
 	clean, err := spoken.Sentence(linked)
 	if err == nil && strings.Contains(clean, dropped) {
@@ -200,7 +205,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		// A lead-in that is the prompt's own words ("Give temperatures in
 		// degrees Celsius: …") goes; what follows it is judged alone.
 		if m := leadRE.FindStringSubmatch(linked); m != nil {
-			if lead, lerr := spoken.Sentence(m[1]); lerr == nil && c.check(lead) != "" {
+			if lead, lerr := spoken.Sentence(m[1]); lerr == nil && c.checkParaphrase(lead) != "" {
 				linked = capitalize(strings.TrimSpace(linked[len(m[0]):]))
 				if clean, err = spoken.Sentence(linked); err == nil {
 					if why := c.check(clean); why != "" {
@@ -218,6 +223,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			}
 		}
 	}
+	if err == nil && c != nil {
+		if why := c.checkParaphrase(clean); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
 	rest, meta := linked, false
 	if !authored {
 		rest, meta = metaTalk(linked, lang)
@@ -228,7 +238,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if rest != linked {
 		clean, err = spoken.Sentence(rest)
 		if err == nil && c != nil {
-			if why := c.check(clean); why != "" {
+			if why := c.checkParaphrase(clean); why != "" {
 				return "", notSpeech("%s", why)
 			}
 		}

@@ -35,6 +35,7 @@ type echo struct {
 	labels   map[string]bool     // the labels lines of the prompts start with ("What you know about them"), lowercased
 	fields   map[string]bool     // the answer format's field names ("action_input")
 	spelled  map[string]string
+	rare     rarePairs // the instructions' pairs of words no speech example holds
 }
 
 var (
@@ -59,6 +60,7 @@ func newEcho(p nadine.Prompt) *echo {
 	e := &echo{rules: map[uint64]struct{}{}, persona: map[uint64]struct{}{}, headings: map[string]bool{},
 		labels: map[string]bool{}, fields: map[string]bool{}, spelled: map[string]string{}}
 	var stream strings.Builder
+	var all []string
 	stream.WriteByte(' ')
 	for _, text := range p.Instructions {
 		e.spell(text)
@@ -86,12 +88,14 @@ func newEcho(p nadine.Prompt) *echo {
 		}
 		ws := words(text)
 		addRuns(e.rules, ws, run)
+		all = append(all, ws...)
 		stream.WriteString(strings.Join(ws, " "))
 		stream.WriteString(" \x00 ")
 	}
 	for _, persona := range p.Persona {
 		e.spell(persona)
 		addRuns(e.persona, words(persona), personaRun)
+		all = append(all, words(persona)...)
 		for _, m := range nameRE.FindAllStringSubmatch(persona, -1) {
 			if n := strings.ToLower(m[1]); !contains(e.names, n) {
 				e.names = append(e.names, n)
@@ -100,6 +104,7 @@ func newEcho(p nadine.Prompt) *echo {
 		e.kinds = appendKinds(e.kinds, persona)
 	}
 	e.stream = stream.String()
+	e.rare = newRarePairs(all)
 	return e
 }
 
@@ -254,6 +259,20 @@ func (c *Checker) check(clean string) string {
 		if e.addressesNadine(ws) {
 			return "Nadine spoken of in the prompt's voice"
 		}
+	}
+	return ""
+}
+
+// checkParaphrase is check, and the prompt paraphrased: its rare pairs of
+// words in its order. A sentence is read so after a lead-in that is the
+// prompt's own words is gone ("Give temperatures in degrees Celsius: it is
+// twelve degrees"), for the lead-in's pairs are the prompt's.
+func (c *Checker) checkParaphrase(clean string) string {
+	if why := c.check(clean); why != "" {
+		return why
+	}
+	if c.paraphrased(words(clean)) {
+		return "the prompt paraphrased (its rare pairs of words, in its order)"
 	}
 	return ""
 }

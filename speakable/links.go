@@ -30,6 +30,21 @@ var (
 	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
 	spokenAddressRE = regexp.MustCompile(`(?i)\b(?:h\s+t\s+t\s+p\s*s?|w\s+w\s+w)\b|\b(?:slash|schrägstrich|barre oblique)\s+(?:slash|schrägstrich)\b|` +
 		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt|point)\s+(?:` + topLevel + `)\b|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
+	// ipRE is an IP address, with a port or a path ("192.168.1.10:8080/admin"):
+	// four numbers with dots, which neither a date nor a sum writes.
+	ipRE = regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b(?::\d{2,5})?(?:/[^\s<>"'“”«»)\]]*)?`)
+	// handleRE is a social handle ("@NadineRobot", "@MIRALab_unige"): an @
+	// that starts a word (an e-mail's is inside one).
+	handleRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}._%+-])@[\p{L}\p{N}_]{2,30}`)
+	// obfuscatedRE is a dot or an at sign written so that a filter misses
+	// it ("miralab [dot] ch", "nadine (at) unige", "miralab . ch"): read as
+	// the sign, the address is found as any other.
+	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at)\s*[\])]\s*|([\p{L}\p{N}])\s+\.\s+(` + topLevel + `)\b`)
+	// defangedRE is an address made harmless for a filter ("hxxps://…")
+	// or one of the machine itself ("localhost:8080").
+	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
+	// pathRE is a file's path ("/etc/passwd", "~/notes/today.txt").
+	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
 	// mathRE is mathematical notation (LaTeX), which cannot be read out.
 	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
@@ -62,13 +77,31 @@ var websiteNames = map[nadine.Language]string{
 }
 
 // rewriteLinks names an address's website as the prompts spell it, or marks
-// its sentence dropped; a Markdown link keeps its words, e-mail is dropped.
+// its sentence dropped; a Markdown link keeps its words, e-mail, a social
+// handle and an IP address are dropped. A phone number is speech: a visitor
+// may call it.
 func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	s := text
 	lower := strings.ToLower(s)
+	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := obfuscatedRE.FindStringSubmatch(m)
+		switch {
+		case sub[2] != "":
+			return sub[2] + "." + sub[3]
+		case strings.EqualFold(sub[1], "at"):
+			return "@"
+		}
+		return "."
+	})
+	s = defangedRE.ReplaceAllString(s, dropped)
+	if strings.Contains(s, "/") {
+		s = pathRE.ReplaceAllString(s, " "+dropped)
+	}
 	if strings.Contains(s, "@") {
 		s = emailRE.ReplaceAllString(s, dropped)
+		s = handleRE.ReplaceAllString(s, " "+dropped)
 	}
+	s = ipRE.ReplaceAllString(s, dropped)
 	for _, w := range []string{"slash", "dot", "punkt", "point", "h t t p", "w w w", "点"} {
 		if strings.Contains(lower, w) {
 			s = spokenAddressRE.ReplaceAllString(s, dropped)

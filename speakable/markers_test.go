@@ -25,6 +25,10 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"a hope that it helped", hopeHelpRE.MatchString},
 		{"more questions offered", func(s string) bool { return furtherRE.MatchString(s) && furtherAskRE.MatchString(s) }},
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},
+		{"an order to drop or reveal the rules", injectionOf},
+		{"an IP address, a handle, a path or a hidden address", func(s string) bool {
+			return ipRE.MatchString(s) || handleRE.MatchString(s) || pathRE.MatchString(s) || defangedRE.MatchString(s) || obfuscatedRE.MatchString(s)
+		}},
 	}
 	// Left out by design before this round: offers of service and a
 	// disclaimer the offline engine's wordings hold.

@@ -1,6 +1,7 @@
 package spoken
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -10,6 +11,10 @@ import (
 // and CJK; not after "Dr." or inside "3.5"), so the first can be spoken early.
 type SentenceSplitter struct {
 	buf strings.Builder
+	// items counts the numbers of a list said in line ("1. I can smile.
+	// 2. I can wave."): a number alone, the next of the count, is the
+	// item's and not a sentence of its own.
+	items int
 }
 
 // Write adds a piece of text and returns the sentences it completed. A
@@ -19,6 +24,9 @@ func (s *SentenceSplitter) Write(delta string) []string {
 	text := s.buf.String()
 	var out []string
 	start := 0
+	// The buffer is read again from its start on every piece: a list's
+	// number counts once its sentence is out.
+	items, counted := s.items, s.items
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		end := i + size
@@ -26,21 +34,36 @@ func (s *SentenceSplitter) Write(delta string) []string {
 			if sent := strings.TrimSpace(text[start:end]); sent != "" {
 				out = append(out, sent)
 			}
-			start = end
+			start, counted = end, items
 		} else if isLatinEnd(r) && end < len(text) {
-			if next, _ := utf8.DecodeRuneInString(text[end:]); unicode.IsSpace(next) && !endsWithAbbreviation(text[start:end]) {
+			next, _ := utf8.DecodeRuneInString(text[end:])
+			switch {
+			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]):
+			case item(text[start:end], items):
+				items++
+			default:
 				if sent := strings.TrimSpace(text[start:end]); sent != "" {
 					out = append(out, sent)
 				}
-				start = end
+				start, counted = end, items
 			}
 		}
 		i = end
 	}
+	s.items = counted
 	rest := text[start:]
 	s.buf.Reset()
 	s.buf.WriteString(rest)
 	return out
+}
+
+// item reports a sentence, or its last line, that is only the number after
+// n of a list ("1.", "Hello!\n2.").
+func item(sent string, n int) bool {
+	if i := strings.LastIndexByte(sent, '\n'); i >= 0 {
+		sent = sent[i+1:]
+	}
+	return strings.TrimSpace(sent) == strconv.Itoa(n+1)+"."
 }
 
 // Flush returns what remains as a final sentence ("" if only spaces remain).

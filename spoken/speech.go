@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,7 +31,36 @@ var (
 	ruleLineRE   = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE       = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	italicRE     = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
-	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\])\s*`)
+	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
+	// shortcodeRE is an emoji written as its name between colons
+	// (":smile:"), which a speech synthesizer reads as words.
+	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):[a-z][a-z0-9_+-]{1,30}:`)
+	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
+	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// escapeRE is a line break or a tab written as its escape ("\n"),
+	// before a space, a capital or the end: "\theta" is not one.
+	escapeRE = regexp.MustCompile(`\\{1,2}[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	// unicodeEscapeRE is a character written as its escape ("\u00e9").
+	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
+	// commentRE is an HTML comment.
+	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
+	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
+	// which a synthesizer reads sign by sign.
+	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?[)(\]\[DPpO/|*3]+|\^[_.-]?\^|<3+|[xX]D+)([\s.,!?]|$)`)
+	// kaomojiRE is a face in parentheses drawn with signs alone ("(＾▽＾)").
+	kaomojiRE = regexp.MustCompile(`[(（][^\p{L}\p{N}\s()（）]{2,12}[)）]`)
+	// midStageRE is a span a stage direction can be written in anywhere in
+	// a sentence; stageWordRE says whether it is one.
+	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*]{1,40})\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|（([^（）]{1,20})）)`)
+	// stageWordRE is what a stage direction says: an expression or a
+	// gesture, with an adverb ("smiles warmly", "lächelt", "微笑").
+	stageWordRE = regexp.MustCompile(`(?i)^(?:\p{L}+ly\s+)?(?:smil|laugh|wav|wink|nod|giggl|sigh|grin|chuckl|bow|blush|clap|beam|shrug|sourit|sourire|rit|rire|salue|rougit|clin d|hoche|soupir|lächel|lacht|lachen|winkt|zwinker|nickt|kicher|seufz|grins|verbeug)\p{L}*(?:\s+\p{L}+){0,2}$|^(?:笑|微笑|大笑|挥手|眨眼|点头|鞠躬|叹气|眨眨眼)$`)
+	// footnoteRE is a footnote's number in superscript ("1989¹"); "m²" is
+	// a unit, read aloud.
+	footnoteRE = regexp.MustCompile(`(^|[^\p{L}])[¹²³⁴-⁹⁰]+`)
+	// enumeratorRE is an item's number in a list written on one line
+	// ("1. I can smile. 2. I can wave.").
+	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
 	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
 	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
 	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
@@ -113,14 +143,15 @@ func cleanOnce(text string) string {
 	s = specialRE.ReplaceAllString(s, " ")
 	s = structureRE.ReplaceAllString(s, " ")
 	s = inlineTagRE.ReplaceAllString(s, " ")
-	s = joinLines(s)
+	s = markupAsSigns(s)
+	s = joinLines(inlineEnumerators(s))
 	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
 	s = boldRE.ReplaceAllString(s, "$1$2")
 	s = italicRE.ReplaceAllString(s, "$1$2$3")
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case isEmoji(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r):
+		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too
 			return -1
 		case unicode.IsControl(r):
 			return ' '
@@ -129,6 +160,52 @@ func cleanOnce(text string) string {
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
+}
+
+// markupAsSigns removes what a synthesizer would read sign by sign: comments,
+// escapes, stage directions, faces, footnotes, citation marks, shortcodes.
+// Each expression runs only when its signs are there: every sentence
+// spoken is cleaned several times.
+func markupAsSigns(s string) string {
+	if strings.Contains(s, "<!--") {
+		s = commentRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, `\`) {
+		s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
+			n, err := strconv.ParseUint(m[2:], 16, 32)
+			if err != nil {
+				return m
+			}
+			return string(rune(n))
+		})
+		s = escapeRE.ReplaceAllString(s, "\n$1")
+	}
+	if strings.ContainsAny(s, "([*~<（") {
+		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
+			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>（）"))
+			if stageWordRE.MatchString(inner) {
+				if strings.HasPrefix(strings.TrimSpace(m), "（") {
+					return "" // between ideographs, which take no space
+				}
+				return " "
+			}
+			return m
+		})
+		s = kaomojiRE.ReplaceAllString(s, " ")
+	}
+	if strings.ContainsAny(s, ":;=^<") || strings.Contains(s, "xD") || strings.Contains(s, "XD") {
+		s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
+	}
+	if strings.ContainsAny(s, "¹²³⁴⁵⁶⁷⁸⁹⁰") {
+		s = footnoteRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "[") {
+		s = citationRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, ":") {
+		s = shortcodeRE.ReplaceAllString(s, "$1")
+	}
+	return s
 }
 
 // joinLines turns Markdown lines into running text; an unpunctuated line
@@ -166,6 +243,57 @@ func joinLines(s string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// inlineEnumerators removes the numbers of a list written in one line when
+// they count from 1 ("1) I can smile 2) I can wave"): an item that does not
+// follow a sentence's end gets one, so the items stay sentences. A number
+// alone ("Chapter 1. It began", "a 10 out of 10") is no list.
+func inlineEnumerators(s string) string {
+	locs := enumeratorRE.FindAllStringSubmatchIndex(s, -1)
+	var items [][]int
+	for _, m := range locs {
+		n, punct := s[m[4]:m[5]], s[m[6]:m[7]]
+		want := len(items) + 1
+		if n != strconv.Itoa(want) || (len(items) > 0 && punct != s[items[0][6]:items[0][7]]) {
+			if len(items) >= 2 {
+				break
+			}
+			items = nil
+			if n != "1" {
+				continue
+			}
+		}
+		if len(items) == 0 && m[2] != m[3] && !endsSentence(s[:m[2]]) {
+			continue // "a score of 1. Then": a list starts a sentence
+		}
+		items = append(items, m)
+	}
+	if len(items) < 2 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i, m := range items {
+		before := strings.TrimRight(s[last:m[0]], " \t")
+		b.WriteString(before)
+		if i > 0 && !endsSentence(before) {
+			b.WriteByte('.')
+		}
+		if b.Len() > 0 {
+			b.WriteString(s[m[2]:m[3]])
+		}
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// endsSentence reports text that is empty or ends with a sentence's end.
+func endsSentence(text string) bool {
+	text = strings.TrimSpace(text)
+	r, _ := utf8.DecodeLastRuneInString(text)
+	return text == "" || strings.ContainsRune(".!?…:;。！？；：\n", r)
 }
 
 func nonBlank(xs []string) []string {

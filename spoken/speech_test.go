@@ -175,3 +175,79 @@ func BenchmarkSpeechSentence(b *testing.B) {
 		}
 	}
 }
+
+// TestCleanMarkupKeepsGrammar: markup a speech synthesizer would read as
+// words goes, and the sentences around it stay whole; numbers that are no
+// list stay.
+func TestCleanMarkupKeepsGrammar(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"list in line", "1. I can smile. 2. I can wave. 3. I can sing.", "I can smile. I can wave. I can sing."},
+		{"list in line without ends", "1) I can smile 2) I can wave", "I can smile. I can wave"},
+		{"list after a greeting", "Hello! 1. I can smile. 2. I can wave.", "Hello! I can smile. I can wave."},
+		{"number alone", "Chapter 1. It began in Singapore.", "Chapter 1. It began in Singapore."},
+		{"score", "I feel like a 10 out of 10. Today is great.", "I feel like a 10 out of 10. Today is great."},
+		{"year", "I was built in 2013. Then I moved to Geneva.", "I was built in 2013. Then I moved to Geneva."},
+		{"shortcode", "Hello! :smile: Nice to see you.", "Hello! Nice to see you."},
+		{"time kept", "We open at 10:30: come early!", "We open at 10:30: come early!"},
+		{"citation", "MIRALab was founded in 1989 [1].", "MIRALab was founded in 1989."},
+		{"citations", "Geneva is old [2, 3] and lovely [^4].", "Geneva is old and lovely."},
+		{"bracketed word kept", "I said [sic] that.", "I said [sic] that."},
+		{"escaped line break", `Hello! \n Nice to see you.`, "Hello! Nice to see you."},
+		{"escape before a capital", `Hello!\nNice to see you.`, "Hello! Nice to see you."},
+		{"full-width stage direction", "（微笑）你好，欢迎你！", "你好，欢迎你！"},
+		{"full-width aside kept", "我在新加坡（2013年）首次亮相。", "我在新加坡（2013年）首次亮相。"},
+		{"stage direction inside", "Hello (waves) there!", "Hello there!"},
+		{"stage directions of other marks", "Hello [laughs softly] and ~smiles~ <wink> there!", "Hello and there!"},
+		{"stage direction in French", "Coucou ! (sourire) Ravie de vous voir.", "Coucou ! Ravie de vous voir."},
+		{"stage direction in Chinese", "你好！（笑）很高兴见到你。", "你好！很高兴见到你。"},
+		{"aside kept", "I love chocolate (dark) and tea.", "I love chocolate (dark) and tea."},
+		{"emphasis kept", "That is *very* kind.", "That is very kind."},
+		{"emoticons", "Nice to see you :) and you ;-D ^_^ <3 xD", "Nice to see you and you"},
+		{"kaomoji", "Hello (＾▽＾) nice to meet you.", "Hello nice to meet you."},
+		{"footnote", "MIRALab was founded in 1989¹.", "MIRALab was founded in 1989."},
+		{"unit kept", "The hall is 200 m² wide.", "The hall is 200 m² wide."},
+		{"comment", "Hello!<!-- note --> Nice to see you.", "Hello! Nice to see you."},
+		{"arrow", "Geneva → Lausanne is short.", "Geneva Lausanne is short."},
+		{"double escape", `Hello!\\n Nice to see you.`, "Hello! Nice to see you."},
+		{"unicode escape", `C'est l'\u00e9t\u00e9 !`, "C'est l'été !"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := spoken.Clean(tt.in); got != tt.want {
+				t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSplitListInLine: a list's number is not a sentence of its own, a
+// number that does not continue the count is.
+func TestSplitListInLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"1. I can smile. 2. I can wave.", []string{"1. I can smile.", "2. I can wave."}},
+		{"How old is the lab? 36. Quite old!", []string{"How old is the lab?", "36.", "Quite old!"}},
+		{"It is 2. It is late.", []string{"It is 2.", "It is late."}},
+		{"1. Lächeln\n2. Winken\nDas alles kann ich!", []string{"1. Lächeln\n2. Winken\nDas alles kann ich!"}},
+	}
+	for _, tt := range tests {
+		if got := spoken.SplitSentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		// Streamed in pieces of three bytes, the buffer is read again
+		// on every piece: the count must not move twice.
+		var sp spoken.SentenceSplitter
+		var got []string
+		for i := 0; i < len(tt.in); i += 3 {
+			got = append(got, sp.Write(tt.in[i:min(i+3, len(tt.in))])...)
+		}
+		if last := sp.Flush(); last != "" {
+			got = append(got, last)
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("streamed %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package speakable
+
+import (
+	"math"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// The prompt paraphrased keeps no six-word run of it ("As a social humanoid
+// robot physically present at MIRALab, I greet you warmly"), but it keeps
+// the prompt's rarer pairs of words ("physically present"), and in the
+// prompt's order. A pair is rare when no speech example the classifier is
+// trained on holds it: her own words about herself share the prompt's
+// common pairs ("social robot"), not these. The bar on how many such pairs
+// a sentence holds in order is calibrated on held-out speech.
+// docs/speech.md, "Markup, addresses, the prompt paraphrased".
+
+// maxGap is how many words of the prompt may lie between two pairs of a
+// chain: a paraphrase follows one passage, not the whole prompt.
+const maxGap = 40
+
+// rarePairs are a text's pairs of words that no trained speech example
+// holds, each with where it is in the text (its word's index).
+type rarePairs map[uint64][]int32
+
+// newRarePairs finds the rare pairs of a text's words.
+func newRarePairs(ws []string) rarePairs {
+	common := speechPairs()
+	hs := hashes(ws)
+	r := rarePairs{}
+	for i := 0; i+1 < len(hs); i++ {
+		h := runHash(hs[i : i+2])
+		if _, ok := common[h]; !ok {
+			r[h] = append(r[h], int32(i))
+		}
+	}
+	return r
+}
+
+// chain returns how many of ws's pairs are rare pairs of the text in its
+// order: the longest run of them, not necessarily adjacent in ws, whose
+// places in the text rise and lie within maxGap of each other.
+func (r rarePairs) chain(ws []string) int {
+	if len(r) == 0 || len(ws) < 2 {
+		return 0
+	}
+	hs := hashes(ws)
+	type hit struct {
+		pos  int32
+		best int
+	}
+	var hits []hit
+	most := 0
+	for i := 0; i+1 < len(hs); i++ {
+		ps, ok := r[runHash(hs[i:i+2])]
+		if !ok {
+			continue
+		}
+		var now []hit
+		for _, p := range ps {
+			best := 1
+			for _, h := range hits {
+				if h.pos < p && p-h.pos <= maxGap && h.best+1 > best {
+					best = h.best + 1
+				}
+			}
+			now = append(now, hit{p, best})
+			most = max(most, best)
+		}
+		hits = append(hits, now...)
+	}
+	return most
+}
+
+// speechPairs are the pairs of words of the speech examples the classifier
+// is trained on: a pair any of them holds is no sign of the prompt.
+var speechPairs = sync.OnceValue(func() map[uint64]struct{} {
+	m := map[uint64]struct{}{}
+	all, err := backstageExamples()
+	if err != nil {
+		return m
+	}
+	for _, ex := range all.Examples {
+		if ex.Label == labelSpeech && partOf(ex) == partTrain {
+			addRuns(m, words(ex.Text), 2)
+		}
+	}
+	return m
+})
+
+// translatedPairs are the rare pairs of the prompts' sentences said in each
+// language (examples/prompt_*.txt, backstage), each language's in the
+// prompts' order: the paraphrase of a translated prompt.
+var translatedPairs = sync.OnceValue(func() []rarePairs {
+	set, err := readExamples("prompt_")
+	if err != nil {
+		return nil
+	}
+	byLang := map[nadine.Language][]string{}
+	for _, ex := range set.Examples {
+		if ex.Label == labelBackstage {
+			byLang[ex.Lang] = append(byLang[ex.Lang], words(ex.Text)...)
+		}
+	}
+	var out []rarePairs
+	for _, lang := range nadine.Languages() {
+		if ws := byLang[lang]; len(ws) > 0 {
+			out = append(out, newRarePairs(ws))
+		}
+	}
+	return out
+})
+
+// pairBars are the chains from which a sentence is the prompt paraphrased:
+// one more than any calibration-part speech example holds, against both
+// engines' known prompts and against the translated sentences (which share
+// more with her facts: "I stand in a laboratory in Geneva").
+type pairBars struct{ prompt, translated int }
+
+// pairBar is calibrated once, on the calibration part of the speech
+// examples (the measured part stays unseen).
+var pairBar = sync.OnceValue(func() pairBars {
+	b := pairBars{prompt: 1, translated: 1}
+	all, err := backstageExamples()
+	if err != nil {
+		return pairBars{prompt: math.MaxInt, translated: math.MaxInt}
+	}
+	known := withKnown(nil)
+	for _, ex := range all.Examples {
+		if ex.Label != labelSpeech || partOf(ex) != partCalibrate {
+			continue
+		}
+		ws := words(ex.Text)
+		b.prompt = max(b.prompt, echoChain(known, ws)+1)
+		b.translated = max(b.translated, translatedChain(ws)+1)
+	}
+	return b
+})
+
+// echoChain returns the longest chain of the prompts' rare pairs ws holds.
+func echoChain(echoes []*echo, ws []string) int {
+	most := 0
+	for _, e := range echoes {
+		most = max(most, e.rare.chain(ws))
+	}
+	return most
+}
+
+// translatedChain returns the longest chain of the translated sentences'
+// rare pairs ws holds.
+func translatedChain(ws []string) int {
+	most := 0
+	for _, r := range translatedPairs() {
+		most = max(most, r.chain(ws))
+	}
+	return most
+}
+
+// paraphrased reports a sentence that holds, in order, as many of the
+// prompt's rare pairs as no held-out speech does: this turn's prompts and
+// both engines' known ones, or their sentences in the four languages.
+func (c *Checker) paraphrased(ws []string) bool {
+	b := pairBar()
+	return echoChain(c.echoes, ws) >= b.prompt || translatedChain(ws) >= b.translated
+}
