@@ -316,7 +316,8 @@ func foundMemory(tr nadine.TraceData) bool {
 	return false
 }
 
-// waitHealthy polls /api/health until the child answers.
+// waitHealthy polls /api/health until the child answers on a port its own
+// banner names.
 func waitHealthy(ctx context.Context, base string, p *serveProcess) error {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
@@ -326,7 +327,10 @@ func waitHealthy(ctx context.Context, base string, p *serveProcess) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/health", nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			// The port is this child's once its banner names it: a port
+			// found free may be taken meanwhile by another child, whose
+			// monitor would answer for this one.
+			if resp.StatusCode == http.StatusOK && strings.Contains(p.logs.String(), "Monitor: "+base+"\n") {
 				return nil
 			}
 		}
