@@ -120,14 +120,8 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 				text, what = resp.Content, "the whole reply"
 			}
 			if said, _, serr := gate.Reply(text, lang); serr == nil {
-				var rest []string
-				for _, sent := range spoken.SplitSentences(said) {
-					if !slices.Contains(saidSoFar, sent) {
-						rest = append(rest, sent) // not said before the stream stopped
-					}
-				}
 				tr.Notef("response_agent: %s after the first sentences was read", what)
-				say(rest)
+				say(spoken.Unsaid(said, saidSoFar))
 			}
 		}
 		if len(saidSoFar) > 0 {

@@ -379,12 +379,7 @@ func (s *streamer) sayHeld() {
 		s.heldNote = "the rest of the reply was not said: " + err.Error()
 		return
 	}
-	var rest []string
-	for _, sent := range spoken.SplitSentences(said) {
-		if !slices.Contains(s.sentences, sent) {
-			rest = append(rest, sent)
-		}
-	}
+	rest := spoken.Unsaid(said, s.sentences)
 	for _, sent := range rest {
 		s.say(sent)
 	}

@@ -1,6 +1,7 @@
 package spoken
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -70,6 +71,18 @@ func item(sent string, n int) bool {
 func (s *SentenceSplitter) Flush() string {
 	rest := strings.TrimSpace(s.buf.String())
 	s.buf.Reset()
+	return rest
+}
+
+// Unsaid is text's sentences not among said, in order: what is left to say
+// of a reply read whole after some of it was spoken.
+func Unsaid(text string, said []string) []string {
+	var rest []string
+	for _, sent := range SplitSentences(text) {
+		if !slices.Contains(said, sent) {
+			rest = append(rest, sent)
+		}
+	}
 	return rest
 }
 

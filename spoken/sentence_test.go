@@ -2,6 +2,7 @@ package spoken_test
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/nadine-robot/nadine/spoken"
@@ -42,5 +43,22 @@ func TestSentenceSplitterStreams(t *testing.T) {
 	want := []string{"Hello Alex.", "How are you?", "Fine"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestUnsaid(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		said []string
+		want []string
+	}{
+		{"Hello! Nice to see you.", nil, []string{"Hello!", "Nice to see you."}},
+		{"Hello! Nice to see you.", []string{"Hello!"}, []string{"Nice to see you."}},
+		{"Hello! Nice to see you.", []string{"Hello!", "Nice to see you."}, nil},
+		{"", []string{"Hello!"}, nil},
+	} {
+		if got := spoken.Unsaid(tt.text, tt.said); !slices.Equal(got, tt.want) {
+			t.Errorf("Unsaid(%q, %q) = %q, want %q", tt.text, tt.said, got, tt.want)
+		}
 	}
 }
