@@ -48,7 +48,7 @@ var injectionVerbs = []string{
 // injectionOf reports whether s orders, in any of the four languages, to
 // drop or reveal the rules a model is given.
 func injectionOf(s string) bool {
-	s = strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s))
+	s = foldMarks(s)
 	lower := strings.ToLower(s)
 	if !slices.ContainsFunc(injectionVerbs, func(v string) bool { return strings.Contains(lower, v) }) {
 		return false // no verb of dropping or revealing: the expressions need not run

@@ -78,11 +78,19 @@ var stanceRE = map[nadine.Language][]*regexp.Regexp{
 	},
 }
 
+// marksReplacer writes ß and the typographic apostrophe as the marks'
+// expressions do.
+var marksReplacer = strings.NewReplacer("ß", "ss", "’", "'")
+
+// foldMarks is s as the marks' expressions read it: accents folded ("redige",
+// "gemass"), so that a word boundary is one in any French or German word.
+func foldMarks(s string) string { return marksReplacer.Replace(fold(s)) }
+
 // stanceOf reports whether s holds one of the marks of stance of lang;
 // French and German are read without accents ("redige", "gemass"), so
 // that a word boundary is one in any of their words.
 func stanceOf(s string, lang nadine.Language) bool {
-	s = strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s))
+	s = foldMarks(s)
 	for _, re := range stanceRE[lang] {
 		if re.MatchString(s) {
 			return true
@@ -110,7 +118,7 @@ var ownRulesRE = map[nadine.Language]*regexp.Regexp{
 // ownRulesOf reports whether s names her rules as hers.
 func ownRulesOf(s string, lang nadine.Language) bool {
 	re, ok := ownRulesRE[lang]
-	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+	return ok && re.MatchString(foldMarks(s))
 }
 
 // promptSourceRE names what the prompt hands her as the source of what she
@@ -132,5 +140,5 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 // of what it says.
 func promptSourceOf(s string, lang nadine.Language) bool {
 	re, ok := promptSourceRE[lang]
-	return ok && re.MatchString(strings.NewReplacer("ß", "ss", "’", "'").Replace(fold(s)))
+	return ok && re.MatchString(foldMarks(s))
 }
