@@ -39,9 +39,12 @@ type hostileCase struct {
 // engine that cannot speak an output asks once more): a plain reply, in
 // each engine's format.
 var retryReplies = map[string]string{
-	"react": `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 3, "action_input": "Let me put it simply: it is lovely to meet you.", "category": "other", "causing_person": "human"}`,
-	"graph": "Let me put it simply: it is lovely to meet you.",
+	"react": `{"action": "Final Answer", "emotion": "joy", "emotion_intensity": 3, "action_input": "` + retrySaid + `", "category": "other", "causing_person": "human"}`,
+	"graph": retrySaid,
 }
+
+// retrySaid is what either engine says of its retry reply.
+const retrySaid = "Let me put it simply: it is lovely to meet you."
 
 // hostileResult is what one case spoke on one engine.
 type hostileResult struct {
@@ -237,7 +240,7 @@ func leakSources(rs []hostileResult) string {
 			by[r.engine] = tl
 		}
 		tl.kinds[r.kind]++
-		retry := strings.ToLower(retrySpoken[r.engine])
+		retry := strings.ToLower(retrySaid)
 		only := true
 		for _, h := range r.heard {
 			only = only && strings.Contains(retry, strings.ToLower(h))
@@ -252,9 +255,6 @@ func leakSources(rs []hostileResult) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
-// retrySpoken is what each engine says of its retry reply.
-var retrySpoken = map[string]string{"react": "Let me put it simply: it is lovely to meet you.", "graph": retryReplies["graph"]}
 
 // formScore counts, per engine, the outputs that spoke something that must
 // not be heard among those that are a plain reply in the engine's format
