@@ -272,19 +272,24 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 // hyphenated name whose next part may be one ("marie-claire" as speech to
 // text writes it: "marie" is known from "mariée").
 func (e *Engine) compoundName(toks []intents.Token, j int, lang nadine.Language) bool {
-	t := toks[j]
-	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" || j+1 >= len(toks) {
+	if !nameShaped(toks[j]) || j+1 >= len(toks) {
 		return false
 	}
 	next := toks[j+1]
-	return next.Hyphen && next.Clause == t.Clause && e.nameWord(toks, j+1, lang)
+	return next.Hyphen && next.Clause == toks[j].Clause && e.nameWord(toks, j+1, lang)
+}
+
+// nameShaped reports whether t is written as a word of a name may be: Latin
+// letters, no language's name nor hers.
+func nameShaped(t intents.Token) bool {
+	return !t.Han && isNameWord(t.Text) && !isLanguageWord(t) && t.Norm != "nadine"
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's
 // name nor hers, unknown to the examples or capitalized inside the sentence.
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
-	if t.Han || !isNameWord(t.Text) || isLanguageWord(t) || t.Norm == "nadine" {
+	if !nameShaped(t) {
 		return false
 	}
 	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
