@@ -43,27 +43,16 @@ func TestMain(m *testing.M) {
 	}
 	shared, sharedErr := modeltest.UseSharedCache() // in the user's cache, before it moves
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	back := shareModels(bin, filepath.Join(dir, "cache", "nadine", "models"), shared, sharedErr)
+	// The children's cache, keyed by the nadine they run, gets the models
+	// the test binaries trained: children started together would each train.
+	back := modeltest.Share(shared, sharedErr, func() (*modelcache.Files, error) {
+		key, err := modelcache.KeyOf(bin)
+		return &modelcache.Files{Dir: filepath.Join(dir, "cache", "nadine", "models"), Key: key}, err
+	})
 	code := m.Run()
 	back()
 	os.RemoveAll(dir)
 	testrun.Exit(code)
-}
-
-// shareModels fills the children's model cache (dir, keyed by the nadine
-// at bin) with the models other test binaries of these sources trained, so
-// that no child trains them (children started together would all train),
-// and returns the copy back of what the children trained.
-func shareModels(bin, dir, shared string, err error) (back func()) {
-	var key string
-	if err == nil {
-		key, err = modelcache.KeyOf(bin)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err, "(the children train the classifiers)")
-		return func() {}
-	}
-	return modeltest.Exchange(shared, &modelcache.Files{Dir: dir, Key: key})
 }
 
 // benchParallel is how many parallel tests run at once: they mostly wait on

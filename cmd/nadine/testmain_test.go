@@ -35,23 +35,10 @@ func TestMain(m *testing.M) {
 	}
 	shared, sharedErr := modeltest.UseSharedCache() // in the user's cache, before it moves
 	os.Setenv("XDG_CACHE_HOME", dir)
-	back := shareModels(shared, sharedErr)
+	// The models go to the cache serve opens, keyed by this executable.
+	back := modeltest.Share(shared, sharedErr, modelcache.Open)
 	code := m.Run()
 	back()
 	os.RemoveAll(dir)
 	testrun.Exit(code)
-}
-
-// shareModels copies the test binaries' shared models into the cache serve
-// opens (keyed by this executable) and returns the copy back.
-func shareModels(shared string, err error) (back func()) {
-	var files *modelcache.Files
-	if err == nil {
-		files, err = modelcache.Open()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err, "(the classifiers are trained)")
-		return func() {}
-	}
-	return modeltest.Exchange(shared, files)
 }

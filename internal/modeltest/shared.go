@@ -144,6 +144,21 @@ func Exchange(dir string, files *modelcache.Files) (back func()) {
 	return func() { copyModels(files, shared) }
 }
 
+// Share is Exchange from the shared cache (UseSharedCache's directory and
+// error) into the cache files opens; with either missing it says so and the
+// classifiers are trained (back does nothing).
+func Share(shared string, err error, files func() (*modelcache.Files, error)) (back func()) {
+	var to *modelcache.Files
+	if err == nil {
+		to, err = files()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err, "(the classifiers are trained)")
+		return func() {}
+	}
+	return Exchange(shared, to)
+}
+
 // copyModels saves into to each model of from that to lacks.
 func copyModels(from, to *modelcache.Files) {
 	paths, _ := filepath.Glob(filepath.Join(from.Dir, "*-"+from.Key+".model"))

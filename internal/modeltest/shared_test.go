@@ -1,6 +1,7 @@
 package modeltest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,5 +65,26 @@ func TestExchange(t *testing.T) {
 	back()
 	if b, err := sharedFiles.Load("offline"); err != nil || string(b) != "two" {
 		t.Fatalf("shared cache after: %q, %v", b, err)
+	}
+}
+
+// TestShare: with the shared cache and the target opened, the models
+// cross; with either missing, nothing is opened or copied.
+func TestShare(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "k1")
+	if err := (&modelcache.Files{Dir: shared, Key: "k1"}).Save("backstage-1", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := &modelcache.Files{Dir: t.TempDir(), Key: "exe"}
+	opened := 0
+	open := func() (*modelcache.Files, error) { opened++; return cmd, nil }
+	Share(shared, errors.New("no module root"), open)()
+	if _, err := cmd.Load("backstage-1"); err == nil || opened != 0 {
+		t.Fatalf("without the shared cache: opened %d times, copied: %v", opened, err == nil)
+	}
+	Share(shared, nil, func() (*modelcache.Files, error) { return nil, errors.New("no executable") })()
+	Share(shared, nil, open)()
+	if b, err := cmd.Load("backstage-1"); err != nil || string(b) != "one" || opened != 1 {
+		t.Fatalf("with both: %q, %v, opened %d times", b, err, opened)
 	}
 }
