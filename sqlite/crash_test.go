@@ -24,8 +24,8 @@ import (
 const crashEnv = "NADINE_SQLITE_CRASH_CHILD_DB"
 
 // TestCrashChild is the child process of TestCrashKeepsAcknowledgedMessages:
-// it appends messages one by one, stores a window chunk every 20 messages,
-// and prints "ack <position>" after each AppendMessage returned. It runs
+// it appends messages one by one, stores the window chunks due (one per 20
+// messages) in order, and prints "ack <position>" after each AppendMessage returned. It runs
 // until it is killed (or for 30 seconds at most).
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashEnv)
@@ -38,13 +38,26 @@ func TestCrashChild(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "open:", err)
 		os.Exit(2)
 	}
-	next := 0
-	if c, err := s.Conversation(ctx, "crash", "c1"); err == nil {
-		next = c.Count
+	c, err := s.Conversation(ctx, "crash", "c1")
+	if err != nil && nadine.ErrorCode(err) != nadine.ENOTFOUND {
+		fmt.Fprintln(os.Stderr, "conversation:", err)
+		os.Exit(2)
 	}
+	next := c.Count
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		c, err := s.AppendMessage(ctx, "crash", "c1", nadine.Message{Role: nadine.RoleUser, Content: fmt.Sprintf("message %d", next), Time: int64(next) + 1})
+		// The chunks due are stored in order from ChunksStored, as the
+		// dialogue's history does: a kill between a message and its chunk
+		// leaves the chunk for the next run.
+		for k := c.ChunksStored; k < c.Count/20; k++ {
+			err := s.StoreChunk(ctx, "crash", "c1", k, nadine.Memory{Type: nadine.MemoryConversation,
+				Text: fmt.Sprintf("chunk %d", k), Embedder: "e1", Embedding: make([]float32, 64)})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "store chunk:", err)
+				os.Exit(2)
+			}
+		}
+		c, err = s.AppendMessage(ctx, "crash", "c1", nadine.Message{Role: nadine.RoleUser, Content: fmt.Sprintf("message %d", next), Time: int64(next) + 1})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "append:", err)
 			os.Exit(2)
@@ -57,14 +70,6 @@ func TestCrashChild(t *testing.T) {
 			os.Exit(2)
 		}
 		next++
-		if next%20 == 0 {
-			err := s.StoreChunk(ctx, "crash", "c1", next/20-1, nadine.Memory{Type: nadine.MemoryConversation,
-				Text: fmt.Sprintf("chunk %d", next/20-1), Embedder: "e1", Embedding: make([]float32, 64)})
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "store chunk:", err)
-				os.Exit(2)
-			}
-		}
 	}
 	s.Close()
 	os.Exit(0)
