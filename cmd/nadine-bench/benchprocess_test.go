@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -59,6 +62,45 @@ func TestServeProcessExitAtStart(t *testing.T) {
 	}
 	if !strings.Contains(p.logs.String(), "missing.yaml") {
 		t.Errorf("the logs lack what serve said:\n%s", p.logs.String())
+	}
+}
+
+// TestHealthyOnlyOnItsOwnPort: a monitor answering on the port is not the
+// child's until the child's banner names that port (a port found free may
+// be taken by another child meanwhile, whose monitor would answer).
+func TestHealthyOnlyOnItsOwnPort(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"status":"ok"}`)
+	}))
+	defer other.Close()
+	for _, tc := range []struct {
+		name, banner string
+		healthy      bool
+	}{
+		{"another port in the banner", "Monitor: http://127.0.0.1:1", false},
+		{"no banner yet", "starting", false},
+		{"its own port", "Monitor: " + other.URL, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := startProcess(exec.Command(sh, "-c", `echo "$0"; exec sleep 60`, tc.banner), &syncbuf.Buffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.kill()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			err = waitHealthy(ctx, other.URL, p)
+			if tc.healthy && err != nil {
+				t.Fatalf("health check: %v; want healthy", err)
+			}
+			if !tc.healthy && !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("health check: %v; want it still waiting at the deadline", err)
+			}
+		})
 	}
 }
 

@@ -334,7 +334,11 @@ func waitHealthy(ctx context.Context, base string, p *serveProcess) error {
 				return nil
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("bench: waiting for nadine serve on %s: %w", base, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	return errors.New("bench: nadine serve did not become healthy within a minute")
 }
