@@ -249,6 +249,13 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")
 	}
+	if !authored {
+		// The assistant's praise of the question or affirmation of
+		// service goes, what follows it stays.
+		if clean = flattery(clean); clean == "" {
+			return "", leftOut("the assistant's praise or affirmation")
+		}
+	}
 	out := assistantism(clean)
 	if out == "" {
 		return "", leftOut("an assistant-ism")
