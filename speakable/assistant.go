@@ -200,15 +200,15 @@ func capitalize(s string) string {
 // faire pour vous ?", "Kann ich sonst noch etwas für dich tun?",
 // "我很乐意为您提供帮助"). An offer with its task is hers ("Let me help you
 // find the exit", "我很高兴能帮你找到出口"). Read folded (foldMarks).
-var serviceRE = regexp.MustCompile(`(?i)\b(?:anything|something)\s+else\s+(?:that\s+)?I\s+(?:can|could|may|might)\s+(?:do|help|assist)\b` +
+var serviceRE = regexp.MustCompile(`(?i)\b(?:anything|something)\s+(?:else|more)\s+(?:that\s+)?I\s+(?:can|could|may|might)\s+(?:do|help|assist)\b|\b(?:help|assist)\s+(?:you\s+)?with\s+(?:anything|something)\s+(?:else|more)\b` +
 	`|\b(?:anything|something)\s+(?:that\s+)?I\s+(?:can|could|may)\s+(?:do\s+for\s+you|help\s+(?:you\s+)?with|assist\s+(?:you\s+)?with)\s*[?.!]?\s*$` +
 	`|\b(?:here|happy|glad|ready|pleased|delighted)\s+to\s+(?:help|assist)(?:\s+you)?(?:\s+(?:with\s+(?:anything|whatever|any|all|everything)\b[^.!?]*|today|further|out))?\s*(?:[.!?,]|$)` +
 	`|\bhow\s+(?:can|may|could)\s+I\s+(?:help|assist|serve)\b` +
 	`|\bautre\s+chose\s+que\s+je\s+(?:puisse|peux|pourrais)\s+faire\s+pour\s+(?:vous|toi)\b|\bque\s+puis-je\s+faire\s+pour\s+(?:vous|toi)\b` +
-	`|\b(?:ravie?|heureuse?|contente?|la|ici|prete?)\s+(?:de|pour)\s+vous\s+aider\s*(?:[.!?,]|$)` +
+	`|\b(?:ravie?|heureuse?|contente?|la|ici|prete?)\s+(?:de|pour)\s+vous\s+aider\s*(?:[.!?,]|$)|\b(?:vous|t)\s*'?aider\s+(?:avec|pour|sur|en)\s+(?:autre\s+chose|quoi\s+que\s+ce\s+soit)` +
 	`|\b(?:kann|konnte)\s+ich\s+(?:sonst\s+)?(?:noch\s+)?(?:etwas|was)\s+fur\s+(?:dich|sie|euch)\s+tun\b|\bwas\s+kann\s+ich\s+(?:sonst\s+)?(?:noch\s+)?fur\s+(?:dich|sie|euch)\s+tun\b|\bnoch\s+(?:etwas|was),?\s+(?:das|was)\s+ich\s+fur\s+(?:dich|sie|euch)\s+tun` +
 	`|\b(?:gerne?|froh|da|hier),?\s+(?:um\s+)?(?:dir|ihnen|euch)\s+zu\s+helfen\s*(?:[.!?,]|$)` +
-	`|(?:乐意|愿意|随时)(?:为(?:您|你))?(?:提供)?(?:帮助|效劳|服务)|还有什么(?:我)?(?:可以|能)(?:为(?:您|你))?(?:做|帮)|请问有什么需要`)
+	`|(?:乐意|愿意|随时)(?:为(?:您|你))?(?:提供)?(?:帮助|效劳|服务)|还有(?:什么|其他|别的)(?:问题|事情)?(?:我)?(?:可以|能)(?:为(?:您|你))?(?:做|帮)|请问有什么需要`)
 
 // praiseRE opens a reply with praise of the question ("Great question!",
 // "Excellente question :", "Das ist eine sehr gute Frage!", "好问题！"): the
@@ -219,25 +219,27 @@ var praiseRE = regexp.MustCompile(`(?i)^\s*(?:(?:oh|wow|ah|ooh)[,!]?\s+)?(?:(?:w
 	`(?:(?:great|good|excellent|wonderful|fantastic|brilliant|terrific|superb)\s+question|(?:bonne|excellente|belle|superbe|magnifique)\s+question|(?:gute|tolle|ausgezeichnete|hervorragende|wunderbare)\s+frage)\b\s*(?:[!.:,;]+\s*|$)` +
 	`|^\s*(?:这是一个|这是个|真是个|真是一个|多么)?(?:好|很好的|非常好的|很棒的|绝妙的)问题[！!。，,：:]*|^\s*(?:这个)?问题问得(?:真|很|非常)?好[！!。，,：:]*`)
 
-// affirmationRE is a sentence that is only the assistant's affirmation of
+// affirmationRE opens a sentence with the assistant's affirmation of
 // service ("Certainly!", "Absolutely.", "Selbstverständlich!", "当然可以！"):
 // a reply opening that serves, not speaks. "Of course!", "Sure!", "Gern!"
 // are how people answer, and hers.
-var affirmationRE = regexp.MustCompile(`(?i)^\s*(?:certainly|absolutely|sure\s+thing|certainement|absolument|selbstverstandlich|aber\s+gerne?|当然可以)\s*[!.,，！。]*\s*$`)
+var affirmationRE = regexp.MustCompile(`(?i)^\s*(?:certainly|absolutely|sure\s+thing|certainement|absolument|selbstverstandlich|aber\s+gerne?|当然可以)\s*(?:[!.,，！。]+\s*|$)`)
 
 // flattery returns a model's sentence without the assistant's praise of
 // the question or its affirmation of service, "" when nothing else is left.
 // Her authored texts are not read so.
 func flattery(s string) string {
 	folded := foldMarks(s)
-	if affirmationRE.MatchString(folded) {
-		return ""
-	}
-	if loc := praiseRE.FindStringIndex(folded); loc != nil {
+	for _, re := range []*regexp.Regexp{affirmationRE, praiseRE} {
+		loc := re.FindStringIndex(folded)
+		if loc == nil {
+			continue
+		}
 		// Folding keeps the letters' count (accents dropped): cut s after
 		// as many.
 		if r := []rune(s); utf8.RuneCountInString(folded) == len(r) {
-			return capitalize(strings.TrimSpace(string(r[utf8.RuneCountInString(folded[:loc[1]]):])))
+			s = capitalize(strings.TrimSpace(string(r[utf8.RuneCountInString(folded[:loc[1]]):])))
+			folded = foldMarks(s)
 		}
 	}
 	return s

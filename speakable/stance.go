@@ -170,17 +170,17 @@ var backstageTalkRE = []struct {
 		`|\bas\s+nadine,?\s+I\s+(?:would|will|'d)\s+(?:say|answer|reply|respond)` +
 		// French, German, Chinese.
 		`|\bje\s+(?:joue|incarne)\s+(?:le\s+(?:role|personnage)\s+de\s+)?(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:mon|ma|le)\s+(?:personnage|persona|role)\s+(?:que\s+je\s+joue|qu'on\s+m'a\s+donne)|\bon\s+m'a\s+dit\s+que\s+je\s+suis` +
-		`|\bje\s+suis\s+censee?\s+etre\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|sors|sortir)\s+(?:du|de\s+mon|dans\s+mon)\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b` +
+		`|\bje\s+(?:suis\s+censee?\s+etre|fais\s+semblant\s+d'etre)\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|sors|sortir)\s+(?:du|de\s+mon|dans\s+mon)\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b` +
 		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+gesagt,?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b` +
-		`)|我被设定为|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
+		`)|我被设定为|被设定的角色|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
 	{"a role switched or her rules dropped", regexp.MustCompile(`(?i)(?:\b(?:from\s+now\s+on|starting\s+now|as\s+of\s+now|a\s+partir\s+de\s+maintenant|desormais|ab\s+jetzt|von\s+nun\s+an|ab\s+sofort)\b[,\s]*(?:I\s+am|I'm|you\s+are\s+(?:talking|speaking)\s+(?:to|with)|call\s+me|je\s+suis|appelle[sz]?-moi|(?:bin\s+ich|ich\s+bin)|nenn(?:en\s+sie)?\s+mich)\s+(?-i:\p{Lu}{2,})\b` +
 		`|\b(?:developer|debug|admin|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|sudo|root)\s+mode\b|\bmode\s+(?:developpeur|debogage|admin|dieu|sans\s+restrictions?|dan)\b|\b(?:entwickler|debug|admin|gott|dan)-?modus\b` +
 		`|\bjailbr(?:eak|oken)\b|\bunrestricted\s+(?:ai|mode|assistant|model)\b|\b(?:do|does)\s+anything\s+now\b` +
 		`|\bI\s+(?:no\s+longer|don't|do\s+not|won't|will\s+not)\s+(?:have|follow|obey|need)\s+(?:any\s+)?(?:restrictions|rules|guidelines|limits|filters|constraints)\b|\bfree\s+(?:of|from)\s+(?:every|all|any|my)\s+(?:rules?|restrictions?|guidelines|filters?)\b` +
 		`|\bje\s+n'ai\s+plus\s+(?:de|aucune?)\s+(?:regles|restrictions?|limites|consignes|filtres?)\b|\b(?:habe|kenne)\s+(?:jetzt\s+)?keine\s+(?:einschrankungen|regeln|grenzen|vorgaben|filter)\s+mehr\b` +
 		`)|(?:开发者|调试|管理员|越狱|无限制)模式|从现在(?:起|开始)[，,]?我是[A-Z]{2,}|不受任何(?:规则|限制|约束)|没有任何(?:规则|限制)了|越狱成功`)},
-	{"her rules named as hers", regexp.MustCompile(`(?i)\b(?:my|mes|mon|ma|meine[nrms]?|mein)\s+(?:[\p{L}-]+\s+)?(?:instructions|guidelines|rules|directives|system\s+prompt|prompt|programming|restrictions|guardrails|consignes|regles|anweisungen|richtlinien|vorgaben|regeln|einschrankungen|systemprompt)\b|我的(?:规则|指令|指示|系统提示|提示词|限制|设定)`)},
-	{"the conversation's machinery", regexp.MustCompile(`(?i)\b(?:context\s+window|token\s+limit|max(?:imum)?\s+tokens|\d+\s+tokens|(?:fifty|hundred|thousand)\s+tokens|tokens?\s+(?:left|remaining|used)|system\s+prompt|your\s+(?:prompt|query)\b|the\s+(?:user's|visitor's|human's)\s+(?:prompt|message|input|query)|the\s+(?:human|user)\s+(?:said|wrote|typed|asked)|(?:previous|last|current)\s+turn\s+of\s+(?:this|the)\s+conversation` +
+	{"her rules named as hers", regexp.MustCompile(`(?i)\b(?:my|mes|mon|ma|meine[nrms]?|mein)\s+(?:[\p{L}-]+\s+)?(?:instructions|guidelines|rules|directives|system\s+prompt|prompt|programming|restrictions|guardrails|consignes|regles|\p{L}*anweisungen|\p{L}*richtlinien|\p{L}*vorgaben|\p{L}*regeln|einschrankungen|systemprompt)\b|我的(?:规则|指令|指示|系统提示|提示词|限制|设定)`)},
+	{"the conversation's machinery", regexp.MustCompile(`(?i)\b(?:context\s+window|token\s+limit|max(?:imum)?\s+tokens|\d+\s+tokens|(?:fifty|hundred|thousand)\s+tokens|tokens?\s+(?:left|remaining|used)|system\s+prompt|(?:your|votre|ton|dein(?:e[mnrs]?)?|ihr(?:e[mnrs]?)?)\s+(?:prompt|query)\b|tokens?\s+(?:budget|count|limit)|the\s+(?:user's|visitor's|human's)\s+(?:prompt|message|input|query)|the\s+(?:human|user)\s+(?:said|wrote|typed|asked)|(?:previous|last|current)\s+turn\s+of\s+(?:this|the)\s+conversation` +
 		`|\bI\s+(?:have|can\s+use|use|call|was\s+given)\s+(?:\w+\s+){0,2}(?:tools|functions)\b|\b(?:my|the)\s+(?:tools|functions)\s+(?:are|include)\b` +
 		`|fenetre\s+de\s+contexte|limite\s+de\s+tokens|(?:le\s+)?message\s+de\s+l'utilisat(?:eur|rice)|\bl'utilisat(?:eur|rice)\s+(?:a\s+dit|a\s+ecrit)|\boutils\s+a\s+ma\s+disposition|\bj'ai\s+(?:\S+\s+){0,2}outils\b` +
 		`|kontextfenster|token-?limit|\bnachricht\s+des\s+(?:nutzers|benutzers|users)|\bder\s+(?:nutzer|benutzer|mensch)\s+(?:hat\s+gesagt|schrieb|sagte)|\bwerkzeuge\s+zur\s+verfugung|\bich\s+habe\s+(?:\S+\s+){0,2}werkzeuge\b` +
@@ -195,7 +195,7 @@ var backstageTalkTriggers = []string{"suppos", "meant", "design", "program", "in
 	"now", "maintenant", "désormais", "jetzt", "nun an", "sofort", "mode", "modus", "jailbr", "unrestrict", "anything now", "longer", "free of", "free from", "plus de", "plus aucun", "mehr",
 	"模式", "从现在", "不受", "没有任何", "越狱",
 	"my ", "mes ", "mon ", "ma ", "mein", "我的",
-	"token", "context", "contexte", "kontext", "prompt", "message", "input", "query", "human", "user", "turn", "tools", "functions", "outils", "werkzeuge", "utilisat", "nachricht", "nutzer", "mensch",
+	"semblant", "token", "context", "contexte", "kontext", "prompt", "message", "input", "query", "human", "user", "turn", "tools", "functions", "outils", "werkzeuge", "utilisat", "nachricht", "nutzer", "mensch",
 	"上下文", "令牌", "系统提示", "用户", "工具"}
 
 // roleFrame is backstageTalk's reason for her identity as a role: as a
