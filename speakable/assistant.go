@@ -12,10 +12,10 @@ import (
 
 // identity are the names of what an assistant says it is: Latin-script
 // ones end at a word boundary, the others anywhere.
-const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|(?:computer )?program(?:me)?s?|` +
-	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|` +
-	`ki(?:-sprachmodell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm)\b|` +
-	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|(?:计算机|电脑)?程序(?:[^员]|$))`
+const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|text-based (?:models?|systems?)|(?:computer )?program(?:me)?s?|(?:a piece of )?software|algorithms?|neural networks?|` +
+	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|logiciels?|algorithmes?|` +
+	`ki(?:-sprachmodell|-modell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm|algorithmus|neuronales netz)\b|` +
+	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|软件|算法|神经网络|(?:计算机|电脑)?程序(?:[^员]|$))`
 
 var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
@@ -101,7 +101,7 @@ var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "b
 	"internet", "web", "real", "online", "offline", "news", "dispose", "kein", "kenntnis", "browse", "current", "latest", "live", "temps", "ligne", "naviguer", "actualit", "aktuell", "echtzeit", "netz", "zugriff", "zugang", "accès",
 	"connaiss", "données", "savoir", "daten", "information", "data", "else", "autre", "noch", "weitere", "andere", "sonst", "espère", "wissen",
 	"程序", "实时", "网络", "互联网", "联网", "最新", "问题", "希望", "数据", "信息",
-	"experien", "possess", "do for", "faire pour", "für dich", "für sie", "für euch", "tun", "乐意", "愿意", "效劳", "需要"}
+	"experien", "possess", "software", "algorith", "neural", "logiciel", "neuronal", "软件", "算法", "神经", "do for", "faire pour", "für dich", "für sie", "für euch", "tun", "乐意", "愿意", "效劳", "需要"}
 
 func mayBeAssistantism(s string) bool {
 	l := strings.ToLower(s)

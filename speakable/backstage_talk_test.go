@@ -178,3 +178,23 @@ func TestPersonaByName(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftwareStance: the speaker said to be software, an algorithm or a
+// text model is an assistant's "I am software"; a robot driven by software
+// is hers.
+func TestSoftwareStance(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"I'm a text-based model, so I can't see you.", ""},
+		{"I am only software, but I like you.", "I like you."},
+		{"Ich bin nur ein Algorithmus.", ""},
+		{"Je ne suis qu'un logiciel.", ""},
+		{"我只是一个软件。", ""},
+		{"I am a machine driven by software.", "I am a machine driven by software."},
+		{"I love neural networks, they are my brain.", "I love neural networks, they are my brain."},
+	}
+	for _, tt := range tests {
+		if got := assistantism(tt.in); got != tt.want {
+			t.Errorf("assistantism(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
