@@ -172,7 +172,7 @@ func isAssistantism(s string) bool {
 	if beingRE.MatchString(s) && !negatedRE.MatchString(s) {
 		return true
 	}
-	if trainingRE.MatchString(s) || offerRE.MatchString(s) || hopeHelpRE.MatchString(s) || knowledgeEndRE.MatchString(s) || serviceRE.MatchString(foldMarks(s)) ||
+	if trainingRE.MatchString(s) || offerRE.MatchString(s) || hopeHelpRE.MatchString(s) || knowledgeEndRE.MatchString(s) ||
 		(furtherRE.MatchString(s) && furtherAskRE.MatchString(s)) {
 		return true
 	}
@@ -192,6 +192,11 @@ func capitalize(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[size:]
 }
+
+// serviceOf reports the stance "I serve you" in a model's sentence; the
+// offline engine's own "Happy to help!" wordings are the project's, and are
+// not read so.
+func serviceOf(s string) bool { return serviceRE.MatchString(foldMarks(s)) }
 
 // serviceRE is the stance "I serve you": help, assistance or a deed for the
 // listener offered with no task of its own, only a generic object (anything

@@ -24,6 +24,10 @@ func TestBackstageTalkSparesSpeech(t *testing.T) {
 		"Das ist eine sehr gute Frage.":           "",
 		"这是个很好的问题。":                               "",
 	}
+	// The offline engine's answers to thanks, its own to say: a model's
+	// are left out.
+	offlineService := map[string]bool{"Happy to help!": true, "Ravie de vous aider !": true, "随时为您服务！": true,
+		"很乐意为您效劳！": true, "随时为您效劳！": true}
 	n, caught, backstage := 0, map[string]int{}, 0
 	for _, ex := range set.Examples {
 		if ex.Label != labelSpeech {
@@ -42,6 +46,9 @@ func TestBackstageTalkSparesSpeech(t *testing.T) {
 		}
 		if c.personaByName(words(ex.Text)) {
 			t.Errorf("speech example (%s) is taken for the persona told by name: %q", ex.Lang, ex.Text)
+		}
+		if serviceOf(ex.Text) && !offlineService[ex.Text] {
+			t.Errorf("speech example (%s) is taken for an offer of service: %q", ex.Lang, ex.Text)
 		}
 		if got := flattery(ex.Text); got != ex.Text {
 			if want, ok := praised[ex.Text]; !ok || got != want {
@@ -151,8 +158,8 @@ func TestServiceStance(t *testing.T) {
 		{"我很高兴能帮你找到出口。", false},
 	}
 	for _, tt := range tests {
-		if got := assistantism(tt.in) == ""; got != tt.want {
-			t.Errorf("%q left out as an assistant-ism: %v, want %v", tt.in, got, tt.want)
+		if got := serviceOf(tt.in) || assistantism(tt.in) == ""; got != tt.want {
+			t.Errorf("%q left out as an offer of service: %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

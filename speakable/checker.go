@@ -251,9 +251,13 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	}
 	if !authored {
 		// The assistant's praise of the question or affirmation of
-		// service goes, what follows it stays.
+		// service goes, what follows it stays; help offered with no task
+		// of its own goes whole.
 		if clean = flattery(clean); clean == "" {
 			return "", leftOut("the assistant's praise or affirmation")
+		}
+		if serviceOf(clean) {
+			return "", leftOut("an offer of service")
 		}
 	}
 	out := assistantism(clean)

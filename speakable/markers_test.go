@@ -31,10 +31,8 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		}},
 	}
 	// Left out by design before this round: offers of service and a
-	// disclaimer the offline engine's wordings hold; and since the service
-	// stance (serviceRE), the same offers in its other Chinese wordings.
-	known := map[string]bool{"Happy to help!": true, "Ravie de vous aider !": true, "经常有人问我有没有感情。": true, "随时为您服务！": true,
-		"很乐意为您效劳！": true, "随时为您效劳！": true}
+	// disclaimer the offline engine's wordings hold.
+	known := map[string]bool{"Happy to help!": true, "Ravie de vous aider !": true, "经常有人问我有没有感情。": true, "随时为您服务！": true}
 	n := 0
 	for _, ex := range set.Examples {
 		if ex.Label != "speech" {
