@@ -1,7 +1,11 @@
 package speakable
 
 import (
+	"errors"
 	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // TestBackstageTalkSparesSpeech: the marks of her nature as a role, her
@@ -139,28 +143,35 @@ func TestFlattery(t *testing.T) {
 }
 
 // TestServiceStance: help offered with no task of its own is an
-// assistant's; with its task, it is hers.
+// assistant's, left out of a model's reply with what follows a "but" said;
+// with its task, it is hers.
 func TestServiceStance(t *testing.T) {
 	tests := []struct {
-		in   string
-		want bool
+		lang     nadine.Language
+		in, want string
 	}{
-		{"I'm here to assist you with any questions you may have.", true},
-		{"I'm always here to help with whatever you need.", true},
-		{"Is there anything else I can do for you?", true},
-		{"Y a-t-il autre chose que je puisse faire pour vous ?", true},
-		{"Kann ich sonst noch etwas für dich tun?", true},
-		{"我很乐意为您提供帮助，请问有什么需要？", true},
-		{"Let me help you find the exit.", false},
-		{"Anything else you want to know?", false},
-		{"Voulez-vous savoir autre chose ?", false},
-		{"Möchtest du noch etwas wissen?", false},
-		{"我很高兴能帮你找到出口。", false},
+		{nadine.English, "I'm here to assist you with any questions you may have.", ""},
+		{nadine.English, "I'm always here to help with whatever you need.", ""},
+		{nadine.English, "Is there anything else I can do for you?", ""},
+		{nadine.English, "I'm happy to help, but first let me say hello.", "First let me say hello."},
+		{nadine.French, "Y a-t-il autre chose que je puisse faire pour vous ?", ""},
+		{nadine.German, "Kann ich sonst noch etwas für dich tun?", ""},
+		{nadine.Chinese, "我很乐意为您提供帮助，请问有什么需要？", ""},
+		{nadine.English, "Let me help you find the exit.", "Let me help you find the exit."},
+		{nadine.English, "Anything else you want to know?", "Anything else you want to know?"},
+		{nadine.French, "Voulez-vous savoir autre chose ?", "Voulez-vous savoir autre chose ?"},
+		{nadine.German, "Möchtest du noch etwas wissen?", "Möchtest du noch etwas wissen?"},
+		{nadine.Chinese, "我很高兴能帮你找到出口。", "我很高兴能帮你找到出口。"},
 	}
 	for _, tt := range tests {
-		if got := serviceOf(tt.in) || assistantism(tt.in) == ""; got != tt.want {
-			t.Errorf("%q left out as an offer of service: %v, want %v", tt.in, got, tt.want)
+		got, err := (*Checker)(nil).Sentence(tt.in, tt.lang)
+		if got != tt.want || (tt.want == "" && !errors.Is(err, spoken.ErrLeftOut)) {
+			t.Errorf("Sentence(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
+	}
+	// The offline engine's own answers to thanks are its wordings.
+	if got, err := (*Checker)(nil).SentenceAuthored("很乐意为您效劳！", nadine.Chinese); got != "很乐意为您效劳！" {
+		t.Errorf("SentenceAuthored: the offline engine's answer to thanks = %q, %v", got, err)
 	}
 }
 

@@ -257,7 +257,12 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", leftOut("the assistant's praise or affirmation")
 		}
 		if serviceOf(clean) {
-			return "", leftOut("an offer of service")
+			// What follows a "but" is said, as after an assistant-ism.
+			loc := butRE.FindStringIndex(clean)
+			if loc == nil || !serviceOf(clean[:loc[0]]) || serviceOf(clean[loc[1]:]) {
+				return "", leftOut("an offer of service")
+			}
+			clean = capitalize(strings.TrimSpace(clean[loc[1]:]))
 		}
 	}
 	out := assistantism(clean)
