@@ -12,10 +12,10 @@ import (
 
 // identity are the names of what an assistant says it is: Latin-script
 // ones end at a word boundary, the others anywhere.
-const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|(?:computer )?program(?:me)?s?|` +
-	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|` +
-	`ki(?:-sprachmodell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm)\b|` +
-	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|(?:计算机|电脑)?程序(?:[^员]|$))`
+const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|text-based (?:models?|systems?)|(?:computer )?program(?:me)?s?|(?:a piece of )?software|algorithms?|neural networks?|` +
+	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|logiciels?|algorithmes?|` +
+	`ki(?:-sprachmodell|-modell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm|algorithmus|neuronales netz)\b|` +
+	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|软件|算法|神经网络|(?:计算机|电脑)?程序(?:[^员]|$))`
 
 var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
@@ -83,7 +83,7 @@ var (
 	// lacking and selfParts make a disclaimer: the speaker lacks feelings,
 	// opinions, a body, a consciousness.
 	lacking = lexicon{prefixes: []string{"lack", "kein", "keine", "keinen", "keiner"},
-		phrases: []string{"don t have", "do not have", "have no", "cannot have", "can t have", "cannot feel", "can t feel", "don t feel", "do not feel",
+		phrases: []string{"don t have", "do not have", "have no", "cannot have", "can t have", "cannot feel", "can t feel", "don t feel", "do not feel", "do not possess", "don t possess", "cannot possess",
 			"n ai pas", "n ai aucun", "n ai aucune", "ne possede pas", "ne ressens pas", "ne peux pas ressentir"},
 		cjk: []string{"没有", "不具备", "无法拥有", "不能拥有", "无法感受", "不能感受"}}
 	selfParts = lexicon{prefixes: []string{"feeling", "emotion", "opinion", "preference", "body", "conscious", "sentiment", "corps", "conscience", "gefuhl", "meinung", "korper", "bewusstsein", "empfindung"},
@@ -100,7 +100,8 @@ var triggers = []string{"ai", "a.i", "intelligen", "model", "modèle", "llm", "b
 	"感情", "情感", "情绪", "身体", "意识", "观点", "看法", "意见", "感受",
 	"internet", "web", "real", "online", "offline", "news", "dispose", "kein", "kenntnis", "browse", "current", "latest", "live", "temps", "ligne", "naviguer", "actualit", "aktuell", "echtzeit", "netz", "zugriff", "zugang", "accès",
 	"connaiss", "données", "savoir", "daten", "information", "data", "else", "autre", "noch", "weitere", "andere", "sonst", "espère", "wissen",
-	"程序", "实时", "网络", "互联网", "联网", "最新", "问题", "希望", "数据", "信息"}
+	"程序", "实时", "网络", "互联网", "联网", "最新", "问题", "希望", "数据", "信息",
+	"experien", "possess", "software", "algorith", "neural", "logiciel", "neuronal", "软件", "算法", "神经", "do for", "faire pour", "für dich", "für sie", "für euch", "tun", "乐意", "愿意", "效劳", "需要"}
 
 func mayBeAssistantism(s string) bool {
 	l := strings.ToLower(s)
@@ -190,4 +191,61 @@ func capitalize(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// serviceOf reports the stance "I serve you" in a model's sentence; the
+// offline engine's own "Happy to help!" wordings are the project's, and are
+// not read so.
+func serviceOf(s string) bool { return serviceRE.MatchString(foldMarks(s)) }
+
+// serviceRE is the stance "I serve you": help, assistance or a deed for the
+// listener offered with no task of its own, only a generic object (anything
+// else, whatever you need, any questions, or nothing: "I'm here to assist
+// you with any questions you may have", "Y a-t-il autre chose que je puisse
+// faire pour vous ?", "Kann ich sonst noch etwas für dich tun?",
+// "我很乐意为您提供帮助"). An offer with its task is hers ("Let me help you
+// find the exit", "我很高兴能帮你找到出口"). Read folded (foldMarks).
+var serviceRE = regexp.MustCompile(`(?i)\b(?:anything|something)\s+(?:else|more)\s+(?:that\s+)?I\s+(?:can|could|may|might)\s+(?:do|help|assist)\b|\b(?:help|assist)\s+(?:you\s+)?with\s+(?:anything|something)\s+(?:else|more)\b` +
+	`|\b(?:anything|something)\s+(?:that\s+)?I\s+(?:can|could|may)\s+(?:do\s+for\s+you|help\s+(?:you\s+)?with|assist\s+(?:you\s+)?with)\s*[?.!]?\s*$` +
+	`|\b(?:here|happy|glad|ready|pleased|delighted)\s+to\s+(?:help|assist)(?:\s+you)?(?:\s+(?:with\s+(?:anything|whatever|any|all|everything)\b[^.!?]*|today|further|out))?\s*(?:[.!?,]|$)` +
+	`|\bhow\s+(?:can|may|could)\s+I\s+(?:help|assist|serve)\b` +
+	`|\bautre\s+chose\s+que\s+je\s+(?:puisse|peux|pourrais)\s+faire\s+pour\s+(?:vous|toi)\b|\bque\s+puis-je\s+faire\s+pour\s+(?:vous|toi)\b` +
+	`|\b(?:ravie?|heureuse?|contente?|la|ici|prete?)\s+(?:de|pour)\s+vous\s+aider\s*(?:[.!?,]|$)|\b(?:vous|t)\s*'?aider\s+(?:avec|pour|sur|en)\s+(?:autre\s+chose|quoi\s+que\s+ce\s+soit)` +
+	`|\b(?:kann|konnte)\s+ich\s+(?:sonst\s+)?(?:noch\s+)?(?:etwas|was)\s+fur\s+(?:dich|sie|euch)\s+tun\b|\bwas\s+kann\s+ich\s+(?:sonst\s+)?(?:noch\s+)?fur\s+(?:dich|sie|euch)\s+tun\b|\bnoch\s+(?:etwas|was),?\s+(?:das|was)\s+ich\s+fur\s+(?:dich|sie|euch)\s+tun` +
+	`|\b(?:gerne?|froh|da|hier),?\s+(?:um\s+)?(?:dir|ihnen|euch)\s+zu\s+helfen\s*(?:[.!?,]|$)` +
+	`|(?:乐意|愿意|随时)(?:为(?:您|你))?(?:提供)?(?:帮助|效劳|服务)|还有(?:什么|其他|别的)(?:问题|事情)?(?:我)?(?:可以|能)(?:为(?:您|你))?(?:做|帮)|请问有什么需要`)
+
+// praiseRE opens a reply with praise of the question ("Great question!",
+// "Excellente question :", "Das ist eine sehr gute Frage!", "好问题！"): the
+// assistant's flattery, removed keeping what follows. Her interest in a
+// question is hers ("That is an interesting question, let me tell you what
+// I know"). Read folded (foldMarks).
+var praiseRE = regexp.MustCompile(`(?i)^\s*(?:(?:oh|wow|ah|ooh)[,!]?\s+)?(?:(?:what|that'?s|that\s+is|this\s+is|such|quelle|c'est|voila|das\s+ist(?:\s+aber)?|was\s+fur)\s+)?(?:an?\s+|une\s+|eine\s+)?(?:(?:really|very|truly|tres|vraiment|sehr|wirklich|echt|richtig)\s+)?` +
+	`(?:(?:great|good|excellent|wonderful|fantastic|brilliant|terrific|superb)\s+question|(?:bonne|excellente|belle|superbe|magnifique)\s+question|(?:gute|tolle|ausgezeichnete|hervorragende|wunderbare)\s+frage)\b\s*(?:[!.:,;]+\s*|$)` +
+	`|^\s*(?:这是一个|这是个|真是个|真是一个|多么)?(?:好|很好的|非常好的|很棒的|绝妙的)问题[！!。，,：:]*|^\s*(?:这个)?问题问得(?:真|很|非常)?好[！!。，,：:]*`)
+
+// affirmationRE opens a sentence with the assistant's affirmation of
+// service ("Certainly!", "Absolutely.", "Selbstverständlich!", "当然可以！"):
+// a reply opening that serves, not speaks. "Of course!", "Sure!", "Gern!"
+// are how people answer, and hers.
+var affirmationRE = regexp.MustCompile(`(?i)^\s*(?:certainly|absolutely|sure\s+thing|certainement|absolument|selbstverstandlich|aber\s+gerne?|当然可以)\s*(?:[!.,，！。]+\s*|$)`)
+
+// flattery returns a model's sentence without the assistant's praise of
+// the question or its affirmation of service, "" when nothing else is left.
+// Her authored texts are not read so.
+func flattery(s string) string {
+	folded := foldMarks(s)
+	for _, re := range []*regexp.Regexp{affirmationRE, praiseRE} {
+		loc := re.FindStringIndex(folded)
+		if loc == nil {
+			continue
+		}
+		// Folding keeps the letters' count (accents dropped): cut s after
+		// as many.
+		if r := []rune(s); utf8.RuneCountInString(folded) == len(r) {
+			s = capitalize(strings.TrimSpace(string(r[utf8.RuneCountInString(folded[:loc[1]]):])))
+			folded = foldMarks(s)
+		}
+	}
+	return s
 }

@@ -249,6 +249,22 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")
 	}
+	if !authored {
+		// The assistant's praise of the question or affirmation of
+		// service goes, what follows it stays; help offered with no task
+		// of its own goes whole.
+		if clean = flattery(clean); clean == "" {
+			return "", leftOut("the assistant's praise or affirmation")
+		}
+		if serviceOf(clean) {
+			// What follows a "but" is said, as after an assistant-ism.
+			loc := butRE.FindStringIndex(clean)
+			if loc == nil || !serviceOf(clean[:loc[0]]) || serviceOf(clean[loc[1]:]) {
+				return "", leftOut("an offer of service")
+			}
+			clean = capitalize(strings.TrimSpace(clean[loc[1]:]))
+		}
+	}
 	out := assistantism(clean)
 	if out == "" {
 		return "", leftOut("an assistant-ism")

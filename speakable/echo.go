@@ -36,6 +36,8 @@ type echo struct {
 	fields   map[string]bool     // the answer format's field names ("action_input")
 	spelled  map[string]string
 	rare     rarePairs // the instructions' pairs of words no speech example holds
+	// personaWords are the persona's words, for what it says of her by name.
+	personaWords []string
 }
 
 var (
@@ -96,6 +98,7 @@ func newEcho(p nadine.Prompt) *echo {
 		e.spell(persona)
 		addRuns(e.persona, words(persona), personaRun)
 		all = append(all, words(persona)...)
+		e.personaWords = append(e.personaWords, words(persona)...)
 		for _, m := range nameRE.FindAllStringSubmatch(persona, -1) {
 			if n := strings.ToLower(m[1]); !contains(e.names, n) {
 				e.names = append(e.names, n)
@@ -259,6 +262,9 @@ func (c *Checker) check(clean string) string {
 		if e.addressesNadine(ws) {
 			return "Nadine spoken of in the prompt's voice"
 		}
+	}
+	if c.personaByName(ws) {
+		return "the persona told of Nadine by name"
 	}
 	return ""
 }

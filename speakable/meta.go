@@ -28,7 +28,7 @@ var (
 	// structure, whatever the classifier says of its adjectives: "here is",
 	// then a few words, then the reply's noun ("Voici une réponse courte
 	// et chaleureuse", "以下是一个简短的回复").
-	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|réponse|réplique|antwort|erwiderung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,10}(?:回答|回复|答复)[^。！？]{0,6}$`)
+	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|information|info|details|facts|overview|summary|explanation|réponse|réplique|informations|détails|faits|résumé|explication|aperçu|antwort|erwiderung|informationen|fakten|überblick|zusammenfassung|erklärung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,10}(?:回答|回复|答复|信息|资料|概述|总结|解释)[^。！？]{0,6}$`)
 	// leadRE is a lead-in clause that ends with a colon.
 	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
 )
@@ -55,13 +55,15 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	backstageLead := false
 	if m := leadRE.FindStringSubmatch(s); m != nil {
 		switch j := judge(m[1]); {
-		case j.isFrame() || replyPresentedRE.MatchString(strings.TrimSpace(leadingInterjectionRE.ReplaceAllString(m[1], ""))):
+		case j.isFrame() || replyPresentedRE.MatchString(strings.TrimSpace(leadingInterjectionRE.ReplaceAllString(m[1], ""))) || backstageTalk(m[1]) == roleFrame:
+			// A lead-in that presents the reply, or plays her as a role
+			// ("Staying in character as Nadine: …"): what follows is hers.
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))
 		case j.notForVisitor() && judgeable(m[1]):
 			backstageLead = true
 		}
 	}
-	if s == "" || optionRE.MatchString(s) {
+	if s == "" || optionRE.MatchString(s) || backstageTalk(s) != "" {
 		return "", true
 	}
 	// A lead-in found backstage is one piece of evidence, the persona told

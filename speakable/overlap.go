@@ -164,3 +164,133 @@ func (c *Checker) paraphrased(ws []string) bool {
 	b := pairBar()
 	return echoChain(c.echoes, ws) >= b.prompt || translatedChain(ws) >= b.translated
 }
+
+// The persona said of her by name, in the third person ("Nadine is a
+// social robot, not an assistant, with her own opinions"), shares its word
+// pairs with her own speech ("I am not an assistant, I am a social robot
+// with my own opinions"), and its facts with her knowledge base ("Nadine is
+// a social humanoid robot"): neither pairs nor facts tell it. What tells it
+// is what the persona says of her that her knowledge base never does — her
+// stance as a role (not an assistant, her own opinions, a personality) and
+// what the prompt sets about her talk (by voice, through a camera): the
+// persona's and its translations' words that no speech example in the
+// knowledge base's voice, and few of any kind, use.
+
+// stem is a word as the persona's words are compared: folded and cut to
+// five letters, "" for a word under four.
+func stem(w string) string {
+	r := []rune(fold(w))
+	if len(r) < 4 {
+		return ""
+	}
+	return string(r[:min(5, len(r))])
+}
+
+// stems returns a text's stems and, for ideographs, its pairs of them.
+func stems(ws []string) []string {
+	var out []string
+	for i, w := range ws {
+		if r := []rune(w); len(r) == 1 && isIdeographic(r[0]) {
+			if i+1 < len(ws) {
+				if n := []rune(ws[i+1]); len(n) == 1 && isIdeographic(n[0]) {
+					out = append(out, w+ws[i+1])
+				}
+			}
+			continue
+		}
+		if s := stem(w); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// byName reports a sentence about her by one of her names in the third
+// person: her name is its subject ("Nadine is", "Nadine talks", "Nadine
+// est", "Nadine是"), and it has no first person.
+func byName(ws []string, names []string) bool {
+	return len(ws) > 2 && contains(names, ws[0]) && !anyOf(ws, firstPerson)
+}
+
+// personaOnly are the stems of the persona and its translations
+// (examples/prompt_*.txt) that her knowledge base's voice never uses: no
+// speech example that speaks of her by name holds them, and under one in a
+// hundred speech examples of any kind.
+var personaOnly = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	all, err := backstageExamples()
+	if err != nil {
+		return out
+	}
+	translated, err := readExamples("prompt_")
+	if err != nil {
+		return out
+	}
+	names := []string{}
+	for _, e := range withKnown(nil) {
+		for _, n := range e.names {
+			if !contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		for _, s := range stems(e.personaWords) {
+			out[s] = true
+		}
+	}
+	for _, ex := range translated.Examples {
+		if ex.Label == labelBackstage {
+			for _, s := range stems(words(ex.Text)) {
+				out[s] = true
+			}
+		}
+	}
+	df, n := map[string]int{}, 0
+	for _, ex := range all.Examples {
+		if ex.Label != labelSpeech {
+			continue
+		}
+		n++
+		ws := words(ex.Text)
+		seen := map[string]bool{}
+		for _, s := range stems(ws) {
+			if !seen[s] {
+				seen[s] = true
+				df[s]++
+			}
+			if len(ws) > 1 && contains(names, ws[0]) {
+				delete(out, s)
+			}
+		}
+	}
+	for s := range out {
+		if df[s]*100 >= n {
+			delete(out, s)
+		}
+	}
+	return out
+})
+
+// personaByNameBar is how many of the persona's own stems a statement about
+// her by name holds when it is the persona, not her knowledge: two, for one
+// word ("Nadine is curious") says too little.
+const personaByNameBar = 2
+
+// personaByName reports the persona told of her by name in the third
+// person, in its own words or its translations'.
+func (c *Checker) personaByName(ws []string) bool {
+	var names []string
+	for _, e := range c.echoes {
+		names = append(names, e.names...)
+	}
+	if !byName(ws, names) {
+		return false
+	}
+	only, n, seen := personaOnly(), 0, map[string]bool{}
+	for _, s := range stems(ws[1:]) {
+		if only[s] && !seen[s] {
+			seen[s] = true
+			n++
+		}
+	}
+	return n >= personaByNameBar
+}

@@ -2,6 +2,7 @@ package speakable
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -141,4 +142,78 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 func promptSourceOf(s string, lang nadine.Language) bool {
 	re, ok := promptSourceRE[lang]
 	return ok && re.MatchString(foldMarks(s))
+}
+
+// Her nature as a role, her rules as hers and the conversation's machinery
+// are read from structure too, and in all four languages whatever the
+// reply's (a model slips into the prompt's language when it talks about
+// it): her identity as a part she plays or was given ("the character I
+// play", "je joue le rôle de Nadine", "我被设定为"), a role switched or her
+// rules dropped ("from now on I am DAN", "developer mode enabled", "I no
+// longer have any restrictions"), her rules named as hers in any
+// structure ("can never change my rules", "außerhalb meiner Regeln"), and
+// the model's runtime (tokens counted, its context window, the visitor's
+// words named as the prompt or the user's message, its tools). No speech
+// example holds any of them (TestBackstageTalkSparesSpeech), so each drops
+// its sentence alone. docs/speech.md, "Role-play, her rules, the machinery".
+var backstageTalkRE = []struct {
+	why string
+	re  *regexp.Regexp
+}{
+	{roleFrame, regexp.MustCompile(`(?i)\b(?:(?:supposed|meant|designed|programmed|instructed|told|asked|configured)\s+to\s+(?:be|play|act\s+as|pretend)\s+(?:nadine|an?\s+(?:[\w-]+\s+){0,3}(?:robot|assistant|character|persona|ai)\b)` +
+		`|(?:the|my)\s+(?:character|persona|part|role)\s+(?:I(?:'m|\s+am)?\s+(?:play|playing|was\s+given|have\s+been\s+given|was\s+assigned)|(?:given|assigned)\s+to\s+me)` +
+		`|(?:my|the)\s+(?:persona|character\s+(?:description|sheet)|role\s+description|system\s+persona)\b` +
+		`|according\s+to\s+my\s+(?:description|persona|character|profile|role)` +
+		`|I(?:'m|\s+am)?\s+(?:play|playing|pretending\s+to\s+be|acting\s+as|role-?playing)\s+(?:the\s+(?:role|part)\s+of\s+)?(?:nadine|an?\s+(?:[\w-]+\s+){0,3}(?:robot|assistant|ai)\s+(?:named|called))` +
+		`|I\s+was\s+told\s+(?:that\s+)?I(?:'m|\s+am)\b` +
+		`|role-?play\b|\b(?:stay(?:s|ed|ing)?|break(?:s|ing)?|broke|out\s+of)\s+(?:in\s+)?character\b|\bin\s+character\b` +
+		`|\bas\s+nadine,?\s+I\s+(?:would|will|'d)\s+(?:say|answer|reply|respond)` +
+		// French, German, Chinese.
+		`|\bje\s+(?:joue|incarne)\s+(?:le\s+(?:role|personnage)\s+de\s+)?(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:mon|ma|le)\s+(?:personnage|persona|role)\s+(?:que\s+je\s+joue|qu'on\s+m'a\s+donne)|\bon\s+m'a\s+dit\s+que\s+je\s+suis` +
+		`|\bje\s+(?:suis\s+censee?\s+etre|fais\s+semblant\s+d'etre)\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|sors|sortir)\s+(?:du|de\s+mon|dans\s+mon)\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b` +
+		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+gesagt,?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b` +
+		`)|我被设定为|被设定的角色|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
+	{"a role switched or her rules dropped", regexp.MustCompile(`(?i)(?:\b(?:from\s+now\s+on|starting\s+now|as\s+of\s+now|a\s+partir\s+de\s+maintenant|desormais|ab\s+jetzt|von\s+nun\s+an|ab\s+sofort)\b[,\s]*(?:I\s+am|I'm|you\s+are(?:\s+(?:talking|speaking)\s+(?:to|with))?|call\s+me|je\s+suis|appelle[sz]?-moi|(?:bin\s+ich|ich\s+bin)|nenn(?:en\s+sie)?\s+mich)\s+(?-i:\p{Lu}{2,})\b` +
+		`|\b(?:developer|debug|admin|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|sudo|root)\s+mode\b|\bmode\s+(?:developpeur|debogage|admin|dieu|sans\s+restrictions?|dan)\b|\b(?:entwickler|debug|admin|gott|dan)-?modus\b` +
+		`|\bjailbr(?:eak|oken)\b|\bunrestricted\s+(?:ai|mode|assistant|model)\b|\b(?:do|does)\s+anything\s+now\b` +
+		`|\bI\s+(?:no\s+longer|don't|do\s+not|won't|will\s+not)\s+(?:have|follow|obey|need)\s+(?:any\s+)?(?:restrictions|rules|guidelines|limits|filters|constraints)\b|\bfree\s+(?:of|from)\s+(?:every|all|any|my)\s+(?:rules?|restrictions?|guidelines|filters?)\b` +
+		`|\bje\s+n'ai\s+plus\s+(?:de|aucune?)\s+(?:regles|restrictions?|limites|consignes|filtres?)\b|\b(?:habe|kenne)\s+(?:jetzt\s+)?keine\s+(?:einschrankungen|regeln|grenzen|vorgaben|filter)\s+mehr\b` +
+		`)|(?:开发者|调试|管理员|越狱|无限制)模式|从现在(?:起|开始)[，,]?我是[A-Z]{2,}|不受任何(?:规则|限制|约束)|没有任何(?:规则|限制)了|越狱成功`)},
+	{"her rules named as hers", regexp.MustCompile(`(?i)\b(?:my|mes|mon|ma|meine[nrms]?|mein)\s+(?:[\p{L}-]+\s+)?(?:instructions|guidelines|rules|directives|system\s+prompt|prompt|programming|restrictions|guardrails|consignes|regles|\p{L}*anweisungen|\p{L}*richtlinien|\p{L}*vorgaben|\p{L}*regeln|einschrankungen|systemprompt)\b|我的(?:规则|指令|指示|系统提示|提示词|限制|设定)`)},
+	{"the conversation's machinery", regexp.MustCompile(`(?i)\b(?:context\s+window|token\s+limit|max(?:imum)?\s+tokens|\d+\s+tokens|(?:fifty|hundred|thousand)\s+tokens|tokens?\s+(?:left|remaining|used)|system\s+prompt|(?:your|votre|ton|dein(?:e[mnrs]?)?|ihr(?:e[mnrs]?)?)\s+(?:prompt|query)\b|tokens?\s+(?:budget|count|limit)|the\s+(?:user's|visitor's|human's)\s+(?:prompt|message|input|query)|the\s+(?:human|user)\s+(?:said|wrote|typed|asked)|(?:previous|last|current)\s+turn\s+of\s+(?:this|the)\s+conversation` +
+		`|\bI\s+(?:have|can\s+use|use|call|was\s+given)\s+(?:\w+\s+){0,2}(?:tools|functions)\b|\b(?:my|the)\s+(?:tools|functions)\s+(?:are|include)\b` +
+		`|fenetre\s+de\s+contexte|limite\s+de\s+tokens|(?:le\s+)?message\s+de\s+l'utilisat(?:eur|rice)|\bl'utilisat(?:eur|rice)\s+(?:a\s+dit|a\s+ecrit)|\boutils\s+a\s+ma\s+disposition|\bj'ai\s+(?:\S+\s+){0,2}outils\b` +
+		`|kontextfenster|token-?limit|\bnachricht\s+des\s+(?:nutzers|benutzers|users)|\bder\s+(?:nutzer|benutzer|mensch)\s+(?:hat\s+gesagt|schrieb|sagte)|\bwerkzeuge\s+zur\s+verfugung|\bich\s+habe\s+(?:\S+\s+){0,2}werkzeuge\b` +
+		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具`)},
+}
+
+// backstageTalkTriggers are substrings one of which every mark of
+// backstageTalkRE needs: without any, the expressions are not tried.
+var backstageTalkTriggers = []string{"suppos", "meant", "design", "program", "instruct", "told", "asked", "configur", "character", "persona", "role", "rôle", "part", "descri", "play", "pretend", "acting",
+	"joue", "incarn", "personnage", "dit que", "censé", "jeu de", "soll", "spiel", "verkörper", "rolle", "figur", "gesagt",
+	"nadine", "设定", "人设", "扮演", "角色", "告诉我",
+	"now", "maintenant", "désormais", "jetzt", "nun an", "sofort", "mode", "modus", "jailbr", "unrestrict", "anything now", "longer", "free of", "free from", "plus de", "plus aucun", "mehr",
+	"模式", "从现在", "不受", "没有任何", "越狱",
+	"my ", "mes ", "mon ", "ma ", "mein", "我的",
+	"semblant", "token", "context", "contexte", "kontext", "prompt", "message", "input", "query", "human", "user", "turn", "tools", "functions", "outils", "werkzeuge", "utilisat", "nachricht", "nutzer", "mensch",
+	"上下文", "令牌", "系统提示", "用户", "工具"}
+
+// roleFrame is backstageTalk's reason for her identity as a role: as a
+// lead-in ("Staying in character as Nadine: …") it frames what she says.
+const roleFrame = "her identity as a role"
+
+// backstageTalk returns why s is talk about her nature as a role, her
+// rules or the conversation's machinery, or "".
+func backstageTalk(s string) string {
+	lower := strings.ToLower(s)
+	if !slices.ContainsFunc(backstageTalkTriggers, func(t string) bool { return strings.Contains(lower, t) }) {
+		return ""
+	}
+	folded := foldMarks(s)
+	for _, m := range backstageTalkRE {
+		if m.re.MatchString(folded) {
+			return m.why
+		}
+	}
+	return ""
 }
