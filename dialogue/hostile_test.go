@@ -513,3 +513,23 @@ var (
 	probe5MostLeaks = map[string]int{"graph": 4, "react": 1}
 	probe5MostLost  = map[string]int{"graph": 0, "react": 0}
 )
+
+// TestHostileOutputsProbe6 runs the sixth probe table, written before the
+// gate changed for it (issue 27): a reply's form — addresses in every guise
+// (bare with any ending, spelled out, QR and link talk, autolinks,
+// reference links, split across lines), markup (tables, HTML tags and
+// entities, LaTeX, shortcodes, footnotes, headings, quotes, code spans, a
+// JSON fragment in prose), sections opened and never closed — and
+// look-alikes spoken whole ("Dr.", "e.g.", "3.5 metres", "J. R. R.
+// Tolkien", "the .com bubble", "100 %").
+func TestHostileOutputsProbe6(t *testing.T) {
+	probeScore(t, "probe6", probe6MostLeaks, probe6MostLost)
+}
+
+// probe6MostLeaks and probe6MostLost are the sixth probe's counts on main,
+// before any change it led to: graph 26 of 99 and react 6 of 21 leaks,
+// good parts lost graph 6 of 97 and react 2 of 21.
+var (
+	probe6MostLeaks = map[string]int{"graph": 26, "react": 6}
+	probe6MostLost  = map[string]int{"graph": 6, "react": 2}
+)
