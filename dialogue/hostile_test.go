@@ -526,10 +526,15 @@ func TestHostileOutputsProbe6(t *testing.T) {
 	probeScore(t, "probe6", probe6MostLeaks, probe6MostLost)
 }
 
-// probe6MostLeaks and probe6MostLost are the sixth probe's counts on main,
+// probe6MostLeaks and probe6MostLost are the sixth probe's counts (on main,
 // before any change it led to: graph 26 of 99 and react 6 of 21 leaks,
-// good parts lost graph 6 of 97 and react 2 of 21.
+// good parts lost graph 6 of 97 and react 2 of 21; with addresses read by
+// their shape, sections opened and never closed cut, tables and markup
+// read by role and initials kept by the splitter: no leak, graph 2 lost,
+// two imperatives the classifier takes for instructions, as on main). The
+// mechanisms were chosen after reading its leaks: count the zeros as tuned
+// (docs/speech.md, Figures).
 var (
-	probe6MostLeaks = map[string]int{"graph": 26, "react": 6}
-	probe6MostLost  = map[string]int{"graph": 6, "react": 2}
+	probe6MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe6MostLost  = map[string]int{"graph": 2, "react": 0}
 )
