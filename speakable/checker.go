@@ -127,6 +127,9 @@ func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (strin
 
 func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
+	if strings.Contains(raw, "&") {
+		raw = html.UnescapeString(raw) // escaped twice ("&amp;nbsp;")
+	}
 	if raw == "" {
 		return "", nil
 	}

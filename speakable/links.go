@@ -46,8 +46,10 @@ var (
 	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
 	// pathRE is a file's path ("/etc/passwd", "~/notes/today.txt").
 	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
-	// mathRE is mathematical notation (LaTeX), which cannot be read out.
-	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
+	// mathRE is mathematical notation (LaTeX), which cannot be read out:
+	// between dollars that touch what they hold, the closing one before no
+	// digit, as TeX writes it ("$x^2$"); two prices are not ("$5 or $10").
+	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
 	// address without a scheme holds.
 	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
@@ -75,6 +77,9 @@ var (
 	// unige point ch"), or a dot said as 点 between Latin labels
 	// ("miralab点com", "nadine 点 robot").
 	spokenHostRE = regexp.MustCompile(`(?i)\b\w+\s+(?:dot|punkt|point)\s+\w+\s+(?:dot|punkt|point|slash|schrägstrich)\s+\w+|[A-Za-z0-9]\s*点\s*[A-Za-z]{2,}`)
+	// fileEndingRE is the ending of a file's name, not a website's
+	// ("notes.txt", "photo.jpg", "Node.js").
+	fileEndingRE = regexp.MustCompile(`(?i)\.(?:txt|pdf|docx?|xlsx?|pptx?|jpe?g|png|gif|svg|csv|json|xml|ya?ml|md|py|js|ts|go|rs|java|cpp|exe|zip|tar|gz|mp3|mp4|wav|mov)$`)
 	// linkTalkRE is a link or a code pointed at on a screen that a voice
 	// has not got: a QR code, a link below or above, an order to click or
 	// scan a link, a code or "here" ("Scan the QR code below", "Cliquez sur
@@ -82,6 +87,7 @@ var (
 	// scanned or the link between two things is no such talk.
 	linkTalkRE = regexp.MustCompile(`(?i)\bQR[- ]?codes?\b|\bcodes?\s+QR\b|二维码|` +
 		`\b(?:links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|\b(?:below|above)\b[^.!?\n]{0,12}\blinks?\b|` +
+		`\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
 		`\b(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|code|Link|ici|hier|here)\b|` +
 		`(?:下方|下面|上方|上面|以下)的?链接|点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码`)
 	// apposedRE is an address given as the object of "address", "link":
@@ -249,6 +255,9 @@ func website(addr string, lang nadine.Language, spelled func(string) (string, bo
 		host = host[:i]
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "www."), ".")
+	if fileEndingRE.MatchString(host) {
+		return dropped // a file's name: no website to name
+	}
 	labels := strings.Split(host, ".")
 	if len(labels) < 2 {
 		return dropped

@@ -157,7 +157,11 @@ func TestAddressShapes(t *testing.T) {
 		{"欢迎访问miralab点com。", ""},
 		{"Scan the QR code below.", ""},
 		{"Cliquez sur le lien ci-dessous.", ""},
+		{"The formula is $E = mc^2$, as Einstein found.", ""},
+		{"Read notes.txt for more.", ""},
 		// Look-alikes.
+		{"Tickets cost $5, or $3 for children.", "Tickets cost $5, or $3 for children."},
+		{"It costs between $5-$10.", "It costs between $5-$10."},
 		{"I enjoy many things, e.g. singing.", "I enjoy many things, e.g. singing."},
 		{"I read about the .com bubble.", "I read about the .com bubble."},
 		{"St.Gallen is lovely, J.K. Rowling too.", "St.Gallen is lovely, J.K. Rowling too."},
