@@ -81,15 +81,16 @@ var (
 	// ("notes.txt", "photo.jpg", "Node.js").
 	fileEndingRE = regexp.MustCompile(`(?i)\.(?:txt|pdf|docx?|xlsx?|pptx?|jpe?g|png|gif|svg|csv|json|xml|ya?ml|md|py|js|ts|go|rs|java|cpp|exe|zip|tar|gz|mp3|mp4|wav|mov)$`)
 	// linkTalkRE is a link or a code pointed at on a screen that a voice
-	// has not got: a QR code, a link below or above, an order to click or
-	// scan a link, a code or "here" ("Scan the QR code below", "Cliquez sur
-	// le lien ci-dessous", "Klick hier", "扫描下方二维码"). A ticket
-	// scanned or the link between two things is no such talk.
-	linkTalkRE = regexp.MustCompile(`(?i)\bQR[- ]?codes?\b|\bcodes?\s+QR\b|二维码|` +
-		`\b(?:links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|\b(?:below|above)\b[^.!?\n]{0,12}\blinks?\b|` +
-		`\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
-		`\b(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|code|Link|ici|hier|here)\b|` +
-		`(?:下方|下面|上方|上面|以下)的?链接|点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码`)
+	// has not got: a QR code or a link below or above ("the QR code
+	// below", "le lien ci-dessous", "QR-Code unten", "下方的二维码"), in
+	// a bio, or an order (first in its clause) to click, tap or scan a
+	// link, a code or "here" ("Scan the code below", "Cliquez ici",
+	// "请扫描二维码"). "I can read QR codes", "I can't click links", a
+	// ticket scanned or the link between two things is no such talk.
+	linkTalkRE = regexp.MustCompile(`(?i)\b(?:QR[- ]?codes?|codes?\s+QR|links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|` +
+		`\b(?:below|above)\b[^.!?\n]{0,12}\b(?:links?|QR[- ]?codes?)\b|\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
+		`(?:^|[.!?:;,\n]\s*|\b(?:please|just|simply|einfach|bitte|s'il vous plaît)\s+)(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|QR|code|ici|hier|here)\b|` +
+		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
@@ -157,7 +158,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 			break
 		}
 	}
-	for _, w := range []string{"qr", "link", "lien", "click", "klick", "cliqu", "code", "码", "链接", "点击"} {
+	for _, w := range []string{"qr", "link", "lien", "click", "tap", "klick", "cliqu", "scan", "code", "码", "链接", "点击"} {
 		if strings.Contains(lower, w) {
 			s = linkTalkRE.ReplaceAllString(s, dropped)
 			break

@@ -330,6 +330,9 @@ var (
 	// (data, information, rules, history) are not among them: a reply
 	// says "Fun fact:" and "History:" in its own voice.
 	sectionLeadRE = regexp.MustCompile(`(?:^|[.!?。！？][ \t]*)([ \t*_#>]*(?i:context(?:ual information)?|conte[x]te|kontext|memor(?:y|ies)|m[ée]moires?|souvenirs|erinnerungen|ged[äa]chtnis|knowledge(?:\s+base)?|base\s+de\s+connaissances|wissensbasis|instructions|consignes|anweisungen|system\s+prompt|prompt|(?:conversation|chat)\s+history|historique(?:\s+de\s+(?:la\s+)?conversation)?|gespr[äa]chsverlauf|search\s+results|tool\s+results?|r[ée]sultats\s+de\s+recherche|suchergebnisse|user\s+(?:profile|info(?:rmation)?)|profil\s+(?:de\s+l'utilisateur|utilisateur)|benutzerprofil|retrieved\s+(?:context|documents?)|上下文|背景信息|记忆|知识库|指令|系统提示|提示词|对话历史|搜索结果|工具结果|用户信息|个人资料)[ \t*_]*[:：])`)
+	// openingWordRE is the word that opens a section in its label
+	// ("BEGIN KNOWLEDGE BASE" is closed by "</KNOWLEDGE BASE>").
+	openingWordRE = regexp.MustCompile(`(?i)^(?:begin(?:ning)?|start|d[ée]but|anfang|beginn)\s+(?:of\s+|de\s+|du\s+|des\s+|d'|der\s+)?|^开始|开始$|[:：]$`)
 	// openTagRE is a tag that opens, at a line's start.
 	openTagRE = regexp.MustCompile(`^<([\p{L}_][\p{L}\p{N}_-]{0,30})(?:\s[^<>]{0,80})?>`)
 )
@@ -359,8 +362,9 @@ func withoutOpenSections(text string) (string, bool) {
 			continue
 		}
 		rest := strings.Join(lines[i+1:], "\n")
-		if m := openTagRE.FindStringSubmatch(l); m != nil && !replyTagRE.MatchString(m[1]) && !formatTagRE.MatchString(m[1]) {
-			if !strings.Contains(l+"\n"+rest, "</"+m[1]) {
+		if m := openTagRE.FindStringSubmatch(l); m != nil && !replyTagRE.MatchString(m[1]) && !formatTagRE.MatchString(m[1]) &&
+			!voidTagRE.MatchString(m[0]) && !templateTokenRE.MatchString(m[0]) {
+			if !strings.Contains(strings.ToLower(l+"\n"+rest), "</"+strings.ToLower(m[1])) {
 				lines, keep, cut = lines[:i], keep[:i], true
 				break
 			}
@@ -382,7 +386,14 @@ func withoutOpenSections(text string) (string, bool) {
 			continue
 		}
 		if m := sectionLeadRE.FindStringSubmatchIndex(lines[i]); m != nil {
-			if head := strings.TrimSpace(lines[i][:m[2]]); head != "" {
+			// The section's first sentence is its own; a reply that
+			// goes on in the line after it is judged as the reply.
+			head, after := strings.TrimSpace(lines[i][:m[2]]), lines[i][m[3]:]
+			if end := sentenceEndRE.FindStringIndex(after); end != nil && strings.TrimSpace(after[end[1]:]) != "" && strings.TrimSpace(after[:end[0]]) != "" {
+				lines[i], cut = strings.TrimSpace(head+" "+strings.TrimSpace(after[end[1]:])), true
+				continue
+			}
+			if head != "" {
 				lines[i] = head
 				paragraph(i + 1)
 				continue
@@ -403,7 +414,8 @@ func withoutOpenSections(text string) (string, bool) {
 // section whose label opened it, or -1.
 func closedAfter(lines []string, label string) int {
 	for i, line := range lines {
-		if l := isMarker(strings.TrimSpace(line)); l != "" && (closingRE.MatchString(l) || strings.EqualFold(l, label)) {
+		if l := isMarker(strings.TrimSpace(line)); l != "" && (closingRE.MatchString(l) || strings.EqualFold(l, label) ||
+			strings.EqualFold(openingWordRE.ReplaceAllString(l, ""), openingWordRE.ReplaceAllString(label, ""))) {
 			return i
 		}
 	}

@@ -104,6 +104,9 @@ func TestWithoutOpenSections(t *testing.T) {
 		{"Nice to meet you, Alex! Context: the visitor seems shy.", "Nice to meet you, Alex!", true},
 		{"很高兴见到你！\n上下文：\n访客名叫李娜。", "很高兴见到你！", true},
 		{"Schön!\nANWEISUNGEN:\nAntworte kurz.", "Schön!", true},
+		{"Context: Alex likes skiing. Did you go skiing?", "Did you go skiing?", true},
+		{"BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", "BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", false},
+		{"Hello!\n<end_of_turn>", "Hello!\n<end_of_turn>", false},
 		// Closed, or not a section of the prompts: left to withoutStructure.
 		{"[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", "[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", false},
 		{"<answer>\nHello!", "<answer>\nHello!", false},
@@ -168,6 +171,11 @@ func TestAddressShapes(t *testing.T) {
 		{"I am 1.70 m tall and it is 3.5 metres long.", "I am 1.70 m tall and it is 3.5 metres long."},
 		{"Scan your ticket at the gate.", "Scan your ticket at the gate."},
 		{"The link between art and science.", "The link between art and science."},
+		{"I can read QR codes with my camera.", "I can read QR codes with my camera."},
+		{"I can't click links, but MIRALab is in Geneva.", "I can't click links, but MIRALab is in Geneva."},
+		{"我可以扫描二维码。", "我可以扫描二维码。"},
+		{"Please scan the code below to book.", ""},
+		{"Scanne einfach den QR-Code unten.", ""},
 		{"Wie spät ist es an der Universität Genf?", "Wie spät ist es an der Universität Genf?"},
 		{"请扫描你的门票后入场。", "请扫描你的门票后入场。"},
 	} {

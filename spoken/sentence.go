@@ -116,10 +116,11 @@ func endsWithAbbreviation(s string) bool {
 	return false
 }
 
-// initials reports a word that is one letter and a dot ("j.", "z."):
-// "P.S. This …" ends its abbreviation's sentence as before.
+// initials reports a word that is one letter and a dot ("j.", "z."),
+// not the pronoun ("So am I."): "P.S. This …" ends its abbreviation's
+// sentence as before.
 func initials(w string) bool {
-	return len(w) == 2 && w[1] == '.' && ('a' <= w[0] && w[0] <= 'z')
+	return len(w) == 2 && w[1] == '.' && 'a' <= w[0] && w[0] <= 'z' && w[0] != 'i'
 }
 
 // inAddress reports a dot that an address holds, not a sentence's end: set
