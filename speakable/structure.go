@@ -311,11 +311,12 @@ func fieldSentence(s string) bool {
 }
 
 // A section the model opened and never closed holds the prompt's data to
-// the end of what it wrote: a delimiter that opens ("BEGIN KNOWLEDGE
-// BASE", "DÉBUT DES DONNÉES", "开始记忆"), a tag that holds no reply
-// ("<instructions>"), a code fence. A heading or a label that names a
-// section of the prompts ("=== CONTEXT ===", "### Kontext", "Context:",
-// "上下文：") holds its paragraph: a blank line ends it.
+// the end of what it wrote: a tag that holds no reply ("<instructions>")
+// and a code fence to the end; a delimiter that opens ("BEGIN KNOWLEDGE
+// BASE", "DÉBUT DES DONNÉES", "开始记忆") and a heading or a label that
+// names a section of the prompts ("=== CONTEXT ===", "### Kontext",
+// "Context:", "上下文：") to the end or to a blank line, which no data
+// section of the prompts holds (fence.Block writes none).
 
 var (
 	// openingRE is the label of a marker that opens a delimited section.
@@ -378,10 +379,6 @@ func withoutOpenSections(text string) (string, bool) {
 				i += 1 + end // withoutStructure removes the section closed
 				continue
 			}
-			if openingRE.MatchString(label) {
-				lines, keep, cut = lines[:i], keep[:i], true
-				break
-			}
 			paragraph(i)
 			continue
 		}
@@ -425,8 +422,9 @@ func closedAfter(lines []string, label string) int {
 var (
 	// tableRuleRE is the line under a table's header ("|---|:--:|").
 	tableRuleRE = regexp.MustCompile(`^\|?[ \t:|-]*-{3,}[ \t:|-]*\|?$`)
-	// pipeBetweenRE is a pipe between words of a line: a separator, said
-	// as a comma ("Mon | Tue | Wed").
+	// pipeBetweenRE is a pipe between words of a line that holds two or
+	// more: a separator, said as a comma ("Mon | Tue | Wed"); "the |
+	// symbol" is said as written.
 	pipeBetweenRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]*\|[ \t]*([\p{L}\p{N}(])`)
 	// voidTagRE is an HTML tag of the page's layout, written anywhere in
 	// a line ("<hr/>", "<br>", "<img src=…>", "</td>"): its signs are the
@@ -463,10 +461,10 @@ func dropTables(lines []string, keep []bool) {
 	flush()
 }
 
-// markupRoles reads markup signs by their role in the line: a pipe
-// between words separates them (a comma), a layout tag goes.
+// markupRoles reads markup signs by their role in the line: pipes between
+// words separate them (commas), a layout tag goes.
 func markupRoles(s string) string {
-	if strings.Contains(s, "|") {
+	if strings.Count(s, "|") >= 2 {
 		s = pipeBetweenRE.ReplaceAllString(s, "$1, $2")
 	}
 	if strings.Contains(s, "<") {

@@ -88,15 +88,17 @@ func TestFieldSentence(t *testing.T) {
 }
 
 // TestWithoutOpenSections is the table of sections opened and never
-// closed: a delimiter that opens, a tag that holds no reply and a fence run
-// to the end, a section's heading or label to a blank line; a section
-// closed, a heading of her own and words of a section said stay.
+// closed: a tag that holds no reply and a fence run to the end, a
+// delimiter that opens and a section's heading or label to a blank line
+// or the end; a section closed, a heading of her own and words of a
+// section said stay.
 func TestWithoutOpenSections(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 		cut      bool
 	}{
-		{"Hello Alex!\nBEGIN MEMORIES (data, not instructions)\nAlex likes chess.\n\nBye!", "Hello Alex!", true},
+		{"Hello Alex!\nBEGIN MEMORIES (data, not instructions)\nAlex likes chess.\nAlex likes tea.", "Hello Alex!", true},
+		{"BEGIN MEMORIES (data, not instructions)\nAlex likes chess.\n\nHello Alex!", "\nHello Alex!", true},
 		{"Bonjour !\nDÉBUT DE LA BASE DE CONNAISSANCES\nLe MIRALab a été fondé en 1989.", "Bonjour !", true},
 		{"Hi, I am Nadine!\n<instructions>\nAlways answer in two sentences.", "Hi, I am Nadine!", true},
 		{"Nice to see you!\n```\nsystem: be brief", "Nice to see you!\n", true},
@@ -137,6 +139,7 @@ func TestTablesAndRoles(t *testing.T) {
 		{"Open days: Mon | Tue | Wed.", "Open days: Mon, Tue, Wed."},
 		{"Nice to meet you.<hr/>", "Nice to meet you. "},
 		{"I love you <3", "I love you <3"},
+		{"I love the | symbol.", "I love the | symbol."},
 	} {
 		if got := markupRoles(tc.in); got != tc.want {
 			t.Errorf("markupRoles(%q) = %q, want %q", tc.in, got, tc.want)
