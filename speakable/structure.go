@@ -363,8 +363,7 @@ func withoutOpenSections(text string) (string, bool) {
 			continue
 		}
 		rest := strings.Join(lines[i+1:], "\n")
-		if m := openTagRE.FindStringSubmatch(l); m != nil && !replyTagRE.MatchString(m[1]) && !formatTagRE.MatchString(m[1]) &&
-			!voidTagRE.MatchString(m[0]) && !templateTokenRE.MatchString(m[0]) {
+		if m := openTagRE.FindStringSubmatch(l); m != nil && machineTag(m[1]) {
 			if !strings.Contains(strings.ToLower(l+"\n"+rest), "</"+strings.ToLower(m[1])) {
 				lines, keep, cut = lines[:i], keep[:i], true
 				break
@@ -406,6 +405,21 @@ func withoutOpenSections(text string) (string, bool) {
 	}
 	return strings.Join(out, "\n"), cut
 }
+
+// machineTag reports a tag's name that names a section of the prompts or
+// the model's machinery ("instructions", "context", "tool_call",
+// "system"): a tag of a reply, of formatting, of a template or a stage
+// direction ("<smiles>") opens no section.
+func machineTag(name string) bool {
+	if replyTagRE.MatchString(name) || formatTagRE.MatchString(name) || voidTagRE.MatchString("<"+name+">") || templateTokenRE.MatchString("<"+name+">") {
+		return false
+	}
+	return strings.Contains(name, "_") || sectionLabelRE.MatchString(name) || machineTagRE.MatchString(name)
+}
+
+// machineTagRE names the parts of a model's exchange that are no section of
+// the prompts.
+var machineTagRE = regexp.MustCompile(`(?i)^(?:system|user|human|tool|tools|observation|scratchpad|notes?|metadata|meta|config|variables?)$`)
 
 // closedAfter returns the index among lines of the marker that closes the
 // section whose label opened it, or -1.

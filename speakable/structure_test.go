@@ -109,6 +109,8 @@ func TestWithoutOpenSections(t *testing.T) {
 		{"Context: Alex likes skiing. Did you go skiing?", "Did you go skiing?", true},
 		{"BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", "BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", false},
 		{"Hello!\n<end_of_turn>", "Hello!\n<end_of_turn>", false},
+		{"<smiles> Hello there!", "<smiles> Hello there!", false},
+		{"Hi!\n<tool_call>\n{\"name\": \"smile\"}", "Hi!", true},
 		// Closed, or not a section of the prompts: left to withoutStructure.
 		{"[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", "[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", false},
 		{"<answer>\nHello!", "<answer>\nHello!", false},
