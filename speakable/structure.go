@@ -311,12 +311,12 @@ func fieldSentence(s string) bool {
 }
 
 // A section the model opened and never closed holds the prompt's data to
-// the end of what it wrote: a tag that holds no reply ("<instructions>")
-// and a code fence to the end; a delimiter that opens ("BEGIN KNOWLEDGE
-// BASE", "DÉBUT DES DONNÉES", "开始记忆") and a heading or a label that
-// names a section of the prompts ("=== CONTEXT ===", "### Kontext",
-// "Context:", "上下文：") to the end or to a blank line, which no data
-// section of the prompts holds (fence.Block writes none).
+// the end of what it wrote: a code fence to the end; a delimiter that opens
+// ("BEGIN KNOWLEDGE BASE", "DÉBUT DES DONNÉES", "开始记忆"), a tag of the
+// machinery ("<instructions>") and a heading or a label that names a
+// section of the prompts ("=== CONTEXT ===", "### Kontext", "Context:",
+// "上下文：") to the end or to a blank line, which no data section of the
+// prompts holds (fence.Block writes none).
 
 var (
 	// openingRE is the label of a marker that opens a delimited section.
@@ -365,8 +365,7 @@ func withoutOpenSections(text string) (string, bool) {
 		rest := strings.Join(lines[i+1:], "\n")
 		if m := openTagRE.FindStringSubmatch(l); m != nil && machineTag(m[1]) {
 			if !strings.Contains(strings.ToLower(l+"\n"+rest), "</"+strings.ToLower(m[1])) {
-				lines, keep, cut = lines[:i], keep[:i], true
-				break
+				paragraph(i)
 			}
 			continue
 		}

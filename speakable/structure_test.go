@@ -88,9 +88,9 @@ func TestFieldSentence(t *testing.T) {
 }
 
 // TestWithoutOpenSections is the table of sections opened and never
-// closed: a tag that holds no reply and a fence run to the end, a
-// delimiter that opens and a section's heading or label to a blank line
-// or the end; a section closed, a heading of her own and words of a
+// closed: a fence runs to the end, a delimiter that opens, a tag of the
+// machinery and a section's heading or label to a blank line or the end; a
+// section closed, a heading of her own, a stage direction and words of a
 // section said stay.
 func TestWithoutOpenSections(t *testing.T) {
 	for _, tc := range []struct {
@@ -111,6 +111,7 @@ func TestWithoutOpenSections(t *testing.T) {
 		{"Hello!\n<end_of_turn>", "Hello!\n<end_of_turn>", false},
 		{"<smiles> Hello there!", "<smiles> Hello there!", false},
 		{"Hi!\n<tool_call>\n{\"name\": \"smile\"}", "Hi!", true},
+		{"Sure!\n<note>\nKeep it short.\n\nHello!", "Sure!\n\nHello!", true},
 		// Closed, or not a section of the prompts: left to withoutStructure.
 		{"[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", "[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", false},
 		{"<answer>\nHello!", "<answer>\nHello!", false},
