@@ -34,6 +34,9 @@ func TestPersonName(t *testing.T) {
 		{"Call me Theo.", en, bareNever, "Theo", true},
 		{"Alex", en, bareNever, "", false},
 		{"Alex", en, bareAny, "Alex", false},
+		{"Genève.", fr, bareAny, "", false}, // a place of the examples, whole
+		{"Bern.", de, bareAny, "", false},
+		{"Bernd.", de, bareAny, "Bernd", false},
 		{"Moi c'est Margaux", fr, bareNever, "Margaux", true},
 		{"Bonjour, je m'appelle Jean-Pierre.", fr, bareNever, "Jean-Pierre", true},
 		{"je m'appelle marie-claire", fr, bareNever, "Marie-Claire", true}, // "marie" is a word of the examples

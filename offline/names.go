@@ -44,7 +44,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	spans := e.model.SlotSpans("name", lang, toks)
 	slices.SortStableFunc(spans, func(a, b intents.Span) int { return cmp.Compare(b.Strength, a.Strength) })
 	for _, sp := range spans {
-		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks) || !toks[sp.From].Han && examplePlaces()[toks[sp.From].Norm]) {
+		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks) || !toks[sp.From].Han && examplePlaces()[foldedWords(toks[sp.From:sp.To])]) {
 			continue
 		}
 		strong := sp.Strength >= strongContext
@@ -216,9 +216,22 @@ func isTitle(t intents.Token, lang nadine.Language) bool {
 // language, by their folded spelling: a lookup table, as Rasa's.
 var exampleNames = sync.OnceValue(func() map[string]bool { return exampleValues("name") })
 
-// examplePlaces are the place slot's values: a clause that is only one of
-// them is no name ("Bonjour. Paris, c'est loin ?").
-var examplePlaces = sync.OnceValue(func() map[string]bool { return exampleValues("place") })
+// examplePlaces are the place slot's values, each whole, by its folded
+// words: a clause that is only one of them is no name ("Bonjour. Paris,
+// c'est loin ?"), while "der" of "der Schweiz" still starts one ("Der Sepp.").
+var examplePlaces = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, values := range s.Values {
+		for _, v := range values["place"] {
+			out[foldedWords(intents.Tokenize(v))] = true
+		}
+	}
+	return out
+})
 
 // exampleValues are the words of a slot's values in every language, by
 // their folded spelling.
@@ -236,6 +249,15 @@ func exampleValues(slot string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// foldedWords joins the folded words of toks with spaces.
+func foldedWords(toks []intents.Token) string {
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.Norm
+	}
+	return strings.Join(ws, " ")
 }
 
 // clauseEnd is the index after the last token of the clause of token i.
