@@ -100,9 +100,10 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 // ("salut. hugo."), and none a word of the examples unless they give it as
 // a name (a sentence's first capital shows nothing, so this is stricter
 // than nameWord).
-func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Language) string {
-	greeted, first, more, from, to := false, false, false, -1, -1
+func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language) string {
+	greeted, first, from, to := false, false, -1, -1
 	var top intents.Scored // the classifier's reading of the name's clause
+	var after []part       // the clauses after the name
 	for _, p := range parts {
 		switch {
 		case !p.clause:
@@ -112,14 +113,23 @@ func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Lan
 		case from < 0:
 			from, to, top = p.from, p.to, p.top
 		default:
-			more = true
+			after = append(after, p)
 		}
 	}
-	// Before more clauses, the name's clause must read as nothing else
-	// ("Bonjour. Paris, c'est loin ?" asks where she is from).
-	plainly := top.Label != "name" && top.Label != noneLabel && top.Prob >= partSure
-	if !greeted || from < 0 || to-from > maxNameWords || more && (!first || plainly) {
+	if !greeted || from < 0 || to-from > maxNameWords || isTitle(toks[from], lang) && to-from == 1 {
 		return ""
+	}
+	if len(after) > 0 {
+		// Before more clauses, the name's clause must read as nothing else
+		// ("Bonjour. Paris, c'est loin ?" asks where she is from), and a
+		// name followed at once by a call or a question is whom the
+		// person speaks to ("Coucou. Lucas, viens voir !"), not theirs.
+		plainly := top.Label != "name" && top.Label != noneLabel && top.Prob >= partSure
+		next := after[0]
+		called := len(after) == 1 && strings.ContainsAny(text[toks[next.to-1].End:], "?!？！")
+		if !first || plainly || called {
+			return ""
+		}
 	}
 	tags := e.model.Tags(toks)
 	var name strings.Builder
