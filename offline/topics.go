@@ -87,6 +87,9 @@ type topicIndex struct {
 	// spread counts the intents whose examples use each word: a word many share
 	// ("speak", "tell") says nothing of a topic.
 	spread map[nadine.Language]map[string]int
+	// stated maps each rendered wording of an institution's fact to the fact:
+	// a reply that holds one stated it.
+	stated map[string]string
 }
 
 // maxSpread is the most intents whose examples may use a word that ties an
@@ -151,7 +154,7 @@ func questionPassages(asked map[nadine.Language]map[string]string) map[nadine.La
 // language, embedded.
 func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicIndex {
 	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{},
-		asked: asked, spread: wordSpread()}
+		asked: asked, spread: wordSpread(), stated: map[string]string{}}
 	t := &turn{e: e}
 	for _, lang := range nadine.Languages() {
 		for _, f := range topicFacts {
@@ -159,7 +162,11 @@ func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicInde
 			// to route worse (docs/offline.md).
 			text := ""
 			for _, w := range e.replies[lang][aboutKey(f)] {
-				text += t.render(w, slots{}, lang) + " "
+				said := t.render(w, slots{}, lang)
+				text += said + " "
+				if _, place := placeFacts[f]; place {
+					ix.stated[said] = f
+				}
 			}
 			if text == "" {
 				continue
@@ -168,6 +175,18 @@ func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicInde
 		}
 	}
 	return ix
+}
+
+// statedPlace is the institution whose fact a reply of hers stated, if
+// any: a question right after it may name it by a pronoun alone ("when did
+// it start", "und seit wann gibt es das", "它是哪年成立的").
+func (ix *topicIndex) statedPlace(reply string) string {
+	for said, f := range ix.stated {
+		if strings.Contains(reply, said) {
+			return f
+		}
+	}
+	return ""
 }
 
 // topicQuestions are, by language and fact, the words of its knowledge
@@ -360,24 +379,7 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 	if !ok {
 		return false
 	}
-	unknown := func(w string) bool {
-		if ix.spread[lang][w] > 0 {
-			return false
-		}
-		for _, ps := range [][]topicPassage{ix.passages[lang], ix.asked[lang]} {
-			for i := range ps {
-				if ps[i].has(w) || hasHan(w) && strings.Contains(ps[i].han, w) {
-					return false
-				}
-				for _, x := range ps[i].words {
-					if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= 2 {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	}
+	unknown := func(w string) bool { return ix.unknown(w, lang) }
 	toks := analyze(text).tokens
 	bare := func(w string) string { // "l'universite" → "universite"
 		if i := strings.LastIndexByte(w, '\''); i >= 0 {
@@ -424,6 +426,28 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 		}
 	}
 	return false
+}
+
+// unknown reports whether no example and no passage of lang holds w, nor
+// nearly holds it (a misspelt "Genva" is Geneva's): a name of something
+// she does not know.
+func (ix *topicIndex) unknown(w string, lang nadine.Language) bool {
+	if ix.spread[lang][w] > 0 {
+		return false
+	}
+	for _, ps := range [][]topicPassage{ix.passages[lang], ix.asked[lang]} {
+		for i := range ps {
+			if ps[i].has(w) || hasHan(w) && strings.Contains(ps[i].han, w) {
+				return false
+			}
+			for _, x := range ps[i].words {
+				if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= 2 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // linkWords join an institution's kind to its name.

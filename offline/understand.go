@@ -267,6 +267,7 @@ type hints struct {
 	listening   bool            // Nadine just answered a worry or sad news with empathy
 	worried     bool            // she did so in one of her last few replies
 	opening     bool            // nothing was said yet: "salut la compagnie" greets, it does not leave
+	place       string          // the institution her last reply stated: "when did it start" asks of it
 }
 
 // part is a stretch of an utterance the classifier read on its own: a
@@ -322,6 +323,13 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 func (e *Engine) decide(r reading, h hints) classified {
 	toks, text, whole := r.toks, r.text, r.whole
 	out := classified{lang: r.lang}
+	// A question right after she spoke of an institution that names it by a
+	// pronoun alone asks of it ("Et il existe depuis quand ?" is not her
+	// age), unless the classifier plainly reads another intent in its words.
+	if top := whole.Top(); h.place != "" && e.refersBack(toks, text, r.lang) &&
+		(top.Label == noneLabel || strings.HasPrefix(top.Label, "persona.") || top.Prob < e.threshold) {
+		return classified{intent: iKnowledge, label: "knowledge." + h.place, prob: whole.Prob("knowledge." + h.place), lang: out.lang, fact: h.place}
+	}
 	cands := e.candidates(whole, r.parts)
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
@@ -843,6 +851,52 @@ func addressed(toks []intents.Token) bool {
 		}
 	}
 	return false
+}
+
+// backWords name a thing just spoken of, in each language's normalized
+// form: "it", "il", "es", "它"; otherWords speak to her or of the asker.
+var (
+	backWords = map[string]bool{"it": true, "its": true, "they": true, "them": true, "there": true,
+		"il": true, "elle": true, "y": true, "ca": true, "la-bas": true, "es": true, "das": true, "dort": true, "da": true,
+		"dessen": true, "它": true}
+	otherWords = map[string]bool{"you": true, "your": true, "yours": true, "yourself": true, "u": true, "ur": true,
+		"ya": true, "youre": true, "i": true, "me": true, "my": true, "im": true, "nadine": true,
+		"tu": true, "te": true, "toi": true, "ton": true, "ta": true, "tes": true, "vous": true, "votre": true, "vos": true,
+		"je": true, "j": true, "moi": true, "mon": true, "ma": true, "mes": true,
+		"du": true, "dich": true, "dir": true, "dein": true, "deine": true, "deinen": true, "deiner": true, "deinem": true,
+		"ich": true, "mich": true, "mir": true, "mein": true, "meine": true, "ihnen": true,
+		"你": true, "您": true, "妳": true, "我": true}
+	askWords = map[string]bool{"when": true, "where": true, "who": true, "whom": true, "whose": true, "how": true,
+		"what": true, "which": true, "why": true, "quand": true, "ou": true, "qui": true, "comment": true, "quoi": true,
+		"quel": true, "quelle": true, "quels": true, "quelles": true, "combien": true, "pourquoi": true,
+		"wann": true, "wo": true, "wer": true, "wie": true, "was": true, "welche": true, "welcher": true, "welches": true,
+		"warum": true, "woher": true, "wieso": true, "seit": true, "哪": true, "谁": true, "几": true, "吗": true, "么": true}
+)
+
+// refersBack reports whether an utterance asks of a thing just spoken of by
+// a pronoun alone: "it" or "es" and a question, no word for her or the
+// asker ("wie alt bist du" asks her; "Sie" capitalized past the start is
+// the formal you), and no word she does not know ("was macht das Max-Planck-
+// Institut": "das" is an article, the name another's).
+func (e *Engine) refersBack(toks []intents.Token, text string, lang nadine.Language) bool {
+	if e.topics == nil {
+		return false
+	}
+	for _, w := range contentWords(text) {
+		if e.topics.unknown(w, lang) {
+			return false
+		}
+	}
+	back, asks := false, strings.ContainsAny(text, "?？")
+	for i, t := range toks {
+		if otherWords[t.Norm] || strings.HasPrefix(strings.ToLower(t.Text), "t'") ||
+			i > 0 && (t.Text == "Sie" || t.Text == "Ihr" || t.Text == "Ihre") {
+			return false
+		}
+		back = back || backWords[t.Norm]
+		asks = asks || askWords[t.Norm]
+	}
+	return back && asks
 }
 
 // selfFacts are the knowledge facts about how she works, asked of her or of
