@@ -27,7 +27,7 @@ const topicThreshold = 0.15
 
 // askedThreshold is the similarity the questions of a fact need to take
 // what no answer passage took; TestTopicAskedCalibration recomputes it.
-const askedThreshold = 0.30
+const askedThreshold = 0.25
 
 // topicDims is the dimension of the passages' lexical vectors.
 const topicDims = 512
