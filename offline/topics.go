@@ -363,9 +363,9 @@ func cosine(a, b []float32) float64 {
 // head its kind ("university", "lab") in the four languages' normalized
 // spelling.
 var placeFacts = map[string][]string{
-	fUnige:   {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
-	fNTU:     {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
-	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "实验室"},
+	fUnige:   {"univ", "uni", "fac", "hochschule", "college", "ecole", "school", "schule", "institut", "大学", "学院"},
+	fNTU:     {"univ", "uni", "fac", "hochschule", "college", "ecole", "school", "schule", "institut", "大学", "学院"},
+	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "institut", "实验室", "研究所"},
 }
 
 // namesAnother reports whether a question read as an institution's fact

@@ -766,6 +766,11 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(toks) {
 			return c, false
 		}
+		// How old, not asked of her, of an institution is its age
+		// ("牛津大学有多老"); a bare "几岁了" is hers.
+		if c.fact == fAge && !addressed(toks) && namesInstitution(toks) {
+			return c, false
+		}
 	case iKnowledge:
 		if !e.ofHer(c.fact, toks, text, c.lang) {
 			return c, false
@@ -897,6 +902,33 @@ func (e *Engine) refersBack(toks []intents.Token, text string, lang nadine.Langu
 		asks = asks || askWords[t.Norm]
 	}
 	return back && asks
+}
+
+// namesInstitution reports whether an utterance holds the word of an
+// institution's kind ("university", "labo", "大学").
+func namesInstitution(toks []intents.Token) bool {
+	var han strings.Builder
+	for _, t := range toks {
+		if t.Han {
+			han.WriteString(t.Norm)
+			continue
+		}
+		for _, heads := range placeFacts {
+			for _, h := range heads {
+				if !hasHan(h) && (t.Norm == h || len(h) >= 4 && strings.HasPrefix(t.Norm, h)) {
+					return true
+				}
+			}
+		}
+	}
+	for _, heads := range placeFacts {
+		for _, h := range heads {
+			if hasHan(h) && strings.Contains(han.String(), h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // selfFacts are the knowledge facts about how she works, asked of her or of
