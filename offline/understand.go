@@ -79,6 +79,12 @@ const (
 	// out-of-scope questions of TestKnowledgeAxes; 0.10 took two more
 	// probe turns than 0.15).
 	weakFactFloor = 0.10
+	// routeNoneBar is the probability of none from which the topic route
+	// does not answer: "What is the population of Singapore?" is none 0.83
+	// and shared "Singapore" with NTU. TestKnowledgeAxes out of scope, from
+	// 0.9 to 0.3: 184, 186 (0.8), 187, 187, 188 (0.5), 188, 188, while the
+	// knowledge questions answered fall below 0.5 (held out 103 → 102).
+	routeNoneBar = 0.5
 	// clauseStanceSure is the probability from which a clause's praise or
 	// abuse outranks a whole weakly read as the other.
 	clauseStanceSure = 0.7
@@ -391,7 +397,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 	if fact, ok := e.weakFact(r); ok {
 		return classified{intent: iKnowledge, label: "knowledge." + fact, prob: r.whole.Prob("knowledge." + fact), lang: out.lang, fact: fact}
 	}
-	out.label = noneLabel
+	out.label, out.prob = noneLabel, whole.Prob(noneLabel)
 	return out
 }
 
