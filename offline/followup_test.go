@@ -40,3 +40,30 @@ func TestPronounAsksOfTheStatedInstitution(t *testing.T) {
 		t.Errorf("a first turn took the last conversation's institution: %s %s", r.intent(), traceFact(r))
 	}
 }
+
+// TestAskedOfAnother checks questions that share her facts' words but ask of
+// another robot, institution or place: a question tag's "you" does not make
+// them hers, an institution's age is not hers, and what the classifier
+// reads as none more likely than not is not routed to a topic by a shared
+// name; the same questions asked of her still are.
+func TestAskedOfAnother(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		lang   nadine.Language
+		text   string
+		intent string
+	}{
+		{nadine.English, "Who built Atlas at Boston Dynamics, do you know?", "default"},
+		{nadine.German, "Wer hat den Roboter Asimo gebaut, weißt du das?", "default"},
+		{nadine.French, "Qui a construit le robot Pepper, tu le sais ?", "default"},
+		{nadine.Chinese, "牛津大学有多老？", "default"},
+		{nadine.English, "What is the population of Singapore?", "default"},
+		{nadine.English, "Who made you, do you know?", "persona_creator"},
+		{nadine.German, "Wer hat dich gebaut, weißt du das?", "persona_creator"},
+		{nadine.Chinese, "你几岁了？", "persona_age"},
+	} {
+		if r := respond(t, e, nadine.Turn{Text: c.text, Language: c.lang}); r.intent() != c.intent {
+			t.Errorf("%q → %s %s %q, want %s", c.text, r.intent(), traceFact(r), r.reply.Text, c.intent)
+		}
+	}
+}

@@ -769,7 +769,7 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 	case iPersona:
 		// Who made her and where are asked of her: to her, by her name or
 		// of "this robot"; "who built the robot Sophia" asks of another.
-		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(toks) {
+		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(untagged(toks)) {
 			return c, false
 		}
 		// How old, not asked of her, of an institution is its age
@@ -908,6 +908,33 @@ func (e *Engine) refersBack(toks []intents.Token, text string, lang nadine.Langu
 		asks = asks || askWords[t.Norm]
 	}
 	return back && asks
+}
+
+// tagWords are the words of a question tag that asks whether she knows
+// ("do you know?", "tu sais ?", "weißt du?", "你知道吗？").
+var tagWords = map[string]bool{"do": true, "you": true, "know": true, "ya": true, "u": true, "tu": true, "sais": true,
+	"vous": true, "savez": true, "weisst": true, "wisst": true, "du": true, "sie": true, "ihr": true,
+	"that": true, "it": true, "ca": true, "le": true, "das": true, "es": true,
+	"你": true, "您": true, "知": true, "道": true, "吗": true, "晓": true, "得": true, "不": true}
+
+// untagged is an utterance without its clauses that are only a question
+// tag: "Who built Atlas at Boston Dynamics, do you know?" asks of Atlas.
+func untagged(toks []intents.Token) []intents.Token {
+	cl := intents.Clauses(toks)
+	if len(cl) < 2 {
+		return toks
+	}
+	var out []intents.Token
+	for _, c := range cl {
+		tag := true
+		for _, t := range c {
+			tag = tag && tagWords[t.Norm]
+		}
+		if !tag {
+			out = append(out, c...)
+		}
+	}
+	return out
 }
 
 // namesInstitution reports whether an utterance holds the word of an
