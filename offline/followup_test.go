@@ -67,3 +67,25 @@ func TestAskedOfAnother(t *testing.T) {
 		}
 	}
 }
+
+// TestPraiseLikeQuestions checks that a question on a part of her that reads
+// like praise asks of the fact her passages agree on, and that praise asked
+// as a question stays praise.
+func TestPraiseLikeQuestions(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		lang         nadine.Language
+		text         string
+		intent, fact string
+	}{
+		{nadine.Chinese, "你的眼睛？", "knowledge", "seeing"},
+		{nadine.Chinese, "说说你的面部表情吧", "knowledge", "expressions"},
+		{nadine.French, "t'as de beaux yeux, tu sais ?", "compliment", ""},
+		{nadine.English, "you have beautiful eyes, did you know?", "compliment", ""},
+		{nadine.German, "deine Stimme ist so schön, weißt du das?", "compliment", ""},
+	} {
+		if r := respond(t, e, nadine.Turn{Text: c.text, Language: c.lang}); r.intent() != c.intent || traceFact(r) != c.fact {
+			t.Errorf("%q → %s %s %q, want %s %s", c.text, r.intent(), traceFact(r), r.reply.Text, c.intent, c.fact)
+		}
+	}
+}

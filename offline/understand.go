@@ -343,6 +343,13 @@ func (e *Engine) decide(r reading, h hints) classified {
 	// So does a part read as an introduction after another act ("Hallo
 	// Nadine, ich bin Hans", "Good evening, I'm Will"): the name wins over
 	// the greeting.
+	// Praise-like words asked as a question ("你的眼睛？", "说说你的面部表情吧")
+	// ask of a fact when a weaker knowledge reading and its passages agree.
+	if top := whole.Top(); stance(top.Label) == "compliment" && top.Prob < clauseStanceSure && asksOf(toks, text) {
+		if fact, ok := e.weakFact(r); ok {
+			return classified{intent: iKnowledge, label: "knowledge." + fact, prob: whole.Prob("knowledge." + fact), lang: out.lang, fact: fact}
+		}
+	}
 	nameProb, namePart, nameTop := whole.Prob("name"), 0.0, false
 	for _, p := range r.parts {
 		namePart = max(namePart, p.name)
@@ -935,6 +942,26 @@ func untagged(toks []intents.Token) []intents.Token {
 		}
 	}
 	return out
+}
+
+// asksOf reports whether an utterance asks: a question mark, or a request
+// to tell ("说说", "讲讲", "介绍").
+func asksOf(toks []intents.Token, text string) bool {
+	if strings.ContainsAny(text, "?？") {
+		return true
+	}
+	var han strings.Builder
+	for _, t := range toks {
+		if t.Han {
+			han.WriteString(t.Norm)
+		}
+	}
+	for _, w := range askerHan[:3] {
+		if strings.Contains(han.String(), w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesInstitution reports whether an utterance holds the word of an
