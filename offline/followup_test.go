@@ -43,7 +43,8 @@ func TestPronounAsksOfTheStatedInstitution(t *testing.T) {
 
 // TestAskedOfAnother checks questions that share her facts' words but ask of
 // another robot, institution or place: a question tag's "you" does not make
-// them hers, an institution's age is not hers, and what the classifier
+// them hers, an institution's age is not hers, a lab named by a word she
+// does not know and none of its own is another, and what the classifier
 // reads as none more likely than not is not routed to a topic by a shared
 // name; the same questions asked of her still are.
 func TestAskedOfAnother(t *testing.T) {
@@ -58,6 +59,9 @@ func TestAskedOfAnother(t *testing.T) {
 		{nadine.French, "Qui a construit le robot Pepper, tu le sais ?", "default"},
 		{nadine.Chinese, "牛津大学有多老？", "default"},
 		{nadine.English, "What is the population of Singapore?", "default"},
+		{nadine.French, "le cnrs c'est quoi comme labo", "default"},
+		{nadine.English, "Could you tell me when the University of Geneva was established?", "knowledge"},
+		{nadine.French, "c'est quoi comme labo le MIRALab", "knowledge"},
 		{nadine.English, "Who made you, do you know?", "persona_creator"},
 		{nadine.German, "Wer hat dich gebaut, weißt du das?", "persona_creator"},
 		{nadine.Chinese, "你几岁了？", "persona_age"},

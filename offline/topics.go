@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -409,6 +410,11 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 		if !head {
 			continue
 		}
+		// A question that holds no word of the fact's own but a word she
+		// does not know asks of that ("le cnrs c'est quoi comme labo").
+		if ix.unknownOnly(toks, lang, fact, heads) {
+			return true
+		}
 		// The word just before or after the head, or after its "of"
 		// ("university of X", "l'université de X", "Uni von X").
 		beside := []int{i - 1, i + 1}
@@ -428,10 +434,40 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 	return false
 }
 
+// unknownOnly reports whether a question on an institution holds a word of
+// three letters or more that she does not know and no word that the fact's
+// answer holds besides its kind's head ("Genève", "fondé").
+func (ix *topicIndex) unknownOnly(toks []token, lang nadine.Language, fact string, heads []string) bool {
+	strange := false
+	for _, t := range toks {
+		w := t.norm
+		if i := strings.LastIndexByte(w, '\''); i >= 0 {
+			w = w[i+1:]
+		}
+		if hasHan(w) || functionWords[w] || herWords[w] || utf8.RuneCountInString(w) < 3 || slices.Contains(heads, w) {
+			continue
+		}
+		for _, p := range ix.passages[lang] {
+			if p.fact == fact && utf8.RuneCountInString(w) >= 4 && p.has(w) {
+				return false
+			}
+		}
+		// A short word two edits from a known one is not its misspelling
+		// ("cnrs", "cours").
+		strange = strange || ix.unknownWithin(w, lang, 1+b2i(utf8.RuneCountInString(w) >= 6))
+	}
+	return strange
+}
+
 // unknown reports whether no example and no passage of lang holds w, nor
 // nearly holds it (a misspelt "Genva" is Geneva's): a name of something
 // she does not know.
 func (ix *topicIndex) unknown(w string, lang nadine.Language) bool {
+	return ix.unknownWithin(w, lang, 2)
+}
+
+// unknownWithin is unknown with nearly holding at most edits away.
+func (ix *topicIndex) unknownWithin(w string, lang nadine.Language, edits int) bool {
 	if ix.spread[lang][w] > 0 {
 		return false
 	}
@@ -441,7 +477,7 @@ func (ix *topicIndex) unknown(w string, lang nadine.Language) bool {
 				return false
 			}
 			for _, x := range ps[i].words {
-				if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= 2 {
+				if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= edits {
 					return false
 				}
 			}
