@@ -434,10 +434,16 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 	return false
 }
 
-// unknownOnly reports whether a question on an institution holds a word of
-// three letters or more that she does not know and no word that the fact's
-// answer holds besides its kind's head ("Genève", "fondé").
+// unknownOnly reports whether a question on an institution, not asked of
+// hers, holds a word of three letters or more that she does not know and no
+// word that the fact's answer holds besides its kind's head ("Genève",
+// "fondé").
 func (ix *topicIndex) unknownOnly(toks []token, lang nadine.Language, fact string, heads []string) bool {
+	for _, t := range toks {
+		if herWords[t.norm] {
+			return false // her lab, whatever it is called ("ce laboratoire genevois où l'on vous a mise au point")
+		}
+	}
 	strange := false
 	for _, t := range toks {
 		w := t.norm
