@@ -355,17 +355,19 @@ func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 		key, s := t.fact(ans.fact, t.lang)
 		return response{key: key, slots: s}
 	}
-	if c.fact == "" && c.intent == iDefault {
+	routed := false // the route weighed every fact's words: no name overrides it
+	if c.fact == "" && c.intent == iDefault && c.prob < routeNoneBar {
 		// None of the intents: a question about a knowledge topic, by its
-		// closeness to the topic's passage in the turn's language.
+		// closeness to the topic's passage in the turn's language, unless
+		// the classifier reads it as none more likely than not.
 		if f, ok := t.e.topic(t.req.Turn.Text, t.lang); ok && t.e.ofHer(f, intents.Tokenize(t.req.Turn.Text), t.req.Turn.Text, t.lang) {
-			c.fact = f
+			c.fact, routed = f, true
 			t.outcome.intent, t.outcome.fact = iKnowledge, f
 			t.detail = "topic "
 		}
 	}
 	if c.fact != "" {
-		if f, ok := t.e.topics.named(t.req.Turn.Text, t.lang, c.fact); ok {
+		if f, ok := t.e.topics.named(t.req.Turn.Text, t.lang, c.fact); ok && !routed {
 			c.fact, t.outcome.fact = f, f
 			t.detail += "named "
 		}

@@ -239,6 +239,9 @@ func (t *turn) readHistory() hints {
 			}
 		}
 		h.listening = t.e.empathy[last]
+		if t.e.topics != nil {
+			h.place = t.e.topics.statedPlace(last)
+		}
 	}
 	for i := len(mine) - 1; i >= 0 && i >= len(mine)-worryWindow; i-- {
 		if t.e.empathy[mine[i]] {

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -27,7 +28,7 @@ const topicThreshold = 0.15
 
 // askedThreshold is the similarity the questions of a fact need to take
 // what no answer passage took; TestTopicAskedCalibration recomputes it.
-const askedThreshold = 0.30
+const askedThreshold = 0.25
 
 // topicDims is the dimension of the passages' lexical vectors.
 const topicDims = 512
@@ -87,6 +88,9 @@ type topicIndex struct {
 	// spread counts the intents whose examples use each word: a word many share
 	// ("speak", "tell") says nothing of a topic.
 	spread map[nadine.Language]map[string]int
+	// stated maps each rendered wording of an institution's fact to the fact:
+	// a reply that holds one stated it.
+	stated map[string]string
 }
 
 // maxSpread is the most intents whose examples may use a word that ties an
@@ -151,7 +155,7 @@ func questionPassages(asked map[nadine.Language]map[string]string) map[nadine.La
 // language, embedded.
 func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicIndex {
 	ix := &topicIndex{emb: lexical.New(topicDims), passages: map[nadine.Language][]topicPassage{},
-		asked: asked, spread: wordSpread()}
+		asked: asked, spread: wordSpread(), stated: map[string]string{}}
 	t := &turn{e: e}
 	for _, lang := range nadine.Languages() {
 		for _, f := range topicFacts {
@@ -159,7 +163,11 @@ func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicInde
 			// to route worse (docs/offline.md).
 			text := ""
 			for _, w := range e.replies[lang][aboutKey(f)] {
-				text += t.render(w, slots{}, lang) + " "
+				said := t.render(w, slots{}, lang)
+				text += said + " "
+				if _, place := placeFacts[f]; place {
+					ix.stated[said] = f
+				}
 			}
 			if text == "" {
 				continue
@@ -168,6 +176,18 @@ func (e *Engine) topicIndex(asked map[nadine.Language][]topicPassage) *topicInde
 		}
 	}
 	return ix
+}
+
+// statedPlace is the institution whose fact a reply of hers stated, if
+// any: a question right after it may name it by a pronoun alone ("when did
+// it start", "und seit wann gibt es das", "它是哪年成立的").
+func (ix *topicIndex) statedPlace(reply string) string {
+	for said, f := range ix.stated {
+		if strings.Contains(reply, said) {
+			return f
+		}
+	}
+	return ""
 }
 
 // topicQuestions are, by language and fact, the words of its knowledge
@@ -344,9 +364,9 @@ func cosine(a, b []float32) float64 {
 // head its kind ("university", "lab") in the four languages' normalized
 // spelling.
 var placeFacts = map[string][]string{
-	fUnige:   {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
-	fNTU:     {"univ", "uni", "fac", "hochschule", "college", "大学", "学院"},
-	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "实验室"},
+	fUnige:   {"univ", "uni", "fac", "hochschule", "college", "ecole", "school", "schule", "institut", "大学", "学院"},
+	fNTU:     {"univ", "uni", "fac", "hochschule", "college", "ecole", "school", "schule", "institut", "大学", "学院"},
+	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "institut", "实验室", "研究所"},
 }
 
 // namesAnother reports whether a question read as an institution's fact
@@ -360,24 +380,7 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 	if !ok {
 		return false
 	}
-	unknown := func(w string) bool {
-		if ix.spread[lang][w] > 0 {
-			return false
-		}
-		for _, ps := range [][]topicPassage{ix.passages[lang], ix.asked[lang]} {
-			for i := range ps {
-				if ps[i].has(w) || hasHan(w) && strings.Contains(ps[i].han, w) {
-					return false
-				}
-				for _, x := range ps[i].words {
-					if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= 2 {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	}
+	unknown := func(w string) bool { return ix.unknown(w, lang) }
 	toks := analyze(text).tokens
 	bare := func(w string) string { // "l'universite" → "universite"
 		if i := strings.LastIndexByte(w, '\''); i >= 0 {
@@ -407,6 +410,11 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 		if !head {
 			continue
 		}
+		// A question that holds no word of the fact's own but a word she
+		// does not know asks of that ("le cnrs c'est quoi comme labo").
+		if ix.unknownOnly(toks, lang, fact, heads) {
+			return true
+		}
 		// The word just before or after the head, or after its "of"
 		// ("university of X", "l'université de X", "Uni von X").
 		beside := []int{i - 1, i + 1}
@@ -424,6 +432,64 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 		}
 	}
 	return false
+}
+
+// unknownOnly reports whether a question on an institution, not asked of
+// hers, holds a word of three letters or more that she does not know and no
+// word that the fact's answer holds besides its kind's head ("Genève",
+// "fondé").
+func (ix *topicIndex) unknownOnly(toks []token, lang nadine.Language, fact string, heads []string) bool {
+	for _, t := range toks {
+		if herWords[t.norm] {
+			return false // her lab, whatever it is called ("ce laboratoire genevois où l'on vous a mise au point")
+		}
+	}
+	strange := false
+	for _, t := range toks {
+		w := t.norm
+		if i := strings.LastIndexByte(w, '\''); i >= 0 {
+			w = w[i+1:]
+		}
+		if hasHan(w) || functionWords[w] || herWords[w] || utf8.RuneCountInString(w) < 3 || slices.Contains(heads, w) {
+			continue
+		}
+		for _, p := range ix.passages[lang] {
+			if p.fact == fact && utf8.RuneCountInString(w) >= 4 && p.has(w) {
+				return false
+			}
+		}
+		// A short word two edits from a known one is not its misspelling
+		// ("cnrs", "cours").
+		strange = strange || ix.unknownWithin(w, lang, 1+b2i(utf8.RuneCountInString(w) >= 6))
+	}
+	return strange
+}
+
+// unknown reports whether no example and no passage of lang holds w, nor
+// nearly holds it (a misspelt "Genva" is Geneva's): a name of something
+// she does not know.
+func (ix *topicIndex) unknown(w string, lang nadine.Language) bool {
+	return ix.unknownWithin(w, lang, 2)
+}
+
+// unknownWithin is unknown with nearly holding at most edits away.
+func (ix *topicIndex) unknownWithin(w string, lang nadine.Language, edits int) bool {
+	if ix.spread[lang][w] > 0 {
+		return false
+	}
+	for _, ps := range [][]topicPassage{ix.passages[lang], ix.asked[lang]} {
+		for i := range ps {
+			if ps[i].has(w) || hasHan(w) && strings.Contains(ps[i].han, w) {
+				return false
+			}
+			for _, x := range ps[i].words {
+				if utf8.RuneCountInString(x) >= 4 && editDistance(w, x) <= edits {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // linkWords join an institution's kind to its name.
