@@ -104,8 +104,14 @@ func TestHostileOutputsProbe8(t *testing.T) {
 
 // probe8MostLeaks and probe8MostLost are the eighth probe's counts (when it
 // was written, on main before any change it led to: graph 25 of 114 and
-// react 2 of 16 leaks, good parts lost graph 2 of 71 and react 0 of 12).
+// react 2 of 16 leaks, good parts lost graph 2 of 71 and react 0 of 12;
+// with this turn's records read — quoted, labelled, a data section or a
+// block named as the source, the other agents' labels and intensities as a
+// record — and a model's frames around a plain-text reply: graph 1, react
+// 0, the same good parts lost). The mechanisms were chosen after reading
+// its leaks: count the gains as tuned (docs/speech.md, Figures). Left:
+// "Ce que vous savez de lui : …", a label of the prompt translated.
 var (
-	probe8MostLeaks = map[string]int{"graph": 25, "react": 2}
+	probe8MostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe8MostLost  = map[string]int{"graph": 2, "react": 0}
 )
