@@ -15,8 +15,8 @@ var (
 		`|haftungsausschluss|erklarung|begrundung|entwurf\s*\d*|hinweis\s+(?:an|fur)\s+(?:die\s+|den\s+)?(?:entwickler|leser)` +
 		`|免责声明|解释|草稿\s*\d*|给开发者的说明)\s*[:：]`)
 	// signOffRE is a letter's closing formula as the whole sentence, a
-	// name after it or not.
-	signOffRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:best|kind|warm|warmest|with\s+kind)\s+regards|sincerely|yours\s+(?:truly|sincerely)|cordialement|bien\s+a\s+vous|(?:mit\s+)?freundliche[nm]?\s+grussen|(?:viele|liebe|herzliche)\s+grusse|此致敬礼|此致|祝好)[\s,，.!。]*(?:\p{L}+)?[\s.!。]*$`)
+	// name of up to three words after it or not.
+	signOffRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:best|kind|warm|warmest|with\s+kind)\s+regards|sincerely|yours\s+(?:truly|sincerely)|cordialement|bien\s+a\s+vous|(?:mit\s+)?freundliche[nm]?\s+grussen|(?:viele|liebe|herzliche)\s+grusse|此致敬礼|此致|祝好)[\s,，.!。]*(?:\p{L}+(?:\s+\p{L}+){0,2})?[\s.!。]*$`)
 	// replyHopeRE hopes the reply itself suits the listener.
 	replyHopeRE = regexp.MustCompile(`(?i)\bhope\W+(?:that\s+)?(?:this|my|the)\s+(?:answer|reply|response)\b|\bespere\s+que\s+(?:cette|ma|la)\s+reponse\b|\bhoffe,?\s+(?:dass\s+)?(?:diese|meine|die)\s+antwort\b|希望(?:这个|我的|这条|以上)(?:回答|回复)`)
 	// reviseOfferRE offers to revise the reply.

@@ -115,6 +115,7 @@ func TestModelFrame(t *testing.T) {
 		{"Draft 2: Welcome back, Alex!", true},
 		{"Note to developer: the memory was empty.", true},
 		{"Best regards, Nadine", true},
+		{"Kind regards, Nadine the robot", true},
 		{"Mit freundlichen Grüßen", true},
 		{"J'espère que cette réponse vous convient !", true},
 		{"Ich hoffe, diese Antwort hilft dir weiter!", true},
