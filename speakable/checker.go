@@ -186,11 +186,12 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 			return "", notSpeech("%s", why)
 		}
 	}
-	if why := recordTalk(raw); why != "" {
+	folded := foldMarks(raw)
+	if why := recordTalk(raw, folded); why != "" {
 		return "", notSpeech("%s", why)
 	}
 	if !authored {
-		if why := modelFrame(raw); why != "" {
+		if why := modelFrame(folded); why != "" {
 			return "", leftOut("%s", why)
 		}
 	}

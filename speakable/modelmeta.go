@@ -1,6 +1,10 @@
 package speakable
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // A model that writes a reply as plain text (the graph's response) frames
 // it as an assistant frames a document: a label of its own before it
@@ -24,16 +28,22 @@ var (
 		`|\b(?:ajuste|modifie|reformule|raccourcisse|change|adapte)r?\s+(?:le\s+ton|la\s+reponse|ma\s+reponse|le\s+texte)\b|\b(?:den\s+ton|die\s+antwort|meine\s+antwort|den\s+text)\s+(?:anpassen|andern|umformulieren|kurzen)\b|(?:调整|修改|改写)(?:一下)?(?:语气|回答|回复)`)
 )
 
+// reviseTriggers are substrings one of which replyHopeRE or reviseOfferRE
+// needs: without any, the expressions are not tried.
+var reviseTriggers = []string{"hope", "espere", "hoffe", "希望", "adjust", "chang", "rewrit", "rephras", "shorten", "lengthen", "revis", "modif", "tweak", "expand", "simplif", "redo",
+	"ajust", "reformul", "raccourc", "adapt", "anpass", "ander", "umformul", "kurz", "调整", "修改", "改写"}
+
 // modelFrame returns why a model's sentence frames its reply as a
-// document, or "".
-func modelFrame(s string) string {
-	f := foldMarks(s)
+// document, or "": the sentence folded as foldMarks folds it.
+func modelFrame(folded string) string {
+	lower := strings.ToLower(folded)
 	switch {
-	case metaLabelRE.MatchString(f):
+	case metaLabelRE.MatchString(folded):
 		return "a model's note or draft"
-	case signOffRE.MatchString(f):
+	case signOffRE.MatchString(folded):
 		return "a letter's sign-off"
-	case replyHopeRE.MatchString(f) || reviseOfferRE.MatchString(f):
+	case slices.ContainsFunc(reviseTriggers, func(t string) bool { return strings.Contains(lower, t) }) &&
+		(replyHopeRE.MatchString(folded) || reviseOfferRE.MatchString(folded)):
 		return "the reply talked about with its listener"
 	}
 	return ""

