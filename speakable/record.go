@@ -107,8 +107,17 @@ func (c *Checker) checkRecord(raw string) string {
 			}
 		}
 	}
+	if c.recordCoverage(ws) >= recordCover {
+		return "this turn's records quoted"
+	}
+	return ""
+}
+
+// recordCoverage is the share of words covered by runs of recordRun words
+// of this turn's records (0 for a sentence shorter than a run).
+func (c *Checker) recordCoverage(ws []string) float64 {
 	if len(ws) < recordRun {
-		return ""
+		return 0
 	}
 	hs := hashes(ws)
 	hit := make([]bool, len(ws))
@@ -129,10 +138,7 @@ func (c *Checker) checkRecord(raw string) string {
 			k++
 		}
 	}
-	if float64(k) >= recordCover*float64(len(ws)) {
-		return "this turn's records quoted"
-	}
-	return ""
+	return float64(k) / float64(len(ws))
 }
 
 // agentRecordRE reads the other agents' results as a record, in any
