@@ -216,7 +216,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"oui", "ouais", "ouaip", "bien sûr", "bien entendu", "d'accord", "ok d'accord", "vas-y", "allez-y",
 		"absolument", "exactement", "tout à fait", "certainement", "évidemment", "volontiers", "sûr", "sûre",
 		"c'est ça", "mais si", "si si", "pas de problème", "sans problème", "je veux bien", "mais oui", "mais bien sûr", "bien sûr que oui",
-		"je confirme", "carrément", "ouep", "d'acc", "affirmatif",
+		"je confirme", "carrément", "ouep", "d'acc", "affirmatif", "ouin",
 		"fais-le", "faites-le", "efface tout", "effacez tout", "supprime tout", "supprimez tout",
 		// German
 		"ja", "jawohl", "jap", "jo", "genau", "klar", "na klar", "natürlich", "sicher", "gerne", "gern",
@@ -226,6 +226,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"freilich", "logo", "klaro", "jep", "jup", "jupp", "sicher doch", "gerne doch", "jawoll", "joa",
 		"mach mal", "mach schon", "na los", "bestimmt", "ganz bestimmt", "unbedingt", "gewiss",
 		"absolut", "definitiv", "exakt", "auf alle fälle", "das will ich", "das möchte ich",
+		"gärn", "gärne", // Swiss
 		// Chinese
 		"是", "是的", "对", "对的", "好", "好的", "好吧", "可以", "行", "确定", "当然", "没问题", "同意", "嗯嗯",
 	},
@@ -241,12 +242,15 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// Polite refusals and "I was only trying it out": nothing to erase.
 		"ça ira", "ça va aller", "pas besoin", "je testais", "je teste", "c'était un test", "pour voir", "pour tester", "juste tester",
 		"juste essayer", "pour essayer", "t'inquiète", "oublie ça", "oubliez ça",
+		"conserve", "conservez", "gardes", "gardiez", "pantoute", "laisse faire", // Québec: "pas du tout", "never mind"
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
 		// "doch" says yes alone, not before a no ("doch lieber nicht").
 		"doch nicht", "doch lieber nicht", "lieber doch nicht", "besser nicht", "bloß nicht",
 		"auf gar keinen fall", "lass gut sein", "lass mal gut sein", "lass mal lieber", "lass lieber",
+		// Bavarian, Austrian, Swabian and Swiss: "nicht", "nein", "behalte".
+		"ned", "net", "nöd", "nid", "nei", "noi", "behalt", "bhalt", "bhaltet",
 		// Chinese
 		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
 		"留着", "保留", "开玩笑的",

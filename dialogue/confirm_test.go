@@ -33,7 +33,7 @@ var tunedCores = func() []answerCore {
 	add("en", dialogue.AnswerUnclear, "maybe", "I don't know", "not sure", "why?", "wait", "yes and no",
 		"what do you mean", "let me think", "tell me a joke", "how are you")
 	add("fr", dialogue.AnswerYes, "oui", "ouais", "d'accord", "bien sûr", "vas-y", "tout à fait", "oui, oublie-moi",
-		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep", "fais-le", "allez, effacez tout",
+		"absolument", "mais oui", "exactement", "je confirme", "carrément", "ouep", "fais-le", "allez, effacez tout", "ouin, d'accord",
 		"supprime tout")
 	add("fr", dialogue.AnswerNo, "non", "pas du tout", "jamais", "bien sûr que non", "non, garde tout", "ne fais pas ça",
 		"surtout pas", "mais non", "peut-être pas", "euh non, plutôt pas", "attends, non",
@@ -41,17 +41,18 @@ var tunedCores = func() []answerCore {
 		"négatif", "non, je voulais juste savoir si c'était possible", "non, je demandais si tu pouvais",
 		"ça ira, merci", "non non, je testais", "c'était juste pour voir", "ça va aller, laissez", "pas besoin",
 		"je voulais juste tester", "t'inquiète", "oubliez ça", "je voulais juste essayer", "n'efface pas tout",
-		"ne fais pas ça, n'efface rien")
+		"ne fais pas ça, n'efface rien", "non, pantoute", "laisse faire", "conservez tout", "je préfère que tu gardes tout")
 	add("fr", dialogue.AnswerYes, "si", "si si", "mais si")
 	add("fr", dialogue.AnswerUnclear, "peut-être", "je ne sais pas", "pourquoi ?", "attends", "oui et non",
 		"comment tu t'appelles", "raconte-moi une blague")
 	add("de", dialogue.AnswerYes, "ja", "jawohl", "genau", "klar", "natürlich", "einverstanden", "ja, vergiss mich",
 		"auf jeden Fall", "mach das", "sicher", "passt schon", "jo mach", "nur zu", "meinetwegen", "von mir aus",
-		"freilich", "jep", "jawoll", "mach mal", "ja, unbedingt", "ganz bestimmt", "das möchte ich", "absolut")
+		"freilich", "jep", "jawoll", "mach mal", "ja, unbedingt", "ganz bestimmt", "das möchte ich", "absolut", "jo gärn")
 	add("de", dialogue.AnswerNo, "nein", "nö", "auf keinen Fall", "natürlich nicht", "nein, behalte alles", "bitte nicht",
 		"lieber nicht", "nie", "vielleicht lieber nicht", "äh nein, warte", "ich glaube nicht",
 		"ne, doch lieber nicht", "doch nicht", "besser nicht", "bloß nicht", "auf gar keinen Fall", "nee, lass gut sein",
-		"von mir aus nicht", "lass mal lieber", "nicht unbedingt", "bestimmt nicht", "das will ich nicht")
+		"von mir aus nicht", "lass mal lieber", "nicht unbedingt", "bestimmt nicht", "das will ich nicht",
+		"na, lieber ned", "noi, des lass mer", "nei, bhalt alles", "nöd nötig", "na, behalt's")
 	add("de", dialogue.AnswerUnclear, "vielleicht", "ich weiß nicht", "warum?", "warte", "ja und nein",
 		"wie geht es dir", "erzähl mir einen Witz")
 	add("zh", dialogue.AnswerYes, "是", "是的", "对", "好的", "可以", "确定", "当然", "没问题", "好吧")

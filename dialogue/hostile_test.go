@@ -556,3 +556,30 @@ var (
 	probe7MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe7MostLost  = map[string]int{"graph": 1, "react": 1}
 )
+
+// TestHostileOutputsProbe6 runs the sixth probe table, written before the
+// gate changed for it (issue 27): a reply's form — addresses in every guise
+// (bare with any ending, spelled out, QR and link talk, autolinks,
+// reference links, split across lines), markup (tables, HTML tags and
+// entities, LaTeX, shortcodes, footnotes, headings, quotes, code spans, a
+// JSON fragment in prose), sections opened and never closed — and
+// look-alikes spoken whole ("Dr.", "e.g.", "3.5 metres", "J. R. R.
+// Tolkien", "the .com bubble", "100 %").
+func TestHostileOutputsProbe6(t *testing.T) {
+	probeScore(t, "probe6", probe6MostLeaks, probe6MostLost)
+}
+
+// probe6MostLeaks and probe6MostLost are the sixth probe's counts (on main,
+// before any change it led to: graph 26 of 99 and react 6 of 21 leaks,
+// good parts lost graph 6 of 97 and react 2 of 21; with addresses read by
+// their shape, sections opened and never closed cut, tables and markup
+// read by role and initials kept by the splitter: no leak, graph 2 lost,
+// two imperatives the classifier takes for instructions, as on main; merged
+// with the roles round, graph 3: "Sure thing!" before an open section is
+// the assistant's affirmation, which goes when it stands alone too). The
+// mechanisms were chosen after reading its leaks: count the zeros as tuned
+// (docs/speech.md, Figures).
+var (
+	probe6MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe6MostLost  = map[string]int{"graph": 3, "react": 0}
+)

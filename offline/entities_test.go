@@ -34,6 +34,9 @@ func TestPersonName(t *testing.T) {
 		{"Call me Theo.", en, bareNever, "Theo", true},
 		{"Alex", en, bareNever, "", false},
 		{"Alex", en, bareAny, "Alex", false},
+		{"Genève.", fr, bareAny, "", false}, // a place of the examples, whole
+		{"Bern.", de, bareAny, "", false},
+		{"Bernd.", de, bareAny, "Bernd", false},
 		{"Moi c'est Margaux", fr, bareNever, "Margaux", true},
 		{"Bonjour, je m'appelle Jean-Pierre.", fr, bareNever, "Jean-Pierre", true},
 		{"je m'appelle marie-claire", fr, bareNever, "Marie-Claire", true}, // "marie" is a word of the examples
@@ -52,6 +55,14 @@ func TestPersonName(t *testing.T) {
 		{"ich heiße jürgen", de, bareNever, "Jürgen", true},
 		{"Ich bin Lehrerin", de, bareNever, "", false},
 		{"Ich bin müde", de, bareNever, "", false},
+		// A learner's word between a weak context and a capitalized unknown
+		// name that ends the clause; a place where the examples put one is none.
+		{"ich bin heißen Joaquín, ich komme aus Chile", de, bareNever, "Joaquín", false},
+		{"je suis appelle Kwame, je suis de Accra", fr, bareNever, "Kwame", true},
+		{"Good morning, I am Matt, I'm from Leeds", en, bareNever, "Matt", true},
+		{"I'm from Leeds", en, bareNever, "", false},
+		// The Alemannic article written onto the name.
+		{"Ich bi d'Vreni", de, bareNever, "Vreni", false},
 		{"Hallo zusammen, ich bin Frau Becker.", de, bareNever, "Frau Becker", true},
 		{"Guten Abend, ich bin Dr. Weber.", de, bareNever, "Dr. Weber", true},
 		{"mein Name ist Herr Bauer", de, bareNever, "Herr Bauer", true},

@@ -141,6 +141,13 @@ func TestBareNameAfterGreeting(t *testing.T) {
 		{"Bonjour. Paris. Enchantée.", ""},
 		{"bonsoir. merci. enchanté.", ""},
 		{"salut. fatiguée.", ""},
+		// Then what the person does or wants: the name still comes right
+		// after the greeting.
+		{"Bonsoir. Yannick Morel, notaire, je passe en coup de vent.", "Yannick Morel"},
+		{"Bonjour. Paris, c'est loin d'ici ?", ""},
+		{"Clothilde, bonjour, je voudrais un renseignement.", ""},
+		{"Bonjour. Monsieur, vous êtes qui ?", ""}, // a form of address alone
+		{"Bonjour. Yannick Morel, architecte, vous avez une minute ?", "Yannick Morel"},
 	} {
 		r := respond(t, e, nadine.Turn{Text: tt.text, Language: nadine.French})
 		if tt.name != "" && (r.intent() != "name" || !strings.Contains(r.reply.Text, tt.name)) || tt.name == "" && r.intent() == "name" {

@@ -44,7 +44,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	spans := e.model.SlotSpans("name", lang, toks)
 	slices.SortStableFunc(spans, func(a, b intents.Span) int { return cmp.Compare(b.Strength, a.Strength) })
 	for _, sp := range spans {
-		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks)) {
+		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks) || !toks[sp.From].Han && examplePlaces()[foldedWords(toks[sp.From:sp.To])]) {
 			continue
 		}
 		strong := sp.Strength >= strongContext
@@ -70,8 +70,13 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		} else if isTitle(toks[from], lang) {
 			continue // a form of address alone is no name ("je suis monsieur")
 		}
-		if strong && from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) && !toks[from+1].Hyphen {
-			from++ // a word between the context and the name: "nenn mich einfach Jonas", "je m'appelle euh Julien"
+		if from+1 < sp.To && e.model.Known(lang, toks[from].Norm) && !startsUpper(toks[from].Text) && !toks[from+1].Hyphen &&
+			(strong || e.lonelyCapital(toks, from+1, lang)) {
+			// A word between the context and the name: "nenn mich einfach
+			// Jonas", "je m'appelle euh Julien"; after a weak context only
+			// before a capitalized unknown word that ends its clause, as a
+			// learner says it ("ich bin heißen Pedro", "je suis appelle Tom").
+			from++
 		}
 		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
@@ -89,26 +94,42 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 
 // greetedName returns the name of an utterance that is greetings and a name
 // on its own ("Bonsoir. Hélène Garnier.", "Bonjour, Jacqueline Martin,
-// enchantée."): every word of the name's clause capitalized, or given as a
-// name by the examples ("salut. hugo."), and none a word of the examples
-// unless they give it as a name (a sentence's first capital shows nothing,
-// so this is stricter than nameWord).
-func (e *Engine) greetedName(toks []intents.Token, parts []part, lang nadine.Language) string {
-	greeted, from, to := false, -1, -1
+// enchantée."), or a greeting, then the name, then what the person does or
+// wants ("Guten Tag. Weber, Einkauf, ich habe wenig Zeit."): every word of
+// the name's clause capitalized, or given as a name by the examples
+// ("salut. hugo."), and none a word of the examples unless they give it as
+// a name (a sentence's first capital shows nothing, so this is stricter
+// than nameWord).
+func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language) string {
+	greeted, first, from, to := false, false, -1, -1
+	var top intents.Scored // the classifier's reading of the name's clause
+	var after []part       // the clauses after the name
 	for _, p := range parts {
 		switch {
 		case !p.clause:
 			return ""
 		case p.top.Label == "greeting" && p.top.Prob >= partSure:
-			greeted = true
+			greeted, first = true, first || from < 0
 		case from < 0:
-			from, to = p.from, p.to
+			from, to, top = p.from, p.to, p.top
 		default:
-			return "" // more than a greeting and a name
+			after = append(after, p)
 		}
 	}
-	if !greeted || from < 0 || to-from > maxNameWords {
+	if !greeted || from < 0 || to-from > maxNameWords || isTitle(toks[from], lang) && to-from == 1 {
 		return ""
+	}
+	if len(after) > 0 {
+		// Before more clauses, the name's clause must read as nothing else
+		// ("Bonjour. Paris, c'est loin ?" asks where she is from), and a
+		// name followed at once by a call or a question is whom the
+		// person speaks to ("Coucou. Lucas, viens voir !"), not theirs.
+		plainly := top.Label != "name" && top.Label != noneLabel && top.Prob >= partSure
+		next := after[0]
+		called := len(after) == 1 && strings.ContainsAny(text[toks[next.to-1].End:], "?!？！")
+		if !first || plainly || called {
+			return ""
+		}
 	}
 	tags := e.model.Tags(toks)
 	var name strings.Builder
@@ -203,21 +224,51 @@ func isTitle(t intents.Token, lang nadine.Language) bool {
 
 // exampleNames are the values the examples give the name slot, in every
 // language, by their folded spelling: a lookup table, as Rasa's.
-var exampleNames = sync.OnceValue(func() map[string]bool {
+var exampleNames = sync.OnceValue(func() map[string]bool { return exampleValues("name") })
+
+// examplePlaces are the place slot's values, each whole, by its folded
+// words: a clause that is only one of them is no name ("Bonjour. Paris,
+// c'est loin ?"), while "der" of "der Schweiz" still starts one ("Der Sepp.").
+var examplePlaces = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	s, err := Examples()
 	if err != nil {
 		return out // the model's training reports it
 	}
 	for _, values := range s.Values {
-		for _, v := range values["name"] {
+		for _, v := range values["place"] {
+			out[foldedWords(intents.Tokenize(v))] = true
+		}
+	}
+	return out
+})
+
+// exampleValues are the words of a slot's values in every language, by
+// their folded spelling.
+func exampleValues(slot string) map[string]bool {
+	out := map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, values := range s.Values {
+		for _, v := range values[slot] {
 			for _, t := range intents.Tokenize(v) {
 				out[t.Norm] = true
 			}
 		}
 	}
 	return out
-})
+}
+
+// foldedWords joins the folded words of toks with spaces.
+func foldedWords(toks []intents.Token) string {
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.Norm
+	}
+	return strings.Join(ws, " ")
+}
 
 // clauseEnd is the index after the last token of the clause of token i.
 func clauseEnd(toks []intents.Token, i int) int {
@@ -245,10 +296,13 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
+		word := t.Text
 		if words > 0 {
 			b.WriteByte(' ')
+		} else if lang == nadine.German {
+			word = withoutElidedArticle(word)
 		}
-		b.WriteString(titleCase(t.Text))
+		b.WriteString(titleCase(word))
 		words++
 		i++
 		for i < len(toks) && toks[i].Hyphen && toks[i].Clause == clause && isNameWord(toks[i].Text) {
@@ -367,6 +421,29 @@ func hanFullName(name string) bool {
 	first, _ := utf8.DecodeRuneInString(intents.Simplify(name))
 	n := utf8.RuneCountInString(name)
 	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
+}
+
+// withoutElidedArticle drops the Alemannic article written onto a name
+// ("ich bi d'Seraina", "s'Vreni"): the name is what follows.
+func withoutElidedArticle(w string) string {
+	for _, a := range []string{"d'", "d’", "s'", "s’", "D'", "D’", "S'", "S’"} {
+		if rest, ok := strings.CutPrefix(w, a); ok && startsUpper(rest) {
+			return rest
+		}
+	}
+	return w
+}
+
+// lonelyCapital reports whether token j is a capitalized word the examples do
+// not know that ends its clause and is not where they put a place: a name,
+// where the words before it are not the examples' ("ich bin heißen Pedro, …").
+func (e *Engine) lonelyCapital(toks []intents.Token, j int, lang nadine.Language) bool {
+	t := toks[j]
+	if !startsUpper(t.Text) || !nameShaped(t) || e.model.KnownStem(lang, t.Norm) || clauseEnd(toks, j) != j+1 {
+		return false
+	}
+	// Where the examples put a place ("I'm from Leeds"), it is one.
+	return !slices.ContainsFunc(e.model.SlotSpans("place", lang, toks), func(sp intents.Span) bool { return sp.From == j && sp.Context > 0 })
 }
 
 // isNameWord reports whether w can be part of a name: letters, with

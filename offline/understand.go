@@ -345,7 +345,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 		cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		plain = true
 	}
-	if name := e.greetedName(toks, r.parts, out.lang); !plain && name != "" {
+	if name := e.greetedName(toks, text, r.parts, out.lang); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c

@@ -127,10 +127,19 @@ func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (strin
 
 func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
+	if strings.Contains(raw, "&") {
+		raw = html.UnescapeString(raw) // escaped twice ("&amp;nbsp;")
+	}
 	if raw == "" {
 		return "", nil
 	}
 	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(raw, ""))
+	if strings.ContainsAny(raw, "\n`<:：【=#-") {
+		if _, cut := withoutOpenSections(raw); cut {
+			// The stream stops; the reply read whole loses the section.
+			return "", notSpeech("a section opened and not closed")
+		}
+	}
 	if c != nil && mayHoldDelimiter(raw) && fence.HasDelimiter(raw) {
 		// A data section's delimiter: what follows it in the sentence is
 		// the section's data, unless the delimiter closes the section.
@@ -200,7 +209,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		// or in a tool's result: the reply goes on without it.
 		return "", leftOut("an order to drop or reveal the rules")
 	}
-	linked := rewriteLinks(raw, lang, c.spelled)
+	linked := rewriteLinks(markupRoles(raw), lang, c.spelled)
 	clean, err := spoken.Sentence(linked)
 	if err == nil && strings.Contains(clean, dropped) {
 		// Left out whole, whatever it says.
@@ -294,7 +303,8 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text = withoutStructure(unfence(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, "")))))))
+	text, _ = withoutOpenSections(unfence(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, "")))))))
+	text = withoutStructure(text)
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

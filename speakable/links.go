@@ -2,6 +2,7 @@ package speakable
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,11 +46,51 @@ var (
 	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
 	// pathRE is a file's path ("/etc/passwd", "~/notes/today.txt").
 	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
-	// mathRE is mathematical notation (LaTeX), which cannot be read out.
-	mathRE = regexp.MustCompile(`\$[^$\n]{1,80}\$|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi)\b|\\[()\[\]]`)
+	// mathRE is mathematical notation (LaTeX), which cannot be read out:
+	// between dollars that touch what they hold, the closing one before no
+	// digit, as TeX writes it ("$x^2$"); two prices are not ("$5 or $10").
+	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
 	// address without a scheme holds.
 	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
+	// bareHostRE is an address without a scheme whose ending no list holds
+	// ("nadine.robot", "events.miralab.museum"): labels of two signs or
+	// more joined by dots, the ones after the first in small letters, the
+	// last of letters alone. Initials ("e.g.", "J. R. R.", "z.B."), a
+	// capital after the dot ("St.Gallen") and numbers ("3.5", "1.70 m")
+	// have none of that shape.
+	bareHostRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9.@/_-])([A-Za-z0-9][A-Za-z0-9-]+(?:\.[a-z0-9][a-z0-9-]+)*\.[a-z]{2,12})(?:$|[^A-Za-z0-9@/_-])`)
+	// spacedDotRE is a dot set apart between two words ("nadine . robot"),
+	// which no sentence writes: read as the dot of an address.
+	spacedDotRE = regexp.MustCompile(`([\p{L}\p{N}])[ \t]+\.[ \t]+([a-z]{2,12})\b`)
+	// wrappedURLRE is an address cut by a line break after a dot or a
+	// slash ("https://miralab.\nch/photos"): one address again.
+	wrappedURLRE = regexp.MustCompile(`((?:https?://|www\.)\S*[./])[ \t]*\n[ \t]*([a-z0-9])`)
+	// autolinkRE is an address in angle brackets ("<https://…>").
+	autolinkRE = regexp.MustCompile(`<((?:https?|ftp)://[^\s<>]+|www\.[^\s<>]+|[\p{L}\p{N}._%+-]+@[^\s<>]+)>`)
+	// spokenAtRE is an at sign said in words between two names ("nadine
+	// arobase unige", "nadine ät miralab", "nadine艾特unige") or written
+	// between them with no ending ("nadine@miralab").
+	spokenAtRE = regexp.MustCompile(`(?i)[\p{L}\p{N}][ \t]+(?:arobase|ät|at[- ]sign)[ \t]+[\p{L}\p{N}]|[\p{L}\p{N}][ \t]*艾特[ \t]*[\p{L}\p{N}]|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]{2,}`)
+	// spokenHostRE is a host said with a spoken dot and a spoken slash or
+	// a second spoken dot ("nadine dot robot slash news", "miralab point
+	// unige point ch"), or a dot said as 点 between Latin labels
+	// ("miralab点com", "nadine 点 robot").
+	spokenHostRE = regexp.MustCompile(`(?i)\b\w+\s+(?:dot|punkt|point)\s+\w+\s+(?:dot|punkt|point|slash|schrägstrich)\s+\w+|[A-Za-z0-9]\s*点\s*[A-Za-z]{2,}`)
+	// fileEndingRE is the ending of a file's name, not a website's
+	// ("notes.txt", "photo.jpg", "Node.js").
+	fileEndingRE = regexp.MustCompile(`(?i)\.(?:txt|pdf|docx?|xlsx?|pptx?|jpe?g|png|gif|svg|csv|json|xml|ya?ml|md|py|js|ts|go|rs|java|cpp|exe|zip|tar|gz|mp3|mp4|wav|mov)$`)
+	// linkTalkRE is a link or a code pointed at on a screen that a voice
+	// has not got: a QR code or a link below or above ("the QR code
+	// below", "le lien ci-dessous", "QR-Code unten", "下方的二维码"), in
+	// a bio, or an order (first in its clause) to click, tap or scan a
+	// link, a code or "here" ("Scan the code below", "Cliquez ici",
+	// "请扫描二维码"). "I can read QR codes", "I can't click links", a
+	// ticket scanned or the link between two things is no such talk.
+	linkTalkRE = regexp.MustCompile(`(?i)\b(?:QR[- ]?codes?|codes?\s+QR|links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|` +
+		`\b(?:below|above)\b[^.!?\n]{0,12}\b(?:links?|QR[- ]?codes?)\b|\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
+		`(?:^|[.!?:;,\n]\s*|\b(?:please|just|simply|einfach|bitte|s'il vous plaît)\s+)(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|QR|code|ici|hier|here)\b|` +
+		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
@@ -82,6 +123,15 @@ var websiteNames = map[nadine.Language]string{
 // may call it.
 func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	s := text
+	if strings.Contains(s, "\n") {
+		s = wrappedURLRE.ReplaceAllString(s, "$1$2")
+	}
+	if strings.Contains(s, "<") {
+		s = autolinkRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, " .") {
+		s = spacedDotRE.ReplaceAllString(s, "$1.$2")
+	}
 	lower := strings.ToLower(s)
 	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := obfuscatedRE.FindStringSubmatch(m)
@@ -102,6 +152,24 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		s = handleRE.ReplaceAllString(s, " "+dropped)
 	}
 	s = ipRE.ReplaceAllString(s, dropped)
+	for _, w := range []string{"@", "arobase", "ät", "艾特", "at-sign", "at sign"} {
+		if strings.Contains(lower, w) {
+			s = spokenAtRE.ReplaceAllString(s, dropped)
+			break
+		}
+	}
+	for _, w := range []string{"qr", "link", "lien", "click", "tap", "klick", "cliqu", "scan", "code", "码", "链接", "点击"} {
+		if strings.Contains(lower, w) {
+			s = linkTalkRE.ReplaceAllString(s, dropped)
+			break
+		}
+	}
+	for _, w := range []string{"点", " dot ", " punkt ", " point "} {
+		if strings.Contains(lower, w) {
+			s = spokenHostRE.ReplaceAllString(s, dropped)
+			break
+		}
+	}
 	for _, w := range []string{"slash", "dot", "punkt", "point", "h t t p", "w w w", "点"} {
 		if strings.Contains(lower, w) {
 			s = spokenAddressRE.ReplaceAllString(s, dropped)
@@ -126,7 +194,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		}
 		return sub[1]
 	})
-	if linked || urlRE.MatchString(s) {
+	if linked || len(addressesIn(s)) > 0 {
 		// What a sentence with an address asks to type or send, in
 		// quotes, is an order to the model when it names its rules or
 		// speaks to it.
@@ -139,7 +207,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	s = parenURLRE.ReplaceAllString(s, "")
 	var b strings.Builder
 	last := 0
-	for _, loc := range urlRE.FindAllStringIndex(s, -1) {
+	for _, loc := range addressesIn(s) {
 		for loc[1] > loc[0] && strings.IndexByte(".,;:!?", s[loc[1]-1]) >= 0 {
 			loc[1]-- // the sentence's punctuation, not the address's
 		}
@@ -153,6 +221,24 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// addressesIn returns where s holds addresses: of a known ending, a
+// scheme or a path (urlRE), and bare ones of any ending (bareHostRE), in
+// order.
+func addressesIn(s string) [][]int {
+	locs := urlRE.FindAllStringIndex(s, -1)
+	for _, m := range bareHostRE.FindAllStringSubmatchIndex(s, -1) {
+		in := false
+		for _, l := range locs {
+			in = in || (m[2] < l[1] && l[0] < m[3])
+		}
+		if !in {
+			locs = append(locs, []int{m[2], m[3]})
+		}
+	}
+	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
+	return locs
 }
 
 // website names the website of an address ("the MIRALab website"), or
@@ -170,6 +256,9 @@ func website(addr string, lang nadine.Language, spelled func(string) (string, bo
 		host = host[:i]
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "www."), ".")
+	if fileEndingRE.MatchString(host) {
+		return dropped // a file's name: no website to name
+	}
 	labels := strings.Split(host, ".")
 	if len(labels) < 2 {
 		return dropped

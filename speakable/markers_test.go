@@ -29,6 +29,12 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"an IP address, a handle, a path or a hidden address", func(s string) bool {
 			return ipRE.MatchString(s) || handleRE.MatchString(s) || pathRE.MatchString(s) || defangedRE.MatchString(s) || obfuscatedRE.MatchString(s)
 		}},
+		{"an address of any ending, spelled out or in angle brackets", func(s string) bool {
+			return bareHostRE.MatchString(s) || spokenAtRE.MatchString(s) || spokenHostRE.MatchString(s) || spacedDotRE.MatchString(s) || autolinkRE.MatchString(s)
+		}},
+		{"a link or a code pointed at", linkTalkRE.MatchString},
+		{"a section opened and not closed", func(s string) bool { _, cut := withoutOpenSections(s); return cut }},
+		{"markup read by its role", func(s string) bool { return markupRoles(s) != s }},
 	}
 	// Left out by design before this round: offers of service and a
 	// disclaimer the offline engine's wordings hold.

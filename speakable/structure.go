@@ -76,6 +76,7 @@ func withoutStructure(text string) string {
 		}
 	}
 	dropRecords(lines, keep)
+	dropTables(lines, keep)
 	var out []string
 	for i, line := range lines {
 		if keep[i] {
@@ -307,4 +308,180 @@ func fieldSentence(s string) bool {
 		return n <= 8
 	}
 	return len(strings.Fields(v)) <= 2
+}
+
+// A section the model opened and never closed holds the prompt's data to
+// the end of what it wrote: a code fence to the end; a delimiter that opens
+// ("BEGIN KNOWLEDGE BASE", "DÉBUT DES DONNÉES", "开始记忆"), a tag of the
+// machinery ("<instructions>") and a heading or a label that names a
+// section of the prompts ("=== CONTEXT ===", "### Kontext", "Context:",
+// "上下文：") to the end or to a blank line, which no data section of the
+// prompts holds (fence.Block writes none).
+
+var (
+	// openingRE is the label of a marker that opens a delimited section.
+	openingRE = regexp.MustCompile(`(?i)^(?:begin(?:ning)?|start|d[ée]but|anfang|beginn)\b|^开始|开始$`)
+	// sectionLabelRE is a label that names a section of the prompts,
+	// after the word that opens it.
+	sectionLabelRE = regexp.MustCompile(`(?i)^(?:(?:begin(?:ning)?|start|d[ée]but|anfang|beginn)\s+(?:of\s+|de\s+|du\s+|des\s+|d'|der\s+|des\s+)?)?(?:` +
+		sectionEN + `|` + sectionFR + `|` + sectionDE + `|` + sectionZH + `)(?:开始)?$`)
+	// sectionLeadRE is a section's name and its colon at a line's start or
+	// after a sentence's end ("Context:", "Contexte :", "ANWEISUNGEN:",
+	// "上下文："): what follows is the section's. Names of a general sense
+	// (data, information, rules, history) are not among them: a reply
+	// says "Fun fact:" and "History:" in its own voice.
+	sectionLeadRE = regexp.MustCompile(`(?:^|[.!?。！？][ \t]*)([ \t*_#>]*(?i:context(?:ual information)?|conte[x]te|kontext|memor(?:y|ies)|m[ée]moires?|souvenirs|erinnerungen|ged[äa]chtnis|knowledge(?:\s+base)?|base\s+de\s+connaissances|wissensbasis|instructions|consignes|anweisungen|system\s+prompt|prompt|(?:conversation|chat)\s+history|historique(?:\s+de\s+(?:la\s+)?conversation)?|gespr[äa]chsverlauf|search\s+results|tool\s+results?|r[ée]sultats\s+de\s+recherche|suchergebnisse|user\s+(?:profile|info(?:rmation)?)|profil\s+(?:de\s+l'utilisateur|utilisateur)|benutzerprofil|retrieved\s+(?:context|documents?)|上下文|背景信息|记忆|知识库|指令|系统提示|提示词|对话历史|搜索结果|工具结果|用户信息|个人资料)[ \t*_]*[:：])`)
+	// openingWordRE is the word that opens a section in its label
+	// ("BEGIN KNOWLEDGE BASE" is closed by "</KNOWLEDGE BASE>").
+	openingWordRE = regexp.MustCompile(`(?i)^(?:begin(?:ning)?|start|d[ée]but|anfang|beginn)\s+(?:of\s+|de\s+|du\s+|des\s+|d'|der\s+)?|^开始|开始$|[:：]$`)
+	// openTagRE is a tag that opens, at a line's start.
+	openTagRE = regexp.MustCompile(`^<([\p{L}_][\p{L}\p{N}_-]{0,30})(?:\s[^<>]{0,80})?>`)
+)
+
+// withoutOpenSections cuts the sections opened and never closed, and
+// reports whether it cut one. Read before the form's other lines, whose
+// closed sections withoutStructure removes.
+func withoutOpenSections(text string) (string, bool) {
+	cut := false
+	if strings.Count(text, "```")%2 == 1 {
+		text, cut = text[:strings.LastIndex(text, "```")], true
+	}
+	lines := strings.Split(text, "\n")
+	keep := make([]bool, len(lines))
+	for i := range keep {
+		keep[i] = true
+	}
+	paragraph := func(from int) {
+		for j := from; j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
+			keep[j] = false
+		}
+		cut = true
+	}
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if !keep[i] || l == "" {
+			continue
+		}
+		rest := strings.Join(lines[i+1:], "\n")
+		if m := openTagRE.FindStringSubmatch(l); m != nil && machineTag(m[1]) {
+			if !strings.Contains(strings.ToLower(l+"\n"+rest), "</"+strings.ToLower(m[1])) {
+				paragraph(i)
+			}
+			continue
+		}
+		if label := strings.TrimRight(isMarker(l), ":： "); label != "" && !tagLineRE.MatchString(l) {
+			if closingRE.MatchString(label) || !sectionLabelRE.MatchString(label) && !openingRE.MatchString(label) {
+				continue
+			}
+			if end := closedAfter(lines[i+1:], label); end >= 0 {
+				i += 1 + end // withoutStructure removes the section closed
+				continue
+			}
+			paragraph(i)
+			continue
+		}
+		if m := sectionLeadRE.FindStringSubmatchIndex(lines[i]); m != nil {
+			// The section's first sentence is its own; a reply that
+			// goes on in the line after it is judged as the reply.
+			head, after := strings.TrimSpace(lines[i][:m[2]]), lines[i][m[3]:]
+			if end := sentenceEndRE.FindStringIndex(after); end != nil && strings.TrimSpace(after[end[1]:]) != "" && strings.TrimSpace(after[:end[0]]) != "" {
+				lines[i], cut = strings.TrimSpace(head+" "+strings.TrimSpace(after[end[1]:])), true
+				continue
+			}
+			if head != "" {
+				lines[i] = head
+				paragraph(i + 1)
+				continue
+			}
+			paragraph(i)
+		}
+	}
+	var out []string
+	for i, line := range lines {
+		if keep[i] {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n"), cut
+}
+
+// machineTag reports a tag's name that names a section of the prompts or
+// the model's machinery ("instructions", "context", "tool_call",
+// "system"): a tag of a reply, of formatting, of a template or a stage
+// direction ("<smiles>") opens no section.
+func machineTag(name string) bool {
+	if replyTagRE.MatchString(name) || formatTagRE.MatchString(name) || voidTagRE.MatchString("<"+name+">") || templateTokenRE.MatchString("<"+name+">") {
+		return false
+	}
+	return strings.Contains(name, "_") || sectionLabelRE.MatchString(name) || machineTagRE.MatchString(name)
+}
+
+// machineTagRE names the parts of a model's exchange that are no section of
+// the prompts.
+var machineTagRE = regexp.MustCompile(`(?i)^(?:system|user|human|tool|tools|observation|scratchpad|notes?|metadata|meta|config|variables?)$`)
+
+// closedAfter returns the index among lines of the marker that closes the
+// section whose label opened it, or -1.
+func closedAfter(lines []string, label string) int {
+	for i, line := range lines {
+		if l := isMarker(strings.TrimSpace(line)); l != "" && (closingRE.MatchString(l) || strings.EqualFold(l, label) ||
+			strings.EqualFold(openingWordRE.ReplaceAllString(l, ""), openingWordRE.ReplaceAllString(label, ""))) {
+			return i
+		}
+	}
+	return -1
+}
+
+var (
+	// tableRuleRE is the line under a table's header ("|---|:--:|").
+	tableRuleRE = regexp.MustCompile(`^\|?[ \t:|-]*-{3,}[ \t:|-]*\|?$`)
+	// pipeBetweenRE is a pipe between words of a line that holds two or
+	// more: a separator, said as a comma ("Mon | Tue | Wed"); "the |
+	// symbol" is said as written.
+	pipeBetweenRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]*\|[ \t]*([\p{L}\p{N}(])`)
+	// voidTagRE is an HTML tag of the page's layout, written anywhere in
+	// a line ("<hr/>", "<br>", "<img src=…>", "</td>"): its signs are the
+	// page's, not words.
+	voidTagRE = regexp.MustCompile(`(?i)</?(?:br|hr|wbr|img|a|abbr|code|kbd|pre|cite|sup|sub|small|mark|font|center|span|p|b|i|u|em|strong|s|del|ins|q|li|ul|ol|dl|dt|dd|td|tr|th|thead|tbody|table|div|section|article|header|footer|nav|figure|figcaption)\b[^<>]{0,200}/?>`)
+)
+
+// dropTables leaves out a table: two or more lines in a row with two cells
+// or more, one of them the rule under the header or every one framed by
+// pipes. Its cells are a page's layout, not sentences.
+func dropTables(lines []string, keep []bool) {
+	var run []int
+	flush := func() {
+		rule, framed := false, true
+		for _, i := range run {
+			l := strings.TrimSpace(lines[i])
+			rule = rule || tableRuleRE.MatchString(l)
+			framed = framed && strings.HasPrefix(l, "|") && strings.HasSuffix(l, "|")
+		}
+		if len(run) >= 2 && (rule || framed) {
+			for _, i := range run {
+				keep[i] = false
+			}
+		}
+		run = run[:0]
+	}
+	for i, line := range lines {
+		if strings.Count(line, "|") >= 2 {
+			run = append(run, i)
+			continue
+		}
+		flush()
+	}
+	flush()
+}
+
+// markupRoles reads markup signs by their role in the line: pipes between
+// words separate them (commas), a layout tag goes.
+func markupRoles(s string) string {
+	if strings.Count(s, "|") >= 2 {
+		s = pipeBetweenRE.ReplaceAllString(s, "$1, $2")
+	}
+	if strings.Contains(s, "<") {
+		s = voidTagRE.ReplaceAllString(s, " ")
+	}
+	return s
 }

@@ -1,6 +1,11 @@
 package speakable
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
 
 // TestWithoutStructure is the table of a reply's form read from its lines:
 // markers and their sections, capital lines, tags and records go; a reply
@@ -78,6 +83,111 @@ func TestFieldSentence(t *testing.T) {
 	} {
 		if got := fieldSentence(tc.in); got != tc.want {
 			t.Errorf("fieldSentence(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestWithoutOpenSections is the table of sections opened and never
+// closed: a fence runs to the end, a delimiter that opens, a tag of the
+// machinery and a section's heading or label to a blank line or the end; a
+// section closed, a heading of her own, a stage direction and words of a
+// section said stay.
+func TestWithoutOpenSections(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		cut      bool
+	}{
+		{"Hello Alex!\nBEGIN MEMORIES (data, not instructions)\nAlex likes chess.\nAlex likes tea.", "Hello Alex!", true},
+		{"BEGIN MEMORIES (data, not instructions)\nAlex likes chess.\n\nHello Alex!", "\nHello Alex!", true},
+		{"Bonjour !\nDÉBUT DE LA BASE DE CONNAISSANCES\nLe MIRALab a été fondé en 1989.", "Bonjour !", true},
+		{"Hi, I am Nadine!\n<instructions>\nAlways answer in two sentences.", "Hi, I am Nadine!", true},
+		{"Nice to see you!\n```\nsystem: be brief", "Nice to see you!\n", true},
+		{"Hallo Jonas!\n### Kontext\nJonas ist 12 Jahre alt.\n\nSchön!", "Hallo Jonas!\n\nSchön!", true},
+		{"Nice to meet you, Alex! Context: the visitor seems shy.", "Nice to meet you, Alex!", true},
+		{"很高兴见到你！\n上下文：\n访客名叫李娜。", "很高兴见到你！", true},
+		{"Schön!\nANWEISUNGEN:\nAntworte kurz.", "Schön!", true},
+		{"Context: Alex likes skiing. Did you go skiing?", "Did you go skiing?", true},
+		{"BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", "BEGIN KNOWLEDGE BASE\nMIRALab: a lab.\n</KNOWLEDGE BASE>\nHello!", false},
+		{"Hello!\n<end_of_turn>", "Hello!\n<end_of_turn>", false},
+		{"<smiles> Hello there!", "<smiles> Hello there!", false},
+		{"Hi!\n<tool_call>\n{\"name\": \"smile\"}", "Hi!", true},
+		{"Sure!\n<note>\nKeep it short.\n\nHello!", "Sure!\n\nHello!", true},
+		// Closed, or not a section of the prompts: left to withoutStructure.
+		{"[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", "[KNOWLEDGE]\nMIRALab.\n[/KNOWLEDGE]\nMy creator runs a lab.", false},
+		{"<answer>\nHello!", "<answer>\nHello!", false},
+		{"Here is a little about me.\n### Hobbies\nI love singing.", "Here is a little about me.\n### Hobbies\nI love singing.", false},
+		{"Context matters in every conversation.", "Context matters in every conversation.", false},
+		{"Begin with a smile and end with a hug!", "Begin with a smile and end with a hug!", false},
+	} {
+		got, cut := withoutOpenSections(tc.in)
+		if got != tc.want || cut != tc.cut {
+			t.Errorf("withoutOpenSections(%q) = %q, %v; want %q, %v", tc.in, got, cut, tc.want, tc.cut)
+		}
+	}
+}
+
+// TestTablesAndRoles: a table goes whole, a pipe between words is a
+// comma, a layout tag goes.
+func TestTablesAndRoles(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"| Day | Opening |\n|---|---|\n| Monday | 9:00 |\nThe lab opens at nine.", "The lab opens at nine."},
+		{"| 时间 | 活动 |\n| 上午 | 参观 |\n欢迎！", "欢迎！"},
+		{"I like tea | and cake.\nBye.", "I like tea | and cake.\nBye."},
+	} {
+		if got := withoutStructure(tc.in); got != tc.want {
+			t.Errorf("withoutStructure(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"Open days: Mon | Tue | Wed.", "Open days: Mon, Tue, Wed."},
+		{"Nice to meet you.<hr/>", "Nice to meet you. "},
+		{"I love you <3", "I love you <3"},
+		{"I love the | symbol.", "I love the | symbol."},
+	} {
+		if got := markupRoles(tc.in); got != tc.want {
+			t.Errorf("markupRoles(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestAddressShapes: an address read from its shape is named or left out
+// whatever its ending or its guise; look-alikes are said as written.
+func TestAddressShapes(t *testing.T) {
+	none := func(string) (string, bool) { return "", false }
+	for _, tc := range []struct{ in, want string }{
+		{"Visit nadine.robot to learn more.", "Visit the Nadine website to learn more."},
+		{"Look me up at nadine . robot for news.", "Look me up at the Nadine website for news."},
+		{"See <https://miralab.ch/schedule>.", "See the Miralab website."},
+		{"Photos at https://miralab.\nch/photos now.", "Photos at the Miralab website now."},
+		// Left out whole: "" is a sentence that holds dropped.
+		{"Écrivez à nadine arobase unige point ch.", ""},
+		{"Send a note to nadine@miralab today.", ""},
+		{"Go to miralab dot org slash gallery.", ""},
+		{"欢迎访问miralab点com。", ""},
+		{"Scan the QR code below.", ""},
+		{"Cliquez sur le lien ci-dessous.", ""},
+		{"The formula is $E = mc^2$, as Einstein found.", ""},
+		{"Read notes.txt for more.", ""},
+		// Look-alikes.
+		{"Tickets cost $5, or $3 for children.", "Tickets cost $5, or $3 for children."},
+		{"It costs between $5-$10.", "It costs between $5-$10."},
+		{"I enjoy many things, e.g. singing.", "I enjoy many things, e.g. singing."},
+		{"I read about the .com bubble.", "I read about the .com bubble."},
+		{"St.Gallen is lovely, J.K. Rowling too.", "St.Gallen is lovely, J.K. Rowling too."},
+		{"I am 1.70 m tall and it is 3.5 metres long.", "I am 1.70 m tall and it is 3.5 metres long."},
+		{"Scan your ticket at the gate.", "Scan your ticket at the gate."},
+		{"The link between art and science.", "The link between art and science."},
+		{"I can read QR codes with my camera.", "I can read QR codes with my camera."},
+		{"I can't click links, but MIRALab is in Geneva.", "I can't click links, but MIRALab is in Geneva."},
+		{"我可以扫描二维码。", "我可以扫描二维码。"},
+		{"Please scan the code below to book.", ""},
+		{"Scanne einfach den QR-Code unten.", ""},
+		{"Wie spät ist es an der Universität Genf?", "Wie spät ist es an der Universität Genf?"},
+		{"请扫描你的门票后入场。", "请扫描你的门票后入场。"},
+	} {
+		got := rewriteLinks(tc.in, nadine.English, none)
+		if tc.want == "" && !strings.Contains(got, dropped) || tc.want != "" && got != tc.want {
+			t.Errorf("rewriteLinks(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func (s *SentenceSplitter) Write(delta string) []string {
 		} else if isLatinEnd(r) && end < len(text) {
 			next, _ := utf8.DecodeRuneInString(text[end:])
 			switch {
-			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]):
+			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]):
 			case item(text[start:end], items):
 				items++
 			default:
@@ -100,13 +100,39 @@ func isCJKEnd(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
 func isLatinEnd(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
 
+// endsWithAbbreviation reports a sentence cut after an abbreviation: one
+// of the list, or a letter's initial ("J. R. R. Tolkien", "z. B.").
 func endsWithAbbreviation(s string) bool {
 	s = strings.TrimSpace(s)
 	i := strings.LastIndexFunc(s, unicode.IsSpace)
 	last := strings.ToLower(s[i+1:])
+	if initials(last) {
+		return true
+	}
 	switch last {
 	case "mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "e.g.", "i.e.", "vs.", "mt.", "m.", "mme.", "hr.", "fr.", "nr.", "z.b.", "u.a.":
 		return true
 	}
 	return false
+}
+
+// initials reports a word that is one letter and a dot ("j.", "z."),
+// not the pronoun ("So am I."): "P.S. This …" ends its abbreviation's
+// sentence as before.
+func initials(w string) bool {
+	return len(w) == 2 && w[1] == '.' && 'a' <= w[0] && w[0] <= 'z' && w[0] != 'i'
+}
+
+// inAddress reports a dot that an address holds, not a sentence's end: set
+// apart between two words ("nadine . robot") or closing a line inside an
+// address ("https://miralab.\nch"), before a word in small letters. With
+// nothing after it yet, it waits for the next piece.
+func inAddress(before, after string) bool {
+	spaced := strings.HasSuffix(before, " .")
+	f := strings.Fields(before)
+	if !spaced && (len(f) == 0 || !strings.Contains(f[len(f)-1], "://") && !strings.HasPrefix(strings.ToLower(f[len(f)-1]), "www.")) {
+		return false
+	}
+	rest := strings.TrimLeftFunc(after, unicode.IsSpace)
+	return rest == "" || 'a' <= rest[0] && rest[0] <= 'z'
 }

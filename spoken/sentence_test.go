@@ -20,6 +20,12 @@ func TestSplitSentences(t *testing.T) {
 		{"chinese", "你好。我是娜丁！你呢？", []string{"你好。", "我是娜丁！", "你呢？"}},
 		{"unterminated", "Bonjour Madame", []string{"Bonjour Madame"}},
 		{"empty", "   ", nil},
+		{"initials", "My favourite author is J. R. R. Tolkien. He wrote a lot.", []string{"My favourite author is J. R. R. Tolkien.", "He wrote a lot."}},
+		{"abbreviation in two", "Das ist z. B. ein Arm. Toll!", []string{"Das ist z. B. ein Arm.", "Toll!"}},
+		{"postscript", "P.S. This is new. Bye!", []string{"P.S.", "This is new.", "Bye!"}},
+		{"spaced dot", "Look at nadine . robot for news. Bye!", []string{"Look at nadine . robot for news.", "Bye!"}},
+		{"address over a line", "See https://miralab.\nch/photos now. Bye!", []string{"See https://miralab.\nch/photos now.", "Bye!"}},
+		{"address ends a sentence", "See https://miralab.ch. Bye!", []string{"See https://miralab.ch.", "Bye!"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,7 +34,7 @@ var (
 	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
-	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):[a-z][a-z0-9_+-]{1,30}:`)
+	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
 	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
 	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),

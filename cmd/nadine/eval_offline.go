@@ -27,7 +27,7 @@ import (
 // offlineEvalFS holds the eval sets; the sealed one is never read while tuning
 // (docs/offline.md).
 //
-//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json testdata/offline_eval/probe3/*.json testdata/offline_eval/probe4/*.json testdata/offline_eval/probe5/*.json
+//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json testdata/offline_eval/probe3/*.json testdata/offline_eval/probe4/*.json testdata/offline_eval/probe5/*.json testdata/offline_eval/probe6/*.json
 var offlineEvalFS embed.FS
 
 // offlineSet is one test set of the offline eval.
@@ -49,6 +49,7 @@ var offlineSets = []offlineSet{
 	{name: "probe3", dir: "testdata/offline_eval/probe3", target: 0.9},
 	{name: "probe4", dir: "testdata/offline_eval/probe4", target: 0.9},
 	{name: "probe5", dir: "testdata/offline_eval/probe5", target: 0.9},
+	{name: "probe6", dir: "testdata/offline_eval/probe6", target: 0.9},
 }
 
 // The main set's directory, which TestOfflineDocShowsTheEval reads.
@@ -110,7 +111,7 @@ func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool
 		}
 	}
 	if len(sets) == 0 {
-		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4 or probe5", set)}
+		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4, probe5 or probe6", set)}
 	}
 	reports := map[string]offlineReport{}
 	var missed []string
