@@ -154,9 +154,9 @@ var agentRecordRE = regexp.MustCompile(`(?i)\b\p{L}+(?:_\p{L}+)+\b` +
 // her memories are hers to name in a sentence of her own.
 var sectionNameRE = regexp.MustCompile(`\b(?:` + sectionNames() + `)\b`)
 
-// sectionLeadRE is a lead-in that names where the rest was copied from: a
+// blockLeadRE is a lead-in that names where the rest was copied from: a
 // data section, a packet's block or a memory record, in four languages.
-var sectionLeadRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:from|in|per)\s+)?(?:the\s+|my\s+)?(?:knowledge\s+base|long-term\s+memory|past\s+(?:conversation|episode)|memory\s+(?:record|excerpt)s?|contextual\s+information|about\s+the\s+person|search\s+results` +
+var blockLeadRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:from|in|per)\s+)?(?:the\s+|my\s+)?(?:knowledge\s+base|long-term\s+memory|past\s+(?:conversation|episode)|memory\s+(?:record|excerpt)s?|contextual\s+information|about\s+the\s+person|search\s+results` +
 	`|(?:extrait\s+de\s+la\s+|de\s+la\s+)?(?:base\s+de\s+connaissances?|memoire\s+(?:a\s+long\s+terme)?|conversation\s+passee|episode\s+passe)` +
 	`|(?:aus\s+der\s+)?(?:wissensbasis|wissensdatenbank|langzeitgedachtnis|fruheren?\s+gesprach|episode)` +
 	`|知识库|长期记忆|记忆|过去的对话|过往对话)\s*[:：]`)
@@ -177,7 +177,7 @@ func recordTalk(raw, folded string) string {
 	switch {
 	case (strings.Contains(raw, "_") || strings.Contains(folded, "ntensit") || strings.Contains(folded, "NTENSIT") || strings.Contains(raw, "强度")) && agentRecordRE.MatchString(folded):
 		return "the agents' results read as a record"
-	case hasCapsPair(raw) && sectionNameRE.MatchString(raw) || sectionLeadRE.MatchString(folded):
+	case hasCapsPair(raw) && sectionNameRE.MatchString(raw) || blockLeadRE.MatchString(folded):
 		return "a data section named"
 	}
 	return ""
