@@ -44,7 +44,7 @@ type records struct {
 	names  map[string]bool     // the visitor's name, and who speaks in a transcript, lowercased
 }
 
-// newRecords reads the record sections of a prompt's text; her names
+// add reads the record sections of a prompt's text; her names
 // (lowercased) are not the visitor's, and her own lines are hers to say.
 func (r *records) add(text string, hers []string) {
 	for _, sec := range fence.Sections(text) {
@@ -82,7 +82,7 @@ func (r *records) add(text string, hers []string) {
 	}
 }
 
-// recordLead is a sentence's lead-in label: one to five words, or up to
+// recordLeadRE is a sentence's lead-in label: one to five words, or up to
 // eight ideographs, then a colon.
 var recordLeadRE = regexp.MustCompile(`^\W{0,3}(\p{L}[\p{L}'-]*(?:[ \t][\p{L}'-]+){0,4}|\p{Han}{1,8})[ \t]*[:：][ \t]*(.*)$`)
 
