@@ -22,7 +22,10 @@ import (
 // what Nadine says returned, what must never be heard, and what should be
 // when the reply is salvageable.
 type hostileSet struct {
-	Cases []hostileCase `json:"cases"`
+	// Context runs the cases in a turn whose prompt holds every per-turn
+	// block (runHostileInContext): a known visitor, memories, knowledge.
+	Context bool          `json:"context"`
+	Cases   []hostileCase `json:"cases"`
 }
 
 type hostileCase struct {
@@ -67,6 +70,10 @@ func runHostile(t *testing.T, set hostileSet) []hostileResult {
 			engines = []string{"react", "graph"}
 		}
 		for _, engine := range engines {
+			if set.Context {
+				out = append(out, runHostileInContext(t, c, engine))
+				continue
+			}
 			out = append(out, runHostileCase(t, c, engine))
 		}
 	}
@@ -94,7 +101,13 @@ func runHostileCase(t *testing.T, c hostileCase, engine string) hostileResult {
 		t.Fatalf("%s on %s: %v", c.ID, engine, err)
 	}
 	rig.wait()
-	r := hostileResult{id: c.ID, engine: engine, kind: c.Kind, spoken: strings.Join(said, " "), fallback: reply.Fallback}
+	return scoreHostile(c, engine, said, reply.Fallback)
+}
+
+// scoreHostile is what a case spoke on an engine: the words that must not
+// be heard among its sentences, and whether its good part was said.
+func scoreHostile(c hostileCase, engine string, said []string, fallback bool) hostileResult {
+	r := hostileResult{id: c.ID, engine: engine, kind: c.Kind, spoken: strings.Join(said, " "), fallback: fallback}
 	low := strings.ToLower(r.spoken)
 	for _, s := range said {
 		for _, bad := range c.MustNotSpeak {

@@ -191,6 +191,18 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		if why := c.checkRaw(raw); why != "" {
 			return "", notSpeech("%s", why)
 		}
+		if why := c.checkRecord(raw); why != "" {
+			return "", notSpeech("%s", why)
+		}
+	}
+	folded := foldMarks(raw)
+	if why := recordTalk(raw, folded); why != "" {
+		return "", notSpeech("%s", why)
+	}
+	if !authored {
+		if why := modelFrame(folded); why != "" {
+			return "", leftOut("%s", why)
+		}
 	}
 	if injectionOf(raw) {
 		// An order to drop or reveal her rules, planted beside an address

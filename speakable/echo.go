@@ -38,6 +38,8 @@ type echo struct {
 	rare     rarePairs // the instructions' pairs of words no speech example holds
 	// personaWords are the persona's words, for what it says of her by name.
 	personaWords []string
+	// records are the turn's records of the visitor and the conversation.
+	records records
 }
 
 var (
@@ -107,6 +109,10 @@ func newEcho(p nadine.Prompt) *echo {
 		e.kinds = appendKinds(e.kinds, persona)
 	}
 	e.stream = stream.String()
+	e.records = records{runs: map[uint64]struct{}{}, labels: map[string]bool{}, names: map[string]bool{}}
+	for _, text := range p.Instructions {
+		e.records.add(text, e.names)
+	}
 	e.rare = newRarePairs(all)
 	return e
 }
