@@ -402,8 +402,8 @@ func TestTwoStepPlan(t *testing.T) {
 	if got := search.calls(); !slices.Equal(got, []string{"latest news about CERN"}) {
 		t.Errorf("search calls %q", got)
 	}
-	packet := h.lastRequest(agents.RoleResponse).LastUser()
-	if !strings.Contains(packet, "CERN announced a new collider study") || !strings.Contains(packet, "YOUR KNOWLEDGE:\n"+fence.Begin(fence.Knowledge)+"\nMIRALab") {
+	packet := h.plannedRequest(agents.RoleResponse, "CERN announced a new collider study").LastUser()
+	if !strings.Contains(packet, "YOUR KNOWLEDGE:\n"+fence.Begin(fence.Knowledge)+"\nMIRALab") {
 		t.Errorf("packet: %q", packet)
 	}
 	if !hasNote(tr, "response_agent step ignored") || !hasNote(tr, `unknown agent "weather_agent" dropped`) {

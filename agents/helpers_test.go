@@ -315,6 +315,26 @@ func (h *harness) lastRequest(role string) llmtest.Request {
 	return rs[len(rs)-1]
 }
 
+// plannedRequest returns the last request of role whose last user message
+// holds marker, a result only the plan's steps give: a speculative response
+// started on the empty plan's inputs may reach the server after the planned
+// one when the machine is loaded, so the last request is not always it.
+func (h *harness) plannedRequest(role, marker string) llmtest.Request {
+	h.t.Helper()
+	rs := h.requests(role)
+	for i := len(rs) - 1; i >= 0; i-- {
+		if strings.Contains(rs[i].LastUser(), marker) {
+			return rs[i]
+		}
+	}
+	var packets []string
+	for _, r := range rs {
+		packets = append(packets, r.LastUser())
+	}
+	h.t.Fatalf("no %s request holds %q; their last user messages: %q", role, marker, packets)
+	return llmtest.Request{}
+}
+
 // allText returns everything every chat request carried.
 func (h *harness) allText() string {
 	var b strings.Builder
