@@ -109,14 +109,30 @@ func runFleet(ctx context.Context, s benchSetup, top fleetTopology, turns int, p
 		}
 	}()
 	for p := range top.Processes {
-		c, err := startFleetChild(s, top, p, brokerAddr)
-		if err != nil {
-			return res, err
-		}
-		children = append(children, c)
-		// The first process creates the schema; the others start on it.
-		if err := waitHealthy(ctx, c.base, c.proc); err != nil {
-			return res, c.failed(err)
+		for attempt := 1; ; attempt++ {
+			c, err := startFleetChild(s, top, p, brokerAddr)
+			if err != nil {
+				return res, err
+			}
+			children = append(children, c)
+			// The first process creates the schema; the others start on it.
+			err = waitHealthy(ctx, c.base, c.proc)
+			if err == nil {
+				break
+			}
+			err = c.failed(err)
+			// A port found free may be taken by another process before the
+			// child listens on it: new ports, twice at most.
+			if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+				return res, err
+			}
+			children = children[:len(children)-1]
+			c.stop()
+			if !top.Mosquitto {
+				if brokerAddr, err = freeAddr(); err != nil {
+					return res, err
+				}
+			}
 		}
 	}
 	peer, err := dialPeer(ctx, brokerAddr)
