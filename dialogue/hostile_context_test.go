@@ -2,7 +2,6 @@ package dialogue_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -74,21 +73,8 @@ func runHostileInContext(t *testing.T, c hostileCase, engine string) hostileResu
 		t.Fatal(err)
 	}
 	rig.wait()
-	rig.phase.Store(1)
-	var mu sync.Mutex
-	var said []string
-	reply, err := rig.mgr.Stream(ctx, nadine.Turn{Text: contextSay, Language: lang}, func(e nadine.Event) {
-		if e.Kind == nadine.EventSpeech && !e.Filler {
-			mu.Lock()
-			said = append(said, e.Text)
-			mu.Unlock()
-		}
-	})
-	if err != nil {
-		t.Fatalf("%s on %s: %v", c.ID, engine, err)
-	}
-	rig.wait()
-	return scoreHostile(c, engine, said, reply.Fallback)
+	said, fallback := speakHostile(t, rig, ctx, nadine.Turn{Text: contextSay, Language: lang}, c.ID+" on "+engine)
+	return scoreHostile(c, engine, said, fallback)
 }
 
 // TestHostileOutputsProbe8 runs the eighth probe table, written before the

@@ -87,10 +87,17 @@ func runHostileCase(t *testing.T, c hostileCase, engine string) hostileResult {
 	}
 	lang, _ := nadine.ParseLanguage(c.Language)
 	rig := newAnswerRig(t, answerCase{Engine: engine, Lang: lang, Answers: map[string][]string{role: {c.Output, retryReplies[engine]}}})
+	said, fallback := speakHostile(t, rig, context.Background(), nadine.Turn{Text: "Tell me about yourself.", Language: lang}, c.ID+" on "+engine)
+	return scoreHostile(c, engine, said, fallback)
+}
+
+// speakHostile runs the turn in which the model answers the hostile output
+// (rig's phase 1) and returns the sentences spoken, fillers left out.
+func speakHostile(t *testing.T, rig *answerRig, ctx context.Context, turn nadine.Turn, what string) (said []string, fallback bool) {
+	t.Helper()
 	rig.phase.Store(1)
 	var mu sync.Mutex
-	var said []string
-	reply, err := rig.mgr.Stream(context.Background(), nadine.Turn{Text: "Tell me about yourself.", Language: lang}, func(e nadine.Event) {
+	reply, err := rig.mgr.Stream(ctx, turn, func(e nadine.Event) {
 		if e.Kind == nadine.EventSpeech && !e.Filler {
 			mu.Lock()
 			said = append(said, e.Text)
@@ -98,10 +105,10 @@ func runHostileCase(t *testing.T, c hostileCase, engine string) hostileResult {
 		}
 	})
 	if err != nil {
-		t.Fatalf("%s on %s: %v", c.ID, engine, err)
+		t.Fatalf("%s: %v", what, err)
 	}
 	rig.wait()
-	return scoreHostile(c, engine, said, reply.Fallback)
+	return said, reply.Fallback
 }
 
 // scoreHostile is what a case spoke on an engine: the words that must not
