@@ -687,7 +687,7 @@ func titleCase(w string) string {
 // language's function words ("I'm", "ich", "et"), whatever its capital
 // ("I'm Chloe, I'm here …": "{name} here" put a name at the second "I'm").
 func commonWord(t intents.Token, lang nadine.Language) bool {
-	return numberWords[t.Norm] || wordLabels()[lang][t.Norm] >= functionSpread
+	return numberWords[t.Norm] || !t.Han && len(wordLabels()[lang][t.Norm]) >= functionSpread
 }
 
 // functionSpread is how many labels' examples use a word that says nothing
@@ -695,33 +695,23 @@ func commonWord(t intents.Token, lang nadine.Language) bool {
 // names that are also words, "will", "marie", "ben", 2 to 7).
 const functionSpread = 12
 
-// wordLabels counts, per language, the labels whose examples use each
-// word (folded spelling; Chinese aside).
-var wordLabels = sync.OnceValue(func() map[nadine.Language]map[string]int {
-	out := map[nadine.Language]map[string]int{}
+// wordLabels are, per language, the labels whose examples use each word
+// (folded spelling; a Chinese character is a word).
+var wordLabels = sync.OnceValue(func() map[nadine.Language]map[string]map[string]bool {
+	out := map[nadine.Language]map[string]map[string]bool{}
 	s, err := Examples()
 	if err != nil {
 		return out // the model's training reports it
 	}
-	seen := map[nadine.Language]map[string]map[string]bool{}
 	for _, ex := range s.Examples {
-		if seen[ex.Lang] == nil {
-			seen[ex.Lang] = map[string]map[string]bool{}
+		if out[ex.Lang] == nil {
+			out[ex.Lang] = map[string]map[string]bool{}
 		}
 		for _, t := range intents.Tokenize(ex.Text) {
-			if t.Han {
-				continue
+			if out[ex.Lang][t.Norm] == nil {
+				out[ex.Lang][t.Norm] = map[string]bool{}
 			}
-			if seen[ex.Lang][t.Norm] == nil {
-				seen[ex.Lang][t.Norm] = map[string]bool{}
-			}
-			seen[ex.Lang][t.Norm][ex.Label] = true
-		}
-	}
-	for lang, words := range seen {
-		out[lang] = map[string]int{}
-		for w, labels := range words {
-			out[lang][w] = len(labels)
+			out[ex.Lang][t.Norm][ex.Label] = true
 		}
 	}
 	return out
