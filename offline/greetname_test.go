@@ -242,8 +242,8 @@ func TestIntroductionWithMore(t *testing.T) {
 }
 
 // TestNameBeforeMore: the visitor's name comes before what they say after
-// it (their age, why they came, her name asked back), a number or a word of
-// many intents is no name, the family name announced by 姓 is part of the
+// it (their age, why they came, her name asked back), a number, a word of
+// many intents or a lowercase English -ing form is no name, the family name announced by 姓 is part of the
 // name said after it, and after her greeting a bare "ich bin …" or "this
 // is …" is an introduction when the word shows a name, not otherwise.
 func TestNameBeforeMore(t *testing.T) {
@@ -281,6 +281,9 @@ func TestNameBeforeMore(t *testing.T) {
 		{lang: nadine.English, text: "I'm exhausted", greeted: true, intent: "feeling_tired"},
 		{lang: nadine.French, text: "je suis crevée", greeted: true, intent: "feeling_tired"},
 		{lang: nadine.Chinese, text: "我姓王，帮我叫辆车", anything: true},
+		{lang: nadine.English, text: "I'm taking the train later", anything: true}, // was the name "Taking"
+		{lang: nadine.English, text: "I am staying here", anything: true},
+		{lang: nadine.English, text: "hi I'm Sterling", name: "Sterling"},
 	} {
 		var hist []nadine.Message
 		if c.greeted {

@@ -369,7 +369,7 @@ func nameShaped(t intents.Token) bool {
 // name nor hers, unknown to the examples or capitalized inside the sentence.
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
-	if !nameShaped(t) || commonWord(t, lang) {
+	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) {
 		return false
 	}
 	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
@@ -688,6 +688,13 @@ func titleCase(w string) string {
 // ("I'm Chloe, I'm here …": "{name} here" put a name at the second "I'm").
 func commonWord(t intents.Token, lang nadine.Language) bool {
 	return numberWords[t.Norm] || !t.Han && len(wordLabels()[lang][t.Norm]) >= functionSpread
+}
+
+// progressive reports whether t is an English verb's -ing form written
+// lowercase: after "I'm" it says what one is doing ("I'm taking the train
+// later" gave the name "Taking"), not who.
+func progressive(t intents.Token, lang nadine.Language) bool {
+	return lang == nadine.English && !startsUpper(t.Text) && strings.HasSuffix(t.Norm, "ing") && utf8.RuneCountInString(t.Norm) >= 5
 }
 
 // functionSpread is how many labels' examples use a word that says nothing
