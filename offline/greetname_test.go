@@ -240,3 +240,63 @@ func TestIntroductionWithMore(t *testing.T) {
 		}
 	}
 }
+
+// TestNameBeforeMore: the visitor's name comes before what they say after
+// it (their age, why they came, her name asked back), a number, a word of
+// many intents or a lowercase English -ing form is no name, the family name announced by 姓 is part of the
+// name said after it, and after her greeting a bare "ich bin …" or "this
+// is …" is an introduction when the word shows a name, not otherwise.
+func TestNameBeforeMore(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
+	greeted := map[nadine.Language][]nadine.Message{
+		nadine.English: {{Role: nadine.RoleUser, Content: "Hello"}, {Role: nadine.RoleAssistant, Content: "Hello there, I am happy to see you!"}},
+		nadine.German:  {{Role: nadine.RoleUser, Content: "Servus"}, {Role: nadine.RoleAssistant, Content: "Guten Tag, ich freue mich, Sie zu sehen!"}},
+		nadine.French:  {{Role: nadine.RoleUser, Content: "Coucou"}, {Role: nadine.RoleAssistant, Content: "Bonjour, quel plaisir de vous voir !"}},
+	}
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		lang     nadine.Language
+		text     string
+		greeted  bool
+		name     string // "": no introduction
+		intent   string // when name is "": the intent wanted, if any
+		anything bool   // when name is "": any intent but a name
+	}{
+		// Each of these was misread before (the number, "I'm", her age or
+		// her name asked back, where he comes from, the family name alone).
+		{lang: nadine.English, text: "I am Ada and I'm eleven", name: "Ada"},
+		{lang: nadine.English, text: "it's Zara, I'm here for the exhibition", name: "Zara"},
+		{lang: nadine.German, text: "guten abend ich bin mia und wie heißt du", name: "Mia"},
+		{lang: nadine.French, text: "coucou je suis inès et toi c'est quoi ton prénom", name: "Inès"},
+		{lang: nadine.Chinese, text: "您好，我姓周，叫周子豪，我是来参观的", name: "周子豪"},
+		{lang: nadine.Chinese, text: "我姓林，叫小雨", name: "林小雨"},
+		{lang: nadine.German, text: "Ich bin Emil und wohne in Berlin", greeted: true, name: "Emil"},
+		{lang: nadine.German, text: "ich bin Paul, und wie heißen Sie", greeted: true, name: "Paul"},
+		// What is no name stays what it is.
+		{lang: nadine.English, text: "I'm twelve", anything: true},
+		{lang: nadine.German, text: "Ich bin acht", anything: true},
+		{lang: nadine.German, text: "Ich bin müde", greeted: true, intent: "feeling_tired"},
+		{lang: nadine.German, text: "Ich bin Lehrerin", greeted: true, anything: true},
+		{lang: nadine.English, text: "This is amazing", greeted: true, anything: true},
+		{lang: nadine.English, text: "I'm exhausted", greeted: true, intent: "feeling_tired"},
+		{lang: nadine.French, text: "je suis crevée", greeted: true, intent: "feeling_tired"},
+		{lang: nadine.Chinese, text: "我姓王，帮我叫辆车", anything: true},
+		{lang: nadine.English, text: "I'm taking the train later", anything: true}, // was the name "Taking"
+		{lang: nadine.English, text: "I am staying here", anything: true},
+		{lang: nadine.English, text: "hi I'm Sterling", name: "Sterling"},
+	} {
+		var hist []nadine.Message
+		if c.greeted {
+			hist = greeted[c.lang]
+		}
+		r := respond(t, e, nadine.Turn{Text: c.text, Language: c.lang}, hist...)
+		switch {
+		case c.name != "" && (r.intent() != "name" || !strings.Contains(r.reply.Text, c.name)):
+			t.Errorf("%s %q → %s %q, want an introduction of %s", c.lang, c.text, r.intent(), r.reply.Text, c.name)
+		case c.name == "" && r.intent() == "name":
+			t.Errorf("%s %q → a name: %q", c.lang, c.text, r.reply.Text)
+		case c.name == "" && !c.anything && r.intent() != c.intent:
+			t.Errorf("%s %q → %s %q, want %s", c.lang, c.text, r.intent(), r.reply.Text, c.intent)
+		}
+	}
+}

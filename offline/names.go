@@ -39,10 +39,23 @@ const (
 // personName returns the name given in an utterance in lang, where the examples
 // put {name}; sure: the words show it plainly (docs/architecture.md#offline).
 func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Language, bare bareName) (name string, sure bool) {
-	// The strongest context first: in "je m'appelle françois et je suis
-	// prof" the name follows "je m'appelle", not the weak "je suis".
+	// A strong context first: in "je m'appelle françois et je suis prof"
+	// the name follows "je m'appelle", not the weak "je suis". Among weak
+	// ones the first wins: the visitor's name comes before what they say
+	// next ("I am Emma and I'm ten", "I'm Chloe, I'm here with my class").
 	spans := e.model.SlotSpans("name", lang, toks)
-	slices.SortStableFunc(spans, func(a, b intents.Span) int { return cmp.Compare(b.Strength, a.Strength) })
+	slices.SortStableFunc(spans, func(a, b intents.Span) int {
+		as, bs := a.Strength >= strongContext, b.Strength >= strongContext
+		switch {
+		case as && bs:
+			return cmp.Compare(b.Strength, a.Strength)
+		case as != bs:
+			return b2i(bs) - b2i(as)
+		case a.Context == 0 || b.Context == 0:
+			return cmp.Compare(b.Context, a.Context) // a bare clause last, as before
+		}
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(b.Strength, a.Strength))
+	})
 	for _, sp := range spans {
 		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks) || !toks[sp.From].Han && examplePlaces()[foldedWords(toks[sp.From:sp.To])]) {
 			continue
@@ -55,6 +68,9 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 				continue
 			}
 			if name = hanName(text[toks[sp.From].Start:], hanAmbiguous(toks, sp.From)); name != "" {
+				if full := hanGivenName(toks, text, sp, name); full != "" {
+					return full, true
+				}
 				// Chinese has no capitals to show a name; a full name after
 				// more than the bare "我是" ("我的名字是张静"), or one that ends
 				// the clause ("嗨，我是李明"), shows it as plainly.
@@ -85,7 +101,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		// After a strong context, the last word of the clause is plainly a
 		// name when the examples give it as one, even if they also use
 		// the word otherwise ("je m'appelle marie").
-		if strong && from+1 == clauseEnd(toks, from) && !toks[from].Han && exampleNames()[toks[from].Norm] {
+		if strong && from+1 == clauseEnd(toks, from) && !toks[from].Han && exampleNames()[toks[from].Norm] && !commonWord(toks[from], lang) {
 			return titleCase(toks[from].Text), true
 		}
 	}
@@ -150,25 +166,35 @@ func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, la
 	return name.String()
 }
 
-// greetedCapital reports whether a German utterance that opens with a
-// greeting then gives, where the examples put {name}, a capitalized word
-// the examples do not use ("Hi, ich bin Ben."; the classifier read "ich bin"
-// and an unknown word as a feeling). German capitalizes nouns, so a capital
-// alone shows no name, but after a greeting an unknown noun where a name
-// goes is rarer than a name; elsewhere capitals stay no sign in German.
-func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part, lang nadine.Language) bool {
-	if lang != nadine.German || len(parts) == 0 {
-		return false
-	}
-	g := parts[0]
-	if g.from != 0 || g.top.Label != "greeting" || g.top.Prob < partSure {
-		return false
+// greetedCapital reports whether an utterance that opens with a greeting,
+// or follows her greeting (greeted), then gives, where the examples put
+// {name}, a word that shows a name after a greeting: in German a
+// capitalized word the examples do not use ("Hi, ich bin Ben."; the
+// classifier read "ich bin" and an unknown word as a feeling, and "ich bin
+// Marie" as good news), in any language a word the examples give as a name
+// and use for nothing else in it, even lowercase ("grüß dich ich bin
+// marie"). German capitalizes nouns, so a capital alone shows no name, but
+// after a greeting an unknown noun where a name goes is rarer than a name;
+// elsewhere capitals stay no sign in German.
+func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part, lang nadine.Language, greeted bool) bool {
+	from := 0
+	if !greeted {
+		if len(parts) == 0 {
+			return false
+		}
+		g := parts[0]
+		if g.from != 0 || g.top.Label != "greeting" || g.top.Prob < partSure {
+			return false
+		}
+		from = g.to
 	}
 	for _, sp := range e.model.SlotSpans("name", lang, toks) {
-		if sp.Context == 0 || sp.From < g.to || toks[sp.From].Han || isTitle(toks[sp.From], lang) {
+		if sp.Context == 0 || sp.From < from || toks[sp.From].Han || isTitle(toks[sp.From], lang) {
 			continue
 		}
-		if startsUpper(toks[sp.From].Text) && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" {
+		t := toks[sp.From]
+		shows := lang == nadine.German && startsUpper(t.Text) || exampleNames()[t.Norm] && !e.model.KnownStem(lang, t.Norm)
+		if shows && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" {
 			return true
 		}
 	}
@@ -343,7 +369,7 @@ func nameShaped(t intents.Token) bool {
 // name nor hers, unknown to the examples or capitalized inside the sentence.
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
-	if !nameShaped(t) {
+	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) {
 		return false
 	}
 	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
@@ -413,6 +439,29 @@ func hanName(rest string, ambiguous bool) string {
 		return ""
 	}
 	return string(runes)
+}
+
+// hanGivenName returns the whole name of an utterance that gives the
+// family name, then the name ("我姓李，叫李华": 姓 announces the family
+// name alone, and a name said after it that starts with it is the whole;
+// "我姓王，叫小明" gives the given name after it), else "".
+func hanGivenName(toks []intents.Token, text string, family intents.Span, name string) string {
+	if family.From == 0 || toks[family.From-1].Norm != "姓" || utf8.RuneCountInString(name) != 1 {
+		return ""
+	}
+	for j := family.From + 1; j+1 < len(toks); j++ {
+		if toks[j].Norm != "叫" || !toks[j+1].Han || hanCallsSomeone(toks, j) {
+			continue
+		}
+		given := hanName(text[toks[j+1].Start:], false)
+		switch n := utf8.RuneCountInString(given); {
+		case n > 1 && strings.HasPrefix(given, name):
+			return given
+		case n >= 1 && n <= 2:
+			return name + given
+		}
+	}
+	return ""
 }
 
 // hanFullName reports whether a Chinese name is a family name and one or
@@ -632,3 +681,62 @@ func titleCase(w string) string {
 	}
 	return b.String()
 }
+
+// commonWord reports whether t is a word no name is: a number ("I'm
+// ten", "ich bin zehn") or a word the examples of many intents use, the
+// language's function words ("I'm", "ich", "et"), whatever its capital
+// ("I'm Chloe, I'm here …": "{name} here" put a name at the second "I'm").
+func commonWord(t intents.Token, lang nadine.Language) bool {
+	return numberWords[t.Norm] || !t.Han && len(wordLabels()[lang][t.Norm]) >= functionSpread
+}
+
+// progressive reports whether t is an English verb's -ing form written
+// lowercase: after "I'm" it says what one is doing ("I'm taking the train
+// later" gave the name "Taking"), not who.
+func progressive(t intents.Token, lang nadine.Language) bool {
+	return lang == nadine.English && !startsUpper(t.Text) && strings.HasSuffix(t.Norm, "ing") && utf8.RuneCountInString(t.Norm) >= 5
+}
+
+// functionSpread is how many labels' examples use a word that says nothing
+// of a person: a sixth of the labels (en "im" 25, "this" 17; the example
+// names that are also words, "will", "marie", "ben", 2 to 7).
+const functionSpread = 12
+
+// wordLabels are, per language, the labels whose examples use each word
+// (folded spelling; a Chinese character is a word).
+var wordLabels = sync.OnceValue(func() map[nadine.Language]map[string]map[string]bool {
+	out := map[nadine.Language]map[string]map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, ex := range s.Examples {
+		if out[ex.Lang] == nil {
+			out[ex.Lang] = map[string]map[string]bool{}
+		}
+		for _, t := range intents.Tokenize(ex.Text) {
+			if out[ex.Lang][t.Norm] == nil {
+				out[ex.Lang][t.Norm] = map[string]bool{}
+			}
+			out[ex.Lang][t.Norm][ex.Label] = true
+		}
+	}
+	return out
+})
+
+// numberWords are the numbers written as words in English, French and
+// German (folded spelling): an age or a count said after a name.
+var numberWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`one two three four five six seven eight nine ten eleven twelve thirteen
+		fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+		ninety hundred
+		un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize
+		vingt trente quarante cinquante soixante septante huitante octante nonante cent
+		eins zwei drei vier fuenf sechs sieben acht neun zehn elf zwoelf dreizehn vierzehn fuenfzehn
+		sechzehn siebzehn achtzehn neunzehn zwanzig dreissig vierzig fuenfzig sechzig siebzig achtzig
+		neunzig hundert`) {
+		m[normalizeWord(w)] = true
+	}
+	return m
+}()

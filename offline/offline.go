@@ -66,6 +66,7 @@ type Engine struct {
 	nameQuestion map[nadine.Language]string // the sentence that asks for a name
 	howQuestions []string                   // the sentences that ask "how are you?"
 	empathy      map[string]bool            // replies after which Nadine listens
+	greetLines   map[string]bool            // her greetings to a stranger: an introduction may follow
 	topics       *topicIndex                // the knowledge facts' passages, per language
 	recent       *recentReplies
 }
@@ -99,6 +100,7 @@ func New(opts Options) *Engine {
 		sections:     builtinSections(),
 		nameQuestion: make(map[nadine.Language]string),
 		empathy:      make(map[string]bool),
+		greetLines:   make(map[string]bool),
 	}
 	if e.persona.Name == "" {
 		e.persona = nadine.DefaultPersona()
@@ -129,6 +131,9 @@ func New(opts Options) *Engine {
 					e.howQuestions = append(e.howQuestions, s[len(s)-1])
 				}
 			}
+		}
+		for _, l := range table[tGreet] {
+			e.greetLines[l] = true
 		}
 		for _, key := range []string{tFeelSad, tNewsBad, tStress, tAngryUser, tSick, tListen} {
 			for _, l := range table[key] {
@@ -239,6 +244,7 @@ func (t *turn) readHistory() hints {
 			}
 		}
 		h.listening = t.e.empathy[last]
+		h.greeted = t.e.greetLines[last]
 		if t.e.topics != nil {
 			h.place = t.e.topics.statedPlace(last)
 		}

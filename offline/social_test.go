@@ -555,6 +555,8 @@ func BenchmarkRespondKnowledge(b *testing.B) {
 
 // TestOpeningGreets: words that both greet and take leave ("salut la
 // compagnie", "ciao") greet when nothing was said yet, and leave after.
+// "Salut la jeunesse !" after a talk was a greeting (0.51) before the
+// shared word was read by position.
 func TestOpeningGreets(t *testing.T) {
 	e := testEngine(offline.Options{})
 	talked := []nadine.Message{{Role: nadine.RoleUser, Content: "Bonjour"}, {Role: nadine.RoleAssistant, Content: "Bonjour et bienvenue !"}}
@@ -566,9 +568,36 @@ func TestOpeningGreets(t *testing.T) {
 		{"Salut la compagnie !", nil, "greeting"},
 		{"Salut la compagnie !", talked, "farewell"},
 		{"Au revoir", nil, "farewell"},
+		// "salut" is a word the greeting and farewell examples share: read
+		// by where the conversation is; a greeting read plainly stays one.
+		{"Salut la jeunesse !", nil, "greeting"},
+		{"Salut la jeunesse !", talked, "farewell"},
+		{"Good evening to you all", talked, "greeting"},
 	} {
 		if r := respond(t, e, nadine.Turn{Text: tt.in}, tt.history...); r.intent() != tt.want {
 			t.Errorf("%q after %d messages: [%s] %q, want %s", tt.in, len(tt.history), r.intent(), r.reply.Text, tt.want)
+		}
+	}
+}
+
+// TestWeakFeelingNeedsItsWords: a weak feeling reading (below 0.5) of an
+// utterance that holds no word of a feeling's examples is none ("I am
+// going home now" was sadness at 0.35); a feeling's own word, a word the
+// examples never use, or Chinese keep it.
+func TestWeakFeelingNeedsItsWords(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, tt := range []struct {
+		lang nadine.Language
+		in   string
+		want string
+	}{
+		{nadine.English, "I am going home now", "default"},
+		{nadine.English, "I'm a bit sad", "feeling_sad"},
+		{nadine.English, "I'm knackered", "feeling_tired"},
+		{nadine.Chinese, "我的狗昨天死了", "feeling_news_bad"},
+	} {
+		if r := respond(t, e, nadine.Turn{Text: tt.in, Language: tt.lang}); r.intent() != tt.want {
+			t.Errorf("%s %q: [%s] %q, want %s", tt.lang, tt.in, r.intent(), r.reply.Text, tt.want)
 		}
 	}
 }

@@ -273,6 +273,7 @@ type hints struct {
 	listening   bool            // Nadine just answered a worry or sad news with empathy
 	worried     bool            // she did so in one of her last few replies
 	opening     bool            // nothing was said yet: "salut la compagnie" greets, it does not leave
+	greeted     bool            // her last reply greeted a stranger: what follows may be an introduction ("ich bin Marie")
 	place       string          // the institution her last reply stated: "when did it start" asks of it
 }
 
@@ -321,7 +322,74 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		toks = joined
 		whole = e.expect(e.classifyWhole(toks), h)
 	}
+	if !h.opening && greetsAndLeaves(toks, lang) {
+		whole = leaving(whole)
+	}
 	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
+}
+
+// sharedSpread bounds the labels whose examples use a word that both greets
+// and takes leave ("salut", "servus", "ciao"): a few, greeting and farewell
+// among them, not "you" or "nadine".
+const sharedSpread = 5
+
+// greetsAndLeaves reports whether an utterance holds a word the greeting and
+// the farewell examples of its language share and few others use.
+func greetsAndLeaves(toks []intents.Token, lang nadine.Language) bool {
+	for _, t := range toks {
+		if l := wordLabels()[lang][t.Norm]; l["greeting"] && l["farewell"] && len(l) <= sharedSpread {
+			return true
+		}
+	}
+	return false
+}
+
+// leaving reads a word that both greets and takes leave by where the
+// conversation is: once it has begun, a greeting is that much less likely,
+// as a farewell is at its first turn ("Salut la compagnie !" after a talk:
+// greeting 0.52, farewell 0.33 before).
+func leaving(r intents.Result) intents.Result {
+	out := intents.Result{Languages: r.Languages, Labels: slices.Clone(r.Labels)}
+	var sum float64
+	for i, s := range out.Labels {
+		if s.Label == "greeting" {
+			out.Labels[i].Prob /= priorBoost
+		}
+		sum += out.Labels[i].Prob
+	}
+	for i := range out.Labels {
+		out.Labels[i].Prob /= sum
+	}
+	sortScored(out.Labels)
+	return out
+}
+
+// feelingSpread bounds the labels whose examples use a word that tells a
+// feeling ("sad", "exhausted", "exam"): a feeling's own words.
+const feelingSpread = 3
+
+// tellsFeeling reports whether an utterance may tell a feeling: it holds a
+// word of a feeling's examples that few labels use, or a word no example of
+// its language uses (its letters may still say it: "knackered"). "I am
+// going home" holds neither: its weak reading as sadness (0.30) is none.
+// A Chinese character is no word (死 is in "累死了" and "去死"): Chinese
+// may always tell one.
+func tellsFeeling(toks []intents.Token, lang nadine.Language) bool {
+	for _, t := range toks {
+		l := wordLabels()[lang][t.Norm]
+		if len(l) == 0 || t.Han {
+			return true
+		}
+		if len(l) > feelingSpread {
+			continue
+		}
+		for label := range l {
+			if strings.HasPrefix(label, "feeling.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decide takes the first candidate intent that reaches the threshold and
@@ -337,6 +405,10 @@ func (e *Engine) decide(r reading, h hints) classified {
 		return classified{intent: iKnowledge, label: "knowledge." + h.place, prob: whole.Prob("knowledge." + h.place), lang: out.lang, fact: h.place}
 	}
 	cands := e.candidates(whole, r.parts)
+	if !tellsFeeling(toks, r.lang) {
+		// A weak feeling reading with no word of a feeling is none.
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return strings.HasPrefix(c.label, "feeling.") && c.prob < wholeSure })
+	}
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
@@ -356,15 +428,23 @@ func (e *Engine) decide(r reading, h hints) classified {
 		nameTop = nameTop || p.top.Label == "name"
 	}
 	plain := false
-	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure) {
+	// After she greeted a stranger, a name the words show plainly is one
+	// even in what the classifier reads as none ("this is Jack").
+	if top := whole.Top(); max(nameProb, namePart) >= nameFloor && (top.Label != noneLabel || top.Prob < wholeSure || h.greeted) {
 		if _, sure := e.personName(toks, text, out.lang, bareNever); sure {
 			cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 			plain = true
 		}
 	}
-	if !plain && e.greetedCapital(toks, text, r.parts, out.lang) {
+	if !plain && e.greetedCapital(toks, text, r.parts, out.lang, h.greeted) {
 		cands = append([]candidate{{"name", max(nameProb, namePart)}}, cands...)
 		plain = true
+	}
+	if !plain {
+		if p, ok := e.introFirst(r, h); ok {
+			cands = append([]candidate{{"name", p}}, cands...)
+			plain = true
+		}
 	}
 	if name := e.greetedName(toks, text, r.parts, out.lang); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
@@ -406,6 +486,59 @@ func (e *Engine) decide(r reading, h hints) classified {
 	}
 	out.label, out.prob = noneLabel, whole.Prob(noneLabel)
 	return out
+}
+
+// introFirst reports whether an utterance introduces the person, then says
+// more: the stretch up to the name (after a greeting) reads as an
+// introduction, and what follows asks her name back, is an act that comes
+// along, reads as nothing, or is not said to her ("ich bin Mats und bin
+// acht" is his age, not a question of hers; "je suis Inès et toi c'est quoi
+// ton prénom" is answered by her introducing herself, which the reply to a
+// name does). The visitor's own name comes first; its probability is the
+// stretch's.
+func (e *Engine) introFirst(r reading, h hints) (float64, bool) {
+	name, _ := e.personName(r.toks, r.text, r.lang, bareNever)
+	end := tokensEnd(r.toks, name)
+	if end <= 0 || end >= len(r.toks) {
+		return 0, false
+	}
+	start := 0
+	if len(r.parts) > 0 {
+		if g := r.parts[0]; g.top.Label == "greeting" && g.top.Prob >= partSure && g.to < end {
+			start = g.to
+		}
+	}
+	// The stretch's likeliest intent is an introduction (none aside: "this
+	// is olivia" is none 0.40, name 0.37).
+	intro := e.expect(e.classifyPart(r.toks[start:end]), h)
+	i := slices.IndexFunc(intro.Labels, func(s intents.Scored) bool { return s.Label != noneLabel })
+	if i < 0 || intro.Labels[i].Label != "name" || intro.Labels[i].Prob < e.threshold {
+		return 0, false
+	}
+	rest := r.toks[end:]
+	after := e.classifyPart(rest).Top()
+	if after.Label == "persona.name" || social(after.Label) || after.Label == noneLabel || after.Prob < e.threshold || !addressed(rest) {
+		return intro.Prob("name"), true
+	}
+	return 0, false
+}
+
+// tokensEnd is the index after the first run of toks that spells s, or -1.
+func tokensEnd(toks []intents.Token, s string) int {
+	want := intents.Tokenize(s)
+	if len(want) == 0 {
+		return -1
+	}
+	for i := 0; i+len(want) <= len(toks); i++ {
+		match := true
+		for j, w := range want {
+			match = match && toks[i+j].Norm == w.Norm
+		}
+		if match {
+			return i + len(want)
+		}
+	}
+	return -1
 }
 
 // weakFact is the knowledge fact the classifier likes best, below the bar,
@@ -612,6 +745,16 @@ func (e *Engine) parts(toks []intents.Token, h hints) []part {
 	var out []part
 	for k := 1; k <= maxHead && k < n; k++ {
 		if top := e.classifyPart(toks[:k]).Top(); top.Label == "greeting" && top.Prob >= partSure {
+			// The greeting goes on while its reading grows: "grüß dich",
+			// "guten abend nadine", not "hallo ich".
+			for k+1 <= maxHead && k+1 < n {
+				next := e.classifyPart(toks[:k+1]).Top()
+				if next.Label != "greeting" || next.Prob < top.Prob {
+					break
+				}
+				top = next
+				k++
+			}
 			rest := e.expect(e.classifyPart(toks[k:]), h)
 			out = append(out, part{from: 0, to: k, top: top}, part{from: k, to: n, top: rest.Top(), name: rest.Prob("name")})
 			break
