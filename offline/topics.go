@@ -73,7 +73,7 @@ func newTopicPassage(emb *lexical.Embedder, fact, text string) topicPassage {
 		if hasHan(tok.norm) {
 			p.han += tok.norm
 		} else {
-			p.words = append(p.words, tok.norm)
+			p.words = append(p.words, unelided(tok.norm))
 		}
 	}
 	return p
@@ -416,13 +416,15 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 			return true
 		}
 		// The word just before or after the head, or after its "of"
-		// ("university of X", "l'université de X", "Uni von X").
+		// ("university of X", "l'université de X", "Uni von X"), in its
+		// clause: "J'étudie à l'EPFL. L'Université de Genève, …" asks of
+		// Geneva's.
 		beside := []int{i - 1, i + 1}
 		if i+2 < len(toks) && linkWords[toks[i+1].norm] {
 			beside = append(beside, i+2)
 		}
 		for _, j := range beside {
-			if j < 0 || j >= len(toks) {
+			if j < 0 || j >= len(toks) || toks[j].clause != t.clause {
 				continue
 			}
 			w := bare(toks[j].norm)

@@ -429,6 +429,14 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 	if !e.ofHer(fact, r.toks, r.text, r.lang) {
 		return "", false
 	}
+	// A question read as where, who made or how old she is that names an
+	// institution's kind and not her ("Et où se trouve ce laboratoire ?"),
+	// of no other institution (ofHer), asks it of the institution: its head
+	// word is too common to be a rare one ("la meilleure université du
+	// monde", read as none, is not Geneva's).
+	if heads, ok := placeFacts[fact]; ok && placeAsked[strings.TrimPrefix(top.Label, "persona.")] && namesHead(r.toks, heads) {
+		return fact, true
+	}
 	// Below another reading (none, mostly), the passage must also share a
 	// rare word with the question.
 	first := top.Label == r.whole.Labels[i].Label
@@ -783,9 +791,11 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(untagged(toks)) {
 			return c, false
 		}
-		// How old, not asked of her, of an institution is its age
-		// ("牛津大学有多老"); a bare "几岁了" is hers.
-		if c.fact == fAge && !addressed(toks) && namesInstitution(toks) {
+		// Where, who made or led, and how old, asked of a named institution
+		// and not to her, are the institution's ("牛津大学有多老", "Et où se
+		// trouve ce laboratoire ?", "L'université, elle a été fondée par
+		// qui ?"): "ce" and "elle" there point at the institution.
+		if placeAsked[c.fact] && !spokenTo(toks) && !(c.fact == fPlace && hereAsked(toks)) && namesInstitution(toks) {
 			return c, false
 		}
 	case iKnowledge:
@@ -861,6 +871,37 @@ var herWords = map[string]bool{
 	"sie": true, "ihnen": true, "ihr": true, "ihre": true, "di": true, "dei": true, "dieser": true, "diesen": true,
 	"diesem": true, "diese": true, "dies": true, "bisch": true, "bist": true,
 	"你": true, "您": true, "妳": true, "这": true, "她": true,
+}
+
+// pointingWords are herWords that may point at a thing rather than at her:
+// "this", "ce", "cette", "elle" ("cette université, elle …").
+var pointingWords = map[string]bool{"this": true, "she": true, "her": true, "ce": true, "cet": true, "cette": true,
+	"elle": true, "dieser": true, "diesen": true, "diesem": true, "diese": true, "dies": true, "这": true, "她": true}
+
+// placeAsked are the persona facts an institution also has: where it is,
+// who made or leads it, how old it is.
+var placeAsked = map[string]bool{fPlace: true, fCreator: true, fOrigin: true, fAge: true}
+
+// spokenTo reports whether an utterance speaks to her: a word for her that
+// cannot point at a thing, or "t'" ("t'as été fabriquée où").
+func spokenTo(toks []intents.Token) bool {
+	for _, t := range toks {
+		low := strings.ToLower(t.Text)
+		if herWords[t.Norm] && !pointingWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’") {
+			return true
+		}
+	}
+	return false
+}
+
+// hereWords ask where the asker is, which is where she is: "On est où ici,
+// c'est bien à l'uni ?".
+var hereWords = map[string]bool{"here": true, "we": true, "us": true, "ici": true, "icitte": true, "on": true,
+	"nous": true, "hier": true, "wir": true, "uns": true}
+
+// hereAsked reports whether an utterance asks of the place the asker is in.
+func hereAsked(toks []intents.Token) bool {
+	return slices.ContainsFunc(toks, func(t intents.Token) bool { return hereWords[t.Norm] })
 }
 
 // addressed reports whether an utterance speaks of her: to her, by her name,
@@ -971,25 +1012,33 @@ func asksOf(toks []intents.Token, text string) bool {
 // namesInstitution reports whether an utterance holds the word of an
 // institution's kind ("university", "labo", "大学").
 func namesInstitution(toks []intents.Token) bool {
+	for _, heads := range placeFacts {
+		if namesHead(toks, heads) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesHead reports whether an utterance holds one of an institution's
+// head words ("l'université", "labo", "大学").
+func namesHead(toks []intents.Token, heads []string) bool {
 	var han strings.Builder
 	for _, t := range toks {
 		if t.Han {
 			han.WriteString(t.Norm)
 			continue
 		}
-		for _, heads := range placeFacts {
-			for _, h := range heads {
-				if !hasHan(h) && (t.Norm == h || len(h) >= 4 && strings.HasPrefix(t.Norm, h)) {
-					return true
-				}
+		w := unelided(normalizeWord(t.Text)) // the classifier's form drops the apostrophe: "luniversite"
+		for _, h := range heads {
+			if !hasHan(h) && (w == h || len(h) >= 4 && strings.HasPrefix(w, h)) {
+				return true
 			}
 		}
 	}
-	for _, heads := range placeFacts {
-		for _, h := range heads {
-			if hasHan(h) && strings.Contains(han.String(), h) {
-				return true
-			}
+	for _, h := range heads {
+		if hasHan(h) && strings.Contains(han.String(), h) {
+			return true
 		}
 	}
 	return false
