@@ -882,12 +882,26 @@ var pointingWords = map[string]bool{"this": true, "she": true, "her": true, "ce"
 // who made or leads it, how old it is.
 var placeAsked = map[string]bool{fPlace: true, fCreator: true, fOrigin: true, fAge: true}
 
+// relativeWords open a clause that says which institution is meant ("le
+// laboratoire où vous êtes née", "the lab where you were built").
+var relativeWords = map[string]bool{"ou": true, "qui": true, "que": true, "qu": true, "dont": true,
+	"where": true, "that": true, "which": true, "wo": true}
+
 // spokenTo reports whether an utterance speaks to her: a word for her that
-// cannot point at a thing, or "t'" ("t'as été fabriquée où").
+// cannot point at a thing, or "t'" ("t'as été fabriquée où"), outside what
+// says which institution is meant ("Le laboratoire où vous êtes née, il est
+// où ?" asks where the laboratory is).
 func spokenTo(toks []intents.Token) bool {
-	for _, t := range toks {
+	relative := false
+	for i, t := range toks {
+		if i > 0 && t.Clause != toks[i-1].Clause {
+			relative = false
+		}
+		if i > 0 && relativeWords[t.Norm] && isHead(toks[i-1]) {
+			relative = true
+		}
 		low := strings.ToLower(t.Text)
-		if herWords[t.Norm] && !pointingWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’") {
+		if !relative && (herWords[t.Norm] && !pointingWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’")) {
 			return true
 		}
 	}
@@ -1029,15 +1043,34 @@ func namesHead(toks []intents.Token, heads []string) bool {
 			han.WriteString(t.Norm)
 			continue
 		}
-		w := unelided(normalizeWord(t.Text)) // the classifier's form drops the apostrophe: "luniversite"
-		for _, h := range heads {
-			if !hasHan(h) && (w == h || len(h) >= 4 && strings.HasPrefix(w, h)) {
-				return true
-			}
+		if headOf(t, heads) {
+			return true
 		}
 	}
 	for _, h := range heads {
 		if hasHan(h) && strings.Contains(han.String(), h) {
+			return true
+		}
+	}
+	return false
+}
+
+// headOf reports whether a word is one of an institution's head words
+// (Latin script; "l'université" holds "univ").
+func headOf(t intents.Token, heads []string) bool {
+	w := unelided(normalizeWord(t.Text)) // the classifier's form drops the apostrophe: "luniversite"
+	for _, h := range heads {
+		if !hasHan(h) && (w == h || len(h) >= 4 && strings.HasPrefix(w, h)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHead reports whether a word is the head word of any institution.
+func isHead(t intents.Token) bool {
+	for _, heads := range placeFacts {
+		if headOf(t, heads) {
 			return true
 		}
 	}
