@@ -417,6 +417,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 // readings that agree on a fact are surer than either alone.
 func (e *Engine) weakFact(r reading) (string, bool) {
 	top := r.whole.Top()
+	if fact, ok := e.institutionAsked(r); ok {
+		return fact, true
+	}
 	i := slices.IndexFunc(r.whole.Labels, func(s intents.Scored) bool { return strings.HasPrefix(s.Label, "knowledge.") })
 	if i < 0 || r.whole.Labels[i].Prob < weakFactFloor || e.topics == nil {
 		return "", false
@@ -429,14 +432,6 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 	if !e.ofHer(fact, r.toks, r.text, r.lang) {
 		return "", false
 	}
-	// A question read as where, who made or how old she is that names an
-	// institution's kind and not her ("Et où se trouve ce laboratoire ?"),
-	// of no other institution (ofHer), asks it of the institution: its head
-	// word is too common to be a rare one ("la meilleure université du
-	// monde", read as none, is not Geneva's).
-	if heads, ok := placeFacts[fact]; ok && placeAsked[strings.TrimPrefix(top.Label, "persona.")] && namesHead(r.toks, heads) {
-		return fact, true
-	}
 	// Below another reading (none, mostly), the passage must also share a
 	// rare word with the question.
 	first := top.Label == r.whole.Labels[i].Label
@@ -448,6 +443,28 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 		return fact, true
 	}
 	return "", false
+}
+
+// institutionAsked is the institution a question read as where, who made or
+// how old she is asks of, when it names the institution's kind and not her
+// ("Et où se trouve ce laboratoire ?", "Where is this lab?"), of no other
+// institution: the one whose kind it names, the classifier's likelier of
+// two ("université" is Geneva's or Nanyang's). Its head word is too common
+// to be a rare one, and "la meilleure université du monde", read as none,
+// is no one's.
+func (e *Engine) institutionAsked(r reading) (string, bool) {
+	top := r.whole.Top()
+	if !strings.HasPrefix(top.Label, "persona.") || !placeAsked[strings.TrimPrefix(top.Label, "persona.")] || spokenTo(r.toks) ||
+		top.Label == "persona.place" && hereAsked(r.toks) {
+		return "", false
+	}
+	best, p := "", -1.0
+	for _, f := range []string{fMiralab, fUnige, fNTU} {
+		if namesHead(r.toks, placeFacts[f]) && r.whole.Prob("knowledge."+f) > p && e.ofHer(f, r.toks, r.text, r.lang) {
+			best, p = f, r.whole.Prob("knowledge."+f)
+		}
+	}
+	return best, best != ""
 }
 
 // candidate is a label the utterance may mean.
