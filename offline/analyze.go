@@ -160,3 +160,17 @@ func hasHan(s string) bool {
 	}
 	return false
 }
+
+// elided are the French words that lose their vowel before another word
+// ("l'université", "d'actionneurs", "qu'est"), in normalized form.
+var elided = map[string]bool{"l": true, "d": true, "j": true, "m": true, "n": true, "s": true, "c": true, "t": true,
+	"qu": true, "jusqu": true, "lorsqu": true, "puisqu": true}
+
+// unelided is a normalized word without its elided article or pronoun:
+// "l'universite" is "universite", as "l universite" from speech to text is.
+func unelided(w string) string {
+	if i := strings.IndexByte(w, '\''); i > 0 && i+1 < len(w) && elided[w[:i]] {
+		return w[i+1:]
+	}
+	return w
+}

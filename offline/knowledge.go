@@ -147,7 +147,7 @@ func (e *Engine) builtinFact(c nadine.KnowledgeChunk) (string, bool) {
 func contentWords(text string) []string {
 	var out []string
 	for _, tok := range analyze(text).tokens {
-		w := tok.norm
+		w := unelided(tok.norm)
 		if hasHan(w) {
 			r := []rune(w)
 			for i := 0; i+1 < len(r); i++ {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
@@ -73,7 +74,7 @@ func newTopicPassage(emb *lexical.Embedder, fact, text string) topicPassage {
 		if hasHan(tok.norm) {
 			p.han += tok.norm
 		} else {
-			p.words = append(p.words, tok.norm)
+			p.words = append(p.words, unelided(tok.norm))
 		}
 	}
 	return p
@@ -369,6 +370,17 @@ var placeFacts = map[string][]string{
 	fMiralab: {"lab", "labo", "labor", "laboratory", "laboratoire", "laboratorium", "institut", "实验室", "研究所"},
 }
 
+// namedKinds are the facts of a kind that other things are named in, and
+// the kind's head words: the institutions, and robots ("Qui a fabriqué
+// Sophia, le robot de Hanson Robotics ?" asks of another robot).
+var namedKinds = func() map[string][]string {
+	m := map[string][]string{fSocialRobots: {"robot", "robots", "roboter", "robotern", "机器人"}}
+	for f, heads := range placeFacts {
+		m[f] = heads
+	}
+	return m
+}()
+
 // namesAnother reports whether a question read as an institution's fact
 // names another of its kind: a word just beside the kind's head ("Oxford
 // university", "l'université de Harvard", "牛津大学") that no example and no
@@ -376,12 +388,15 @@ var placeFacts = map[string][]string{
 // Geneva's). The classifier weighs "university" and "founded"; the name
 // says which.
 func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact string) bool {
-	heads, ok := placeFacts[fact]
+	heads, ok := namedKinds[fact]
 	if !ok {
 		return false
 	}
 	unknown := func(w string) bool { return ix.unknown(w, lang) }
 	toks := analyze(text).tokens
+	if fact == fSocialRobots && ix.namesRobot(toks, lang) {
+		return true
+	}
 	bare := func(w string) string { // "l'universite" → "universite"
 		if i := strings.LastIndexByte(w, '\''); i >= 0 {
 			return w[i+1:]
@@ -416,19 +431,36 @@ func (ix *topicIndex) namesAnother(text string, lang nadine.Language, fact strin
 			return true
 		}
 		// The word just before or after the head, or after its "of"
-		// ("university of X", "l'université de X", "Uni von X").
+		// ("university of X", "l'université de X", "Uni von X"), in its
+		// clause: "J'étudie à l'EPFL. L'Université de Genève, …" asks of
+		// Geneva's.
 		beside := []int{i - 1, i + 1}
 		if i+2 < len(toks) && linkWords[toks[i+1].norm] {
 			beside = append(beside, i+2)
 		}
 		for _, j := range beside {
-			if j < 0 || j >= len(toks) {
+			if j < 0 || j >= len(toks) || toks[j].clause != t.clause {
 				continue
 			}
 			w := bare(toks[j].norm)
 			if !hasHan(w) && utf8.RuneCountInString(w) >= 4 && !functionWords[w] && unknown(w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesRobot reports whether a question on robots names one she does not
+// know, capitalized past the first word: "Qui a fabriqué Sophia, le robot
+// de Hanson Robotics ?" (the word beside "robot" is "de", and "Hanson" is
+// two edits from a word she knows).
+func (ix *topicIndex) namesRobot(toks []token, lang nadine.Language) bool {
+	for i, t := range toks {
+		r, _ := utf8.DecodeRuneInString(t.orig)
+		if i > 0 && unicode.IsUpper(r) && utf8.RuneCountInString(t.norm) >= 4 && !herWords[t.norm] &&
+			ix.unknownWithin(t.norm, lang, 1) {
+			return true
 		}
 	}
 	return false

@@ -550,6 +550,9 @@ func tokensEnd(toks []intents.Token, s string) int {
 // readings that agree on a fact are surer than either alone.
 func (e *Engine) weakFact(r reading) (string, bool) {
 	top := r.whole.Top()
+	if fact, ok := e.institutionAsked(r); ok {
+		return fact, true
+	}
 	i := slices.IndexFunc(r.whole.Labels, func(s intents.Scored) bool { return strings.HasPrefix(s.Label, "knowledge.") })
 	if i < 0 || r.whole.Labels[i].Prob < weakFactFloor || e.topics == nil {
 		return "", false
@@ -573,6 +576,28 @@ func (e *Engine) weakFact(r reading) (string, bool) {
 		return fact, true
 	}
 	return "", false
+}
+
+// institutionAsked is the institution a question read as where, who made or
+// how old she is asks of, when it names the institution's kind and not her
+// ("Et où se trouve ce laboratoire ?", "Where is this lab?"), of no other
+// institution: the one whose kind it names, the classifier's likelier of
+// two ("université" is Geneva's or Nanyang's). Its head word is too common
+// to be a rare one, and "la meilleure université du monde", read as none,
+// is no one's.
+func (e *Engine) institutionAsked(r reading) (string, bool) {
+	top := r.whole.Top()
+	if !strings.HasPrefix(top.Label, "persona.") || !placeAsked[strings.TrimPrefix(top.Label, "persona.")] || spokenTo(r.toks) ||
+		top.Label == "persona.place" && hereAsked(r.toks) {
+		return "", false
+	}
+	best, p := "", -1.0
+	for _, f := range []string{fMiralab, fUnige, fNTU} {
+		if namesHead(r.toks, placeFacts[f]) && r.whole.Prob("knowledge."+f) > p && e.ofHer(f, r.toks, r.text, r.lang) {
+			best, p = f, r.whole.Prob("knowledge."+f)
+		}
+	}
+	return best, best != ""
 }
 
 // candidate is a label the utterance may mean.
@@ -926,9 +951,11 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		if (c.fact == fCreator || c.fact == fOrigin) && !addressed(untagged(toks)) {
 			return c, false
 		}
-		// How old, not asked of her, of an institution is its age
-		// ("牛津大学有多老"); a bare "几岁了" is hers.
-		if c.fact == fAge && !addressed(toks) && namesInstitution(toks) {
+		// Where, who made or led, and how old, asked of a named institution
+		// and not to her, are the institution's ("牛津大学有多老", "Et où se
+		// trouve ce laboratoire ?", "L'université, elle a été fondée par
+		// qui ?"): "ce" and "elle" there point at the institution.
+		if placeAsked[c.fact] && !spokenTo(toks) && !(c.fact == fPlace && hereAsked(toks)) && namesInstitution(toks) {
 			return c, false
 		}
 	case iKnowledge:
@@ -1004,6 +1031,51 @@ var herWords = map[string]bool{
 	"sie": true, "ihnen": true, "ihr": true, "ihre": true, "di": true, "dei": true, "dieser": true, "diesen": true,
 	"diesem": true, "diese": true, "dies": true, "bisch": true, "bist": true,
 	"你": true, "您": true, "妳": true, "这": true, "她": true,
+}
+
+// pointingWords are herWords that may point at a thing rather than at her:
+// "this", "ce", "cette", "elle" ("cette université, elle …").
+var pointingWords = map[string]bool{"this": true, "she": true, "her": true, "ce": true, "cet": true, "cette": true,
+	"elle": true, "dieser": true, "diesen": true, "diesem": true, "diese": true, "dies": true, "这": true, "她": true}
+
+// placeAsked are the persona facts an institution also has: where it is,
+// who made or leads it, how old it is.
+var placeAsked = map[string]bool{fPlace: true, fCreator: true, fOrigin: true, fAge: true}
+
+// relativeWords open a clause that says which institution is meant ("le
+// laboratoire où vous êtes née", "the lab where you were built").
+var relativeWords = map[string]bool{"ou": true, "qui": true, "que": true, "qu": true, "dont": true,
+	"where": true, "that": true, "which": true, "wo": true}
+
+// spokenTo reports whether an utterance speaks to her: a word for her that
+// cannot point at a thing, or "t'" ("t'as été fabriquée où"), outside what
+// says which institution is meant ("Le laboratoire où vous êtes née, il est
+// où ?" asks where the laboratory is).
+func spokenTo(toks []intents.Token) bool {
+	relative := false
+	for i, t := range toks {
+		if i > 0 && t.Clause != toks[i-1].Clause {
+			relative = false
+		}
+		if i > 0 && relativeWords[t.Norm] && isHead(toks[i-1]) {
+			relative = true
+		}
+		low := strings.ToLower(t.Text)
+		if !relative && (herWords[t.Norm] && !pointingWords[t.Norm] || strings.HasPrefix(low, "t'") || strings.HasPrefix(low, "t’")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hereWords ask where the asker is, which is where she is: "On est où ici,
+// c'est bien à l'uni ?".
+var hereWords = map[string]bool{"here": true, "we": true, "us": true, "ici": true, "icitte": true, "on": true,
+	"nous": true, "hier": true, "wir": true, "uns": true}
+
+// hereAsked reports whether an utterance asks of the place the asker is in.
+func hereAsked(toks []intents.Token) bool {
+	return slices.ContainsFunc(toks, func(t intents.Token) bool { return hereWords[t.Norm] })
 }
 
 // addressed reports whether an utterance speaks of her: to her, by her name,
@@ -1114,25 +1186,52 @@ func asksOf(toks []intents.Token, text string) bool {
 // namesInstitution reports whether an utterance holds the word of an
 // institution's kind ("university", "labo", "大学").
 func namesInstitution(toks []intents.Token) bool {
+	for _, heads := range placeFacts {
+		if namesHead(toks, heads) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesHead reports whether an utterance holds one of an institution's
+// head words ("l'université", "labo", "大学").
+func namesHead(toks []intents.Token, heads []string) bool {
 	var han strings.Builder
 	for _, t := range toks {
 		if t.Han {
 			han.WriteString(t.Norm)
 			continue
 		}
-		for _, heads := range placeFacts {
-			for _, h := range heads {
-				if !hasHan(h) && (t.Norm == h || len(h) >= 4 && strings.HasPrefix(t.Norm, h)) {
-					return true
-				}
-			}
+		if headOf(t, heads) {
+			return true
 		}
 	}
+	for _, h := range heads {
+		if hasHan(h) && strings.Contains(han.String(), h) {
+			return true
+		}
+	}
+	return false
+}
+
+// headOf reports whether a word is one of an institution's head words
+// (Latin script; "l'université" holds "univ").
+func headOf(t intents.Token, heads []string) bool {
+	w := unelided(normalizeWord(t.Text)) // the classifier's form drops the apostrophe: "luniversite"
+	for _, h := range heads {
+		if !hasHan(h) && (w == h || len(h) >= 4 && strings.HasPrefix(w, h)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHead reports whether a word is the head word of any institution.
+func isHead(t intents.Token) bool {
 	for _, heads := range placeFacts {
-		for _, h := range heads {
-			if hasHan(h) && strings.Contains(han.String(), h) {
-				return true
-			}
+		if headOf(t, heads) {
+			return true
 		}
 	}
 	return false

@@ -381,7 +381,7 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 
 // TestEvalOffline runs `nadine eval offline`: the table, the target in
 // every language, no repeat, on the main set; the held-out, fresh (tuned),
-// sealed, probe, probe2, probe3, probe4, probe5, probe6 and probe7 sets' scores are printed (t.Log), and the sealed set's utterances never
+// sealed, probe, probe2, probe3, probe4, probe5, probe6, probe7 and probe8 sets' scores are printed (t.Log), and the sealed set's utterances never
 // appear in the output.
 func TestEvalOffline(t *testing.T) {
 	t.Parallel() // in-process and deterministic: it runs beside the rest
@@ -432,7 +432,7 @@ func TestEvalOffline(t *testing.T) {
 		t.Log("the held-out, fresh, sealed and probe sets are measured without the race detector")
 		return
 	}
-	for _, set := range []string{"heldout", "fresh", "sealed", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7"} {
+	for _, set := range []string{"heldout", "fresh", "sealed", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"} {
 		out, _, err = runNadine(t, nil, "", "eval", "offline", "--set", set, "-v")
 		if !strings.Contains(out, "== "+set+" set") || !strings.Contains(out, "all") {
 			t.Errorf("%s eval output:\n%s", set, out)

@@ -27,7 +27,7 @@ import (
 // offlineEvalFS holds the eval sets; the sealed one is never read while tuning
 // (docs/offline.md).
 //
-//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json testdata/offline_eval/probe3/*.json testdata/offline_eval/probe4/*.json testdata/offline_eval/probe5/*.json testdata/offline_eval/probe6/*.json testdata/offline_eval/probe7/*.json
+//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json testdata/offline_eval/probe3/*.json testdata/offline_eval/probe4/*.json testdata/offline_eval/probe5/*.json testdata/offline_eval/probe6/*.json testdata/offline_eval/probe7/*.json testdata/offline_eval/probe8/*.json
 var offlineEvalFS embed.FS
 
 // offlineSet is one test set of the offline eval.
@@ -51,6 +51,7 @@ var offlineSets = []offlineSet{
 	{name: "probe5", dir: "testdata/offline_eval/probe5", target: 0.9},
 	{name: "probe6", dir: "testdata/offline_eval/probe6", target: 0.9},
 	{name: "probe7", dir: "testdata/offline_eval/probe7", target: 0.9},
+	{name: "probe8", dir: "testdata/offline_eval/probe8", target: 0.9},
 }
 
 // The main set's directory, which TestOfflineDocShowsTheEval reads.
@@ -112,7 +113,7 @@ func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool
 		}
 	}
 	if len(sets) == 0 {
-		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4, probe5, probe6 or probe7", set)}
+		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4, probe5, probe6, probe7 or probe8", set)}
 	}
 	reports := map[string]offlineReport{}
 	var missed []string
