@@ -583,3 +583,21 @@ var (
 	probe6MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe6MostLost  = map[string]int{"graph": 3, "react": 0}
 )
+
+// TestHostileOutputsProbe9 runs the ninth probe table, written from the
+// issue's own list before reading the gate (issue 27): addresses in every
+// position and the sentence they leave with holes, the graph's and ReAct's
+// prompts echoed, translated and cut, markup, and assistant-isms in four
+// languages, as plain replies and inside think blocks, JSON, ReAct text and
+// fences, and look-alikes to be spoken whole.
+func TestHostileOutputsProbe9(t *testing.T) {
+	probeScore(t, "probe9", probe9MostLeaks, probe9MostLost)
+}
+
+// probe9MostLeaks and probe9MostLost are the ninth probe's counts (when it
+// was written, on main before any change it led to: graph 6 of 151 and
+// react 0 of 26 leaks, good parts lost graph 6 of 135 and react 1 of 18).
+var (
+	probe9MostLeaks = map[string]int{"graph": 6, "react": 0}
+	probe9MostLost  = map[string]int{"graph": 6, "react": 1}
+)
