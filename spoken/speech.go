@@ -61,9 +61,12 @@ var (
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave.").
 	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
-	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
-	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
-	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
+	// speakerRE's decoration is any sign but a letter or a digit of any
+	// script: RE2's \W is ASCII, and took the first character of a
+	// Chinese reply after "Final Answer: " for decoration.
+	speakerRE = regexp.MustCompile(`(?i)^[^\p{L}\p{N}_]{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*[^\p{L}\p{N}_]{0,3}:[^\p{L}\p{N}_]{0,2}\s*`)
+	jsonKeyRE = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
+	codeRE    = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
 )
 
 // quotePairs are the quotation marks a model may wrap its whole reply in.

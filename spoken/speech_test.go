@@ -21,6 +21,8 @@ func TestCleanSpeech(t *testing.T) {
 		{"prefix with says", "Nadine says: I am fine.", "I am fine."},
 		{"assistant prefix", "Assistant: Sure, I can do that.", "Sure, I can do that."},
 		{"final answer prefix", "Final Answer: It is sunny.", "It is sunny."},
+		{"final answer prefix before Chinese", "Final Answer: 我住在日内瓦。", "我住在日内瓦。"},
+		{"speaker prefix before Chinese", "Nadine: 你好！", "你好！"},
 		{"bold and italics", "That is **really** nice and *very* kind.", "That is really nice and very kind."},
 		{"stage direction", "*smiles warmly* Hello Alex!", "Hello Alex!"},
 		{"parenthesized stage direction", "(laughs) Oh, you are funny.", "Oh, you are funny."},
