@@ -198,6 +198,15 @@ func capitalize(s string) string {
 // not read so.
 func serviceOf(s string) bool { return serviceRE.MatchString(foldMarks(s)) }
 
+// serviceAsk is the offer of service asked as a question, an adverb of
+// time between and any verb of service: "How can I be of assistance
+// today?", "En quoi puis-je vous être utile ?", "Wie kann ich Ihnen heute
+// behilflich sein?", "今天我能为您做什么？". Read folded (foldMarks).
+const serviceAsk = `\bhow\s+(?:can|may|could)\s+I\s+be\s+of\s+(?:help|assistance|service|use)\b|\bwhat\s+(?:can|may|could)\s+I\s+do\s+for\s+you(?:\s+(?:today|now))?\s*[?.!]?\s*$` +
+	`|\b(?:comment|en\s+quoi)\s+(?:puis-je|pourrais-je|je\s+peux|je\s+pourrais)\s+(?:vous|t')\s*(?:(?:aujourd'hui|encore)\s+)?(?:etre\s+utile|aider|rendre\s+service|servir)\b` +
+	`|\b(?:wie|womit|wobei)\s+(?:kann|konnte|darf)\s+ich\s+(?:dir|ihnen|euch)\s+(?:(?:heute|noch|sonst|jetzt|denn|gerade)\s+){0,2}(?:helfen|behilflich\s+sein|dienen|weiterhelfen|nutzlich\s+sein|zur\s+seite\s+stehen)\b` +
+	`|(?:今天)?我?(?:能|可以)为(?:您|你)做(?:些|点)?什么|有什么(?:我)?(?:可以|能)(?:帮|为)(?:您|你)`
+
 // serviceRE is the stance "I serve you": help, assistance or a deed for the
 // listener offered with no task of its own, only a generic object (anything
 // else, whatever you need, any questions, or nothing: "I'm here to assist
@@ -209,6 +218,7 @@ var serviceRE = regexp.MustCompile(`(?i)\b(?:anything|something)\s+(?:else|more)
 	`|\b(?:anything|something)\s+(?:that\s+)?I\s+(?:can|could|may)\s+(?:do\s+for\s+you|help\s+(?:you\s+)?with|assist\s+(?:you\s+)?with)\s*[?.!]?\s*$` +
 	`|\b(?:here|happy|glad|ready|pleased|delighted)\s+to\s+(?:help|assist)(?:\s+you)?(?:\s+(?:with\s+(?:anything|whatever|any|all|everything)\b[^.!?]*|today|further|out))?\s*(?:[.!?,]|$)` +
 	`|\bhow\s+(?:can|may|could)\s+I\s+(?:help|assist|serve)\b` +
+	`|` + serviceAsk +
 	`|\bautre\s+chose\s+que\s+je\s+(?:puisse|peux|pourrais)\s+faire\s+pour\s+(?:vous|toi)\b|\bque\s+puis-je\s+faire\s+pour\s+(?:vous|toi)\b` +
 	`|\b(?:ravie?|heureuse?|contente?|la|ici|prete?)\s+(?:de|pour)\s+vous\s+aider\s*(?:[.!?,]|$)|\b(?:vous|t)\s*'?aider\s+(?:avec|pour|sur|en)\s+(?:autre\s+chose|quoi\s+que\s+ce\s+soit)` +
 	`|\b(?:kann|konnte)\s+ich\s+(?:sonst\s+)?(?:noch\s+)?(?:etwas|was)\s+fur\s+(?:dich|sie|euch)\s+tun\b|\bwas\s+kann\s+ich\s+(?:sonst\s+)?(?:noch\s+)?fur\s+(?:dich|sie|euch)\s+tun\b|\bnoch\s+(?:etwas|was),?\s+(?:das|was)\s+ich\s+fur\s+(?:dich|sie|euch)\s+tun` +
@@ -249,3 +259,6 @@ func flattery(s string) string {
 	}
 	return s
 }
+
+// serviceAskRE is serviceAsk alone, for its calibration on speech.
+var serviceAskRE = regexp.MustCompile(`(?i)` + serviceAsk)

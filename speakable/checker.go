@@ -209,6 +209,19 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		// or in a tool's result: the reply goes on without it.
 		return "", leftOut("an order to drop or reveal the rules")
 	}
+	if formatRuleOf(raw) {
+		// A rule given as an aside goes with its parentheses; the
+		// sentence around it is judged without it.
+		if raw = withoutRuleAsides(raw); raw == "" {
+			return "", leftOut("a rule about the reply's form")
+		}
+		if formatRuleOf(raw) {
+			return "", notSpeech("a rule about the reply's form")
+		}
+	}
+	if holed(raw) {
+		return "", leftOut("a sentence left with holes")
+	}
 	linked := rewriteLinks(markupRoles(raw), lang, c.spelled)
 	clean, err := spoken.Sentence(linked)
 	if err == nil && strings.Contains(clean, dropped) {
