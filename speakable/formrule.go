@@ -55,8 +55,10 @@ func formatRuleOf(s string) bool {
 // formatNamesRE is a text format named after a first one forbidden.
 var formatNamesRE = regexp.MustCompile(`(?i)\b(?:markdown|json|emojis?|urls?|lists|links|code|headings|listes|liens|listen|aufzahlungen)\b|表情|网址|列表|链接|代码`)
 
-// withoutRuleAsides removes the asides in parentheses that state a rule
-// about the reply's form ("（回答控制在两句话以内）今天天气晴朗。").
+// withoutRuleAsides removes the asides in parentheses and the lead-in
+// before a colon that state a rule about the reply's form
+// ("（回答控制在两句话以内）今天天气晴朗。", "Hier die Antwort ohne Emojis: Es
+// freut mich, dass du da bist."): what they frame is judged alone.
 func withoutRuleAsides(s string) string {
 	out := parentheticalRE.ReplaceAllStringFunc(s, func(m string) string {
 		if formatRuleOf(m) {
@@ -64,6 +66,9 @@ func withoutRuleAsides(s string) string {
 		}
 		return m
 	})
-	out = strings.ReplaceAll(spaceBeforeStopRE.ReplaceAllString(out, "$1"), asideGone, " ")
-	return strings.TrimSpace(out)
+	out = strings.TrimSpace(strings.ReplaceAll(spaceBeforeStopRE.ReplaceAllString(out, "$1"), asideGone, " "))
+	if m := leadRE.FindStringSubmatch(out); m != nil && formatRuleOf(m[1]) {
+		out = capitalize(strings.TrimSpace(out[len(m[0]):]))
+	}
+	return out
 }

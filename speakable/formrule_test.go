@@ -30,6 +30,22 @@ func TestFormatRule(t *testing.T) {
 	}
 }
 
+// TestRuleAsides: a rule given as an aside or a lead-in goes with it, what
+// it frames stays.
+func TestRuleAsides(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"（回答控制在两句话以内）今天天气晴朗。", "今天天气晴朗。"},
+		{"Natürlich, hier die Antwort ohne Aufzählungen und ohne Emojis: Es freut mich, dass du da bist.", "Es freut mich, dass du da bist."},
+		{"Welcome (no markdown, no emojis)!", "Welcome!"},
+		{"Say at most two sentences.", "Say at most two sentences."},
+	}
+	for _, tt := range tests {
+		if got := withoutRuleAsides(tt.in); got != tt.want {
+			t.Errorf("withoutRuleAsides(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestHoled: a sentence left with holes where something was cut goes; a
 // preposition said without its object in speech stays.
 func TestHoled(t *testing.T) {
