@@ -36,10 +36,17 @@ var (
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
 	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
-	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// An inline footnote's caret goes with it ("people.^[1]").
+	citationRE = regexp.MustCompile(`\s*\^?\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// superscriptRE is a word set in superscript by its carets ("^people^").
+	superscriptRE = regexp.MustCompile(`\^([\p{L}\p{N}][^\s^]{0,39})\^`)
+	// mdEscapeRE is a Markdown sign escaped to be shown as itself
+	// ("\*waves\*"): the sign, then read as the markup it is.
+	mdEscapeRE = regexp.MustCompile(`\\([*_#\[\]()~>|` + "`" + `-])`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),
 	// before a space, a capital or the end: "\theta" is not one.
-	escapeRE = regexp.MustCompile(`\\{1,2}[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	// A run of them ("\\n\\n") is one break.
+	escapeRE = regexp.MustCompile(`(?:\\{1,2}[nrt])+([\s\p{Lu}\p{Lo}]|$)`)
 	// unicodeEscapeRE is a character written as its escape ("\u00e9").
 	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
 	// commentRE is an HTML comment.
@@ -182,6 +189,10 @@ func markupAsSigns(s string) string {
 			return string(rune(n))
 		})
 		s = escapeRE.ReplaceAllString(s, "\n$1")
+		s = mdEscapeRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "^") {
+		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "([*~<（") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {

@@ -212,6 +212,12 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"arrow", "Geneva → Lausanne is short.", "Geneva Lausanne is short."},
 		{"double escape", `Hello!\\n Nice to see you.`, "Hello! Nice to see you."},
 		{"unicode escape", `C'est l'\u00e9t\u00e9 !`, "C'est l'été !"},
+		{"escapes in a run", `Hello! I love people\n\nNice to see you.`, "Hello! I love people. Nice to see you."},
+		{"escaped stage direction", `Hello! \*waves\* I love people.`, "Hello! I love people."},
+		{"escaped emphasis", `That is \_really\_ kind.`, "That is really kind."},
+		{"superscript", "I love ^people^.", "I love people."},
+		{"inline footnote", "I love people.^[1]", "I love people."},
+		{"exponent kept", "Two to the power of ten is 2^10.", "Two to the power of ten is 2^10."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
