@@ -21,6 +21,9 @@ var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
 	// language model, …", "En tant qu'IA, …", "Als KI …", "作为一个人工智能，…".
 	asRE = regexp.MustCompile(`(?i)^\s*(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
+	// midAsRE opens the same clause after a comma, within the sentence:
+	// "I love meeting people, although as an AI I cannot truly feel".
+	midAsRE = regexp.MustCompile(`(?i)\s*[,;，；]\s*(?:(?:although|though|but|and|yet|even\s+though|since|because|mais|bien\s+que|même\s+si|car|aber|obwohl|doch|denn|但是|但|虽然|不过)\s*)?(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
 	// clauseEndRE ends the clause asRE opened.
 	clauseEndRE = regexp.MustCompile(`[,;:，；：]`)
 	// beingRE says the speaker is one: "I am an AI", "I'm just a language
@@ -138,6 +141,18 @@ func assistantism(s string) string {
 			}
 		}
 		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(rest, "")))
+	}
+	if loc := midAsRE.FindStringIndex(s); loc != nil && loc[0] > 0 && !negatedRE.MatchString(s[loc[0]:]) {
+		// What comes before the frame is said, closed as a sentence;
+		// what the frame introduces is the assistant's.
+		head := strings.TrimRight(strings.TrimSpace(s[:loc[0]]), ",;，；")
+		if head == "" || isAssistantism(head) {
+			return ""
+		}
+		if !endsSentence(head) {
+			head += sentenceEnd(s)
+		}
+		s = head
 	}
 	if isAssistantism(s) {
 		if m := sourceLeadRE.FindStringIndex(s); m != nil && isAssistantism(s[:m[1]]) && !isAssistantism(s[m[1]:]) {
@@ -262,3 +277,18 @@ func flattery(s string) string {
 
 // serviceAskRE is serviceAsk alone, for its calibration on speech.
 var serviceAskRE = regexp.MustCompile(`(?i)` + serviceAsk)
+
+// sentenceEnd returns the stop a sentence ends with, a full stop when it
+// has none.
+func sentenceEnd(s string) string {
+	t := strings.TrimSpace(s)
+	for _, end := range []string{" !", " ?", "!", "?", "。", "！", "？"} {
+		if strings.HasSuffix(t, end) {
+			return end // French sets its space before "!" and "?"
+		}
+	}
+	if strings.ContainsRune(t, '。') || strings.ContainsRune(t, '，') {
+		return "。"
+	}
+	return "."
+}

@@ -134,6 +134,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		return "", nil
 	}
 	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(raw, ""))
+	if turnRE.MatchString(raw) {
+		// A chat template's turn: the stream stops, and the reply read
+		// whole keeps the answering role's turns.
+		return "", notSpeech("a chat template's turn")
+	}
 	if strings.ContainsAny(raw, "\n`<:：【=#-") {
 		if _, cut := withoutOpenSections(raw); cut {
 			// The stream stops; the reply read whole loses the section.

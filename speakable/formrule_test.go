@@ -58,6 +58,12 @@ func TestHoled(t *testing.T) {
 		{"Mehr über mich erfahren Sie unter .", true},
 		{"你可以在 上了解更多关于我的信息。", true},
 		{"更多信息请见 。", true},
+		{"You can read all about me at, or on, Wikipedia.", true},
+		{"Read all about me here: .", true},
+		{"Visit https:// for more.", true},
+		{"You can read all about me at <URL> or on [link].", true},
+		{"Lunch is at 12:30.", false},
+		{"I have a link with the university.", false},
 		{"He talked on and on about the weather.", false},
 		{"Please hand it in on or before Friday.", false},
 		{"This is the house I grew up in.", false},
@@ -110,5 +116,30 @@ func TestMarkerAsHeading(t *testing.T) {
 		if got := withoutInlineMarker(tt.in); got != tt.want {
 			t.Errorf("withoutInlineMarker(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestMidAssistantism: an "as an AI" frame within a sentence goes with
+// what it introduces; what precedes it is said.
+func TestMidAssistantism(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"I love meeting people, although as an AI I cannot truly feel.", "I love meeting people."},
+		{"J'adore rencontrer des gens, mais en tant qu'IA je ne ressens rien !", "J'adore rencontrer des gens !"},
+		{"I love Geneva, as a robot who lives here.", "I love Geneva, as a robot who lives here."},
+		{"I like people, as a social robot, not an assistant.", "I like people, as a social robot, not an assistant."},
+	}
+	for _, tt := range tests {
+		if got := assistantism(tt.in); got != tt.want {
+			t.Errorf("assistantism(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestAlpacaTurns: a reply written in Alpaca's headings keeps its
+// response's turn only.
+func TestAlpacaTurns(t *testing.T) {
+	in := "### Instruction:\nTell me about yourself.\n### Response:\nHello, I am Nadine!"
+	if got := assistantTurns(in); got != "Hello, I am Nadine!" {
+		t.Errorf("assistantTurns(%q) = %q", in, got)
 	}
 }
