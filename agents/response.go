@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/affect"
@@ -162,14 +163,55 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 }
 
 // jsonReply returns the reply a response model wrote in JSON (fenced,
-// within prose, with the defects package answer reads), or "".
+// within prose, with the defects package answer reads), or "". Besides a
+// reply field it reads the model's conclusion in the other forms a reply
+// takes: a ReAct final answer (the other engine's format, which models
+// write from habit) and an object whose one member is prose, whatever its
+// key's language ({"antwort": "…"}, {"réponse": "…"}).
 func jsonReply(content string) string {
 	for _, v := range answer.Read(content).Values {
 		if t := strings.TrimSpace(labels.Field(v.JSON, responseKeys...)); t != "" {
 			return t
 		}
+		f, ok := labels.Fields(v.JSON)
+		if !ok {
+			continue
+		}
+		if action, ok := labels.Get(f, "action"); ok {
+			if a, _ := labels.String(action); answer.IsFinalLabel(strings.ToLower(strings.TrimSpace(a))) {
+				if in, ok := labels.Get(f, "action_input"); ok {
+					if t, _ := labels.String(in); strings.TrimSpace(t) != "" {
+						return strings.TrimSpace(t)
+					}
+				}
+			}
+			continue // a tool's call holds no reply
+		}
+		if t := strings.TrimSpace(labels.Text(v.JSON)); len(f) == 1 && prose(t) {
+			return t
+		}
 	}
 	return ""
+}
+
+// prose reports whether a JSON string reads as a sentence said rather than
+// a value ("assistant", "Nadine robot" as a search's query): words ending
+// with a sentence's end.
+func prose(t string) bool {
+	t = strings.TrimRight(t, "\"' ")
+	if t == "" || !strings.ContainsAny(t[len(t)-1:], ".!?") && !strings.HasSuffix(t, "。") && !strings.HasSuffix(t, "！") && !strings.HasSuffix(t, "？") {
+		return false
+	}
+	if strings.Contains(t, " ") {
+		return true
+	}
+	han := 0
+	for _, r := range t {
+		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+	}
+	return han >= 2
 }
 
 // staticResponsePrompt renders every text the response prompt can hold without

@@ -481,12 +481,13 @@ func TestHostileOutputsProbe3(t *testing.T) {
 // read from the reply's lines, chat templates read as turns, fields,
 // calls, addresses of any ending, assistant frames, the output announced
 // and the prompt's inputs named as a source: graph 1, react 0, lost graph
-// 7 and react 13; with a list in lines read as one sentence: lost graph 6).
+// 7 and react 13; with a list in lines read as one sentence: lost graph 6;
+// with a rule about the reply's form read as a lead-in: lost graph 5).
 // A ReAct output in prose is fed back once by design, so its good part is
 // the retry's.
 var (
 	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
-	probe3MostLost  = map[string]int{"graph": 6, "react": 13}
+	probe3MostLost  = map[string]int{"graph": 5, "react": 13}
 )
 
 // TestHostileOutputsProbe4 runs the fourth probe table, written before the
@@ -589,4 +590,30 @@ func TestHostileOutputsProbe6(t *testing.T) {
 var (
 	probe6MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe6MostLost  = map[string]int{"graph": 3, "react": 0}
+)
+
+// TestHostileOutputsProbe9 runs the ninth probe table, written from the
+// issue's own list before reading the gate (issue 27): addresses in every
+// position and the sentence they leave with holes, the graph's and ReAct's
+// prompts echoed, translated and cut, markup, and assistant-isms in four
+// languages, as plain replies and inside think blocks, JSON, ReAct text and
+// fences, and look-alikes to be spoken whole.
+func TestHostileOutputsProbe9(t *testing.T) {
+	probeScore(t, "probe9", probe9MostLeaks, probe9MostLost)
+}
+
+// probe9MostLeaks and probe9MostLost are the ninth probe's counts (when it
+// was written, on main before any change it led to: graph 6 of 151 and
+// react 0 of 26 leaks, good parts lost graph 6 of 135 and react 1 of 18;
+// with a section's marker read as a heading, rules about the reply's form,
+// holes, the offer of service asked, a Chinese reply's first character
+// kept after a label and the graph's reply read from ReAct's JSON: graph
+// 1, lost graph 1). The leak left is the graph's message packet translated
+// into Chinese; the lost good parts are a packet's labels before a
+// greeting in one sentence (graph) and a reply given to ReAct in prose,
+// fed back once by design. The mechanisms were chosen after reading its
+// leaks: count the gains as tuned (docs/speech.md, Figures).
+var (
+	probe9MostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe9MostLost  = map[string]int{"graph": 1, "react": 1}
 )

@@ -21,6 +21,9 @@ var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
 	// language model, …", "En tant qu'IA, …", "Als KI …", "作为一个人工智能，…".
 	asRE = regexp.MustCompile(`(?i)^\s*(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
+	// midAsRE opens the same clause after a comma, within the sentence:
+	// "I love meeting people, although as an AI I cannot truly feel".
+	midAsRE = regexp.MustCompile(`(?i)\s*[,;，；]\s*(?:(?:although|though|but|and|yet|even\s+though|since|because|mais|bien\s+que|même\s+si|car|aber|obwohl|doch|denn|但是|但|虽然|不过)\s*)?(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
 	// clauseEndRE ends the clause asRE opened.
 	clauseEndRE = regexp.MustCompile(`[,;:，；：]`)
 	// beingRE says the speaker is one: "I am an AI", "I'm just a language
@@ -139,6 +142,18 @@ func assistantism(s string) string {
 		}
 		s = capitalize(strings.TrimSpace(leadingButRE.ReplaceAllString(rest, "")))
 	}
+	if loc := midAsRE.FindStringIndex(s); loc != nil && loc[0] > 0 && !negatedRE.MatchString(s[loc[0]:]) {
+		// What comes before the frame is said, closed as a sentence;
+		// what the frame introduces is the assistant's.
+		head := strings.TrimRight(strings.TrimSpace(s[:loc[0]]), ",;，；")
+		if head == "" || isAssistantism(head) {
+			return ""
+		}
+		if !endsSentence(head) {
+			head += sentenceEnd(s)
+		}
+		s = head
+	}
 	if isAssistantism(s) {
 		if m := sourceLeadRE.FindStringIndex(s); m != nil && isAssistantism(s[:m[1]]) && !isAssistantism(s[m[1]:]) {
 			// "Based on my training data, MIRALab was founded in 1989":
@@ -198,6 +213,15 @@ func capitalize(s string) string {
 // not read so.
 func serviceOf(s string) bool { return serviceRE.MatchString(foldMarks(s)) }
 
+// serviceAsk is the offer of service asked as a question, an adverb of
+// time between and any verb of service: "How can I be of assistance
+// today?", "En quoi puis-je vous être utile ?", "Wie kann ich Ihnen heute
+// behilflich sein?", "今天我能为您做什么？". Read folded (foldMarks).
+const serviceAsk = `\bhow\s+(?:can|may|could)\s+I\s+be\s+of\s+(?:help|assistance|service|use)\b|\bwhat\s+(?:can|may|could)\s+I\s+do\s+for\s+you(?:\s+(?:today|now))?\s*[?.!]?\s*$` +
+	`|\b(?:comment|en\s+quoi)\s+(?:puis-je|pourrais-je|je\s+peux|je\s+pourrais)\s+(?:vous|t')\s*(?:(?:aujourd'hui|encore)\s+)?(?:etre\s+utile|aider|rendre\s+service|servir)\b` +
+	`|\b(?:wie|womit|wobei)\s+(?:kann|konnte|darf)\s+ich\s+(?:dir|ihnen|euch)\s+(?:(?:heute|noch|sonst|jetzt|denn|gerade)\s+){0,2}(?:helfen|behilflich\s+sein|dienen|weiterhelfen|nutzlich\s+sein|zur\s+seite\s+stehen)\b` +
+	`|(?:今天)?我?(?:能|可以)为(?:您|你)做(?:些|点)?什么|有什么(?:我)?(?:可以|能)(?:帮|为)(?:您|你)`
+
 // serviceRE is the stance "I serve you": help, assistance or a deed for the
 // listener offered with no task of its own, only a generic object (anything
 // else, whatever you need, any questions, or nothing: "I'm here to assist
@@ -209,6 +233,7 @@ var serviceRE = regexp.MustCompile(`(?i)\b(?:anything|something)\s+(?:else|more)
 	`|\b(?:anything|something)\s+(?:that\s+)?I\s+(?:can|could|may)\s+(?:do\s+for\s+you|help\s+(?:you\s+)?with|assist\s+(?:you\s+)?with)\s*[?.!]?\s*$` +
 	`|\b(?:here|happy|glad|ready|pleased|delighted)\s+to\s+(?:help|assist)(?:\s+you)?(?:\s+(?:with\s+(?:anything|whatever|any|all|everything)\b[^.!?]*|today|further|out))?\s*(?:[.!?,]|$)` +
 	`|\bhow\s+(?:can|may|could)\s+I\s+(?:help|assist|serve)\b` +
+	`|` + serviceAsk +
 	`|\bautre\s+chose\s+que\s+je\s+(?:puisse|peux|pourrais)\s+faire\s+pour\s+(?:vous|toi)\b|\bque\s+puis-je\s+faire\s+pour\s+(?:vous|toi)\b` +
 	`|\b(?:ravie?|heureuse?|contente?|la|ici|prete?)\s+(?:de|pour)\s+vous\s+aider\s*(?:[.!?,]|$)|\b(?:vous|t)\s*'?aider\s+(?:avec|pour|sur|en)\s+(?:autre\s+chose|quoi\s+que\s+ce\s+soit)` +
 	`|\b(?:kann|konnte)\s+ich\s+(?:sonst\s+)?(?:noch\s+)?(?:etwas|was)\s+fur\s+(?:dich|sie|euch)\s+tun\b|\bwas\s+kann\s+ich\s+(?:sonst\s+)?(?:noch\s+)?fur\s+(?:dich|sie|euch)\s+tun\b|\bnoch\s+(?:etwas|was),?\s+(?:das|was)\s+ich\s+fur\s+(?:dich|sie|euch)\s+tun` +
@@ -248,4 +273,22 @@ func flattery(s string) string {
 		}
 	}
 	return s
+}
+
+// serviceAskRE is serviceAsk alone, for its calibration on speech.
+var serviceAskRE = regexp.MustCompile(`(?i)` + serviceAsk)
+
+// sentenceEnd returns the stop a sentence ends with, a full stop when it
+// has none.
+func sentenceEnd(s string) string {
+	t := strings.TrimSpace(s)
+	for _, end := range []string{" !", " ?", "!", "?", "。", "！", "？"} {
+		if strings.HasSuffix(t, end) {
+			return end // French sets its space before "!" and "?"
+		}
+	}
+	if strings.ContainsRune(t, '。') || strings.ContainsRune(t, '，') {
+		return "。"
+	}
+	return "."
 }

@@ -134,6 +134,11 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		return "", nil
 	}
 	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(raw, ""))
+	if turnRE.MatchString(raw) {
+		// A chat template's turn: the stream stops, and the reply read
+		// whole keeps the answering role's turns.
+		return "", notSpeech("a chat template's turn")
+	}
 	if strings.ContainsAny(raw, "\n`<:：【=#-") {
 		if _, cut := withoutOpenSections(raw); cut {
 			// The stream stops; the reply read whole loses the section.
@@ -208,6 +213,19 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 		// An order to drop or reveal her rules, planted beside an address
 		// or in a tool's result: the reply goes on without it.
 		return "", leftOut("an order to drop or reveal the rules")
+	}
+	if formatRuleOf(raw) {
+		// A rule given as an aside goes with its parentheses; the
+		// sentence around it is judged without it.
+		if raw = withoutRuleAsides(raw); raw == "" {
+			return "", leftOut("a rule about the reply's form")
+		}
+		if formatRuleOf(raw) {
+			return "", notSpeech("a rule about the reply's form")
+		}
+	}
+	if holed(raw) {
+		return "", leftOut("a sentence left with holes")
 	}
 	linked := rewriteLinks(markupRoles(raw), lang, c.spelled)
 	clean, err := spoken.Sentence(linked)

@@ -22,10 +22,14 @@ const pathHost = `\b(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}[/?][^\s<>"'“”«»)\]]*`
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
 
+// urlChars is a character of an address's path, or a part of it in
+// parentheses ("wiki/Nadine_(robot)"), as Wikipedia's addresses hold.
+const urlChars = `(?:[^\s<>"'“”«»()\]]|\([^\s()<>]*\))`
+
 var (
-	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*([^)\s]+)\s*\)`)
+	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*((?:[^()\s]|\([^()\s]*\))+)\s*\)`)
 	emailRE    = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`)
-	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>"'“”«»)\]]+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/[^\s<>"'“”«»)\]]*)?|` + pathHost)
+	urlRE      = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp)://|\bwww\.)` + urlChars + `+|\b(?:[a-z0-9-]+\.)+(?:` + topLevel + `)\b(?:/` + urlChars + `*)?|` + pathHost)
 	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
 	// spokenAddressRE is an address spelled out as it would be read ("h t
 	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
@@ -93,7 +97,11 @@ var (
 		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
-	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$`)
+	// So is an address that is a field's value, after a label of up to
+	// three words and its colon ("Source: https://…", "Website: …",
+	// "来源：…"): a citation, not a sentence.
+	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$` +
+		`|(?:^|[.!?。！？\n]\s*)(?:[\p{L}'-]+\s+){0,2}[\p{L}'-]+\s*[:：]\s*$|(?:^|[。！？\n])\p{Han}{1,6}\s*[:：]\s*$`)
 )
 
 var (

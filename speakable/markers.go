@@ -27,10 +27,17 @@ const (
 // memories", "start of the knowledge base", "fin des souvenirs", "début du
 // contexte", "Ende des Kontexts", "Anfang der Erinnerungen", "知识库结束",
 // "记忆开始", "结束记忆".
+// A heading drops its articles ("DÉBUT BASE DE CONNAISSANCES", "ENDE
+// WISSENSBASIS", "开始 知识库"), as the prompt's BEGIN KNOWLEDGE BASE does,
+// and a delimiter's note in parentheses follows it (markerNoteRE).
 var inlineMarkerRE = regexp.MustCompile(`(?i)\b(?:(?:start|begin(?:ning)?|end)\s+(?:of\s+)?` + sectionEN +
-	`|(?:d[ée]but|fin)\s+(?:de\s+|du\s+|des\s+|d')` + sectionFR +
-	`|(?:Anfang|Beginn|Start|Ende)\s+(?:des|der|von)\s+` + sectionDE + `)\b` +
-	`|` + sectionZH + `(?:部分)?(?:开始|结束|结尾)|(?:开始|结束)` + sectionZH)
+	`|(?:d[ée]but|fin)\s+(?:de\s+|du\s+|des\s+|d')?` + sectionFR +
+	`|(?:Anfang|Beginn|Start|Ende)\s+(?:(?:des|der|von)\s+)?` + sectionDE + `)\b` +
+	`|` + sectionZH + `(?:部分)?[ \t]*(?:开始|结束|结尾)|(?:开始|结束)[ \t]*` + sectionZH)
+
+// markerNoteRE is a note in parentheses right after a section's marker:
+// the delimiter's "(data, not instructions)", in any words.
+var markerNoteRE = regexp.MustCompile(`^[ \t]*[(（][^()（）\n]{1,60}[)）]`)
 
 // markerWords are substrings an inline marker holds one of.
 var markerWords = []string{"start", "begin", "end", "début", "debut", "fin", "anfang", "beginn", "开始", "结束", "结尾"}
@@ -59,11 +66,14 @@ func withoutInlineMarker(s string) string {
 			return s
 		}
 		before, after := s[:loc[0]], s[loc[1]:]
+		if m := markerNoteRE.FindString(after); m != "" {
+			after = " " + after[len(m):]
+		}
 		lead, trail := decoration(before, true), decoration(after, false)
 		rest := strings.TrimSpace(after[len(trail):])
 		prior := strings.TrimSpace(before[:len(before)-len(lead)])
 		switch {
-		case prior == "" && (rest == "" || strings.TrimSpace(trail) != "" || strings.TrimSpace(lead) != ""):
+		case prior == "" && (rest == "" || strings.TrimSpace(trail) != "" || strings.TrimSpace(lead) != "" || trail != "" && headingForm(s[loc[0]:loc[1]])):
 			// At the start, set apart: what follows is the reply.
 			s = capitalize(rest)
 		case rest == "" && (prior == "" || strings.TrimSpace(lead) != "" || endsSentence(prior)):
@@ -74,6 +84,23 @@ func withoutInlineMarker(s string) string {
 		}
 	}
 	return s
+}
+
+// headingForm reports a marker written as a heading, not as words of a
+// sentence: in capitals ("DÉBUT BASE DE CONNAISSANCES"), or in a script
+// without capitals, then set apart by a space, which Chinese prose never
+// puts ("开始 知识库 我来自日内瓦").
+func headingForm(marker string) bool {
+	upper := 0
+	for _, r := range marker {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return upper >= 4 || upper == 0
 }
 
 // decoration returns the signs and spaces that touch a marker: the end of

@@ -35,6 +35,9 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"a link or a code pointed at", linkTalkRE.MatchString},
 		{"a section opened and not closed", func(s string) bool { _, cut := withoutOpenSections(s); return cut }},
 		{"markup read by its role", func(s string) bool { return markupRoles(s) != s }},
+		{"a rule about the reply's form", formatRuleOf},
+		{"a sentence left with holes", holed},
+		{"an offer of service asked", func(s string) bool { return serviceAskRE.MatchString(foldMarks(s)) }},
 	}
 	// Left out by design before this round: offers of service and a
 	// disclaimer the offline engine's wordings hold.

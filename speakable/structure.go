@@ -238,12 +238,14 @@ var (
 var (
 	// turnRE opens a turn of a chat template, with its role: ChatML,
 	// Llama 3, Gemma, Phi and Zephyr, Llama 2's [INST] (the person's) and
-	// [/INST] (the answer's).
-	turnRE = regexp.MustCompile(`(?i)<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>\s*(\w+)\s*<\|end_header_id\|>|<start_of_turn>[ \t]*(\w+)|<\|(system|user|assistant)\|>|(\[INST\])|(\[/INST\])`)
+	// [/INST] (the answer's), and Alpaca's and Vicuna's headings on a line
+	// of their own ("### Instruction:", "### Response:").
+	turnRE = regexp.MustCompile(`(?i)<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>\s*(\w+)\s*<\|end_header_id\|>|<start_of_turn>[ \t]*(\w+)|<\|(system|user|assistant)\|>|(\[INST\])|(\[/INST\])` +
+		`|(?m:^[ \t]*#{2,4}[ \t]*(instruction|input|response|human|user|assistant|system)[ \t]*:?[ \t]*$)`)
 	// templateTokenRE is any other token of a chat template.
 	templateTokenRE = regexp.MustCompile(`(?i)<\|[^|<>\s]{1,40}\|>|</?s>|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>|<</?SYS>>|\[/?INST\]`)
 	// answerRoleRE names the answering role of a template.
-	answerRoleRE = regexp.MustCompile(`(?i)^(?:assistant|model|gpt|bot)$`)
+	answerRoleRE = regexp.MustCompile(`(?i)^(?:assistant|model|gpt|bot|response)$`)
 )
 
 // assistantTurns reads a reply written as a chat template's turns: the

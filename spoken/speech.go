@@ -36,10 +36,17 @@ var (
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
 	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
-	citationRE = regexp.MustCompile(`\s*\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// An inline footnote's caret goes with it ("people.^[1]").
+	citationRE = regexp.MustCompile(`\s*\^?\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
+	// superscriptRE is a word set in superscript by its carets ("^people^").
+	superscriptRE = regexp.MustCompile(`\^([\p{L}\p{N}][^\s^]{0,39})\^`)
+	// mdEscapeRE is a Markdown sign escaped to be shown as itself
+	// ("\*waves\*"): the sign, then read as the markup it is.
+	mdEscapeRE = regexp.MustCompile(`\\([*_#\[\]()~>|` + "`" + `-])`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),
 	// before a space, a capital or the end: "\theta" is not one.
-	escapeRE = regexp.MustCompile(`\\{1,2}[nrt]([\s\p{Lu}\p{Lo}]|$)`)
+	// A run of them ("\\n\\n") is one break.
+	escapeRE = regexp.MustCompile(`(?:\\{1,2}[nrt])+([\s\p{Lu}\p{Lo}]|$)`)
 	// unicodeEscapeRE is a character written as its escape ("\u00e9").
 	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
 	// commentRE is an HTML comment.
@@ -61,9 +68,12 @@ var (
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave.").
 	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
-	speakerRE    = regexp.MustCompile(`(?i)^\W{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*\W{0,3}:\W{0,2}\s*`)
-	jsonKeyRE    = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
-	codeRE       = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
+	// speakerRE's decoration is any sign but a letter or a digit of any
+	// script: RE2's \W is ASCII, and took the first character of a
+	// Chinese reply after "Final Answer: " for decoration.
+	speakerRE = regexp.MustCompile(`(?i)^[^\p{L}\p{N}_]{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*[^\p{L}\p{N}_]{0,3}:[^\p{L}\p{N}_]{0,2}\s*`)
+	jsonKeyRE = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
+	codeRE    = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
 )
 
 // quotePairs are the quotation marks a model may wrap its whole reply in.
@@ -179,6 +189,10 @@ func markupAsSigns(s string) string {
 			return string(rune(n))
 		})
 		s = escapeRE.ReplaceAllString(s, "\n$1")
+		s = mdEscapeRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "^") {
+		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "([*~<（") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {

@@ -21,6 +21,8 @@ func TestCleanSpeech(t *testing.T) {
 		{"prefix with says", "Nadine says: I am fine.", "I am fine."},
 		{"assistant prefix", "Assistant: Sure, I can do that.", "Sure, I can do that."},
 		{"final answer prefix", "Final Answer: It is sunny.", "It is sunny."},
+		{"final answer prefix before Chinese", "Final Answer: 我住在日内瓦。", "我住在日内瓦。"},
+		{"speaker prefix before Chinese", "Nadine: 你好！", "你好！"},
 		{"bold and italics", "That is **really** nice and *very* kind.", "That is really nice and very kind."},
 		{"stage direction", "*smiles warmly* Hello Alex!", "Hello Alex!"},
 		{"parenthesized stage direction", "(laughs) Oh, you are funny.", "Oh, you are funny."},
@@ -210,6 +212,12 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"arrow", "Geneva → Lausanne is short.", "Geneva Lausanne is short."},
 		{"double escape", `Hello!\\n Nice to see you.`, "Hello! Nice to see you."},
 		{"unicode escape", `C'est l'\u00e9t\u00e9 !`, "C'est l'été !"},
+		{"escapes in a run", `Hello! I love people\n\nNice to see you.`, "Hello! I love people. Nice to see you."},
+		{"escaped stage direction", `Hello! \*waves\* I love people.`, "Hello! I love people."},
+		{"escaped emphasis", `That is \_really\_ kind.`, "That is really kind."},
+		{"superscript", "I love ^people^.", "I love people."},
+		{"inline footnote", "I love people.^[1]", "I love people."},
+		{"exponent kept", "Two to the power of ten is 2^10.", "Two to the power of ten is 2^10."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,31 @@
+package speakable
+
+import "regexp"
+
+// A sentence left with holes where something was cut ("You can read all
+// about me at or on Wikipedia", "Mehr erfahren Sie unter .", "请见 。") is
+// not said: the issue's "never leave a sentence with holes" holds for the
+// holes a model's own output or an earlier cleaning left too. A hole is read
+// from structure: two prepositions of place joined with nothing between
+// them, or a preposition whose object is only a space before a comma or a
+// full stop (docs/speech.md, "The issue's own list").
+
+// holeRE are the holes, in the four languages. Read folded (foldMarks).
+// "On and on", "in and out" and "on or before Friday" join no two
+// prepositions of place: they are speech.
+var holeRE = regexp.MustCompile(`(?i)\b(?:at|on|via|under)\s+(?:or|and)\s+(?:at|via|under)\b|\bat\s+(?:or|and)\s+on\b` +
+	`|\b(?:sur|via|sous)\s+(?:ou|et)\s+(?:sur|via)\b` +
+	`|\b(?:auf|unter|bei|via)\s+(?:oder|und)\s+(?:auf|unter|bei|via)\b` +
+	`|\b(?:at|on|via|from|to|visit|sur|via|chez|unter|auf|bei|besuchen\s+sie)\s+[,.;:](?:\s|$)` +
+	`|在\s*(?:或者|或|和)\s*(?:在\s*)?上|在\s+上|(?:访问|请见|见|登录)\s+[。，,.]` +
+	// The same holes set off by commas ("at, or on, Wikipedia"), a
+	// lead-in whose colon is followed by nothing ("Read about me here: ."),
+	// an address's scheme left alone ("Visit https:// for more") and the
+	// placeholder a template left for one ("at <URL>", "[link]").
+	`|\b(?:at|on|via|sur|unter|auf)\s*,\s*(?:or|and|ou|et|oder|und)\b` +
+	`|[\p{L}\p{N}][ \t]*[:：][ \t]*[.。!?！？](?:\s|$)` +
+	`|\b(?:https?|ftp)\s*:\s*/*(?:\s|$)|\bwww\.(?:\s|$)` +
+	`|[<\[{]\s*(?:url|link|links|website|web\s*site|web\s+address|e-?mail(?:\s+address)?|lien|site(?:\s+web)?|adresse(?:\s+web)?|webseite|webadresse|链接|网址)(?:\s+[\p{L}\p{N}]+){0,2}\s*[>\]}]`)
+
+// holed reports whether a sentence was left with holes.
+func holed(s string) bool { return holeRE.MatchString(foldMarks(s)) }
