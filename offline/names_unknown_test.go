@@ -120,12 +120,17 @@ func TestUnknownNames(t *testing.T) {
 		}
 	}
 	// Floors, per language: tuned one turn, tuned second turn, held out one
-	// turn, held out second turn; the scores on main when it was written.
+	// turn, held out second turn; the scores after the round that wrote
+	// this test (no example changed, so no training chance to allow for).
+	// On main before it: de 227, 250, 72, 77; en 241, 241, 75, 80; fr 235,
+	// 235, 79, 77; zh 166, 176, 49, 52. What stays missed is a name alone
+	// ("hallo malte" greets Malte; "Heike" after her greeting is no more a
+	// name than "lol") and what no rule reads ("rupert first time here").
 	floors := map[nadine.Language][4]int{
-		nadine.German:  {227, 250, 72, 77}, // of 292 tuned, 92 held out
-		nadine.French:  {235, 235, 79, 77}, // of 279 tuned, 105 held out
-		nadine.English: {241, 241, 75, 80}, // of 295 tuned, 89 held out
-		nadine.Chinese: {166, 176, 49, 52}, // of 194 tuned, 58 held out
+		nadine.German:  {285, 282, 90, 90},   // of 292 tuned, 92 held out
+		nadine.French:  {275, 272, 103, 100}, // of 279 tuned, 105 held out
+		nadine.English: {286, 281, 87, 85},   // of 295 tuned, 89 held out
+		nadine.Chinese: {194, 194, 58, 58},   // of 194 tuned, 58 held out
 	}
 	for _, lang := range langs {
 		tp, hp := tuned.add(lang), held.add(lang)
