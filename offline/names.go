@@ -43,6 +43,9 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	// the name follows "je m'appelle", not the weak "je suis". Among weak
 	// ones the first wins: the visitor's name comes before what they say
 	// next ("I am Emma and I'm ten", "I'm Chloe, I'm here with my class").
+	if name := e.hanNameBefore(toks, text, lang); name != "" {
+		return name, true
+	}
 	spans := e.model.SlotSpans("name", lang, toks)
 	slices.SortStableFunc(spans, func(a, b intents.Span) int {
 		as, bs := a.Strength >= strongContext, b.Strength >= strongContext
@@ -81,6 +84,12 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			continue
 		}
 		from := sp.From
+		if sp.Context > 0 && (from == 0 || toks[from-1].Clause != toks[from].Clause) {
+			// A context after the name spans the clause up to it: in
+			// "hallo nadine torsten mein name" the name is the words
+			// before "mein name", not the greeting that opens the clause.
+			from = e.nameRunBefore(toks, from, sp.To, lang)
+		}
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -106,6 +115,159 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 	}
 	return "", false
+}
+
+// nameRunBefore is where the words that may be a name and end at to start,
+// at most maxNameWords of them after from; from when none may be.
+func (e *Engine) nameRunBefore(toks []intents.Token, from, to int, lang nadine.Language) int {
+	j := to
+	for j > from && to-j < maxNameWords && e.nameWord(toks, j-1, lang) {
+		j--
+	}
+	if j == to {
+		return from
+	}
+	return j
+}
+
+// unknownGreeted returns the name of an utterance that opens, after a
+// greeting (its own, or hers just before) and her name, with words no
+// example uses, in any case, then "my name" or what comes with an
+// introduction ("bonjour nadine thibault enchanté", "Heike, und du?"): no
+// word the examples know, so none of an intent, where a greeting is
+// answered and more of an introduction follows, is a name.
+func (e *Engine) unknownGreeted(r reading, h hints) string {
+	toks, lang := r.toks, r.lang
+	greetEnd := 0
+	if !h.greeted {
+		if len(r.parts) == 0 {
+			return ""
+		}
+		g := r.parts[0]
+		if g.from != 0 || g.top.Label != "greeting" || g.top.Prob < partSure {
+			return ""
+		}
+		greetEnd = g.to
+	}
+	unknown := func(j int) bool {
+		t := toks[j]
+		return e.nameWord(toks, j, lang) && !e.model.KnownStem(lang, t.Norm) && !isTitle(t, lang) && !examplePlaces()[t.Norm]
+	}
+	// The greeting's part may take in the word after it ("hallo malte"
+	// still reads as a greeting), or leave out a word of it ("hi" of "hi
+	// there"): the name is the first unknown word after the greeting's
+	// first word, the known words that still make a greeting, and her name.
+	i := min(1, greetEnd)
+	for i < len(toks) && !unknown(i) && (i < greetEnd || e.greets(toks[:i+1])) || i < len(toks) && toks[i].Norm == "nadine" {
+		i++
+	}
+	if i >= len(toks) || !unknown(i) || !h.greeted && toks[0].Norm == "nadine" {
+		return "" // "nadine yyds" greets no one: her name is no greeting
+	}
+	if i > 0 && toks[i-1].Norm+toks[i].Norm == "nadine" {
+		return "" // "hallo na dine": her name as speech to text split it
+	}
+	// Who writes capitals writes a name with one ("Grüß Gott, junge Dame!").
+	capitals := strings.ContainsFunc(r.text, unicode.IsUpper)
+	j := i
+	for j < len(toks) && j-i < 2 && toks[j].Clause == toks[i].Clause && unknown(j) {
+		if capitals && !startsUpper(toks[j].Text) {
+			return ""
+		}
+		j++
+	}
+	own := ownNameEnd(toks[j:])
+	if rest := toks[j+own:]; own == 0 && !e.comesWithName(rest, r.text) || own > 0 && len(rest) > 0 && !e.comesWithName(rest, r.text) {
+		return ""
+	}
+	var name strings.Builder
+	for k := i; k < j; k++ {
+		if k > i {
+			name.WriteByte(' ')
+		}
+		name.WriteString(titleCase(toks[k].Text))
+	}
+	return name.String()
+}
+
+// greets reports whether toks read plainly as a greeting.
+func (e *Engine) greets(toks []intents.Token) bool {
+	top := e.classifyPart(toks).Top()
+	return top.Label == "greeting" && top.Prob >= partSure
+}
+
+// andWords start "and you?" ("und du", "et toi"): "ça va" after a word
+// is a question, "Nadine chérie ça va", the word no name.
+var andWords = map[string]bool{"and": true, "und": true, "et": true}
+
+// selfWords speak of the speaker: "and I'm from Dundee" is said of oneself.
+var selfWords = map[string]bool{"i": true, "im": true, "my": true, "me": true, "je": true, "j": true, "moi": true, "mon": true,
+	"ma": true, "ich": true, "mein": true, "meine": true, "mich": true, "mir": true}
+
+// comesWithName reports whether rest, said after an unknown word a greeting
+// answers, is what comes with an introduction: a wish to meet ("enchanté",
+// "freut mich"), "and you?", her name asked back, or a statement of
+// oneself ("und ich komme aus Bremen"). A word alone, or before anything
+// else ("hey nadine lol", "bonjour nadine chérie ça va"), shows no name:
+// nothing but the words the examples know tells a name from slang.
+func (e *Engine) comesWithName(rest []intents.Token, text string) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	after := e.classifyPart(rest).Top()
+	asks := strings.ContainsAny(text[rest[len(rest)-1].End:], "?!？！")
+	switch {
+	case after.Label == "persona.name":
+		return true
+	case after.Label == "greeting" && after.Prob >= partSure:
+		// Exclaimed, only a plain one: "Coucou. Corentin, viens voir !"
+		// calls someone.
+		return !asks || after.Prob >= wholeSure
+	case after.Label == "how_are_you" && len(rest) <= maxTail:
+		return andWords[rest[0].Norm]
+	}
+	return !asks && !addressed(rest) && slices.ContainsFunc(rest, func(t intents.Token) bool { return selfWords[t.Norm] })
+}
+
+// greetedUnknownName is the name where the examples put one ("je suis
+// solène", "it's beverly") in what reads as none of the intents, after a
+// greeting (hers just before, or its own): a weak context before a word no
+// example knows tells too little on its own ("I'm knackered"), but answering
+// a greeting with it is introducing oneself.
+func (e *Engine) greetedUnknownName(r reading, h hints) string {
+	if !h.greeted && (len(r.parts) == 0 || r.parts[0].top.Label != "greeting" || r.parts[0].top.Prob < partSure) {
+		return ""
+	}
+	name, _ := e.personName(r.toks, r.text, r.lang, bareNever)
+	end := tokensEnd(r.toks, name)
+	if name == "" || end <= 0 {
+		return ""
+	}
+	for _, t := range intents.Tokenize(name) {
+		if e.model.KnownStem(r.lang, t.Norm) {
+			return ""
+		}
+	}
+	return name
+}
+
+// nameNouns and ownWords make "my name" in the Latin languages: said right after
+// a name ("Baptiste c'est mon nom", "Kerstin mein Name") it states the name,
+// it asks nothing ("c'est mon nom" alone reads as asking her to remember).
+var (
+	nameNouns = map[string]bool{"name": true, "nom": true, "prenom": true, "vorname": true}
+	ownWords  = map[string]bool{"my": true, "mon": true, "mein": true, "meine": true}
+)
+
+// ownNameEnd is how many of the first words of rest, at most four, end with
+// "my name" in one clause ("c'est mon nom", "ist mein Name"); 0 if none do.
+func ownNameEnd(rest []intents.Token) int {
+	for k := 1; k < min(len(rest), 4); k++ {
+		if nameNouns[rest[k].Norm] && ownWords[rest[k-1].Norm] && rest[k].Clause == rest[0].Clause {
+			return k + 1
+		}
+	}
+	return 0
 }
 
 // greetedName returns the name of an utterance that is greetings and a name
@@ -378,6 +540,15 @@ func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) boo
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.
 const hanStops = "很我你您他她是和在的了呢吧啊呀哦嗯来从住但也就请谢今姓叫名"
 
+// hanStopWords end a Chinese name though their characters may be in one:
+// "我叫蒋雯认识你很高兴" gives 蒋雯.
+var hanStopWords = []string{"认识", "第一", "一起"}
+
+// hanStopWord reports whether rest starts with one of hanStopWords.
+func hanStopWord(rest []rune) bool {
+	return slices.ContainsFunc(hanStopWords, func(w string) bool { return strings.HasPrefix(string(rest), w) })
+}
+
 // hanQuestions start what follows "我叫" when it asks rather than tells
 // ("我叫什么").
 var hanQuestions = []string{"什么", "啥", "谁", "甚么", "名字", "几", "哪"}
@@ -423,7 +594,7 @@ func hanName(rest string, ambiguous bool) string {
 	var runes []rune
 	ended := true // the name ends at a non-Han character or the end
 	for i, r := range []rune(rest) {
-		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, simple[i]) {
+		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(hanStops, simple[i]) || hanStopWord(simple[i:]) {
 			break
 		}
 		if len(runes) == 4 {
@@ -441,6 +612,27 @@ func hanName(rest string, ambiguous bool) string {
 	return string(runes)
 }
 
+// hanNameBefore returns a full Chinese name said just before a context
+// the examples put after one ("你好邓佳是我的名字"): the examples' spans
+// start at the clause, which here holds the greeting too and may be longer
+// than a value, so each family name in the utterance is tried as the start.
+func (e *Engine) hanNameBefore(toks []intents.Token, text string, lang nadine.Language) string {
+	for k, t := range toks {
+		if !t.Han || !strings.Contains(surnames, intents.Simplify(t.Text)) {
+			continue
+		}
+		for _, sp := range e.model.SlotSpans("name", lang, toks[k:]) {
+			if sp.Context == 0 || sp.From != 0 || sp.To < 2 || sp.To > 3 || !toks[k+sp.To-1].Han {
+				continue
+			}
+			if name := text[t.Start:toks[k+sp.To-1].End]; hanFullName(name) && hanName(name, true) == name {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // hanGivenName returns the whole name of an utterance that gives the
 // family name, then the name ("我姓李，叫李华": 姓 announces the family
 // name alone, and a name said after it that starts with it is the whole;
@@ -448,6 +640,13 @@ func hanName(rest string, ambiguous bool) string {
 func hanGivenName(toks []intents.Token, text string, family intents.Span, name string) string {
 	if family.From == 0 || toks[family.From-1].Norm != "姓" || utf8.RuneCountInString(name) != 1 {
 		return ""
+	}
+	// The whole name right after the family name, without "叫": "我姓蒋，
+	// 蒋雯", "我姓宋宋子豪".
+	if next := family.From + 1; next < len(toks) && toks[next].Norm == toks[family.From].Norm {
+		if whole := hanName(text[toks[next].Start:], false); utf8.RuneCountInString(whole) > 1 && strings.HasPrefix(whole, name) {
+			return whole
+		}
 	}
 	for j := family.From + 1; j+1 < len(toks); j++ {
 		if toks[j].Norm != "叫" || !toks[j+1].Han || hanCallsSomeone(toks, j) {

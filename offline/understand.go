@@ -451,6 +451,11 @@ func (e *Engine) decide(r reading, h hints) classified {
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
 	}
+	if name := e.unknownGreeted(r, h); !plain && name != "" {
+		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
+		c.greeting, c.andYou = alongWith(c, r.parts)
+		return c
+	}
 	if top := whole.Top(); (namePart >= e.threshold || nameTop) && !plain && (top.Label != "name" || top.Prob < wholeSure) {
 		// A part read as an introduction: before the acts that come along
 		// with another, after the rest ("Hi, I'm exhausted" is tiredness),
@@ -475,6 +480,10 @@ func (e *Engine) decide(r reading, h hints) classified {
 	}
 	// None of the intents: a name the person was asked for, else what
 	// the conversation was about, else the knowledge base or the limit.
+	if name := e.greetedUnknownName(r, h); name != "" {
+		out.intent, out.name = iName, name
+		return out
+	}
 	if h.pendingName != "" {
 		if name, _ := e.personName(toks, text, h.pendingName, bareAny); name != "" {
 			out.intent, out.name, out.lang = iName, name, h.pendingName
