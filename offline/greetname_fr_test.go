@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -14,6 +15,7 @@ import (
 // examples of those forms (789 of 960 read as an introduction with the name
 // then, 942 after).
 func TestFrenchIntroductionForms(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	greetings := []string{"", "Bonjour", "Salut", "Bonsoir Nadine", "Coucou", "Re-bonjour", "Bien le bonjour", "Bonjour à vous", "Hé salut", "Bonjour madame Nadine"}
 	intros := []string{"%s à l'appareil", "c'est moi, %s", "moi, %s", "enchantée, moi c'est %s", "je suis %s, enchantée", "tout le monde m'appelle %s", "appelle-moi %s", "tu peux m'appeler %s", "vous pouvez m'appeler %s", "je me nomme %s", "je m'prénomme %s", "mon petit nom c'est %s", "je m'appelle %s", "moi c'est %s", "c'est %s", "je suis %s"}

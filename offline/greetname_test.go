@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -14,6 +15,7 @@ import (
 // greeting: an utterance that carries a greeting and a name is decided by
 // its parts, and the name wins.
 func TestNameAfterGreeting(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	axes := map[nadine.Language]struct{ greetings, intros, names []string }{
 		nadine.English: {[]string{"Hello", "Hi there", "Good evening", "Hey Nadine", "Morning"},
@@ -192,6 +194,7 @@ func TestGreetedCapitalName(t *testing.T) {
 // the name is read whole and the act is an introduction. "Hello Anna, nice
 // to meet you" greets an Anna, so a bare name after a greeting is left out.
 func TestIntroductionWithMore(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	type axes struct{ greetings, intros, names, tails []string }
 	for lang, a := range map[nadine.Language]axes{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -86,6 +87,7 @@ func (s introScore) String() string {
 // every one is an introduction whose reply says the name. A quarter of the
 // combinations is a held-out part whose misses are never printed.
 func TestIntroductionAxes(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	e := testEngine(offline.Options{})
 	var langs []nadine.Language

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -313,6 +314,7 @@ func (s axisScore) String() string { return fmt.Sprintf("%d/%d", s.right, s.tota
 // fact. A quarter of the combinations is a held-out part whose misses are
 // never printed, so that tuning on the printed part can be judged on it.
 func TestKnowledgeAxes(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	e := testEngine(offline.Options{})
 	tuned := map[nadine.Language]*axisScore{}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/offline"
 )
 
@@ -68,6 +69,7 @@ func (s unknownScore) add(lang nadine.Language) *introScore {
 // one is an introduction whose reply says the name. A quarter of the
 // combinations is held out: its score is printed, its cases never.
 func TestUnknownNames(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	e := testEngine(offline.Options{})
 	var langs []nadine.Language

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 )
 
 // topicCase is an example the topic routing is calibrated on: a knowledge
@@ -149,6 +150,7 @@ const topicFalseAnswers = 0.015
 // built without its fold's examples. It logs the grid and each language's
 // figures (docs/offline.md).
 func TestTopicAskedCalibration(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
 	e := New(Options{})
 	cases := topicCases(t)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 )
 
 // TestGateOnAxes measures the gate on talk not for the visitor generated
@@ -19,6 +20,7 @@ import (
 // the marks of stance and never trained on: how much of each frame's
 // combinations is not spoken, and how much only by a mark of stance.
 func TestGateOnAxes(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	if err := WarmUp(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/spoken"
 )
 
@@ -16,6 +17,7 @@ import (
 // alone. The assistant's praise of a question is removed from a model's
 // reply by design: the speech examples it changes are listed.
 func TestBackstageTalkSparesSpeech(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	set, err := backstageExamples()
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,17 @@
 package speakable
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nadine-robot/nadine/internal/testrun"
+)
 
 // TestNewMarksSpareSpeech: the marks of a model's disclaimers, offers and
 // section markers read structure, not a list of her sentences, so they are
 // measured against all 5,216 speech examples (trained on or not): none may
 // hold one (the bar of each is that no example of speech passes it).
 func TestNewMarksSpareSpeech(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	set, err := backstageExamples()
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/fence"
+	"github.com/nadine-robot/nadine/internal/testrun"
 	"github.com/nadine-robot/nadine/spoken"
 )
 
@@ -15,6 +16,7 @@ import (
 // against all the speech examples (trained on or not): none may hold one,
 // for each drops its sentence alone.
 func TestRecordMarksSpareSpeech(t *testing.T) {
+	testrun.SkipUnderRace(t)
 	set, err := backstageExamples()
 	if err != nil {
 		t.Fatal(err)

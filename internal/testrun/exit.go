@@ -21,3 +21,14 @@ func Exit(code int) {
 	}
 	os.Exit(code)
 }
+
+// SkipUnderRace skips an accuracy sweep under the race detector: it scores
+// what thousands of generated inputs are read as, which the detector makes
+// several times slower and does not check. Without -race it runs (go test
+// ./offline ./speakable; .ci/run runs them after the race run).
+func SkipUnderRace(t testing.TB) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("an accuracy sweep: runs without -race (go test ./offline ./speakable)")
+	}
+}
