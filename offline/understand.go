@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"embed"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -409,6 +410,12 @@ func (e *Engine) decide(r reading, h hints) classified {
 		// A weak feeling reading with no word of a feeling is none.
 		cands = slices.DeleteFunc(cands, func(c candidate) bool { return strings.HasPrefix(c.label, "feeling.") && c.prob < wholeSure })
 	}
+	if f, ok := e.feelingClause(r); ok {
+		// A stretch plainly a feeling outranks a whole read as the weather,
+		// none or another feeling ("天气真好，我心情特别好", "il pleut mais
+		// je suis content quand même"): the circumstance only colours it.
+		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
+	}
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
@@ -710,6 +717,159 @@ func stanceOfClause(main []candidate, whole intents.Result, parts []part) []cand
 	return out
 }
 
+// maxFeelingSplit bounds the words (Chinese: characters) of an utterance
+// whose every split feelingClause reads: a feeling said with its
+// circumstance is short.
+const maxFeelingSplit = 24
+
+// feelingClause finds a stretch at the start or the end of an utterance
+// that plainly tells a feeling while the whole reads weakly as one, or as
+// the weather, none or knowledge: people say a mood with its circumstance,
+// joined by a comma, "and", "but", "because" or nothing, and the
+// circumstance's words (the weather's above all) outweigh the mood's.
+func (e *Engine) feelingClause(r reading) (candidate, bool) {
+	top := r.whole.Top()
+	feeling := strings.HasPrefix(top.Label, "feeling.")
+	if feeling && top.Prob >= wholeSure || len(r.toks) > maxFeelingSplit || len(r.toks) < 3 {
+		return candidate{}, false
+	}
+	if !feeling && top.Label != noneLabel && top.Label != "weather" && !strings.HasPrefix(top.Label, "knowledge.") && top.Prob >= e.threshold {
+		return candidate{}, false
+	}
+	var best candidate
+	for i := 2; i <= len(r.toks)-2; i++ {
+		for _, piece := range [][]intents.Token{r.toks[:i], r.toks[i:]} {
+			p := e.classifyPart(piece).Top()
+			if strings.HasPrefix(p.Label, "feeling.") && p.Prob >= clauseStanceSure && p.Prob > best.prob && tellsFeeling(piece, r.lang) {
+				best = candidate{p.Label, p.Prob}
+			}
+		}
+	}
+	if best.label == "" || feeling && (best.label == top.Label || newsOfMood[best.label] == top.Label) {
+		return candidate{}, false
+	}
+	return best, true
+}
+
+// newsOfMood is the news a mood follows: "Ich habe die Arbeit gefunden, ich
+// bin sehr froh" is good news, the joy its echo.
+var newsOfMood = map[string]string{"feeling.good": "feeling.news_good", "feeling.sad": "feeling.news_bad"}
+
+// goodMood finds a Chinese mood word said good with its degree adverbs
+// ("心情特别好", "感觉非常棒"); a negation (不, 没) is no degree adverb, so
+// "心情不好" is not one.
+var goodMood = regexp.MustCompile(`(心情|感觉|心里|状态)(真|很|特别|非常|超级|超|挺|太|蛮|格外|十分|相当|可|好)*(好|棒|不错|愉快|开心|舒畅)`)
+
+// badAfterGood are the words that make a preceding 好 a degree adverb of a
+// bad mood ("心情好差").
+const badAfterGood = "差糟烂坏难"
+
+// chinesePolarity reads a Chinese mood word's polarity with its degree
+// adverb: the classifier's character n-grams share 心情…好 between "心情
+// 特别好" and "心情不好", and read the first as sadness.
+func chinesePolarity(r intents.Result, toks []intents.Token) intents.Result {
+	top := r.Top()
+	if top.Label != "feeling.sad" {
+		return r
+	}
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString(t.Norm)
+	}
+	text := b.String()
+	loc := goodMood.FindStringIndex(text)
+	if loc == nil {
+		return r
+	}
+	if next, _ := utf8.DecodeRuneInString(text[loc[1]:]); strings.ContainsRune(badAfterGood, next) {
+		return r
+	}
+	out := intents.Result{Languages: r.Languages, Labels: slices.Clone(r.Labels)}
+	good := slices.IndexFunc(out.Labels, func(s intents.Scored) bool { return s.Label == "feeling.good" })
+	if good < 0 {
+		return r
+	}
+	out.Labels[0].Prob, out.Labels[good].Prob = out.Labels[good].Prob, out.Labels[0].Prob
+	sortScored(out.Labels)
+	return out
+}
+
+// newsWords are the nouns of news; newsGood and newsBad the stems of the
+// words that say which (accents folded, as tokens are). Chinese says it in
+// the characters before 消息 (坏消息, 好消息).
+var (
+	newsWords = []string{"news", "nouvelle", "nouvelles", "nachricht", "nachrichten", "neuigkeit", "neuigkeiten", "消息", "新闻"}
+	newsGood  = []string{"good", "great", "wonderful", "awesome", "fantastic", "excellent", "amazing", "bonne", "bonnes", "super", "excellente", "geniale", "merveilleuse", "gut", "toll", "grossartig", "wunderbar", "ausgezeichnet", "erfreulich", "好", "喜", "棒"}
+	newsBad   = []string{"bad", "awful", "terrible", "horrible", "sad", "tragic", "mauvaise", "mauvaises", "sale", "sales", "affreuse", "horrible", "triste", "schlecht", "schrecklich", "mies", "traurig", "furchtbar", "bose", "坏", "糟", "噩", "惨"}
+)
+
+// newsQualifier is how far before the noun of news its qualifier may stand
+// ("some really awful news", "eine ganz schlechte Nachricht", "很坏的消息").
+const newsQualifier = 3
+
+// newsPolarity reads good or bad news by the word that qualifies the news:
+// "I just got bad news" shares "just got … news" with the good news the
+// examples tell, and read as good news (0.63). A negated qualifier ("不好",
+// "not good") is left to the classifier.
+func newsPolarity(r intents.Result, toks []intents.Token) intents.Result {
+	top := r.Top()
+	if top.Label != "feeling.news_good" && top.Label != "feeling.news_bad" {
+		return r
+	}
+	words := make([]string, 0, len(toks))
+	for i := 0; i < len(toks); i++ {
+		// Chinese characters are read two at a time: 消息 is one word.
+		if toks[i].Han && i+1 < len(toks) && toks[i+1].Han && slices.Contains(newsWords, toks[i].Norm+toks[i+1].Norm) {
+			words = append(words, toks[i].Norm+toks[i+1].Norm)
+			i++
+			continue
+		}
+		words = append(words, toks[i].Norm)
+	}
+	good, bad := false, false
+	for i, w := range words {
+		if !slices.Contains(newsWords, w) {
+			continue
+		}
+		for j := max(0, i-newsQualifier); j < i; j++ {
+			if j > 0 && slices.Contains([]string{"not", "pas", "nicht", "keine", "不", "没"}, words[j-1]) {
+				continue
+			}
+			good = good || hasStem(words[j], newsGood)
+			bad = bad || hasStem(words[j], newsBad)
+		}
+	}
+	want := ""
+	switch {
+	case good && !bad:
+		want = "feeling.news_good"
+	case bad && !good:
+		want = "feeling.news_bad"
+	}
+	if want == "" || want == top.Label {
+		return r
+	}
+	out := intents.Result{Languages: r.Languages, Labels: slices.Clone(r.Labels)}
+	i := slices.IndexFunc(out.Labels, func(s intents.Scored) bool { return s.Label == want })
+	if i < 0 {
+		return r
+	}
+	out.Labels[0].Prob, out.Labels[i].Prob = out.Labels[i].Prob, out.Labels[0].Prob
+	sortScored(out.Labels)
+	return out
+}
+
+// hasStem reports whether a word begins with one of the stems ("schlechte",
+// "miesen"); a Chinese stem is a character, matched whole.
+func hasStem(w string, stems []string) bool {
+	for _, s := range stems {
+		if w == s || utf8.RuneCountInString(s) > 2 && strings.HasPrefix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // stance is "compliment" or "insult" for their grades, else "".
 func stance(label string) string {
 	for _, s := range []string{"compliment", "insult"} {
@@ -830,11 +990,11 @@ func (e *Engine) andYouTail(toks []intents.Token) (intents.Scored, int) {
 // classifyWhole and classifyPart read an utterance, or a part of one, with
 // the grades of an intent merged.
 func (e *Engine) classifyWhole(toks []intents.Token) intents.Result {
-	return mergeGrades(e.model.ClassifyTokens(toks))
+	return newsPolarity(chinesePolarity(mergeGrades(e.model.ClassifyTokens(toks)), toks), toks)
 }
 
 func (e *Engine) classifyPart(toks []intents.Token) intents.Result {
-	return mergeGrades(e.model.ClassifyPart(toks))
+	return newsPolarity(chinesePolarity(mergeGrades(e.model.ClassifyPart(toks)), toks), toks)
 }
 
 // mergeGrades makes an intent's grades ("compliment.mild", "compliment") compete
