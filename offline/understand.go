@@ -736,11 +736,19 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 	if !feeling && top.Label != noneLabel && top.Label != "weather" && !strings.HasPrefix(top.Label, "knowledge.") && top.Prob >= e.threshold {
 		return candidate{}, false
 	}
+	// What reads as nothing or the weather gives way to a stretch in the
+	// first person likelier a feeling than anything else ("wer hat den
+	// Krieg gewonnen" is no good news); another reading only to a plain one.
+	weak := top.Label == noneLabel || top.Label == "weather"
 	var best candidate
 	for i := 2; i <= len(r.toks)-2; i++ {
 		for _, piece := range [][]intents.Token{r.toks[:i], r.toks[i:]} {
+			bar := clauseStanceSure
+			if weak && firstPerson(piece) {
+				bar = wholeSure
+			}
 			p := e.classifyPart(piece).Top()
-			if strings.HasPrefix(p.Label, "feeling.") && p.Prob >= clauseStanceSure && p.Prob > best.prob && tellsFeeling(piece, r.lang) {
+			if strings.HasPrefix(p.Label, "feeling.") && p.Prob >= bar && p.Prob > best.prob && tellsFeeling(piece, r.lang) {
 				best = candidate{p.Label, p.Prob}
 			}
 		}
@@ -749,6 +757,15 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 		return candidate{}, false
 	}
 	return best, true
+}
+
+// firstPersonWords say "I" (tokens drop apostrophes: "im", "jai").
+var firstPersonWords = []string{"i", "im", "ive", "me", "my", "je", "j", "jai", "moi", "suis", "ich", "mir", "mich", "bin", "我"}
+
+// firstPerson reports whether a stretch speaks of the speaker, as a feeling
+// told does.
+func firstPerson(toks []intents.Token) bool {
+	return slices.ContainsFunc(toks, func(t intents.Token) bool { return slices.Contains(firstPersonWords, t.Norm) })
 }
 
 // newsOfMood is the news a mood follows: "Ich habe die Arbeit gefunden, ich
