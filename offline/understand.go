@@ -724,16 +724,16 @@ const maxFeelingSplit = 24
 
 // feelingClause finds a stretch at the start or the end of an utterance
 // that plainly tells a feeling while the whole reads weakly as one, or as
-// the weather, none or knowledge: people say a mood with its circumstance,
+// the weather or none, in what does not ask: people say a mood with its circumstance,
 // joined by a comma, "and", "but", "because" or nothing, and the
 // circumstance's words (the weather's above all) outweigh the mood's.
 func (e *Engine) feelingClause(r reading) (candidate, bool) {
 	top := r.whole.Top()
 	feeling := strings.HasPrefix(top.Label, "feeling.")
-	if feeling && top.Prob >= wholeSure || len(r.toks) > maxFeelingSplit || len(r.toks) < 3 {
+	if feeling && top.Prob >= wholeSure || len(r.toks) > maxFeelingSplit || len(r.toks) < 3 || asking(r.toks, r.text) {
 		return candidate{}, false
 	}
-	if !feeling && top.Label != noneLabel && top.Label != "weather" && !strings.HasPrefix(top.Label, "knowledge.") && top.Prob >= e.threshold {
+	if !feeling && top.Label != noneLabel && top.Label != "weather" && top.Prob >= e.threshold {
 		return candidate{}, false
 	}
 	// What reads as nothing or the weather gives way to a stretch in the
@@ -757,6 +757,29 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 		return candidate{}, false
 	}
 	return best, true
+}
+
+// askingWords say that one asks ("I wanted to ask", "请问"); askingHan are
+// the Chinese ones.
+var (
+	askingWords = []string{"ask", "asking", "demander", "question", "fragen", "frage"}
+	askingHan   = []string{"想问", "请问", "问一下", "问问"}
+)
+
+// asking reports whether an utterance asks: a question mark, or words that
+// say one asks. A question's politeness ("不好意思打扰一下，我想问…", sorry to
+// bother you) is no feeling told.
+func asking(toks []intents.Token, text string) bool {
+	if strings.ContainsAny(text, "?？") || slices.ContainsFunc(toks, func(t intents.Token) bool { return slices.Contains(askingWords, t.Norm) }) {
+		return true
+	}
+	var han strings.Builder
+	for _, t := range toks {
+		if t.Han {
+			han.WriteString(t.Norm)
+		}
+	}
+	return slices.ContainsFunc(askingHan, func(w string) bool { return strings.Contains(han.String(), w) })
 }
 
 // firstPersonWords say "I" (tokens drop apostrophes: "im", "jai").
