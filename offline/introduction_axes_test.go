@@ -76,6 +76,27 @@ func heldOutIntroduction(lang nadine.Language, greeting, form, name, tail string
 // greeting, and as the second turn after she greeted.
 type introScore struct{ one, two, total int }
 
+// score reads an introduction in one turn (text, greeting included) and as
+// the second turn after her greeting (intro, after the visitor said g),
+// counting those that name the visitor; a held-out miss is not logged.
+func (s *introScore) score(t *testing.T, e *offline.Engine, lang nadine.Language, g, text, intro, name string, heldOut bool) {
+	t.Helper()
+	s.total++
+	r := respond(t, e, nadine.Turn{Text: text, Language: lang})
+	if saysName(r, name) {
+		s.one++
+	} else if !heldOut {
+		t.Logf("%s one turn %q → %s %q", lang, text, r.intent(), r.reply.Text)
+	}
+	hist := []nadine.Message{{Role: nadine.RoleUser, Content: g}, {Role: nadine.RoleAssistant, Content: greetedBack[lang]}}
+	r2 := respond(t, e, nadine.Turn{Text: intro, Language: lang}, hist...)
+	if saysName(r2, name) {
+		s.two++
+	} else if !heldOut {
+		t.Logf("%s second turn %q → %s %q", lang, intro, r2.intent(), r2.reply.Text)
+	}
+}
+
 func (s introScore) String() string {
 	return fmt.Sprintf("one turn %d/%d, second turn %d/%d", s.one, s.total, s.two, s.total)
 }
@@ -120,20 +141,7 @@ func TestIntroductionAxes(t *testing.T) {
 						if heldOut {
 							part = &held
 						}
-						part.total++
-						r := respond(t, e, nadine.Turn{Text: text, Language: lang})
-						if saysName(r, name) {
-							part.one++
-						} else if !heldOut {
-							t.Logf("%s one turn %q → %s %q", lang, text, r.intent(), r.reply.Text)
-						}
-						hist := []nadine.Message{{Role: nadine.RoleUser, Content: g}, {Role: nadine.RoleAssistant, Content: greetedBack[lang]}}
-						r2 := respond(t, e, nadine.Turn{Text: intro, Language: lang}, hist...)
-						if saysName(r2, name) {
-							part.two++
-						} else if !heldOut {
-							t.Logf("%s second turn %q → %s %q", lang, intro, r2.intent(), r2.reply.Text)
-						}
+						part.score(t, e, lang, g, text, intro, name, heldOut)
 					}
 				}
 			}

@@ -102,20 +102,7 @@ func TestUnknownNames(t *testing.T) {
 						if heldOut {
 							part = held.add(lang)
 						}
-						part.total++
-						r := respond(t, e, nadine.Turn{Text: text, Language: lang})
-						if saysName(r, name) {
-							part.one++
-						} else if !heldOut {
-							t.Logf("%s one turn %q → %s %q", lang, text, r.intent(), r.reply.Text)
-						}
-						hist := []nadine.Message{{Role: nadine.RoleUser, Content: g}, {Role: nadine.RoleAssistant, Content: greetedBack[lang]}}
-						r2 := respond(t, e, nadine.Turn{Text: intro, Language: lang}, hist...)
-						if saysName(r2, name) {
-							part.two++
-						} else if !heldOut {
-							t.Logf("%s second turn %q → %s %q", lang, intro, r2.intent(), r2.reply.Text)
-						}
+						part.score(t, e, lang, g, text, intro, name, heldOut)
 					}
 				}
 			}
