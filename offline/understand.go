@@ -743,12 +743,15 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 	var best candidate
 	for i := 2; i <= len(r.toks)-2; i++ {
 		for _, piece := range [][]intents.Token{r.toks[:i], r.toks[i:]} {
+			if !tellsFeeling(piece, r.lang) {
+				continue // no word of a feeling: not worth a classification
+			}
 			bar := clauseStanceSure
 			if weak && firstPerson(piece) {
 				bar = wholeSure
 			}
 			p := e.classifyPart(piece).Top()
-			if strings.HasPrefix(p.Label, "feeling.") && p.Prob >= bar && p.Prob > best.prob && tellsFeeling(piece, r.lang) {
+			if strings.HasPrefix(p.Label, "feeling.") && p.Prob >= bar && p.Prob > best.prob {
 				best = candidate{p.Label, p.Prob}
 			}
 		}
@@ -773,13 +776,14 @@ func asking(toks []intents.Token, text string) bool {
 	if strings.ContainsAny(text, "?？") || slices.ContainsFunc(toks, func(t intents.Token) bool { return slices.Contains(askingWords, t.Norm) }) {
 		return true
 	}
-	var han strings.Builder
+	var b strings.Builder
 	for _, t := range toks {
 		if t.Han {
-			han.WriteString(t.Norm)
+			b.WriteString(t.Norm)
 		}
 	}
-	return slices.ContainsFunc(askingHan, func(w string) bool { return strings.Contains(han.String(), w) })
+	han := b.String()
+	return slices.ContainsFunc(askingHan, func(w string) bool { return strings.Contains(han, w) })
 }
 
 // firstPersonWords say "I" (tokens drop apostrophes: "im", "jai").
