@@ -105,6 +105,9 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 		if name = e.latinName(toks, text, from, sp.To, lang); name != "" {
 			capital := from > 0 && startsUpper(toks[from].Text) && lang != nadine.German && e.model.Tags(toks)[from] == ""
+			if !strong && !capital && e.modifiesWhatFollows(toks, from, lang) {
+				continue
+			}
 			return name, strong || capital
 		}
 		// After a strong context, the last word of the clause is plainly a
@@ -116,6 +119,103 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	}
 	return "", false
 }
+
+// modifiesWhatFollows reports whether the lowercase word a weak context
+// gives as a name at from says how or when of what follows it in its
+// clause ("it's nearly noon", "it is almost evening already"): a word the
+// examples know as content comes next, after at most a surname's unknown
+// words, no example puts it after a name ("i'm tom from leeds"), what
+// follows is not what comes with one ("i'm marnie pleased to meet you")
+// nor ends as what follows one ("it's caleb first time here").
+func (e *Engine) modifiesWhatFollows(toks []intents.Token, from int, lang nadine.Language) bool {
+	end := clauseEnd(toks, from)
+	for k := from + 1; k < end && k <= from+maxNameWords; k++ {
+		t := toks[k]
+		if t.Han || nameFollowers()[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || clauseOpeners()[lang][t.Norm] {
+			return false
+		}
+		if e.model.KnownStem(lang, t.Norm) {
+			return !e.greetsWithName(toks[k:end]) && !nameFollowers()[lang][toks[end-1].Norm]
+		}
+	}
+	return false
+}
+
+// clauseOpeners are, per language, the words the examples open at least
+// half of their uses with ("jsuis", "wie"): after a name, one starts the
+// next clause that speech to text left unmarked ("c moi maëlys jsuis en 4e").
+var clauseOpeners = sync.OnceValue(func() map[nadine.Language]map[string]bool {
+	type tally struct{ first, all int }
+	counts := map[nadine.Language]map[string]*tally{}
+	s, err := Examples()
+	if err != nil {
+		return nil // the model's training reports it
+	}
+	for _, ex := range s.Examples {
+		if counts[ex.Lang] == nil {
+			counts[ex.Lang] = map[string]*tally{}
+		}
+		for i, t := range intents.Tokenize(ex.Text) {
+			c := counts[ex.Lang][t.Norm]
+			if c == nil {
+				c = &tally{}
+				counts[ex.Lang][t.Norm] = c
+			}
+			c.all++
+			if i == 0 {
+				c.first++
+			}
+		}
+	}
+	out := map[nadine.Language]map[string]bool{}
+	for lang, words := range counts {
+		out[lang] = map[string]bool{}
+		for w, c := range words {
+			if 2*c.first >= c.all {
+				out[lang][w] = true
+			}
+		}
+	}
+	return out
+})
+
+// greetsWithName reports whether rest is the social part of an
+// introduction: a wish to meet, her name or "and you?" asked back.
+func (e *Engine) greetsWithName(rest []intents.Token) bool {
+	after := e.classifyPart(rest).Top()
+	switch after.Label {
+	case "persona.name":
+		return true
+	case "greeting":
+		return after.Prob >= partSure
+	case "how_are_you":
+		return andWords[rest[0].Norm]
+	}
+	return false
+}
+
+// nameFollowers are, per language, the words the examples put right after
+// {name} ("{name} here", "{name} from Leeds", "{name}, nice to meet you").
+var nameFollowers = sync.OnceValue(func() map[nadine.Language]map[string]bool {
+	out := map[nadine.Language]map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, ex := range s.Examples {
+		_, after, ok := strings.Cut(ex.Text, "{name}")
+		if !ok {
+			continue
+		}
+		if toks := intents.Tokenize(after); len(toks) > 0 {
+			if out[ex.Lang] == nil {
+				out[ex.Lang] = map[string]bool{}
+			}
+			out[ex.Lang][toks[0].Norm] = true
+		}
+	}
+	return out
+})
 
 // nameRunBefore is where the words that may be a name and end at to start,
 // at most maxNameWords of them after from; from when none may be.

@@ -68,6 +68,20 @@ func TestNameRules(t *testing.T) {
 		{nadine.French, true, "je suis solène", "Solène"},
 		{nadine.English, true, "it's beverly", "Beverly"},
 		{nadine.English, false, "I'm knackered", ""},
+		// A weak context before a lowercase word that says how or when of
+		// what follows is no introduction; a surname or what comes with a
+		// name after it leaves the name.
+		{nadine.English, false, "it is almost evening already i'm totally wiped out", ""},
+		{nadine.English, false, "it's nearly noon and i'm starving", ""},
+		{nadine.English, false, "it's almost closing time", ""},
+		{nadine.English, false, "it's totally crazy in here today", ""},
+		{nadine.English, false, "i'm totally wiped out", ""},
+		{nadine.English, false, "i'm kinda bored", ""},
+		{nadine.French, false, "c moi maëlys jsuis en 4e", "Maëlys"},
+		{nadine.English, false, "hi i'm tom from leeds", "Tom"},
+		{nadine.English, false, "i'm tom smith nice to meet you", "Tom"},
+		{nadine.English, false, "hello im jake how are you", "Jake"},
+		{nadine.English, false, "hi i'm sam here with my kids", "Sam"},
 		// Chinese: before "是我的名字", and the whole name after "我姓X".
 		{nadine.Chinese, false, "你好Nadine冯涛是我的名字", "冯涛"},
 		{nadine.Chinese, false, "哈喽彭嘉怡是我的名字我从成都来", "彭嘉怡"},
