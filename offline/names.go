@@ -129,55 +129,18 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 // nor ends as what follows one ("it's caleb first time here").
 func (e *Engine) modifiesWhatFollows(toks []intents.Token, from int, lang nadine.Language) bool {
 	end := clauseEnd(toks, from)
+	nb := exampleNeighbours()
 	for k := from + 1; k < end && k <= from+maxNameWords; k++ {
 		t := toks[k]
-		if t.Han || nameFollowers()[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || clauseOpeners()[lang][t.Norm] {
+		if t.Han || nb.followers[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || nb.openers[lang][t.Norm] {
 			return false
 		}
 		if e.model.KnownStem(lang, t.Norm) {
-			return !e.greetsWithName(toks[k:end]) && !nameFollowers()[lang][toks[end-1].Norm]
+			return !e.greetsWithName(toks[k:end]) && !nb.followers[lang][toks[end-1].Norm]
 		}
 	}
 	return false
 }
-
-// clauseOpeners are, per language, the words the examples open at least
-// half of their uses with ("jsuis", "wie"): after a name, one starts the
-// next clause that speech to text left unmarked ("c moi maëlys jsuis en 4e").
-var clauseOpeners = sync.OnceValue(func() map[nadine.Language]map[string]bool {
-	type tally struct{ first, all int }
-	counts := map[nadine.Language]map[string]*tally{}
-	s, err := Examples()
-	if err != nil {
-		return nil // the model's training reports it
-	}
-	for _, ex := range s.Examples {
-		if counts[ex.Lang] == nil {
-			counts[ex.Lang] = map[string]*tally{}
-		}
-		for i, t := range intents.Tokenize(ex.Text) {
-			c := counts[ex.Lang][t.Norm]
-			if c == nil {
-				c = &tally{}
-				counts[ex.Lang][t.Norm] = c
-			}
-			c.all++
-			if i == 0 {
-				c.first++
-			}
-		}
-	}
-	out := map[nadine.Language]map[string]bool{}
-	for lang, words := range counts {
-		out[lang] = map[string]bool{}
-		for w, c := range words {
-			if 2*c.first >= c.all {
-				out[lang][w] = true
-			}
-		}
-	}
-	return out
-})
 
 // greetsWithName reports whether rest is the social part of an
 // introduction: a wish to meet, her name or "and you?" asked back.
@@ -194,24 +157,51 @@ func (e *Engine) greetsWithName(rest []intents.Token) bool {
 	return false
 }
 
-// nameFollowers are, per language, the words the examples put right after
-// {name} ("{name} here", "{name} from Leeds", "{name}, nice to meet you").
-var nameFollowers = sync.OnceValue(func() map[nadine.Language]map[string]bool {
-	out := map[nadine.Language]map[string]bool{}
+// nameNeighbours are, per language, the words the examples put right after
+// {name} ("{name} here", "{name} from Leeds") and those they open at least
+// half of their uses with ("jsuis", "wie": after a name, one starts the
+// next clause that speech to text left unmarked, "c moi maëlys jsuis en 4e").
+type nameNeighbours struct {
+	followers, openers map[nadine.Language]map[string]bool
+}
+
+// exampleNeighbours reads nameNeighbours off the examples in one pass.
+var exampleNeighbours = sync.OnceValue(func() nameNeighbours {
+	out := nameNeighbours{followers: map[nadine.Language]map[string]bool{}, openers: map[nadine.Language]map[string]bool{}}
 	s, err := Examples()
 	if err != nil {
 		return out // the model's training reports it
 	}
+	type tally struct{ first, all int }
+	counts := map[nadine.Language]map[string]*tally{}
 	for _, ex := range s.Examples {
-		_, after, ok := strings.Cut(ex.Text, "{name}")
-		if !ok {
-			continue
+		if counts[ex.Lang] == nil {
+			counts[ex.Lang] = map[string]*tally{}
+			out.followers[ex.Lang] = map[string]bool{}
+			out.openers[ex.Lang] = map[string]bool{}
 		}
-		if toks := intents.Tokenize(after); len(toks) > 0 {
-			if out[ex.Lang] == nil {
-				out[ex.Lang] = map[string]bool{}
+		if _, after, ok := strings.Cut(ex.Text, "{name}"); ok {
+			if toks := intents.Tokenize(after); len(toks) > 0 {
+				out.followers[ex.Lang][toks[0].Norm] = true
 			}
-			out[ex.Lang][toks[0].Norm] = true
+		}
+		for i, t := range intents.Tokenize(ex.Text) {
+			c := counts[ex.Lang][t.Norm]
+			if c == nil {
+				c = &tally{}
+				counts[ex.Lang][t.Norm] = c
+			}
+			c.all++
+			if i == 0 {
+				c.first++
+			}
+		}
+	}
+	for lang, words := range counts {
+		for w, c := range words {
+			if 2*c.first >= c.all {
+				out.openers[lang][w] = true
+			}
 		}
 	}
 	return out
