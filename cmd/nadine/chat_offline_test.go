@@ -381,7 +381,7 @@ func TestChatOfflineNoRepeat(t *testing.T) {
 
 // TestEvalOffline runs `nadine eval offline`: the table, the target in
 // every language, no repeat, on the main set; the held-out, fresh (tuned),
-// sealed, probe, probe2, probe3, probe4, probe5, probe6, probe7 and probe8 sets' scores are printed (t.Log), and the sealed set's utterances never
+// sealed and every probe set's scores are printed (t.Log), and the sealed set's utterances never
 // appear in the output.
 func TestEvalOffline(t *testing.T) {
 	t.Parallel() // in-process and deterministic: it runs beside the rest
@@ -432,7 +432,12 @@ func TestEvalOffline(t *testing.T) {
 		t.Log("the held-out, fresh, sealed and probe sets are measured without the race detector")
 		return
 	}
-	for _, set := range []string{"heldout", "fresh", "sealed", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"} {
+	all, err := offlineSets(offlineEvalFS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all[1:] { // all but main, run above
+		set := s.name
 		out, _, err = runNadine(t, nil, "", "eval", "offline", "--set", set, "-v")
 		if !strings.Contains(out, "== "+set+" set") || !strings.Contains(out, "all") {
 			t.Errorf("%s eval output:\n%s", set, out)

@@ -22,13 +22,13 @@ func runEval(ctx context.Context, args []string, e env) error {
 	fs, path := flags("eval", e)
 	asJSON := fs.Bool("json", false, "print JSON")
 	verbose := fs.Bool("v", false, "list each failed case")
-	set := fs.String("set", "all", "eval offline: the test set, all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4, probe5, probe6, probe7 or probe8")
+	set := fs.String("set", "all", "eval offline: the test set, all, main, heldout, fresh, sealed or a probe set (probe, probe2, …)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 1 {
-		return usageError{"usage: nadine eval [AGENT | ROLE | offline] [--set all|main|heldout|fresh|sealed|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8] [--json] [-v]"}
+		return usageError{"usage: nadine eval [AGENT | ROLE | offline] [--set all|main|heldout|fresh|sealed|probeN] [--json] [-v]"}
 	}
 	name := ""
 	if len(rest) == 1 {

@@ -27,7 +27,7 @@ import (
 // offlineEvalFS holds the eval sets; the sealed one is never read while tuning
 // (docs/offline.md).
 //
-//go:embed testdata/offline_eval/*.json testdata/offline_eval/heldout/*.json testdata/offline_eval/fresh/*.json testdata/offline_eval/sealed/*.json testdata/offline_eval/probe/*.json testdata/offline_eval/probe2/*.json testdata/offline_eval/probe3/*.json testdata/offline_eval/probe4/*.json testdata/offline_eval/probe5/*.json testdata/offline_eval/probe6/*.json testdata/offline_eval/probe7/*.json testdata/offline_eval/probe8/*.json
+//go:embed testdata/offline_eval
 var offlineEvalFS embed.FS
 
 // offlineSet is one test set of the offline eval.
@@ -38,20 +38,57 @@ type offlineSet struct {
 	sealed bool    // its utterances and replies are never printed
 }
 
-// offlineSets are the test sets, in the order the eval runs them.
-var offlineSets = []offlineSet{
-	{name: "main", dir: "testdata/offline_eval", target: 0.9},
-	{name: "heldout", dir: "testdata/offline_eval/heldout", target: 0.9},
-	{name: "fresh", dir: "testdata/offline_eval/fresh", target: 0.95},
-	{name: "sealed", dir: "testdata/offline_eval/sealed", target: 0.9, sealed: true},
-	{name: "probe", dir: "testdata/offline_eval/probe", target: 0.9},
-	{name: "probe2", dir: "testdata/offline_eval/probe2", target: 0.9},
-	{name: "probe3", dir: "testdata/offline_eval/probe3", target: 0.9},
-	{name: "probe4", dir: "testdata/offline_eval/probe4", target: 0.9},
-	{name: "probe5", dir: "testdata/offline_eval/probe5", target: 0.9},
-	{name: "probe6", dir: "testdata/offline_eval/probe6", target: 0.9},
-	{name: "probe7", dir: "testdata/offline_eval/probe7", target: 0.9},
-	{name: "probe8", dir: "testdata/offline_eval/probe8", target: 0.9},
+// offlineSets are the test sets, in the order the eval runs them: the four
+// named ones, then every probe* directory of fsys (a new probe set is a new
+// directory, registered nowhere else), probe, probe2, … in number order.
+func offlineSets(fsys fs.FS) ([]offlineSet, error) {
+	sets := []offlineSet{
+		{name: "main", dir: offlineSetMain, target: 0.9},
+		{name: "heldout", dir: offlineSetMain + "/heldout", target: 0.9},
+		{name: "fresh", dir: offlineSetMain + "/fresh", target: 0.95},
+		{name: "sealed", dir: offlineSetMain + "/sealed", target: 0.9, sealed: true},
+	}
+	entries, err := fs.ReadDir(fsys, offlineSetMain)
+	if err != nil {
+		return nil, fmt.Errorf("eval offline: the test sets: %w", err)
+	}
+	var probes []string
+	for _, e := range entries {
+		if e.IsDir() && probeNumber(e.Name()) > 0 {
+			probes = append(probes, e.Name())
+		}
+	}
+	sort.Slice(probes, func(i, j int) bool { return probeNumber(probes[i]) < probeNumber(probes[j]) })
+	for _, p := range probes {
+		sets = append(sets, offlineSet{name: p, dir: offlineSetMain + "/" + p, target: 0.9})
+	}
+	return sets, nil
+}
+
+// probeNumber is a probe set's number ("probe" 1, "probe12" 12), 0 for a
+// directory that is no probe set.
+func probeNumber(dir string) int {
+	rest, ok := strings.CutPrefix(dir, "probe")
+	if !ok {
+		return 0
+	}
+	if rest == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 2 {
+		return 0
+	}
+	return n
+}
+
+// offlineSetNames lists the sets' names for a usage message.
+func offlineSetNames(sets []offlineSet) string {
+	names := make([]string, len(sets))
+	for i, s := range sets {
+		names[i] = s.name
+	}
+	return strings.Join(names, ", ")
 }
 
 // The main set's directory, which TestOfflineDocShowsTheEval reads.
@@ -106,14 +143,18 @@ type offlineReport struct {
 // runEvalOffline runs the test sets through a real dialogue manager; a sealed
 // set's utterances and replies are never printed, not even with -v or --json.
 func runEvalOffline(ctx context.Context, e env, set string, asJSON, verbose bool) error {
+	all, err := offlineSets(offlineEvalFS)
+	if err != nil {
+		return err
+	}
 	var sets []offlineSet
-	for _, s := range offlineSets {
+	for _, s := range all {
 		if set == "" || set == "all" || set == s.name {
 			sets = append(sets, s)
 		}
 	}
 	if len(sets) == 0 {
-		return usageError{fmt.Sprintf("eval offline: --set %q: all, main, heldout, fresh, sealed, probe, probe2, probe3, probe4, probe5, probe6, probe7 or probe8", set)}
+		return usageError{fmt.Sprintf("eval offline: --set %q: all, %s", set, offlineSetNames(all))}
 	}
 	reports := map[string]offlineReport{}
 	var missed []string

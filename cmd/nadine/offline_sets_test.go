@@ -38,13 +38,13 @@ type offlineSetFile struct {
 	} `json:"interactions"`
 }
 
-// TestOfflineSetsWellFormed checks the fresh (tuned), sealed, probe, probe2,
-// probe3, probe4, probe5, probe6, probe7 and probe8 offline sets are valid data: the eval's format, known intents and
-// languages, at least 40 utterances per file (25 in probe2, 30 in probe3 and probe7, 60 in
-// probe4 and probe6, 70 in probe5, 50 in probe8; probe3 to probe6's and probe8's languages are written
-// one by one), the same intent mix in the
-// fresh and sealed halves, and no utterance shared between sets. It reads the sealed files only as
-// data; it never looks at the engine's replies to them.
+// TestOfflineSetsWellFormed checks the fresh (tuned), sealed and every probe
+// offline set are valid data: the eval's format, known intents and
+// languages, at least 40 utterances per file of the fresh and sealed halves
+// and 25 per probe file (a probe may be written for some languages only,
+// not none), the same intent mix in the fresh and sealed halves, and no
+// utterance shared between sets. It reads the sealed files only as data; it
+// never looks at the engine's replies to them.
 func TestOfflineSetsWellFormed(t *testing.T) {
 	known := map[string]bool{}
 	for _, in := range offlineSetIntents {
@@ -53,18 +53,33 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 	langs := []string{"en", "fr", "de", "zh"}
 	mix := map[string]map[string]map[string]int{} // half → language → intent → count
 	said := map[string]string{}                   // utterance → file
-	for _, half := range []string{"fresh", "sealed", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"} {
-		probe := strings.HasPrefix(half, "probe")
+	sets, err := offlineSets(os.DirFS("."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var halves []string
+	for _, s := range sets {
+		if s.name == "fresh" || s.name == "sealed" || probeNumber(s.name) > 0 {
+			halves = append(halves, s.name)
+		}
+	}
+	if len(halves) < 3 {
+		t.Fatalf("sets %v: want fresh, sealed and probes", halves)
+	}
+	for _, half := range halves {
+		probe := probeNumber(half) > 0
 		mix[half] = map[string]map[string]int{}
+		files := 0
 		for _, lang := range langs {
 			file := filepath.Join("testdata", "offline_eval", half, lang+".json")
 			b, err := os.ReadFile(file)
-			if (half == "probe3" || half == "probe4" || half == "probe5" || half == "probe6" || half == "probe8") && errors.Is(err, fs.ErrNotExist) {
-				continue // probe3 to probe6 and probe8 are written a language at a time
+			if probe && errors.Is(err, fs.ErrNotExist) {
+				continue // a probe may be written a language at a time
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
+			files++
 			if !utf8.Valid(b) {
 				t.Fatalf("%s: not UTF-8", file)
 			}
@@ -124,10 +139,13 @@ func TestOfflineSetsWellFormed(t *testing.T) {
 			for _, n := range counts {
 				total += n
 			}
-			if least := 40 - 15*boolInt(half == "probe2") - 10*boolInt(half == "probe3" || half == "probe7") + 20*boolInt(half == "probe4") + 30*boolInt(half == "probe5") + 20*boolInt(half == "probe6") + 10*boolInt(half == "probe8"); total < least {
+			if least := 40 - 15*boolInt(probe); total < least {
 				t.Errorf("%s: %d utterances, want at least %d", file, total, least)
 			}
 			mix[half][lang] = counts
+		}
+		if files == 0 {
+			t.Errorf("%s: no language's file", half)
 		}
 	}
 	for _, lang := range langs {
