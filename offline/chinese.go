@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 
@@ -107,4 +108,93 @@ func hanGesture(r reading) (candidate, bool) {
 		}
 	}
 	return best, best.label != ""
+}
+
+// hanNameNouns say "name" in Chinese; 叫 or 是 after one gives the name
+// whatever kind of name comes before it ("我的英文名叫Kelvin", "我中文名叫
+// 陈凯文", "我的小名是豆豆"): the examples' "我叫" and "我的名字是" do not
+// reach past the kind.
+var hanNameNouns = []string{"名字", "名"}
+
+// hanNamedAs returns the name a first-person Chinese clause gives after
+// "name" and 叫 or 是, Chinese up to a stop or Latin words up to the
+// clause's end, else "".
+func hanNamedAs(toks []intents.Token, text string) string {
+	self := -1
+	for i, t := range toks {
+		if i > 0 && t.Clause != toks[i-1].Clause {
+			self = -1
+		}
+		if t.Norm == "我" {
+			self = i
+		}
+		if self < 0 || t.Norm != "叫" && t.Norm != "是" || i+1 >= len(toks) {
+			continue
+		}
+		named := false
+		for _, n := range hanNameNouns {
+			k := len([]rune(n))
+			named = named || i-k > self && foldedHan(toks[i-k:i]) == n
+		}
+		if !named {
+			continue
+		}
+		next := toks[i+1]
+		if next.Han {
+			return hanName(text[next.Start:], false)
+		}
+		j := i + 1
+		for j < len(toks) && !toks[j].Han && toks[j].Clause == next.Clause && isNameWord(toks[j].Text) && j-i <= 3 {
+			j++
+		}
+		if j > i+1 {
+			return text[next.Start:toks[j-1].End]
+		}
+	}
+	return ""
+}
+
+// foldedHan joins Chinese tokens' simplified forms.
+func foldedHan(toks []intents.Token) string {
+	var b []byte
+	for _, t := range toks {
+		b = append(b, t.Norm...)
+	}
+	return string(b)
+}
+
+// hanFamiliar are the prefixes of a familiar name made of a family name
+// ("小蔡", "老王", "阿陈"): after the ambiguous "我是" it is a name as plainly
+// as the family name alone would be.
+const hanFamiliar = "小老阿"
+
+// hanNickname reports whether a name is a familiar prefix and a family name.
+func hanNickname(name []rune) bool {
+	return len(name) == 2 && strings.ContainsRune(hanFamiliar, name[0]) && strings.ContainsRune(surnames, name[1])
+}
+
+// hanIntroduction reads two Chinese introductions without a context word:
+// a full name alone right after her greeting ("下午好呀机器人" — "周杰"), and
+// a full name as the first clause, then what comes with an introduction
+// ("李明，很高兴认识你") or what the person says of themself and not to her
+// ("李明，上海来的，来新加坡出差"). A family name begins
+// the name (hanFullName): "上海，来出差的" is no one.
+func (e *Engine) hanIntroduction(r reading, h hints) (classified, bool) {
+	if r.lang != nadine.Chinese || len(r.toks) == 0 || !r.toks[0].Han {
+		return classified{}, false
+	}
+	end := clauseEnd(r.toks, 0)
+	first := r.text[r.toks[0].Start:r.toks[end-1].End]
+	if !hanFullName(first) || hanName(first, true) != first {
+		return classified{}, false
+	}
+	rest := r.toks[end:]
+	switch {
+	case len(rest) == 0 && h.greeted && r.whole.Top().Prob < wholeSure:
+	case len(rest) > 0 && e.comesWithName(rest, r.text):
+	case len(rest) > 0 && !addressed(rest) && !asking(rest, r.text[rest[0].Start:]) && !social(e.classifyPart(rest).Top().Label):
+	default:
+		return classified{}, false
+	}
+	return classified{intent: iName, label: "name", prob: r.whole.Prob("name"), lang: r.lang, name: first}, true
 }

@@ -32,3 +32,32 @@ func TestHanGesture(t *testing.T) {
 		t.Errorf("own words %v: want 挥, 招手 wave, 微笑 smile", hanOwnWords())
 	}
 }
+
+// TestHanIntroductions: the Chinese introductions the examples' contexts do
+// not reach, and what looks like them but is not one.
+func TestHanIntroductions(t *testing.T) {
+	e := New(Options{})
+	greeted := hints{greeted: true}
+	for _, c := range []struct {
+		say       string
+		h         hints
+		want, who string
+	}{
+		{"我的英文名叫Kelvin 中文名叫陈凯文", hints{}, "name", "Kelvin"}, // 英文 made it a language switch
+		{"我中文名叫陈凯文", hints{}, "name", "陈凯文"},
+		{"我的名字叫什么", hints{}, "", ""}, // asks: no name follows
+		{"hi 我是小蔡 蔡依琳的蔡", hints{}, "name", "小蔡"},
+		{"嗨，我是阿陈，你呢", hints{}, "name", "阿陈"},
+		{"我是小学生", hints{}, "", ""}, // not a familiar name: 学 is no family name
+		{"周杰", greeted, "name", "周杰"},
+		{"李明，上海来的，来新加坡出差", hints{}, "name", "李明"},
+		{"李明，很高兴认识你", hints{}, "name", "李明"},
+		{"王芳，你知道她吗", hints{}, "", ""}, // asks her of someone
+		{"张伟，谢谢你", hints{}, "thanks", ""},
+	} {
+		got := e.classify(c.say, nadine.Chinese, c.h)
+		if c.want == "" && got.intent == iName || c.want != "" && (got.traceName() != c.want || got.name != c.who) {
+			t.Errorf("%q: %s %q, want %s %q", c.say, got.traceName(), got.name, c.want, c.who)
+		}
+	}
+}

@@ -46,6 +46,9 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	if name := e.hanNameBefore(toks, text, lang); name != "" {
 		return name, true
 	}
+	if name := hanNamedAs(toks, text); name != "" {
+		return name, true
+	}
 	spans := e.model.SlotSpans("name", lang, toks)
 	slices.SortStableFunc(spans, func(a, b intents.Span) int {
 		as, bs := a.Strength >= strongContext, b.Strength >= strongContext
@@ -79,7 +82,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 				// the clause ("嗨，我是李明"), shows it as plainly.
 				end := sp.From + utf8.RuneCountInString(name)
 				ends := end >= len(toks) || toks[end].Clause != toks[sp.From].Clause
-				return name, strong || hanFullName(name) && (sp.Context > 2 || ends)
+				return name, strong || (hanFullName(name) || hanNickname([]rune(intents.Simplify(name)))) && (sp.Context > 2 || ends)
 			}
 			continue
 		}
@@ -696,7 +699,7 @@ func hanName(rest string, ambiguous bool) string {
 	if len(runes) == 4 && !ended {
 		runes = runes[:3]
 	}
-	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, simple[0]))) {
+	if len(runes) == 0 || (ambiguous && (len(runes) < 2 || len(runes) > 3 || !strings.ContainsRune(surnames, simple[0]) && !hanNickname(simple[:len(runes)]))) {
 		return ""
 	}
 	return string(runes)

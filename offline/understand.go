@@ -461,6 +461,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
 	}
+	if c, ok := e.hanIntroduction(r, h); !plain && ok {
+		return c
+	}
 	if name := e.unknownGreeted(r, h); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
