@@ -13,22 +13,24 @@ import (
 // without spaces, so the classifier's tokens are characters, and a word of
 // two characters ("挥手") is two tokens each shared with other intents.
 
-// gestureLabels are the gestures she makes on request: a request names
-// the movement by its own verb, whatever else it says around it.
-var gestureLabels = []string{"wave", "smile"}
+// ownWordLabels are the gestures she makes on request and the leave-taking:
+// a request names the movement by its own verb, a farewell is said with its
+// own word, whatever else comes around it ("机器人阿姨拜拜").
+var ownWordLabels = []string{"wave", "smile", "farewell"}
 
 // ownWordMin is how many of a gesture's examples, and no other intent's,
 // must use a character or a pair of characters to make it the gesture's
-// own word (挥, 招, 挥手, 招手, 微笑, 笑一): three let in 向 ("to"), a
+// own word (挥, 招, 挥手, 招手, 微笑, 笑一, 拜拜): three let in 向 ("to"), a
 // preposition of any request.
 const ownWordMin = 4
 
 // ownWordFloor is the least probability of the gesture whose own word an
-// utterance holds: the classifier must read it at all ("你会不会招手" wave 0.12).
+// utterance holds: the classifier must read it at all ("你会不会招手" wave
+// 0.12, "拜拜咯漂亮的机器人姐姐" farewell 0.13).
 const ownWordFloor = 0.1
 
 // hanOwnWords maps each Chinese character and pair of characters that only
-// one gesture's examples use, in at least ownWordMin of them, to it; read
+// one of ownWordLabels' examples use, in at least ownWordMin of them, to it; read
 // off the examples, so a new example of another intent that uses one takes
 // it out.
 var hanOwnWords = sync.OnceValue(func() map[string]string {
@@ -60,7 +62,7 @@ var hanOwnWords = sync.OnceValue(func() map[string]string {
 	}
 	out := map[string]string{}
 	for w, labels := range uses {
-		for _, g := range gestureLabels {
+		for _, g := range ownWordLabels {
 			if len(labels) == 1 && labels[g] >= ownWordMin {
 				out[w] = g
 			}
@@ -89,9 +91,10 @@ func hanRuns(s string) [][]rune {
 	return runs
 }
 
-// hanGesture is the gesture a Chinese utterance asks for by its own word
-// when the classifier reads it, if weakly, and nothing else plainly: "你的
-// 手能动吗 挥一下看看" read as how she sees (0.21) before the wave (0.14).
+// hanGesture is the gesture (or farewell) a Chinese utterance says by its
+// own word when the classifier reads it, if weakly, and nothing else
+// plainly: "你的手能动吗 挥一下看看" read as how she sees (0.21) before the
+// wave (0.14).
 func hanGesture(r reading) (candidate, bool) {
 	if r.lang != nadine.Chinese || r.whole.Top().Prob >= wholeSure {
 		return candidate{}, false

@@ -18,6 +18,7 @@ func TestHanGesture(t *testing.T) {
 		{"你能用手跟我打招呼吗", "wave"},
 		{"你笑起来真好看", "compliment"}, // plainly praise: no gesture word
 		{"你会挥手吗", "wave"},
+		{"拜拜咯漂亮的机器人姐姐", "farewell"}, // none 0.29 before
 	} {
 		if got := e.classify(c.say, nadine.Chinese, hints{}).traceName(); got != c.want {
 			t.Errorf("%q: %s, want %s", c.say, got, c.want)
