@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -89,6 +91,45 @@ func hanRuns(s string) [][]rune {
 		runs = append(runs, run)
 	}
 	return runs
+}
+
+// hanFirst is the reading a Chinese rule puts before the classifier's
+// order: a gesture or farewell said by its own word, else a question of
+// whether she recalls the speaker.
+func hanFirst(r reading) (candidate, bool) {
+	if c, ok := hanGesture(r); ok {
+		return c, true
+	}
+	return hanRecallOfMe(r)
+}
+
+// recallFacts are the knowledge facts of how she recognizes and remembers
+// people; hanHow are the words that ask how.
+var (
+	recallFacts = map[string]bool{"knowledge.recognize": true, "knowledge.memory": true}
+	hanHow      = []string{"怎么", "怎样", "如何", "为什么", "为啥"}
+)
+
+// recallOfMe is a verb of recall (认, 记, with what completes it: 得, 出,
+// 住) whose object is the speaker, the question's end or its particle
+// after it: "你还认得出我吗", not "你还会记得我跟你说的事吗".
+var recallOfMe = regexp.MustCompile(`[认记][得出住识起]*我([吗不么吧呀啊嘛呢没了是]|$)`)
+
+// hanRecallOfMe is the remembering a Chinese question asks when it is read
+// as how she recognizes or remembers people but asks it of the speaker, not
+// how ("你现在还认得出我吗": recognize 0.39, remember 0.26), when the
+// classifier reads the remembering at all.
+func hanRecallOfMe(r reading) (candidate, bool) {
+	top := r.whole.Top()
+	p := r.whole.Prob("remember")
+	if r.lang != nadine.Chinese || !recallFacts[top.Label] || top.Prob >= wholeSure || p < ownWordFloor || !addressed(r.toks) {
+		return candidate{}, false
+	}
+	han := foldedHan(r.toks)
+	if slices.ContainsFunc(hanHow, func(w string) bool { return strings.Contains(han, w) }) || !recallOfMe.MatchString(han) {
+		return candidate{}, false
+	}
+	return candidate{"remember", p}, true
 }
 
 // hanGesture is the gesture (or farewell) a Chinese utterance says by its

@@ -8,7 +8,8 @@ import (
 
 // TestHanGesture: a gesture's own word (挥, 招, 微笑) makes a weak reading
 // of it the request, ahead of a knowledge or none reading; a plain reading
-// of something else keeps it.
+// of something else keeps it. A question of recognizing the speaker asks
+// whether she remembers them.
 func TestHanGesture(t *testing.T) {
 	e := New(Options{})
 	for _, c := range []struct{ say, want string }{
@@ -19,6 +20,9 @@ func TestHanGesture(t *testing.T) {
 		{"你笑起来真好看", "compliment"}, // plainly praise: no gesture word
 		{"你会挥手吗", "wave"},
 		{"拜拜咯漂亮的机器人姐姐", "farewell"}, // none 0.29 before
+		{"你现在还认得出我吗", "remember"},   // how she recognizes people 0.39 before
+		{"你是怎么认出我的", "knowledge"},   // asks how
+		{"你能认出人脸吗", "knowledge"},    // of people, not of the speaker
 	} {
 		if got := e.classify(c.say, nadine.Chinese, hints{}).traceName(); got != c.want {
 			t.Errorf("%q: %s, want %s", c.say, got, c.want)
