@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/intents"
@@ -197,6 +198,63 @@ func hanNamedAs(toks []intents.Token, text string) string {
 	}
 	return ""
 }
+
+// hanSelfNamed returns the name a first-person Chinese clause gives where
+// the examples' contexts do not reach: after a kind of name (hanNamedAs),
+// or at the end of "我是…的" (hanNameAfterOf), else "".
+func hanSelfNamed(toks []intents.Token, text string) string {
+	if name := hanNamedAs(toks, text); name != "" {
+		return name
+	}
+	return hanNameAfterOf(toks, text)
+}
+
+// hanNameAfterOf returns the name that ends a clause "我是…的<name>" ("我是从
+// 台北来的林佳颖", "大家好，我是来自广州的陈晓", "我是三班的李子轩"): Chinese
+// puts what one is, where from or of which class, before the noun, here a
+// full or familiar name (a family name first, hanName). A pair of its
+// characters that the examples use as a word is a noun ("我是公司的程序员").
+func hanNameAfterOf(toks []intents.Token, text string) string {
+	for i := 1; i < len(toks); i++ {
+		if toks[i-1].Norm != "我" || toks[i].Norm != "是" {
+			continue
+		}
+		end := clauseEnd(toks, i)
+		for j := end - 1; j > i; j-- {
+			if toks[j].Norm != "的" || j+1 >= end {
+				continue
+			}
+			name := hanName(text[toks[j+1].Start:], true)
+			n := utf8.RuneCountInString(name)
+			if name == "" || j+1+n < end && !strings.Contains(hanStops, toks[j+1+n].Norm) || hanWords()[string([]rune(intents.Simplify(name))[:2])] {
+				break
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// hanWords are the pairs of characters the Chinese examples use, but for
+// the introductions' own: the words a name after "的" cannot start with.
+var hanWords = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	for _, ex := range s.Examples {
+		if ex.Lang != nadine.Chinese || ex.Label == "name" {
+			continue
+		}
+		for _, run := range hanRuns(intents.Simplify(ex.Text)) {
+			for i := 0; i+2 <= len(run); i++ {
+				out[string(run[i:i+2])] = true
+			}
+		}
+	}
+	return out
+})
 
 // foldedHan joins Chinese tokens' simplified forms.
 func foldedHan(toks []intents.Token) string {

@@ -54,6 +54,12 @@ func TestHanIntroductions(t *testing.T) {
 		{"hi 我是小蔡 蔡依琳的蔡", hints{}, "name", "小蔡"},
 		{"嗨，我是阿陈，你呢", hints{}, "name", "阿陈"},
 		{"我是小学生", hints{}, "", ""}, // not a familiar name: 学 is no family name
+		{"我是從台北來的林佳穎", hints{}, "name", "林佳穎"},
+		{"大家好，我是来自广州的陈晓", hints{}, "name", "陈晓"}, // the greeting was the name
+		{"我是三班的李子轩", hints{}, "name", "李子轩"},
+		{"我是北京来的小李", hints{}, "name", "小李"},
+		{"我是公司的程序员", greeted, "", ""}, // 程序 is a word of the examples
+		{"我是王老师的学生", greeted, "", ""},
 		{"周杰", greeted, "name", "周杰"},
 		{"李明，上海来的，来新加坡出差", hints{}, "name", "李明"},
 		{"李明，很高兴认识你", hints{}, "name", "李明"},

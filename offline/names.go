@@ -46,7 +46,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	if name := e.hanNameBefore(toks, text, lang); name != "" {
 		return name, true
 	}
-	if name := hanNamedAs(toks, text); name != "" {
+	if name := hanSelfNamed(toks, text); name != "" {
 		return name, true
 	}
 	spans := e.model.SlotSpans("name", lang, toks)
