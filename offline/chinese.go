@@ -155,11 +155,11 @@ func hanGesture(r reading) (candidate, bool) {
 	return best, best.label != ""
 }
 
-// hanNameNouns say "name" in Chinese; 叫 or 是 after one gives the name
-// whatever kind of name comes before it ("我的英文名叫Kelvin", "我中文名叫
-// 陈凯文", "我的小名是豆豆"): the examples' "我叫" and "我的名字是" do not
-// reach past the kind.
-var hanNameNouns = []string{"名字", "名"}
+// hanNameNouns say "name" or "nickname" in Chinese; 叫 or 是 after one
+// gives the name whatever kind of name comes before it ("我的英文名叫Kelvin",
+// "我中文名叫陈凯文", "我的小名是豆豆", "我的外号叫大头"): the examples' "我叫"
+// and "我的名字是" do not reach past the kind.
+var hanNameNouns = []string{"名字", "名", "外号", "绰号", "昵称"}
 
 // hanNamedAs returns the name a first-person Chinese clause gives after
 // "name" and 叫 or 是, Chinese up to a stop or Latin words up to the
@@ -299,4 +299,28 @@ func (e *Engine) hanIntroduction(r reading, h hints) (classified, bool) {
 		return classified{}, false
 	}
 	return classified{intent: iName, label: "name", prob: r.whole.Prob("name"), lang: r.lang, name: first}, true
+}
+
+// compoundSurnames are the Chinese family names of two characters: "我姓欧阳，
+// 叫欧阳娜娜" gives 欧阳娜娜, not the family name alone.
+var compoundSurnames = strings.Fields("欧阳 司马 上官 诸葛 东方 慕容 司徒 公孙 夏侯 皇甫 尉迟 长孙 宇文 令狐 西门 独孤 南宫 端木 申屠 轩辕")
+
+// compoundSurname reports whether a name starts with a two-character family name.
+func compoundSurname(name string) bool {
+	simple := intents.Simplify(name)
+	return slices.ContainsFunc(compoundSurnames, func(f string) bool { return strings.HasPrefix(simple, f) })
+}
+
+// withoutCalledAs drops the 作 or 做 of "叫作", "叫做" ("to be called") that
+// a name read after 叫 would start with ("我叫作陈小红"); neither is a family
+// name.
+func withoutCalledAs(rest string) string {
+	for _, v := range []string{"作", "做"} {
+		if after, ok := strings.CutPrefix(rest, v); ok {
+			if r, _ := utf8.DecodeRuneInString(after); unicode.Is(unicode.Han, r) {
+				return after
+			}
+		}
+	}
+	return rest
 }

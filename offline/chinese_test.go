@@ -60,6 +60,11 @@ func TestHanIntroductions(t *testing.T) {
 		{"我是北京来的小李", hints{}, "name", "小李"},
 		{"我是公司的程序员", greeted, "", ""}, // 程序 is a word of the examples
 		{"我是王老师的学生", greeted, "", ""},
+		{"你好我的名字叫做陈小红", hints{}, "name", "陈小红"}, // was 做陈小红
+		{"我叫作陈小红", hints{}, "name", "陈小红"},
+		{"我姓欧阳，叫欧阳娜娜", hints{}, "name", "欧阳娜娜"}, // was the family name alone
+		{"我的外号叫大头", hints{}, "name", "大头"},
+		{"我是做销售的", greeted, "", ""},
 		{"周杰", greeted, "name", "周杰"},
 		{"李明，上海来的，来新加坡出差", hints{}, "name", "李明"},
 		{"李明，很高兴认识你", hints{}, "name", "李明"},

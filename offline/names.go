@@ -671,6 +671,7 @@ func hanCallsSomeone(toks []intents.Token, i int) bool {
 // after an ambiguous context a Chinese name needs a common family name.
 func hanName(rest string, ambiguous bool) string {
 	rest = strings.TrimLeft(rest, " \t:：")
+	rest = withoutCalledAs(rest)
 	r, _ := utf8.DecodeRuneInString(rest)
 	if r == utf8.RuneError {
 		return ""
@@ -731,7 +732,7 @@ func (e *Engine) hanNameBefore(toks []intents.Token, text string, lang nadine.La
 // name alone, and a name said after it that starts with it is the whole;
 // "我姓王，叫小明" gives the given name after it), else "".
 func hanGivenName(toks []intents.Token, text string, family intents.Span, name string) string {
-	if family.From == 0 || toks[family.From-1].Norm != "姓" || utf8.RuneCountInString(name) != 1 {
+	if family.From == 0 || toks[family.From-1].Norm != "姓" || utf8.RuneCountInString(name) != 1 && !compoundSurname(name) {
 		return ""
 	}
 	// The whole name right after the family name, without "叫": "我姓蒋，
@@ -761,7 +762,7 @@ func hanGivenName(toks []intents.Token, text string, family intents.Span, name s
 func hanFullName(name string) bool {
 	first, _ := utf8.DecodeRuneInString(intents.Simplify(name))
 	n := utf8.RuneCountInString(name)
-	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first)
+	return n >= 2 && n <= 3 && strings.ContainsRune(surnames, first) || n >= 3 && n <= 4 && compoundSurname(name)
 }
 
 // withoutElidedArticle drops the Alemannic article written onto a name
