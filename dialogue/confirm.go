@@ -229,6 +229,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"gärn", "gärne", // Swiss
 		// Chinese
 		"是", "是的", "对", "对的", "好", "好的", "好吧", "可以", "行", "确定", "当然", "没问题", "同意", "嗯嗯",
+		// "Not wrong" is right; a yes in Chinese repeats the question's verb ("要").
+		"没错", "没错没错", "肯定", "肯定的", "要", "要的",
 	},
 	markerNo: {
 		// English
@@ -254,6 +256,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// Chinese
 		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
 		"留着", "保留", "开玩笑的",
+		"算啦", "改变主意", "记着", "记着我",
 	},
 	markerHesitate: {
 		// English
@@ -268,6 +271,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		// Chinese
 		"也许", "可能", "大概", "不知道", "不确定", "不清楚", "想想", "想一想", "等等", "等一下", "但是", "再说",
 		"可是", "要是", "好像",
+		// Indifference is no consent ("都行" holds 行), nor is "hard to say" a no.
+		"都行", "都可以", "随便", "无所谓", "说不好", "不好说",
 	},
 	markerAsk: {
 		"what", "why", "how", "which", "who", "when", "where", "huh", "pardon", "sorry",
