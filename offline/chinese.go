@@ -16,39 +16,53 @@ import (
 // without spaces, so the classifier's tokens are characters, and a word of
 // two characters ("挥手") is two tokens each shared with other intents.
 
-// ownWordLabels are the gestures she makes on request and the leave-taking:
-// a request names the movement by its own verb, a farewell is said with its
-// own word, whatever else comes around it ("机器人阿姨拜拜").
-var ownWordLabels = []string{"wave", "smile", "farewell"}
+// ownWordLabels are the gestures she makes on request, the leave-taking
+// and three feelings: a request names the movement by its own verb, a
+// farewell is said with its own word, a worry, tiredness or illness with
+// theirs (压力, 困, 舒服), whatever else comes around it ("机器人阿姨拜拜",
+// "我奶奶陪我来的我最近非常焦虑"). Not sadness: its own 糟 is in bad news's
+// "很糟糕的消息" too, which the news reading tells better.
+var ownWordLabels = []string{"wave", "smile", "farewell", "feeling.stress", "feeling.tired", "feeling.sick"}
 
-// ownWordMin is how many of a gesture's examples, and no other intent's,
-// must use a character or a pair of characters to make it the gesture's
-// own word (挥, 招, 挥手, 招手, 微笑, 笑一, 拜拜): three let in 向 ("to"), a
-// preposition of any request.
+// ownWordMin is how many of a label's examples, and no other label's, must
+// use a character or a pair of characters to make it the label's own word
+// (挥, 招手, 微笑, 拜拜, 焦虑): three let in 向 ("to"), a preposition of any
+// request.
 const ownWordMin = 4
 
-// ownWordFloor is the least probability of the gesture whose own word an
+// ownWordSpread is how many labels' examples may use each character of an
+// own pair: more make it a function word's ("不过" is "but", 不 in 37
+// labels; "我压", "好累" hold "I" and "very").
+const ownWordSpread = 15
+
+// ownWordFloor is the least probability of the label whose own word an
 // utterance holds: the classifier must read it at all ("你会不会招手" wave
 // 0.12, "拜拜咯漂亮的机器人姐姐" farewell 0.13).
 const ownWordFloor = 0.1
 
 // hanOwnWords maps each Chinese character and pair of characters that only
-// one of ownWordLabels' examples use, in at least ownWordMin of them, to it; read
-// off the examples, so a new example of another intent that uses one takes
-// it out.
+// one of ownWordLabels' examples use, in at least ownWordMin of them, to
+// it; read off the examples, so a new example of another label that uses
+// one takes it out. A family name is no one's own word: names come with
+// any intent (张 is in 紧张).
 var hanOwnWords = sync.OnceValue(func() map[string]string {
 	s, err := Examples()
 	if err != nil {
 		return nil // the model's training reports it
 	}
-	uses := map[string]map[string]int{} // word → label → examples
+	uses := map[string]map[string]int{}  // word → label → examples
+	spread := map[rune]map[string]bool{} // character → labels
 	for _, ex := range s.Examples {
 		if ex.Lang != nadine.Chinese {
 			continue
 		}
 		seen := map[string]bool{}
 		for _, run := range hanRuns(intents.Simplify(ex.Text)) {
-			for i := range run {
+			for i, r := range run {
+				if spread[r] == nil {
+					spread[r] = map[string]bool{}
+				}
+				spread[r][ex.Label] = true
 				for n := 1; n <= 2 && i+n <= len(run); n++ {
 					w := string(run[i : i+n])
 					if seen[w] {
@@ -65,9 +79,14 @@ var hanOwnWords = sync.OnceValue(func() map[string]string {
 	}
 	out := map[string]string{}
 	for w, labels := range uses {
-		for _, g := range ownWordLabels {
-			if len(labels) == 1 && labels[g] >= ownWordMin {
-				out[w] = g
+		rs := []rune(w)
+		if len(rs) == 1 && strings.ContainsRune(surnames, rs[0]) ||
+			len(rs) == 2 && (len(spread[rs[0]]) > ownWordSpread || len(spread[rs[1]]) > ownWordSpread) {
+			continue
+		}
+		for _, l := range ownWordLabels {
+			if len(labels) == 1 && labels[l] >= ownWordMin {
+				out[w] = l
 			}
 		}
 	}
@@ -98,7 +117,7 @@ func hanRuns(s string) [][]rune {
 // order: a gesture or farewell said by its own word, else a question of
 // whether she recalls the speaker.
 func hanFirst(r reading) (candidate, bool) {
-	if c, ok := hanGesture(r); ok {
+	if c, ok := hanOwnWord(r); ok {
 		return c, true
 	}
 	return hanRecallOfMe(r)
@@ -133,11 +152,11 @@ func hanRecallOfMe(r reading) (candidate, bool) {
 	return candidate{"remember", p}, true
 }
 
-// hanGesture is the gesture (or farewell) a Chinese utterance says by its
-// own word when the classifier reads it, if weakly, and nothing else
+// hanOwnWord is the gesture, farewell or feeling a Chinese utterance says
+// by its own word when the classifier reads it, if weakly, and nothing else
 // plainly: "你的手能动吗 挥一下看看" read as how she sees (0.21) before the
 // wave (0.14).
-func hanGesture(r reading) (candidate, bool) {
+func hanOwnWord(r reading) (candidate, bool) {
 	if r.lang != nadine.Chinese || r.whole.Top().Prob >= wholeSure {
 		return candidate{}, false
 	}

@@ -6,11 +6,11 @@ import (
 	"github.com/nadine-robot/nadine"
 )
 
-// TestHanGesture: a gesture's own word (挥, 招, 微笑) makes a weak reading
-// of it the request, ahead of a knowledge or none reading; a plain reading
-// of something else keeps it. A question of recognizing the speaker asks
+// TestHanOwnWords: a gesture's, farewell's or feeling's own word (挥, 招,
+// 拜拜, 舒服) makes a weak reading of it the act, ahead of a knowledge or
+// none reading; a plain reading of something else keeps it. A question of recognizing the speaker asks
 // whether she remembers them.
-func TestHanGesture(t *testing.T) {
+func TestHanOwnWords(t *testing.T) {
 	e := New(Options{})
 	for _, c := range []struct{ say, want string }{
 		{"你的手能动吗 挥一下看看", "wave"}, // read as how she sees (0.21) before
@@ -19,10 +19,13 @@ func TestHanGesture(t *testing.T) {
 		{"你能用手跟我打招呼吗", "wave"},
 		{"你笑起来真好看", "compliment"}, // plainly praise: no gesture word
 		{"你会挥手吗", "wave"},
-		{"拜拜咯漂亮的机器人姐姐", "farewell"}, // none 0.29 before
-		{"你现在还认得出我吗", "remember"},   // how she recognizes people 0.39 before
-		{"你是怎么认出我的", "knowledge"},   // asks how
-		{"你能认出人脸吗", "knowledge"},    // of people, not of the speaker
+		{"拜拜咯漂亮的机器人姐姐", "farewell"},           // none 0.29 before
+		{"我和好朋友一起来的我有点不舒服。", "feeling_sick"},  // none before
+		{"我感到压力很大，我刚到日内瓦。", "feeling_stress"}, // where from, before
+		{"现在是一大早，而且我得到了一个很糟糕的消息。", "default"}, // not sadness: 糟 is no own word
+		{"你现在还认得出我吗", "remember"},             // how she recognizes people 0.39 before
+		{"你是怎么认出我的", "knowledge"},             // asks how
+		{"你能认出人脸吗", "knowledge"},              // of people, not of the speaker
 	} {
 		if got := e.classify(c.say, nadine.Chinese, hints{}).traceName(); got != c.want {
 			t.Errorf("%q: %s, want %s", c.say, got, c.want)
