@@ -114,13 +114,67 @@ func hanRuns(s string) [][]rune {
 }
 
 // hanFirst is the reading a Chinese rule puts before the classifier's
-// order: a gesture or farewell said by its own word, else a question of
-// whether she recalls the speaker.
-func hanFirst(r reading) (candidate, bool) {
+// order: a gesture, farewell or feeling said by its own word, a question of
+// whether she recalls the speaker, or a language named by a name the
+// examples lack.
+func (e *Engine) hanFirst(r reading) (candidate, bool) {
 	if c, ok := hanOwnWord(r); ok {
 		return c, true
 	}
-	return hanRecallOfMe(r)
+	if c, ok := hanRecallOfMe(r); ok {
+		return c, true
+	}
+	return e.hanLanguageSynonym(r)
+}
+
+// hanSynonyms maps each Chinese name of a supported language that the
+// examples' {lang} values lack (华语, Singapore's Mandarin; 国语, Taiwan's)
+// to one they hold for the same language, read off hanLanguages and the
+// values.
+var hanSynonyms = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	known := map[nadine.Language]string{}
+	held := map[string]bool{}
+	for _, v := range s.Values[nadine.Chinese]["lang"] {
+		held[v] = true
+		if l, ok := hanLanguages[v]; ok && (known[l] == "" || v < known[l]) {
+			known[l] = v
+		}
+	}
+	for name, l := range hanLanguages {
+		if !held[name] && known[l] != "" {
+			out[name] = known[l]
+		}
+	}
+	return out
+})
+
+// hanLanguageSynonym reads a Chinese utterance that names a language by a
+// name the examples lack as it would read with the name they hold: "可以讲
+// 华语吗" is none 0.44 with 华语, a request to speak Chinese with 中文.
+func (e *Engine) hanLanguageSynonym(r reading) (candidate, bool) {
+	if r.lang != nadine.Chinese {
+		return candidate{}, false
+	}
+	text := intents.Simplify(r.text)
+	swapped := false
+	for name, known := range hanSynonyms() {
+		if strings.Contains(text, name) {
+			text, swapped = strings.ReplaceAll(text, name, known), true
+		}
+	}
+	if !swapped {
+		return candidate{}, false
+	}
+	top := e.classifyWhole(intents.Tokenize(text)).Top()
+	if (top.Label != "language" && top.Label != "languages") || top.Prob < e.threshold {
+		return candidate{}, false
+	}
+	return candidate{top.Label, top.Prob}, true
 }
 
 // recallFacts are the knowledge facts of how she recognizes and remembers

@@ -80,3 +80,25 @@ func TestHanIntroductions(t *testing.T) {
 		}
 	}
 }
+
+// TestHanLanguages: a language named in traditional characters or by a name
+// the examples lack (华语, 国语) is the language asked for.
+func TestHanLanguages(t *testing.T) {
+	e := New(Options{})
+	for _, c := range []struct {
+		say    string
+		want   string
+		target nadine.Language
+	}{
+		{"請說英語", "language", nadine.English}, // was the list of languages
+		{"請用德語回答", "language", nadine.German},
+		{"可以讲华语吗", "language", nadine.Chinese}, // none 0.44 before
+		{"你会说国语吗", "language", nadine.Chinese},
+		{"請說日語", "language_unsupported", ""},
+	} {
+		got := e.classify(c.say, nadine.Chinese, hints{})
+		if got.traceName() != c.want || got.target != c.target {
+			t.Errorf("%q: %s %s, want %s %s", c.say, got.traceName(), got.target, c.want, c.target)
+		}
+	}
+}

@@ -856,8 +856,9 @@ func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
 			return l, true
 		}
 	}
+	simple := intents.Simplify(text) // "請說英語": the names are 简体
 	for name, l := range hanLanguages {
-		if strings.Contains(text, name) {
+		if strings.Contains(simple, name) {
 			return l, true
 		}
 	}
@@ -871,7 +872,7 @@ func (e *Engine) otherLanguage(toks []intents.Token, text string, lang nadine.La
 	for _, sp := range e.model.SlotSpans("lang", lang, toks) {
 		t := toks[sp.From]
 		if t.Han {
-			if hanLanguageName(text[t.Start:]) && !hanSupported(text[t.Start:]) {
+			if rest := intents.Simplify(text[t.Start:]); hanLanguageName(rest) && !hanSupported(rest) {
 				return true
 			}
 			continue

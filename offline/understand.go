@@ -416,7 +416,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 		// je suis content quand même"): the circumstance only colours it.
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
-	if g, ok := hanFirst(r); ok {
+	if g, ok := e.hanFirst(r); ok {
 		cands = append([]candidate{g}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == g.label })...)
 	}
 	// A name the words show plainly makes an introduction of what the
