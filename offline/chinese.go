@@ -209,16 +209,22 @@ func hanRecallOfMe(r reading) (candidate, bool) {
 // hanOwnWord is the gesture, farewell or feeling a Chinese utterance says
 // by its own word when the classifier reads it, if weakly, and nothing else
 // plainly: "你的手能动吗 挥一下看看" read as how she sees (0.21) before the
-// wave (0.14).
+// wave (0.14). A feeling only when the speaker speaks of themself or not
+// to her.
 func hanOwnWord(r reading) (candidate, bool) {
 	if r.lang != nadine.Chinese || r.whole.Top().Prob >= wholeSure {
 		return candidate{}, false
 	}
+	// A feeling is told of oneself: "你会紧张吗" asks of hers.
+	ofHers := addressed(r.toks) && !firstPerson(r.toks)
 	best := candidate{}
 	for _, run := range hanRuns(intents.Simplify(r.text)) {
 		for i := range run {
 			for n := 1; n <= 2 && i+n <= len(run); n++ {
 				g, ok := hanOwnWords()[string(run[i:i+n])]
+				if ofHers && strings.HasPrefix(g, "feeling.") {
+					continue
+				}
 				if p := r.whole.Prob(g); ok && p >= ownWordFloor && p > best.prob {
 					best = candidate{g, p}
 				}
