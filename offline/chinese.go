@@ -127,44 +127,63 @@ func (e *Engine) hanFirst(r reading) (candidate, bool) {
 	return e.hanLanguageSynonym(r)
 }
 
-// hanSynonyms maps each Chinese name of a supported language that the
-// examples' {lang} values lack (华语, Singapore's Mandarin; 国语, Taiwan's)
-// to one they hold for the same language, read off hanLanguages and the
-// values.
-var hanSynonyms = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
+// hanHeld is, for each supported language, a Chinese name of it the
+// examples' {lang} values hold (中文, 英文), and hanSynonyms maps each
+// Chinese name of one that they lack (华语, Singapore's Mandarin; 国语,
+// Taiwan's) to it, both read off hanLanguages and the values.
+var (
+	hanHeld = sync.OnceValue(func() map[nadine.Language]string {
+		out := map[nadine.Language]string{}
+		s, err := Examples()
+		if err != nil {
+			return out // the model's training reports it
+		}
+		for _, v := range s.Values[nadine.Chinese]["lang"] {
+			if l, ok := hanLanguages[v]; ok && (out[l] == "" || v < out[l]) {
+				out[l] = v
+			}
+		}
+		return out
+	})
+	hanSynonyms = sync.OnceValue(func() map[string]string {
+		out := map[string]string{}
+		for name, l := range hanLanguages {
+			if held := hanHeld()[l]; held != "" && !hanHeldName(name) {
+				out[name] = held
+			}
+		}
+		return out
+	})
+)
+
+// hanHeldName reports whether the examples' {lang} values hold a name.
+func hanHeldName(name string) bool {
 	s, err := Examples()
-	if err != nil {
-		return out // the model's training reports it
-	}
-	known := map[nadine.Language]string{}
-	held := map[string]bool{}
-	for _, v := range s.Values[nadine.Chinese]["lang"] {
-		held[v] = true
-		if l, ok := hanLanguages[v]; ok && (known[l] == "" || v < known[l]) {
-			known[l] = v
-		}
-	}
-	for name, l := range hanLanguages {
-		if !held[name] && known[l] != "" {
-			out[name] = known[l]
-		}
-	}
-	return out
-})
+	return err == nil && slices.Contains(s.Values[nadine.Chinese]["lang"], name)
+}
 
 // hanLanguageSynonym reads a Chinese utterance that names a language by a
-// name the examples lack as it would read with the name they hold: "可以讲
-// 华语吗" is none 0.44 with 华语, a request to speak Chinese with 中文.
+// name the examples lack, Chinese or Latin ("我们讲English好不好"), as it
+// would read with the name they hold: "可以讲华语吗" is none 0.44 with 华语,
+// a request to speak Chinese with 中文.
 func (e *Engine) hanLanguageSynonym(r reading) (candidate, bool) {
 	if r.lang != nadine.Chinese {
 		return candidate{}, false
 	}
-	text := intents.Simplify(r.text)
-	swapped := false
-	for name, known := range hanSynonyms() {
+	var b strings.Builder
+	last, swapped := 0, false
+	for _, t := range r.toks {
+		if l, ok := languageOf(t); ok && hanHeld()[l] != "" {
+			b.WriteString(r.text[last:t.Start])
+			b.WriteString(hanHeld()[l])
+			last, swapped = t.End, true
+		}
+	}
+	b.WriteString(r.text[last:])
+	text := intents.Simplify(b.String())
+	for name, held := range hanSynonyms() {
 		if strings.Contains(text, name) {
-			text, swapped = strings.ReplaceAll(text, name, known), true
+			text, swapped = strings.ReplaceAll(text, name, held), true
 		}
 	}
 	if !swapped {

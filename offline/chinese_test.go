@@ -82,7 +82,7 @@ func TestHanIntroductions(t *testing.T) {
 }
 
 // TestHanLanguages: a language named in traditional characters or by a name
-// the examples lack (华语, 国语) is the language asked for.
+// the examples lack (华语, 国语, English) is the language asked for.
 func TestHanLanguages(t *testing.T) {
 	e := New(Options{})
 	for _, c := range []struct {
@@ -95,6 +95,7 @@ func TestHanLanguages(t *testing.T) {
 		{"可以讲华语吗", "language", nadine.Chinese}, // none 0.44 before
 		{"你会说国语吗", "language", nadine.Chinese},
 		{"請說日語", "language_unsupported", ""},
+		{"我们讲English好不好", "language", nadine.English}, // feeling_sad before
 	} {
 		got := e.classify(c.say, nadine.Chinese, hints{})
 		if got.traceName() != c.want || got.target != c.target {
