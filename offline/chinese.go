@@ -124,7 +124,49 @@ func (e *Engine) hanFirst(r reading) (candidate, bool) {
 	if c, ok := hanRecallOfMe(r); ok {
 		return c, true
 	}
+	if c, ok := hanPraise(r); ok {
+		return c, true
+	}
 	return e.hanLanguageSynonym(r)
+}
+
+// hanQuestionWords ask in Chinese, or ask her to tell.
+var hanQuestionWords = []string{"吗", "嘛", "呢", "什么", "啥", "谁", "哪", "几", "怎", "多少", "为何", "说说", "讲讲", "介绍"}
+
+// hanAsks reports whether a Chinese utterance asks or asks her to tell: a
+// question word, or a verb said twice around 不 or 没 ("会不会", "喜不喜欢").
+func hanAsks(text string) bool {
+	simple := intents.Simplify(text)
+	if strings.ContainsAny(simple, "?？") || slices.ContainsFunc(hanQuestionWords, func(w string) bool { return strings.Contains(simple, w) }) {
+		return true
+	}
+	rs := []rune(simple)
+	for i := 0; i+2 < len(rs); i++ {
+		if (rs[i+1] == '不' || rs[i+1] == '没') && rs[i] == rs[i+2] && unicode.Is(unicode.Han, rs[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hanPraise is the praise a Chinese statement to her says of her looks,
+// voice or manner when the classifier reads it weakly as a question about
+// them: "你长得挺俊的" is who she looks like (0.31) before praise (0.15),
+// "你的声音好甜" how she speaks (0.33). Asked, it asks of the fact ("你的
+// 声音是怎么来的").
+func hanPraise(r reading) (candidate, bool) {
+	top := r.whole.Top()
+	if r.lang != nadine.Chinese || top.Prob >= wholeSure || !strings.HasPrefix(top.Label, "knowledge.") && !strings.HasPrefix(top.Label, "persona.") ||
+		!addressed(r.toks) || hanAsks(r.text) {
+		return candidate{}, false
+	}
+	best := candidate{}
+	for _, l := range r.whole.Labels {
+		if stance(l.Label) == "compliment" && l.Prob > best.prob {
+			best = candidate{l.Label, l.Prob}
+		}
+	}
+	return best, best.prob >= ownWordFloor
 }
 
 // hanHeld is, for each supported language, a Chinese name of it the

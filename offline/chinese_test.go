@@ -23,6 +23,11 @@ func TestHanOwnWords(t *testing.T) {
 		{"我和好朋友一起来的我有点不舒服。", "feeling_sick"},  // none before
 		{"我感到压力很大，我刚到日内瓦。", "feeling_stress"}, // where from, before
 		{"现在是一大早，而且我得到了一个很糟糕的消息。", "default"}, // not sadness: 糟 is no own word
+		{"你长得挺俊的", "compliment"},              // who she looks like (0.31) before
+		{"你的声音好甜", "compliment"},              // how she speaks (0.33) before
+		{"你长得像谁", "persona_modeled"},          // asked
+		{"你的声音是怎么来的", "knowledge"},            // asked how
+		{"你喜不喜欢唱歌", "knowledge"},              // asked by the verb said twice
 		{"你现在还认得出我吗", "remember"},             // how she recognizes people 0.39 before
 		{"你是怎么认出我的", "knowledge"},             // asks how
 		{"你能认出人脸吗", "knowledge"},              // of people, not of the speaker
