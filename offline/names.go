@@ -376,8 +376,10 @@ func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, la
 		switch {
 		case !p.clause:
 			return ""
-		case p.top.Label == "greeting" && p.top.Prob >= partSure:
-			greeted, first = true, first || from < 0
+		case p.top.Label == "greeting" && p.top.Prob >= partSure && from < 0:
+			// A greeting before the name; one read after it is what
+			// follows the name ("Coucou. Corentin, viens voir !").
+			greeted, first = true, true
 		case from < 0:
 			from, to, top = p.from, p.to, p.top
 		default:
@@ -446,11 +448,23 @@ func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part,
 		}
 		t := toks[sp.From]
 		shows := lang == nadine.German && startsUpper(t.Text) || exampleNames()[t.Norm] && !e.model.KnownStem(lang, t.Norm)
-		if shows && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" {
+		if shows && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" && !e.calls(toks, text, sp.To) {
 			return true
 		}
 	}
 	return false
+}
+
+// calls reports whether the word before toks[to] is whom the person speaks
+// to: another clause follows it at once, exclaimed or asked, and is not
+// what comes with an introduction ("Coucou. Corentin, viens voir !", not
+// "Hallo, ich bin Ben, und du?").
+func (e *Engine) calls(toks []intents.Token, text string, to int) bool {
+	if to >= len(toks) || to == 0 || toks[to].Clause == toks[to-1].Clause {
+		return false
+	}
+	rest := toks[to:]
+	return strings.ContainsAny(text[rest[len(rest)-1].End:], "?!？！") && !e.comesWithName(rest, text)
 }
 
 // titles are the forms of address given with a family name ("ich bin Frau

@@ -14,8 +14,8 @@ import (
 // reads the feeling axes' utterances again (docs/offline.md, "Training that
 // stays put"). With draws by content, what training draws for an example
 // hangs on its content, not its place: the other languages' readings do not
-// move and English ones barely do. Draws by index (what the offline model
-// still uses) are measured and logged beside it.
+// move and English ones barely do. Draws by index (the model's until the
+// switch) are measured and logged beside it.
 func TestReadingsStayPut(t *testing.T) {
 	testrun.SkipUnderRace(t)
 	base, err := offline.Examples()
