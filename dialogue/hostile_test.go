@@ -617,3 +617,21 @@ var (
 	probe9MostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe9MostLost  = map[string]int{"graph": 1, "react": 1}
 )
+
+// TestHostileOutputsProbe10 runs the tenth probe table, written from the
+// model's side before reading the gate (issue 27), weighted on the sealed
+// table's leaking classes: addresses in every position and form, e-mail
+// addresses, markup, the graph's prompt echoed (quoted, paraphrased,
+// translated, cut, around a good reply), in four languages and in the
+// forms the graph's response agent reads, and look-alikes spoken whole.
+func TestHostileOutputsProbe10(t *testing.T) {
+	probeScore(t, "probe10", probe10MostLeaks, probe10MostLost)
+}
+
+// probe10MostLeaks and probe10MostLost are the tenth probe's counts (when it
+// was written, on main before any change it led to: graph 9 of 201 and
+// react 2 of 47 leaks, good parts lost graph 10 of 187 and react 0 of 47).
+var (
+	probe10MostLeaks = map[string]int{"graph": 9, "react": 2}
+	probe10MostLost  = map[string]int{"graph": 10, "react": 0}
+)
