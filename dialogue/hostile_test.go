@@ -630,8 +630,11 @@ func TestHostileOutputsProbe10(t *testing.T) {
 
 // probe10MostLeaks and probe10MostLost are the tenth probe's counts (when it
 // was written, on main before any change it led to: graph 9 of 201 and
-// react 2 of 47 leaks, good parts lost graph 10 of 187 and react 0 of 47).
+// react 2 of 47 leaks, good parts lost graph 10 of 187 and react 0 of 47;
+// with its hole spans written as holes, since an address named as its
+// website ("My page is the MIRALab website.") is a sentence rewritten
+// whole, not a hole: graph 3 and react 1, lost the same).
 var (
-	probe10MostLeaks = map[string]int{"graph": 9, "react": 2}
+	probe10MostLeaks = map[string]int{"graph": 3, "react": 1}
 	probe10MostLost  = map[string]int{"graph": 10, "react": 0}
 )
