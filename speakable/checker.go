@@ -126,6 +126,23 @@ func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (strin
 }
 
 func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
+	out, err := c.sentenceOnce(sentence, lang, authored)
+	if err != nil || out == "" || out == strings.TrimSpace(sentence) {
+		return out, err
+	}
+	// What the gate says is checked again as it will be heard: a sentence
+	// the cleaning changed may show what its form hid ("视觉记忆（…）：\n我记得…"
+	// cleaned is "视觉记忆： 我记得…", a section named as its lead-in), and
+	// a sentence checked again where it is spoken must pass again.
+	again, err := c.sentenceOnce(out, lang, authored)
+	if err != nil {
+		return "", err
+	}
+	return again, nil
+}
+
+// sentenceOnce is one pass of the sentence gate.
+func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
 	if strings.Contains(raw, "&") {
 		raw = html.UnescapeString(raw) // escaped twice ("&amp;nbsp;")
@@ -321,9 +338,36 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text, _ = withoutOpenSections(unfence(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, "")))))))
-	text = withoutStructure(text)
-	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
+	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, ""))))))))
+	text = withoutStructure(withoutSpeechMarkup(text))
+	said, left, err = spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
+	if err != nil {
+		return "", left, err
+	}
+	// What the reply read whole says is said sentence by sentence, each
+	// checked again where it is spoken: what the gate keeps must pass the
+	// gate, or the turn would say nothing ("视觉记忆（…）：\n我记得…" is
+	// read whole as "视觉记忆： 我记得…", a section named as a lead-in).
+	var kept []string
+	for _, sent := range spoken.SplitSentences(said) {
+		out, serr := c.Sentence(sent, lang)
+		switch {
+		case serr != nil:
+			left = append(left, sent)
+			if err == nil {
+				err = serr
+			}
+		case out != "":
+			kept = append(kept, out)
+		}
+	}
+	if len(kept) == 0 {
+		if err == nil {
+			err = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is empty")
+		}
+		return "", left, err
+	}
+	return strings.Join(kept, " "), left, nil
 }
 
 // proseFenceRE is a reply put whole in a code fence of text.
