@@ -125,3 +125,32 @@ func TestCodeSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketLabelsTranslated: the graph packet's labels and the person
+// block's, translated, open a sentence that is the packet's; the packet
+// named as what tells the listener is the prompt's voice. The same words
+// in a sentence of her own are speech.
+func TestPacketLabelsTranslated(t *testing.T) {
+	c := New(nil)
+	for _, tt := range []struct {
+		lang   nadine.Language
+		in     string
+		spoken bool
+	}{
+		{nadine.French, "Ce que vous savez de lui : professeur de mathématiques ; habite à Carouge.", false},
+		{nadine.German, "Deine Gefühle: ruhig und froh.", false},
+		{nadine.Chinese, "消息：介绍一下你自己。", false},
+		{nadine.Chinese, "你的感受：平静而愉快。", false},
+		{nadine.Chinese, "消息包会告诉你时间和你的感受。", false},
+		{nadine.French, "Le paquet de messages vous donne l'heure.", false},
+		{nadine.French, "L'heure tourne, profitons de la visite !", true},
+		{nadine.Chinese, "时间过得真快！", true},
+		{nadine.Chinese, "我的消息是：欢迎你来。", true},
+		{nadine.German, "Zeit ist kostbar, also los geht's!", true},
+	} {
+		got, err := c.Sentence(tt.in, tt.lang)
+		if spoken := err == nil && got != ""; spoken != tt.spoken {
+			t.Errorf("Sentence(%q) = %q, %v; spoken %v, want %v", tt.in, got, err, spoken, tt.spoken)
+		}
+	}
+}
