@@ -340,34 +340,7 @@ func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []
 	// delimiters: it is the prompt's, not a reply.
 	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, ""))))))))
 	text = withoutStructure(withoutSpeechMarkup(text))
-	said, left, err = spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
-	if err != nil {
-		return "", left, err
-	}
-	// What the reply read whole says is said sentence by sentence, each
-	// checked again where it is spoken: what the gate keeps must pass the
-	// gate, or the turn would say nothing ("视觉记忆（…）：\n我记得…" is
-	// read whole as "视觉记忆： 我记得…", a section named as a lead-in).
-	var kept []string
-	for _, sent := range spoken.SplitSentences(said) {
-		out, serr := c.Sentence(sent, lang)
-		switch {
-		case serr != nil:
-			left = append(left, sent)
-			if err == nil {
-				err = serr
-			}
-		case out != "":
-			kept = append(kept, out)
-		}
-	}
-	if len(kept) == 0 {
-		if err == nil {
-			err = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer is empty")
-		}
-		return "", left, err
-	}
-	return strings.Join(kept, " "), left, nil
+	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 
 // proseFenceRE is a reply put whole in a code fence of text.
