@@ -323,6 +323,9 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		toks = joined
 		whole = e.expect(e.classifyWhole(toks), h)
 	}
+	if lang == nadine.German {
+		whole = askedOwnName(whole, toks)
+	}
 	if !h.opening && greetsAndLeaves(toks, lang) {
 		whole = leaving(whole)
 	}
@@ -453,7 +456,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
-	if name := e.greetedName(toks, text, r.parts, out.lang); !plain && name != "" {
+	if name := e.greetedName(toks, text, r.parts, out.lang, h.greeted); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
