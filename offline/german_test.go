@@ -76,3 +76,22 @@ func TestGermanOwnName(t *testing.T) {
 		}
 	}
 }
+
+// TestGermanStatedState: a state said of oneself after what happened
+// ("… und bin kaputt") is what is told, not the event's good news; a good
+// state after good news, and good news alone, stay good news.
+func TestGermanStatedState(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
+	e := testEngine(offline.Options{})
+	for _, tt := range []struct{ text, want string }{
+		{"Ich habe heute meinen Marathon gelaufen und bin kaputt", "feeling_tired"},
+		{"Wir haben heute geheiratet und ich bin einfach nur müde", "feeling_tired"},
+		{"Ich habe meine Prüfung bestanden und bin so glücklich", "feeling_news_good"},
+		{"Ich habe heute meinen Marathon geschafft", "feeling_news_good"},
+		{"Ich bin Opa geworden", "feeling_news_good"},
+	} {
+		if got := respond(t, e, nadine.Turn{Text: tt.text, Language: nadine.German}).intent(); got != tt.want {
+			t.Errorf("%q → %s, want %s", tt.text, got, tt.want)
+		}
+	}
+}

@@ -419,6 +419,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		// je suis content quand même"): the circumstance only colours it.
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
+	if f, ok := e.statedState(r); ok {
+		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
+	}
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
