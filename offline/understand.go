@@ -323,6 +323,9 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		toks = joined
 		whole = e.expect(e.classifyWhole(toks), h)
 	}
+	if lang == nadine.German {
+		whole = askedOwnName(whole, toks)
+	}
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
@@ -422,6 +425,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		// je suis content quand même"): the circumstance only colours it.
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
+	if f, ok := e.statedState(r); ok {
+		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
+	}
 	// A name the words show plainly makes an introduction of what the
 	// classifier reads weakly, not of what it is sure is none of the
 	// intents ("my PIN, it is Tango-Seven": codes are none's examples).
@@ -459,7 +465,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
-	if name := e.greetedName(toks, text, r.parts, out.lang); !plain && name != "" {
+	if name := e.greetedName(toks, text, r.parts, out.lang, h.greeted); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
