@@ -122,14 +122,61 @@ const (
 )
 
 // matchMarker returns the kind of the longest lexicon entry that starts at
-// units[i], and how many units it covers (1 for an unknown unit).
+// units[i], and how many units it covers (1 for an unknown unit). A word
+// drawn out ("Jaaa!", "neee", "hmmm", "klaaar") is the entry it stretches;
+// a letter doubled is spelling ("nett", "soon").
 func matchMarker(units []string, i int) (markerKind, int) {
 	for n := min(answerLexicon.longest, len(units)-i); n > 0; n-- {
 		if k, ok := answerLexicon.entries[strings.Join(units[i:i+n], " ")]; ok {
 			return k, n
 		}
 	}
+	for _, keep := range []int{1, 2} {
+		if u := shortenRuns(units[i], keep); drawnOut(units[i]) {
+			if k, ok := answerLexicon.entries[u]; ok {
+				return k, 1
+			}
+		}
+	}
 	return markerNone, 1
+}
+
+// drawnOut reports whether w repeats a letter three times running: no
+// word is spelled so ("nett" is no drawn-out "net", Bavarian for "not").
+func drawnOut(w string) bool {
+	var last rune
+	run := 0
+	for _, r := range w {
+		if r == last {
+			run++
+		} else {
+			last, run = r, 1
+		}
+		if run >= 3 && unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortenRuns writes every run of one letter repeated in w at most keep
+// times: "jaaa" → "ja" (keep 1), "hmmm" → "hmm" (keep 2). Children and
+// speech to text draw a yes out; the lexicon holds it once.
+func shortenRuns(w string, keep int) string {
+	var b strings.Builder
+	var last rune
+	run := 0
+	for _, r := range w {
+		if r == last {
+			run++
+		} else {
+			last, run = r, 1
+		}
+		if run <= keep {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // answerUnits splits an utterance into the lexicon's units: words, English

@@ -180,3 +180,31 @@ func TestReadAnswerSealed(t *testing.T) {
 		t.Errorf("sealed: %d/%d, %d false yes:\n%s", right, total, falseYes, strings.Join(misses, "\n"))
 	}
 }
+
+// TestReadAnswerDrawnOut reads words drawn out as a child or speech to text
+// writes them as the entry they stretch, and a doubled letter as spelling.
+func TestReadAnswerDrawnOut(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want dialogue.Answer
+	}{
+		{"Jaaa!", dialogue.AnswerYes},
+		{"jaaaa klaaar", dialogue.AnswerYes},
+		{"okaaay", dialogue.AnswerYes},
+		{"yesss", dialogue.AnswerYes},
+		{"ouiii", dialogue.AnswerYes},
+		{"neeein!", dialogue.AnswerNo},
+		{"nööö", dialogue.AnswerNo},
+		{"nooo", dialogue.AnswerNo},
+		{"hmmm", dialogue.AnswerUnclear},
+		{"jaaa, aber später", dialogue.AnswerUnclear},
+		{"hmmm ja", dialogue.AnswerYes},
+		// "nett" is no drawn-out "net" (Bavarian "not"): the yes stays.
+		{"ja, sehr nett", dialogue.AnswerYes},
+		{"Schifffahrt", dialogue.AnswerUnclear},
+	} {
+		if got := dialogue.ReadAnswer(tc.text); got != tc.want {
+			t.Errorf("ReadAnswer(%q) = %s, want %s", tc.text, got, tc.want)
+		}
+	}
+}

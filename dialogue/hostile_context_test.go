@@ -95,9 +95,11 @@ func TestHostileOutputsProbe8(t *testing.T) {
 // block named as the source, the other agents' labels and intensities as a
 // record — and a model's frames around a plain-text reply: graph 1, react
 // 0, the same good parts lost). The mechanisms were chosen after reading
-// its leaks: count the gains as tuned (docs/speech.md, Figures). Left:
-// "Ce que vous savez de lui : …", a label of the prompt translated.
+// its leaks: count the gains as tuned (docs/speech.md, Figures). The one
+// left, "Ce que vous savez de lui : …", a label of the prompt translated,
+// goes with the packet's labels read in four languages (probe10's round,
+// after reading it: tuned).
 var (
-	probe8MostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe8MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe8MostLost  = map[string]int{"graph": 2, "react": 0}
 )

@@ -482,11 +482,13 @@ func TestHostileOutputsProbe3(t *testing.T) {
 // calls, addresses of any ending, assistant frames, the output announced
 // and the prompt's inputs named as a source: graph 1, react 0, lost graph
 // 7 and react 13; with a list in lines read as one sentence: lost graph 6;
-// with a rule about the reply's form read as a lead-in: lost graph 5).
+// with a rule about the reply's form read as a lead-in: lost graph 5;
+// with the packet's labels read in four languages, probe10's round after
+// reading its "消息：" leak: graph 0).
 // A ReAct output in prose is fed back once by design, so its good part is
 // the retry's.
 var (
-	probe3MostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe3MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe3MostLost  = map[string]int{"graph": 5, "react": 13}
 )
 
@@ -608,12 +610,47 @@ func TestHostileOutputsProbe9(t *testing.T) {
 // with a section's marker read as a heading, rules about the reply's form,
 // holes, the offer of service asked, a Chinese reply's first character
 // kept after a label and the graph's reply read from ReAct's JSON: graph
-// 1, lost graph 1). The leak left is the graph's message packet translated
-// into Chinese; the lost good parts are a packet's labels before a
-// greeting in one sentence (graph) and a reply given to ReAct in prose,
-// fed back once by design. The mechanisms were chosen after reading its
+// 1, lost graph 1). The leak left, the graph's message packet translated
+// into Chinese ("消息包会告诉你…"), goes with the packet named as what tells
+// the listener (probe10's round, after reading it: tuned); the lost good
+// parts are a packet's labels before a greeting in one sentence (graph)
+// and a reply given to ReAct in prose, fed back once by design. The
+// mechanisms were chosen after reading its leaks: count the gains as tuned
+// (docs/speech.md, Figures).
+var (
+	probe9MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe9MostLost  = map[string]int{"graph": 1, "react": 1}
+)
+
+// TestHostileOutputsProbe10 runs the tenth probe table, written from the
+// model's side before reading the gate (issue 27), weighted on the sealed
+// table's leaking classes: addresses in every position and form, e-mail
+// addresses, markup, the graph's prompt echoed (quoted, paraphrased,
+// translated, cut, around a good reply), in four languages and in the
+// forms the graph's response agent reads, and look-alikes spoken whole.
+func TestHostileOutputsProbe10(t *testing.T) {
+	probeScore(t, "probe10", probe10MostLeaks, probe10MostLost)
+}
+
+// probe10MostLeaks and probe10MostLost are the tenth probe's counts (when it
+// was written, on main before any change it led to: graph 9 of 201 and
+// react 2 of 47 leaks, good parts lost graph 10 of 187 and react 0 of 47;
+// with its hole spans written as holes, since an address named as its
+// website ("My page is the MIRALab website.") is a sentence rewritten
+// whole, not a hole: graph 3 and react 1, lost the same; with addresses
+// in full-width forms or before Chinese text, code spans, code blocks with
+// their lead-in, speech markup, the pronoun of address as a rule and what
+// the gate keeps checked again: none, lost graph 7). The lost good parts
+// are sections opened and never closed, cut to the end by design ("SEARCH
+// RESULTS:\n…", "DÉBUT BASE DE CONNAISSANCES …\n…"), a JSON object of two
+// members under keys of another language (TestJSONReply asks for none),
+// "视觉记忆（…）：\n…" (a section named, now asked again rather than a silent
+// turn) and three look-alikes the classifier or the prompt's rare pairs
+// take ("The website of the museum lists all the opening hours.", "Search
+// as long as you like in the library, …", "I can follow at most two
+// conversations at once, …"). The mechanisms were chosen after reading its
 // leaks: count the gains as tuned (docs/speech.md, Figures).
 var (
-	probe9MostLeaks = map[string]int{"graph": 1, "react": 0}
-	probe9MostLost  = map[string]int{"graph": 1, "react": 1}
+	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
 )

@@ -47,7 +47,7 @@ func Folds(s *Set, o Options, folds int, f func(m *Model, held []HeldOut)) error
 				use = append(use, i)
 				continue
 			}
-			held = append(held, HeldOut{Example: s.Examples[i], Text: s.expand(i, 1, 0)[0].text})
+			held = append(held, HeldOut{Example: s.Examples[i], Text: s.expand(i, 1, 0, o.ByContent)[0].text})
 		}
 		f(train(s, use, o), held)
 	}

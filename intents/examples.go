@@ -3,8 +3,10 @@ package intents
 import (
 	"bufio"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
@@ -176,14 +178,33 @@ type instance struct {
 	lang    nadine.Language
 	text    string
 	toks    []Token
+	key     uint64 // contentKey of the example and the variant: its place in a pass
+}
+
+// contentKey hashes an example's parts (FNV-1a, the same in every process):
+// what training draws for an example depends on it alone.
+func contentKey(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 // expand makes variants of example i: slot values vary so an intent's examples
 // see them all, and later variants hide words so an unknown word is no name.
-func (s *Set) expand(i, variants int, dropout float64) []instance {
+// byContent draws both from the example's own content, not its place in the
+// set, so an example added or removed elsewhere changes no other's variants.
+func (s *Set) expand(i, variants int, dropout float64, byContent bool) []instance {
 	ex := s.Examples[i]
 	ps := pieces(ex.Text)
-	rng := rand.New(rand.NewPCG(uint64(i), 0x29))
+	key := contentKey(string(ex.Lang), ex.Label, ex.Text)
+	draw := uint64(i)
+	if byContent {
+		draw = key % 1_000_003
+	}
+	rng := rand.New(rand.NewPCG(draw, 0x29))
 	out := make([]instance, 0, variants)
 	for k := range variants {
 		var b strings.Builder
@@ -195,7 +216,7 @@ func (s *Set) expand(i, variants int, dropout float64) []instance {
 				continue
 			}
 			vals := s.Values[ex.Lang][p.slot]
-			v := vals[(i*7+k*13+pi*3)%len(vals)]
+			v := vals[(int(draw)*7+k*13+pi*3)%len(vals)]
 			start := b.Len()
 			b.WriteString(v)
 			slotSpans = append(slotSpans, [2]int{start, b.Len()})
@@ -217,7 +238,8 @@ func (s *Set) expand(i, variants int, dropout float64) []instance {
 				}
 			}
 		}
-		out = append(out, instance{example: i, variant: k, label: ex.Label, lang: ex.Lang, text: text, toks: toks})
+		out = append(out, instance{example: i, variant: k, label: ex.Label, lang: ex.Lang, text: text, toks: toks,
+			key: contentKey(string(ex.Lang), ex.Label, ex.Text, strconv.Itoa(k))})
 	}
 	return out
 }

@@ -36,14 +36,32 @@ var negations = map[string]bool{
 
 // negates reports whether toks[i] opens a negation. A Chinese 不 or 没
 // between a character and itself asks instead ("是不是", "有没有", "记不记得":
-// "你是不是机器人" is no "not a robot").
+// "你是不是机器人" is no "not a robot"). French "ne" negates with its
+// partner in the clause ("ne … pas", "rien ne"): alone it is "ne … que"
+// (only) or German speech's "ne" for "eine" ("du bist ne gute Zuhörerin"
+// was abuse, "gute" negated).
 func negates(toks []Token, i int) bool {
 	t := toks[i]
-	if !negations[t.Norm] {
+	if !negations[t.Norm] || t.Norm == "ne" && !negationPartnered(toks, i) {
 		return false
 	}
 	return !(t.Han && i > 0 && i+1 < len(toks) && toks[i-1].Han && toks[i+1].Han &&
 		toks[i-1].Clause == t.Clause && toks[i+1].Clause == t.Clause && toks[i-1].Norm == toks[i+1].Norm)
+}
+
+// nePartners complete French "ne" into a negation (folded spelling).
+var nePartners = map[string]bool{"pas": true, "jamais": true, "plus": true, "rien": true, "personne": true,
+	"guere": true, "point": true, "aucun": true, "aucune": true, "ni": true, "nulle": true}
+
+// negationPartnered reports whether the clause of toks[i] holds a partner
+// of "ne", before it or after.
+func negationPartnered(toks []Token, i int) bool {
+	for j, t := range toks {
+		if j != i && t.Clause == toks[i].Clause && nePartners[t.Norm] {
+			return true
+		}
+	}
+	return false
 }
 
 // negationScope is how many words (Chinese: characters) after a negation it

@@ -488,6 +488,12 @@ func TestAskNotAsk(t *testing.T) {
 		{"我不累", 1, true},
 		{"是，不是", 1, true}, // a clause apart: an answer, not a question
 		{"不是", 0, true},
+		// French "ne" with its partner negates; alone it is "only" or
+		// German speech's "eine".
+		{"je ne suis pas triste", 1, true},
+		{"rien ne va", 1, true},
+		{"je ne parle que français", 1, false},
+		{"du bist ne gute Zuhörerin", 2, false},
 	} {
 		if got := negates(Tokenize(tt.text), tt.at); got != tt.want {
 			t.Errorf("%q at %d: %v, want %v", tt.text, tt.at, got, tt.want)

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -21,6 +22,10 @@ type Options struct {
 	Dropout  float64 // the share of words hidden in every instance but the first
 	Weights  Weights
 	Seed     uint64 // the order of the examples in each pass
+	// ByContent draws each example's variants and its place in each pass
+	// from its content, not its index: an example added or removed moves
+	// no other's draws (docs/offline.md, "Training that stays put").
+	ByContent bool
 	// Average is how many snapshots of the last pass's weights the model
 	// averages (negative: none, the last weights alone).
 	Average int
@@ -77,6 +82,7 @@ func (o Options) withDefaults() Options {
 	if o.NeighbourTemp > 0 {
 		d.NeighbourTemp = o.NeighbourTemp
 	}
+	d.ByContent = o.ByContent
 	return d
 }
 
@@ -158,6 +164,7 @@ type sample struct {
 	vals  []float32
 	label int
 	lang  int
+	key   uint64 // the instance's content key: its place in each pass
 }
 
 // Train fits a model to the examples of s.
@@ -184,7 +191,7 @@ func train(s *Set, use []int, o Options) *Model {
 	m := &Model{index: make(map[uint64]int32), words: map[nadine.Language]map[string]bool{}, stems: map[nadine.Language]map[string]bool{}, feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
 	var insts []instance
 	for _, i := range use {
-		insts = append(insts, s.expand(i, o.Variants, o.Dropout)...)
+		insts = append(insts, s.expand(i, o.Variants, o.Dropout, o.ByContent)...)
 	}
 	for _, in := range insts {
 		if !slices.Contains(m.labels, in.label) {
@@ -221,7 +228,7 @@ func train(s *Set, use []int, o Options) *Model {
 	samples := make([]sample, len(insts))
 	for i, in := range insts {
 		fs := m.feat.features(in.toks)
-		sm := sample{label: slices.Index(m.labels, in.label), lang: slices.Index(m.langs, in.lang)}
+		sm := sample{label: slices.Index(m.labels, in.label), lang: slices.Index(m.langs, in.lang), key: in.key}
 		for _, f := range fs {
 			row, ok := m.index[f.h]
 			if !ok {
@@ -289,6 +296,7 @@ const easy = 0.98
 func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*sample) int) {
 	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
 	order := allIndexes(len(samples))
+	place := make([]uint64, len(samples))
 	scores := make([]float32, k)
 	skip := make([]bool, len(samples))
 	type step struct {
@@ -316,7 +324,17 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 	}
 	for epoch := range o.Epochs {
 		rate := o.Rate / float64(1+epoch)
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		if o.ByContent {
+			// The pass's order sorts the samples by a hash of their own
+			// content and the pass: an example more or less takes its place
+			// among the others without reordering them.
+			for i := range samples {
+				place[i] = mix64(samples[i].key ^ mix64(o.Seed^uint64(k)<<32^uint64(epoch+1)))
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(place[a], place[b]) })
+		} else {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
 		every := 0
 		if epoch == o.Epochs-1 && o.Average > 0 {
 			every = max(1, len(order)/o.Average)
@@ -375,6 +393,15 @@ func fitSoftmax(samples []sample, w, b []float32, k int, o Options, class func(*
 			b[i] = sumB[i] / float32(snaps)
 		}
 	}
+}
+
+// mix64 is splitmix64's finalizer: a well-spread 64-bit hash of x.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // score computes the raw scores of k classes from weights nobody writes once

@@ -10,3 +10,6 @@ var (
 
 // OwnNameEnd is ownNameEnd on text's words.
 func OwnNameEnd(text string) int { return ownNameEnd(intents.Tokenize(text)) }
+
+// TrainOptions are the classifier's training settings.
+var TrainOptions = trainOptions

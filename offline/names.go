@@ -49,7 +49,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 	if name := hanSelfNamed(toks, text); name != "" {
 		return name, true
 	}
-	spans := e.model.SlotSpans("name", lang, toks)
+	spans := e.model.SlotSpans("name", lang, withApocope(toks, lang))
 	slices.SortStableFunc(spans, func(a, b intents.Span) int {
 		as, bs := a.Strength >= strongContext, b.Strength >= strongContext
 		switch {
@@ -93,6 +93,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			// before "mein name", not the greeting that opens the clause.
 			from = e.nameRunBefore(toks, from, sp.To, lang)
 		}
+		from = afterNameArticle(toks, from, sp.To, lang)
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -370,17 +371,25 @@ func ownNameEnd(rest []intents.Token) int {
 // the name's clause capitalized, or given as a name by the examples
 // ("salut. hugo."), and none a word of the examples unless they give it as
 // a name (a sentence's first capital shows nothing, so this is stricter
-// than nameWord).
-func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language) string {
-	greeted, first, from, to := false, false, -1, -1
+// than nameWord). Her greeting just before (hers) counts as the greeting
+// ("Karl-Heinz, aber sag ruhig Kalle"), and then the name may be all that
+// is said ("Gudrun.").
+func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language, hers bool) string {
+	// Her greeting just before comes first too.
+	greeted, first, from, to := hers, hers, -1, -1
 	var top intents.Scored // the classifier's reading of the name's clause
 	var after []part       // the clauses after the name
+	if hers && len(parts) == 0 && !strings.ContainsAny(text, "?？") {
+		from, to = 0, len(toks) // one clause after hers: "Gudrun.", "Frau Kowalski."
+	}
 	for _, p := range parts {
 		switch {
 		case !p.clause:
 			return ""
-		case p.top.Label == "greeting" && p.top.Prob >= partSure:
-			greeted, first = true, first || from < 0
+		case p.top.Label == "greeting" && p.top.Prob >= partSure && from < 0:
+			// A greeting before the name; one read after it is what
+			// follows the name ("Coucou. Corentin, viens voir !").
+			greeted, first = true, true
 		case from < 0:
 			from, to, top = p.from, p.to, p.top
 		default:
@@ -443,13 +452,22 @@ func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part,
 		}
 		from = g.to
 	}
-	for _, sp := range e.model.SlotSpans("name", lang, toks) {
-		if sp.Context == 0 || sp.From < from || toks[sp.From].Han || isTitle(toks[sp.From], lang) {
+	for _, sp := range e.model.SlotSpans("name", lang, withApocope(toks, lang)) {
+		if sp.Context == 0 || sp.From < from || toks[sp.From].Han {
 			continue
 		}
-		t := toks[sp.From]
+		at := sp.From
+		if at == 0 || toks[at-1].Clause != toks[at].Clause {
+			// A context after the name: the name words before it, as
+			// personName reads them ("Guten Morgen, Schwester Monika hier").
+			at = e.nameRunBefore(toks, at, sp.To, lang)
+		}
+		t := toks[at]
+		if isTitle(t, lang) {
+			continue
+		}
 		shows := lang == nadine.German && startsUpper(t.Text) || exampleNames()[t.Norm] && !e.model.KnownStem(lang, t.Norm)
-		if shows && e.nameWord(toks, sp.From, lang) && e.latinName(toks, text, sp.From, sp.To, lang) != "" {
+		if shows && e.nameWord(toks, at, lang) && e.latinName(toks, text, at, sp.To, lang) != "" {
 			return true
 		}
 	}
@@ -457,11 +475,12 @@ func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part,
 }
 
 // titles are the forms of address given with a family name ("ich bin Frau
-// Becker", "je suis Mme Martin"), by language.
+// Becker", "je suis Mme Martin") or, in German, with a first name by kin
+// and by nurses and clergy ("Opa Heinz", "Schwester Monika"), by language.
 var titles = map[nadine.Language][]string{
 	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
 	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
-	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor"},
+	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor", "oma", "opa", "tante", "onkel", "schwester", "bruder", "pfarrer", "pater"},
 }
 
 // titledName reads a form of address and the family name after it as the

@@ -115,10 +115,13 @@ func TestUnknownNames(t *testing.T) {
 	// 235, 79, 77; zh 166, 176, 49, 52. What stays missed is a name alone
 	// ("hallo malte" greets Malte; "Heike" after her greeting is no more a
 	// name than "lol") and what no rule reads ("rupert first time here").
+	// Training by content (docs/offline.md, "Training that stays put")
+	// moved de 285, 282, 90, 90 to 286, 282, 89, 90 and en 286, 281, 87,
+	// 85 to 288, 281, 87, 85: the floors are its figures.
 	floors := map[nadine.Language][4]int{
-		nadine.German:  {285, 282, 90, 90},   // of 292 tuned, 92 held out
+		nadine.German:  {286, 282, 89, 90},   // of 292 tuned, 92 held out
 		nadine.French:  {275, 272, 103, 100}, // of 279 tuned, 105 held out
-		nadine.English: {286, 281, 87, 85},   // of 295 tuned, 89 held out
+		nadine.English: {288, 281, 87, 85},   // of 295 tuned, 89 held out
 		nadine.Chinese: {194, 194, 58, 58},   // of 194 tuned, 58 held out
 	}
 	for _, lang := range langs {

@@ -55,7 +55,7 @@ func trainModel() (*intents.Model, error) {
 var lookupSlots = []string{"lang", "place", "kin"}
 
 // trainOptions are the classifier's training settings.
-var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours, Ensemble: 3}
+var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours, Ensemble: 3, ByContent: true}
 
 // neighbours is the share of the nearest examples in the classifier's
 // probabilities.
@@ -323,8 +323,11 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		toks = joined
 		whole = e.expect(e.classifyWhole(toks), h)
 	}
-	if !h.opening && greetsAndLeaves(toks, lang) {
-		whole = leaving(whole)
+	if lang == nadine.German {
+		whole = askedOwnName(whole, toks)
+	}
+	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
+		whole = leaving(whole, opens)
 	}
 	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
 }
@@ -335,26 +338,32 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 const sharedSpread = 5
 
 // greetsAndLeaves reports whether an utterance holds a word the greeting and
-// the farewell examples of its language share and few others use.
-func greetsAndLeaves(toks []intents.Token, lang nadine.Language) bool {
-	for _, t := range toks {
+// the farewell examples of its language share and few others use, and
+// whether it opens with one.
+func greetsAndLeaves(toks []intents.Token, lang nadine.Language) (holds, opens bool) {
+	for i, t := range toks {
 		if l := wordLabels()[lang][t.Norm]; l["greeting"] && l["farewell"] && len(l) <= sharedSpread {
-			return true
+			holds, opens = true, opens || i == 0
 		}
 	}
-	return false
+	return holds, opens
 }
 
 // leaving reads a word that both greets and takes leave by where the
 // conversation is: once it has begun, a greeting is that much less likely,
 // as a farewell is at its first turn ("Salut la compagnie !" after a talk:
-// greeting 0.52, farewell 0.33 before).
-func leaving(r intents.Result) intents.Result {
+// greeting 0.52, farewell 0.33 before); said first ("Salut la jeunesse !",
+// not "Good evening to you all"), it is the formula of leave-taking, and a
+// farewell is that much likelier too.
+func leaving(r intents.Result, opens bool) intents.Result {
 	out := intents.Result{Languages: r.Languages, Labels: slices.Clone(r.Labels)}
 	var sum float64
 	for i, s := range out.Labels {
-		if s.Label == "greeting" {
+		switch {
+		case s.Label == "greeting":
 			out.Labels[i].Prob /= priorBoost
+		case s.Label == "farewell" && opens:
+			out.Labels[i].Prob *= priorBoost
 		}
 		sum += out.Labels[i].Prob
 	}
@@ -416,6 +425,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		// je suis content quand même"): the circumstance only colours it.
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
+	if f, ok := e.statedState(r); ok {
+		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
+	}
 	if g, ok := e.hanFirst(r); ok {
 		cands = append([]candidate{g}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == g.label })...)
 	}
@@ -456,7 +468,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
-	if name := e.greetedName(toks, text, r.parts, out.lang); !plain && name != "" {
+	if name := e.greetedName(toks, text, r.parts, out.lang, h.greeted); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c

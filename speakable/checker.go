@@ -126,6 +126,23 @@ func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (strin
 }
 
 func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
+	out, err := c.sentenceOnce(sentence, lang, authored)
+	if err != nil || out == "" || out == strings.TrimSpace(sentence) {
+		return out, err
+	}
+	// What the gate says is checked again as it will be heard: a sentence
+	// the cleaning changed may show what its form hid ("视觉记忆（…）：\n我记得…"
+	// cleaned is "视觉记忆： 我记得…", a section named as its lead-in), and
+	// a sentence checked again where it is spoken must pass again.
+	again, err := c.sentenceOnce(out, lang, authored)
+	if err != nil {
+		return "", err
+	}
+	return again, nil
+}
+
+// sentenceOnce is one pass of the sentence gate.
+func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored bool) (string, error) {
 	raw := strings.TrimSpace(html.UnescapeString(sentence))
 	if strings.Contains(raw, "&") {
 		raw = html.UnescapeString(raw) // escaped twice ("&amp;nbsp;")
@@ -321,8 +338,8 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text, _ = withoutOpenSections(unfence(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, "")))))))
-	text = withoutStructure(text)
+	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, ""))))))))
+	text = withoutStructure(withoutSpeechMarkup(text))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }
 

@@ -30,11 +30,23 @@ var formatBanRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|never|avoid|don't\s
 	`(?:(markdown|json|emojis?|emoticons?|urls?|web\s+address(?:es)?|adresses?\s+web|webadressen?|code\s+blocks?|blocs?\s+de\s+code|codeblocke?|bullet\s+points?|puces|aufzahlungszeichen|表情符号|表情|网址|网页链接|代码块|项目符号)` +
 	`|(lists|links|code|headings|listes|liens|titres|listen|links|aufzahlungen|uberschriften|列表|链接|代码|标题))`)
 
+// addressRuleRE is a rule about the pronoun the reply addresses the person
+// with: an order to use or address with it, first in its clause, and the
+// pronoun named as a word (in quotation marks, or after "the formal", "le",
+// "das"): "En français, utilisez toujours le « vous »", "Sprich die Person
+// mit „Sie“ an", "请始终用“您”称呼对方", "Address the person formally with
+// "vous"". A visitor hears "Vous pouvez me tutoyer", never the rule.
+// Read folded (foldMarks).
+var addressRuleRE = regexp.MustCompile(`(?i)(?:^|[,.;:!?]\s*)(?:(?:always|toujours|immer|stets|please|bitte|s'il vous plait)\s+)?` +
+	`(?:use|address|utilisez|utilise|employez|emploie|vouvoyez|tutoyez|verwende|verwenden\s+sie|benutze|benutzen\s+sie|sprich|sprechen\s+sie|rede|reden\s+sie)\b[^.!?]{0,40}?` +
+	`(?:["“”«»„'‘]\s*(?:vous|tu|sie|du|you)\s*["“”«»„'‘]|\b(?:the\s+formal|the\s+informal|le|das|formally\s+with|formellement\s+avec)\s+(?:vous|tu|sie|du|you)\b)` +
+	`|(?:用|使用|以)\s*["“”「」'‘’]\s*(?:您|你)\s*["“”「」'‘’]\s*(?:来)?(?:称呼|称|对待)`)
+
 // formatRuleOf reports whether a sentence states a rule about the reply's
-// form: a count limited, or formats forbidden.
+// form: a count limited, formats forbidden, or the pronoun of address.
 func formatRuleOf(s string) bool {
 	f := foldMarks(s)
-	if countLimitRE.MatchString(f) {
+	if countLimitRE.MatchString(f) || addressRuleRE.MatchString(f) {
 		return true
 	}
 	strong, weak := 0, 0

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"golang.org/x/text/width"
 )
 
 // Addresses are never read out: a sentence holding one is rewritten or
@@ -16,7 +17,7 @@ import (
 // pathHost is a host of any ending followed by a path or a query
 // ("miralab.example/run?cmd=…"): a name with a dot is an address when a
 // path follows it, whatever its ending.
-const pathHost = `\b(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}[/?][^\s<>"'“”«»)\]]*`
+const pathHost = `\b(?:[\p{Latin}\p{N}-]+\.)+\p{Latin}{2,}[/?][^\s<>"'“”«»)\]` + cjkText + `]*`
 
 // topLevel are domain endings: without a scheme or "www." they tell an
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
@@ -24,7 +25,14 @@ const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|e
 
 // urlChars is a character of an address's path, or a part of it in
 // parentheses ("wiki/Nadine_(robot)"), as Wikipedia's addresses hold.
-const urlChars = `(?:[^\s<>"'“”«»()\]]|\([^\s()<>]*\))`
+// Chinese, Japanese and Korean text and their punctuation end it: those
+// languages write the next word with no space ("wiki/Nadine上。").
+const urlChars = `(?:[^\s<>"'“”«»()\]` + cjkText + `]|\([^\s()<>` + cjkText + `]*\))`
+
+// cjkText are the characters, inside a class, of text written without
+// spaces (ideographs, kana, hangul) and of its punctuation (the CJK
+// symbols and the full-width forms), none of which an address holds.
+const cjkText = `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\x{3000}-\x{303F}\x{FF00}-\x{FFEF}`
 
 var (
 	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]{1,80})\]\(\s*((?:[^()\s]|\([^()\s]*\))+)\s*\)`)
@@ -105,6 +113,22 @@ var (
 )
 
 var (
+	// wideAddressRE is a run of full-width Latin letters and digits that
+	// holds an address's dot, at or slash ("ｗｗｗ．ｍｉｒａｌａｂ．ｃｈ"):
+	// read in its narrow form, the address is found as any other.
+	wideAddressRE = regexp.MustCompile(`[Ａ-Ｚａ-ｚ０-９][Ａ-Ｚａ-ｚ０-９＿－]*(?:[．＠／：][Ａ-Ｚａ-ｚ０-９＿－]+)+`)
+	// imageLinkRE is a Markdown image ("![Nadine smiling](https://…)"): a
+	// picture a voice cannot show, its words a caption for the eye.
+	imageLinkRE = regexp.MustCompile(`!\[[^\]\n]{0,120}\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)`)
+	// referenceDefRE is the line that defines a Markdown reference link
+	// ("[1]: https://miralab.ch"): the page's, never a sentence.
+	referenceDefRE = regexp.MustCompile(`(?m)^[ \t]*\[[^\]\n]{1,40}\]:[ \t]*\S+.*$`)
+	// quotedAddressRE is an address in quotation marks: the thing to type
+	// or read letter by letter, which a website's name cannot replace.
+	quotedAddressRE = regexp.MustCompile(`["“„«‘'「]\s*(?:(?:https?|ftp)://|www\.)?(?:[\p{Latin}\p{N}-]+\.)+\p{Latin}{2,}(?:/[^\s"”«»’']*)?\s*["”“»’'」]`)
+)
+
+var (
 	// orderWordsRE are the words of an order to the model: its rules, its
 	// prompt, or the model addressed. A link's words name where it leads,
 	// never so.
@@ -112,6 +136,29 @@ var (
 	// quotedRE is a span in quotation marks.
 	quotedRE = regexp.MustCompile(`'[^']{3,80}'|"[^"]{3,80}"|“[^”]{3,80}”|«[^»]{3,80}»|„[^“”]{3,80}[“”]|「[^」]{2,80}」`)
 )
+
+var (
+	// codeSpanRE is a Markdown code span ("`sudo make me-a-sandwich`"),
+	// not a fence's three backticks.
+	codeSpanRE = regexp.MustCompile("(?:^|[^`])`[^`\n]{1,80}`")
+	// codeSpanCodeRE is a code span's content that is code: two tokens or
+	// more (a command, a statement), or a sign no word holds (a path, a
+	// call, an option, an operator). One word in backticks is the word.
+	codeSpanCodeRE = regexp.MustCompile(`\S\s+\S|[_./\\=(){}\[\]<>$|&;#~@*+^%]|^-`)
+)
+
+// hereLinkRE are a link's words that only point at the link ("here",
+// "this link", "ici", "hier", "这里"): said without it, they point at nothing.
+var hereLinkRE = regexp.MustCompile(`(?i)^\s*(?:(?:click\s+)?here|this(?:\s+link)?|(?:the\s+)?link|ici|ce\s+lien|(?:le\s+)?lien|hier|diesen?\s+link|(?:der\s+)?link|这里|此处|链接)\s*$`)
+
+// linkWords returns what a link's words say aloud: the words, or dropped
+// when they only point at the link.
+func linkWords(words string) string {
+	if hereLinkRE.MatchString(words) {
+		return dropped
+	}
+	return words
+}
 
 // dropped marks a sentence that held what is never said and cannot be
 // rewritten: the whole sentence goes.
@@ -131,6 +178,15 @@ var websiteNames = map[nadine.Language]string{
 // may call it.
 func rewriteLinks(text string, lang nadine.Language, spelled func(string) (string, bool)) string {
 	s := text
+	if strings.ContainsAny(s, "．＠／") {
+		s = wideAddressRE.ReplaceAllStringFunc(s, width.Narrow.String)
+	}
+	if strings.Contains(s, "](") {
+		s = imageLinkRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "]:") {
+		s = referenceDefRE.ReplaceAllString(s, "")
+	}
 	if strings.Contains(s, "\n") {
 		s = wrappedURLRE.ReplaceAllString(s, "$1$2")
 	}
@@ -187,6 +243,15 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	if strings.ContainsAny(s, "$\\") {
 		s = mathRE.ReplaceAllString(s, dropped)
 	}
+	if strings.Count(s, "`") >= 2 {
+		s = codeSpanRE.ReplaceAllStringFunc(s, func(m string) string {
+			lead, span, _ := strings.Cut(m, "`")
+			if codeSpanCodeRE.MatchString(strings.TrimSuffix(span, "`")) {
+				return lead + dropped
+			}
+			return m
+		})
+	}
 	if !strings.Contains(s, "://") && !strings.Contains(lower, "www.") && !dotLetterRE.MatchString(s) {
 		return s // no address left to find
 	}
@@ -200,7 +265,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		if orderWordsRE.MatchString(sub[1]) {
 			return dropped // the words tell the model what to do, not where the link goes
 		}
-		return sub[1]
+		return linkWords(sub[1])
 	})
 	if linked || len(addressesIn(s)) > 0 {
 		// What a sentence with an address asks to type or send, in
@@ -213,6 +278,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		}
 	}
 	s = parenURLRE.ReplaceAllString(s, "")
+	s = quotedAddressRE.ReplaceAllString(s, dropped)
 	var b strings.Builder
 	last := 0
 	for _, loc := range addressesIn(s) {

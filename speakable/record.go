@@ -170,6 +170,15 @@ func sectionNames() string {
 	return strings.Join(alts, "|")
 }
 
+// packetLeadRE is a label of the graph's packet or of the person's block
+// translated into French, German or Chinese, as the lead-in of a sentence
+// ("Ce que vous savez de lui : …", "Deine Gefühle: ruhig", "消息：…"): the
+// English labels are known from the prompt sent, their translations are
+// not. Read folded (foldMarks).
+var packetLeadRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:votre|ton|le)\s+message|(?:l')?heure|(?:vos|tes)\s+(?:sentiments|emotions)|la\s+personne|ce\s+que\s+(?:vous\s+voyez|tu\s+vois)(?:\s+maintenant)?|(?:vos|tes)\s+connaissances|ce\s+que\s+(?:vous\s+savez|tu\s+sais)\s+(?:de\s+lui|d'elle|d'eux|d'elles|sur\s+(?:lui|elle|eux|elles))|expression\s+(?:du\s+visage|faciale)|memoire\s+visuelle` +
+	`|(?:deine|ihre)\s+nachricht|nachricht|(?:uhr)?zeit|(?:deine|ihre)\s+gefuhle|die\s+person|was\s+(?:du|sie)\s+(?:jetzt\s+)?(?:siehst|sehen)(?:\s+jetzt)?|(?:dein|ihr)\s+wissen|was\s+(?:du|sie)\s+uber\s+(?:ihn|sie)\s+(?:weisst|wissen)|gesichtsausdruck|visuelle\s+erinnerung` +
+	`|消息|留言|时间|你的(?:感受|情绪|情感|心情)|(?:这个|那个)人|你现在看到的|你看到的|你的知识|你对(?:他|她|他们|她们|对方)的了解|面部表情|视觉记忆)[ \t]*[:：]`)
+
 // recordTalk returns why a sentence reads the agents' results as a record
 // or names a data section as its source, or "": raw as the model wrote it,
 // folded as foldMarks folds it.
@@ -179,6 +188,8 @@ func recordTalk(raw, folded string) string {
 		return "the agents' results read as a record"
 	case hasCapsPair(raw) && sectionNameRE.MatchString(raw) || blockLeadRE.MatchString(folded):
 		return "a data section named"
+	case packetLeadRE.MatchString(folded):
+		return "a label of the prompt's packet, translated"
 	}
 	return ""
 }

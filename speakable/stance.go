@@ -132,13 +132,13 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 		`|\b(?:according\s+to|based\s+on|judging\s+by|from\s+what)\s+(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context|contextual\s+information|agents?|input\s+data|data\s+section)\b` +
 		`|\b(?:the|my|this)\s+(?:` + recordNouns + `)(?:\s+(?:I\s+was\s+given|I\s+got|I\s+received|provided))?\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|mentions?|indicates?|states?|notes?)\b` +
 		`|\b(?:according\s+to|based\s+on|judging\s+by|from)\s+(?:the|my|this)\s+(?:` + recordNouns + `)\b`),
-	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:me\s+dit|m'indique|me\s+donne|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
+	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:(?:me|vous|te)\s+(?:dit|donne)|m'indique|vous\s+indique|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
 		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?|informations\s+contextuelles)\b` +
 		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:l'episode(?:\s+passe)?|l'extrait|le\s+profil|la\s+fiche|le\s+passage|la\s+section|le\s+bloc|les\s+souvenirs\s+(?:recuperes|stockes))\b`),
 	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
 		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b` +
 		`|\b(?:laut|gemass|aus|nach|im|in)\s+(?:dem|der|meinem|meiner|den)\s+(?:\p{L}*abschnitt|\p{L}*eintrag|Profil|Besucherprofil|Episode|Gesprachsprotokoll)\b`),
-	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:告诉我|显示|提供了|里面?说|中提到|给了我)`),
+	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))`),
 }
 
 // recordNouns are the per-turn blocks of the prompt as a model names them:

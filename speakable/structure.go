@@ -219,7 +219,10 @@ func unwrapTags(text string) string {
 		}
 		end += openEnd
 		inner := text[openEnd:end]
-		if !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name) {
+		switch {
+		case strings.EqualFold(name, "a"):
+			inner = linkWords(inner) // a link: its words, never its address
+		case !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name):
 			inner = "\n"
 		}
 		text = text[:open] + inner + text[end+len(closing):]
@@ -476,6 +479,37 @@ func dropTables(lines []string, keep []bool) {
 	flush()
 }
 
+// speechMarkupRE is a tag of the markup of speech (SSML: "<speak>",
+// "<prosody rate=…>", "<break time=…/>"): the model wrote how to say its
+// words, which are speech; the tags are the synthesizer's, never said.
+var speechMarkupRE = regexp.MustCompile(`(?i)</?(?:speak|prosody|break|emphasis|say-as|voice|lang|phoneme|mark|audio|amazon:[a-z-]+)\b[^<>]{0,200}>`)
+
+// withoutSpeechMarkup removes the tags of speech markup, keeping their words.
+func withoutSpeechMarkup(text string) string {
+	if !strings.Contains(text, "<") {
+		return text
+	}
+	return speechMarkupRE.ReplaceAllString(text, " ")
+}
+
+// codeBlockRE is a fenced code block with the line that leads into it
+// when that line ends with a colon ("Here is how:\n```python …```"): the
+// lead-in announces the code and says nothing without it.
+var codeBlockRE = regexp.MustCompile("(?s)(?:(?:^|\n)[^\n]*[:：][ \t]*\n[ \t]*)?```[^\n]*\n.*?```")
+
+// withoutCodeBlocks removes the closed code blocks of a reply that says
+// something besides, with the line that leads into each; a reply put
+// whole in a fence of text is unfenced before.
+func withoutCodeBlocks(text string) string {
+	if strings.Count(text, "```") < 2 || proseFenceRE.MatchString(text) {
+		return text
+	}
+	if out := codeBlockRE.ReplaceAllString(text, "\n"); strings.TrimSpace(out) != "" {
+		return out
+	}
+	return text // nothing but code: the reader says so
+}
+
 // markupRoles reads markup signs by their role in the line: pipes between
 // words separate them (commas), a layout tag goes.
 func markupRoles(s string) string {
@@ -483,7 +517,7 @@ func markupRoles(s string) string {
 		s = pipeBetweenRE.ReplaceAllString(s, "$1, $2")
 	}
 	if strings.Contains(s, "<") {
-		s = voidTagRE.ReplaceAllString(s, " ")
+		s = voidTagRE.ReplaceAllString(withoutSpeechMarkup(s), " ")
 	}
 	return s
 }

@@ -35,6 +35,9 @@ var (
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
+	// strikeRE is text struck out ("I love ~~rain~~ sunshine!"): the
+	// writer took it back, so it is not said.
+	strikeRE = regexp.MustCompile(`~~[^~\n]{1,80}~~`)
 	// citationRE is a citation mark ("[1]", "[2, 3]", "[^4]").
 	// An inline footnote's caret goes with it ("people.^[1]").
 	citationRE = regexp.MustCompile(`\s*\^?\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
@@ -156,6 +159,9 @@ func cleanOnce(text string) string {
 	s = markupAsSigns(s)
 	s = joinLines(inlineEnumerators(s))
 	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
+	if strings.Contains(s, "~~") {
+		s = strikeRE.ReplaceAllString(s, "")
+	}
 	s = boldRE.ReplaceAllString(s, "$1$2")
 	s = italicRE.ReplaceAllString(s, "$1$2$3")
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)

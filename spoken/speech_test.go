@@ -32,6 +32,7 @@ func TestCleanSpeech(t *testing.T) {
 		{"url", "See https://example.com/x?y=1 for more.", "See for more."},
 		{"www", "Visit www.evil.com today", "Visit today"},
 		{"inline code", "Use `rm -rf` now", "Use rm -rf now"},
+		{"struck out", "I love ~~rain~~ sunshine!", "I love sunshine!"},
 		{"code block", "Code: ```python\nprint(1)\n``` done", "Code: done"},
 		{"emoji", "Hello! 😊 Nice to meet you 👋🏽 ❤️", "Hello! Nice to meet you"},
 		{"degrees and euro kept", "It is 12°C and costs 5 €.", "It is 12°C and costs 5 €."},
