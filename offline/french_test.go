@@ -1,0 +1,61 @@
+package offline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/internal/testrun"
+	"github.com/nadine-robot/nadine/offline"
+)
+
+// TestFrenchRound11Rules pins the rules of the fr11 round (docs/offline.md,
+// "Round fr11"), each by turns it must take and turns it must leave: a
+// fact's own abbreviation, a named fact the classifier does not read.
+func TestFrenchRound11Rules(t *testing.T) {
+	testrun.SkipUnderRace(t)
+	t.Parallel() // reads the shared model, writes nothing shared
+	greeted := []nadine.Message{{Role: nadine.RoleUser, Content: "Bonjour !"}, {Role: nadine.RoleAssistant, Content: "Bonjour, quel plaisir de vous voir !"}}
+	cases := []struct {
+		say      string
+		lang     nadine.Language // the session's; French when empty
+		greeted  bool            // after her greeting
+		mid      bool            // after another exchange
+		intent   string
+		says     string // the reply holds it (any case), when given
+		notSays  string // the reply does not hold it, when given
+		notValue string // the intent is not this one, when intent is empty
+	}{
+		// Knowledge.
+		{say: "NTU, c'est quoi comme école exactement ?", intent: "knowledge", says: "Nanyang"},
+		{say: "Qui est la Nadia Thalmann ? Je vois le nom partout ici", intent: "knowledge", says: "pionnière"},
+		{say: "wer hat die uni in singapur gegründet", lang: nadine.German, intent: "knowledge", says: "Nanyang"},
+	}
+	mid := []nadine.Message{{Role: nadine.RoleUser, Content: "Merci beaucoup"}, {Role: nadine.RoleAssistant, Content: "Avec plaisir !"}}
+	e := testEngine(offline.Options{})
+	for _, c := range cases {
+		lang := c.lang
+		if lang == "" {
+			lang = nadine.French
+		}
+		var history []nadine.Message
+		switch {
+		case c.greeted:
+			history = greeted
+		case c.mid:
+			history = mid
+		}
+		r := respond(t, e, nadine.Turn{Text: c.say, Language: lang}, history...)
+		got, text := r.intent(), r.reply.Text
+		switch {
+		case c.intent != "" && got != c.intent:
+			t.Errorf("%q → %s %q, want %s", c.say, got, text, c.intent)
+		case c.notValue != "" && got == c.notValue:
+			t.Errorf("%q → %s %q, want another intent", c.say, got, text)
+		case c.says != "" && !strings.Contains(strings.ToLower(text), strings.ToLower(c.says)):
+			t.Errorf("%q → %s %q, want it to say %q", c.say, got, text, c.says)
+		case c.notSays != "" && strings.Contains(text, c.notSays):
+			t.Errorf("%q → %s %q, want it not to say %q", c.say, got, text, c.notSays)
+		}
+	}
+}
