@@ -11,7 +11,10 @@ import (
 
 // TestFrenchRound11Rules pins the rules of the fr11 round (docs/offline.md,
 // "Round fr11"), each by turns it must take and turns it must leave: a
-// fact's own abbreviation, a named fact the classifier does not read.
+// fact's own abbreviation, a named fact the classifier does not read, a
+// title after an article or before a given name, a title and a name that
+// open an utterance, a full name answering her greeting, a word opened by
+// an elided pronoun.
 func TestFrenchRound11Rules(t *testing.T) {
 	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
@@ -30,6 +33,18 @@ func TestFrenchRound11Rules(t *testing.T) {
 		{say: "NTU, c'est quoi comme école exactement ?", intent: "knowledge", says: "Nanyang"},
 		{say: "Qui est la Nadia Thalmann ? Je vois le nom partout ici", intent: "knowledge", says: "pionnière"},
 		{say: "wer hat die uni in singapur gegründet", lang: nadine.German, intent: "knowledge", says: "Nanyang"},
+		// Titles.
+		{say: "Bonjour Nadine, je suis le professeur Jean-Luc Bertrand", intent: "name", says: "Bertrand"},
+		{say: "Bonsoir, c'est la docteure Hélène Marchal", intent: "name", says: "Marchal"},
+		{say: "bonjour je suis maître Lefebvre", intent: "name", says: "Lefebvre"},
+		{say: "Docteure Hélène Marchal, de l'INRIA.", intent: "name", says: "Marchal"},
+		// A name answering her greeting.
+		{say: "Antoine Durand.", greeted: true, intent: "name", says: "Antoine Durand"},
+		{say: "Durand. Antoine Durand. Étudiant en robotique.", greeted: true, intent: "name", says: "Durand"},
+		{say: "Hein ?", greeted: true, notValue: "name"},
+		{say: "Lol mdr", greeted: true, notValue: "name"},
+		// An elided pronoun opens a verb, not a name.
+		{say: "t'enregistres rien sur moi hein, efface tout", greeted: true, intent: "forget_me", notSays: "T'enregistres"},
 	}
 	mid := []nadine.Message{{Role: nadine.RoleUser, Content: "Merci beaucoup"}, {Role: nadine.RoleAssistant, Content: "Avec plaisir !"}}
 	e := testEngine(offline.Options{})

@@ -91,6 +91,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			from = e.nameRunBefore(toks, from, sp.To, lang)
 		}
 		from = afterNameArticle(toks, from, sp.To, lang)
+		from = articledTitle(toks, from, lang)
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -476,7 +477,7 @@ func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part,
 // and by nurses and clergy ("Opa Heinz", "Schwester Monika"), by language.
 var titles = map[nadine.Language][]string{
 	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
-	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
+	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "docteure", "dr", "dre", "professeur", "professeure", "pr", "maitre"},
 	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor", "oma", "opa", "tante", "onkel", "schwester", "bruder", "pfarrer", "pater"},
 }
 
@@ -506,7 +507,7 @@ func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadin
 		}
 		name += " " + rest
 	} else {
-		name += " " + titleCase(next.Text)
+		name += " " + titleCase(e.familyName(toks, i+1, lang).Text)
 	}
 	if utf8.RuneCountInString(name) > maxNameRunes {
 		return ""
@@ -633,7 +634,7 @@ func (e *Engine) compoundName(toks []intents.Token, j int, lang nadine.Language)
 // nameShaped reports whether t is written as a word of a name may be: Latin
 // letters, no language's name nor hers.
 func nameShaped(t intents.Token) bool {
-	return !t.Han && isNameWord(t.Text) && !isLanguageWord(t) && t.Norm != "nadine"
+	return !t.Han && isNameWord(t.Text) && !isLanguageWord(t) && t.Norm != "nadine" && !elidedPronoun(t)
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's

@@ -465,7 +465,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
-	if name := e.greetedName(toks, text, r.parts, out.lang, h.greeted); !plain && name != "" {
+	if name := cmp.Or(e.greetedName(toks, text, r.parts, out.lang, h.greeted), e.titledOpening(r)); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
