@@ -14,7 +14,7 @@ import (
 // fact's own abbreviation, a named fact the classifier does not read, a
 // title after an article or before a given name, a title and a name that
 // open an utterance, a full name answering her greeting, a word opened by
-// an elided pronoun.
+// an elided pronoun, a mood told of "us".
 func TestFrenchRound11Rules(t *testing.T) {
 	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
@@ -45,6 +45,13 @@ func TestFrenchRound11Rules(t *testing.T) {
 		{say: "Lol mdr", greeted: true, notValue: "name"},
 		// An elided pronoun opens a verb, not a name.
 		{say: "t'enregistres rien sur moi hein, efface tout", greeted: true, intent: "forget_me", notSays: "T'enregistres"},
+		// Moods told of "us".
+		{say: "Avec ce soleil on est d'excellente humeur aujourd'hui", intent: "feeling_good"},
+		{say: "Nous sommes épuisés après le voyage", intent: "feeling_tired"},
+		{say: "Il pleut mais on est contents d'être là", intent: "feeling_good"},
+		{say: "On est un peu stressés, c'est notre premier jour", intent: "feeling_stress"},
+		{say: "On est où, ici ?", intent: "persona_place"},
+		{say: "On est quel jour aujourd'hui ?", intent: "date"},
 	}
 	mid := []nadine.Message{{Role: nadine.RoleUser, Content: "Merci beaucoup"}, {Role: nadine.RoleAssistant, Content: "Avec plaisir !"}}
 	e := testEngine(offline.Options{})

@@ -326,6 +326,9 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if lang == nadine.German {
 		whole = askedOwnName(whole, toks)
 	}
+	if we, ok := e.moodOfUs(whole, toks, text, lang, h); ok {
+		whole = we // a mood told of "us" is told as of "me"
+	}
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
@@ -750,8 +753,11 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 	}
 	// What reads as nothing or the weather gives way to a stretch in the
 	// first person likelier a feeling than anything else ("wer hat den
-	// Krieg gewonnen" is no good news); another reading only to a plain one.
-	weak := top.Label == noneLabel || top.Label == "weather"
+	// Krieg gewonnen" is no good news); another reading only to a plain
+	// one. In French, so does a reading below the threshold ("on est
+	// d'excellente humeur aujourd'hui" is the date 0.30), and "on" and
+	// "nous" anywhere are the first person.
+	weak := top.Label == noneLabel || top.Label == "weather" || top.Prob < e.threshold && belowBarWeak[r.lang]
 	var best candidate
 	for i := 2; i <= len(r.toks)-2; i++ {
 		for _, piece := range [][]intents.Token{r.toks[:i], r.toks[i:]} {
@@ -759,7 +765,7 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 				continue // no word of a feeling: not worth a classification
 			}
 			bar := clauseStanceSure
-			if weak && firstPerson(piece) {
+			if weak && (firstPerson(piece) || saysWe(r.toks, r.lang)) {
 				bar = wholeSure
 			}
 			p := e.classifyPart(piece).Top()
