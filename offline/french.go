@@ -157,3 +157,15 @@ func saysWe(toks []intents.Token, lang nadine.Language) bool {
 // French 168→174 and 56→57, English 168→170, German held out 60→61,
 // Chinese held out 60→59; French only until the other rounds weigh it.
 var belowBarWeak = map[nadine.Language]bool{nadine.French: true}
+
+// notHer are, by language, words of herWords that are another language's
+// word for her and none in this one: French "du" is "of the", not German
+// "you" ("ça fait du bien").
+var notHer = map[nadine.Language][]string{
+	nadine.French: {"du"},
+}
+
+// addressedIn is addressed for an utterance in lang.
+func addressedIn(toks []intents.Token, lang nadine.Language) bool {
+	return addressed(slices.DeleteFunc(slices.Clone(toks), func(t intents.Token) bool { return slices.Contains(notHer[lang], t.Norm) }))
+}

@@ -14,7 +14,8 @@ import (
 // fact's own abbreviation, a named fact the classifier does not read, a
 // title after an article or before a given name, a title and a name that
 // open an utterance, a full name answering her greeting, a word opened by
-// an elided pronoun, a mood told of "us".
+// an elided pronoun, a mood told of "us", a "how are you" that asks
+// nothing, and a switch asked in one clause.
 func TestFrenchRound11Rules(t *testing.T) {
 	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
@@ -52,6 +53,13 @@ func TestFrenchRound11Rules(t *testing.T) {
 		{say: "On est un peu stressés, c'est notre premier jour", intent: "feeling_stress"},
 		{say: "On est où, ici ?", intent: "persona_place"},
 		{say: "On est quel jour aujourd'hui ?", intent: "date"},
+		// A "how are you" that asks nothing does not outrank thanks.
+		{say: "Merci de m'écouter, ça fait du bien", intent: "thanks"},
+		{say: "Merci, et vous ?", intent: "how_are_you"},
+		// A switch asked in one clause.
+		{say: "On peut passer en allemand deux minutes ? c'est pour mon copain", intent: "language", says: "Deutsch"},
+		{say: "Merci, tu peux revenir au français maintenant ?", lang: nadine.German, intent: "language", says: "français"},
+		{say: "J'apprends l'allemand à l'école, c'est dur", notValue: "language"},
 	}
 	mid := []nadine.Message{{Role: nadine.RoleUser, Content: "Merci beaucoup"}, {Role: nadine.RoleAssistant, Content: "Avec plaisir !"}}
 	e := testEngine(offline.Options{})

@@ -1,6 +1,9 @@
 package offline
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/intents"
 )
@@ -44,4 +47,54 @@ func (e *Engine) titledOpening(r reading) string {
 		}
 	}
 	return e.titledName(toks, r.text, from, lang)
+}
+
+// statedHow reads a clause that reads as "how are you?" but asks nothing
+// as none: in a punctuated utterance, one not followed by a question mark,
+// not opened by "and", without a question word and a word for her ("Merci
+// de m'écouter, ça fait du bien" thanks; "Merci, et vous ?" still asks).
+func statedHow(parts []part, toks []intents.Token, text string, lang nadine.Language) []part {
+	for i, p := range parts {
+		if !p.clause || p.top.Label != "how_are_you" || p.to <= p.from {
+			continue
+		}
+		clause := toks[p.from:p.to]
+		next := len(text)
+		if p.to < len(toks) {
+			next = toks[p.to].Start
+		}
+		if strings.ContainsAny(text[clause[len(clause)-1].End:next], "?？") || andWords[clause[0].Norm] || addressedIn(clause, lang) ||
+			slices.ContainsFunc(clause, func(t intents.Token) bool { return askWords[t.Norm] }) {
+			continue
+		}
+		parts[i].top = intents.Scored{Label: noneLabel, Prob: p.top.Prob}
+	}
+	return parts
+}
+
+// askedSwitch is the language switch a clause asks for ("On peut passer en
+// allemand deux minutes ? c'est pour mon copain", "Merci, tu peux revenir
+// au français ?"): a clause read likelier as a switch than as anything
+// else, that names a language and ends with a question mark, while the
+// whole utterance reads nothing plainly (its other clause's "copain" read
+// as bad news, its thanks as thanks).
+func (e *Engine) askedSwitch(r reading) (candidate, bool) {
+	if top := r.whole.Top(); top.Label == "language" || top.Prob >= wholeSure {
+		return candidate{}, false
+	}
+	for _, p := range r.parts {
+		if !p.clause || p.top.Label != "language" || p.to <= p.from {
+			continue
+		}
+		next := len(r.text)
+		if p.to < len(r.toks) {
+			next = r.toks[p.to].Start
+		}
+		clause := r.toks[p.from:p.to]
+		if _, named := namedLanguage(clause, r.text[clause[0].Start:clause[len(clause)-1].End]); named &&
+			strings.ContainsAny(r.text[clause[len(clause)-1].End:next], "?？") {
+			return candidate{"language", p.top.Prob}, true
+		}
+	}
+	return candidate{}, false
 }

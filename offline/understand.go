@@ -332,7 +332,7 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
-	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
+	return reading{text: text, toks: toks, whole: whole, parts: statedHow(e.parts(toks, h), toks, text, lang), lang: lang}, true
 }
 
 // sharedSpread bounds the labels whose examples use a word that both greets
@@ -418,6 +418,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		return classified{intent: iKnowledge, label: "knowledge." + h.place, prob: whole.Prob("knowledge." + h.place), lang: out.lang, fact: h.place}
 	}
 	cands := e.candidates(whole, r.parts)
+	if c, ok := e.askedSwitch(r); ok {
+		cands = append([]candidate{c}, cands...)
+	}
 	if !tellsFeeling(toks, r.lang) {
 		// A weak feeling reading with no word of a feeling is none.
 		cands = slices.DeleteFunc(cands, func(c candidate) bool { return strings.HasPrefix(c.label, "feeling.") && c.prob < wholeSure })
