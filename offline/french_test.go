@@ -13,7 +13,8 @@ import (
 // "Round fr11"), each by turns it must take and turns it must leave: a
 // fact's own abbreviation, a named fact the classifier does not read, a
 // title after an article or before a given name, a title and a name that
-// open an utterance, a full name answering her greeting, a word opened by
+// open an utterance, a full name answering her greeting (a family name
+// that is also a word), a word opened by
 // an elided pronoun, a mood told of "us", a "how are you" that asks
 // nothing, and a switch asked in one clause.
 func TestFrenchRound11Rules(t *testing.T) {
@@ -42,6 +43,9 @@ func TestFrenchRound11Rules(t *testing.T) {
 		// A name answering her greeting.
 		{say: "Antoine Durand.", greeted: true, intent: "name", says: "Antoine Durand"},
 		{say: "Durand. Antoine Durand. Étudiant en robotique.", greeted: true, intent: "name", says: "Durand"},
+		{say: "Enchanté, Bernard Petit.", greeted: true, intent: "name", says: "Bernard Petit"},
+		{say: "Bonsoir. Claire Blanc.", intent: "name", says: "Claire Blanc"},
+		{say: "Bonjour. Très Bien.", notValue: "name"},
 		{say: "Hein ?", greeted: true, notValue: "name"},
 		{say: "Lol mdr", greeted: true, notValue: "name"},
 		// An elided pronoun opens a verb, not a name.

@@ -369,9 +369,10 @@ func ownNameEnd(rest []intents.Token) int {
 // the name's clause capitalized, or given as a name by the examples
 // ("salut. hugo."), and none a word of the examples unless they give it as
 // a name (a sentence's first capital shows nothing, so this is stricter
-// than nameWord). Her greeting just before (hers) counts as the greeting
-// ("Karl-Heinz, aber sag ruhig Kalle"), and then the name may be all that
-// is said ("Gudrun.").
+// than nameWord) or it is capitalized past the clause's first word outside
+// German ("Enchanté, Bernard Petit.": family names are often words). Her
+// greeting just before (hers) counts as the greeting ("Karl-Heinz, aber
+// sag ruhig Kalle"), and then the name may be all that is said ("Gudrun.").
 func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language, hers bool) string {
 	// Her greeting just before comes first too.
 	greeted, first, from, to := hers, hers, -1, -1
@@ -414,7 +415,7 @@ func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, la
 	for i := from; i < to; i++ {
 		t := toks[i]
 		if t.Han || !isNameWord(t.Text) || !startsUpper(t.Text) && !exampleNames()[t.Norm] || isLanguageWord(t) || tags[i] != "" ||
-			t.Norm == strings.ToLower(e.persona.Name) || e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
+			t.Norm == strings.ToLower(e.persona.Name) || (i == from || lang == nadine.German) && e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
 			return ""
 		}
 		switch {
