@@ -169,3 +169,33 @@ var notHer = map[nadine.Language][]string{
 func addressedIn(toks []intents.Token, lang nadine.Language) bool {
 	return addressed(slices.DeleteFunc(slices.Clone(toks), func(t intents.Token) bool { return slices.Contains(notHer[lang], t.Norm) }))
 }
+
+// fillerOpeners are, by language, the words that open an utterance
+// without saying anything of it ("Et donc vous savez toujours qui je suis
+// ?", "Bon alors, c'est quoi le MIRALab ?"): they weigh on the classifier
+// as much as the words that say what is asked.
+var fillerOpeners = map[nadine.Language][]string{
+	nadine.French: {"et", "donc", "alors", "bon", "ben", "bah", "euh", "heu", "hum", "du", "coup", "bref", "sinon", "puis", "enfin", "tiens", "ah", "oh", "eh", "bien"},
+}
+
+// withoutFillers is the reading of an utterance without the filler words
+// that open it, when the utterance itself reads nothing at the threshold
+// and the rest reads an intent that does; "du coup" and "eh bien" go only
+// whole.
+func (e *Engine) withoutFillers(whole intents.Result, toks []intents.Token, lang nadine.Language, h hints) (intents.Result, bool) {
+	if whole.Top().Prob >= e.threshold {
+		return whole, false
+	}
+	k := 0
+	for k < len(toks)-1 && slices.Contains(fillerOpeners[lang], toks[k].Norm) {
+		k++
+	}
+	if k == 0 || k == len(toks) || toks[k-1].Norm == "du" || toks[k-1].Norm == "eh" {
+		return whole, false // "du" and "eh" open what follows ("du coup", "eh bien")
+	}
+	r := e.expect(e.classifyWhole(toks[k:]), h)
+	if top := r.Top(); top.Label == noneLabel || top.Prob < e.threshold {
+		return whole, false
+	}
+	return r, true
+}

@@ -15,8 +15,8 @@ import (
 // title after an article or before a given name, a title and a name that
 // open an utterance, a full name answering her greeting (a family name
 // that is also a word), a word opened by
-// an elided pronoun, a mood told of "us", a "how are you" that asks
-// nothing, and a switch asked in one clause.
+// an elided pronoun, a mood told of "us", fillers opening an utterance,
+// a "how are you" that asks nothing, and a switch asked in one clause.
 func TestFrenchRound11Rules(t *testing.T) {
 	testrun.SkipUnderRace(t)
 	t.Parallel() // reads the shared model, writes nothing shared
@@ -57,6 +57,10 @@ func TestFrenchRound11Rules(t *testing.T) {
 		{say: "On est un peu stressés, c'est notre premier jour", intent: "feeling_stress"},
 		{say: "On est où, ici ?", intent: "persona_place"},
 		{say: "On est quel jour aujourd'hui ?", intent: "date"},
+		// Fillers that open an utterance say nothing of it.
+		{say: "Et donc vous savez toujours qui je suis ?", mid: true, intent: "remember"},
+		{say: "Et toi ?", intent: "how_are_you"},
+		{say: "Bon.", notValue: "remember"},
 		// A "how are you" that asks nothing does not outrank thanks.
 		{say: "Merci de m'écouter, ça fait du bien", intent: "thanks"},
 		{say: "Merci, et vous ?", intent: "how_are_you"},

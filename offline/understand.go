@@ -329,6 +329,9 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if we, ok := e.moodOfUs(whole, toks, text, lang, h); ok {
 		whole = we // a mood told of "us" is told as of "me"
 	}
+	if rest, ok := e.withoutFillers(whole, toks, lang, h); ok {
+		whole = rest // "et donc", "bon alors" say nothing of what follows
+	}
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
