@@ -367,7 +367,7 @@ func (t *turn) knowledge(c classified, r *nadine.Reply) response {
 		}
 	}
 	if c.fact != "" {
-		if f, ok := t.e.topics.named(t.req.Turn.Text, t.lang, c.fact); ok && !routed {
+		if f, ok := t.e.topics.named(t.req.Turn.Text, t.lang, c.fact); ok && !routed && t.e.readsFact(t.req.Turn.Text, f) {
 			c.fact, t.outcome.fact = f, f
 			t.detail += "named "
 		}

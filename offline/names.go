@@ -94,6 +94,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			from = e.nameRunBefore(toks, from, sp.To, lang)
 		}
 		from = afterNameArticle(toks, from, sp.To, lang)
+		from = articledTitle(toks, from, lang)
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -371,9 +372,10 @@ func ownNameEnd(rest []intents.Token) int {
 // the name's clause capitalized, or given as a name by the examples
 // ("salut. hugo."), and none a word of the examples unless they give it as
 // a name (a sentence's first capital shows nothing, so this is stricter
-// than nameWord). Her greeting just before (hers) counts as the greeting
-// ("Karl-Heinz, aber sag ruhig Kalle"), and then the name may be all that
-// is said ("Gudrun.").
+// than nameWord) or it is capitalized past the clause's first word outside
+// German ("Enchanté, Bernard Petit.": family names are often words). Her
+// greeting just before (hers) counts as the greeting ("Karl-Heinz, aber
+// sag ruhig Kalle"), and then the name may be all that is said ("Gudrun.").
 func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, lang nadine.Language, hers bool) string {
 	// Her greeting just before comes first too.
 	greeted, first, from, to := hers, hers, -1, -1
@@ -416,7 +418,7 @@ func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, la
 	for i := from; i < to; i++ {
 		t := toks[i]
 		if t.Han || !isNameWord(t.Text) || !startsUpper(t.Text) && !exampleNames()[t.Norm] || isLanguageWord(t) || tags[i] != "" ||
-			t.Norm == strings.ToLower(e.persona.Name) || e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
+			t.Norm == strings.ToLower(e.persona.Name) || (i == from || lang == nadine.German) && e.model.KnownStem(lang, t.Norm) && !exampleNames()[t.Norm] {
 			return ""
 		}
 		switch {
@@ -479,7 +481,7 @@ func (e *Engine) greetedCapital(toks []intents.Token, text string, parts []part,
 // and by nurses and clergy ("Opa Heinz", "Schwester Monika"), by language.
 var titles = map[nadine.Language][]string{
 	nadine.English: {"mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor"},
-	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "dr", "professeur", "pr"},
+	nadine.French:  {"monsieur", "madame", "mademoiselle", "m", "mme", "mlle", "docteur", "docteure", "dr", "dre", "professeur", "professeure", "pr", "maitre"},
 	nadine.German:  {"herr", "frau", "dr", "doktor", "prof", "professor", "oma", "opa", "tante", "onkel", "schwester", "bruder", "pfarrer", "pater"},
 }
 
@@ -509,7 +511,7 @@ func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadin
 		}
 		name += " " + rest
 	} else {
-		name += " " + titleCase(next.Text)
+		name += " " + titleCase(e.familyName(toks, i+1, lang).Text)
 	}
 	if utf8.RuneCountInString(name) > maxNameRunes {
 		return ""
@@ -636,7 +638,7 @@ func (e *Engine) compoundName(toks []intents.Token, j int, lang nadine.Language)
 // nameShaped reports whether t is written as a word of a name may be: Latin
 // letters, no language's name nor hers.
 func nameShaped(t intents.Token) bool {
-	return !t.Han && isNameWord(t.Text) && !isLanguageWord(t) && t.Norm != "nadine"
+	return !t.Han && isNameWord(t.Text) && !isLanguageWord(t) && t.Norm != "nadine" && !elidedPronoun(t)
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's

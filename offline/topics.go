@@ -353,6 +353,17 @@ func (ix *topicIndex) named(text string, lang nadine.Language, fact string) (str
 	return "", false
 }
 
+// readsFact reports whether the classifier gives fact more than a chance
+// share of a question (one over its labels): a word the fact's answer
+// names brings a question back to it only when both readings agree ("wer
+// hat die uni in singapur gegründet" reads NTU 0.22 beside Geneva's, "wieso
+// kannst du singen?" singing 0.04 beside seeing), not when it is a word the
+// question shares with the fact by chance ("Qui est Nadia Thalmann ? Je
+// vois le nom partout" reads seeing 0.002).
+func (e *Engine) readsFact(text, fact string) bool {
+	return e.model.Classify(text).Prob("knowledge."+fact) >= 1/float64(len(e.model.Labels()))
+}
+
 func cosine(a, b []float32) float64 {
 	var dot float64
 	for i := range a {
@@ -490,12 +501,57 @@ func (ix *topicIndex) unknownOnly(toks []token, lang nadine.Language, fact strin
 				return false
 			}
 		}
+		if factWords()[lang][fact][w] {
+			return false // the fact's own questions use it, however short ("NTU, c'est quoi comme école ?")
+		}
 		// A short word two edits from a known one is not its misspelling
 		// ("cnrs", "cours").
 		strange = strange || ix.unknownWithin(w, lang, 1+b2i(utf8.RuneCountInString(w) >= 6))
 	}
 	return strange
 }
+
+// factWords are, by language and knowledge fact, the words its examples
+// ask with that few labels' examples use, however short: content words
+// (four letters or more) leave out an abbreviation that names the fact
+// itself ("ntu").
+var factWords = sync.OnceValue(func() map[nadine.Language]map[string]map[string]bool {
+	out := map[nadine.Language]map[string]map[string]bool{}
+	s, err := Examples()
+	if err != nil {
+		return out // the model's training reports it
+	}
+	labels := map[nadine.Language]map[string]map[string]bool{} // word → the labels whose examples use it
+	for _, ex := range s.Examples {
+		if labels[ex.Lang] == nil {
+			labels[ex.Lang] = map[string]map[string]bool{}
+		}
+		for _, t := range analyze(ex.Text).tokens {
+			w := unelided(t.norm)
+			if labels[ex.Lang][w] == nil {
+				labels[ex.Lang][w] = map[string]bool{}
+			}
+			labels[ex.Lang][w][ex.Label] = true
+		}
+	}
+	for lang, words := range labels {
+		out[lang] = map[string]map[string]bool{}
+		for w, ls := range words {
+			if len(ls) > maxSpread {
+				continue
+			}
+			for l := range ls {
+				if fact, ok := strings.CutPrefix(l, "knowledge."); ok {
+					if out[lang][fact] == nil {
+						out[lang][fact] = map[string]bool{}
+					}
+					out[lang][fact][w] = true
+				}
+			}
+		}
+	}
+	return out
+})
 
 // unknown reports whether no example and no passage of lang holds w, nor
 // nearly holds it (a misspelt "Genva" is Geneva's): a name of something

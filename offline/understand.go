@@ -326,10 +326,16 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if lang == nadine.German {
 		whole = askedOwnName(whole, toks)
 	}
+	if we, ok := e.moodOfUs(whole, toks, text, lang, h); ok {
+		whole = we // a mood told of "us" is told as of "me"
+	}
+	if rest, ok := e.withoutFillers(whole, toks, lang, h); ok {
+		whole = rest // "et donc", "bon alors" say nothing of what follows
+	}
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
-	return reading{text: text, toks: toks, whole: whole, parts: e.parts(toks, h), lang: lang}, true
+	return reading{text: text, toks: toks, whole: whole, parts: statedHow(e.parts(toks, h), toks, text, lang), lang: lang}, true
 }
 
 // sharedSpread bounds the labels whose examples use a word that both greets
@@ -415,6 +421,9 @@ func (e *Engine) decide(r reading, h hints) classified {
 		return classified{intent: iKnowledge, label: "knowledge." + h.place, prob: whole.Prob("knowledge." + h.place), lang: out.lang, fact: h.place}
 	}
 	cands := e.candidates(whole, r.parts)
+	if c, ok := e.askedSwitch(r); ok {
+		cands = append([]candidate{c}, cands...)
+	}
 	if !tellsFeeling(toks, r.lang) {
 		// A weak feeling reading with no word of a feeling is none.
 		cands = slices.DeleteFunc(cands, func(c candidate) bool { return strings.HasPrefix(c.label, "feeling.") && c.prob < wholeSure })
@@ -468,7 +477,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 			plain = true
 		}
 	}
-	if name := e.greetedName(toks, text, r.parts, out.lang, h.greeted); !plain && name != "" {
+	if name := cmp.Or(e.greetedName(toks, text, r.parts, out.lang, h.greeted), e.titledOpening(r)); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
@@ -756,8 +765,11 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 	}
 	// What reads as nothing or the weather gives way to a stretch in the
 	// first person likelier a feeling than anything else ("wer hat den
-	// Krieg gewonnen" is no good news); another reading only to a plain one.
-	weak := top.Label == noneLabel || top.Label == "weather"
+	// Krieg gewonnen" is no good news); another reading only to a plain
+	// one. In French, so does a reading below the threshold ("on est
+	// d'excellente humeur aujourd'hui" is the date 0.30), and "on" and
+	// "nous" anywhere are the first person.
+	weak := top.Label == noneLabel || top.Label == "weather" || top.Prob < e.threshold && belowBarWeak[r.lang]
 	var best candidate
 	for i := 2; i <= len(r.toks)-2; i++ {
 		for _, piece := range [][]intents.Token{r.toks[:i], r.toks[i:]} {
@@ -765,7 +777,7 @@ func (e *Engine) feelingClause(r reading) (candidate, bool) {
 				continue // no word of a feeling: not worth a classification
 			}
 			bar := clauseStanceSure
-			if weak && firstPerson(piece) {
+			if weak && (firstPerson(piece) || saysWe(r.toks, r.lang)) {
 				bar = wholeSure
 			}
 			p := e.classifyPart(piece).Top()
