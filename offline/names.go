@@ -382,7 +382,14 @@ func (e *Engine) greetedName(toks []intents.Token, text string, parts []part, la
 	var top intents.Scored // the classifier's reading of the name's clause
 	var after []part       // the clauses after the name
 	if hers && len(parts) == 0 && !strings.ContainsAny(text, "?？") {
-		from, to = 0, len(toks) // one clause after hers: "Gudrun.", "Frau Kowalski."
+		// One clause after hers: "Anna-Lena.", "Frau Kowalski.". One word
+		// alone is a name only when the examples give it as one: its
+		// capital is the sentence's, and "Pareillement !", "Ouais.",
+		// "Likewise!" answer a greeting as often as "Gudrun." does.
+		if len(toks) == 1 && !exampleNames()[toks[0].Norm] {
+			return ""
+		}
+		from, to = 0, len(toks)
 	}
 	for _, p := range parts {
 		switch {
