@@ -1300,7 +1300,7 @@ func spokenTo(toks []intents.Token) bool {
 		if i > 0 && t.Clause != toks[i-1].Clause {
 			relative = false
 		}
-		if i > 0 && relativeWords[t.Norm] && isHead(toks[i-1]) {
+		if i > 0 && relativeWords[t.Norm] && isHead(toks[i-1]) || opensRelative(toks, i) {
 			relative = true
 		}
 		low := strings.ToLower(t.Text)
