@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/nadine-robot/nadine/intents"
+import (
+	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/intents"
+)
 
 // Rules of the round that wrote probe10 (docs/offline.md, "Round
 // frde12"): French and German as Swiss, Belgian, Québécois, Austrian and
@@ -33,4 +36,20 @@ func opensRelative(toks []intents.Token, i int) bool {
 		return true
 	}
 	return i >= 2 && relativePrepositions[toks[i-1].Norm] && isHead(toks[i-2])
+}
+
+// stateVerbs are, by language, the first-person "am" after which a speaker
+// tells their state once they have told what happened (statedState):
+// French says "J'ai eu une promotion mais je suis tellement stressé" as
+// German says "und bin kaputt".
+var stateVerbs = map[nadine.Language]map[string]bool{
+	nadine.German: {"bin": true},
+	nadine.French: {"suis": true},
+}
+
+// statePronouns are the "I" before a stateVerbs word, which the state's
+// stretch takes in.
+var statePronouns = map[nadine.Language]map[string]bool{
+	nadine.German: germanI,
+	nadine.French: {"je": true},
 }

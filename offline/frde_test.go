@@ -33,3 +33,52 @@ func TestRelativeAfterInstitution(t *testing.T) {
 		}
 	}
 }
+
+// TestGoodMoodTold checks that a good mood told by its noun ("humeur",
+// "Laune", "Stimmung"), by its cause ("le soleil me met de bonne humeur")
+// or in dialect is a good mood, not the weather, news or nothing: the
+// round's feeling.good examples teach those forms.
+func TestGoodMoodTold(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		lang nadine.Language
+		say  string
+	}{
+		{nadine.French, "Je suis d'excellente humeur."},
+		{nadine.French, "Le soleil me met de bonne humeur."},
+		{nadine.French, "Je suis aux anges."},
+		{nadine.French, "Je suis d'humeur joyeuse."},
+		{nadine.German, "Ich bin bester Laune."},
+		{nadine.German, "Ich habe gute Laune."},
+		{nadine.German, "Ich bin in Hochstimmung."},
+		{nadine.German, "Die Sonne macht mich richtig froh."},
+		{nadine.German, "I bin heit guat drauf."},
+	} {
+		r := respond(t, e, nadine.Turn{Text: c.say, Language: c.lang})
+		if in := r.intent(); in != "feeling_good" {
+			t.Errorf("%s %q → %s %q, want feeling_good", c.lang, c.say, in, r.reply.Text)
+		}
+	}
+}
+
+// TestStateAfterNews checks that a French speaker's state told after good
+// news ("mais je suis tellement stressé") is the state, as in German, and
+// that news told with joy stays news.
+func TestStateAfterNews(t *testing.T) {
+	e := testEngine(offline.Options{})
+	for _, c := range []struct {
+		lang   nadine.Language
+		say    string
+		intent string
+	}{
+		{nadine.French, "J'ai eu une promotion mais je suis tellement stressé.", "feeling_stress"},
+		{nadine.French, "On a gagné le match mais je suis épuisé.", "feeling_tired"},
+		{nadine.French, "J'ai eu mon permis, je suis trop contente !", "feeling_news_good"},
+		{nadine.German, "Ich habe heute meinen Marathon gelaufen und bin kaputt.", "feeling_tired"},
+	} {
+		r := respond(t, e, nadine.Turn{Text: c.say, Language: c.lang})
+		if in := r.intent(); in != c.intent {
+			t.Errorf("%s %q → %s %q, want %s", c.lang, c.say, in, r.reply.Text, c.intent)
+		}
+	}
+}

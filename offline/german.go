@@ -187,24 +187,24 @@ func askedOwnName(r intents.Result, toks []intents.Token) intents.Result {
 // told before them does not outweigh.
 var heavyStates = map[string]bool{"feeling.tired": true, "feeling.stress": true, "feeling.sick": true, "feeling.sad": true}
 
-// statedState is the state a German speaker says of themself after
+// statedState is the state a German (or French) speaker says of themself after
 // telling what happened ("Ich habe heute meinen Marathon gelaufen und bin
 // kaputt", "wir haben geheiratet und ich bin einfach nur müde"): the whole
 // reads as good news, the event's words outweighing the state's, but the
 // stretch from the last "bin" on, read plainly as tiredness, stress,
 // sickness or sadness, is what the person tells; the event is its cause.
 func (e *Engine) statedState(r reading) (candidate, bool) {
-	if r.lang != nadine.German || r.whole.Top().Label != "feeling.news_good" || asking(r.toks, r.text) {
+	if stateVerbs[r.lang] == nil || r.whole.Top().Label != "feeling.news_good" || asking(r.toks, r.text) {
 		return candidate{}, false
 	}
 	k := -1
 	for i, t := range r.toks {
-		if t.Norm == "bin" {
+		if stateVerbs[r.lang][t.Norm] {
 			k = i
 		}
 	}
-	if k > 0 && germanI[r.toks[k-1].Norm] {
-		k-- // "und ich bin müde"
+	if k > 0 && statePronouns[r.lang][r.toks[k-1].Norm] {
+		k-- // "und ich bin müde", "mais je suis stressé"
 	}
 	if k <= 0 || k >= len(r.toks)-1 {
 		return candidate{}, false // no event before the state, or no state
