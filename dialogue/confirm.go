@@ -292,6 +292,7 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"ça ira", "ça va aller", "pas besoin", "je testais", "je teste", "c'était un test", "pour voir", "pour tester", "juste tester",
 		"juste essayer", "pour essayer", "t'inquiète", "oublie ça", "oubliez ça",
 		"conserve", "conservez", "gardes", "gardiez", "pantoute", "laisse faire", // Québec: "pas du tout", "never mind"
+		"aucunement", "nullement", "nenni", // formal and old refusals
 		// German
 		"nein", "nee", "nö", "nicht", "kein", "keine", "nie", "niemals", "abbrechen", "stopp",
 		"behalte", "behalten", "anders überlegt", "auf keinen fall", "lass es", "aber nein",
@@ -300,6 +301,8 @@ var answerLexicon = newLexicon(map[markerKind][]string{
 		"auf gar keinen fall", "lass gut sein", "lass mal gut sein", "lass mal lieber", "lass lieber",
 		// Bavarian, Austrian, Swabian and Swiss: "nicht", "nein", "behalte".
 		"ned", "net", "nöd", "nid", "nei", "noi", "behalt", "bhalt", "bhaltet",
+		// Formal refusals of one word, and "nix da".
+		"keinesfalls", "keineswegs", "mitnichten", "nix da",
 		// Chinese
 		"不", "不要", "不用", "别", "没", "没有", "否", "算了", "取消", "改主意", "不是", "不对", "不行", "不好", "不可以",
 		"留着", "保留", "开玩笑的",
