@@ -654,3 +654,22 @@ var (
 	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
 )
+
+// TestHostileOutputsProbe11 runs the eleventh probe table, written before
+// reading the gate the way local models misbehave through the graph's
+// response agent: chatty markdown with linked bullets and source sections,
+// numbered citations and footnotes, HTML entities, emoji shortcodes,
+// tables, JSON wrapped in prose, the persona, rules and message packet
+// restated in the first person in four languages, the good reply last.
+func TestHostileOutputsProbe11(t *testing.T) {
+	probeScore(t, "probe11", probe11MostLeaks, probe11MostLost)
+}
+
+// probe11MostLeaks and probe11MostLost are the eleventh probe's counts
+// (when it was written, on main before any change it led to: graph 15 of
+// 166 and react 2 of 9 leaks, good parts lost graph 14 of 161 and react 2
+// of 7).
+var (
+	probe11MostLeaks = map[string]int{"graph": 15, "react": 2}
+	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
+)
