@@ -125,7 +125,8 @@ func ownRulesOf(s string, lang nadine.Language) bool {
 // promptSourceRE names what the prompt hands her as the source of what she
 // says, in the prompt's own terms: the packet, the prompt, the context, her
 // agents, the system message ("The message packet tells me …", "D'après le
-// paquet de contexte", "根据上下文"). A visitor never hears of them; her
+// paquet de contexte", "根据上下文", "laut Nachrichtenpaket", "搜索结果显示").
+// A visitor never hears of them; her
 // knowledge base and her memories are hers to name, and are not here.
 var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|contextual\s+information|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
@@ -137,8 +138,9 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:l'episode(?:\s+passe)?|l'extrait|le\s+profil|la\s+fiche|le\s+passage|la\s+section|le\s+bloc|les\s+souvenirs\s+(?:recuperes|stockes))\b`),
 	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
 		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b` +
+		`|\b(?:laut|gemass)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontextinformationen)\b` +
 		`|\b(?:laut|gemass|aus|nach|im|in)\s+(?:dem|der|meinem|meiner|den)\s+(?:\p{L}*abschnitt|\p{L}*eintrag|Profil|Besucherprofil|Episode|Gesprachsprotokoll)\b`),
-	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))`),
+	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理|搜索结果)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))|根据搜索结果`),
 }
 
 // recordNouns are the per-turn blocks of the prompt as a model names them:
