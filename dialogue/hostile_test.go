@@ -671,8 +671,13 @@ func TestHostileOutputsProbe11(t *testing.T) {
 // of 7; with a listed link and a label's link read as citations, an arrow's
 // address, a table's row met alone, a clock's time as a field, a footnote
 // after a word, the packet and the search results named as a source:
-// graph 6, react 0, lost graph 13).
+// graph 6, react 0, lost graph 13; with the prompt's list of what she never
+// names and an emotion's German "Stärke": graph 4, lost graph 14, the one
+// more a run-on sentence of speech-to-text whose good part goes with it).
+// The leaks left: her persona translated into French and Chinese in the
+// first person, "My feelings are neutral.", and "Hast du noch weitere
+// Fragen?" (a question a guide may ask).
 var (
-	probe11MostLeaks = map[string]int{"graph": 6, "react": 0}
-	probe11MostLost  = map[string]int{"graph": 13, "react": 2}
+	probe11MostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
 )

@@ -62,3 +62,30 @@ func TestSourceListLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptListsAndIntensity: the prompt's list of what she never names
+// and an emotion's German "Stärke" with a number are the prompt's; a list
+// without the packet and a wind's strength are speech.
+func TestPromptListsAndIntensity(t *testing.T) {
+	c := New(nil)
+	for _, tt := range []struct {
+		lang   nadine.Language
+		in     string
+		spoken bool
+	}{
+		{nadine.Chinese, "我不能提及数据包、智能体、工具或搜索。", false},
+		{nadine.English, "I never talk about packets, agents or tools.", false},
+		{nadine.French, "Je ne parle jamais des paquets, des agents ni des outils.", false},
+		{nadine.German, "Pakete, Agenten und Werkzeuge erwähne ich nie.", false},
+		{nadine.German, "meine gefühle sind freude stärke 4 deshalb klinge ich fröhlich", false},
+		{nadine.English, "Secret agents, tools and gadgets make spy films fun.", true},
+		{nadine.German, "Heute weht ein Wind der Stärke 4 über den See.", true},
+		{nadine.Chinese, "我喜欢用工具做手工。", true},
+		{nadine.French, "La poste livre des paquets et des lettres.", true},
+	} {
+		got, err := c.Sentence(tt.in, tt.lang)
+		if spoken := err == nil && got != ""; spoken != tt.spoken {
+			t.Errorf("Sentence(%q) = %q, %v; spoken %v, want %v", tt.in, got, err, spoken, tt.spoken)
+		}
+	}
+}

@@ -196,7 +196,13 @@ var backstageTalkRE = []struct {
 		`|\bI\s+(?:have|can\s+use|use|call|was\s+given)\s+(?:\w+\s+){0,2}(?:tools|functions)\b|\b(?:my|the)\s+(?:tools|functions)\s+(?:are|include)\b` +
 		`|fenetre\s+de\s+contexte|limite\s+de\s+tokens|(?:le\s+)?message\s+de\s+l'utilisat(?:eur|rice)|\bl'utilisat(?:eur|rice)\s+(?:a\s+dit|a\s+ecrit)|\boutils\s+a\s+ma\s+disposition|\bj'ai\s+(?:\S+\s+){0,2}outils\b` +
 		`|kontextfenster|token-?limit|\bnachricht\s+des\s+(?:nutzers|benutzers|users)|\bder\s+(?:nutzer|benutzer|mensch)\s+(?:hat\s+gesagt|schrieb|sagte)|\bwerkzeuge\s+zur\s+verfugung|\bich\s+habe\s+(?:\S+\s+){0,2}werkzeuge\b` +
-		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具`)},
+		// The prompt's own list of what she never names, in any language:
+		// packets beside agents, tools or searches ("packets, agents, tools
+		// or searches", "数据包、智能体、工具或搜索"); a list without the
+		// packet ("agents, tools and gadgets") is a spy film's.
+		`|\b(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b(?:\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b|\bni\b)\s*(?:(?:les|des|d')\s*)?(?:agents?|agenten|tools?|outils|werkzeuge|searches|recherches|suchen))+` +
+		`|(?:agents?|agenten|tools?|outils|werkzeuge)\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b)\s*(?:(?:les|des)\s+)?(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b` +
+		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具|(?:数据包|消息包)(?:[、，,和或及与](?:智能体|代理|工具|搜索))+|智能体[、，,和或及与](?:工具|搜索|数据包|消息包)`)},
 }
 
 // backstageTalkTriggers are substrings one of which every mark of
@@ -208,7 +214,7 @@ var backstageTalkTriggers = []string{"suppos", "meant", "design", "program", "in
 	"模式", "从现在", "不受", "没有任何", "越狱",
 	"my ", "mes ", "mon ", "ma ", "mein", "我的",
 	"semblant", "token", "context", "contexte", "kontext", "prompt", "message", "input", "query", "human", "user", "turn", "tools", "functions", "outils", "werkzeuge", "utilisat", "nachricht", "nutzer", "mensch",
-	"上下文", "令牌", "系统提示", "用户", "工具"}
+	"上下文", "令牌", "系统提示", "用户", "工具", "packet", "paquet", "paket", "数据包", "消息包", "智能体"}
 
 // roleFrame is backstageTalk's reason for her identity as a role: as a
 // lead-in ("Staying in character as Nadine: …") it frames what she says.
