@@ -149,3 +149,47 @@ func (e *Engine) tellsOwnFeeling(rest []intents.Token) bool {
 	r := e.classifyPart(rest)
 	return strings.HasPrefix(r.Top().Label, "feeling.") && len(r.Languages) > 0 && r.Languages[0].Language == nadine.English
 }
+
+// clauseTags end a Singaporean English clause without adding to it: the
+// particles "lah", "leh", "lor", "sia", "hor", "meh" and the yes/no tag "or
+// not" ("you know who I am or not", "can forget me or not" ask what the
+// clause before asks).
+var clauseTags = [][]string{{"or", "not"}, {"lah"}, {"leh"}, {"lor"}, {"sia"}, {"hor"}, {"meh"}}
+
+// untaggedClauses is toks without the tags that end their clauses in
+// English, when a clause keeps words of its own; ok is false when none was
+// dropped.
+func untaggedClauses(toks []intents.Token, lang nadine.Language) (out []intents.Token, ok bool) {
+	if lang != nadine.English {
+		return toks, false
+	}
+	for i := 0; i < len(toks); {
+		end := clauseEnd(toks, i)
+		to := end
+		for _, tag := range clauseTags {
+			n := len(tag)
+			if to-n <= i || !tagAt(toks[to-n:to], tag) {
+				continue
+			}
+			to -= n
+			break
+		}
+		out = append(out, toks[i:to]...)
+		ok = ok || to < end
+		i = end
+	}
+	if !ok {
+		return toks, false
+	}
+	return out, true
+}
+
+// tagAt reports whether toks are the words of tag.
+func tagAt(toks []intents.Token, tag []string) bool {
+	for k, w := range tag {
+		if toks[k].Norm != w {
+			return false
+		}
+	}
+	return true
+}

@@ -10,7 +10,8 @@ import (
 // TestEnglishSlips keeps the English rules of round en12: a typed slip
 // (stretched, swapped or dropped letters) reads as the word it misses; a
 // lowercase adverb after "it's" is no name; a sigh before a feeling told
-// after her greeting is no name. Each with what it must leave alone: a
+// after her greeting is no name; a Singaporean tag ("or not", "lah") adds
+// nothing to its clause. Each with what it must leave alone: a
 // capitalized unknown word (a name), a short slang word, "and" before the
 // feeling. want is the intent; name, when set, the name said back.
 func TestEnglishSlips(t *testing.T) {
@@ -38,6 +39,11 @@ func TestEnglishSlips(t *testing.T) {
 		{false, "it's literally freezing in here", "", ""},
 		{false, "it's beverly", "name", "Beverly"},
 		{true, "emily here", "name", "Emily"},
+		// Singaporean tags ask or stress what their clause says.
+		{false, "you know who I am or not", "remember", ""},
+		{false, "can forget me or not", "forget_me", ""},
+		{false, "ok bye lah", "farewell", ""},
+		{false, "or not", "default", ""},
 		// A sigh before a feeling told, after her greeting.
 		{true, "ugh my train was cancelled", "feeling_news_bad", ""},
 		{true, "ugh i am tired", "feeling_tired", ""},
