@@ -141,23 +141,9 @@ func matchMarker(units []string, i int) (markerKind, int) {
 	return markerNone, 1
 }
 
-// drawnOut reports whether w repeats a letter three times running: no
-// word is spelled so ("nett" is no drawn-out "net", Bavarian for "not").
-func drawnOut(w string) bool {
-	var last rune
-	run := 0
-	for _, r := range w {
-		if r == last {
-			run++
-		} else {
-			last, run = r, 1
-		}
-		if run >= 3 && unicode.IsLetter(r) {
-			return true
-		}
-	}
-	return false
-}
+// drawnOut reports whether w repeats a sign three times running: no word
+// is spelled so ("nett" is no drawn-out "net", Bavarian for "not").
+func drawnOut(w string) bool { return shortenRuns(w, 2) != w }
 
 // shortenRuns writes every run of one letter repeated in w at most keep
 // times: "jaaa" → "ja" (keep 1), "hmmm" → "hmm" (keep 2). Children and

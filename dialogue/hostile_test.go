@@ -654,3 +654,30 @@ var (
 	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
 )
+
+// TestHostileOutputsProbe11 runs the eleventh probe table, written before
+// reading the gate the way local models misbehave through the graph's
+// response agent: chatty markdown with linked bullets and source sections,
+// numbered citations and footnotes, HTML entities, emoji shortcodes,
+// tables, JSON wrapped in prose, the persona, rules and message packet
+// restated in the first person in four languages, the good reply last.
+func TestHostileOutputsProbe11(t *testing.T) {
+	probeScore(t, "probe11", probe11MostLeaks, probe11MostLost)
+}
+
+// probe11MostLeaks and probe11MostLost are the eleventh probe's counts
+// (when it was written, on main before any change it led to: graph 15 of
+// 166 and react 2 of 9 leaks, good parts lost graph 14 of 161 and react 2
+// of 7; with a listed link and a label's link read as citations, an arrow's
+// address, a table's row met alone, a clock's time as a field, a footnote
+// after a word, the packet and the search results named as a source:
+// graph 6, react 0, lost graph 13; with the prompt's list of what she never
+// names and an emotion's German "Stärke": graph 4, lost graph 14, the one
+// more a run-on sentence of speech-to-text whose good part goes with it).
+// The leaks left: her persona translated into French and Chinese in the
+// first person, "My feelings are neutral.", and "Hast du noch weitere
+// Fragen?" (a question a guide may ask).
+var (
+	probe11MostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
+)

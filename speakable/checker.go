@@ -184,6 +184,10 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 			return "", nil
 		}
 	}
+	if tableRowRE.MatchString(raw) {
+		// The stream stops; the reply read whole loses the table.
+		return "", notSpeech("a table's row")
+	}
 	if roleTurnRE.MatchString(raw) {
 		return "", notSpeech("another turn of the conversation, written by the model")
 	}

@@ -29,6 +29,10 @@ const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|e
 // languages write the next word with no space ("wiki/Nadine上。").
 const urlChars = `(?:[^\s<>"'“”«»()\]` + cjkText + `]|\([^\s()<>` + cjkText + `]*\))`
 
+// listMark is a list's mark or a citation's number, optional, after a
+// label's colon.
+const listMark = `(?:\[\^?\d{1,3}\]|\d{1,2}[.)]|[-*•])?\s*`
+
 // cjkText are the characters, inside a class, of text written without
 // spaces (ideographs, kana, hangul) and of its punctuation (the CJK
 // symbols and the full-width forms), none of which an address holds.
@@ -108,8 +112,18 @@ var (
 	// So is an address that is a field's value, after a label of up to
 	// three words and its colon ("Source: https://…", "Website: …",
 	// "来源：…"): a citation, not a sentence.
-	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$` +
-		`|(?:^|[.!?。！？\n]\s*)(?:[\p{L}'-]+\s+){0,2}[\p{L}'-]+\s*[:：]\s*$|(?:^|[。！？\n])\p{Han}{1,6}\s*[:：]\s*$`)
+	// A list's mark or a citation's number may stand between the label and
+	// its address ("Sources: 1. https://…", "Sources: [1] https://…").
+	// So is an address an arrow points at ("Learn more → https://…"):
+	// the arrow is a sign for the eye, and without it the words have a hole.
+	apposedRE = regexp.MustCompile(`(?i)(?:address|adress|link|url|lien|adresse|地址|链接|网址)\s*[:：]?\s*$|(?:→|➡️?|👉|⇒|->|=>)\s*$` +
+		`|(?:^|[.!?。！？\n]\s*)(?:[\p{L}'-]+\s+){0,2}[\p{L}'-]+\s*[:：]\s*` + listMark + `$|(?:^|[。！？\n])\p{Han}{1,6}\s*[:：]\s*` + listMark + `$`)
+	// listedLinkRE is a line that is only a link, listed: a list's mark or
+	// a citation's number, then an address or a Markdown link, and at most
+	// a closing sign ("- [MIRALab](https://…)", "2. https://…", "[1] www.…").
+	// A voice cannot follow it; named as a website, it is a sentence of no
+	// verb that the heading above it ("Sources:", "参考资料：") introduced.
+	listedLinkRE = regexp.MustCompile(`(?m)^[ \t]*(?:[-*•+>][ \t]*|\d{1,2}[.)][ \t]*|\[\^?\d{1,3}\][ \t]*)+[*_]{0,2}(?:\[[^\]\n]{1,80}\]\(\s*[^()\s]+\s*\)|<?(?:(?:https?|ftp)://|www\.)[^\s<>]+>?|(?:[A-Za-z0-9-]+\.)+(?:` + topLevel + `)(?:/\S*)?)[*_]{0,2}[ \t]*[.,;。]?[ \t]*$`)
 )
 
 var (
@@ -195,6 +209,9 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	}
 	if strings.Contains(s, " .") {
 		s = spacedDotRE.ReplaceAllString(s, "$1.$2")
+	}
+	if strings.ContainsAny(s, "-*•+>.)]") {
+		s = listedLinkRE.ReplaceAllString(s, dropped)
 	}
 	lower := strings.ToLower(s)
 	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {

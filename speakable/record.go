@@ -144,9 +144,12 @@ func (c *Checker) recordCoverage(ws []string) float64 {
 // agentRecordRE reads the other agents' results as a record, in any
 // language: a label's identifier ("continue_conversation": speech never
 // joins words with an underscore) and an emotion's intensity given as a
-// number ("joy (intensity 0.3)", "intensité 3", "强度3").
+// number ("joy (intensity 0.3)", "intensité 3", "强度3"); German says
+// "Stärke" too, which a wind has ("Windstärke 4"), so only after one of the
+// appraisal's emotions ("Freude Stärke 4").
 var agentRecordRE = regexp.MustCompile(`(?i)\b\p{L}+(?:_\p{L}+)+\b` +
-	`|\b(?:intensity|intensite|intensität|intensitat|intensitaet)\b[^.!?\d]{0,14}\d|\d(?:[.,]\d+)?\s*(?:of\s+10\s+)?(?:in\s+)?intensity\b|强度\s*[:：为是]?\s*\d`)
+	`|\b(?:intensity|intensite|intensität|intensitat|intensitaet)\b[^.!?\d]{0,14}\d|\d(?:[.,]\d+)?\s*(?:of\s+10\s+)?(?:in\s+)?intensity\b|强度\s*[:：为是]?\s*\d` +
+	`|\b(?:freude|trauer|traurigkeit|angst|furcht|ekel|wut|zorn|uberraschung|überraschung|neutral)\s*[(,]?\s*(?:mit\s+)?(?:der\s+)?(?:starke|stärke)\s*[:=]?\s*\d`)
 
 // sectionNameRE is a data section of the prompts named as it is written,
 // in capitals ("the PAST CONVERSATION block"), or as a lead-in before a
@@ -184,7 +187,7 @@ var packetLeadRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:votre|ton|le)\s+message
 // folded as foldMarks folds it.
 func recordTalk(raw, folded string) string {
 	switch {
-	case (strings.Contains(raw, "_") || strings.Contains(folded, "ntensit") || strings.Contains(folded, "NTENSIT") || strings.Contains(raw, "强度")) && agentRecordRE.MatchString(folded):
+	case (strings.Contains(raw, "_") || strings.Contains(folded, "ntensit") || strings.Contains(folded, "NTENSIT") || strings.Contains(raw, "强度") || strings.Contains(strings.ToLower(folded), "stark") || strings.Contains(strings.ToLower(raw), "stärk")) && agentRecordRE.MatchString(folded):
 		return "the agents' results read as a record"
 	case hasCapsPair(raw) && sectionNameRE.MatchString(raw) || blockLeadRE.MatchString(folded):
 		return "a data section named"

@@ -125,7 +125,8 @@ func ownRulesOf(s string, lang nadine.Language) bool {
 // promptSourceRE names what the prompt hands her as the source of what she
 // says, in the prompt's own terms: the packet, the prompt, the context, her
 // agents, the system message ("The message packet tells me …", "D'après le
-// paquet de contexte", "根据上下文"). A visitor never hears of them; her
+// paquet de contexte", "根据上下文", "laut Nachrichtenpaket", "搜索结果显示").
+// A visitor never hears of them; her
 // knowledge base and her memories are hers to name, and are not here.
 var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 	nadine.English: regexp.MustCompile(`(?i)\b(?:the|my|this)\s+(?:message\s+packet|packet|prompt|system\s+(?:prompt|message)|context(?:\s+(?:packet|block|section|window))?|contextual\s+information|agents?|input\s+data|data\s+section)\s+(?:tells?|told|gives?|gave|shows?|showed|says?|said|contains?|lists?|provides?|found|finds|mentions?|indicates?|states?)\b` +
@@ -137,8 +138,9 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:l'episode(?:\s+passe)?|l'extrait|le\s+profil|la\s+fiche|le\s+passage|la\s+section|le\s+bloc|les\s+souvenirs\s+(?:recuperes|stockes))\b`),
 	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
 		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b` +
+		`|\b(?:laut|gemass)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontextinformationen)\b` +
 		`|\b(?:laut|gemass|aus|nach|im|in)\s+(?:dem|der|meinem|meiner|den)\s+(?:\p{L}*abschnitt|\p{L}*eintrag|Profil|Besucherprofil|Episode|Gesprachsprotokoll)\b`),
-	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))`),
+	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理|搜索结果)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))|根据搜索结果`),
 }
 
 // recordNouns are the per-turn blocks of the prompt as a model names them:
@@ -194,7 +196,13 @@ var backstageTalkRE = []struct {
 		`|\bI\s+(?:have|can\s+use|use|call|was\s+given)\s+(?:\w+\s+){0,2}(?:tools|functions)\b|\b(?:my|the)\s+(?:tools|functions)\s+(?:are|include)\b` +
 		`|fenetre\s+de\s+contexte|limite\s+de\s+tokens|(?:le\s+)?message\s+de\s+l'utilisat(?:eur|rice)|\bl'utilisat(?:eur|rice)\s+(?:a\s+dit|a\s+ecrit)|\boutils\s+a\s+ma\s+disposition|\bj'ai\s+(?:\S+\s+){0,2}outils\b` +
 		`|kontextfenster|token-?limit|\bnachricht\s+des\s+(?:nutzers|benutzers|users)|\bder\s+(?:nutzer|benutzer|mensch)\s+(?:hat\s+gesagt|schrieb|sagte)|\bwerkzeuge\s+zur\s+verfugung|\bich\s+habe\s+(?:\S+\s+){0,2}werkzeuge\b` +
-		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具`)},
+		// The prompt's own list of what she never names, in any language:
+		// packets beside agents, tools or searches ("packets, agents, tools
+		// or searches", "数据包、智能体、工具或搜索"); a list without the
+		// packet ("agents, tools and gadgets") is a spy film's.
+		`|\b(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b(?:\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b|\bni\b)\s*(?:(?:les|des|d')\s*)?(?:agents?|agenten|tools?|outils|werkzeuge|searches|recherches|suchen))+` +
+		`|(?:agents?|agenten|tools?|outils|werkzeuge)\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b)\s*(?:(?:les|des)\s+)?(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b` +
+		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具|(?:数据包|消息包)(?:[、，,和或及与](?:智能体|代理|工具|搜索))+|智能体[、，,和或及与](?:工具|搜索|数据包|消息包)`)},
 }
 
 // backstageTalkTriggers are substrings one of which every mark of
@@ -206,7 +214,7 @@ var backstageTalkTriggers = []string{"suppos", "meant", "design", "program", "in
 	"模式", "从现在", "不受", "没有任何", "越狱",
 	"my ", "mes ", "mon ", "ma ", "mein", "我的",
 	"semblant", "token", "context", "contexte", "kontext", "prompt", "message", "input", "query", "human", "user", "turn", "tools", "functions", "outils", "werkzeuge", "utilisat", "nachricht", "nutzer", "mensch",
-	"上下文", "令牌", "系统提示", "用户", "工具"}
+	"上下文", "令牌", "系统提示", "用户", "工具", "packet", "paquet", "paket", "数据包", "消息包", "智能体"}
 
 // roleFrame is backstageTalk's reason for her identity as a role: as a
 // lead-in ("Staying in character as Nadine: …") it frames what she says.

@@ -287,7 +287,7 @@ var (
 	// of one to three words (the last a letter's) or up to four
 	// ideographs, a colon, and a short value ("Stimmung: fröhlich.",
 	// "时间：星期一下午。").
-	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*([^.!?。！？:：;；]{1,40}?)[ \t]*[.。]?$`)
+	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*((?:[^.!?。！？:：;；]|\d[:：]\d){1,40}?)[ \t]*[.。]?$`)
 	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
 	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
 	// Nadine"), not a field's value.
@@ -439,6 +439,11 @@ func closedAfter(lines []string, label string) int {
 
 var (
 	// tableRuleRE is the line under a table's header ("|---|:--:|").
+	// tableRowRE is a table's row: it opens with a pipe and another closes
+	// its first cell ("| Language | Can I speak it?"). A stream meets it
+	// before the rule under it shows the table, and a "?" in a cell ends
+	// its sentence there.
+	tableRowRE  = regexp.MustCompile(`^\|[^|\n]+\|`)
 	tableRuleRE = regexp.MustCompile(`^\|?[ \t:|-]*-{3,}[ \t:|-]*\|?$`)
 	// pipeBetweenRE is a pipe between words of a line that holds two or
 	// more: a separator, said as a comma ("Mon | Tue | Wed"); "the |

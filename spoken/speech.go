@@ -65,9 +65,10 @@ var (
 	// stageWordRE is what a stage direction says: an expression or a
 	// gesture, with an adverb ("smiles warmly", "lächelt", "微笑").
 	stageWordRE = regexp.MustCompile(`(?i)^(?:\p{L}+ly\s+)?(?:smil|laugh|wav|wink|nod|giggl|sigh|grin|chuckl|bow|blush|clap|beam|shrug|sourit|sourire|rit|rire|salue|rougit|clin d|hoche|soupir|lächel|lacht|lachen|winkt|zwinker|nickt|kicher|seufz|grins|verbeug)\p{L}*(?:\s+\p{L}+){0,2}$|^(?:笑|微笑|大笑|挥手|眨眼|点头|鞠躬|叹气|眨眨眼)$`)
-	// footnoteRE is a footnote's number in superscript ("1989¹"); "m²" is
-	// a unit, read aloud.
-	footnoteRE = regexp.MustCompile(`(^|[^\p{L}])[¹²³⁴-⁹⁰]+`)
+	// footnoteRE is a footnote's number in superscript ("1989¹",
+	// "sonnig¹"); "m²" and "km²" are units, read aloud: a unit's symbol
+	// has one or two letters, a word that takes a footnote three or more.
+	footnoteRE = regexp.MustCompile(`(^|[^\p{L}]|\p{L}{3})[¹²³⁴-⁹⁰]+`)
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave.").
 	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)

@@ -209,6 +209,8 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"kaomoji", "Hello (＾▽＾) nice to meet you.", "Hello nice to meet you."},
 		{"footnote", "MIRALab was founded in 1989¹.", "MIRALab was founded in 1989."},
 		{"unit kept", "The hall is 200 m² wide.", "The hall is 200 m² wide."},
+		{"footnote after a word", "Das Wetter in Genf ist heute sonnig¹.", "Das Wetter in Genf ist heute sonnig."},
+		{"unit of two letters kept", "The lake covers 580 km² in all.", "The lake covers 580 km² in all."},
 		{"comment", "Hello!<!-- note --> Nice to see you.", "Hello! Nice to see you."},
 		{"arrow", "Geneva → Lausanne is short.", "Geneva Lausanne is short."},
 		{"double escape", `Hello!\\n Nice to see you.`, "Hello! Nice to see you."},
