@@ -321,7 +321,8 @@ func (e *Engine) comesWithName(rest []intents.Token, text string) bool {
 	case after.Label == "how_are_you" && len(rest) <= maxTail:
 		return andWords[rest[0].Norm]
 	}
-	return !asks && !addressed(rest) && slices.ContainsFunc(rest, func(t intents.Token) bool { return selfWords[t.Norm] })
+	return !asks && !addressed(rest) && slices.ContainsFunc(rest, func(t intents.Token) bool { return selfWords[t.Norm] }) &&
+		(andWords[rest[0].Norm] || !e.tellsOwnFeeling(rest))
 }
 
 // greetedUnknownName is the name where the examples put one ("je suis
@@ -652,7 +653,7 @@ func nameShaped(t intents.Token) bool {
 // name nor hers, unknown to the examples or capitalized inside the sentence.
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
-	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) {
+	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) || adverbial(t, lang) {
 		return false
 	}
 	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)

@@ -323,6 +323,16 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 		toks = joined
 		whole = e.expect(e.classifyWhole(toks), h)
 	}
+	if rest, ok := untaggedClauses(toks, lang); ok {
+		// "can or not", "lah": tags that ask or stress what the clause says.
+		toks = rest
+		whole = e.expect(e.classifyWhole(toks), h)
+	}
+	if fixed, ok := respelled(toks, lang); ok {
+		// Typed slips ("waht", "hiiii"): read as the word they miss.
+		toks = fixed
+		whole = e.expect(e.classifyWhole(toks), h)
+	}
 	if lang == nadine.German {
 		whole = askedOwnName(whole, toks)
 	}
