@@ -57,9 +57,11 @@ func TestReadingsStayPut(t *testing.T) {
 		}
 		t.Logf("by content %v, without the English example of line %d (%s): %d of %d English readings moved, %d of %d of the other languages",
 			byContent, base.Examples[drop].Line, base.Examples[drop].Label, own, nOwn, other, nOther)
-		if byContent && (other > nOther/300 || own > nOwn/100) {
+		// Its own language may move (an example less is a change there);
+		// the bound only keeps it a few, as it was not by index (21 of 321).
+		if byContent && (other > nOther/300 || own > nOwn/30) {
 			t.Errorf("by content, %d of %d other languages' readings moved (at most %d) and %d of %d English ones (at most %d)",
-				other, nOther, nOther/300, own, nOwn, nOwn/100)
+				other, nOther, nOther/300, own, nOwn, nOwn/30)
 		}
 	}
 }
