@@ -132,7 +132,7 @@ func matchMarker(units []string, i int) (markerKind, int) {
 		}
 	}
 	for _, keep := range []int{1, 2} {
-		if u := shortenRuns(units[i], keep); drawnOut(units[i]) {
+		if u := intents.ShortenRuns(units[i], keep); drawnOut(units[i]) {
 			if k, ok := answerLexicon.entries[u]; ok {
 				return k, 1
 			}
@@ -143,27 +143,7 @@ func matchMarker(units []string, i int) (markerKind, int) {
 
 // drawnOut reports whether w repeats a sign three times running: no word
 // is spelled so ("nett" is no drawn-out "net", Bavarian for "not").
-func drawnOut(w string) bool { return shortenRuns(w, 2) != w }
-
-// shortenRuns writes every run of one letter repeated in w at most keep
-// times: "jaaa" → "ja" (keep 1), "hmmm" → "hmm" (keep 2). Children and
-// speech to text draw a yes out; the lexicon holds it once.
-func shortenRuns(w string, keep int) string {
-	var b strings.Builder
-	var last rune
-	run := 0
-	for _, r := range w {
-		if r == last {
-			run++
-		} else {
-			last, run = r, 1
-		}
-		if run <= keep {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func drawnOut(w string) bool { return intents.ShortenRuns(w, 2) != w }
 
 // answerUnits splits an utterance into the lexicon's units: words, English
 // clitics and French elisions as their own, and each Han character alone.

@@ -175,7 +175,7 @@ func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Spa
 		switch {
 		case len(c.left) > 0:
 			for i := len(c.left); i <= len(toks); i++ {
-				if !wordsAt(toks, i-len(c.left), c.left) {
+				if !WordsAt(toks, i-len(c.left), c.left) {
 					continue
 				}
 				end := clauseEnd(toks, i)
@@ -190,7 +190,7 @@ func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Spa
 			}
 		case len(c.right) > 0:
 			for j := 1; j < len(toks); j++ {
-				if !wordsAt(toks, j, c.right) {
+				if !WordsAt(toks, j, c.right) {
 					continue
 				}
 				from := clauseStart(toks, j-1)
@@ -219,9 +219,9 @@ func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Spa
 	return out
 }
 
-// wordsAt reports whether the folded words of toks at i are ws, in one
+// WordsAt reports whether the folded words of toks at i are ws, in one
 // clause.
-func wordsAt(toks []Token, i int, ws []string) bool {
+func WordsAt(toks []Token, i int, ws []string) bool {
 	if i < 0 || i+len(ws) > len(toks) {
 		return false
 	}
@@ -236,7 +236,7 @@ func wordsAt(toks []Token, i int, ws []string) bool {
 // findWords returns where ws starts in toks[from:to], or -1.
 func findWords(toks []Token, from, to int, ws []string) int {
 	for i := from; i+len(ws) <= to; i++ {
-		if wordsAt(toks, i, ws) {
+		if WordsAt(toks, i, ws) {
 			return i
 		}
 	}

@@ -250,3 +250,23 @@ func Rejoin(text string, toks []Token, lang nadine.Language) []Token {
 	}
 	return out
 }
+
+// ShortenRuns writes every run of one letter repeated in w at most keep
+// times: "jaaa" → "ja" (keep 1), "hmmm" → "hmm" (keep 2). Children and
+// speech to text draw a yes out; the lexicon holds it once.
+func ShortenRuns(w string, keep int) string {
+	var b strings.Builder
+	var last rune
+	run := 0
+	for _, r := range w {
+		if r == last {
+			run++
+		} else {
+			last, run = r, 1
+		}
+		if run <= keep {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

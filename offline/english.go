@@ -103,24 +103,11 @@ func slipFrom(w string, known func(string) bool) string {
 // unstretched is w with its runs of three or more of a letter ("hiiii")
 // shortened to the one or two that make a known word, or "".
 func unstretched(w string, known func(string) bool) string {
-	var one, two strings.Builder
-	stretched := false
-	for i := 0; i < len(w); {
-		j := i
-		for j < len(w) && w[j] == w[i] {
-			j++
-		}
-		if j-i >= 3 {
-			stretched = true
-		}
-		one.WriteByte(w[i])
-		two.WriteString(w[i:min(j, i+2)])
-		i = j
+	two := intents.ShortenRuns(w, 2)
+	if two == w {
+		return "" // no run of three
 	}
-	if !stretched {
-		return ""
-	}
-	for _, s := range []string{two.String(), one.String()} {
+	for _, s := range []string{two, intents.ShortenRuns(w, 1)} {
 		if known(s) {
 			return s
 		}
@@ -168,7 +155,7 @@ func untaggedClauses(toks []intents.Token, lang nadine.Language) (out []intents.
 		to := end
 		for _, tag := range clauseTags {
 			n := len(tag)
-			if to-n <= i || !tagAt(toks[to-n:to], tag) {
+			if to-n <= i || !intents.WordsAt(toks, to-n, tag) {
 				continue
 			}
 			to -= n
@@ -182,14 +169,4 @@ func untaggedClauses(toks []intents.Token, lang nadine.Language) (out []intents.
 		return toks, false
 	}
 	return out, true
-}
-
-// tagAt reports whether toks are the words of tag.
-func tagAt(toks []intents.Token, tag []string) bool {
-	for k, w := range tag {
-		if toks[k].Norm != w {
-			return false
-		}
-	}
-	return true
 }

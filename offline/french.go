@@ -79,14 +79,7 @@ func saidOfMe(toks []intents.Token, lang nadine.Language) (out []intents.Token, 
 	for i := 0; i < len(toks); {
 		matched := false
 		for _, f := range forms {
-			if i+len(f.we) > len(toks) {
-				continue
-			}
-			same := true
-			for k, w := range f.we {
-				same = same && toks[i+k].Norm == w && toks[i+k].Clause == toks[i].Clause
-			}
-			if !same {
+			if !intents.WordsAt(toks, i, f.we) {
 				continue
 			}
 			for _, m := range f.me {
