@@ -62,6 +62,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(b.Strength, a.Strength))
 	})
+	namingFirst(spans, toks, lang)
 	for _, sp := range spans {
 		if sp.Context == 0 && (bare == bareNever || bare == bareClause && sp.To-sp.From == len(toks) || !toks[sp.From].Han && examplePlaces()[foldedWords(toks[sp.From:sp.To])]) {
 			continue

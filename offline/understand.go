@@ -294,6 +294,13 @@ func (e *Engine) classify(text string, session nadine.Language, h hints) classif
 	if !ok {
 		return classified{}
 	}
+	if cut := e.vocativeCut(r); cut > 0 {
+		// "Pfiat di, Madl": the form of address says nothing of the act;
+		// what ends the utterance ("?", "!") stays.
+		if rest, ok := e.read(strings.TrimRight(text[:cut], " ,")+text[r.toks[len(r.toks)-1].End:], session, h); ok {
+			r = rest
+		}
+	}
 	return e.decide(r, h)
 }
 
@@ -345,7 +352,11 @@ func (e *Engine) read(text string, session nadine.Language, h hints) (reading, b
 	if holds, opens := greetsAndLeaves(toks, lang); holds && !h.opening {
 		whole = leaving(whole, opens)
 	}
-	return reading{text: text, toks: toks, whole: whole, parts: statedHow(e.parts(toks, h), toks, text, lang), lang: lang}, true
+	parts := e.parts(toks, h)
+	if lang == nadine.German && tomorrowOpens(toks) && len(parts) > 0 && !parts[0].clause {
+		parts = nil // "Morgen ist meine Prüfung": the day, not the greeting
+	}
+	return reading{text: text, toks: toks, whole: whole, parts: statedHow(parts, toks, text, lang), lang: lang}, true
 }
 
 // sharedSpread bounds the labels whose examples use a word that both greets
@@ -447,6 +458,11 @@ func (e *Engine) decide(r reading, h hints) classified {
 	if f, ok := e.statedState(r); ok {
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
+	for _, rule := range []func(reading) (candidate, bool){e.newsOfGoodMood, e.trialAhead} {
+		if f, ok := rule(r); ok { // German: what happened, or the trial ahead, is what is told
+			cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
+		}
+	}
 	if g, ok := e.hanFirst(r); ok {
 		cands = append([]candidate{g}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == g.label })...)
 	}
@@ -495,7 +511,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 	if c, ok := e.hanIntroduction(r, h); !plain && ok {
 		return c
 	}
-	if name := e.unknownGreeted(r, h); !plain && name != "" {
+	if name := cmp.Or(e.unknownGreeted(r, h), e.plainIntroName(r, h)); !plain && name != "" {
 		c := classified{intent: iName, label: "name", prob: whole.Prob("name"), lang: out.lang, name: name}
 		c.greeting, c.andYou = alongWith(c, r.parts)
 		return c
@@ -1183,7 +1199,7 @@ func (e *Engine) complete(c classified, whole intents.Result, toks []intents.Tok
 		}
 		return c, c.name != ""
 	case iLangSwitch:
-		if l, ok := namedLanguage(toks, text); ok {
+		if l, ok := switchTarget(toks, text); ok {
 			c.target = l
 			return c, true
 		}
