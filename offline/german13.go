@@ -397,3 +397,46 @@ func (e *Engine) vocativeCut(r reading) int {
 	}
 	return last[0].Start
 }
+
+// abilitiesFloor is the least share of the abilities reading that
+// weakAbilities takes: a third of the threshold, far above the chance
+// share of one label in seventy.
+const abilitiesFloor = threshold / 3
+
+// canForms open a question of one act ("Können Sie Auto fahren?",
+// "Könnten Sie das Fenster aufmachen?"), folded.
+var canForms = map[string]bool{"kann": true, "kannst": true, "koennen": true, "koennt": true, "koennte": true, "koenntest": true, "koennten": true}
+
+// abilitySpread bounds the labels whose examples use a word of a capacity
+// ("Fähigkeiten", "Talente", "Funktionen").
+const abilitySpread = 3
+
+// weakAbilities reads a German utterance spoken to her whose likeliest
+// reading is her abilities, below the threshold, as asking them: the
+// words of a capacity vary ("Welche Kompetenzen haben Sie?", "Was bist du
+// in der Lage zu machen?", "Haben Sie besondere Talente?", "Man hat mir
+// erzählt, Sie könnten allerhand"), and only the examples' "können"
+// and "Fähigkeiten" pull them there; none would say she cannot answer
+// what she can do. It takes a word of a capacity (a form of "können", or a
+// word few labels but abilities use); a question opened by "können" asks
+// for one act, which the threshold keeps deciding.
+func (e *Engine) weakAbilities(r reading) (candidate, bool) {
+	top := r.whole.Top()
+	if r.lang != nadine.German || top.Label != "abilities" || top.Prob >= e.threshold || top.Prob < abilitiesFloor || !spokenTo(r.toks) {
+		return candidate{}, false
+	}
+	capacity := false
+	for _, cl := range intents.Clauses(r.toks) {
+		if canForms[cl[0].Norm] {
+			return candidate{}, false // "Können Sie mir sagen, …?", "Kannst du schwimmen?": one act asked for
+		}
+		for _, t := range cl {
+			l := wordLabels()[r.lang][t.Norm]
+			capacity = capacity || canForms[t.Norm] || l["abilities"] && len(l) <= abilitySpread
+		}
+	}
+	if !capacity {
+		return candidate{}, false // "Erzähl mal was über deine Persönlichkeit", "bist du auf insta"
+	}
+	return candidate{top.Label, top.Prob}, true
+}

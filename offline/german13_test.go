@@ -148,3 +148,24 @@ func TestVocative(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakAbilities: her abilities read below the threshold, asked of her
+// with a word of a capacity, are asked; a question opened by "können"
+// asks for one act and keeps its reading.
+func TestWeakAbilities(t *testing.T) {
+	e := New(Options{})
+	for _, c := range []struct {
+		say, want string
+	}{
+		{"Haben Sie besondere Talente?", "abilities"},               // was none (0.23)
+		{"Man hat mir erzählt, Sie könnten allerhand", "abilities"}, // was none (0.17)
+		{"Du kannst bestimmt ganz viel, oder?", "abilities"},        // was none (0.14)
+		{"Könnten Sie das Fenster aufmachen?", "default"},           // one act asked for
+		{"Kannst du schwimmen?", "default"},                         // one act asked for
+		{"Erzähl mal was über deine Persönlichkeit", "knowledge"},   // no word of a capacity
+	} {
+		if got := e.classify(c.say, nadine.German, hints{}).traceName(); got != c.want {
+			t.Errorf("%q: %s, want %s", c.say, got, c.want)
+		}
+	}
+}
