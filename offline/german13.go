@@ -413,13 +413,13 @@ const abilitySpread = 3
 
 // weakAbilities reads a German utterance spoken to her whose likeliest
 // reading is her abilities, below the threshold, as asking them: the
-// words of a capacity vary ("Welche Kompetenzen haben Sie?", "Was bist du
-// in der Lage zu machen?", "Haben Sie besondere Talente?", "Man hat mir
-// erzählt, Sie könnten allerhand"), and only the examples' "können"
-// and "Fähigkeiten" pull them there; none would say she cannot answer
-// what she can do. It takes a word of a capacity (a form of "können", or a
-// word few labels but abilities use); a question opened by "können" asks
-// for one act, which the threshold keeps deciding.
+// words of a capacity vary ("Haben Sie besondere Talente?", "Man hat mir
+// erzählt, Sie könnten allerhand"), and only the examples' "können" and
+// "Fähigkeiten" pull them there; none would say she cannot answer what
+// she can do. It takes a word of a capacity (a form of "können", or a
+// word few labels but abilities use) and no fact of hers read half as
+// likely (how she does a thing is a fact); a question opened by "können"
+// asks for one act, which the threshold keeps deciding.
 func (e *Engine) weakAbilities(r reading) (candidate, bool) {
 	top := r.whole.Top()
 	if r.lang != nadine.German || top.Label != "abilities" || top.Prob >= e.threshold || top.Prob < abilitiesFloor || !spokenTo(r.toks) {
@@ -438,5 +438,45 @@ func (e *Engine) weakAbilities(r reading) (candidate, bool) {
 	if !capacity {
 		return candidate{}, false // "Erzähl mal was über deine Persönlichkeit", "bist du auf insta"
 	}
+	for _, s := range r.whole.Labels {
+		if strings.HasPrefix(s.Label, "knowledge.") && 2*s.Prob >= top.Prob {
+			return candidate{}, false // how she does a thing may be asked: a fact of hers
+		}
+	}
 	return candidate{top.Label, top.Prob}, true
+}
+
+// turnWords open the German stretch that tells what came of an event:
+// "und ich schlafe kaum noch", "aber jetzt hab ich doppelt so viel
+// Arbeit", without a comma when speech to text writes none.
+var turnWords = map[string]bool{"und": true, "aber": true, "doch": true, "nur": true, "jetzt": true}
+
+// stateAfterNews is the state a German speaker tells after good news, in
+// any words, not only after "bin" (statedState): "Ich hab die Beförderung
+// bekommen, aber jetzt hab ich doppelt so viel Arbeit", "Wir haben ein
+// Baby bekommen und ich schlafe kaum noch, alles wächst mir über den
+// Kopf". The whole reads the news, the event's words outweighing the
+// state's; a later clause, or the stretch after "und", "aber", read more
+// likely than not as stress, tiredness, sickness or sadness is what the
+// person is in now, the news its cause.
+func (e *Engine) stateAfterNews(r reading) (candidate, bool) {
+	if r.lang != nadine.German || r.whole.Top().Label != "feeling.news_good" || asking(r.toks, r.text) {
+		return candidate{}, false
+	}
+	var stretches [][]intents.Token
+	if cl := intents.Clauses(r.toks); len(cl) > 1 {
+		stretches = append(stretches, cl[1:]...)
+	}
+	for i := 2; i < len(r.toks)-1; i++ {
+		if turnWords[r.toks[i].Norm] {
+			stretches = append(stretches, r.toks[i+1:])
+		}
+	}
+	var best candidate
+	for _, s := range stretches {
+		if p := e.classifyPart(s).Top(); heavyStates[p.Label] && p.Prob >= wholeSure && p.Prob > best.prob {
+			best = candidate{p.Label, p.Prob}
+		}
+	}
+	return best, best.label != ""
 }

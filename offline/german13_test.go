@@ -169,3 +169,22 @@ func TestWeakAbilities(t *testing.T) {
 		}
 	}
 }
+
+// TestStateAfterNews13: the state told after good news in any words, not
+// only after "bin", is what the person is in; news with joy after it stays
+// news.
+func TestStateAfterNews13(t *testing.T) {
+	e := New(Options{})
+	for _, c := range []struct {
+		say, want string
+	}{
+		{"Ich hab die Beförderung bekommen, aber jetzt hab ich doppelt so viel Arbeit", "feeling_stress"},           // was good news
+		{"Wir haben ein Baby bekommen und ich schlafe kaum noch, alles wächst mir über den Kopf", "feeling_stress"}, // was good news
+		{"Ich habe heute meine Festanstellung bekommen, ich freue mich so", "feeling_news_good"},
+		{"Wir haben das Finale gewonnen, ich bin so stolz", "feeling_news_good"},
+	} {
+		if got := e.classify(c.say, nadine.German, hints{}).traceName(); got != c.want {
+			t.Errorf("%q: %s, want %s", c.say, got, c.want)
+		}
+	}
+}

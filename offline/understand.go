@@ -458,7 +458,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 	if f, ok := e.statedState(r); ok {
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
-	for _, rule := range []func(reading) (candidate, bool){e.newsOfGoodMood, e.trialAhead, e.weakAbilities} {
+	for _, rule := range []func(reading) (candidate, bool){e.newsOfGoodMood, e.trialAhead, e.stateAfterNews, e.weakAbilities} {
 		if f, ok := rule(r); ok { // German: what happened, or the trial ahead, is what is told
 			cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 		}
