@@ -95,6 +95,10 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 		from = afterNameArticle(toks, from, sp.To, lang)
 		from = articledTitle(toks, from, lang)
+		from = stackedTitle(toks, from, lang)
+		if strong {
+			from = e.professionBefore(toks, text, from, sp.To, lang)
+		}
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -650,13 +654,16 @@ func nameShaped(t intents.Token) bool {
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's
-// name nor hers, unknown to the examples or capitalized inside the sentence.
+// name nor hers, unknown to the examples, capitalized inside the sentence, or
+// a name the examples give that they never use as a word ("Klaus", though
+// "klausur" shares its stem).
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
 	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) || adverbial(t, lang) {
 		return false
 	}
-	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
+	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German) ||
+		exampleNames()[t.Norm] && !e.model.Known(lang, t.Norm)
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.
