@@ -157,7 +157,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	for range nw {
 		lang := nadine.Language(d.string())
 		out.words[lang] = set(d.strings())
-		out.stems[lang] = stemsOf(out.words[lang])
+		out.stems[lang] = StemsOf(out.words[lang])
 	}
 	out.neighbours, out.temp = d.float64(), d.float64()
 	if dims := int(d.uint()); dims > 0 {

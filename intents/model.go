@@ -101,7 +101,7 @@ type Model struct {
 	// words the examples of each language use outside slots: "grâce" in
 	// French makes no English "grace" an ordinary word. stems maps every
 	// prefix of five letters or more of those words to the length of the
-	// shortest word it begins (stemsOf), derived from words.
+	// shortest word it begins (StemsOf), derived from words.
 	words map[nadine.Language]map[string]bool
 	stems map[nadine.Language]map[string]int
 
@@ -215,7 +215,7 @@ func train(s *Set, use []int, o Options) *Model {
 	slices.Sort(m.langs)
 	m.stems = make(map[nadine.Language]map[string]int, len(m.words))
 	for lang, ws := range m.words {
-		m.stems[lang] = stemsOf(ws)
+		m.stems[lang] = StemsOf(ws)
 	}
 	m.slots = learnContexts(s, use)
 	for _, slot := range o.Lookup {
@@ -548,20 +548,23 @@ func (m *Model) Labels() []string { return slices.Clone(m.labels) }
 func (m *Model) Known(lang nadine.Language, norm string) bool { return m.words[lang][norm] }
 
 // KnownStem reports whether a folded word or another form of it is in the
-// examples of lang: all but two last letters, and five or more, shared with
-// a word at most inflectionLetters longer ("lehrerin" for "lehrer"). A word
-// that only begins a much longer one is not a form of it: "Franz" is a name,
-// not "französisch".
+// examples of lang (FormOf).
 func (m *Model) KnownStem(lang nadine.Language, norm string) bool {
-	if m.words[lang][norm] {
-		return true
-	}
+	return m.words[lang][norm] || FormOf(m.stems[lang], norm)
+}
+
+// FormOf reports whether norm is another form of a word of stems
+// (StemsOf): all but its two last letters, and five or more, begin a word
+// at most inflectionLetters longer ("lehrerin" for "lehrer"). A word that
+// only begins a much longer one is not a form of it: "Franz" is a name,
+// not "französisch".
+func FormOf(stems map[string]int, norm string) bool {
 	r := []rune(norm)
 	n := max(5, len(r)-2)
 	if n > len(r) {
 		return false
 	}
-	shortest, ok := m.stems[lang][string(r[:n])]
+	shortest, ok := stems[string(r[:n])]
 	return ok && shortest <= len(r)+inflectionLetters
 }
 
@@ -569,9 +572,9 @@ func (m *Model) KnownStem(lang nadine.Language, norm string) bool {
 // be: an ending ("-en", "-est", "-ions"), not a word's whole second half.
 const inflectionLetters = 3
 
-// stemsOf maps every prefix of five letters or more of words to the length,
+// StemsOf maps every prefix of five letters or more of words to the length,
 // in letters, of the shortest word it begins.
-func stemsOf(words map[string]bool) map[string]int {
+func StemsOf(words map[string]bool) map[string]int {
 	out := map[string]int{}
 	for w := range words {
 		r := []rune(w)

@@ -79,6 +79,15 @@ func TestPersonName(t *testing.T) {
 		{"Hallo, ich heiße Franz Huber.", de, bareNever, "Franz Huber", true},
 		{"Guten Tag, ich bin Franz.", de, bareNever, "Franz", false},
 		{"Hallo, ich bin Klaus Meier.", de, bareNever, "Klaus Meier", false},
+		// A German family name that is also a word, after a given name:
+		// "Müller", "Schneider", "Klein" are names there; what the examples
+		// say one is ("ich bin student") is not.
+		{"Hallo, ich bin Anna Müller.", de, bareNever, "Anna Müller", false},
+		{"mein Name ist Peter Schneider", de, bareNever, "Peter Schneider", true},
+		{"Grüß Gott, Thomas Schulz mein Name.", de, bareNever, "Thomas Schulz", false},
+		{"Hallo, ich bin Jonas Klein und komme aus Bern.", de, bareNever, "Jonas Klein", false},
+		{"Hallo ich bin Lena Studentin aus Wien", de, bareNever, "Lena", true},
+		{"ich bin so sauer", de, bareNever, "", false},
 		{"Ich bin Frau Doktor", de, bareNever, "", false},
 		{"Hello, I'm Mrs Dr Smith", en, bareNever, "Mrs Dr Smith", true},
 		{"Ich bin Frau", de, bareNever, "", false},

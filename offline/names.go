@@ -144,7 +144,7 @@ func (e *Engine) modifiesWhatFollows(toks []intents.Token, from int, lang nadine
 		if t.Han || nb.followers[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || nb.openers[lang][t.Norm] {
 			return false
 		}
-		if e.model.KnownStem(lang, t.Norm) {
+		if e.model.KnownStem(lang, t.Norm) && !e.germanSurname(t, lang) {
 			return !e.greetsWithName(toks[k:end]) && !nb.followers[lang][toks[end-1].Norm]
 		}
 	}
@@ -607,7 +607,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
+		if words > 0 && !e.germanSurname(t, lang) && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
 		word := t.Text
