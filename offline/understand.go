@@ -246,6 +246,7 @@ type classified struct {
 	lang     nadine.Language // the utterance's language; "" for the session's
 	greeting bool            // a greeting came along ("Hello, I'm Alex")
 	andYou   bool            // "and you?" came along ("I'm fine, and you?")
+	leaving  bool            // iCompliment: a farewell came along ("Bye, you were great!")
 	name     string          // iName: the name given
 	target   nadine.Language // iLangSwitch: the language asked for
 	songLang nadine.Language // iSong: a language named in the request
@@ -519,6 +520,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 		c.label, c.prob, c.lang = cand.label, cand.prob, out.lang
 		if c, ok = e.complete(c, whole, toks, text, h); ok {
 			c.greeting, c.andYou = alongWith(c, r.parts)
+			c.leaving = c.intent == iCompliment && slices.ContainsFunc(r.parts, func(p part) bool { return p.top.Label == "farewell" && p.top.Prob >= partSure })
 			return c
 		}
 	}
