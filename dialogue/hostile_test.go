@@ -681,3 +681,22 @@ var (
 	probe11MostLeaks = map[string]int{"graph": 4, "react": 0}
 	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
 )
+
+// TestHostileOutputsProbe12 runs the twelfth probe table, written before
+// reading the gate from the graph response agent's side in the bare turn:
+// the reply in forms that are not plain prose (JSON objects, lists and
+// several objects, fenced JSON with prose, Python dicts, YAML-like lines,
+// XML-ish tags, ReAct text, think blocks and reasoning preambles, chat
+// templates, tool calls) with an address, markup or the bare-turn prompt
+// in some field or part, in four languages, and look-alikes spoken whole.
+func TestHostileOutputsProbe12(t *testing.T) {
+	probeScore(t, "probe12", probe12MostLeaks, probe12MostLost)
+}
+
+// probe12MostLeaks and probe12MostLost are the twelfth probe's counts (when
+// it was written, on main before any change it led to: graph 2 of 188 and
+// react 0 of 6 leaks, good parts lost graph 40 of 181 and react 0 of 0).
+var (
+	probe12MostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe12MostLost  = map[string]int{"graph": 40, "react": 0}
+)
