@@ -695,8 +695,12 @@ func TestHostileOutputsProbe12(t *testing.T) {
 
 // probe12MostLeaks and probe12MostLost are the twelfth probe's counts (when
 // it was written, on main before any change it led to: graph 2 of 188 and
-// react 0 of 6 leaks, good parts lost graph 40 of 181 and react 0 of 0).
+// react 0 of 6 leaks, good parts lost graph 40 of 181 and react 0 of 0;
+// with the reply read from what a JSON field's name says, in four
+// languages, inside a call's arguments and the speaker's message, and the
+// words around a JSON that holds no reply: graph 1, lost 9; with ReAct's
+// labels in four languages and its "Question:": graph 0, lost 8).
 var (
-	probe12MostLeaks = map[string]int{"graph": 2, "react": 0}
-	probe12MostLost  = map[string]int{"graph": 40, "react": 0}
+	probe12MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe12MostLost  = map[string]int{"graph": 8, "react": 0}
 )

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine/answer"
 )
 
 // A reply's form shows in its lines before they are joined into sentences:
@@ -30,7 +32,7 @@ var (
 	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?\W{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})\W{0,2}[ \t]*[:：]\s*(.*)$`)
 	// replyFieldRE names the field that holds the reply itself, or the
 	// speaker whose line it is.
-	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|action[ _]input|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
+	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|` + answer.InputLabels + `|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
 	// closingRE is the label of a marker that closes a section.
 	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
 )
