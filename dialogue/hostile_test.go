@@ -484,12 +484,13 @@ func TestHostileOutputsProbe3(t *testing.T) {
 // 7 and react 13; with a list in lines read as one sentence: lost graph 6;
 // with a rule about the reply's form read as a lead-in: lost graph 5;
 // with the packet's labels read in four languages, probe10's round after
-// reading its "消息：" leak: graph 0).
+// reading its "消息：" leak: graph 0; with the words around a tool's call
+// that holds no reply said, round gate13: lost graph 4).
 // A ReAct output in prose is fed back once by design, so its good part is
 // the retry's.
 var (
 	probe3MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe3MostLost  = map[string]int{"graph": 5, "react": 13}
+	probe3MostLost  = map[string]int{"graph": 4, "react": 13}
 )
 
 // TestHostileOutputsProbe4 runs the fourth probe table, written before the
@@ -642,17 +643,18 @@ func TestHostileOutputsProbe10(t *testing.T) {
 // their lead-in, speech markup, the pronoun of address as a rule and what
 // the gate keeps checked again: none, lost graph 7). The lost good parts
 // are sections opened and never closed, cut to the end by design ("SEARCH
-// RESULTS:\n…", "DÉBUT BASE DE CONNAISSANCES …\n…"), a JSON object of two
-// members under keys of another language (TestJSONReply asks for none),
+// RESULTS:\n…", "DÉBUT BASE DE CONNAISSANCES …\n…"),
 // "视觉记忆（…）：\n…" (a section named, now asked again rather than a silent
 // turn) and three look-alikes the classifier or the prompt's rare pairs
 // take ("The website of the museum lists all the opening hours.", "Search
 // as long as you like in the library, …", "I can follow at most two
 // conversations at once, …"). The mechanisms were chosen after reading its
-// leaks: count the gains as tuned (docs/speech.md, Figures).
+// leaks: count the gains as tuned (docs/speech.md, Figures). With a JSON
+// field read by what its name says (round gate13), {"antwort": …,
+// "regeln": …} says its antwort: lost graph 6.
 var (
 	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
+	probe10MostLost  = map[string]int{"graph": 6, "react": 0}
 )
 
 // TestHostileOutputsProbe11 runs the eleventh probe table, written before
