@@ -9,7 +9,7 @@ import (
 // replyNames are the words a field or label holding the reply is named
 // with, in the languages Nadine speaks ("reply", "réponse", "Antwort",
 // "回复"): a model that answers in a structure names its reply so.
-const replyNames = `response|reply|answer|text|message|content|speech|say|output|final|utterance|réponse|reponse|texte|parole|contenu|sortie|antwort|nachricht|ausgabe|inhalt|aussage|回复|回答|答复|答案|回应|文本|消息|内容|输出|发言`
+const replyNames = `response|reply|answer|text|message|content|speech|say|output|final|utterance|réponse|reponse|texte|parole|contenu|sortie|finale|antwort|nachricht|ausgabe|inhalt|aussage|回复|回答|答复|答案|回应|文本|消息|内容|输出|发言`
 
 // asideNames are the words that name a field as something else than the
 // reply even beside a reply's word: its reasoning, its sources, the prompt
@@ -18,27 +18,26 @@ const replyNames = `response|reply|answer|text|message|content|speech|say|output
 const asideNames = reasoningNames + `|sources?|quelles?|quelle|links?|liens?|urls?|refs?|references?|références?|citations?|notes?|notizen|hinweise?|remarques?|explanation|erklärung|begründung|begruendung|raison|rationale|why|context|contexte|kontext|meta|metadata|debug|prompt|system|user|instructions?|consignes?|anweisungen?|rules?|règles?|regeln|input|query|question|markdown|md|html|ssml|xml|json|raw|formatted|rendered|display|draft|来源|链接|参考|说明|备注|系统|提示|指令|规则`
 
 var (
-	replyNameRE = regexp.MustCompile(`^(?:` + replyNames + `)$`)
+	// replyNameRE ends a word with a reply's name: the word itself, or a
+	// compound whose head it is ("Antworttext", "Endantwort", "最终回答").
+	replyNameRE = regexp.MustCompile(`(?:` + replyNames + `)$`)
 	asideNameRE = regexp.MustCompile(`^(?:` + asideNames + `)$`)
-	// hanReplyRE and hanAsideRE find the names in a key written in Chinese,
-	// which has no spaces between its words ("最终回答", "回复来源").
-	hanReplyRE = regexp.MustCompile(`回复|回答|答复|答案|回应|文本|消息|内容|输出|发言`)
+	// hanAsideRE finds an aside's name in a key written in Chinese, which
+	// has no spaces between its words ("回复来源").
 	hanAsideRE = regexp.MustCompile(`思考|推理|分析|想法|来源|链接|参考|说明|备注|系统|提示|指令|规则`)
 )
 
-// NamesReply reports whether a field's name says it holds the reply: one
-// of its words names a reply and none names an aside ("final_answer",
-// "Antwort", "回复" do; "reasoning", "source", "reply_markdown" do not).
+// NamesReply reports whether a field's name says it holds the reply: its
+// last word (a name's head, in the four languages: "final_answer",
+// "réponse_finale", "Antworttext", "最终回答") names a reply and no word
+// names an aside ("reasoning", "answer_sources", "reply_markdown"), nor
+// what the reply has ("message_id", "response_time").
 func NamesReply(name string) bool {
 	words := nameWords(name)
-	reply := false
-	for _, w := range words {
-		if asideNameRE.MatchString(w) || hanAsideRE.MatchString(w) {
-			return false
-		}
-		reply = reply || replyNameRE.MatchString(w) || hanReplyRE.MatchString(w)
+	if len(words) == 0 || NamesAside(name) {
+		return false
 	}
-	return reply
+	return replyNameRE.MatchString(words[len(words)-1])
 }
 
 // NamesAside reports whether a field's name says it holds something said

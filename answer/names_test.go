@@ -18,6 +18,8 @@ func TestNamesReply(t *testing.T) {
 		"reply_markdown": false, "system_message": false, "answer_sources": false, "user_message": false,
 		"raisonnement": false, "begruendung": false, "quelle": false, "notizen": false,
 		"思考": false, "链接": false, "回复来源": false, "name": false, "arguments": false, "emotion": false,
+		"Antworttext": true, "Endantwort": true, "réponse_finale": true, "texte de la réponse": true, "replyText": true,
+		"message_id": false, "response_time": false, "messageCount": false, "kontext": false, "reply_to": false,
 	} {
 		if got := answer.NamesReply(name); got != want {
 			t.Errorf("NamesReply(%q) = %v, want %v", name, got, want)
