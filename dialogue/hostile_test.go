@@ -701,8 +701,9 @@ func TestHostileOutputsProbe12(t *testing.T) {
 // with the reply read from what a JSON field's name says, in four
 // languages, inside a call's arguments and the speaker's message, and the
 // words around a JSON that holds no reply: graph 1, lost 9; with ReAct's
-// labels in four languages and its "Question:": graph 0, lost 8).
+// labels in four languages and its "Question:": graph 0, lost 8; with a
+// record's Chinese label read whole: lost 7).
 var (
 	probe12MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe12MostLost  = map[string]int{"graph": 8, "react": 0}
+	probe12MostLost  = map[string]int{"graph": 7, "react": 0}
 )
