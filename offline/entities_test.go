@@ -88,6 +88,15 @@ func TestPersonName(t *testing.T) {
 		{"Hallo, ich bin Jonas Klein und komme aus Bern.", de, bareNever, "Jonas Klein", false},
 		{"Hallo ich bin Lena Studentin aus Wien", de, bareNever, "Lena", true},
 		{"ich bin so sauer", de, bareNever, "", false},
+		// A context before the name that ends its clause ("Gestatten,")
+		// is no context after it: the place after "aus" is no name.
+		{"Gestatten, Anna Müller aus Innsbruck", de, bareNever, "Anna Müller", true},
+		// Speech to text in small letters: no capital asked for a family
+		// name the examples know only by another form, none for a word they
+		// use; titles in a row without their dot.
+		{"ich bin anna müller", de, bareNever, "Anna Müller", false},
+		{"hi ich bin felix schön dich kennenzulernen", de, bareNever, "Felix", false},
+		{"mein name ist frau dr weber", de, bareNever, "Frau Dr Weber", true},
 		{"Ich bin Frau Doktor", de, bareNever, "", false},
 		{"Hello, I'm Mrs Dr Smith", en, bareNever, "Mrs Dr Smith", true},
 		{"Ich bin Frau", de, bareNever, "", false},

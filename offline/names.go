@@ -87,7 +87,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			continue
 		}
 		from := sp.From
-		if sp.Context > 0 && (from == 0 || toks[from-1].Clause != toks[from].Clause) {
+		if sp.After && (from == 0 || toks[from-1].Clause != toks[from].Clause) {
 			// A context after the name spans the clause up to it: in
 			// "hallo nadine torsten mein name" the name is the words
 			// before "mein name", not the greeting that opens the clause.
@@ -144,7 +144,7 @@ func (e *Engine) modifiesWhatFollows(toks []intents.Token, from int, lang nadine
 		if t.Han || nb.followers[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || nb.openers[lang][t.Norm] {
 			return false
 		}
-		if e.model.KnownStem(lang, t.Norm) && !e.germanSurname(t, lang) {
+		if e.model.KnownStem(lang, t.Norm) && !e.germanSurname(toks, k, lang) {
 			return !e.greetsWithName(toks[k:end]) && !nb.followers[lang][toks[end-1].Norm]
 		}
 	}
@@ -220,7 +220,7 @@ var exampleNeighbours = sync.OnceValue(func() nameNeighbours {
 // at most maxNameWords of them after from; from when none may be.
 func (e *Engine) nameRunBefore(toks []intents.Token, from, to int, lang nadine.Language) int {
 	j := to
-	for j > from && to-j < maxNameWords && e.nameWord(toks, j-1, lang) {
+	for j > from && to-j < maxNameWords && (e.nameWord(toks, j-1, lang) || j == to && j-2 >= from && e.germanSurname(toks, j-1, lang) && e.nameWord(toks, j-2, lang)) {
 		j--
 	}
 	if j == to {
@@ -500,7 +500,7 @@ var titles = map[nadine.Language][]string{
 // titledName reads a form of address and the family name after it as the
 // name ("Frau Becker", "Dr. Weber"), even when that name is also a word.
 func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadine.Language) string {
-	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) {
+	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) && !isTitle(toks[i+1], lang) {
 		return ""
 	}
 	title, next := toks[i], toks[i+1]
@@ -607,7 +607,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && !e.germanSurname(t, lang) && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
+		if words > 0 && !e.germanSurname(toks, i, lang) && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
 		word := t.Text

@@ -49,21 +49,25 @@ func (e *Engine) professionBefore(toks []intents.Token, text string, from, to in
 	return from + 1
 }
 
-// germanSurname reports whether t, written with a capital after a name word
-// in German, goes on as the family name though the examples know the word
-// ("Anna Müller", "Peter Schneider", "Thomas Lange"): German writes a
-// capital inside a sentence only on nouns and names, so a word the
-// examples know only by another form of it, or write in small letters
+// germanSurname reports whether toks[k], written with a capital after a
+// name word in German, goes on as the family name though the examples
+// know the word ("Anna Müller", "Peter Schneider", "Thomas Lange"): German
+// writes a capital inside a sentence only on nouns and names, so a word
+// the examples know only by another form of it, or write in small letters
 // where they write nouns with capitals, is a name here. A noun they write
-// with a capital ("ich bin Anna, Studentin") ends the name as before.
-func (e *Engine) germanSurname(t intents.Token, lang nadine.Language) bool {
-	if lang != nadine.German || t.Han || t.Hyphen || !startsUpper(t.Text) || !nameShaped(t) || commonWord(t, lang) || isTitle(t, lang) || examplePlaces()[t.Norm] {
+// with a capital ("ich bin Anna, Studentin") ends the name as before. In
+// an utterance written all in small letters, as speech to text may give
+// it, the capital is not asked for ("ich bin anna müller") but a word the
+// examples use is none ("ich bin felix schön dich kennenzulernen").
+func (e *Engine) germanSurname(toks []intents.Token, k int, lang nadine.Language) bool {
+	t := toks[k]
+	if lang != nadine.German || t.Han || t.Hyphen || !startsUpper(t.Text) && !lowercased(toks) || !nameShaped(t) || commonWord(t, lang) || isTitle(t, lang) || examplePlaces()[t.Norm] {
 		return false
 	}
 	if germanSaidOfOneself().holds(t.Norm) {
 		return false // what the examples say one is ("ich bin Lena Studentin aus Wien")
 	}
-	return !e.model.Known(lang, t.Norm) || germanCase()[t.Norm] == lowerOnly
+	return !e.model.Known(lang, t.Norm) || startsUpper(t.Text) && germanCase()[t.Norm] == lowerOnly
 }
 
 // saidOfOneself are the words the German examples say right after "bin"
@@ -152,3 +156,13 @@ var germanCase = sync.OnceValue(func() map[string]germanWordCase {
 	}
 	return out
 })
+
+// lowercased reports whether no word of toks starts with a capital.
+func lowercased(toks []intents.Token) bool {
+	for _, t := range toks {
+		if startsUpper(t.Text) {
+			return false
+		}
+	}
+	return true
+}
