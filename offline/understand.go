@@ -52,7 +52,7 @@ func trainModel() (*intents.Model, error) {
 // lookupSlots are the slots whose values the classifier reads as lookup
 // tables: a language's name is one wherever it occurs, and so is a relative,
 // so that whom news is about never decides whether it is good or bad.
-var lookupSlots = []string{"lang", "place", "kin"}
+var lookupSlots = []string{"lang", "place", "kin", "good", "tired"}
 
 // trainOptions are the classifier's training settings.
 var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours, Ensemble: 3, ByContent: true}
