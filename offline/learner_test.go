@@ -20,7 +20,31 @@ import (
 // with trainOptions, by name (NADINE_LEARNER=base,other): what a learner
 // change is measured against (docs/offline.md, "Round clf13").
 var learnerVariants = map[string]func(o intents.Options) intents.Options{
-	"base": func(o intents.Options) intents.Options { return o },
+	"base":    func(o intents.Options) intents.Options { return o },
+	"epochs3": func(o intents.Options) intents.Options { o.Epochs = 3; return o },
+	"epochs6": func(o intents.Options) intents.Options { o.Epochs = 6; return o },
+	"rate1":   func(o intents.Options) intents.Options { o.Rate = 1; return o },
+	"rate4":   func(o intents.Options) intents.Options { o.Rate = 4; return o },
+	"l2_1e6":  func(o intents.Options) intents.Options { o.L2 = 1e-6; return o },
+	"l2_5e6":  func(o intents.Options) intents.Options { o.L2 = 5e-6; return o },
+	"l2_1e5":  func(o intents.Options) intents.Options { o.L2 = 1e-5; return o },
+	"l2_6e5":  func(o intents.Options) intents.Options { o.L2 = 6e-5; return o },
+	"nb0":     func(o intents.Options) intents.Options { o.Neighbours = 0; return o },
+	"nb35":    func(o intents.Options) intents.Options { o.Neighbours = 0.35; return o },
+	"var3":    func(o intents.Options) intents.Options { o.Variants = 3; return o },
+	"drop08":  func(o intents.Options) intents.Options { o.Dropout = 0.08; return o },
+	"drop25":  func(o intents.Options) intents.Options { o.Dropout = 0.25; return o },
+	"gram3":   func(o intents.Options) intents.Options { o.Weights = weights(1, 0.8, 1, 3); return o },
+	"gram5":   func(o intents.Options) intents.Options { o.Weights = weights(1, 0.8, 1, 5); return o },
+	"bi05":    func(o intents.Options) intents.Options { o.Weights = weights(1, 0.5, 1, 4); return o },
+	"bi12":    func(o intents.Options) intents.Options { o.Weights = weights(1, 1.2, 1, 4); return o },
+	"ch14":    func(o intents.Options) intents.Options { o.Weights = weights(1, 0.8, 1.4, 4); return o },
+	"w14":     func(o intents.Options) intents.Options { o.Weights = weights(1.4, 0.8, 1, 4); return o },
+}
+
+// weights are feature-group weights for learnerVariants.
+func weights(words, bigrams, chars float64, maxGram int) intents.Weights {
+	return intents.Weights{Words: words, Bigrams: bigrams, Chars: chars, MaxGram: maxGram}
 }
 
 // evalDir holds the offline eval sets; its sealed/ directory is never read here.
@@ -96,6 +120,12 @@ func intentAlone(m *intents.Model, text string) string {
 	return expectedIntent(intents.Decide(m.Classify(text).Top(), threshold, noneLabel))
 }
 
+// topAlone is the classifier's most probable label in the eval's terms,
+// whatever its probability: the ranking, apart from the threshold.
+func topAlone(m *intents.Model, text string) string {
+	return expectedIntent(m.Classify(text).Top().Label)
+}
+
 // evalIntentMatches reports whether got meets an eval turn's intent (a
 // trailing "*" is a prefix).
 func evalIntentMatches(want, got string) bool {
@@ -108,7 +138,10 @@ func evalIntentMatches(want, got string) bool {
 // TestLearnerScores prints, for each training variant NADINE_LEARNER names,
 // the intent classifier's accuracy alone (no rules, no context): 4-fold
 // cross-validation over the examples, grouped by intent and language, and
-// the eval sets' turns but the sealed ones. It asserts nothing; it measures.
+// the eval sets' turns but the sealed ones, at the threshold; and the top
+// label alone, whatever its probability, of the turns that name an intent
+// ("-top": the ranking, which a change of the scores' scale does not move).
+// It asserts nothing; it measures.
 func TestLearnerScores(t *testing.T) {
 	names := os.Getenv("NADINE_LEARNER")
 	if names == "" {
@@ -126,15 +159,26 @@ func TestLearnerScores(t *testing.T) {
 			t.Fatalf("no learner variant %q", name)
 		}
 		o := variant(trainOptions)
-		cv := map[nadine.Language][2]int{}
+		cv, cvTop := map[nadine.Language][2]int{}, map[nadine.Language][2]int{}
+		confused := intents.Confusion{}
 		err := intents.Folds(s, o, 4, func(m *intents.Model, held []intents.HeldOut) {
 			for _, h := range held {
 				c := cv[h.Example.Lang]
 				c[1]++
-				if sameIntent(expectedIntent(h.Example.Label), intentAlone(m, h.Text)) {
+				want, got := expectedIntent(h.Example.Label), intentAlone(m, h.Text)
+				if sameIntent(want, got) {
 					c[0]++
 				}
 				cv[h.Example.Lang] = c
+				confused.Add(want, got)
+				if want != "default" {
+					c := cvTop[h.Example.Lang]
+					c[1]++
+					if sameIntent(want, topAlone(m, h.Text)) {
+						c[0]++
+					}
+					cvTop[h.Example.Lang] = c
+				}
 			}
 		})
 		if err != nil {
@@ -145,6 +189,7 @@ func TestLearnerScores(t *testing.T) {
 			t.Fatal(err)
 		}
 		sets := map[string]map[nadine.Language][2]int{}
+		probesTop := map[nadine.Language][2]int{}
 		var setNames []string
 		for _, turn := range turns {
 			if sets[turn.set] == nil {
@@ -157,6 +202,14 @@ func TestLearnerScores(t *testing.T) {
 				c[0]++
 			}
 			sets[turn.set][turn.lang] = c
+			if strings.HasPrefix(turn.set, "probe") && turn.intent != "default" {
+				c := probesTop[turn.lang]
+				c[1]++
+				if evalIntentMatches(turn.intent, topAlone(m, turn.say)) {
+					c[0]++
+				}
+				probesTop[turn.lang] = c
+			}
 		}
 		slices.Sort(setNames)
 		var b strings.Builder
@@ -177,6 +230,7 @@ func TestLearnerScores(t *testing.T) {
 		}
 		b.WriteString(" all\n")
 		row("cv", cv)
+		row("cv-top", cvTop)
 		probes := map[nadine.Language][2]int{}
 		for _, set := range setNames {
 			row(set, sets[set])
@@ -188,6 +242,9 @@ func TestLearnerScores(t *testing.T) {
 			}
 		}
 		row("probes", probes)
+		row("probes-top", probesTop)
+		mistakes := confused.Mistakes()
+		fmt.Fprintf(&b, "cross-validation's commonest confusions: %s\n", strings.Join(mistakes[:min(12, len(mistakes))], ", "))
 		t.Logf("intent alone, %s:\n%s", name, b.String())
 	}
 }
