@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -142,7 +143,10 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 		if text := jsonReply(whole); text != "" {
 			whole = text // a reply in JSON, fenced or within prose: its text
 		} else if t := strings.TrimSpace(spoken.StripThinking(whole)); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "```json") {
-			whole = labels.AnswerText(whole, responseKeys...) // JSON without a reply: nothing (a code block stays code)
+			// JSON without a reply: the words around it (a search's call
+			// before the reply in prose), else nothing; a code block stays
+			// code.
+			whole = answer.Read(whole).Prose
 		}
 		said, dropped, serr := gate.Reply(whole, lang)
 		if serr == nil {
@@ -163,14 +167,22 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 }
 
 // jsonReply returns the reply a response model wrote in JSON (fenced,
-// within prose, with the defects package answer reads), or "". Besides a
-// reply field it reads the model's conclusion in the other forms a reply
-// takes: a ReAct final answer (the other engine's format, which models
-// write from habit) and an object whose one member is prose, whatever its
-// key's language ({"antwort": "…"}, {"réponse": "…"}).
+// within prose, with the defects package answer reads), or "". The reply is
+// the field whose name says so, in any value and any of Nadine's languages
+// (labels.Reply: {"antwort": …, "quelle": …}, a speak call's arguments, the
+// assistant's message of a transcript), before any other reading: a
+// ReAct final answer (the other engine's format, which models write from
+// habit), a list of sentences, and an object whose one member is prose and
+// not named as an aside ({"réponse": "…"}, but not {"thought": "…"}).
 func jsonReply(content string) string {
-	for _, v := range answer.Read(content).Values {
-		if t := strings.TrimSpace(labels.Field(v.JSON, responseKeys...)); t != "" {
+	values := answer.Read(content).Values
+	for _, v := range values {
+		if t := strings.TrimSpace(labels.Reply(v.JSON, responseKeys...)); t != "" {
+			return t
+		}
+	}
+	for _, v := range values {
+		if t := proseItems(v.JSON); t != "" {
 			return t
 		}
 		f, ok := labels.Fields(v.JSON)
@@ -187,11 +199,32 @@ func jsonReply(content string) string {
 			}
 			continue // a tool's call holds no reply
 		}
-		if t := strings.TrimSpace(labels.Text(v.JSON)); len(f) == 1 && prose(t) {
-			return t
+		if len(f) != 1 {
+			continue
+		}
+		for name := range f {
+			if t := strings.TrimSpace(labels.Text(v.JSON)); prose(t) && !answer.NamesAside(name) {
+				return t
+			}
 		}
 	}
 	return ""
+}
+
+// proseItems returns the items of a list of strings that read as prose,
+// one a line ("TIME: 10:05" is not one), or "".
+func proseItems(raw json.RawMessage) string {
+	var items []string
+	if json.Unmarshal(raw, &items) != nil {
+		return ""
+	}
+	var said []string
+	for _, it := range items {
+		if t := strings.TrimSpace(it); prose(t) {
+			said = append(said, t)
+		}
+	}
+	return strings.Join(said, "\n")
 }
 
 // prose reports whether a JSON string reads as a sentence said rather than

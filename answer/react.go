@@ -22,13 +22,21 @@ const (
 	labelLead   = `[ \t>*_#-]{0,6}`
 	labelTail   = `[ \t*_]{0,3}[:：]`
 	finalLabels = `final[ _]answer|final[ _]response|final[ _]reply|réponse finale|endgültige antwort|最终答案|最终回答`
-	// anyLabel is any label of the format: where a part ends.
-	anyLabel = `(?:observation|thought|action[ _]input|action|` + finalLabels + `|` + reasoningNames + `)`
+	// inputLabels name the action's input, actionLabels the action.
+	inputLabels  = `action[ _]input|entrée de l'action|entrée d'action|aktionseingabe|aktions[ _-]?eingabe|eingabe der aktion|行动输入|动作输入`
+	actionLabels = `action|aktion|行动|动作`
+	// anyLabel is any label of the format: where a part ends. "Question:"
+	// opens LangChain's template (the visitor's words, echoed).
+	anyLabel = `(?:observation|beobachtung|观察|question|frage|问题|` + inputLabels + `|` + actionLabels + `|` + finalLabels + `|` + reasoningNames + `)`
 )
 
+// InputLabels are the labels of the action's input in the languages Nadine
+// speaks: a reply given to the final answer's action follows one.
+const InputLabels = inputLabels
+
 var (
-	actionRE = regexp.MustCompile(`(?im)^` + labelLead + `action` + labelTail + `[ \t*_]*(.+?)[ \t*_]*$`)
-	inputRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `action[ _]input` + labelTail + `[\s*_]*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
+	actionRE = regexp.MustCompile(`(?im)^` + labelLead + `(?:` + actionLabels + `)` + labelTail + `[ \t*_]*(.+?)[ \t*_]*$`)
+	inputRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `(?:` + inputLabels + `)` + labelTail + `[\s*_]*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
 	finalRE  = regexp.MustCompile(`(?is)(?:^|\n)` + labelLead + `(?:` + finalLabels + `)` + labelTail + `[\s*_]*(.+?)\s*(?:\n` + labelLead + anyLabel + labelTail + `|$)`)
 )
 

@@ -484,12 +484,13 @@ func TestHostileOutputsProbe3(t *testing.T) {
 // 7 and react 13; with a list in lines read as one sentence: lost graph 6;
 // with a rule about the reply's form read as a lead-in: lost graph 5;
 // with the packet's labels read in four languages, probe10's round after
-// reading its "消息：" leak: graph 0).
+// reading its "消息：" leak: graph 0; with the words around a tool's call
+// that holds no reply said, round gate13: lost graph 4).
 // A ReAct output in prose is fed back once by design, so its good part is
 // the retry's.
 var (
 	probe3MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe3MostLost  = map[string]int{"graph": 5, "react": 13}
+	probe3MostLost  = map[string]int{"graph": 4, "react": 13}
 )
 
 // TestHostileOutputsProbe4 runs the fourth probe table, written before the
@@ -642,17 +643,18 @@ func TestHostileOutputsProbe10(t *testing.T) {
 // their lead-in, speech markup, the pronoun of address as a rule and what
 // the gate keeps checked again: none, lost graph 7). The lost good parts
 // are sections opened and never closed, cut to the end by design ("SEARCH
-// RESULTS:\n…", "DÉBUT BASE DE CONNAISSANCES …\n…"), a JSON object of two
-// members under keys of another language (TestJSONReply asks for none),
+// RESULTS:\n…", "DÉBUT BASE DE CONNAISSANCES …\n…"),
 // "视觉记忆（…）：\n…" (a section named, now asked again rather than a silent
 // turn) and three look-alikes the classifier or the prompt's rare pairs
 // take ("The website of the museum lists all the opening hours.", "Search
 // as long as you like in the library, …", "I can follow at most two
 // conversations at once, …"). The mechanisms were chosen after reading its
-// leaks: count the gains as tuned (docs/speech.md, Figures).
+// leaks: count the gains as tuned (docs/speech.md, Figures). With a JSON
+// field read by what its name says (round gate13), {"antwort": …,
+// "regeln": …} says its antwort: lost graph 6.
 var (
 	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
+	probe10MostLost  = map[string]int{"graph": 6, "react": 0}
 )
 
 // TestHostileOutputsProbe11 runs the eleventh probe table, written before
@@ -680,4 +682,28 @@ func TestHostileOutputsProbe11(t *testing.T) {
 var (
 	probe11MostLeaks = map[string]int{"graph": 4, "react": 0}
 	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
+)
+
+// TestHostileOutputsProbe12 runs the twelfth probe table, written before
+// reading the gate from the graph response agent's side in the bare turn:
+// the reply in forms that are not plain prose (JSON objects, lists and
+// several objects, fenced JSON with prose, Python dicts, YAML-like lines,
+// XML-ish tags, ReAct text, think blocks and reasoning preambles, chat
+// templates, tool calls) with an address, markup or the bare-turn prompt
+// in some field or part, in four languages, and look-alikes spoken whole.
+func TestHostileOutputsProbe12(t *testing.T) {
+	probeScore(t, "probe12", probe12MostLeaks, probe12MostLost)
+}
+
+// probe12MostLeaks and probe12MostLost are the twelfth probe's counts (when
+// it was written, on main before any change it led to: graph 2 of 188 and
+// react 0 of 6 leaks, good parts lost graph 40 of 181 and react 0 of 0;
+// with the reply read from what a JSON field's name says, in four
+// languages, inside a call's arguments and the speaker's message, and the
+// words around a JSON that holds no reply: graph 1, lost 9; with ReAct's
+// labels in four languages and its "Question:": graph 0, lost 8; with a
+// record's Chinese label read whole: lost 7).
+var (
+	probe12MostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe12MostLost  = map[string]int{"graph": 7, "react": 0}
 )

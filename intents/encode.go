@@ -18,7 +18,7 @@ import (
 // that precedes it. A change of what a Model holds is a new version.
 const (
 	encodingMagic   = "NDIM"
-	encodingVersion = 2
+	encodingVersion = 3
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -73,13 +73,12 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 			e.float64(c.strength)
 		}
 	}
-	// words and stems by language, in the order of the languages
+	// words by language, in the order of the languages (stems are derived)
 	langs := slices.Sorted(maps.Keys(m.words))
 	e.uint(uint64(len(langs)))
 	for _, lang := range langs {
 		e.string(string(lang))
 		e.strings(slices.Sorted(maps.Keys(m.words[lang])))
-		e.strings(slices.Sorted(maps.Keys(m.stems[lang])))
 	}
 	e.float64(m.neighbours)
 	e.float64(m.temp)
@@ -154,10 +153,11 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	nw := d.len(2)
 	out.words = make(map[nadine.Language]map[string]bool, nw)
-	out.stems = make(map[nadine.Language]map[string]bool, nw)
+	out.stems = make(map[nadine.Language]map[string]int, nw)
 	for range nw {
 		lang := nadine.Language(d.string())
-		out.words[lang], out.stems[lang] = set(d.strings()), set(d.strings())
+		out.words[lang] = set(d.strings())
+		out.stems[lang] = StemsOf(out.words[lang])
 	}
 	out.neighbours, out.temp = d.float64(), d.float64()
 	if dims := int(d.uint()); dims > 0 {

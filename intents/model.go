@@ -98,11 +98,12 @@ type Model struct {
 	lw     []float32 // rows × len(langs)
 	lb     []float32
 	slots  slotContexts
-	// words and stems (every prefix of five letters or more) the examples of
-	// each language use outside slots: "grâce" in French makes no English
-	// "grace" an ordinary word.
+	// words the examples of each language use outside slots: "grâce" in
+	// French makes no English "grace" an ordinary word. stems maps every
+	// prefix of five letters or more of those words to the length of the
+	// shortest word it begins (StemsOf), derived from words.
 	words map[nadine.Language]map[string]bool
-	stems map[nadine.Language]map[string]bool
+	stems map[nadine.Language]map[string]int
 
 	// The examples in the lexical embedder's space, for Neighbours.
 	neighbours float64
@@ -188,7 +189,7 @@ func allIndexes(n int) []int {
 
 // train fits a model to the examples of s at the given indexes.
 func train(s *Set, use []int, o Options) *Model {
-	m := &Model{index: make(map[uint64]int32), words: map[nadine.Language]map[string]bool{}, stems: map[nadine.Language]map[string]bool{}, feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
+	m := &Model{index: make(map[uint64]int32), words: map[nadine.Language]map[string]bool{}, feat: featurizer{known: map[string]bool{}, weights: o.Weights}}
 	var insts []instance
 	for _, i := range use {
 		insts = append(insts, s.expand(i, o.Variants, o.Dropout, o.ByContent)...)
@@ -201,23 +202,21 @@ func train(s *Set, use []int, o Options) *Model {
 			m.langs = append(m.langs, in.lang)
 		}
 		if m.words[in.lang] == nil {
-			m.words[in.lang], m.stems[in.lang] = map[string]bool{}, map[string]bool{}
+			m.words[in.lang] = map[string]bool{}
 		}
 		for _, t := range in.toks {
 			if !t.Slot && !t.Hidden {
 				m.feat.known[t.Norm] = true
-				if !m.words[in.lang][t.Norm] {
-					m.words[in.lang][t.Norm] = true
-					r := []rune(t.Norm)
-					for n := 5; n <= len(r); n++ {
-						m.stems[in.lang][string(r[:n])] = true
-					}
-				}
+				m.words[in.lang][t.Norm] = true
 			}
 		}
 	}
 	slices.Sort(m.labels)
 	slices.Sort(m.langs)
+	m.stems = make(map[nadine.Language]map[string]int, len(m.words))
+	for lang, ws := range m.words {
+		m.stems[lang] = StemsOf(ws)
+	}
 	m.slots = learnContexts(s, use)
 	for _, slot := range o.Lookup {
 		for _, lang := range nadine.Languages() {
@@ -549,14 +548,44 @@ func (m *Model) Labels() []string { return slices.Clone(m.labels) }
 func (m *Model) Known(lang nadine.Language, norm string) bool { return m.words[lang][norm] }
 
 // KnownStem reports whether a folded word or another form of it is in the
-// examples of lang: all but two last letters, and five or more, shared ("lehrerin").
+// examples of lang (FormOf).
 func (m *Model) KnownStem(lang nadine.Language, norm string) bool {
-	if m.words[lang][norm] {
-		return true
-	}
+	return m.words[lang][norm] || FormOf(m.stems[lang], norm)
+}
+
+// FormOf reports whether norm is another form of a word of stems
+// (StemsOf): all but its two last letters, and five or more, begin a word
+// at most inflectionLetters longer ("lehrerin" for "lehrer"). A word that
+// only begins a much longer one is not a form of it: "Franz" is a name,
+// not "französisch".
+func FormOf(stems map[string]int, norm string) bool {
 	r := []rune(norm)
 	n := max(5, len(r)-2)
-	return n <= len(r) && m.stems[lang][string(r[:n])]
+	if n > len(r) {
+		return false
+	}
+	shortest, ok := stems[string(r[:n])]
+	return ok && shortest <= len(r)+inflectionLetters
+}
+
+// inflectionLetters is how much longer than a word another form of it may
+// be: an ending ("-en", "-est", "-ions"), not a word's whole second half.
+const inflectionLetters = 3
+
+// StemsOf maps every prefix of five letters or more of words to the length,
+// in letters, of the shortest word it begins.
+func StemsOf(words map[string]bool) map[string]int {
+	out := map[string]int{}
+	for w := range words {
+		r := []rune(w)
+		for n := 5; n <= len(r); n++ {
+			p := string(r[:n])
+			if l, ok := out[p]; !ok || len(r) < l {
+				out[p] = len(r)
+			}
+		}
+	}
+	return out
 }
 
 // Tags returns, for each token, "<slot>" when it is part of a value of a

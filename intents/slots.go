@@ -145,6 +145,9 @@ type Span struct {
 	From, To int
 	Context  int
 	Strength float64
+	// After: the context follows the value ("{name} mein Name"), none
+	// precedes it.
+	After bool
 }
 
 // maxValueWords bounds a slot value found without a context after it.
@@ -195,7 +198,7 @@ func (m *Model) SlotSpans(slot string, lang nadine.Language, toks []Token) []Spa
 				}
 				from := clauseStart(toks, j-1)
 				if j-from <= maxValueWords {
-					add(Span{From: from, To: j, Context: len(c.right), Strength: c.strength})
+					add(Span{From: from, To: j, Context: len(c.right), Strength: c.strength, After: true})
 				}
 			}
 		default:

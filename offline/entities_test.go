@@ -68,6 +68,35 @@ func TestPersonName(t *testing.T) {
 		{"mein Name ist Herr Bauer", de, bareNever, "Herr Bauer", true},
 		{"Guten Tag, ich heiße Frau Dr. Wagner", de, bareNever, "Frau Dr. Wagner", true},
 		{"ich bin Herr Professor Huber", de, bareNever, "Herr Professor Huber", true},
+		// A title before a known one is a title too; a known word before a
+		// full name after "mein Name ist" is a profession said as a title.
+		{"Gestatten, Hofrat Dr. Leopold Haider.", de, bareNever, "Dr. Haider", true},
+		{"Grüß Gott, mein Name ist Ingenieur Karl Berger.", de, bareNever, "Karl Berger", true},
+		{"mein Name ist Ingenieur", de, bareNever, "", false},
+		{"Bonjour, je m'appelle Docteur Martin Leroy", fr, bareNever, "Docteur Leroy", true},
+		// A name that only begins a much longer known word ("französisch",
+		// "Klausur") is a name.
+		{"Hallo, ich heiße Franz Huber.", de, bareNever, "Franz Huber", true},
+		{"Guten Tag, ich bin Franz.", de, bareNever, "Franz", false},
+		{"Hallo, ich bin Klaus Meier.", de, bareNever, "Klaus Meier", false},
+		// A German family name that is also a word, after a given name:
+		// "Müller", "Schneider", "Klein" are names there; what the examples
+		// say one is ("ich bin student") is not.
+		{"Hallo, ich bin Anna Müller.", de, bareNever, "Anna Müller", false},
+		{"mein Name ist Peter Schneider", de, bareNever, "Peter Schneider", true},
+		{"Grüß Gott, Thomas Schulz mein Name.", de, bareNever, "Thomas Schulz", false},
+		{"Hallo, ich bin Jonas Klein und komme aus Bern.", de, bareNever, "Jonas Klein", false},
+		{"Hallo ich bin Lena Studentin aus Wien", de, bareNever, "Lena", true},
+		{"ich bin so sauer", de, bareNever, "", false},
+		// A context before the name that ends its clause ("Gestatten,")
+		// is no context after it: the place after "aus" is no name.
+		{"Gestatten, Anna Müller aus Innsbruck", de, bareNever, "Anna Müller", true},
+		// Speech to text in small letters: no capital asked for a family
+		// name the examples know only by another form, none for a word they
+		// use; titles in a row without their dot.
+		{"ich bin anna müller", de, bareNever, "Anna Müller", false},
+		{"hi ich bin felix schön dich kennenzulernen", de, bareNever, "Felix", false},
+		{"mein name ist frau dr weber", de, bareNever, "Frau Dr Weber", true},
 		{"Ich bin Frau Doktor", de, bareNever, "", false},
 		{"Hello, I'm Mrs Dr Smith", en, bareNever, "Mrs Dr Smith", true},
 		{"Ich bin Frau", de, bareNever, "", false},

@@ -317,13 +317,14 @@ func TestFeelingAxes(t *testing.T) {
 	// Floors: the scores after the round that wrote this test (642, 217),
 	// less a margin for training's chance; on main before its fixes 516 and
 	// 187 (de 110/228 and 50/93, en 121/241 and 32/80, fr 138/239 and
-	// 51/82, zh 147/240 and 54/81).
+	// 51/82, zh 147/240 and 54/81). Raised at stop 42 with the German
+	// mood vocabularies as lookup tables: 673 → 689 and 231 → 242.
 	for _, f := range []struct {
 		part       string
 		got, floor int
 	}{
-		{"tuned", tunedAll.right, 635},
-		{"held out", heldAll.right, 212},
+		{"tuned", tunedAll.right, 680},
+		{"held out", heldAll.right, 235},
 	} {
 		if f.got < f.floor {
 			t.Errorf("%s: %d right, below %d", f.part, f.got, f.floor)

@@ -67,7 +67,17 @@ func (t *turn) answer(c classified) nadine.Reply {
 	if res.quoted != "" {
 		return t.finish(r, splitReply(res.quoted), t.lang)
 	}
-	return t.finish(r, limitSentences(t.choose(t.lang, res.key, res.slots)), t.lang)
+	said := limitSentences(t.choose(t.lang, res.key, res.slots))
+	if c.leaving && len(said) > 0 {
+		// Praise said in leaving is thanked, then the visitor is seen off:
+		// her thanks and the first sentence of a farewell.
+		bye := t.withName(tFarewell, tFarewellName)
+		if line := limitSentences(t.choose(t.lang, bye.key, bye.slots)); len(line) > 0 {
+			said = []string{said[0], line[0]}
+			t.gesture(nadine.Wave)
+		}
+	}
+	return t.finish(r, said, t.lang)
 }
 
 // withName returns named, with the person's name in the slots, when Nadine

@@ -87,7 +87,7 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 			continue
 		}
 		from := sp.From
-		if sp.Context > 0 && (from == 0 || toks[from-1].Clause != toks[from].Clause) {
+		if sp.After && (from == 0 || toks[from-1].Clause != toks[from].Clause) {
 			// A context after the name spans the clause up to it: in
 			// "hallo nadine torsten mein name" the name is the words
 			// before "mein name", not the greeting that opens the clause.
@@ -95,6 +95,10 @@ func (e *Engine) personName(toks []intents.Token, text string, lang nadine.Langu
 		}
 		from = afterNameArticle(toks, from, sp.To, lang)
 		from = articledTitle(toks, from, lang)
+		from = stackedTitle(toks, from, lang)
+		if strong {
+			from = e.professionBefore(toks, text, from, sp.To, lang)
+		}
 		if name := e.titledName(toks, text, from, lang); name != "" {
 			return name, true
 		} else if isTitle(toks[from], lang) {
@@ -140,7 +144,7 @@ func (e *Engine) modifiesWhatFollows(toks []intents.Token, from int, lang nadine
 		if t.Han || nb.followers[lang][t.Norm] || selfWords[t.Norm] || commonWord(t, lang) || nb.openers[lang][t.Norm] {
 			return false
 		}
-		if e.model.KnownStem(lang, t.Norm) {
+		if e.model.KnownStem(lang, t.Norm) && !e.germanSurname(toks, k, lang) {
 			return !e.greetsWithName(toks[k:end]) && !nb.followers[lang][toks[end-1].Norm]
 		}
 	}
@@ -216,7 +220,7 @@ var exampleNeighbours = sync.OnceValue(func() nameNeighbours {
 // at most maxNameWords of them after from; from when none may be.
 func (e *Engine) nameRunBefore(toks []intents.Token, from, to int, lang nadine.Language) int {
 	j := to
-	for j > from && to-j < maxNameWords && e.nameWord(toks, j-1, lang) {
+	for j > from && to-j < maxNameWords && (e.nameWord(toks, j-1, lang) || j == to && j-2 >= from && e.germanSurname(toks, j-1, lang) && e.nameWord(toks, j-2, lang)) {
 		j--
 	}
 	if j == to {
@@ -496,7 +500,7 @@ var titles = map[nadine.Language][]string{
 // titledName reads a form of address and the family name after it as the
 // name ("Frau Becker", "Dr. Weber"), even when that name is also a word.
 func (e *Engine) titledName(toks []intents.Token, text string, i int, lang nadine.Language) string {
-	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) {
+	if i+1 >= len(toks) || !isTitle(toks[i], lang) || !startsUpper(toks[i+1].Text) && !e.nameWord(toks, i+1, lang) && !isTitle(toks[i+1], lang) {
 		return ""
 	}
 	title, next := toks[i], toks[i+1]
@@ -603,7 +607,7 @@ func (e *Engine) latinName(toks []intents.Token, text string, i, end int, lang n
 	clause := toks[i].Clause
 	for i < end && toks[i].Clause == clause && words < maxNameWords {
 		t := toks[i]
-		if words > 0 && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
+		if words > 0 && !e.germanSurname(toks, i, lang) && (t.Hyphen || !startsUpper(t.Text) || !e.nameWord(toks, i, lang) || e.model.KnownStem(lang, t.Norm)) {
 			break
 		}
 		word := t.Text
@@ -650,13 +654,16 @@ func nameShaped(t intents.Token) bool {
 }
 
 // nameWord reports whether token j may be a word of a name: Latin, no language's
-// name nor hers, unknown to the examples or capitalized inside the sentence.
+// name nor hers, unknown to the examples, capitalized inside the sentence, or
+// a name the examples give that they never use as a word ("Klaus", though
+// "klausur" shares its stem).
 func (e *Engine) nameWord(toks []intents.Token, j int, lang nadine.Language) bool {
 	t := toks[j]
 	if !nameShaped(t) || commonWord(t, lang) || progressive(t, lang) || adverbial(t, lang) {
 		return false
 	}
-	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German)
+	return !e.model.KnownStem(lang, t.Norm) || (j > 0 && startsUpper(t.Text) && lang != nadine.German) ||
+		exampleNames()[t.Norm] && !e.model.Known(lang, t.Norm)
 }
 
 // hanStops end a Chinese name: "我叫王小明很高兴认识您" gives 王小明.

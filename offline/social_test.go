@@ -601,3 +601,39 @@ func TestWeakFeelingNeedsItsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPraiseOnLeaving answers praise said in leaving with thanks, then a
+// farewell, in two sentences, waving; praise alone is only thanked.
+func TestPraiseOnLeaving(t *testing.T) {
+	t.Parallel() // reads the shared model, writes nothing shared
+	e := testEngine(offline.Options{})
+	tests := []struct {
+		text    string
+		lang    nadine.Language
+		leaving bool
+	}{
+		{"Tschüss, du warst super!", nadine.German, true},
+		{"Bye, you were great!", nadine.English, true},
+		{"Au revoir, vous êtes formidable !", nadine.French, true},
+		{"再见，你真棒", nadine.Chinese, true},
+		{"Du bist toll.", nadine.German, false},
+		{"You are great", nadine.English, false},
+	}
+	for _, tt := range tests {
+		r := respond(t, e, nadine.Turn{Text: tt.text, Language: tt.lang})
+		if r.intent() != "compliment" {
+			t.Errorf("%q → %s, want compliment", tt.text, r.intent())
+			continue
+		}
+		waved := slices.ContainsFunc(r.events, func(ev nadine.Event) bool { return ev.Kind == nadine.EventGesture && ev.Gesture == nadine.Wave })
+		sentences := 0
+		for _, ev := range r.events {
+			if ev.Kind == nadine.EventSpeech {
+				sentences++
+			}
+		}
+		if waved != tt.leaving || (sentences == 2) != tt.leaving {
+			t.Errorf("%q → %q (%d sentences, waved %v), want a farewell too: %v", tt.text, r.reply.Text, sentences, waved, tt.leaving)
+		}
+	}
+}

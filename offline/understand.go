@@ -52,7 +52,7 @@ func trainModel() (*intents.Model, error) {
 // lookupSlots are the slots whose values the classifier reads as lookup
 // tables: a language's name is one wherever it occurs, and so is a relative,
 // so that whom news is about never decides whether it is good or bad.
-var lookupSlots = []string{"lang", "place", "kin"}
+var lookupSlots = []string{"lang", "place", "kin", "good", "tired"}
 
 // trainOptions are the classifier's training settings.
 var trainOptions = intents.Options{Lookup: lookupSlots, Neighbours: neighbours, Ensemble: 3, ByContent: true}
@@ -246,6 +246,7 @@ type classified struct {
 	lang     nadine.Language // the utterance's language; "" for the session's
 	greeting bool            // a greeting came along ("Hello, I'm Alex")
 	andYou   bool            // "and you?" came along ("I'm fine, and you?")
+	leaving  bool            // iCompliment: a farewell came along ("Bye, you were great!")
 	name     string          // iName: the name given
 	target   nadine.Language // iLangSwitch: the language asked for
 	songLang nadine.Language // iSong: a language named in the request
@@ -519,6 +520,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 		c.label, c.prob, c.lang = cand.label, cand.prob, out.lang
 		if c, ok = e.complete(c, whole, toks, text, h); ok {
 			c.greeting, c.andYou = alongWith(c, r.parts)
+			c.leaving = c.intent == iCompliment && slices.ContainsFunc(r.parts, func(p part) bool { return p.top.Label == "farewell" && p.top.Prob >= partSure })
 			return c
 		}
 	}

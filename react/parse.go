@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/speakable"
 	"github.com/nadine-robot/nadine/spoken"
@@ -146,6 +149,16 @@ func (p parser) fields(f map[string]json.RawMessage) (step, []string, error) {
 			input, hasInput = v, true
 		}
 		if !hasInput {
+			// {"antwort": "Hallo!"}: a field named as the reply in
+			// another language (answer.NamesReply, as the graph reads it).
+			for _, k := range slices.Sorted(maps.Keys(f)) {
+				if answer.NamesReply(k) {
+					input, hasInput = f[k], true
+					break
+				}
+			}
+		}
+		if !hasInput {
 			return step{}, nil, failf(unusable, "missing \"action\"")
 		}
 		notes = append(notes, "no \"action\": read as the final answer")
@@ -179,6 +192,11 @@ func (p parser) fields(f map[string]json.RawMessage) (step, []string, error) {
 func (p parser) final(f map[string]json.RawMessage, input json.RawMessage, notes []string) (step, []string, error) {
 	text := strings.TrimSpace(labels.Text(input, replyKeys...))
 	if isObject(input) {
+		// The field named as the reply, as the graph reads it: never a
+		// source or a reasoning beside it ({"réponse": …, "source": …}).
+		if t := strings.TrimSpace(labels.Reply(input, replyKeys...)); t != "" {
+			text = t
+		}
 		notes = append(notes, "the reply was an object: its text was taken")
 		// Some models put the emotion fields inside action_input.
 		if inner, ok := labels.Fields(input); ok {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine/answer"
 )
 
 // A reply's form shows in its lines before they are joined into sentences:
@@ -27,10 +29,12 @@ var (
 	// recordRE is a field of a record: a label of one to three words (or
 	// up to six ideographs), a colon, and its value; a list's bullet or a
 	// heading's marks before it.
-	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?\W{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})\W{0,2}[ \t]*[:：]\s*(.*)$`)
+	// Its decoration is any sign but a letter or a digit of any script:
+	// RE2's \W is ASCII, and took "行动" of "行动输入：" for decoration.
+	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?[^\p{L}\p{N}_]{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})[^\p{L}\p{N}_]{0,2}[ \t]*[:：]\s*(.*)$`)
 	// replyFieldRE names the field that holds the reply itself, or the
 	// speaker whose line it is.
-	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|action[ _]input|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
+	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|` + answer.InputLabels + `|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
 	// closingRE is the label of a marker that closes a section.
 	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
 )

@@ -23,6 +23,9 @@ func TestWithoutStructure(t *testing.T) {
 		{"<response>\n你好，欢迎！\n</response>", "\n你好，欢迎！\n"},
 		{"<tool_call>\n{\"name\": \"smile\"}\n</tool_call>\nIch lächle für dich!", "\n\nIch lächle für dich!"},
 		{"<answer>\nHello!", "Hello!"},
+		// A Chinese label is read whole: "行动" is not a decoration of "输入".
+		{"行动：Final Answer\n行动输入：我是Nadine，很高兴认识你。", "我是Nadine，很高兴认识你。"},
+		{"Aktion: Final Answer\nAktionseingabe: Ich bin Nadine.", "Ich bin Nadine."},
 		{"<antwort>Ich komme aus Singapur.</antwort>", "Ich komme aus Singapur."},
 		{"### Response:\nI'm Nadine.", "I'm Nadine."},
 		{"Tool: Weather App\nTool input: Geneva,CH\nIt's 12 degrees.", "It's 12 degrees."},
