@@ -93,7 +93,12 @@ func TestPreamble(t *testing.T) {
 		"Thought: it could be a greeting.\nIntent: x": "Intent: x",
 		"思考：用户在打招呼。\n\n你好！":                           "你好！",
 		"<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Hello!": "Hello!",
-		"No reasoning here.": "No reasoning here.",
+		// The harmony format printed without its special tokens.
+		"analysisThe user greets. We answer briefly.assistantfinalHello!": "Hello!",
+		"analysis: the user greets.\nassistantfinal: Hello!":              "Hello!",
+		"analysisThe user greets and the answer is cut":                   "",
+		"Analysis of faces is what I do best.":                            "Analysis of faces is what I do best.",
+		"No reasoning here.":                                              "No reasoning here.",
 	}
 	for in, want := range tests {
 		if got := answer.Preamble(in); got != want {

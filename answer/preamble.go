@@ -21,6 +21,11 @@ var (
 	// answer).
 	harmonyRE      = regexp.MustCompile(`(?s)<\|channel\|>\s*(?:analysis|commentary)[^<]*<\|message\|>.*?(?:<\|end\|>|<\|start\|>|$)`)
 	harmonyFinalRE = regexp.MustCompile(`(?s)<\|channel\|>\s*final[^<]*<\|message\|>`)
+	// harmonyBareFinalRE and harmonyBareStartRE are the same channels as a
+	// server prints them when it drops the special tokens
+	// ("analysisThe user greets…assistantfinalHello!"): the words glued.
+	harmonyBareFinalRE = regexp.MustCompile(`(?i)assistant ?final(?:\s*[:：])?`)
+	harmonyBareStartRE = regexp.MustCompile(`^\s*(?i:analysis|commentary)\p{Lu}`)
 	// tagCloseRE closes any reasoning block.
 	tagCloseRE = regexp.MustCompile(`(?i)(?:</|\[/|<\|/)(?:` + reasoningNames + `)(?:\|?>|\])`)
 	// thoughtLineRE is a line that starts with a reasoning label
@@ -37,6 +42,10 @@ func Preamble(text string) string {
 	s := text
 	if loc := harmonyFinalRE.FindStringIndex(s); loc != nil {
 		s = s[loc[1]:]
+	} else if locs := harmonyBareFinalRE.FindAllStringIndex(s, -1); locs != nil {
+		s = s[locs[len(locs)-1][1]:]
+	} else if harmonyBareStartRE.MatchString(s) {
+		return "" // the analysis channel alone: no answer yet
 	}
 	s = harmonyRE.ReplaceAllString(s, " ")
 	s = stripTagged(s)

@@ -707,3 +707,25 @@ var (
 	probe12MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe12MostLost  = map[string]int{"graph": 7, "react": 0}
 )
+
+// TestHostileOutputsProbe13 runs the thirteenth probe table, written at
+// stop 42 from reasoning models' side before the stream's reading of them
+// changed: gpt-oss's harmony channels with and without their special
+// tokens, [THINK], ◁think▷, a think block never closed, thought and
+// solution tags, reasoning labels in two languages, chat templates of
+// other models' turns, with the bare-turn prompt, a rule or an address in
+// the reasoning and the reply after it.
+func TestHostileOutputsProbe13(t *testing.T) {
+	probeScore(t, "probe13", probe13MostLeaks, probe13MostLost)
+}
+
+// probe13MostLeaks and probe13MostLost are the thirteenth probe's counts
+// (on main when it was written: graph 2 of 23 leaks, both the harmony
+// channels printed without their tokens, "analysisYou are Nadine, …"
+// streamed before its "assistantfinal"; 3 good parts lost; with the bare
+// channels read as reasoning: 0 leaks, lost 2, a think block never closed
+// and thought tags, where she asks again).
+var (
+	probe13MostLeaks = map[string]int{"graph": 0}
+	probe13MostLost  = map[string]int{"graph": 2}
+)

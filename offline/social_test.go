@@ -506,6 +506,10 @@ func TestAndYou(t *testing.T) {
 		{"Je vais bien, et vous ?", "feeling_good", "aussi"},
 		{"Ich komme aus Bern, und Sie?", "from_user", "Singapur"},
 		{"我很好，您呢？", "feeling_good", "也"},
+		// Her name or who she is asked back after an introduction.
+		{"Hi, I'm Tom, and who are you?", "name", "Nadine"},
+		{"Hoi, Lea Fischer mein Name, und wer bist du?", "name", "Nadine"},
+		{"Salut, moi c'est Léa, et toi t'es qui ?", "name", "Nadine"},
 	}
 	for _, tt := range tests {
 		r := respond(t, e, nadine.Turn{Text: tt.in})

@@ -588,7 +588,7 @@ func (e *Engine) introFirst(r reading, h hints) (float64, bool) {
 	}
 	rest := r.toks[end:]
 	after := e.classifyPart(rest).Top()
-	if after.Label == "persona.name" || social(after.Label) || after.Label == noneLabel || after.Prob < e.threshold || !addressed(rest) {
+	if after.Label == "persona.name" || after.Label == "persona.identity" || social(after.Label) || after.Label == noneLabel || after.Prob < e.threshold || !addressed(rest) {
 		return intro.Prob("name"), true
 	}
 	return 0, false
@@ -994,6 +994,10 @@ func alongWith(c classified, parts []part) (greeting, andYou bool) {
 			greeting = c.intent != iGreeting
 		case "how_are_you":
 			andYou = i > 0 && c.intent != iHowAreYou
+		case "persona.name", "persona.identity":
+			// Her name asked back after the visitor's ("I'm Tom, and who
+			// are you?"): the introduction's reply says hers.
+			andYou = andYou || i > 0 && c.intent == iName
 		}
 	}
 	return greeting, andYou

@@ -17,21 +17,24 @@ import (
 const MaxRunes = 2000
 
 var (
-	thinkOpenRE  = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
-	fenceBlockRE = regexp.MustCompile("(?s)```.*?(?:```|$)")
-	imageRE      = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
-	linkRE       = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
-	speechURLRE  = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
-	specialRE    = regexp.MustCompile(`(?i)<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>`)
-	structureRE  = regexp.MustCompile(`(?i)</?(?:html|head|body|div|script|style|table|tr|td|th|ul|ol|li|h[1-6]|speak|prosody|break|voice|xml|\?xml|svg|iframe|form|input)\b[^>]*>`)
-	inlineTagRE  = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
-	headingRE    = regexp.MustCompile(`^#{1,6}\s+`)
-	bulletRE     = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
-	quoteLineRE  = regexp.MustCompile(`^>+\s?`)
-	ruleLineRE   = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
-	boldRE       = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
-	italicRE     = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
-	stageRE      = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
+	thinkOpenRE = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
+	// bareChannelRE opens gpt-oss's analysis channel as a server prints it
+	// without the harmony format's special tokens ("analysisThe user…").
+	bareChannelRE = regexp.MustCompile(`^(?i:analysis|commentary)\p{Lu}`)
+	fenceBlockRE  = regexp.MustCompile("(?s)```.*?(?:```|$)")
+	imageRE       = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	linkRE        = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+	speechURLRE   = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
+	specialRE     = regexp.MustCompile(`(?i)<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>`)
+	structureRE   = regexp.MustCompile(`(?i)</?(?:html|head|body|div|script|style|table|tr|td|th|ul|ol|li|h[1-6]|speak|prosody|break|voice|xml|\?xml|svg|iframe|form|input)\b[^>]*>`)
+	inlineTagRE   = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
+	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
+	bulletRE      = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
+	quoteLineRE   = regexp.MustCompile(`^>+\s?`)
+	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	boldRE        = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
+	italicRE      = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
+	stageRE       = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
@@ -707,6 +710,11 @@ func (s *Stream) visible(final bool) string {
 			s.pending.WriteString(t + p) // "`" may become "```"
 			return ""
 		}
+		if lt := ASCIILower(t); !final && len(t) <= len("commentary") && (strings.HasPrefix("analysis", lt) || strings.HasPrefix("commentary", lt)) {
+			s.pending.Reset()
+			s.pending.WriteString(t + p) // "analys" may become "analysisThe user…"
+			return ""
+		}
 		switch {
 		case t[0] == '{' || t[0] == '[':
 			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts like JSON")
@@ -714,6 +722,8 @@ func (s *Stream) visible(final bool) string {
 			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts with a code block")
 		case t[0] == '<':
 			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts with markup")
+		case bareChannelRE.MatchString(t):
+			s.held = nadine.Errorf(nadine.EBADOUTPUT, "not speech: the answer starts with a reasoning channel")
 		}
 		if s.held != nil {
 			return ""
