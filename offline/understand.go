@@ -460,7 +460,7 @@ func (e *Engine) decide(r reading, h hints) classified {
 		cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 	}
 	for _, rule := range []func(reading) (candidate, bool){e.newsOfGoodMood, e.trialAhead, e.stateAfterNews, e.weakAbilities} {
-		if f, ok := rule(r); ok { // German: what happened, or the trial ahead, is what is told
+		if f, ok := rule(r); ok { // round de13 (german13.go): what happened, a trial ahead, abilities asked weakly
 			cands = append([]candidate{f}, slices.DeleteFunc(cands, func(c candidate) bool { return c.label == f.label })...)
 		}
 	}
