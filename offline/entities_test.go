@@ -143,6 +143,10 @@ func TestNamedLanguage(t *testing.T) {
 		{"une chanson allemande", nadine.French, nadine.German, false},
 		{"说中文", nadine.Chinese, nadine.Chinese, false},
 		{"请用英语回答", nadine.Chinese, nadine.English, false},
+		// Two languages named: the first, every time (a map's order had
+		// chosen one at random).
+		{"你可以说法语吗，我中文不好", nadine.Chinese, nadine.French, false},
+		{"我中文不好，你可以说英文吗", nadine.Chinese, nadine.Chinese, false},
 		{"speak Klingon", nadine.English, "", true},
 		{"Parlez-vous espagnol ?", nadine.French, "", true},
 		{"Kannst du Klingonisch sprechen?", nadine.German, "", true},
@@ -152,6 +156,12 @@ func TestNamedLanguage(t *testing.T) {
 	} {
 		toks := intents.Tokenize(tt.text)
 		got, _ := namedLanguage(toks, tt.text)
+		for range 20 {
+			if again, _ := namedLanguage(toks, tt.text); again != got {
+				t.Errorf("%q: language %q, then %q", tt.text, got, again)
+				break
+			}
+		}
 		other := e.otherLanguage(toks, tt.text, tt.lang)
 		if got != tt.want || other != tt.other {
 			t.Errorf("%q: language %q other %v, want %q %v", tt.text, got, other, tt.want, tt.other)

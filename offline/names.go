@@ -886,7 +886,8 @@ var hanLanguages = map[string]nadine.Language{
 }
 
 // namedLanguage returns a supported language the utterance names ("auf
-// Deutsch", "说英语", "une chanson allemande").
+// Deutsch", "说英语", "une chanson allemande"): the first named, whatever
+// the order of a map ("你可以说法语吗，我中文不好" asks for French).
 func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
 	for _, t := range toks {
 		if l, ok := languageOf(t); ok {
@@ -894,12 +895,15 @@ func namedLanguage(toks []intents.Token, text string) (nadine.Language, bool) {
 		}
 	}
 	simple := intents.Simplify(text) // "請說英語": the names are 简体
+	var found nadine.Language
+	at, length := -1, 0
 	for name, l := range hanLanguages {
-		if strings.Contains(simple, name) {
-			return l, true
+		i := strings.Index(simple, name)
+		if i >= 0 && (at < 0 || i < at || i == at && len(name) > length) {
+			found, at, length = l, i, len(name)
 		}
 	}
-	return "", false
+	return found, at >= 0
 }
 
 // otherLanguage reports whether the utterance names a language Nadine does not
