@@ -43,23 +43,14 @@ func Fields(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 	out := make(map[string]json.RawMessage, len(m))
 	// Decode again in order, so that duplicates resolve the same way each
 	// time (map iteration order is random).
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
+	ms, ok := members(raw)
+	if !ok {
 		return nil, false
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		name, _ := t.(string)
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			return nil, false
-		}
-		if k := Key(name); k != "" {
+	for _, mb := range ms {
+		if k := Key(mb.name); k != "" {
 			if _, dup := out[k]; !dup {
-				out[k] = v
+				out[k] = mb.value
 			}
 		}
 	}

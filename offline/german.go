@@ -17,19 +17,28 @@ import (
 // hoaß"): a verb next to one is in the first person, which ends in -e.
 var germanI = map[string]bool{"ich": true, "i": true}
 
-// germanWordCounts are how often each folded word occurs in the German
-// examples.
-var germanWordCounts = sync.OnceValue(func() map[string]int {
-	out := map[string]int{}
+// germanExamples are the German examples, tokenized once for the rules
+// that read their words.
+var germanExamples = sync.OnceValue(func() [][]intents.Token {
+	var out [][]intents.Token
 	s, err := Examples()
 	if err != nil {
 		return out // the model's training reports it
 	}
 	for _, ex := range s.Examples {
-		if ex.Lang != nadine.German {
-			continue
+		if ex.Lang == nadine.German {
+			out = append(out, intents.Tokenize(ex.Text))
 		}
-		for _, t := range intents.Tokenize(ex.Text) {
+	}
+	return out
+})
+
+// germanWordCounts are how often each folded word occurs in the German
+// examples.
+var germanWordCounts = sync.OnceValue(func() map[string]int {
+	out := map[string]int{}
+	for _, toks := range germanExamples() {
+		for _, t := range toks {
 			out[t.Norm]++
 		}
 	}

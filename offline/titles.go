@@ -81,20 +81,13 @@ type saidOfOneself struct {
 // germanSaidOfOneself reads saidOfOneself off the German examples.
 var germanSaidOfOneself = sync.OnceValue(func() saidOfOneself {
 	out := saidOfOneself{words: map[string]bool{}}
-	s, err := Examples()
-	if err == nil {
-		for _, ex := range s.Examples {
-			if ex.Lang != nadine.German {
+	for _, toks := range germanExamples() {
+		for i, t := range toks {
+			if t.Norm != "bin" {
 				continue
 			}
-			toks := intents.Tokenize(ex.Text)
-			for i, t := range toks {
-				if t.Norm != "bin" {
-					continue
-				}
-				for k := i + 1; k < len(toks) && k <= i+2 && !toks[k].Slot; k++ {
-					out.words[toks[k].Norm] = true
-				}
+			for k := i + 1; k < len(toks) && k <= i+2 && !toks[k].Slot; k++ {
+				out.words[toks[k].Norm] = true
 			}
 		}
 	}
@@ -131,15 +124,7 @@ const (
 // letters (speech to text) say nothing of a word's kind.
 var germanCase = sync.OnceValue(func() map[string]germanWordCase {
 	out := map[string]germanWordCase{}
-	s, err := Examples()
-	if err != nil {
-		return out // the model's training reports it
-	}
-	for _, ex := range s.Examples {
-		if ex.Lang != nadine.German {
-			continue
-		}
-		toks := intents.Tokenize(ex.Text)
+	for _, toks := range germanExamples() {
 		cased := false
 		for _, t := range toks[min(1, len(toks)):] {
 			cased = cased || startsUpper(t.Text)
