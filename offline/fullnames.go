@@ -1,5 +1,8 @@
 package offline
 
+// Whole names as visitors say them: titles before a name, and German
+// family names that are also words.
+
 import (
 	"sync"
 
