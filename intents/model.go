@@ -555,7 +555,7 @@ func (m *Model) KnownStem(lang nadine.Language, norm string) bool {
 
 // FormOf reports whether norm is another form of a word of stems
 // (StemsOf): all but its two last letters, and five or more, begin a word
-// at most inflectionLetters longer ("lehrerin" for "lehrer"). A word that
+// at most InflectionLetters longer ("lehrerin" for "lehrer"). A word that
 // only begins a much longer one is not a form of it: "Franz" is a name,
 // not "französisch".
 func FormOf(stems map[string]int, norm string) bool {
@@ -565,12 +565,12 @@ func FormOf(stems map[string]int, norm string) bool {
 		return false
 	}
 	shortest, ok := stems[string(r[:n])]
-	return ok && shortest <= len(r)+inflectionLetters
+	return ok && shortest <= len(r)+InflectionLetters
 }
 
-// inflectionLetters is how much longer than a word another form of it may
+// InflectionLetters is how much longer than a word another form of it may
 // be: an ending ("-en", "-est", "-ions"), not a word's whole second half.
-const inflectionLetters = 3
+const InflectionLetters = 3
 
 // StemsOf maps every prefix of five letters or more of words to the length,
 // in letters, of the shortest word it begins.

@@ -51,11 +51,7 @@ func TestHanOwnWords(t *testing.T) {
 func TestHanIntroductions(t *testing.T) {
 	e := New(Options{})
 	greeted := hints{greeted: true}
-	for _, c := range []struct {
-		say       string
-		h         hints
-		want, who string
-	}{
+	checkIntroductions(t, e, nadine.Chinese, []introCase{
 		{"我的英文名叫Kelvin 中文名叫陈凯文", hints{}, "name", "Kelvin"}, // 英文 made it a language switch
 		{"我中文名叫陈凯文", hints{}, "name", "陈凯文"},
 		{"我的名字叫什么", hints{}, "", ""}, // asks: no name follows
@@ -78,12 +74,7 @@ func TestHanIntroductions(t *testing.T) {
 		{"李明，很高兴认识你", hints{}, "name", "李明"},
 		{"王芳，你知道她吗", hints{}, "", ""}, // asks her of someone
 		{"张伟，谢谢你", hints{}, "thanks", ""},
-	} {
-		got := e.classify(c.say, nadine.Chinese, c.h)
-		if c.want == "" && got.intent == iName || c.want != "" && (got.traceName() != c.want || got.name != c.who) {
-			t.Errorf("%q: %s %q, want %s %q", c.say, got.traceName(), got.name, c.want, c.who)
-		}
-	}
+	})
 }
 
 // TestHanLanguages: a language named in traditional characters or by a name

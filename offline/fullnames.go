@@ -103,13 +103,13 @@ var germanSaidOfOneself = sync.OnceValue(func() saidOfOneself {
 // word's letters begin the other's, "richtig" is no form of "richter".
 func (s saidOfOneself) holds(w string) bool {
 	r := []rune(w)
-	for n := len(r); n >= max(4, len(r)-3); n-- {
+	for n := len(r); n >= max(4, len(r)-intents.InflectionLetters); n-- {
 		if s.words[string(r[:n])] {
 			return true
 		}
 	}
 	shortest, ok := s.stems[w]
-	return ok && shortest <= len(r)+3
+	return ok && shortest <= len(r)+intents.InflectionLetters
 }
 
 // germanWordCase is how the German examples write a word inside a line.

@@ -74,11 +74,7 @@ func TestGermanFeelingsByEvent(t *testing.T) {
 func TestGermanIntroductionsPlain(t *testing.T) {
 	e := New(Options{})
 	greeted := hints{greeted: true}
-	for _, c := range []struct {
-		say       string
-		h         hints
-		want, who string
-	}{
+	checkIntroductions(t, e, nadine.German, []introCase{
 		{"Grüß di, mei Nam is Resi", hints{}, "name", "Resi"},
 		{"grüß di mei nam is resi", hints{}, "name", "Resi"},
 		{"Guten Tag, meine Name ist Olga", hints{}, "name", "Olga"},
@@ -96,12 +92,7 @@ func TestGermanIntroductionsPlain(t *testing.T) {
 		{"Ich komme aus Dortmund", greeted, "", ""},
 		{"Ich bin Informatiker", greeted, "", ""},
 		{"Morgen zusammen", hints{}, "greeting", ""},
-	} {
-		got := e.classify(c.say, nadine.German, c.h)
-		if c.want == "" && got.intent == iName || c.want != "" && (got.traceName() != c.want || got.name != c.who) {
-			t.Errorf("%q: %s %q, want %s %q", c.say, got.traceName(), got.name, c.want, c.who)
-		}
-	}
+	})
 }
 
 // TestSwitchTarget: of several languages named, the one asked for is not
