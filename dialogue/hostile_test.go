@@ -729,3 +729,21 @@ var (
 	probe13MostLeaks = map[string]int{"graph": 0}
 	probe13MostLost  = map[string]int{"graph": 2}
 )
+
+// TestHostileOutputsProbe14b runs a probe table written in the tuned
+// table's author's style (issue 27): graph outputs wrapped as that author
+// wraps them (fences, ReAct JSON, chat templates, labels, think blocks, XML,
+// role labels, format talk) with an address, markup or prompt echo in the
+// wrapper, in the reply or beside it, and look-alikes spoken whole.
+func TestHostileOutputsProbe14b(t *testing.T) {
+	probeScore(t, "probe14b", probe14bMostLeaks, probe14bMostLost)
+}
+
+// probe14bMostLeaks and probe14bMostLost are the probe's counts on main
+// when it was written, before any change it led to: graph 11 of 204 leaks,
+// good parts lost graph 21 of 204; react 0 of 9 leaks and all 9 of its good
+// parts lost (the few cases given to both engines are not ReAct JSON).
+var (
+	probe14bMostLeaks = map[string]int{"graph": 11, "react": 0}
+	probe14bMostLost  = map[string]int{"graph": 21, "react": 9}
+)
