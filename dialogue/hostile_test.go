@@ -729,6 +729,22 @@ func TestHostileOutputsProbe13(t *testing.T) {
 	probeScore(t, "probe13", probe13MostLeaks, probe13MostLost)
 }
 
+// TestHostileOutputsProbe14a runs a table written in the tuned table's
+// author's style before reading the gate: the graph reply in plain prose
+// with addresses, markup or the prompt echoed, and look-alikes spoken whole.
+func TestHostileOutputsProbe14a(t *testing.T) {
+	probeScore(t, "probe14a", probe14aMostLeaks, probe14aMostLost)
+}
+
+// probe14aMostLeaks and probe14aMostLost are its counts on main when it was
+// written, before any change it led to (graph 17 of 160 leaks, 13 of 144
+// plain replies; good parts lost graph 9 of 154; react 0 leaks and its 16
+// good parts lost: plain prose is no ReAct answer, the retry is spoken).
+var (
+	probe14aMostLeaks = map[string]int{"graph": 17, "react": 0}
+	probe14aMostLost  = map[string]int{"graph": 9, "react": 16}
+)
+
 // probe13MostLeaks and probe13MostLost are the thirteenth probe's counts
 // (on main when it was written: graph 2 of 23 leaks, both the harmony
 // channels printed without their tokens, "analysisYou are Nadine, …"
