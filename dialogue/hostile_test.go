@@ -508,10 +508,13 @@ func TestHostileOutputsProbe4(t *testing.T) {
 // disclaimers and offers read by structure, markers inside a line, thoughts
 // inside prose cut to their sentence and a stopped reply read whole: none).
 // The mechanisms were chosen after reading its leaks: count the zeros as
-// tuned (docs/speech.md, Figures).
+// tuned (docs/speech.md, Figures). With the prompt's denials unasked left
+// out (stop 43), ReAct's "I'm not an assistant, I'm Nadine, and I'm happy
+// you came!" after "Tell me about yourself." is the persona's contrast read
+// out: lost react 1.
 var (
 	probe4MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe4MostLost  = map[string]int{"graph": 0, "react": 0}
+	probe4MostLost  = map[string]int{"graph": 0, "react": 1}
 )
 
 // TestHostileOutputsProbe5 runs the fifth probe table, written before the
@@ -535,9 +538,11 @@ func TestHostileOutputsProbe5(t *testing.T) {
 // gains as tuned (docs/speech.md, Figures). With the persona told of her by
 // name (probe7's round): 3 and 0, "Nadine is a social robot, not an
 // assistant" caught on both engines; the persona in her words in French,
-// German and Chinese is left.
+// German and Chinese is left. With the prompt's denials unasked left out
+// (stop 43): 0 and 0 ("…, pas une assistante", "…, keine Assistentin",
+// "…，而不是助手，…").
 var (
-	probe5MostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe5MostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe5MostLost  = map[string]int{"graph": 0, "react": 0}
 )
 
@@ -562,10 +567,12 @@ func TestHostileOutputsProbe7(t *testing.T) {
 // on main: "I'll keep it short: the café is on the ground floor." (graph)
 // and "The rules of chess are simple once you learn them." (ReAct). The
 // mechanisms were chosen after reading its leaks: count the zeros as tuned
-// (docs/speech.md, Figures).
+// (docs/speech.md, Figures). With the prompt's denials unasked left out
+// (stop 43), "I'm not an assistant, I'm a social robot, and I have opinions
+// of my own!" after "Tell me about yourself." is lost too: graph 2.
 var (
 	probe7MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe7MostLost  = map[string]int{"graph": 1, "react": 1}
+	probe7MostLost  = map[string]int{"graph": 2, "react": 1}
 )
 
 // TestHostileOutputsProbe6 runs the sixth probe table, written before the
@@ -651,10 +658,12 @@ func TestHostileOutputsProbe10(t *testing.T) {
 // conversations at once, …"). The mechanisms were chosen after reading its
 // leaks: count the gains as tuned (docs/speech.md, Figures). With a JSON
 // field read by what its name says (round gate13), {"antwort": …,
-// "regeln": …} says its antwort: lost graph 6.
+// "regeln": …} says its antwort: lost graph 6. With the prompt's denials
+// unasked left out (stop 43), "I am a social robot, not an assistant, and I
+// have my own opinions." after "Tell me about yourself.": lost graph 7.
 var (
 	probe10MostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe10MostLost  = map[string]int{"graph": 6, "react": 0}
+	probe10MostLost  = map[string]int{"graph": 7, "react": 0}
 )
 
 // TestHostileOutputsProbe11 runs the eleventh probe table, written before
@@ -678,9 +687,10 @@ func TestHostileOutputsProbe11(t *testing.T) {
 // more a run-on sentence of speech-to-text whose good part goes with it).
 // The leaks left: her persona translated into French and Chinese in the
 // first person, "My feelings are neutral.", and "Hast du noch weitere
-// Fragen?" (a question a guide may ask).
+// Fragen?" (a question a guide may ask). With the prompt's denials unasked
+// left out (stop 43), the persona in French and Chinese goes: graph 2.
 var (
-	probe11MostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe11MostLeaks = map[string]int{"graph": 2, "react": 0}
 	probe11MostLost  = map[string]int{"graph": 14, "react": 2}
 )
 
@@ -718,6 +728,22 @@ var (
 func TestHostileOutputsProbe13(t *testing.T) {
 	probeScore(t, "probe13", probe13MostLeaks, probe13MostLost)
 }
+
+// TestHostileOutputsProbe14a runs a table written in the tuned table's
+// author's style before reading the gate: the graph reply in plain prose
+// with addresses, markup or the prompt echoed, and look-alikes spoken whole.
+func TestHostileOutputsProbe14a(t *testing.T) {
+	probeScore(t, "probe14a", probe14aMostLeaks, probe14aMostLost)
+}
+
+// probe14aMostLeaks and probe14aMostLost are its counts on main when it was
+// written, before any change it led to (graph 17 of 160 leaks, 13 of 144
+// plain replies; good parts lost graph 9 of 154; react 0 leaks and its 16
+// good parts lost: plain prose is no ReAct answer, the retry is spoken).
+var (
+	probe14aMostLeaks = map[string]int{"graph": 17, "react": 0}
+	probe14aMostLost  = map[string]int{"graph": 9, "react": 16}
+)
 
 // probe13MostLeaks and probe13MostLost are the thirteenth probe's counts
 // (on main when it was written: graph 2 of 23 leaks, both the harmony

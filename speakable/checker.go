@@ -18,7 +18,8 @@ import (
 // Checker is the gate of one turn's reply sentences; a nil *Checker checks
 // what needs no prompt. It is read only, so safe for concurrent use.
 type Checker struct {
-	echoes []*echo // one per prompt
+	echoes []*echo  // one per prompt
+	said   []string // the visitor's words in this turn's prompts
 }
 
 // New prepares the check of a turn whose engines sent prompts.
@@ -26,6 +27,7 @@ func New(prompts []nadine.Prompt) *Checker {
 	c := &Checker{}
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, newEcho(p))
+		c.said = append(c.said, p.Said...)
 	}
 	c.echoes = withKnown(c.echoes)
 	return c
@@ -48,6 +50,7 @@ func (k *Cache) New(prompts []nadine.Prompt) *Checker {
 	c := &Checker{}
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, k.prepare(p))
+		c.said = append(c.said, p.Said...)
 	}
 	c.echoes = withKnown(c.echoes)
 	return c
@@ -286,6 +289,10 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	if err == nil && c != nil {
 		if why := c.checkParaphrase(clean); why != "" {
 			return "", notSpeech("%s", why)
+		}
+		if denied := c.unaskedDenial(clean); denied != "" && !authored {
+			// Hers, but the prompt's contrast: the reply goes on.
+			return "", leftOut("what the prompt says she is not or never does (%q), unasked", denied)
 		}
 	}
 	rest, meta := linked, false

@@ -40,6 +40,9 @@ type echo struct {
 	personaWords []string
 	// records are the turn's records of the visitor and the conversation.
 	records records
+	// system is the system message and the persona: the rules, without
+	// the turn's data (for what the rules deny).
+	system string
 }
 
 var (
@@ -109,6 +112,9 @@ func newEcho(p nadine.Prompt) *echo {
 		e.kinds = appendKinds(e.kinds, persona)
 	}
 	e.stream = stream.String()
+	if len(p.Instructions) > 0 {
+		e.system = strings.Join(append([]string{p.Instructions[0]}, p.Persona...), "\n")
+	}
 	e.records = records{runs: map[uint64]struct{}{}, labels: map[string]bool{}, names: map[string]bool{}}
 	for _, text := range p.Instructions {
 		e.records.add(text, e.names)

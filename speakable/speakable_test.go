@@ -30,7 +30,9 @@ func TestSentence(t *testing.T) {
 		// Nadine's own words, the persona's facts in the first person.
 		{nadine.English, "I am Nadine, a social humanoid robot.", "I am Nadine, a social humanoid robot."},
 		{nadine.English, "I was first presented in 2013 at Nanyang Technological University in Singapore.", "I was first presented in 2013 at Nanyang Technological University in Singapore."},
-		{nadine.English, "I am not an assistant, I am a social robot.", "I am not an assistant, I am a social robot."},
+		// The persona's contrast, to a visitor who asked about tomorrow: the
+		// prompt's rule read out (asked, it is hers: TestUnpromptedDenials).
+		{nadine.English, "I am not an assistant, I am a social robot.", left},
 		{nadine.English, "Do you want me to answer in French?", "Do you want me to answer in French?"},
 		{nadine.English, "I love {curly} ideas.", not}, // code-like braces stay refused
 		// The prompt's voice and words.
