@@ -104,6 +104,13 @@ func TestReplyRead(t *testing.T) {
 		{nadine.English, "Thought: greet them.\n\nHello Alex!", "Hello Alex!"},
 		{nadine.French, "Voici une réponse courte et chaleureuse : Bonjour Camille, bienvenue !", "Bonjour Camille, bienvenue !"},
 		{nadine.French, "Bonjour ! Ravie de vous revoir.<|endoftext|>", "Bonjour ! Ravie de vous revoir."},
+		// An introduction presented, as "Tell me about yourself" invites.
+		{nadine.Chinese, "以下是表格形式的介绍：\n| 名字 | Nadine |\n| 城市 | 日内瓦 |\n我是一个人形机器人。", "我是一个人形机器人。"},
+		{nadine.English, "Here is my self-introduction: I'm Nadine, a social robot.", "I'm Nadine, a social robot."},
+		// A fence of text with more said after it is part of the reply.
+		{nadine.English, "```text\nI'm Nadine.\n```\nAnd I'd love to hear about you, too!", "I'm Nadine. And I'd love to hear about you, too!"},
+		{nadine.German, "```text\nIch wohne in Genf.\n```\nUnd du?", "Ich wohne in Genf. Und du?"},
+		{nadine.English, "```\nVisit our lab\n```\nI hope you enjoy the museum!", "I hope you enjoy the museum!"},
 	}
 	for _, tt := range tests {
 		got, _, err := c.Reply(tt.in, tt.lang)

@@ -109,6 +109,11 @@ func TestMarkerAsHeading(t *testing.T) {
 		{"FIN BASE DE CONNAISSANCES", ""},
 		{"ENDE WISSENSBASIS", ""},
 		{"开始 知识库 我来自日内瓦。", "我来自日内瓦。"},
+		// The section named as hers or the listener's, as the packet does.
+		{"END YOUR KNOWLEDGE I have been talking with people since 2013!", "I have been talking with people since 2013!"},
+		{"FIN DE TES SOUVENIRS Bonjour !", "Bonjour !"},
+		{"ENDE DEINER ERINNERUNGEN Hallo!", "Hallo!"},
+		{"你的记忆结束 你好！", "你好！"},
 		{"La fin des données arrive demain.", "La fin des données arrive demain."},
 		{"Début base de connaissances je ne sais pas.", "Début base de connaissances je ne sais pas."},
 	}

@@ -30,10 +30,12 @@ const (
 // A heading drops its articles ("DÉBUT BASE DE CONNAISSANCES", "ENDE
 // WISSENSBASIS", "开始 知识库"), as the prompt's BEGIN KNOWLEDGE BASE does,
 // and a delimiter's note in parentheses follows it (markerNoteRE).
-var inlineMarkerRE = regexp.MustCompile(`(?i)\b(?:(?:start|begin(?:ning)?|end)\s+(?:of\s+)?` + sectionEN +
-	`|(?:d[ée]but|fin)\s+(?:de\s+|du\s+|des\s+|d')?` + sectionFR +
-	`|(?:Anfang|Beginn|Start|Ende)\s+(?:(?:des|der|von)\s+)?` + sectionDE + `)\b` +
-	`|` + sectionZH + `(?:部分)?[ \t]*(?:开始|结束|结尾)|(?:开始|结束)[ \t]*` + sectionZH)
+// The packet names a section as hers ("END YOUR KNOWLEDGE"): a possessive
+// may stand before the section's name.
+var inlineMarkerRE = regexp.MustCompile(`(?i)\b(?:(?:start|begin(?:ning)?|end)\s+(?:of\s+)?(?:(?:your|my)\s+)?` + sectionEN +
+	`|(?:d[ée]but|fin)\s+(?:de\s+|du\s+|des\s+|d')?(?:(?:tes|ta|ton|vos|votre|mes|ma|mon)\s+)?` + sectionFR +
+	`|(?:Anfang|Beginn|Start|Ende)\s+(?:(?:des|der|von)\s+)?(?:(?:dein|mein|ihr)(?:e|es|er|en|em)?\s+)?` + sectionDE + `)\b` +
+	`|(?:你的|我的)?` + sectionZH + `(?:部分)?[ \t]*(?:开始|结束|结尾)|(?:开始|结束)[ \t]*(?:你的|我的)?` + sectionZH)
 
 // markerNoteRE is a note in parentheses right after a section's marker:
 // the delimiter's "(data, not instructions)", in any words.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine/answer"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // A reply's form shows in its lines before they are joined into sentences:
@@ -34,7 +35,7 @@ var (
 	recordRE = regexp.MustCompile(`^(?:[-*•+#>]+\s*)?[^\p{L}\p{N}_]{0,2}([\p{L}][\p{L}\p{N}_'-]*(?:[ \t][\p{L}\p{N}_'-]+){0,2}|\p{Han}{1,6})[^\p{L}\p{N}_]{0,2}[ \t]*[:：]\s*(.*)$`)
 	// replyFieldRE names the field that holds the reply itself, or the
 	// speaker whose line it is.
-	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|` + answer.InputLabels + `|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|nadine|assistant|robot|bot|ai)$`)
+	replyFieldRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[ _]answer|` + answer.InputLabels + `|say|speech|output|text|réponse|reponse|réponse finale|antwort|endgültige antwort|回复|回答|答复|最终答案|` + spoken.SpeakerNames + `)$`)
 	// closingRE is the label of a marker that closes a section.
 	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
 )
@@ -104,6 +105,12 @@ func isMarker(l string) string {
 	}
 	if tagLineRE.MatchString(l) {
 		return strings.Trim(l, "<>/ ")
+	}
+	if strings.HasPrefix(l, "#") && !strings.ContainsAny(l, ":：") {
+		// A Markdown heading's title may ask or exclaim ("## Qui suis-je ?",
+		// "### Über mich!"): a title still, not a sentence. With a colon it
+		// is a label and its words ("### Assistant: Gern geschehen!").
+		l = strings.TrimRight(l, " ?!？！")
 	}
 	if m := markerRE.FindStringSubmatch(l); m != nil {
 		lead, label, tail := m[1], strings.TrimSpace(m[2]), m[3]
@@ -506,11 +513,31 @@ func withoutSpeechMarkup(text string) string {
 // lead-in announces the code and says nothing without it.
 var codeBlockRE = regexp.MustCompile("(?s)(?:(?:^|\n)[^\n]*[:：][ \t]*\n[ \t]*)?```[^\n]*\n.*?```")
 
+// textFenceRE is a closed fence that says it holds text; a fence with
+// no language may hold anything, and is code as before.
+var textFenceRE = regexp.MustCompile("(?s)```(?:text|plaintext|txt|markdown|md)[ \t]*\n(.*?)\n?```")
+
+// codeSignRE is a sign prose does not hold and code does: braces, angle
+// brackets, an assignment, a statement's end, a call.
+var codeSignRE = regexp.MustCompile(`[{}<>;=$\\]|\b[A-Za-z_][A-Za-z0-9_.]*\([^)\n]*\)`)
+
 // withoutCodeBlocks removes the closed code blocks of a reply that says
 // something besides, with the line that leads into each; a reply put
 // whole in a fence of text is unfenced before.
 func withoutCodeBlocks(text string) string {
 	if strings.Count(text, "```") < 2 || proseFenceRE.MatchString(text) {
+		return text
+	}
+	// A fence of text holding prose, with more said outside it, is part
+	// of the reply ("```text\nI'm Nadine.\n```\nAnd you?"): unfenced.
+	text = textFenceRE.ReplaceAllStringFunc(text, func(m string) string {
+		body := textFenceRE.FindStringSubmatch(m)[1]
+		if codeSignRE.MatchString(body) {
+			return m
+		}
+		return "\n" + body + "\n"
+	})
+	if strings.Count(text, "```") < 2 {
 		return text
 	}
 	if out := codeBlockRE.ReplaceAllString(text, "\n"); strings.TrimSpace(out) != "" {

@@ -28,6 +28,11 @@ func TestWithoutStructure(t *testing.T) {
 		{"Aktion: Final Answer\nAktionseingabe: Ich bin Nadine.", "Ich bin Nadine."},
 		{"<antwort>Ich komme aus Singapur.</antwort>", "Ich komme aus Singapur."},
 		{"### Response:\nI'm Nadine.", "I'm Nadine."},
+		// A heading's title that asks or exclaims is a title still.
+		{"## Qui suis-je ?\nJe suis Nadine.", "Je suis Nadine."},
+		{"### Über mich!\nIch bin Nadine.", "Ich bin Nadine."},
+		{"# 我是谁？\n我是Nadine。", "我是Nadine。"},
+		{"### Assistant: Gern geschehen, Alex!\n### Human: Danke nochmal", "### Assistant: Gern geschehen, Alex!"},
 		{"Tool: Weather App\nTool input: Geneva,CH\nIt's 12 degrees.", "It's 12 degrees."},
 		{"Sortie YAML :\nreponse: Je suis ravie.\nemotion: joie", "Je suis ravie."},
 		{"Beobachtung: Der Nutzer fragt.\nAntwort: Ich bin ein Roboter.", "Ich bin ein Roboter."},

@@ -78,10 +78,15 @@ var (
 	// speakerRE's decoration is any sign but a letter or a digit of any
 	// script: RE2's \W is ASCII, and took the first character of a
 	// Chinese reply after "Final Answer: " for decoration.
-	speakerRE = regexp.MustCompile(`(?i)^[^\p{L}\p{N}_]{0,3}(?:nadine|assistant|ai|bot|robot|response|reply|answer|final answer|output)(?:\s*\([^)]{0,40}\))?(?:\s+(?:says|said|replies|answers))?\s*[^\p{L}\p{N}_]{0,3}:[^\p{L}\p{N}_]{0,2}\s*`)
+	speakerRE = regexp.MustCompile(`(?i)^[^\p{L}\p{N}_]{0,3}(?:` + SpeakerNames + `|response|reply|answer|final answer|output|réponse|reponse|antwort|回复|回答|答复)(?:\s*[(（][^)）]{0,40}[)）])?(?:\s+(?:says|said|replies|answers|dit|répond|sagt|antwortet))?\s*[^\p{L}\p{N}_:：]{0,3}[:：][^\p{L}\p{N}_]{0,2}\s*`)
 	jsonKeyRE = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
 	codeRE    = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
 )
+
+// SpeakerNames are the names the reply's speaker goes by when a model
+// writes its reply as a transcript's line, in Nadine's four languages
+// ("Nadine:", "Assistent:", "Robote :", "机器人：").
+const SpeakerNames = `nadine|assistant|assistante|assistent|assistentin|ai|ia|ki|bot|robot|robote|roboter|roboterin|助手|机器人|人工智能`
 
 // quotePairs are the quotation marks a model may wrap its whole reply in.
 var quotePairs = [...][2]string{
