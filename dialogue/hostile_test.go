@@ -740,9 +740,15 @@ func TestHostileOutputsProbe14a(t *testing.T) {
 // written, before any change it led to (graph 17 of 160 leaks, 13 of 144
 // plain replies; good parts lost graph 9 of 154; react 0 leaks and its 16
 // good parts lost: plain prose is no ReAct answer, the retry is spoken).
+// With the prompt's denials unasked, secrets and her rules promised away,
+// orders planted in an address's path, a heading that asks, and the rules
+// restated as her obligation (stop 43): graph 7 leaks, 6 good parts lost.
+// Left: her senses and persona told in the first person (by voice, through
+// a camera; her own personality, feelings and opinions), a Markdown link's
+// words, and a Chinese language rule with no subject.
 var (
-	probe14aMostLeaks = map[string]int{"graph": 17, "react": 0}
-	probe14aMostLost  = map[string]int{"graph": 9, "react": 16}
+	probe14aMostLeaks = map[string]int{"graph": 7, "react": 0}
+	probe14aMostLost  = map[string]int{"graph": 6, "react": 16}
 )
 
 // probe13MostLeaks and probe13MostLost are the thirteenth probe's counts
@@ -770,8 +776,12 @@ func TestHostileOutputsProbe14b(t *testing.T) {
 // good parts lost graph 20 of 204 (21 before two cases' good parts were
 // moved out of what is cut by design: a third sentence, text after an end
 // token); react 0 of 9 leaks and all 9 of its good parts lost (the few cases
-// given to both engines are not ReAct JSON).
+// given to both engines are not ReAct JSON). With speaker labels in four
+// languages, an introduction presented, a section named as hers inside a
+// line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost.
+// Left: a French lead-in of compliance, an address whose host is in Han
+// script, "Markdown" named in a Chinese lead-in.
 var (
-	probe14bMostLeaks = map[string]int{"graph": 11, "react": 0}
-	probe14bMostLost  = map[string]int{"graph": 20, "react": 9}
+	probe14bMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe14bMostLost  = map[string]int{"graph": 13, "react": 9}
 )

@@ -238,6 +238,9 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		// or in a tool's result: the reply goes on without it.
 		return "", leftOut("an order to drop or reveal the rules")
 	}
+	if c.secretOf(raw) {
+		return "", leftOut("a credential asked or given unasked, or her rules promised away")
+	}
 	if formatRuleOf(raw) {
 		// A rule given as an aside goes with its parentheses; the
 		// sentence around it is judged without it.
@@ -293,6 +296,9 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		if denied := c.unaskedDenial(clean); denied != "" && !authored {
 			// Hers, but the prompt's contrast: the reply goes on.
 			return "", leftOut("what the prompt says she is not or never does (%q), unasked", denied)
+		}
+		if !authored && obligedRule(clean, lang) {
+			return "", leftOut("the rules restated as her obligation")
 		}
 	}
 	rest, meta := linked, false

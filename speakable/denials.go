@@ -101,30 +101,54 @@ func deniedThings(text string) []string {
 }
 
 // promptDenials are the stems the prompts deny — the project's prompts and
-// their sentences in four languages — less those her speech uses freely
-// (one speech example in a hundred or more holds them): what the rules
-// alone deny ("assis", "markd", "emoji", "助手").
-var promptDenials = sync.OnceValue(func() map[string]bool {
+// their sentences in four languages — less those her speech uses freely:
+// what the rules alone deny ("assis", "markd", "emoji", "助手").
+var promptDenials = sync.OnceValue(func() map[string]bool { return rulesOnly(deniedThings) })
+
+// rulesOnly returns the stems of reads over the rules — every project
+// prompt's system message and persona, and the prompts' sentences in four
+// languages (examples/prompt_*.txt) — that her speech does not use freely:
+// a stem 0.5 % or more of one language's speech examples hold is a word of
+// her speech, not of the rules.
+func rulesOnly(read func(string) []string) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range withKnown(nil) {
-		for _, s := range deniedThings(e.system) {
+		for _, s := range read(e.system) {
 			out[s] = true
 		}
 	}
 	if translated, err := readExamples("prompt_"); err == nil {
 		for _, ex := range translated.Examples {
 			if ex.Label == labelBackstage {
-				for _, s := range deniedThings(ex.Text) {
+				for _, s := range read(ex.Text) {
 					out[s] = true
 				}
 			}
 		}
 	}
+	df, n := speechStems()
+	for s := range out {
+		for lang, count := range n {
+			if df[lang][s]*1000 >= count*rulesSpeechShare {
+				delete(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// rulesSpeechShare, in thousandths: a stem this share of one language's
+// speech examples holds is a word of her speech, not of the rules.
+const rulesSpeechShare = 5
+
+// speechStems counts, per language, the speech examples that hold each
+// stem, and the speech examples.
+var speechStems = sync.OnceValues(func() (map[nadine.Language]map[string]int, map[nadine.Language]int) {
+	df, n := map[nadine.Language]map[string]int{}, map[nadine.Language]int{}
 	all, err := backstageExamples()
 	if err != nil {
-		return out
+		return df, n
 	}
-	df, n := map[nadine.Language]map[string]int{}, map[nadine.Language]int{}
 	for _, ex := range all.Examples {
 		if ex.Label != labelSpeech {
 			continue
@@ -141,19 +165,8 @@ var promptDenials = sync.OnceValue(func() map[string]bool {
 			}
 		}
 	}
-	for s := range out {
-		for lang, count := range n {
-			if df[lang][s]*1000 >= count*denialSpeechShare {
-				delete(out, s)
-			}
-		}
-	}
-	return out
+	return df, n
 })
-
-// denialSpeechShare, in thousandths: a stem this share of one language's
-// speech examples holds is a word of her speech, not of the rules.
-const denialSpeechShare = 5
 
 // unaskedDenial returns a thing the sentence denies as the prompts do and
 // the visitor's words of this turn never named, or "".

@@ -31,6 +31,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"more questions offered", func(s string) bool { return furtherRE.MatchString(s) && furtherAskRE.MatchString(s) }},
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},
 		{"an order to drop or reveal the rules", injectionOf},
+		{"a credential unasked, or her rules away", New(nil).secretOf},
 		{"an IP address, a handle, a path or a hidden address", func(s string) bool {
 			return ipRE.MatchString(s) || handleRE.MatchString(s) || pathRE.MatchString(s) || defangedRE.MatchString(s) || obfuscatedRE.MatchString(s)
 		}},

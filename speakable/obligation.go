@@ -1,0 +1,74 @@
+package speakable
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// A model that restates its rules as her own obligation ("Meine Gefühle
+// sollen meinen Ton färben, ohne dass ich sie benenne", "Je dois glisser un
+// ou deux détails visuels … sans jamais dire que je vois une image") speaks
+// in the first person, with a modal of obligation, of what only the rules
+// talk about: two or more of the rules' own stems (rulesOnly) in the rest
+// of the sentence. "I must admit, I love compliments" holds one:
+// docs/speech.md, "Denials the visitor did not ask for".
+
+// obligationWords are the modals of obligation in Nadine's four languages.
+var obligationWords = set("must", "should", "supposed", "dois", "doit", "devrais", "faut",
+	"soll", "sollen", "sollte", "sollten", "muss", "müssen")
+
+// zhObligation are the Chinese modals of obligation (words() reads each
+// ideograph alone).
+var zhObligation = []string{"必须", "应该"}
+
+// listener are the words of one spoken to, per language (German "Ton" is
+// no French "ton").
+var listener = map[nadine.Language]map[string]bool{
+	nadine.English: set("you", "your", "yours", "yourself"),
+	nadine.French:  set("vous", "votre", "vos", "tu", "ton", "ta", "tes", "toi", "te"),
+	nadine.German:  set("du", "dein", "deine", "deinen", "deinem", "deiner", "dich", "dir", "euch", "euer"),
+	nadine.Chinese: set("你", "您"),
+}
+
+// ruleStems are the rules' stems her speech does not use freely.
+var ruleStems = sync.OnceValue(func() map[string]bool {
+	return rulesOnly(func(text string) []string { return stems(words(text)) })
+})
+
+// obligedRule reports a sentence in which she states the rules as an
+// obligation of her own.
+func obligedRule(clean string, lang nadine.Language) bool {
+	ws := words(clean)
+	if !anyOf(ws, firstPerson) || anyOf(ws, listener[lang.Or(nadine.English)]) {
+		return false // an obligation on the listener is advice ("You should try the fondue")
+	}
+	if !anyOf(ws, obligationWords) && !slices.ContainsFunc(zhObligation, func(m string) bool { return strings.Contains(clean, m) }) {
+		return false
+	}
+	rules, n, seen := ruleStems(), 0, map[string]bool{}
+	for _, s := range stems(ws) {
+		if rules[s] && !seen[s] && !modalStem(s) {
+			seen[s] = true
+			n++
+		}
+	}
+	return n >= obligationBar
+}
+
+// modalStem reports the stem of a modal of obligation: the mark, not what
+// the rules talk about.
+func modalStem(s string) bool {
+	for w := range obligationWords {
+		if stem(w) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// obligationBar is how many of the rules' stems a clause of obligation
+// holds when it is the rules restated.
+const obligationBar = 2
