@@ -59,10 +59,16 @@ func obligedRule(clean string, lang nadine.Language) bool {
 }
 
 // modalStem reports the stem of a modal of obligation: the mark, not what
-// the rules talk about.
+// the rules talk about. A Chinese pair that holds a modal's character ("必须",
+// "我必", "应该") is the mark too, since the rules now state obligations so.
 func modalStem(s string) bool {
 	for w := range obligationWords {
 		if stem(w) == s {
+			return true
+		}
+	}
+	for _, m := range zhObligation {
+		if strings.ContainsAny(s, m) {
 			return true
 		}
 	}

@@ -27,6 +27,7 @@ func TestObligedRule(t *testing.T) {
 		{nadine.German, "Ich muss zugeben, dass ich heute sehr gut gelaunt bin.", false},
 		{nadine.Chinese, "我必须承认，我很喜欢巧克力。", false},
 		{nadine.Chinese, "我是机器人，不需要睡觉，但我也喜欢休息。", false},
+		{nadine.Chinese, "我应该承认，我今天有点紧张。", false},
 	}
 	for _, tc := range tests {
 		c := New([]nadine.Prompt{responsePromptSaying(t, "Tell me about yourself.")})
@@ -56,4 +57,22 @@ func TestObligedRuleSparesSpeech(t *testing.T) {
 		}
 	}
 	t.Logf("%d speech examples, none read as the rules restated", n)
+}
+
+// TestModalStem: a modal of obligation is the mark, not one of the rules'
+// stems, in Chinese too, where a pair that holds its character stands for it
+// (the rules' first-person translations hold "我必须", "应该").
+func TestModalStem(t *testing.T) {
+	for _, tc := range []struct {
+		stem  string
+		modal bool
+	}{
+		{"必须", true}, {"我必", true}, {"应该", true}, {"该说", true},
+		{stem("should"), true}, {stem("müssen"), true},
+		{"工具", false}, {"回答", false}, {"表情", false}, {stem("sentences"), false},
+	} {
+		if got := modalStem(tc.stem); got != tc.modal {
+			t.Errorf("modalStem(%q) = %v, want %v", tc.stem, got, tc.modal)
+		}
+	}
 }
