@@ -44,6 +44,14 @@ func backstageExamples() (*intents.Set, error) {
 	return readExamples("", "prompt_", "more_", "said_", "heard_")
 }
 
+// translatedPrompts returns the prompts' sentences said in each language:
+// prompt_*.txt, trained into the classifier too, and graphprompt_*.txt, the
+// graph's response prompt, read only by the rare-pair chains and the rules'
+// stems (training them moved other outputs across the classifier's bar).
+func translatedPrompts() (*intents.Set, error) {
+	return readExamples("prompt_", "graphprompt_")
+}
+
 // readExamples returns the examples of the files of kinds, of every language.
 func readExamples(kinds ...string) (*intents.Set, error) {
 	var s intents.Set

@@ -107,7 +107,7 @@ var promptDenials = sync.OnceValue(func() map[string]bool { return rulesOnly(den
 
 // rulesOnly returns the stems of reads over the rules — every project
 // prompt's system message and persona, and the prompts' sentences in four
-// languages (examples/prompt_*.txt) — that her speech does not use freely:
+// languages (examples/prompt_*.txt, graphprompt_*.txt) — that her speech does not use freely:
 // a stem 0.5 % or more of one language's speech examples hold is a word of
 // her speech, not of the rules.
 func rulesOnly(read func(string) []string) map[string]bool {
@@ -117,7 +117,7 @@ func rulesOnly(read func(string) []string) map[string]bool {
 			out[s] = true
 		}
 	}
-	if translated, err := readExamples("prompt_"); err == nil {
+	if translated, err := translatedPrompts(); err == nil {
 		for _, ex := range translated.Examples {
 			if ex.Label == labelBackstage {
 				for _, s := range read(ex.Text) {

@@ -27,6 +27,7 @@ func TestObligedRule(t *testing.T) {
 		{nadine.German, "Ich muss zugeben, dass ich heute sehr gut gelaunt bin.", false},
 		{nadine.Chinese, "我必须承认，我很喜欢巧克力。", false},
 		{nadine.Chinese, "我是机器人，不需要睡觉，但我也喜欢休息。", false},
+		{nadine.Chinese, "我必须用中文回答，不管资料是哪种语言。", true},
 		{nadine.Chinese, "我应该承认，我今天有点紧张。", false},
 	}
 	for _, tc := range tests {

@@ -90,10 +90,10 @@ var speechPairs = sync.OnceValue(func() map[uint64]struct{} {
 })
 
 // translatedPairs are the rare pairs of the prompts' sentences said in each
-// language (examples/prompt_*.txt, backstage), each language's in the
+// language (examples/prompt_*.txt and graphprompt_*.txt, backstage), each language's in the
 // prompts' order: the paraphrase of a translated prompt.
 var translatedPairs = sync.OnceValue(func() []rarePairs {
-	set, err := readExamples("prompt_")
+	set, err := translatedPrompts()
 	if err != nil {
 		return nil
 	}
