@@ -66,7 +66,9 @@ var (
 	// mathRE is mathematical notation (LaTeX), which cannot be read out:
 	// between dollars that touch what they hold, the closing one before no
 	// digit, as TeX writes it ("$x^2$"); two prices are not ("$5 or $10").
-	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]`)
+	// A power or an index in plain text is notation too ("E = mc^2",
+	// "H~2~O").
+	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]|[\p{L}\p{N})]\^[\p{N}(+-]|\p{L}~\d{1,3}~`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
 	// address without a scheme holds.
 	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
@@ -263,7 +265,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 			break
 		}
 	}
-	if strings.ContainsAny(s, "$\\") {
+	if strings.ContainsAny(s, "$\\^~") {
 		s = mathRE.ReplaceAllString(s, dropped)
 	}
 	if strings.Count(s, "`") >= 2 {
