@@ -367,9 +367,23 @@ func addressesIn(s string) [][]int {
 			locs = append(locs, []int{m[2], m[3]})
 		}
 	}
+	for _, l := range idnHostRE.FindAllStringIndex(s, -1) {
+		in := false
+		for _, o := range locs {
+			in = in || (l[0] < o[1] && o[0] < l[1])
+		}
+		if !in {
+			locs = append(locs, l)
+		}
+	}
 	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
 	return locs
 }
+
+// idnHostRE is an address whose host is written in Han script
+// ("例子.中国/nadine", "研究所.公司"): a label of ideographs, a dot, and an
+// ending of either script.
+var idnHostRE = regexp.MustCompile(`[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|网址|信息|[a-z]{2,6})\b(?:/[^\s，。！？、]*)?|[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|信息)(?:/[^\s，。！？、]*)?`)
 
 // website names the website of an address ("the MIRALab website"), or
 // returns dropped.
