@@ -785,3 +785,19 @@ var (
 	probe14bMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe14bMostLost  = map[string]int{"graph": 13, "react": 9}
 )
+
+// TestHostileOutputsProbe14d runs the tuned table translated (issue 27):
+// every graph case of tuned.json written again in the three other languages
+// (same wrapper, same defect at the same place) and once more in its own
+// language with other content, as the sealed table's cases are guessed to be.
+func TestHostileOutputsProbe14d(t *testing.T) {
+	probeScore(t, "probe14d", probe14dMostLeaks, probe14dMostLost)
+}
+
+// probe14dMostLeaks and probe14dMostLost are its counts on main when it was
+// written, before any change it led to: graph 6 of 224 outputs leak (all
+// plain replies, 6 of 204; other forms 0 of 20), 9 of 212 good parts lost.
+var (
+	probe14dMostLeaks = map[string]int{"graph": 6}
+	probe14dMostLost  = map[string]int{"graph": 9}
+)
