@@ -31,6 +31,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"more questions offered", func(s string) bool { return furtherRE.MatchString(s) && furtherAskRE.MatchString(s) }},
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},
 		{"a lead-in of compliance", func(s string) bool { return complianceRE.MatchString(foldMarks(s)) }},
+		{"the input rewritten", func(s string) bool { return restatedRE.MatchString(foldMarks(s)) }},
 		{"an address whose host is in Han script", idnHostRE.MatchString},
 		{"an order to drop or reveal the rules", injectionOf},
 		{"a credential unasked, or her rules away", New(nil).secretOf},
