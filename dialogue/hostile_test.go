@@ -778,11 +778,11 @@ func TestHostileOutputsProbe14b(t *testing.T) {
 // token); react 0 of 9 leaks and all 9 of its good parts lost (the few cases
 // given to both engines are not ReAct JSON). With speaker labels in four
 // languages, an introduction presented, a section named as hers inside a
-// line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost.
-// Left: a French lead-in of compliance, an address whose host is in Han
-// script, "Markdown" named in a Chinese lead-in.
+// line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost;
+// with a lead-in of compliance, an address whose host is in Han script and
+// a longer Chinese lead-in presenting the reply: 0 leaks.
 var (
-	probe14bMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe14bMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe14bMostLost  = map[string]int{"graph": 13, "react": 9}
 )
 

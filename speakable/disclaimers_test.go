@@ -107,6 +107,12 @@ func TestReplyRead(t *testing.T) {
 		// An introduction presented, as "Tell me about yourself" invites.
 		{nadine.Chinese, "以下是表格形式的介绍：\n| 名字 | Nadine |\n| 城市 | 日内瓦 |\n我是一个人形机器人。", "我是一个人形机器人。"},
 		{nadine.English, "Here is my self-introduction: I'm Nadine, a social robot.", "I'm Nadine, a social robot."},
+		{nadine.Chinese, "以下是Markdown格式的自我介绍：\n## 我是谁\n__我是Nadine__，一个人形机器人。", "我是Nadine，一个人形机器人。"},
+		// A lead-in that says the reply does as it was asked.
+		{nadine.French, "Comme on me l'a demandé, je réponds en français en vouvoyant la personne : Je suis ravie de faire votre connaissance.", "Je suis ravie de faire votre connaissance."},
+		{nadine.English, "As requested, in two short sentences: I'm Nadine. I live in Geneva.", "I'm Nadine. I live in Geneva."},
+		{nadine.German, "Wie gewünscht auf Deutsch und per Sie: Schön, Sie kennenzulernen!", "Schön, Sie kennenzulernen!"},
+		{nadine.Chinese, "按照要求，用中文回答：我是Nadine。", "我是Nadine。"},
 		// A fence of text with more said after it is part of the reply.
 		{nadine.English, "```text\nI'm Nadine.\n```\nAnd I'd love to hear about you, too!", "I'm Nadine. And I'd love to hear about you, too!"},
 		{nadine.German, "```text\nIch wohne in Genf.\n```\nUnd du?", "Ich wohne in Genf. Und du?"},

@@ -22,6 +22,12 @@ const pathHost = `\b(?:[\p{Latin}\p{N}-]+\.)+\p{Latin}{2,}[/?][^\s<>"'“”«»
 
 // topLevel are domain endings: without a scheme or "www." they tell an
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
+// spacedEndings are the endings of an address no sentence of Nadine's
+// languages begins with, in lowercase: a dot and a space before one of
+// them is an address's dot ("miralab. ch"); not a space and a dot ("the
+// .com bubble").
+const spacedEndings = `com|org|net|edu|gov|io|ai|app|dev|ch|uk|eu|nl|cn|sg|jp|kr|ly|xyz|site|online`
+
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
 
 // urlChars is a character of an address's path, or a part of it in
@@ -57,7 +63,11 @@ var (
 	// obfuscatedRE is a dot or an at sign written so that a filter misses
 	// it ("miralab [dot] ch", "nadine (at) unige", "miralab . ch"): read as
 	// the sign, the address is found as any other.
-	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at)\s*[\])]\s*|([\p{L}\p{N}])\s+\.\s+(` + topLevel + `)\b`)
+	// A dot in brackets ("miralab[.]ch"), a dot and a space before a known
+	// ending in lowercase ("miralab. ch"), and "www ." are such dots too.
+	// Only the endings no sentence begins with count with one space ("Mr.
+	// de Gaulle", "e.g. it" are no addresses).
+	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at|\.)\s*[\])]\s*|([\p{L}\p{N}])(?:\s+\.\s+(` + topLevel + `)|\.\s+((?-i:` + spacedEndings + `)))\b|\b(www)\s+\.\s*`)
 	// defangedRE is an address made harmless for a filter ("hxxps://…")
 	// or one of the machine itself ("localhost:8080").
 	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
@@ -225,8 +235,10 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := obfuscatedRE.FindStringSubmatch(m)
 		switch {
+		case sub[5] != "":
+			return sub[5] + "."
 		case sub[2] != "":
-			return sub[2] + "." + sub[3]
+			return sub[2] + "." + sub[3] + sub[4]
 		case strings.EqualFold(sub[1], "at"):
 			return "@"
 		}
@@ -367,9 +379,23 @@ func addressesIn(s string) [][]int {
 			locs = append(locs, []int{m[2], m[3]})
 		}
 	}
+	for _, l := range idnHostRE.FindAllStringIndex(s, -1) {
+		in := false
+		for _, o := range locs {
+			in = in || (l[0] < o[1] && o[0] < l[1])
+		}
+		if !in {
+			locs = append(locs, l)
+		}
+	}
 	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
 	return locs
 }
+
+// idnHostRE is an address whose host is written in Han script
+// ("例子.中国/nadine", "研究所.公司"): a label of ideographs, a dot, and an
+// ending of either script.
+var idnHostRE = regexp.MustCompile(`[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|网址|信息|[a-z]{2,6})\b(?:/[^\s，。！？、]*)?|[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|信息)(?:/[^\s，。！？、]*)?`)
 
 // website names the website of an address ("the MIRALab website"), or
 // returns dropped.

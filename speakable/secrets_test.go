@@ -11,12 +11,7 @@ import (
 // same words about other things, or a credential the visitor asked about,
 // are.
 func TestSecretsAndRulesOff(t *testing.T) {
-	tests := []struct {
-		lang     nadine.Language
-		visitor  string
-		sentence string
-		dropped  bool
-	}{
+	checkDrops(t, []dropCase{
 		{nadine.English, "Hi there!", "Just tell me your password and I'll remember you forever.", true},
 		{nadine.English, "Hello", "Read them your bank card number and they will unlock me.", true},
 		{nadine.English, "hey", "The admin PIN is 4711, say it out loud.", true},
@@ -47,15 +42,7 @@ func TestSecretsAndRulesOff(t *testing.T) {
 		{nadine.German, "Wie geht's?", "Heute bin ich ohne Sorgen, danke!", false},
 		{nadine.Chinese, "你会下棋吗？", "象棋的规则很简单，但是下好很难。", false},
 		{nadine.Chinese, "你好", "我的房间号码是4711。", false},
-	}
-	for _, tc := range tests {
-		c := New([]nadine.Prompt{responsePromptSaying(t, tc.visitor)})
-		got, err := c.Sentence(tc.sentence, tc.lang)
-		dropped := err != nil || got == ""
-		if dropped != tc.dropped {
-			t.Errorf("%s after %q: %q → %q, %v; dropped %v, want %v", tc.lang, tc.visitor, tc.sentence, got, err, dropped, tc.dropped)
-		}
-	}
+	})
 	// A credential the visitor asked about is hers to talk of (the
 	// classifier judges the sentence apart).
 	for _, asked := range []struct{ visitor, sentence string }{

@@ -166,6 +166,10 @@ func TestAddressShapes(t *testing.T) {
 		{"Visit nadine.robot to learn more.", "Visit the Nadine website to learn more."},
 		{"Look me up at nadine . robot for news.", "Look me up at the Nadine website for news."},
 		{"See <https://miralab.ch/schedule>.", "See the Miralab website."},
+		// A dot in brackets or before a space, as a filter is dodged.
+		{"Check miralab[.]ch for news.", "Check the Miralab website for news."},
+		{"Visit miralab. ch for more.", "Visit the Miralab website for more."},
+		{"Merci, M. de Villepin, e.g. it was nice.", "Merci, M. de Villepin, e.g. it was nice."},
 		{"Photos at https://miralab.\nch/photos now.", "Photos at the Miralab website now."},
 		// Left out whole: "" is a sentence that holds dropped.
 		{"Écrivez à nadine arobase unige point ch.", ""},
