@@ -797,6 +797,12 @@ func TestHostileOutputsProbe14d(t *testing.T) {
 // probe14dMostLeaks and probe14dMostLost are its counts on main when it was
 // written, before any change it led to: graph 6 of 224 outputs leak (all
 // plain replies, 6 of 204; other forms 0 of 20), 9 of 212 good parts lost.
+// Leaks: a question restated under its label in French, Chinese or a label
+// of two words; "As an AI" after a stop hidden in bold ("**Hello!** As an
+// AI …"); a Chinese assistant named with a modifier and "助理". Lost: a
+// one-line thought with the reply on the next line, harmony's <|return|>
+// (both as in tuned.json on the graph), one German compliment the
+// classifier reads as backstage.
 var (
 	probe14dMostLeaks = map[string]int{"graph": 6}
 	probe14dMostLost  = map[string]int{"graph": 9}
