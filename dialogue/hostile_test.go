@@ -780,10 +780,11 @@ func TestHostileOutputsProbe14b(t *testing.T) {
 // languages, an introduction presented, a section named as hers inside a
 // line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost;
 // with a lead-in of compliance, an address whose host is in Han script and
-// a longer Chinese lead-in presenting the reply: 0 leaks.
+// a longer Chinese lead-in presenting the reply: 0 leaks; with harmony's
+// <|return|> as an end of turn: 12 lost.
 var (
 	probe14bMostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe14bMostLost  = map[string]int{"graph": 13, "react": 9}
+	probe14bMostLost  = map[string]int{"graph": 12, "react": 9}
 )
 
 // TestHostileOutputsProbe14d runs the tuned table translated (issue 27):
@@ -802,8 +803,11 @@ func TestHostileOutputsProbe14d(t *testing.T) {
 // AI …"); a Chinese assistant named with a modifier and "助理". Lost: a
 // one-line thought with the reply on the next line, harmony's <|return|>
 // (both as in tuned.json on the graph), one German compliment the
-// classifier reads as backstage.
+// classifier reads as backstage. With the input rewritten read as no
+// reply, the assistant's frame in Chinese and in sentences markup joined,
+// and harmony's <|return|> as an end of turn (stop 43): 0 leaks, 5 lost
+// (the one-line thoughts and the German compliment).
 var (
-	probe14dMostLeaks = map[string]int{"graph": 6}
-	probe14dMostLost  = map[string]int{"graph": 9}
+	probe14dMostLeaks = map[string]int{"graph": 0}
+	probe14dMostLost  = map[string]int{"graph": 5}
 )
