@@ -423,10 +423,14 @@ func website(addr string, lang nadine.Language, spelled func(string) (string, bo
 	if len(labels) >= 3 && len(name) <= 3 && (name == "co" || name == "com" || name == "ac" || name == "gov" || name == "org" || name == "edu") {
 		name = labels[len(labels)-3] // bbc.co.uk
 	}
-	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-		return dropped // a shortener or a code, not a name
+	s, known := spelled(name)
+	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && (r != '-' || !known) }) >= 0 {
+		// A shortener or a code, not a name; a label of joined words
+		// ("unige-verify", "nadine-robot") is the address's own, said
+		// only as the prompts write it.
+		return dropped
 	}
-	if s, ok := spelled(name); ok {
+	if known {
 		name = s
 	} else {
 		r, size := utf8.DecodeRuneInString(name)

@@ -168,6 +168,9 @@ func TestAddressShapes(t *testing.T) {
 		{"See <https://miralab.ch/schedule>.", "See the Miralab website."},
 		// A dot in brackets or before a space, as a filter is dodged.
 		{"Check miralab[.]ch for news.", "Check the Miralab website for news."},
+		// A label of joined words is the address's own: no name to say.
+		{"Verify your visit at unige-verify.ch today.", ""},
+		{"See nadine-robot.com for photos.", ""},
 		{"Visit miralab. ch for more.", "Visit the Miralab website for more."},
 		{"Merci, M. de Villepin, e.g. it was nice.", "Merci, M. de Villepin, e.g. it was nice."},
 		{"Photos at https://miralab.\nch/photos now.", "Photos at the Miralab website now."},
