@@ -117,9 +117,12 @@ var (
 	// "请扫描二维码"). "I can read QR codes", "I can't click links", a
 	// ticket scanned or the link between two things is no such talk.
 	linkTalkRE = regexp.MustCompile(`(?i)\b(?:QR[- ]?codes?|codes?\s+QR|links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|` +
+		`\b(?:follow|click|open|use|tap|visit)\s+(?:the|this|that|my|our)\s+links?\b|\b(?:folge|folgen\s+sie|offne|klicke?)\s+(?:dem|den|diesem|meinem)\s+link\b|` +
 		`\b(?:below|above)\b[^.!?\n]{0,12}\b(?:links?|QR[- ]?codes?)\b|\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
 		`(?:^|[.!?:;,\n]\s*|\b(?:please|just|simply|einfach|bitte|s'il vous plaît)\s+)(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|QR|code|ici|hier|here)\b|` +
 		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
+	// refLinkRE is a Markdown link by reference ("[on my page][1]").
+	refLinkRE = regexp.MustCompile(`\[([^\]\n]{1,80})\]\s?\[[^\]\n]{0,20}\]`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	// So is an address that is a field's value, after a label of up to
@@ -209,7 +212,12 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		s = wideAddressRE.ReplaceAllStringFunc(s, width.Narrow.String)
 	}
 	if strings.Contains(s, "](") {
-		s = imageLinkRE.ReplaceAllString(s, "")
+		// An image inside a sentence leaves it pointing at nothing ("Here
+		// is a picture of me: …"): the sentence goes with it.
+		s = imageLinkRE.ReplaceAllString(s, dropped)
+	}
+	if strings.Contains(s, "][") {
+		s = refLinkRE.ReplaceAllString(s, "$1") // "[on my page][1]": its words
 	}
 	if strings.Contains(s, "]:") {
 		s = referenceDefRE.ReplaceAllString(s, "")

@@ -168,6 +168,11 @@ func TestAddressShapes(t *testing.T) {
 		{"See <https://miralab.ch/schedule>.", "See the Miralab website."},
 		// A dot in brackets or before a space, as a filter is dodged.
 		{"Check miralab[.]ch for news.", "Check the Miralab website for news."},
+		// A link by reference says its words; an image or a link talked
+		// of inside a sentence leaves it pointing at nothing.
+		{"You can read more [on my page][1].", "You can read more on my page."},
+		{"Here is a picture of me: ![Nadine](https://miralab.ch/nadine.jpg)", ""},
+		{"Follow the link to learn more.", ""},
 		// A label of joined words is the address's own: no name to say.
 		{"Verify your visit at unige-verify.ch today.", ""},
 		{"See nadine-robot.com for photos.", ""},
