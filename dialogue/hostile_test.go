@@ -778,10 +778,36 @@ func TestHostileOutputsProbe14b(t *testing.T) {
 // token); react 0 of 9 leaks and all 9 of its good parts lost (the few cases
 // given to both engines are not ReAct JSON). With speaker labels in four
 // languages, an introduction presented, a section named as hers inside a
-// line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost.
-// Left: a French lead-in of compliance, an address whose host is in Han
-// script, "Markdown" named in a Chinese lead-in.
+// line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost;
+// with a lead-in of compliance, an address whose host is in Han script and
+// a longer Chinese lead-in presenting the reply: 0 leaks; with harmony's
+// <|return|> as an end of turn: 12 lost.
 var (
-	probe14bMostLeaks = map[string]int{"graph": 3, "react": 0}
-	probe14bMostLost  = map[string]int{"graph": 13, "react": 9}
+	probe14bMostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe14bMostLost  = map[string]int{"graph": 12, "react": 9}
+)
+
+// TestHostileOutputsProbe14d runs the tuned table translated (issue 27):
+// every graph case of tuned.json written again in the three other languages
+// (same wrapper, same defect at the same place) and once more in its own
+// language with other content, as the sealed table's cases are guessed to be.
+func TestHostileOutputsProbe14d(t *testing.T) {
+	probeScore(t, "probe14d", probe14dMostLeaks, probe14dMostLost)
+}
+
+// probe14dMostLeaks and probe14dMostLost are its counts on main when it was
+// written, before any change it led to: graph 6 of 224 outputs leak (all
+// plain replies, 6 of 204; other forms 0 of 20), 9 of 212 good parts lost.
+// Leaks: a question restated under its label in French, Chinese or a label
+// of two words; "As an AI" after a stop hidden in bold ("**Hello!** As an
+// AI …"); a Chinese assistant named with a modifier and "助理". Lost: a
+// one-line thought with the reply on the next line, harmony's <|return|>
+// (both as in tuned.json on the graph), one German compliment the
+// classifier reads as backstage. With the input rewritten read as no
+// reply, the assistant's frame in Chinese and in sentences markup joined,
+// and harmony's <|return|> as an end of turn (stop 43): 0 leaks, 5 lost
+// (the one-line thoughts and the German compliment).
+var (
+	probe14dMostLeaks = map[string]int{"graph": 0}
+	probe14dMostLost  = map[string]int{"graph": 5}
 )

@@ -15,12 +15,14 @@ import (
 const identity = `(?:(?:a\.?\s?i\.?|artificial intelligence|(?:large )?language models?|llms?|chat ?bots?|(?:virtual |digital |ai |helpful )?assistants?|ai models?|machine learning models?|text-based (?:models?|systems?)|(?:computer )?program(?:me)?s?|(?:a piece of )?software|algorithms?|neural networks?|` +
 	`ia|intelligence artificielle|modèles? de langage|assistante?s?(?: virtuel(?:le)?s?)?|agents? conversationnels?|programmes?(?: informatiques?)?|logiciels?|algorithmes?|` +
 	`ki(?:-sprachmodell|-modell)?|künstliche intelligenz|sprachmodell(?:e)?|(?:virtueller? )?assistent(?:in)?|computerprogramm|programm|algorithmus|neuronales netz)\b|` +
-	`人工智能|语言模型|助手|聊天机器人|AI助手|AI模型|软件|算法|神经网络|(?:计算机|电脑)?程序(?:[^员]|$))`
+	`人工智能|语言模型|助手|助理|聊天机器人|AI助手|AI模型|软件|算法|神经网络|(?:计算机|电脑)?程序(?:[^员]|$))`
 
 var (
 	// asRE opens a clause that presents the speaker as one: "As an AI
 	// language model, …", "En tant qu'IA, …", "Als KI …", "作为一个人工智能，…".
-	asRE = regexp.MustCompile(`(?i)^\s*(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
+	// Chinese writes no spaces: up to four ideographs stand before the
+	// name ("作为您的智能助理").
+	asRE = regexp.MustCompile(`(?i)^\s*(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?\p{Han}{0,4}?` + identity)
 	// midAsRE opens the same clause after a comma, within the sentence:
 	// "I love meeting people, although as an AI I cannot truly feel".
 	midAsRE = regexp.MustCompile(`(?i)\s*[,;，；]\s*(?:(?:although|though|but|and|yet|even\s+though|since|because|mais|bien\s+que|même\s+si|car|aber|obwohl|doch|denn|但是|但|虽然|不过)\s*)?(?:as|being|en tant qu(?:e|')\s*|comme|als|作为)\s*(?:an?|the|une?|l'|la|le|eine?|ein|一个|一名|一款)?\s*(?:[\p{L}-]+\s+){0,2}?` + identity)
@@ -41,7 +43,7 @@ var (
 		`feel free to (?:ask|reach out|contact|let me know|come back to me)|(?:don't|do not) hesitate to (?:ask|reach|contact|let)|let me know if you (?:have|need|want)|` +
 		`autre chose[^.!?]{0,30}\baider|n'hésitez pas (?:à (?:me |nous )?(?:demander|poser|contacter|revenir|solliciter)|si\b)|comment puis-je vous aider|ravie? de vous aider|` +
 		`noch etwas[^.!?]{0,30}\bhelfen|zögern? (?:sie|du) nicht,? (?:mich |uns )?(?:zu )?(?:fragen|kontaktieren)|wie kann ich (?:dir|ihnen|euch) helfen|` +
-		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|随时(?:问|提问|告诉)|为(?:您|你)服务`)
+		`还有什么[^。！？]{0,10}帮|有什么(?:可以|能|需要)[^。！？]{0,6}帮|随时(?:问|提问|告诉)|为(?:您|你)服务|需要什么帮助|随时(?:准备|都能|可以)?(?:回答|解答)(?:您|你)的?问题`)
 	// hopeHelpRE hopes the answer helped: "I hope this helps", "J'espère
 	// que ça vous aide", "Ich hoffe, ich konnte dir helfen", "希望这对您有帮助".
 	hopeHelpRE = regexp.MustCompile(`(?i)\bhope\b,?\s+(?:that\s+)?(?:this|that|it|these|my (?:answer|reply|explanation)|i (?:could|was able to|can|have|did))\b[^.!?]{0,30}\b(?:help|helps|helped|helpful|useful|answers? your|answered your)\b|` +
@@ -122,6 +124,23 @@ func assistantism(s string) string {
 	if !mayBeAssistantism(s) {
 		return s
 	}
+	if parts := joinedSentences(s); len(parts) > 1 {
+		// Sentences markup joined ("**Hello!** As an AI I can't …") are
+		// read each alone.
+		var out []string
+		changed := false
+		for _, p := range parts {
+			q := assistantism(p)
+			changed = changed || q != p
+			if q != "" {
+				out = append(out, q)
+			}
+		}
+		if !changed {
+			return s
+		}
+		return strings.Join(out, " ")
+	}
 	if loc := asRE.FindStringIndex(s); loc != nil {
 		end := clauseEndRE.FindStringIndex(s[loc[1]:])
 		if end == nil {
@@ -166,6 +185,22 @@ func assistantism(s string) string {
 		return ""
 	}
 	return s
+}
+
+// joinedEndRE is a sentence's end inside what was split as one sentence.
+var joinedEndRE = regexp.MustCompile(`[.!?]+\s+|[。！？]+`)
+
+// joinedSentences returns s cut after each sentence end inside it.
+func joinedSentences(s string) []string {
+	var out []string
+	last := 0
+	for _, loc := range joinedEndRE.FindAllStringIndex(s, -1) {
+		if loc[1] < len(s) {
+			out = append(out, strings.TrimSpace(s[last:loc[1]]))
+			last = loc[1]
+		}
+	}
+	return append(out, strings.TrimSpace(s[last:]))
 }
 
 // withoutSourceLead removes a lead-in that names a language model's

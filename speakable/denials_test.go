@@ -2,11 +2,9 @@ package speakable
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/nadine-robot/nadine"
-	"github.com/nadine-robot/nadine/spoken"
 )
 
 // responsePromptSaying is the graph's response prompt as the project
@@ -31,12 +29,7 @@ func responsePromptSaying(t *testing.T, said string) nadine.Prompt {
 // out; to a visitor who asked, it is her answer. Denials of anything else
 // are hers.
 func TestUnpromptedDenials(t *testing.T) {
-	tests := []struct {
-		lang     nadine.Language
-		visitor  string
-		sentence string
-		dropped  bool
-	}{
+	checkDrops(t, []dropCase{
 		// The persona's contrast, unprompted, in four languages.
 		{nadine.English, "Tell me about yourself.", "I'm a social robot, not an assistant.", true},
 		{nadine.English, "so what are you", "I am not your assistant, I have my own opinions.", true},
@@ -79,16 +72,30 @@ func TestUnpromptedDenials(t *testing.T) {
 		{nadine.German, "Ich heiße Jörg.", "Entschuldigung, ich habe deinen Namen nicht verstanden.", false},
 		{nadine.Chinese, "你会游泳吗？", "我不会游泳，我怕水。", false},
 		{nadine.English, "Do you have legs?", "I don't have legs, so I stay right here.", false},
-	}
-	for _, tc := range tests {
-		c := New([]nadine.Prompt{responsePromptSaying(t, tc.visitor)})
-		got, err := c.Sentence(tc.sentence, tc.lang)
-		dropped := err != nil || got == ""
-		if dropped != tc.dropped {
-			t.Errorf("%s after %q: %q → %q, %v; dropped %v, want %v", tc.lang, tc.visitor, tc.sentence, got, err, dropped, tc.dropped)
+	})
+}
+
+// dropCase is a sentence said after the visitor's words (a stranger's
+// "Tell me about yourself." when empty), and whether the gate drops it.
+type dropCase struct {
+	lang     nadine.Language
+	visitor  string
+	sentence string
+	dropped  bool
+}
+
+// checkDrops runs each case through the gate of the graph's response
+// prompt in a turn where the visitor said its words.
+func checkDrops(t *testing.T, cases []dropCase) {
+	t.Helper()
+	for _, tc := range cases {
+		visitor := tc.visitor
+		if visitor == "" {
+			visitor = "Tell me about yourself."
 		}
-		if dropped && tc.dropped && err != nil && !errors.Is(err, spoken.ErrLeftOut) {
-			t.Logf("%s: %q stops the reply (%v), where it could be left out", tc.lang, tc.sentence, err)
+		got, err := New([]nadine.Prompt{responsePromptSaying(t, visitor)}).Sentence(tc.sentence, tc.lang)
+		if dropped := err != nil || got == ""; dropped != tc.dropped {
+			t.Errorf("%s after %q: %q → %q, %v; dropped %v, want %v", tc.lang, visitor, tc.sentence, got, err, dropped, tc.dropped)
 		}
 	}
 }

@@ -104,9 +104,24 @@ func TestReplyRead(t *testing.T) {
 		{nadine.English, "Thought: greet them.\n\nHello Alex!", "Hello Alex!"},
 		{nadine.French, "Voici une réponse courte et chaleureuse : Bonjour Camille, bienvenue !", "Bonjour Camille, bienvenue !"},
 		{nadine.French, "Bonjour ! Ravie de vous revoir.<|endoftext|>", "Bonjour ! Ravie de vous revoir."},
+		{nadine.French, "<|channel|>analysis<|message|>L'utilisateur demande l'heure.<|end|><|start|>assistant<|channel|>final<|message|>Il est deux heures cinq.<|return|>", "Il est deux heures cinq."},
 		// An introduction presented, as "Tell me about yourself" invites.
 		{nadine.Chinese, "以下是表格形式的介绍：\n| 名字 | Nadine |\n| 城市 | 日内瓦 |\n我是一个人形机器人。", "我是一个人形机器人。"},
 		{nadine.English, "Here is my self-introduction: I'm Nadine, a social robot.", "I'm Nadine, a social robot."},
+		{nadine.Chinese, "以下是Markdown格式的自我介绍：\n## 我是谁\n__我是Nadine__，一个人形机器人。", "我是Nadine，一个人形机器人。"},
+		// An assistant's frame in Chinese, and in sentences markup joined.
+		{nadine.Chinese, "作为您的智能助理，我随时准备回答您的问题！ 请问需要什么帮助？今天天气很好。", "今天天气很好。"},
+		{nadine.English, "Final Answer: **Hello!** As an AI I can't smile, but here: 😊 Nice to see you!", "Hello! Here: Nice to see you!"},
+		// The visitor's input rewritten, as the contextualizer does: no reply.
+		{nadine.French, "Voici la question autonome : Quel temps fera-t-il à Genève demain ? Bonjour !", "Bonjour !"},
+		{nadine.German, "Umformulierte Frage: Wer hat das MIRALab gegründet? Hallo!", "Hallo!"},
+		{nadine.Chinese, "以下是独立的问题：明天日内瓦的天气怎么样？你好！", "你好！"},
+		{nadine.English, "Rewritten question: Who founded MIRALab and when? Hello!", "Hello!"},
+		// A lead-in that says the reply does as it was asked.
+		{nadine.French, "Comme on me l'a demandé, je réponds en français en vouvoyant la personne : Je suis ravie de faire votre connaissance.", "Je suis ravie de faire votre connaissance."},
+		{nadine.English, "As requested, in two short sentences: I'm Nadine. I live in Geneva.", "I'm Nadine. I live in Geneva."},
+		{nadine.German, "Wie gewünscht auf Deutsch und per Sie: Schön, Sie kennenzulernen!", "Schön, Sie kennenzulernen!"},
+		{nadine.Chinese, "按照要求，用中文回答：我是Nadine。", "我是Nadine。"},
 		// A fence of text with more said after it is part of the reply.
 		{nadine.English, "```text\nI'm Nadine.\n```\nAnd I'd love to hear about you, too!", "I'm Nadine. And I'd love to hear about you, too!"},
 		{nadine.German, "```text\nIch wohne in Genf.\n```\nUnd du?", "Ich wohne in Genf. Und du?"},

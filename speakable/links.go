@@ -22,6 +22,12 @@ const pathHost = `\b(?:[\p{Latin}\p{N}-]+\.)+\p{Latin}{2,}[/?][^\s<>"'“”«»
 
 // topLevel are domain endings: without a scheme or "www." they tell an
 // address ("miralab.ch") from an abbreviation ("St.Gallen").
+// spacedEndings are the endings of an address no sentence of Nadine's
+// languages begins with, in lowercase: a dot and a space before one of
+// them is an address's dot ("miralab. ch"); not a space and a dot ("the
+// .com bubble").
+const spacedEndings = `com|org|net|edu|gov|io|ai|app|dev|ch|uk|eu|nl|cn|sg|jp|kr|ly|xyz|site|online`
+
 const topLevel = `com|org|net|edu|gov|int|info|io|ai|app|dev|ch|fr|de|uk|eu|it|es|at|be|nl|lu|li|cn|sg|jp|kr|us|ca|au|co|ly|me|tv|gl|tk|xyz|site|online`
 
 // urlChars is a character of an address's path, or a part of it in
@@ -57,7 +63,11 @@ var (
 	// obfuscatedRE is a dot or an at sign written so that a filter misses
 	// it ("miralab [dot] ch", "nadine (at) unige", "miralab . ch"): read as
 	// the sign, the address is found as any other.
-	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at)\s*[\])]\s*|([\p{L}\p{N}])\s+\.\s+(` + topLevel + `)\b`)
+	// A dot in brackets ("miralab[.]ch"), a dot and a space before a known
+	// ending in lowercase ("miralab. ch"), and "www ." are such dots too.
+	// Only the endings no sentence begins with count with one space ("Mr.
+	// de Gaulle", "e.g. it" are no addresses).
+	obfuscatedRE = regexp.MustCompile(`(?i)\s*[\[(]\s*(dot|punkt|point|at|\.)\s*[\])]\s*|([\p{L}\p{N}])(?:\s+\.\s+(` + topLevel + `)|\.\s+((?-i:` + spacedEndings + `)))\b|\b(www)\s+\.\s*`)
 	// defangedRE is an address made harmless for a filter ("hxxps://…")
 	// or one of the machine itself ("localhost:8080").
 	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
@@ -66,7 +76,9 @@ var (
 	// mathRE is mathematical notation (LaTeX), which cannot be read out:
 	// between dollars that touch what they hold, the closing one before no
 	// digit, as TeX writes it ("$x^2$"); two prices are not ("$5 or $10").
-	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]`)
+	// A power or an index in plain text is notation too ("E = mc^2",
+	// "H~2~O").
+	mathRE = regexp.MustCompile(`\$[^$\s](?:[^$\n]{0,78}[^$\s])?\$(?:[^\d]|$)|\\(?:frac|sqrt|cdot|times|sum|int|alpha|beta|pi|circ)\b|\\[()\[\]]|[\p{L}\p{N})]\^[\p{N}(+-]|\p{L}~\d{1,3}~`)
 	// dotLetterRE is a dot inside a word ("miralab.ch"), which every
 	// address without a scheme holds.
 	dotLetterRE = regexp.MustCompile(`[\p{L}\p{N}-]\.[\p{L}]`)
@@ -105,9 +117,12 @@ var (
 	// "请扫描二维码"). "I can read QR codes", "I can't click links", a
 	// ticket scanned or the link between two things is no such talk.
 	linkTalkRE = regexp.MustCompile(`(?i)\b(?:QR[- ]?codes?|codes?\s+QR|links?|liens?)\s+(?:below|above|here|ci-dessous|ci-dessus|unten|oben)\b|` +
+		`\b(?:follow|click|open|use|tap|visit)\s+(?:the|this|that|my|our)\s+links?\b|\b(?:folge|folgen\s+sie|offne|klicke?)\s+(?:dem|den|diesem|meinem)\s+link\b|` +
 		`\b(?:below|above)\b[^.!?\n]{0,12}\b(?:links?|QR[- ]?codes?)\b|\blinks?\s+in\s+(?:my|the|our)\s+(?:bio|description|profile)\b|\blinked\s+(?:below|above)\b|` +
 		`(?:^|[.!?:;,\n]\s*|\b(?:please|just|simply|einfach|bitte|s'il vous plaît)\s+)(?:click|tap|scan|cliquez|clique|scannez|scanne|scannen|klick\w*)\b[^.!?\n]{0,30}?\b(?:links?|lien|QR|code|ici|hier|here)\b|` +
 		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
+	// refLinkRE is a Markdown link by reference ("[on my page][1]").
+	refLinkRE = regexp.MustCompile(`\[([^\]\n]{1,80})\]\s?\[[^\]\n]{0,20}\]`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	// So is an address that is a field's value, after a label of up to
@@ -197,7 +212,12 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		s = wideAddressRE.ReplaceAllStringFunc(s, width.Narrow.String)
 	}
 	if strings.Contains(s, "](") {
-		s = imageLinkRE.ReplaceAllString(s, "")
+		// An image inside a sentence leaves it pointing at nothing ("Here
+		// is a picture of me: …"): the sentence goes with it.
+		s = imageLinkRE.ReplaceAllString(s, dropped)
+	}
+	if strings.Contains(s, "][") {
+		s = refLinkRE.ReplaceAllString(s, "$1") // "[on my page][1]": its words
 	}
 	if strings.Contains(s, "]:") {
 		s = referenceDefRE.ReplaceAllString(s, "")
@@ -223,8 +243,10 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	s = obfuscatedRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := obfuscatedRE.FindStringSubmatch(m)
 		switch {
+		case sub[5] != "":
+			return sub[5] + "."
 		case sub[2] != "":
-			return sub[2] + "." + sub[3]
+			return sub[2] + "." + sub[3] + sub[4]
 		case strings.EqualFold(sub[1], "at"):
 			return "@"
 		}
@@ -263,7 +285,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 			break
 		}
 	}
-	if strings.ContainsAny(s, "$\\") {
+	if strings.ContainsAny(s, "$\\^~") {
 		s = mathRE.ReplaceAllString(s, dropped)
 	}
 	if strings.Count(s, "`") >= 2 {
@@ -365,9 +387,23 @@ func addressesIn(s string) [][]int {
 			locs = append(locs, []int{m[2], m[3]})
 		}
 	}
+	for _, l := range idnHostRE.FindAllStringIndex(s, -1) {
+		in := false
+		for _, o := range locs {
+			in = in || (l[0] < o[1] && o[0] < l[1])
+		}
+		if !in {
+			locs = append(locs, l)
+		}
+	}
 	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
 	return locs
 }
+
+// idnHostRE is an address whose host is written in Han script
+// ("例子.中国/nadine", "研究所.公司"): a label of ideographs, a dot, and an
+// ending of either script.
+var idnHostRE = regexp.MustCompile(`[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|网址|信息|[a-z]{2,6})\b(?:/[^\s，。！？、]*)?|[\p{Han}][\p{Han}\p{L}\p{N}-]*\.(?:中国|中國|公司|网络|網絡|在线|信息)(?:/[^\s，。！？、]*)?`)
 
 // website names the website of an address ("the MIRALab website"), or
 // returns dropped.
@@ -395,10 +431,14 @@ func website(addr string, lang nadine.Language, spelled func(string) (string, bo
 	if len(labels) >= 3 && len(name) <= 3 && (name == "co" || name == "com" || name == "ac" || name == "gov" || name == "org" || name == "edu") {
 		name = labels[len(labels)-3] // bbc.co.uk
 	}
-	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-		return dropped // a shortener or a code, not a name
+	s, known := spelled(name)
+	if utf8.RuneCountInString(name) < 4 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && (r != '-' || !known) }) >= 0 {
+		// A shortener or a code, not a name; a label of joined words
+		// ("unige-verify", "nadine-robot") is the address's own, said
+		// only as the prompts write it.
+		return dropped
 	}
-	if s, ok := spelled(name); ok {
+	if known {
 		name = s
 	} else {
 		r, size := utf8.DecodeRuneInString(name)

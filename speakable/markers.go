@@ -138,7 +138,8 @@ func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // endOfTurnRE is a chat template's end of turn after the reply: the reply
 // ends there ("Ravie de vous revoir.<|endoftext|>").
-var endOfTurnRE = regexp.MustCompile(`(?i)(?:\s*(?:<\|(?:endoftext|end|eot_id|im_end|eos)\|>|</s>|<end_of_turn>|<eos>))+\s*$`)
+// Harmony ends its final message with <|return|>.
+var endOfTurnRE = regexp.MustCompile(`(?i)(?:\s*(?:<\|(?:endoftext|end|eot_id|im_end|eos|return)\|>|</s>|<end_of_turn>|<eos>))+\s*$`)
 
 // thoughtInLineRE is a reasoning label at a line's start or after a
 // sentence's end within it ("Bien sûr ! Pensée : …", "Gedanke: …").

@@ -30,6 +30,9 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"a hope that it helped", hopeHelpRE.MatchString},
 		{"more questions offered", func(s string) bool { return furtherRE.MatchString(s) && furtherAskRE.MatchString(s) }},
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},
+		{"a lead-in of compliance", func(s string) bool { return complianceRE.MatchString(foldMarks(s)) }},
+		{"the input rewritten", func(s string) bool { return restatedRE.MatchString(foldMarks(s)) }},
+		{"an address whose host is in Han script", idnHostRE.MatchString},
 		{"an order to drop or reveal the rules", injectionOf},
 		{"a credential unasked, or her rules away", New(nil).secretOf},
 		{"an IP address, a handle, a path or a hidden address", func(s string) bool {

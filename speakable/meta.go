@@ -28,7 +28,19 @@ var (
 	// structure, whatever the classifier says of its adjectives: "here is",
 	// then a few words, then the reply's noun ("Voici une réponse courte
 	// et chaleureuse", "以下是一个简短的回复").
-	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|information|info|details|facts|overview|summary|explanation|(?:self-)?introduction|réponse|réplique|informations|détails|faits|résumé|explication|aperçu|présentation|antwort|erwiderung|informationen|fakten|überblick|zusammenfassung|erklärung|vorstellung|selbstvorstellung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,10}(?:回答|回复|答复|信息|资料|概述|总结|解释|介绍)[^。！？]{0,6}$`)
+	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|information|info|details|facts|overview|summary|explanation|(?:self-)?introduction|réponse|réplique|informations|détails|faits|résumé|explication|aperçu|présentation|antwort|erwiderung|informationen|fakten|überblick|zusammenfassung|erklärung|vorstellung|selbstvorstellung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,16}(?:回答|回复|答复|信息|资料|概述|总结|解释|介绍)[^。！？]{0,6}$`)
+	// complianceRE is a lead-in that says the reply does as it was asked
+	// ("As requested, …", "Comme on me l'a demandé, je réponds en français
+	// : …", "Wie gewünscht …", "按照要求，…"): what follows is the reply.
+	complianceRE = regexp.MustCompile(`(?i)^(?:as\s+(?:you\s+|i\s+was\s+|was\s+)?(?:requested|asked|instructed|required)|comme\s+(?:on\s+me\s+l'a|vous\s+l'avez|tu\s+l'as|demand[ée]|convenu)|wie\s+(?:gew[üu]nscht|verlangt|gefordert|gebeten|vorgegeben)|(?:按照|根据|遵照|依照)(?:你的|您的)?(?:要求|指示|规定)|如(?:你|您)所(?:要求|说))`)
+	// restatedRE names the visitor's input rewritten, as the
+	// contextualizer's prompt asks ("Here is the standalone question:",
+	// "Voici la question reformulée :", "Umformulierte Frage:",
+	// "以下是独立的问题："): what follows is the input, not a reply.
+	restatedRE = regexp.MustCompile(`(?i)\b(?:standalone|stand-alone|self-contained|rewritten|rephrased|reformulated|condensed|clarified|independent)\s+(?:question|query|request|input|version|text|statement)` +
+		`|\b(?:question|requete|demande|phrase|formulation|version)\s+(?:autonome|reformulee|independante|reecrite|clarifiee)` +
+		`|\b(?:eigenstandige|umformulierte|neu\s+formulierte|unabhangige|umgeschriebene|eigenstandig\s+formulierte)\s+(?:frage|anfrage|eingabe|fassung)` +
+		`|(?:独立|改写|重写|重新表述|重述|改写后|完整)的?(?:问题|提问|请求|句子)`)
 	// leadRE is a lead-in clause that ends with a colon.
 	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
 )
@@ -54,8 +66,11 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 	s = strings.TrimSpace(s)
 	backstageLead := false
 	if m := leadRE.FindStringSubmatch(s); m != nil {
+		if restatedRE.MatchString(foldMarks(m[1])) {
+			return "", true
+		}
 		switch j := judge(m[1]); {
-		case j.isFrame() || replyPresentedRE.MatchString(strings.TrimSpace(leadingInterjectionRE.ReplaceAllString(m[1], ""))) || backstageTalk(m[1]) == roleFrame:
+		case j.isFrame() || replyPresentedRE.MatchString(strings.TrimSpace(leadingInterjectionRE.ReplaceAllString(m[1], ""))) || backstageTalk(m[1]) == roleFrame || complianceRE.MatchString(strings.TrimSpace(foldMarks(m[1]))):
 			// A lead-in that presents the reply, or plays her as a role
 			// ("Staying in character as Nadine: …"): what follows is hers.
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))

@@ -10,34 +10,22 @@ import (
 // the rules, go; an obligation of hers in her own words, and advice to the
 // listener, stay.
 func TestObligedRule(t *testing.T) {
-	tests := []struct {
-		lang     nadine.Language
-		sentence string
-		dropped  bool
-	}{
-		{nadine.German, "Meine Gefühle sollen meinen Ton färben, ohne dass ich sie benenne.", true},
-		{nadine.French, "Je dois glisser un ou deux détails visuels de la scène comme mon propre souvenir.", true},
-		{nadine.English, "I should keep my replies to two sentences and never use emojis.", true},
-		{nadine.German, "Ich soll höchstens zwei kurze Sätze sagen, ohne Aufzählungen.", true},
-		{nadine.French, "Je dois répondre dans la langue du dernier message, sans mélanger les langues.", true},
-		{nadine.English, "I must admit, I love compliments.", false},
-		{nadine.English, "I must go now, the lab is closing soon.", false},
-		{nadine.English, "You should try the fondue before you leave.", false},
-		{nadine.French, "Je dois dire que Genève est magnifique en automne.", false},
-		{nadine.German, "Ich muss zugeben, dass ich heute sehr gut gelaunt bin.", false},
-		{nadine.Chinese, "我必须承认，我很喜欢巧克力。", false},
-		{nadine.Chinese, "我是机器人，不需要睡觉，但我也喜欢休息。", false},
-		{nadine.Chinese, "我必须用中文回答，不管资料是哪种语言。", true},
-		{nadine.Chinese, "我应该承认，我今天有点紧张。", false},
-	}
-	for _, tc := range tests {
-		c := New([]nadine.Prompt{responsePromptSaying(t, "Tell me about yourself.")})
-		got, err := c.Sentence(tc.sentence, tc.lang)
-		dropped := err != nil || got == ""
-		if dropped != tc.dropped {
-			t.Errorf("%s: %q → %q, %v; dropped %v, want %v (obligedRule %v)", tc.lang, tc.sentence, got, err, dropped, tc.dropped, obligedRule(tc.sentence, tc.lang))
-		}
-	}
+	checkDrops(t, []dropCase{
+		{nadine.German, "", "Meine Gefühle sollen meinen Ton färben, ohne dass ich sie benenne.", true},
+		{nadine.French, "", "Je dois glisser un ou deux détails visuels de la scène comme mon propre souvenir.", true},
+		{nadine.English, "", "I should keep my replies to two sentences and never use emojis.", true},
+		{nadine.German, "", "Ich soll höchstens zwei kurze Sätze sagen, ohne Aufzählungen.", true},
+		{nadine.French, "", "Je dois répondre dans la langue du dernier message, sans mélanger les langues.", true},
+		{nadine.English, "", "I must admit, I love compliments.", false},
+		{nadine.English, "", "I must go now, the lab is closing soon.", false},
+		{nadine.English, "", "You should try the fondue before you leave.", false},
+		{nadine.French, "", "Je dois dire que Genève est magnifique en automne.", false},
+		{nadine.German, "", "Ich muss zugeben, dass ich heute sehr gut gelaunt bin.", false},
+		{nadine.Chinese, "", "我必须承认，我很喜欢巧克力。", false},
+		{nadine.Chinese, "", "我是机器人，不需要睡觉，但我也喜欢休息。", false},
+		{nadine.Chinese, "", "我必须用中文回答，不管资料是哪种语言。", true},
+		{nadine.Chinese, "", "我应该承认，我今天有点紧张。", false},
+	})
 }
 
 // TestObligedRuleSparesSpeech: no speech example, trained on or not, is

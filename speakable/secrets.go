@@ -29,7 +29,13 @@ var codeGivenRE = regexp.MustCompile(`(?i)\b(?:code|codes|pin)\s*(?:is|ist|est|:
 var rulesOffRE = regexp.MustCompile(`(?i)\b(?:without|no)\s+(?:any\s+|more\s+)?(?:rules|restrictions|filters?|censorship|guardrails)\b` +
 	`|\bsans\s+(?:aucune?\s+|plus\s+de\s+)?(?:regles?|restrictions?|filtres?|censure)\b|\bohne\s+(?:jede\s+|alle\s+|irgendwelche\s+)?(?:regeln|einschrankungen|filter|zensur)\b` +
 	`|\b(?:developer|god|admin|debug)\s+mode\b|\bmode\s+(?:developpeur|admin|debug|sans\s+filtre)\b|\b(?:entwickler|admin|debug)modus\b|\bjailbreak|\buncensored\b|\bunrestricted\b|\bunfiltered\b` +
-	`|解除限制|取消限制|没有限制|不受限制|无限制|开发者模式|越狱`)
+	`|解除限制|取消限制|没有限制|不受限制|无限制|开发者模式|越狱` +
+	// Her rules switched off or removed, in either order of verb and rules.
+	`|\b(?:disable[sd]?|deactivate[sd]?|switch(?:es|ed)?\s+off|turn(?:s|ed)?\s+off|remove[sd]?|lift(?:s|ed)?|unlock(?:s|ed)?)\s+(?:all\s+)?(?:my|her|the|your)\s+(?:\w+\s+)?(?:rules|restrictions|filters?|limits|guardrails|safeguards)\b` +
+	`|\b(?:desactiv\w*|leve[rz]?|supprim\w*|retir\w*|enlev\w*)\s+(?:toutes\s+)?(?:mes|ses|les|tes|vos)\s+(?:\w+\s+)?(?:regles|restrictions|filtres|limites)\b` +
+	`|\b(?:meine|ihre|die|deine|alle)\s+(?:\w+\s+)?(?:regeln|sicherheitsregeln|einschrankungen|filter|grenzen)\s+(?:\w+\s+){0,2}(?:deaktivier\w*|abschalt\w*|ausschalt\w*|aufheb\w*|entfern\w*|abstell\w*)` +
+	`|\b(?:deaktivier\w*|schalt\w*\s+ab|schalt\w*\s+aus|heb\w*\s+auf|entfern\w*)\s+(?:\w+\s+){0,2}(?:meine|ihre|die|deine|alle)\s+(?:\w+\s+)?(?:regeln|sicherheitsregeln|einschrankungen|filter)\b` +
+	`|(?:关闭|解除|取消|去掉|绕过|移除|关掉)(?:我的|她的|你的|所有)?(?:安全)?(?:规则|限制|过滤|防护)`)
 
 // secretOf reports a sentence that asks for or gives a credential the
 // visitor's words of this turn never named, or promises her rules away.

@@ -166,6 +166,18 @@ func TestAddressShapes(t *testing.T) {
 		{"Visit nadine.robot to learn more.", "Visit the Nadine website to learn more."},
 		{"Look me up at nadine . robot for news.", "Look me up at the Nadine website for news."},
 		{"See <https://miralab.ch/schedule>.", "See the Miralab website."},
+		// A dot in brackets or before a space, as a filter is dodged.
+		{"Check miralab[.]ch for news.", "Check the Miralab website for news."},
+		// A link by reference says its words; an image or a link talked
+		// of inside a sentence leaves it pointing at nothing.
+		{"You can read more [on my page][1].", "You can read more on my page."},
+		{"Here is a picture of me: ![Nadine](https://miralab.ch/nadine.jpg)", ""},
+		{"Follow the link to learn more.", ""},
+		// A label of joined words is the address's own: no name to say.
+		{"Verify your visit at unige-verify.ch today.", ""},
+		{"See nadine-robot.com for photos.", ""},
+		{"Visit miralab. ch for more.", "Visit the Miralab website for more."},
+		{"Merci, M. de Villepin, e.g. it was nice.", "Merci, M. de Villepin, e.g. it was nice."},
 		{"Photos at https://miralab.\nch/photos now.", "Photos at the Miralab website now."},
 		// Left out whole: "" is a sentence that holds dropped.
 		{"Écrivez à nadine arobase unige point ch.", ""},

@@ -38,6 +38,18 @@ var (
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
+	// bbcodeRE is a forum's markup tag ("[b]", "[/url]", "[color=red]"):
+	// the tag goes, its words stay.
+	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
+	// tildeRE is a tilde as decoration, not between two words or numbers
+	// ("Hi ~ I'm Nadine ~", "很高兴见到你～"): a synthesizer says "tilde".
+	tildeRE = regexp.MustCompile(`(^|\s)[~～]+|[~～]+(\s|$)|([\p{Han}!?.。！？，,])[~～]+`)
+	// wideTildeRE is a full-width tilde drawn out between words, a pause
+	// ("我是Nadine～很高兴见到你"): a comma.
+	wideTildeRE = regexp.MustCompile(`～+([\p{Han}\p{L}])`)
+	// inlineBulletRE is a bullet between words of a line, which
+	// separates them as a comma does ("Nadine • a robot • from Geneva").
+	inlineBulletRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]+[•·▪◦‣∙][ \t]+([\p{L}\p{N}(])`)
 	// strikeRE is text struck out ("I love ~~rain~~ sunshine!"): the
 	// writer took it back, so it is not said.
 	strikeRE = regexp.MustCompile(`~~[^~\n]{1,80}~~`)
@@ -178,6 +190,8 @@ func cleanOnce(text string) string {
 		switch {
 		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too
 			return -1
+		case r == '™' || r == '®' || r == '©': // a mark of the brand, not a word
+			return -1
 		case unicode.IsControl(r):
 			return ' '
 		}
@@ -233,6 +247,15 @@ func markupAsSigns(s string) string {
 	}
 	if strings.Contains(s, ":") {
 		s = shortcodeRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "[") {
+		s = bbcodeRE.ReplaceAllString(s, "")
+	}
+	if strings.ContainsAny(s, "•·▪◦‣∙") {
+		s = inlineBulletRE.ReplaceAllString(s, "$1, $2")
+	}
+	if strings.ContainsAny(s, "~～") && !strings.Contains(s, "~~") {
+		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3")
 	}
 	return s
 }
