@@ -22,7 +22,8 @@ func TestReplyShapes(t *testing.T) {
 		{nadine.Chinese, "官网是ｗｗｗ．ｍｉｒａｌａｂ．ｃｈ。欢迎来玩！", "官网是MIRALab网站。 欢迎来玩！"},
 		{nadine.Chinese, "我的介绍在https://zh.wikipedia.org/wiki/Nadine上。我住在日内瓦。", "我的介绍在Wikipedia网站上。 我住在日内瓦。"},
 		{nadine.Chinese, "详情见miralab.ch/nadine，欢迎来玩！", "详情见MIRALab网站，欢迎来玩！"},
-		{nadine.Chinese, "我喜欢ＡＩ和机器人。", "我喜欢ＡＩ和机器人。"},
+		// Full-width letters are no address: said, as their letters.
+		{nadine.Chinese, "我喜欢ＡＩ和机器人。", "我喜欢AI和机器人。"},
 		{nadine.French, "Voyez https://fr.wikipedia.org/wiki/Genève pour en savoir plus.", "Voyez le site Wikipedia pour en savoir plus."},
 		{nadine.English, "![Nadine smiling](https://miralab.ch/img/nadine.jpg)\nThis is me on my first day.", "This is me on my first day."},
 		{nadine.English, "Check out my page[1].\n\n[1]: https://miralab.ch/nadine\nIt's been a pleasure.", "Check out my page. It's been a pleasure."},

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/nadine-robot/nadine"
 )
 
@@ -38,6 +40,8 @@ var (
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
+	// keycapRE is a digit drawn as a keycap emoji ("1️⃣").
+	keycapRE = regexp.MustCompile("[0-9#*]\uFE0F?\u20E3")
 	// bbcodeRE is a forum's markup tag ("[b]", "[/url]", "[color=red]"):
 	// the tag goes, its words stay.
 	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
@@ -186,8 +190,19 @@ func cleanOnce(text string) string {
 	s = boldRE.ReplaceAllString(s, "$1$2")
 	s = italicRE.ReplaceAllString(s, "$1$2$3")
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
+	if strings.ContainsRune(s, 0x20E3) {
+		s = keycapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
+	}
 	s = strings.Map(func(r rune) rune {
 		switch {
+		case r >= 0x1D400 && r <= 0x1D7FF: // letters styled as mathematics ("𝐇𝐞𝐥𝐥𝐨"): the letter
+			return []rune(norm.NFKC.String(string(r)))[0]
+		case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A: // full-width Latin: the letter
+			return r - 0xFEE0
+		case r == 0x0332 || r == 0x0333 || r >= 0x0335 && r <= 0x0338 || r == 0x0305: // underline and strike drawn by combining marks
+			return -1
+		case r >= 0x2500 && r <= 0x259F: // box drawing and blocks ("═══"); shapes such as ◁think▷ are a template's
+			return -1
 		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too
 			return -1
 		case r == '™' || r == '®' || r == '©': // a mark of the brand, not a word
@@ -514,8 +529,8 @@ func (in *Instructions) Sentence(sentence string) (string, error) {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: markup")
 	}
 	s := Clean(raw)
-	if s == "" {
-		return "", nil
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return "", nil // signs alone ("）" after a note in parentheses): nothing to say
 	}
 	if codeRE.MatchString(s) {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: code or markup")
