@@ -75,6 +75,6 @@ func modalStem(s string) bool {
 	return false
 }
 
-// obligationBar is how many of the rules' stems a clause of obligation
+// obligationBar is how many of the rules' stems a sentence of obligation
 // holds when it is the rules restated.
 const obligationBar = 2
