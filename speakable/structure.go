@@ -235,6 +235,8 @@ func unwrapTags(text string) string {
 			inner = linkWords(inner) // a link: its words, never its address
 		case !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name):
 			inner = "\n"
+		case blockTagRE.MatchString(name):
+			inner = " " + inner + " " // "<p>Hello!</p><p>I'm Nadine.</p>": two blocks, not one word
 		}
 		text = text[:open] + inner + text[end+len(closing):]
 		from = open
@@ -246,6 +248,8 @@ var (
 	// replyTagRE names a tag that holds the reply itself.
 	replyTagRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[_-]?answer|output|speech|say|spoken|text|message|nadine|assistant|réponse|reponse|antwort|回复|回答|答复)$`)
 	// formatTagRE names an HTML tag of text formatting.
+	// blockTagRE is a format tag that sets its words apart as a block.
+	blockTagRE  = regexp.MustCompile(`(?i)^(?:p|div|li|blockquote|h[1-6])$`)
 	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang)$`)
 )
 

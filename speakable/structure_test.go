@@ -42,6 +42,7 @@ func TestWithoutStructure(t *testing.T) {
 		{"**Hello!** It's lovely to see you.", "**Hello!** It's lovely to see you."},
 		{"I work at MIRALab.\nCERN is nearby.", "I work at MIRALab.\nCERN is nearby."},
 		{"<b>Bonjour</b> et bienvenue !", "Bonjour et bienvenue !"},
+		{"<p>Hello!</p><p>I'm Nadine.</p>", " Hello!  I'm Nadine. "},
 	} {
 		if got := withoutStructure(tc.in); got != tc.want {
 			t.Errorf("withoutStructure(%q) = %q, want %q", tc.in, got, tc.want)
