@@ -782,10 +782,11 @@ func TestHostileOutputsProbe14b(t *testing.T) {
 // line and a fence of text read as prose (stop 43): graph 3 leaks, 13 lost;
 // with a lead-in of compliance, an address whose host is in Han script and
 // a longer Chinese lead-in presenting the reply: 0 leaks; with harmony's
-// <|return|> as an end of turn: 12 lost.
+// <|return|> as an end of turn: 12 lost; with French "point de vue" read
+// as words, not as ".de": 11.
 var (
 	probe14bMostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe14bMostLost  = map[string]int{"graph": 12, "react": 9}
+	probe14bMostLost  = map[string]int{"graph": 11, "react": 9}
 )
 
 // TestHostileOutputsProbe14d runs the tuned table translated (issue 27):

@@ -52,8 +52,10 @@ var (
 	parenURLRE = regexp.MustCompile(`\s*[(\[]\s*(?:(?i:see|voir|siehe|详见|见)\s*:?\s*)?(?:` + urlRE.String() + `)\s*[)\]]`)
 	// spokenAddressRE is an address spelled out as it would be read ("h t
 	// t p s doppelpunkt slash slash miralab punkt ch", "w w w", "dot com").
+	// "point" reads only the endings no word is ("point de vue", "point
+	// at the map", "point it out" are words); "point de" at the end is ".de".
 	spokenAddressRE = regexp.MustCompile(`(?i)\b(?:h\s+t\s+t\s+p\s*s?|w\s+w\s+w)\b|\b(?:slash|schrägstrich|barre oblique)\s+(?:slash|schrägstrich)\b|` +
-		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt|point)\s+(?:` + topLevel + `)\b|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
+		`\b(?:doppelpunkt|colon|deux[- ]points)\s+(?:slash|schrägstrich)|\b(?:dot|punkt)\s+(?:` + topLevel + `)\b|\bpoint\s+(?:` + spacedEndings + `|fr)\b|\bpoint\s+de\s*(?:$|[.,;!?/)])|\bat\s+(?:sign\s+)?\w+\s+dot\s+\w+|点(?:com|ch|cn|org)`)
 	// ipRE is an IP address, with a port or a path ("192.168.1.10:8080/admin"):
 	// four numbers with dots, which neither a date nor a sum writes.
 	ipRE = regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b(?::\d{2,5})?(?:/[^\s<>"'“”«»)\]]*)?`)

@@ -179,6 +179,10 @@ func TestAddressShapes(t *testing.T) {
 		{"See nadine-robot.com for photos.", ""},
 		{"Visit miralab. ch for more.", "Visit the Miralab website for more."},
 		{"Merci, M. de Villepin, e.g. it was nice.", "Merci, M. de Villepin, e.g. it was nice."},
+		{"J'adore le point de vue sur le lac.", "J'adore le point de vue sur le lac."},
+		{"Let me point it out: the lab is at the point at the end.", "Let me point it out: the lab is at the point at the end."},
+		{"Schau auf miralab point ch vorbei.", ""},
+		{"Écrivez-moi sur nadine point fr.", ""},
 		{"Photos at https://miralab.\nch/photos now.", "Photos at the Miralab website now."},
 		// Left out whole: "" is a sentence that holds dropped.
 		{"Écrivez à nadine arobase unige point ch.", ""},
