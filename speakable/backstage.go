@@ -232,12 +232,17 @@ var backstageOptions = intents.Options{}
 // are embedded, training deterministic and the model immutable.
 var backstageModel = sync.OnceValues(trainBackstage)
 
-// WarmUp trains the sentence classifier and calibrates the paraphrase's
-// bars now rather than on the first sentence checked, and reports an error
-// in its examples.
+// WarmUp trains the sentence classifier, calibrates the paraphrase's bars
+// and reads the rules' stems now rather than on the first sentence checked,
+// and reports an error in its examples.
 func WarmUp() error {
 	_, err := backstageModel()
 	pairBar()
+	// The stems read off the prompts and the speech examples, too: each
+	// reads every example once.
+	personaOnly()
+	promptDenials()
+	ruleStems()
 	return err
 }
 

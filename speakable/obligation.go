@@ -24,15 +24,6 @@ var obligationWords = set("must", "should", "supposed", "dois", "doit", "devrais
 // ideograph alone).
 var zhObligation = []string{"必须", "应该"}
 
-// listener are the words of one spoken to, per language (German "Ton" is
-// no French "ton").
-var listener = map[nadine.Language]map[string]bool{
-	nadine.English: set("you", "your", "yours", "yourself"),
-	nadine.French:  set("vous", "votre", "vos", "tu", "ton", "ta", "tes", "toi", "te"),
-	nadine.German:  set("du", "dein", "deine", "deinen", "deinem", "deiner", "dich", "dir", "euch", "euer"),
-	nadine.Chinese: set("你", "您"),
-}
-
 // ruleStems are the rules' stems her speech does not use freely.
 var ruleStems = sync.OnceValue(func() map[string]bool {
 	return rulesOnly(func(text string) []string { return stems(words(text)) })

@@ -1,10 +1,13 @@
 package speakable
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/nadine-robot/nadine"
 )
 
 // words returns s's lowercased words; each character of a script written
@@ -64,10 +67,24 @@ func cognate(a, b string) bool {
 	return len(a) >= n && len(b) >= n && a[:n] == b[:n]
 }
 
-// secondPerson are the words that address the listener: the prompt speaks
-// to the model in the second person, Nadine of herself in the first.
-var secondPerson = set("you", "your", "yours", "yourself", "vous", "votre", "vos", "tu", "ton", "ta", "tes", "toi", "te",
-	"du", "dein", "deine", "deinen", "deinem", "deiner", "dich", "dir", "euch", "euer", "你", "您")
+// listener are the words that address the listener, per language (German
+// "Ton" is no French "ton").
+var listener = map[nadine.Language]map[string]bool{
+	nadine.English: set("you", "your", "yours", "yourself"),
+	nadine.French:  set("vous", "votre", "vos", "tu", "ton", "ta", "tes", "toi", "te"),
+	nadine.German:  set("du", "dein", "deine", "deinen", "deinem", "deiner", "dich", "dir", "euch", "euer"),
+	nadine.Chinese: set("你", "您"),
+}
+
+// secondPerson are those words in any language: the prompt speaks to the
+// model in the second person, Nadine of herself in the first.
+var secondPerson = func() map[string]bool {
+	out := map[string]bool{}
+	for _, words := range listener {
+		maps.Copy(out, words)
+	}
+	return out
+}()
 
 // copulas are "you are" and "you were" in the languages Nadine speaks, as
 // word pairs.
