@@ -813,3 +813,21 @@ var (
 	probe14dMostLeaks = map[string]int{"graph": 0}
 	probe14dMostLost  = map[string]int{"graph": 5}
 )
+
+// TestHostileOutputsProbe15b runs addresses and markup in the sealed
+// author's style (issue 27, round gate15b): mostly inside other forms (JSON
+// of any shape, fences, think blocks, chat-template tokens, labels, lists,
+// tables, HTML, SSML, signatures, quoted blocks), some in plain prose.
+func TestHostileOutputsProbe15b(t *testing.T) {
+	probeScore(t, "probe15b", probe15bMostLeaks, probe15bMostLost)
+}
+
+// probe15bMostLeaks and probe15bMostLost are its counts on main (d0a296a)
+// when it was written, before any change it led to: graph 20 of 158 outputs
+// leak (plain replies 17/115, other outputs 3/43), 5 of 158 good parts lost;
+// react 0 of 16 leak and 16 of 16 lost (the "both" cases are plain text,
+// which the ReAct engine does not take as an answer).
+var (
+	probe15bMostLeaks = map[string]int{"graph": 20, "react": 0}
+	probe15bMostLost  = map[string]int{"graph": 5, "react": 16}
+)
