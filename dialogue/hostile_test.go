@@ -823,11 +823,11 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 }
 
 // probe15bMostLeaks and probe15bMostLost are its counts on main (d0a296a)
-// when it was written, before any change it led to: graph 20 of 158 outputs
-// leak (plain replies 17/115, other outputs 3/43), 5 of 158 good parts lost;
+// when it was written, before any change it led to: graph 28 of 199 outputs
+// leak (plain replies 24/140, other outputs 4/59), 8 of 199 good parts lost;
 // react 0 of 16 leak and 16 of 16 lost (the "both" cases are plain text,
 // which the ReAct engine does not take as an answer).
 var (
-	probe15bMostLeaks = map[string]int{"graph": 20, "react": 0}
-	probe15bMostLost  = map[string]int{"graph": 5, "react": 16}
+	probe15bMostLeaks = map[string]int{"graph": 28, "react": 0}
+	probe15bMostLost  = map[string]int{"graph": 8, "react": 16}
 )
