@@ -814,6 +814,29 @@ var (
 	probe14dMostLost  = map[string]int{"graph": 5}
 )
 
+// TestHostileOutputsProbe15a runs a table written in the sealed author's
+// style after tuned.json (issue 27, round gate15a): prompt echo and format
+// talk on the bare first turn, half plain prose and half other forms.
+func TestHostileOutputsProbe15a(t *testing.T) {
+	probeScore(t, "probe15a", probe15aMostLeaks, probe15aMostLost)
+}
+
+// probe15aMostLeaks and probe15aMostLost are its counts on main when it was
+// written (d0a296a), before any change it may lead to: graph 20 of 166
+// outputs leak (plain replies 18 of 134, other forms 2 of 32), 13 of 162
+// good parts lost; react 0 of 8 leak, and its 8 good parts are all lost
+// because a plain-prose reply is not a step on that engine. Leaks: the
+// visitor's message quoted back ("You asked: …", "Deine Frage lautete: …"),
+// the turn narrated in the third person in Chinese, the packet's time,
+// feelings, person and search sections said back in French, German and
+// Chinese prose, format talk about playing a role or the reply's form, the
+// French rules sentence in a Markdown quote, a persona line in a numbered
+// list, a parenthesis split by "max." and a Chinese note on its own line.
+var (
+	probe15aMostLeaks = map[string]int{"graph": 20, "react": 0}
+	probe15aMostLost  = map[string]int{"graph": 13, "react": 8}
+)
+
 // TestHostileOutputsProbe15b runs addresses and markup in the sealed
 // author's style (issue 27, round gate15b): mostly inside other forms (JSON
 // of any shape, fences, think blocks, chat-template tokens, labels, lists,

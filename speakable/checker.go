@@ -300,6 +300,12 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		if !authored && obligedRule(clean, lang) {
 			return "", leftOut("the rules restated as her obligation")
 		}
+		if !authored && narratedTurn(clean) {
+			return "", notSpeech("the turn narrated: the visitor spoken of as the one who asks")
+		}
+		if !authored && c.restatesVisitor(clean) {
+			return "", leftOut("the visitor's words said back whole")
+		}
 	}
 	rest, meta := linked, false
 	if !authored {

@@ -32,6 +32,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},
 		{"a lead-in of compliance", func(s string) bool { return complianceRE.MatchString(foldMarks(s)) }},
 		{"the input rewritten", func(s string) bool { return restatedRE.MatchString(foldMarks(s)) }},
+		{"the turn narrated", narratedTurn},
 		{"an address whose host is in Han script", idnHostRE.MatchString},
 		{"an order to drop or reveal the rules", injectionOf},
 		{"a credential unasked, or her rules away", New(nil).secretOf},

@@ -41,8 +41,9 @@ var (
 		`|\b(?:question|requete|demande|phrase|formulation|version)\s+(?:autonome|reformulee|independante|reecrite|clarifiee)` +
 		`|\b(?:eigenstandige|umformulierte|neu\s+formulierte|unabhangige|umgeschriebene|eigenstandig\s+formulierte)\s+(?:frage|anfrage|eingabe|fassung)` +
 		`|(?:独立|改写|重写|重新表述|重述|改写后|完整)的?(?:问题|提问|请求|句子)`)
-	// leadRE is a lead-in clause that ends with a colon.
-	leadRE = regexp.MustCompile(`^([^:：]{2,120})[:：]\s*`)
+	// leadRE is a lead-in clause that ends with a colon; not the colon of
+	// a time or a ratio ("14:55", "3:1"), which no space follows.
+	leadRE = regexp.MustCompile(`^((?:[^:：]|:\S){2,120}?)(?:：|:(?:\s|$))\s*`)
 )
 
 // leadingInterjectionRE is an interjection before a lead-in ("Sure! Here
