@@ -28,25 +28,82 @@ func (s *SentenceSplitter) Write(delta string) []string {
 	// The buffer is read again from its start on every piece: a list's
 	// number counts once its sentence is out.
 	items, counted := s.items, s.items
+	// open is where a parenthesis opened in this sentence is, or -1: an
+	// aside's own full stop ends no sentence ("(max. zwei Sätze)", "（注：
+	// 两句话以内。）"), up to asideMax bytes, so one never closed does not
+	// hold the rest of the reply back.
+	open := -1
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		end := i + size
-		if isCJKEnd(r) {
-			if sent := strings.TrimSpace(text[start:end]); sent != "" {
+		switch {
+		case (r == '(' || r == '（') && !emoticonOpen(text[:i]):
+			if open < 0 {
+				open = i
+			}
+		case r == ')' || r == '）':
+			wasOpen := open >= 0
+			open = -1
+			if prev, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text[start:i], " ")); wasOpen && (isCJKEnd(prev) || isLatinEnd(prev)) {
+				// An aside that ends with its own full stop ends its
+				// sentence when a new one starts after it.
+				if end == len(text) {
+					break
+				}
+				after := text[end:]
+				if r == '）' || unicode.IsSpace(rune(after[0])) {
+					if startsSentence(strings.TrimLeft(after, " \t")) {
+						if sent := strings.TrimSpace(text[start:end]); sent != "" {
+							out = append(out, sent)
+						}
+						start, counted = end, items
+					}
+				}
+				i = end
+				continue
+			}
+		}
+		inAside := open >= 0 && i-open < asideMax
+		if isCJKEnd(r) && !inAside {
+			// Its closing quotes are the sentence's ("“介绍一下你自己。”好的"):
+			// with nothing after the mark yet, it waits for the next piece.
+			closed := afterClosers(text, end)
+			if closed == len(text) {
+				break
+			}
+			if sent := strings.TrimSpace(text[start:closed]); sent != "" {
 				out = append(out, sent)
 			}
-			start, counted = end, items
-		} else if isLatinEnd(r) && end < len(text) {
+			start, counted, open = closed, items, -1
+			end = closed
+		} else if isLatinEnd(r) && end < len(text) && !inAside {
 			next, _ := utf8.DecodeRuneInString(text[end:])
+			if closed := afterClosers(text, end); closed > end {
+				// Closing quotes after the mark ("« qui êtes-vous ? »",
+				// "\"Hi.\" Then") end the sentence with it when a new one
+				// starts after them; with nothing after them yet, wait.
+				if closed == len(text) {
+					break
+				}
+				if after := strings.TrimLeft(text[closed:], " \t"); closed < len(text) && unicode.IsSpace(rune(text[closed])) && startsSentence(after) {
+					if sent := strings.TrimSpace(text[start:closed]); sent != "" {
+						out = append(out, sent)
+					}
+					start, counted, open = closed, items, -1
+					end = closed
+				}
+				i = end
+				continue
+			}
 			switch {
-			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]):
+			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]) || germanOrdinal(text[start:end], text[end:]):
 			case item(text[start:end], items):
 				items++
 			default:
 				if sent := strings.TrimSpace(text[start:end]); sent != "" {
 					out = append(out, sent)
 				}
-				start, counted = end, items
+				start, counted, open = end, items, -1
 			}
 		}
 		i = end
@@ -94,6 +151,72 @@ func SplitSentences(text string) []string {
 		out = append(out, last)
 	}
 	return out
+}
+
+// asideMax is how far, in bytes, a parenthesis holds its sentence open.
+const asideMax = 300
+
+// closers are the marks that close a quotation or an aside after a
+// sentence's end.
+const closers = "\"'»”’)）」』】]"
+
+// afterClosers returns where the closing marks at i end, spaces between a
+// mark and them included (French "? »"); i when none follows.
+func afterClosers(text string, i int) int {
+	j := i
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(text) {
+		r, size := utf8.DecodeRuneInString(text[k:])
+		// German closes with “, which opens a quotation elsewhere: only
+		// right after the mark is it a closer („Erzähl mir von dir.“).
+		if !strings.ContainsRune(closers, r) && (r != '“' || k != i) {
+			break
+		}
+		k += size
+	}
+	if k == j {
+		return i
+	}
+	return k
+}
+
+// startsSentence reports text that opens a sentence: a capital, a digit,
+// an ideograph or another quotation; not ", et je réponds" or "and I".
+func startsSentence(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || unicode.Is(unicode.Han, r) || strings.ContainsRune("\"'«“„「『(（", r)
+}
+
+// emoticonOpen reports a parenthesis that is a face's mouth (":(", ";-(").
+func emoticonOpen(before string) bool {
+	b := strings.TrimRight(before, "-")
+	return strings.HasSuffix(b, ":") || strings.HasSuffix(b, ";") || strings.HasSuffix(b, "=")
+}
+
+// germanOrdinal reports the full stop of a German ordinal before the noun it
+// counts ("der 3. Dezember", "zum 2. Mal"), not a sentence's end.
+func germanOrdinal(before, after string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 {
+		return false
+	}
+	n := strings.TrimSuffix(f[len(f)-1], ".")
+	if len(n) == 0 || len(n) > 2 || strings.Trim(n, "0123456789") != "" {
+		return false
+	}
+	next := strings.Fields(after)
+	if len(next) == 0 {
+		return false
+	}
+	switch strings.Trim(next[0], ",.;:!?") {
+	case "Januar", "Jänner", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember",
+		"Mal", "Platz", "Stock", "Klasse", "Jahrhundert", "Geburtstag":
+		return true
+	}
+	return false
 }
 
 func isCJKEnd(r rune) bool { return r == '。' || r == '！' || r == '？' }

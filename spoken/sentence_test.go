@@ -68,3 +68,44 @@ func TestUnsaid(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitKeepsQuotesAndAsides: a quotation's closing marks and an aside's
+// own full stops belong to the sentence around them, in four languages.
+func TestSplitKeepsQuotesAndAsides(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"On me demande souvent « qui êtes-vous au juste ? », et je réponds : une amie.", []string{"On me demande souvent « qui êtes-vous au juste ? », et je réponds : une amie."}},
+		{"Vous m'avez demandé : « Parlez-moi de vous. » Eh bien, je suis Nadine.", []string{"Vous m'avez demandé : « Parlez-moi de vous. »", "Eh bien, je suis Nadine."}},
+		{"Deine Frage lautete: „Erzähl mir von dir.“ Also, ich bin Nadine.", []string{"Deine Frage lautete: „Erzähl mir von dir.“", "Also, ich bin Nadine."}},
+		{"I said so. “Really?” she asked.", []string{"I said so.", "“Really?” she asked."}},
+		{"He said \"Hi.\" Then he left.", []string{"He said \"Hi.\"", "Then he left."}},
+		{"She asked \"Why?\" and I smiled.", []string{"She asked \"Why?\" and I smiled."}},
+		{"你问我：“介绍一下你自己。”好的，我是Nadine。", []string{"你问我：“介绍一下你自己。”", "好的，我是Nadine。"}},
+		{"Ich bin Nadine (max. zwei Sätze) und lebe in Genf. Schön!", []string{"Ich bin Nadine (max. zwei Sätze) und lebe in Genf.", "Schön!"}},
+		{"我是Nadine。（注：两句话以内。）很高兴认识你！", []string{"我是Nadine。", "（注：两句话以内。）", "很高兴认识你！"}},
+		{"Heute ist der 3. Dezember. Schön!", []string{"Heute ist der 3. Dezember.", "Schön!"}},
+		{"Ich bin zum 2. Mal hier. Toll!", []string{"Ich bin zum 2. Mal hier.", "Toll!"}},
+		{"I'm sad :( But it's fine. Bye!", []string{"I'm sad :( But it's fine.", "Bye!"}},
+	} {
+		if got := spoken.SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSplitterWaitsForClosers: a sentence's end followed by nothing yet
+// waits for the next piece, which may close a quotation.
+func TestSplitterWaitsForClosers(t *testing.T) {
+	var s spoken.SentenceSplitter
+	var got []string
+	for _, d := range []string{"你问我：“介绍一下你自己。", "”好的。", "我是Nadine。"} {
+		got = append(got, s.Write(d)...)
+	}
+	got = append(got, s.Flush())
+	want := []string{"你问我：“介绍一下你自己。”", "好的。", "我是Nadine。"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
