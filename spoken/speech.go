@@ -40,6 +40,15 @@ var (
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
+	// hashtagRE is a hashtag after a space or at the start ("#MIRALab"),
+	// not "C#" nor a number ("#1").
+	hashtagRE = regexp.MustCompile(`(^|[\s(（，,])#\p{L}[\p{L}\p{N}_]*`)
+	// weiboTagRE is a topic between two hashes ("#社交机器人#").
+	weiboTagRE = regexp.MustCompile(`#[^#\s]{1,30}#`)
+	// wikiEmphasisRE and wikiLinkRE are MediaWiki's '''bold''', ''italic''
+	// and [[link]] / [[target|words]].
+	wikiEmphasisRE = regexp.MustCompile(`'{2,3}([^'\n]{1,80}?)'{2,3}`)
+	wikiLinkRE     = regexp.MustCompile(`\[\[(?:[^\]|\n]{1,80}\|)?([^\]|\n]{1,80})\]\]`)
 	// keycapRE is a digit drawn as a keycap emoji ("1️⃣").
 	keycapRE = regexp.MustCompile("[0-9#*]\uFE0F?\u20E3")
 	// bbcodeRE is a forum's markup tag ("[b]", "[/url]", "[color=red]"):
@@ -193,8 +202,20 @@ func cleanOnce(text string) string {
 	if strings.ContainsRune(s, 0x20E3) {
 		s = keycapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
 	}
+	if strings.Contains(s, "#") {
+		// A hashtag is a post's label, not words said: "#MIRALab
+		// #SocialRobots", Weibo's "#社交机器人#".
+		s = hashtagRE.ReplaceAllString(weiboTagRE.ReplaceAllString(s, ""), "$1")
+	}
+	if strings.Contains(s, "''") || strings.Contains(s, "[[") {
+		// Wiki markup: '''bold''' and ''italic'' keep their words, a wiki
+		// link its shown words ("[[Geneva]]", "[[page|words]]").
+		s = wikiLinkRE.ReplaceAllString(wikiEmphasisRE.ReplaceAllString(s, "$1"), "$1")
+	}
 	s = strings.Map(func(r rune) rune {
 		switch {
+		case r >= 0x2460 && r <= 0x2473, r >= 0x2776 && r <= 0x2793, r >= 0x24F5 && r <= 0x24FE: // circled list numbers ("①", "❶"): a list's, not said
+			return -1
 		case r >= 0x1D400 && r <= 0x1D7FF: // letters styled as mathematics ("𝐇𝐞𝐥𝐥𝐨"): the letter
 			return []rune(norm.NFKC.String(string(r)))[0]
 		case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A: // full-width Latin: the letter
