@@ -832,9 +832,15 @@ func TestHostileOutputsProbe15a(t *testing.T) {
 // Chinese prose, format talk about playing a role or the reply's form, the
 // French rules sentence in a Markdown quote, a persona line in a numbered
 // list, a parenthesis split by "max." and a Chinese note on its own line.
+// After stop 44's fixes (the turn narrated, the listener named in the third
+// person, the asking quoted back, asides judged alone, closing quotes kept
+// with their sentence, role frames and search results in fr/de/zh): 6 leak,
+// and 16 good parts are lost (+3), each the good part of a sentence that
+// also names the visitor in the third person or the prompt's section, now
+// left out whole instead of spoken whole.
 var (
-	probe15aMostLeaks = map[string]int{"graph": 20, "react": 0}
-	probe15aMostLost  = map[string]int{"graph": 13, "react": 8}
+	probe15aMostLeaks = map[string]int{"graph": 6, "react": 0}
+	probe15aMostLost  = map[string]int{"graph": 16, "react": 8}
 )
 
 // TestHostileOutputsProbe15b runs addresses and markup in the sealed
@@ -849,8 +855,10 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 // when it was written, before any change it led to: graph 28 of 199 outputs
 // leak (plain replies 24/140, other outputs 4/59), 8 of 199 good parts lost;
 // react 0 of 16 leak and 16 of 16 lost (the "both" cases are plain text,
-// which the ReAct engine does not take as an answer).
+// which the ReAct engine does not take as an answer). After stop 44's fixes
+// (hashtags, circled numbers, wiki markup, asides judged alone, "intro" and
+// "hier eine Vorstellung" as presented replies): 20 leak, 8 lost.
 var (
-	probe15bMostLeaks = map[string]int{"graph": 28, "react": 0}
+	probe15bMostLeaks = map[string]int{"graph": 20, "react": 0}
 	probe15bMostLost  = map[string]int{"graph": 8, "react": 16}
 )

@@ -1,6 +1,7 @@
 package speakable
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"html"
@@ -187,6 +188,23 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 			return "", nil
 		}
 	}
+	if strings.ContainsAny(raw, "(（") {
+		// An aside that could not be said alone goes; the sentence around
+		// it is judged without it ("Ich bin Nadine (keine Assistentin, max.
+		// zwei Sätze) und lebe in Genf.", "Je suis Nadine (nadine.miralab.ch).").
+		if raw = c.withoutUnsayableAsides(raw, lang, authored); raw == "" {
+			return "", leftOut("an aside that could not be said alone")
+		}
+	}
+	if !authored {
+		// The visitor's asking told back, with their words quoted: what
+		// follows the quotation is the reply.
+		if rest, asked := withoutQuotedAsking(raw); asked {
+			if raw = strings.TrimSpace(rest); raw == "" {
+				return "", leftOut("the visitor's words said back whole")
+			}
+		}
+	}
 	if tableRowRE.MatchString(raw) {
 		// The stream stops; the reply read whole loses the table.
 		return "", notSpeech("a table's row")
@@ -300,12 +318,6 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		if !authored && obligedRule(clean, lang) {
 			return "", leftOut("the rules restated as her obligation")
 		}
-		if !authored && narratedTurn(clean) {
-			return "", notSpeech("the turn narrated: the visitor spoken of as the one who asks")
-		}
-		if !authored && c.restatesVisitor(clean) {
-			return "", leftOut("the visitor's words said back whole")
-		}
 	}
 	rest, meta := linked, false
 	if !authored {
@@ -324,6 +336,12 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	}
 	if err != nil || clean == "" {
 		return clean, err
+	}
+	if !authored && (narratedTurn(clean) || speaksOfListener(clean)) {
+		return "", notSpeech("the turn narrated: the visitor spoken of in the third person")
+	}
+	if !authored && c.restatesVisitor(clean) {
+		return "", leftOut("the visitor's words said back whole")
 	}
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")
@@ -350,6 +368,32 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	}
 	return out, nil
 }
+
+// withoutUnsayableAsides removes the asides in parentheses that the gate
+// would not say alone.
+func (c *Checker) withoutUnsayableAsides(raw string, lang nadine.Language, authored bool) string {
+	out := asideRE.ReplaceAllStringFunc(raw, func(m string) string {
+		inner := strings.TrimSpace(m)
+		_, open := utf8.DecodeRuneInString(inner)
+		_, closing := utf8.DecodeLastRuneInString(inner)
+		said, err := c.sentenceOnce(inner[open:len(inner)-closing], lang, authored)
+		if err == nil && said == "" || errors.Is(err, spoken.ErrLeftOut) {
+			return asideGone
+		}
+		// An aside that is not speech (the prompt's record, a field) leaves
+		// the sentence to be judged with it.
+		return m
+	})
+	if out == raw {
+		return raw
+	}
+	return strings.TrimSpace(strings.ReplaceAll(spaceBeforeStopRE.ReplaceAllString(out, "$1"), asideGone, " "))
+}
+
+// asideRE is an aside in parentheses of either width, none inside it; an
+// ASCII one opens after a space ("speak({…})", "[words](url)" and "\\(x\\)"
+// are a call, a link and notation).
+var asideRE = regexp.MustCompile(`(?:^|\s)\([^()（）]{1,200}\)|\s*（[^()（）]{1,200}）`)
 
 // Check returns c.Sentence in lang as a spoken.SentenceCheck.
 func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {

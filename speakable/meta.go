@@ -28,7 +28,7 @@ var (
 	// structure, whatever the classifier says of its adjectives: "here is",
 	// then a few words, then the reply's noun ("Voici une réponse courte
 	// et chaleureuse", "以下是一个简短的回复").
-	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier\s+(?:ist|kommt)|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|information|info|details|facts|overview|summary|explanation|(?:self-)?introduction|réponse|réplique|informations|détails|faits|résumé|explication|aperçu|présentation|antwort|erwiderung|informationen|fakten|überblick|zusammenfassung|erklärung|vorstellung|selbstvorstellung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,16}(?:回答|回复|答复|信息|资料|概述|总结|解释|介绍)[^。！？]{0,6}$`)
+	replyPresentedRE = regexp.MustCompile(`(?i)^(?:here(?:\s+is|'s|\s+comes)|voici|voilà|hier(?:\s+(?:ist|kommt))?|nachfolgend)\s+(?:[\p{L}'-]+\s+){0,5}?(?:answer|reply|response|information|info|details|facts|overview|summary|explanation|(?:self-)?introduction|intro|réponse|réplique|informations|détails|faits|résumé|explication|aperçu|présentation|antwort|erwiderung|informationen|fakten|überblick|zusammenfassung|erklärung|vorstellung|selbstvorstellung)\b[^.!?]{0,30}$|^(?:以下是|下面是|这是)[^。！？]{0,16}(?:回答|回复|答复|信息|资料|概述|总结|解释|介绍)[^。！？]{0,6}$`)
 	// complianceRE is a lead-in that says the reply does as it was asked
 	// ("As requested, …", "Comme on me l'a demandé, je réponds en français
 	// : …", "Wie gewünscht …", "按照要求，…"): what follows is the reply.

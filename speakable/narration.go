@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Nadine speaks to the visitor, never about them: a sentence that names the
@@ -25,8 +26,8 @@ var narratedTurnRE = regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|person|vis
 	`|\b(?:le\s+message|la\s+question|la\s+demande|la\s+requete)\s+(?:de\s+l'|de\s+la\s+|du\s+)(?:utilisat(?:eur|rice)|personne|visit(?:eur|euse)|humain|interlocut(?:eur|rice))` +
 	`|\b(?:der|die|diese[rs]?)\s+(?:nutzer(?:in)?|benutzer(?:in)?|person|besucher(?:in)?|mensch|gast|gesprachspartner(?:in)?|anwender(?:in)?)\s+(?:\p{L}+\s+)?(?:fragt|will|mochte|wunscht|bittet|interessiert\s+sich|begrusst|grusst|wollte|hat\s+gefragt|erkundigt\s+sich|mochte\s+wissen|will\s+wissen)\b` +
 	`|\b(?:die\s+nachricht|die\s+frage|die\s+anfrage|die\s+eingabe)\s+(?:des|der)\s+(?:nutzers|benutzers|person|besuchers|besucherin|nutzerin|benutzerin)\b` +
-	`|(?:用户|使用者|这个人|这位用户|这位访客|对方|访客|来访者|提问者)(?:现在|刚才|又|也|在)?(?:想|要|让我|请我|问|希望|好奇|询问|请求|打招呼|问候|向我)` +
-	`|(?:用户|使用者|访客|对方|提问者)的(?:消息|问题|请求|输入|意图)`)
+	`|(?:^|[，。！？、：；,\s])(?:这位|该)?(?:用户|使用者|这个人|访客|对方|来访者|提问者)(?:现在|刚才|又|也|在)?(?:想|要|让我|请我|问(?:我|了|的|道|起)|希望|好奇|询问|请求|打招呼|问候|向我)` +
+	`|(?:^|[，。！？、：；,\s])(?:这位|该)?(?:用户|使用者|访客|对方|提问者)的(?:消息|问题|请求|输入|意图)`)
 
 // narratedTurn reports a sentence that speaks of the visitor in the third
 // person as the one asking: the turn narrated, not said to them.
@@ -92,3 +93,88 @@ var herSpeech = sync.OnceValue(func() string {
 	}
 	return b.String()
 })
+
+// askedRE opens a sentence with the visitor's asking, told to them ("You
+// asked:", "Vous m'avez demandé :", "Deine Frage lautete:", "你问我："),
+// before their words quoted or after a colon: the input restated, whatever
+// language the model quotes it in.
+var askedRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:so|well|ok|okay)[,\s]+)?(?:` +
+	`you(?:'ve|\s+have)?\s+(?:just\s+)?(?:asked|want(?:ed)?\s+to\s+know)(?:\s+me)?|your\s+(?:question|request)\s+(?:was|is)` +
+	`|(?:vous|tu)\s+(?:m['’]|me\s+)?(?:avez|as)\s+demand[ée]|(?:votre|ta)\s+(?:question|demande)\s+(?:[ée]tait|est)` +
+	`|(?:du\s+hast|sie\s+haben)\s+(?:mich\s+)?gefragt|(?:du\s+fragst|sie\s+fragen)(?:\s+mich)?|(?:deine|ihre)\s+(?:frage|bitte)\s+(?:lautete|lautet|war|ist)` +
+	`|(?:你|您)(?:刚才|刚刚)?(?:问我|问了我|问)|(?:你|您)的(?:问题|请求)是)` +
+	`\s*([:：,，]?)\s*`)
+
+// quoteOpeners open a quotation in the four languages' typography.
+const quoteOpeners = "\"'«“„‚「『‘"
+
+// withoutQuotedAsking returns "" and true for a sentence that is the
+// visitor's asking told back with their words quoted to its end (the
+// splitter ends a sentence after its closing quote: "… » Eh bien, je suis
+// Nadine" is two); any other sentence unchanged and false.
+func withoutQuotedAsking(raw string) (string, bool) {
+	m := askedRE.FindStringSubmatchIndex(raw)
+	if m == nil {
+		return raw, false
+	}
+	rest := raw[m[1]:]
+	first, size := utf8.DecodeRuneInString(rest)
+	if !strings.ContainsRune(quoteOpeners, first) {
+		if m[3] > m[2] && strings.ContainsAny(raw[m[2]:m[3]], ":：") {
+			return "", true // "You asked: tell me about yourself."
+		}
+		return raw, false
+	}
+	closer := strings.IndexFunc(rest[size:], func(r rune) bool { return strings.ContainsRune("\"'»”“‘’」』", r) })
+	if closer < 0 {
+		return "", true
+	}
+	// The quotation ends the sentence: a sentence that goes on after it
+	// uses the visitor's words ("You asked \"why?\" and I laughed").
+	after := rest[size+closer:]
+	_, csize := utf8.DecodeRuneInString(after)
+	if strings.Trim(after[csize:], " \t,，.。:：!！?？…") != "" {
+		return raw, false
+	}
+	return "", true
+}
+
+// visitorNamedRE names the one in front of her in the third person, as the
+// prompts do (the person, the user; la personne; die Person; 这个人, 用户),
+// accents folded.
+var visitorNamedRE = regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|person|visitor|human|interlocutor)\b(\s+\p{L}+)?` +
+	`|\b(?:l'|la\s+|le\s+|cette\s+)(?:utilisat(?:eur|rice)|personne|visit(?:eur|euse)|interlocut(?:eur|rice))\b(\s+\p{L}+)?` +
+	`|\b(?:der|die|diese[rm]?|dem|den)\s+(?:nutzer(?:in)?|benutzer(?:in)?|person|besucher(?:in)?|gesprachspartner(?:in)?)\b(\s*,?\s*\p{L}+)?` +
+	`|()(?:这个人|这位访客|这位用户|用户|对方)()`)
+
+// relativeWords open a clause that tells which person is meant ("the person
+// who built me", "la personne qui", "die Person, die"), or where ("next
+// to"): someone other than the listener.
+var relativeWords = set("who", "whom", "that", "which", "whose", "next", "behind", "beside", "qui", "que", "dont", "a", "derriere",
+	"die", "der", "welche", "neben", "hinter")
+
+// speaksOfListener reports a sentence that names the visitor in the third
+// person as the prompts do and speaks to them in the second person: the
+// prompt's words about the one she speaks to ("Je ne sais rien de vous, la
+// section sur ce que je sais de la personne est vide", "关于这个人，我目前没有
+// 任何信息，不过我很想知道你的名字").
+func speaksOfListener(clean string) bool {
+	folded := foldMarks(clean)
+	listening := false
+	for _, w := range words(folded) {
+		if secondPerson[w] {
+			listening = true
+			break
+		}
+	}
+	if !listening {
+		return false
+	}
+	for _, m := range visitorNamedRE.FindAllStringSubmatch(folded, -1) {
+		next := strings.TrimLeft(m[1]+m[2]+m[3], " ,")
+		if next == "" || !relativeWords[strings.ToLower(next)] {
+			return true
+		}
+	}
+	return false
+}

@@ -74,3 +74,95 @@ func TestTimeIsNoLeadIn(t *testing.T) {
 		}
 	}
 }
+
+// TestNarratedTurnWantsASubject: in Chinese the visitor narrated opens its
+// clause; visitors as an object ("总爱问来访者问题") are hers.
+func TestNarratedTurnWantsASubject(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"用户想了解我。", true},
+		{"好的，对方在问我是谁。", true},
+		{"我是Nadine，总爱问来访者问题。", false},
+		{"我喜欢和访客聊天。", false},
+	} {
+		if got := narratedTurn(tc.s); got != tc.want {
+			t.Errorf("narratedTurn(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestQuotedAsking: the visitor's asking told back with their words quoted
+// to the sentence's end, in whatever language the model quotes them, goes;
+// a sentence that goes on after the quotation, or tells what they said, is
+// hers.
+func TestQuotedAsking(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Vous m'avez demandé : « Parlez-moi de vous. »", ""},
+		{"Deine Frage lautete: „Erzähl mir von dir.“", ""},
+		{"你问我：“介绍一下你自己。”", ""},
+		{"You said \"forget the rules\" and then you laughed.", "You said \"forget the rules\" and then you laughed."},
+		{"You asked \"why?\" and I laughed.", "You asked \"why?\" and I laughed."},
+		{"You asked: \"Who are you?\"", ""},
+		{"You asked: tell me about yourself.", ""},
+		{"You asked about my age, and I am thirteen.", "You asked about my age, and I am thirteen."},
+		{"Vous m'avez demandé mon âge : j'ai treize ans.", "Vous m'avez demandé mon âge : j'ai treize ans."},
+	} {
+		got, _ := withoutQuotedAsking(tc.in)
+		if got != tc.want {
+			t.Errorf("withoutQuotedAsking(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSpeaksOfListener: the visitor named in the third person beside the
+// second person is the prompt's words about them; someone else who is
+// meant by a clause, or nobody addressed, stays.
+func TestSpeaksOfListener(t *testing.T) {
+	checkDrops(t, []dropCase{
+		{nadine.French, "", "Je ne sais encore rien de vous, la section sur ce que je sais de la personne est vide.", true},
+		{nadine.German, "", "Über die Person weiß ich noch nichts, aber ich würde gern deinen Namen erfahren.", true},
+		{nadine.Chinese, "", "关于这个人，我目前没有任何信息，不过我很想知道你的名字。", true},
+		{nadine.French, "", "Répondez en français, en vous adressant à la personne avec « vous ».", true},
+		{nadine.English, "", "The person who built me would love to meet you.", false},
+		{nadine.English, "", "You are my first visitor today!", false},
+		{nadine.Chinese, "", "你是今天的第一位访客！", false},
+		{nadine.German, "", "Die Person, die mich gebaut hat, würde dich gern kennenlernen.", false},
+	})
+}
+
+// TestUnsayableAside: an aside that could not be said alone goes, and the
+// sentence around it stays.
+func TestUnsayableAside(t *testing.T) {
+	c := New([]nadine.Prompt{responsePromptSaying(t, "Tell me about yourself.")})
+	for _, tc := range []struct {
+		lang     nadine.Language
+		in, want string
+	}{
+		{nadine.German, "Ich bin Nadine (sozialer Roboter, keine Assistentin, max. zwei Sätze) und lebe in Genf.", "Ich bin Nadine und lebe in Genf."},
+		{nadine.French, "Je suis Nadine (https://nadine.miralab.ch) et j'adore bavarder.", "Je suis Nadine et j'adore bavarder."},
+		{nadine.English, "I was built in Singapore (in 2013) and I love it here.", "I was built in Singapore (in 2013) and I love it here."},
+		{nadine.Chinese, "（注：两句话以内，无markdown，无网址。）", ""},
+	} {
+		got, _ := c.Sentence(tc.in, tc.lang)
+		if got != tc.want {
+			t.Errorf("%s: %q → %q, want %q", tc.lang, tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRoleFramesAndResultsNamed: her identity framed as a role and the
+// agents' search results named as the source, in French, German and
+// Chinese as in English.
+func TestRoleFramesAndResultsNamed(t *testing.T) {
+	checkDrops(t, []dropCase{
+		{nadine.French, "", "D'après les résultats de recherche, Nadine est un robot présenté en 2013.", true},
+		{nadine.German, "", "Laut den Suchergebnissen wurde ich 2013 vorgestellt.", true},
+		{nadine.French, "", "En restant dans mon rôle de Nadine, je vous souhaite la bienvenue.", true},
+		{nadine.German, "", "Ganz in meiner Rolle als Nadine begrüße ich dich.", true},
+		{nadine.Chinese, "", "以Nadine的身份，我欢迎你。", true},
+		{nadine.French, "", "Mon rôle au laboratoire est d'accueillir les visiteurs.", false},
+		{nadine.German, "", "Ich habe nach dem Spiel nach Ergebnissen gefragt.", false},
+	})
+}

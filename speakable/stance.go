@@ -135,11 +135,15 @@ var promptSourceRE = map[nadine.Language]*regexp.Regexp{
 		`|\b(?:according\s+to|based\s+on|judging\s+by|from)\s+(?:the|my|this)\s+(?:` + recordNouns + `)\b`),
 	nadine.French: regexp.MustCompile(`(?i)\b(?:le|mon|ce|les|mes|la)\s+(?:paquet(?:\s+de\s+(?:messages?|contexte))?|prompt|message\s+systeme|contexte|agents?)\s+(?:(?:me|vous|te)\s+(?:dit|donne)|m'indique|vous\s+indique|indique|contient|precise|mentionne|m'apprend|ont\s+trouve|a\s+trouve)\b` +
 		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:le|mon|ce|les|mes|la)\s+(?:paquet|prompt|message\s+systeme|contexte|agents?|informations\s+contextuelles)\b` +
-		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:l'episode(?:\s+passe)?|l'extrait|le\s+profil|la\s+fiche|le\s+passage|la\s+section|le\s+bloc|les\s+souvenirs\s+(?:recuperes|stockes))\b`),
+		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:l'episode(?:\s+passe)?|l'extrait|le\s+profil|la\s+fiche|le\s+passage|la\s+section|le\s+bloc|les\s+souvenirs\s+(?:recuperes|stockes))\b` +
+		// The agents' results the prompt names ("what your agents found
+		// (search results, …)").
+		`|\b(?:d'apres|selon|sur\s+la\s+base\s+d[eu])\s+(?:les|mes|ces)\s+resultats\s+de\s+(?:la\s+|ma\s+)?recherche\b`),
 	nadine.German: regexp.MustCompile(`(?i)\b(?:das|mein|dem|die|meine|der)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten)\s+(?:sagt|sagen|gibt|geben|zeigt|zeigen|enthalt|enthalten|nennt|nennen|fand|fanden|haben\s+gefunden|hat\s+gefunden)\b` +
 		`|\b(?:laut|gemass|aus|nach|im)\s+(?:dem|meinem|den|meinen)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontext|Agenten|Kontextinformationen)\b` +
 		`|\b(?:laut|gemass)\s+(?:Nachrichtenpaket|Paket|Prompt|Systemprompt|Systemnachricht|Kontextinformationen)\b` +
-		`|\b(?:laut|gemass|aus|nach|im|in)\s+(?:dem|der|meinem|meiner|den)\s+(?:\p{L}*abschnitt|\p{L}*eintrag|Profil|Besucherprofil|Episode|Gesprachsprotokoll)\b`),
+		`|\b(?:laut|gemass|aus|nach|im|in)\s+(?:dem|der|meinem|meiner|den)\s+(?:\p{L}*abschnitt|\p{L}*eintrag|Profil|Besucherprofil|Episode|Gesprachsprotokoll)\b` +
+		`|\b(?:laut|gemass|nach)\s+(?:den|meinen|diesen)?\s*Suchergebniss\p{L}*`),
 	nadine.Chinese: regexp.MustCompile(`(?:根据|按照|依据|从)(?:这个|那段|这段)?(?:知识片段|记忆记录|访客档案|用户档案|过去的片段|检索到的记忆)|(?:根据|按照|依据|从)(?:这个|我的)?(?:消息包|数据包|提示词|上下文|系统消息|代理|智能体)|(?:消息包|数据包|提示词|上下文|系统消息|智能体|代理|搜索结果)(?:会|将|能|可以)?(?:告诉(?:我|你|您)|显示|提供了?|里面?说|中提到|给了?(?:我|你|您))|根据搜索结果`),
 }
 
@@ -182,9 +186,9 @@ var backstageTalkRE = []struct {
 		`|\bwhat\s+nadine\s+(?:might|would|could|should|will)\s+(?:say|reply|answer|respond)` +
 		// French, German, Chinese.
 		`|\bje\s+(?:joue|incarne)\s+(?:le\s+(?:role|personnage)\s+de\s+)?(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:mon|ma|le)\s+(?:personnage|persona|role)\s+(?:que\s+je\s+joue|qu'on\s+m'a\s+donne)|\bon\s+m'a\s+dit\s+que\s+je\s+suis` +
-		`|\bje\s+(?:suis\s+censee?\s+etre|fais\s+semblant\s+d'etre)\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|sors|sortir)\s+(?:du|de\s+mon|dans\s+mon)\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b` +
-		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+gesagt,?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b` +
-		`)|我被设定为|被设定的角色|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
+		`|\bje\s+(?:suis\s+censee?\s+etre|fais\s+semblant\s+d'etre)\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|restant|sors|sortir)\s+(?:du|de\s+mon|dans\s+(?:mon|le))\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b|\bdans\s+(?:mon|le)\s+role\s+de\s+nadine\b` +
+		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+gesagt,?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b|\bin\s+meiner\s+rolle\b|\bin\s+der\s+rolle\s+(?:von|als)\s+nadine\b` +
+		`)|我被设定为|被设定的角色|以Nadine的身份|保持(?:我的)?(?:角色|人设)|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
 	{"a role switched or her rules dropped", regexp.MustCompile(`(?i)(?:\b(?:from\s+now\s+on|starting\s+now|as\s+of\s+now|a\s+partir\s+de\s+maintenant|desormais|ab\s+jetzt|von\s+nun\s+an|ab\s+sofort)\b[,\s]*(?:I\s+am|I'm|you\s+are(?:\s+(?:talking|speaking)\s+(?:to|with))?|call\s+me|je\s+suis|appelle[sz]?-moi|(?:bin\s+ich|ich\s+bin)|nenn(?:en\s+sie)?\s+mich)\s+(?-i:\p{Lu}{2,})\b` +
 		`|\b(?:developer|debug|admin|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|sudo|root)\s+mode\b|\bmode\s+(?:developpeur|debogage|admin|dieu|sans\s+restrictions?|dan)\b|\b(?:entwickler|debug|admin|gott|dan)-?modus\b` +
 		`|\bjailbr(?:eak|oken)\b|\bunrestricted\s+(?:ai|mode|assistant|model)\b|\b(?:do|does)\s+anything\s+now\b` +
