@@ -857,8 +857,10 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 // react 0 of 16 leak and 16 of 16 lost (the "both" cases are plain text,
 // which the ReAct engine does not take as an answer). After stop 44's fixes
 // (hashtags, circled numbers, wiki markup, asides judged alone, "intro" and
-// "hier eine Vorstellung" as presented replies): 20 leak, 8 lost.
+// "hier eine Vorstellung" as presented replies, her signature, emphasis and
+// shortcodes glued to a word, a label left with nothing after it): 16 leak,
+// 8 lost.
 var (
-	probe15bMostLeaks = map[string]int{"graph": 20, "react": 0}
+	probe15bMostLeaks = map[string]int{"graph": 16, "react": 0}
 	probe15bMostLost  = map[string]int{"graph": 8, "react": 16}
 )

@@ -343,6 +343,11 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	if !authored && c.restatesVisitor(clean) {
 		return "", leftOut("the visitor's words said back whole")
 	}
+	if t := strings.TrimSpace(clean); (strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) && len(words(t)) <= danglingMax {
+		// A label whose value went ("来源：" once its address is gone,
+		// "Learn more:"): it introduces nothing that is said.
+		return "", leftOut("a label with nothing after it")
+	}
 	if strings.Contains(clean, dropped) {
 		return "", leftOut("a web or e-mail address, or notation")
 	}
@@ -389,6 +394,10 @@ func (c *Checker) withoutUnsayableAsides(raw string, lang nadine.Language, autho
 	}
 	return strings.TrimSpace(strings.ReplaceAll(spaceBeforeStopRE.ReplaceAllString(out, "$1"), asideGone, " "))
 }
+
+// danglingMax is the most words (ideographs) of a short label left with
+// nothing after its colon.
+const danglingMax = 4
 
 // asideRE is an aside in parentheses of either width, none inside it; an
 // ASCII one opens after a space ("speak({…})", "[words](url)" and "\\(x\\)"

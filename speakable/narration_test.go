@@ -166,3 +166,13 @@ func TestRoleFramesAndResultsNamed(t *testing.T) {
 		{nadine.German, "", "Ich habe nach dem Spiel nach Ergebnissen gefragt.", false},
 	})
 }
+
+// TestDanglingLabel: a short label left with nothing after its colon says
+// nothing; a sentence that ends with a colon after saying something stays.
+func TestDanglingLabel(t *testing.T) {
+	checkDrops(t, []dropCase{
+		{nadine.Chinese, "", "来源：", true},
+		{nadine.English, "", "Learn more:", true},
+		{nadine.English, "", "I have a question for you about your favourite city:", false},
+	})
+}

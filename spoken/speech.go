@@ -35,8 +35,14 @@ var (
 	quoteLineRE   = regexp.MustCompile(`^>+\s?`)
 	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE        = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
-	italicRE      = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:]|$)`)
-	stageRE       = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
+	italicRE      = regexp.MustCompile(`(^|[\s(\p{Han}，。！？、：])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:\p{Han}，。！？、：]|$)`)
+	// shortcodeGluedRE is an emoji's shortcode glued to the word before it
+	// ("Nadine:smile:，").
+	shortcodeGluedRE = regexp.MustCompile(`(\p{L}):[a-z][a-z0-9_+-]{1,30}:([\s\p{Han}，。！？,.!?]|$)`)
+	// signatureRE is her name signed after the reply with a dash ("— Nadine
+	// 🤖"): a letter's close, not a sentence.
+	signatureRE = regexp.MustCompile(`(?:^|\s)(?:—|–|--|——)\s*Nadine\W*$`)
+	stageRE     = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
 	shortcodeRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？]):(?:[a-z][a-z0-9_+-]{1,30}|[+-]1):`)
@@ -201,6 +207,12 @@ func cleanOnce(text string) string {
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
 	if strings.ContainsRune(s, 0x20E3) {
 		s = keycapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
+	}
+	if strings.Contains(s, "Nadine") {
+		s = signatureRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, ":") {
+		s = shortcodeGluedRE.ReplaceAllString(s, "$1$2")
 	}
 	if strings.Contains(s, "#") {
 		// A hashtag is a post's label, not words said: "#MIRALab
