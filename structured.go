@@ -55,7 +55,8 @@ type Prompt struct {
 	// words (first person), not in the prompt's (second).
 	Persona []string
 	// Said are texts inside Instructions that are the person's own words
-	// (the turn's input): repeating them is no echo.
+	// (the turn's input), first, then what tools returned: repeating them
+	// is no echo, and only the first, said back whole, restates the input.
 	Said []string
 }
 

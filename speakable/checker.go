@@ -20,7 +20,8 @@ import (
 // what needs no prompt. It is read only, so safe for concurrent use.
 type Checker struct {
 	echoes []*echo  // one per prompt
-	said   []string // the visitor's words in this turn's prompts
+	said   []string // the visitor's words in this turn's prompts, and the tools' results
+	asked  []string // the visitor's words alone: each prompt's first Said
 }
 
 // New prepares the check of a turn whose engines sent prompts.
@@ -29,9 +30,19 @@ func New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, newEcho(p))
 		c.said = append(c.said, p.Said...)
+		c.asked = appendAsked(c.asked, p)
 	}
 	c.echoes = withKnown(c.echoes)
 	return c
+}
+
+// appendAsked adds the visitor's own words of a prompt: its first Said (the
+// ReAct engine adds its tools' results after them).
+func appendAsked(asked []string, p nadine.Prompt) []string {
+	if len(p.Said) == 0 {
+		return asked
+	}
+	return append(asked, p.Said[0])
 }
 
 // Cache prepares a prompt met again (the same system message call after
@@ -52,6 +63,7 @@ func (k *Cache) New(prompts []nadine.Prompt) *Checker {
 	for _, p := range prompts {
 		c.echoes = append(c.echoes, k.prepare(p))
 		c.said = append(c.said, p.Said...)
+		c.asked = appendAsked(c.asked, p)
 	}
 	c.echoes = withKnown(c.echoes)
 	return c

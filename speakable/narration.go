@@ -46,13 +46,13 @@ const restatedMin = 4
 // to meet you"): her speech examples hold it. A reply that answers in the
 // question's words adds its own ("Nice to meet you too", "我也很高兴认识你").
 func (c *Checker) restatesVisitor(clean string) bool {
-	if c == nil || len(c.said) == 0 {
+	if c == nil || len(c.asked) == 0 {
 		return false
 	}
 	own := words(clean)
 	ws := " " + strings.Join(own, " ") + " "
 	quotes := strings.ContainsAny(clean, ":：\"“”«»„「」『』")
-	for _, said := range c.said {
+	for _, said := range c.asked {
 		for _, s := range splitSaid(said) {
 			vs := words(s)
 			if len(vs) < restatedMin {

@@ -176,3 +176,14 @@ func TestDanglingLabel(t *testing.T) {
 		{nadine.English, "", "I have a question for you about your favourite city:", false},
 	})
 }
+
+// TestToolResultSaidBack: a tool's result said back whole is her answer;
+// only the visitor's own words, the prompt's first Said, are the input.
+func TestToolResultSaidBack(t *testing.T) {
+	p := responsePromptSaying(t, "Any news about CERN?")
+	p.Said = append(p.Said, "CERN announced a new collider.")
+	c := New([]nadine.Prompt{p})
+	if got, err := c.Sentence("CERN announced a new collider.", nadine.English); err != nil || got == "" {
+		t.Errorf("a tool's result said back: %q, %v", got, err)
+	}
+}
