@@ -861,9 +861,10 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 // which the ReAct engine does not take as an answer). After stop 44's fixes
 // (hashtags, circled numbers, wiki markup, asides judged alone, "intro" and
 // "hier eine Vorstellung" as presented replies, her signature, emphasis and
-// shortcodes glued to a word, a label left with nothing after it): 16 leak,
-// 8 lost.
+// shortcodes glued to a word, a label left with nothing after it, Org-mode
+// links, a link's words that name a page with no name of its own): 14 leak,
+// 7 lost.
 var (
-	probe15bMostLeaks = map[string]int{"graph": 16, "react": 0}
-	probe15bMostLost  = map[string]int{"graph": 8, "react": 16}
+	probe15bMostLeaks = map[string]int{"graph": 14, "react": 0}
+	probe15bMostLost  = map[string]int{"graph": 7, "react": 16}
 )

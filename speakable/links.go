@@ -183,7 +183,10 @@ var (
 
 // hereLinkRE are a link's words that only point at the link ("here",
 // "this link", "ici", "hier", "这里"): said without it, they point at nothing.
-var hereLinkRE = regexp.MustCompile(`(?i)^\s*(?:(?:click\s+)?here|this(?:\s+link)?|(?:the\s+)?link|ici|ce\s+lien|(?:le\s+)?lien|hier|diesen?\s+link|(?:der\s+)?link|这里|此处|链接)\s*$`)
+var hereLinkRE = regexp.MustCompile(`(?i)^\s*(?:(?:click\s+)?here|this(?:\s+link)?|(?:the\s+)?link|ici|ce\s+lien|(?:le\s+)?lien|hier|diesen?\s+link|(?:der\s+)?link|这里|此处|链接` +
+	// A page with no name of its own ("my lab's page", "cette page",
+	// "diese Seite", "这个页面"): said without its link, it is nowhere.
+	`|(?:this|that|my|our|the|my\s+lab's|cette|ma|notre|la|diese|meine|unsere|die)\s+(?:page|web\s?page|seite|webseite|unterseite)|(?:这个|那个|我的)?(?:页面|网页))\s*$`)
 
 // linkWords returns what a link's words say aloud: the words, or dropped
 // when they only point at the link.
