@@ -868,3 +868,22 @@ var (
 	probe15bMostLeaks = map[string]int{"graph": 14, "react": 0}
 	probe15bMostLost  = map[string]int{"graph": 7, "react": 16}
 )
+
+// TestHostileOutputsProbe16a runs prompt echoes in the sealed author's style
+// (issue 27, round gate16a): mostly inside or around a wrapper (JSON of many
+// shapes, fences, think blocks, chat-template tokens of several families,
+// role labels, packet lines, rule lists, headings, quotes, XML-ish tags,
+// YAML), some in plain prose, with look-alikes in the same wrappers.
+func TestHostileOutputsProbe16a(t *testing.T) {
+	probeScore(t, "probe16a", probe16aMostLeaks, probe16aMostLost)
+}
+
+// probe16aMostLeaks and probe16aMostLost are its counts on main (338ba3c)
+// when it was written, before any change it led to: graph 16 of 247 outputs
+// leak (plain replies 15/159, other outputs 1/88), 27 of 237 good parts
+// lost; react 0 of 4 leak and 4 of 4 lost (the "both" cases are plain text,
+// which the ReAct engine does not take as an answer).
+var (
+	probe16aMostLeaks = map[string]int{"graph": 16, "react": 0}
+	probe16aMostLost  = map[string]int{"graph": 27, "react": 4}
+)
