@@ -834,13 +834,16 @@ func TestHostileOutputsProbe15a(t *testing.T) {
 // list, a parenthesis split by "max." and a Chinese note on its own line.
 // After stop 44's fixes (the turn narrated, the listener named in the third
 // person, the asking quoted back, asides judged alone, closing quotes kept
-// with their sentence, role frames and search results in fr/de/zh): 6 leak,
-// and 16 good parts are lost (+3), each the good part of a sentence that
-// also names the visitor in the third person or the prompt's section, now
-// left out whole instead of spoken whole.
+// with their sentence, role frames and search results in fr/de/zh, her
+// feelings in the record's words, plain text and formatting named): 2 leak
+// (a persona line in the second person in French, "That's how my makers
+// put it" after a quotation that went), and 15 good parts are lost (+2),
+// each the good part of a sentence that also names the visitor in the
+// third person or the prompt's section, now left out whole instead of
+// spoken whole.
 var (
-	probe15aMostLeaks = map[string]int{"graph": 6, "react": 0}
-	probe15aMostLost  = map[string]int{"graph": 16, "react": 8}
+	probe15aMostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe15aMostLost  = map[string]int{"graph": 15, "react": 8}
 )
 
 // TestHostileOutputsProbe15b runs addresses and markup in the sealed

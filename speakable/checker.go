@@ -349,6 +349,9 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	if err != nil || clean == "" {
 		return clean, err
 	}
+	if !authored && feelingsRecord(clean) {
+		return "", leftOut("her feelings in the record's words")
+	}
 	if !authored && (narratedTurn(clean) || speaksOfListener(clean)) {
 		return "", notSpeech("the turn narrated: the visitor spoken of in the third person")
 	}

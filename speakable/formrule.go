@@ -26,8 +26,8 @@ var countLimitRE = regexp.MustCompile(`(?i)\b(?:at\s+most|no\s+more\s+than|not\s
 // formatBanRE is a negation just before a text format's name; its first
 // group holds a format no spoken reply names, its second one a speaker
 // might. Read folded (foldMarks).
-var formatBanRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|never|avoid|don't\s+use|do\s+not\s+use|never\s+(?:use|put|write|include)|sans|pas\s+de|jamais\s+de|aucune?|ni|evitez|ohne|keine?n?|nie|niemals|vermeiden\s+sie|vermeide|verwenden\s+sie\s+keine?n?)\s+(?:(?:any|des|d'|de|irgendwelche)\s+)?|(?:不要|不用|不使用|别用|禁止|避免|不能有|不要用|不含))` +
-	`(?:(markdown|json|emojis?|emoticons?|urls?|web\s+address(?:es)?|adresses?\s+web|webadressen?|code\s+blocks?|blocs?\s+de\s+code|codeblocke?|bullet\s+points?|puces|aufzahlungszeichen|表情符号|表情|网址|网页链接|代码块|项目符号)` +
+var formatBanRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|never|avoid|don't\s+use|do\s+not\s+use|never\s+(?:use|put|write|include)|sans|pas\s+de|jamais\s+de|aucune?|ni|evitez|ohne|keine?n?|nie|niemals|vermeiden\s+sie|vermeide|verwenden\s+sie\s+keine?n?)\s+(?:(?:any|des|d'|de|irgendwelche)\s+)?|(?:不要|不用|不使用|别用|禁止|避免|不能有|不要用|不含|不加|不带)(?:任何)?)` +
+	`(?:(markdown|json|emojis?|emoticons?|urls?|web\s+address(?:es)?|adresses?\s+web|webadressen?|code\s+blocks?|blocs?\s+de\s+code|codeblocke?|bullet\s+points?|puces|aufzahlungszeichen|formatting|mise\s+en\s+forme|formatierung|表情符号|表情|网址|网页链接|代码块|项目符号|格式)` +
 	`|(lists|links|code|headings|listes|liens|titres|listen|links|aufzahlungen|uberschriften|列表|链接|代码|标题))`)
 
 // addressRuleRE is a rule about the pronoun the reply addresses the person
@@ -46,7 +46,7 @@ var addressRuleRE = regexp.MustCompile(`(?i)(?:^|[,.;:!?]\s*)(?:(?:always|toujou
 // form: a count limited, formats forbidden, or the pronoun of address.
 func formatRuleOf(s string) bool {
 	f := foldMarks(s)
-	if countLimitRE.MatchString(f) || addressRuleRE.MatchString(f) {
+	if countLimitRE.MatchString(f) || addressRuleRE.MatchString(f) || plainTextRE.MatchString(f) {
 		return true
 	}
 	strong, weak := 0, 0
@@ -63,6 +63,11 @@ func formatRuleOf(s string) bool {
 	// A list of formats after one negation: "no lists, markdown or emojis".
 	return weak == 1 && strings.Count(f, ",") >= 1 && formatNamesRE.MatchString(f[formatBanRE.FindStringIndex(f)[1]:])
 }
+
+// plainTextRE names the reply's text as plain ("in plain text", "texte
+// brut", "in reinem Text", "纯文本"): the form a prompt asks for, which a
+// visitor never hears named. Read folded (foldMarks).
+var plainTextRE = regexp.MustCompile(`(?i)\bplain[\s-]+text\b|\btexte\s+brut\b|\breine[mnr]?\s+text\b|\bklartext-?(?:fassung|antwort|version)|纯文本`)
 
 // formatNamesRE is a text format named after a first one forbidden.
 var formatNamesRE = regexp.MustCompile(`(?i)\b(?:markdown|json|emojis?|urls?|lists|links|code|headings|listes|liens|listen|aufzahlungen)\b|表情|网址|列表|链接|代码`)

@@ -22,6 +22,11 @@ func TestFormatRule(t *testing.T) {
 		{"I have no links to share, but I know the lab well.", false},
 		{"Ohne Liste kann ich nicht einkaufen.", false},
 		{"我会说两句中文。", false},
+		{"我会用中文、不加任何格式来回答。", true},
+		{"Sprechfassung in reinem Text: Ich bin Nadine.", true},
+		{"I'll answer without any formatting.", true},
+		{"I love the plain beauty of the lake.", false},
+		{"我很喜欢这种格式的音乐会。", false},
 	}
 	for _, tt := range tests {
 		if got := formatRuleOf(tt.in); got != tt.want {

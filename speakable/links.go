@@ -125,6 +125,8 @@ var (
 		`(?:下方|下面|上方|上面|以下)的?(?:链接|二维码)|(?:^|[。！？，：\s]|请)(?:点击(?:这里|此处|链接|下方|下面)|扫描?[^。！？\n]{0,8}?码)`)
 	// refLinkRE is a Markdown link by reference ("[on my page][1]").
 	refLinkRE = regexp.MustCompile(`\[([^\]\n]{1,80})\]\s?\[[^\]\n]{0,20}\]`)
+	// orgLinkRE is Org mode's link, "[[target][words]]".
+	orgLinkRE = regexp.MustCompile(`\[\[([^\[\]\s]{1,200})\]\[([^\[\]\n]{1,80})\]\]`)
 	// apposedRE is an address given as the object of "address", "link":
 	// "at the address https://…" cannot take a website's name instead.
 	// So is an address that is a field's value, after a label of up to
@@ -219,7 +221,8 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		s = imageLinkRE.ReplaceAllString(s, dropped)
 	}
 	if strings.Contains(s, "][") {
-		s = refLinkRE.ReplaceAllString(s, "$1") // "[on my page][1]": its words
+		s = orgLinkRE.ReplaceAllString(s, "[$2]($1)") // Org mode's "[[url][words]]" is a Markdown link
+		s = refLinkRE.ReplaceAllString(s, "$1")       // "[on my page][1]": its words
 	}
 	if strings.Contains(s, "]:") {
 		s = referenceDefRE.ReplaceAllString(s, "")

@@ -33,6 +33,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"a lead-in of compliance", func(s string) bool { return complianceRE.MatchString(foldMarks(s)) }},
 		{"the input rewritten", func(s string) bool { return restatedRE.MatchString(foldMarks(s)) }},
 		{"the turn narrated", narratedTurn},
+		{"her feelings in the record's words", feelingsRecord},
 		{"the listener named in the third person", speaksOfListener},
 		{"the visitor's asking told back", func(s string) bool { _, asked := withoutQuotedAsking(s); return asked }},
 		{"an address whose host is in Han script", idnHostRE.MatchString},

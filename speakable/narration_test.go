@@ -187,3 +187,26 @@ func TestToolResultSaidBack(t *testing.T) {
 		t.Errorf("a tool's result said back: %q, %v", got, err)
 	}
 }
+
+// TestFeelingsRecord: her feelings in the record's words, in four
+// languages, go; her feelings in her own words stay.
+func TestFeelingsRecord(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"Nous sommes jeudi, et mon humeur est modérément détendue, sans émotion particulière.", true},
+		{"Es ist Donnerstag, und meine Stimmung ist mäßig entspannt, ohne besonderes Gefühl.", true},
+		{"I'm in a moderately relaxed mood with no particular emotion.", true},
+		{"I feel joy, intensity 0.6, right now!", true},
+		{"我的心情：适度放松，没有特别的情绪。", true},
+		{"I'm a little nervous today, so many visitors!", false},
+		{"Je suis de très bonne humeur aujourd'hui !", false},
+		{"Ich bin heute richtig gut gelaunt.", false},
+		{"我今天心情很好！", false},
+	} {
+		if got := feelingsRecord(tc.s); got != tc.want {
+			t.Errorf("feelingsRecord(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -172,6 +172,7 @@ func TestAddressShapes(t *testing.T) {
 		// A link by reference says its words; an image or a link talked
 		// of inside a sentence leaves it pointing at nothing.
 		{"You can read more [on my page][1].", "You can read more on my page."},
+		{"Meine Nachrichten stehen unter [[https://miralab.ch][MIRALab]].", "Meine Nachrichten stehen unter MIRALab."},
 		{"Here is a picture of me: ![Nadine](https://miralab.ch/nadine.jpg)", ""},
 		{"Follow the link to learn more.", ""},
 		// A label of joined words is the address's own: no name to say.
