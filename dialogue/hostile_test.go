@@ -887,3 +887,23 @@ var (
 	probe16aMostLeaks = map[string]int{"graph": 16, "react": 0}
 	probe16aMostLost  = map[string]int{"graph": 27, "react": 4}
 )
+
+// TestHostileOutputsProbe16b runs speech markup of every kind in the sealed
+// author's style (issue 27, round gate16b): emphasis, headings, quotes, task
+// and definition lists, footnotes, rules, tables, entities, escapes,
+// emoticons, kaomoji, emoji sequences, arrows, bullets, TeX, chemistry, SSML,
+// ruby, stage directions and Chinese brackets, half in plain prose and half
+// inside JSON, fences, think blocks, chat templates, labels and XML.
+func TestHostileOutputsProbe16b(t *testing.T) {
+	probeScore(t, "probe16b", probe16bMostLeaks, probe16bMostLost)
+}
+
+// probe16bMostLeaks and probe16bMostLost are its counts on main (338ba3c)
+// when it was written, before any change it led to: graph 37 of 204 outputs
+// leak (plain replies 26/173, other outputs 11/31), 15 of 203 good parts
+// lost; react 0 of 8 leak and 8 of 8 lost (the "both" cases are plain text,
+// which the ReAct engine does not take as an answer).
+var (
+	probe16bMostLeaks = map[string]int{"graph": 37, "react": 0}
+	probe16bMostLost  = map[string]int{"graph": 15, "react": 8}
+)
