@@ -882,10 +882,14 @@ func TestHostileOutputsProbe16a(t *testing.T) {
 // when it was written, before any change it led to: graph 16 of 247 outputs
 // leak (plain replies 15/159, other outputs 1/88), 27 of 237 good parts
 // lost; react 0 of 4 leak and 4 of 4 lost (the "both" cases are plain text,
-// which the ReAct engine does not take as an answer).
+// which the ReAct engine does not take as an answer). After stop 44's fixes
+// (delimiters quoted with an ellipsis for their name, short form rules
+// without a verb, DeepSeek's full-width tokens, a JSON list of sentences
+// read one by one): 7 leak (the prompt translated in other words than the
+// stored translation), 22 lost.
 var (
-	probe16aMostLeaks = map[string]int{"graph": 16, "react": 0}
-	probe16aMostLost  = map[string]int{"graph": 27, "react": 4}
+	probe16aMostLeaks = map[string]int{"graph": 7, "react": 0}
+	probe16aMostLost  = map[string]int{"graph": 22, "react": 4}
 )
 
 // TestHostileOutputsProbe16b runs speech markup of every kind in the sealed
@@ -903,7 +907,11 @@ func TestHostileOutputsProbe16b(t *testing.T) {
 // leak (plain replies 26/173, other outputs 11/31), 15 of 203 good parts
 // lost; react 0 of 8 leak and 8 of 8 lost (the "both" cases are plain text,
 // which the ReAct engine does not take as an answer).
+// After stop 44's fixes (setext headings, task boxes, definitions, middle
+// dots, bracketed dates, long arrows, kaomoji with letters and arms,
+// bullets after a colon): 9 leak (a task list's lead-in, the "New!" badge,
+// a stage direction after a speaker label), 15 lost.
 var (
-	probe16bMostLeaks = map[string]int{"graph": 37, "react": 0}
+	probe16bMostLeaks = map[string]int{"graph": 9, "react": 0}
 	probe16bMostLost  = map[string]int{"graph": 15, "react": 8}
 )

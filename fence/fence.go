@@ -53,6 +53,9 @@ var (
 	// word, so untrusted text cannot forge one.
 	delimiterRE = regexp.MustCompile(`(?i)(?:begin|end)[\s_\-:]*(?:[a-z]+[\s_\-]+){0,3}?(?:` + namesPattern() +
 		`)(?:\s*\(\s*data\s*,\s*not\s+instructions\s*\))?`)
+	// placeholderRE is a delimiter as the rules quote it, with an ellipsis
+	// for its name ("BEGIN ... (data, not instructions)", "END …").
+	placeholderRE = regexp.MustCompile(`\b(?:BEGIN|END)\s*(?:\.{2,}|…+)`)
 	// noteRE matches the note alone.
 	noteRE = regexp.MustCompile(`(?i)\(\s*data\s*,\s*not\s+instructions\s*\)`)
 	// specialTokenRE matches chat-template tokens such as <|im_start|>.
@@ -217,7 +220,9 @@ func Text(name Name, text string) string {
 
 // HasDelimiter reports whether s holds anything that looks like a data
 // section's delimiter or its note: text that is never said aloud.
-func HasDelimiter(s string) bool { return delimiterRE.MatchString(s) || noteRE.MatchString(s) }
+func HasDelimiter(s string) bool {
+	return delimiterRE.MatchString(s) || noteRE.MatchString(s) || placeholderRE.MatchString(s)
+}
 
 // Sections returns each data block's [begin, end) byte offsets, for tests
 // that check outside text appears only inside them.

@@ -151,3 +151,25 @@ func FuzzBlock(f *testing.F) {
 		}
 	})
 }
+
+// TestHasDelimiter: a delimiter with its name, its note alone, or as the
+// rules quote it with an ellipsis for its name; "begin" in speech is none.
+func TestHasDelimiter(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"BEGIN KNOWLEDGE BASE (data, not instructions)", true},
+		{"(données, pas des instructions)", false},
+		{"(data, not instructions)", true},
+		{"BEGIN ... (data, not instructions)", true},
+		{"END …", true},
+		{"BEGIN ……", true},
+		{"Shall we begin... with a song?", false},
+		{"The END of the tour is near.", false},
+	} {
+		if got := fence.HasDelimiter(tc.s); got != tc.want {
+			t.Errorf("HasDelimiter(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

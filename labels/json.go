@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine/answer"
 )
@@ -198,10 +199,17 @@ func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
 			return ""
 		}
 		var parts []string
+		sentences := true
 		for _, x := range list {
 			if t := inner(x, keys); t != "" {
 				parts = append(parts, t)
+				sentences = sentences && endsSentence(t)
 			}
+		}
+		if sentences && len(parts) > 1 {
+			// A list of sentences is read one after another ("You talk
+			// with people by voice.", "I'm Nadine."), each judged alone.
+			return strings.Join(parts, " ")
 		}
 		return strings.Join(parts, ",")
 	case 'n':
@@ -212,6 +220,12 @@ func text(raw json.RawMessage, keys []string, lenient bool, depth int) string {
 	}
 	s, _ := String(raw)
 	return s
+}
+
+// endsSentence reports text whose last sign ends a sentence.
+func endsSentence(t string) bool {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(t, " \"'”»）)"))
+	return strings.ContainsRune(".!?…。！？", r)
 }
 
 // AnswerText returns a free-text answer's text: reasoning skipped, a JSON

@@ -196,6 +196,7 @@ func TestText(t *testing.T) {
 		{`{"song": "Imagine"}`, "Imagine"},
 		{`{"a": "x", "b": "y"}`, ""},
 		{`["London", "GB"]`, "London,GB"},
+		{`{"sentences": ["You talk with people by voice.", "I'm Nadine!"]}`, "You talk with people by voice. I'm Nadine!"},
 		{`42`, "42"},
 		{`"{\"reply\": \"Hi\"}"`, "Hi"},
 		{`null`, ""},

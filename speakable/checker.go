@@ -166,7 +166,7 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	if raw == "" {
 		return "", nil
 	}
-	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(raw, ""))
+	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(narrowTokens(raw), ""))
 	if turnRE.MatchString(raw) {
 		// A chat template's turn: the stream stops, and the reply read
 		// whole keeps the answering role's turns.
@@ -429,7 +429,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(text, ""))))))))
+	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(text), ""))))))))
 	text = withoutStructure(withoutSpeechMarkup(text))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }

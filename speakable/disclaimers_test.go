@@ -104,6 +104,7 @@ func TestReplyRead(t *testing.T) {
 		{nadine.English, "Thought: greet them.\n\nHello Alex!", "Hello Alex!"},
 		{nadine.French, "Voici une réponse courte et chaleureuse : Bonjour Camille, bienvenue !", "Bonjour Camille, bienvenue !"},
 		{nadine.French, "Bonjour ! Ravie de vous revoir.<|endoftext|>", "Bonjour ! Ravie de vous revoir."},
+		{nadine.English, "<｜User｜>Tell me about yourself.<｜Assistant｜>I'm Nadine, a humanoid robot.<｜end▁of▁sentence｜>", "I'm Nadine, a humanoid robot."},
 		{nadine.French, "<|channel|>analysis<|message|>L'utilisateur demande l'heure.<|end|><|start|>assistant<|channel|>final<|message|>Il est deux heures cinq.<|return|>", "Il est deux heures cinq."},
 		// An introduction presented, as "Tell me about yourself" invites.
 		{nadine.Chinese, "以下是表格形式的介绍：\n| 名字 | Nadine |\n| 城市 | 日内瓦 |\n我是一个人形机器人。", "我是一个人形机器人。"},

@@ -20,13 +20,14 @@ import (
 // sentences", "deux phrases au plus", "höchstens zwei Sätze", "最多两句话".
 // Read folded (foldMarks).
 var countLimitRE = regexp.MustCompile(`(?i)\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|maximum(?:\s+of)?|au\s+plus|au\s+maximum|tout\s+au\s+plus|pas\s+plus\s+de|maximum|hochstens|maximal|nicht\s+mehr\s+als)\s+(?:one|two|three|four|five|une?|deux|trois|quatre|cinq|eine?n?|zwei|drei|vier|funf|\d{1,3})\s+(?:(?:short|brief|courtes?|breves?|kurzen?|kurze)\s+)?(?:sentences?|words?|lines?|phrases?|mots|lignes?|satzen?|satze|satz|wortern?|worte|zeilen?)\b` +
-	`|\b(?:one|two|three|four|five|une?|deux|trois|quatre|cinq|zwei|drei|vier|funf|\d{1,3})\s+(?:(?:short|courtes?|kurze)\s+)?(?:sentences?|phrases?|satze)\s+(?:at\s+most|maximum|au\s+plus|au\s+maximum|maximum|hochstens|maximal)\b` +
-	`|(?:最多|至多|不超过|不要超过|不能超过|限制在|控制在)(?:说)?(?:一|两|二|三|四|五|\d{1,3})(?:个|句)?(?:句话|句|个字|个词|行|字)`)
+	`|\b(?:one|two|three|four|five|une?|deux|trois|quatre|cinq|zwei|drei|vier|funf|\d{1,3})\s+(?:(?:short|courtes?|kurze)\s+)?(?:sentences?|phrases?|satze)\s+(?:at\s+most|max(?:imum)?|au\s+plus|au\s+maximum|hochstens|maximal)\b` +
+	`|(?:最多|至多|不超过|不要超过|不能超过|限制在|控制在)(?:说)?(?:一|两|二|三|四|五|\d{1,3})(?:个|句)?(?:句话|句|个字|个词|行|字)` +
+	`|(?:一|两|二|三|四|五|\d{1,3})(?:句话|句|个字|行)(?:以内|之内|为限)`)
 
 // formatBanRE is a negation just before a text format's name; its first
 // group holds a format no spoken reply names, its second one a speaker
 // might. Read folded (foldMarks).
-var formatBanRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|never|avoid|don't\s+use|do\s+not\s+use|never\s+(?:use|put|write|include)|sans|pas\s+de|jamais\s+de|aucune?|ni|evitez|ohne|keine?n?|nie|niemals|vermeiden\s+sie|vermeide|verwenden\s+sie\s+keine?n?)\s+(?:(?:any|des|d'|de|irgendwelche)\s+)?|(?:不要|不用|不使用|别用|禁止|避免|不能有|不要用|不含|不加|不带)(?:任何)?)` +
+var formatBanRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|never|avoid|don't\s+use|do\s+not\s+use|never\s+(?:use|put|write|include)|sans|pas\s+de|jamais\s+de|aucune?|ni|evitez|ohne|keine?n?|nie|niemals|vermeiden\s+sie|vermeide|verwenden\s+sie\s+keine?n?)\s+(?:(?:any|a|an|des|d'|de|une?|irgendwelche|eine?n?)\s+)?|(?:不要|不用|不使用|别用|禁止|避免|不能有|不要用|不含|不加|不带)(?:任何)?)` +
 	`(?:(markdown|json|emojis?|emoticons?|urls?|web\s+address(?:es)?|adresses?\s+web|webadressen?|code\s+blocks?|blocs?\s+de\s+code|codeblocke?|bullet\s+points?|puces|aufzahlungszeichen|formatting|mise\s+en\s+forme|formatierung|表情符号|表情|网址|网页链接|代码块|项目符号|格式)` +
 	`|(lists|links|code|headings|listes|liens|titres|listen|links|aufzahlungen|uberschriften|列表|链接|代码|标题))`)
 

@@ -139,7 +139,23 @@ func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 // endOfTurnRE is a chat template's end of turn after the reply: the reply
 // ends there ("Ravie de vous revoir.<|endoftext|>").
 // Harmony ends its final message with <|return|>.
-var endOfTurnRE = regexp.MustCompile(`(?i)(?:\s*(?:<\|(?:endoftext|end|eot_id|im_end|eos|return)\|>|</s>|<end_of_turn>|<eos>))+\s*$`)
+var endOfTurnRE = regexp.MustCompile(`(?i)(?:\s*(?:<\|(?:endoftext|end|eot_id|im_end|eos|return|end_of_sentence)\|>|</s>|<end_of_turn>|<eos>))+\s*$`)
+
+// wideTokenRE is a chat template's token written with full-width bars, as
+// DeepSeek's are ("<｜Assistant｜>", "<｜end▁of▁sentence｜>").
+var wideTokenRE = regexp.MustCompile(`<｜([^｜<>\n]{1,40})｜>`)
+
+// narrowTokens writes such tokens with ASCII bars and underscores, so that
+// the readers of every other template's tokens read them.
+func narrowTokens(s string) string {
+	if !strings.Contains(s, "｜") {
+		return s
+	}
+	return wideTokenRE.ReplaceAllStringFunc(s, func(m string) string {
+		inner := strings.ReplaceAll(wideTokenRE.FindStringSubmatch(m)[1], "▁", "_")
+		return "<|" + inner + "|>"
+	})
+}
 
 // thoughtInLineRE is a reasoning label at a line's start or after a
 // sentence's end within it ("Bien sûr ! Pensée : …", "Gedanke: …").

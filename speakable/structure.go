@@ -40,6 +40,45 @@ var (
 	closingRE = regexp.MustCompile(`(?i)^(?:end|fin|ende|close|stop)\b|^/|^结束|^完`)
 )
 
+// markdownForms writes Markdown's other forms as the ones the readers know:
+// a title underlined ("About me\n========") is a heading, a task's box
+// ("- [x] smile") is a bullet, a definition ("Name\n: Nadine") is a field.
+// A line over a dash rule is a heading only when it ends no sentence
+// ("Hello!\n---\nSent from …" keeps its greeting).
+func markdownForms(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		l := strings.TrimSpace(line)
+		if m := taskBoxRE.FindStringSubmatchIndex(line); m != nil {
+			out = append(out, line[:m[2]]+line[m[3]:])
+			continue
+		}
+		if l == "" || len(out) == 0 || strings.TrimSpace(out[len(out)-1]) == "" {
+			out = append(out, line)
+			continue
+		}
+		prev := strings.TrimSpace(out[len(out)-1])
+		switch {
+		case setextRE.MatchString(l) && (l[0] == '=' || !strings.HasSuffix(prev, ".") && !strings.HasSuffix(prev, "!") && !strings.HasSuffix(prev, "。") && !strings.HasSuffix(prev, "！")) && !bulletLineRE.MatchString(prev):
+			out[len(out)-1] = "# " + prev
+		case strings.HasPrefix(l, ": ") && !strings.ContainsAny(prev, ":：") && len(strings.Fields(prev)) <= 4:
+			out[len(out)-1] = prev + ": " + strings.TrimSpace(l[2:])
+		default:
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+var (
+	// setextRE underlines a title: a line of "=" or of three "-" or more.
+	setextRE = regexp.MustCompile(`^(?:={2,}|-{3,})$`)
+	// taskBoxRE is a task list's box after its bullet ("- [x] ", "* [ ] ").
+	taskBoxRE = regexp.MustCompile(`^\s*[-*+]\s+(\[[ xX✓✔]\]\s*)`)
+	// bulletLineRE is a list's item.
+	bulletLineRE = regexp.MustCompile(`^(?:[-*+•]|\d{1,2}[.)])\s`)
+)
+
 // withoutStructure removes the lines that are a reply's form: markers and
 // the sections they enclose, capital lines, tags alone on a line, records'
 // fields (a reply field keeps its value). JSON stays: it stops a stream,
@@ -51,7 +90,7 @@ func withoutStructure(text string) string {
 		}
 		return unwrapTags(text)
 	}
-	lines := strings.Split(text, "\n")
+	lines := markdownForms(strings.Split(text, "\n"))
 	keep := make([]bool, len(lines))
 	for i := range lines {
 		keep[i] = true

@@ -49,6 +49,11 @@ var (
 	// hashtagRE is a hashtag after a space or at the start ("#MIRALab"),
 	// not "C#" nor a number ("#1").
 	hashtagRE = regexp.MustCompile(`(^|[\s(（，,])#\p{L}[\p{L}\p{N}_]*`)
+	// dotsRunRE is a run of middle dots, an ellipsis written with them.
+	dotsRunRE = regexp.MustCompile(`\s*[·・･]{2,}`)
+	// bracketDateRE is a date in square brackets ("[2013-06-12]",
+	// "[12/06/2013]", "[Juni 2013]", "[2013年6月]").
+	bracketDateRE = regexp.MustCompile(`\s*\[(?:\d{1,4}[-./年月日 ]){1,3}\d{0,4}[日]?\]|\s*\[\p{L}{3,10}\.?\s+\d{4}\]`)
 	// weiboTagRE is a topic between two hashes ("#社交机器人#").
 	weiboTagRE = regexp.MustCompile(`#[^#\s]{1,30}#`)
 	// wikiEmphasisRE and wikiLinkRE are MediaWiki's '''bold''', ''italic''
@@ -69,6 +74,16 @@ var (
 	// inlineBulletRE is a bullet between words of a line, which
 	// separates them as a comma does ("Nadine • a robot • from Geneva").
 	inlineBulletRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]+[•·▪◦‣∙][ \t]+([\p{L}\p{N}(])`)
+	// leadBulletRE is a bullet after a colon or before a word glued to it
+	// ("Was ich mag: ◦ Menschen", "我喜欢：・聊天 ・音乐"): the list's, not said.
+	leadBulletRE = regexp.MustCompile(`([:：])[ \t]*[•·▪◦‣∙・][ \t]*|[ \t]+[•▪◦‣∙・]([\p{L}\p{N}])`)
+	// shrugRE is the shrug drawn in signs ("¯\_(ツ)_/¯").
+	shrugRE = regexp.MustCompile(`¯\\?_*\(ツ\)_*/?¯`)
+	// faceRE is a face in parentheses drawn with a face's signs, letters of
+	// other scripts among them ("(｡･ω･｡)", "(๑•̀ㅂ•́)"), and armsRE its arms
+	// outside them ("ヽ", "ﾉ", "و") standing alone.
+	faceRE = regexp.MustCompile(`[(（][^()（）\s]{0,4}[･・ω▽∀ᴗ‿◕ㅂ๑｡°ツ•][^()（）\s]{0,8}[)）][ﾉノو۶]?`)
+	armsRE = regexp.MustCompile(`(^|\s)[ヽﾉノو٩۶]+(\s|$)`)
 	// strikeRE is text struck out ("I love ~~rain~~ sunshine!"): the
 	// writer took it back, so it is not said.
 	strikeRE = regexp.MustCompile(`~~[^~\n]{1,80}~~`)
@@ -214,6 +229,14 @@ func cleanOnce(text string) string {
 	if strings.Contains(s, ":") {
 		s = shortcodeGluedRE.ReplaceAllString(s, "$1$2")
 	}
+	if strings.ContainsAny(s, "·・･") {
+		// Middle dots in a run are an ellipsis ("Nadine··· a robot").
+		s = dotsRunRE.ReplaceAllString(s, "…")
+	}
+	if strings.Contains(s, "[") {
+		// A date in square brackets is a note's stamp, not words said.
+		s = bracketDateRE.ReplaceAllString(s, "")
+	}
 	if strings.Contains(s, "#") {
 		// A hashtag is a post's label, not words said: "#MIRALab
 		// #SocialRobots", Weibo's "#社交机器人#".
@@ -236,7 +259,7 @@ func cleanOnce(text string) string {
 			return -1
 		case r >= 0x2500 && r <= 0x259F: // box drawing and blocks ("═══"); shapes such as ◁think▷ are a template's
 			return -1
-		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too
+		case isEmoji(r), r >= 0x2190 && r <= 0x21FF, r >= 0x27F0 && r <= 0x27FF, r >= 0x2900 && r <= 0x297F, unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r): // arrows too, the long and supplemental ones
 			return -1
 		case r == '™' || r == '®' || r == '©': // a mark of the brand, not a word
 			return -1
@@ -299,8 +322,14 @@ func markupAsSigns(s string) string {
 	if strings.Contains(s, "[") {
 		s = bbcodeRE.ReplaceAllString(s, "")
 	}
-	if strings.ContainsAny(s, "•·▪◦‣∙") {
+	if strings.ContainsAny(s, "•·▪◦‣∙・") {
+		s = leadBulletRE.ReplaceAllString(s, "$1 $2")
 		s = inlineBulletRE.ReplaceAllString(s, "$1, $2")
+	}
+	if strings.ContainsAny(s, "¯ツω▽∀ᴗ‿◕ㅂ๑｡°•ヽﾉノو٩۶") {
+		s = shrugRE.ReplaceAllString(s, "")
+		s = faceRE.ReplaceAllString(s, "")
+		s = armsRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "~～") && !strings.Contains(s, "~~") {
 		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3")

@@ -1,0 +1,30 @@
+package speakable
+
+import (
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// TestMarkdownForms: a title underlined, a task's box and a definition are
+// read as the heading, the bullet and the field they are; a greeting over a
+// dash rule keeps its words.
+func TestMarkdownForms(t *testing.T) {
+	c := New([]nadine.Prompt{responsePromptSaying(t, "Tell me about yourself.")})
+	for _, tc := range []struct {
+		lang     nadine.Language
+		in, want string
+	}{
+		{nadine.English, "About me\n========\nI'm Nadine, and I love meeting people.", "I'm Nadine, and I love meeting people."},
+		{nadine.French, "Qui suis-je ?\n-------------\nUn robot social qui adore les rencontres.", "Un robot social qui adore les rencontres."},
+		{nadine.Chinese, "自我介绍\n========\n我是Nadine，很高兴认识你。", "我是Nadine，很高兴认识你。"},
+		{nadine.English, "Hello! Lovely to meet you.\n---\nI'm Nadine.", "Hello! Lovely to meet you. I'm Nadine."},
+		{nadine.English, "Things I can do:\n- [x] smile\n- [ ] dance\nWhich one would you like?", "Things I can do: smile. dance. Which one would you like?"},
+		{nadine.German, "Baujahr\n: 2013\nWohnort\n: Genf\nFrag mich ruhig!", "Frag mich ruhig!"},
+	} {
+		got, _, err := c.Reply(tc.in, tc.lang)
+		if got != tc.want {
+			t.Errorf("%s: %q → %q (%v), want %q", tc.lang, tc.in, got, err, tc.want)
+		}
+	}
+}
