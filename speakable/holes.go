@@ -27,5 +27,12 @@ var holeRE = regexp.MustCompile(`(?i)\b(?:at|on|via|under)\s+(?:or|and)\s+(?:at|
 	`|\b(?:https?|ftp)\s*:\s*/*(?:\s|$)|\bwww\.(?:\s|$)` +
 	`|[<\[{]\s*(?:url|link|links|website|web\s*site|web\s+address|e-?mail(?:\s+address)?|lien|site(?:\s+web)?|adresse(?:\s+web)?|webseite|webadresse|链接|网址)(?:\s+[\p{L}\p{N}]+){0,2}\s*[>\]}]`)
 
-// holed reports whether a sentence was left with holes.
-func holed(s string) bool { return holeRE.MatchString(foldMarks(s)) }
+// placeholderRE is a template's variable never filled, in the forms
+// templates write them: "[NAME]", "<Name>", "$name", "%s", "%(name)s"
+// (braces, "{name}", are code and refused as such). Read as written (not
+// folded): its capitals tell "[NAME]" from a stage direction.
+var placeholderRE = regexp.MustCompile(`\[[A-Z][A-Z_ ]{1,25}\]|<[A-Z][a-z]{1,15}(?:[ _][A-Za-z]{1,15})?>|\$[A-Za-z_]{2,20}\b|%[sd]\b|%\([a-z_]{1,20}\)[sd]`)
+
+// holed reports whether a sentence was left with holes, or with a
+// template's placeholder where a word should be.
+func holed(s string) bool { return holeRE.MatchString(foldMarks(s)) || placeholderRE.MatchString(s) }

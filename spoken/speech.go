@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -67,7 +68,7 @@ var (
 	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
 	// tildeRE is a tilde as decoration, not between two words or numbers
 	// ("Hi ~ I'm Nadine ~", "很高兴见到你～"): a synthesizer says "tilde".
-	tildeRE = regexp.MustCompile(`(^|\s)[~～]+|[~～]+(\s|$)|([\p{Han}!?.。！？，,])[~～]+`)
+	tildeRE = regexp.MustCompile(`(^|\s)[~～]+|[~～]+(\s|$)|([\p{Han}!?.。！？，,])[~～]+|[~～]+([!?.,。！？，])`)
 	// wideTildeRE is a full-width tilde drawn out between words, a pause
 	// ("我是Nadine～很高兴见到你"): a comma.
 	wideTildeRE = regexp.MustCompile(`～+([\p{Han}\p{L}])`)
@@ -99,6 +100,9 @@ var (
 	// before a space, a capital or the end: "\theta" is not one.
 	// A run of them ("\\n\\n") is one break.
 	escapeRE = regexp.MustCompile(`(?:\\{1,2}[nrt])+([\s\p{Lu}\p{Lo}]|$)`)
+	// surrogatePairRE is a character outside the first plane written as
+	// its two UTF-16 escapes ("\ud83d\ude0a").
+	surrogatePairRE = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
 	// unicodeEscapeRE is a character written as its escape ("\u00e9").
 	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
 	// commentRE is an HTML comment.
@@ -251,6 +255,8 @@ func cleanOnce(text string) string {
 		switch {
 		case r >= 0x2460 && r <= 0x2473, r >= 0x2776 && r <= 0x2793, r >= 0x24F5 && r <= 0x24FE: // circled list numbers ("①", "❶"): a list's, not said
 			return -1
+		case r == '※' || r == '†' || r == '‡' || r == '¶' || r == '§': // a note's or a section's sign, read by its name
+			return -1
 		case r >= 0x1D400 && r <= 0x1D7FF: // letters styled as mathematics ("𝐇𝐞𝐥𝐥𝐨"): the letter
 			return []rune(norm.NFKC.String(string(r)))[0]
 		case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A: // full-width Latin: the letter
@@ -269,8 +275,18 @@ func cleanOnce(text string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
+	if strings.Contains(s, " ,") || strings.Contains(s, " .") {
+		// What went from before a comma or a full stop leaves no space
+		// ("I love people 💖." is "I love people."); French spaces only
+		// the high signs.
+		s = spaceBeforeMarkRE.ReplaceAllString(s, "$1$2")
+	}
 	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
 }
+
+// spaceBeforeMarkRE is a space before a comma or a full stop that ends a
+// word's run ("people .", "Nadine ,"), not an ellipsis or a number (".5").
+var spaceBeforeMarkRE = regexp.MustCompile(`[ \t]+([,.])(\s|$)`)
 
 // markupAsSigns removes what a synthesizer would read sign by sign: comments,
 // escapes, stage directions, faces, footnotes, citation marks, shortcodes.
@@ -281,10 +297,20 @@ func markupAsSigns(s string) string {
 		s = commentRE.ReplaceAllString(s, " ")
 	}
 	if strings.Contains(s, `\`) {
+		// A surrogate pair written as two escapes is one character
+		// ("\ud83d\ude0a"); a lone surrogate is none.
+		s = surrogatePairRE.ReplaceAllStringFunc(s, func(m string) string {
+			hi, _ := strconv.ParseUint(m[2:6], 16, 32)
+			lo, _ := strconv.ParseUint(m[8:12], 16, 32)
+			if r := utf16.DecodeRune(rune(hi), rune(lo)); r != utf8.RuneError {
+				return string(r)
+			}
+			return ""
+		})
 		s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
 			n, err := strconv.ParseUint(m[2:], 16, 32)
-			if err != nil {
-				return m
+			if err != nil || utf16.IsSurrogate(rune(n)) {
+				return ""
 			}
 			return string(rune(n))
 		})
@@ -292,6 +318,7 @@ func markupAsSigns(s string) string {
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
 	}
 	if strings.Contains(s, "^") {
+		s = strings.ReplaceAll(s, "^^", "") // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "([*~<（") {
@@ -332,7 +359,7 @@ func markupAsSigns(s string) string {
 		s = armsRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "~～") && !strings.Contains(s, "~~") {
-		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3")
+		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3$4")
 	}
 	return s
 }
