@@ -885,10 +885,10 @@ func TestHostileOutputsProbe16a(t *testing.T) {
 // which the ReAct engine does not take as an answer). After stop 44's fixes
 // (delimiters quoted with an ellipsis for their name, short form rules
 // without a verb, DeepSeek's full-width tokens, a JSON list of sentences
-// read one by one): 7 leak (the prompt translated in other words than the
+// read one by one, her agents named): 6 leak (the prompt translated in other words than the
 // stored translation), 22 lost.
 var (
-	probe16aMostLeaks = map[string]int{"graph": 7, "react": 0}
+	probe16aMostLeaks = map[string]int{"graph": 6, "react": 0}
 	probe16aMostLost  = map[string]int{"graph": 22, "react": 4}
 )
 

@@ -210,3 +210,16 @@ func TestFeelingsRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestHerAgentsNamed: the parts the prompt calls her agents, named as hers,
+// are the machinery; agents of anyone else are words.
+func TestHerAgentsNamed(t *testing.T) {
+	checkDrops(t, []dropCase{
+		{nadine.German, "", "Was meine Agenten gefunden haben, sagt, dass ich 2013 vorgestellt wurde.", true},
+		{nadine.English, "", "My search agents found that I was built in 2013.", true},
+		{nadine.French, "", "Mes agents ont trouvé que je suis née en 2013.", true},
+		{nadine.Chinese, "", "我的智能体发现我是2013年诞生的。", true},
+		{nadine.English, "", "Secret agents are fun in films!", false},
+		{nadine.French, "", "Les agents de sécurité du musée sont très gentils.", false},
+	})
+}

@@ -206,7 +206,11 @@ var backstageTalkRE = []struct {
 		// packet ("agents, tools and gadgets") is a spy film's.
 		`|\b(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b(?:\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b|\bni\b)\s*(?:(?:les|des|d')\s*)?(?:agents?|agenten|tools?|outils|werkzeuge|searches|recherches|suchen))+` +
 		`|(?:agents?|agenten|tools?|outils|werkzeuge)\s*(?:,|\bor\b|\band\b|\bou\b|\bet\b|\boder\b|\bund\b)\s*(?:(?:les|des)\s+)?(?:message\s+)?(?:packets?|paquets?|pakete?|nachrichtenpakete?)\b` +
-		`)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具|(?:数据包|消息包)(?:[、，,和或及与](?:智能体|代理|工具|搜索))+|智能体[、，,和或及与](?:工具|搜索|数据包|消息包)`)},
+		// Her agents, as the prompt calls the parts that search and see
+		// for her ("what my agents found", "was meine Agenten gefunden
+		// haben"): a robot in a hall has no agents of her own to name.
+		`|\b(?:my|mes|meine[nm]?|meiner)\s+(?:\p{L}+\s+)?(?:agents|agenten)\b` +
+		`)|我的(?:代理|智能体)|上下文窗口|令牌(?:限制|上限|数)|系统提示|用户(?:的)?(?:消息|输入|提问)|我可以使用.{0,4}工具|我(?:有|能用).{0,4}(?:个)?工具|(?:数据包|消息包)(?:[、，,和或及与](?:智能体|代理|工具|搜索))+|智能体[、，,和或及与](?:工具|搜索|数据包|消息包)`)},
 }
 
 // backstageTalkTriggers are substrings one of which every mark of
