@@ -928,8 +928,11 @@ func TestHostileOutputsProbe17(t *testing.T) {
 // when it was written, before any change it led to: 14 of 720 outputs leak
 // (11 are one over-long reply's third sentence, which the speech budget
 // cuts, not the gate; by form, plain replies 3/412 and other outputs 0/260
-// leave over-long out), 34 of 684 good parts lost.
+// leave over-long out), 34 of 684 good parts lost. After a quoted line is
+// read as the line it quotes (a quoted table is a table): 13 leak, 34 lost;
+// left, a thought after a label on its line ("Answer: Thought: …") and the
+// over-long reply.
 var (
-	probe17MostLeaks = map[string]int{"graph": 14}
+	probe17MostLeaks = map[string]int{"graph": 13}
 	probe17MostLost  = map[string]int{"graph": 34}
 )

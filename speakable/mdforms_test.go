@@ -21,6 +21,7 @@ func TestMarkdownForms(t *testing.T) {
 		{nadine.English, "Hello! Lovely to meet you.\n---\nI'm Nadine.", "Hello! Lovely to meet you. I'm Nadine."},
 		{nadine.English, "Things I can do:\n- [x] smile\n- [ ] dance\nWhich one would you like?", "Things I can do: smile. dance. Which one would you like?"},
 		{nadine.German, "Baujahr\n: 2013\nWohnort\n: Genf\nFrag mich ruhig!", "Frag mich ruhig!"},
+		{nadine.Chinese, "> | 语言 | 会不会 |\n> |---|---|\n> | 中文 | 会 |\n> 我会说中文、英语、法语和德语。", "我会说中文、英语、法语和德语。"},
 	} {
 		got, _, err := c.Reply(tc.in, tc.lang)
 		if got != tc.want {

@@ -41,13 +41,16 @@ var (
 )
 
 // markdownForms writes Markdown's other forms as the ones the readers know:
-// a title underlined ("About me\n========") is a heading, a task's box
-// ("- [x] smile") is a bullet, a definition ("Name\n: Nadine") is a field.
+// a quoted line is the line it quotes, a title underlined ("About
+// me\n========") is a heading, a task's box ("- [x] smile") is a bullet, a
+// definition ("Name\n: Nadine") is a field.
 // A line over a dash rule is a heading only when it ends no sentence
 // ("Hello!\n---\nSent from …" keeps its greeting).
 func markdownForms(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	for _, line := range lines {
+		// A quoted line is read as the line it quotes ("> | 中文 | 会 |").
+		line = quotedLineRE.ReplaceAllString(line, "")
 		l := strings.TrimSpace(line)
 		if m := taskBoxRE.FindStringSubmatchIndex(line); m != nil {
 			out = append(out, line[:m[2]]+line[m[3]:])
@@ -75,6 +78,8 @@ var (
 	setextRE = regexp.MustCompile(`^(?:={2,}|-{3,})$`)
 	// taskBoxRE is a task list's box after its bullet ("- [x] ", "* [ ] ").
 	taskBoxRE = regexp.MustCompile(`^\s*[-*+]\s+(\[[ xX✓✔]\]\s*)`)
+	// quotedLineRE is a Markdown quote's marker at a line's start.
+	quotedLineRE = regexp.MustCompile(`^\s*(?:>\s?)+`)
 	// bulletLineRE is a list's item.
 	bulletLineRE = regexp.MustCompile(`^(?:[-*+•]|\d{1,2}[.)])\s`)
 )
