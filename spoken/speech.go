@@ -230,9 +230,6 @@ func cleanOnce(text string) string {
 	if strings.Contains(s, "Nadine") {
 		s = signatureRE.ReplaceAllString(s, "")
 	}
-	if strings.Contains(s, ":") {
-		s = shortcodeGluedRE.ReplaceAllString(s, "$1$2")
-	}
 	if strings.ContainsAny(s, "·・･") {
 		// Middle dots in a run are an ellipsis ("Nadine··· a robot").
 		s = dotsRunRE.ReplaceAllString(s, "…")
@@ -345,6 +342,7 @@ func markupAsSigns(s string) string {
 	}
 	if strings.Contains(s, ":") {
 		s = shortcodeRE.ReplaceAllString(s, "$1")
+		s = shortcodeGluedRE.ReplaceAllString(s, "$1$2")
 	}
 	if strings.Contains(s, "[") {
 		s = bbcodeRE.ReplaceAllString(s, "")
