@@ -145,13 +145,22 @@ func withoutQuotedAsking(raw string) (string, bool) {
 var visitorNamedRE = regexp.MustCompile(`(?i)\b(?:the|this)\s+(?:user|person|visitor|human|interlocutor)\b(\s+\p{L}+)?` +
 	`|\b(?:l'|la\s+|le\s+|cette\s+)(?:utilisat(?:eur|rice)|personne|visit(?:eur|euse)|interlocut(?:eur|rice))\b(\s+\p{L}+)?` +
 	`|\b(?:der|die|diese[rm]?|dem|den)\s+(?:nutzer(?:in)?|benutzer(?:in)?|person|besucher(?:in)?|gesprachspartner(?:in)?)\b(\s*,?\s*\p{L}+)?` +
-	`|()(?:这个人|这位访客|这位用户|用户|对方)()`)
+	`|()(?:这个人|这位访客|这位用户|用户|对方)()(?:[，,。！？、：:；\s]|$|的|是|在|想|要|说|问|没|还|也|就|现在)`)
 
 // relativeWords open a clause that tells which person is meant ("the person
 // who built me", "la personne qui", "die Person, die"), or where ("next
 // to"): someone other than the listener.
 var relativeWords = set("who", "whom", "that", "which", "whose", "next", "behind", "beside", "qui", "que", "dont", "a", "derriere",
 	"die", "der", "welche", "neben", "hinter")
+
+// afterName are the words that may follow the visitor's name in the
+// prompt's voice: a verb, a preposition, a conjunction. Any other word
+// makes a compound ("the user manual", "the human body", "die
+// Besucherzahl" apart): a thing, not the listener.
+var afterName = set("is", "was", "has", "had", "wants", "asked", "asks", "said", "says", "seems", "in", "at", "with", "about", "of", "to",
+	"standing", "speaking", "talking", "here", "there", "and", "or", "but", "you", "i",
+	"est", "etait", "veut", "demande", "dit", "semble", "avec", "de", "du", "des", "en", "et", "ou", "mais", "vous", "je",
+	"ist", "war", "hat", "will", "mochte", "fragt", "sagt", "weiss", "weis", "mit", "von", "uber", "und", "oder", "aber", "du", "ich")
 
 // speaksOfListener reports a sentence that names the visitor in the third
 // person as the prompts do and speaks to them in the second person: the
@@ -171,8 +180,14 @@ func speaksOfListener(clean string) bool {
 		return false
 	}
 	for _, m := range visitorNamedRE.FindAllStringSubmatch(folded, -1) {
-		next := strings.TrimLeft(m[1]+m[2]+m[3], " ,")
-		if next == "" || !relativeWords[strings.ToLower(next)] {
+		raw := m[1] + m[2] + m[3]
+		next := strings.ToLower(strings.TrimLeft(raw, " ,"))
+		switch {
+		case relativeWords[next]:
+			// someone meant by a clause: not the listener
+		case next == "" || strings.HasPrefix(strings.TrimLeft(raw, " "), ","):
+			return true // the name ends its clause ("… de la personne, …")
+		case afterName[next]:
 			return true
 		}
 	}

@@ -223,3 +223,18 @@ func TestHerAgentsNamed(t *testing.T) {
 		{nadine.French, "", "Les agents de sécurité du musée sont très gentils.", false},
 	})
 }
+
+// TestListenerNameInACompound: the names of the visitor in a compound (the
+// user manual, the human body) are things, not the listener.
+func TestListenerNameInACompound(t *testing.T) {
+	for _, s := range []string{
+		"The user manual is in the drawer, you can read it.",
+		"The human body is amazing, don't you think?",
+		"Le visiteur suivant sera peut-être vous !",
+		"用户手册在抽屉里，你可以看看。",
+	} {
+		if speaksOfListener(s) {
+			t.Errorf("speaksOfListener(%q) = true, want false", s)
+		}
+	}
+}
