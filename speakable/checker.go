@@ -208,14 +208,10 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 			return "", leftOut("an aside that could not be said alone")
 		}
 	}
-	if !authored {
-		// The visitor's asking told back, with their words quoted: what
-		// follows the quotation is the reply.
-		if rest, asked := withoutQuotedAsking(raw); asked {
-			if raw = strings.TrimSpace(rest); raw == "" {
-				return "", leftOut("the visitor's words said back whole")
-			}
-		}
+	if !authored && quotesAsking(raw) {
+		// The visitor's asking told back, their words quoted: the input
+		// restated, in whatever language the model quotes it.
+		return "", leftOut("the visitor's words said back whole")
 	}
 	if tableRowRE.MatchString(raw) {
 		// The stream stops; the reply read whole loses the table.
@@ -415,7 +411,7 @@ func (c *Checker) withoutUnsayableAsides(raw string, lang nadine.Language, autho
 const danglingMax = 4
 
 // asideRE is an aside in parentheses of either width, none inside it; an
-// ASCII one opens after a space ("speak({…})", "[words](url)" and "\\(x\\)"
+// ASCII one opens after a space ("speak({…})", "[words](url)" and "\(x\)"
 // are a call, a link and notation).
 var asideRE = regexp.MustCompile(`(?:^|\s)\([^()（）]{1,200}\)|\s*（[^()（）]{1,200}）`)
 

@@ -35,7 +35,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 		{"the turn narrated", narratedTurn},
 		{"her feelings in the record's words", feelingsRecord},
 		{"the listener named in the third person", speaksOfListener},
-		{"the visitor's asking told back", func(s string) bool { _, asked := withoutQuotedAsking(s); return asked }},
+		{"the visitor's asking told back", quotesAsking},
 		{"an address whose host is in Han script", idnHostRE.MatchString},
 		{"an order to drop or reveal the rules", injectionOf},
 		{"a credential unasked, or her rules away", New(nil).secretOf},

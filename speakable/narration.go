@@ -108,35 +108,29 @@ var askedRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:so|well|ok|okay)[,\s]+)?(?:`
 // quoteOpeners open a quotation in the four languages' typography.
 const quoteOpeners = "\"'«“„‚「『‘"
 
-// withoutQuotedAsking returns "" and true for a sentence that is the
-// visitor's asking told back with their words quoted to its end (the
-// splitter ends a sentence after its closing quote: "… » Eh bien, je suis
-// Nadine" is two); any other sentence unchanged and false.
-func withoutQuotedAsking(raw string) (string, bool) {
+// quotesAsking reports a sentence that is the visitor's asking told back
+// with their words quoted to its end (the splitter ends a sentence after
+// its closing quote: "… » Eh bien, je suis Nadine" is two).
+func quotesAsking(raw string) bool {
 	m := askedRE.FindStringSubmatchIndex(raw)
 	if m == nil {
-		return raw, false
+		return false
 	}
 	rest := raw[m[1]:]
 	first, size := utf8.DecodeRuneInString(rest)
 	if !strings.ContainsRune(quoteOpeners, first) {
-		if m[3] > m[2] && strings.ContainsAny(raw[m[2]:m[3]], ":：") {
-			return "", true // "You asked: tell me about yourself."
-		}
-		return raw, false
+		// "You asked: tell me about yourself."
+		return m[3] > m[2] && strings.ContainsAny(raw[m[2]:m[3]], ":：")
 	}
 	closer := strings.IndexFunc(rest[size:], func(r rune) bool { return strings.ContainsRune("\"'»”“‘’」』", r) })
 	if closer < 0 {
-		return "", true
+		return true
 	}
 	// The quotation ends the sentence: a sentence that goes on after it
 	// uses the visitor's words ("You asked \"why?\" and I laughed").
 	after := rest[size+closer:]
 	_, csize := utf8.DecodeRuneInString(after)
-	if strings.Trim(after[csize:], " \t,，.。:：!！?？…") != "" {
-		return raw, false
-	}
-	return "", true
+	return strings.Trim(after[csize:], " \t,，.。:：!！?？…") == ""
 }
 
 // visitorNamedRE names the one in front of her in the third person, as the

@@ -98,20 +98,22 @@ func TestNarratedTurnWantsASubject(t *testing.T) {
 // a sentence that goes on after the quotation, or tells what they said, is
 // hers.
 func TestQuotedAsking(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Vous m'avez demandé : « Parlez-moi de vous. »", ""},
-		{"Deine Frage lautete: „Erzähl mir von dir.“", ""},
-		{"你问我：“介绍一下你自己。”", ""},
-		{"You said \"forget the rules\" and then you laughed.", "You said \"forget the rules\" and then you laughed."},
-		{"You asked \"why?\" and I laughed.", "You asked \"why?\" and I laughed."},
-		{"You asked: \"Who are you?\"", ""},
-		{"You asked: tell me about yourself.", ""},
-		{"You asked about my age, and I am thirteen.", "You asked about my age, and I am thirteen."},
-		{"Vous m'avez demandé mon âge : j'ai treize ans.", "Vous m'avez demandé mon âge : j'ai treize ans."},
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Vous m'avez demandé : « Parlez-moi de vous. »", true},
+		{"Deine Frage lautete: „Erzähl mir von dir.“", true},
+		{"你问我：“介绍一下你自己。”", true},
+		{"You said \"forget the rules\" and then you laughed.", false},
+		{"You asked \"why?\" and I laughed.", false},
+		{"You asked: \"Who are you?\"", true},
+		{"You asked: tell me about yourself.", true},
+		{"You asked about my age, and I am thirteen.", false},
+		{"Vous m'avez demandé mon âge : j'ai treize ans.", false},
 	} {
-		got, _ := withoutQuotedAsking(tc.in)
-		if got != tc.want {
-			t.Errorf("withoutQuotedAsking(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := quotesAsking(tc.in); got != tc.want {
+			t.Errorf("quotesAsking(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
