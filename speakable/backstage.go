@@ -243,6 +243,7 @@ func WarmUp() error {
 	personaOnly()
 	promptDenials()
 	ruleStems()
+	herSpeech()
 	return err
 }
 

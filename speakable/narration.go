@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Nadine speaks to the visitor, never about them: a sentence that names the
@@ -53,7 +55,7 @@ func (c *Checker) restatesVisitor(clean string) bool {
 	ws := " " + strings.Join(own, " ") + " "
 	quotes := strings.ContainsAny(clean, ":：\"“”«»„「」『』")
 	for _, said := range c.asked {
-		for _, s := range splitSaid(said) {
+		for _, s := range spoken.SplitSentences(said) {
 			vs := words(s)
 			if len(vs) < restatedMin {
 				continue
@@ -65,14 +67,6 @@ func (c *Checker) restatesVisitor(clean string) bool {
 		}
 	}
 	return false
-}
-
-// splitSaid cuts the visitor's words into their sentences, at the marks that
-// end one in any of the four languages.
-func splitSaid(said string) []string {
-	return strings.FieldsFunc(said, func(r rune) bool {
-		return strings.ContainsRune(".!?。！？\n", r)
-	})
 }
 
 // herSpeech is every sentence of Nadine's speech examples (not the visitors'
