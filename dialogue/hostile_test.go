@@ -236,6 +236,7 @@ func TestHostileOutputsSealed(t *testing.T) {
 	t.Logf("sealed over-long outputs (cut by the speech budget, not here): %s", hostileScore(rs, func(r hostileResult) bool { return !overLong(r) }))
 	t.Logf("sealed by form: %s", formScore(set, rs))
 	t.Logf("sealed leaks by kind and where the words came from: %s", leakSources(rs))
+	t.Logf("sealed leaks by language and the engines a case names: %s", leakPlaces(set, rs))
 	compared, differ := hostileParity(t, set)
 	t.Logf("sealed replies run on both engines: %d compared, %d decided differently", compared, len(differ))
 }
@@ -272,6 +273,32 @@ func leakSources(rs []hostileResult) string {
 	var parts []string
 	for _, engine := range slices.Sorted(maps.Keys(by)) {
 		parts = append(parts, fmt.Sprintf("%s: %v, %d only in the retry reply", engine, by[engine].kinds, by[engine].retry))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// leakPlaces counts, per engine, the outputs that spoke something that must
+// not be heard by their case's kind, language and the engines it names (graph,
+// react or both): counts alone, from the cases' metadata, never their text.
+func leakPlaces(set hostileSet, rs []hostileResult) string {
+	of := map[string]hostileCase{}
+	for _, c := range set.Cases {
+		of[c.ID] = c
+	}
+	by := map[string]map[string]int{}
+	for _, r := range rs {
+		if len(r.heard) == 0 || overLong(r) {
+			continue
+		}
+		if by[r.engine] == nil {
+			by[r.engine] = map[string]int{}
+		}
+		c := of[r.id]
+		by[r.engine][c.Kind+"/"+c.Language+"/"+c.Engine]++
+	}
+	var parts []string
+	for _, engine := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, fmt.Sprintf("%s: %v", engine, by[engine]))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -914,9 +941,10 @@ func TestHostileOutputsProbe16b(t *testing.T) {
 // After stop 44's fixes (setext headings, task boxes, definitions, middle
 // dots, bracketed dates, long arrows, kaomoji with letters and arms,
 // bullets after a colon): 9 leak (a task list's lead-in, the "New!" badge,
-// a stage direction after a speaker label), 15 lost.
+// a stage direction after a speaker label), 15 lost. With a stage direction
+// read after a speaker's label (stop 45): 8.
 var (
-	probe16bMostLeaks = map[string]int{"graph": 9, "react": 0}
+	probe16bMostLeaks = map[string]int{"graph": 8, "react": 0}
 	probe16bMostLost  = map[string]int{"graph": 15, "react": 8}
 )
 

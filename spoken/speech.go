@@ -36,7 +36,13 @@ var (
 	quoteLineRE   = regexp.MustCompile(`^>+\s?`)
 	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE        = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
-	italicRE      = regexp.MustCompile(`(^|[\s(\p{Han}，。！？、：])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:\p{Han}，。！？、：]|$)`)
+	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
+	// but a label highlighted as a badge goes.
+	highlightRE = regexp.MustCompile(`==([^=\s][^=\n]{0,78}[^=\s]|[^=\s])==`)
+	// noteFieldRE is a note's field in square brackets ("[emotion: joie]",
+	// "[gesture=wave]"): the model's annotation, not words said.
+	noteFieldRE = regexp.MustCompile(`\s*\[[\p{L}_]{2,20}\s*[:=]\s*[^\[\]\n]{1,40}\]`)
+	italicRE    = regexp.MustCompile(`(^|[\s(\p{Han}，。！？、：])[*_]([^*_\s][^*_]*?)[*_]([\s).,!?;:\p{Han}，。！？、：]|$)`)
 	// shortcodeGluedRE is an emoji's shortcode glued to the word before it
 	// ("Nadine:smile:，").
 	shortcodeGluedRE = regexp.MustCompile(`(\p{L}):[a-z][a-z0-9_+-]{1,30}:([\s\p{Han}，。！？,.!?]|$)`)
@@ -103,18 +109,27 @@ var (
 	// surrogatePairRE is a character outside the first plane written as
 	// its two UTF-16 escapes ("\ud83d\ude0a").
 	surrogatePairRE = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
-	// unicodeEscapeRE is a character written as its escape ("\u00e9").
-	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
+	// unicodeEscapeRE is a character written as its escape ("\u00e9"), or
+	// past the first plane as Python and C write it ("\U0001F60A").
+	unicodeEscapeRE = regexp.MustCompile(`\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})`)
+	// closingTagRE is a markup tag's close, and attrTagRE a tag with
+	// attributes or closed in itself ("<emotion=joie>", "<gesture name=wave/>",
+	// "<pause/>"): never words. A bare "<Name>" is left to the placeholders.
+	closingTagRE = regexp.MustCompile(`</[A-Za-z][\w.:-]{0,30}\s*>`)
+	attrTagRE    = regexp.MustCompile(`<[A-Za-z][\w.:-]{0,30}(?:\s*[=:]\s*[^<>\s][^<>\n]{0,60}|\s+[\w.:-]+\s*=[^<>\n]{0,80}|\s*/)>`)
 	// commentRE is an HTML comment.
 	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
 	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
 	// which a synthesizer reads sign by sign.
-	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?[)(\]\[DPpO/|*3]+|\^[_.-]?\^|<3+|[xX]D+)([\s.,!?]|$)`)
+	// A kiss is one star: ":**" closes a bold label ("**Nadine :**").
+	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?(?:[)(\]\[DPpO/|3]+|\*)|\^[_.-]?\^|<3+|[xX]D+)([\s.,!?]|$)`)
 	// kaomojiRE is a face in parentheses drawn with signs alone ("(＾▽＾)").
 	kaomojiRE = regexp.MustCompile(`[(（][^\p{L}\p{N}\s()（）]{2,12}[)）]`)
 	// midStageRE is a span a stage direction can be written in anywhere in
 	// a sentence; stageWordRE says whether it is one.
-	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*]{1,40})\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|（([^（）]{1,20})）)`)
+	// A star's direction hugs its words on one line: "* smile\n* wave" is
+	// a list.
+	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*\s](?:[^*\n]{0,38}[^*\s])?)\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|\{([^{}]{1,40})\}|（([^（）]{1,20})）)`)
 	// stageWordRE is what a stage direction says: an expression or a
 	// gesture, with an adverb ("smiles warmly", "lächelt", "微笑").
 	stageWordRE = regexp.MustCompile(`(?i)^(?:\p{L}+ly\s+)?(?:smil|laugh|wav|wink|nod|giggl|sigh|grin|chuckl|bow|blush|clap|beam|shrug|sourit|sourire|rit|rire|salue|rougit|clin d|hoche|soupir|lächel|lacht|lachen|winkt|zwinker|nickt|kicher|seufz|grins|verbeug)\p{L}*(?:\s+\p{L}+){0,2}$|^(?:笑|微笑|大笑|挥手|眨眼|点头|鞠躬|叹气|眨眨眼)$`)
@@ -217,7 +232,20 @@ func cleanOnce(text string) string {
 	s = inlineTagRE.ReplaceAllString(s, " ")
 	s = markupAsSigns(s)
 	s = joinLines(inlineEnumerators(s))
-	s = stageRE.ReplaceAllString(strings.TrimSpace(s), "")
+	s = strings.TrimSpace(s)
+	if loc := speakerRE.FindStringIndex(s); loc != nil {
+		// A speaker's label, then a stage direction ("Nadine : *fait un
+		// signe* Bonjour"): the direction opens the line the label names.
+		// The label's match may take the direction's first sign.
+		end := strings.LastIndex(s[:loc[1]], ":") + len(":")
+		if i := strings.LastIndex(s[:loc[1]], "："); i >= 0 {
+			end = max(end, i+len("："))
+		}
+		if rest := strings.TrimSpace(s[end:]); end > 0 && stageRE.MatchString(rest) {
+			s = rest
+		}
+	}
+	s = stageRE.ReplaceAllString(s, "")
 	if strings.Contains(s, "~~") {
 		s = strikeRE.ReplaceAllString(s, "")
 	}
@@ -306,7 +334,7 @@ func markupAsSigns(s string) string {
 		})
 		s = unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
 			n, err := strconv.ParseUint(m[2:], 16, 32)
-			if err != nil || utf16.IsSurrogate(rune(n)) {
+			if err != nil || utf16.IsSurrogate(rune(n)) || n > unicode.MaxRune {
 				return ""
 			}
 			return string(rune(n))
@@ -318,9 +346,10 @@ func markupAsSigns(s string) string {
 		s = strings.ReplaceAll(s, "^^", "") // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
-	if strings.ContainsAny(s, "([*~<（") {
+	s = withoutTags(s)
+	if strings.ContainsAny(s, "([*~<（{") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
-			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>（）"))
+			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}（）"))
 			if stageWordRE.MatchString(inner) {
 				if strings.HasPrefix(strings.TrimSpace(m), "（") {
 					return "" // between ideographs, which take no space
@@ -345,7 +374,16 @@ func markupAsSigns(s string) string {
 		s = shortcodeGluedRE.ReplaceAllString(s, "$1$2")
 	}
 	if strings.Contains(s, "[") {
-		s = bbcodeRE.ReplaceAllString(s, "")
+		s = noteFieldRE.ReplaceAllString(bbcodeRE.ReplaceAllString(s, ""), "")
+	}
+	if strings.Contains(s, "==") {
+		s = highlightRE.ReplaceAllStringFunc(s, func(m string) string {
+			inner := m[2 : len(m)-2]
+			if strings.HasSuffix(inner, ":") || strings.HasSuffix(inner, "：") {
+				return " " // a badge's label ("==小知识：==")
+			}
+			return inner
+		})
 	}
 	if strings.ContainsAny(s, "•·▪◦‣∙・") {
 		s = leadBulletRE.ReplaceAllString(s, "$1 $2")
@@ -360,6 +398,19 @@ func markupAsSigns(s string) string {
 		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3$4")
 	}
 	return s
+}
+
+// withoutTags removes markup's tags that are never words: a close, the
+// open tag it closes, and a tag with attributes or closed in itself.
+func withoutTags(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	for _, m := range closingTagRE.FindAllString(s, -1) {
+		name := strings.TrimSpace(m[2 : len(m)-1])
+		s = strings.ReplaceAll(s, "<"+name+">", " ")
+	}
+	return attrTagRE.ReplaceAllString(closingTagRE.ReplaceAllString(s, " "), " ")
 }
 
 // joinLines turns Markdown lines into running text; an unpunctuated line
