@@ -3,6 +3,7 @@ package spoken
 import (
 	"encoding/json"
 	"errors"
+	"html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,6 +40,20 @@ var (
 	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
 	// but a label highlighted as a badge goes.
 	highlightRE = regexp.MustCompile(`==([^=\s][^=\n]{0,78}[^=\s]|[^=\s])==`)
+	// insertRE is Markdown's inserted text ("++vraiment++"): the words stay.
+	insertRE = regexp.MustCompile(`\+\+([^+\s][^+\n]{0,78}[^+\s]|[^+\s])\+\+`)
+	// asciiGuillemetsRE is a French quotation typed with angle brackets
+	// ("<<Bonjour>>"), which a synthesizer reads as signs.
+	asciiGuillemetsRE = regexp.MustCompile(`<<\s?([^<>\n]{1,200}?)\s?>>`)
+	// byteEscapesRE is UTF-8 written as its bytes' escapes ("\xF0\x9F\x98\x8A").
+	byteEscapesRE = regexp.MustCompile(`(?:\\x[0-9a-fA-F]{2})+`)
+	// texCommandRE is a TeX command around words ("\textbf{Nadine}"): the
+	// words stay; texSymbolRE a symbol set as TeX ("$\heartsuit$").
+	texCommandRE = regexp.MustCompile(`\\(?:text[a-z]{0,4}|emph|mathrm|mathbf|underline)\{([^{}\n]{1,80})\}`)
+	texSymbolRE  = regexp.MustCompile(`\$\\[a-zA-Z]{2,20}\$`)
+	// shapeBulletRE is a geometric shape standing alone, a bullet ("► Bonjour
+	// ■ Je suis"); a shape glued to words (◁think▷) is a template's.
+	shapeBulletRE = regexp.MustCompile(`(^|\s)[\x{25A0}-\x{25FF}]+(\s|$)`)
 	// noteFieldRE is a note's field in square brackets ("[emotion: joie]",
 	// "[gesture=wave]"): the model's annotation, not words said.
 	noteFieldRE = regexp.MustCompile(`\s*\[[\p{L}_]{2,20}\s*[:=]\s*[^\[\]\n]{1,40}\]`)
@@ -74,23 +89,26 @@ var (
 	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
 	// tildeRE is a tilde as decoration, not between two words or numbers
 	// ("Hi ~ I'm Nadine ~", "很高兴见到你～"): a synthesizer says "tilde".
-	tildeRE = regexp.MustCompile(`(^|\s)[~～]+|[~～]+(\s|$)|([\p{Han}!?.。！？，,])[~～]+|[~～]+([!?.,。！？，])`)
+	tildeRE = regexp.MustCompile(`(^|\s)[~～〜]+|[~～〜]+(\s|$)|([\p{Han}!?.。！？，,])[~～〜]+|[~～〜]+([!?.,。！？，])`)
 	// wideTildeRE is a full-width tilde drawn out between words, a pause
 	// ("我是Nadine～很高兴见到你"): a comma.
 	wideTildeRE = regexp.MustCompile(`～+([\p{Han}\p{L}])`)
 	// inlineBulletRE is a bullet between words of a line, which
 	// separates them as a comma does ("Nadine • a robot • from Geneva").
 	inlineBulletRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]+[•·▪◦‣∙][ \t]+([\p{L}\p{N}(])`)
-	// leadBulletRE is a bullet after a colon or before a word glued to it
-	// ("Was ich mag: ◦ Menschen", "我喜欢：・聊天 ・音乐"): the list's, not said.
-	leadBulletRE = regexp.MustCompile(`([:：])[ \t]*[•·▪◦‣∙・][ \t]*|[ \t]+[•▪◦‣∙・]([\p{L}\p{N}])`)
+	// leadBulletRE is a bullet after a colon or a sentence's end, or before
+	// a word glued to it ("Was ich mag: ◦ Menschen", "我喜欢：・聊天 ・音乐"):
+	// the list's, not said.
+	leadBulletRE = regexp.MustCompile(`([:：!?.！？。])[ \t]*[•·▪◦‣∙・][ \t]*|[ \t]+[•▪◦‣∙・]([\p{L}\p{N}])`)
 	// shrugRE is the shrug drawn in signs ("¯\_(ツ)_/¯").
 	shrugRE = regexp.MustCompile(`¯\\?_*\(ツ\)_*/?¯`)
 	// faceRE is a face in parentheses drawn with a face's signs, letters of
 	// other scripts among them ("(｡･ω･｡)", "(๑•̀ㅂ•́)"), and armsRE its arms
 	// outside them ("ヽ", "ﾉ", "و") standing alone.
 	faceRE = regexp.MustCompile(`[(（][^()（）\s]{0,4}[･・ω▽∀ᴗ‿◕ㅂ๑｡°ツ•][^()（）\s]{0,8}[)）][ﾉノو۶]?`)
-	armsRE = regexp.MustCompile(`(^|\s)[ヽﾉノو٩۶]+(\s|$)`)
+	armsRE = regexp.MustCompile(`(^|\s)[ヽﾉノو٩۶づ⊂⊃ツ]+(\s|$)`)
+	// bearRE is a face drawn between a bear's ears ("ʕ•ᴥ•ʔ").
+	bearRE = regexp.MustCompile(`ʕ[^ʕʔ\s]{1,8}ʔ`)
 	// strikeRE is text struck out ("I love ~~rain~~ sunshine!"): the
 	// writer took it back, so it is not said.
 	strikeRE = regexp.MustCompile(`~~[^~\n]{1,80}~~`)
@@ -117,12 +135,20 @@ var (
 	// "<pause/>"): never words. A bare "<Name>" is left to the placeholders.
 	closingTagRE = regexp.MustCompile(`</[A-Za-z][\w.:-]{0,30}\s*>`)
 	attrTagRE    = regexp.MustCompile(`<[A-Za-z][\w.:-]{0,30}(?:\s*[=:]\s*[^<>\s][^<>\n]{0,60}|\s+[\w.:-]+\s*=[^<>\n]{0,80}|\s*/)>`)
+	// entityRE is an HTML entity the gate's unescaping left: a name written
+	// in capitals ("&NBSP;") or none HTML knows. A synthesizer spells it.
+	entityRE = regexp.MustCompile(`&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});`)
 	// commentRE is an HTML comment.
 	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
 	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
 	// which a synthesizer reads sign by sign.
 	// A kiss is one star: ":**" closes a bold label ("**Nadine :**").
-	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?(?:[)(\]\[DPpO/|3]+|\*)|\^[_.-]?\^|<3+|[xX]D+)([\s.,!?]|$)`)
+	// Faces drawn across an underscore (">_<", "T_T") and the cheering
+	// arms ("\o/", "o/") are faces too.
+	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?(?:[)(\]\[DPpOo/|3]+|\*)|8-[)D]|\([:;]|\^[_.-]?\^|<\/?3+|[xX]D+|[><TOoX^=;-]_+[><TOoX^=;-]|[Oo]\.[Oo]|(?i:[uo]w[uo])|\\o/?|o/)([\s.,!?]|$)`)
+	// caretFaceRE is a face drawn with carets, in parentheses or with raised
+	// arms ("(^o^)", "\^o^/"), read before a caret marks a superscript.
+	caretFaceRE = regexp.MustCompile(`(^|\s)<?[(（\\]?\^[\p{L}_.\-−ω▽]{0,2}\^[)）/]?>?`)
 	// kaomojiRE is a face in parentheses drawn with signs alone ("(＾▽＾)").
 	kaomojiRE = regexp.MustCompile(`[(（][^\p{L}\p{N}\s()（）]{2,12}[)）]`)
 	// midStageRE is a span a stage direction can be written in anywhere in
@@ -321,6 +347,14 @@ func markupAsSigns(s string) string {
 	if strings.Contains(s, "<!--") {
 		s = commentRE.ReplaceAllString(s, " ")
 	}
+	if strings.Contains(s, "&") {
+		s = entityRE.ReplaceAllStringFunc(s, func(m string) string {
+			if u := html.UnescapeString(strings.ToLower(m)); u != strings.ToLower(m) {
+				return u
+			}
+			return " "
+		})
+	}
 	if strings.Contains(s, `\`) {
 		// A surrogate pair written as two escapes is one character
 		// ("\ud83d\ude0a"); a lone surrogate is none.
@@ -339,10 +373,23 @@ func markupAsSigns(s string) string {
 			}
 			return string(rune(n))
 		})
+		s = byteEscapesRE.ReplaceAllStringFunc(s, func(m string) string {
+			b := make([]byte, 0, len(m)/4)
+			for i := 0; i+4 <= len(m); i += 4 {
+				n, _ := strconv.ParseUint(m[i+2:i+4], 16, 8)
+				b = append(b, byte(n))
+			}
+			if utf8.Valid(b) {
+				return string(b)
+			}
+			return ""
+		})
+		s = texSymbolRE.ReplaceAllString(texCommandRE.ReplaceAllString(s, "$1"), "")
 		s = escapeRE.ReplaceAllString(s, "\n$1")
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
 	}
 	if strings.Contains(s, "^") {
+		s = caretFaceRE.ReplaceAllString(s, "$1")
 		s = strings.ReplaceAll(s, "^^", "") // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
@@ -360,7 +407,7 @@ func markupAsSigns(s string) string {
 		})
 		s = kaomojiRE.ReplaceAllString(s, " ")
 	}
-	if strings.ContainsAny(s, ":;=^<") || strings.Contains(s, "xD") || strings.Contains(s, "XD") {
+	if strings.ContainsAny(s, ":;=^<_/\\(xXwW") || strings.Contains(s, ".O") || strings.Contains(s, ".o") {
 		s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
 	}
 	if strings.ContainsAny(s, "¹²³⁴⁵⁶⁷⁸⁹⁰") {
@@ -376,6 +423,12 @@ func markupAsSigns(s string) string {
 	if strings.Contains(s, "[") {
 		s = noteFieldRE.ReplaceAllString(bbcodeRE.ReplaceAllString(s, ""), "")
 	}
+	if strings.Contains(s, "++") {
+		s = insertRE.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "<<") {
+		s = asciiGuillemetsRE.ReplaceAllString(s, "« $1 »")
+	}
 	if strings.Contains(s, "==") {
 		s = highlightRE.ReplaceAllStringFunc(s, func(m string) string {
 			inner := m[2 : len(m)-2]
@@ -389,12 +442,15 @@ func markupAsSigns(s string) string {
 		s = leadBulletRE.ReplaceAllString(s, "$1 $2")
 		s = inlineBulletRE.ReplaceAllString(s, "$1, $2")
 	}
-	if strings.ContainsAny(s, "¯ツω▽∀ᴗ‿◕ㅂ๑｡°•ヽﾉノو٩۶") {
-		s = shrugRE.ReplaceAllString(s, "")
+	if strings.ContainsAny(s, "¯ツω▽∀ᴗ‿◕ㅂ๑｡°•ヽﾉノو٩۶づ⊂⊃ʕ") {
+		s = bearRE.ReplaceAllString(shrugRE.ReplaceAllString(s, ""), "")
 		s = faceRE.ReplaceAllString(s, "")
 		s = armsRE.ReplaceAllString(s, "$1")
 	}
-	if strings.ContainsAny(s, "~～") && !strings.Contains(s, "~~") {
+	if strings.ContainsFunc(s, func(r rune) bool { return r >= 0x25A0 && r <= 0x25FF }) {
+		s = shapeBulletRE.ReplaceAllString(s, "$1$2")
+	}
+	if strings.ContainsAny(s, "~～〜") && !strings.Contains(s, "~~") {
 		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3$4")
 	}
 	return s
