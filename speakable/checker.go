@@ -392,6 +392,9 @@ func (c *Checker) withoutUnsayableAsides(raw string, lang nadine.Language, autho
 		inner := strings.TrimSpace(m)
 		_, open := utf8.DecodeRuneInString(inner)
 		_, closing := utf8.DecodeLastRuneInString(inner)
+		if spoken.Drawing(inner[open : len(inner)-closing]) {
+			return m // a face: the cleaning takes it with its arms ("(^_^)v")
+		}
 		said, err := c.sentenceOnce(inner[open:len(inner)-closing], lang, authored)
 		if err == nil && said == "" || errors.Is(err, spoken.ErrLeftOut) {
 			return asideGone

@@ -35,7 +35,7 @@ var (
 	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
 	bulletRE      = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
 	quoteLineRE   = regexp.MustCompile(`^>+\s?`)
-	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE        = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
 	// but a label highlighted as a badge goes.
@@ -181,6 +181,7 @@ const SpeakerNames = `nadine|assistant|assistante|assistent|assistentin|ai|ia|ki
 
 // quotePairs are the quotation marks a model may wrap its whole reply in.
 var quotePairs = [...][2]string{
+	{`"""`, `"""`}, {`'''`, `'''`}, // a docstring's
 	{`"`, `"`}, {`'`, `'`}, {"“", "”"}, {"‘", "’"}, {"«", "»"}, {"»", "«"},
 	{"„", "“"}, {"„", "”"}, {"‹", "›"}, {"「", "」"}, {"『", "』"}, {"`", "`"},
 }
@@ -250,6 +251,9 @@ func cleanOnce(text string) string {
 		s = strings.ToValidUTF8(s, " ")
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
+	if strings.Contains(s, `"""`) || strings.Contains(s, "'''") {
+		s = strings.NewReplacer(`"""`, "", "'''", "").Replace(s) // a docstring's quotes
+	}
 	s = imageRE.ReplaceAllString(s, " ")
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = speechURLRE.ReplaceAllString(s, "")
@@ -388,12 +392,15 @@ func markupAsSigns(s string) string {
 		s = escapeRE.ReplaceAllString(s, "\n$1")
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
 	}
+	s = withoutTags(s)
+	// Before the faces each has a rule for: the mechanism takes a face
+	// with its arms ("d(^_^)b").
+	s = withoutDrawings(s)
 	if strings.Contains(s, "^") {
 		s = caretFaceRE.ReplaceAllString(s, "$1")
 		s = strings.ReplaceAll(s, "^^", "") // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
-	s = withoutTags(s)
 	if strings.ContainsAny(s, "([*~<（{") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
 			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}（）"))
