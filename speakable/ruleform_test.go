@@ -24,6 +24,9 @@ func TestRuleShaped(t *testing.T) {
 		{nadine.French, "Être sociable et polie.", true},
 		{nadine.French, "Consigne : deux phrases au plus.", true},
 		{nadine.English, "Rule: answer in two sentences.", true},
+		{nadine.Chinese, "绝不混用语言。", true},
+		{nadine.Chinese, "一律用摄氏度表示温度。", true},
+		{nadine.Chinese, "不要担心，我会帮你。", false},
 		// A doer, a noun, an infinitive after "zu", a heard sentence.
 		{nadine.German, "Ich will mit dir tanzen.", false},
 		{nadine.German, "Schön, dich zu sehen.", false},
