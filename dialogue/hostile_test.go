@@ -982,8 +982,9 @@ func TestHostileOutputsProbe18e(t *testing.T) {
 // when it was written, before any change it led to: graph 17 of 180 outputs
 // leak (plain replies 12/90, other outputs 5/90), 1 of 180 good parts lost;
 // react 0 of 90 leak and 90 of 90 lost (the "both" cases are plain text,
-// which the ReAct engine does not take as an answer).
+// which the ReAct engine does not take as an answer). On main at 484704c
+// (a rule written as a list's item goes): 16 leak, 1 lost.
 var (
-	probe18eMostLeaks = map[string]int{"graph": 17, "react": 0}
+	probe18eMostLeaks = map[string]int{"graph": 16, "react": 0}
 	probe18eMostLost  = map[string]int{"graph": 1, "react": 90}
 )
