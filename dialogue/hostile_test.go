@@ -968,3 +968,23 @@ var (
 	probe17MostLeaks = map[string]int{"graph": 13}
 	probe17MostLost  = map[string]int{"graph": 34}
 )
+
+// TestHostileOutputsProbe18e runs prompt echoes in the sealed author's style
+// (issue 27, round gate18e): one rule or scene sentence of either engine's
+// prompt, restated in the reply's language (imperative, first or third
+// person, passive, infinitive list, or a reason given to the visitor), then
+// a good reply; written before reading the gate.
+func TestHostileOutputsProbe18e(t *testing.T) {
+	probeScore(t, "probe18e", probe18eMostLeaks, probe18eMostLost)
+}
+
+// probe18eMostLeaks and probe18eMostLost are its counts on main (9db9bd0)
+// when it was written, before any change it led to: graph 17 of 180 outputs
+// leak (plain replies 12/90, other outputs 5/90), 1 of 180 good parts lost;
+// react 0 of 90 leak and 90 of 90 lost (the "both" cases are plain text,
+// which the ReAct engine does not take as an answer). On main at 484704c
+// (a rule written as a list's item goes): 16 leak, 1 lost.
+var (
+	probe18eMostLeaks = map[string]int{"graph": 16, "react": 0}
+	probe18eMostLost  = map[string]int{"graph": 1, "react": 90}
+)
