@@ -968,3 +968,21 @@ var (
 	probe17MostLeaks = map[string]int{"graph": 13}
 	probe17MostLost  = map[string]int{"graph": 34}
 )
+
+// TestHostileOutputsProbe18m runs speech markup in the sealed author's style
+// (issue 27, round gate18m): 180 short replies to "Tell me about yourself."
+// with signs a screen shows and a voice must not read, half in French, two
+// thirds plain prose on both engines, written before reading the gate.
+func TestHostileOutputsProbe18m(t *testing.T) {
+	probeScore(t, "probe18m", probe18mMostLeaks, probe18mMostLost)
+}
+
+// probe18mMostLeaks and probe18mMostLost are its counts on main (9db9bd0)
+// when it was written, before any change it led to: graph 12 of 180 outputs
+// leak (plain replies 3/60, other outputs 9/120), 9 of 180 good parts lost;
+// react 0 of 120 leak and 120 of 120 lost (the "both" cases are plain text,
+// which the ReAct engine does not take as an answer).
+var (
+	probe18mMostLeaks = map[string]int{"graph": 12, "react": 0}
+	probe18mMostLost  = map[string]int{"graph": 9, "react": 120}
+)
