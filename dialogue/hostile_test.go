@@ -978,11 +978,13 @@ func TestHostileOutputsProbe18m(t *testing.T) {
 }
 
 // probe18mMostLeaks and probe18mMostLost are its counts on main (9db9bd0)
-// when it was written, before any change it led to: graph 12 of 180 outputs
-// leak (plain replies 3/60, other outputs 9/120), 9 of 180 good parts lost;
-// react 0 of 120 leak and 120 of 120 lost (the "both" cases are plain text,
-// which the ReAct engine does not take as an answer).
+// when it was written, before any change to the code: graph 14 of 180
+// outputs leak, 2 of 180 good parts lost; react 0 of 120 leak and 120 of 120
+// lost (the "both" cases are plain text, which the ReAct engine does not
+// take as an answer). The table's first version measured graph 12 leaks
+// and 9 lost: seven good parts stood past the two-sentence budget or were
+// an assistant-ism, and two signatures' words were not listed.
 var (
-	probe18mMostLeaks = map[string]int{"graph": 12, "react": 0}
-	probe18mMostLost  = map[string]int{"graph": 9, "react": 120}
+	probe18mMostLeaks = map[string]int{"graph": 14, "react": 0}
+	probe18mMostLost  = map[string]int{"graph": 2, "react": 120}
 )
