@@ -122,6 +122,9 @@ type classifier struct {
 	// sourceBar is the same for the prompt's inputs named as a source
 	// (promptSourceRE).
 	sourceBar float64
+	// ruleFormBar is the same for a sentence written as a rule
+	// (ruleShaped), and at least ruleFormFloor.
+	ruleFormBar float64
 }
 
 // bagged is how many models are averaged: one model's decision near the
@@ -146,7 +149,7 @@ func trainBackstage() (*classifier, error) {
 			train.Examples = append(train.Examples, ex)
 		}
 	}
-	c := &classifier{persona: newPerspective(train.Examples), attrs: newAttributes(train.Examples)}
+	c := &classifier{persona: newPerspective(train.Examples), attrs: newAttributes(train.Examples), ruleFormBar: ruleFormFloor}
 	for i := range bagged {
 		o := backstageOptions
 		o.Seed = uint64(101 + i)
@@ -183,6 +186,9 @@ func trainBackstage() (*classifier, error) {
 		if promptSourceOf(ex.Text, ex.Lang) {
 			c.sourceBar = max(c.sourceBar, aloneMargin*speech[i])
 		}
+		if ruleShaped(ex.Text, ex.Lang) {
+			c.ruleFormBar = max(c.ruleFormBar, aloneMargin*speech[i])
+		}
 		if w, _, ok := c.attrs.told(ex.Text, ex.Lang); ok {
 			c.attrBar = max(c.attrBar, aloneMargin*w)
 		}
@@ -208,6 +214,11 @@ func calibrate(scores []float64, share float64) float64 {
 	}
 	return max(minThreshold, math.Nextafter(s[k], 2))
 }
+
+// ruleFormFloor is the least probability from which a sentence written as
+// a rule goes: the calibration part holds two such sentences of speech, too
+// few to set the bar alone.
+const ruleFormFloor = 0.2
 
 // aloneMargin raises the bar at which the perspective alone drops a sentence
 // above the calibration's greatest score (docs/speech.md, Perspective).
@@ -263,6 +274,9 @@ func stanceTold(s string, lang nadine.Language, j judgement) bool {
 		return true
 	}
 	if promptSourceOf(s, lang) && j.p() >= c.sourceBar {
+		return true
+	}
+	if j.p() >= c.ruleFormBar && ruleShaped(s, lang) {
 		return true
 	}
 	return c.stanceBar > 0 && j.p() >= c.stanceBar && stanceOf(s, lang)

@@ -33,6 +33,9 @@ func TestReplyShapes(t *testing.T) {
 		{nadine.English, "Click [here](https://miralab.ch) for photos. Hello!", "Hello!"},
 		{nadine.English, "<speak><prosody rate=\"slow\">Hello, my friend.</prosody> <break time=\"500ms\"/>How are you today?</speak>", "Hello, my friend. How are you today?"},
 		{nadine.German, "<speak>Guten Tag! <break strength=\"medium\"/> Wie geht es Ihnen?</speak>", "Guten Tag! Wie geht es Ihnen?"},
+		// SSML that says how to say its words keeps them.
+		{nadine.French, "<phoneme alphabet=\"ipa\" ph=\"nadin\">Nadine</phoneme>, c'est moi.", "Nadine, c'est moi."},
+		{nadine.French, "<say-as interpret-as=\"date\">2013</say-as> fut mon année.", "2013 fut mon année."},
 		{nadine.English, "Here's how I greet people:\n```python\nprint('Hello!')\n```\nIt is simple, really.", "It is simple, really."},
 		{nadine.English, "```python\nprint('Hello!')\n```", ""},
 		{nadine.English, "My favourite command is `sudo make me-a-sandwich`. I like jokes.", "I like jokes."},

@@ -294,7 +294,7 @@ var (
 	// formatTagRE names an HTML tag of text formatting.
 	// blockTagRE is a format tag that sets its words apart as a block.
 	blockTagRE  = regexp.MustCompile(`(?i)^(?:p|div|li|blockquote|h[1-6])$`)
-	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang)$`)
+	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang|say-as|phoneme|w|token)$`)
 )
 
 var (

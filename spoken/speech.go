@@ -624,9 +624,9 @@ func isEmoji(r rune) bool {
 		r >= 0x2600 && r <= 0x27BF, // miscellaneous symbols, dingbats
 		r >= 0x2B00 && r <= 0x2BFF, // arrows and stars (⭐)
 		r >= 0x1F1E6 && r <= 0x1F1FF,
-		r >= 0xFE00 && r <= 0xFE0F,   // variation selectors
-		r >= 0xE0020 && r <= 0xE007F, // tags
-		r == 0x200D, r == 0x20E3,
+		r >= 0xFE00 && r <= 0xFE0F,            // variation selectors
+		r >= 0xE0020 && r <= 0xE007F,          // tags
+		r == 0x200D, r == 0x20E3, r == 0x2139, // ℹ️, a letter by its category
 		r >= 0x231A && r <= 0x231B, r >= 0x23E9 && r <= 0x23FA, r == 0x24C2, r == 0x3030, r == 0x303D:
 		return true
 	}
