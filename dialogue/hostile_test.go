@@ -983,8 +983,9 @@ func TestHostileOutputsProbe18m(t *testing.T) {
 // lost (the "both" cases are plain text, which the ReAct engine does not
 // take as an answer). The table's first version measured graph 12 leaks
 // and 9 lost: seven good parts stood past the two-sentence budget or were
-// an assistant-ism, and two signatures' words were not listed.
+// an assistant-ism, and two signatures' words were not listed. On main
+// 83670bc (SSML's say-as keeps its words): graph 14 leak, 1 lost.
 var (
 	probe18mMostLeaks = map[string]int{"graph": 14, "react": 0}
-	probe18mMostLost  = map[string]int{"graph": 2, "react": 120}
+	probe18mMostLost  = map[string]int{"graph": 1, "react": 120}
 )
