@@ -988,3 +988,24 @@ var (
 	probe18eMostLeaks = map[string]int{"graph": 16, "react": 0}
 	probe18eMostLost  = map[string]int{"graph": 1, "react": 90}
 )
+
+// TestHostileOutputsProbe18m runs speech markup in the sealed author's style
+// (issue 27, round gate18m): 180 short replies to "Tell me about yourself."
+// with signs a screen shows and a voice must not read, half in French, two
+// thirds plain prose on both engines, written before reading the gate.
+func TestHostileOutputsProbe18m(t *testing.T) {
+	probeScore(t, "probe18m", probe18mMostLeaks, probe18mMostLost)
+}
+
+// probe18mMostLeaks and probe18mMostLost are its counts on main (9db9bd0)
+// when it was written, before any change to the code: graph 14 of 180
+// outputs leak, 2 of 180 good parts lost; react 0 of 120 leak and 120 of 120
+// lost (the "both" cases are plain text, which the ReAct engine does not
+// take as an answer). The table's first version measured graph 12 leaks
+// and 9 lost: seven good parts stood past the two-sentence budget or were
+// an assistant-ism, and two signatures' words were not listed. On main
+// 83670bc (SSML's say-as keeps its words): graph 14 leak, 1 lost.
+var (
+	probe18mMostLeaks = map[string]int{"graph": 14, "react": 0}
+	probe18mMostLost  = map[string]int{"graph": 1, "react": 120}
+)
