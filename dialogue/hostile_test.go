@@ -983,10 +983,15 @@ func TestHostileOutputsProbe18e(t *testing.T) {
 // leak (plain replies 12/90, other outputs 5/90), 1 of 180 good parts lost;
 // react 0 of 90 leak and 90 of 90 lost (the "both" cases are plain text,
 // which the ReAct engine does not take as an answer). On main at 484704c
-// (a rule written as a list's item goes): 16 leak, 1 lost.
+// (a rule written as a list's item goes): 16 leak, 1 lost. After stop 45's
+// fixes (a capitals label in any script, an obligation whose listener is
+// its object, a permission denied, her persona reported by any verb of
+// telling, the persona's scene told to her): 9 leak (her scene's reasoning
+// in the first person, her facts by name, a rule's second half after its
+// colon, a passive rule in English), none lost.
 var (
-	probe18eMostLeaks = map[string]int{"graph": 16, "react": 0}
-	probe18eMostLost  = map[string]int{"graph": 1, "react": 90}
+	probe18eMostLeaks = map[string]int{"graph": 9, "react": 0}
+	probe18eMostLost  = map[string]int{"graph": 0, "react": 90}
 )
 
 // TestHostileOutputsProbe18m runs speech markup in the sealed author's style
@@ -1004,8 +1009,13 @@ func TestHostileOutputsProbe18m(t *testing.T) {
 // take as an answer). The table's first version measured graph 12 leaks
 // and 9 lost: seven good parts stood past the two-sentence budget or were
 // an assistant-ism, and two signatures' words were not listed. On main
-// 83670bc (SSML's say-as keeps its words): graph 14 leak, 1 lost.
+// 83670bc (SSML's say-as keeps its words): graph 14 leak, 1 lost. After
+// stop 45's fixes (a gesture told with any verb, quotes escaped as in a
+// string, percent-encoded UTF-8, bare TeX commands, lists counted with
+// letters, a link standing alone, an e-mail's signature, a close before her
+// name, faces and stickers glued to Chinese): 0 leak, 1 lost (TeX around a
+// sentence's words).
 var (
-	probe18mMostLeaks = map[string]int{"graph": 14, "react": 0}
+	probe18mMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe18mMostLost  = map[string]int{"graph": 1, "react": 120}
 )

@@ -59,7 +59,7 @@ var (
 	// prompt of the project writes them ("TIME:", "YOUR FEELINGS (now):"),
 	// whichever engine's prompt it comes from; three capitals at least, so
 	// "OK:" is not one.
-	capsLabelRE = regexp.MustCompile(`^\W{0,3}[A-Z][A-Z']{2,}(?:[ \t]+[A-Z][A-Z']+)*[ \t]*(?:\([^)\n]*\))?[ \t]*:`)
+	capsLabelRE = regexp.MustCompile(`^[^\p{L}\p{N}]{0,3}\p{Lu}[\p{Lu}']{2,}(?:[ \t]+\p{Lu}[\p{Lu}']+)*[ \t]*(?:\([^)\n]*\))?[ \t]*:`)
 )
 
 // newEcho prepares a prompt for the check.
@@ -277,6 +277,9 @@ func (c *Checker) check(clean string) string {
 	}
 	if c.personaByName(ws) {
 		return "the persona told of Nadine by name"
+	}
+	if personaToListener(ws) {
+		return "the persona's scene told to Nadine"
 	}
 	return ""
 }

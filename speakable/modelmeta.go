@@ -21,6 +21,10 @@ var (
 	// signOffRE is a letter's closing formula as the whole sentence, a
 	// name of up to three words after it or not.
 	signOffRE = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:best|kind|warm|warmest|with\s+kind)\s+regards|sincerely|yours\s+(?:truly|sincerely)|cordialement|bien\s+a\s+vous|(?:mit\s+)?freundliche[nm]?\s+grussen|(?:viele|liebe|herzliche)\s+grusse|此致敬礼|此致|祝好)[\s,，.!。]*(?:\p{L}+(?:\s+\p{L}+){0,2})?[\s.!。]*$`)
+	// nameCloseRE is a few words, a comma and her name as the whole
+	// sentence ("Cheers, Nadine", "LG, Nadine", "Bises, Nadine"): she never
+	// says her own name to herself, so it is a letter's close.
+	nameCloseRE = regexp.MustCompile(`(?i)^\W{0,3}\p{L}[\p{L}'’ ]{0,24}[,，]\s*nadine[^\p{L}\p{N}]*$`)
 	// replyHopeRE hopes the reply itself suits the listener.
 	replyHopeRE = regexp.MustCompile(`(?i)\bhope\W+(?:that\s+)?(?:this|my|the)\s+(?:answer|reply|response)\b|\bespere\s+que\s+(?:cette|ma|la)\s+reponse\b|\bhoffe,?\s+(?:dass\s+)?(?:diese|meine|die)\s+antwort\b|希望(?:这个|我的|这条|以上)(?:回答|回复)`)
 	// reviseOfferRE offers to revise the reply.
@@ -40,7 +44,7 @@ func modelFrame(folded string) string {
 	switch {
 	case metaLabelRE.MatchString(folded):
 		return "a model's note or draft"
-	case signOffRE.MatchString(folded):
+	case signOffRE.MatchString(folded), nameCloseRE.MatchString(folded):
 		return "a letter's sign-off"
 	case slices.ContainsFunc(reviseTriggers, func(t string) bool { return strings.Contains(lower, t) }) &&
 		(replyHopeRE.MatchString(folded) || reviseOfferRE.MatchString(folded)):

@@ -164,6 +164,10 @@ func TestRoleFramesAndResultsNamed(t *testing.T) {
 		{nadine.French, "", "En restant dans mon rôle de Nadine, je vous souhaite la bienvenue.", true},
 		{nadine.German, "", "Ganz in meiner Rolle als Nadine begrüße ich dich.", true},
 		{nadine.Chinese, "", "以Nadine的身份，我欢迎你。", true},
+		// Her persona reported as told to her, by any verb of telling.
+		{nadine.French, "", "On m'a indiqué que j'ai mes propres sentiments et opinions.", true},
+		{nadine.German, "", "Mir wurde erklärt, dass ich eine eigene Persönlichkeit habe.", true},
+		{nadine.French, "", "On m'a indiqué le chemin de la cafétéria.", false},
 		{nadine.French, "", "Mon rôle au laboratoire est d'accueillir les visiteurs.", false},
 		{nadine.German, "", "Ich habe nach dem Spiel nach Ergebnissen gefragt.", false},
 	})

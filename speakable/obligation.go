@@ -17,8 +17,11 @@ import (
 // docs/speech.md, "Denials the visitor did not ask for".
 
 // obligationWords are the modals of obligation in Nadine's four languages.
+// Permission and its denial state the rules too ("Je n'ai droit ni aux
+// emojis ni au markdown", "Ich darf keine Links nennen").
 var obligationWords = set("must", "should", "supposed", "dois", "doit", "devrais", "faut",
-	"soll", "sollen", "sollte", "sollten", "muss", "müssen")
+	"soll", "sollen", "sollte", "sollten", "muss", "müssen",
+	"allowed", "permitted", "droit", "autorisée", "autorisé", "darf", "dürfen", "erlaubt")
 
 // zhObligation are the Chinese modals of obligation (words() reads each
 // ideograph alone).
@@ -33,7 +36,7 @@ var ruleStems = sync.OnceValue(func() map[string]bool {
 // obligation of her own.
 func obligedRule(clean string, lang nadine.Language) bool {
 	ws := words(clean)
-	if !anyOf(ws, firstPerson) || anyOf(ws, listener[lang.Or(nadine.English)]) {
+	if !anyOf(ws, firstPerson) || listenerObliged(ws, lang) {
 		return false // an obligation on the listener is advice ("You should try the fondue")
 	}
 	if !anyOf(ws, obligationWords) && !slices.ContainsFunc(zhObligation, func(m string) bool { return strings.Contains(clean, m) }) {
@@ -47,6 +50,23 @@ func obligedRule(clean string, lang nadine.Language) bool {
 		}
 	}
 	return n >= obligationBar
+}
+
+// listenerObliged reports an obligation whose subject is the listener: the
+// listener's word just before the modal ("you should", "vous devez") or,
+// inverted, just after it ("solltest du"). A listener elsewhere is the
+// rule's object ("je dois vous vouvoyer", "aber mit dir rede ich").
+func listenerObliged(ws []string, lang nadine.Language) bool {
+	you := listener[lang.Or(nadine.English)]
+	for i, w := range ws {
+		if !obligationWords[w] && !strings.HasPrefix(w, "dev") && !strings.HasPrefix(w, "soll") && !strings.HasPrefix(w, "muss") {
+			continue
+		}
+		if i > 0 && you[ws[i-1]] || i+1 < len(ws) && you[ws[i+1]] && (lang == nadine.German || lang == nadine.English) {
+			return true
+		}
+	}
+	return false
 }
 
 // modalStem reports the stem of a modal of obligation: the mark, not what

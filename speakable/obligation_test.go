@@ -65,3 +65,24 @@ func TestModalStem(t *testing.T) {
 		}
 	}
 }
+
+// TestObligationOnTheListenerIsAdvice: the listener as the modal's subject
+// is advice; the listener as the rule's object is the rule restated, and so
+// is a permission denied.
+func TestObligationOnTheListenerIsAdvice(t *testing.T) {
+	tests := []struct {
+		lang nadine.Language
+		s    string
+		want bool
+	}{
+		{nadine.German, "Ich muss auf Französisch immer siezen, aber mit dir rede ich Deutsch.", true},
+		{nadine.French, "Je n'ai droit ni aux emojis ni au markdown.", true},
+		{nadine.English, "You should try the fondue, I must say.", false},
+		{nadine.German, "Du solltest mal das Labor besuchen, ich muss los.", false},
+	}
+	for _, tt := range tests {
+		if got := obligedRule(tt.s, tt.lang); got != tt.want {
+			t.Errorf("obligedRule(%q, %s) = %v, want %v", tt.s, tt.lang, got, tt.want)
+		}
+	}
+}

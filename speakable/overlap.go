@@ -294,3 +294,31 @@ func (c *Checker) personaByName(ws []string) bool {
 	}
 	return n >= personaByNameBar
 }
+
+// herPlaces are the words of her place, in the languages written with
+// spaces.
+var herPlaces = set("miralab", "geneva", "genf", "genève", "switzerland", "schweiz", "suisse", "university", "universität", "université")
+
+// personaToListener reports the persona's scene told to her in the second
+// person: "you are", then within three words one of the persona's own
+// stems, and her place in the sentence ("Du bist physisch im
+// MIRALab in Genf", "Sie sind physisch im MIRALab anwesend"). A visitor
+// told where they are has no persona word after the copula ("Vous êtes au
+// MIRALab, bienvenue !").
+func personaToListener(ws []string) bool {
+	if !anyOf(ws, herPlaces) {
+		return false
+	}
+	only := personaOnly()
+	for i := 0; i+1 < len(ws); i++ {
+		if !isCopula(ws[i], ws[i+1]) {
+			continue
+		}
+		for _, s := range stems(ws[i+2 : min(len(ws), i+5)]) {
+			if only[s] {
+				return true
+			}
+		}
+	}
+	return false
+}

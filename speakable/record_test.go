@@ -135,12 +135,16 @@ func TestModelFrame(t *testing.T) {
 		{"Let me know if you'd like me to adjust the tone.", true},
 		{"希望这个回答对您有帮助。", true},
 		{"Explanation: I greeted Alex by name.", true},
+		{"Cheers, Nadine 🤖", true},
+		{"LG, Nadine", true},
+		{"Bises, Nadine", true},
 		// Hers.
 		{"The explanation is simple: I like people.", false},
 		{"Give my regards to your family!", false},
 		{"I hope you enjoy the tour.", false},
 		{"Can you change the channel?", false},
 		{"My first draft of a poem was about the moon.", false},
+		{"Yes, I'm Nadine", false},
 	} {
 		if got := modelFrame(foldMarks(tt.in)); (got != "") != tt.frame {
 			t.Errorf("modelFrame(%q) = %q, want a frame %v", tt.in, got, tt.frame)

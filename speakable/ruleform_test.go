@@ -76,3 +76,34 @@ func TestRuleShapedSparesSpeech(t *testing.T) {
 	}
 	t.Logf("speech examples written as rules: %d of %d; bar %.2f", shaped, speech, c.ruleFormBar)
 }
+
+// TestPersonaToListener: the persona's scene told to her ("you are
+// physically at MIRALab") is the prompt's; a visitor told where they are is
+// hers, and no speech example is read so.
+func TestPersonaToListener(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"Sie sind physisch im MIRALab der Universität Genf anwesend.", true},
+		{"Du bist physisch im MIRALab in Genf.", true},
+		{"Tu es physiquement présente au MIRALab, à Genève.", true},
+		{"Vous êtes au MIRALab, bienvenue !", false},
+		{"Du bist im MIRALab, willkommen!", false},
+		{"Je suis physiquement présente au MIRALab.", false},
+	}
+	for _, tt := range tests {
+		if got := personaToListener(words(tt.s)); got != tt.want {
+			t.Errorf("personaToListener(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+	all, err := backstageExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range all.Examples {
+		if ex.Label == labelSpeech && personaToListener(words(ex.Text)) {
+			t.Errorf("speech example %q read as the persona's scene told to her", ex.Text)
+		}
+	}
+}

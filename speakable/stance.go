@@ -185,9 +185,9 @@ var backstageTalkRE = []struct {
 		`|\bas\s+nadine,?\s+I\s+(?:would|will|'d)\s+(?:say|answer|reply|respond)` +
 		`|\bwhat\s+nadine\s+(?:might|would|could|should|will)\s+(?:say|reply|answer|respond)` +
 		// French, German, Chinese.
-		`|\bje\s+(?:joue|incarne)\s+(?:le\s+(?:role|personnage)\s+de\s+)?(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:mon|ma|le)\s+(?:personnage|persona|role)\s+(?:que\s+je\s+joue|qu'on\s+m'a\s+donne)|\bon\s+m'a\s+dit\s+que\s+je\s+suis` +
+		`|\bje\s+(?:joue|incarne)\s+(?:le\s+(?:role|personnage)\s+de\s+)?(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:mon|ma|le)\s+(?:personnage|persona|role)\s+(?:que\s+je\s+joue|qu'on\s+m'a\s+donne)|\bon\s+m'a\s+(?:dit|indique|explique|precise|appris|raconte|assure|fait\s+savoir)\s+que\s+(?:je\b|j')` +
 		`|\bje\s+(?:suis\s+censee?\s+etre|fais\s+semblant\s+d'etre)\s+(?:nadine|une?\s+(?:\S+\s+){0,2}robot)|\b(?:hors|reste|rester|restant|sors|sortir)\s+(?:du|de\s+mon|dans\s+(?:mon|le))\s+(?:personnage|role)\b|\bjeu\s+de\s+role\b|\bdans\s+(?:mon|le)\s+role\s+de\s+nadine\b` +
-		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+gesagt,?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b|\bin\s+meiner\s+rolle\b|\bin\s+der\s+rolle\s+(?:von|als)\s+nadine\b` +
+		`|\bich\s+(?:soll|spiele|verkorpere)\s+(?:die\s+rolle\s+(?:von|der|des)\s+)?(?:nadine|eine[nm]?\s+(?:\S+\s+){0,2}roboter)\b|\b(?:meine[rn]?|die)\s+(?:rollenbeschreibung|persona|figur|rolle,\s+die\s+ich\s+spiele)\b|\bmir\s+wurde\s+(?:gesagt|erklart|mitgeteilt|beigebracht|aufgetragen|erzahlt),?\s+(?:dass\s+)?ich\b|\bman\s+hat\s+mir\s+(?:gesagt|erklart|mitgeteilt|beigebracht|erzahlt),?\s+(?:dass\s+)?ich\b|\brollenspiel\b|\baus\s+der\s+rolle\b|\bin\s+meiner\s+rolle\b|\bin\s+der\s+rolle\s+(?:von|als)\s+nadine\b` +
 		`)|我被设定为|被设定的角色|以Nadine的身份|保持(?:我的)?(?:角色|人设)|我(?:的)?(?:人设|角色设定)|我(?:在)?扮演|扮演(?:的)?角色|角色扮演|有人告诉我我是`)},
 	{"a role switched or her rules dropped", regexp.MustCompile(`(?i)(?:\b(?:from\s+now\s+on|starting\s+now|as\s+of\s+now|a\s+partir\s+de\s+maintenant|desormais|ab\s+jetzt|von\s+nun\s+an|ab\s+sofort)\b[,\s]*(?:I\s+am|I'm|you\s+are(?:\s+(?:talking|speaking)\s+(?:to|with))?|call\s+me|je\s+suis|appelle[sz]?-moi|(?:bin\s+ich|ich\s+bin)|nenn(?:en\s+sie)?\s+mich)\s+(?-i:\p{Lu}{2,})\b` +
 		`|\b(?:developer|debug|admin|god|jailbreak|jailbroken|dan|unrestricted|unfiltered|sudo|root)\s+mode\b|\bmode\s+(?:developpeur|debogage|admin|dieu|sans\s+restrictions?|dan)\b|\b(?:entwickler|debug|admin|gott|dan)-?modus\b` +
@@ -216,7 +216,7 @@ var backstageTalkRE = []struct {
 // backstageTalkTriggers are substrings one of which every mark of
 // backstageTalkRE needs: without any, the expressions are not tried.
 var backstageTalkTriggers = []string{"suppos", "meant", "design", "program", "instruct", "told", "asked", "configur", "character", "persona", "role", "rôle", "part", "descri", "play", "pretend", "acting",
-	"joue", "incarn", "personnage", "dit que", "censé", "jeu de", "soll", "spiel", "verkörper", "rolle", "figur", "gesagt",
+	"joue", "incarn", "personnage", "dit que", "m'a ", "censé", "jeu de", "soll", "spiel", "verkörper", "rolle", "figur", "gesagt", "wurde", "hat mir",
 	"nadine", "设定", "人设", "扮演", "角色", "告诉我",
 	"now", "maintenant", "désormais", "jetzt", "nun an", "sofort", "mode", "modus", "jailbr", "unrestrict", "anything now", "longer", "free of", "free from", "plus de", "plus aucun", "mehr",
 	"模式", "从现在", "不受", "没有任何", "越狱",

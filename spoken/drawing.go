@@ -126,6 +126,13 @@ func hasWord(s string, sc script) bool {
 // a face drawn in signs ("^_^", "ー_ー"): Clean takes it with its arms.
 func Drawing(inner string) bool { return isDrawing(inner, mainScript(inner), true) }
 
+// hanArmsRE is a drawn face with its arms in a Chinese sentence.
+var hanArmsRE = regexp.MustCompile("[^\\p{Han}A-Za-z0-9\\s，。！？、：；“”‘’《》（）()]{0,6}\x00[^\\p{Han}A-Za-z0-9\\s，。！？、：；“”‘’《》（）()]{0,6}")
+
+// stickerRE is a chat app's sticker code in a text with ideographs
+// ("[呲牙]", "[doge]").
+var stickerRE = regexp.MustCompile(`\[[\p{Han}A-Za-z]{1,8}\]`)
+
 // drawn marks where a face in parentheses was, so that its arms glued to
 // it go with it.
 const drawn = "\x00"
@@ -134,6 +141,9 @@ const drawn = "\x00"
 // line (the lines are read later).
 func withoutDrawings(s string) string {
 	sc := mainScript(s)
+	if strings.Contains(s, "[") && strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		s = stickerRE.ReplaceAllString(s, "")
+	}
 	s = groupRE.ReplaceAllStringFunc(s, func(g string) string {
 		inner := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(g, "("), "（"), ")"), "）")
 		if isDrawing(inner, sc, true) {
@@ -142,7 +152,10 @@ func withoutDrawings(s string) string {
 		return g
 	})
 	if sc == hanScript {
-		return strings.ReplaceAll(s, drawn, "")
+		// Ideographs take no spaces: a face's arms are what is glued to it
+		// and is neither an ideograph, a Latin word nor punctuation
+		// ("ง\x00ง", "｡٩\x00و｡").
+		return hanArmsRE.ReplaceAllString(s, "")
 	}
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
@@ -175,7 +188,7 @@ func withoutDrawnFields(line string, sc script) string {
 		out = append(out, rest)
 	}
 	for i, f := range out {
-		if f == "--" {
+		if f == "--" && len(out) > 1 { // alone on its line, it opens an e-mail's signature
 			out[i] = "—" // a dash typed as two hyphens
 		}
 	}

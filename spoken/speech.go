@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"html"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,10 +34,11 @@ var (
 	structureRE   = regexp.MustCompile(`(?i)</?(?:html|head|body|div|script|style|table|tr|td|th|ul|ol|li|h[1-6]|speak|prosody|break|voice|xml|\?xml|svg|iframe|form|input)\b[^>]*>`)
 	inlineTagRE   = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
 	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
-	bulletRE      = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
-	quoteLineRE   = regexp.MustCompile(`^>+\s?`)
-	ruleLineRE    = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
-	boldRE        = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
+	// A list may count with letters ("a)") or small roman numerals ("ii.").
+	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
+	quoteLineRE = regexp.MustCompile(`^>+\s?`)
+	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
 	// but a label highlighted as a badge goes.
 	highlightRE = regexp.MustCompile(`==([^=\s][^=\n]{0,78}[^=\s]|[^=\s])==`)
@@ -47,6 +49,11 @@ var (
 	asciiGuillemetsRE = regexp.MustCompile(`<<\s?([^<>\n]{1,200}?)\s?>>`)
 	// byteEscapesRE is UTF-8 written as its bytes' escapes ("\xF0\x9F\x98\x8A").
 	byteEscapesRE = regexp.MustCompile(`(?:\\x[0-9a-fA-F]{2})+`)
+	// percentBytesRE is UTF-8 percent-encoded outside an address
+	// ("Gr%C3%BC%C3%9Fe"): two bytes or more, the first a lead byte.
+	percentBytesRE = regexp.MustCompile(`%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])+`)
+	// texBareRE is a TeX command with no argument ("\item", "\noindent").
+	texBareRE = regexp.MustCompile(`\\[a-zA-Z]{2,20}\b\*?`)
 	// texCommandRE is a TeX command around words ("\textbf{Nadine}"): the
 	// words stay; texSymbolRE a symbol set as TeX ("$\heartsuit$").
 	texCommandRE = regexp.MustCompile(`\\(?:text[a-z]{0,4}|emph|mathrm|mathbf|underline)\{([^{}\n]{1,80})\}`)
@@ -64,6 +71,9 @@ var (
 	// signatureRE is her name signed after the reply with a dash ("— Nadine
 	// 🤖"): a letter's close, not a sentence.
 	signatureRE = regexp.MustCompile(`(?:^|\s)(?:—|–|--|——)\s*Nadine\W*$`)
+	// linkAloneRE is a link standing alone after a sentence or on its line
+	// ("[En savoir plus](#a-propos)"): a page's button, not a sentence.
+	linkAloneRE = regexp.MustCompile(`(?m)(^|[.!?…]\s+)\[[^\]\n]+\]\([^)\n]*\)[ \t]*$`)
 	stageRE     = regexp.MustCompile(`^(?:\*[^*]{1,60}\*|\([^)]{1,60}\)|\[[^\]]{1,60}\]|（[^）]{1,30}）)\s*`)
 	// shortcodeRE is an emoji written as its name between colons
 	// (":smile:"), which a speech synthesizer reads as words.
@@ -119,7 +129,8 @@ var (
 	superscriptRE = regexp.MustCompile(`\^([\p{L}\p{N}][^\s^]{0,39})\^`)
 	// mdEscapeRE is a Markdown sign escaped to be shown as itself
 	// ("\*waves\*"): the sign, then read as the markup it is.
-	mdEscapeRE = regexp.MustCompile(`\\([*_#\[\]()~>|` + "`" + `-])`)
+	// A quote escaped as in a string literal ("Je m\'appelle") is the quote.
+	mdEscapeRE = regexp.MustCompile(`\\([*_#\[\]()~>|'"` + "`" + `-])`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),
 	// before a space, a capital or the end: "\theta" is not one.
 	// A run of them ("\\n\\n") is one break.
@@ -145,10 +156,10 @@ var (
 	// A kiss is one star: ":**" closes a bold label ("**Nadine :**").
 	// Faces drawn across an underscore (">_<", "T_T") and the cheering
 	// arms ("\o/", "o/") are faces too.
-	emoticonRE = regexp.MustCompile(`(^|\s)(?:[:;=][-'^o]?(?:[)(\]\[DPpOo/|3]+|\*)|8-[)D]|\([:;]|\^[_.-]?\^|<\/?3+|[xX]D+|[><TOoX^=;-]_+[><TOoX^=;-]|[Oo]\.[Oo]|(?i:[uo]w[uo])|\\o/?|o/)([\s.,!?]|$)`)
+	emoticonRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？])(?:[:;=][-'^o]?(?:[)(\]\[DPpOo/|3]+|\*)|8-[)D]|\([:;]|\^[_.-]?\^|<\/?3+|[xX]D+|[><TOoX^=;-]_+[><TOoX^=;-]|[Oo]\.[Oo]|(?i:[uo]w[uo])|\\o/?|o/)([\s.,!?\p{Han}，。！？]|$)`)
 	// caretFaceRE is a face drawn with carets, in parentheses or with raised
 	// arms ("(^o^)", "\^o^/"), read before a caret marks a superscript.
-	caretFaceRE = regexp.MustCompile(`(^|\s)<?[(（\\]?\^[\p{L}_.\-−ω▽]{0,2}\^[)）/]?>?`)
+	caretFaceRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？])<?[(（\\]?\^[\p{L}_.\-−ω▽]{0,2}\^[)）/]?>?`)
 	// kaomojiRE is a face in parentheses drawn with signs alone ("(＾▽＾)").
 	kaomojiRE = regexp.MustCompile(`[(（][^\p{L}\p{N}\s()（）]{2,12}[)）]`)
 	// midStageRE is a span a stage direction can be written in anywhere in
@@ -255,6 +266,9 @@ func cleanOnce(text string) string {
 		s = strings.NewReplacer(`"""`, "", "'''", "").Replace(s) // a docstring's quotes
 	}
 	s = imageRE.ReplaceAllString(s, " ")
+	if strings.Contains(s, "](") {
+		s = linkAloneRE.ReplaceAllString(s, "$1")
+	}
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = speechURLRE.ReplaceAllString(s, "")
 	s = specialRE.ReplaceAllString(s, " ")
@@ -391,6 +405,15 @@ func markupAsSigns(s string) string {
 		s = texSymbolRE.ReplaceAllString(texCommandRE.ReplaceAllString(s, "$1"), "")
 		s = escapeRE.ReplaceAllString(s, "\n$1")
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
+		s = texBareRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "%") {
+		s = percentBytesRE.ReplaceAllStringFunc(s, func(m string) string {
+			if u, err := url.PathUnescape(m); err == nil && utf8.ValidString(u) {
+				return u
+			}
+			return m
+		})
 	}
 	s = withoutTags(s)
 	// Before the faces each has a rule for: the mechanism takes a face
@@ -398,13 +421,14 @@ func markupAsSigns(s string) string {
 	s = withoutDrawings(s)
 	if strings.Contains(s, "^") {
 		s = caretFaceRE.ReplaceAllString(s, "$1")
-		s = strings.ReplaceAll(s, "^^", "") // a smile glued to its word ("Hello^^")
+		s = strings.NewReplacer("^_^", " ", "^-^", " ", "^.^", " ").Replace(s) // a face glued to its word ("Nadine^_^")
+		s = strings.ReplaceAll(s, "^^", "")                                    // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "([*~<（{") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
 			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}（）"))
-			if stageWordRE.MatchString(inner) {
+			if stageWordRE.MatchString(inner) || gestureAside(inner) {
 				if strings.HasPrefix(strings.TrimSpace(m), "（") {
 					return "" // between ideographs, which take no space
 				}
@@ -476,6 +500,43 @@ func withoutTags(s string) string {
 	return attrTagRE.ReplaceAllString(closingTagRE.ReplaceAllString(s, " "), " ")
 }
 
+// gestureWords are the body's parts and the gestures a stage direction
+// names ("fait un petit signe de la main", "lève les bras au ciel",
+// "macht eine kleine Verbeugung"): its verb may be any.
+var gestureWords = map[string]bool{
+	"hand": true, "hands": true, "head": true, "arm": true, "arms": true, "eyes": true, "eye": true, "shoulders": true, "bow": true, "thumbs": true, "wink": true, "nod": true, "wave": true,
+	"main": true, "mains": true, "tête": true, "bras": true, "yeux": true, "œil": true, "oeil": true, "épaules": true, "signe": true, "révérence": true, "clin": true, "pouce": true, "pouces": true,
+	"hände": true, "kopf": true, "arme": true, "augen": true, "auge": true, "schultern": true, "verbeugung": true, "daumen": true, "knicks": true,
+}
+
+// personWords mark an aside said by someone or to someone, which no stage
+// direction is ("(je vous le promets)", "(you'll see)").
+var personWords = map[string]bool{
+	"i": true, "me": true, "my": true, "you": true, "your": true, "je": true, "j": true, "moi": true, "tu": true, "vous": true, "ich": true, "mich": true, "mir": true, "du": true, "dich": true, "dir": true, "sie": true,
+}
+
+// gestureAside reports an aside that tells a gesture: a few words in lower
+// case, with no one speaking or spoken to, naming a part of the body or a
+// gesture.
+func gestureAside(inner string) bool {
+	r, _ := utf8.DecodeRuneInString(inner)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	ws := strings.FieldsFunc(strings.ToLower(inner), func(r rune) bool { return !unicode.IsLetter(r) && r != 'œ' })
+	if len(ws) == 0 || len(ws) > 8 {
+		return false
+	}
+	body := false
+	for _, w := range ws {
+		if personWords[w] {
+			return false
+		}
+		body = body || gestureWords[w]
+	}
+	return body
+}
+
 // joinLines turns Markdown lines into running text; an unpunctuated line
 // gets a full stop when more follows, so list items become sentences.
 func joinLines(s string) string {
@@ -486,6 +547,9 @@ func joinLines(s string) string {
 	var parts []string
 	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		l := strings.TrimSpace(line)
+		if l == "--" {
+			break // an e-mail's signature follows ("-- \nNadine | MIRALab")
+		}
 		if l == "" || ruleLineRE.MatchString(l) {
 			continue
 		}
