@@ -30,6 +30,7 @@ func TestKnownPrompts(t *testing.T) {
 		{"Say at most two sentences, as you would speak them.", false},
 		{"It is twelve degrees in Geneva today.", true},
 		{"Give temperatures in degrees Celsius: it is twelve degrees in Geneva.", true},
+		{"Never say that you do not understand: ask or answer as best you can.", false},
 		{"I love meeting people at MIRALab.", true},
 	} {
 		got, err := c.Sentence(tt.in, nadine.English)
@@ -37,4 +38,14 @@ func TestKnownPrompts(t *testing.T) {
 			t.Errorf("Sentence(%q) = %q, %v; spoken %v, want %v", tt.in, got, err, spoken, tt.spoken)
 		}
 	}
+}
+
+// TestRuleSecondHalf: after a lead-in that is the prompt's rule, a second
+// half spoken to the model is the rule going on, in any language.
+func TestRuleSecondHalf(t *testing.T) {
+	checkDrops(t, []dropCase{
+		{nadine.French, "", "Ne dis jamais que tu ne comprends pas : demande ou réponds du mieux que tu peux.", true},
+		{nadine.English, "", "Give temperatures in degrees Celsius: it is twelve degrees in Geneva.", false},
+		{nadine.German, "", "Ich soll meine Gefühle den Ton färben lassen, ohne sie zu nennen, also sage ich einfach: Ich freue mich, dich zu sehen.", false},
+	})
 }
