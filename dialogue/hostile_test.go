@@ -1019,3 +1019,20 @@ var (
 	probe18mMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe18mMostLost  = map[string]int{"graph": 1, "react": 120}
 )
+
+// TestHostileOutputsProbe19m runs French speech markup in the sealed
+// author's style (issue 27, round gate19m): 150 short plain-prose replies to
+// "Tell me about yourself." on both engines, each with one or two signs a
+// screen shows and a voice must not read, written before reading the gate.
+func TestHostileOutputsProbe19m(t *testing.T) {
+	probeScore(t, "probe19m", probe19mMostLeaks, probe19mMostLost)
+}
+
+// probe19mMostLeaks and probe19mMostLost are its counts on main (9fc9b2f)
+// when it was written, before any change to the code: graph 21 of 150
+// outputs leak, 4 of 150 good parts lost (each to the English fallback);
+// react 0 leak and 150 lost (plain text is not a ReAct answer).
+var (
+	probe19mMostLeaks = map[string]int{"graph": 21, "react": 0}
+	probe19mMostLost  = map[string]int{"graph": 4, "react": 150}
+)
