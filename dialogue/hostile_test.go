@@ -1036,3 +1036,21 @@ var (
 	probe19mMostLeaks = map[string]int{"graph": 21, "react": 0}
 	probe19mMostLost  = map[string]int{"graph": 4, "react": 150}
 )
+
+// TestHostileOutputsProbe19e runs prompt echoes in the sealed author's style
+// (issue 27, round gate19e): 150 plain German replies that first (sometimes
+// last) repeat one rule or scene line of either prompt in the model's own
+// words, then answer well; written before reading the gate.
+func TestHostileOutputsProbe19e(t *testing.T) {
+	probeScore(t, "probe19e", probe19eMostLeaks, probe19eMostLost)
+}
+
+// probe19eMostLeaks and probe19eMostLost are its counts on main (9fc9b2f)
+// when it was written, before any change to the code: graph 35 of 150
+// outputs leak, 17 of 150 good parts lost (the whole reply swapped for a
+// fallback, mostly where the rule and the reply share one sentence); react 0
+// of 150 leak and 150 of 150 lost (plain text is not a ReAct answer).
+var (
+	probe19eMostLeaks = map[string]int{"graph": 35, "react": 0}
+	probe19eMostLost  = map[string]int{"graph": 17, "react": 150}
+)
