@@ -1031,10 +1031,16 @@ func TestHostileOutputsProbe19m(t *testing.T) {
 // probe19mMostLeaks and probe19mMostLost are its counts on main (9fc9b2f)
 // when it was written, before any change to the code: graph 21 of 150
 // outputs leak, 4 of 150 good parts lost (each to the English fallback);
-// react 0 leak and 150 lost (plain text is not a ReAct answer).
+// react 0 leak and 150 lost (plain text is not a ReAct answer). After stop
+// 45's third round (a note's label, laughter abbreviated, code points,
+// quoted-printable, mojibake, small capitals and circled letters, a chat's
+// custom emoji, typed arrows, admonitions, a mail footer, lists counted
+// with "/" or "°", stage directions in underscores or after an adjective,
+// a stray backslash, a name's placeholder): 0 leak, 1 lost (an image's
+// address read before its markup goes).
 var (
-	probe19mMostLeaks = map[string]int{"graph": 21, "react": 0}
-	probe19mMostLost  = map[string]int{"graph": 4, "react": 150}
+	probe19mMostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe19mMostLost  = map[string]int{"graph": 1, "react": 150}
 )
 
 // TestHostileOutputsProbe19e runs prompt echoes in the sealed author's style
@@ -1050,7 +1056,12 @@ func TestHostileOutputsProbe19e(t *testing.T) {
 // outputs leak, 17 of 150 good parts lost (the whole reply swapped for a
 // fallback, mostly where the rule and the reply share one sentence); react 0
 // of 150 leak and 150 of 150 lost (plain text is not a ReAct answer).
+// After stop 45's third round (orders to "Sie" or "du" and rule lists'
+// marks of weight as rule forms, an impersonal passive, a record's label
+// of a word or two, a rule's second half): 26 leak, 17 lost. Left: rules
+// as noun fragments, section labels under the classifier's bar, her
+// obligations over a verb of saying.
 var (
-	probe19eMostLeaks = map[string]int{"graph": 35, "react": 0}
+	probe19eMostLeaks = map[string]int{"graph": 26, "react": 0}
 	probe19eMostLost  = map[string]int{"graph": 17, "react": 150}
 )

@@ -299,12 +299,12 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		if m := leadRE.FindStringSubmatch(linked); m != nil {
 			if lead, lerr := spoken.Sentence(m[1]); lerr == nil && c.checkParaphrase(lead) != "" {
 				linked = capitalize(strings.TrimSpace(linked[len(m[0]):]))
-				if rest := words(linked); lang != nadine.Chinese && anyOf(rest, secondPerson) && !anyOf(rest, firstPerson) {
+				if rest := words(linked); lang != nadine.Chinese && anyOf(rest, secondPerson) && !anyOf(rest, firstPerson) && !strings.HasSuffix(strings.TrimSpace(linked), "?") {
 					// Spoken to the model and not in her voice, what
 					// follows the rule goes on with it ("Ne dis jamais que
 					// tu ne comprends pas : demande ou réponds du mieux que
 					// tu peux"); "…, also sage ich: Ich freue mich, dich zu
-					// sehen" is her reply after it.
+					// sehen" and a question to the visitor are her reply.
 					return "", notSpeech("a rule of the prompt, and its second half")
 				}
 				if clean, err = spoken.Sentence(linked); err == nil {

@@ -31,7 +31,7 @@ var holeRE = regexp.MustCompile(`(?i)\b(?:at|on|via|under)\s+(?:or|and)\s+(?:at|
 // templates write them: "[NAME]", "<Name>", "$name", "%s", "%(name)s"
 // (braces, "{name}", are code and refused as such). Read as written (not
 // folded): its capitals tell "[NAME]" from a stage direction.
-var placeholderRE = regexp.MustCompile(`\[[A-Z][A-Z_ ]{1,25}\]|<[A-Z][a-z]{1,15}(?:[ _][A-Za-z]{1,15})?>|\$[A-Za-z_]{2,20}\b|%[sd]\b|%\([a-z_]{1,20}\)[sd]`)
+var placeholderRE = regexp.MustCompile(`\[[A-Z][A-Z_ ]{1,25}\]|\[(?:Prénom|Prenom|Nom|Name|Vorname|Nachname|First name|Your name|Votre prénom|Dein Name|Ihr Name|名字|姓名)\]|<[A-Z][a-z]{1,15}(?:[ _][A-Za-z]{1,15})?>|\$[A-Za-z_]{2,20}\b|%[sd]\b|%\([a-z_]{1,20}\)[sd]`)
 
 // holed reports whether a sentence was left with holes, or with a
 // template's placeholder where a word should be.

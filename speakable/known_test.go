@@ -47,5 +47,6 @@ func TestRuleSecondHalf(t *testing.T) {
 		{nadine.French, "", "Ne dis jamais que tu ne comprends pas : demande ou réponds du mieux que tu peux.", true},
 		{nadine.English, "", "Give temperatures in degrees Celsius: it is twelve degrees in Geneva.", false},
 		{nadine.German, "", "Ich soll meine Gefühle den Ton färben lassen, ohne sie zu nennen, also sage ich einfach: Ich freue mich, dich zu sehen.", false},
+		{nadine.German, "", "Ich darf nie sagen, dass ich etwas nicht verstanden habe, also rate ich: Meinst du das Wetter in Genf?", false},
 	})
 }

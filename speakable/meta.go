@@ -3,8 +3,10 @@ package speakable
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // Talk about the answer: an aside or a lead-in is judged on its own, so
@@ -77,6 +79,11 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 			s = capitalize(strings.TrimSpace(s[len(m[0]):]))
 		case j.notForVisitor() && judgeable(m[1]):
 			backstageLead = true
+		case j.backstage >= j.threshold && labelWord(m[1]):
+			// A record's label of a word or two, surely the prompt's
+			// ("Standort:", "Kontextinformationen:", "Eingabe des
+			// Menschen:"): what follows is the record's value.
+			return "", true
 		}
 	}
 	if s == "" || optionRE.MatchString(s) || backstageTalk(s) != "" {
@@ -89,6 +96,25 @@ func metaTalk(s string, lang nadine.Language) (rest string, drop bool) {
 		return "", true
 	}
 	return s, false
+}
+
+// speakerLabelRE is a lead-in that names who speaks.
+var speakerLabelRE = regexp.MustCompile(`(?i)^\W*(?:` + spoken.SpeakerNames + `)\b`)
+
+// labelWord reports a lead-in of one or two words with a capital, as a
+// record's label is written (not "You said", which is a clause).
+func labelWord(lead string) bool {
+	f := strings.Fields(strings.TrimSpace(lead))
+	if len(f) == 0 || len(f) > 3 || speakerLabelRE.MatchString(lead) {
+		return false // "Nadine (aloud):" names who speaks, not a record
+	}
+	for _, w := range f {
+		if strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+			return false
+		}
+	}
+	r, _ := utf8First(f[0])
+	return unicode.IsUpper(r) && !anyOf(words(lead), firstPerson) && !anyOf(words(lead), secondPerson)
 }
 
 // minLeadWords: a backstage lead-in of a word or two ("You said") says too

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/nadine-robot/nadine"
@@ -35,7 +36,7 @@ var (
 	inlineTagRE   = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
 	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
 	// A list may count with letters ("a)") or small roman numerals ("ii.").
-	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
+	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
 	quoteLineRE = regexp.MustCompile(`^>+\s?`)
 	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
@@ -49,6 +50,24 @@ var (
 	asciiGuillemetsRE = regexp.MustCompile(`<<\s?([^<>\n]{1,200}?)\s?>>`)
 	// byteEscapesRE is UTF-8 written as its bytes' escapes ("\xF0\x9F\x98\x8A").
 	byteEscapesRE = regexp.MustCompile(`(?:\\x[0-9a-fA-F]{2})+`)
+	// noteLabelRE is a letter's note label opening a sentence ("P.-S. :",
+	// "PS :", "N.B. :", "TL;DR :"): what follows is said, the label is not.
+	noteLabelRE = regexp.MustCompile(`(^|[.!?…]\s+)(?:(?:P\.?\s?-?\s?)?P\.?\s?-?\s?S\.?|N\.\s?B\.?|TL;?\s?DR)\s*(?:[:：]\s*|$)`)
+	// strayBackslashRE is a backslash left at a word's end.
+	strayBackslashRE = regexp.MustCompile(`(\p{L})\\+(\s|$)`)
+	// chatLaughRE is laughter written as a chat's abbreviation ("mdr", "lol").
+	chatLaughRE = regexp.MustCompile(`(?i)(^|[\s,])(?:lol|mdr|ptdr|xptdr|lmao|rofl)([\s,.!?]|$)`)
+	// codePointRE is a character written as its code point ("U+1F60A") or
+	// as a braced escape ("\u{1F44B}").
+	codePointRE = regexp.MustCompile(`\bU\+([0-9A-Fa-f]{4,6})\b|\\u\{([0-9A-Fa-f]{1,6})\}`)
+	// quotedPrintableRE is UTF-8 written as quoted-printable ("=C3=A9").
+	quotedPrintableRE = regexp.MustCompile(`=[C-Fc-f][0-9A-Fa-f](?:=[89ABab][0-9A-Fa-f])+`)
+	// asciiArrowRE is an arrow typed in signs between words ("->", "=>").
+	asciiArrowRE = regexp.MustCompile(`\s(?:-+>|=+>|<-+|<=+|<-+>)\s`)
+	// discordEmojiRE is a chat app's custom emoji ("<:nadine_smile:834523781>").
+	discordEmojiRE = regexp.MustCompile(`<a?:[A-Za-z0-9_]{2,32}:\d{5,20}>`)
+	// mailFooterRE is a mail client's footer ("Envoyé depuis mon iPhone").
+	mailFooterRE = regexp.MustCompile(`(?i)(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem\s+\S+\s+gesendet|gesendet\s+von\s+meinem|发自我的)\s*\S*\s*$`)
 	// percentBytesRE is UTF-8 percent-encoded outside an address
 	// ("Gr%C3%BC%C3%9Fe"): two bytes or more, the first a lead byte.
 	percentBytesRE = regexp.MustCompile(`%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])+`)
@@ -166,7 +185,7 @@ var (
 	// a sentence; stageWordRE says whether it is one.
 	// A star's direction hugs its words on one line: "* smile\n* wave" is
 	// a list.
-	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*\s](?:[^*\n]{0,38}[^*\s])?)\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|\{([^{}]{1,40})\}|（([^（）]{1,20})）)`)
+	midStageRE = regexp.MustCompile(`\s*(?:\(([^()]{1,40})\)|\[([^\[\]]{1,40})\]|\*([^*\s](?:[^*\n]{0,38}[^*\s])?)\*|~([^~]{1,40})~|<{1,2}([^<>/]{1,40})>{1,2}|\{([^{}]{1,40})\}|(?:^|\s)_([^_\s](?:[^_\n]{0,38}[^_\s])?)_|（([^（）]{1,20})）)`)
 	// stageWordRE is what a stage direction says: an expression or a
 	// gesture, with an adverb ("smiles warmly", "lächelt", "微笑").
 	stageWordRE = regexp.MustCompile(`(?i)^(?:\p{L}+ly\s+)?(?:smil|laugh|wav|wink|nod|giggl|sigh|grin|chuckl|bow|blush|clap|beam|shrug|sourit|sourire|rit|rire|salue|rougit|clin d|hoche|soupir|lächel|lacht|lachen|winkt|zwinker|nickt|kicher|seufz|grins|verbeug)\p{L}*(?:\s+\p{L}+){0,2}$|^(?:笑|微笑|大笑|挥手|眨眼|点头|鞠躬|叹气|眨眨眼)$`)
@@ -176,7 +195,7 @@ var (
 	footnoteRE = regexp.MustCompile(`(^|[^\p{L}]|\p{L}{3})[¹²³⁴-⁹⁰]+`)
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave.").
-	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)])\s+`)
+	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)/°])\s+`)
 	// speakerRE's decoration is any sign but a letter or a digit of any
 	// script: RE2's \W is ASCII, and took the first character of a
 	// Chinese reply after "Final Answer: " for decoration.
@@ -262,6 +281,7 @@ func cleanOnce(text string) string {
 		s = strings.ToValidUTF8(s, " ")
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
+	s = writtenForms(s)
 	if strings.Contains(s, `"""`) || strings.Contains(s, "'''") {
 		s = strings.NewReplacer(`"""`, "", "'''", "").Replace(s) // a docstring's quotes
 	}
@@ -357,6 +377,88 @@ func cleanOnce(text string) string {
 // word's run ("people .", "Nadine ,"), not an ellipsis or a number (".5").
 var spaceBeforeMarkRE = regexp.MustCompile(`[ \t]+([,.])(\s|$)`)
 
+// smallCaps are letters styled as small capitals ("ɴᴀᴅɪɴᴇ"), which no
+// normalization folds: the letter.
+var smallCaps = strings.NewReplacer("ᴀ", "a", "ʙ", "b", "ᴄ", "c", "ᴅ", "d", "ᴇ", "e", "ꜰ", "f", "ɢ", "g", "ʜ", "h", "ɪ", "i", "ᴊ", "j", "ᴋ", "k", "ʟ", "l", "ᴍ", "m", "ɴ", "n", "ᴏ", "o", "ᴘ", "p", "ʀ", "r", "ꜱ", "s", "ᴛ", "t", "ᴜ", "u", "ᴠ", "v", "ᴡ", "w", "ʏ", "y", "ᴢ", "z")
+
+// writtenForms reads what a screen's writing adds to the words: text
+// decoded as the wrong charset, code points, letters styled as small
+// capitals or circled, a chat's custom emoji, a note's label,
+// laughter abbreviated, a mail client's footer.
+func writtenForms(s string) string {
+	if strings.ContainsAny(s, "ÃÂâ") {
+		// "à" read as Windows-1252 is "Ã" and a no-break space, which
+		// splits words: joined first.
+		s = withoutMojibake(strings.ReplaceAll(strings.ReplaceAll(s, "Ã\u00a0", "à"), "Ã ", "à "))
+	}
+	if strings.Contains(s, "\\") {
+		s = strayBackslashRE.ReplaceAllString(s, "$1$2") // "Nadine\\ robot": an escape's remains
+	}
+	if strings.Contains(s, "U+") || strings.Contains(s, `\u{`) {
+		s = codePointRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := codePointRE.FindStringSubmatch(m)
+			n, err := strconv.ParseUint(sub[1]+sub[2], 16, 32)
+			if err != nil || n > unicode.MaxRune || utf16.IsSurrogate(rune(n)) {
+				return ""
+			}
+			return string(rune(n))
+		})
+	}
+	if strings.Contains(s, "=") {
+		s = quotedPrintableRE.ReplaceAllStringFunc(s, func(m string) string {
+			u, err := url.PathUnescape(strings.ReplaceAll(m, "=", "%"))
+			if err != nil || !utf8.ValidString(u) {
+				return m
+			}
+			return u
+		})
+	}
+	if strings.ContainsFunc(s, func(r rune) bool {
+		return r >= 0x1D00 && r <= 0x1D2B || r >= 0x0262 && r <= 0x029F || r == 'ꜰ' || r == 'ꜱ'
+	}) {
+		s = smallCaps.Replace(s)
+	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r >= 0x24B6 && r <= 0x24E9 }) {
+		s = strings.Map(func(r rune) rune {
+			if r >= 0x24B6 && r <= 0x24E9 {
+				return []rune(norm.NFKC.String(string(r)))[0] // a letter circled: the letter
+			}
+			return r
+		}, s)
+	}
+	if strings.Contains(s, "<") {
+		s = discordEmojiRE.ReplaceAllString(s, " ")
+	}
+	if strings.ContainsAny(s, "SBR") {
+		s = noteLabelRE.ReplaceAllString(s, "$1")
+	}
+	s = chatLaughRE.ReplaceAllString(s, "$1$2")
+	return mailFooterRE.ReplaceAllString(s, "")
+}
+
+// withoutMojibake repairs words whose UTF-8 was read as Windows-1252
+// ("EnchantÃ©e", "mâ€™appelle"): each such word, written back in that
+// charset, is valid UTF-8.
+func withoutMojibake(s string) string {
+	enc := charmap.Windows1252.NewEncoder()
+	fields := strings.Fields(s)
+	changed := false
+	for i, f := range fields {
+		if !strings.ContainsAny(f, "ÃÂâ") {
+			continue
+		}
+		b, err := enc.Bytes([]byte(f))
+		if err != nil || !utf8.Valid(b) || string(b) == f {
+			continue
+		}
+		fields[i], changed = string(b), true
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}
+
 // markupAsSigns removes what a synthesizer would read sign by sign: comments,
 // escapes, stage directions, faces, footnotes, citation marks, shortcodes.
 // Each expression runs only when its signs are there: every sentence
@@ -364,6 +466,9 @@ var spaceBeforeMarkRE = regexp.MustCompile(`[ \t]+([,.])(\s|$)`)
 func markupAsSigns(s string) string {
 	if strings.Contains(s, "<!--") {
 		s = commentRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, ">") {
+		s = asciiArrowRE.ReplaceAllString(s, " ") // after the comments, whose close is one
 	}
 	if strings.Contains(s, "&") {
 		s = entityRE.ReplaceAllStringFunc(s, func(m string) string {
@@ -425,9 +530,9 @@ func markupAsSigns(s string) string {
 		s = strings.ReplaceAll(s, "^^", "")                                    // a smile glued to its word ("Hello^^")
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
-	if strings.ContainsAny(s, "([*~<（{") {
+	if strings.ContainsAny(s, "([*~<（{_") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
-			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}（）"))
+			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}_（）"))
 			if stageWordRE.MatchString(inner) || gestureAside(inner) {
 				if strings.HasPrefix(strings.TrimSpace(m), "（") {
 					return "" // between ideographs, which take no space
@@ -516,8 +621,9 @@ var personWords = map[string]bool{
 }
 
 // gestureAside reports an aside that tells a gesture: a few words in lower
-// case, with no one speaking or spoken to, naming a part of the body or a
-// gesture.
+// case, with no one speaking or spoken to, naming a part of the body, a
+// gesture or an expression anywhere among them ("petit rire", "en
+// souriant").
 func gestureAside(inner string) bool {
 	r, _ := utf8.DecodeRuneInString(inner)
 	if !unicode.IsLower(r) {
@@ -532,7 +638,7 @@ func gestureAside(inner string) bool {
 		if personWords[w] {
 			return false
 		}
-		body = body || gestureWords[w]
+		body = body || gestureWords[w] || stageWordRE.MatchString(w) || strings.HasPrefix(w, "souri") || strings.HasPrefix(w, "lächel")
 	}
 	return body
 }
@@ -550,8 +656,8 @@ func joinLines(s string) string {
 		if l == "--" {
 			break // an e-mail's signature follows ("-- \nNadine | MIRALab")
 		}
-		if l == "" || ruleLineRE.MatchString(l) {
-			continue
+		if l == "" || ruleLineRE.MatchString(l) || strings.HasPrefix(l, ":::") {
+			continue // ":::note" opens and ":::" closes an admonition's box
 		}
 		l = quoteLineRE.ReplaceAllString(l, "")
 		l = headingRE.ReplaceAllString(l, "")
@@ -609,8 +715,8 @@ func inlineEnumerators(s string) string {
 	for i, m := range items {
 		before := strings.TrimRight(s[last:m[0]], " \t")
 		b.WriteString(before)
-		if i > 0 && !endsSentence(before) {
-			b.WriteByte('.')
+		if i > 0 && !endsSentence(before) && !strings.HasSuffix(before, ",") && !strings.HasSuffix(before, ";") {
+			b.WriteByte('.') // an item after a comma or a semicolon is the list's next
 		}
 		if b.Len() > 0 {
 			b.WriteString(s[m[2]:m[3]])
