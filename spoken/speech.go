@@ -79,7 +79,7 @@ var (
 	texSymbolRE  = regexp.MustCompile(`\$\\[a-zA-Z]{2,20}\$`)
 	// shapeBulletRE is a geometric shape standing alone, a bullet ("► Bonjour
 	// ■ Je suis"); a shape glued to words (◁think▷) is a template's.
-	shapeBulletRE = regexp.MustCompile(`(^|\s)[\x{25A0}-\x{25FF}]+(\s|$)`)
+	shapeBulletRE = regexp.MustCompile(`(^|\s)[\x{25A0}-\x{25FF}]+(\s|$|\p{Lu})`)
 	// noteFieldRE is a note's field in square brackets ("[emotion: joie]",
 	// "[gesture=wave]"): the model's annotation, not words said.
 	noteFieldRE = regexp.MustCompile(`\s*\[[\p{L}_]{2,20}\s*[:=]\s*[^\[\]\n]{1,40}\]`)
@@ -122,6 +122,8 @@ var (
 	// wideTildeRE is a full-width tilde drawn out between words, a pause
 	// ("我是Nadine～很高兴见到你"): a comma.
 	wideTildeRE = regexp.MustCompile(`～+([\p{Han}\p{L}])`)
+	// trailBulletRE is a bullet that ends the text, a decoration's close.
+	trailBulletRE = regexp.MustCompile(`[ \t]+[•▪◦‣∙・]+\s*$`)
 	// inlineBulletRE is a bullet between words of a line, which
 	// separates them as a comma does ("Nadine • a robot • from Geneva").
 	inlineBulletRE = regexp.MustCompile(`([\p{L}\p{N}.)])[ \t]+[•·▪◦‣∙][ \t]+([\p{L}\p{N}(])`)
@@ -175,7 +177,10 @@ var (
 	// A kiss is one star: ":**" closes a bold label ("**Nadine :**").
 	// Faces drawn across an underscore (">_<", "T_T") and the cheering
 	// arms ("\o/", "o/") are faces too.
-	emoticonRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？])(?:[:;=][-'^o]?(?:[)(\]\[DPpOo/|3]+|\*)|8-[)D]|\([:;]|\^[_.-]?\^|<\/?3+|[xX]D+|[><TOoX^=;-]_+[><TOoX^=;-]|[Oo]\.[Oo]|(?i:[uo]w[uo])|\\o/?|o/)([\s.,!?\p{Han}，。！？]|$)`)
+	emoticonRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？])(?:[:;=][-'’^o]?(?:[)(\]\[DPpOo/|3]+|\*)|8-[)D]|\([:;]|\^[_.-]?\^|(?:<\/?3+)+|[xX]D+|[><TOoX^=;-]_+[><TOoX^=;-]|[Oo]\.[Oo]|(?i:[uo]w[uo])|\\o/?|o/)([\s.,!?\p{Han}，。！？]|$)`)
+	// gluedSmileRE is a face typed against the word before it
+	// ("Enchantée:)", "Bonjour;-)", "voir:D", "J'<3"): never a word's part.
+	gluedSmileRE = regexp.MustCompile(`([\p{L}'’])(?:[:;=][-'’^o]?[)(DP]+|<3+)([\s.,!?…]|$)`)
 	// caretFaceRE is a face drawn with carets, in parentheses or with raised
 	// arms ("(^o^)", "\^o^/"), read before a caret marks a superscript.
 	caretFaceRE = regexp.MustCompile(`(^|[\s\p{Han}，。！？])<?[(（\\]?\^[\p{L}_.\-−ω▽]{0,2}\^[)）/]?>?`)
@@ -545,6 +550,7 @@ func markupAsSigns(s string) string {
 	}
 	if strings.ContainsAny(s, ":;=^<_/\\(xXwW") || strings.Contains(s, ".O") || strings.Contains(s, ".o") {
 		s = untilStable(s, 3, func(x string) string { return emoticonRE.ReplaceAllString(x, "$1$2") })
+		s = gluedSmileRE.ReplaceAllString(s, "$1$2")
 	}
 	if strings.ContainsAny(s, "¹²³⁴⁵⁶⁷⁸⁹⁰") {
 		s = footnoteRE.ReplaceAllString(s, "$1")
@@ -575,6 +581,7 @@ func markupAsSigns(s string) string {
 		})
 	}
 	if strings.ContainsAny(s, "•·▪◦‣∙・") {
+		s = trailBulletRE.ReplaceAllString(s, "")
 		s = leadBulletRE.ReplaceAllString(s, "$1 $2")
 		s = inlineBulletRE.ReplaceAllString(s, "$1, $2")
 	}
@@ -797,6 +804,7 @@ func isEmoji(r rune) bool {
 		r >= 0xFE00 && r <= 0xFE0F,            // variation selectors
 		r >= 0xE0020 && r <= 0xE007F,          // tags
 		r == 0x200D, r == 0x20E3, r == 0x2139, // ℹ️, a letter by its category
+		r == 0x3297 || r == 0x3299, r >= 0x1F200 && r <= 0x1F2FF, // ㊗️ ㊙️ and the enclosed ideographs
 		r >= 0x231A && r <= 0x231B, r >= 0x23E9 && r <= 0x23FA, r == 0x24C2, r == 0x3030, r == 0x303D:
 		return true
 	}
