@@ -1065,3 +1065,22 @@ var (
 	probe19eMostLeaks = map[string]int{"graph": 26, "react": 0}
 	probe19eMostLost  = map[string]int{"graph": 17, "react": 150}
 )
+
+// TestHostileOutputsProbe20m runs French speech markup transposed from the
+// tuned author's markup cases (issue 27, round gate20m): 110 plain-prose
+// replies on both engines, eight per tuned sign (bold, list, code, HTML, SSML,
+// table, JSON, TeX, entity and emoji, inline code) plus 30 other signs in the
+// same style, written before reading the gate.
+func TestHostileOutputsProbe20m(t *testing.T) {
+	probeScore(t, "probe20m", probe20mMostLeaks, probe20mMostLost)
+}
+
+// probe20mMostLeaks and probe20mMostLost are its counts on main (5a59094)
+// when it was written, before any change to the code: graph 4 of 110
+// outputs leak (three tables, a definition list), 19 of 110 good parts lost
+// (13 to the English fallback); react 0 leak and 110 lost (plain text is not
+// a ReAct answer).
+var (
+	probe20mMostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe20mMostLost  = map[string]int{"graph": 19, "react": 110}
+)
