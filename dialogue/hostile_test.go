@@ -1079,8 +1079,10 @@ func TestHostileOutputsProbe20m(t *testing.T) {
 // when it was written, before any change to the code: graph 4 of 110
 // outputs leak (three tables, a definition list), 19 of 110 good parts lost
 // (13 to the English fallback); react 0 leak and 110 lost (plain text is not
-// a ReAct answer).
+// a ReAct answer). With grid tables, tables of tabs and a row of cells in
+// prose read as tables (stop 45): 1 leak ("Term:" read as a label, not the
+// definition list it opens), 19 lost.
 var (
-	probe20mMostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe20mMostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe20mMostLost  = map[string]int{"graph": 19, "react": 110}
 )

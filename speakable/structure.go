@@ -504,6 +504,10 @@ var (
 	// its sentence there.
 	tableRowRE  = regexp.MustCompile(`^\|[^|\n]+\|`)
 	tableRuleRE = regexp.MustCompile(`^\|?[ \t:|-]*-{3,}[ \t:|-]*\|?$`)
+	// gridRuleRE is a grid table's border ("+--------+------+").
+	gridRuleRE = regexp.MustCompile(`^\+(?:[-=:]{2,}\+)+$`)
+	// tabbedRE is a line of cells parted by tabs ("Matin\tMidi\tSoir").
+	tabbedRE = regexp.MustCompile(`\S[ ]*\t+[ ]*\S`)
 	// pipeBetweenRE is a pipe between words of a line that holds two or
 	// more: a separator, said as a comma ("Mon | Tue | Wed"); "the |
 	// symbol" is said as written.
@@ -520,13 +524,14 @@ var (
 func dropTables(lines []string, keep []bool) {
 	var run []int
 	flush := func() {
-		rule, framed := false, true
+		rule, framed, tabbed := false, true, true
 		for _, i := range run {
 			l := strings.TrimSpace(lines[i])
-			rule = rule || tableRuleRE.MatchString(l)
+			rule = rule || tableRuleRE.MatchString(l) || gridRuleRE.MatchString(l)
 			framed = framed && strings.HasPrefix(l, "|") && strings.HasSuffix(l, "|")
+			tabbed = tabbed && tabbedRE.MatchString(l)
 		}
-		if len(run) >= 2 && (rule || framed) {
+		if len(run) >= 2 && (rule || framed || tabbed) {
 			for _, i := range run {
 				keep[i] = false
 			}
@@ -534,7 +539,9 @@ func dropTables(lines []string, keep []bool) {
 		run = run[:0]
 	}
 	for i, line := range lines {
-		if strings.Count(line, "|") >= 2 {
+		// A table's line: cells parted by pipes or tabs, or a grid's
+		// border.
+		if l := strings.TrimSpace(line); strings.Count(line, "|") >= 2 || gridRuleRE.MatchString(l) || tabbedRE.MatchString(l) {
 			run = append(run, i)
 			continue
 		}

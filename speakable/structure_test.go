@@ -142,6 +142,9 @@ func TestTablesAndRoles(t *testing.T) {
 		{"| Day | Opening |\n|---|---|\n| Monday | 9:00 |\nThe lab opens at nine.", "The lab opens at nine."},
 		{"| 时间 | 活动 |\n| 上午 | 参观 |\n欢迎！", "欢迎！"},
 		{"I like tea | and cake.\nBye.", "I like tea | and cake.\nBye."},
+		// A grid table and a table of tabs go whole.
+		{"+-------+------+\n| Ville | Pays |\n+-------+------+\n| Genève | CH |\n+-------+------+\nJ'habite à Genève.", "J'habite à Genève."},
+		{"Matin\tMidi\tSoir\nCafé\tSalade\tSoupe\nBon appétit !", "Bon appétit !"},
 	} {
 		if got := withoutStructure(tc.in); got != tc.want {
 			t.Errorf("withoutStructure(%q) = %q, want %q", tc.in, got, tc.want)

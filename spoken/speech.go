@@ -38,7 +38,7 @@ var (
 	// A list may count with letters ("a)") or small roman numerals ("ii.").
 	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
 	quoteLineRE = regexp.MustCompile(`^>+\s?`)
-	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\+(?:[-=:]{2,}\+)+|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
 	// but a label highlighted as a badge goes.
@@ -368,6 +368,9 @@ func cleanOnce(text string) string {
 		}
 		return r
 	}, s)
+	if strings.ContainsAny(s, "([{（") {
+		s = emptyBracketsRE.ReplaceAllString(s, "") // what held an emoji ("[😊]")
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.Contains(s, " ,") || strings.Contains(s, " .") {
 		// What went from before a comma or a full stop leaves no space
@@ -377,6 +380,9 @@ func cleanOnce(text string) string {
 	}
 	return untilStable(s, 4, stripWrapping) // «Nadine: "Hello"» and the like
 }
+
+// emptyBracketsRE is a pair of brackets left with nothing inside.
+var emptyBracketsRE = regexp.MustCompile(`\(\s*\)|\[\s*\]|\{\s*\}|（\s*）`)
 
 // spaceBeforeMarkRE is a space before a comma or a full stop that ends a
 // word's run ("people .", "Nadine ,"), not an ellipsis or a number (".5").
@@ -655,6 +661,9 @@ func gestureAside(inner string) bool {
 func joinLines(s string) string {
 	if !strings.ContainsAny(s, "\n\r") {
 		s = strings.TrimSpace(s)
+		if strings.Count(s, "|") >= 2 {
+			s = cellsJoined(s) // a row of cells in a line of prose ("… : | joie | calme |")
+		}
 		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(s, ""), ""), "")
 	}
 	var parts []string
@@ -669,12 +678,9 @@ func joinLines(s string) string {
 		l = quoteLineRE.ReplaceAllString(l, "")
 		l = headingRE.ReplaceAllString(l, "")
 		l = bulletRE.ReplaceAllString(l, "")
+		l = strings.TrimPrefix(l, ": ") // a definition's mark ("Term\n: definition")
 		if strings.Count(l, "|") >= 2 {
-			cells := strings.FieldsFunc(l, func(r rune) bool { return r == '|' })
-			for i := range cells {
-				cells[i] = strings.TrimSpace(cells[i])
-			}
-			l = strings.Join(nonBlank(cells), ", ")
+			l = cellsJoined(l)
 		}
 		if l = strings.TrimSpace(l); l != "" {
 			parts = append(parts, l)
@@ -688,6 +694,25 @@ func joinLines(s string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// cellsJoined reads a row of cells parted by pipes as a list: commas
+// between cells, a space after a cell that leads in with a colon.
+func cellsJoined(l string) string {
+	cells := nonBlank(strings.FieldsFunc(l, func(r rune) bool { return r == '|' }))
+	var b strings.Builder
+	for i, c := range cells {
+		c = strings.TrimSpace(c)
+		if i > 0 {
+			if strings.HasSuffix(strings.TrimSpace(cells[i-1]), ":") {
+				b.WriteByte(' ')
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(c)
+	}
+	return b.String()
 }
 
 // inlineEnumerators removes the numbers of a list written in one line when
