@@ -988,9 +988,10 @@ func TestHostileOutputsProbe18e(t *testing.T) {
 // its object, a permission denied, her persona reported by any verb of
 // telling, the persona's scene told to her): 9 leak (her scene's reasoning
 // in the first person, her facts by name, a rule's second half after its
-// colon, a passive rule in English), none lost.
+// colon, a passive rule in English), none lost. With a rule's second half
+// read as the rule going on: 8.
 var (
-	probe18eMostLeaks = map[string]int{"graph": 9, "react": 0}
+	probe18eMostLeaks = map[string]int{"graph": 8, "react": 0}
 	probe18eMostLost  = map[string]int{"graph": 0, "react": 90}
 )
 
