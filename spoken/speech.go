@@ -67,7 +67,9 @@ var (
 	// discordEmojiRE is a chat app's custom emoji ("<:nadine_smile:834523781>").
 	discordEmojiRE = regexp.MustCompile(`<a?:[A-Za-z0-9_]{2,32}:\d{5,20}>`)
 	// mailFooterRE is a mail client's footer ("Envoyé depuis mon iPhone").
-	mailFooterRE = regexp.MustCompile(`(?i)(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem\s+\S+\s+gesendet|gesendet\s+von\s+meinem|发自我的)\s*\S*\s*$`)
+	// The footer names a device or a mail program: "envoyée de mon labo"
+	// is a sentence.
+	mailFooterRE = regexp.MustCompile(`(?i)(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem|gesendet\s+von\s+meinem|发自我的)\s*(?:i(?:phone|pad)|android|samsung|galaxy|pixel|mobile|smartphone|téléphone|portable|handy|outlook|gmail|手机)\S*(?:\s+gesendet)?\s*$`)
 	// percentBytesRE is UTF-8 percent-encoded outside an address
 	// ("Gr%C3%BC%C3%9Fe"): two bytes or more, the first a lead byte.
 	percentBytesRE = regexp.MustCompile(`%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])+`)

@@ -93,6 +93,8 @@ func TestCleanSpeech(t *testing.T) {
 		{"a typed arrow", "Je suis Nadine -> un robot social => votre guide.", "Je suis Nadine un robot social votre guide."},
 		{"an admonition's box", ":::note\nJe suis Nadine.\n:::", "Je suis Nadine."},
 		{"a mail client's footer", "Je suis Nadine !\n\nEnvoyé depuis mon iPhone", "Je suis Nadine !"},
+		{"no footer without a device", "Je suis envoyée de mon labo", "Je suis envoyée de mon labo"},
+		{"a German footer", "Bis bald!\n\nVon meinem iPhone gesendet", "Bis bald!"},
 		{"lists counted with a slash or a degree", "1/ parler, 2/ sourire, 3/ chanter", "parler, sourire, chanter"},
 		{"a stage direction in underscores", "_sourit_ Je suis Nadine.", "Je suis Nadine."},
 		{"an expression after an adjective", "Je suis Nadine (petit rire) et vous ?", "Je suis Nadine et vous ?"},
