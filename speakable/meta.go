@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 	"github.com/nadine-robot/nadine/spoken"
@@ -113,7 +114,7 @@ func labelWord(lead string) bool {
 			return false
 		}
 	}
-	r, _ := utf8First(f[0])
+	r, _ := utf8.DecodeRuneInString(f[0])
 	return unicode.IsUpper(r) && !anyOf(words(lead), firstPerson) && !anyOf(words(lead), secondPerson)
 }
 

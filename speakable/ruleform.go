@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -54,7 +55,7 @@ func ruleShaped(s string, lang nadine.Language) bool {
 		// adverb of rule ("绝不混用语言", "一律用摄氏度"), and names no one.
 		return zhRuleOpenRE.MatchString(clause) && !strings.ContainsAny(s, "我你您他她")
 	}
-	if r, _ := utf8First(clause); !unicode.IsUpper(r) {
+	if r, _ := utf8.DecodeRuneInString(clause); !unicode.IsUpper(r) {
 		return false // written, not heard: a model's sentence opens with a capital
 	}
 	ws, raw := words(clause), strings.Fields(strings.TrimRight(clause, ".!?… "))
@@ -72,7 +73,7 @@ func ruleShaped(s string, lang nadine.Language) bool {
 		// The infinitive ends the clause, in lower case (a noun has a
 		// capital), and not after "zu" ("schön, dich zu sehen").
 		last := ws[len(ws)-1]
-		if r, _ := utf8First(raw[len(raw)-1]); unicode.IsUpper(r) || ws[len(ws)-2] == "zu" {
+		if r, _ := utf8.DecodeRuneInString(raw[len(raw)-1]); unicode.IsUpper(r) || ws[len(ws)-2] == "zu" {
 			return false
 		}
 		if (anyOf(ws, set("wird", "werden")) && strings.HasPrefix(last, "ge")) && len(last) > 4 {
@@ -122,12 +123,4 @@ func imperative(ws []string, lang nadine.Language) bool {
 		return true
 	}
 	return germanPossessives[ws[1]]
-}
-
-// utf8First is a string's first rune.
-func utf8First(s string) (rune, bool) {
-	for _, r := range s {
-		return r, true
-	}
-	return 0, false
 }
