@@ -24,6 +24,9 @@ const MaxRunes = 2000
 
 var (
 	thinkOpenRE = regexp.MustCompile(`(?i)<(think|thinking|reasoning|reflection)>`)
+	// shapeThinkRE is a reasoning tag drawn with triangles for brackets,
+	// as Kimi's template writes it ("◁think▷…◁/think▷").
+	shapeThinkRE = regexp.MustCompile(`(?i)◁(/?(?:think|thinking|reasoning|reflection))▷`)
 	// bareChannelRE opens gpt-oss's analysis channel as a server prints it
 	// without the harmony format's special tokens ("analysisThe user…").
 	bareChannelRE = regexp.MustCompile(`^(?i:analysis|commentary)\p{Lu}`)
@@ -36,7 +39,7 @@ var (
 	inlineTagRE   = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
 	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
 	// A list may count with letters ("a)") or small roman numerals ("ii.").
-	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
+	bulletRE    = regexp.MustCompile(`^(?:[-*•+–—]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
 	quoteLineRE = regexp.MustCompile(`^>+\s?`)
 	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\+(?:[-=:]{2,}\+)+|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
@@ -172,6 +175,9 @@ var (
 	// entityRE is an HTML entity the gate's unescaping left: a name written
 	// in capitals ("&NBSP;") or none HTML knows. A synthesizer spells it.
 	entityRE = regexp.MustCompile(`&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});`)
+	// bareEntityRE is an entity whose semicolon was left out ("&nbsp",
+	// "&#160") or parted from it by a space ("& nbsp;").
+	bareEntityRE = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30})|&\s+(?:nbsp|amp|lt|gt|quot|apos|#[0-9]{1,7});`)
 	// commentRE is an HTML comment.
 	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
 	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
@@ -227,6 +233,9 @@ var quotePairs = [...][2]string{
 // that reasoning models write before their answer, closed or not.
 func StripThinking(text string) string {
 	s := text
+	if strings.Contains(s, "◁") {
+		s = shapeThinkRE.ReplaceAllString(s, "<$1>")
+	}
 	for {
 		loc := thinkOpenRE.FindStringSubmatchIndex(s)
 		if loc == nil {
@@ -490,6 +499,7 @@ func markupAsSigns(s string) string {
 			}
 			return " "
 		})
+		s = bareEntityRE.ReplaceAllStringFunc(s, bareEntity)
 	}
 	if strings.Contains(s, `\`) {
 		// A surrogate pair written as two escapes is one character
@@ -607,6 +617,25 @@ func markupAsSigns(s string) string {
 	return s
 }
 
+// bareEntity reads an entity written without its semicolon: what HTML
+// reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
+// number no character has; a name HTML does not know is words ("R&D").
+func bareEntity(m string) string {
+	m = strings.Join(strings.Fields(m), "")
+	if u := html.UnescapeString(m); u != m {
+		return u
+	}
+	if name := m[1:]; strings.ToLower(name) == name && !strings.HasPrefix(name, "#") {
+		if u := html.UnescapeString(m + ";"); u != m+";" {
+			return u
+		}
+	}
+	if strings.HasPrefix(m, "&#") {
+		return " "
+	}
+	return m
+}
+
 // withoutTags removes markup's tags that are never words: a close, the
 // open tag it closes, and a tag with attributes or closed in itself.
 func withoutTags(s string) string {
@@ -669,8 +698,13 @@ func joinLines(s string) string {
 		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(s, ""), ""), "")
 	}
 	var parts []string
-	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	marks := sharedMarks(lines)
+	for _, line := range lines {
 		l := strings.TrimSpace(line)
+		if m := listMark(l); m.mark != "" && marks[m.mark] {
+			l = l[m.end:] // the mark the list's lines share ("– sourire", "1 - saluer")
+		}
 		if l == "--" {
 			break // an e-mail's signature follows ("-- \nNadine | MIRALab")
 		}
@@ -696,6 +730,61 @@ func joinLines(s string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// A list's lines share their lead: whatever mark begins two lines or more
+// of a text, made of signs or a number, is the list's and not a word
+// ("– sourire", "o saluer", "-chanter", "1 - sourire", "(2) saluer").
+
+// leadMarkRE is a line's lead that may be a list's mark: signs glued to a
+// word or before a space, a lone letter "o" before a space, or a number
+// with a sign after it (a number alone leads words: "10 ans plus tard").
+var leadMarkRE = regexp.MustCompile(`^(?:[(\[#]?\d{1,2}\s*[-–—.)\]:°/]\s*|#\d{1,2}\s+|[^\p{L}\p{N}\s]{1,3}\s*|[oO]\s+)`)
+
+// mark is a line's lead: the mark as lines compare it (numbers alike) and
+// where the line's words start.
+type mark struct {
+	mark string
+	end  int
+}
+
+// listMark is l's lead mark, if it has one.
+func listMark(l string) mark {
+	loc := leadMarkRE.FindStringIndex(l)
+	if loc == nil || loc[1] >= len(l) {
+		return mark{}
+	}
+	lead := strings.TrimSpace(l[:loc[1]])
+	opens := strings.ContainsFunc(lead, func(r rune) bool { return unicode.In(r, unicode.Ps, unicode.Pi) || r == '"' || r == '\'' })
+	if opens && !strings.ContainsFunc(lead, unicode.IsDigit) || strings.Trim(lead, ".…") == "" {
+		return mark{} // a quote's or an aside's opening, an ellipsis: words follow
+	}
+	r, _ := utf8.DecodeRuneInString(l[loc[1]:])
+	numbered := strings.ContainsFunc(lead, unicode.IsDigit)
+	if !unicode.IsLetter(r) && !(unicode.IsDigit(r) && !numbered) && !strings.ContainsRune("*_[(\"'«“", r) {
+		return mark{} // words follow a mark; a number's lead is a time or a score ("12:30")
+	}
+	return mark{mark: digitsRE.ReplaceAllString(lead, "N"), end: loc[1]}
+}
+
+// digitsRE is a number in a mark: the list's items count.
+var digitsRE = regexp.MustCompile(`\d+`)
+
+// sharedMarks are the marks that lead two lines or more.
+func sharedMarks(lines []string) map[string]bool {
+	seen := map[string]int{}
+	for _, line := range lines {
+		if m := listMark(strings.TrimSpace(line)); m.mark != "" {
+			seen[m.mark]++
+		}
+	}
+	shared := map[string]bool{}
+	for m, n := range seen {
+		if n >= 2 {
+			shared[m] = true
+		}
+	}
+	return shared
 }
 
 // cellsJoined reads a row of cells parted by pipes as a list: commas
@@ -952,7 +1041,7 @@ func (in *Instructions) Sentence(sentence string) (string, error) {
 	if in.echoes(s) || in.echoesHeading(raw) {
 		return "", nadine.Errorf(nadine.EBADOUTPUT, "not speech: an echo of the prompt")
 	}
-	return s, nil
+	return Unspelled(s), nil
 }
 
 var (
@@ -1115,6 +1204,9 @@ func (s *Stream) Dropped() []string { return s.dropped }
 func (s *Stream) visible(final bool) string {
 	var out strings.Builder
 	p := s.pending.String()
+	if strings.Contains(p, "◁") {
+		p = shapeThinkRE.ReplaceAllString(p, "<$1>")
+	}
 	for {
 		if s.inThink != "" {
 			end := strings.Index(ASCIILower(p), "</"+s.inThink+">")
@@ -1138,8 +1230,8 @@ func (s *Stream) visible(final bool) string {
 		}
 		keep := 0
 		if !final {
-			if i := strings.LastIndexByte(p, '<'); i >= 0 && len(p)-i <= 12 && !strings.ContainsAny(p[i:], " >") {
-				keep = len(p) - i // "<thi" may become "<think>"
+			if i := max(strings.LastIndexByte(p, '<'), strings.LastIndex(p, "◁")); i >= 0 && len(p)-i <= 14 && !strings.ContainsAny(p[i:], " >▷") {
+				keep = len(p) - i // "<thi" may become "<think>", "◁thi" "◁think▷"
 			}
 		}
 		out.WriteString(p[:len(p)-keep])

@@ -1,0 +1,215 @@
+package spoken
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A synthesizer reads letters, digits and the punctuation prose is written
+// with as words and pauses; any other sign it spells by name ("astérisque",
+// "dièse", "Unterstrich"). Whatever rule missed a piece of markup, the last
+// step keeps only that alphabet: faces typed in ASCII ("}:)", ":-S",
+// "0_0") go whole, and the signs prose never holds go one by one, save
+// those of arithmetic between numbers (docs/speech.md, "The synthesizer's
+// alphabet").
+
+// prosePunct are the ASCII signs prose is written with: pauses, quotes,
+// and the signs read as the word they stand for ("&", "%", "/" in "km/h").
+const prosePunct = `.,;:!?'"()-/&%`
+
+// sentencePunct are the signs that end or part a sentence's words, which a
+// typed face needs more than to be one ("M.", "1:", "?!").
+const sentencePunct = `.,;:!?'"`
+
+// arithmetic are the signs read as words between numbers ("2 + 2 = 4",
+// "3 < 5"); anywhere else they are markup's.
+const arithmetic = `+-=<>×÷±≈≤≥−*/^~～`
+
+// listMarkRE is a list's mark in a sentence ("a)", "(1)").
+var listMarkRE = regexp.MustCompile(`^\(?[A-Za-z0-9]\)$`)
+
+// spelledOut reports a rune a synthesizer reads by its name, not as a word
+// or a pause.
+func spelledOut(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) || strings.ContainsRune(prosePunct, r))
+	case unicode.IsLetter(r), unicode.IsNumber(r), unicode.IsSpace(r), unicode.Is(unicode.M, r):
+		return false
+	case unicode.In(r, unicode.Pd, unicode.Pi, unicode.Pf, unicode.Ps, unicode.Pe, unicode.Sc):
+		return false // dashes, quotes, brackets of other widths, currencies
+	case unicode.Is(unicode.Po, r):
+		return strings.ContainsRune("§¶†‡※⁂⁎⁑•◦‣⁃∙＃＊＠＼", r) // a note's or a list's sign; the rest is punctuation
+	case strings.ContainsRune("°℃℉№", r):
+		return false // a measure's sign, read as its unit
+	}
+	return true // symbols: mathematics, modifiers, arrows, drawings
+}
+
+// Unspelled returns s with what a synthesizer would spell sign by sign
+// taken out: typed faces, and signs prose is not written with.
+func Unspelled(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool {
+		return spelledOut(r) || strings.ContainsRune(`:;=()-/'°`, r) || unicode.Is(unicode.Pd, r)
+	}) {
+		return s
+	}
+	fields := strings.Fields(s)
+	out := fields[:0]
+	for _, f := range fields {
+		if typedFace(f) || utf8.RuneCountInString(f) >= 2 && strings.TrimFunc(f, func(r rune) bool { return unicode.Is(unicode.Pd, r) }) == "" {
+			continue // a face, or a separator drawn in dashes ("–––")
+		}
+		out = append(out, f)
+	}
+	s = strings.Join(out, " ")
+	if !strings.ContainsFunc(s, func(r rune) bool { return spelledOut(r) || r == '°' }) {
+		return withoutUnpaired(s)
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if r == '°' && !afterNumber(rs, i) {
+			continue // a degree's sign with no number is a drawing's ("°°°")
+		}
+		if !spelledOut(r) || strings.ContainsRune(arithmetic, r) && betweenNumbers(rs, i) || strings.ContainsRune("#+", r) && afterName(rs, i) || r == '$' && (afterNumber(rs, i) || betweenNumbers(rs, i)) {
+			b.WriteRune(r)
+			continue
+		}
+		if r == '_' || r == '|' {
+			b.WriteByte(' ') // a word's joint ("mot_clé"), a cell's wall
+		}
+	}
+	s = strings.Join(strings.Fields(withoutUnpaired(b.String())), " ")
+	if strings.Contains(s, " ,") || strings.Contains(s, " .") {
+		s = spaceBeforeMarkRE.ReplaceAllString(s, "$1$2")
+	}
+	return s
+}
+
+// withoutUnpaired removes a parenthesis that pairs with none: what held an
+// address or markup that went ("(" left of "(https://…)"); a list's mark
+// ("a)") keeps its own.
+func withoutUnpaired(s string) string {
+	if !strings.ContainsAny(s, "()") {
+		return s
+	}
+	rs := []rune(s)
+	var open []int
+	drop := map[int]bool{}
+	for i, r := range rs {
+		switch r {
+		case '(':
+			open = append(open, i)
+		case ')':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			} else if i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsDigit(rs[i-1]) {
+				drop[i] = true
+			}
+		}
+	}
+	for _, i := range open {
+		drop[i] = true
+	}
+	if len(drop) == 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if !drop[i] {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// betweenNumbers reports a sign with a number on either side, spaces
+// aside ("2 + 2", "-5" after "=").
+func betweenNumbers(rs []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && rs[j] == ' ' {
+		j--
+	}
+	k := i + 1
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	number := func(at int) bool {
+		return at >= 0 && at < len(rs) && (unicode.IsDigit(rs[at]) || strings.ContainsRune("()−-", rs[at]))
+	}
+	after := number(k)
+	return after && (number(j) || strings.ContainsRune("+−-$", rs[i])) // "+41", "−5 °C", "$5"
+}
+
+// afterNumber reports a sign after a number, spaces aside ("20 °C"), or
+// after "n" ("n° 5").
+func afterNumber(rs []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && rs[j] == ' ' {
+		j--
+	}
+	return j >= 0 && (unicode.IsDigit(rs[j]) || j == i-1 && (rs[j] == 'n' || rs[j] == 'N'))
+}
+
+// afterName reports a sign that ends a name with a capital ("C#", "C++",
+// "A+").
+func afterName(rs []rune, i int) bool {
+	j := i
+	for j >= 0 && (rs[j] == '+' || rs[j] == '#') {
+		j--
+	}
+	return j >= 0 && unicode.IsUpper(rs[j]) && (j == 0 || !unicode.IsLetter(rs[j-1]))
+}
+
+// typedFace reports a field that is a face typed in ASCII ("}:)", ":-S",
+// "8-)", "0_0", ";-;", "(y)"): at most one letter or digit, a sign prose
+// does not end a sentence with, or eyes first; not a number ("+1", "5%"),
+// an initial ("M."), a list's mark ("a)") nor a name ("C#", "C++").
+func typedFace(f string) bool {
+	n := utf8.RuneCountInString(f)
+	if n < 2 || n > 6 {
+		return false
+	}
+	alnum, spelled, first := 0, false, true
+	var lead rune
+	for _, r := range f {
+		if first {
+			lead, first = r, false
+		}
+		switch {
+		case r >= utf8.RuneSelf:
+			return false // faces of other signs are drawings (withoutDrawings)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			alnum++
+		case !strings.ContainsRune(sentencePunct, r):
+			spelled = true
+		}
+	}
+	if alnum == 2 && n == 3 && f[0] == f[2] && (f[1] == '_' || f[1] == '.') {
+		return true // eyes alike on either side of a nose ("0_0", "o.o")
+	}
+	if alnum > 1 {
+		return false
+	}
+	if strings.ContainsRune(":;=", lead) {
+		return true // eyes first: ":S", ";-;", "=P"
+	}
+	if !spelled {
+		return false
+	}
+	trimmed := strings.TrimRight(f, sentencePunct)
+	switch {
+	case alnum == 1 && strings.Trim(trimmed, "+-%$°") != trimmed && strings.IndexFunc(strings.Trim(trimmed, "+-%$°"), func(r rune) bool { return !unicode.IsDigit(r) }) < 0:
+		return false // a number with its sign or unit ("+1", "-5", "5%")
+	case alnum == 1 && (unicode.IsLetter(lead) || unicode.IsDigit(lead)) && strings.Trim(trimmed[1:], "+#") == "":
+		return false // a name or a grade ("C#", "C++", "A+")
+	case listMarkRE.MatchString(trimmed):
+		return false // a list's mark ("a)", "(1)")
+	case alnum == 1 && strings.Trim(trimmed, "'’-") != trimmed && strings.IndexFunc(strings.Trim(trimmed, "'’-"), func(r rune) bool { return !unicode.IsLetter(r) }) < 0:
+		return false // an elided or hyphenated letter ("l'", "-t")
+	}
+	return true
+}

@@ -1,0 +1,120 @@
+package spoken
+
+import "testing"
+
+// TestUnspelled is the last step's alphabet: typed faces and the signs a
+// synthesizer spells go, whatever wrote them; numbers, names with signs,
+// arithmetic and prose punctuation stay.
+func TestUnspelled(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Vous êtes adorable }:)", "Vous êtes adorable"},
+		{"Vous êtes adorable :-S", "Vous êtes adorable"},
+		{"Vous êtes adorable 0_0", "Vous êtes adorable"},
+		{"Vous êtes adorable ;-;", "Vous êtes adorable"},
+		{"Vous êtes adorable :$ et drôle", "Vous êtes adorable et drôle"},
+		{"Vous êtes adorable >.<", "Vous êtes adorable"},
+		{"Vous êtes adorable (...) vraiment.", "Vous êtes adorable vraiment."},
+		{"Je suis née à <Genève>.", "Je suis née à Genève."},
+		{"Je suis née à [Genève].", "Je suis née à Genève."},
+		{"Je suis née à Genève\\.", "Je suis née à Genève."},
+		{"Je suis née à __Genève.", "Je suis née à Genève."},
+		{"Bonjour @Camille !", "Bonjour Camille !"},
+		{"Bonjour ! ––– Ravie de vous voir.", "Bonjour ! Ravie de vous voir."},
+		{"Voilà °°° pour vous.", "Voilà pour vous."},
+		{"Mon site (ici.", "Mon site ici."},
+		{"Le mot_clé est joie.", "Le mot clé est joie."},
+		// What stays.
+		{"2 + 2 = 4 et 3 × 4 = 12.", "2 + 2 = 4 et 3 × 4 = 12."},
+		{"Appelez le +41 22 379 00 00.", "Appelez le +41 22 379 00 00."},
+		{"J'aime le C# et le C++.", "J'aime le C# et le C++."},
+		{"Il fait 20 °C, n° 5, 50 % et 10/10.", "Il fait 20 °C, n° 5, 50 % et 10/10."},
+		{"R&D, Q&A et Tom & Jerry.", "R&D, Q&A et Tom & Jerry."},
+		{"M. Dupont arrive à 12:30 ; l'école, a) puis b).", "M. Dupont arrive à 12:30 ; l'école, a) puis b)."},
+		{"Ça coûte 5 $ ou 4 €, +1 degré, -5 °C.", "Ça coûte 5 $ ou 4 €, +1 degré, -5 °C."},
+		{"« Bonjour », dit-elle — puis… (en riant) « au revoir » ?!", "« Bonjour », dit-elle — puis… (en riant) « au revoir » ?!"},
+		{"你好！我是 Nadine。「欢迎」【注意】", "你好！我是 Nadine。「欢迎」【注意】"},
+	} {
+		if got := Unspelled(tc.in); got != tc.want {
+			t.Errorf("Unspelled(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSpokenSentenceIsUnspelled checks the alphabet is the sentence's last
+// step: a piece of markup no rule names is not spelled.
+func TestSpokenSentenceIsUnspelled(t *testing.T) {
+	got, err := Sentence("Merci beaucoup ! Vous êtes adorable. >!spoiler!< ^^ {{")
+	if err == nil {
+		for _, r := range got {
+			if spelledOut(r) {
+				t.Errorf("Sentence left %q in %q", r, got)
+			}
+		}
+	}
+}
+
+// TestListMarksShared reads a mark two lines share as a list's, not words,
+// whatever sign or number it is; a time, a number of years or a quote
+// leading lines is words.
+func TestListMarksShared(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Voici ce que je sais faire :\n– sourire\n– saluer\n– chanter", "Voici ce que je sais faire : sourire. saluer. chanter"},
+		{"Voici ce que je sais faire :\n— sourire\n— saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\no sourire\no saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n-sourire\n-saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n1 - sourire\n2 - saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n1- sourire\n2- saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n(1) sourire\n(2) saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n#1 sourire\n#2 saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"– 3 pommes\n– 2 poires", "3 pommes. 2 poires"},
+		// Words.
+		{"12:30 rendez-vous\n14:00 déjeuner", "12:30 rendez-vous. 14:00 déjeuner"},
+		{"10 ans plus tard\n12 ans après", "10 ans plus tard. 12 ans après"},
+		{"2024 fut belle.\n2025 aussi.", "2024 fut belle. 2025 aussi."},
+		{"...et voilà\n...encore", "...et voilà. ...encore"},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestBareEntities reads an entity whose semicolon was left out as HTML
+// does; a name HTML does not know is words.
+func TestBareEntities(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Merci&nbsp beaucoup !", "Merci beaucoup !"},
+		{"Merci&#160beaucoup !", "Merci beaucoup !"},
+		{"Merci& nbsp;beaucoup !", "Merci beaucoup !"},
+		{"Merci beaucoup &hellip vraiment.", "Merci beaucoup … vraiment."},
+		{"Merci beaucoup ! &#x1f60a Vous êtes adorable.", "Merci beaucoup ! Vous êtes adorable."},
+		{"R&D, AT&T et Q&A.", "R&D, AT&T et Q&A."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestShapeThinkTags reads Kimi's reasoning tag drawn with triangles as the
+// tag it is, whole or streamed.
+func TestShapeThinkTags(t *testing.T) {
+	in := "◁think▷You are Nadine, a social humanoid robot.◁/think▷Hello! I love meeting visitors."
+	if got := Clean(in); got != "Hello! I love meeting visitors." {
+		t.Errorf("Clean(%q) = %q", in, got)
+	}
+	var s Stream
+	var said []string
+	for i := 0; i < len(in); i += 5 {
+		said = append(said, s.Write(in[i:min(i+5, len(in))])...)
+	}
+	said = append(said, s.Flush()...)
+	for _, x := range said {
+		if x != "Hello!" && x != "I love meeting visitors." {
+			t.Errorf("streamed %q from %q", x, in)
+		}
+	}
+	if len(said) != 2 {
+		t.Errorf("streamed %q, want the two sentences of the reply", said)
+	}
+}
