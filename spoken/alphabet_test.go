@@ -118,3 +118,37 @@ func TestShapeThinkTags(t *testing.T) {
 		t.Errorf("streamed %q, want the two sentences of the reply", said)
 	}
 }
+
+// TestTagsByHTMLsNames reads a tag by its name being HTML's, however it is
+// spaced or escaped; a placeholder in title case is left to the gate.
+func TestTagsByHTMLsNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Merci ! < br > Vous êtes adorable.", "Merci ! Vous êtes adorable."},
+		{"Merci ! </ br> Vous êtes adorable.", "Merci ! Vous êtes adorable."},
+		{"Merci ! < b >Vous< / b > êtes adorable.", "Merci ! Vous êtes adorable."},
+		{"Merci ! Vous êtes adorable.<hr>", "Merci ! Vous êtes adorable."},
+		{"Merci ! &amp;lt;b&amp;gt;Vous êtes adorable.", "Merci ! Vous êtes adorable."},
+		{"<!DOCTYPE html>Merci ! Vous êtes adorable.", "Merci ! Vous êtes adorable."},
+		{"Hello <Name>, welcome!", "Hello <Name>, welcome!"},
+		{"J'ai 3 < 5 ans.", "J'ai 3 < 5 ans."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestInlineDashItems reads a list written in one line after a colon, its
+// newlines lost, as items parted by commas; dashes in prose stay.
+func TestInlineDashItems(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Voici ce que je sais faire : - sourire - saluer - chanter", "Voici ce que je sais faire : sourire, saluer, chanter"},
+		{"Voici ce que je sais faire: – sourire – saluer.", "Voici ce que je sais faire: sourire, saluer."},
+		{"Genève - une belle ville - est au bord du lac.", "Genève - une belle ville - est au bord du lac."},
+		{"Attention : - 5 degrés ce soir.", "Attention : - 5 degrés ce soir."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/net/html/atom"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
@@ -177,7 +178,7 @@ var (
 	entityRE = regexp.MustCompile(`&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});`)
 	// bareEntityRE is an entity whose semicolon was left out ("&nbsp",
 	// "&#160") or parted from it by a space ("& nbsp;").
-	bareEntityRE = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30})|&\s+(?:nbsp|amp|lt|gt|quot|apos|#[0-9]{1,7});`)
+	bareEntityRE = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});?|&\s+(?:nbsp|amp|lt|gt|quot|apos|#[0-9]{1,7});`)
 	// commentRE is an HTML comment.
 	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
 	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
@@ -617,12 +618,13 @@ func markupAsSigns(s string) string {
 	return s
 }
 
-// bareEntity reads an entity written without its semicolon: what HTML
-// reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
+// bareEntity reads an entity written without its semicolon, or one that
+// decoding an escaped ampersand made: what HTML reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
 // number no character has; a name HTML does not know is words ("R&D").
 func bareEntity(m string) string {
 	m = strings.Join(strings.Fields(m), "")
-	if u := html.UnescapeString(m); u != m {
+	if u := html.UnescapeString(m); u != m || strings.HasSuffix(m, ";") {
+		// Whole, it is one an escaped ampersand left ("&amp;lt;" is "&lt;").
 		return u
 	}
 	if name := m[1:]; strings.ToLower(name) == name && !strings.HasPrefix(name, "#") {
@@ -646,8 +648,27 @@ func withoutTags(s string) string {
 		name := strings.TrimSpace(m[2 : len(m)-1])
 		s = strings.ReplaceAll(s, "<"+name+">", " ")
 	}
+	s = declarationRE.ReplaceAllString(s, " ")
+	s = htmlTagRE.ReplaceAllStringFunc(s, func(m string) string {
+		name := htmlTagRE.FindStringSubmatch(m)[1]
+		if titleCase := unicode.IsUpper(rune(name[0])) && strings.ToUpper(name) != name; titleCase {
+			return m // "<Name>" is a placeholder, left to the gate
+		}
+		if atom.Lookup([]byte(strings.ToLower(name))) != 0 {
+			return " " // HTML's own name, however spaced ("< br >", "</ b>", "<hr>")
+		}
+		return m
+	})
 	return attrTagRE.ReplaceAllString(closingTagRE.ReplaceAllString(s, " "), " ")
 }
+
+// htmlTagRE is a tag with no attributes, spaces allowed inside it; it is a
+// tag when its name is one HTML defines (golang.org/x/net/html/atom).
+var htmlTagRE = regexp.MustCompile(`<\s*/?\s*([A-Za-z][A-Za-z0-9]{0,15})\s*/?\s*>`)
+
+// declarationRE is a document's declaration or processing instruction
+// ("<!DOCTYPE html>", "<?xml version=\"1.0\"?>").
+var declarationRE = regexp.MustCompile(`<![A-Za-z][^<>\n]{0,80}>|<\?[A-Za-z][^<>\n]{0,80}\?>`)
 
 // gestureWords are the body's parts and the gestures a stage direction
 // names ("fait un petit signe de la main", "lève les bras au ciel",
@@ -695,7 +716,7 @@ func joinLines(s string) string {
 		if strings.Count(s, "|") >= 2 {
 			s = cellsJoined(s) // a row of cells in a line of prose ("… : | joie | calme |")
 		}
-		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(s, ""), ""), "")
+		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(inlineDashItems(s), ""), ""), "")
 	}
 	var parts []string
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
@@ -711,7 +732,7 @@ func joinLines(s string) string {
 		if l == "" || ruleLineRE.MatchString(l) || strings.HasPrefix(l, ":::") {
 			continue // ":::note" opens and ":::" closes an admonition's box
 		}
-		l = quoteLineRE.ReplaceAllString(l, "")
+		l = quoteLineRE.ReplaceAllString(inlineDashItems(l), "")
 		l = headingRE.ReplaceAllString(l, "")
 		l = bulletRE.ReplaceAllString(l, "")
 		l = strings.TrimPrefix(l, ": ") // a definition's mark ("Term\n: definition")
@@ -785,6 +806,28 @@ func sharedMarks(lines []string) map[string]bool {
 		}
 	}
 	return shared
+}
+
+// dashItemRE is a list's dash between words of one line.
+var dashItemRE = regexp.MustCompile(`\s[-–]\s+`)
+
+// inlineDashItems reads a list written in one line with dashes after a
+// colon ("Je sais : - sourire - saluer"), its newlines lost: the items are
+// parted by commas.
+func inlineDashItems(l string) string {
+	i := strings.IndexAny(l, ":：")
+	if i < 0 {
+		return l
+	}
+	rest := strings.TrimLeft(l[i+1:], " \t")
+	if !strings.HasPrefix(rest, "- ") && !strings.HasPrefix(rest, "– ") || len(dashItemRE.FindAllStringIndex(rest, -1)) < 1 {
+		return l
+	}
+	_, size := utf8.DecodeRuneInString(rest)
+	if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(rest[size:])); !unicode.IsLetter(r) {
+		return l // a number's sign ("Attention : - 5 degrés")
+	}
+	return l[:i+1] + " " + dashItemRE.ReplaceAllString(strings.TrimSpace(rest[size:]), ", ")
 }
 
 // cellsJoined reads a row of cells parted by pipes as a list: commas
