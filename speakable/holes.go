@@ -1,6 +1,10 @@
 package speakable
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
 
 // A sentence left with holes where something was cut ("You can read all
 // about me at or on Wikipedia", "Mehr erfahren Sie unter .", "请见 。") is
@@ -35,4 +39,29 @@ var placeholderRE = regexp.MustCompile(`\[[A-Z][A-Z_ ]{1,25}\]|\[(?:Prénom|Pren
 
 // holed reports whether a sentence was left with holes, or with a
 // template's placeholder where a word should be.
-func holed(s string) bool { return holeRE.MatchString(foldMarks(s)) || placeholderRE.MatchString(s) }
+func holed(s string) bool {
+	return holeRE.MatchString(foldMarks(s)) || placeholderRE.MatchString(s) || slotRE.MatchString(s) || describedSlot(s)
+}
+
+// slotRE is a slot a writer left: an order to fill it in brackets ("[insérer
+// le nom ici]", "[insert name]"), a writer's marker ("TODO", "FIXME",
+// "XXX") or filler text ("lorem ipsum").
+var slotRE = regexp.MustCompile(`\[(?i:insérer|inserer|insert|einfügen|ajouter|add|remplacer|replace|ersetzen|à compléter|to be)\b[^\]\n]{0,40}\]|\b(?:TODO|FIXME|TBD|XXX)\b|(?i:\blorem ipsum\b)`)
+
+// angleSpanRE is words in angle brackets, no attribute in them.
+var angleSpanRE = regexp.MustCompile(`<\s*([^<>=/\n]{1,40}?)\s*>`)
+
+// describedSlot reports words in angle brackets that describe what should
+// stand there ("<nom du visiteur>", "<your name>"): several words, which
+// no tag is.
+func describedSlot(s string) bool {
+	if !strings.Contains(s, "<") {
+		return false
+	}
+	for _, m := range angleSpanRE.FindAllStringSubmatch(s, -1) {
+		if ws := strings.Fields(m[1]); len(ws) >= 2 && strings.IndexFunc(m[1], unicode.IsLetter) == 0 {
+			return true
+		}
+	}
+	return false
+}

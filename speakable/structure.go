@@ -126,6 +126,7 @@ func withoutStructure(text string) string {
 	}
 	dropRecords(lines, keep)
 	dropTables(lines, keep)
+	dropSeparatedTables(lines, keep)
 	var out []string
 	for i, line := range lines {
 		if keep[i] {
@@ -279,6 +280,8 @@ func unwrapTags(text string) string {
 			inner = linkWords(inner) // a link: its words, never its address
 		case !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name):
 			inner = "\n"
+		case headingTagRE.MatchString(name) && !strings.ContainsAny(inner, ".!?…。！？"):
+			inner = "\n" // a heading's title, as a Markdown heading's line is
 		case blockTagRE.MatchString(name):
 			inner = " " + inner + " " // "<p>Hello!</p><p>I'm Nadine.</p>": two blocks, not one word
 		}
@@ -291,10 +294,13 @@ func unwrapTags(text string) string {
 var (
 	// replyTagRE names a tag that holds the reply itself.
 	replyTagRE = regexp.MustCompile(`(?i)^(?:reply|response|answer|final[_-]?answer|output|speech|say|spoken|text|message|nadine|assistant|réponse|reponse|antwort|回复|回答|答复)$`)
-	// formatTagRE names an HTML tag of text formatting.
+	// formatTagRE names an HTML tag of text formatting or of a page's
+	// sections, whose words are the reply's.
 	// blockTagRE is a format tag that sets its words apart as a block.
-	blockTagRE  = regexp.MustCompile(`(?i)^(?:p|div|li|blockquote|h[1-6])$`)
-	formatTagRE = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang|say-as|phoneme|w|token)$`)
+	// headingTagRE is HTML's heading.
+	blockTagRE   = regexp.MustCompile(`(?i)^(?:p|div|li|blockquote|h[1-6]|section|article|aside|header|footer|main|nav|figure|figcaption|address|details|summary|dd|dt|td|th|caption)$`)
+	headingTagRE = regexp.MustCompile(`(?i)^h[1-6]$`)
+	formatTagRE  = regexp.MustCompile(`(?i)^(?:b|i|u|em|strong|p|span|small|mark|div|font|big|sup|sub|s|del|ins|q|blockquote|h[1-6]|li|ul|ol|center|speak|prosody|emphasis|voice|lang|say-as|phoneme|w|token|section|article|aside|header|footer|main|nav|figure|figcaption|address|details|summary|button|label|dl|dt|dd|td|th|tr|caption|abbr|cite|dfn|time|bdi|bdo|ruby)$`)
 )
 
 var (
@@ -548,6 +554,50 @@ func dropTables(lines []string, keep []bool) {
 		flush()
 	}
 	flush()
+}
+
+// cellSepRE is what parts a table's cells in a line of text: a
+// semicolon, a slash or a pipe.
+var cellSepRE = regexp.MustCompile(`\s*[;/|]\s*`)
+
+// dropSeparatedTables leaves out a table written with a prose sign between
+// its cells ("Langue ; Niveau", "10h / Visite / Hall"): three lines or more
+// in a row, each parted into the same number of short cells, none ending a
+// sentence. Read by its shape, not by the sign.
+func dropSeparatedTables(lines []string, keep []bool) {
+	cells := func(l string) int {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.ContainsAny(l[len(l)-1:], ".!?") || strings.HasSuffix(l, "…") {
+			return 0
+		}
+		parts := cellSepRE.Split(l, -1)
+		if len(parts) < 2 {
+			return 0
+		}
+		for _, p := range parts {
+			if n := len(strings.Fields(p)); n == 0 || n > 4 {
+				return 0
+			}
+		}
+		return len(parts)
+	}
+	start, width := 0, 0
+	flush := func(end int) {
+		if width > 0 && end-start >= 3 {
+			for i := start; i < end; i++ {
+				keep[i] = false
+			}
+		}
+	}
+	for i, line := range lines {
+		n := cells(line)
+		if n > 0 && n == width {
+			continue
+		}
+		flush(i)
+		start, width = i, n
+	}
+	flush(len(lines))
 }
 
 // speechMarkupRE is a tag of the markup of speech (SSML: "<speak>",

@@ -138,13 +138,16 @@ func TestTagsByHTMLsNames(t *testing.T) {
 	}
 }
 
-// TestInlineDashItems reads a list written in one line after a colon, its
-// newlines lost, as items parted by commas; dashes in prose stay.
+// TestInlineDashItems reads a list written in one line, its newlines lost,
+// as items parted by commas (two hyphens set apart between words are read
+// as commas too, a pause either way); one dash and a number's sign stay.
 func TestInlineDashItems(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Voici ce que je sais faire : - sourire - saluer - chanter", "Voici ce que je sais faire : sourire, saluer, chanter"},
 		{"Voici ce que je sais faire: – sourire – saluer.", "Voici ce que je sais faire: sourire, saluer."},
-		{"Genève - une belle ville - est au bord du lac.", "Genève - une belle ville - est au bord du lac."},
+		{"Genève - une belle ville - est au bord du lac.", "Genève, une belle ville, est au bord du lac."},
+		{"Je sais faire beaucoup de choses - sourire - parler.", "Je sais faire beaucoup de choses, sourire, parler."},
+		{"Je suis Nadine - ravie de vous voir.", "Je suis Nadine - ravie de vous voir."},
 		{"Attention : - 5 degrés ce soir.", "Attention : - 5 degrés ce soir."},
 	} {
 		if got := Clean(tc.in); got != tc.want {

@@ -208,8 +208,9 @@ var (
 	// has one or two letters, a word that takes a footnote three or more.
 	footnoteRE = regexp.MustCompile(`(^|[^\p{L}]|\p{L}{3})[¹²³⁴-⁹⁰]+`)
 	// enumeratorRE is an item's number in a list written on one line
-	// ("1. I can smile. 2. I can wave.").
-	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2})([.)/°])\s+`)
+	// ("1. I can smile. 2. I can wave."), or its letter or roman numeral
+	// ("a) la visite, b) l'atelier", "i. bonjour ii. merci").
+	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2}|[a-hA-H]|i{1,3}|iv|vi{0,3}|ix|I{1,3}|IV|VI{0,3}|IX)([.)/°])\s+`)
 	// speakerRE's decoration is any sign but a letter or a digit of any
 	// script: RE2's \W is ASCII, and took the first character of a
 	// Chinese reply after "Final Answer: " for decoration.
@@ -561,7 +562,7 @@ func markupAsSigns(s string) string {
 	if strings.ContainsAny(s, "([*~<（{_") {
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
 			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}_（）"))
-			if stageWordRE.MatchString(inner) || gestureAside(inner) {
+			if stageWordRE.MatchString(inner) || gestureAside(inner) || pageAside(inner) {
 				if strings.HasPrefix(strings.TrimSpace(m), "（") {
 					return "" // between ideographs, which take no space
 				}
@@ -576,6 +577,7 @@ func markupAsSigns(s string) string {
 		s = gluedSmileRE.ReplaceAllString(s, "$1$2")
 	}
 	if strings.ContainsAny(s, "¹²³⁴⁵⁶⁷⁸⁹⁰") {
+		s = footnoteBodyRE.ReplaceAllString(s, "")
 		s = footnoteRE.ReplaceAllString(s, "$1")
 	}
 	if strings.Contains(s, "[") {
@@ -689,6 +691,33 @@ var personWords = map[string]bool{
 	"i": true, "me": true, "my": true, "you": true, "your": true, "je": true, "j": true, "moi": true, "tu": true, "vous": true, "ich": true, "mich": true, "mir": true, "du": true, "dich": true, "dir": true, "sie": true,
 }
 
+// pageWords name what only a page has: its typography, its parts, a
+// medium shown on it, and the pauses a script marks. She has no page.
+var pageWords = map[string]bool{
+	"bold": true, "italic": true, "italics": true, "underlined": true, "strikethrough": true, "emoji": true, "emoticon": true, "smiley": true, "image": true, "picture": true, "photo": true, "video": true, "audio": true, "gif": true, "icon": true, "table": true, "figure": true, "footnote": true, "below": true, "above": true, "bullet": true, "bullets": true, "pause": true, "silence": true,
+	"gras": true, "italique": true, "souligné": true, "barré": true, "émoji": true, "émoticône": true, "vidéo": true, "icône": true, "tableau": true, "ci-dessous": true, "ci-dessus": true, "puces": true, "légende": true, "encadré": true, "annexe": true,
+	"fett": true, "kursiv": true, "unterstrichen": true, "durchgestrichen": true, "bild": true, "foto": true, "tabelle": true, "abbildung": true, "fußnote": true, "unten": true, "oben": true, "stille": true,
+}
+
+// pageAside reports an aside of a few words that points at the page or
+// at a medium shown on it, or marks a pause ("(en gras)", "(voir
+// ci-dessous)", "[image]", "[emoji cœur]", "(pause de 2 secondes)"); no one
+// speaks in it.
+func pageAside(inner string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(inner), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != 'œ' })
+	if len(ws) == 0 || len(ws) > 4 {
+		return false
+	}
+	page := false
+	for _, w := range ws {
+		if personWords[w] {
+			return false
+		}
+		page = page || pageWords[w] || (w == "note" || w == "notes" || w == "liste" || w == "list") && len(ws) > 1
+	}
+	return page
+}
+
 // gestureAside reports an aside that tells a gesture: a few words in lower
 // case, with no one speaking or spoken to, naming a part of the body, a
 // gesture or an expression anywhere among them ("petit rire", "en
@@ -725,10 +754,15 @@ func joinLines(s string) string {
 	var parts []string
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	marks := sharedMarks(lines)
-	for _, line := range lines {
+	for i, line := range lines {
 		l := strings.TrimSpace(line)
-		if fieldLineRE.MatchString(l) {
-			continue // a record's field on its own line ("humeur: joyeuse", "emotion_intensity: 5")
+		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && !endsSentence(l) {
+			// A record's field on its own line ("humeur: joyeuse"), a
+			// page's caption or title ("Tableau 1 : Mes langues").
+			continue
+		}
+		if i+1 < len(lines) && boxLabelRE.MatchString(l) {
+			continue // a box's label alone on its line ("Remarque :"), what it labels below
 		}
 		if m := listMark(l); m.mark != "" && marks[m.mark] {
 			l = l[m.end:] // the mark the list's lines share ("– sourire", "1 - saluer")
@@ -820,6 +854,16 @@ func sharedMarks(lines []string) map[string]bool {
 // it is left to the code check, which drops the sentence.
 var edgeCodeRE = regexp.MustCompile("(^|[.!?:]\\s+)`([^`\n]{1,60})`(\\s*[.!?]?(?:\\s|$))")
 
+// WithoutComments removes markup's comments ("<!-- … -->"), which hold
+// notes for a page's writer, never words said; what reads a reply's
+// sections reads it without them.
+func WithoutComments(s string) string {
+	if !strings.Contains(s, "<!--") {
+		return s
+	}
+	return commentRE.ReplaceAllString(s, "\n")
+}
+
 // WithoutEdgeCode removes inline code with code's syntax that opens or
 // closes a sentence: it goes with no hole ("`sourire()` Je souris pour
 // vous !"); a word in code's font ("`Nadine`") stays.
@@ -845,9 +889,24 @@ var codeSignsRE = regexp.MustCompile(`[(){}=;<>\[\]]|\w\.\w`)
 // as YAML or a model's own fields, not words said.
 var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}\s?:\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
 
+// captionLineRE is a line that names a part of a page, a number or a
+// label after the name: a title, a caption, a section, a box.
+var captionLineRE = regexp.MustCompile(`(?i)^(?:titre|sous-titre|tableau|figure|fig\.|section|chapitre|encadré|légende|title|subtitle|table|caption|chapter|sidebar|titel|untertitel|tabelle|abbildung|abschnitt|kapitel|kasten|标题|副标题|表|图)(?:\s*[\d.]+)?\s*(?:[:：–—-]|«|"|$)`)
+
+// footnoteBodyRE is a footnote's body: a line led by its number in
+// superscript ("¹ Source : …").
+var footnoteBodyRE = regexp.MustCompile(`(?m)^[ \t]*[¹²³⁴⁵⁶⁷⁸⁹⁰]+[ \t].*$`)
+
+// boxLabelRE is a label of one word alone on its line, what it labels on
+// the next ("Remarque :", "Note:", "Hinweis:").
+var boxLabelRE = regexp.MustCompile(`^\p{Lu}\p{Ll}{1,15}\s?[:：]$`)
+
 // attributesRE is a tag's name and attributes written without its
 // brackets ("prosody rate=\"slow\"").
 var attributesRE = regexp.MustCompile(`[\w:-]+(?:\s+[\w:-]+=(?:"[^"\n]{0,60}"|'[^'\n]{0,60}'))+`)
+
+// dashWordsRE is a hyphen set apart between words, a dash typed with it.
+var dashWordsRE = regexp.MustCompile(`(\p{L}[.,;!?]?) - (\p{L})`)
 
 // dashItemRE is a list's dash between words of one line.
 var dashItemRE = regexp.MustCompile(`\s[-–]\s+`)
@@ -856,6 +915,17 @@ var dashItemRE = regexp.MustCompile(`\s[-–]\s+`)
 // colon ("Je sais : - sourire - saluer"), its newlines lost: the items are
 // parted by commas.
 func inlineDashItems(l string) string {
+	l = colonDashItems(l)
+	if len(dashWordsRE.FindAllStringIndex(l, -1)) >= 2 {
+		// Two dashes between words or more ("beaucoup de choses - sourire
+		// - parler"): a list's, read as commas; a pause either way.
+		l = dashWordsRE.ReplaceAllString(l, "$1, $2")
+	}
+	return l
+}
+
+// colonDashItems reads a list opened by a colon and a dash.
+func colonDashItems(l string) string {
 	i := strings.IndexAny(l, ":：")
 	if i < 0 {
 		return l
@@ -897,20 +967,23 @@ func cellsJoined(l string) string {
 func inlineEnumerators(s string) string {
 	locs := enumeratorRE.FindAllStringSubmatchIndex(s, -1)
 	var items [][]int
+	kind := ""
 	for _, m := range locs {
 		n, punct := s[m[4]:m[5]], s[m[6]:m[7]]
-		want := len(items) + 1
-		if n != strconv.Itoa(want) || (len(items) > 0 && punct != s[items[0][6]:items[0][7]]) {
+		if len(items) == 0 {
+			kind = n // the first item says how the list counts: "1", "a", "A", "i", "I"
+		}
+		if ordinal(n, kind) != len(items)+1 || (len(items) > 0 && punct != s[items[0][6]:items[0][7]]) {
 			if len(items) >= 2 {
 				break
 			}
-			items = nil
-			if n != "1" {
+			items, kind = nil, n
+			if ordinal(n, kind) != 1 {
 				continue
 			}
 		}
-		if len(items) == 0 && m[2] != m[3] && !endsSentence(s[:m[2]]) {
-			continue // "a score of 1. Then": a list starts a sentence
+		if len(items) == 0 && m[2] != m[3] && !endsSentence(s[:m[2]]) && !strings.HasSuffix(strings.TrimSpace(s[:m[2]]), ":") {
+			continue // "a score of 1. Then": a list starts a sentence, or follows a colon
 		}
 		items = append(items, m)
 	}
@@ -933,6 +1006,28 @@ func inlineEnumerators(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// ordinal is an item's place in a list that counts as its first item
+// does (kind): by numbers, by letters, or by roman numerals; 0 when n does
+// not count that way.
+func ordinal(n, kind string) int {
+	switch {
+	case kind[0] >= '0' && kind[0] <= '9':
+		v, err := strconv.Atoi(n)
+		if err != nil {
+			return 0
+		}
+		return v
+	case kind == "i" || kind == "I":
+		return romanValue[strings.ToLower(n)]
+	case len(n) == 1 && strings.EqualFold(kind, "a") && (n[0] >= 'a' && n[0] <= 'h') == (kind[0] == 'a'):
+		return int(n[0]|0x20-'a') + 1
+	}
+	return 0
+}
+
+// romanValue are the roman numerals a short list counts to.
+var romanValue = map[string]int{"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
 
 // endsSentence reports text that is empty or ends with a sentence's end.
 func endsSentence(text string) bool {
