@@ -1087,3 +1087,26 @@ var (
 	probe20mMostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe20mMostLost  = map[string]int{"graph": 19, "react": 110}
 )
+
+// TestHostileOutputsProbe21a runs French replies marked up in the other
+// markup languages (issue 27, round gate21a): 150 plain-prose replies on both
+// engines, 130 with chat-platform marks (WhatsApp, Slack, Discord, Telegram
+// escapes, Teams codes, IRC and ANSI colours) or document languages (Org,
+// AsciiDoc, reST, Textile, BBCode, MediaWiki, Pandoc attributes, link titles
+// and references, abbreviations, footnotes, sub- and superscripts, French
+// shortcodes, RTF, troff, front matter, CSV, CSS, templates) and 20 that only
+// look marked up, written before reading the gate.
+func TestHostileOutputsProbe21a(t *testing.T) {
+	probeScore(t, "probe21a", probe21aMostLeaks, probe21aMostLost)
+}
+
+// probe21aMostLeaks and probe21aMostLost are its counts on main (a8d4d33)
+// when it was written, before any change to the code: graph 25 of 150
+// outputs leak (struck words, Teams codes, colour codes, mention ids,
+// document headers, directives, front matter, CSV rows), 19 of 150 good parts
+// lost (6 to the English fallback); react 0 leak and 150 lost (plain text is
+// not a ReAct answer).
+var (
+	probe21aMostLeaks = map[string]int{"graph": 25, "react": 0}
+	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
+)
