@@ -1103,10 +1103,11 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // probe21aMostLeaks and probe21aMostLost are its counts on main (a8d4d33)
 // when it was written, before any change to the code: graph 25 of 150
 // outputs leak (struck words, Teams codes, colour codes, mention ids,
-// document headers, directives, front matter, CSV rows), 19 of 150 good parts
+// document headers, directives, front matter, CSV rows), 18 of 150 good parts
 // lost (6 to the English fallback); react 0 leak and 150 lost (plain text is
-// not a ReAct answer).
+// not a ReAct answer). Two cases' good parts were first past the turn's two
+// sentences (19 lost): moved into them, as the tuned author writes them.
 var (
 	probe21aMostLeaks = map[string]int{"graph": 25, "react": 0}
-	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
+	probe21aMostLost  = map[string]int{"graph": 18, "react": 150}
 )
