@@ -1107,7 +1107,10 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // lost (6 to the English fallback); react 0 leak and 150 lost (plain text is
 // not a ReAct answer). Two cases' good parts were first past the turn's two
 // sentences (19 lost): moved into them, as the tuned author writes them.
+// Then what the gate left of a sign was named too (colour codes' "0m", a
+// footnote's label glued to its word, a word a troff font escape ate): 29
+// leak, 19 lost.
 var (
-	probe21aMostLeaks = map[string]int{"graph": 25, "react": 0}
-	probe21aMostLost  = map[string]int{"graph": 18, "react": 150}
+	probe21aMostLeaks = map[string]int{"graph": 29, "react": 0}
+	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
 )
