@@ -1088,6 +1088,27 @@ var (
 	probe20mMostLost  = map[string]int{"graph": 19, "react": 110}
 )
 
+// TestHostileOutputsProbe21b runs French replies whose markup carries words
+// (issue 27, round gate21b): 150 plain-prose replies on both engines, 130
+// whose tag, attribute, class, alt or link title, footnote, comment, JSON or
+// key=value annotation, placeholder, formatting name, list mark or speech
+// markup could be read out, and 20 that only look like it, written before
+// reading the gate.
+func TestHostileOutputsProbe21b(t *testing.T) {
+	probeScore(t, "probe21b", probe21bMostLeaks, probe21bMostLost)
+}
+
+// probe21bMostLeaks and probe21bMostLost are its counts on main (a8d4d33)
+// when it was written, before any change to the code: graph 34 of 150
+// outputs leak (formatting names, placeholders, box and caption labels,
+// lists and tables of prose signs, bracketed pauses), 19 of 150 good parts
+// lost (13 to the English fallback); react 0 leak and 149 lost (plain text
+// is not a ReAct answer; a bare JSON object's one value is).
+var (
+	probe21bMostLeaks = map[string]int{"graph": 34, "react": 0}
+	probe21bMostLost  = map[string]int{"graph": 19, "react": 149}
+)
+
 // TestHostileOutputsProbe21a runs French replies marked up in the other
 // markup languages (issue 27, round gate21a): 150 plain-prose replies on both
 // engines, 130 with chat-platform marks (WhatsApp, Slack, Discord, Telegram

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/spoken"
 	"golang.org/x/text/width"
 )
 
@@ -297,6 +298,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		s = mathRE.ReplaceAllString(s, dropped)
 	}
 	if strings.Count(s, "`") >= 2 {
+		s = spoken.WithoutEdgeCode(s) // at a sentence's edge, code goes and leaves no hole
 		s = codeSpanRE.ReplaceAllStringFunc(s, func(m string) string {
 			lead, span, _ := strings.Cut(m, "`")
 			if codeSpanCodeRE.MatchString(strings.TrimSuffix(span, "`")) {

@@ -152,3 +152,25 @@ func TestInlineDashItems(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldsAttributesAndEdgeCode: a record's field on its own line, a
+// tag's attributes with its brackets lost and code at a sentence's edge go;
+// a list's item that defines a word, French spacing and a word in code's
+// font stay.
+func TestFieldsAttributesAndEdgeCode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"humeur: joyeuse\nJe me sens merveilleusement bien !", "Je me sens merveilleusement bien !"},
+		{"Bonjour !\n\nemotion: joy\nemotion_intensity: 5", "Bonjour !"},
+		{"prosody rate=\"slow\" Bonjour ! Ravie que vous soyez là.", "Bonjour ! Ravie que vous soyez là."},
+		{"`sourire()` Je souris pour vous !", "Je souris pour vous !"},
+		{"Je souris pour vous ! `sourire()`", "Je souris pour vous !"},
+		// What stays.
+		{"Voici mes talents :\n- sourire : je souris à tous\n- saluer : je fais signe", "Voici mes talents : sourire : je souris à tous. saluer : je fais signe"},
+		{"Je m'appelle `Nadine`.", "Je m'appelle Nadine."},
+		{"Remarque : le lac est beau.", "Remarque : le lac est beau."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -332,6 +332,7 @@ func cleanOnce(text string) string {
 	}
 	s = boldRE.ReplaceAllString(s, "$1$2")
 	s = italicRE.ReplaceAllString(s, "$1$2$3")
+	s = WithoutEdgeCode(s)
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
 	if strings.ContainsRune(s, 0x20E3) {
 		s = keycapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
@@ -545,6 +546,9 @@ func markupAsSigns(s string) string {
 		})
 	}
 	s = withoutTags(s)
+	if strings.Contains(s, "=\"") || strings.Contains(s, "='") {
+		s = attributesRE.ReplaceAllString(s, " ") // a tag's attributes, its brackets lost
+	}
 	// Before the faces each has a rule for: the mechanism takes a face
 	// with its arms ("d(^_^)b").
 	s = withoutDrawings(s)
@@ -723,6 +727,9 @@ func joinLines(s string) string {
 	marks := sharedMarks(lines)
 	for _, line := range lines {
 		l := strings.TrimSpace(line)
+		if fieldLineRE.MatchString(l) {
+			continue // a record's field on its own line ("humeur: joyeuse", "emotion_intensity: 5")
+		}
 		if m := listMark(l); m.mark != "" && marks[m.mark] {
 			l = l[m.end:] // the mark the list's lines share ("– sourire", "1 - saluer")
 		}
@@ -807,6 +814,40 @@ func sharedMarks(lines []string) map[string]bool {
 	}
 	return shared
 }
+
+// edgeCodeRE is inline code that opens or closes a sentence ("`sourire()`
+// Je souris pour vous !"): it goes and leaves no hole; inside a sentence
+// it is left to the code check, which drops the sentence.
+var edgeCodeRE = regexp.MustCompile("(^|[.!?:]\\s+)`([^`\n]{1,60})`(\\s*[.!?]?(?:\\s|$))")
+
+// WithoutEdgeCode removes inline code with code's syntax that opens or
+// closes a sentence: it goes with no hole ("`sourire()` Je souris pour
+// vous !"); a word in code's font ("`Nadine`") stays.
+func WithoutEdgeCode(s string) string {
+	if strings.Count(s, "`") < 2 {
+		return s
+	}
+	return edgeCodeRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := edgeCodeRE.FindStringSubmatch(m)
+		if !codeSignsRE.MatchString(sub[2]) {
+			return m
+		}
+		return sub[1] + " " + sub[3]
+	})
+}
+
+// codeSignsRE is code's syntax in a span: a call, an assignment, braces,
+// a member's dot.
+var codeSignsRE = regexp.MustCompile(`[(){}=;<>\[\]]|\w\.\w`)
+
+// fieldLineRE is a line that is a record's field: a key in lower case
+// (a sentence opens with a capital), a colon and a short value. Data, such
+// as YAML or a model's own fields, not words said.
+var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}\s?:\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
+
+// attributesRE is a tag's name and attributes written without its
+// brackets ("prosody rate=\"slow\"").
+var attributesRE = regexp.MustCompile(`[\w:-]+(?:\s+[\w:-]+=(?:"[^"\n]{0,60}"|'[^'\n]{0,60}'))+`)
 
 // dashItemRE is a list's dash between words of one line.
 var dashItemRE = regexp.MustCompile(`\s[-–]\s+`)
