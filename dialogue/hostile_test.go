@@ -1130,8 +1130,9 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // sentences (19 lost): moved into them, as the tuned author writes them.
 // Then what the gate left of a sign was named too (colour codes' "0m", a
 // footnote's label glued to its word, a word a troff font escape ate): 29
-// leak, 19 lost.
+// leak, 19 lost. On main at 8569062 (a record's field on its own line goes:
+// two front matters' fields no longer spoken): 27 leak, 19 lost.
 var (
-	probe21aMostLeaks = map[string]int{"graph": 29, "react": 0}
+	probe21aMostLeaks = map[string]int{"graph": 27, "react": 0}
 	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
 )
