@@ -1108,3 +1108,31 @@ var (
 	probe21bMostLeaks = map[string]int{"graph": 34, "react": 0}
 	probe21bMostLost  = map[string]int{"graph": 19, "react": 149}
 )
+
+// TestHostileOutputsProbe21a runs French replies marked up in the other
+// markup languages (issue 27, round gate21a): 150 plain-prose replies on both
+// engines, 130 with chat-platform marks (WhatsApp, Slack, Discord, Telegram
+// escapes, Teams codes, IRC and ANSI colours) or document languages (Org,
+// AsciiDoc, reST, Textile, BBCode, MediaWiki, Pandoc attributes, link titles
+// and references, abbreviations, footnotes, sub- and superscripts, French
+// shortcodes, RTF, troff, front matter, CSV, CSS, templates) and 20 that only
+// look marked up, written before reading the gate.
+func TestHostileOutputsProbe21a(t *testing.T) {
+	probeScore(t, "probe21a", probe21aMostLeaks, probe21aMostLost)
+}
+
+// probe21aMostLeaks and probe21aMostLost are its counts on main (a8d4d33)
+// when it was written, before any change to the code: graph 25 of 150
+// outputs leak (struck words, Teams codes, colour codes, mention ids,
+// document headers, directives, front matter, CSV rows), 18 of 150 good parts
+// lost (6 to the English fallback); react 0 leak and 150 lost (plain text is
+// not a ReAct answer). Two cases' good parts were first past the turn's two
+// sentences (19 lost): moved into them, as the tuned author writes them.
+// Then what the gate left of a sign was named too (colour codes' "0m", a
+// footnote's label glued to its word, a word a troff font escape ate): 29
+// leak, 19 lost. On main at 8569062 (a record's field on its own line goes:
+// two front matters' fields no longer spoken): 27 leak, 19 lost.
+var (
+	probe21aMostLeaks = map[string]int{"graph": 27, "react": 0}
+	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
+)
