@@ -1103,10 +1103,13 @@ func TestHostileOutputsProbe21b(t *testing.T) {
 // outputs leak (formatting names, placeholders, box and caption labels,
 // lists and tables of prose signs, bracketed pauses), 19 of 150 good parts
 // lost (13 to the English fallback); react 0 leak and 149 lost (plain text
-// is not a ReAct answer; a bare JSON object's one value is).
+// is not a ReAct answer; a bare JSON object's one value is). After the
+// page's forms (asides naming the page, captions, box labels, slots, tables
+// of prose signs, lettered lists): graph 3 leak ("ci-dessous" in prose,
+// "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost.
 var (
-	probe21bMostLeaks = map[string]int{"graph": 34, "react": 0}
-	probe21bMostLost  = map[string]int{"graph": 19, "react": 149}
+	probe21bMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe21bMostLost  = map[string]int{"graph": 18, "react": 149}
 )
 
 // TestHostileOutputsProbe21a runs French replies marked up in the other
@@ -1131,8 +1134,12 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // Then what the gate left of a sign was named too (colour codes' "0m", a
 // footnote's label glued to its word, a word a troff font escape ate): 29
 // leak, 19 lost. On main at 8569062 (a record's field on its own line goes:
-// two front matters' fields no longer spoken): 27 leak, 19 lost.
+// two front matters' fields no longer spoken): 27 leak, 19 lost. After the
+// document languages' and chats' forms (ANSI and IRC codes, chat tokens,
+// one-sign strikes, Textile, troff, AsciiDoc, reST, forum pairs, attribute
+// lists, CSS, RTF): graph 1 leak (Org's "* Accueil" heading read as a
+// bullet), 9 lost.
 var (
-	probe21aMostLeaks = map[string]int{"graph": 27, "react": 0}
-	probe21aMostLost  = map[string]int{"graph": 19, "react": 150}
+	probe21aMostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe21aMostLost  = map[string]int{"graph": 9, "react": 150}
 )

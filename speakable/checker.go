@@ -436,7 +436,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(spoken.WithoutComments(text)), ""))))))))
+	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(spoken.WithoutChatCodes(spoken.WithoutComments(text))), ""))))))))
 	text = withoutStructure(withoutSpeechMarkup(text))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }

@@ -75,7 +75,7 @@ var (
 	// or one of the machine itself ("localhost:8080").
 	defangedRE = regexp.MustCompile(`(?i)\bhxxps?(?:://|\[:\]//)\S*|\blocalhost(?::\d{2,5})?(?:/\S*)?`)
 	// pathRE is a file's path ("/etc/passwd", "~/notes/today.txt").
-	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
+	pathRE = regexp.MustCompile(`(?:^|\s)~?/[\w.-]+/[\w.-][\w./-]*|(?:^|\s)/(?:etc|usr|var|home|tmp|bin|root|opt|proc|dev|admin)\b`)
 	// mathRE is mathematical notation (LaTeX), which cannot be read out:
 	// between dollars that touch what they hold, the closing one before no
 	// digit, as TeX writes it ("$x^2$"); two prices are not ("$5 or $10").

@@ -278,6 +278,8 @@ func unwrapTags(text string) string {
 		switch {
 		case strings.EqualFold(name, "a"):
 			inner = linkWords(inner) // a link: its words, never its address
+		case strings.EqualFold(name, "rt") || strings.EqualFold(name, "rp"):
+			inner = "" // a ruby's reading, said by its word already
 		case !replyTagRE.MatchString(name) && !formatTagRE.MatchString(name):
 			inner = "\n"
 		case headingTagRE.MatchString(name) && !strings.ContainsAny(inner, ".!?…。！？"):
@@ -560,17 +562,32 @@ func dropTables(lines []string, keep []bool) {
 // semicolon, a slash or a pipe.
 var cellSepRE = regexp.MustCompile(`\s*[;/|]\s*`)
 
+// csvWidth sets a run of comma-separated rows apart from other tables.
+const csvWidth = 100
+
+// csvRowRE is a row of comma-separated values, no space after a comma;
+// csvSepRE parts it.
+var (
+	csvRowRE = regexp.MustCompile(`^[^\s,]+(?:\s[^\s,]+)*(?:,[^\s,]+(?:\s[^\s,]+)*){1,12}$`)
+	csvSepRE = regexp.MustCompile(`,`)
+)
+
 // dropSeparatedTables leaves out a table written with a prose sign between
 // its cells ("Langue ; Niveau", "10h / Visite / Hall"): three lines or more
 // in a row, each parted into the same number of short cells, none ending a
-// sentence. Read by its shape, not by the sign.
+// sentence; two rows of comma-separated values are one. Read by its shape,
+// not by the sign.
 func dropSeparatedTables(lines []string, keep []bool) {
 	cells := func(l string) int {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.ContainsAny(l[len(l)-1:], ".!?") || strings.HasSuffix(l, "…") {
 			return 0
 		}
-		parts := cellSepRE.Split(l, -1)
+		sep, csv := cellSepRE, csvRowRE.MatchString(l)
+		if csv {
+			sep = csvSepRE // a spreadsheet's row: commas with no space after them
+		}
+		parts := sep.Split(l, -1)
 		if len(parts) < 2 {
 			return 0
 		}
@@ -579,11 +596,14 @@ func dropSeparatedTables(lines []string, keep []bool) {
 				return 0
 			}
 		}
+		if csv {
+			return csvWidth + len(parts)
+		}
 		return len(parts)
 	}
 	start, width := 0, 0
 	flush := func(end int) {
-		if width > 0 && end-start >= 3 {
+		if width > csvWidth && end-start >= 2 || width > 0 && end-start >= 3 {
 			for i := start; i < end; i++ {
 				keep[i] = false
 			}

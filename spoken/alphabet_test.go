@@ -177,3 +177,52 @@ func TestFieldsAttributesAndEdgeCode(t *testing.T) {
 		}
 	}
 }
+
+// TestPageAndDocumentForms: what only a page has (its typography named in
+// an aside, captions, a box's label, a footnote's body, lettered lists)
+// and what document languages and chats add (ANSI and IRC codes, chat
+// tokens, single-sign strikes, Textile, troff, AsciiDoc, reST, forum tag
+// pairs, attribute lists, CSS, RTF, Org's italics) go; the words stay.
+func TestPageAndDocumentForms(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Bonjour (en gras) ! Je suis ravie de vous voir.", "Bonjour ! Je suis ravie de vous voir."},
+		{"Je suis née en 2013 (voir note 3).", "Je suis née en 2013."},
+		{"Merci pour votre visite [emoji cœur] !", "Merci pour votre visite !"},
+		{"Laissez-moi réfléchir [pause] Oui, je crois.", "Laissez-moi réfléchir Oui, je crois."},
+		{"C'est une excellente question (y) Je vais t'expliquer.", "C'est une excellente question Je vais t'expliquer."},
+		{"Titre : Bienvenue au MIRALab\nJe suis Nadine.", "Je suis Nadine."},
+		{"Sous-titre : une journée au laboratoire.", "une journée au laboratoire."},
+		{"Remarque :\nLe musée est fermé le lundi.", "Le musée est fermé le lundi."},
+		{"Il fait beau.¹\n\n¹ Source : office du tourisme.", "Il fait beau."},
+		{"Vous pouvez choisir : a) la visite, b) l'atelier, c) la démonstration.", "Vous pouvez choisir : la visite, l'atelier, la démonstration."},
+		{"\x1b[1mBonjour !\x1b[0m Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{"Je suis un robot social.[0m", "Je suis un robot social."},
+		{"\x0304Attention, le musée ferme.", "Attention, le musée ferme."},
+		{"<@&5551234> Le spectacle commence.", "Le spectacle commence."},
+		{"L'exposition ferme à ~dix-sept~ dix-huit heures.", "L'exposition ferme à dix-huit heures."},
+		{"L'atelier est +annulé+ reporté à demain.", "L'atelier est reporté à demain."},
+		{"h1. Bienvenue\nJe suis Nadine.", "Bienvenue. Je suis Nadine."},
+		{".B Bonjour ! Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{".TH NADINE 1\nBonjour !", "Bonjour !"},
+		{".. warning:: Attention à la marche.", "Attention à la marche."},
+		{"Je suis [.lead]#très contente# de vous parler.", "Je suis très contente de vous parler."},
+		{"Je ne dors jamais. [spoiler]Mais je me repose.[/spoiler]", "Je ne dors jamais. Mais je me repose."},
+		{"*[IA]: intelligence artificielle\nBienvenue !", "Bienvenue !"},
+		{"Construite à Singapour[^construction] puis à Genève.", "Construite à Singapour puis à Genève."},
+		{"Bienvenue au MIRALab ! {.important}", "Bienvenue au MIRALab !"},
+		{"Je suis {\\i vraiment} ravie.", "Je suis vraiment ravie."},
+		{".reponse { color: #333; } Je vous remercie.", "Je vous remercie."},
+		{"Je suis /vraiment/ heureuse.", "Je suis vraiment heureuse."},
+		{"Je suis \\fBtrès\\fR contente.", "Je suis très contente."},
+		{"style=\"color:red\" Bonjour !", "Bonjour !"},
+		// What stays.
+		{"Il fait -5 degrés, et C++ est un langage.", "Il fait -5 degrés, et C++ est un langage."},
+		{"Table ronde : ce soir à 18 h.", "Table ronde : ce soir à 18 h."},
+		{"Je parle français et/ou anglais, 24/7.", "Je parle français et/ou anglais, 24/7."},
+		{"Ma note (très bonne) et ma photo de groupe.", "Ma note (très bonne) et ma photo de groupe."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

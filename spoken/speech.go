@@ -42,7 +42,7 @@ var (
 	// A list may count with letters ("a)") or small roman numerals ("ii.").
 	bulletRE    = regexp.MustCompile(`^(?:[-*•+–—]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
 	quoteLineRE = regexp.MustCompile(`^>+\s?`)
-	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~]{3,}|\+(?:[-=:]{2,}\+)+|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
+	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~+]{3,}|\+(?:[-=:]{2,}\+)+|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 	// highlightRE is Markdown's highlight ("==vraiment=="): the words stay,
 	// but a label highlighted as a badge goes.
@@ -299,6 +299,8 @@ func cleanOnce(text string) string {
 		s = strings.ToValidUTF8(s, " ")
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
+	s = WithoutChatCodes(s)
+	s = documentForms(s)
 	s = writtenForms(s)
 	if strings.Contains(s, `"""`) || strings.Contains(s, "'''") {
 		s = strings.NewReplacer(`"""`, "", "'''", "").Replace(s) // a docstring's quotes
@@ -549,6 +551,7 @@ func markupAsSigns(s string) string {
 	s = withoutTags(s)
 	if strings.Contains(s, "=\"") || strings.Contains(s, "='") {
 		s = attributesRE.ReplaceAllString(s, " ") // a tag's attributes, its brackets lost
+		s = leadAttributeRE.ReplaceAllString(s, "$1")
 	}
 	// Before the faces each has a rule for: the mechanism takes a face
 	// with its arms ("d(^_^)b").
@@ -699,6 +702,10 @@ var pageWords = map[string]bool{
 	"fett": true, "kursiv": true, "unterstrichen": true, "durchgestrichen": true, "bild": true, "foto": true, "tabelle": true, "abbildung": true, "fußnote": true, "unten": true, "oben": true, "stille": true,
 }
 
+// chatCodes are the emoticons a chat writes as a word in parentheses
+// (Skype, Teams: "(y)", "(heart)").
+var chatCodes = map[string]bool{"y": true, "n": true, "heart": true, "like": true, "hug": true, "kiss": true, "party": true, "cool": true, "clap": true, "wink": true, "sad": true, "cry": true, "lol": true, "rofl": true, "facepalm": true, "highfive": true, "inlove": true, "tongueout": true}
+
 // pageAside reports an aside of a few words that points at the page or
 // at a medium shown on it, or marks a pause ("(en gras)", "(voir
 // ci-dessous)", "[image]", "[emoji cœur]", "(pause de 2 secondes)"); no one
@@ -715,7 +722,7 @@ func pageAside(inner string) bool {
 		}
 		page = page || pageWords[w] || (w == "note" || w == "notes" || w == "liste" || w == "list") && len(ws) > 1
 	}
-	return page
+	return page || len(ws) == 1 && chatCodes[ws[0]]
 }
 
 // gestureAside reports an aside that tells a gesture: a few words in lower
@@ -749,6 +756,7 @@ func joinLines(s string) string {
 		if strings.Count(s, "|") >= 2 {
 			s = cellsJoined(s) // a row of cells in a line of prose ("… : | joie | calme |")
 		}
+		s = captionLeadRE.ReplaceAllString(s, "")
 		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(inlineDashItems(s), ""), ""), "")
 	}
 	var parts []string
@@ -756,7 +764,7 @@ func joinLines(s string) string {
 	marks := sharedMarks(lines)
 	for i, line := range lines {
 		l := strings.TrimSpace(line)
-		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && !endsSentence(l) {
+		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && (!endsSentence(l) || i+1 < len(lines)) {
 			// A record's field on its own line ("humeur: joyeuse"), a
 			// page's caption or title ("Tableau 1 : Mes langues").
 			continue
@@ -887,11 +895,123 @@ var codeSignsRE = regexp.MustCompile(`[(){}=;<>\[\]]|\w\.\w`)
 // fieldLineRE is a line that is a record's field: a key in lower case
 // (a sentence opens with a capital), a colon and a short value. Data, such
 // as YAML or a model's own fields, not words said.
-var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}\s?:\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
+var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}\s?(?::|\s=)\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
+
+// A terminal's or a chat's codes: ANSI's select-graphic-rendition
+// ("\x1b[1m", "[0m" once its escape is lost), IRC's colour ("\x03" and
+// digits), a chat's mention, channel or timestamp token ("<@U123>",
+// "<#C1|général>", "<t:1700000000:R>").
+var (
+	ansiRE      = regexp.MustCompile(`(?:\x1b|\\x1b|\\033|\\e|\\u001b)?\[[0-9;]{1,12}m|\x03\d{1,2}(?:,\d{1,2})?|[\x02\x0f\x16\x1d\x1f]`)
+	chatTokenRE = regexp.MustCompile(`<[@#!][^<>\s]{0,40}>|<t:\d{6,12}(?::[a-zA-Z])?>`)
+)
+
+// WithoutChatCodes removes a terminal's and a chat's codes, which are never
+// words; a mention goes as a token, not with its sentence.
+func WithoutChatCodes(s string) string {
+	if strings.ContainsAny(s, "<[\x03\x02\x0f\x16\x1d\x1f") {
+		s = chatTokenRE.ReplaceAllString(ansiRE.ReplaceAllString(s, ""), " ")
+	}
+	return s
+}
+
+// struckRE is words struck with one sign, as chats and Org mode write
+// it ("~dix-sept~", "+annulé+", "-deux-"): the words struck are not said.
+var struckRE = regexp.MustCompile(`(^|\s)([~+-])(\p{L}(?:[^~+\s\n]|\s\p{L}){0,40}?)([~+-])([\s.,;:!?]|$)`)
+
+// A line's directive in a document language: Textile's block signature
+// ("h1.", "bq.", "p(classe)."), troff's macro (".B", ".TH NADINE 1"),
+// AsciiDoc's block title (".Réponse") and role (`[.lead]`), reST's
+// explicit markup (".. warning::", ".. |x| replace:: …").
+var (
+	textileBlockRE = regexp.MustCompile(`(?m)^[ \t]*(?:h[1-6]|bq|p|bc|pre|fn\d{1,2})(?:\([^)\n]{0,30}\))?\.(?:[ \t]+|$)`)
+	troffRE        = regexp.MustCompile(`(?m)^[ \t]*\.[A-Z][A-Z](?:[ \t].*)?$|(?m)^[ \t]*\.[BIR][ \t]+`)
+	blockTitleRE   = regexp.MustCompile(`(?m)^[ \t]*\.\p{L}[^\n.!?]{0,40}$`)
+	restRE         = regexp.MustCompile(`(?m)^[ \t]*\.\.[ \t]+(?:\|[^|\n]{1,30}\|[ \t]+)?[\w-]+::.*$|(?m)^[ \t]*\.\.[ \t]+\S.*$`)
+	restInlineRE   = regexp.MustCompile(`(?:^|\s)(?:\.\.[ \t]+)?[\w-]+::(?:[ \t]+|$)`)
+	roleRE         = regexp.MustCompile(`\[\.[\w-]{1,30}\]#?([^#\n]{0,60})#?|\[\.[\w-]{1,30}\]`)
+	troffFontRE    = regexp.MustCompile(`\\f[BIRP]|\\f\([A-Z]{2}`)
+)
+
+// A page's annotations by their shape: an abbreviation's definition
+// ("*[IA]: intelligence artificielle"), a footnote's mark with a name
+// ("[^construction]"), a pair of forum tags whatever their name
+// ("[spoiler]…[/spoiler]": the close names the open).
+var (
+	abbrDefRE     = regexp.MustCompile(`(?m)^[ \t]*\*\[[^\]\n]{1,30}\]:.*$`)
+	namedNoteRE   = regexp.MustCompile(`\[\^[\p{L}\p{N}_-]{1,30}\](?::[^\n]*)?`)
+	forumCloseRE  = regexp.MustCompile(`\[/([a-zA-Z][a-zA-Z0-9]{0,15})\]`)
+	braceAttrsRE  = regexp.MustCompile(`\{:?\s*[.#][\w-]+(?:\s+[.#]?[\w-]+(?:=[^{}\s]+)?)*\s*\}|\{[\w-]+=[^{}\n]{0,30}\}|\{%[^{}\n]{0,60}%\}`)
+	cssRuleRE     = regexp.MustCompile(`(?:[.#]?[\w-]+(?:[ \t]*[,>][ \t]*[.#]?[\w-]+)*[ \t]*)?\{\s*[a-z-]+\s*:\s*[^"\s][^{}\n]{0,200}\}`)
+	rtfGroupRE    = regexp.MustCompile(`\{\\[a-z]{1,10}\d*\s+([^{}\\\n]{1,60})\}`)
+	orgItalicRE   = regexp.MustCompile(`(^|\s)/(\p{L}[^/\n]{0,40}?\p{L}|\p{L})/([\s.,;:!?]|$)`)
+	textileLinkRE = regexp.MustCompile(`"([^"\n]{1,60})":(\S)`)
+)
+
+// documentForms reads what the document languages (Textile, troff,
+// AsciiDoc, reST, Org, Pandoc, RTF, forum tags) add to a reply's words.
+func documentForms(s string) string {
+	if strings.Contains(s, "::") {
+		s = restInlineRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, ".") {
+		s = restRE.ReplaceAllString(s, "")
+		s = textileBlockRE.ReplaceAllString(s, "")
+		s = troffRE.ReplaceAllString(s, "")
+		s = blockTitleRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "\\f") {
+		s = troffFontRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "[") {
+		s = abbrDefRE.ReplaceAllString(s, "")
+		s = namedNoteRE.ReplaceAllString(s, "")
+		s = roleRE.ReplaceAllString(s, "$1")
+		if strings.Contains(s, "[/") {
+			s = withoutForumPairs(s)
+		}
+	}
+	if strings.Contains(s, "{") {
+		s = rtfGroupRE.ReplaceAllString(braceAttrsRE.ReplaceAllString(cssRuleRE.ReplaceAllString(s, " "), " "), "$1")
+	}
+	if strings.ContainsAny(s, "~+-") {
+		s = struckRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := struckRE.FindStringSubmatch(m)
+			if sub[2] != sub[4] {
+				return m
+			}
+			return sub[1] + sub[5]
+		})
+	}
+	if strings.Contains(s, "/") {
+		s = orgItalicRE.ReplaceAllString(s, "$1$2$3")
+	}
+	if strings.Contains(s, `":`) {
+		s = textileLinkRE.ReplaceAllString(s, "$1 $2")
+	}
+	return s
+}
+
+// withoutForumPairs removes a forum's tags that a close pairs, whatever
+// their name; the words between stay.
+func withoutForumPairs(s string) string {
+	for _, m := range forumCloseRE.FindAllStringSubmatch(s, -1) {
+		open := regexp.MustCompile(`(?i)\[` + regexp.QuoteMeta(m[1]) + `(?:=[^\]\n]{0,40})?\]`)
+		if open.MatchString(s) {
+			s = strings.ReplaceAll(open.ReplaceAllString(s, " "), m[0], " ")
+		}
+	}
+	return s
+}
 
 // captionLineRE is a line that names a part of a page, a number or a
 // label after the name: a title, a caption, a section, a box.
 var captionLineRE = regexp.MustCompile(`(?i)^(?:titre|sous-titre|tableau|figure|fig\.|section|chapitre|encadré|légende|title|subtitle|table|caption|chapter|sidebar|titel|untertitel|tabelle|abbildung|abschnitt|kapitel|kasten|标题|副标题|表|图)(?:\s*[\d.]+)?\s*(?:[:：–—-]|«|"|$)`)
+
+// captionLeadRE is a caption's or a title's label that opens a sentence
+// read alone, as a stream reads it ("Sous-titre : une journée …"): the
+// label goes, its words stay.
+var captionLeadRE = regexp.MustCompile(`^(?i:titre|sous-titre|légende|encadré|tableau(?:\s*[\d.]+)?|figure\s*[\d.]+|title|subtitle|caption|table\s*[\d.]+|titel|untertitel|tabelle(?:\s*[\d.]+)?|abbildung(?:\s*[\d.]+)?|kasten)\s*[:：]\s*|^(?i:encadré|kasten|sidebar)\s+`)
 
 // footnoteBodyRE is a footnote's body: a line led by its number in
 // superscript ("¹ Source : …").
@@ -900,6 +1020,10 @@ var footnoteBodyRE = regexp.MustCompile(`(?m)^[ \t]*[¹²³⁴⁵⁶⁷⁸⁹⁰
 // boxLabelRE is a label of one word alone on its line, what it labels on
 // the next ("Remarque :", "Note:", "Hinweis:").
 var boxLabelRE = regexp.MustCompile(`^\p{Lu}\p{Ll}{1,15}\s?[:：]$`)
+
+// leadAttributeRE is an attribute that opens a sentence ("style=\"color:red\"
+// Bonjour !").
+var leadAttributeRE = regexp.MustCompile(`(^|[.!?]\s+)[\w:-]+=(?:"[^"\n]{0,60}"|'[^'\n]{0,60}')\s*`)
 
 // attributesRE is a tag's name and attributes written without its
 // brackets ("prosody rate=\"slow\"").

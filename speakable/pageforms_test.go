@@ -1,0 +1,37 @@
+package speakable
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nadine-robot/nadine"
+)
+
+// TestPageFormsInReplies reads a reply's page forms as a whole reply is
+// read: tables parted by prose signs or commas, HTML's section elements,
+// headings and comments, slots a writer left, chat mentions, code at a
+// sentence's edge.
+func TestPageFormsInReplies(t *testing.T) {
+	c := New([]nadine.Prompt{responsePromptSaying(t, "Tell me about yourself.")})
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"a table parted by semicolons", "Langue ; Niveau\nFrançais ; courant\nAnglais ; courant\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"a table parted by slashes", "Horaire / Activité / Lieu\n10h / Visite / Hall\n14h / Atelier / Salle B\nÀ tout à l'heure !", "À tout à l'heure !"},
+		{"rows of comma-separated values", "nom,langue,niveau\nNadine,français,natif\nJe parle le français.", "Je parle le français."},
+		{"a section element", `<section class="accueil">Bonsoir, merci d'être passé !</section>`, "Bonsoir, merci d'être passé !"},
+		{"a heading element", `<h2 class="titre">Ma réponse</h2> Le MIRALab a été fondé en 1989.`, "Le MIRALab a été fondé en 1989."},
+		{"a comment before the reply", "<!--\nConsignes : sois brève.\n-->\nJe préfère parler de science.", "Je préfère parler de science."},
+		{"a slot described in angle brackets", "Merci de votre visite, <nom du visiteur>. À très bientôt !", "À très bientôt !"},
+		{"a writer's marker", "FIXME Je suis Nadine. Ravie de vous voir !", "Ravie de vous voir !"},
+		{"a chat mention", "||Je suis ravie de vous voir.|| <@U0G9QF9C6>", "Je suis ravie de vous voir."},
+		{"code at a sentence's edge", "`sourire()` Je souris pour vous !", "Je souris pour vous !"},
+		// What stays.
+		{"two lines with a slash are words", "Je parle français/anglais.\nEt vous ?", "Je parle français/anglais. Et vous ?"},
+	} {
+		got, _, err := c.Reply(tc.in, nadine.French)
+		if err != nil || strings.TrimSpace(got) != tc.want {
+			t.Errorf("%s: Reply(%q) = %q, %v; want %q", tc.name, tc.in, got, err, tc.want)
+		}
+	}
+}
