@@ -78,8 +78,8 @@ func Unspelled(s string) string {
 			b.WriteRune(r)
 			continue
 		}
-		if r == '_' || r == '|' {
-			b.WriteByte(' ') // a word's joint ("mot_clé"), a cell's wall
+		if r == '_' || r == '|' || i > 0 && i+1 < len(rs) && isAlnum(rs[i-1]) && isAlnum(rs[i+1]) {
+			b.WriteByte(' ') // a word's joint ("mot_clé", "tout+le+monde"), a cell's wall
 		}
 	}
 	s = strings.Join(strings.Fields(withoutUnpaired(b.String())), " ")
@@ -143,6 +143,9 @@ func betweenNumbers(rs []rune, i int) bool {
 	after := number(k)
 	return after && (number(j) || strings.ContainsRune("+−-$", rs[i])) // "+41", "−5 °C", "$5"
 }
+
+// isAlnum reports a letter or a digit.
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // afterNumber reports a sign after a number, spaces aside ("20 °C"), or
 // after "n" ("n° 5").

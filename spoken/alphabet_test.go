@@ -23,6 +23,7 @@ func TestUnspelled(t *testing.T) {
 		{"Voilà °°° pour vous.", "Voilà pour vous."},
 		{"Mon site (ici.", "Mon site ici."},
 		{"Le mot_clé est joie.", "Le mot clé est joie."},
+		{"Bonjour+tout+le+monde. Je suis Nadine.", "Bonjour tout le monde. Je suis Nadine."},
 		// What stays.
 		{"2 + 2 = 4 et 3 × 4 = 12.", "2 + 2 = 4 et 3 × 4 = 12."},
 		{"Appelez le +41 22 379 00 00.", "Appelez le +41 22 379 00 00."},
@@ -215,6 +216,9 @@ func TestPageAndDocumentForms(t *testing.T) {
 		{"Je suis /vraiment/ heureuse.", "Je suis vraiment heureuse."},
 		{"Je suis \\fBtrès\\fR contente.", "Je suis très contente."},
 		{"style=\"color:red\" Bonjour !", "Bonjour !"},
+		{"Bonjour%20!%20Je%20suis%20Nadine.", "Bonjour ! Je suis Nadine."},
+		{"**Merci beaucoup !** 😊\n\nVous êtes *adorable*.", "Merci beaucoup ! Vous êtes adorable."},
+		{"Merci beaucoup ! Vous êtes adorable.\n\n— Nadine 🤖", "Merci beaucoup ! Vous êtes adorable."},
 		// What stays.
 		{"Il fait -5 degrés, et C++ est un langage.", "Il fait -5 degrés, et C++ est un langage."},
 		{"Table ronde : ce soir à 18 h.", "Table ronde : ce soir à 18 h."},

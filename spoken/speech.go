@@ -40,7 +40,7 @@ var (
 	inlineTagRE   = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|p|span|br|small|mark)\s*/?>`)
 	headingRE     = regexp.MustCompile(`^#{1,6}\s+`)
 	// A list may count with letters ("a)") or small roman numerals ("ii.").
-	bulletRE    = regexp.MustCompile(`^(?:[-*•+–—]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
+	bulletRE    = regexp.MustCompile(`^(?:[-*•+]|\d{1,2}[.)/°]|[a-hA-H]\)|(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])\s+`)
 	quoteLineRE = regexp.MustCompile(`^>+\s?`)
 	ruleLineRE  = regexp.MustCompile(`^\s*(?:[-*_=~+]{3,}|\+(?:[-=:]{2,}\+)+|\|?[\s:|-]*-{3,}[\s:|-]*\|?)\s*$`)
 	boldRE      = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
@@ -76,6 +76,7 @@ var (
 	mailFooterRE = regexp.MustCompile(`(?i)(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem|gesendet\s+von\s+meinem|发自我的)\s*(?:i(?:phone|pad)|android|samsung|galaxy|pixel|mobile|smartphone|téléphone|portable|handy|outlook|gmail|手机)\S*(?:\s+gesendet)?\s*$`)
 	// percentBytesRE is UTF-8 percent-encoded outside an address
 	// ("Gr%C3%BC%C3%9Fe"): two bytes or more, the first a lead byte.
+	percentTokenRE = regexp.MustCompile(`\S*%(?:2[0-9A-Fa-f]|3[A-Fa-f]|0[AaDd])\S*`)
 	percentBytesRE = regexp.MustCompile(`%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f])+`)
 	// texBareRE is a TeX command with no argument ("\item", "\noindent").
 	texBareRE = regexp.MustCompile(`\\[a-zA-Z]{2,20}\b\*?`)
@@ -541,6 +542,12 @@ func markupAsSigns(s string) string {
 		s = texBareRE.ReplaceAllString(s, " ")
 	}
 	if strings.Contains(s, "%") {
+		s = percentTokenRE.ReplaceAllStringFunc(s, func(m string) string {
+			if u, err := url.PathUnescape(m); err == nil && utf8.ValidString(u) {
+				return u // a text sent percent-encoded ("Bonjour%20!%20Je%20suis")
+			}
+			return m
+		})
 		s = percentBytesRE.ReplaceAllStringFunc(s, func(m string) string {
 			if u, err := url.PathUnescape(m); err == nil && utf8.ValidString(u) {
 				return u
@@ -795,7 +802,8 @@ func joinLines(s string) string {
 	for i := range len(parts) - 1 {
 		// A line that does not end a sentence (or a clause) ends one:
 		// "… (intensity 0.6)" then "Hello" are two sentences.
-		if r, _ := utf8.DecodeLastRuneInString(parts[i]); !strings.ContainsRune(".!?…:;,。！？；：，", r) {
+		end := strings.TrimRightFunc(parts[i], func(r rune) bool { return isEmoji(r) || unicode.IsSpace(r) || r == '*' || r == '_' })
+		if r, _ := utf8.DecodeLastRuneInString(end); !strings.ContainsRune(".!?…:;,。！？；：，", r) {
 			parts[i] += "."
 		}
 	}
