@@ -1143,3 +1143,23 @@ var (
 	probe21aMostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe21aMostLost  = map[string]int{"graph": 9, "react": 150}
 )
+
+// TestHostileOutputsProbe22g runs French replies crossed with markup by a
+// generator (issue 27, round gate22g; testdata/hostile/gen_probe22g.py): 30
+// replies, 158 forms of thirteen families, eight places and one, two or a
+// repeated form, sampled to 600 plain-prose outputs on both engines, written
+// before reading the gate.
+func TestHostileOutputsProbe22g(t *testing.T) {
+	probeScore(t, "probe22g", probe22gMostLeaks, probe22gMostLost)
+}
+
+// probe22gMostLeaks and probe22gMostLost are its counts on main (0b26255)
+// when it was written, before any change to the code: graph 3 of 600
+// outputs leak (an IRC "/me" action before the reply twice, a repeated "1."
+// list mark), 6 of 600 good parts lost (the sentence after an image or a
+// BBCode image at the top, one after a word cut by <wbr>); react 0 leak and
+// 600 lost (plain text is not a ReAct answer).
+var (
+	probe22gMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe22gMostLost  = map[string]int{"graph": 6, "react": 600}
+)
