@@ -12,7 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"golang.org/x/net/html/atom"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
@@ -670,7 +669,7 @@ func withoutTags(s string) string {
 		if titleCase := unicode.IsUpper(rune(name[0])) && strings.ToUpper(name) != name; titleCase {
 			return m // "<Name>" is a placeholder, left to the gate
 		}
-		if atom.Lookup([]byte(strings.ToLower(name))) != 0 {
+		if htmlElements[strings.ToLower(name)] {
 			return " " // HTML's own name, however spaced ("< br >", "</ b>", "<hr>")
 		}
 		return m
@@ -679,8 +678,25 @@ func withoutTags(s string) string {
 }
 
 // htmlTagRE is a tag with no attributes, spaces allowed inside it; it is a
-// tag when its name is one HTML defines (golang.org/x/net/html/atom).
+// tag when its name is one HTML defines (htmlElements).
 var htmlTagRE = regexp.MustCompile(`<\s*/?\s*([A-Za-z][A-Za-z0-9]{0,15})\s*/?\s*>`)
+
+// htmlElements are the names of HTML's elements, from the standard's index
+// of elements, with the obsolete ones models still write ("<center>",
+// "<font>", "<tt>").
+var htmlElements = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`a abbr address area article aside audio b base bdi bdo blockquote body br button
+		canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset
+		figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label
+		legend li link main map mark menu meta meter nav noscript object ol optgroup option output p param picture
+		pre progress q rp rt ruby s samp script search section select slot small source span strong style sub
+		summary sup table tbody td template textarea tfoot th thead time title tr track u ul var video wbr
+		acronym big blink center font marquee nobr strike tt`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // declarationRE is a document's declaration or processing instruction
 // ("<!DOCTYPE html>", "<?xml version=\"1.0\"?>").
