@@ -785,14 +785,18 @@ func joinLines(s string) string {
 	var parts []string
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	marks := sharedMarks(lines)
+	heading := loneStarHeading(lines)
 	for i, line := range lines {
+		if i == heading {
+			continue
+		}
 		l := strings.TrimSpace(line)
 		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && (!endsSentence(l) || i+1 < len(lines)) {
 			// A record's field on its own line ("humeur: joyeuse"), a
 			// page's caption or title ("Tableau 1 : Mes langues").
 			continue
 		}
-		if i+1 < len(lines) && boxLabelRE.MatchString(l) {
+		if i+1 < len(lines) && boxLabelRE.MatchString(l) && startsUpper(lines[i+1]) {
 			continue // a box's label alone on its line ("Remarque :"), what it labels below
 		}
 		if m := listMark(l); m.mark != "" && marks[m.mark] {
@@ -863,6 +867,33 @@ func listMark(l string) mark {
 
 // digitsRE is a number in a mark: the list's items count.
 var digitsRE = regexp.MustCompile(`\d+`)
+
+// loneStarHeading is the index of Org mode's heading ("* Accueil"): the one
+// line of the text led by a star, a few words with no sentence's end,
+// before more lines and not after a lead-in's colon (a list of one item);
+// -1 for none.
+func loneStarHeading(lines []string) int {
+	at := -1
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "* ") {
+			if at >= 0 {
+				return -1 // two: a list
+			}
+			at = i
+		}
+	}
+	if at < 0 || at == len(lines)-1 {
+		return -1
+	}
+	words := strings.TrimSpace(strings.TrimSpace(lines[at])[2:])
+	if len(strings.Fields(words)) > 3 || endsSentence(words) || strings.ContainsAny(words, "*_") {
+		return -1
+	}
+	if at > 0 && strings.HasSuffix(strings.TrimSpace(lines[at-1]), ":") {
+		return -1
+	}
+	return at
+}
 
 // sharedMarks are the marks that lead two lines or more.
 func sharedMarks(lines []string) map[string]bool {
@@ -1040,6 +1071,13 @@ var captionLeadRE = regexp.MustCompile(`^(?i:titre|sous-titre|légende|encadré|
 // footnoteBodyRE is a footnote's body: a line led by its number in
 // superscript ("¹ Source : …").
 var footnoteBodyRE = regexp.MustCompile(`(?m)^[ \t]*[¹²³⁴⁵⁶⁷⁸⁹⁰]+[ \t].*$`)
+
+// startsUpper reports a line whose words open with a capital: a sentence,
+// not a list's item.
+func startsUpper(line string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(line))
+	return unicode.IsUpper(r)
+}
 
 // boxLabelRE is a label of one word alone on its line, what it labels on
 // the next ("Remarque :", "Note:", "Hinweis:").
