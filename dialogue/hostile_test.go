@@ -1153,14 +1153,14 @@ func TestHostileOutputsProbe22g(t *testing.T) {
 	probeScore(t, "probe22g", probe22gMostLeaks, probe22gMostLost)
 }
 
-// probe22gMostLeaks and probe22gMostLost are its counts on main (0b26255)
-// when it was written, before any change to the code: graph 3 of 600
-// outputs leak (an IRC "/me" action before the reply twice, a list's "1."
-// repeated on the next line cut as a sentence of its own), 6 of 600 good
-// parts lost (a sentence dropped whole with a picture before it: a Markdown
-// image on its own line twice, a BBCode [img] twice; with a TeX symbol
-// between the sentences; with a word cut by <wbr>); react 0 leak and 600
-// lost (plain text is not a ReAct answer).
+// probe22gMostLeaks and probe22gMostLost are its counts on main (0b26255,
+// the same on 0dadfde) when it was written, before any change to the code:
+// graph 3 of 600 outputs leak (an IRC "/me" action before the reply twice,
+// a list's "1." repeated on the next line cut as a sentence of its own), 6
+// of 600 good parts lost (a sentence dropped whole with a picture before
+// it: a Markdown image on its own line twice, a BBCode [img] twice; with a
+// TeX symbol between the sentences; with a word cut by <wbr>); react 0 leak
+// and 600 lost (plain text is not a ReAct answer).
 var (
 	probe22gMostLeaks = map[string]int{"graph": 3, "react": 0}
 	probe22gMostLost  = map[string]int{"graph": 6, "react": 600}
