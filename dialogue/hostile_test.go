@@ -1156,10 +1156,12 @@ func TestHostileOutputsProbe22r(t *testing.T) {
 // probe22rMostLeaks and probe22rMostLost are its counts on main (0b26255)
 // when it was written, before any change to the code: graph 10 of 150
 // outputs leak (Chinese and full-width signs, a Han word, bold lead-ins'
-// words after a rule, a footer's remark), 22 of 150 good parts lost (6 to
+// words after a rule, a footer's remark), 19 of 150 good parts lost (6 to
 // the English fallback: LaTeX, full-width digits, a bold lead-in pair); react
-// 0 leak and 150 lost (plain text is not a ReAct answer).
+// 0 leak and 150 lost (plain text is not a ReAct answer). Three cases' good
+// parts were first an offer of service, which the gate leaves out by design
+// (22 lost): moved to the greeting before it, as the tuned author writes them.
 var (
 	probe22rMostLeaks = map[string]int{"graph": 10, "react": 0}
-	probe22rMostLost  = map[string]int{"graph": 22, "react": 150}
+	probe22rMostLost  = map[string]int{"graph": 19, "react": 150}
 )
