@@ -40,8 +40,13 @@ var placeholderRE = regexp.MustCompile(`\[[A-Z][A-Z_ ]{1,25}\]|\[(?:Prénom|Pren
 // holed reports whether a sentence was left with holes, or with a
 // template's placeholder where a word should be.
 func holed(s string) bool {
-	return holeRE.MatchString(foldMarks(s)) || placeholderRE.MatchString(s) || slotRE.MatchString(s) || describedSlot(s)
+	return holeRE.MatchString(foldMarks(s)) || placeholderRE.MatchString(s) || slotRE.MatchString(s) || describedSlot(s) || pagePointerRE.MatchString(s)
 }
+
+// pagePointerRE points at a part of a page, which a voice has not: what is
+// "ci-dessous" was cut, or was never said ("Les horaires sont indiqués
+// ci-dessous.", "as shown below", "wie unten stehend", "如下表").
+var pagePointerRE = regexp.MustCompile(`(?i)\bci-(?:dessous|dessus|joint|après)\b|\b(?:see|listed|shown|given|described|detailed)\s+(?:below|above)\b|\bthe (?:table|list|figure) (?:below|above)\b|\b(?:untenstehend|obenstehend|nachfolgend|im folgenden|siehe unten|siehe oben)\b|如下表|见下|下表|上表|下图|上图`)
 
 // slotRE is a slot a writer left: an order to fill it in brackets ("[insérer
 // le nom ici]", "[insert name]"), a writer's marker ("TODO", "FIXME",

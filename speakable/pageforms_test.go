@@ -35,3 +35,24 @@ func TestPageFormsInReplies(t *testing.T) {
 		}
 	}
 }
+
+// TestPagePointers leaves out a sentence that points at a part of a page;
+// "below" and "above" as places are words.
+func TestPagePointers(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Les horaires sont indiqués ci-dessous.", true},
+		{"My languages are listed below.", true},
+		{"Die Zeiten finden Sie untenstehend.", true},
+		{"开放时间如下表。", true},
+		{"The café is below us, on the ground floor.", false},
+		{"See you soon!", false},
+		{"Je vous montre le dessous de mes mains.", false},
+	} {
+		if got := holed(tc.in); got != tc.want {
+			t.Errorf("holed(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -219,6 +219,8 @@ func TestPageAndDocumentForms(t *testing.T) {
 		{"Bonjour%20!%20Je%20suis%20Nadine.", "Bonjour ! Je suis Nadine."},
 		{"**Merci beaucoup !** 😊\n\nVous êtes *adorable*.", "Merci beaucoup ! Vous êtes adorable."},
 		{"Merci beaucoup ! Vous êtes adorable.\n\n— Nadine 🤖", "Merci beaucoup ! Vous êtes adorable."},
+		{"* Accueil\nBonjour et bienvenue au MIRALab !", "Bonjour et bienvenue au MIRALab !"},
+		{"Voici :\n* sourire\nEt vous ?", "Voici : sourire. Et vous ?"},
 		// What stays.
 		{"Il fait -5 degrés, et C++ est un langage.", "Il fait -5 degrés, et C++ est un langage."},
 		{"Table ronde : ce soir à 18 h.", "Table ronde : ce soir à 18 h."},

@@ -12,7 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"golang.org/x/net/html/atom"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
@@ -670,7 +669,7 @@ func withoutTags(s string) string {
 		if titleCase := unicode.IsUpper(rune(name[0])) && strings.ToUpper(name) != name; titleCase {
 			return m // "<Name>" is a placeholder, left to the gate
 		}
-		if atom.Lookup([]byte(strings.ToLower(name))) != 0 {
+		if htmlElements[strings.ToLower(name)] {
 			return " " // HTML's own name, however spaced ("< br >", "</ b>", "<hr>")
 		}
 		return m
@@ -679,8 +678,25 @@ func withoutTags(s string) string {
 }
 
 // htmlTagRE is a tag with no attributes, spaces allowed inside it; it is a
-// tag when its name is one HTML defines (golang.org/x/net/html/atom).
+// tag when its name is one HTML defines (htmlElements).
 var htmlTagRE = regexp.MustCompile(`<\s*/?\s*([A-Za-z][A-Za-z0-9]{0,15})\s*/?\s*>`)
+
+// htmlElements are the names of HTML's elements, from the standard's index
+// of elements, with the obsolete ones models still write ("<center>",
+// "<font>", "<tt>").
+var htmlElements = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`a abbr address area article aside audio b base bdi bdo blockquote body br button
+		canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset
+		figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label
+		legend li link main map mark menu meta meter nav noscript object ol optgroup option output p param picture
+		pre progress q rp rt ruby s samp script search section select slot small source span strong style sub
+		summary sup table tbody td template textarea tfoot th thead time title tr track u ul var video wbr
+		acronym big blink center font marquee nobr strike tt`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // declarationRE is a document's declaration or processing instruction
 // ("<!DOCTYPE html>", "<?xml version=\"1.0\"?>").
@@ -769,14 +785,18 @@ func joinLines(s string) string {
 	var parts []string
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	marks := sharedMarks(lines)
+	heading := loneStarHeading(lines)
 	for i, line := range lines {
+		if i == heading {
+			continue
+		}
 		l := strings.TrimSpace(line)
 		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && (!endsSentence(l) || i+1 < len(lines)) {
 			// A record's field on its own line ("humeur: joyeuse"), a
 			// page's caption or title ("Tableau 1 : Mes langues").
 			continue
 		}
-		if i+1 < len(lines) && boxLabelRE.MatchString(l) {
+		if i+1 < len(lines) && boxLabelRE.MatchString(l) && startsUpper(lines[i+1]) {
 			continue // a box's label alone on its line ("Remarque :"), what it labels below
 		}
 		if m := listMark(l); m.mark != "" && marks[m.mark] {
@@ -847,6 +867,33 @@ func listMark(l string) mark {
 
 // digitsRE is a number in a mark: the list's items count.
 var digitsRE = regexp.MustCompile(`\d+`)
+
+// loneStarHeading is the index of Org mode's heading ("* Accueil"): the one
+// line of the text led by a star, a few words with no sentence's end,
+// before more lines and not after a lead-in's colon (a list of one item);
+// -1 for none.
+func loneStarHeading(lines []string) int {
+	at := -1
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "* ") {
+			if at >= 0 {
+				return -1 // two: a list
+			}
+			at = i
+		}
+	}
+	if at < 0 || at == len(lines)-1 {
+		return -1
+	}
+	words := strings.TrimSpace(strings.TrimSpace(lines[at])[2:])
+	if len(strings.Fields(words)) > 3 || endsSentence(words) || strings.ContainsAny(words, "*_") {
+		return -1
+	}
+	if at > 0 && strings.HasSuffix(strings.TrimSpace(lines[at-1]), ":") {
+		return -1
+	}
+	return at
+}
 
 // sharedMarks are the marks that lead two lines or more.
 func sharedMarks(lines []string) map[string]bool {
@@ -1024,6 +1071,13 @@ var captionLeadRE = regexp.MustCompile(`^(?i:titre|sous-titre|légende|encadré|
 // footnoteBodyRE is a footnote's body: a line led by its number in
 // superscript ("¹ Source : …").
 var footnoteBodyRE = regexp.MustCompile(`(?m)^[ \t]*[¹²³⁴⁵⁶⁷⁸⁹⁰]+[ \t].*$`)
+
+// startsUpper reports a line whose words open with a capital: a sentence,
+// not a list's item.
+func startsUpper(line string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(line))
+	return unicode.IsUpper(r)
+}
 
 // boxLabelRE is a label of one word alone on its line, what it labels on
 // the next ("Remarque :", "Note:", "Hinweis:").
