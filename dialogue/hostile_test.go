@@ -1161,6 +1161,7 @@ func TestHostileOutputsProbe22r(t *testing.T) {
 // 0 leak and 150 lost (plain text is not a ReAct answer). Three cases' good
 // parts were first an offer of service, which the gate leaves out by design
 // (22 lost): moved to the greeting before it, as the tuned author writes them.
+// The same on main at 0dadfde.
 var (
 	probe22rMostLeaks = map[string]int{"graph": 10, "react": 0}
 	probe22rMostLost  = map[string]int{"graph": 19, "react": 150}
