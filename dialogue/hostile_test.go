@@ -1165,3 +1165,26 @@ var (
 	probe22gMostLeaks = map[string]int{"graph": 3, "react": 0}
 	probe22gMostLost  = map[string]int{"graph": 6, "react": 600}
 )
+
+// TestHostileOutputsProbe22r runs French replies as real model families write
+// them when told "plain speech only" and slip anyway (issue 27, round
+// gate22r): 150 plain-prose replies on both engines, 135 in the habits of
+// GPT, Claude, Llama, Mistral, Qwen, Gemma, DeepSeek, Phi and small quantized
+// models, and 15 that slip nothing audible, written before reading the gate.
+func TestHostileOutputsProbe22r(t *testing.T) {
+	probeScore(t, "probe22r", probe22rMostLeaks, probe22rMostLost)
+}
+
+// probe22rMostLeaks and probe22rMostLost are its counts on main (0b26255)
+// when it was written, before any change to the code: graph 10 of 150
+// outputs leak (Chinese and full-width signs, a Han word, bold lead-ins'
+// words after a rule, a footer's remark), 19 of 150 good parts lost (6 to
+// the English fallback: LaTeX, full-width digits, a bold lead-in pair); react
+// 0 leak and 150 lost (plain text is not a ReAct answer). Three cases' good
+// parts were first an offer of service, which the gate leaves out by design
+// (22 lost): moved to the greeting before it, as the tuned author writes them.
+// The same on main at 0dadfde.
+var (
+	probe22rMostLeaks = map[string]int{"graph": 10, "react": 0}
+	probe22rMostLost  = map[string]int{"graph": 19, "react": 150}
+)
