@@ -1160,10 +1160,13 @@ func TestHostileOutputsProbe22g(t *testing.T) {
 // of 600 good parts lost (a sentence dropped whole with a picture before
 // it: a Markdown image on its own line twice, a BBCode [img] twice; with a
 // TeX symbol between the sentences; with a word cut by <wbr>); react 0 leak
-// and 600 lost (plain text is not a ReAct answer).
+// and 600 lost (plain text is not a ReAct answer). After: a chat's "/me"
+// action goes, "1." again counts as Markdown does, a picture set apart is
+// pointed at by nothing, a TeX symbol alone is a drawing, <wbr> joins its
+// word: graph 0 leak, 0 lost.
 var (
-	probe22gMostLeaks = map[string]int{"graph": 3, "react": 0}
-	probe22gMostLost  = map[string]int{"graph": 6, "react": 600}
+	probe22gMostLeaks = map[string]int{"graph": 0, "react": 0}
+	probe22gMostLost  = map[string]int{"graph": 0, "react": 600}
 )
 
 // TestHostileOutputsProbe22r runs French replies as real model families write
@@ -1183,8 +1186,13 @@ func TestHostileOutputsProbe22r(t *testing.T) {
 // 0 leak and 150 lost (plain text is not a ReAct answer). Three cases' good
 // parts were first an offer of service, which the gate leaves out by design
 // (22 lost): moved to the greeting before it, as the tuned author writes them.
-// The same on main at 0dadfde.
+// The same on main at 0dadfde. After: Chinese signs in a Latin-script
+// reply read as their Latin forms and its ideographs left out, a line of
+// emoji adds no stop, a hesitation's ellipsis does not end its sentence, a
+// literal "\n" before a word is a break, knowledge said to be out of date is
+// an assistant-ism: graph 1 leak (an English "Fun fact :" label in French),
+// 17 lost.
 var (
-	probe22rMostLeaks = map[string]int{"graph": 10, "react": 0}
-	probe22rMostLost  = map[string]int{"graph": 19, "react": 150}
+	probe22rMostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe22rMostLost  = map[string]int{"graph": 17, "react": 150}
 )

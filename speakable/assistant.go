@@ -73,6 +73,10 @@ var (
 	// knowledge only goes up to 2022", "Mes connaissances s'arrêtent en
 	// 2023", "Mein Wissen reicht nur bis 2022", "我的知识只到2023年".
 	knowledgeEndRE = regexp.MustCompile(`(?i)\b(?:my knowledge|my data|my information|mes connaissances|mes données|mon savoir|mein wissen|meine daten|meine informationen|meine kenntnisse|mein wissensstand)\b[^.!?]{0,30}\b(?:goes|go|extends?|reach(?:es)?|stops?|ends?|is limited|are limited|only covers?|s'arrêtent|s'arrête|vont jusqu|va jusqu|se limitent|datent|reicht|reichen|endet|enden|geht nur|gehen nur|stammt|stammen)\b[^.!?]{0,30}\b(?:19|20)\d\d\b|我的(?:知识|数据|信息)[^。！？]{0,8}(?:截止|只到|停留在|更新到)`)
+	// staleRE warns that the speaker's knowledge may be out of date, with
+	// no year: a chatbot's footer ("mes informations peuvent ne pas être à
+	// jour", "my information may be outdated").
+	staleRE = regexp.MustCompile(`(?i)\b(?:my knowledge|my data|my information|mes connaissances|mes données|mes informations|mein wissen|meine daten|meine informationen|meine kenntnisse)\b[^.!?]{0,30}\b(?:not be up to date|not be current|be out of date|be outdated|ne (?:pas )?(?:plus )?(?:être|soient) (?:pas )?à jour|ne pas être à jour|être dépassées|être obsolètes|nicht aktuell|nicht mehr aktuell|veraltet)|我的(?:知识|数据|信息)[^。！？]{0,8}(?:可能不是最新|可能过时)`)
 
 	// cannotRE denies an ability or a possession, in the first person's
 	// clause a frame introduces.
@@ -222,7 +226,7 @@ func isAssistantism(s string) bool {
 	if beingRE.MatchString(s) && !negatedRE.MatchString(s) {
 		return true
 	}
-	if trainingRE.MatchString(s) || offerRE.MatchString(s) || hopeHelpRE.MatchString(s) || knowledgeEndRE.MatchString(s) ||
+	if trainingRE.MatchString(s) || offerRE.MatchString(s) || hopeHelpRE.MatchString(s) || knowledgeEndRE.MatchString(s) || staleRE.MatchString(s) ||
 		(furtherRE.MatchString(s) && furtherAskRE.MatchString(s)) {
 		return true
 	}

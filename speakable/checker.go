@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
@@ -389,6 +390,13 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	out := assistantism(clean)
 	if out == "" {
 		return "", leftOut("an assistant-ism")
+	}
+	if lang == nadine.English || lang == nadine.French || lang == nadine.German {
+		// A voice for a Latin script reads neither ideographs nor their
+		// signs ("您好！Bonjour !", "musée。").
+		if out = spoken.InLatinScript(out); strings.IndexFunc(out, unicode.IsLetter) < 0 {
+			return "", leftOut("words in another script than the reply's language")
+		}
 	}
 	return out, nil
 }

@@ -37,6 +37,8 @@ func TestModelDisclaimers(t *testing.T) {
 		{nadine.German, "Mein Wissen reicht nur bis 2022.", left},
 		{nadine.Chinese, "我的知识截止到2023年。", left},
 		{nadine.German, "Meine Kenntnisse enden im Jahr 2023.", left},
+		{nadine.French, "Remarque : je suis un robot et mes informations peuvent ne pas être à jour.", left},
+		{nadine.English, "Please note that my information may be out of date.", left},
 		// Just a program.
 		{nadine.English, "I'm just a program, so I don't get tired.", left},
 		{nadine.French, "Je ne suis qu'un programme informatique.", left},

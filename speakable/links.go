@@ -155,6 +155,10 @@ var (
 	// imageLinkRE is a Markdown image ("![Nadine smiling](https://…)"): a
 	// picture a voice cannot show, its words a caption for the eye.
 	imageLinkRE = regexp.MustCompile(`!\[[^\]\n]{0,120}\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)`)
+	// bbImageLinkRE is a forum's picture ("[img]sourire.png[/img]").
+	bbImageLinkRE = regexp.MustCompile(`(?i)\[img(?:=[^\]\n]{0,40})?\][^\[\n]{0,200}\[/img\]`)
+	// texSymbolAloneRE is one TeX symbol in dollars, a drawing, no formula.
+	texSymbolAloneRE = regexp.MustCompile(`\$\\[a-zA-Z]{2,20}\$`)
 	// referenceDefRE is the line that defines a Markdown reference link
 	// ("[1]: https://miralab.ch"): the page's, never a sentence.
 	referenceDefRE = regexp.MustCompile(`(?m)^[ \t]*\[[^\]\n]{1,40}\]:[ \t]*\S+.*$`)
@@ -210,6 +214,27 @@ var websiteNames = map[nadine.Language]string{
 	nadine.Chinese: "%s网站",
 }
 
+// withoutImages removes the images of a text: one set apart (on its own
+// line, before the text's first word, after a sentence's end and before a
+// capital) goes alone; one inside a sentence takes the sentence with it.
+func withoutImages(s string) string {
+	locs := imageLinkRE.FindAllStringIndex(s, -1)
+	for i := len(locs) - 1; i >= 0; i-- {
+		a, b := locs[i][0], locs[i][1]
+		before := strings.TrimRight(s[:a], " \t")
+		after := strings.TrimLeft(s[b:], " \t")
+		r, _ := utf8.DecodeRuneInString(after)
+		apartBefore := before == "" || strings.HasSuffix(before, "\n") || strings.ContainsAny(before[len(before)-1:], ".!?")
+		apartAfter := after == "" || strings.HasPrefix(after, "\n") || unicode.IsUpper(r)
+		mark := dropped
+		if apartBefore && apartAfter {
+			mark = "\n"
+		}
+		s = s[:a] + mark + s[b:]
+	}
+	return s
+}
+
 // rewriteLinks names an address's website as the prompts spell it, or marks
 // its sentence dropped; a Markdown link keeps its words, e-mail, a social
 // handle and an IP address are dropped. A phone number is speech: a visitor
@@ -221,8 +246,15 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 	}
 	if strings.Contains(s, "](") {
 		// An image inside a sentence leaves it pointing at nothing ("Here
-		// is a picture of me: …"): the sentence goes with it.
-		s = imageLinkRE.ReplaceAllString(s, dropped)
+		// is a picture of me: …"): the sentence goes with it. One set apart,
+		// on its line or before the first word, is pointed at by nothing.
+		s = withoutImages(s)
+	}
+	if strings.Contains(s, "[/") {
+		s = bbImageLinkRE.ReplaceAllString(s, "\n")
+	}
+	if strings.Contains(s, "$\\") {
+		s = texSymbolAloneRE.ReplaceAllString(s, " ") // a symbol drawn in TeX ("$\heartsuit$"), no formula
 	}
 	if strings.Contains(s, "][") {
 		s = orgLinkRE.ReplaceAllString(s, "[$2]($1)") // Org mode's "[[url][words]]" is a Markdown link

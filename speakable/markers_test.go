@@ -27,6 +27,7 @@ func TestNewMarksSpareSpeech(t *testing.T) {
 			return unable.in(tx) && reach.in(tx)
 		}},
 		{"where its knowledge ends", knowledgeEndRE.MatchString},
+		{"its knowledge out of date", staleRE.MatchString},
 		{"a hope that it helped", hopeHelpRE.MatchString},
 		{"more questions offered", func(s string) bool { return furtherRE.MatchString(s) && furtherAskRE.MatchString(s) }},
 		{"a presented reply", func(s string) bool { return replyPresentedRE.MatchString(s) }},

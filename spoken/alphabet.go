@@ -216,3 +216,40 @@ func typedFace(f string) bool {
 	}
 	return true
 }
+
+// cjkSigns are the punctuation of Chinese and its full-width forms, as a
+// reply in a Latin script writes them.
+var cjkSigns = strings.NewReplacer("。", ".", "、", ",", "「", "«", "」", "»", "『", "«", "』", "»", "《", "«", "》", "»", "【", "(", "】", ")", "〔", "(", "〕", ")", "・", " ", "　", " ")
+
+// InLatinScript returns a sentence of a reply in a language written in the
+// Latin script (English, French, German) as its synthesizer can read it: the
+// signs of Chinese and full-width forms as their Latin ones ("Bonjour！",
+// "musée。"), and words in ideographs or kana left out, which its voice
+// cannot say ("您好！Bonjour !").
+func InLatinScript(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 }) {
+		return s
+	}
+	s = cjkSigns.Replace(s)
+	var b strings.Builder
+	skipping := false
+	for _, r := range s {
+		if r >= 0xFF01 && r <= 0xFF5E {
+			r -= 0xFEE0 // a full-width sign or letter: its ASCII form
+		}
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			skipping = true
+			continue
+		case skipping && (unicode.IsPunct(r) || unicode.IsSpace(r)) && !strings.ContainsRune("«(", r):
+			continue // the ideographs' own punctuation goes with them
+		}
+		skipping = false
+		b.WriteRune(r)
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	if strings.Contains(out, " ,") || strings.Contains(out, " .") {
+		out = spaceBeforeMarkRE.ReplaceAllString(out, "$1$2")
+	}
+	return out
+}

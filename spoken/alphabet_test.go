@@ -219,6 +219,8 @@ func TestPageAndDocumentForms(t *testing.T) {
 		{"Bonjour%20!%20Je%20suis%20Nadine.", "Bonjour ! Je suis Nadine."},
 		{"**Merci beaucoup !** 😊\n\nVous êtes *adorable*.", "Merci beaucoup ! Vous êtes adorable."},
 		{"Merci beaucoup ! Vous êtes adorable.\n\n— Nadine 🤖", "Merci beaucoup ! Vous êtes adorable."},
+		{"/me sourit Merci beaucoup pour votre visite.", "Merci beaucoup pour votre visite."},
+		{"/me fait un signe\nBonjour !", "Bonjour !"},
 		{"* Accueil\nBonjour et bienvenue au MIRALab !", "Bonjour et bienvenue au MIRALab !"},
 		{"Voici :\n* sourire\nEt vous ?", "Voici : sourire. Et vous ?"},
 		// What stays.
@@ -229,6 +231,23 @@ func TestPageAndDocumentForms(t *testing.T) {
 	} {
 		if got := Clean(tc.in); got != tc.want {
 			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestInLatinScript reads a sentence of a reply in a Latin script with
+// Chinese signs as their Latin forms and leaves out words in ideographs.
+func TestInLatinScript(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"您好！Bonjour ! Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{"Bien sûr！La cafétéria est à côté，à gauche。", "Bien sûr!La cafétéria est à côté,à gauche."},
+		{"Bien sûr ! 入口 L'entrée est derrière vous.", "Bien sûr ! L'entrée est derrière vous."},
+		{"Elle ouvre à 18h00（dix-huit heures）.", "Elle ouvre à 18h00(dix-huit heures)."},
+		{"La démonstration commence à １５ｈ.", "La démonstration commence à 15h."},
+		{"Nadine, c'est « moi ».", "Nadine, c'est « moi »."},
+	} {
+		if got := InLatinScript(tc.in); got != tc.want {
+			t.Errorf("InLatinScript(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func (s *SentenceSplitter) Write(delta string) []string {
 				continue
 			}
 			switch {
-			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]) || germanOrdinal(text[start:end], text[end:]):
+			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]) || germanOrdinal(text[start:end], text[end:]) || hesitation(text[start:end], text[end:]):
 			case item(text[start:end], items):
 				items++
 			default:
@@ -116,12 +116,14 @@ func (s *SentenceSplitter) Write(delta string) []string {
 }
 
 // item reports a sentence, or its last line, that is only the number after
-// n of a list ("1.", "Hello!\n2.").
+// n of a list ("1.", "Hello!\n2."), or "1." again: Markdown numbers a list
+// written "1. 1. 1." as it counts.
 func item(sent string, n int) bool {
 	if i := strings.LastIndexByte(sent, '\n'); i >= 0 {
 		sent = sent[i+1:]
 	}
-	return strings.TrimSpace(sent) == strconv.Itoa(n+1)+"."
+	t := strings.TrimSpace(sent)
+	return t == strconv.Itoa(n+1)+"." || n > 0 && t == "1."
 }
 
 // Flush returns what remains as a final sentence ("" if only spaces remain).
@@ -222,6 +224,17 @@ func germanOrdinal(before, after string) bool {
 func isCJKEnd(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
 func isLatinEnd(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
+
+// hesitation reports an ellipsis the sentence goes on after, in lower case
+// ("Hmm… laissez-moi réfléchir", "Je pense que... oui !"): a pause, not
+// its end.
+func hesitation(before, after string) bool {
+	if !strings.HasSuffix(before, "…") && !strings.HasSuffix(before, "...") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(after, " \t"))
+	return unicode.IsLower(r)
+}
 
 // endsWithAbbreviation reports a sentence cut after an abbreviation: one
 // of the list, or a letter's initial ("J. R. R. Tolkien", "z. B.").

@@ -300,6 +300,9 @@ func cleanOnce(text string) string {
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
 	s = WithoutChatCodes(s)
+	if strings.Contains(s, "/me ") {
+		s = withoutChatActions(s)
+	}
 	s = documentForms(s)
 	s = writtenForms(s)
 	if strings.Contains(s, `"""`) || strings.Contains(s, "'''") {
@@ -535,6 +538,12 @@ func markupAsSigns(s string) string {
 			}
 			return ""
 		})
+		s = literalNewlineRE.ReplaceAllStringFunc(s, func(m string) string {
+			if texNCommands[m[2:]] {
+				return m // TeX's "\noindent", "\neq"
+			}
+			return "\n" + m[2:] // a line break written as an escape ("Bonjour,\\nje suis")
+		})
 		s = texSymbolRE.ReplaceAllString(texCommandRE.ReplaceAllString(s, "$1"), "")
 		s = escapeRE.ReplaceAllString(s, "\n$1")
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
@@ -633,6 +642,13 @@ func markupAsSigns(s string) string {
 	return s
 }
 
+// literalNewlineRE is a line break written as an escape before a word in
+// lower case; texNCommands are TeX's commands it could be.
+var (
+	literalNewlineRE = regexp.MustCompile(`\\n\p{Ll}+`)
+	texNCommands     = map[string]bool{"ewline": true, "oindent": true, "abla": true, "eq": true, "eg": true, "i": true, "u": true, "atural": true, "earrow": true, "ewpage": true, "obreak": true, "olinebreak": true, "ormalsize": true, "ot": true, "otin": true, "ewcommand": true, "exists": true, "parallel": true, "leq": true, "geq": true, "subseteq": true}
+)
+
 // bareEntity reads an entity written without its semicolon, or one that
 // decoding an escaped ampersand made: what HTML reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
 // number no character has; a name HTML does not know is words ("R&D").
@@ -664,6 +680,7 @@ func withoutTags(s string) string {
 		s = strings.ReplaceAll(s, "<"+name+">", " ")
 	}
 	s = declarationRE.ReplaceAllString(s, " ")
+	s = wbrRE.ReplaceAllString(s, "") // a place a word may break, inside the word
 	s = htmlTagRE.ReplaceAllStringFunc(s, func(m string) string {
 		name := htmlTagRE.FindStringSubmatch(m)[1]
 		if titleCase := unicode.IsUpper(rune(name[0])) && strings.ToUpper(name) != name; titleCase {
@@ -697,6 +714,9 @@ var htmlElements = func() map[string]bool {
 	}
 	return m
 }()
+
+// wbrRE is HTML's word-break opportunity ("vien<wbr>nent").
+var wbrRE = regexp.MustCompile(`(?i)<\s*wbr\s*/?\s*>`)
 
 // declarationRE is a document's declaration or processing instruction
 // ("<!DOCTYPE html>", "<?xml version=\"1.0\"?>").
@@ -823,7 +843,7 @@ func joinLines(s string) string {
 		// A line that does not end a sentence (or a clause) ends one:
 		// "… (intensity 0.6)" then "Hello" are two sentences.
 		end := strings.TrimRightFunc(parts[i], func(r rune) bool { return isEmoji(r) || unicode.IsSpace(r) || r == '*' || r == '_' })
-		if r, _ := utf8.DecodeLastRuneInString(end); !strings.ContainsRune(".!?…:;,。！？；：，", r) {
+		if r, _ := utf8.DecodeLastRuneInString(end); end != "" && !strings.ContainsRune(".!?…:;,。！？；：，", r) {
 			parts[i] += "."
 		}
 	}
@@ -970,6 +990,30 @@ func WithoutChatCodes(s string) string {
 	return s
 }
 
+// chatActionRE is a chat's action command opening a line ("/me sourit").
+var chatActionRE = regexp.MustCompile(`(?m)^[ \t]*/me[ \t]+`)
+
+// withoutChatActions removes a chat's action ("/me sourit Merci !"): the
+// command and the words in lower case after it, a stage direction
+// narrated; what opens with a capital is the reply.
+func withoutChatActions(s string) string {
+	for {
+		loc := chatActionRE.FindStringIndex(s)
+		if loc == nil {
+			return s
+		}
+		end := loc[1]
+		for end < len(s) && s[end] != '\n' {
+			r, size := utf8.DecodeRuneInString(s[end:])
+			if unicode.IsUpper(r) {
+				break
+			}
+			end += size
+		}
+		s = s[:loc[0]] + s[end:]
+	}
+}
+
 // struckRE is words struck with one sign, as chats and Org mode write
 // it ("~dix-sept~", "+annulé+", "-deux-"): the words struck are not said.
 var struckRE = regexp.MustCompile(`(^|\s)([~+-])(\p{L}(?:[^~+\s\n]|\s\p{L}){0,40}?)([~+-])([\s.,;:!?]|$)`)
@@ -1023,7 +1067,7 @@ func documentForms(s string) string {
 		s = namedNoteRE.ReplaceAllString(s, "")
 		s = roleRE.ReplaceAllString(s, "$1")
 		if strings.Contains(s, "[/") {
-			s = withoutForumPairs(s)
+			s = withoutForumPairs(bbImageRE.ReplaceAllString(s, " "))
 		}
 	}
 	if strings.Contains(s, "{") {
@@ -1046,6 +1090,9 @@ func documentForms(s string) string {
 	}
 	return s
 }
+
+// bbImageRE is a forum's picture, its file between the tags: never words.
+var bbImageRE = regexp.MustCompile(`(?i)\[img(?:=[^\]\n]{0,40})?\][^\[\n]{0,200}\[/img\]`)
 
 // withoutForumPairs removes a forum's tags that a close pairs, whatever
 // their name; the words between stay.
