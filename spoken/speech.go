@@ -502,8 +502,11 @@ func markupAsSigns(s string) string {
 	}
 	if strings.Contains(s, "&") {
 		s = entityRE.ReplaceAllStringFunc(s, func(m string) string {
-			if u := html.UnescapeString(strings.ToLower(m)); u != strings.ToLower(m) {
-				return u
+			if u := html.UnescapeString(m); u != m {
+				return u // as written: "&NotEqual;" is not "&not" and "Equal;"
+			}
+			if u := html.UnescapeString(strings.ToLower(m)); u != strings.ToLower(m) && !strings.HasSuffix(u, ";") {
+				return u // in capitals ("&NBSP;")
 			}
 			return " "
 		})
