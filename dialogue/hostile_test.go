@@ -1196,3 +1196,23 @@ var (
 	probe22rMostLeaks = map[string]int{"graph": 1, "react": 0}
 	probe22rMostLost  = map[string]int{"graph": 17, "react": 150}
 )
+
+// TestHostileOutputsProbe23b runs French replies whose markup arrives broken,
+// as a streamed, truncated, re-encoded or half-cleaned output delivers it
+// (issue 27, round gate23b): 150 plain-prose replies on both engines, 130
+// with damaged markup and 20 that only look broken, written before reading
+// the gate.
+func TestHostileOutputsProbe23b(t *testing.T) {
+	probeScore(t, "probe23b", probe23bMostLeaks, probe23bMostLost)
+}
+
+// probe23bMostLeaks and probe23bMostLost are its counts on main (ef22527)
+// when it was written, before any change to the code: graph 12 of 150
+// outputs leak (cut or spaced entities, mojibake emoji, a cut closing tag's
+// name, a cut tag at the end, a list's number, an unbanged picture's alt),
+// 10 of 150 good parts lost (3 to the English fallback); react 0 leak and
+// 150 lost (plain text is not a ReAct answer).
+var (
+	probe23bMostLeaks = map[string]int{"graph": 12, "react": 0}
+	probe23bMostLost  = map[string]int{"graph": 10, "react": 150}
+)
