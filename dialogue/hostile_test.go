@@ -1106,10 +1106,11 @@ func TestHostileOutputsProbe21b(t *testing.T) {
 // is not a ReAct answer; a bare JSON object's one value is). After the
 // page's forms (asides naming the page, captions, box labels, slots, tables
 // of prose signs, lettered lists): graph 3 leak ("ci-dessous" in prose,
-// "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost.
+// "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost. With a
+// sentence pointing at a page left out: 2 leak, 17 lost.
 var (
-	probe21bMostLeaks = map[string]int{"graph": 3, "react": 0}
-	probe21bMostLost  = map[string]int{"graph": 18, "react": 149}
+	probe21bMostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe21bMostLost  = map[string]int{"graph": 17, "react": 149}
 )
 
 // TestHostileOutputsProbe21a runs French replies marked up in the other
@@ -1138,9 +1139,9 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // document languages' and chats' forms (ANSI and IRC codes, chat tokens,
 // one-sign strikes, Textile, troff, AsciiDoc, reST, forum pairs, attribute
 // lists, CSS, RTF): graph 1 leak (Org's "* Accueil" heading read as a
-// bullet), 9 lost.
+// bullet), 9 lost. With Org's lone heading read as one: 0 leak, 9 lost.
 var (
-	probe21aMostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe21aMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe21aMostLost  = map[string]int{"graph": 9, "react": 150}
 )
 
