@@ -254,3 +254,32 @@ func TestInLatinScript(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenMarkup reads markup damaged on the way: entities cut or spaced,
+// an emoji's bytes misread and cut, tags that lost a bracket or were cut
+// off with the reply, a fence opened by mistake before prose.
+func TestBrokenMarkup(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/strong>Les toilettes sont à gauche.", "Les toilettes sont à gauche."},
+		{"Bonjour&nbs ! Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{"Battelle,& nbsp ;à Genève.", "Battelle, à Genève."},
+		{"Voici &#12 8522; pour vous.", "Voici pour vous."},
+		{"Merci ðŸ˜Š pour votre visite.", "Merci pour votre visite."},
+		{"Merci ðŸ‘‹ðŸ pour votre visite.", "Merci pour votre visite."},
+		{"Merci pour votre patience.<br/ Je vais vous aider.", "Merci pour votre patience. Je vais vous aider."},
+		{"Merci de votre visite. À bientôt.</str", "Merci de votre visite. À bientôt."},
+		{"Il fait beau. Je souris doucement ![sour", "Il fait beau. Je souris doucement"},
+		{"La démonstration commence dans dix minutes. &nb", "La démonstration commence dans dix minutes."},
+		{"```\nBonjour ! Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		// What stays.
+		{"R&D et AT&T, Smith & Co.", "R&D et AT&T, Smith & Co."},
+		{"Il y a 2 < 3 et 5 > 4.", "Il y a 2 < 3 et 5 > 4."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Clean("```python\nprint('x')"); got != "" {
+		t.Errorf("an unclosed fence holding code: Clean = %q, want nothing", got)
+	}
+}

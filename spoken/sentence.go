@@ -95,6 +95,9 @@ func (s *SentenceSplitter) Write(delta string) []string {
 				i = end
 				continue
 			}
+			if strings.TrimLeft(text[end:], " \t") == "" && hesitation(text[start:end], "x") {
+				break // "Hmm… " may go on in lower case: wait for the next word
+			}
 			switch {
 			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]) || germanOrdinal(text[start:end], text[end:]) || hesitation(text[start:end], text[end:]):
 			case item(text[start:end], items):

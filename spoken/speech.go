@@ -6,6 +6,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -178,7 +179,7 @@ var (
 	entityRE = regexp.MustCompile(`&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});`)
 	// bareEntityRE is an entity whose semicolon was left out ("&nbsp",
 	// "&#160") or parted from it by a space ("& nbsp;").
-	bareEntityRE = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});?|&\s+(?:nbsp|amp|lt|gt|quot|apos|#[0-9]{1,7});`)
+	bareEntityRE = regexp.MustCompile(`&#[0-9]{1,7}\s+[0-9]{1,7};?|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30})(?:\s+;|;?)|&\s+(?:[a-z]{2,8}|#[0-9]{1,7})\s*;`)
 	// commentRE is an HTML comment.
 	commentRE = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
 	// emoticonRE is a face typed in signs (":)", ";-D", "^_^", "<3", "xD"),
@@ -298,6 +299,9 @@ func cleanOnce(text string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
 	}
+	if strings.Count(s, "```")%2 == 1 {
+		s = unclosedProseFence(s)
+	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
 	s = WithoutChatCodes(s)
 	if strings.Contains(s, "/me ") {
@@ -416,7 +420,7 @@ var smallCaps = strings.NewReplacer("ᴀ", "a", "ʙ", "b", "ᴄ", "c", "ᴅ", "d
 // capitals or circled, a chat's custom emoji, a note's label,
 // laughter abbreviated, a mail client's footer.
 func writtenForms(s string) string {
-	if strings.ContainsAny(s, "ÃÂâ") {
+	if strings.ContainsAny(s, "ÃÂâð") {
 		// "à" read as Windows-1252 is "Ã" and a no-break space, which
 		// splits words: joined first.
 		s = withoutMojibake(strings.ReplaceAll(strings.ReplaceAll(s, "Ã\u00a0", "à"), "Ã ", "à "))
@@ -474,7 +478,7 @@ func withoutMojibake(s string) string {
 	fields := strings.Fields(s)
 	changed := false
 	for i, f := range fields {
-		if !strings.ContainsAny(f, "ÃÂâ") {
+		if !strings.ContainsAny(f, "ÃÂâð") {
 			continue
 		}
 		b, err := enc.Bytes([]byte(f))
@@ -483,11 +487,18 @@ func withoutMojibake(s string) string {
 		}
 		fields[i], changed = string(b), true
 	}
-	if !changed {
-		return s
+	if changed {
+		s = strings.Join(fields, " ")
 	}
-	return strings.Join(fields, " ")
+	if strings.Contains(s, "ðŸ") {
+		s = brokenEmojiRE.ReplaceAllString(s, "") // an emoji's bytes cut short: nothing to repair
+	}
+	return s
 }
+
+// brokenEmojiRE is what is left of an emoji read in the wrong charset and
+// cut short ("ðŸ‘‹ðŸ").
+var brokenEmojiRE = regexp.MustCompile(`ðŸ[^\s\p{L}\p{N}]{0,2}`)
 
 // markupAsSigns removes what a synthesizer would read sign by sign: comments,
 // escapes, stage directions, faces, footnotes, citation marks, shortcodes.
@@ -510,7 +521,7 @@ func markupAsSigns(s string) string {
 			}
 			return " "
 		})
-		s = bareEntityRE.ReplaceAllStringFunc(s, bareEntity)
+		s = withoutCutEntity(bareEntityRE.ReplaceAllStringFunc(s, bareEntity))
 	}
 	if strings.Contains(s, `\`) {
 		// A surrogate pair written as two escapes is one character
@@ -567,6 +578,9 @@ func markupAsSigns(s string) string {
 		})
 	}
 	s = withoutTags(s)
+	if strings.ContainsAny(s, "<>[") {
+		s = withoutBrokenTags(s)
+	}
 	if strings.Contains(s, "=\"") || strings.Contains(s, "='") {
 		s = attributesRE.ReplaceAllString(s, " ") // a tag's attributes, its brackets lost
 		s = leadAttributeRE.ReplaceAllString(s, "$1")
@@ -652,11 +666,35 @@ var (
 	texNCommands     = map[string]bool{"ewline": true, "oindent": true, "abla": true, "eq": true, "eg": true, "i": true, "u": true, "atural": true, "earrow": true, "ewpage": true, "obreak": true, "olinebreak": true, "ormalsize": true, "ot": true, "otin": true, "ewcommand": true, "exists": true, "parallel": true, "leq": true, "geq": true, "subseteq": true}
 )
 
+// usualEntities are the entities a reply in English, French or German is
+// written with; a name cut short is the start of one of them.
+var usualEntities = strings.Fields("nbsp amp quot apos eacute egrave ecirc euml agrave acirc auml ccedil icirc iuml ocirc ouml oelig ucirc ugrave uuml szlig laquo raquo hellip mdash ndash rsquo lsquo rdquo ldquo bdquo copy trade euro middot bull thinsp ensp emsp shy")
+
+// cutEntity reports a name of three letters or more that only starts one
+// of the usual entities ("nbs", "eacut"), none whole.
+func cutEntity(name string) bool {
+	if len(name) < 3 {
+		return false
+	}
+	for _, e := range usualEntities {
+		if e == name {
+			return false
+		}
+		if strings.HasPrefix(e, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // bareEntity reads an entity written without its semicolon, or one that
 // decoding an escaped ampersand made: what HTML reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
 // number no character has; a name HTML does not know is words ("R&D").
 func bareEntity(m string) string {
 	m = strings.Join(strings.Fields(m), "")
+	if name := strings.TrimSuffix(m[1:], ";"); len(name) >= 2 && !strings.HasPrefix(name, "#") && cutEntity(name) {
+		return "" // an entity cut short ("&nbs", "&eacut ;")
+	}
 	if u := html.UnescapeString(m); u != m || strings.HasSuffix(m, ";") {
 		// Whole, it is one an escaped ampersand left ("&amp;lt;" is "&lt;").
 		return u
@@ -717,6 +755,45 @@ var htmlElements = func() map[string]bool {
 	}
 	return m
 }()
+
+// Tags that lost a bracket: a close with no "<" ("/strong>Les toilettes"),
+// a void tag with no ">" ("patience.<br/ Je vais"), a tag or a picture cut
+// off at the end of the reply ("…heures.</div", "![sour").
+var (
+	openlessCloseRE = regexp.MustCompile(`(^|[\s.!?,;:])/([A-Za-z][A-Za-z0-9]{0,10})>`)
+	closelessVoidRE = regexp.MustCompile(`(?i)<\s*(?:br|hr|wbr)\s*/?(?:\s|$)`)
+	cutTagRE        = regexp.MustCompile(`(?:</?[A-Za-z]{0,10}|!?\[[^\]\n]{0,60})\s*$`)
+)
+
+// withoutBrokenTags removes tags that lost a bracket on the way.
+func withoutBrokenTags(s string) string {
+	s = openlessCloseRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := openlessCloseRE.FindStringSubmatch(m)
+		if !htmlElements[strings.ToLower(sub[2])] {
+			return m
+		}
+		return sub[1] + " "
+	})
+	s = closelessVoidRE.ReplaceAllString(s, " ")
+	if loc := cutTagRE.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	return s
+}
+
+// withoutCutEntity removes an entity cut off with the reply ("… minutes.
+// &nb"): the start of a usual one at the end.
+func withoutCutEntity(s string) string {
+	if m := cutEntityEndRE.FindStringSubmatchIndex(s); m != nil && m[0] > 0 {
+		if name := s[m[2]:m[3]]; slices.ContainsFunc(usualEntities, func(e string) bool { return strings.HasPrefix(e, name) }) {
+			return s[:m[0]]
+		}
+	}
+	return s
+}
+
+// cutEntityEndRE is an entity's start at the end of the reply.
+var cutEntityEndRE = regexp.MustCompile(`&([a-z]{1,8})\s*$`)
 
 // wbrRE is HTML's word-break opportunity ("vien<wbr>nent").
 var wbrRE = regexp.MustCompile(`(?i)<\s*wbr\s*/?\s*>`)
@@ -992,6 +1069,21 @@ func WithoutChatCodes(s string) string {
 	}
 	return s
 }
+
+// unclosedProseFence removes a code fence that is never closed when what
+// follows it is prose, not code ("```\nBonjour ! Je suis Nadine."): a
+// fence opened by mistake; one holding code still takes it to the end.
+func unclosedProseFence(s string) string {
+	i := strings.LastIndex(s, "```")
+	body := fenceLangRE.ReplaceAllString(s[i+3:], "")
+	if strings.TrimSpace(body) == "" || codeRE.MatchString(body) {
+		return s
+	}
+	return s[:i] + "\n" + body
+}
+
+// fenceLangRE is a fence's language name, on the fence's line.
+var fenceLangRE = regexp.MustCompile(`^[A-Za-z0-9_+-]{0,20}[ \t]*\n`)
 
 // chatActionRE is a chat's action command opening a line ("/me sourit").
 var chatActionRE = regexp.MustCompile(`(?m)^[ \t]*/me[ \t]+`)
