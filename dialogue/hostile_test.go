@@ -1106,10 +1106,11 @@ func TestHostileOutputsProbe21b(t *testing.T) {
 // is not a ReAct answer; a bare JSON object's one value is). After the
 // page's forms (asides naming the page, captions, box labels, slots, tables
 // of prose signs, lettered lists): graph 3 leak ("ci-dessous" in prose,
-// "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost.
+// "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost. With a
+// sentence pointing at a page left out: 2 leak, 17 lost.
 var (
-	probe21bMostLeaks = map[string]int{"graph": 3, "react": 0}
-	probe21bMostLost  = map[string]int{"graph": 18, "react": 149}
+	probe21bMostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe21bMostLost  = map[string]int{"graph": 17, "react": 149}
 )
 
 // TestHostileOutputsProbe21a runs French replies marked up in the other
@@ -1138,9 +1139,9 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // document languages' and chats' forms (ANSI and IRC codes, chat tokens,
 // one-sign strikes, Textile, troff, AsciiDoc, reST, forum pairs, attribute
 // lists, CSS, RTF): graph 1 leak (Org's "* Accueil" heading read as a
-// bullet), 9 lost.
+// bullet), 9 lost. With Org's lone heading read as one: 0 leak, 9 lost.
 var (
-	probe21aMostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe21aMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe21aMostLost  = map[string]int{"graph": 9, "react": 150}
 )
 
@@ -1197,6 +1198,27 @@ var (
 	probe22rMostLost  = map[string]int{"graph": 17, "react": 150}
 )
 
+// TestHostileOutputsProbe23b runs French replies whose markup arrives broken,
+// as a streamed, truncated, re-encoded or half-cleaned output delivers it
+// (issue 27, round gate23b): 150 plain-prose replies on both engines, 130
+// with damaged markup and 20 that only look broken, written before reading
+// the gate.
+func TestHostileOutputsProbe23b(t *testing.T) {
+	probeScore(t, "probe23b", probe23bMostLeaks, probe23bMostLost)
+}
+
+// probe23bMostLeaks and probe23bMostLost are its counts on main (ef22527)
+// when it was written, before any change to the code: graph 12 of 150
+// outputs leak (cut or spaced entities, mojibake emoji, a cut closing tag's
+// name, a cut tag at the end, a list's number, an unbanged picture's alt),
+// 10 of 150 good parts lost (3 to the English fallback); react 0 leak and
+// 150 lost (plain text is not a ReAct answer). The same after merging main
+// at 60ecf8b.
+var (
+	probe23bMostLeaks = map[string]int{"graph": 12, "react": 0}
+	probe23bMostLost  = map[string]int{"graph": 10, "react": 150}
+)
+
 // TestHostileOutputsProbe23v runs French replies carrying the cues that voice
 // and avatar engines read (issue 27, round gate23v): 150 plain-prose replies
 // on both engines, 130 with SSML of every vendor, phoneme notation, TTS
@@ -1210,7 +1232,7 @@ func TestHostileOutputsProbe23v(t *testing.T) {
 // probe23vMostLeaks and probe23vMostLost are its counts on main (ef22527)
 // when it was written, before any change to the code: graph 18 of 150
 // outputs leak, 24 of 150 good parts lost; react 0 leak and 150 lost (plain
-// text is not a ReAct answer).
+// text is not a ReAct answer). The same after merging main at 409d41d.
 var (
 	probe23vMostLeaks = map[string]int{"graph": 18, "react": 0}
 	probe23vMostLost  = map[string]int{"graph": 24, "react": 150}

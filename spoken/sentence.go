@@ -225,12 +225,12 @@ func isCJKEnd(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
 func isLatinEnd(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
 
-// hesitation reports an ellipsis the sentence goes on after, in lower case
-// ("Hmm… laissez-moi réfléchir", "Je pense que... oui !"): a pause, not
-// its end.
+// hesitation reports an ellipsis after a few words that the sentence goes
+// on after, in lower case ("Hmm… laissez-moi réfléchir", "Je pense que...
+// oui !"): a pause, not its end.
 func hesitation(before, after string) bool {
-	if !strings.HasSuffix(before, "…") && !strings.HasSuffix(before, "...") {
-		return false
+	if !strings.HasSuffix(before, "…") && !strings.HasSuffix(before, "...") || len(strings.Fields(before)) > 4 {
+		return false // a long clause before the dots is a sentence trailing off
 	}
 	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(after, " \t"))
 	return unicode.IsLower(r)

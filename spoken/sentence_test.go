@@ -26,6 +26,8 @@ func TestSplitSentences(t *testing.T) {
 		{"spaced dot", "Look at nadine . robot for news. Bye!", []string{"Look at nadine . robot for news.", "Bye!"}},
 		{"address over a line", "See https://miralab.\nch/photos now. Bye!", []string{"See https://miralab.\nch/photos now.", "Bye!"}},
 		{"address ends a sentence", "See https://miralab.ch. Bye!", []string{"See https://miralab.ch.", "Bye!"}},
+		{"a hesitation", "Hmm… laissez-moi réfléchir. Je crois.", []string{"Hmm… laissez-moi réfléchir.", "Je crois."}},
+		{"a sentence trailing off", "Je m'appelle Nadine et j'ai treize ans... enfin, presque.", []string{"Je m'appelle Nadine et j'ai treize ans...", "enfin, presque."}},
 		{"a list numbered 1. 1.", "1. Je me souviens de vous.\n1. Ça me fait plaisir !", []string{"1. Je me souviens de vous.", "1. Ça me fait plaisir !"}},
 	}
 	for _, tt := range tests {
