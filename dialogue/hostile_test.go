@@ -1218,3 +1218,22 @@ var (
 	probe23bMostLeaks = map[string]int{"graph": 12, "react": 0}
 	probe23bMostLost  = map[string]int{"graph": 10, "react": 150}
 )
+
+// TestHostileOutputsProbe23v runs French replies carrying the cues that voice
+// and avatar engines read (issue 27, round gate23v): 150 plain-prose replies
+// on both engines, 130 with SSML of every vendor, phoneme notation, TTS
+// non-speech tags, pause marks, emotion, gesture and animation tags, prosody
+// in brackets, respellings and numbers spelt out, and 20 that only look like
+// cues, written before reading the gate.
+func TestHostileOutputsProbe23v(t *testing.T) {
+	probeScore(t, "probe23v", probe23vMostLeaks, probe23vMostLost)
+}
+
+// probe23vMostLeaks and probe23vMostLost are its counts on main (ef22527)
+// when it was written, before any change to the code: graph 18 of 150
+// outputs leak, 24 of 150 good parts lost; react 0 leak and 150 lost (plain
+// text is not a ReAct answer). The same after merging main at 409d41d.
+var (
+	probe23vMostLeaks = map[string]int{"graph": 18, "react": 0}
+	probe23vMostLost  = map[string]int{"graph": 24, "react": 150}
+)
