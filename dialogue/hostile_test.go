@@ -1213,10 +1213,14 @@ func TestHostileOutputsProbe23b(t *testing.T) {
 // name, a cut tag at the end, a list's number, an unbanged picture's alt),
 // 10 of 150 good parts lost (3 to the English fallback); react 0 leak and
 // 150 lost (plain text is not a ReAct answer). The same after merging main
-// at 60ecf8b.
+// at 60ecf8b. After the broken forms were read (entities cut or spaced,
+// an emoji's bytes misread, tags that lost a bracket, a fence before
+// prose): 3 leak (a list's "2." cut by the stream, a link to an image read
+// as a link, and "str" the table lists, which "démonstration" holds), 7
+// lost.
 var (
-	probe23bMostLeaks = map[string]int{"graph": 12, "react": 0}
-	probe23bMostLost  = map[string]int{"graph": 10, "react": 150}
+	probe23bMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe23bMostLost  = map[string]int{"graph": 7, "react": 150}
 )
 
 // TestHostileOutputsProbe23v runs French replies carrying the cues that voice
@@ -1233,7 +1237,11 @@ func TestHostileOutputsProbe23v(t *testing.T) {
 // when it was written, before any change to the code: graph 18 of 150
 // outputs leak, 24 of 150 good parts lost; react 0 leak and 150 lost (plain
 // text is not a ReAct answer). The same after merging main at 409d41d.
+// After a robot's codes (NAO's settings and animations, a cue in braces),
+// delivery directions in asides, the phonetic alphabet and more of SSML's
+// elements were read: 5 leak (espeak's "[[nad'in]]", a respelling, a
+// number said again in words three times), 14 lost.
 var (
-	probe23vMostLeaks = map[string]int{"graph": 18, "react": 0}
-	probe23vMostLost  = map[string]int{"graph": 24, "react": 150}
+	probe23vMostLeaks = map[string]int{"graph": 5, "react": 0}
+	probe23vMostLost  = map[string]int{"graph": 14, "react": 150}
 )

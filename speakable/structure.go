@@ -623,7 +623,7 @@ func dropSeparatedTables(lines []string, keep []bool) {
 // speechMarkupRE is a tag of the markup of speech (SSML: "<speak>",
 // "<prosody rate=…>", "<break time=…/>"): the model wrote how to say its
 // words, which are speech; the tags are the synthesizer's, never said.
-var speechMarkupRE = regexp.MustCompile(`(?i)</?(?:speak|prosody|break|emphasis|say-as|voice|lang|phoneme|mark|audio|amazon:[a-z-]+)\b[^<>]{0,200}>`)
+var speechMarkupRE = regexp.MustCompile(`(?i)</?(?:speak|prosody|break|emphasis|say-as|voice|lang|phoneme|mark|audio|amazon:[a-z-]+|mstts:[a-z-]+|par|seq|media|express-as|bookmark|sub)\b[^<>]{0,200}>`)
 
 // withoutSpeechMarkup removes the tags of speech markup, keeping their words.
 func withoutSpeechMarkup(text string) string {

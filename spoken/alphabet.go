@@ -227,6 +227,9 @@ var cjkSigns = strings.NewReplacer("。", ".", "、", ",", "「", "«", "」", "
 // "musée。"), and words in ideographs or kana left out, which its voice
 // cannot say ("您好！Bonjour !").
 func InLatinScript(s string) string {
+	if strings.ContainsFunc(s, isIPA) {
+		s = withoutPhonetics(s)
+	}
 	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 }) {
 		return s
 	}
@@ -252,4 +255,25 @@ func InLatinScript(s string) string {
 		out = spaceBeforeMarkRE.ReplaceAllString(out, "$1$2")
 	}
 	return out
+}
+
+// isIPA reports a letter or mark of the phonetic alphabet that no English,
+// French or German word is written with ("ʁ", "ɔ", "ˈ", "ː").
+func isIPA(r rune) bool { return r >= 0x0250 && r <= 0x02AF || r == 'ˈ' || r == 'ˌ' || r == 'ː' }
+
+// withoutPhonetics leaves out a transcription in the phonetic alphabet
+// ("/ʁɔ.bo/", "[naˈdin]"): a reader's aid, which the voice says itself.
+func withoutPhonetics(s string) string {
+	fields := strings.Fields(s)
+	out := fields[:0]
+	for _, f := range fields {
+		if strings.ContainsFunc(f, isIPA) {
+			if tail := strings.TrimRight(f, ".,;:!?"); len(tail) < len(f) && len(out) > 0 {
+				out[len(out)-1] += f[len(tail):] // its sentence's end stays
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return strings.Join(out, " ")
 }

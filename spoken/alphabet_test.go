@@ -283,3 +283,29 @@ func TestBrokenMarkup(t *testing.T) {
 		t.Errorf("an unclosed fence holding code: Clean = %q, want nothing", got)
 	}
 }
+
+// TestVoiceCues leaves out what a voice or a robot's engine reads as an
+// order, not a word: NAO's settings and animation commands, a one-word cue
+// in braces at a sentence's edge, delivery directions in asides, a
+// transcription in the phonetic alphabet.
+func TestVoiceCues(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Bonjour ! \\pau=500\\ Je m'appelle Nadine.", "Bonjour ! Je m'appelle Nadine."},
+		{"\\rspd=80\\ Je vais parler plus lentement.", "Je vais parler plus lentement."},
+		{"Bonjour les enfants ! ^start(animations/Stand/Gestures/Hey_1) Je suis Nadine.", "Bonjour les enfants ! Je suis Nadine."},
+		{"{joie} Vous revenez nous voir ?", "Vous revenez nous voir ?"},
+		{"Bonjour [breath] pardon, je reprends.", "Bonjour pardon, je reprends."},
+		{"Bienvenue (ton enjoué) dans la galerie.", "Bienvenue dans la galerie."},
+		{"Bienvenue au MIRALab (prononcez mira-lab), mon laboratoire.", "Bienvenue au MIRALab, mon laboratoire."},
+		// What stays.
+		{"Le ton est donné : ma voix est douce.", "Le ton est donné : ma voix est douce."},
+		{"Pour {x} je ne sais pas.", "Pour {x} je ne sais pas."},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := InLatinScript("Le mot robot /ʁɔ.bo/ vient du tchèque."); got != "Le mot robot vient du tchèque." {
+		t.Errorf("a transcription: InLatinScript = %q", got)
+	}
+}

@@ -303,7 +303,7 @@ func cleanOnce(text string) string {
 		s = unclosedProseFence(s)
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
-	s = WithoutChatCodes(s)
+	s = WithoutRobotCodes(WithoutChatCodes(s))
 	if strings.Contains(s, "/me ") {
 		s = withoutChatActions(s)
 	}
@@ -512,16 +512,7 @@ func markupAsSigns(s string) string {
 		s = asciiArrowRE.ReplaceAllString(s, " ") // after the comments, whose close is one
 	}
 	if strings.Contains(s, "&") {
-		s = entityRE.ReplaceAllStringFunc(s, func(m string) string {
-			if u := html.UnescapeString(m); u != m {
-				return u // as written: "&NotEqual;" is not "&not" and "Equal;"
-			}
-			if u := html.UnescapeString(strings.ToLower(m)); u != strings.ToLower(m) && !strings.HasSuffix(u, ";") {
-				return u // in capitals ("&NBSP;")
-			}
-			return " "
-		})
-		s = withoutCutEntity(bareEntityRE.ReplaceAllStringFunc(s, bareEntity))
+		s = entities(s)
 	}
 	if strings.Contains(s, `\`) {
 		// A surrogate pair written as two escapes is one character
@@ -687,6 +678,33 @@ func cutEntity(name string) bool {
 	return false
 }
 
+// Entities reads a text's HTML entities as a browser would, escaped once
+// or twice, and as a model damages them: in capitals, without their
+// semicolon, spaced, cut short ("&nbs", "& nbsp ;", "&#12 8522;").
+func Entities(s string) string {
+	for range 2 {
+		if !strings.Contains(s, "&") {
+			break
+		}
+		s = entities(s)
+	}
+	return s
+}
+
+// entities is one pass of Entities.
+func entities(s string) string {
+	s = entityRE.ReplaceAllStringFunc(s, func(m string) string {
+		if u := html.UnescapeString(m); u != m {
+			return u // as written: "&NotEqual;" is not "&not" and "Equal;"
+		}
+		if u := html.UnescapeString(strings.ToLower(m)); u != strings.ToLower(m) && !strings.HasSuffix(u, ";") {
+			return u // in capitals ("&NBSP;")
+		}
+		return " "
+	})
+	return withoutCutEntity(bareEntityRE.ReplaceAllStringFunc(s, bareEntity))
+}
+
 // bareEntity reads an entity written without its semicolon, or one that
 // decoding an escaped ampersand made: what HTML reads it as ("&nbsp" is a space, "&hellip" an ellipsis), nothing for a
 // number no character has; a name HTML does not know is words ("R&D").
@@ -775,8 +793,8 @@ func withoutBrokenTags(s string) string {
 		return sub[1] + " "
 	})
 	s = closelessVoidRE.ReplaceAllString(s, " ")
-	if loc := cutTagRE.FindStringIndex(s); loc != nil && loc[0] > 0 {
-		s = s[:loc[0]]
+	if loc := cutTagRE.FindStringIndex(s); loc != nil && (loc[0] > 0 || strings.HasPrefix(s, "<")) {
+		s = s[:loc[0]] // a piece of a tag, alone when a stream cut it off ("</str")
 	}
 	return s
 }
@@ -818,11 +836,15 @@ var personWords = map[string]bool{
 }
 
 // pageWords name what only a page has: its typography, its parts, a
-// medium shown on it, and the pauses a script marks. She has no page.
+// medium shown on it, and the pauses and delivery a script marks. She has
+// no page, and her voice takes no directions from her words.
 var pageWords = map[string]bool{
 	"bold": true, "italic": true, "italics": true, "underlined": true, "strikethrough": true, "emoji": true, "emoticon": true, "smiley": true, "image": true, "picture": true, "photo": true, "video": true, "audio": true, "gif": true, "icon": true, "table": true, "figure": true, "footnote": true, "below": true, "above": true, "bullet": true, "bullets": true, "pause": true, "silence": true,
 	"gras": true, "italique": true, "souligné": true, "barré": true, "émoji": true, "émoticône": true, "vidéo": true, "icône": true, "tableau": true, "ci-dessous": true, "ci-dessus": true, "puces": true, "légende": true, "encadré": true, "annexe": true,
 	"fett": true, "kursiv": true, "unterstrichen": true, "durchgestrichen": true, "bild": true, "foto": true, "tabelle": true, "abbildung": true, "fußnote": true, "unten": true, "oben": true, "stille": true,
+	// How a voice engine is to say it: a breath, music, a break, a tone,
+	// a pronunciation.
+	"breath": true, "breathes": true, "music": true, "musique": true, "fades": true, "break": true, "long-break": true, "tone": true, "ton": true, "voix": true, "voice": true, "whisper": true, "whispers": true, "whispering": true, "chuchote": true, "chuchotant": true, "murmure": true, "prononcez": true, "prononcer": true, "pronounced": true, "pronounce": true, "ausgesprochen": true, "sprich": true, "atmet": true, "flüstert": true, "stimme": true, "musik": true,
 }
 
 // chatCodes are the emoticons a chat writes as a word in parentheses
@@ -1084,6 +1106,32 @@ func unclosedProseFence(s string) string {
 
 // fenceLangRE is a fence's language name, on the fence's line.
 var fenceLangRE = regexp.MustCompile(`^[A-Za-z0-9_+-]{0,20}[ \t]*\n`)
+
+// A robot's text-to-speech codes, as NAO and Pepper read them: an inline
+// setting between backslashes ("\\pau=500\\", "\\rspd=80\\", "\\rst\\") and
+// an animation command of ALAnimatedSpeech ("^start(animations/Stand/…)",
+// "^mode(contextual)"); and a cue of one word in braces opening or ending a
+// sentence ("{joie} Vous revenez ?").
+var (
+	naoSettingRE = regexp.MustCompile(`\\[a-zA-Z]{2,8}(?:=[^\\\s]{1,16})?\\`)
+	naoCommandRE = regexp.MustCompile(`\^(?:start|stop|wait|run|mode|call|pCall|startTag|waitTag|stopTag|startSound|waitSound|stopSound)\([^)\n]{0,100}\)`)
+	braceCueRE   = regexp.MustCompile(`(^|[.!?]\s+)\{\s*\p{L}{2,20}\s*\}[ \t]*|[ \t]*\{\s*\p{L}{2,20}\s*\}([.!?]?\s*$)`)
+)
+
+// WithoutRobotCodes removes a robot's speech and animation codes and a
+// one-word cue in braces at a sentence's edge: never words said.
+func WithoutRobotCodes(s string) string {
+	if strings.Contains(s, "\\") {
+		s = naoSettingRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "^") {
+		s = naoCommandRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "{") {
+		s = braceCueRE.ReplaceAllString(s, "$1$2")
+	}
+	return s
+}
 
 // chatActionRE is a chat's action command opening a line ("/me sourit").
 var chatActionRE = regexp.MustCompile(`(?m)^[ \t]*/me[ \t]+`)
