@@ -1192,10 +1192,13 @@ func TestHostileOutputsProbe22r(t *testing.T) {
 // emoji adds no stop, a hesitation's ellipsis does not end its sentence, a
 // literal "\n" before a word is a break, knowledge said to be out of date is
 // an assistant-ism: graph 1 leak (an English "Fun fact :" label in French),
-// 17 lost.
+// 17 lost. A sentence with no Latin word then stays for the language
+// policy, which tags a reply in another language with it (a Chinese reply
+// to an English turn is spoken in Chinese): "您好！" before "Bonjour !" is
+// such a sentence in a stream, 2 leak, 16 lost.
 var (
-	probe22rMostLeaks = map[string]int{"graph": 1, "react": 0}
-	probe22rMostLost  = map[string]int{"graph": 17, "react": 150}
+	probe22rMostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe22rMostLost  = map[string]int{"graph": 16, "react": 150}
 )
 
 // TestHostileOutputsProbe23b runs French replies whose markup arrives broken,

@@ -225,13 +225,17 @@ var cjkSigns = strings.NewReplacer("。", ".", "、", ",", "「", "«", "」", "
 // Latin script (English, French, German) as its synthesizer can read it: the
 // signs of Chinese and full-width forms as their Latin ones ("Bonjour！",
 // "musée。"), and words in ideographs or kana left out, which its voice
-// cannot say ("您好！Bonjour !").
+// cannot say ("您好！Bonjour !"). A sentence with no Latin word is in another
+// language, and stays for the language policy to tag.
 func InLatinScript(s string) string {
 	if strings.ContainsFunc(s, isIPA) {
 		s = withoutPhonetics(s)
 	}
 	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 }) {
 		return s
+	}
+	if !hasWord(s, latinScript) {
+		return s // a sentence wholly in another language: the reply's language policy's
 	}
 	s = cjkSigns.Replace(s)
 	var b strings.Builder

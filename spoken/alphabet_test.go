@@ -248,6 +248,7 @@ func TestInLatinScript(t *testing.T) {
 		{"Elle ouvre à 18h00（dix-huit heures）.", "Elle ouvre à 18h00(dix-huit heures)."},
 		{"La démonstration commence à １５ｈ.", "La démonstration commence à 15h."},
 		{"Nadine, c'est « moi ».", "Nadine, c'est « moi »."},
+		{"很高兴见到你。", "很高兴见到你。"},
 	} {
 		if got := InLatinScript(tc.in); got != tc.want {
 			t.Errorf("InLatinScript(%q) = %q, want %q", tc.in, got, tc.want)
