@@ -60,7 +60,7 @@ func TestSpokenSentenceIsUnspelled(t *testing.T) {
 // whatever sign or number it is; a time, a number of years or a quote
 // leading lines is words.
 func TestListMarksShared(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Voici ce que je sais faire :\n– sourire\n– saluer\n– chanter", "Voici ce que je sais faire : sourire. saluer. chanter"},
 		{"Voici ce que je sais faire :\n— sourire\n— saluer", "Voici ce que je sais faire : sourire. saluer"},
 		{"Voici ce que je sais faire :\no sourire\no saluer", "Voici ce que je sais faire : sourire. saluer"},
@@ -75,17 +75,13 @@ func TestListMarksShared(t *testing.T) {
 		{"10 ans plus tard\n12 ans après", "10 ans plus tard. 12 ans après"},
 		{"2024 fut belle.\n2025 aussi.", "2024 fut belle. 2025 aussi."},
 		{"...et voilà\n...encore", "...et voilà. ...encore"},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestBareEntities reads an entity whose semicolon was left out as HTML
 // does; a name HTML does not know is words.
 func TestBareEntities(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Merci&nbsp beaucoup !", "Merci beaucoup !"},
 		{"Merci&#160beaucoup !", "Merci beaucoup !"},
 		{"Merci& nbsp;beaucoup !", "Merci beaucoup !"},
@@ -93,11 +89,7 @@ func TestBareEntities(t *testing.T) {
 		{"Merci beaucoup ! &#x1f60a Vous êtes adorable.", "Merci beaucoup ! Vous êtes adorable."},
 		{"R&D, AT&T et Q&A.", "R&D, AT&T et Q&A."},
 		{"Merci&NBSP;beaucoup !", "Merci beaucoup !"},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestShapeThinkTags reads Kimi's reasoning tag drawn with triangles as the
@@ -126,7 +118,7 @@ func TestShapeThinkTags(t *testing.T) {
 // TestTagsByHTMLsNames reads a tag by its name being HTML's, however it is
 // spaced or escaped; a placeholder in title case is left to the gate.
 func TestTagsByHTMLsNames(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Merci ! < br > Vous êtes adorable.", "Merci ! Vous êtes adorable."},
 		{"Merci ! </ br> Vous êtes adorable.", "Merci ! Vous êtes adorable."},
 		{"Merci ! < b >Vous< / b > êtes adorable.", "Merci ! Vous êtes adorable."},
@@ -135,29 +127,21 @@ func TestTagsByHTMLsNames(t *testing.T) {
 		{"<!DOCTYPE html>Merci ! Vous êtes adorable.", "Merci ! Vous êtes adorable."},
 		{"Hello <Name>, welcome!", "Hello <Name>, welcome!"},
 		{"J'ai 3 < 5 ans.", "J'ai 3 < 5 ans."},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestInlineDashItems reads a list written in one line, its newlines lost,
 // as items parted by commas (two hyphens set apart between words are read
 // as commas too, a pause either way); one dash and a number's sign stay.
 func TestInlineDashItems(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Voici ce que je sais faire : - sourire - saluer - chanter", "Voici ce que je sais faire : sourire, saluer, chanter"},
 		{"Voici ce que je sais faire: – sourire – saluer.", "Voici ce que je sais faire: sourire, saluer."},
 		{"Genève - une belle ville - est au bord du lac.", "Genève, une belle ville, est au bord du lac."},
 		{"Je sais faire beaucoup de choses - sourire - parler.", "Je sais faire beaucoup de choses, sourire, parler."},
 		{"Je suis Nadine - ravie de vous voir.", "Je suis Nadine - ravie de vous voir."},
 		{"Attention : - 5 degrés ce soir.", "Attention : - 5 degrés ce soir."},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestFieldsAttributesAndEdgeCode: a record's field on its own line, a
@@ -165,7 +149,7 @@ func TestInlineDashItems(t *testing.T) {
 // a list's item that defines a word, French spacing and a word in code's
 // font stay.
 func TestFieldsAttributesAndEdgeCode(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"humeur: joyeuse\nJe me sens merveilleusement bien !", "Je me sens merveilleusement bien !"},
 		{"Bonjour !\n\nemotion: joy\nemotion_intensity: 5", "Bonjour !"},
 		{"prosody rate=\"slow\" Bonjour ! Ravie que vous soyez là.", "Bonjour ! Ravie que vous soyez là."},
@@ -175,11 +159,7 @@ func TestFieldsAttributesAndEdgeCode(t *testing.T) {
 		{"Voici mes talents :\n- sourire : je souris à tous\n- saluer : je fais signe", "Voici mes talents : sourire : je souris à tous. saluer : je fais signe"},
 		{"Je m'appelle `Nadine`.", "Je m'appelle Nadine."},
 		{"Remarque : le lac est beau.", "Remarque : le lac est beau."},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestPageAndDocumentForms: what only a page has (its typography named in
@@ -188,7 +168,7 @@ func TestFieldsAttributesAndEdgeCode(t *testing.T) {
 // tokens, single-sign strikes, Textile, troff, AsciiDoc, reST, forum tag
 // pairs, attribute lists, CSS, RTF, Org's italics) go; the words stay.
 func TestPageAndDocumentForms(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Bonjour (en gras) ! Je suis ravie de vous voir.", "Bonjour ! Je suis ravie de vous voir."},
 		{"Je suis née en 2013 (voir note 3).", "Je suis née en 2013."},
 		{"Merci pour votre visite [emoji cœur] !", "Merci pour votre visite !"},
@@ -231,11 +211,7 @@ func TestPageAndDocumentForms(t *testing.T) {
 		{"Table ronde : ce soir à 18 h.", "Table ronde : ce soir à 18 h."},
 		{"Je parle français et/ou anglais, 24/7.", "Je parle français et/ou anglais, 24/7."},
 		{"Ma note (très bonne) et ma photo de groupe.", "Ma note (très bonne) et ma photo de groupe."},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestInLatinScript reads a sentence of a reply in a Latin script with
@@ -260,7 +236,7 @@ func TestInLatinScript(t *testing.T) {
 // an emoji's bytes misread and cut, tags that lost a bracket or were cut
 // off with the reply, a fence opened by mistake before prose.
 func TestBrokenMarkup(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"/strong>Les toilettes sont à gauche.", "Les toilettes sont à gauche."},
 		{"Bonjour&nbs ! Je suis Nadine.", "Bonjour ! Je suis Nadine."},
 		{"Battelle,& nbsp ;à Genève.", "Battelle, à Genève."},
@@ -275,11 +251,7 @@ func TestBrokenMarkup(t *testing.T) {
 		// What stays.
 		{"R&D et AT&T, Smith & Co.", "R&D et AT&T, Smith & Co."},
 		{"Il y a 2 < 3 et 5 > 4.", "Il y a 2 < 3 et 5 > 4."},
-	} {
-		if got := Clean(tc.in); got != tc.want {
-			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 	if got := Clean("```python\nprint('x')"); got != "" {
 		t.Errorf("an unclosed fence holding code: Clean = %q, want nothing", got)
 	}
@@ -290,7 +262,7 @@ func TestBrokenMarkup(t *testing.T) {
 // in braces at a sentence's edge, delivery directions in asides, a
 // transcription in the phonetic alphabet.
 func TestVoiceCues(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkClean(t, []cleanRow{
 		{"Bonjour ! \\pau=500\\ Je m'appelle Nadine.", "Bonjour ! Je m'appelle Nadine."},
 		{"\\rspd=80\\ Je vais parler plus lentement.", "Je vais parler plus lentement."},
 		{"Bonjour les enfants ! ^start(animations/Stand/Gestures/Hey_1) Je suis Nadine.", "Bonjour les enfants ! Je suis Nadine."},
@@ -301,12 +273,21 @@ func TestVoiceCues(t *testing.T) {
 		// What stays.
 		{"Le ton est donné : ma voix est douce.", "Le ton est donné : ma voix est douce."},
 		{"Pour {x} je ne sais pas.", "Pour {x} je ne sais pas."},
-	} {
+	})
+	if got := InLatinScript("Le mot robot /ʁɔ.bo/ vient du tchèque."); got != "Le mot robot vient du tchèque." {
+		t.Errorf("a transcription: InLatinScript = %q", got)
+	}
+}
+
+// cleanRow is a text and what Clean makes of it.
+type cleanRow struct{ in, want string }
+
+// checkClean runs Clean on each row's text.
+func checkClean(t *testing.T, rows []cleanRow) {
+	t.Helper()
+	for _, tc := range rows {
 		if got := Clean(tc.in); got != tc.want {
 			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-	if got := InLatinScript("Le mot robot /ʁɔ.bo/ vient du tchèque."); got != "Le mot robot vient du tchèque." {
-		t.Errorf("a transcription: InLatinScript = %q", got)
 	}
 }
