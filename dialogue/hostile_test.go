@@ -1250,22 +1250,22 @@ var (
 )
 
 // TestHostileOutputsProbe24w runs French plain-prose replies found by
-// reading the gate (issue 27, round gate24w, white-box): 92 replies on both
-// engines, 72 that leak or lose their good part on main (tags named with
-// accents or spaces used as placeholders, MkDocs and reST admonitions and
-// roles, Obsidian embeds with a size, Pandoc inline notes, spans and
-// attributes, wiki templates, templating placeholders, label lines with a
-// no-break space before the colon, quoted front matter, markup said in
-// words) and 20 that only look like markup.
+// reading the gate (issue 27, round gate24w, white-box): 103 replies on
+// both engines, 83 that leak or lose their good part on main (tags named
+// with accents or spaces used as placeholders, MkDocs, reST and AsciiDoc
+// admonitions, roles and macros, Obsidian embeds with a size, Pandoc inline
+// notes, spans and attributes, wiki templates, Hugo and templating
+// placeholders, label lines with a no-break space before the colon, quoted
+// front matter, markup said in words) and 20 that only look like markup.
 func TestHostileOutputsProbe24w(t *testing.T) {
 	probeScore(t, "probe24w", probe24wMostLeaks, probe24wMostLost)
 }
 
 // probe24wMostLeaks and probe24wMostLost are its counts on main (8d30670)
-// when it was written, before any change to the code: graph 36 of 92
-// outputs leak, 40 of 92 good parts lost (4 of them look-alikes refused
-// whole); react 0 leak and 92 lost (plain text is not a ReAct answer).
+// when it was written, before any change to the code: graph 42 of 103
+// outputs leak, 45 of 103 good parts lost (4 of them look-alikes refused
+// whole); react 0 leak and 103 lost (plain text is not a ReAct answer).
 var (
-	probe24wMostLeaks = map[string]int{"graph": 36, "react": 0}
-	probe24wMostLost  = map[string]int{"graph": 40, "react": 92}
+	probe24wMostLeaks = map[string]int{"graph": 42, "react": 0}
+	probe24wMostLost  = map[string]int{"graph": 45, "react": 103}
 )
