@@ -1265,7 +1265,14 @@ func TestHostileOutputsProbe24w(t *testing.T) {
 // when it was written, before any change to the code: graph 42 of 103
 // outputs leak, 45 of 103 good parts lost (4 of them look-alikes refused
 // whole); react 0 leak and 103 lost (plain text is not a ReAct answer).
+// After the white-box round's classes were read (MkDocs' admonitions, an
+// embedded file, inline footnotes, AsciiDoc's macros, reST's roles and
+// substitutions, a language template, the reply's own fields as labels,
+// slots in chevrons and templates' variables): graph 6 leak (a quoted
+// front-matter value, markup said in words twice, a single word in
+// chevrons, a tab's content in English, a Slack link's label), 48 lost (a
+// slot's sentence is left out rather than spoken).
 var (
-	probe24wMostLeaks = map[string]int{"graph": 42, "react": 0}
-	probe24wMostLost  = map[string]int{"graph": 45, "react": 103}
+	probe24wMostLeaks = map[string]int{"graph": 6, "react": 0}
+	probe24wMostLost  = map[string]int{"graph": 48, "react": 103}
 )

@@ -159,7 +159,7 @@ func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool)
 
 // sentenceOnce is one pass of the sentence gate.
 func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored bool) (string, error) {
-	raw := strings.TrimSpace(spoken.WithoutRobotCodes(spoken.Entities(sentence))) // entities escaped once or twice or damaged; a robot's codes
+	raw := strings.TrimSpace(spoken.EarlyForms(spoken.Entities(sentence))) // entities escaped once or twice or damaged; a robot's codes
 	if raw == "" {
 		return "", nil
 	}
@@ -440,7 +440,7 @@ func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
-	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(spoken.WithoutRobotCodes(spoken.WithoutChatCodes(spoken.WithoutComments(text)))), ""))))))))
+	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(spoken.EarlyForms(spoken.WithoutComments(text))), ""))))))))
 	text = withoutStructure(withoutSpeechMarkup(text))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
 }

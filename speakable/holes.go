@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/nadine-robot/nadine/spoken"
 )
 
 // A sentence left with holes where something was cut ("You can read all
@@ -50,22 +52,28 @@ var pagePointerRE = regexp.MustCompile(`(?i)\bci-(?:dessous|dessus|joint|après)
 
 // slotRE is a slot a writer left: an order to fill it in brackets ("[insérer
 // le nom ici]", "[insert name]"), a writer's marker ("TODO", "FIXME",
-// "XXX") or filler text ("lorem ipsum").
-var slotRE = regexp.MustCompile(`\[(?i:insérer|inserer|insert|einfügen|ajouter|add|remplacer|replace|ersetzen|à compléter|to be)\b[^\]\n]{0,40}\]|\b(?:TODO|FIXME|TBD|XXX)\b|(?i:\blorem ipsum\b)`)
+// "XXX"), filler text ("lorem ipsum"), a template's variable ("%nom%",
+// "<%= prenom %>").
+var slotRE = regexp.MustCompile(`\[(?i:insérer|inserer|insert|einfügen|ajouter|add|remplacer|replace|ersetzen|à compléter|to be)\b[^\]\n]{0,40}\]|\b(?:TODO|FIXME|TBD|XXX)\b|(?i:\blorem ipsum\b)|%\p{L}[\p{L}_]{1,20}%|<%=?[^%\n]{1,40}%>`)
 
-// angleSpanRE is words in angle brackets, no attribute in them.
-var angleSpanRE = regexp.MustCompile(`<\s*([^<>=/\n]{1,40}?)\s*>`)
+// angleSpanRE is words in angle brackets or chevrons, no attribute in
+// them.
+var angleSpanRE = regexp.MustCompile(`[<‹]\s*([^<>‹›=\n]{1,40}?)\s*[>›]`)
 
-// describedSlot reports words in angle brackets that describe what should
-// stand there ("<nom du visiteur>", "<your name>"): several words, which
-// no tag is.
+// describedSlot reports words in angle brackets or chevrons that stand for
+// what should be there ("<nom du visiteur>", "<Madame/Monsieur>",
+// "‹prénom>"): several words, a choice, or a name no HTML tag has.
 func describedSlot(s string) bool {
-	if !strings.Contains(s, "<") {
+	if !strings.ContainsAny(s, "<‹") {
 		return false
 	}
 	for _, m := range angleSpanRE.FindAllStringSubmatch(s, -1) {
-		if ws := strings.Fields(m[1]); len(ws) >= 2 && strings.IndexFunc(m[1], unicode.IsLetter) == 0 {
-			return true
+		inner := m[1]
+		if strings.IndexFunc(inner, unicode.IsLetter) != 0 || spoken.HTMLElement(strings.TrimSpace(inner)) {
+			continue // a number compared, a tag
+		}
+		if ws := strings.Fields(inner); len(ws) >= 2 || strings.ContainsAny(inner, "/") || strings.ContainsFunc(inner, func(r rune) bool { return r > unicode.MaxASCII }) {
+			return true // several words, a choice ("Madame/Monsieur"), a name no tag has ("prénom")
 		}
 	}
 	return false

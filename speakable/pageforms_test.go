@@ -56,3 +56,23 @@ func TestPagePointers(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotsInChevrons leaves out a sentence with a slot in chevrons or a
+// template's variable; a tag and a number compared are no slot.
+func TestSlotsInChevrons(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Bonjour ‹prénom> !", true},
+		{"Bienvenue <Madame/Monsieur> !", true},
+		{"Bonjour %nom%, bienvenue.", true},
+		{"Bonjour <%= prenom %>, bienvenue.", true},
+		{"I love the <b>lake</b>.", false},
+		{"Il y a 2 < 3 et 5 > 4.", false},
+	} {
+		if got := holed(tc.in); got != tc.want {
+			t.Errorf("holed(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -291,3 +291,25 @@ func checkClean(t *testing.T, rows []cleanRow) {
 		}
 	}
 }
+
+// TestMoreDocumentForms: MkDocs' admonitions, an embedded file, inline
+// footnotes, AsciiDoc's macros, reST's roles and substitutions, a wiki's
+// language template and the reply's own fields written as labels go; the
+// words around stay.
+func TestMoreDocumentForms(t *testing.T) {
+	checkClean(t, []cleanRow{
+		{"!!! tip\n    Demandez-moi l'histoire du MIRALab.", "Demandez-moi l'histoire du MIRALab."},
+		{"tip\nDemandez-moi l'histoire du MIRALab.", "Demandez-moi l'histoire du MIRALab."},
+		{"![[plan.png|300]] Le plan est à l'entrée.", "Le plan est à l'entrée."},
+		{"Je suis née en 2013^[Selon le site du MIRALab.] à Genève.", "Je suis née en 2013 à Genève."},
+		{"Appuyez sur kbd:[Entrée] pour commencer.", "Appuyez sur Entrée pour commencer."},
+		{"Allez voir :doc:`la salle des automates <automates>` au fond.", "Allez voir la salle des automates au fond."},
+		{"Je suis Nadine |nbsp| et je vous souhaite la bienvenue.", "Je suis Nadine et je vous souhaite la bienvenue."},
+		{"Je dis {{lang|en|Hello}} aux visiteurs anglais.", "Je dis Hello aux visiteurs anglais."},
+		{"Émotion : joie\nBienvenue au MIRALab !", "Bienvenue au MIRALab !"},
+		{"Geste : salut de la main\nBonjour !", "Bonjour !"},
+		// What stays.
+		{"Remarque : le lac est beau.", "Remarque : le lac est beau."},
+		{"| Langue | Niveau |", "Langue, Niveau"},
+	})
+}

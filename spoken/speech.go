@@ -303,7 +303,7 @@ func cleanOnce(text string) string {
 		s = unclosedProseFence(s)
 	}
 	s = fenceBlockRE.ReplaceAllString(s, " ")
-	s = WithoutRobotCodes(WithoutChatCodes(s))
+	s = EarlyForms(s)
 	if strings.Contains(s, "/me ") {
 		s = withoutChatActions(s)
 	}
@@ -816,6 +816,12 @@ var cutEntityEndRE = regexp.MustCompile(`&([a-z]{1,8})\s*$`)
 // wbrRE is HTML's word-break opportunity ("vien<wbr>nent").
 var wbrRE = regexp.MustCompile(`(?i)<\s*wbr\s*/?\s*>`)
 
+// HTMLElement reports a name of HTML's elements ("b", "br", "section"),
+// however it is written, closing slash aside.
+func HTMLElement(name string) bool {
+	return htmlElements[strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/"))]
+}
+
 // declarationRE is a document's declaration or processing instruction
 // ("<!DOCTYPE html>", "<?xml version=\"1.0\"?>").
 var declarationRE = regexp.MustCompile(`<![A-Za-z][^<>\n]{0,80}>|<\?[A-Za-z][^<>\n]{0,80}\?>`)
@@ -913,7 +919,7 @@ func joinLines(s string) string {
 			continue
 		}
 		l := strings.TrimSpace(line)
-		if fieldLineRE.MatchString(l) || captionLineRE.MatchString(l) && (!endsSentence(l) || i+1 < len(lines)) {
+		if fieldLineRE.MatchString(l) || cueFieldRE.MatchString(l) || admonitionTypeRE.MatchString(l) || captionLineRE.MatchString(l) && (!endsSentence(l) || i+1 < len(lines)) {
 			// A record's field on its own line ("humeur: joyeuse"), a
 			// page's caption or title ("Tableau 1 : Mes langues").
 			continue
@@ -1072,7 +1078,17 @@ var codeSignsRE = regexp.MustCompile(`[(){}=;<>\[\]]|\w\.\w`)
 // fieldLineRE is a line that is a record's field: a key in lower case
 // (a sentence opens with a capital), a colon and a short value. Data, such
 // as YAML or a model's own fields, not words said.
-var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}\s?(?::|\s=)\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
+var fieldLineRE = regexp.MustCompile(`^\p{Ll}[\p{L}\p{N}_.-]{0,30}[\s\x{a0}\x{202f}]?(?::|\s=)\s*[^\s:][^.!?:\n]{0,40}[.!]?$`)
+
+// admonitionTypeRE is what is left of an admonition's line once a stream
+// has cut its "!!!" off as a sentence's end: its type, and a title in
+// quotes (MkDocs' "tip", "warning \"Attention\"").
+var admonitionTypeRE = regexp.MustCompile(`^(?:note|abstract|summary|tldr|info|todo|tip|hint|important|success|check|done|question|help|faq|warning|caution|attention|failure|fail|missing|danger|error|bug|example|quote|cite)(?:[ \t]+"[^"\n]*")?$`)
+
+// cueFieldRE is a line that gives a field of the reply itself, its emotion,
+// gesture, tone or gaze, as a label ("Émotion : joie", "Geste : salut de
+// la main"): the robot's cue written out, not words for the visitor.
+var cueFieldRE = regexp.MustCompile(`(?i)^(?:émotion|emotion|geste|gesture|ton|tone|humeur|mood|intensité|intensity|expression|regard|gaze|animation|voix|voice|stimmung|gefühl|geste|blick|tonfall|情绪|动作|表情|语气)s?[\s\x{a0}\x{202f}]*[:：]\s*[^.!?\n]{1,40}$`)
 
 // A terminal's or a chat's codes: ANSI's select-graphic-rendition
 // ("\x1b[1m", "[0m" once its escape is lost), IRC's colour ("\x03" and
@@ -1118,6 +1134,17 @@ var (
 	braceCueRE   = regexp.MustCompile(`(^|[.!?]\s+)\{\s*\p{L}{2,20}\s*\}[ \t]*|[ \t]*\{\s*\p{L}{2,20}\s*\}([.!?]?\s*$)`)
 )
 
+// EarlyForms removes the tokens of chats, terminals, robots and document
+// substitutions that other readings would take for words or cells: what the
+// gate reads first, and the cleaning too.
+func EarlyForms(s string) string {
+	s = WithoutRobotCodes(WithoutChatCodes(s))
+	if strings.Count(s, "|") >= 2 {
+		s = substitutionRE.ReplaceAllString(s, "$1$2")
+	}
+	return s
+}
+
 // WithoutRobotCodes removes a robot's speech and animation codes and a
 // one-word cue in braces at a sentence's edge: never words said.
 func WithoutRobotCodes(s string) string {
@@ -1130,8 +1157,14 @@ func WithoutRobotCodes(s string) string {
 	if strings.Contains(s, "{") {
 		s = braceCueRE.ReplaceAllString(s, "$1$2")
 	}
+	if strings.Contains(s, "«") {
+		s = quotedCueRE.ReplaceAllString(s, " ")
+	}
 	return s
 }
+
+// quotedCueRE is a field of the reply in guillemets («geste : salut»).
+var quotedCueRE = regexp.MustCompile(`(?i)«\s*(?:émotion|emotion|geste|gesture|ton|tone|humeur|mood|regard|gaze|animation)s?\s*:[^»\n]{1,40}»`)
 
 // chatActionRE is a chat's action command opening a line ("/me sourit").
 var chatActionRE = regexp.MustCompile(`(?m)^[ \t]*/me[ \t]+`)
@@ -1193,6 +1226,32 @@ var (
 // documentForms reads what the document languages (Textile, troff,
 // AsciiDoc, reST, Org, Pandoc, RTF, forum tags) add to a reply's words.
 func documentForms(s string) string {
+	if strings.ContainsAny(s, "!?=") {
+		s = admonitionLineRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "[") {
+		s = embedRE.ReplaceAllString(s, " ")
+		s = inlineNoteRE.ReplaceAllString(s, "")
+		s = macroRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := macroRE.FindStringSubmatch(m)
+			switch strings.ToLower(sub[1]) {
+			case "kbd", "btn", "menu", "link", "xref":
+				return sub[2] // a key, a button, a link's words
+			}
+			return "" // a footnote, a picture
+		})
+	}
+	if strings.Contains(s, ":`") {
+		s = restRoleRE.ReplaceAllStringFunc(s, func(m string) string {
+			if sub := restRoleRE.FindStringSubmatch(m); sub[2] != "" {
+				return strings.TrimSpace(sub[1]) // a role's words before its target
+			}
+			return "" // a bare reference's name
+		})
+	}
+	if strings.Contains(s, "{{") {
+		s = langTemplateRE.ReplaceAllString(s, "$1")
+	}
 	if strings.Contains(s, "::") {
 		s = restInlineRE.ReplaceAllString(s, " ")
 	}
@@ -1237,6 +1296,22 @@ func documentForms(s string) string {
 // bbImageRE is a forum's picture, its file between the tags: never words.
 var bbImageRE = regexp.MustCompile(`(?i)\[img(?:=[^\]\n]{0,40})?\][^\[\n]{0,200}\[/img\]`)
 
+// More document forms: MkDocs' admonition, collapsible and tab lines
+// ("!!! tip", "??? note \"Titre\"", "=== \"English\""), an embedded file
+// ("![[plan.png|300]]"), an inline footnote (Pandoc's "^[…]", AsciiDoc's
+// "footnote:[…]"), AsciiDoc's macros ("kbd:[Entrée]"), reST's roles
+// (":ref:`salle-automates`", ":doc:`la visite <visite>`") and
+// substitutions ("|nbsp|"), a wiki's language template ("{{lang|en|Hello}}").
+var (
+	admonitionLineRE = regexp.MustCompile(`(?m)^[ \t]*(?:!!!|\?\?\?\+?|===)[ \t]+[^\n]*$`)
+	embedRE          = regexp.MustCompile(`!\[\[[^\]\n]{1,80}\]\]`)
+	inlineNoteRE     = regexp.MustCompile(`\^\[[^\]\n]{1,200}\]|\bfootnote:\[[^\]\n]{0,200}\]`)
+	macroRE          = regexp.MustCompile(`\b(kbd|btn|menu|link|xref|image|footnote):(?:[^\s\[]*)\[([^\]\n]{0,80})\]`)
+	restRoleRE       = regexp.MustCompile(`:[a-z]{2,12}:` + "`" + `([^` + "`" + `<\n]*)(<[^>\n]*>)?` + "`")
+	substitutionRE   = regexp.MustCompile(`(?m)(^|\S[ \t]+)\|[A-Za-z][\w-]{0,19}\|([ \t]|$)`)
+	langTemplateRE   = regexp.MustCompile(`\{\{\s*lang\s*\|\s*[a-z]{2,3}\s*\|\s*([^{}|\n]{1,80})\}\}`)
+)
+
 // withoutForumPairs removes a forum's tags that a close pairs, whatever
 // their name; the words between stay.
 func withoutForumPairs(s string) string {
@@ -1251,12 +1326,12 @@ func withoutForumPairs(s string) string {
 
 // captionLineRE is a line that names a part of a page, a number or a
 // label after the name: a title, a caption, a section, a box.
-var captionLineRE = regexp.MustCompile(`(?i)^(?:titre|sous-titre|tableau|figure|fig\.|section|chapitre|encadré|légende|title|subtitle|table|caption|chapter|sidebar|titel|untertitel|tabelle|abbildung|abschnitt|kapitel|kasten|标题|副标题|表|图)(?:\s*[\d.]+)?\s*(?:[:：–—-]|«|"|$)`)
+var captionLineRE = regexp.MustCompile(`(?i)^(?:titre|sous-titre|tableau|figure|fig\.|section|chapitre|encadré|légende|mots-clés|mots clés|étiquettes|title|subtitle|table|caption|chapter|sidebar|keywords|tags|titel|untertitel|tabelle|abbildung|abschnitt|kapitel|kasten|schlagwörter|stichwörter|标题|副标题|表|图|关键词|标签)(?:\s*[\d.]+)?\s*(?:[:：–—-]|«|"|$)`)
 
 // captionLeadRE is a caption's or a title's label that opens a sentence
 // read alone, as a stream reads it ("Sous-titre : une journée …"): the
 // label goes, its words stay.
-var captionLeadRE = regexp.MustCompile(`^(?i:titre|sous-titre|légende|encadré|tableau(?:\s*[\d.]+)?|figure\s*[\d.]+|title|subtitle|caption|table\s*[\d.]+|titel|untertitel|tabelle(?:\s*[\d.]+)?|abbildung(?:\s*[\d.]+)?|kasten)\s*[:：]\s*|^(?i:encadré|kasten|sidebar)\s+`)
+var captionLeadRE = regexp.MustCompile(`^(?i:titre|sous-titre|légende|encadré|mots-clés|keywords|schlagwörter|tableau(?:\s*[\d.]+)?|figure\s*[\d.]+|title|subtitle|caption|table\s*[\d.]+|titel|untertitel|tabelle(?:\s*[\d.]+)?|abbildung(?:\s*[\d.]+)?|kasten)\s*[:：]\s*|^(?i:encadré|kasten|sidebar)\s+`)
 
 // footnoteBodyRE is a footnote's body: a line led by its number in
 // superscript ("¹ Source : …").
