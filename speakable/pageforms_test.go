@@ -69,6 +69,8 @@ func TestSlotsInChevrons(t *testing.T) {
 		{"Bonjour %nom%, bienvenue.", true},
 		{"Bonjour <%= prenom %>, bienvenue.", true},
 		{"I love the <b>lake</b>.", false},
+		{"你好！<br/>欢迎来到实验室。", false},
+		{"Vous êtes photographe ? <br /> Alors souriez !", false},
 		{"Il y a 2 < 3 et 5 > 4.", false},
 	} {
 		if got := holed(tc.in); got != tc.want {

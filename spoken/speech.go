@@ -817,9 +817,10 @@ var cutEntityEndRE = regexp.MustCompile(`&([a-z]{1,8})\s*$`)
 var wbrRE = regexp.MustCompile(`(?i)<\s*wbr\s*/?\s*>`)
 
 // HTMLElement reports a name of HTML's elements ("b", "br", "section"),
-// however it is written, closing slash aside.
+// however it is written, a closing or self-closing slash aside ("/b",
+// "br/").
 func HTMLElement(name string) bool {
-	return htmlElements[strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/"))]
+	return htmlElements[strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(name), "/")))]
 }
 
 // declarationRE is a document's declaration or processing instruction
