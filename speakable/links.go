@@ -155,8 +155,6 @@ var (
 	// imageLinkRE is a Markdown image ("![Nadine smiling](https://…)"): a
 	// picture a voice cannot show, its words a caption for the eye.
 	imageLinkRE = regexp.MustCompile(`!\[[^\]\n]{0,120}\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)`)
-	// bbImageLinkRE is a forum's picture ("[img]sourire.png[/img]").
-	bbImageLinkRE = regexp.MustCompile(`(?i)\[img(?:=[^\]\n]{0,40})?\][^\[\n]{0,200}\[/img\]`)
 	// texSymbolAloneRE is one TeX symbol in dollars, a drawing, no formula.
 	texSymbolAloneRE = regexp.MustCompile(`\$\\[a-zA-Z]{2,20}\$`)
 	// referenceDefRE is the line that defines a Markdown reference link
@@ -250,9 +248,7 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		// on its line or before the first word, is pointed at by nothing.
 		s = withoutImages(s)
 	}
-	if strings.Contains(s, "[/") {
-		s = bbImageLinkRE.ReplaceAllString(s, "\n")
-	}
+	s = spoken.WithoutForumImages(s, "\n")
 	if strings.Contains(s, "$\\") {
 		s = texSymbolAloneRE.ReplaceAllString(s, " ") // a symbol drawn in TeX ("$\heartsuit$"), no formula
 	}

@@ -95,7 +95,7 @@ func (s *SentenceSplitter) Write(delta string) []string {
 				i = end
 				continue
 			}
-			if strings.TrimLeft(text[end:], " \t") == "" && hesitation(text[start:end], "x") {
+			if strings.TrimLeft(text[end:], " \t") == "" && hesitant(text[start:end]) {
 				break // "Hmm… " may go on in lower case: wait for the next word
 			}
 			switch {
@@ -232,11 +232,14 @@ func isLatinEnd(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '
 // on after, in lower case ("Hmm… laissez-moi réfléchir", "Je pense que...
 // oui !"): a pause, not its end.
 func hesitation(before, after string) bool {
-	if !strings.HasSuffix(before, "…") && !strings.HasSuffix(before, "...") || len(strings.Fields(before)) > 4 {
-		return false // a long clause before the dots is a sentence trailing off
-	}
 	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(after, " \t"))
-	return unicode.IsLower(r)
+	return hesitant(before) && unicode.IsLower(r)
+}
+
+// hesitant reports an ellipsis after a few words; after a long clause the
+// dots are a sentence trailing off.
+func hesitant(before string) bool {
+	return (strings.HasSuffix(before, "…") || strings.HasSuffix(before, "...")) && len(strings.Fields(before)) <= 4
 }
 
 // endsWithAbbreviation reports a sentence cut after an abbreviation: one

@@ -1270,7 +1270,7 @@ func documentForms(s string) string {
 		s = namedNoteRE.ReplaceAllString(s, "")
 		s = roleRE.ReplaceAllString(s, "$1")
 		if strings.Contains(s, "[/") {
-			s = withoutForumPairs(bbImageRE.ReplaceAllString(s, " "))
+			s = withoutForumPairs(WithoutForumImages(s, " "))
 		}
 	}
 	if strings.Contains(s, "{") {
@@ -1296,6 +1296,15 @@ func documentForms(s string) string {
 
 // bbImageRE is a forum's picture, its file between the tags: never words.
 var bbImageRE = regexp.MustCompile(`(?i)\[img(?:=[^\]\n]{0,40})?\][^\[\n]{0,200}\[/img\]`)
+
+// WithoutForumImages replaces a forum's pictures ("[img]sourire.png[/img]")
+// with with.
+func WithoutForumImages(s, with string) string {
+	if !strings.Contains(s, "[/") {
+		return s
+	}
+	return bbImageRE.ReplaceAllLiteralString(s, with)
+}
 
 // More document forms: MkDocs' admonition, collapsible and tab lines
 // ("!!! tip", "??? note \"Titre\"", "=== \"English\""), an embedded file
