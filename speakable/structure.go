@@ -358,6 +358,9 @@ var (
 	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
 	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
 	// Nadine"), not a field's value.
+	// presentativeRE leads a clause that shows what follows ("Voici mes
+	// talents : sourire, saluer"), not a record's label.
+	presentativeRE = regexp.MustCompile(`(?i)^(?:voici|voilà|voila|here|hier)\b`)
 	valueSpeakerRE = regexp.MustCompile(`(?i)\b(?:i|me|my|you|your|we|je|j|moi|tu|vous|nous|ich|mich|mir|du|dich|dir|wir|sie)\b|[我你您咱们]`)
 )
 
@@ -366,7 +369,7 @@ var (
 // ideographs) at most that speaks to no one.
 func fieldSentence(s string) bool {
 	m := fieldSentenceRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil || valueSpeakerRE.MatchString(m[2]) {
+	if m == nil || valueSpeakerRE.MatchString(m[2]) || presentativeRE.MatchString(m[1]) {
 		return false
 	}
 	v := strings.TrimSpace(m[2])

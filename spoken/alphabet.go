@@ -56,15 +56,7 @@ func Unspelled(s string) string {
 	}) {
 		return s
 	}
-	fields := strings.Fields(s)
-	out := fields[:0]
-	for _, f := range fields {
-		if typedFace(f) || utf8.RuneCountInString(f) >= 2 && strings.TrimFunc(f, func(r rune) bool { return unicode.Is(unicode.Pd, r) }) == "" {
-			continue // a face, or a separator drawn in dashes ("–––")
-		}
-		out = append(out, f)
-	}
-	s = strings.Join(out, " ")
+	s = withoutSeparatorFields(s, true)
 	if !strings.ContainsFunc(s, func(r rune) bool { return spelledOut(r) || r == '°' }) {
 		return withoutUnpaired(s)
 	}
@@ -82,11 +74,29 @@ func Unspelled(s string) string {
 			b.WriteByte(' ') // a word's joint ("mot_clé", "tout+le+monde"), a cell's wall
 		}
 	}
-	s = strings.Join(strings.Fields(withoutUnpaired(b.String())), " ")
+	s = withoutSeparatorFields(withoutUnpaired(b.String()), false) // "|---|---|" left "--- ---"
 	if strings.Contains(s, " ,") || strings.Contains(s, " .") {
 		s = spaceBeforeMarkRE.ReplaceAllString(s, "$1$2")
 	}
 	return s
+}
+
+// withoutSeparatorFields returns s's words without a separator drawn in dashes
+// ("–––", "- - -", a dash that ends the sentence) and, with faces, without
+// typed faces.
+func withoutSeparatorFields(s string, faces bool) string {
+	fields := strings.Fields(s)
+	dashes := func(i int) bool {
+		return i >= 0 && i < len(fields) && strings.TrimFunc(fields[i], func(r rune) bool { return unicode.Is(unicode.Pd, r) }) == ""
+	}
+	out := make([]string, 0, len(fields))
+	for i, f := range fields {
+		if faces && typedFace(f) || dashes(i) && (utf8.RuneCountInString(f) >= 2 || dashes(i-1) || dashes(i+1) || i == len(fields)-1 && i > 0) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return strings.Join(out, " ")
 }
 
 // withoutUnpaired removes a parenthesis that pairs with none: what held an
@@ -137,11 +147,11 @@ func betweenNumbers(rs []rune, i int) bool {
 	for k < len(rs) && rs[k] == ' ' {
 		k++
 	}
-	number := func(at int) bool {
-		return at >= 0 && at < len(rs) && (unicode.IsDigit(rs[at]) || strings.ContainsRune("()−-", rs[at]))
-	}
-	after := number(k)
-	return after && (number(j) || strings.ContainsRune("+−-$", rs[i])) // "+41", "−5 °C", "$5"
+	// A number's edge: a digit, a bracket around one, or a minus before
+	// one ("(3 + 4) × 2", "= -5"); dashes drawn are no number ("+---+").
+	before := j >= 0 && (unicode.IsDigit(rs[j]) || rs[j] == ')')
+	after := k < len(rs) && (unicode.IsDigit(rs[k]) || strings.ContainsRune("(−-", rs[k]) && k+1 < len(rs) && unicode.IsDigit(rs[k+1]))
+	return after && (before || strings.ContainsRune("+−-$", rs[i])) // "+41", "−5 °C", "$5"
 }
 
 // isAlnum reports a letter or a digit.
@@ -211,6 +221,8 @@ func typedFace(f string) bool {
 		return false // a name or a grade ("C#", "C++", "A+")
 	case listMarkRE.MatchString(trimmed):
 		return false // a list's mark ("a)", "(1)")
+	case alnum == 1 && strings.HasPrefix(trimmed, "(") && strings.IndexFunc(trimmed[1:], func(r rune) bool { return !isAlnum(r) }) < 0:
+		return false // an aside opened on a number or a letter ("(3 + 4)")
 	case alnum == 1 && strings.Trim(trimmed, "'’-") != trimmed && strings.IndexFunc(strings.Trim(trimmed, "'’-"), func(r rune) bool { return !unicode.IsLetter(r) }) < 0:
 		return false // an elided or hyphenated letter ("l'", "-t")
 	}

@@ -11,6 +11,14 @@ import (
 func TestUnspelled(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Vous êtes adorable }:)", "Vous êtes adorable"},
+		// A separator drawn in dashes between walls or crosses goes whole,
+		// not its dashes left once the walls went.
+		{"Bonjour |---|---| ravie", "Bonjour ravie"},
+		{"Bonjour +---+---+ ravie", "Bonjour ravie"},
+		{"Bonjour ---|--- ravie", "Bonjour ravie"},
+		{"Bonjour ! Je suis Nadine - - -", "Bonjour ! Je suis Nadine"},
+		{"Je suis Nadine – ravie –", "Je suis Nadine – ravie"},
+		{"(3 + 4) × 2 = 14, et -5 °C dehors", "(3 + 4) × 2 = 14, et -5 °C dehors"},
 		{"Vous êtes adorable :-S", "Vous êtes adorable"},
 		{"Vous êtes adorable 0_0", "Vous êtes adorable"},
 		{"Vous êtes adorable ;-;", "Vous êtes adorable"},

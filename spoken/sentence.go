@@ -2,7 +2,6 @@ package spoken
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,9 +12,11 @@ import (
 type SentenceSplitter struct {
 	buf strings.Builder
 	// items counts the numbers of a list said in line ("1. I can smile.
-	// 2. I can wave."): a number alone, the next of the count, is the
-	// item's and not a sentence of its own.
+	// 2. I can wave.", "Je sais : I. sourire II. saluer"): a number alone,
+	// the next of the count, is the item's and not a sentence of its own;
+	// kind is how the first item counts ("1", "a", "A", "i", "I").
 	items int
+	kind  string
 }
 
 // Write adds a piece of text and returns the sentences it completed. A
@@ -28,6 +29,7 @@ func (s *SentenceSplitter) Write(delta string) []string {
 	// The buffer is read again from its start on every piece: a list's
 	// number counts once its sentence is out.
 	items, counted := s.items, s.items
+	kind, countedKind := s.kind, s.kind
 	// open is where a parenthesis opened in this sentence is, or -1: an
 	// aside's own full stop ends no sentence ("(max. zwei Sätze)", "（注：
 	// 两句话以内。）"), up to asideMax bytes, so one never closed does not
@@ -100,33 +102,51 @@ func (s *SentenceSplitter) Write(delta string) []string {
 			}
 			switch {
 			case !unicode.IsSpace(next) || endsWithAbbreviation(text[start:end]) || inAddress(text[start:end], text[end:]) || germanOrdinal(text[start:end], text[end:]) || hesitation(text[start:end], text[end:]):
-			case item(text[start:end], items):
-				items++
+			case item(text[start:end], &items, &kind):
 			default:
 				if sent := strings.TrimSpace(text[start:end]); sent != "" {
 					out = append(out, sent)
 				}
-				start, counted, open = end, items, -1
+				start, counted, countedKind, open = end, items, kind, -1
 			}
 		}
 		i = end
 	}
-	s.items = counted
+	s.items, s.kind = counted, countedKind
 	rest := text[start:]
 	s.buf.Reset()
 	s.buf.WriteString(rest)
 	return out
 }
 
-// item reports a sentence, or its last line, that is only the number after
-// n of a list ("1.", "Hello!\n2."), or "1." again: Markdown numbers a list
-// written "1. 1. 1." as it counts.
-func item(sent string, n int) bool {
+// item reports a sentence, or its last line, that ends with the mark of a
+// list's item after n: the first ("1.", "a.", "I.") alone or after a colon
+// ("Je sais : 1."), then the next of its count after the item's words
+// ("sourire 2.", "Hello!\n2."), or "1." again: Markdown numbers a list
+// written "1. 1. 1." as it counts. kind is how the list counts, set by its
+// first item; n counts the items so far, and starts again with a new list.
+func item(sent string, n *int, kind *string) bool {
 	if i := strings.LastIndexByte(sent, '\n'); i >= 0 {
 		sent = sent[i+1:]
 	}
 	t := strings.TrimSpace(sent)
-	return t == strconv.Itoa(n+1)+"." || n > 0 && t == "1."
+	lead, last := "", t
+	if i := strings.LastIndexAny(t, " \t"); i >= 0 {
+		lead, last = strings.TrimSpace(t[:i]), t[i+1:]
+	}
+	num, ok := strings.CutSuffix(last, ".")
+	if !ok || num == "" {
+		return false
+	}
+	if *n > 0 && *kind != "" && (ordinal(num, *kind) == *n+1 || lead == "" && num == "1" && *kind == "1") {
+		*n++
+		return true
+	}
+	if (lead == "" || strings.HasSuffix(lead, ":")) && len(num) <= 3 && ordinal(num, num) == 1 {
+		*n, *kind = 1, num
+		return true
+	}
+	return false
 }
 
 // Flush returns what remains as a final sentence ("" if only spaces remain).

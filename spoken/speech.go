@@ -160,9 +160,10 @@ var (
 	// A quote escaped as in a string literal ("Je m\'appelle") is the quote.
 	mdEscapeRE = regexp.MustCompile(`\\([*_#\[\]()~>|'"` + "`" + `-])`)
 	// escapeRE is a line break or a tab written as its escape ("\n"),
-	// before a space, a capital or the end: "\theta" is not one.
+	// before anything but a small letter ("\n- sourire", "\nBonjour"):
+	// "\theta" is not one (literalNewlineRE reads "\nje suis").
 	// A run of them ("\\n\\n") is one break.
-	escapeRE = regexp.MustCompile(`(?:\\{1,2}[nrt])+([\s\p{Lu}\p{Lo}]|$)`)
+	escapeRE = regexp.MustCompile(`(?:\\{1,2}[nrt])+([^\p{Ll}]|$)`)
 	// surrogatePairRE is a character outside the first plane written as
 	// its two UTF-16 escapes ("\ud83d\ude0a").
 	surrogatePairRE = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
@@ -370,7 +371,7 @@ func cleanOnce(text string) string {
 	}
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case r >= 0x2460 && r <= 0x2473, r >= 0x2776 && r <= 0x2793, r >= 0x24F5 && r <= 0x24FE: // circled list numbers ("①", "❶"): a list's, not said
+		case enclosed(r): // a list's numbers and letters drawn in a circle or a bracket ("①", "⑴", "⒈", "Ⓐ", "❶"): a list's, not said
 			return -1
 		case r == '※' || r == '†' || r == '‡' || r == '¶' || r == '§': // a note's or a section's sign, read by its name
 			return -1
@@ -453,12 +454,15 @@ func writtenForms(s string) string {
 		s = smallCaps.Replace(s)
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return r >= 0x24B6 && r <= 0x24E9 }) {
-		s = strings.Map(func(r rune) rune {
-			if r >= 0x24B6 && r <= 0x24E9 {
-				return []rune(norm.NFKC.String(string(r)))[0] // a letter circled: the letter
+		in := []rune(s)
+		circled := func(i int) bool { return i >= 0 && i < len(in) && in[i] >= 0x24B6 && in[i] <= 0x24E9 }
+		out := slices.Clone(in)
+		for i, r := range in {
+			if circled(i) && (circled(i-1) || circled(i+1)) {
+				out[i] = []rune(norm.NFKC.String(string(r)))[0] // a word's letters circled: the letters; one alone is a list's mark
 			}
-			return r
-		}, s)
+		}
+		s = string(out)
 	}
 	if strings.Contains(s, "<") {
 		s = discordEmojiRE.ReplaceAllString(s, " ")
@@ -499,6 +503,10 @@ func withoutMojibake(s string) string {
 // brokenEmojiRE is what is left of an emoji read in the wrong charset and
 // cut short ("ðŸ‘‹ðŸ").
 var brokenEmojiRE = regexp.MustCompile(`ðŸ[^\s\p{L}\p{N}]{0,2}`)
+
+// emphasizedItemRE is a list's item that is one span in emphasis ("-
+// *sourire*", "2. **saluer**"): the item's words, not a stage direction.
+var emphasizedItemRE = regexp.MustCompile(`(?m)^([ \t]*(?:[-*•+–—]|\d{1,2}[.)])[ \t]+)(?:\*{1,2}|_{1,2})([^*_\n]{1,40}?)(?:\*{1,2}|_{1,2})([ \t]*[.,;!]?[ \t]*)$`)
 
 // markupAsSigns removes what a synthesizer would read sign by sign: comments,
 // escapes, stage directions, faces, footnotes, citation marks, shortcodes.
@@ -586,6 +594,9 @@ func markupAsSigns(s string) string {
 		s = superscriptRE.ReplaceAllString(s, "$1")
 	}
 	if strings.ContainsAny(s, "([*~<（{_") {
+		if strings.ContainsAny(s, "*_") && strings.Contains(s, "\n") {
+			s = emphasizedItemRE.ReplaceAllString(s, "$1$2$3") // "- *sourire*" is the item's word, no direction
+		}
 		s = midStageRE.ReplaceAllStringFunc(s, func(m string) string {
 			inner := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "()[]*~<>{}_（）"))
 			if stageWordRE.MatchString(inner) || gestureAside(inner) || pageAside(inner) {
@@ -937,6 +948,9 @@ func joinLines(s string) string {
 		if l == "" || ruleLineRE.MatchString(l) || strings.HasPrefix(l, ":::") {
 			continue // ":::note" opens and ":::" closes an admonition's box
 		}
+		if !strings.ContainsFunc(l, func(r rune) bool { return isAlnum(r) || isEmoji(r) }) {
+			continue // a mark whose words went ("- " once its direction went)
+		}
 		l = quoteLineRE.ReplaceAllString(inlineDashItems(l), "")
 		l = headingRE.ReplaceAllString(l, "")
 		l = bulletRE.ReplaceAllString(l, "")
@@ -975,8 +989,17 @@ type mark struct {
 	end  int
 }
 
+// letterMarkRE is a line's lead that counts by letters or roman numerals
+// ("a)", "(b)", "C.", "II."); lines share it whatever the letter.
+var letterMarkRE = regexp.MustCompile(`^([(\[]?)(?:[A-Za-z]|[ivx]{2,4}|[IVX]{2,4})([.)\]])\s+`)
+
 // listMark is l's lead mark, if it has one.
 func listMark(l string) mark {
+	if m := letterMarkRE.FindStringSubmatchIndex(l); m != nil && m[1] < len(l) {
+		if r, _ := utf8.DecodeRuneInString(l[m[1]:]); unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("*_\"'«“", r) {
+			return mark{mark: l[m[2]:m[3]] + "L" + l[m[4]:m[5]], end: m[1]}
+		}
+	}
 	loc := leadMarkRE.FindStringIndex(l)
 	if loc == nil || loc[1] >= len(l) {
 		return mark{}
@@ -1451,13 +1474,33 @@ func inlineEnumerators(s string) string {
 	if len(items) < 2 {
 		return s
 	}
+	// Items of a word or three after a lead-in's colon are its words ("Je
+	// sais : 1. sourire 2. saluer" is "Je sais : sourire, saluer").
+	sep := "."
+	if strings.HasSuffix(strings.TrimSpace(s[:items[0][0]]), ":") {
+		sep = ","
+		for i, m := range items {
+			end := len(s)
+			if i+1 < len(items) {
+				end = items[i+1][0]
+			}
+			words := strings.TrimSpace(s[m[1]:end])
+			if j := strings.IndexAny(words, ".!?…"); i+1 == len(items) && j >= 0 {
+				words = words[:j] // the last item ends with the sentence
+			}
+			if endsSentence(words) || strings.ContainsAny(words, ".!?") || len(strings.Fields(words)) > 3 {
+				sep = "."
+				break
+			}
+		}
+	}
 	var b strings.Builder
 	last := 0
 	for i, m := range items {
 		before := strings.TrimRight(s[last:m[0]], " \t")
 		b.WriteString(before)
 		if i > 0 && !endsSentence(before) && !strings.HasSuffix(before, ",") && !strings.HasSuffix(before, ";") {
-			b.WriteByte('.') // an item after a comma or a semicolon is the list's next
+			b.WriteString(sep) // an item after a comma or a semicolon is the list's next
 		}
 		if b.Len() > 0 {
 			b.WriteString(s[m[2]:m[3]])
@@ -1481,7 +1524,7 @@ func ordinal(n, kind string) int {
 		return v
 	case kind == "i" || kind == "I":
 		return romanValue[strings.ToLower(n)]
-	case len(n) == 1 && strings.EqualFold(kind, "a") && (n[0] >= 'a' && n[0] <= 'h') == (kind[0] == 'a'):
+	case len(n) == 1 && strings.EqualFold(kind, "a") && (n[0]|0x20 >= 'a' && n[0]|0x20 <= 'h'): // "A. sourire b. saluer": a sentence's capital on the first
 		return int(n[0]|0x20-'a') + 1
 	}
 	return 0
@@ -1547,6 +1590,12 @@ func stripWrapping(s string) string {
 		}
 	}
 	return s
+}
+
+// enclosed reports a number or a letter drawn inside a circle, a bracket
+// or with its full stop: Unicode's enclosed alphanumerics, whole blocks.
+func enclosed(r rune) bool {
+	return r >= 0x2460 && r <= 0x24FF || r >= 0x2776 && r <= 0x2793 || r >= 0x3251 && r <= 0x325F || r >= 0x3280 && r <= 0x32BF || r >= 0x1F100 && r <= 0x1F1FF
 }
 
 // isEmoji reports pictographs and their joiners and modifiers; signs such

@@ -300,6 +300,16 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"list in line", "1. I can smile. 2. I can wave. 3. I can sing.", "I can smile. I can wave. I can sing."},
 		{"list in line without ends", "1) I can smile 2) I can wave", "I can smile. I can wave"},
 		{"list after a greeting", "Hello! 1. I can smile. 2. I can wave.", "Hello! I can smile. I can wave."},
+		{"short items after a colon", "Je sais : 1. sourire 2. saluer 3. danser. Et vous ?", "Je sais : sourire, saluer, danser. Et vous ?"},
+		{"lettered items after a colon", "Voici : A. sourire b. saluer", "Voici : sourire, saluer"},
+		{"roman items after a colon", "Meine Talente: I. Lächeln II. Winken III. Singen.", "Meine Talente: Lächeln, Winken, Singen."},
+		{"long items after a colon", "Two things: 1. I can smile at you 2. I can wave.", "Two things: I can smile at you. I can wave."},
+		{"lettered lines", "Voici :\n(a) Sourire\n(b) Saluer\n(c) Chanter", "Voici : Sourire. Saluer. Chanter"},
+		{"roman lines", "Voici mes talents :\nI. Sourire\nII. Saluer", "Voici mes talents : Sourire, Saluer"},
+		{"emphasized items", "Voici :\n- **sourire**\n- *saluer*", "Voici : sourire. saluer"},
+		{"a mark whose words went", "Voici mes talents :\n- sourire\n- 😊\n- saluer", "Voici mes talents : sourire. saluer"},
+		{"escaped line breaks before a list's marks", "Voici mes talents :\\n- sourire\\n- saluer", "Voici mes talents : sourire. saluer"},
+		{"enclosed numbers", "Je suis Nadine ⑴ sourire ⑵ saluer ⒈ chanter Ⓐ danser", "Je suis Nadine sourire saluer chanter danser"},
 		{"number alone", "Chapter 1. It began in Singapore.", "Chapter 1. It began in Singapore."},
 		{"score", "I feel like a 10 out of 10. Today is great.", "I feel like a 10 out of 10. Today is great."},
 		{"year", "I was built in 2013. Then I moved to Geneva.", "I was built in 2013. Then I moved to Geneva."},
@@ -355,6 +365,14 @@ func TestSplitListInLine(t *testing.T) {
 		{"How old is the lab? 36. Quite old!", []string{"How old is the lab?", "36.", "Quite old!"}},
 		{"It is 2. It is late.", []string{"It is 2.", "It is late."}},
 		{"1. Lächeln\n2. Winken\nDas alles kann ich!", []string{"1. Lächeln\n2. Winken\nDas alles kann ich!"}},
+		// A first item after a colon, and the next after its words.
+		{"Je sais : 1. sourire 2. saluer 3. danser. Et vous ?", []string{"Je sais : 1. sourire 2. saluer 3. danser.", "Et vous ?"}},
+		{"Voici mes talents : I. Sourire II. Saluer III. Chanter. À vous !", []string{"Voici mes talents : I. Sourire II. Saluer III. Chanter.", "À vous !"}},
+		{"Voici mes talents :\nI. Sourire\nII. Saluer", []string{"Voici mes talents :\nI. Sourire\nII. Saluer"}},
+		{"Zwei Wege: a. die Führung b. die Werkstatt. Danke!", []string{"Zwei Wege: a. die Führung b. die Werkstatt.", "Danke!"}},
+		{"1. Smile. 2. Wave. Now: 1. Sing. 2. Dance.", []string{"1. Smile.", "2. Wave.", "Now: 1. Sing.", "2. Dance."}},
+		// A letter or a number that starts no list ends its sentence.
+		{"Who am I. I am Nadine.", []string{"Who am I.", "I am Nadine."}},
 	}
 	for _, tt := range tests {
 		if got := spoken.SplitSentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
