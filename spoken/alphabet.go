@@ -281,7 +281,7 @@ func InLatinScript(s string) string {
 	if strings.ContainsFunc(s, isIPA) {
 		s = withoutPhonetics(s)
 	}
-	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 }) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 || otherScript(r) }) {
 		return s
 	}
 	if !hasWord(s, latinScript) {
@@ -295,7 +295,7 @@ func InLatinScript(s string) string {
 			r -= 0xFEE0 // a full-width sign or letter: its ASCII form
 		}
 		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case otherScript(r):
 			skipping = true
 			continue
 		case skipping && (unicode.IsPunct(r) || unicode.IsSpace(r)) && !strings.ContainsRune("«(", r):
@@ -304,11 +304,22 @@ func InLatinScript(s string) string {
 		skipping = false
 		b.WriteRune(r)
 	}
-	out := strings.Join(strings.Fields(b.String()), " ")
+	out := strings.Join(strings.Fields(withoutUnpaired(strings.ReplaceAll(b.String(), "()", ""))), " ")
 	if strings.Contains(out, " ,") || strings.Contains(out, " .") {
 		out = spaceBeforeMarkRE.ReplaceAllString(out, "$1$2")
 	}
+	if end, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(s)); strings.ContainsRune(".!?…", end) && !endsSentence(out) {
+		out += string(end) // the sentence's end, after the words that went ("Nadejda (Надежда).")
+	}
 	return out
+}
+
+// otherScript reports a letter of a script other than Latin and Greek (its
+// letters name units and constants: "µm", "π"): Han, kana, Hangul,
+// Cyrillic, Thai, Kannada…, which a voice for English, French or German
+// does not read ("Nadejda (Надежда)", the "ಠ" of "ಠ_ಠ").
+func otherScript(r rune) bool {
+	return r >= 0x0370 && unicode.IsLetter(r) && !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Common, unicode.Inherited) || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // isIPA reports a letter or mark of the phonetic alphabet that no English,

@@ -246,6 +246,12 @@ func TestInLatinScript(t *testing.T) {
 		{"La démonstration commence à １５ｈ.", "La démonstration commence à 15h."},
 		{"Nadine, c'est « moi ».", "Nadine, c'est « moi »."},
 		{"很高兴见到你。", "很高兴见到你。"},
+		// Any script but Latin and Greek: a word quoted in it, a face drawn
+		// with its letters.
+		{"Mon prénom vient du russe Nadejda (Надежда).", "Mon prénom vient du russe Nadejda."},
+		{"Bonjour ಠ ಠ je suis Nadine.", "Bonjour je suis Nadine."},
+		{"Le nombre π vaut 3,14 et 5 µm, c'est petit.", "Le nombre π vaut 3,14 et 5 µm, c'est petit."},
+		{"Привет", "Привет"},
 	} {
 		if got := InLatinScript(tc.in); got != tc.want {
 			t.Errorf("InLatinScript(%q) = %q, want %q", tc.in, got, tc.want)
@@ -332,5 +338,22 @@ func TestMoreDocumentForms(t *testing.T) {
 		// What stays.
 		{"Remarque : le lac est beau.", "Remarque : le lac est beau."},
 		{"| Langue | Niveau |", "Langue, Niveau"},
+	})
+}
+
+// TestNumberReadings: a number's reading in words beside its digits is said
+// once, by the digits; words that count something else stay.
+func TestNumberReadings(t *testing.T) {
+	checkClean(t, []cleanRow{
+		{"Le MIRALab a été fondé en 1989 (mille neuf cent quatre-vingt-neuf) à Genève.", "Le MIRALab a été fondé en 1989 à Genève."},
+		{"Le billet coûte 12 CHF (douze francs suisses) pour les adultes.", "Le billet coûte 12 CHF pour les adultes."},
+		{"Je suis née en 2013 deux mille treize à Singapour.", "Je suis née en 2013 à Singapour."},
+		{"I was born in 2013 (two thousand thirteen).", "I was born in 2013."},
+		{"MIRALab wurde 1989 (neunzehnhundertneunundachtzig) gegründet.", "MIRALab wurde 1989 gegründet."},
+		{"Rendez-vous à 10 h (dix heures).", "Rendez-vous à 10 h."},
+		{"J'ai 3 ans et deux mois.", "J'ai 3 ans et deux mois."},
+		{"En 2013 un robot est né.", "En 2013 un robot est né."},
+		{"Il y a 2 salles (une pour les robots).", "Il y a 2 salles (une pour les robots)."},
+		{"La salle 12 (au deuxième étage) est ouverte.", "La salle 12 (au deuxième étage) est ouverte."},
 	})
 }

@@ -662,6 +662,9 @@ func markupAsSigns(s string) string {
 	if strings.ContainsAny(s, "~～〜") && !strings.Contains(s, "~~") {
 		s = tildeRE.ReplaceAllString(wideTildeRE.ReplaceAllString(s, "，$1"), "$1$2$3$4")
 	}
+	if strings.ContainsAny(s, "0123456789") {
+		s = withoutNumberReadings(s)
+	}
 	return s
 }
 
