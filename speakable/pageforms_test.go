@@ -17,6 +17,11 @@ func TestPageFormsInReplies(t *testing.T) {
 		name, in, want string
 	}{
 		{"a table parted by semicolons", "Langue ; Niveau\nFrançais ; courant\nAnglais ; courant\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"a link to a picture's file", "Regardez ! [ image du laboratoire ]( /img/labo.png ) Voici notre salle principale.", "Regardez ! Voici notre salle principale."},
+		{"a link to a page keeps its words", "Voici notre salle principale, [visitez-la](https://miralab.ch/visite) !", "Voici notre salle principale, visitez-la !"},
+		{"a table aligned with spaces", "Langue    Niveau\n--------  ------\nFrançais  natif\nAnglais   courant\n\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"reST's simple table", "======  =====\nLangue  Niveau\n======  =====\nFrançais  natif\n======  =====\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"a double space in prose beside a table", "| Langue | Niveau |\n|---|---|\n| Français | natif |\nJe parle  quatre langues.", "Je parle quatre langues."},
 		{"a table parted by slashes", "Horaire / Activité / Lieu\n10h / Visite / Hall\n14h / Atelier / Salle B\nÀ tout à l'heure !", "À tout à l'heure !"},
 		{"rows of comma-separated values", "nom,langue,niveau\nNadine,français,natif\nJe parle le français.", "Je parle le français."},
 		{"a section element", `<section class="accueil">Bonsoir, merci d'être passé !</section>`, "Bonsoir, merci d'être passé !"},

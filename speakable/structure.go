@@ -519,6 +519,11 @@ var (
 	gridRuleRE = regexp.MustCompile(`^\+(?:[-=:]{2,}\+)+$`)
 	// tabbedRE is a line of cells parted by tabs ("Matin\tMidi\tSoir").
 	tabbedRE = regexp.MustCompile(`\S[ ]*\t+[ ]*\S`)
+	// simpleRuleRE is the rule of a table whose columns are aligned with
+	// spaces, one run of dashes or equals signs per column ("------
+	// ------", reST's "====  ====="); alignedRE is a line of such a table.
+	simpleRuleRE = regexp.MustCompile(`^[-=]{2,}(?:[ \t]+[-=]{2,})+$`)
+	alignedRE    = regexp.MustCompile(`\S {2,}\S`)
 	// pipeBetweenRE is a pipe between words of a line that holds two or
 	// more: a separator, said as a comma ("Mon | Tue | Wed"); "the |
 	// symbol" is said as written.
@@ -538,7 +543,7 @@ func dropTables(lines []string, keep []bool) {
 		rule, framed, tabbed := false, true, true
 		for _, i := range run {
 			l := strings.TrimSpace(lines[i])
-			rule = rule || tableRuleRE.MatchString(l) || gridRuleRE.MatchString(l)
+			rule = rule || tableRuleRE.MatchString(l) || gridRuleRE.MatchString(l) || simpleRuleRE.MatchString(l)
 			framed = framed && strings.HasPrefix(l, "|") && strings.HasSuffix(l, "|")
 			tabbed = tabbed && tabbedRE.MatchString(l)
 		}
@@ -552,7 +557,7 @@ func dropTables(lines []string, keep []bool) {
 	for i, line := range lines {
 		// A table's line: cells parted by pipes or tabs, or a grid's
 		// border.
-		if l := strings.TrimSpace(line); strings.Count(line, "|") >= 2 || gridRuleRE.MatchString(l) || tabbedRE.MatchString(l) {
+		if l := strings.TrimSpace(line); strings.Count(line, "|") >= 2 || gridRuleRE.MatchString(l) || tabbedRE.MatchString(l) || simpleRuleRE.MatchString(l) || alignedRE.MatchString(l) && !strings.ContainsAny(l[len(l)-1:], ".!?") {
 			run = append(run, i)
 			continue
 		}

@@ -52,13 +52,13 @@ func spelledOut(r rune) bool {
 // taken out: typed faces, and signs prose is not written with.
 func Unspelled(s string) string {
 	if !strings.ContainsFunc(s, func(r rune) bool {
-		return spelledOut(r) || strings.ContainsRune(`:;=()-/'°`, r) || unicode.Is(unicode.Pd, r)
+		return spelledOut(r) || strings.ContainsRune(`:;=()-/'°,"%&`, r) || unicode.Is(unicode.Pd, r)
 	}) {
 		return s
 	}
 	s = withoutSeparatorFields(s, true)
 	if !strings.ContainsFunc(s, func(r rune) bool { return spelledOut(r) || r == '°' }) {
-		return withoutUnpaired(s)
+		return proseSigns(withoutUnpaired(s))
 	}
 	rs := []rune(s)
 	var b strings.Builder
@@ -74,7 +74,43 @@ func Unspelled(s string) string {
 			b.WriteByte(' ') // a word's joint ("mot_clé", "tout+le+monde"), a cell's wall
 		}
 	}
-	s = withoutSeparatorFields(withoutUnpaired(b.String()), false) // "|---|---|" left "--- ---"
+	return proseSigns(withoutSeparatorFields(withoutUnpaired(b.String()), false)) // "|---|---|" left "--- ---"
+}
+
+// Prose writes its signs one at a time, around words: what markup left of
+// them ("Bonjour,, je", "Nadine \"\"", "/* … */" without its stars, a dash
+// drawn twice between words) is made prose again.
+var (
+	gluedDashesRE = regexp.MustCompile(`(\pL)(?:--|---)(\pL)`)
+	doubledSignRE = regexp.MustCompile(`,{2,}|;{2,}|%{2,}|&{2,}|'{2,}|"{2,}|\({2,}|\){2,}`)
+	emptyQuotesRE = regexp.MustCompile(`(^|\s)(?:""|''|"\s+"|'\s+')(\s|[.,;:!?]|$)`)
+)
+
+// edgeSigns are signs that join words and are nothing at a sentence's edge
+// ("Je suis Nadine /", "& Je suis").
+const edgeSigns = "/&'\""
+
+// proseSigns returns s with its prose signs as prose writes them.
+func proseSigns(s string) string {
+	if strings.Contains(s, "--") {
+		s = gluedDashesRE.ReplaceAllString(s, "$1 — $2")
+	}
+	if strings.ContainsAny(s, `'"`) {
+		s = emptyQuotesRE.ReplaceAllString(s, "$1$2")
+	}
+	if doubledSignRE.MatchString(s) {
+		s = doubledSignRE.ReplaceAllStringFunc(s, func(m string) string { return m[:1] })
+	}
+	fields := strings.Fields(s)
+	if n := len(fields); n > 1 && (strings.Trim(fields[0], edgeSigns) == "" || strings.Trim(fields[n-1], edgeSigns) == "") {
+		if strings.Trim(fields[n-1], edgeSigns) == "" {
+			fields = fields[:n-1]
+		}
+		if strings.Trim(fields[0], edgeSigns) == "" {
+			fields = fields[1:]
+		}
+		s = strings.Join(fields, " ")
+	}
 	if strings.Contains(s, " ,") || strings.Contains(s, " .") {
 		s = spaceBeforeMarkRE.ReplaceAllString(s, "$1$2")
 	}
@@ -215,6 +251,8 @@ func typedFace(f string) bool {
 	}
 	trimmed := strings.TrimRight(f, sentencePunct)
 	switch {
+	case trimmed == "%" || trimmed == "&" || trimmed == "/":
+		return false // French spacing's "20 %.", a sign read as its word
 	case alnum == 1 && strings.Trim(trimmed, "+-%$°") != trimmed && strings.IndexFunc(strings.Trim(trimmed, "+-%$°"), func(r rune) bool { return !unicode.IsDigit(r) }) < 0:
 		return false // a number with its sign or unit ("+1", "-5", "5%")
 	case alnum == 1 && (unicode.IsLetter(lead) || unicode.IsDigit(lead)) && strings.Trim(trimmed[1:], "+#") == "":
