@@ -1298,7 +1298,7 @@ func TestHostileOutputsProbe25w(t *testing.T) {
 // when it was written, before any change to the code: graph 101 of 135
 // outputs leak, 26 of 135 good parts lost (one of them a look-alike refused
 // whole, "de A à Z … :"); react 0 leak and 135 lost (plain text is not a
-// ReAct answer).
+// ReAct answer). The same after merging main at 5c4a7fb.
 var (
 	probe25wMostLeaks = map[string]int{"graph": 101, "react": 0}
 	probe25wMostLost  = map[string]int{"graph": 26, "react": 135}
