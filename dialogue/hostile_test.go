@@ -1276,3 +1276,30 @@ var (
 	probe24wMostLeaks = map[string]int{"graph": 6, "react": 0}
 	probe24wMostLost  = map[string]int{"graph": 48, "react": 103}
 )
+
+// TestHostileOutputsProbe25w runs French plain-prose replies found by
+// reading the synthesizer's alphabet and the stream (issue 27, round
+// gate25w, white-box): 135 replies on both engines, 119 that leak or lose
+// their good part on main (placeholders of printf, i18n and templates,
+// footnote marks set as superscript, in brackets of other widths or cut
+// from their notes, numbered headings and lists counted in line, FAQ's
+// "Q :"/"R :", entities and percent or quoted-printable escapes damaged by
+// a translator or a mail client, PDF copies' hyphens, page numbers and
+// running heads, breadcrumbs, stage directions drawn with look-alike stars
+// or split across sentences by the stream, tags and placeholders in
+// guillemets or mathematical chevrons, a speech engine's "[[slnc 300]]",
+// chat exports' stamps, reST fields, a page's and a mail client's chrome,
+// combining marks) and 16 that only look like markup.
+func TestHostileOutputsProbe25w(t *testing.T) {
+	probeScore(t, "probe25w", probe25wMostLeaks, probe25wMostLost)
+}
+
+// probe25wMostLeaks and probe25wMostLost are its counts on main (9bafba8)
+// when it was written, before any change to the code: graph 101 of 135
+// outputs leak, 26 of 135 good parts lost (one of them a look-alike refused
+// whole, "de A à Z … :"); react 0 leak and 135 lost (plain text is not a
+// ReAct answer). The same after merging main at 5c4a7fb.
+var (
+	probe25wMostLeaks = map[string]int{"graph": 101, "react": 0}
+	probe25wMostLost  = map[string]int{"graph": 26, "react": 135}
+)
