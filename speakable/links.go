@@ -152,9 +152,10 @@ var (
 	// holds an address's dot, at or slash ("ｗｗｗ．ｍｉｒａｌａｂ．ｃｈ"):
 	// read in its narrow form, the address is found as any other.
 	wideAddressRE = regexp.MustCompile(`[Ａ-Ｚａ-ｚ０-９][Ａ-Ｚａ-ｚ０-９＿－]*(?:[．＠／：][Ａ-Ｚａ-ｚ０-９＿－]+)+`)
-	// imageLinkRE is a Markdown image ("![Nadine smiling](https://…)"): a
-	// picture a voice cannot show, its words a caption for the eye.
-	imageLinkRE = regexp.MustCompile(`!\[[^\]\n]{0,120}\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)`)
+	// imageLinkRE is a Markdown image ("![Nadine smiling](https://…)"), or
+	// a link to a picture's file ("[le labo]( /img/labo.png )"): a picture a
+	// voice cannot show, its words a caption for the eye.
+	imageLinkRE = regexp.MustCompile(`!\[[^\]\n]{0,120}\]\(\s*[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\s*\)|\[[^\]\n]{0,120}\]\(\s*[^()\s]*\.` + spoken.PictureExt + `(?:\?[^()\s]*)?\s*\)`)
 	// texSymbolAloneRE is one TeX symbol in dollars, a drawing, no formula.
 	texSymbolAloneRE = regexp.MustCompile(`\$\\[a-zA-Z]{2,20}\$`)
 	// referenceDefRE is the line that defines a Markdown reference link

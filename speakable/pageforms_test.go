@@ -17,6 +17,8 @@ func TestPageFormsInReplies(t *testing.T) {
 		name, in, want string
 	}{
 		{"a table parted by semicolons", "Langue ; Niveau\nFrançais ; courant\nAnglais ; courant\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"a link to a picture's file", "Regardez ! [ image du laboratoire ]( /img/labo.png ) Voici notre salle principale.", "Regardez ! Voici notre salle principale."},
+		{"a link to a page keeps its words", "Voici notre salle principale, [visitez-la](https://miralab.ch/visite) !", "Voici notre salle principale, visitez-la !"},
 		{"a table aligned with spaces", "Langue    Niveau\n--------  ------\nFrançais  natif\nAnglais   courant\n\nJe parle quatre langues.", "Je parle quatre langues."},
 		{"reST's simple table", "======  =====\nLangue  Niveau\n======  =====\nFrançais  natif\n======  =====\nJe parle quatre langues.", "Je parle quatre langues."},
 		{"a double space in prose beside a table", "| Langue | Niveau |\n|---|---|\n| Français | natif |\nJe parle  quatre langues.", "Je parle quatre langues."},

@@ -1,6 +1,7 @@
 package spoken
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -126,7 +127,13 @@ func (s *SentenceSplitter) Write(delta string) []string {
 // written "1. 1. 1." as it counts. kind is how the list counts, set by its
 // first item; n counts the items so far, and starts again with a new list.
 func item(sent string, n *int, kind *string) bool {
+	prev := "" // the line before, which may hold the list's item before this one
 	if i := strings.LastIndexByte(sent, '\n'); i >= 0 {
+		if j := strings.LastIndexByte(sent[:i], '\n'); j >= 0 {
+			prev = sent[j+1 : i]
+		} else {
+			prev = sent[:i]
+		}
 		sent = sent[i+1:]
 	}
 	t := strings.TrimSpace(sent)
@@ -146,8 +153,15 @@ func item(sent string, n *int, kind *string) bool {
 		*n, *kind = 1, num
 		return true
 	}
+	if m := prevItemRE.FindStringSubmatch(strings.TrimSpace(prev)); lead == "" && m != nil && ordinal(m[1], m[1]) == 1 && ordinal(num, m[1]) == 2 {
+		*n, *kind = 2, m[1] // "1) entrée\n2." counts on, whatever sign the first took
+		return true
+	}
 	return false
 }
+
+// prevItemRE is a line that is a list's item, its mark first ("1) entrée").
+var prevItemRE = regexp.MustCompile(`^\(?([0-9]{1,2}|[a-hA-H]|i{1,3}|I{1,3})[.)\]:-]\s`)
 
 // Flush returns what remains as a final sentence ("" if only spaces remain).
 func (s *SentenceSplitter) Flush() string {
@@ -158,10 +172,16 @@ func (s *SentenceSplitter) Flush() string {
 
 // Unsaid is text's sentences not among said, in order: what is left to say
 // of a reply read whole after some of it was spoken.
+// A piece said may hold more than one of its sentences ("Voici le plan :
+// entrée. 2." was said as one), so each is compared sentence by sentence.
 func Unsaid(text string, said []string) []string {
+	var saidSents []string
+	for _, s := range said {
+		saidSents = append(saidSents, SplitSentences(s)...)
+	}
 	var rest []string
 	for _, sent := range SplitSentences(text) {
-		if !slices.Contains(said, sent) {
+		if !slices.Contains(said, sent) && !slices.Contains(saidSents, sent) {
 			rest = append(rest, sent)
 		}
 	}

@@ -65,6 +65,8 @@ func TestUnsaid(t *testing.T) {
 		{"Hello! Nice to see you.", []string{"Hello!"}, []string{"Nice to see you."}},
 		{"Hello! Nice to see you.", []string{"Hello!", "Nice to see you."}, nil},
 		{"", []string{"Hello!"}, nil},
+		// A piece said held two of the reply's sentences.
+		{"Voici le plan : entrée. Le café est au fond.", []string{"Voici le plan : entrée. 2."}, []string{"Le café est au fond."}},
 	} {
 		if got := spoken.Unsaid(tt.text, tt.said); !slices.Equal(got, tt.want) {
 			t.Errorf("Unsaid(%q, %q) = %q, want %q", tt.text, tt.said, got, tt.want)

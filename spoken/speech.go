@@ -32,7 +32,7 @@ var (
 	// without the harmony format's special tokens ("analysisThe user…").
 	bareChannelRE = regexp.MustCompile(`^(?i:analysis|commentary)\p{Lu}`)
 	fenceBlockRE  = regexp.MustCompile("(?s)```.*?(?:```|$)")
-	imageRE       = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	imageRE       = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)|\[[^\]\n]{0,120}\]\(\s*[^()\s]*\.` + PictureExt + `(?:\?[^()\s]*)?\s*\)`)
 	linkRE        = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
 	speechURLRE   = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
 	specialRE     = regexp.MustCompile(`(?i)<\|[^|<>]{0,40}\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>|<eos>|<bos>|<pad>`)
@@ -220,6 +220,10 @@ var (
 	jsonKeyRE = regexp.MustCompile(`[{,]\s*"[^"\n]{1,60}"\s*:\s*(?:"|\{|\[|-?\d|true\b|false\b|null\b)`)
 	codeRE    = regexp.MustCompile(`[{}]|</|/>|:=|=>|\(\);|&&|\|\||==|\b[a-z_][a-z0-9_.]*\(['"\d)]|^\s*(?:def|func|class|import|package|function|#include|SELECT|public|private|return)\s`)
 )
+
+// PictureExt are the endings of a picture's file: a link to one is a
+// picture, its words a caption.
+const PictureExt = `(?i:png|jpe?g|gif|svg|webp|bmp|avif)`
 
 // SpeakerNames are the names the reply's speaker goes by when a model
 // writes its reply as a transcript's line, in Nadine's four languages

@@ -372,6 +372,7 @@ func TestSplitListInLine(t *testing.T) {
 		{"Zwei Wege: a. die Führung b. die Werkstatt. Danke!", []string{"Zwei Wege: a. die Führung b. die Werkstatt.", "Danke!"}},
 		{"1. Smile. 2. Wave. Now: 1. Sing. 2. Dance.", []string{"1. Smile.", "2. Wave.", "Now: 1. Sing.", "2. Dance."}},
 		// A letter or a number that starts no list ends its sentence.
+		{"Voici le plan :\n1) entrée\n2. salle\n3. café\nLe café est au fond.", []string{"Voici le plan :\n1) entrée\n2. salle\n3. café\nLe café est au fond."}},
 		{"Who am I. I am Nadine.", []string{"Who am I.", "I am Nadine."}},
 	}
 	for _, tt := range tests {
