@@ -1303,3 +1303,27 @@ var (
 	probe25wMostLeaks = map[string]int{"graph": 101, "react": 0}
 	probe25wMostLost  = map[string]int{"graph": 26, "react": 135}
 )
+
+// TestHostileOutputsProbe25p runs French plain-prose replies as they arrive
+// after software between the model and the robot has marked them up (issue
+// 27, round gate25p, black-box: written before the gate's code was read):
+// a translation API's entities, placeholders and kept spans, a Word or CMS
+// paste, a PDF copy (cut words, ligatures, running heads, glued footnote
+// numbers), subtitle files, chat clients, speech-to-text and SSML, e-mail
+// quotes and signatures, an SMS gateway's mangling, JSON and CSV exports,
+// templating engines, wiki and forum markup and French typography done in
+// entities; 130 replies that carry such markup and 20 look-alikes that are
+// prose (« », n° 5, XVIIIe siècle, 1er étage, M. Dupont, 20 %, C++, etc.).
+func TestHostileOutputsProbe25p(t *testing.T) {
+	probeScore(t, "probe25p", probe25pMostLeaks, probe25pMostLost)
+}
+
+// probe25pMostLeaks and probe25pMostLost are its counts on main (924f700)
+// when it was written, before any change to the code: graph 35 of 150
+// outputs leak, 24 of 150 good parts lost (3 of them look-alikes: "20 %",
+// a narrow no-break space, an e-mail address); react 0 leak and 150 lost
+// (plain text is not a ReAct answer).
+var (
+	probe25pMostLeaks = map[string]int{"graph": 35, "react": 0}
+	probe25pMostLost  = map[string]int{"graph": 24, "react": 150}
+)
