@@ -53,8 +53,10 @@ var pagePointerRE = regexp.MustCompile(`(?i)\bci-(?:dessous|dessus|joint|après)
 // slotRE is a slot a writer left: an order to fill it in brackets ("[insérer
 // le nom ici]", "[insert name]"), a writer's marker ("TODO", "FIXME",
 // "XXX"), filler text ("lorem ipsum"), a template's variable ("%nom%",
-// "<%= prenom %>").
-var slotRE = regexp.MustCompile(`\[(?i:insérer|inserer|insert|einfügen|ajouter|add|remplacer|replace|ersetzen|à compléter|to be)\b[^\]\n]{0,40}\]|\b(?:TODO|FIXME|TBD|XXX)\b|(?i:\blorem ipsum\b)|%\p{L}[\p{L}_]{1,20}%|<%=?[^%\n]{1,40}%>`)
+// "<%= prenom %>"), printf's ("%1$s"), a
+// name in capitals between underscores or brackets ("__PRENOM__",
+// "[PRÉNOM]").
+var slotRE = regexp.MustCompile(`\[(?i:insérer|inserer|insert|einfügen|ajouter|add|remplacer|replace|ersetzen|à compléter|to be)\b[^\]\n]{0,40}\]|\b(?:TODO|FIXME|TBD|XXX)\b|(?i:\blorem ipsum\b)|%\p{L}[\p{L}_]{1,20}%|<%=?[^%\n]{1,40}%>|%\d{1,2}(?:\$[sd])?\b|__[\p{Lu}_]{2,30}__|\[[\p{Lu}_]{3,30}\]`)
 
 // angleSpanRE is words in angle brackets or chevrons, no attribute in
 // them.

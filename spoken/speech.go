@@ -383,7 +383,9 @@ func cleanOnce(text string) string {
 			return []rune(norm.NFKC.String(string(r)))[0]
 		case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A: // full-width Latin: the letter
 			return r - 0xFEE0
-		case r == 0x0332 || r == 0x0333 || r >= 0x0335 && r <= 0x0338 || r == 0x0305: // underline and strike drawn by combining marks
+		case r == 0x0332 || r == 0x0333 || r >= 0x0334 && r <= 0x0338 || r == 0x0305 || r >= 0x035C && r <= 0x0362 || r >= 0x20D0 && r <= 0x20F0: // underline, strike and circles drawn by combining marks
+			return -1
+		case r == 0x2027: // a dictionary's hyphenation point ("ro‧bot"): the word whole
 			return -1
 		case r >= 0x2500 && r <= 0x259F: // box drawing and blocks ("═══"); shapes such as ◁think▷ are a template's
 			return -1
@@ -1169,7 +1171,7 @@ var (
 // substitutions that other readings would take for words or cells: what the
 // gate reads first, and the cleaning too.
 func EarlyForms(s string) string {
-	s = WithoutRobotCodes(WithoutChatCodes(s))
+	s = WithoutRobotCodes(WithoutChatCodes(softwareForms(s)))
 	if strings.Count(s, "|") >= 2 {
 		s = substitutionRE.ReplaceAllString(s, "$1$2")
 	}
