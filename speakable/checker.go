@@ -229,6 +229,11 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 	if fieldSentence(raw) {
 		return "", notSpeech("a field of a record")
 	}
+	if csvCellsRE.MatchString(raw) {
+		// Prose sets a space after its semicolons and commas; cells glued
+		// by them are a record's row ("id;texte;langue", "\"reply\",\"…\"").
+		return "", leftOut("a record's row")
+	}
 	if callRE.MatchString(raw) {
 		return "", notSpeech("a call in code's syntax")
 	}

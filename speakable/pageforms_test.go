@@ -17,6 +17,9 @@ func TestPageFormsInReplies(t *testing.T) {
 		name, in, want string
 	}{
 		{"a table parted by semicolons", "Langue ; Niveau\nFrançais ; courant\nAnglais ; courant\nJe parle quatre langues.", "Je parle quatre langues."},
+		{"a record's row, its cells glued", "Salle;Étage;Horaire\nJe suis Nadine et je vous guide.", "Je suis Nadine et je vous guide."},
+		{"quoted cells", "\"reply\",\"Je peux vous montrer la salle.\"\nBonjour !", "Bonjour !"},
+		{"a semicolon in prose", "Je souris ; je salue ; je parle.", "Je souris ; je salue ; je parle."},
 		{"a link to a picture's file", "Regardez ! [ image du laboratoire ]( /img/labo.png ) Voici notre salle principale.", "Regardez ! Voici notre salle principale."},
 		{"a link to a page keeps its words", "Voici notre salle principale, [visitez-la](https://miralab.ch/visite) !", "Voici notre salle principale, visitez-la !"},
 		{"a table aligned with spaces", "Langue    Niveau\n--------  ------\nFrançais  natif\nAnglais   courant\n\nJe parle quatre langues.", "Je parle quatre langues."},

@@ -358,6 +358,9 @@ var (
 	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
 	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
 	// Nadine"), not a field's value.
+	// csvCellsRE is three cells glued by semicolons, or quoted cells glued
+	// by a comma: an exported record's row.
+	csvCellsRE = regexp.MustCompile(`(?:^|\s)[^\s;]{1,30};[^\s;]{1,30};[^\s;]|"[^"\n]{1,60}",\s?"`)
 	// presentativeRE leads a clause that shows what follows ("Voici mes
 	// talents : sourire, saluer"), not a record's label.
 	presentativeRE = regexp.MustCompile(`(?i)^(?:voici|voilà|voila|here|hier)\b`)

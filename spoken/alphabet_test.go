@@ -86,9 +86,9 @@ func TestListMarksShared(t *testing.T) {
 		{"Voici ce que je sais faire :\n— sourire\n— saluer", "Voici ce que je sais faire : sourire. saluer"},
 		{"Voici ce que je sais faire :\no sourire\no saluer", "Voici ce que je sais faire : sourire. saluer"},
 		{"Voici ce que je sais faire :\n-sourire\n-saluer", "Voici ce que je sais faire : sourire. saluer"},
-		{"Voici ce que je sais faire :\n1 - sourire\n2 - saluer", "Voici ce que je sais faire : sourire. saluer"},
-		{"Voici ce que je sais faire :\n1- sourire\n2- saluer", "Voici ce que je sais faire : sourire. saluer"},
-		{"Voici ce que je sais faire :\n(1) sourire\n(2) saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n1 - sourire\n2 - saluer", "Voici ce que je sais faire : sourire, saluer"},
+		{"Voici ce que je sais faire :\n1- sourire\n2- saluer", "Voici ce que je sais faire : sourire, saluer"},
+		{"Voici ce que je sais faire :\n(1) sourire\n(2) saluer", "Voici ce que je sais faire : sourire, saluer"},
 		{"Voici ce que je sais faire :\n#1 sourire\n#2 saluer", "Voici ce que je sais faire : sourire. saluer"},
 		{"– 3 pommes\n– 2 poires", "3 pommes. 2 poires"},
 		// Words.
@@ -355,5 +355,44 @@ func TestNumberReadings(t *testing.T) {
 		{"En 2013 un robot est né.", "En 2013 un robot est né."},
 		{"Il y a 2 salles (une pour les robots).", "Il y a 2 salles (une pour les robots)."},
 		{"La salle 12 (au deuxième étage) est ouverte.", "La salle 12 (au deuxième étage) est ouverte."},
+	})
+}
+
+// TestSoftwareForms reads back what software between the model and the
+// robot wrote into a reply (probe25w and probe25p's classes, in sentences of
+// their own).
+func TestSoftwareForms(t *testing.T) {
+	checkClean(t, []cleanRow{
+		{"Bonjour ! ⟨sourire⟩ Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{"‹b›Bienvenue‹/b› au labo !", "Bienvenue au labo !"},
+		{"⁎sourit⁎ Bonjour !", "Bonjour !"},
+		{"Je m& # 39;appelle Nadine, nbsp;ravie, C#39;est dit.", "Je m'appelle Nadine, ravie, C'est dit."},
+		{"Je suis née en 2008<sup>1</sup>, au 1<sup>er</sup> étage, en m<sup>2</sup>.", "Je suis née en 2008, au 1er étage, en m²."},
+		{"Le musée ouvre à 10 heures⁽¹⁾ et au MIRALab[a].", "Le musée ouvre à 10 heures et au MIRALab."},
+		{"Je sais sou-\nrire, au MIRA=\nLab.", "Je sais sourire, au MIRALab."},
+		{"La ﬁgure inspire conﬁance.", "La figure inspire confiance."},
+		{"Je sais : 1⃝ sourire, 2⃝ saluer.", "Je sais : sourire, saluer."},
+		{"Bonjour [[slnc 300]] je suis Nadine.", "Bonjour je suis Nadine."},
+		{"1\n00:00:01,000 --> 00:00:04,000\nBonjour, je suis Nadine.", "Bonjour, je suis Nadine."},
+		{"03/12/2026, 14:02 - Nadine: Bonjour !", "Bonjour !"},
+		{"Je suis Nadine.\nPage 3 sur 12\nJe parle.", "Je suis Nadine. Je parle."},
+		{"Accueil › Visites › Nadine\nJe suis Nadine.", "Je suis Nadine."},
+		{"### 2.1 Les automates\nLa salle est au premier étage.", "Les automates. La salle est au premier étage."},
+		{"Au programme : 1.1 les automates, 1.2 les robots.", "Au programme : les automates, les robots."},
+		{"Q : Qui êtes-vous ? R : Je suis Nadine.", "Qui êtes-vous ? Je suis Nadine."},
+		{":Auteur: Nadine\nJe suis le robot social.", "Je suis le robot social."},
+		{"Les premiers automates3 datent du XVIIIe siècle.", "Les premiers automates datent du XVIIIe siècle."},
+		{"Je suis Nadine(1), ravie.\n(1) Créée en 2008.", "Je suis Nadine, ravie."},
+		{"> Où sont les toilettes ?\nElles sont au fond.", "Elles sont au fond."},
+		{"Q/R — Qui êtes-vous ?", "Qui êtes-vous ?"},
+		{"R : Je suis Nadine.", "Je suis Nadine."},
+		{"> Où sont les toilettes ?", ""},
+		{"Posté par Nadine le 12/03/2024 à 14h02.\nBonjour à tous !", "Bonjour à tous !"},
+		{"Je suis Nadine.\nLire la suite\nPartager : Facebook, X\nArticle précédent Article suivant", "Je suis Nadine."},
+		{"Je suis Nadine, ravie !\nEnvoyé à partir d'Outlook pour Android", "Je suis Nadine, ravie !"},
+		// What stays: prose that looks like it.
+		{"Je suis **Nadine**.\n* sourire\n* saluer", "Je suis Nadine. sourire. saluer"},
+		{"J'écoute du mp3 et je vis au 2e étage, en 2013.", "J'écoute du mp3 et je vis au 2e étage, en 2013."},
+		{"Horaire / Activité / Lieu\n10h / Visite / Hall", "Horaire / Activité / Lieu. 10h / Visite / Hall"},
 	})
 }

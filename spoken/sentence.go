@@ -141,9 +141,14 @@ func item(sent string, n *int, kind *string) bool {
 	if i := strings.LastIndexAny(t, " \t"); i >= 0 {
 		lead, last = strings.TrimSpace(t[:i]), t[i+1:]
 	}
+	heading := strings.HasPrefix(lead, "#")
+	lead = strings.TrimLeft(lead, "#") // a heading's mark leads its number ("## II.")
 	num, ok := strings.CutSuffix(last, ".")
 	if !ok || num == "" {
 		return false
+	}
+	if heading && lead == "" && len(num) <= 4 && max(ordinal(num, "1"), ordinal(num, "I"), ordinal(num, "a")) > 0 {
+		return true // a section's number ("## II. Les automates"), not the count's
 	}
 	if *n > 0 && *kind != "" && (ordinal(num, *kind) == *n+1 || lead == "" && num == "1" && *kind == "1") {
 		*n++

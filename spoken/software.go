@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -37,7 +38,7 @@ var (
 	// noteLetterRE is a footnote's letter or roman numeral in brackets glued
 	// to its word ("MIRALab[a]", "[ii]"); scriptParensRE a footnote's
 	// brackets in superscript or subscript ("⁽¹⁾", "₍₁₎").
-	noteLetterRE   = regexp.MustCompile(`(\p{L})\[(?:[a-h]|[ivx]{1,4})\]`)
+	noteLetterRE   = regexp.MustCompile(`(\p{L})\[(?:[a-h]|[ivx]{1,4})\]|(\p{L}{2})\(\d{1,2}\)`)
 	scriptParensRE = regexp.MustCompile(`[⁽₍][⁰¹²³⁴-⁹₀-₉]*[⁾₎]|[⁽⁾₍₎]`)
 	// cutWordRE is a word cut at a line's end by a hyphen (a PDF's
 	// justification: "sou-\nrire"), or by quoted-printable's soft break
@@ -60,10 +61,39 @@ var (
 	// stampLineRE is a line that is only a sender and when ("Nadine —
 	// Aujourd'hui à 14:02") or a post's byline ("Posté par Nadine le
 	// 12/03/2024 à 14h02", "Publié le 3 décembre 2026").
-	stampLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:[\p{L} ]{1,30}[ \t][—–-][ \t](?:aujourd'hui|aujourd’hui|hier|today|yesterday|heute|gestern)[ \t](?:à|at|um)[ \t]\d{1,2}[:h]\d{2}|(?:posté|publié|modifié|mis à jour|posted|published|updated|edited|last edited|veröffentlicht|aktualisiert)\b[^\n]{0,60}\d[^\n]{0,30})[ \t]*\.?[ \t]*$`)
+	stampLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:[\p{L} ]{1,30}[ \t][—–-][ \t](?:aujourd'hui|aujourd’hui|hier|today|yesterday|heute|gestern)[ \t](?:à|at|um)[ \t]\d{1,2}[:h]\d{2}|(?:posté|publié|modifié|mis à jour|posted|published|updated|edited|last edited|veröffentlicht|aktualisiert)[ \t][^\n]{0,60}\d[^\n]{0,30})[ \t]*\.?[ \t]*$`)
 	// pageNumberLineRE is a page's number on its own line ("3 / 12",
 	// "Page 3 sur 12").
 	pageNumberLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:(?:page|seite)[ \t]+)?\d{1,4}[ \t]*(?:/|sur|of|von)[ \t]*\d{1,4}[ \t]*\.?[ \t]*$|^[ \t]*(?:page|seite)[ \t]+\d{1,4}[ \t]*\.?[ \t]*$`)
+)
+
+var (
+	// numberedTitleRE is a title's number at a line's start, before a title
+	// with no sentence's end ("### 2.1 Les automates", "## II. Les
+	// automates").
+	numberedTitleRE = regexp.MustCompile(`(?m)^([ \t]*(?:#{1,6}[ \t]*)?)(?:\d{1,2}(?:\.\d{1,2})+\.?|[IVX]{1,4}\.)[ \t]+(\p{Lu}[^\n.!?]{0,60})$`)
+	// sectionNumberRE is a section's number in a running list ("1.1 les
+	// automates, 1.2 les robots").
+	sectionNumberRE = regexp.MustCompile(`(^|[\s:,;])(\d{1,2})\.(\d{1,2})\s+(\p{L})`)
+	// qaLabelRE is a question's or an answer's label in a FAQ ("Q :",
+	// "R1 :", "A.", "Q/R —").
+	qaLabelRE = regexp.MustCompile(`(^|[.!?…]\s+|\n\s*)(?:Q/[RA]\s*[—–:-]|[QRA]\d{0,2}\s?[:.)])\s+`)
+	// pageChromeLineRE is a line of a page's furniture around an article:
+	// its links to read on, to share, to the posts before and after, its
+	// keywords.
+	pageChromeLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:lire la suite|read more|continue reading|weiterlesen|partager[ \t]*:|share(?: this)?[ \t]*:|teilen[ \t]*:|article (?:précédent|suivant)|(?:previous|next) (?:post|article)|(?:vorheriger|nächster) (?:beitrag|artikel)|←[ \t]*(?:précédent|previous|zurück)|mots-clés[ \t]*:|tags[ \t]*:|schlagwörter[ \t]*:)[^\n]*$`)
+	// qaSentenceRE is a FAQ's label opening a sentence.
+	qaSentenceRE = regexp.MustCompile(`^(?:Q/[RA]\s*[—–:-]|[QRA]\d{0,2}\s?[:.])\s+`)
+	// fieldLineStartRE is a field list's line in reStructuredText
+	// (":Auteur: Nadine").
+	fieldLineStartRE = regexp.MustCompile(`(?m)^[ \t]*:[\p{L}][\p{L} _-]{0,20}:[ \t]+[^\n]*$`)
+	// gluedNoteRE is a footnote's number glued to a word of three small
+	// letters or more ("automates3 datent").
+	gluedNoteRE = regexp.MustCompile(`(\p{Ll}{3})[1-9]([\s.,;:!?)]|$)`)
+	// noteLineRE is a line that starts with a footnote's mark.
+	noteLineRE = regexp.MustCompile(`^[ \t]*(\(\d{1,2}\)|\[\^?\d{1,2}\]:?|\*{1,3}|[¹²³⁴-⁹]+)[ \t]+\S`)
+	// quotePairRE is a forum's quotation of another's message.
+	quotePairRE = regexp.MustCompile(`(?is)\[quote(?:=[^\]]{0,40})?\].*?\[/quote\]`)
 )
 
 // breadcrumbSeps are the signs a page's trail of links is parted with.
@@ -74,6 +104,9 @@ const breadcrumbSeps = "›>»/·|→"
 func softwareForms(s string) string {
 	if strings.ContainsAny(s, "⟨⟩〈〉〈〉＜＞〚〛∗⁎✱⋆﹡✲✳＊") {
 		s = otherShapes.Replace(s)
+	}
+	if strings.Contains(s, "\n") {
+		s = withoutNotesAndQuotes(s) // before a note's mark goes from its word
 	}
 	if strings.ContainsAny(s, "‹«") {
 		s = quotedTagRE.ReplaceAllStringFunc(s, func(m string) string {
@@ -106,8 +139,8 @@ func softwareForms(s string) string {
 			return before // a footnote's letter
 		})
 	}
-	if strings.Contains(s, "[") {
-		s = noteLetterRE.ReplaceAllString(s, "$1")
+	if strings.ContainsAny(s, "[(") {
+		s = noteLetterRE.ReplaceAllString(s, "$1$2")
 		if strings.Contains(s, "[[") {
 			s = speechCommandRE.ReplaceAllString(s, " ")
 		}
@@ -146,7 +179,115 @@ func softwareForms(s string) string {
 	if strings.ContainsAny(s, breadcrumbSeps) {
 		s = withoutBreadcrumbs(s)
 	}
+	if strings.ContainsAny(s, "0123456789") {
+		s = numberedTitleRE.ReplaceAllString(s, "$1$2")
+		s = withoutSectionNumbers(s)
+		s = gluedNoteRE.ReplaceAllString(s, "$1$2")
+	}
+	if strings.ContainsAny(s, ":.)/") && strings.ContainsAny(s, "QRA") {
+		s = withoutQALabels(s)
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), ">") && strings.HasSuffix(strings.TrimSpace(s), "?") && !strings.Contains(strings.TrimSpace(s), "\n") {
+		return "" // a question quoted alone: the message answered, said back
+	}
+	if strings.Contains(s, "\n") && strings.Contains(s, ":") {
+		s = fieldLineStartRE.ReplaceAllString(s, "")
+	}
+	s = pageChromeLineRE.ReplaceAllString(s, "") // a line, or a stream's sentence, of its own
+	if strings.Contains(s, "[/quote]") || strings.Contains(s, "[/QUOTE]") {
+		// Another's message quoted before the reply goes; a reply wrapped
+		// whole in a quote is the reply (its tags are BBCode's).
+		if rest := quotePairRE.ReplaceAllString(s, " "); strings.ContainsFunc(shortcodeRE.ReplaceAllString(rest, ""), unicode.IsLetter) {
+			s = rest
+		}
+	}
 	return s
+}
+
+// withoutSectionNumbers removes sections' numbers that count on in a
+// sentence ("1.1 les automates, 1.2 les robots"): two or more under one
+// number, rising.
+func withoutSectionNumbers(s string) string {
+	locs := sectionNumberRE.FindAllStringSubmatchIndex(s, -1)
+	if len(locs) < 2 {
+		return s
+	}
+	head := s[locs[0][4]:locs[0][5]]
+	prev := -1
+	for _, m := range locs {
+		n, _ := strconv.Atoi(s[m[6]:m[7]])
+		if s[m[4]:m[5]] != head || n <= prev {
+			return s
+		}
+		prev = n
+	}
+	return sectionNumberRE.ReplaceAllString(s, "$1$4")
+}
+
+// withoutQALabels removes a FAQ's labels when both a question's and an
+// answer's are there ("Q : Qui êtes-vous ? R : Je suis Nadine").
+func withoutQALabels(s string) string {
+	locs := qaLabelRE.FindAllStringSubmatchIndex(s, -1)
+	q, a := false, false
+	for _, m := range locs {
+		label := strings.TrimSpace(s[m[3]:m[1]])
+		q = q || strings.HasPrefix(label, "Q")
+		a = a || strings.HasPrefix(label, "R") || strings.HasPrefix(label, "A") || strings.HasPrefix(label, "Q/")
+	}
+	if !q && !a {
+		return s
+	}
+	if !q || !a {
+		// Alone, as a stream's sentence: a label with a colon, or a
+		// question's with its question.
+		t := strings.TrimSpace(s)
+		if m := qaSentenceRE.FindStringIndex(t); m != nil && (strings.Contains(t[:m[1]], ":") || strings.Contains(t[:m[1]], "/") || strings.HasSuffix(t, "?")) {
+			return t[m[1]:]
+		}
+		return s
+	}
+	return qaLabelRE.ReplaceAllString(s, "$1")
+}
+
+// withoutNotesAndQuotes removes, from a text of several lines, a footnote's
+// body (a line led by a mark the text glued to a word before: "Nadine(1)"
+// then "(1) Créée en 2008") and the lines quoted from another's message
+// before the reply ("> Où sont les toilettes ?").
+func withoutNotesAndQuotes(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	quoting := true
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if quoting && strings.HasPrefix(t, ">") && i+1 < len(lines) {
+			if rest := strings.Join(lines[i+1:], "\n"); strings.ContainsFunc(strings.TrimLeft(stripQuoted(rest), " \n"), unicode.IsLetter) {
+				continue // the message answered, quoted before the answer
+			}
+		}
+		if t != "" {
+			quoting = false
+		}
+		if m := noteLineRE.FindStringSubmatch(line); m != nil && i > 0 {
+			mark := m[1]
+			before := strings.Join(lines[:i], "\n")
+			if noteMarkAfterWord(before, strings.TrimSuffix(mark, ":")) {
+				continue // the note's body, its mark glued to a word above
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// stripQuoted returns text without its lines quoted with ">".
+func stripQuoted(text string) string {
+	var keep []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), ">") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // codePoint is the character an entity's number names, or a space for none
@@ -256,4 +397,22 @@ func withoutLostAmps(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// noteMarkAfterWord reports a footnote's mark glued to a word in text
+// ("Nadine(1),", "2008.*"), not a star of emphasis ("**Nadine**").
+func noteMarkAfterWord(text, mark string) bool {
+	for i := strings.Index(text, mark); i >= 0; {
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		next, _ := utf8.DecodeRuneInString(text[i+len(mark):])
+		if i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.') && !unicode.IsLetter(next) && next != '*' {
+			return true
+		}
+		j := strings.Index(text[i+len(mark):], mark)
+		if j < 0 {
+			return false
+		}
+		i += len(mark) + j
+	}
+	return false
 }

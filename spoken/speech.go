@@ -73,7 +73,7 @@ var (
 	// mailFooterRE is a mail client's footer ("Envoyé depuis mon iPhone").
 	// The footer names a device or a mail program: "envoyée de mon labo"
 	// is a sentence.
-	mailFooterRE = regexp.MustCompile(`(?i)(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem|gesendet\s+von\s+meinem|发自我的)\s*(?:i(?:phone|pad)|android|samsung|galaxy|pixel|mobile|smartphone|téléphone|portable|handy|outlook|gmail|手机)\S*(?:\s+gesendet)?\s*$`)
+	mailFooterRE = regexp.MustCompile(`(?i)(?:(?:sent\s+from\s+my|envoy[ée]\s+(?:depuis|de)\s+mon|von\s+meinem|gesendet\s+von\s+meinem|发自我的)\s*(?:i(?:phone|pad)|android|samsung|galaxy|pixel|mobile|smartphone|téléphone|portable|handy|outlook|gmail|手机)\S*(?:\s+gesendet)?|(?:envoy[ée]\s+(?:à\s+partir|depuis)\s+d['’]|sent\s+from\s+|get\s+|obtenir\s+|holen\s+sie\s+sich\s+)outlook\s+(?:pour|for|für)\s+(?:android|ios|iphone|windows|mac)\S*)\s*$`)
 	// percentBytesRE is UTF-8 percent-encoded outside an address
 	// ("Gr%C3%BC%C3%9Fe"): two bytes or more, the first a lead byte.
 	percentTokenRE = regexp.MustCompile(`\S*%(?:2[0-9A-Fa-f]|3[A-Fa-f]|0[AaDd])\S*`)
@@ -212,7 +212,7 @@ var (
 	// enumeratorRE is an item's number in a list written on one line
 	// ("1. I can smile. 2. I can wave."), or its letter or roman numeral
 	// ("a) la visite, b) l'atelier", "i. bonjour ii. merci").
-	enumeratorRE = regexp.MustCompile(`(^|\s)(\d{1,2}|[a-hA-H]|i{1,3}|iv|vi{0,3}|ix|I{1,3}|IV|VI{0,3}|IX)([.)/°])\s+`)
+	enumeratorRE = regexp.MustCompile(`(^|\s)\(?(\d{1,2}|[a-hA-H]|i{1,3}|iv|vi{0,3}|ix|I{1,3}|IV|VI{0,3}|IX)([.)/°]| ?-)\s+`)
 	// speakerRE's decoration is any sign but a letter or a digit of any
 	// script: RE2's \W is ASCII, and took the first character of a
 	// Chinese reply after "Final Answer: " for decoration.
@@ -871,6 +871,9 @@ var pageWords = map[string]bool{
 	"fett": true, "kursiv": true, "unterstrichen": true, "durchgestrichen": true, "bild": true, "foto": true, "tabelle": true, "abbildung": true, "fußnote": true, "unten": true, "oben": true, "stille": true,
 	// How a voice engine is to say it: a breath, music, a break, a tone,
 	// a pronunciation.
+	// What a transcriber or a chat marks: a word not heard, a noise, an
+	// edit ("[inaudible]", "<unk>", "(edited)").
+	"inaudible": true, "incompréhensible": true, "unverständlich": true, "unk": true, "noise": true, "bruit": true, "geräusch": true, "hesitation": true, "hésitation": true, "laughter": true, "rires": true, "lachen": true, "applause": true, "applaudissements": true, "crosstalk": true, "edited": true, "bearbeitet": true,
 	"breath": true, "breathes": true, "music": true, "musique": true, "fades": true, "break": true, "long-break": true, "tone": true, "ton": true, "voix": true, "voice": true, "whisper": true, "whispers": true, "whispering": true, "chuchote": true, "chuchotant": true, "murmure": true, "prononcez": true, "prononcer": true, "pronounced": true, "pronounce": true, "ausgesprochen": true, "sprich": true, "atmet": true, "flüstert": true, "stimme": true, "musik": true,
 }
 
@@ -1508,8 +1511,8 @@ func inlineEnumerators(s string) string {
 	for i, m := range items {
 		before := strings.TrimRight(s[last:m[0]], " \t")
 		b.WriteString(before)
-		if i > 0 && !endsSentence(before) && !strings.HasSuffix(before, ",") && !strings.HasSuffix(before, ";") {
-			b.WriteString(sep) // an item after a comma or a semicolon is the list's next
+		if i > 0 && !endsSentence(before) && !strings.HasSuffix(before, ",") && !strings.HasSuffix(before, ";") && !conjunctionEnd(before) {
+			b.WriteString(sep) // an item after a comma, a semicolon or "et" is the list's next
 		}
 		if b.Len() > 0 {
 			b.WriteString(s[m[2]:m[3]])
@@ -1518,6 +1521,20 @@ func inlineEnumerators(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// conjunctionEnd reports text that ends with a word joining it to the next
+// item ("sourire et").
+func conjunctionEnd(text string) bool {
+	ws := strings.Fields(text)
+	if len(ws) == 0 {
+		return false
+	}
+	switch strings.ToLower(ws[len(ws)-1]) {
+	case "et", "ou", "and", "or", "und", "oder", "puis", "then", "dann":
+		return true
+	}
+	return false
 }
 
 // ordinal is an item's place in a list that counts as its first item

@@ -304,7 +304,9 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"lettered items after a colon", "Voici : A. sourire b. saluer", "Voici : sourire, saluer"},
 		{"roman items after a colon", "Meine Talente: I. Lächeln II. Winken III. Singen.", "Meine Talente: Lächeln, Winken, Singen."},
 		{"long items after a colon", "Two things: 1. I can smile at you 2. I can wave.", "Two things: I can smile at you. I can wave."},
-		{"lettered lines", "Voici :\n(a) Sourire\n(b) Saluer\n(c) Chanter", "Voici : Sourire. Saluer. Chanter"},
+		{"lettered lines", "Voici mes talents :\n(a) Sourire\n(b) Saluer\n(c) Chanter", "Voici mes talents : Sourire, Saluer, Chanter"},
+		{"items marked with dashes and brackets", "Je sais : 1 - sourire, 2 - saluer, 3 - chanter. Et vous ?", "Je sais : sourire, saluer, chanter. Et vous ?"},
+		{"items in brackets in a sentence", "Je sais faire deux choses : (a) sourire et (b) saluer les visiteurs.", "Je sais faire deux choses : sourire et saluer les visiteurs."},
 		{"roman lines", "Voici mes talents :\nI. Sourire\nII. Saluer", "Voici mes talents : Sourire, Saluer"},
 		{"emphasized items", "Voici :\n- **sourire**\n- *saluer*", "Voici : sourire. saluer"},
 		{"a mark whose words went", "Voici mes talents :\n- sourire\n- 😊\n- saluer", "Voici mes talents : sourire. saluer"},
@@ -373,6 +375,7 @@ func TestSplitListInLine(t *testing.T) {
 		{"1. Smile. 2. Wave. Now: 1. Sing. 2. Dance.", []string{"1. Smile.", "2. Wave.", "Now: 1. Sing.", "2. Dance."}},
 		// A letter or a number that starts no list ends its sentence.
 		{"Voici le plan :\n1) entrée\n2. salle\n3. café\nLe café est au fond.", []string{"Voici le plan :\n1) entrée\n2. salle\n3. café\nLe café est au fond."}},
+		{"## II. Les automates\nLa salle est au premier étage.", []string{"## II. Les automates\nLa salle est au premier étage."}},
 		{"Who am I. I am Nadine.", []string{"Who am I.", "I am Nadine."}},
 	}
 	for _, tt := range tests {
