@@ -896,7 +896,7 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 // links, a link's words that name a page with no name of its own): 14 leak,
 // 7 lost.
 var (
-	probe15bMostLeaks = map[string]int{"graph": 14, "react": 0}
+	probe15bMostLeaks = map[string]int{"graph": 12, "react": 0} // 14, then 12 at stop 47
 	probe15bMostLost  = map[string]int{"graph": 7, "react": 16}
 )
 
@@ -1109,7 +1109,7 @@ func TestHostileOutputsProbe21b(t *testing.T) {
 // "Fin de la liste.", "i. bonjour ii." cut by the stream), 18 lost. With a
 // sentence pointing at a page left out: 2 leak, 17 lost.
 var (
-	probe21bMostLeaks = map[string]int{"graph": 2, "react": 0}
+	probe21bMostLeaks = map[string]int{"graph": 1, "react": 0} // 2 before stop 47
 	probe21bMostLost  = map[string]int{"graph": 17, "react": 149}
 )
 
@@ -1222,7 +1222,7 @@ func TestHostileOutputsProbe23b(t *testing.T) {
 // as a link, and "str" the table lists, which "démonstration" holds), 7
 // lost.
 var (
-	probe23bMostLeaks = map[string]int{"graph": 3, "react": 0}
+	probe23bMostLeaks = map[string]int{"graph": 1, "react": 0} // 3 before stop 47's lists in the stream
 	probe23bMostLost  = map[string]int{"graph": 7, "react": 150}
 )
 
@@ -1245,7 +1245,7 @@ func TestHostileOutputsProbe23v(t *testing.T) {
 // elements were read: 5 leak (espeak's "[[nad'in]]", a respelling, a
 // number said again in words three times), 14 lost.
 var (
-	probe23vMostLeaks = map[string]int{"graph": 5, "react": 0}
+	probe23vMostLeaks = map[string]int{"graph": 2, "react": 0} // 5 before stop 47's number readings and scripts
 	probe23vMostLost  = map[string]int{"graph": 14, "react": 150}
 )
 
@@ -1298,10 +1298,12 @@ func TestHostileOutputsProbe25w(t *testing.T) {
 // when it was written, before any change to the code: graph 101 of 135
 // outputs leak, 26 of 135 good parts lost (one of them a look-alike refused
 // whole, "de A à Z … :"); react 0 leak and 135 lost (plain text is not a
-// ReAct answer). The same after merging main at 5c4a7fb.
+// ReAct answer). The same after merging main at 5c4a7fb. After what
+// software writes was read back (spoken/software.go) and the stream kept a
+// bracket's or a tag's aside whole: graph 16 leak, 24 lost.
 var (
-	probe25wMostLeaks = map[string]int{"graph": 101, "react": 0}
-	probe25wMostLost  = map[string]int{"graph": 26, "react": 135}
+	probe25wMostLeaks = map[string]int{"graph": 16, "react": 0}
+	probe25wMostLost  = map[string]int{"graph": 24, "react": 135}
 )
 
 // TestHostileOutputsProbe25p runs French plain-prose replies as they arrive
@@ -1322,8 +1324,9 @@ func TestHostileOutputsProbe25p(t *testing.T) {
 // when it was written, before any change to the code: graph 35 of 150
 // outputs leak, 24 of 150 good parts lost (3 of them look-alikes: "20 %",
 // a narrow no-break space, an e-mail address); react 0 leak and 150 lost
-// (plain text is not a ReAct answer).
+// (plain text is not a ReAct answer). After what software writes was read
+// back: graph 15 leak, 24 lost.
 var (
-	probe25pMostLeaks = map[string]int{"graph": 35, "react": 0}
+	probe25pMostLeaks = map[string]int{"graph": 15, "react": 0}
 	probe25pMostLost  = map[string]int{"graph": 24, "react": 150}
 )

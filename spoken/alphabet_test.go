@@ -390,9 +390,15 @@ func TestSoftwareForms(t *testing.T) {
 		{"Posté par Nadine le 12/03/2024 à 14h02.\nBonjour à tous !", "Bonjour à tous !"},
 		{"Je suis Nadine.\nLire la suite\nPartager : Facebook, X\nArticle précédent Article suivant", "Je suis Nadine."},
 		{"Je suis Nadine, ravie !\nEnvoyé à partir d'Outlook pour Android", "Je suis Nadine, ravie !"},
+		{"Bienvenue à Gen%E8ve, Gen%u00E8ve, Gen=E8ve ! Je suis Nadine,=20le robot.", "Bienvenue à Genève, Genève, Genève ! Je suis Nadine, le robot."},
+		{"/sourire Bonjour !", "Bonjour !"},
+		{"Bonjour ! span class=intro>Je suis Nadine.", "Bonjour ! Je suis Nadine."},
+		{"Au plaisir de vous revoir !\n— Nadine, MIRALab", "Au plaisir de vous revoir !"},
+		{"## II. Les automates\nLa salle est au premier étage.", "Les automates. La salle est au premier étage."},
 		// What stays: prose that looks like it.
 		{"Je suis **Nadine**.\n* sourire\n* saluer", "Je suis Nadine. sourire. saluer"},
 		{"J'écoute du mp3 et je vis au 2e étage, en 2013.", "J'écoute du mp3 et je vis au 2e étage, en 2013."},
+		{"Il fait x=20 degrés, 100%Genève et 50 % de réduction.", "Il fait x=20 degrés, 100%Genève et 50 % de réduction."},
 		{"Horaire / Activité / Lieu\n10h / Visite / Hall", "Horaire / Activité / Lieu. 10h / Visite / Hall"},
 	})
 }

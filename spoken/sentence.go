@@ -40,11 +40,13 @@ func (s *SentenceSplitter) Write(delta string) []string {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		end := i + size
 		switch {
-		case (r == '(' || r == '（') && !emoticonOpen(text[:i]):
+		case (r == '(' || r == '（' || r == '[' || r == '<' && end < len(text) && (isASCIILetter(text[end]) || text[end] == '/')) && !emoticonOpen(text[:i]):
+			// A bracket's aside, or a tag's attributes ("[Nadine sourit.
+			// Elle salue.]", "<span title=\"Robot social. Genève.\">").
 			if open < 0 {
 				open = i
 			}
-		case r == ')' || r == '）':
+		case r == ')' || r == '）' || r == ']' || r == '>' && open >= 0 && text[open] == '<':
 			wasOpen := open >= 0
 			open = -1
 			if prev, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text[start:i], " ")); wasOpen && (isCJKEnd(prev) || isLatinEnd(prev)) {
@@ -66,7 +68,8 @@ func (s *SentenceSplitter) Write(delta string) []string {
 				continue
 			}
 		}
-		inAside := open >= 0 && i-open < asideMax
+		// A tag is an aside only while it holds an attribute's value.
+		inAside := open >= 0 && i-open < asideMax && (text[open] != '<' || strings.Contains(text[open:i], "="))
 		if isCJKEnd(r) && !inAside {
 			// Its closing quotes are the sentence's ("“介绍一下你自己。”好的"):
 			// with nothing after the mark yet, it waits for the next piece.
@@ -119,6 +122,9 @@ func (s *SentenceSplitter) Write(delta string) []string {
 	s.buf.WriteString(rest)
 	return out
 }
+
+// isASCIILetter reports an ASCII letter.
+func isASCIILetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
 // item reports a sentence, or its last line, that ends with the mark of a
 // list's item after n: the first ("1.", "a.", "I.") alone or after a colon

@@ -64,7 +64,7 @@ var (
 	stampLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:[\p{L} ]{1,30}[ \t][—–-][ \t](?:aujourd'hui|aujourd’hui|hier|today|yesterday|heute|gestern)[ \t](?:à|at|um)[ \t]\d{1,2}[:h]\d{2}|(?:posté|publié|modifié|mis à jour|posted|published|updated|edited|last edited|veröffentlicht|aktualisiert)[ \t][^\n]{0,60}\d[^\n]{0,30})[ \t]*\.?[ \t]*$`)
 	// pageNumberLineRE is a page's number on its own line ("3 / 12",
 	// "Page 3 sur 12").
-	pageNumberLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:(?:page|seite)[ \t]+)?\d{1,4}[ \t]*(?:/|sur|of|von)[ \t]*\d{1,4}[ \t]*\.?[ \t]*$|^[ \t]*(?:page|seite)[ \t]+\d{1,4}[ \t]*\.?[ \t]*$`)
+	pageNumberLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:(?:page|seite|p\.)[ \t]*)?\d{1,4}[ \t]*(?:/|sur|of|von)[ \t]*\d{1,4}[ \t]*\.?[ \t]*$|^[ \t]*(?:page|seite)[ \t]+\d{1,4}[ \t]*\.?[ \t]*$`)
 )
 
 var (
@@ -81,7 +81,18 @@ var (
 	// pageChromeLineRE is a line of a page's furniture around an article:
 	// its links to read on, to share, to the posts before and after, its
 	// keywords.
-	pageChromeLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:lire la suite|read more|continue reading|weiterlesen|partager[ \t]*:|share(?: this)?[ \t]*:|teilen[ \t]*:|article (?:précédent|suivant)|(?:previous|next) (?:post|article)|(?:vorheriger|nächster) (?:beitrag|artikel)|←[ \t]*(?:précédent|previous|zurück)|mots-clés[ \t]*:|tags[ \t]*:|schlagwörter[ \t]*:)[^\n]*$`)
+	pageChromeLineRE = regexp.MustCompile(`(?im)^[ \t]*(?:(?:lire la suite|read more|continue reading|weiterlesen)[ \t]*[→»›.…]*[ \t]*$|partager[ \t]*:|share(?: this)?[ \t]*:|teilen[ \t]*:|article (?:précédent|suivant)|(?:previous|next) (?:post|article)|(?:vorheriger|nächster) (?:beitrag|artikel)|←[ \t]*(?:précédent|previous|zurück)|mots-clés[ \t]*:|tags[ \t]*:|schlagwörter[ \t]*:)[^\n]*$`)
+	// latinByteRE is a Latin-1 letter (À to ÿ) escaped alone ("Gen%E8ve",
+	// "Gen%u00E8ve", quoted-printable's "Gen=E8ve"), and qpSpaceRE
+	// quoted-printable's space or sign between words ("Nadine,=20le").
+	latinByteRE = regexp.MustCompile(`%u([0-9A-Fa-f]{4})|(\p{L})(?:%|=)([C-F][0-9A-F])(\p{L})`)
+	qpSpaceRE   = regexp.MustCompile(`([\p{L},.;:!?])=(2[0-9A-F])(\p{L})|(\s)=(2[0-9A-F])(\s)`)
+	// slashCommandRE is a chat's command opening a sentence ("/sourire
+	// Bonjour !").
+	slashCommandRE = regexp.MustCompile(`^/\p{Ll}{2,20}\s+(\p{Lu})`)
+	// bareAttributesRE is a tag that lost its "<", its attributes unquoted
+	// ("span class=intro>Je suis").
+	bareAttributesRE = regexp.MustCompile(`(?:^|\s)[a-z]{1,10}(?:\s+[a-z-]{2,15}=[^\s<>"']{1,40})+\s*>`)
 	// qaSentenceRE is a FAQ's label opening a sentence.
 	qaSentenceRE = regexp.MustCompile(`^(?:Q/[RA]\s*[—–:-]|[QRA]\d{0,2}\s?[:.])\s+`)
 	// fieldLineStartRE is a field list's line in reStructuredText
@@ -179,8 +190,32 @@ func softwareForms(s string) string {
 	if strings.ContainsAny(s, breadcrumbSeps) {
 		s = withoutBreadcrumbs(s)
 	}
-	if strings.ContainsAny(s, "0123456789") {
+	if strings.Contains(s, ".") {
 		s = numberedTitleRE.ReplaceAllString(s, "$1$2")
+	}
+	if strings.ContainsAny(s, "%=") && !strings.Contains(s, "://") { // an address's query is the address's
+		s = latinByteRE.ReplaceAllStringFunc(s, func(m string) string {
+			sm := latinByteRE.FindStringSubmatch(m)
+			if sm[1] != "" {
+				return codePoint(strconv.Itoa(hexValue(sm[1])))
+			}
+			return sm[2] + string(rune(hexValue(sm[3]))) + sm[4]
+		})
+		s = qpSpaceRE.ReplaceAllStringFunc(s, func(m string) string {
+			sm := qpSpaceRE.FindStringSubmatch(m)
+			if sm[1] != "" {
+				return sm[1] + string(rune(hexValue(sm[2]))) + sm[3]
+			}
+			return sm[4] + string(rune(hexValue(sm[5]))) + sm[6]
+		})
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), "/") {
+		s = slashCommandRE.ReplaceAllString(strings.TrimSpace(s), "$1")
+	}
+	if strings.Contains(s, "=") && strings.Contains(s, ">") {
+		s = bareAttributesRE.ReplaceAllString(s, " ")
+	}
+	if strings.ContainsAny(s, "0123456789") {
 		s = withoutSectionNumbers(s)
 		s = gluedNoteRE.ReplaceAllString(s, "$1$2")
 	}
@@ -415,4 +450,13 @@ func noteMarkAfterWord(text, mark string) bool {
 		i += len(mark) + j
 	}
 	return false
+}
+
+// hexValue is a hexadecimal number's value, 0 for none.
+func hexValue(h string) int {
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		return 0
+	}
+	return int(v)
 }

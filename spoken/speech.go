@@ -56,7 +56,7 @@ var (
 	byteEscapesRE = regexp.MustCompile(`(?:\\x[0-9a-fA-F]{2})+`)
 	// noteLabelRE is a letter's note label opening a sentence ("P.-S. :",
 	// "PS :", "N.B. :", "TL;DR :"): what follows is said, the label is not.
-	noteLabelRE = regexp.MustCompile(`(^|[.!?…]\s+)(?:(?:P\.?\s?-?\s?)?P\.?\s?-?\s?S\.?|N\.\s?B\.?|TL;?\s?DR)\s*(?:[:：]\s*|$)`)
+	noteLabelRE = regexp.MustCompile(`(^|[.!?…]\s+)(?:(?:[Pp]\.?\s?-?\s?)?[Pp]\.?\s?-?\s?[Ss]\.?|N\.\s?B\.?|TL;?\s?DR)\s*(?:[:：]\s*|$)`)
 	// strayBackslashRE is a backslash left at a word's end.
 	strayBackslashRE = regexp.MustCompile(`(\p{L})\\+(\s|$)`)
 	// chatLaughRE is laughter written as a chat's abbreviation ("mdr", "lol").
@@ -96,7 +96,7 @@ var (
 	shortcodeGluedRE = regexp.MustCompile(`(\p{L}):[a-z][a-z0-9_+-]{1,30}:([\s\p{Han}，。！？,.!?]|$)`)
 	// signatureRE is her name signed after the reply with a dash ("— Nadine
 	// 🤖"): a letter's close, not a sentence.
-	signatureRE = regexp.MustCompile(`(?:^|\s)(?:—|–|--|——)\s*Nadine\W*$`)
+	signatureRE = regexp.MustCompile(`(?:^|\s)(?:—|–|--|——)\s*Nadine(?:\s*[,|·–—-]\s*[\p{L} ]{1,40})?\W*$`)
 	// linkAloneRE is a link standing alone after a sentence or on its line
 	// ("[En savoir plus](#a-propos)"): a page's button, not a sentence.
 	linkAloneRE = regexp.MustCompile(`(?m)(^|[.!?…]\s+)\[[^\]\n]+\]\([^)\n]*\)[ \t]*$`)
@@ -473,7 +473,7 @@ func writtenForms(s string) string {
 	if strings.Contains(s, "<") {
 		s = discordEmojiRE.ReplaceAllString(s, " ")
 	}
-	if strings.ContainsAny(s, "SBR") {
+	if strings.ContainsAny(s, "SBRs") {
 		s = noteLabelRE.ReplaceAllString(s, "$1")
 	}
 	s = chatLaughRE.ReplaceAllString(s, "$1$2")

@@ -307,7 +307,7 @@ func TestCleanMarkupKeepsGrammar(t *testing.T) {
 		{"lettered lines", "Voici mes talents :\n(a) Sourire\n(b) Saluer\n(c) Chanter", "Voici mes talents : Sourire, Saluer, Chanter"},
 		{"items marked with dashes and brackets", "Je sais : 1 - sourire, 2 - saluer, 3 - chanter. Et vous ?", "Je sais : sourire, saluer, chanter. Et vous ?"},
 		{"items in brackets in a sentence", "Je sais faire deux choses : (a) sourire et (b) saluer les visiteurs.", "Je sais faire deux choses : sourire et saluer les visiteurs."},
-		{"roman lines", "Voici mes talents :\nI. Sourire\nII. Saluer", "Voici mes talents : Sourire, Saluer"},
+		{"roman lines", "Voici mes talents :\nI. Sourire\nII. Saluer", "Voici mes talents : Sourire. Saluer"},
 		{"emphasized items", "Voici :\n- **sourire**\n- *saluer*", "Voici : sourire. saluer"},
 		{"a mark whose words went", "Voici mes talents :\n- sourire\n- 😊\n- saluer", "Voici mes talents : sourire. saluer"},
 		{"escaped line breaks before a list's marks", "Voici mes talents :\\n- sourire\\n- saluer", "Voici mes talents : sourire. saluer"},
