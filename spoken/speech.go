@@ -118,8 +118,6 @@ var (
 	// and [[link]] / [[target|words]].
 	wikiEmphasisRE = regexp.MustCompile(`'{2,3}([^'\n]{1,80}?)'{2,3}`)
 	wikiLinkRE     = regexp.MustCompile(`\[\[(?:[^\]|\n]{1,80}\|)?([^\]|\n]{1,80})\]\]`)
-	// keycapRE is a digit drawn as a keycap emoji ("1️⃣").
-	keycapRE = regexp.MustCompile("[0-9#*]\uFE0F?\u20E3")
 	// bbcodeRE is a forum's markup tag ("[b]", "[/url]", "[color=red]"):
 	// the tag goes, its words stay.
 	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
@@ -350,7 +348,7 @@ func cleanOnce(text string) string {
 	s = WithoutEdgeCode(s)
 	s = strings.NewReplacer("`", "", "*", "", "~~", "").Replace(s)
 	if strings.ContainsRune(s, 0x20E3) {
-		s = keycapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
+		s = enclosingCapRE.ReplaceAllString(s, "") // "1️⃣": a list's number drawn as an emoji
 	}
 	if strings.Contains(s, "Nadine") {
 		s = signatureRE.ReplaceAllString(s, "")
