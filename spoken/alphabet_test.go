@@ -395,7 +395,9 @@ func TestSoftwareForms(t *testing.T) {
 		{"Bonjour ! span class=intro>Je suis Nadine.", "Bonjour ! Je suis Nadine."},
 		{"Au plaisir de vous revoir !\n— Nadine, MIRALab", "Au plaisir de vous revoir !"},
 		{"## II. Les automates\nLa salle est au premier étage.", "Les automates. La salle est au premier étage."},
+		{"Bonjour ! 〈geste:salut〉 Je suis Nadine.", "Bonjour ! Je suis Nadine."},
 		// What stays: prose that looks like it.
+		{"我最喜欢〈红楼梦〉。", "我最喜欢〈红楼梦〉。"},
 		{"Je suis **Nadine**.\n* sourire\n* saluer", "Je suis Nadine. sourire. saluer"},
 		{"J'écoute du mp3 et je vis au 2e étage, en 2013.", "J'écoute du mp3 et je vis au 2e étage, en 2013."},
 		{"Il fait x=20 degrés, 100%Genève et 50 % de réduction.", "Il fait x=20 degrés, 100%Genève et 50 % de réduction."},

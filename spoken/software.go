@@ -19,12 +19,15 @@ import (
 // markup's own rules run, so that they see the forms they know.
 
 var (
-	// wideAngles and wideSquares are brackets of other widths, and stars
-	// of other shapes, that a model or a font writes for ASCII's markup
-	// ("⟨sourire⟩", "〚salue〛", "⁎sourit⁎").
-	otherShapes = strings.NewReplacer("⟨", "<", "⟩", ">", "〈", "<", "〉", ">", "〈", "<", "〉", ">", "＜", "<", "＞", ">",
+	// otherShapes are brackets of other widths, and stars of other shapes,
+	// that a model or a font writes for ASCII's markup ("⟨sourire⟩",
+	// "〚salue〛", "⁎sourit⁎"); Chinese's own "〈 〉" stay round a title (cjkAngleRE).
+	otherShapes = strings.NewReplacer("⟨", "<", "⟩", ">", "〈", "<", "〉", ">", "＜", "<", "＞", ">",
 		"〚", "[", "〛", "]",
 		"∗", "*", "⁎", "*", "✱", "*", "⋆", "*", "﹡", "*", "✲", "*", "✳", "*", "＊", "*")
+	// cjkAngleRE is Chinese's angle brackets around words with no
+	// ideograph: a tag's or a slot's ("〈prénom〉"), not a title's.
+	cjkAngleRE = regexp.MustCompile("\u3008([^\u3008\u3009\\p{Han}\n]{1,40})\u3009")
 	// quotedTagRE is a tag written between single or double guillemets
 	// ("‹b›", "«/b»").
 	quotedTagRE = regexp.MustCompile(`[‹«]\s?(/?)([A-Za-z][A-Za-z0-9]{0,9})\s?[›»]`)
@@ -113,11 +116,14 @@ const breadcrumbSeps = "›>»/·|→"
 // softwareForms reads back what software between the model and the robot
 // wrote (softwareForms' comment above).
 func softwareForms(s string) string {
-	if strings.ContainsAny(s, "⟨⟩〈〉〈〉＜＞〚〛∗⁎✱⋆﹡✲✳＊") {
+	if strings.ContainsAny(s, "⟨⟩〈〉＜＞〚〛∗⁎✱⋆﹡✲✳＊") {
 		s = otherShapes.Replace(s)
 	}
 	if strings.Contains(s, "\n") {
 		s = withoutNotesAndQuotes(s) // before a note's mark goes from its word
+	}
+	if strings.ContainsRune(s, '\u3008') {
+		s = cjkAngleRE.ReplaceAllString(s, "<$1>")
 	}
 	if strings.ContainsAny(s, "‹«") {
 		s = quotedTagRE.ReplaceAllStringFunc(s, func(m string) string {
