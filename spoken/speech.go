@@ -1873,6 +1873,7 @@ type Stream struct {
 	split   SentenceSplitter
 	runes   int
 	dropped []string
+	read    strings.Builder // the sentences read so far, as written: a note's mark glued to a word
 }
 
 // Write adds a piece of the reply and returns the sentences it completed
@@ -1996,6 +1997,11 @@ func (s *Stream) speak(sents []string) []string {
 			s.dropped = append(s.dropped, sent)
 			continue
 		}
+		if m := noteLineRE.FindStringSubmatch(sent); m != nil && noteMarkAfterWord(s.read.String(), strings.TrimSuffix(m[1], ":")) {
+			s.dropped = append(s.dropped, sent) // a footnote's body, its mark glued to a word said before
+			continue
+		}
+		s.read.WriteString(sent + "\n")
 		check := s.Check
 		if check == nil {
 			check = s.Instructions.Sentence

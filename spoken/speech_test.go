@@ -245,6 +245,10 @@ func TestSpeechStream(t *testing.T) {
 		{"emoji only sentence skipped", "Hello. 😊 Bye.", []string{"Hello.", "Bye."}, ""},
 		{"speaker label loop", "Nadine: Nadine: Nadine: Nadine: Nadine:", nil, "speaker label"},
 		{"format talk", "I cannot comply with the requested JSON format because the schema is ambiguous.", nil, "format"},
+		// A footnote's body comes as a sentence of its own after the
+		// sentence that glued its mark to a word.
+		{"a footnote's body", "I am Nadine(1), a robot. (1) Built in 2008. Hello!", []string{"I am Nadine, a robot.", "Hello!"}, ""},
+		{"a number in brackets that is no note", "I know two things. (1) Smiling is one. Hello!", []string{"I know two things.", "Smiling is one.", "Hello!"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
