@@ -28,6 +28,8 @@ var (
 	// cjkAngleRE is Chinese's angle brackets around words with no
 	// ideograph: a tag's or a slot's ("〈prénom〉"), not a title's.
 	cjkAngleRE = regexp.MustCompile("\u3008([^\u3008\u3009\\p{Han}\n]{1,40})\u3009")
+	// ligatures are Latin's, as a PDF's copy keeps them ("conﬁance").
+	ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st")
 	// quotedTagRE is a tag written between single or double guillemets
 	// ("‹b›", "«/b»").
 	quotedTagRE = regexp.MustCompile(`[‹«]\s?(/?)([A-Za-z][A-Za-z0-9]{0,9})\s?[›»]`)
@@ -137,7 +139,7 @@ func softwareForms(s string) string {
 	if strings.Contains(s, "&") {
 		s = spacedEntityRE.ReplaceAllStringFunc(s, func(m string) string {
 			sm := spacedEntityRE.FindStringSubmatch(m)
-			return codePoint(sm[1])
+			return codePoint(atoi(sm[1]))
 		})
 	}
 	if strings.Contains(s, ";") {
@@ -169,12 +171,7 @@ func softwareForms(s string) string {
 		s = cutWordRE.ReplaceAllString(s, "$1$2$3$4")
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return r >= 0xFB00 && r <= 0xFB06 }) {
-		s = strings.Map(func(r rune) rune {
-			if r >= 0xFB00 && r <= 0xFB06 {
-				return -1
-			}
-			return r
-		}, strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st").Replace(s))
+		s = ligatures.Replace(s)
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return r >= 0x20DD && r <= 0x20E4 }) {
 		s = enclosingCapRE.ReplaceAllString(s, "")
@@ -203,7 +200,7 @@ func softwareForms(s string) string {
 		s = latinByteRE.ReplaceAllStringFunc(s, func(m string) string {
 			sm := latinByteRE.FindStringSubmatch(m)
 			if sm[1] != "" {
-				return codePoint(strconv.Itoa(hexValue(sm[1])))
+				return codePoint(hexValue(sm[1]))
 			}
 			return sm[2] + string(rune(hexValue(sm[3]))) + sm[4]
 		})
@@ -333,9 +330,8 @@ func stripQuoted(text string) string {
 
 // codePoint is the character an entity's number names, or a space for none
 // (a control, a surrogate, past Unicode).
-func codePoint(n string) string {
-	v, err := strconv.Atoi(n)
-	if err != nil || v < 32 || v > unicode.MaxRune || v >= 0xD800 && v <= 0xDFFF || v >= 0x7F && v < 0xA0 {
+func codePoint(v int) string {
+	if v < 32 || v > unicode.MaxRune || v >= 0xD800 && v <= 0xDFFF || v >= 0x7F && v < 0xA0 {
 		return " "
 	}
 	return string(rune(v))
@@ -419,11 +415,11 @@ func withoutLostAmps(s string) string {
 		var with string
 		switch {
 		case sub(1) != "":
-			with = codePoint(sub(1))
+			with = codePoint(atoi(sub(1)))
 		case sub(2) != "":
 			with = html.UnescapeString("&" + sub(2) + ";")
 		default:
-			c := codePoint(sub(4))
+			c := codePoint(atoi(sub(4)))
 			if c == " " {
 				continue
 			}
@@ -456,6 +452,15 @@ func noteMarkAfterWord(text, mark string) bool {
 		i += len(mark) + j
 	}
 	return false
+}
+
+// atoi is a decimal number's value, -1 for none.
+func atoi(n string) int {
+	v, err := strconv.Atoi(n)
+	if err != nil {
+		return -1
+	}
+	return v
 }
 
 // hexValue is a hexadecimal number's value, 0 for none.
