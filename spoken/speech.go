@@ -1998,8 +1998,13 @@ func (s *Stream) speak(sents []string) []string {
 			continue
 		}
 		if m := noteLineRE.FindStringSubmatch(sent); m != nil && noteMarkAfterWord(s.read.String(), strings.TrimSuffix(m[1], ":")) {
-			s.dropped = append(s.dropped, sent) // a footnote's body, its mark glued to a word said before
-			continue
+			// A footnote's body, its mark glued to a word said before: its
+			// line goes, the lines after it are the reply's.
+			note, rest, _ := strings.Cut(sent, "\n")
+			s.dropped = append(s.dropped, note)
+			if sent = strings.TrimSpace(rest); sent == "" {
+				continue
+			}
 		}
 		s.read.WriteString(sent + "\n")
 		check := s.Check

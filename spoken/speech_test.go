@@ -248,6 +248,7 @@ func TestSpeechStream(t *testing.T) {
 		// A footnote's body comes as a sentence of its own after the
 		// sentence that glued its mark to a word.
 		{"a footnote's body", "I am Nadine(1), a robot. (1) Built in 2008. Hello!", []string{"I am Nadine, a robot.", "Hello!"}, ""},
+		{"a note's line, then the reply", "Check out my page(1).\n(1) Built in 2008.\nIt's been a pleasure.", []string{"Check out my page.", "It's been a pleasure."}, ""},
 		{"a number in brackets that is no note", "I know two things. (1) Smiling is one. Hello!", []string{"I know two things.", "Smiling is one.", "Hello!"}, ""},
 	}
 	for _, tt := range tests {
