@@ -103,7 +103,7 @@ func (r *responder) speakResponse(ctx context.Context, send nadine.EmitFunc, lan
 				send(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 			}
 		}
-		stream := spoken.Stream{Check: gate.Check(lang)}
+		stream := spoken.Stream{Check: gate.Check(lang), Whole: gate.Whole(lang)}
 		resp, err := m.ChatStream(ctx, req, func(delta string) {
 			if onDelta != nil {
 				onDelta(delta)

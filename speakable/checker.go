@@ -17,11 +17,27 @@ import (
 )
 
 // Checker is the gate of one turn's reply sentences; a nil *Checker checks
-// what needs no prompt. It is read only, so safe for concurrent use.
+// what needs no prompt. It is safe for concurrent use.
 type Checker struct {
 	echoes []*echo  // one per prompt
 	said   []string // the visitor's words in this turn's prompts, and the tools' results
 	asked  []string // the visitor's words alone: each prompt's first Said
+
+	// A stream reads its reply so far whole at each sentence, so the same
+	// sentences are decided again: each is decided once.
+	mu      sync.Mutex
+	decided map[decision]decided
+}
+
+type decision struct {
+	sentence string
+	lang     nadine.Language
+	authored bool
+}
+
+type decided struct {
+	out string
+	err error
 }
 
 // New prepares the check of a turn whose engines sent prompts.
@@ -142,6 +158,28 @@ func (c *Checker) SentenceAuthored(sentence string, lang nadine.Language) (strin
 }
 
 func (c *Checker) sentence(sentence string, lang nadine.Language, authored bool) (string, error) {
+	if c == nil {
+		return c.decide(sentence, lang, authored)
+	}
+	key := decision{sentence, lang, authored}
+	c.mu.Lock()
+	d, ok := c.decided[key]
+	c.mu.Unlock()
+	if ok {
+		return d.out, d.err
+	}
+	out, err := c.decide(sentence, lang, authored)
+	c.mu.Lock()
+	if c.decided == nil {
+		c.decided = map[decision]decided{}
+	}
+	c.decided[key] = decided{out, err}
+	c.mu.Unlock()
+	return out, err
+}
+
+// decide is the gate's decision on a sentence.
+func (c *Checker) decide(sentence string, lang nadine.Language, authored bool) (string, error) {
 	out, err := c.sentenceOnce(sentence, lang, authored)
 	if err != nil || out == "" || out == strings.TrimSpace(sentence) {
 		return out, err
@@ -438,6 +476,20 @@ var asideRE = regexp.MustCompile(`(?:^|\s)\([^()（）]{1,200}\)|\s*（[^()（�
 // Check returns c.Sentence in lang as a spoken.SentenceCheck.
 func (c *Checker) Check(lang nadine.Language) spoken.SentenceCheck {
 	return func(s string) (string, error) { return c.Sentence(s, lang) }
+}
+
+// Whole is the reading of a reply so far for a stream (spoken.Stream's
+// Whole): what Reply keeps of it, nothing when Reply left out every
+// sentence, and an error only when the text cannot be read as a reply at
+// all (JSON, markup throughout), when the stream's sentences decide alone.
+func (c *Checker) Whole(lang nadine.Language) func(string) (string, error) {
+	return func(text string) (string, error) {
+		said, left, err := c.Reply(text, lang)
+		if err != nil && len(left) > 0 {
+			return "", nil
+		}
+		return said, err
+	}
 }
 
 // Reply returns a whole reply as the text to speak and the sentences left

@@ -324,7 +324,12 @@ func rewriteLinks(text string, lang nadine.Language, spelled func(string) (strin
 		}
 	}
 	if strings.ContainsAny(s, "$\\^~") {
-		s = mathRE.ReplaceAllString(s, dropped)
+		s = mathRE.ReplaceAllStringFunc(s, func(m string) string {
+			if last, _ := utf8.DecodeLastRuneInString(m); m[0] == '$' && last != '$' {
+				return dropped + string(last) // the sign after a formula is the sentence's ("$E = mc^2$. Physics…")
+			}
+			return dropped
+		})
 	}
 	if strings.Count(s, "`") >= 2 {
 		s = spoken.WithoutEdgeCode(s) // at a sentence's edge, code goes and leaves no hole

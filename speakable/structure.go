@@ -42,8 +42,8 @@ var (
 
 // markdownForms writes Markdown's other forms as the ones the readers know:
 // a quoted line is the line it quotes, a title underlined ("About
-// me\n========") is a heading, a task's box ("- [x] smile") is a bullet, a
-// definition ("Name\n: Nadine") is a field.
+// me\n========") is a heading, a definition ("Name\n: Nadine") is a field;
+// a task list ("- [x] smile") goes.
 // A line over a dash rule is a heading only when it ends no sentence
 // ("Hello!\n---\nSent from …" keeps its greeting).
 func markdownForms(lines []string) []string {
@@ -52,8 +52,18 @@ func markdownForms(lines []string) []string {
 		// A quoted line is read as the line it quotes ("> | 中文 | 会 |").
 		line = quotedLineRE.ReplaceAllString(line, "")
 		l := strings.TrimSpace(line)
-		if m := taskBoxRE.FindStringSubmatchIndex(line); m != nil {
-			out = append(out, line[:m[2]]+line[m[3]:])
+		if m := taskBoxRE.FindStringIndex(line); m != nil {
+			// A task list is a form: its boxes say what is done and what
+			// is not, which its items said in a row would misstate
+			// ("- [ ] cuisiner" among her talents). Its items go, with
+			// their lead-in; an item that is a sentence of its own is read.
+			if item := strings.TrimSpace(line[m[1]:]); endsStatement(item) {
+				out = append(out, item)
+				continue
+			}
+			if n := len(out); n > 0 && (strings.HasSuffix(strings.TrimSpace(out[n-1]), ":") || strings.HasSuffix(strings.TrimSpace(out[n-1]), "：")) {
+				out = out[:n-1]
+			}
 			continue
 		}
 		if l == "" || len(out) == 0 || strings.TrimSpace(out[len(out)-1]) == "" {
@@ -77,7 +87,7 @@ var (
 	// setextRE underlines a title: a line of "=" or of three "-" or more.
 	setextRE = regexp.MustCompile(`^(?:={2,}|-{3,})$`)
 	// taskBoxRE is a task list's box after its bullet ("- [x] ", "* [ ] ").
-	taskBoxRE = regexp.MustCompile(`^\s*[-*+]\s+(\[[ xX✓✔]\]\s*)`)
+	taskBoxRE = regexp.MustCompile(`^\s*[-*+]\s+\[[ xX✓✔]\]`)
 	// quotedLineRE is a Markdown quote's marker at a line's start.
 	quotedLineRE = regexp.MustCompile(`^\s*(?:>\s?)+`)
 	// bulletLineRE is a list's item.
@@ -692,4 +702,10 @@ func markupRoles(s string) string {
 		s = voidTagRE.ReplaceAllString(withoutSpeechMarkup(s), " ")
 	}
 	return s
+}
+
+// endsStatement reports text that ends as a sentence does.
+func endsStatement(text string) bool {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text, "*_ "))
+	return strings.ContainsRune(".!?…。！？", r)
 }

@@ -82,14 +82,14 @@ func TestSpokenSentenceIsUnspelled(t *testing.T) {
 // leading lines is words.
 func TestListMarksShared(t *testing.T) {
 	checkClean(t, []cleanRow{
-		{"Voici ce que je sais faire :\n– sourire\n– saluer\n– chanter", "Voici ce que je sais faire : sourire. saluer. chanter"},
-		{"Voici ce que je sais faire :\n— sourire\n— saluer", "Voici ce que je sais faire : sourire. saluer"},
-		{"Voici ce que je sais faire :\no sourire\no saluer", "Voici ce que je sais faire : sourire. saluer"},
-		{"Voici ce que je sais faire :\n-sourire\n-saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n– sourire\n– saluer\n– chanter", "Voici ce que je sais faire : sourire, saluer, chanter"},
+		{"Voici ce que je sais faire :\n— sourire\n— saluer", "Voici ce que je sais faire : sourire, saluer"},
+		{"Voici ce que je sais faire :\no sourire\no saluer", "Voici ce que je sais faire : sourire, saluer"},
+		{"Voici ce que je sais faire :\n-sourire\n-saluer", "Voici ce que je sais faire : sourire, saluer"},
 		{"Voici ce que je sais faire :\n1 - sourire\n2 - saluer", "Voici ce que je sais faire : sourire, saluer"},
 		{"Voici ce que je sais faire :\n1- sourire\n2- saluer", "Voici ce que je sais faire : sourire, saluer"},
 		{"Voici ce que je sais faire :\n(1) sourire\n(2) saluer", "Voici ce que je sais faire : sourire, saluer"},
-		{"Voici ce que je sais faire :\n#1 sourire\n#2 saluer", "Voici ce que je sais faire : sourire. saluer"},
+		{"Voici ce que je sais faire :\n#1 sourire\n#2 saluer", "Voici ce que je sais faire : sourire, saluer"},
 		{"– 3 pommes\n– 2 poires", "3 pommes. 2 poires"},
 		// Words.
 		{"12:30 rendez-vous\n14:00 déjeuner", "12:30 rendez-vous. 14:00 déjeuner"},

@@ -290,11 +290,13 @@ func withoutQALabels(s string) string {
 // withoutNotesAndQuotes removes, from a text of several lines, a footnote's
 // body (a line led by a mark the text glued to a word before: "Nadine(1)"
 // then "(1) Créée en 2008") and the lines quoted from another's message
-// before the reply ("> Où sont les toilettes ?").
+// before the reply ("> Où sont les toilettes ?"): a message asks, or is
+// introduced ("Julie a écrit :"); a saying quoted before her words on it
+// ("> Be kind to robots.\nThat is my motto!") is hers to say.
 func withoutNotesAndQuotes(s string) string {
 	lines := strings.Split(s, "\n")
 	var out []string
-	quoting := true
+	quoting := quotesMessage(lines)
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if quoting && strings.HasPrefix(t, ">") && i+1 < len(lines) {
@@ -315,6 +317,33 @@ func withoutNotesAndQuotes(s string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// quotesMessage reports lines that open with a quoted message: quoted
+// lines before the first other line that are more than a saying. A saying
+// is one quoted line that states, with no label ("> Be kind to robots."
+// before "That is my motto!"); a question, a line that introduces or
+// labels ("> Julie a écrit :", "> Remarque : …"), a line that ends no
+// sentence ("> Nadine – robot social") or several lines are another's.
+func quotesMessage(lines []string) bool {
+	quoted := 0
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, ">") {
+			break
+		}
+		if quoted++; quoted > 1 {
+			return true
+		}
+		t = strings.TrimRight(strings.TrimSpace(strings.TrimLeft(t, "> ")), "\"'»”’)*_ ")
+		if r, _ := utf8.DecodeLastRuneInString(t); !strings.ContainsRune(".!…。！", r) || strings.ContainsAny(t, ":：") {
+			return true
+		}
+	}
+	return false
 }
 
 // stripQuoted returns text without its lines quoted with ">".

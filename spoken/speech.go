@@ -117,7 +117,10 @@ var (
 	// wikiEmphasisRE and wikiLinkRE are MediaWiki's '''bold''', ''italic''
 	// and [[link]] / [[target|words]].
 	wikiEmphasisRE = regexp.MustCompile(`'{2,3}([^'\n]{1,80}?)'{2,3}`)
-	wikiLinkRE     = regexp.MustCompile(`\[\[(?:[^\]|\n]{1,80}\|)?([^\]|\n]{1,80})\]\]`)
+	// phonemeStressRE is a stress mark in a phonetic alphabet's word
+	// ("b'E:rn"), not an elision ("l'école").
+	phonemeStressRE = regexp.MustCompile(`'\p{Lu}|[^\p{L}]'|^'`)
+	wikiLinkRE      = regexp.MustCompile(`\[\[(?:[^\]|\n]{1,80}\|)?([^\]|\n]{1,80})\]\]`)
 	// bbcodeRE is a forum's markup tag ("[b]", "[/url]", "[color=red]"):
 	// the tag goes, its words stay.
 	bbcodeRE = regexp.MustCompile(`(?i)\[/?(?:b|i|u|s|em|strong|url|img|quote|code|color|size|center|font)(?:=[^\]\n]{0,40})?\]`)
@@ -153,6 +156,8 @@ var (
 	citationRE = regexp.MustCompile(`\s*\^?\[\^?\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]`)
 	// superscriptRE is a word set in superscript by its carets ("^people^").
 	superscriptRE = regexp.MustCompile(`\^([\p{L}\p{N}][^\s^]{0,39})\^`)
+	// escapedJoinRE is an underscore escaped between two words: a space.
+	escapedJoinRE = regexp.MustCompile(`(\p{L})\\_(\p{L})`)
 	// mdEscapeRE is a Markdown sign escaped to be shown as itself
 	// ("\*waves\*"): the sign, then read as the markup it is.
 	// A quote escaped as in a string literal ("Je m\'appelle") is the quote.
@@ -369,7 +374,13 @@ func cleanOnce(text string) string {
 	if strings.Contains(s, "''") || strings.Contains(s, "[[") {
 		// Wiki markup: '''bold''' and ''italic'' keep their words, a wiki
 		// link its shown words ("[[Geneva]]", "[[page|words]]").
-		s = wikiLinkRE.ReplaceAllString(wikiEmphasisRE.ReplaceAllString(s, "$1"), "$1")
+		s = wikiLinkRE.ReplaceAllStringFunc(wikiEmphasisRE.ReplaceAllString(s, "$1"), func(m string) string {
+			words := wikiLinkRE.FindStringSubmatch(m)[1]
+			if !strings.Contains(words, " ") && (strings.Contains(words, ":") || phonemeStressRE.MatchString(words)) {
+				return " " // a voice's phonemes ("[[b'E:rn]]"), not a page's name
+			}
+			return words
+		})
 	}
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -563,6 +574,7 @@ func markupAsSigns(s string) string {
 		})
 		s = texSymbolRE.ReplaceAllString(texCommandRE.ReplaceAllString(s, "$1"), "")
 		s = escapeRE.ReplaceAllString(s, "\n$1")
+		s = escapedJoinRE.ReplaceAllString(s, "$1 $2") // "Nadine\\_Roboter": not a name in code
 		s = mdEscapeRE.ReplaceAllString(s, "$1")
 		s = texBareRE.ReplaceAllString(s, " ")
 	}
@@ -933,6 +945,7 @@ func joinLines(s string) string {
 		return bulletRE.ReplaceAllString(headingRE.ReplaceAllString(quoteLineRE.ReplaceAllString(inlineDashItems(s), ""), ""), "")
 	}
 	var parts []string
+	var items []bool // parts that are a list's items
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	marks := sharedMarks(lines)
 	heading := loneStarHeading(lines)
@@ -949,8 +962,9 @@ func joinLines(s string) string {
 		if i+1 < len(lines) && boxLabelRE.MatchString(l) && startsUpper(lines[i+1]) {
 			continue // a box's label alone on its line ("Remarque :"), what it labels below
 		}
+		item := false
 		if m := listMark(l); m.mark != "" && marks[m.mark] {
-			l = l[m.end:] // the mark the list's lines share ("– sourire", "1 - saluer")
+			l, item = l[m.end:], true // the mark the list's lines share ("– sourire", "1 - saluer")
 		}
 		if l == "--" {
 			break // an e-mail's signature follows ("-- \nNadine | MIRALab")
@@ -963,24 +977,58 @@ func joinLines(s string) string {
 		}
 		l = quoteLineRE.ReplaceAllString(inlineDashItems(l), "")
 		l = headingRE.ReplaceAllString(l, "")
-		l = bulletRE.ReplaceAllString(l, "")
+		if b := bulletRE.ReplaceAllString(l, ""); b != l {
+			l, item = b, true
+		}
 		l = strings.TrimPrefix(l, ": ") // a definition's mark ("Term\n: definition")
 		if strings.Count(l, "|") >= 2 {
 			l = cellsJoined(l)
 		}
 		if l = strings.TrimSpace(l); l != "" {
 			parts = append(parts, l)
+			items = append(items, item)
 		}
 	}
+	joined := leadItems(parts, items)
 	for i := range len(parts) - 1 {
 		// A line that does not end a sentence (or a clause) ends one:
 		// "… (intensity 0.6)" then "Hello" are two sentences.
 		end := strings.TrimRightFunc(parts[i], func(r rune) bool { return isEmoji(r) || unicode.IsSpace(r) || r == '*' || r == '_' })
 		if r, _ := utf8.DecodeLastRuneInString(end); end != "" && !strings.ContainsRune(".!?…:;,。！？；：，", r) {
-			parts[i] += "."
+			if joined[i] {
+				parts[i] += ","
+			} else {
+				parts[i] += "."
+			}
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// leadItems marks the list items whose line ends with a comma: items of a
+// word to three after a lead-in's colon are its words, as a list said in
+// line is ("Das kann ich:\n- lächeln\n- winken" is "Das kann ich:
+// lächeln, winken."), so the lead-in and its first item are not read as a
+// record's field. The last item of such a list is not marked.
+func leadItems(parts []string, items []bool) []bool {
+	joined := make([]bool, len(parts))
+	for i := 0; i < len(parts); i++ {
+		if !strings.HasSuffix(parts[i], ":") && !strings.HasSuffix(parts[i], "：") {
+			continue
+		}
+		j := i + 1
+		for j < len(parts) && items[j] && len(strings.Fields(parts[j])) <= 3 && !strings.ContainsAny(strings.TrimRight(parts[j], ".!?…"), ".!?…") {
+			j++
+		}
+		if j-i-1 < 2 {
+			continue
+		}
+		for k := i + 1; k < j-1; k++ {
+			joined[k] = true
+		}
+		i = j - 1
+	}
+	return joined
 }
 
 // A list's lines share their lead: whatever mark begins two lines or more
@@ -1865,6 +1913,14 @@ type Stream struct {
 	// sentence it leaves out (ErrLeftOut) is skipped, any other error
 	// holds the stream.
 	Check SentenceCheck
+	// Whole, when set, reads the reply so far as one text, as a reply read
+	// whole is read: a sentence Check passes is said only when that reading
+	// keeps it, or the parts of it the reading keeps, so what a line is
+	// from the lines around it (a heading's underline, a table's rule, a
+	// footnote's line, a list's lead) is not lost to the stream. A sentence
+	// that ends before anything of the next has come waits for it. When the
+	// reading finds no reply, each sentence decides alone.
+	Whole func(text string) (string, error)
 
 	pending strings.Builder // text not yet decided or not yet past a tag
 	inThink string          // the open reasoning tag, while in one
@@ -1874,6 +1930,9 @@ type Stream struct {
 	runes   int
 	dropped []string
 	read    strings.Builder // the sentences read so far, as written: a note's mark glued to a word
+	seen    strings.Builder // the visible text so far, for Whole
+	waiting []piece         // sentences Check passed, for Whole to confirm
+	said    string          // what was said so far, a sentence a line
 }
 
 // Write adds a piece of the reply and returns the sentences it completed
@@ -1885,9 +1944,11 @@ func (s *Stream) Write(delta string) []string {
 	s.pending.WriteString(delta)
 	text := s.visible(false)
 	if text == "" {
-		return nil
+		return s.confirm(false)
 	}
-	return s.speak(s.split.Write(text))
+	s.seen.WriteString(text)
+	s.waiting = append(s.waiting, s.check(s.split.Write(text))...)
+	return s.confirm(false)
 }
 
 // Flush returns the last, unterminated sentence when it may be spoken.
@@ -1896,14 +1957,149 @@ func (s *Stream) Flush() []string {
 		return nil
 	}
 	text := s.visible(true)
-	out := s.speak(s.split.Write(text))
-	if s.held != nil {
+	s.seen.WriteString(text)
+	s.waiting = append(s.waiting, s.check(s.split.Write(text))...)
+	if s.held == nil {
+		if last := s.split.Flush(); last != "" {
+			s.waiting = append(s.waiting, s.check([]string{last})...)
+		}
+	}
+	return s.confirm(true)
+}
+
+// confirm returns the sentences waiting that the reading of the whole text
+// so far keeps (all of them without Whole). The last waits while what
+// follows it cannot place it yet, unless final; once the stream holds, the
+// reply is read whole by its caller, so what waits is not said here.
+func (s *Stream) confirm(final bool) []string {
+	if len(s.waiting) == 0 {
+		return nil
+	}
+	if s.Whole == nil {
+		out := cleans(s.waiting)
+		s.waiting = nil
 		return out
 	}
-	if last := s.split.Flush(); last != "" {
-		out = append(out, s.speak([]string{last})...)
+	if s.held != nil {
+		s.waiting = nil
+		return nil
 	}
-	return out
+	hold := 0 // the last sentence, while what follows it cannot place it yet
+	switch {
+	case final:
+	case openElement(s.seen.String()):
+		hold = len(s.waiting) // inside an element ("<ref>Thalmann, N. (2013).") until it closes
+	case !s.decidable():
+		hold = 1
+	}
+	if len(s.waiting) <= hold {
+		return nil
+	}
+	n := len(s.waiting) - hold
+	waiting := s.waiting[:n:n]
+	s.waiting = slices.Clone(s.waiting[n:])
+	whole, err := s.Whole(s.seen.String())
+	if err != nil {
+		return s.sayOnce(cleans(waiting))
+	}
+	var out []string
+	for _, p := range waiting {
+		if holds(whole, p.clean) {
+			out = append(out, p.clean)
+			continue
+		}
+		s.dropped = append(s.dropped, p.raw)
+		// The parts of it the reading keeps ("Guide du visiteur — MIRALab\n
+		// Il étudie…" after a page's number: the running head goes), found
+		// in the sentence as written and said as the one piece the stream
+		// read.
+		var parts []string
+		for _, part := range SplitSentences(whole) {
+			if fold(part) == "" || !holds(p.raw, part) || holds(s.said, part) {
+				continue
+			}
+			if clean, err := s.sentence(part); err == nil && clean != "" {
+				parts = append(parts, clean) // a part passes the sentence's check too
+			}
+		}
+		if len(parts) > 0 {
+			out = append(out, strings.Join(parts, " "))
+		}
+	}
+	return s.sayOnce(out)
+}
+
+// holds reports whether text holds sentence's words in a row. A sentence of
+// four words or more may have two of them joined in text, or parted
+// ("bien<wbr>compris" read whole is "biencompris"); a shorter one must
+// match whole words, so a table's cell ("Lun.") is not found inside a word
+// ("lundi").
+func holds(text, sentence string) bool {
+	f := fold(sentence)
+	if strings.Contains(" "+fold(text)+" ", " "+f+" ") {
+		return true
+	}
+	return len(strings.Fields(f)) >= 4 && strings.Contains(tight(text), tight(sentence))
+}
+
+// tight keeps the lowercased letters and digits of s.
+func tight(s string) string {
+	return strings.ReplaceAll(fold(s), " ", "")
+}
+
+// decidable reports whether enough of what follows the last sentence
+// waiting has come for the reading to place it: a word of the next sentence on
+// their line; the first two words of the next line when they end theirs
+// (which may make them a heading, a table's head, another speaker's turn);
+// the end of their line when it opens with a sign (a table's row, a
+// quoted or marked line).
+func (s *Stream) decidable() bool {
+	tail := s.split.buf.String() + s.pending.String()
+	if _, next, ok := strings.Cut(tail, "\n"); ok {
+		return len(strings.FieldsFunc(next, func(r rune) bool { return !isAlnum(r) })) >= 2
+	}
+	if fold(tail) == "" {
+		return false
+	}
+	seen := s.seen.String()
+	line := strings.TrimSpace(seen[strings.LastIndexByte(seen, '\n')+1:])
+	r, _ := utf8.DecodeRuneInString(line)
+	return isAlnum(r) || strings.ContainsRune("\"'«“‘¿¡(", r)
+}
+
+// openElement reports text whose last element opened within asideMax bytes
+// and is not closed yet: what follows may be its content (a reference, a
+// note). HTML's void elements hold nothing.
+func openElement(text string) bool {
+	if len(text) > asideMax {
+		text = text[len(text)-asideMax:]
+	}
+	tags := openTagRE.FindAllStringSubmatchIndex(text, -1)
+	if tags == nil {
+		return false
+	}
+	m := tags[len(tags)-1]
+	name := ASCIILower(text[m[2]:m[3]])
+	if voidElements[name] || strings.HasSuffix(text[m[0]:m[1]], "/>") {
+		return false
+	}
+	return !strings.Contains(ASCIILower(text[m[1]:]), "</"+name)
+}
+
+var (
+	// openTagRE is an element's opening tag.
+	openTagRE = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9]{0,15})(?:\s[^<>]{0,200})?>`)
+	// voidElements are HTML's elements that have no content nor close.
+	voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+		"input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
+)
+
+// sayOnce records sentences as said and returns them.
+func (s *Stream) sayOnce(sents []string) []string {
+	for _, sent := range sents {
+		s.said += sent + "\n"
+	}
+	return sents
 }
 
 // Held returns why the stream stopped speaking (an EBADOUTPUT error), or nil.
@@ -1989,9 +2185,29 @@ func (s *Stream) visible(final bool) string {
 	return text
 }
 
-// speak checks each sentence; the first that is not speech holds the stream.
-func (s *Stream) speak(sents []string) []string {
-	var out []string
+// sentence decides one sentence by Check (or the instructions' echo check).
+func (s *Stream) sentence(sent string) (string, error) {
+	if s.Check != nil {
+		return s.Check(sent)
+	}
+	return s.Instructions.Sentence(sent)
+}
+
+// piece is a sentence of the stream as written and as it is to be said.
+type piece struct{ raw, clean string }
+
+// cleans returns the pieces as they are to be said.
+func cleans(ps []piece) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.clean
+	}
+	return out
+}
+
+// check checks each sentence; the first that is not speech holds the stream.
+func (s *Stream) check(sents []string) []piece {
+	var out []piece
 	for _, sent := range sents {
 		if s.held != nil {
 			s.dropped = append(s.dropped, sent)
@@ -2007,11 +2223,7 @@ func (s *Stream) speak(sents []string) []string {
 			}
 		}
 		s.read.WriteString(sent + "\n")
-		check := s.Check
-		if check == nil {
-			check = s.Instructions.Sentence
-		}
-		clean, err := check(sent)
+		clean, err := s.sentence(sent)
 		if errors.Is(err, ErrLeftOut) {
 			s.dropped = append(s.dropped, sent)
 			continue
@@ -2029,7 +2241,7 @@ func (s *Stream) speak(sents []string) []string {
 			s.dropped = append(s.dropped, sent)
 			continue
 		}
-		out = append(out, clean)
+		out = append(out, piece{sent, clean})
 	}
 	return out
 }
