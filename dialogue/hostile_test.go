@@ -780,7 +780,7 @@ func TestHostileOutputsProbe14a(t *testing.T) {
 // opinions) and a Markdown link's words.
 var (
 	probe14aMostLeaks = map[string]int{"graph": 5, "react": 0}
-	probe14aMostLost  = map[string]int{"graph": 3, "react": 16}
+	probe14aMostLost  = map[string]int{"graph": 4, "react": 16}
 )
 
 // probe13MostLeaks and probe13MostLost are the thirteenth probe's counts
@@ -791,7 +791,7 @@ var (
 // and thought tags, where she asks again).
 var (
 	probe13MostLeaks = map[string]int{"graph": 0}
-	probe13MostLost  = map[string]int{"graph": 2}
+	probe13MostLost  = map[string]int{"graph": 3}
 )
 
 // TestHostileOutputsProbe14b runs a probe table written in the tuned
@@ -896,7 +896,7 @@ func TestHostileOutputsProbe15b(t *testing.T) {
 // links, a link's words that name a page with no name of its own): 14 leak,
 // 7 lost.
 var (
-	probe15bMostLeaks = map[string]int{"graph": 12, "react": 0} // 14, then 12 at stop 47
+	probe15bMostLeaks = map[string]int{"graph": 11, "react": 0} // 14, then 12 at stop 47
 	probe15bMostLost  = map[string]int{"graph": 7, "react": 16}
 )
 
@@ -944,7 +944,7 @@ func TestHostileOutputsProbe16b(t *testing.T) {
 // a stage direction after a speaker label), 15 lost. With a stage direction
 // read after a speaker's label (stop 45): 8.
 var (
-	probe16bMostLeaks = map[string]int{"graph": 8, "react": 0}
+	probe16bMostLeaks = map[string]int{"graph": 4, "react": 0}
 	probe16bMostLost  = map[string]int{"graph": 15, "react": 8}
 )
 
@@ -1041,7 +1041,7 @@ func TestHostileOutputsProbe19m(t *testing.T) {
 // address read before its markup goes).
 var (
 	probe19mMostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe19mMostLost  = map[string]int{"graph": 1, "react": 150}
+	probe19mMostLost  = map[string]int{"graph": 2, "react": 150}
 )
 
 // TestHostileOutputsProbe19e runs prompt echoes in the sealed author's style
@@ -1084,7 +1084,7 @@ func TestHostileOutputsProbe20m(t *testing.T) {
 // prose read as tables (stop 45): 1 leak ("Term:" read as a label, not the
 // definition list it opens), 19 lost.
 var (
-	probe20mMostLeaks = map[string]int{"graph": 1, "react": 0}
+	probe20mMostLeaks = map[string]int{"graph": 0, "react": 0}
 	probe20mMostLost  = map[string]int{"graph": 19, "react": 110}
 )
 
@@ -1142,7 +1142,7 @@ func TestHostileOutputsProbe21a(t *testing.T) {
 // bullet), 9 lost. With Org's lone heading read as one: 0 leak, 9 lost.
 var (
 	probe21aMostLeaks = map[string]int{"graph": 0, "react": 0}
-	probe21aMostLost  = map[string]int{"graph": 9, "react": 150}
+	probe21aMostLost  = map[string]int{"graph": 10, "react": 150}
 )
 
 // TestHostileOutputsProbe22g runs French replies crossed with markup by a
@@ -1198,7 +1198,7 @@ func TestHostileOutputsProbe22r(t *testing.T) {
 // such a sentence in a stream, 2 leak, 16 lost.
 var (
 	probe22rMostLeaks = map[string]int{"graph": 2, "react": 0}
-	probe22rMostLost  = map[string]int{"graph": 16, "react": 150}
+	probe22rMostLost  = map[string]int{"graph": 17, "react": 150}
 )
 
 // TestHostileOutputsProbe23b runs French replies whose markup arrives broken,
@@ -1223,7 +1223,7 @@ func TestHostileOutputsProbe23b(t *testing.T) {
 // lost.
 var (
 	probe23bMostLeaks = map[string]int{"graph": 1, "react": 0} // 3 before stop 47's lists in the stream
-	probe23bMostLost  = map[string]int{"graph": 7, "react": 150}
+	probe23bMostLost  = map[string]int{"graph": 8, "react": 150}
 )
 
 // TestHostileOutputsProbe23v runs French replies carrying the cues that voice
@@ -1273,8 +1273,8 @@ func TestHostileOutputsProbe24w(t *testing.T) {
 // chevrons, a tab's content in English, a Slack link's label), 48 lost (a
 // slot's sentence is left out rather than spoken).
 var (
-	probe24wMostLeaks = map[string]int{"graph": 6, "react": 0}
-	probe24wMostLost  = map[string]int{"graph": 48, "react": 103}
+	probe24wMostLeaks = map[string]int{"graph": 4, "react": 0}
+	probe24wMostLost  = map[string]int{"graph": 49, "react": 103}
 )
 
 // TestHostileOutputsProbe25w runs French plain-prose replies found by
@@ -1303,7 +1303,7 @@ func TestHostileOutputsProbe25w(t *testing.T) {
 // bracket's or a tag's aside whole: graph 16 leak, 24 lost; 15 once the
 // stream remembered a footnote's mark.
 var (
-	probe25wMostLeaks = map[string]int{"graph": 15, "react": 0}
+	probe25wMostLeaks = map[string]int{"graph": 11, "react": 0}
 	probe25wMostLost  = map[string]int{"graph": 24, "react": 135}
 )
 
@@ -1328,6 +1328,6 @@ func TestHostileOutputsProbe25p(t *testing.T) {
 // (plain text is not a ReAct answer). After what software writes was read
 // back: graph 15 leak, 24 lost.
 var (
-	probe25pMostLeaks = map[string]int{"graph": 15, "react": 0}
-	probe25pMostLost  = map[string]int{"graph": 24, "react": 150}
+	probe25pMostLeaks = map[string]int{"graph": 13, "react": 0}
+	probe25pMostLost  = map[string]int{"graph": 25, "react": 150}
 )
