@@ -92,7 +92,7 @@ func (cl *Clients) Delete(id string) {
 func (cl *Clients) GetByListener(id string) []*Client {
 	cl.RLock()
 	defer cl.RUnlock()
-	// len, not cl.Len(): a read lock taken twice deadlocks when a writer
+	// nadine patch: len, not cl.Len(): a read lock taken twice deadlocks when a writer
 	// (Delete, a client leaving) waits between the two (seen in CI).
 	clients := make([]*Client, 0, len(cl.internal))
 	for _, client := range cl.internal {
