@@ -57,7 +57,8 @@ func markdownForms(lines []string) []string {
 			// is not, which its items said in a row would misstate
 			// ("- [ ] cuisiner" among her talents). Its items go, with
 			// their lead-in; an item that is a sentence of its own is read.
-			if item := strings.TrimSpace(line[m[1]:]); endsStatement(item) {
+			item := strings.TrimSpace(line[m[1]:])
+			if t := strings.TrimRight(item, "*_ "); endsSentence(t) || strings.HasSuffix(t, "…") {
 				out = append(out, item)
 				continue
 			}
@@ -702,10 +703,4 @@ func markupRoles(s string) string {
 		s = voidTagRE.ReplaceAllString(withoutSpeechMarkup(s), " ")
 	}
 	return s
-}
-
-// endsStatement reports text that ends as a sentence does.
-func endsStatement(text string) bool {
-	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text, "*_ "))
-	return strings.ContainsRune(".!?…。！？", r)
 }
