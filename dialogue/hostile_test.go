@@ -1059,11 +1059,12 @@ func TestHostileOutputsProbe19e(t *testing.T) {
 // of 150 leak and 150 of 150 lost (plain text is not a ReAct answer).
 // After stop 45's third round (orders to "Sie" or "du" and rule lists'
 // marks of weight as rule forms, an impersonal passive, a record's label
-// of a word or two, a rule's second half): 26 leak, 17 lost. Left: rules
-// as noun fragments, section labels under the classifier's bar, her
-// obligations over a verb of saying.
+// of a word or two, a rule's second half): 26 leak, 17 lost. Stop 49 (a
+// line of a record's fields): 24 leak. Left: rules as noun fragments,
+// section labels under the classifier's bar, her obligations over a verb of
+// saying.
 var (
-	probe19eMostLeaks = map[string]int{"graph": 26, "react": 0}
+	probe19eMostLeaks = map[string]int{"graph": 24, "react": 0}
 	probe19eMostLost  = map[string]int{"graph": 17, "react": 150}
 )
 

@@ -264,7 +264,7 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		}
 		raw = rest
 	}
-	if fieldSentence(raw) {
+	if fieldSentence(raw) || fieldsSentence(raw) {
 		return "", notSpeech("a field of a record")
 	}
 	if csvCellsRE.MatchString(raw) {

@@ -399,6 +399,53 @@ func fieldSentence(s string) bool {
 	return len(strings.Fields(v)) <= 2
 }
 
+// fieldsSentence reports a sentence that is a record's fields written in a
+// line ("Sprache: Deutsch, Anrede: Sie.", "Datum: 3. Dezember, Zeit:
+// 18:40.", "语言：德语，称呼：您。"): two labelled fields or more, parted by
+// commas or semicolons, each short, a field's list value going on after a
+// comma. Her clause after a lead-in has no second label.
+func fieldsSentence(s string) bool {
+	s = strings.TrimRight(strings.TrimSpace(s), ".。")
+	if !strings.ContainsAny(s, ":：") {
+		return false
+	}
+	labelled := 0
+	for i, part := range fieldPartRE.Split(s, -1) {
+		if m := inlineFieldRE.FindStringSubmatch(part); m != nil && !valueSpeakerRE.MatchString(m[1]) && shortValue(m[2]) {
+			labelled++
+			continue
+		}
+		if i == 0 || labelled == 0 || strings.ContainsAny(part, ":：") || !shortValue(part) {
+			return false
+		}
+	}
+	return labelled >= 2
+}
+
+// shortValue reports a field's value: four words at most, or ten ideographs.
+func shortValue(v string) bool {
+	v = strings.TrimSpace(v)
+	n := 0
+	for _, r := range v {
+		if isIdeographic(r) {
+			n++
+		}
+	}
+	if n > 0 {
+		return n <= 10
+	}
+	f := len(strings.Fields(v))
+	return f >= 1 && f <= 4
+}
+
+var (
+	// fieldPartRE parts a line of fields.
+	fieldPartRE = regexp.MustCompile(`[,，;；]\s*`)
+	// inlineFieldRE is one field: a label of one to three words or up to four
+	// ideographs, a colon, a value (a time's colon has no space after it).
+	inlineFieldRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*(\S.*)$`)
+)
+
 // A section the model opened and never closed holds the prompt's data to
 // the end of what it wrote: a code fence to the end; a delimiter that opens
 // ("BEGIN KNOWLEDGE BASE", "DÉBUT DES DONNÉES", "开始记忆"), a tag of the

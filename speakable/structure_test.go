@@ -96,6 +96,33 @@ func TestFieldSentence(t *testing.T) {
 	}
 }
 
+// TestFieldsSentence: a line of a record's fields goes, a list of two
+// fields or more in four languages; one field before her clause, a list
+// without labels and a time's colon stay.
+func TestFieldsSentence(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Sprache: Deutsch, Anrede: Sie.", true},
+		{"Datum: 3. Dezember 2026, Zeit: 18:40.", true},
+		{"Langue : allemand ; registre : vous.", true},
+		{"语言：德语，称呼：您。", true},
+		{"Mood: calm, topic: weather, name: Sara.", true},
+		{"Skills: smiling, waving; voice: warm.", true},
+		{"Hintergrund: Erstvorstellung 2013, Nanyang Technological University, Singapur.", false},
+		{"Kurz gesagt: Ich heiße Nadine, und du?", false},
+		{"My favourites: chocolate, snow and long walks.", false},
+		{"We open at 10:00, and close at 18:00.", false},
+		{"Note: the café is open, and the shop: closed for repairs today until further notice.", false},
+		{"Bonjour, je suis Nadine.", false},
+	} {
+		if got := fieldsSentence(tc.in); got != tc.want {
+			t.Errorf("fieldsSentence(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestWithoutOpenSections is the table of sections opened and never
 // closed: a fence runs to the end, a delimiter that opens, a tag of the
 // machinery and a section's heading or label to a blank line or the end; a
