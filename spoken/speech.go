@@ -2004,7 +2004,7 @@ func (s *Stream) confirm(final bool) []string {
 	}
 	var out []string
 	for _, p := range waiting {
-		if holds(whole, p.clean) {
+		if Holds(whole, p.clean) {
 			out = append(out, p.clean)
 			continue
 		}
@@ -2015,7 +2015,7 @@ func (s *Stream) confirm(final bool) []string {
 		// read.
 		var parts []string
 		for _, part := range SplitSentences(whole) {
-			if fold(part) == "" || !holds(p.raw, part) || holds(s.said, part) {
+			if fold(part) == "" || !Holds(p.raw, part) || Holds(s.said, part) {
 				continue
 			}
 			if clean, err := s.sentence(part); err == nil && clean != "" {
@@ -2029,12 +2029,13 @@ func (s *Stream) confirm(final bool) []string {
 	return s.sayOnce(out)
 }
 
-// holds reports whether text holds sentence's words in a row. A sentence of
+// Holds reports whether text holds sentence's words in a row: how a stream
+// finds a sentence in the reading of the whole reply. A sentence of
 // four words or more may have two of them joined in text, or parted
 // ("bien<wbr>compris" read whole is "biencompris"); a shorter one must
 // match whole words, so a table's cell ("Lun.") is not found inside a word
 // ("lundi").
-func holds(text, sentence string) bool {
+func Holds(text, sentence string) bool {
 	f := fold(sentence)
 	if strings.Contains(" "+fold(text)+" ", " "+f+" ") {
 		return true
