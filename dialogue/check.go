@@ -47,8 +47,11 @@ func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text stri
 		return "", stated.Or(want), changed
 	}
 	// Checked against the session language (where this turn switched it,
-	// the new one), and tagged with the language it is in.
-	said, lang, translated := m.guard.ensure(ctx, clean, stated, want)
+	// the new one), and tagged with the language it is in. A translation
+	// is a model's answer too, so it passes the gate as well.
+	said, lang, translated := m.guard.ensure(ctx, clean, stated, want, func(out string, lang nadine.Language) (string, error) {
+		return gate.sentence(tr, out, lang, false)
+	})
 	return said, lang, changed || translated
 }
 
@@ -61,8 +64,11 @@ type languageGuard struct {
 }
 
 // ensure returns the sentence to speak and its language, translated or tagged
-// so that text-to-speech never reads it with the wrong voice.
-func (g languageGuard) ensure(ctx context.Context, text string, stated, want nadine.Language) (string, nadine.Language, bool) {
+// so that text-to-speech never reads it with the wrong voice. check decides
+// what of a translation may be spoken; a translation it refuses ("{}", the
+// translator's prompt said back) is treated as a failed one: the sentence is
+// spoken as it was, tagged with its own language.
+func (g languageGuard) ensure(ctx context.Context, text string, stated, want nadine.Language, check func(string, nadine.Language) (string, error)) (string, nadine.Language, bool) {
 	if g.detector == nil {
 		return text, stated.Or(want), false
 	}
@@ -79,6 +85,13 @@ func (g languageGuard) ensure(ctx context.Context, text string, stated, want nad
 		return text, got, false
 	}
 	out, err := g.translator.Translate(ctx, text, got, want)
+	if err == nil && strings.TrimSpace(out) != "" && check != nil {
+		var checked string
+		if checked, err = check(out, want); err == nil && strings.TrimSpace(checked) == "" {
+			err = nadine.Errorf(nadine.EBADOUTPUT, "dialogue: the translation %q holds nothing to say", out)
+		}
+		out = checked
+	}
 	if err != nil || strings.TrimSpace(out) == "" {
 		if err == nil {
 			err = nadine.Errorf(nadine.EBADOUTPUT, "dialogue: empty translation")

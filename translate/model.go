@@ -79,6 +79,10 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 	if err != nil {
 		return "", err
 	}
+	// The translator's rules join the turn's prompts, so that a translation
+	// that says them back is caught as every echo is (the text translated is
+	// hers, not the visitor's: it is no Said).
+	nadine.TraceFrom(ctx).AddPrompt(nadine.Prompt{Role: Role, Instructions: []string{system}})
 	resp, err := m.Model.Chat(ctx, nadine.ChatRequest{
 		Role: Role,
 		Messages: []nadine.ChatMessage{
