@@ -28,7 +28,7 @@ func newConfirmHarness(t *testing.T, edit ...func(*agents.Options)) *harness {
 // ask runs the turn that asks the question and checks it.
 func (h *harness) ask() {
 	h.t.Helper()
-	reply, tr := h.turn("Hello, my name is Alise.")
+	reply, tr := h.turn("Hello, my name is Alise, and I play the piano.")
 	checkVisited(h.t, tr, group, "memory_update_agent", "response_agent", "affective_update", "name_confirmation(interrupted)")
 	if reply.Text != "Is your name Alice?" || h.spoken() != "Is your name Alice?" {
 		h.t.Fatalf("reply %q, spoken %q", reply.Text, h.spoken())

@@ -162,6 +162,28 @@ func TestNoNameStoresNothing(t *testing.T) {
 	}
 }
 
+// TestFactsNotSaidAreNotRemembered: a memory model that fills the fields the
+// person left empty (their absence in its words, a placeholder) stores none
+// of it; the facts the person gave are kept.
+func TestFactsNotSaidAreNotRemembered(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "Mia", "first_greeting")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("Mia"))).
+		Reply(`{"user_name":"Mia","current_company":"not specified","current_position":"{{job_title}}","location":"Basel","hobbies":["None mentioned in the conversation"],"interests":["chemistry"]}`)
+	h.start()
+	_, tr := h.turn("Hi, I'm Mia, a chemistry student from Basel.")
+	p := h.profile("mia-new")
+	if p.UserName != "Mia" || p.Location != "Basel" || !slices.Equal(p.Interests, []string{"chemistry"}) {
+		t.Errorf("profile %+v: want the facts Mia gave", p)
+	}
+	if p.CurrentCompany != "" || p.CurrentPosition != "" || len(p.Hobbies) != 0 {
+		t.Errorf("profile %+v: remembers what Mia never said", p)
+	}
+	if !hasNote(tr, "not in the person's words") {
+		t.Errorf("notes %q", tr.Notes)
+	}
+}
+
 func TestNewUserIntroduction(t *testing.T) {
 	h := newHarness(t)
 	intentFor(h, "Sam", "first_greeting") // the override turns it into update_user_info
@@ -195,7 +217,7 @@ func TestIdentityConflict(t *testing.T) {
 		Reply(`{"user_name":"Han","current_company":"","current_position":"","location":"","hobbies":["go"],"interests":[]}`)
 	h.start().as("alex-1", "Alex") // face recognition believes it is Alex
 
-	reply, tr := h.turn("I'm Han, not the person you think.")
+	reply, tr := h.turn("I'm Han, not the person you think. I play go.")
 	checkVisited(t, tr, group, "memory_update_agent", "memory_retrieve_agent", "orchestrator", "response_agent", "affective_update")
 	if reply.UserID != "han-new" {
 		t.Errorf("reply user %q, want a new id for Han", reply.UserID)

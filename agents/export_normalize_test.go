@@ -15,3 +15,6 @@ func ParseEpisode(text string) ([4]string, error) {
 	ep, err := parseEpisode(text)
 	return [4]string{ep.Observation, ep.Thought, ep.Action, ep.Result}, err
 }
+
+// Grounded exposes the check of extracted facts against the person's words.
+var Grounded = grounded

@@ -81,10 +81,15 @@ func extractUserInfo(ctx context.Context, m nadine.ChatModel, p prompts, recent 
 		return Extraction{}, err
 	}
 	x, err := parseExtraction(content)
-	if err == nil {
-		noteExtraction(ctx, content, x)
+	if err != nil {
+		return x, err
 	}
-	return x, err
+	noteExtraction(ctx, content, x)
+	x, dropped := grounded(x, personSaid(recent, msg))
+	if len(dropped) > 0 {
+		nadine.TraceFrom(ctx).Notef("memory_update_agent: %d extracted value(s) not in the person's words, not remembered", len(dropped))
+	}
+	return x, nil
 }
 
 // applyExtraction settles the identity and saves the facts.

@@ -1,0 +1,114 @@
+package agents
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nadine-robot/nadine"
+	tokens "github.com/nadine-robot/nadine/intents"
+)
+
+// A fact the memory model extracts is remembered only when the person's own
+// words hold it. A model fills a field it should leave empty with what it
+// knows of the field ("not specified", "nicht angegeben", "未提及", "the
+// company the user works for", "{{company}}"), in any language and wording,
+// and the offline engine says a remembered fact aloud ("Ich weiß noch, dass
+// Sie bei {fact} arbeiten."). No list of such words can be complete; the
+// person's words are the test: docs/model-answers.md, "Facts the person said".
+
+// groundWords are the words a person said, folded, and their first five
+// letters (a fact may be inflected: "ingénieure" for "ingénieur").
+type groundWords struct{ words, stems map[string]bool }
+
+// stemLen is how many letters of a word of that length or more match its
+// inflected forms.
+const stemLen = 5
+
+func newGroundWords(said []string) groundWords {
+	g := groundWords{words: map[string]bool{}, stems: map[string]bool{}}
+	for _, s := range said {
+		for _, t := range tokens.Tokenize(s) {
+			g.words[t.Norm] = true
+			if st, ok := stem(t.Norm); ok {
+				g.stems[st] = true
+			}
+		}
+	}
+	return g
+}
+
+func stem(w string) (string, bool) {
+	if utf8.RuneCountInString(w) < stemLen {
+		return "", false
+	}
+	r := []rune(w)
+	return string(r[:stemLen]), true
+}
+
+// holds reports whether the person said value: at least half of its
+// content words (of four letters or more, with a digit, or a Chinese
+// character; every word when it has none) are among theirs.
+func (g groundWords) holds(value string) bool {
+	toks := tokens.Tokenize(value)
+	var content []string
+	for _, t := range toks {
+		if t.Han || utf8.RuneCountInString(t.Norm) >= 4 || strings.IndexFunc(t.Norm, unicode.IsDigit) >= 0 {
+			content = append(content, t.Norm)
+		}
+	}
+	if len(content) == 0 {
+		for _, t := range toks {
+			content = append(content, t.Norm)
+		}
+	}
+	if len(content) == 0 {
+		return false
+	}
+	found := 0
+	for _, w := range content {
+		st, ok := stem(w)
+		if g.words[w] || ok && g.stems[st] {
+			found++
+		}
+	}
+	return 2*found >= len(content)
+}
+
+// grounded keeps the facts of x the person's words hold (the name is settled
+// apart, by the names the store knows) and returns the values left out.
+func grounded(x Extraction, said []string) (Extraction, []string) {
+	g := newGroundWords(said)
+	var dropped []string
+	keep := func(v string) string {
+		if v = strings.TrimSpace(v); v == "" || g.holds(v) {
+			return v
+		}
+		dropped = append(dropped, v)
+		return ""
+	}
+	keepAll := func(vs []string) []string {
+		var out []string
+		for _, v := range vs {
+			if v = keep(v); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	x.CurrentCompany, x.CurrentPosition, x.Location = keep(x.CurrentCompany), keep(x.CurrentPosition), keep(x.Location)
+	x.Hobbies, x.Interests = keepAll(x.Hobbies), keepAll(x.Interests)
+	return x, dropped
+}
+
+// personSaid returns what the person said: the latest message and their
+// recent ones (Nadine's are hers, not theirs).
+func personSaid(recent []nadine.Message, msg string) []string {
+	out := []string{msg}
+	for _, m := range recent {
+		if m.Role == nadine.RoleUser {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
