@@ -112,7 +112,7 @@ func TestEvalCountsFailures(t *testing.T) {
 		"intent/greeting":                     "continue_conversation",
 		"intent/farewell":                     "language_change",
 		"user_info/name_company_position":     `{"user_name":"Alex","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`,
-		"user_info/nothing_personal":          `{"user_name":"Nadine fan","current_company":"","current_position":"","location":"","hobbies":[],"interests":[]}`,
+		"user_info/nothing_personal":          `{"user_name":"","current_company":"favourite colour","current_position":"","location":"","hobbies":[],"interests":[]}`, // a name made up ("Nadine fan") is no longer stored: the person never said it
 		"episodic_memory/job_talk":            `{"observation":"Alex came.","thought":"","action":"x","result":"y"}`,
 		"orchestration/weather":               `{"plan":[]}`,
 		"orchestration/two_steps":             `{"plan":[{"agent":"knowledge_rag_agent","message":"MIRALab"},{"agent":"search_agent","message":"CERN"}]}`,

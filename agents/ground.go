@@ -75,11 +75,31 @@ func (g groundWords) holds(value string) bool {
 	return 2*found >= len(content)
 }
 
-// grounded keeps the facts of x the person's words hold (the name is settled
-// apart, by the names the store knows) and returns the values left out.
+// holdsAll reports whether the person said every word of value: a name
+// is theirs whole, or it is no name they gave ("Guest", "The visitor",
+// "Unbekannt", a surname the model added).
+func (g groundWords) holdsAll(value string) bool {
+	toks := tokens.Tokenize(value)
+	for _, t := range toks {
+		st, ok := stem(t.Norm)
+		if !g.words[t.Norm] && !(ok && g.stems[st]) {
+			return false
+		}
+	}
+	return len(toks) > 0
+}
+
+// grounded keeps the name and the facts of x the person's words hold and
+// returns the values left out. A name must be said whole: a model that
+// names a stranger "Guest" would make every stranger one person, sharing
+// one profile and its memories.
 func grounded(x Extraction, said []string) (Extraction, []string) {
 	g := newGroundWords(said)
 	var dropped []string
+	if n := strings.TrimSpace(x.UserName); n != "" && !g.holdsAll(n) {
+		dropped = append(dropped, n)
+		x.UserName = ""
+	}
 	keep := func(v string) string {
 		if v = strings.TrimSpace(v); v == "" || g.holds(v) {
 			return v

@@ -38,10 +38,16 @@ func TestGroundedFacts(t *testing.T) {
 		{"a placeholder", "Hi there", agents.Extraction{CurrentCompany: "{{company}}", CurrentPosition: "<job title>"}, agents.Extraction{}},
 		{"the field described", "Nice to meet you", agents.Extraction{CurrentCompany: "the company the user works for"}, agents.Extraction{}},
 		{"made up", "I'm Han, not the person you think.", agents.Extraction{Hobbies: []string{"piano", "go"}}, agents.Extraction{}},
+		{"a name said", "hi I'm léa", agents.Extraction{UserName: "Léa"}, agents.Extraction{UserName: "Léa"}},
+		{"a name said earlier", "Tom", agents.Extraction{UserName: "Tom", Location: "Paris"}, agents.Extraction{UserName: "Tom"}},
+		{"a Chinese name", "你好，我叫小明", agents.Extraction{UserName: "小明"}, agents.Extraction{UserName: "小明"}},
+		{"a name for a stranger", "Hello robot!", agents.Extraction{UserName: "Guest"}, agents.Extraction{}},
+		{"no name in German", "Hallo, wie geht's?", agents.Extraction{UserName: "Unbekannt"}, agents.Extraction{}},
+		{"a surname added", "je suis Jean-Pierre", agents.Extraction{UserName: "Jean-Pierre Dupont"}, agents.Extraction{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _ := agents.Grounded(tc.x, []string{tc.said})
-			if got.CurrentCompany != tc.want.CurrentCompany || got.CurrentPosition != tc.want.CurrentPosition || got.Location != tc.want.Location ||
+			if got.UserName != tc.want.UserName || got.CurrentCompany != tc.want.CurrentCompany || got.CurrentPosition != tc.want.CurrentPosition || got.Location != tc.want.Location ||
 				!slices.Equal(got.Hobbies, tc.want.Hobbies) || !slices.Equal(got.Interests, tc.want.Interests) {
 				t.Errorf("grounded(%+v) in %q = %+v, want %+v", tc.x, tc.said, got, tc.want)
 			}
