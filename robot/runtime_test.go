@@ -18,7 +18,9 @@ import (
 	"github.com/nadine-robot/nadine/sqlite"
 )
 
-// frenchTranslator is a translator that knows one sentence.
+// frenchTranslator is a translator that knows one sentence: the time told
+// ("It is 4:44 PM." → "Il est 4:44 PM."); its translation passes the speech
+// gate as a model's would.
 type frenchTranslator struct {
 	mu    sync.Mutex
 	calls []string
@@ -28,8 +30,8 @@ func (f *frenchTranslator) Translate(_ context.Context, text string, from, to na
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, fmt.Sprintf("%s>%s:%s", from, to, text))
-	if to == nadine.French {
-		return "Traduit : " + text, nil
+	if rest, ok := strings.CutPrefix(text, "It is "); ok && to == nadine.French {
+		return "Il est " + rest, nil
 	}
 	return "EN: " + text, nil
 }
@@ -234,7 +236,7 @@ func conversation(t *testing.T, url string) {
 	stt.Publish("nadine/stt/transcript", []byte(`{"text":"What time is it?","id":"stt-2"}`))
 	turn = ctl.untilFinal()
 	sp = spoken(turn)
-	if len(sp) != 1 || !strings.HasPrefix(sp[0].Text, "Traduit : It is") || sp[0].Locale != "fr-FR" || sp[0].TurnID != "stt-2" {
+	if len(sp) != 1 || !strings.HasPrefix(sp[0].Text, "Il est") || sp[0].Locale != "fr-FR" || sp[0].TurnID != "stt-2" {
 		t.Errorf("speech in the wrong language was not translated: %+v (the echo must not be answered)", sp)
 	}
 
