@@ -184,6 +184,27 @@ func TestFactsNotSaidAreNotRemembered(t *testing.T) {
 	}
 }
 
+// TestAStrangerNamedByTheModelStaysAStranger: a memory model that gives a
+// stranger a name they never said ("Guest") creates nobody, so strangers
+// never share one profile.
+func TestAStrangerNamedByTheModelStaysAStranger(t *testing.T) {
+	h := newHarness(t)
+	intentFor(h, "Hello robot", "update_user_info")
+	h.srv.On(llmtest.MatchAll(llmtest.MatchModel(agents.RoleMemoryUpdate), llmtest.MatchLastUser("Hello robot"))).
+		Reply(`{"user_name":"Guest","current_company":"","current_position":"","location":"","hobbies":["talking to robots"],"interests":[]}`)
+	h.start()
+	reply, _ := h.turn("Hello robot, I like talking to robots!")
+	if reply.Text == "" {
+		t.Fatal("no reply")
+	}
+	if users, err := h.store.Users(context.Background()); err != nil || len(users) != 0 {
+		t.Errorf("users %v, %v: a name nobody said made someone", users, err)
+	}
+	if len(h.eventsOf(nadine.EventUser)) != 0 {
+		t.Error("EventUser for a name nobody said")
+	}
+}
+
 func TestNewUserIntroduction(t *testing.T) {
 	h := newHarness(t)
 	intentFor(h, "Sam", "first_greeting") // the override turns it into update_user_info
