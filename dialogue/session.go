@@ -367,7 +367,10 @@ func (m *Manager) restore(ctx context.Context) error {
 		}
 	}
 	m.mu.Lock()
-	if r.Language.Valid() {
+	// The language goes back to the configured default between
+	// interactions (unless kept), so a robot restarted idle speaks the
+	// default as configured now, not as it was when the last one ended.
+	if r.Language.Valid() && (m.opts.KeepLanguage || !r.Active.IsZero() || knownUser(r.UserID)) {
 		m.sess.Language = r.Language
 	}
 	if len(r.Affect) > 0 {

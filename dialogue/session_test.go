@@ -225,6 +225,45 @@ func TestEndOfInteractionLanguage(t *testing.T) {
 	}
 }
 
+// TestDefaultLanguageAfterRestart: a robot restarted between interactions
+// speaks the configured default, even when it was changed meanwhile (an
+// exhibition's French day); one restarted in the middle of an interaction
+// keeps the language the interaction was in.
+func TestDefaultLanguageAfterRestart(t *testing.T) {
+	f := newSessionFixture(t, func(o *dialogue.ManagerOptions) { o.Language = nadine.German })
+	f.say("Hallo")
+	if _, err := f.m.EndInteraction(context.Background(), "left"); err != nil {
+		t.Fatal(err)
+	}
+	f.opts.Language = nadine.French // the configuration changed, the process restarts
+	f.restart()
+	if got := f.m.Language(); got != nadine.French {
+		t.Errorf("idle robot restarted with default French speaks %s", got)
+	}
+
+	if err := f.m.SetLanguage(nadine.Chinese); err != nil {
+		t.Fatal(err)
+	}
+	f.say("你好") // an interaction in Chinese, then a restart in its middle
+	f.restart()
+	if got := f.m.Language(); got != nadine.Chinese {
+		t.Errorf("restarted in the middle of an interaction in Chinese: speaks %s", got)
+	}
+
+	keep := newSessionFixture(t, func(o *dialogue.ManagerOptions) { o.Language = nadine.German; o.KeepLanguage = true })
+	if err := keep.m.SetLanguage(nadine.Chinese); err != nil {
+		t.Fatal(err)
+	}
+	keep.say("你好")
+	if _, err := keep.m.EndInteraction(context.Background(), "left"); err != nil {
+		t.Fatal(err)
+	}
+	keep.restart()
+	if got := keep.m.Language(); got != nadine.Chinese {
+		t.Errorf("with KeepLanguage the restored language is kept: speaks %s", got)
+	}
+}
+
 // TestStrangerLeavesNothingOnDisk: what a stranger says is kept in memory
 // for the interaction, and never reaches the database files; once they
 // introduce themselves, the conversation so far is theirs and is stored.
