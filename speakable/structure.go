@@ -386,7 +386,12 @@ func fieldSentence(s string) bool {
 	if m == nil || valueSpeakerRE.MatchString(m[2]) || presentativeRE.MatchString(m[1]) {
 		return false
 	}
-	v := strings.TrimSpace(m[2])
+	return valueWithin(strings.TrimSpace(m[2]), 2, 8)
+}
+
+// valueWithin reports whether v holds at most words words or, written in
+// ideographs, at most ideographs of them.
+func valueWithin(v string, words, ideographs int) bool {
 	n := 0
 	for _, r := range v {
 		if isIdeographic(r) {
@@ -394,9 +399,9 @@ func fieldSentence(s string) bool {
 		}
 	}
 	if n > 0 {
-		return n <= 8
+		return n <= ideographs
 	}
-	return len(strings.Fields(v)) <= 2
+	return len(strings.Fields(v)) <= words
 }
 
 // fieldsSentence reports a sentence that is a record's fields written in a
@@ -425,17 +430,7 @@ func fieldsSentence(s string) bool {
 // shortValue reports a field's value: four words at most, or ten ideographs.
 func shortValue(v string) bool {
 	v = strings.TrimSpace(v)
-	n := 0
-	for _, r := range v {
-		if isIdeographic(r) {
-			n++
-		}
-	}
-	if n > 0 {
-		return n <= 10
-	}
-	f := len(strings.Fields(v))
-	return f >= 1 && f <= 4
+	return v != "" && valueWithin(v, 4, 10)
 }
 
 var (
