@@ -107,6 +107,7 @@ func New(minWords int) (*Judge, error) {
 // Hear judges heard, an interim or final transcript that came while Nadine
 // was saying saying (the sentences spoken or being spoken).
 func (j *Judge) Hear(heard string, saying ...string) Verdict {
+	heard = WithoutSounds(heard) // "(laughs) wait!" is "wait!"
 	words := j.emb.Words(heard)
 	v := Verdict{Words: countWords(words)}
 	if len(words) == 0 {

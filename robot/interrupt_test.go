@@ -211,6 +211,31 @@ func TestInterruptionStopsAndKeepsWhatWasSaid(t *testing.T) {
 	}
 }
 
+// TestSoundsAreNeitherTurnsNorInterruptions: speech-to-text's annotations of
+// sounds ("[MUSIC PLAYING]", "(upbeat music)") heard while Nadine speaks stop
+// nothing, and heard alone start no turn: each is dropped as noise.
+func TestSoundsAreNeitherTurnsNorInterruptions(t *testing.T) {
+	r := newInterruptRig(t, &talkingEngine{}, robot.Interruptions{Mode: robot.InterruptWords})
+	r.say("tell me about you", true)
+	first, second := r.next(), r.next()
+	if end := r.next(); !end.Final {
+		t.Fatalf("want the end marker, got %+v", end)
+	}
+	r.report(first.TurnID, first.Seq, -1)
+	r.say("[MUSIC PLAYING]", false)
+	r.say("[MUSIC PLAYING]", true)
+	if u := r.waitUpdate(robot.UpdateDropped, robot.ReasonNoise); u.Input != "[MUSIC PLAYING]" {
+		t.Errorf("dropped %+v", u)
+	}
+	r.report(first.TurnID, second.Seq, -1)
+	r.say("(upbeat music)", true)
+	r.waitUpdate(robot.UpdateDropped, robot.ReasonNoise)
+	r.say("hello again", true)
+	if m := r.next(); m.Stop || m.Text != "Fine." {
+		t.Fatalf("got %+v: want no stop and no turn before the next words", m)
+	}
+}
+
 // TestInterruptionCancelsTheTurnInFlight: a turn still generating when the
 // person talks over its first sentence is cancelled; what was published
 // before the stop is its reply in the history (text-to-speech reports

@@ -334,6 +334,11 @@ func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 // hear queues a transcript: too old, it expires; overloaded, it supersedes
 // those before it; with Options.Queue waiting, the oldest is dropped.
 func (r *Runtime) hear(t nadine.Transcript) {
+	if bargein.Sounds(t.Text) {
+		r.log.Debug("transcript dropped: sounds, no words", "id", t.ID, "seq", t.Seq)
+		r.report([]skipped{{h: &t, state: nadine.InboxDropped, kind: UpdateDropped, why: ReasonNoise}})
+		return
+	}
 	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
 	r.mu.Lock()
 	if r.closed {
@@ -430,6 +435,14 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		r.mu.Unlock()
 		if resumed {
 			return // already taken from the inbox at start
+		}
+		if bargein.Sounds(tr.Text) {
+			// No words ("[BLANK_AUDIO]", "(music)"): never an interruption,
+			// never a turn; hear drops a final one.
+			if tr.Final {
+				r.hear(tr)
+			}
+			return
 		}
 		if r.judge != nil {
 			// What is heard while she speaks is judged: a real
