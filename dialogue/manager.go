@@ -474,16 +474,28 @@ func (m *Manager) finish(r nadine.Reply, out *Output) nadine.Reply {
 	if r.UserID == "" {
 		r.UserID, r.UserName = s.User.ID, s.User.Name
 	}
+	lang := r.Language
+	if !lang.Valid() {
+		lang = out.Language()
+	}
+	before := out.accepted()
 	if !out.spokeThisAttempt() {
-		lang := r.Language
-		if !lang.Valid() {
-			lang = out.Language()
-		}
 		for _, sent := range spoken.SplitSentences(r.Text) {
 			out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: sent, Language: lang})
 		}
 	}
 	out.Wait()
+	if !out.spokeThisAttempt() && out.accepted() == before && strings.TrimSpace(r.Text) != "" {
+		// The speech gate let nothing of the reply through (the last
+		// engine's: a model's is asked again or falls back first, and the
+		// offline engine's can carry a name or a fact with an address in
+		// it): the floor is said, so she is never silent and the history
+		// never holds what she did not say.
+		out.trace.Notef("nothing of the reply could be said: the apology is said instead")
+		r.Text = apology(lang)
+		out.Emit(nadine.Event{Kind: nadine.EventSpeech, Text: r.Text, Language: lang})
+		out.Wait()
+	}
 	said, changed, lang := out.said()
 	if changed {
 		// Some sentences were changed before they were spoken (cleaned,

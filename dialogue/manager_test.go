@@ -410,6 +410,61 @@ type authoredEngine struct{ scriptedEngine }
 
 func (*authoredEngine) Authored() bool { return true }
 
+// TestNeverSilentWhenNothingMayBeSaid: when the speech gate lets nothing of
+// the last engine's reply through (the offline engine greeting a person
+// whose name holds an address; a model's reply that is all prompt), the
+// apology is said, and the reply and the history hold what was said.
+func TestNeverSilentWhenNothingMayBeSaid(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		authored bool
+		speak    []string
+		reply    string
+	}{
+		{"authored, streamed", true, []string{"Hello Dr. Smith https://x.io, welcome!"}, "Hello Dr. Smith https://x.io, welcome!"},
+		{"authored, not streamed", true, nil, "See https://x.io/nadine."},
+		{"a model's reply, all prompt", false, []string{"RULES: Answer with exactly one JSON code block."}, "RULES: Answer with exactly one JSON code block."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &authoredEngine{scriptedEngine{name: "offline", speak: tt.speak, reply: nadine.Reply{Text: tt.reply}}}
+			var eng nadine.Engine = a
+			script := &a.scriptedEngine
+			if !tt.authored {
+				script = &scriptedEngine{name: "react", speak: tt.speak, reply: nadine.Reply{Text: tt.reply}}
+				eng = script
+			}
+			m, _ := newManager(t, eng)
+			if _, err := m.SetUser(context.Background(), nadine.UserRef{ID: "smith-1", Name: "Dr. Smith"}); err != nil {
+				t.Fatal(err)
+			}
+			rec := &recorder{}
+			r, err := m.Stream(context.Background(), nadine.Turn{Text: "Hello"}, rec.emit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range rec.ev {
+				if e.Kind == nadine.EventSpeech && !e.Filler && e.Text != "" {
+					got = append(got, e.Text)
+				}
+			}
+			want := "Sorry, I am unable to answer this question right now."
+			if len(got) != 1 || got[0] != want || r.Text != want {
+				t.Errorf("spoken %q, reply %q: want the apology", got, r.Text)
+			}
+			if _, err := m.ProcessInput(context.Background(), nadine.Turn{Text: "Hello again"}); err != nil {
+				t.Fatal(err)
+			}
+			script.mu.Lock()
+			defer script.mu.Unlock()
+			h := script.reqs[len(script.reqs)-1].History
+			if len(h) == 0 || h[len(h)-1].Content != want {
+				t.Errorf("history %+v: want what was said", h)
+			}
+		})
+	}
+}
+
 // TestAuthoredEngineIsNotSilenced: the classifier of talk about the answer
 // is for models; an authored engine's sentence it would drop (the offline
 // engine's "As I said: I answer from my knowledge base…", which once left

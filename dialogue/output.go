@@ -605,10 +605,14 @@ func (o *Output) forgetAsked() bool {
 }
 
 // spoke reports whether any attempt had a reply sentence accepted.
-func (o *Output) spoke() bool {
+func (o *Output) spoke() bool { return o.accepted() > 0 }
+
+// accepted counts the reply sentences the check let through, of every
+// attempt and the manager's own.
+func (o *Output) accepted() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.speech > 0
+	return o.speech
 }
 
 // saidReply is a reply of what the turn said, in the language it was said in.
