@@ -31,8 +31,9 @@ func (m *Manager) sentenceCheck() SentenceCheck {
 	}
 }
 
-// AuthoredEngine speaks only the project's own texts: they skip the check
-// for talk about the answer, so the last fallback is never silenced.
+// AuthoredEngine speaks only the project's own texts: they skip the checks
+// for talk about the answer and for a model's assistant-isms, so the last
+// fallback is never silenced.
 type AuthoredEngine interface{ Authored() bool }
 
 // checkSentence checks one sentence of the turn whose speech gate is gate.
