@@ -17,34 +17,28 @@ import (
 // Sie bei {fact} arbeiten."). No list of such words can be complete; the
 // person's words are the test: docs/model-answers.md, "Facts the person said".
 
-// groundWords are the words a person said, folded, and their first five
-// letters (a fact may be inflected: "ingénieure" for "ingénieur").
-type groundWords struct{ words, stems map[string]bool }
-
-// stemLen is how many letters of a word of that length or more match its
-// inflected forms.
-const stemLen = 5
+// groundWords are the words a person said, folded, and their stems, so
+// that a fact may be another form of a word they said ("ingénieure" for
+// "ingénieur", the inflection the offline engine's words are read with).
+type groundWords struct {
+	words map[string]bool
+	stems map[string]int
+}
 
 func newGroundWords(said []string) groundWords {
-	g := groundWords{words: map[string]bool{}, stems: map[string]bool{}}
+	g := groundWords{words: map[string]bool{}}
 	for _, s := range said {
 		for _, t := range tokens.Tokenize(s) {
 			g.words[t.Norm] = true
-			if st, ok := stem(t.Norm); ok {
-				g.stems[st] = true
-			}
 		}
 	}
+	g.stems = tokens.StemsOf(g.words)
 	return g
 }
 
-func stem(w string) (string, bool) {
-	if utf8.RuneCountInString(w) < stemLen {
-		return "", false
-	}
-	r := []rune(w)
-	return string(r[:stemLen]), true
-}
+// said reports whether the person said the folded word w, or another form
+// of it.
+func (g groundWords) said(w string) bool { return g.words[w] || tokens.FormOf(g.stems, w) }
 
 // holds reports whether the person said value: at least half of its
 // content words (of four letters or more, with a digit, or a Chinese
@@ -67,8 +61,7 @@ func (g groundWords) holds(value string) bool {
 	}
 	found := 0
 	for _, w := range content {
-		st, ok := stem(w)
-		if g.words[w] || ok && g.stems[st] {
+		if g.said(w) {
 			found++
 		}
 	}
@@ -81,8 +74,7 @@ func (g groundWords) holds(value string) bool {
 func (g groundWords) holdsAll(value string) bool {
 	toks := tokens.Tokenize(value)
 	for _, t := range toks {
-		st, ok := stem(t.Norm)
-		if !g.words[t.Norm] && !(ok && g.stems[st]) {
+		if !g.said(t.Norm) {
 			return false
 		}
 	}
