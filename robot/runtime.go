@@ -300,6 +300,10 @@ func (r *Runtime) resume(ctx context.Context) error {
 			r.broadcast(Update{Kind: UpdateDropped, TurnID: e.ID, Input: e.Text, Reason: ReasonInterrupted})
 			continue
 		}
+		if bargein.Sounds(e.Text) {
+			r.dropSounds(e.Transcript)
+			continue
+		}
 		r.hear(e.Transcript)
 	}
 	if len(entries) > 0 {
@@ -334,11 +338,6 @@ func (r *Runtime) loop(ctx context.Context, in <-chan nadine.Inbound) {
 // hear queues a transcript: too old, it expires; overloaded, it supersedes
 // those before it; with Options.Queue waiting, the oldest is dropped.
 func (r *Runtime) hear(t nadine.Transcript) {
-	if bargein.Sounds(t.Text) {
-		r.log.Debug("transcript dropped: sounds, no words", "id", t.ID, "seq", t.Seq)
-		r.report([]skipped{{h: &t, state: nadine.InboxDropped, kind: UpdateDropped, why: ReasonNoise}})
-		return
-	}
 	turn := nadine.Turn{ID: t.ID, Text: t.Text, Language: t.Language, Time: heardAt(t)}
 	r.mu.Lock()
 	if r.closed {
@@ -378,6 +377,13 @@ func (r *Runtime) hear(t nadine.Transcript) {
 	r.mu.Unlock()
 	r.signal()
 	r.report(skips)
+}
+
+// dropSounds drops a final transcript that holds no words, only sounds
+// speech-to-text annotated.
+func (r *Runtime) dropSounds(t nadine.Transcript) {
+	r.log.Debug("transcript dropped: sounds, no words", "id", t.ID, "seq", t.Seq)
+	r.report([]skipped{{h: &t, state: nadine.InboxDropped, kind: UpdateDropped, why: ReasonNoise}})
 }
 
 // heardAt is when a transcript was spoken: the time it carries, else its
@@ -438,9 +444,9 @@ func (r *Runtime) handle(ctx context.Context, msg nadine.Inbound) {
 		}
 		if bargein.Sounds(tr.Text) {
 			// No words ("[BLANK_AUDIO]", "(music)"): never an interruption,
-			// never a turn; hear drops a final one.
+			// never a turn.
 			if tr.Final {
-				r.hear(tr)
+				r.dropSounds(tr)
 			}
 			return
 		}
