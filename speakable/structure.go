@@ -365,7 +365,7 @@ var (
 	// of one to three words (the last a letter's) or up to four
 	// ideographs, a colon, and a short value ("Stimmung: fröhlich.",
 	// "时间：星期一下午。").
-	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*((?:[^.!?。！？:：;；]|\d[:：]\d){1,40}?)[ \t]*[.。]?$`)
+	fieldSentenceRE = regexp.MustCompile(`^\W{0,2}(` + fieldLabel + `)[ \t]*[:：][ \t]*((?:[^.!?。！？:：;；]|\d[:：]\d){1,40}?)[ \t]*[.。]?$`)
 	// valueSpeakerRE is a pronoun of the speaker or the listener: a value
 	// that holds one is a clause said to someone ("Kurz gesagt: Ich heiße
 	// Nadine"), not a field's value.
@@ -420,7 +420,7 @@ func fieldsSentence(s string) bool {
 			labelled++
 			continue
 		}
-		if i == 0 || labelled == 0 || strings.ContainsAny(part, ":：") || !shortValue(part) {
+		if i == 0 || strings.ContainsAny(part, ":：") || !shortValue(part) {
 			return false
 		}
 	}
@@ -433,12 +433,16 @@ func shortValue(v string) bool {
 	return v != "" && valueWithin(v, 4, 10)
 }
 
+// fieldLabel is a record field's label: one to three words or up to four
+// ideographs.
+const fieldLabel = `(?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4}`
+
 var (
 	// fieldPartRE parts a line of fields.
 	fieldPartRE = regexp.MustCompile(`[,，;；]\s*`)
 	// inlineFieldRE is one field: a label of one to three words or up to four
 	// ideographs, a colon, a value (a time's colon has no space after it).
-	inlineFieldRE = regexp.MustCompile(`^\W{0,2}((?:[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*[ \t]+){0,2}[^\P{L}\p{Han}][^\P{L}\p{Han}'-]*|\p{Han}{1,4})[ \t]*[:：][ \t]*(\S.*)$`)
+	inlineFieldRE = regexp.MustCompile(`^\W{0,2}(` + fieldLabel + `)[ \t]*[:：][ \t]*(\S.*)$`)
 )
 
 // A section the model opened and never closed holds the prompt's data to
