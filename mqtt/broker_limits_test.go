@@ -291,7 +291,9 @@ func TestBrokerRetainedLimits(t *testing.T) {
 	if _, err := old.Write(append([]byte{0x31, byte(len(body))}, body...)); err != nil {
 		t.Fatal(err)
 	}
-	// The late subscriber gets what is retained, and then a marker.
+	// The late subscriber gets what is retained, and then a marker. The
+	// broker acknowledges a publish before it forwards it, so the last one
+	// may also arrive live, without the retain flag: only flagged ones count.
 	late := newPeer(t, addr, "r/#")
 	late.Publish("r/marker", []byte("end"))
 	var got []string
@@ -300,7 +302,9 @@ func TestBrokerRetainedLimits(t *testing.T) {
 		if m.Topic == "r/marker" {
 			break
 		}
-		got = append(got, fmt.Sprintf("%s:%d", m.Topic, len(m.Payload)))
+		if m.Retain {
+			got = append(got, fmt.Sprintf("%s:%d", m.Topic, len(m.Payload)))
+		}
 	}
 	if g, w := fmt.Sprint(sortedStrings(got)), "[r/1:20 r/3:150 r/4:10]"; g != w {
 		t.Errorf("retained: %s, want %s", g, w)
