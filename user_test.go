@@ -11,7 +11,10 @@ func TestNewUserID(t *testing.T) {
 	tests := map[string]string{
 		"Alex":                                 `^alex-[0-9a-f]{6}$`,
 		"  Anne-Marie Dupont":                  `^anne-marie-dupont-[0-9a-f]{6}$`,
-		"Zoë":                                  `^zo-[0-9a-f]{6}$`,
+		"Zoë":                                  `^zoe-[0-9a-f]{6}$`,
+		"Léa Müller-Groß":                      `^lea-muller-gross-[0-9a-f]{6}$`,
+		"Søren Łukasz":                         `^soren-lukasz-[0-9a-f]{6}$`,
+		"Ἀλέξης":                               `^user-[0-9a-f]{6}$`,
 		"娜丁":                                   `^user-[0-9a-f]{6}$`,
 		"A very long name that goes on and on": `^a-very-long-name-that-goes-on-an-[0-9a-f]{6}$`,
 	}
