@@ -168,7 +168,8 @@ func openInbox(t *testing.T) nadine.Inbox {
 // TestInboxAcrossRestart starts nadine on an inbox a previous run left:
 // pending transcripts are answered in arrival order, a turn taken but
 // silent is answered, one that had spoken is not answered again
-// (interrupted), a stale one expires; then new transcripts flow.
+// (interrupted), a stale one expires, one of sounds only is dropped as
+// noise; then new transcripts flow.
 func TestInboxAcrossRestart(t *testing.T) {
 	ctx := context.Background()
 	inbox := openInbox(t)
@@ -178,6 +179,7 @@ func TestInboxAcrossRestart(t *testing.T) {
 		{ID: "p-2", Text: "Hello", Received: now},
 		{ID: "p-3", Text: "What day is it?", Received: now},
 		{ID: "p-old", Text: "Hello there", Received: now.Add(-time.Minute)},
+		{ID: "p-snd", Text: "[BLANK_AUDIO]", Received: now},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +197,7 @@ func TestInboxAcrossRestart(t *testing.T) {
 	if got, want := fmt.Sprint(answered(ctl, 2)), "[p-1 p-3]"; got != want {
 		t.Errorf("answered after the restart: %s, want %s", got, want)
 	}
-	if got, want := fmt.Sprint(d.skipped(t, 2)), "[p-2:interrupted p-old:expired]"; got != want {
+	if got, want := fmt.Sprint(d.skipped(t, 3)), "[p-2:interrupted p-old:expired p-snd:noise]"; got != want {
 		t.Errorf("skipped: %s, want %s", got, want)
 	}
 	mqtttest.Eventually(t, "nadine connected", d.bus.Connected)
