@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
+	"github.com/nadine-robot/nadine/answer"
 	"github.com/nadine-robot/nadine/labels"
 	"github.com/nadine-robot/nadine/spoken"
 )
@@ -109,6 +111,31 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 // translationKeys hold the translation of a model that answered in JSON.
 var translationKeys = []string{"translation", "translated_text", "translated", "text", "output", "result"}
 
+// onlyText is the one string of a JSON object answer that is not the
+// source text, whatever its key: a model names its fields as it likes.
+func onlyText(body, source string) string {
+	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "```"))
+	v, ok := answer.Read(body).First()
+	if !ok || !v.Object() {
+		return ""
+	}
+	f, _ := labels.Fields(json.RawMessage(v.JSON))
+	var found []string
+	for _, raw := range f {
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			continue // numbers, flags, lists: no translation
+		}
+		if str = strings.TrimSpace(str); str != "" && str != strings.TrimSpace(source) {
+			found = append(found, str)
+		}
+	}
+	if len(found) != 1 {
+		return ""
+	}
+	return found[0]
+}
+
 // introRE is a line a chatty model puts before its translation ("Here is
 // the French translation:").
 var introRE = regexp.MustCompile(`(?i)^[^\n]{0,80}\b(?:translation|translated|traduction|übersetzung|翻译)\b[^\n]{0,40}:\s*\n`)
@@ -120,6 +147,8 @@ func Clean(answer, source string) string {
 	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {
 		if j := labels.AnswerText(s, translationKeys...); j != "" {
 			s = j
+		} else if j := onlyText(t, source); j != "" {
+			s = j // {"fr": "…", "confidence": 0.93}
 		}
 	}
 	s = strings.TrimSpace(introRE.ReplaceAllString(s, ""))

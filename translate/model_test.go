@@ -190,6 +190,11 @@ func TestClean(t *testing.T) {
 		{"Translation: Hello.", "Bonjour.", "Hello."},
 		{`{"translation": "Hello."}`, "Bonjour.", "Hello."},
 		{"```json\n{\"translated_text\": \"Hallo.\"}\n```", "Hello.", "Hallo."},
+		// A JSON answer's one text, whatever its key; none when it holds two.
+		{`{"fr": "Il fait beau.", "confidence": 0.93}`, "It is sunny.", "Il fait beau."},
+		{"```json\n{\"source\": \"It is sunny.\", \"de\": \"Es ist sonnig.\"}\n```", "It is sunny.", "Es ist sonnig."},
+		{`{"traduction": 'Il fait beau.', "ok": True}`, "It is sunny.", "Il fait beau."},
+		{`{"fr": "Il fait beau.", "note": "informal"}`, "It is sunny.", `{"fr": "Il fait beau.", "note": "informal"}`},
 	}
 	for _, tt := range tests {
 		if got := translate.Clean(tt.answer, tt.source); got != tt.want {
