@@ -141,14 +141,17 @@ func onlyText(body, source string) string {
 var introRE = regexp.MustCompile(`(?i)^[^\n]{0,80}\b(?:translation|translated|traduction|übersetzung|翻译)\b[^\n]{0,40}:\s*\n`)
 
 // Clean keeps quotation marks when source itself is wrapped in the same ones;
-// a JSON answer gives its translation field.
-func Clean(answer, source string) string {
-	s := strings.TrimSpace(spoken.StripThinking(answer))
+// a JSON answer gives its translation field, else its one text, else
+// nothing.
+func Clean(reply, source string) string {
+	s := strings.TrimSpace(spoken.StripThinking(reply))
 	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {
 		if j := labels.AnswerText(s, translationKeys...); j != "" {
 			s = j
 		} else if j := onlyText(t, source); j != "" {
 			s = j // {"fr": "…", "confidence": 0.93}
+		} else if v, ok := answer.Read(strings.TrimSuffix(t, "```")).First(); ok && v.Object() {
+			return "" // an object with no translation in it ("{}") is none
 		}
 	}
 	s = strings.TrimSpace(introRE.ReplaceAllString(s, ""))

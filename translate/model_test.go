@@ -122,6 +122,7 @@ func TestModelTranslateErrors(t *testing.T) {
 		{"empty answer", &fakeModel{answer: "  \n"}, "Bonjour", nadine.French, nadine.English, nadine.EBADOUTPUT, nil},
 		{"only quotes", &fakeModel{answer: `""`}, "Bonjour", "", nadine.English, nadine.EBADOUTPUT, nil},
 		{"only a fence", &fakeModel{answer: "```\n```"}, "Bonjour", "", nadine.English, nadine.EBADOUTPUT, nil},
+		{"an object without a translation", &fakeModel{answer: "{}"}, "Bonjour", nadine.French, nadine.English, nadine.EBADOUTPUT, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,7 +195,10 @@ func TestClean(t *testing.T) {
 		{`{"fr": "Il fait beau.", "confidence": 0.93}`, "It is sunny.", "Il fait beau."},
 		{"```json\n{\"source\": \"It is sunny.\", \"de\": \"Es ist sonnig.\"}\n```", "It is sunny.", "Es ist sonnig."},
 		{`{"traduction": 'Il fait beau.', "ok": True}`, "It is sunny.", "Il fait beau."},
-		{`{"fr": "Il fait beau.", "note": "informal"}`, "It is sunny.", `{"fr": "Il fait beau.", "note": "informal"}`},
+		{`{"fr": "Il fait beau.", "note": "informal"}`, "It is sunny.", ""},
+		{"{}", "It is sunny.", ""},
+		{`{"status": "ok", "lang": "fr"}`, "It is sunny.", ""},
+		{`{"a": 1}`, `{"a": 1}`, `{"a": 1}`}, // JSON translated is JSON
 	}
 	for _, tt := range tests {
 		if got := translate.Clean(tt.answer, tt.source); got != tt.want {
