@@ -253,7 +253,8 @@ func emoticonOpen(before string) bool {
 }
 
 // germanOrdinal reports the full stop of a German ordinal before the noun it
-// counts ("der 3. Dezember", "zum 2. Mal"), not a sentence's end.
+// counts ("der 3. Dezember", "zum 2. Mal"), not a sentence's end. Until the
+// next word is whole, it waits for the next piece.
 func germanOrdinal(before, after string) bool {
 	f := strings.Fields(before)
 	if len(f) == 0 {
@@ -263,10 +264,11 @@ func germanOrdinal(before, after string) bool {
 	if len(n) == 0 || len(n) > 2 || strings.Trim(n, "0123456789") != "" {
 		return false
 	}
-	next := strings.Fields(after)
-	if len(next) == 0 {
-		return false
+	rest := strings.TrimLeftFunc(after, unicode.IsSpace)
+	if strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) < 0 {
+		return true // "der 4. Dez…": the word may be a month's
 	}
+	next := strings.Fields(after)
 	switch strings.Trim(next[0], ",.;:!?") {
 	case "Januar", "Jänner", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember",
 		"Mal", "Platz", "Stock", "Klasse", "Jahrhundert", "Geburtstag":

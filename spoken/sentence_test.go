@@ -8,34 +8,59 @@ import (
 	"github.com/nadine-robot/nadine/spoken"
 )
 
+// splitCases are texts and their sentences, read whole or streamed.
+var splitCases = []struct {
+	name string
+	in   string
+	want []string
+}{
+	{"two", "Hello Alex. How are you today?", []string{"Hello Alex.", "How are you today?"}},
+	{"abbreviation", "I was built by Prof. Thalmann. She is great!", []string{"I was built by Prof. Thalmann.", "She is great!"}},
+	{"number", "It is 3.5 degrees. Brr.", []string{"It is 3.5 degrees.", "Brr."}},
+	{"chinese", "你好。我是娜丁！你呢？", []string{"你好。", "我是娜丁！", "你呢？"}},
+	{"unterminated", "Bonjour Madame", []string{"Bonjour Madame"}},
+	{"empty", "   ", nil},
+	{"initials", "My favourite author is J. R. R. Tolkien. He wrote a lot.", []string{"My favourite author is J. R. R. Tolkien.", "He wrote a lot."}},
+	{"abbreviation in two", "Das ist z. B. ein Arm. Toll!", []string{"Das ist z. B. ein Arm.", "Toll!"}},
+	{"postscript", "P.S. This is new. Bye!", []string{"P.S.", "This is new.", "Bye!"}},
+	{"spaced dot", "Look at nadine . robot for news. Bye!", []string{"Look at nadine . robot for news.", "Bye!"}},
+	{"address over a line", "See https://miralab.\nch/photos now. Bye!", []string{"See https://miralab.\nch/photos now.", "Bye!"}},
+	{"address ends a sentence", "See https://miralab.ch. Bye!", []string{"See https://miralab.ch.", "Bye!"}},
+	{"a hesitation", "Hmm… laissez-moi réfléchir. Je crois.", []string{"Hmm… laissez-moi réfléchir.", "Je crois."}},
+	{"a sentence trailing off", "Je m'appelle Nadine et j'ai treize ans... enfin, presque.", []string{"Je m'appelle Nadine et j'ai treize ans...", "enfin, presque."}},
+	{"a list numbered 1. 1.", "1. Je me souviens de vous.\n1. Ça me fait plaisir !", []string{"1. Je me souviens de vous.", "1. Ça me fait plaisir !"}},
+	{"a German date mid-sentence", "Es ist Freitag, der 4. Dezember 2026. Haben Sie noch etwas vor?", []string{"Es ist Freitag, der 4. Dezember 2026.", "Haben Sie noch etwas vor?"}},
+	{"a number ends a sentence", "Ich bin 12. Und Sie?", []string{"Ich bin 12.", "Und Sie?"}},
+}
+
 func TestSplitSentences(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want []string
-	}{
-		{"two", "Hello Alex. How are you today?", []string{"Hello Alex.", "How are you today?"}},
-		{"abbreviation", "I was built by Prof. Thalmann. She is great!", []string{"I was built by Prof. Thalmann.", "She is great!"}},
-		{"number", "It is 3.5 degrees. Brr.", []string{"It is 3.5 degrees.", "Brr."}},
-		{"chinese", "你好。我是娜丁！你呢？", []string{"你好。", "我是娜丁！", "你呢？"}},
-		{"unterminated", "Bonjour Madame", []string{"Bonjour Madame"}},
-		{"empty", "   ", nil},
-		{"initials", "My favourite author is J. R. R. Tolkien. He wrote a lot.", []string{"My favourite author is J. R. R. Tolkien.", "He wrote a lot."}},
-		{"abbreviation in two", "Das ist z. B. ein Arm. Toll!", []string{"Das ist z. B. ein Arm.", "Toll!"}},
-		{"postscript", "P.S. This is new. Bye!", []string{"P.S.", "This is new.", "Bye!"}},
-		{"spaced dot", "Look at nadine . robot for news. Bye!", []string{"Look at nadine . robot for news.", "Bye!"}},
-		{"address over a line", "See https://miralab.\nch/photos now. Bye!", []string{"See https://miralab.\nch/photos now.", "Bye!"}},
-		{"address ends a sentence", "See https://miralab.ch. Bye!", []string{"See https://miralab.ch.", "Bye!"}},
-		{"a hesitation", "Hmm… laissez-moi réfléchir. Je crois.", []string{"Hmm… laissez-moi réfléchir.", "Je crois."}},
-		{"a sentence trailing off", "Je m'appelle Nadine et j'ai treize ans... enfin, presque.", []string{"Je m'appelle Nadine et j'ai treize ans...", "enfin, presque."}},
-		{"a list numbered 1. 1.", "1. Je me souviens de vous.\n1. Ça me fait plaisir !", []string{"1. Je me souviens de vous.", "1. Ça me fait plaisir !"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range splitCases {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := spoken.SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSplitterAgreesWhateverThePieces: streamed in pieces of any size, a
+// text gives the sentences it gives read whole (a model streams a few
+// characters at a time, cut anywhere).
+func TestSplitterAgreesWhateverThePieces(t *testing.T) {
+	for _, tt := range splitCases {
+		for n := 1; n <= 12; n++ {
+			var s spoken.SentenceSplitter
+			var got []string
+			for i := 0; i < len(tt.in); i += n {
+				got = append(got, s.Write(tt.in[i:min(i+n, len(tt.in))])...)
+			}
+			if last := s.Flush(); last != "" {
+				got = append(got, last)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%s in pieces of %d bytes: %q, want %q", tt.name, n, got, tt.want)
+			}
+		}
 	}
 }
 
