@@ -253,8 +253,9 @@ func emoticonOpen(before string) bool {
 }
 
 // germanOrdinal reports the full stop of a German ordinal before the noun it
-// counts ("der 3. Dezember", "zum 2. Mal"), not a sentence's end. Until the
-// next word is whole, it waits for the next piece.
+// counts ("der 3. Dezember", "zum 2. Mal"), not a sentence's end. While
+// the next word may still become such a noun ("der 4. Dez…"), it waits for
+// the next piece.
 func germanOrdinal(before, after string) bool {
 	f := strings.Fields(before)
 	if len(f) == 0 {
@@ -265,17 +266,19 @@ func germanOrdinal(before, after string) bool {
 		return false
 	}
 	rest := strings.TrimLeftFunc(after, unicode.IsSpace)
-	if strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) < 0 {
-		return true // "der 4. Dez…": the word may be a month's
-	}
-	next := strings.Fields(after)
-	switch strings.Trim(next[0], ",.;:!?") {
-	case "Januar", "Jänner", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember",
-		"Mal", "Platz", "Stock", "Klasse", "Jahrhundert", "Geburtstag":
+	if rest == "" {
 		return true
 	}
-	return false
+	end := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
+	if end < 0 {
+		return slices.ContainsFunc(ordinalNouns, func(w string) bool { return strings.HasPrefix(w, rest) })
+	}
+	return slices.Contains(ordinalNouns, rest[:end])
 }
+
+// ordinalNouns are the nouns a German ordinal counts before.
+var ordinalNouns = []string{"Januar", "Jänner", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember",
+	"Mal", "Platz", "Stock", "Klasse", "Jahrhundert", "Geburtstag"}
 
 func isCJKEnd(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
