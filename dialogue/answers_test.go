@@ -37,6 +37,7 @@ type answerCase struct {
 	Always  bool                `yaml:"always"`  // the answers below apply to the turns before too
 	User    string              `yaml:"user"`    // a recognized user's name ("" for nobody)
 	French  bool                `yaml:"french"`  // the session language is French (the translator checks each sentence)
+	Session nadine.Language     `yaml:"session"` // the session language, with the translator as French has
 	Lang    nadine.Language     `yaml:"-"`       // the session language, without a translator (French sets its own)
 	Options []string            `yaml:"options"` // graph: search_summary, vision
 	Answers map[string][]string `yaml:"answers"` // role → answers, in order (the last one repeats)
@@ -311,11 +312,14 @@ func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *a
 		mo.Language = c.Lang
 	}
 	if c.French {
+		c.Session = nadine.French
+	}
+	if c.Session.Valid() {
 		det, err := langid.New()
 		if err != nil {
 			t.Fatal(err)
 		}
-		mo.Language, mo.Detector, mo.Translator = nadine.French, det, &translate.Model{Model: client(translate.Role)}
+		mo.Language, mo.Detector, mo.Translator = c.Session, det, &translate.Model{Model: client(translate.Role)}
 	}
 	m, err := dialogue.NewManager(mo)
 	if err != nil {

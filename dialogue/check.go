@@ -3,7 +3,9 @@ package dialogue
 import (
 	"context"
 	"log/slog"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -39,7 +41,14 @@ type AuthoredEngine interface{ Authored() bool }
 // checkSentence checks one sentence of the turn whose speech gate is gate.
 func (m *Manager) checkSentence(ctx context.Context, gate *speechGate, text string, stated, want nadine.Language, authored bool) (string, nadine.Language, bool) {
 	tr := nadine.TraceFrom(ctx)
-	clean, err := gate.sentence(tr, text, stated.Or(want), authored)
+	raw := text
+	if g := m.guard.withoutGlosses(text, want); g != text && !authored {
+		tr.Notef("an aside in another language than %s was not spoken (a gloss of the reply)", want.Name())
+		if raw = g; raw == "" {
+			return "", stated.Or(want), true
+		}
+	}
+	clean, err := gate.sentence(tr, raw, stated.Or(want), authored)
 	if err != nil {
 		tr.Notef("a sentence was not spoken: %v", err)
 	}
@@ -103,4 +112,43 @@ func (g languageGuard) ensure(ctx context.Context, text string, stated, want nad
 	}
 	tr.Notef("sentence translated to %s before speaking: %q → %q", want.Name(), text, out)
 	return out, want, true
+}
+
+// glossRE is an aside in parentheses of either width.
+var glossRE = regexp.MustCompile(`\s*[(（]([^()（）]{1,300})[)）]`)
+
+// glossMin is the fewest words (ideographs count half) of an aside judged
+// by its language: a name or a term in parentheses stays.
+const glossMin = 4
+
+// withoutGlosses removes the asides in parentheses written in another
+// language than want: a model glossing its own reply ("… les robots sociaux
+// (MIRALab is the lab where social robots are studied)") makes the visitor
+// hear it twice, once in a language that is not theirs.
+func (g languageGuard) withoutGlosses(text string, want nadine.Language) string {
+	if g.detector == nil || !want.Valid() || !strings.ContainsAny(text, "(（") {
+		return text
+	}
+	out := glossRE.ReplaceAllStringFunc(text, func(m string) string {
+		inner := glossRE.FindStringSubmatch(m)[1]
+		if glossWords(inner) < glossMin {
+			return m
+		}
+		if l, _, ok := g.detector.Detect(inner); ok && l.Valid() && l != want {
+			return ""
+		}
+		return m
+	})
+	return strings.TrimSpace(out)
+}
+
+// glossWords counts an aside's words, two ideographs as one.
+func glossWords(s string) int {
+	han := 0
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+	}
+	return len(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Han, r) })) + han/2
 }

@@ -275,6 +275,9 @@ func (o *Output) checkSentence(en *outEntry) {
 	en.e.Text, en.e.Language, en.changed = strings.TrimSpace(text), lang, changed
 	en.ready = true
 	if en.e.Text == "" {
+		if changed && (en.gen < 0 || en.gen == o.gen) {
+			o.att.changed = true // the reply is what is said: without it
+		}
 		o.remove(en)
 		return
 	}
