@@ -217,6 +217,9 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		// A data section's delimiter: what follows it in the sentence is
 		// the section's data, unless the delimiter closes the section.
 		rest := withoutInlineMarker(raw)
+		if rest == raw {
+			rest = afterEndDelimiter(raw)
+		}
 		if rest == raw || !strings.HasSuffix(raw, rest) || !closingRE.MatchString(strings.TrimLeftFunc(raw, notWord)) || fence.HasDelimiter(rest) {
 			return "", notSpeech("a data section's delimiter")
 		}
@@ -442,6 +445,24 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		}
 	}
 	return out, nil
+}
+
+// afterEndDelimiter returns what follows a data section's END line that
+// a reply glued to its next sentence ("END ABOUT THE PERSON Wie war es
+// dort?"), or s when it does not start with one.
+func afterEndDelimiter(s string) string {
+	t := strings.TrimLeftFunc(s, notWord)
+	for _, n := range fence.Names() {
+		if rest, ok := strings.CutPrefix(t, fence.End(n)); ok && (rest == "" || !unicode.IsLetter(firstRune(rest))) {
+			return strings.TrimSpace(strings.TrimLeftFunc(rest, notWord))
+		}
+	}
+	return s
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // withoutUnsayableAsides removes the asides in parentheses that the gate
