@@ -202,6 +202,9 @@ func (c *Checker) sentenceOnce(sentence string, lang nadine.Language, authored b
 		return "", nil
 	}
 	raw = strings.TrimSpace(endOfTurnRE.ReplaceAllString(narrowTokens(raw), ""))
+	if toolCallOnly(raw) {
+		return "", notSpeech("a tool's call in the ReAct text format")
+	}
 	if turnRE.MatchString(raw) {
 		// A chat template's turn: the stream stops, and the reply read
 		// whole keeps the answering role's turns.
@@ -520,11 +523,36 @@ func (c *Checker) Whole(lang nadine.Language) func(string) (string, error) {
 // Reply returns a whole reply as the text to speak and the sentences left
 // out, or an EBADOUTPUT error when it is not a reply (spoken.Checked).
 func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []string, err error) {
+	if toolCallOnly(text) {
+		return "", nil, notSpeech("a tool's call in the ReAct text format, with no answer")
+	}
 	// A data section the reply copies goes whole, its data with its
 	// delimiters: it is the prompt's, not a reply.
 	text, _ = withoutOpenSections(unfence(withoutCodeBlocks(withoutSections(assistantTurns(answer.Preamble(thoughtsInProse(endOfTurnRE.ReplaceAllString(narrowTokens(spoken.EarlyForms(spoken.WithoutComments(text))), ""))))))))
 	text = withoutStructure(withoutSpeechMarkup(text))
 	return spoken.Checked(rewriteLinks(text, lang, c.spelled), c.Check(lang))
+}
+
+// toolCallOnly reports a text that is only labelled lines of the ReAct text
+// format naming an action that is not the final answer ("Action: Languages
+// Switcher\nAction Input: English"): its input is a tool's, not a reply.
+func toolCallOnly(text string) bool {
+	if !strings.ContainsAny(text, ":：") {
+		return false
+	}
+	st, ok := answer.ReAct(text)
+	if !ok || st.HasFinal || st.Action == "" || answer.IsFinalLabel(strings.ToLower(st.Action)) {
+		return false
+	}
+	for _, line := range strings.Split(answer.Preamble(text), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if _, _, ok := answer.FormatLabel(line); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // proseFenceRE is a reply put whole in a code fence of text.
