@@ -139,6 +139,9 @@ func (g languageGuard) withoutGlosses(text string, want nadine.Language) string 
 		}
 		return m
 	})
+	if out == text {
+		return text
+	}
 	return strings.TrimSpace(out)
 }
 
