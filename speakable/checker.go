@@ -534,14 +534,17 @@ func (c *Checker) Reply(text string, lang nadine.Language) (said string, left []
 }
 
 // toolCallOnly reports a text that is only labelled lines of the ReAct text
-// format naming an action that is not the final answer ("Action: Languages
-// Switcher\nAction Input: English"): its input is a tool's, not a reply.
+// format calling a tool, by its name and with its input ("Action: Languages
+// Switcher\nAction Input: English"): the input is the tool's, not a reply.
+// An "Action:" that narrates ("Action: Nadine greeted Alex. How …") is no
+// call.
 func toolCallOnly(text string) bool {
 	if !strings.ContainsAny(text, ":：") {
 		return false
 	}
 	st, ok := answer.ReAct(text)
-	if !ok || st.HasFinal || st.Action == "" || answer.IsFinalLabel(strings.ToLower(st.Action)) {
+	if !ok || st.HasFinal || st.Input == "" || answer.IsFinalLabel(strings.ToLower(st.Action)) ||
+		len(strings.Fields(st.Action)) > 4 || strings.ContainsAny(st.Action, ".!?。！？") {
 		return false
 	}
 	for _, line := range strings.Split(answer.Preamble(text), "\n") {
