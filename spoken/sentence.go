@@ -302,7 +302,15 @@ func hesitant(before string) bool {
 // of the list, or a letter's initial ("J. R. R. Tolkien", "z. B.").
 func endsWithAbbreviation(s string) bool {
 	s = strings.TrimSpace(s)
-	i := strings.LastIndexFunc(s, unicode.IsSpace)
+	// A word starts after a space, or after an ideograph in text that
+	// writes none ("我是由N. Magnenat Thalmann教授创造的").
+	i := strings.LastIndexFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	})
+	if i >= 0 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size - 1
+	}
 	last := strings.ToLower(s[i+1:])
 	if initials(last) {
 		return true

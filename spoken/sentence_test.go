@@ -31,6 +31,10 @@ var splitCases = []struct {
 	{"a list numbered 1. 1.", "1. Je me souviens de vous.\n1. Ça me fait plaisir !", []string{"1. Je me souviens de vous.", "1. Ça me fait plaisir !"}},
 	{"a German date mid-sentence", "Es ist Freitag, der 4. Dezember 2026. Haben Sie noch etwas vor?", []string{"Es ist Freitag, der 4. Dezember 2026.", "Haben Sie noch etwas vor?"}},
 	{"a number ends a sentence", "Ich bin 12. Und Sie?", []string{"Ich bin 12.", "Und Sie?"}},
+	{"a number before a last word no ordinal counts", "Es sind 15. Mehr nicht", []string{"Es sind 15.", "Mehr nicht"}},
+	{"a number before a word a stream may cut", "Ja, 5 x 3 = 15. Vous êtes doué !", []string{"Ja, 5 x 3 = 15.", "Vous êtes doué !"}},
+	{"an initial after an ideograph", "我是由N. Magnenat Thalmann教授创造的。现在我在日内瓦。", []string{"我是由N. Magnenat Thalmann教授创造的。", "现在我在日内瓦。"}},
+	{"a word after an ideograph", "我喜欢MIRALab. 你呢？", []string{"我喜欢MIRALab.", "你呢？"}},
 }
 
 func TestSplitSentences(t *testing.T) {
