@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nadine-robot/nadine"
 )
@@ -426,18 +427,45 @@ func (o *Output) withinBudget(text string) bool {
 		return true
 	}
 	b := o.budget
-	return o.cut == 0 && (b.MaxSentences <= 0 || n < b.MaxSentences) && (b.MaxWords <= 0 || o.words+countWords(text) <= b.MaxWords)
+	room := b.MaxSentences <= 0 || n < b.MaxSentences || continues(o.lastSpoken(), text)
+	return o.cut == 0 && room && (b.MaxWords <= 0 || o.words+countWords(text) <= b.MaxWords)
 }
 
-// spokenCount is how many reply sentences went out (o.mu is held).
+// spokenCount is how many reply sentences went out (o.mu is held); a piece
+// that continues the one before it is no sentence of its own.
 func (o *Output) spokenCount() int {
-	n := 0
+	n, prev := 0, ""
 	for _, l := range o.lines {
 		if l.Out && !l.Filler {
-			n++
+			if !continues(prev, l.Text) {
+				n++
+			}
+			prev = l.Text
 		}
 	}
 	return n
+}
+
+// lastSpoken is the last reply sentence that went out (o.mu is held).
+func (o *Output) lastSpoken() string {
+	for i := len(o.lines) - 1; i >= 0; i-- {
+		if l := o.lines[i]; l.Out && !l.Filler {
+			return l.Text
+		}
+	}
+	return ""
+}
+
+// continues reports a piece the splitter cut after an ellipsis that goes
+// on in small letters ("« avoir la tête dans les nuages »... c'est un peu
+// moi"): one sentence for the budget, though spoken as two.
+func continues(prev, text string) bool {
+	p := strings.TrimRight(prev, " »”\"')")
+	if !strings.HasSuffix(p, "...") && !strings.HasSuffix(p, "…") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.IsLower(r)
 }
 
 // countWords counts runs of letters or digits, and each Han, kana or Hangul

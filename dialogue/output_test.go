@@ -347,6 +347,39 @@ func TestOutputSpeechBudget(t *testing.T) {
 	}
 }
 
+// TestOutputBudgetCountsSentencesNotPieces: a piece cut after an ellipsis
+// that goes on in small letters is the same sentence for the budget.
+func TestOutputBudgetCountsSentencesNotPieces(t *testing.T) {
+	tests := []struct {
+		name   string
+		pieces []string
+		said   int
+	}{
+		{"a sentence going on after its ellipsis", []string{"J'adore « avoir la tête dans les nuages »...", "c'est un peu moi.", "Et vous ?", "Encore une."}, 3},
+		{"the last sentence going on after its ellipsis", []string{"One.", "Two, and then...", "and on.", "Three."}, 3},
+		{"an ellipsis that ends its sentence", []string{"Hmm...", "Well, yes.", "A third."}, 2},
+		{"no ellipsis", []string{"One.", "two in small letters.", "Three."}, 2},
+		{"a Chinese ellipsis", []string{"我想想……", "好的。", "第三句。"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, rec := newTestOutput(t, dialogue.OutputOptions{Budget: dialogue.SpeechBudget{MaxSentences: 2, MaxWords: 60}})
+			a := newAttemptOf(o)
+			for _, p := range tt.pieces {
+				a.emit(nadine.Event{Kind: nadine.EventSpeech, Text: p})
+			}
+			o.Wait()
+			var got []string
+			for _, e := range recorded(rec) {
+				got = append(got, e.Text)
+			}
+			if !slices.Equal(got, tt.pieces[:tt.said]) {
+				t.Errorf("said %q, want the first %d pieces", got, tt.said)
+			}
+		})
+	}
+}
+
 // TestOutputRecitalLiftsTheBudget: a tool that gives the reply a text to
 // recite (a song's lyrics) lifts the budget for the turn.
 func TestOutputRecitalLiftsTheBudget(t *testing.T) {
