@@ -36,9 +36,8 @@ type answerCase struct {
 	Before  []string            `yaml:"before"`  // turns said first, with the default answers
 	Always  bool                `yaml:"always"`  // the answers below apply to the turns before too
 	User    string              `yaml:"user"`    // a recognized user's name ("" for nobody)
-	French  bool                `yaml:"french"`  // the session language is French (the translator checks each sentence)
-	Session nadine.Language     `yaml:"session"` // the session language, with the translator as French has
-	Lang    nadine.Language     `yaml:"-"`       // the session language, without a translator (French sets its own)
+	Session nadine.Language     `yaml:"session"` // the session language, with a detector and the translator checking each sentence
+	Lang    nadine.Language     `yaml:"-"`       // the session language, without a translator (Session sets its own)
 	Options []string            `yaml:"options"` // graph: search_summary, vision
 	Answers map[string][]string `yaml:"answers"` // role → answers, in order (the last one repeats)
 	Want    answerWant          `yaml:"want"`
@@ -310,9 +309,6 @@ func newAnswerRig(t *testing.T, c answerCase, first ...func(*llmtest.Server)) *a
 	}
 	if c.Lang.Valid() {
 		mo.Language = c.Lang
-	}
-	if c.French {
-		c.Session = nadine.French
 	}
 	if c.Session.Valid() {
 		det, err := langid.New()
