@@ -112,12 +112,13 @@ func (m *Model) Translate(ctx context.Context, text string, from, to nadine.Lang
 var translationKeys = []string{"translation", "translated_text", "translated", "text", "output", "result"}
 
 // onlyText is the one string of a JSON object answer that is not the
-// source text, whatever its key: a model names its fields as it likes.
-func onlyText(body, source string) string {
+// source text, whatever its key: a model names its fields as it likes;
+// object reports that body is an object at all.
+func onlyText(body, source string) (text string, object bool) {
 	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "```"))
 	v, ok := answer.Read(body).First()
 	if !ok || !v.Object() {
-		return ""
+		return "", false
 	}
 	f, _ := labels.Fields(json.RawMessage(v.JSON))
 	var found []string
@@ -131,9 +132,9 @@ func onlyText(body, source string) string {
 		}
 	}
 	if len(found) != 1 {
-		return ""
+		return "", true
 	}
-	return found[0]
+	return found[0], true
 }
 
 // introRE is a line a chatty model puts before its translation ("Here is
@@ -148,9 +149,9 @@ func Clean(reply, source string) string {
 	if t := strings.TrimSpace(strings.TrimPrefix(s, "```json")); strings.HasPrefix(t, "{") && !strings.HasPrefix(strings.TrimSpace(source), "{") {
 		if j := labels.AnswerText(s, translationKeys...); j != "" {
 			s = j
-		} else if j := onlyText(t, source); j != "" {
+		} else if j, object := onlyText(t, source); j != "" {
 			s = j // {"fr": "…", "confidence": 0.93}
-		} else if v, ok := answer.Read(strings.TrimSuffix(t, "```")).First(); ok && v.Object() {
+		} else if object {
 			return "" // an object with no translation in it ("{}") is none
 		}
 	}
