@@ -380,7 +380,7 @@ func (o *Output) speak(en *outEntry) bool {
 		o.lines = append(o.lines, Line{Seq: -1, Text: e.Text, Language: e.Language})
 		if o.cut == 1 {
 			o.trace.Notef("speech budget (%d sentences, %d words): the reply is cut after %d sentence(s)",
-				o.budget.MaxSentences, o.budget.MaxWords, o.spokenCount())
+				o.budget.MaxSentences, o.budget.MaxWords, o.sentencesOut())
 		}
 		return false
 	}
@@ -422,38 +422,34 @@ func (o *Output) endSpeech(en *outEntry) bool {
 // withinBudget reports whether a reply sentence may still be said (o.mu is
 // held): the first always; none after one was cut.
 func (o *Output) withinBudget(text string) bool {
-	n := o.spokenCount()
+	n, last := o.outSentences()
 	if n == 0 || o.recital {
 		return true
 	}
 	b := o.budget
-	room := b.MaxSentences <= 0 || n < b.MaxSentences || continues(o.lastSpoken(), text)
+	room := b.MaxSentences <= 0 || n < b.MaxSentences || continues(last, text)
 	return o.cut == 0 && room && (b.MaxWords <= 0 || o.words+countWords(text) <= b.MaxWords)
 }
 
-// spokenCount is how many reply sentences went out (o.mu is held); a piece
-// that continues the one before it is no sentence of its own.
-func (o *Output) spokenCount() int {
-	n, prev := 0, ""
-	for _, l := range o.lines {
-		if l.Out && !l.Filler {
-			if !continues(prev, l.Text) {
-				n++
-			}
-			prev = l.Text
-		}
-	}
+// sentencesOut is how many reply sentences went out (o.mu is held).
+func (o *Output) sentencesOut() int {
+	n, _ := o.outSentences()
 	return n
 }
 
-// lastSpoken is the last reply sentence that went out (o.mu is held).
-func (o *Output) lastSpoken() string {
-	for i := len(o.lines) - 1; i >= 0; i-- {
-		if l := o.lines[i]; l.Out && !l.Filler {
-			return l.Text
+// outSentences counts the reply sentences that went out, a piece that continues
+// the one before it being no sentence of its own, and returns the last
+// piece (o.mu is held).
+func (o *Output) outSentences() (n int, last string) {
+	for _, l := range o.lines {
+		if l.Out && !l.Filler {
+			if !continues(last, l.Text) {
+				n++
+			}
+			last = l.Text
 		}
 	}
-	return ""
+	return n, last
 }
 
 // continues reports a piece the splitter cut after an ellipsis that goes
