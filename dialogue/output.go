@@ -379,8 +379,9 @@ func (o *Output) speak(en *outEntry) bool {
 		o.cut++
 		o.lines = append(o.lines, Line{Seq: -1, Text: e.Text, Language: e.Language})
 		if o.cut == 1 {
+			n, _ := o.outSentences()
 			o.trace.Notef("speech budget (%d sentences, %d words): the reply is cut after %d sentence(s)",
-				o.budget.MaxSentences, o.budget.MaxWords, o.sentencesOut())
+				o.budget.MaxSentences, o.budget.MaxWords, n)
 		}
 		return false
 	}
@@ -431,15 +432,9 @@ func (o *Output) withinBudget(text string) bool {
 	return o.cut == 0 && room && (b.MaxWords <= 0 || o.words+countWords(text) <= b.MaxWords)
 }
 
-// sentencesOut is how many reply sentences went out (o.mu is held).
-func (o *Output) sentencesOut() int {
-	n, _ := o.outSentences()
-	return n
-}
-
-// outSentences counts the reply sentences that went out, a piece that continues
-// the one before it being no sentence of its own, and returns the last
-// piece (o.mu is held).
+// outSentences counts the reply sentences that went out (a piece that
+// continues the one before it is no sentence of its own) and returns the
+// last piece (o.mu is held).
 func (o *Output) outSentences() (n int, last string) {
 	for _, l := range o.lines {
 		if l.Out && !l.Filler {
